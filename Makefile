@@ -1,0 +1,158 @@
+# cgscope -- one plain, non-recursive Makefile.
+#   make                 build ./cgscope (and libcgscope.a)
+#   make test            unit tests (cmocka), CLI tests, golden tests on ../shared/fixtures
+#   make SANITIZE=address,undefined test
+#   make valgrind        the unit tests under valgrind
+#   make bench           benchmarks on generated 100k/1M-node graphs (not tests)
+#   make check-layering  lib/ must not include viz/, profiler/, curses, gvc or cupti
+#   make deps            install the missing Debian packages (apt-get)
+#   make DEVELOPER=1     warnings are errors (CI)
+#   make V=1             show the commands
+
+CC       ?= cc
+CUDA_HOME ?= /usr/local/cuda
+PKG_CONFIG ?= pkg-config
+FIXTURES ?= $(abspath ../shared/fixtures)
+
+LIB_PKGS  = libcjson libzip
+VIZ_PKGS  = libgvc ncursesw
+TEST_PKGS = cmocka
+
+DEB_PKGS = build-essential pkg-config libcjson-dev libzip-dev libgraphviz-dev \
+           libncurses-dev libcmocka-dev graphviz python3 valgrind tmux
+
+OPT      ?= -O2
+CFLAGS   ?= $(OPT) -g
+WARNINGS = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wwrite-strings -Wpointer-arith -Wformat=2 -Wundef -Wvla -Wdouble-promotion \
+           -Wimplicit-fallthrough -fno-common
+ifeq ($(DEVELOPER),1)
+WARNINGS += -Werror
+endif
+CPPFLAGS += -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+ALL_CFLAGS = -std=c11 $(WARNINGS) $(CFLAGS) -MMD -MP
+ifneq ($(SANITIZE),)
+ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+LDFLAGS    += -fsanitize=$(SANITIZE)
+endif
+
+pc_cflags = $(shell $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
+pc_libs   = $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null)
+LIB_CFLAGS  := $(call pc_cflags,$(LIB_PKGS))
+LIB_LIBS    := $(call pc_libs,$(LIB_PKGS)) -lm
+VIZ_CFLAGS  := $(call pc_cflags,$(VIZ_PKGS))
+VIZ_LIBS    := $(call pc_libs,$(VIZ_PKGS))
+TEST_CFLAGS := $(call pc_cflags,$(TEST_PKGS))
+TEST_LIBS   := $(call pc_libs,$(TEST_PKGS))
+
+ifneq ($(V),1)
+QUIET_CC = @echo '   CC    ' $@;
+QUIET_AR = @echo '   AR    ' $@;
+QUIET_LD = @echo '   LINK  ' $@;
+endif
+
+B = build
+LIB_SRC   = $(sort $(wildcard lib/*.c))
+VIZ_SRC   = $(sort $(wildcard viz/*.c))
+TOOL_SRC  = $(sort $(wildcard tools/*.c))
+TEST_SRC  = $(sort $(wildcard tests/test-*.c))
+BENCH_SRC = $(sort $(wildcard tests/bench/bench-*.c))
+LIB_OBJ   = $(LIB_SRC:%.c=$(B)/%.o)
+VIZ_OBJ   = $(VIZ_SRC:%.c=$(B)/%.o)
+TOOL_OBJ  = $(TOOL_SRC:%.c=$(B)/%.o)
+TEST_BIN  = $(TEST_SRC:tests/%.c=$(B)/tests/%)
+BENCH_BIN = $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
+GEN_BIN   = $(B)/bench/gen-graph
+LIBCGS    = $(B)/libcgscope.a
+LIBVIZ    = $(B)/libcgsviz.a
+
+# the CUPTI profiler builds only where CUDA is present
+HAVE_CUPTI := $(wildcard $(CUDA_HOME)/include/cupti.h)
+
+.PHONY: all test check unit-test cli-test valgrind asan bench check-layering deps format clean
+
+all: cgscope
+
+$(B)/lib/%.o: lib/%.c
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -c -o $@ $<
+$(B)/viz/%.o: viz/%.c
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(VIZ_CFLAGS) -c -o $@ $<
+$(B)/tools/%.o: tools/%.c
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(VIZ_CFLAGS) -c -o $@ $<
+$(B)/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(VIZ_CFLAGS) $(TEST_CFLAGS) \
+		-DFIXTURES_DIR='"$(FIXTURES)"' -c -o $@ $<
+
+$(LIBCGS): $(LIB_OBJ)
+	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $^
+$(LIBVIZ): $(VIZ_OBJ) | $(LIBCGS)
+	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $(VIZ_OBJ)
+
+cgscope: $(TOOL_OBJ) $(LIBVIZ) $(LIBCGS)
+	$(QUIET_LD)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(LIBVIZ) $(LIBCGS) \
+		$(VIZ_LIBS) $(LIB_LIBS)
+
+# each tests/test-NAME.c is one cmocka binary, linked with everything but main
+TOOL_LIB_OBJ = $(filter-out $(B)/tools/cgscope.o,$(TOOL_OBJ))
+$(B)/tests/test-%: $(B)/tests/test-%.o $(LIBVIZ) $(LIBCGS)
+	$(QUIET_LD)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBVIZ) $(LIBCGS) \
+		$(TEST_LIBS) $(VIZ_LIBS) $(LIB_LIBS)
+
+$(B)/bench/%: tests/bench/%.c $(LIBVIZ) $(LIBCGS)
+	@mkdir -p $(dir $@)
+	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(VIZ_CFLAGS) $(LDFLAGS) -o $@ $< \
+		$(LIBVIZ) $(LIBCGS) $(VIZ_LIBS) $(LIB_LIBS)
+
+test check: cgscope $(TEST_BIN)
+	@CGSCOPE=$(abspath cgscope) FIXTURES=$(FIXTURES) BUILD=$(B) sh tests/run-tests.sh $(TEST_BIN)
+
+unit-test: $(TEST_BIN)
+	@FIXTURES=$(FIXTURES) sh tests/run-tests.sh --unit-only $(TEST_BIN)
+
+valgrind: cgscope $(TEST_BIN)
+	@CGSCOPE=$(abspath cgscope) FIXTURES=$(FIXTURES) VALGRIND=1 sh tests/run-tests.sh $(TEST_BIN)
+
+asan:
+	$(MAKE) B=build-asan SANITIZE=address,undefined OPT=-O1 test
+
+BENCH_DIR = $(B)/bench-data
+bench: cgscope $(GEN_BIN) $(BENCH_BIN)
+	@mkdir -p $(BENCH_DIR)
+	@test -s $(BENCH_DIR)/g100k.json || $(GEN_BIN) 100000 > $(BENCH_DIR)/g100k.json
+	@test -s $(BENCH_DIR)/g1m.json || $(GEN_BIN) 1000000 > $(BENCH_DIR)/g1m.json
+	@for b in $(BENCH_BIN); do case $$b in *gen-graph) continue;; esac; \
+		$$b $(BENCH_DIR)/g100k.json $(BENCH_DIR)/g1m.json || exit 1; done
+
+check-layering:
+	@bad=$$(grep -nE '#include *[<"](viz/|profiler/|tools/|curses|ncurses|gvc|cgraph|graphviz/|cupti|cuda)' lib/*.c lib/*.h); \
+	if [ -n "$$bad" ]; then echo "layering violation: lib/ must not include these:"; \
+		echo "$$bad"; exit 1; fi; \
+	bad=$$(grep -nE '#include *[<"](tools/|profiler/)' viz/*.c viz/*.h 2>/dev/null); \
+	if [ -n "$$bad" ]; then echo "layering violation: viz/ must not include these:"; \
+		echo "$$bad"; exit 1; fi; \
+	bad=$$(grep -lE '#include *[<"]cupti' lib/* viz/* tools/*.c tools/*.h 2>/dev/null); \
+	if [ -n "$$bad" ]; then echo "layering violation: only profiler/ may include cupti:"; \
+		echo "$$bad"; exit 1; fi; \
+	echo "layering ok"
+
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || \
+		missing="$$missing $$p"; done; \
+	if [ -z "$$missing" ]; then echo "deps: all installed"; exit 0; fi; \
+	echo "deps: installing$$missing"; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	$$SUDO apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing
+
+format:
+	clang-format -i lib/*.[ch] viz/*.[ch] tools/*.[ch] tests/*.c tests/bench/*.c 2>/dev/null || true
+
+clean:
+	rm -rf build build-asan cgscope
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

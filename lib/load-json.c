@@ -1,0 +1,1445 @@
+/*
+ * The graph JSON reader.
+ *
+ * cJSON parses, one node at a time: a light scanner first finds the extent of
+ * each top-level member and of each element of "nodes", so that the cJSON tree
+ * of only one node is alive at once (a 10^6-node graph would otherwise need
+ * gigabytes of tree). The scanner also records where each value starts, which
+ * gives exact line:col for errors, the text of every number (cJSON keeps only
+ * a double, which loses int vs float and integers past 2^53), and the first
+ * syntax error with what was expected there.
+ *
+ * No cJSON pointer leaves this file.
+ */
+#include "lib/load.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- files and positions --------------------------------------------------- */
+
+int cgs_read_file(const char *path, char **bufp, size_t *lenp, size_t max, struct cgs_diag *d)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t len = 0, alloc = 0;
+
+    if (!f) {
+        cgs_diag_at(d, path, 0, 0);
+        return cgs_diag_set(d, CGS_E_IO, "cannot open: %s", strerror(errno));
+    }
+    for (;;) {
+        if (alloc - len < 65536 + 1) {
+            size_t want = alloc ? alloc * 2 : 1 << 20;
+            char *nb = realloc(buf, want);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                cgs_diag_at(d, path, 0, 0);
+                return cgs_diag_set(d, CGS_E_NOMEM, "out of memory reading the file");
+            }
+            buf = nb;
+            alloc = want;
+        }
+        size_t n = fread(buf + len, 1, alloc - len - 1, f);
+        len += n;
+        if (len > max) {
+            free(buf);
+            fclose(f);
+            cgs_diag_at(d, path, 0, 0);
+            return cgs_diag_set(d, CGS_E_LIMIT, "file larger than the limit of %zu bytes", max);
+        }
+        if (n == 0)
+            break;
+    }
+    if (ferror(f)) {
+        free(buf);
+        fclose(f);
+        cgs_diag_at(d, path, 0, 0);
+        return cgs_diag_set(d, CGS_E_IO, "read error");
+    }
+    fclose(f);
+    buf[len] = '\0';
+    *bufp = buf;
+    *lenp = len;
+    return 0;
+}
+
+void cgs_text_position(const char *buf, size_t len, size_t off, uint32_t *line, uint32_t *col)
+{
+    uint32_t l = 1, c = 1;
+    if (off > len)
+        off = len;
+    for (size_t i = 0; i < off; i++) {
+        if (buf[i] == '\n') {
+            l++;
+            c = 1;
+        } else if (((unsigned char)buf[i] & 0xC0) != 0x80) {
+            c++;
+        }
+    }
+    *line = l;
+    *col = c;
+}
+
+/* ---- the loader's state ------------------------------------------------------ */
+
+struct unresolved {
+    struct cgs_arg *arg;
+    struct cgs_graph *g;
+    uint32_t node_index;
+    const char *name; /* the missing node's name (arena) */
+    char path[256];
+    size_t off;
+};
+
+struct loader {
+    const char *file;
+    const char *buf;
+    size_t len;
+    struct cgs_diag *d;
+    struct cgs_graph *root;
+
+    /* scanner: value start offsets in preorder */
+    size_t *offs;
+    size_t n_offs, alloc_offs;
+    bool record;
+
+    /* the current element */
+    cJSON *elem;
+    size_t elem_base; /* offset of the element's first byte */
+
+    char path[256];
+    size_t path_len;
+
+    struct unresolved *unres;
+    size_t n_unres, alloc_unres;
+};
+
+static int fail_at(struct loader *L, size_t off, int code, const char *fmt, ...) CGS_PRINTF(4, 5);
+
+static int fail_at(struct loader *L, size_t off, int code, const char *fmt, ...)
+{
+    uint32_t line, col;
+    va_list ap;
+    if (L->d) {
+        L->d->code = code;
+        va_start(ap, fmt);
+        vsnprintf(L->d->msg, sizeof(L->d->msg), fmt, ap);
+        va_end(ap);
+        cgs_text_position(L->buf, L->len, off, &line, &col);
+        cgs_diag_at(L->d, L->file, line, col);
+        snprintf(L->d->path, sizeof(L->d->path), "%s", L->path);
+    }
+    return -code;
+}
+
+/* ---- the scanner ------------------------------------------------------------- */
+
+static size_t skip_ws(const struct loader *L, size_t p)
+{
+    while (p < L->len && (L->buf[p] == ' ' || L->buf[p] == '\t' || L->buf[p] == '\n' ||
+                          L->buf[p] == '\r'))
+        p++;
+    return p;
+}
+
+static const char *what_at(const struct loader *L, size_t p)
+{
+    if (p >= L->len)
+        return "end of file";
+    switch (L->buf[p]) {
+    case '{': return "'{'";
+    case '}': return "'}'";
+    case '[': return "'['";
+    case ']': return "']'";
+    case ',': return "','";
+    case ':': return "':'";
+    case '"': return "a string";
+    default: return "an unexpected character";
+    }
+}
+
+/* Scan a string starting at p (the quote); *end is past the closing quote. */
+static int scan_string(struct loader *L, size_t p, size_t *end)
+{
+    size_t start = p++;
+    while (p < L->len) {
+        unsigned char c = (unsigned char)L->buf[p];
+        if (c == '"') {
+            if (p - start > CGS_LOAD_MAX_STRING)
+                return fail_at(L, start, CGS_E_LIMIT, "string longer than %zu bytes",
+                               CGS_LOAD_MAX_STRING);
+            *end = p + 1;
+            return 0;
+        }
+        if (c < 0x20)
+            return fail_at(L, p, CGS_E_PARSE, "malformed JSON: control character in string");
+        if (c == '\\') {
+            p++;
+            if (p >= L->len)
+                break;
+            if (!strchr("\"\\/bfnrtu", L->buf[p]))
+                return fail_at(L, p, CGS_E_PARSE, "malformed JSON: bad escape '\\%c' in string",
+                               L->buf[p]);
+        }
+        p++;
+    }
+    return fail_at(L, start, CGS_E_PARSE, "malformed JSON: unterminated string");
+}
+
+static int scan_number(struct loader *L, size_t p, size_t *end)
+{
+    size_t s = p;
+    if (p < L->len && L->buf[p] == '-')
+        p++;
+    if (p >= L->len || L->buf[p] < '0' || L->buf[p] > '9')
+        return fail_at(L, s, CGS_E_PARSE, "malformed JSON: expected a value, got %s",
+                       what_at(L, s));
+    while (p < L->len && L->buf[p] >= '0' && L->buf[p] <= '9')
+        p++;
+    if (p < L->len && L->buf[p] == '.') {
+        p++;
+        if (p >= L->len || L->buf[p] < '0' || L->buf[p] > '9')
+            return fail_at(L, p, CGS_E_PARSE, "malformed JSON: expected digits after '.'");
+        while (p < L->len && L->buf[p] >= '0' && L->buf[p] <= '9')
+            p++;
+    }
+    if (p < L->len && (L->buf[p] == 'e' || L->buf[p] == 'E')) {
+        p++;
+        if (p < L->len && (L->buf[p] == '+' || L->buf[p] == '-'))
+            p++;
+        if (p >= L->len || L->buf[p] < '0' || L->buf[p] > '9')
+            return fail_at(L, p, CGS_E_PARSE, "malformed JSON: expected digits in exponent");
+        while (p < L->len && L->buf[p] >= '0' && L->buf[p] <= '9')
+            p++;
+    }
+    *end = p;
+    return 0;
+}
+
+static void record(struct loader *L, size_t off)
+{
+    if (!L->record)
+        return;
+    CGS_ALLOC_GROW(L->offs, L->n_offs + 1, L->alloc_offs);
+    L->offs[L->n_offs++] = off;
+}
+
+/*
+ * Scan one JSON value starting at p (after whitespace); *end is just past
+ * it. Iterative: containers keep their kind on an explicit stack.
+ */
+static int scan_value(struct loader *L, size_t p, size_t *end)
+{
+    char stack[CGS_LOAD_MAX_DEPTH + 1];
+    int sp = 0;
+    int err;
+
+    for (;;) {
+        /* at the start of a value */
+        p = skip_ws(L, p);
+        if (p >= L->len)
+            return fail_at(L, p, CGS_E_PARSE, "malformed JSON: unexpected end of file, "
+                                              "expected a value");
+        record(L, p);
+        char c = L->buf[p];
+        if (c == '{' || c == '[') {
+            if (sp == CGS_LOAD_MAX_DEPTH)
+                return fail_at(L, p, CGS_E_LIMIT, "nesting too deep (more than %d levels)",
+                               CGS_LOAD_MAX_DEPTH);
+            stack[sp++] = c;
+            p = skip_ws(L, p + 1);
+            if (p < L->len && L->buf[p] == (c == '{' ? '}' : ']')) {
+                sp--;
+                p++;
+                goto after_value;
+            }
+            if (c == '{')
+                goto member_key;
+            continue;
+        } else if (c == '"') {
+            if ((err = scan_string(L, p, &p)))
+                return err;
+        } else if (c == 't' && !strncmp(L->buf + p, "true", 4)) {
+            p += 4;
+        } else if (c == 'f' && !strncmp(L->buf + p, "false", 5)) {
+            p += 5;
+        } else if (c == 'n' && !strncmp(L->buf + p, "null", 4)) {
+            p += 4;
+        } else if ((err = scan_number(L, p, &p))) {
+            return err;
+        }
+    after_value:
+        for (;;) {
+            if (sp == 0) {
+                *end = p;
+                return 0;
+            }
+            p = skip_ws(L, p);
+            char close = stack[sp - 1] == '{' ? '}' : ']';
+            if (p < L->len && L->buf[p] == ',') {
+                p++;
+                if (stack[sp - 1] == '{')
+                    goto member_key;
+                break; /* next array element */
+            }
+            if (p < L->len && L->buf[p] == close) {
+                sp--;
+                p++;
+                continue;
+            }
+            return fail_at(L, p, CGS_E_PARSE, "malformed JSON: expected ',' or '%c', got %s",
+                           close, what_at(L, p));
+        }
+        continue;
+    member_key:
+        p = skip_ws(L, p);
+        if (p >= L->len || L->buf[p] != '"')
+            return fail_at(L, p, CGS_E_PARSE, "malformed JSON: expected a string key, got %s",
+                           what_at(L, p));
+        if ((err = scan_string(L, p, &p)))
+            return err;
+        p = skip_ws(L, p);
+        if (p >= L->len || L->buf[p] != ':')
+            return fail_at(L, p, CGS_E_PARSE, "malformed JSON: expected ':' after key, got %s",
+                           what_at(L, p));
+        p++;
+    }
+}
+
+/* ---- from scanner offsets to cJSON items -------------------------------------- */
+
+/*
+ * Walk the element's cJSON tree in preorder, pairing each item with the
+ * offset the scanner recorded; numbers get their source text (valuestring,
+ * marked as a reference so that cJSON_Delete leaves it alone).
+ */
+static int attach_offsets(struct loader *L, cJSON *root)
+{
+    cJSON *stack[CGS_LOAD_MAX_DEPTH + 2];
+    int sp = 0;
+    size_t k = 0;
+    cJSON *it = root;
+
+    while (it) {
+        if (k >= L->n_offs)
+            CGS_BUG("scanner and cJSON disagree on the value count");
+        if (cJSON_IsNumber(it)) {
+            it->valuestring = (char *)(L->buf + L->offs[k]);
+            it->type |= cJSON_IsReference;
+        }
+        k++;
+        if (it->child && !(it->type & cJSON_IsReference)) {
+            stack[sp++] = it;
+            it = it->child;
+            continue;
+        }
+        while (it && !it->next && sp)
+            it = stack[--sp];
+        it = (it && it != root) ? it->next : NULL;
+    }
+    return 0;
+}
+
+/* The source offset of item x in the current element (preorder position). */
+static size_t item_offset(const struct loader *L, const cJSON *x)
+{
+    const cJSON *stack[CGS_LOAD_MAX_DEPTH + 2];
+    int sp = 0;
+    size_t k = 0;
+    const cJSON *it = L->elem;
+
+    if (!x || !it)
+        return L->elem_base;
+    while (it) {
+        if (it == x)
+            return k < L->n_offs ? L->offs[k] : L->elem_base;
+        k++;
+        if (it->child && !cJSON_IsNumber(it)) {
+            stack[sp++] = it;
+            it = it->child;
+            continue;
+        }
+        while (it && !it->next && sp)
+            it = stack[--sp];
+        it = (it && it != L->elem) ? it->next : NULL;
+    }
+    return L->elem_base;
+}
+
+static int fail_item(struct loader *L, const cJSON *x, int code, const char *fmt, ...)
+    CGS_PRINTF(4, 5);
+
+static int fail_item(struct loader *L, const cJSON *x, int code, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    return fail_at(L, item_offset(L, x), code, "%s", msg);
+}
+
+static const char *json_type(const cJSON *x)
+{
+    if (!x)
+        return "nothing";
+    if (cJSON_IsNull(x))
+        return "null";
+    if (cJSON_IsBool(x))
+        return "a boolean";
+    if (cJSON_IsNumber(x))
+        return "a number";
+    if (cJSON_IsString(x))
+        return "a string";
+    if (cJSON_IsArray(x))
+        return "an array";
+    return "an object";
+}
+
+/* ---- paths ---------------------------------------------------------------------- */
+
+static size_t path_push(struct loader *L, const char *fmt, ...) CGS_PRINTF(2, 3);
+
+static size_t path_push(struct loader *L, const char *fmt, ...)
+{
+    size_t old = L->path_len;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(L->path + old, sizeof(L->path) - old, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        L->path_len = old + (size_t)n < sizeof(L->path) ? old + (size_t)n : sizeof(L->path) - 1;
+    return old;
+}
+
+static void path_pop(struct loader *L, size_t old)
+{
+    L->path_len = old;
+    L->path[old] = '\0';
+}
+
+/* ---- numbers ------------------------------------------------------------------- */
+
+static bool number_is_int(const cJSON *x)
+{
+    const char *s = x->valuestring;
+    if (!s)
+        return false;
+    if (*s == '-')
+        s++;
+    while (*s >= '0' && *s <= '9')
+        s++;
+    return *s != '.' && *s != 'e' && *s != 'E';
+}
+
+static int get_int(struct loader *L, const cJSON *x, int64_t *v)
+{
+    char *end;
+    long long r;
+    if (!cJSON_IsNumber(x) || !number_is_int(x))
+        return fail_item(L, x, CGS_E_SCHEMA, "expected an integer, got %s", json_type(x));
+    errno = 0;
+    r = strtoll(x->valuestring, &end, 10);
+    if (errno == ERANGE)
+        return fail_item(L, x, CGS_E_LIMIT, "integer out of the 64-bit range");
+    *v = r;
+    return 0;
+}
+
+static double get_double(const cJSON *x)
+{
+    return x->valuestring ? strtod(x->valuestring, NULL) : x->valuedouble;
+}
+
+/* ---- DIMs and VALs ---------------------------------------------------------------- */
+
+static int get_dim(struct loader *L, struct cgs_graph *g, const cJSON *x, bool is_size,
+                   const struct cgs_sym **out)
+{
+    int64_t v;
+    int err;
+    if (cJSON_IsNumber(x)) {
+        if ((err = get_int(L, x, &v)))
+            return err;
+        if (is_size && v < 0)
+            return fail_item(L, x, CGS_E_SCHEMA, "expected a size >= 0, got %lld", (long long)v);
+        if (v > CGS_LOAD_MAX_DIM || v < -CGS_LOAD_MAX_DIM)
+            return fail_item(L, x, CGS_E_LIMIT, "size %lld is past the limit of 2^62",
+                             (long long)v);
+        *out = cgs_sym_int(g->syms, v);
+        return 0;
+    }
+    if (cJSON_IsString(x)) {
+        struct cgs_diag pd = CGS_DIAG_INIT;
+        err = cgs_sym_parse(g->syms, x->valuestring, out, &pd);
+        if (err) {
+            size_t off = item_offset(L, x) + 1 + (pd.col ? pd.col - 1 : 0);
+            return fail_at(L, off, -err, "bad dimension: %s", pd.msg);
+        }
+        if (is_size && cgs_sym_is_int(*out, &v) && v < 0)
+            return fail_item(L, x, CGS_E_SCHEMA, "expected a size >= 0, got %lld", (long long)v);
+        return 0;
+    }
+    return fail_item(L, x, CGS_E_SCHEMA,
+                     "expected a dimension (an integer or an expression string), got %s",
+                     json_type(x));
+}
+
+static int get_dims(struct loader *L, struct cgs_graph *g, const cJSON *arr, const char *key,
+                    bool is_size, uint32_t *n, const struct cgs_sym ***out)
+{
+    int count, err = 0;
+    size_t old = path_push(L, ".%s", key);
+    if (!cJSON_IsArray(arr)) {
+        err = fail_item(L, arr, CGS_E_SCHEMA, "expected an array for '%s', got %s", key,
+                        json_type(arr));
+        goto out;
+    }
+    count = cJSON_GetArraySize(arr);
+    if (count > CGS_MAX_NDIM) {
+        err = fail_item(L, arr, CGS_E_LIMIT, "%d dimensions, more than the limit of %d", count,
+                        CGS_MAX_NDIM);
+        goto out;
+    }
+    if (*n != CGS_NDIM_UNKNOWN && (uint32_t)count != *n) {
+        err = fail_item(L, arr, CGS_E_SCHEMA, "expected %u entries in '%s' (one per dimension), "
+                        "got %d", *n, key, count);
+        goto out;
+    }
+    *n = (uint32_t)count;
+    *out = cgs_arena_calloc(g->arena, count ? (size_t)count : 1, sizeof(**out));
+    int i = 0;
+    const cJSON *x;
+    cJSON_ArrayForEach(x, arr) {
+        size_t o2 = path_push(L, "[%d]", i);
+        err = get_dim(L, g, x, is_size, &(*out)[i]);
+        if (err)
+            goto out;
+        path_pop(L, o2);
+        i++;
+    }
+out:
+    if (!err)
+        path_pop(L, old);
+    return err;
+}
+
+static int get_tensor(struct loader *L, struct cgs_graph *g, const cJSON *x, struct cgs_tensor *t)
+{
+    const cJSON *dt = cJSON_GetObjectItemCaseSensitive(x, "dtype");
+    const cJSON *sh = cJSON_GetObjectItemCaseSensitive(x, "shape");
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(x, "stride");
+    const cJSON *so = cJSON_GetObjectItemCaseSensitive(x, "storage_offset");
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(x, "device");
+    const cJSON *rg = cJSON_GetObjectItemCaseSensitive(x, "requires_grad");
+    int err;
+
+    if (!cJSON_IsString(dt)) {
+        size_t old = path_push(L, ".dtype");
+        err = fail_item(L, dt ? dt : x, CGS_E_SCHEMA, "expected a dtype name string, got %s",
+                        json_type(dt));
+        (void)old;
+        return err;
+    }
+    t->dtype = cgs_dtype_from_name(dt->valuestring);
+    if (t->dtype == CGS_DTYPE_UNKNOWN) {
+        path_push(L, ".dtype");
+        return fail_item(L, dt, CGS_E_SCHEMA, "unknown dtype '%s'", dt->valuestring);
+    }
+    t->ndim = CGS_NDIM_UNKNOWN;
+    if ((err = get_dims(L, g, sh, "shape", true, &t->ndim, &t->shape)))
+        return err;
+    if (st && !cJSON_IsNull(st)) {
+        if ((err = get_dims(L, g, st, "stride", false, &t->ndim, &t->stride)))
+            return err;
+    }
+    if (so && !cJSON_IsNull(so)) {
+        size_t old = path_push(L, ".storage_offset");
+        if ((err = get_dim(L, g, so, true, &t->storage_offset)))
+            return err;
+        path_pop(L, old);
+    } else if (so) {
+        t->storage_offset = NULL;
+    } else {
+        t->storage_offset = cgs_sym_int(g->syms, 0);
+    }
+    if (dev && !cJSON_IsNull(dev)) {
+        if (!cJSON_IsString(dev)) {
+            path_push(L, ".device");
+            return fail_item(L, dev, CGS_E_SCHEMA, "expected a device string, got %s",
+                             json_type(dev));
+        }
+        t->device = cgs_graph_intern(g, dev->valuestring);
+    }
+    if (rg && !cJSON_IsNull(rg)) {
+        if (!cJSON_IsBool(rg)) {
+            path_push(L, ".requires_grad");
+            return fail_item(L, rg, CGS_E_SCHEMA, "expected true or false, got %s",
+                             json_type(rg));
+        }
+        t->requires_grad = cJSON_IsTrue(rg);
+    }
+    return 0;
+}
+
+static int get_val(struct loader *L, struct cgs_graph *g, const cJSON *x, struct cgs_val *v,
+                   int depth)
+{
+    int err;
+    if (depth > CGS_LOAD_MAX_DEPTH)
+        return fail_item(L, x, CGS_E_LIMIT, "value nested too deep");
+    if (cJSON_IsNull(x)) {
+        v->kind = CGS_VAL_NONE;
+    } else if (cJSON_IsBool(x)) {
+        v->kind = CGS_VAL_BOOL;
+        v->u.b = cJSON_IsTrue(x);
+    } else if (cJSON_IsNumber(x)) {
+        if (number_is_int(x)) {
+            v->kind = CGS_VAL_INT;
+            return get_int(L, x, &v->u.i);
+        }
+        v->kind = CGS_VAL_FLOAT;
+        v->u.f = get_double(x);
+    } else if (cJSON_IsArray(x)) {
+        int n = cJSON_GetArraySize(x), i = 0;
+        const cJSON *it;
+        v->kind = CGS_VAL_LIST;
+        v->n = (uint32_t)n;
+        v->u.items = cgs_arena_calloc(g->arena, n ? (size_t)n : 1, sizeof(*v->u.items));
+        cJSON_ArrayForEach(it, x) {
+            size_t old = path_push(L, "[%d]", i);
+            if ((err = get_val(L, g, it, &v->u.items[i], depth + 1)))
+                return err;
+            path_pop(L, old);
+            i++;
+        }
+    } else if (cJSON_IsObject(x)) {
+        const cJSON *s, *hint = cJSON_GetObjectItemCaseSensitive(x, "hint");
+        if (cJSON_GetObjectItemCaseSensitive(x, "shape")) {
+            v->kind = CGS_VAL_TENSOR;
+            return get_tensor(L, g, x, &v->u.t);
+        }
+        if ((s = cJSON_GetObjectItemCaseSensitive(x, "symint"))) {
+            size_t old = path_push(L, ".symint");
+            v->kind = CGS_VAL_SYMINT;
+            if ((err = get_dim(L, g, s, false, &v->u.s.sym)))
+                return err;
+            path_pop(L, old);
+            if (hint && !cJSON_IsNull(hint)) {
+                old = path_push(L, ".hint");
+                if ((err = get_int(L, hint, &v->u.s.hint)))
+                    return err;
+                path_pop(L, old);
+                v->has_hint = true;
+            }
+        } else if ((s = cJSON_GetObjectItemCaseSensitive(x, "symfloat")) ||
+                   (s = cJSON_GetObjectItemCaseSensitive(x, "symbool"))) {
+            bool is_float = cJSON_GetObjectItemCaseSensitive(x, "symfloat") != NULL;
+            v->kind = is_float ? CGS_VAL_SYMFLOAT : CGS_VAL_SYMBOOL;
+            if (cJSON_IsString(s))
+                v->u.s.text = cgs_graph_intern(g, s->valuestring);
+            else if (cJSON_IsNumber(s) && s->valuestring)
+                v->u.s.text = cgs_arena_strndup(g->arena, s->valuestring,
+                                                strspn(s->valuestring, "+-0123456789.eE"));
+            else if (cJSON_IsBool(s))
+                v->u.s.text = cJSON_IsTrue(s) ? "True" : "False";
+            else
+                return fail_item(L, s, CGS_E_SCHEMA, "expected an expression string, got %s",
+                                 json_type(s));
+            if (hint && cJSON_IsNumber(hint)) {
+                v->has_hint = true;
+                v->u.s.fhint = get_double(hint);
+                v->u.s.hint = (int64_t)v->u.s.fhint;
+            } else if (hint && cJSON_IsBool(hint)) {
+                v->has_hint = true;
+                v->u.s.hint = cJSON_IsTrue(hint);
+            }
+        } else {
+            return fail_item(L, x, CGS_E_SCHEMA, "expected a value object with 'shape', "
+                             "'symint', 'symfloat' or 'symbool'");
+        }
+    } else {
+        return fail_item(L, x, CGS_E_SCHEMA, "expected a value, got %s", json_type(x));
+    }
+    return 0;
+}
+
+/* ---- ARGs ---------------------------------------------------------------------------- */
+
+static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, const cJSON *x,
+                   struct cgs_arg *a, int depth);
+
+static int get_arg_list(struct loader *L, struct cgs_graph *g, uint32_t node_index,
+                        const cJSON *x, struct cgs_arg *a, int depth)
+{
+    int n = cJSON_GetArraySize(x), i = 0, err;
+    const cJSON *it;
+    a->n = (uint32_t)n;
+    a->u.items = n ? cgs_arena_calloc(g->arena, (size_t)n, sizeof(*a->u.items)) : NULL;
+    cJSON_ArrayForEach(it, x) {
+        size_t old = path_push(L, "[%d]", i);
+        if ((err = get_arg(L, g, node_index, it, &a->u.items[i], depth + 1)))
+            return err;
+        path_pop(L, old);
+        i++;
+    }
+    return 0;
+}
+
+static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, const cJSON *x,
+                   struct cgs_arg *a, int depth)
+{
+    const cJSON *k;
+    if (depth > CGS_LOAD_MAX_DEPTH)
+        return fail_item(L, x, CGS_E_LIMIT, "argument nested too deep");
+    if (cJSON_IsNull(x)) {
+        a->kind = CGS_ARG_NONE;
+    } else if (cJSON_IsBool(x)) {
+        a->kind = CGS_ARG_BOOL;
+        a->u.b = cJSON_IsTrue(x);
+    } else if (cJSON_IsNumber(x)) {
+        if (number_is_int(x)) {
+            a->kind = CGS_ARG_INT;
+            return get_int(L, x, &a->u.i);
+        }
+        a->kind = CGS_ARG_FLOAT;
+        a->u.f = get_double(x);
+    } else if (cJSON_IsString(x)) {
+        a->kind = CGS_ARG_STR;
+        a->u.s = cgs_graph_intern(g, x->valuestring);
+    } else if (cJSON_IsArray(x)) {
+        a->kind = CGS_ARG_LIST;
+        return get_arg_list(L, g, node_index, x, a, depth);
+    } else if (!x->child || x->child->next) {
+        return fail_item(L, x, CGS_E_SCHEMA, "expected an argument object with one key "
+                         "(node, dtype, device, memory_format, layout, slice, float, ellipsis "
+                         "or repr)");
+    } else {
+        k = x->child;
+        const char *key = k->string;
+        if (!strcmp(key, "node")) {
+            struct cgs_node *n;
+            if (!cJSON_IsString(k))
+                return fail_item(L, k, CGS_E_SCHEMA, "expected a node name string, got %s",
+                                 json_type(k));
+            a->kind = CGS_ARG_NODE;
+            n = cgs_graph_find(g, k->valuestring);
+            if (n && n->index < node_index) {
+                a->u.node = n;
+            } else {
+                /* unknown, later or self: decided once every node is in */
+                struct unresolved *u;
+                CGS_ALLOC_GROW(L->unres, L->n_unres + 1, L->alloc_unres);
+                u = &L->unres[L->n_unres++];
+                u->arg = a;
+                u->g = g;
+                u->node_index = node_index;
+                u->name = cgs_arena_strdup(g->arena, k->valuestring);
+                snprintf(u->path, sizeof(u->path), "%s", L->path);
+                u->off = item_offset(L, k);
+            }
+        } else if (!strcmp(key, "dtype")) {
+            if (!cJSON_IsString(k) ||
+                (a->u.dtype = cgs_dtype_from_name(k->valuestring)) == CGS_DTYPE_UNKNOWN)
+                return fail_item(L, k, CGS_E_SCHEMA, "expected a dtype name such as "
+                                 "'float32', got %s%s%s", json_type(k),
+                                 cJSON_IsString(k) ? " " : "",
+                                 cJSON_IsString(k) ? k->valuestring : "");
+            a->kind = CGS_ARG_DTYPE;
+        } else if (!strcmp(key, "device") || !strcmp(key, "memory_format") ||
+                   !strcmp(key, "layout") || !strcmp(key, "repr")) {
+            if (!cJSON_IsString(k))
+                return fail_item(L, k, CGS_E_SCHEMA, "expected a string for '%s', got %s", key,
+                                 json_type(k));
+            a->kind = key[0] == 'd'   ? CGS_ARG_DEVICE
+                      : key[0] == 'm' ? CGS_ARG_MEMFMT
+                      : key[0] == 'l' ? CGS_ARG_LAYOUT
+                                      : CGS_ARG_REPR;
+            a->u.s = cgs_graph_intern(g, k->valuestring);
+        } else if (!strcmp(key, "slice")) {
+            if (!cJSON_IsArray(k) || cJSON_GetArraySize(k) != 3)
+                return fail_item(L, k, CGS_E_SCHEMA, "expected [start, stop, step] for 'slice'");
+            a->kind = CGS_ARG_SLICE;
+            size_t old = path_push(L, ".slice");
+            int err = get_arg_list(L, g, node_index, k, a, depth);
+            if (err)
+                return err;
+            path_pop(L, old);
+        } else if (!strcmp(key, "float")) {
+            const char *s = cJSON_IsString(k) ? k->valuestring : "";
+            a->kind = CGS_ARG_FLOAT;
+            if (!strcmp(s, "inf"))
+                a->u.f = INFINITY;
+            else if (!strcmp(s, "-inf"))
+                a->u.f = -INFINITY;
+            else if (!strcmp(s, "nan"))
+                a->u.f = NAN;
+            else
+                return fail_item(L, k, CGS_E_SCHEMA, "expected \"inf\", \"-inf\" or \"nan\" "
+                                 "for 'float'");
+        } else if (!strcmp(key, "ellipsis")) {
+            a->kind = CGS_ARG_ELLIPSIS;
+        } else {
+            return fail_item(L, x, CGS_E_SCHEMA, "unknown argument kind '%s' (expected node, "
+                             "dtype, device, memory_format, layout, slice, float, ellipsis or "
+                             "repr)", key);
+        }
+    }
+    return 0;
+}
+
+/* ---- nodes ------------------------------------------------------------------------ */
+
+static int opt_string(struct loader *L, struct cgs_graph *g, const cJSON *obj, const char *key,
+                      const char **out)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(obj, key);
+    *out = NULL;
+    if (!x || cJSON_IsNull(x))
+        return 0;
+    if (!cJSON_IsString(x)) {
+        path_push(L, ".%s", key);
+        return fail_item(L, x, CGS_E_SCHEMA, "expected a string for '%s', got %s", key,
+                         json_type(x));
+    }
+    *out = cgs_graph_intern(g, x->valuestring);
+    return 0;
+}
+
+static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x, uint32_t index)
+{
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(x, "name");
+    const cJSON *op = cJSON_GetObjectItemCaseSensitive(x, "op");
+    const cJSON *target = cJSON_GetObjectItemCaseSensitive(x, "target");
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(x, "args");
+    const cJSON *kwargs = cJSON_GetObjectItemCaseSensitive(x, "kwargs");
+    const cJSON *val = cJSON_GetObjectItemCaseSensitive(x, "val");
+    struct cgs_node *n;
+    int opk, err;
+
+    if (!cJSON_IsObject(x))
+        return fail_item(L, x, CGS_E_SCHEMA, "expected a node object, got %s", json_type(x));
+    if (!cJSON_IsString(name) || !name->valuestring[0]) {
+        path_push(L, ".name");
+        return fail_item(L, name ? name : x, CGS_E_SCHEMA, "%s node 'name': expected a "
+                         "non-empty string, got %s", name ? "bad" : "missing", json_type(name));
+    }
+    if (!cJSON_IsString(op)) {
+        path_push(L, ".op");
+        return fail_item(L, op ? op : x, CGS_E_SCHEMA, "%s 'op' in node '%s': expected a "
+                         "string, got %s", op ? "bad" : "missing", name->valuestring,
+                         json_type(op));
+    }
+    opk = cgs_node_op_from_name(op->valuestring);
+    if (opk < 0) {
+        path_push(L, ".op");
+        return fail_item(L, op, CGS_E_SCHEMA, "unknown op '%s' in node '%s': expected "
+                         "placeholder, get_attr, call_function, call_method, call_module or "
+                         "output", op->valuestring, name->valuestring);
+    }
+    if (target && !cJSON_IsNull(target) && !cJSON_IsString(target)) {
+        path_push(L, ".target");
+        return fail_item(L, target, CGS_E_SCHEMA, "expected a string for 'target', got %s",
+                         json_type(target));
+    }
+    if (!cJSON_IsString(target) && opk != CGS_NODE_OUTPUT && opk != CGS_NODE_PLACEHOLDER) {
+        path_push(L, ".target");
+        return fail_item(L, x, CGS_E_SCHEMA, "missing 'target' in node '%s'",
+                         name->valuestring);
+    }
+    if (g->n_nodes >= CGS_LOAD_MAX_NODES)
+        return fail_item(L, x, CGS_E_LIMIT, "more than %u nodes", CGS_LOAD_MAX_NODES);
+    n = cgs_graph_add_node(g, (enum cgs_node_op)opk, name->valuestring,
+                           cJSON_IsString(target) ? target->valuestring
+                           : opk == CGS_NODE_OUTPUT ? "output"
+                                                    : name->valuestring);
+    if (!n) {
+        const struct cgs_node *first = cgs_graph_find(g, name->valuestring);
+        path_push(L, ".name");
+        return fail_item(L, name, CGS_E_SCHEMA, "duplicate node name '%s' (first defined at "
+                         "nodes[%u])", name->valuestring, first->index);
+    }
+    (void)index;
+    n->src_offset = L->elem_base;
+
+    if (args && !cJSON_IsNull(args)) {
+        size_t old = path_push(L, ".args");
+        struct cgs_arg tmp = {0};
+        if (!cJSON_IsArray(args))
+            return fail_item(L, args, CGS_E_SCHEMA, "expected an array for 'args', got %s",
+                             json_type(args));
+        if ((err = get_arg_list(L, g, n->index, args, &tmp, 1)))
+            return err;
+        n->args = tmp.u.items;
+        n->n_args = tmp.n;
+        path_pop(L, old);
+    }
+    if (kwargs && !cJSON_IsNull(kwargs)) {
+        size_t old = path_push(L, ".kwargs");
+        int cnt = cJSON_GetArraySize(kwargs), i = 0;
+        const cJSON *it;
+        if (!cJSON_IsObject(kwargs))
+            return fail_item(L, kwargs, CGS_E_SCHEMA, "expected an object for 'kwargs', got %s",
+                             json_type(kwargs));
+        n->kwargs = cnt ? cgs_arena_calloc(g->arena, (size_t)cnt, sizeof(*n->kwargs)) : NULL;
+        cJSON_ArrayForEach(it, kwargs) {
+            size_t o2 = path_push(L, ".%s", it->string);
+            n->kwargs[i].key = cgs_graph_intern(g, it->string);
+            if ((err = get_arg(L, g, n->index, it, &n->kwargs[i].val, 1)))
+                return err;
+            path_pop(L, o2);
+            i++;
+        }
+        n->n_kwargs = (uint32_t)cnt;
+        path_pop(L, old);
+    }
+    if (val && !cJSON_IsNull(val)) {
+        size_t old = path_push(L, ".val");
+        n->val = cgs_arena_alloc(g->arena, sizeof(*n->val));
+        if ((err = get_val(L, g, val, n->val, 0)))
+            return err;
+        path_pop(L, old);
+    }
+    if ((err = opt_string(L, g, x, "stack_trace", &n->stack_trace)) ||
+        (err = opt_string(L, g, x, "module_path", &n->module_path)) ||
+        (err = opt_string(L, g, x, "module_type", &n->module_type)))
+        return err;
+    return 0;
+}
+
+/* Load the elements of a "nodes" array found at [start, end). */
+static int load_nodes(struct loader *L, struct cgs_graph *g, size_t start, const char *prefix)
+{
+    size_t p = skip_ws(L, start);
+    uint32_t i = 0;
+    int err;
+
+    if (p >= L->len || L->buf[p] != '[') {
+        snprintf(L->path, sizeof(L->path), "%snodes", prefix);
+        L->path_len = strlen(L->path);
+        return fail_at(L, p, CGS_E_SCHEMA, "expected an array for 'nodes', got %s",
+                       what_at(L, p));
+    }
+    p = skip_ws(L, p + 1);
+    if (p < L->len && L->buf[p] == ']')
+        return 0;
+    for (;;) {
+        size_t end;
+        snprintf(L->path, sizeof(L->path), "%snodes[%u]", prefix, i);
+        L->path_len = strlen(L->path);
+        L->n_offs = 0;
+        L->record = true;
+        p = skip_ws(L, p);
+        if ((err = scan_value(L, p, &end)))
+            return err;
+        L->record = false;
+        L->elem = cJSON_ParseWithLengthOpts(L->buf + p, end - p, NULL, 0);
+        if (!L->elem)
+            return fail_at(L, p, CGS_E_PARSE, "malformed JSON in node");
+        L->elem_base = p;
+        attach_offsets(L, L->elem);
+        err = convert_node(L, g, L->elem, i);
+        cJSON_Delete(L->elem);
+        L->elem = NULL;
+        if (err)
+            return err;
+        i++;
+        p = skip_ws(L, end);
+        if (p < L->len && L->buf[p] == ',') {
+            p++;
+            continue;
+        }
+        if (p < L->len && L->buf[p] == ']')
+            return 0;
+        return fail_at(L, p, CGS_E_PARSE, "malformed JSON: expected ',' or ']' after a node, "
+                       "got %s", what_at(L, p));
+    }
+}
+
+/* ---- forward references and cycles ------------------------------------------------- */
+
+/* Kahn's algorithm over the graph with every reference resolved: true if acyclic. */
+static bool acyclic(struct cgs_graph *g)
+{
+    uint32_t n = g->n_nodes, done = 0, head = 0, tail = 0;
+    uint32_t *indeg = cgs_xcalloc(n ? n : 1, sizeof(*indeg));
+    uint32_t *queue = cgs_xcalloc(n ? n : 1, sizeof(*queue));
+
+    cgs_graph_link(g);
+    for (uint32_t i = 0; i < n; i++)
+        indeg[i] = g->nodes[i]->n_inputs;
+    for (uint32_t i = 0; i < n; i++)
+        if (!indeg[i])
+            queue[tail++] = i;
+    while (head < tail) {
+        struct cgs_node *x = g->nodes[queue[head++]];
+        done++;
+        for (uint32_t j = 0; j < x->n_users; j++)
+            if (--indeg[x->users[j]->index] == 0)
+                queue[tail++] = x->users[j]->index;
+    }
+    free(indeg);
+    free(queue);
+    return done == n;
+}
+
+static int resolve_refs(struct loader *L)
+{
+    int err = 0;
+    for (size_t i = 0; i < L->n_unres; i++) {
+        struct unresolved *u = &L->unres[i];
+        u->arg->u.node = cgs_graph_find(u->g, u->name);
+    }
+    for (size_t i = 0; i < L->n_unres && !err; i++) {
+        struct unresolved *u = &L->unres[i];
+        const struct cgs_node *user = u->g->nodes[u->node_index];
+        snprintf(L->path, sizeof(L->path), "%s", u->path);
+        if (!u->arg->u.node) {
+            err = fail_at(L, u->off, CGS_E_SCHEMA, "node '%s' uses unknown node '%s'",
+                          user->name, u->name);
+        } else if (!acyclic(u->g)) {
+            err = fail_at(L, u->off, CGS_E_CYCLE, "graph has a cycle: node '%s' uses '%s' "
+                          "(nodes[%u]), which depends on it", user->name, u->name,
+                          u->arg->u.node->index);
+        } else {
+            err = fail_at(L, u->off, CGS_E_SCHEMA, "nodes are not in topological order: "
+                          "node '%s' uses '%s', which is defined later at nodes[%u]",
+                          user->name, u->name, u->arg->u.node->index);
+        }
+    }
+    return err;
+}
+
+/* ---- the top level ------------------------------------------------------------------ */
+
+struct member {
+    const char *key; /* points into buf, not terminated */
+    size_t key_len, start, end, key_off;
+};
+
+static bool key_is(const struct member *m, const char *k)
+{
+    return strlen(k) == m->key_len && !memcmp(m->key, k, m->key_len);
+}
+
+/* Scan the members of the object at p; fills an array (caller frees). */
+static int scan_object(struct loader *L, size_t p, struct member **out, size_t *n_out,
+                       const char *what)
+{
+    struct member *m = NULL;
+    size_t n = 0, alloc = 0;
+    int err;
+
+    p = skip_ws(L, p);
+    if (p >= L->len || L->buf[p] != '{')
+        return fail_at(L, p, CGS_E_SCHEMA, "expected an object for %s, got %s", what,
+                       what_at(L, p));
+    p = skip_ws(L, p + 1);
+    if (p < L->len && L->buf[p] == '}')
+        goto done;
+    for (;;) {
+        size_t kend;
+        p = skip_ws(L, p);
+        if (p >= L->len || L->buf[p] != '"') {
+            err = fail_at(L, p, CGS_E_PARSE, "malformed JSON: expected a string key, got %s",
+                          what_at(L, p));
+            goto fail;
+        }
+        if ((err = scan_string(L, p, &kend)))
+            goto fail;
+        CGS_ALLOC_GROW(m, n + 1, alloc);
+        m[n].key = L->buf + p + 1;
+        m[n].key_len = kend - p - 2;
+        m[n].key_off = p;
+        for (size_t j = 0; j < n; j++)
+            if (m[j].key_len == m[n].key_len && !memcmp(m[j].key, m[n].key, m[n].key_len)) {
+                err = fail_at(L, p, CGS_E_SCHEMA, "duplicate key '%.*s' in %s",
+                              (int)m[n].key_len, m[n].key, what);
+                goto fail;
+            }
+        p = skip_ws(L, kend);
+        if (p >= L->len || L->buf[p] != ':') {
+            err = fail_at(L, p, CGS_E_PARSE, "malformed JSON: expected ':' after key, got %s",
+                          what_at(L, p));
+            goto fail;
+        }
+        p = skip_ws(L, p + 1);
+        m[n].start = p;
+        if ((err = scan_value(L, p, &m[n].end)))
+            goto fail;
+        p = skip_ws(L, m[n].end);
+        n++;
+        if (p < L->len && L->buf[p] == ',') {
+            p++;
+            continue;
+        }
+        if (p < L->len && L->buf[p] == '}')
+            break;
+        err = fail_at(L, p, CGS_E_PARSE, "malformed JSON: expected ',' or '}', got %s",
+                      what_at(L, p));
+        goto fail;
+    }
+done:
+    *out = m;
+    *n_out = n;
+    return 0;
+fail:
+    free(m);
+    return err;
+}
+
+/* Parse a small member value with cJSON (the caller deletes it). */
+static cJSON *parse_member(struct loader *L, const struct member *m)
+{
+    L->n_offs = 0;
+    L->record = true;
+    size_t end;
+    if (scan_value(L, m->start, &end))
+        CGS_BUG("member rescan failed");
+    L->record = false;
+    cJSON *x = cJSON_ParseWithLengthOpts(L->buf + m->start, m->end - m->start, NULL, 0);
+    if (x) {
+        attach_offsets(L, x);
+        L->elem = x;
+        L->elem_base = m->start;
+    }
+    return x;
+}
+
+static void set_path(struct loader *L, const char *fmt, ...) CGS_PRINTF(2, 3);
+
+static void set_path(struct loader *L, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(L->path, sizeof(L->path), fmt, ap);
+    va_end(ap);
+    L->path_len = strlen(L->path);
+}
+
+static int load_symbols(struct loader *L, struct cgs_graph *g, const cJSON *x)
+{
+    const cJSON *s;
+    int err;
+    if (cJSON_IsNull(x))
+        return 0;
+    if (!cJSON_IsObject(x))
+        return fail_item(L, x, CGS_E_SCHEMA, "expected an object for 'symbols', got %s",
+                         json_type(x));
+    cJSON_ArrayForEach(s, x) {
+        struct cgs_symbol *sym;
+        static const char *const keys[3] = {"hint", "min", "max"};
+        set_path(L, "symbols.%s", s->string);
+        if (!cJSON_IsObject(s))
+            return fail_item(L, s, CGS_E_SCHEMA, "expected an object with hint, min, max, "
+                             "got %s", json_type(s));
+        const char *p = s->string;
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_'))
+            return fail_item(L, s, CGS_E_SCHEMA, "bad symbol name '%s'", s->string);
+        sym = cgs_graph_add_symbol(g, s->string);
+        for (int k = 0; k < 3; k++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(s, keys[k]);
+            int64_t iv;
+            if (!v || cJSON_IsNull(v))
+                continue;
+            set_path(L, "symbols.%s.%s", s->string, keys[k]);
+            if (cJSON_IsNumber(v) && !number_is_int(v)) {
+                /* ShapeEnv prints unbounded ranges as floats (inf) */
+                double dv = get_double(v);
+                if (isinf(dv))
+                    continue;
+            }
+            if ((err = get_int(L, v, &iv)))
+                return err;
+            if (k == 0) {
+                sym->hint = iv;
+                sym->has_hint = true;
+            } else if (k == 1) {
+                sym->min = iv;
+                sym->has_min = true;
+            } else {
+                sym->max = iv;
+                sym->has_max = true;
+            }
+        }
+    }
+    return 0;
+}
+
+static int load_producer(struct loader *L, struct cgs_graph *g, const cJSON *x)
+{
+    const cJSON *s;
+    if (cJSON_IsNull(x))
+        return 0;
+    if (!cJSON_IsObject(x))
+        return fail_item(L, x, CGS_E_SCHEMA, "expected an object for 'producer', got %s",
+                         json_type(x));
+    cJSON_ArrayForEach(s, x) {
+        set_path(L, "producer.%s", s->string);
+        if (!strcmp(s->string, "tool") || !strcmp(s->string, "version") ||
+            !strcmp(s->string, "stage")) {
+            if (cJSON_IsNull(s))
+                continue;
+            if (!cJSON_IsString(s))
+                return fail_item(L, s, CGS_E_SCHEMA, "expected a string, got %s", json_type(s));
+            if (s->string[0] == 't')
+                g->producer.tool = cgs_graph_intern(g, s->valuestring);
+            else if (s->string[0] == 'v')
+                g->producer.version = cgs_graph_intern(g, s->valuestring);
+            else if ((g->producer.stage = cgs_stage_from_name(s->valuestring)) ==
+                     CGS_STAGE_UNKNOWN)
+                return fail_item(L, s, CGS_E_SCHEMA, "unknown stage '%s': expected dynamo, "
+                                 "aot_forward, aot_backward, aot_joint, post_grad, export or "
+                                 "other", s->valuestring);
+        } else if (!strcmp(s->string, "is_inference") || !strcmp(s->string, "is_backward")) {
+            if (cJSON_IsNull(s))
+                continue;
+            if (!cJSON_IsBool(s))
+                return fail_item(L, s, CGS_E_SCHEMA, "expected true or false, got %s",
+                                 json_type(s));
+            if (s->string[3] == 'i')
+                g->producer.is_inference = cJSON_IsTrue(s);
+            else
+                g->producer.is_backward = cJSON_IsTrue(s);
+        }
+    }
+    return 0;
+}
+
+static int load_subgraphs(struct loader *L, struct cgs_graph *g, const struct member *top)
+{
+    struct member *subs = NULL;
+    size_t n = 0;
+    int err;
+
+    set_path(L, "subgraphs");
+    if ((err = scan_object(L, top->start, &subs, &n, "'subgraphs'")))
+        return err;
+    for (size_t i = 0; i < n && !err; i++) {
+        struct member *body = NULL;
+        size_t nb = 0;
+        char name[256], prefix[300];
+        snprintf(name, sizeof(name), "%.*s", (int)subs[i].key_len, subs[i].key);
+        set_path(L, "subgraphs.%s", name);
+        if ((err = scan_object(L, subs[i].start, &body, &nb, "a subgraph")))
+            break;
+        struct cgs_graph *sg = cgs_graph_new_subgraph(g, name);
+        bool found = false;
+        for (size_t j = 0; j < nb && !err; j++)
+            if (key_is(&body[j], "nodes")) {
+                snprintf(prefix, sizeof(prefix), "subgraphs.%s.", name);
+                err = load_nodes(L, sg, body[j].start, prefix);
+                found = true;
+            }
+        if (!err && !found)
+            err = fail_at(L, subs[i].start, CGS_E_SCHEMA, "subgraph '%s' has no 'nodes'", name);
+        free(body);
+    }
+    free(subs);
+    return err;
+}
+
+struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const char *file,
+                                          struct cgs_diag *d)
+{
+    struct loader L = {0};
+    struct member *top = NULL;
+    size_t n_top = 0, p;
+    struct cgs_graph *g = NULL;
+    const struct member *m_format = NULL, *m_version = NULL, *m_nodes = NULL, *m_name = NULL,
+                        *m_producer = NULL, *m_symbols = NULL, *m_subgraphs = NULL;
+    cJSON *x = NULL;
+    int err;
+
+    cgs_diag_clear(d);
+    L.file = file;
+    L.buf = buf;
+    L.len = len;
+    L.d = d;
+
+    set_path(&L, "%s", "");
+    p = skip_ws(&L, 0);
+    if (p >= len) {
+        fail_at(&L, p, CGS_E_PARSE, "empty file: expected a graph JSON object");
+        goto fail;
+    }
+    if ((err = scan_object(&L, p, &top, &n_top, "the top level")))
+        goto fail;
+    {
+        size_t end;
+        L.record = false;
+        if (scan_value(&L, p, &end))
+            goto fail;
+        end = skip_ws(&L, end);
+        if (end < len) {
+            fail_at(&L, end, CGS_E_PARSE, "malformed JSON: unexpected data after the top-level "
+                    "object");
+            goto fail;
+        }
+    }
+    for (size_t i = 0; i < n_top; i++) {
+        const struct member *m = &top[i];
+        if (key_is(m, "format"))
+            m_format = m;
+        else if (key_is(m, "version"))
+            m_version = m;
+        else if (key_is(m, "nodes"))
+            m_nodes = m;
+        else if (key_is(m, "name"))
+            m_name = m;
+        else if (key_is(m, "producer"))
+            m_producer = m;
+        else if (key_is(m, "symbols"))
+            m_symbols = m;
+        else if (key_is(m, "subgraphs"))
+            m_subgraphs = m;
+    }
+    if (!m_format) {
+        fail_at(&L, p, CGS_E_FORMAT, "not a cgscope graph: missing \"format\": "
+                "\"cgscope.graph\"");
+        goto fail;
+    }
+    set_path(&L, "format");
+    x = parse_member(&L, m_format);
+    if (!cJSON_IsString(x) || strcmp(x->valuestring, "cgscope.graph")) {
+        fail_at(&L, m_format->start, CGS_E_FORMAT, "unsupported format %.*s: expected "
+                "\"cgscope.graph\"", (int)(m_format->end - m_format->start > 60 ? 60 :
+                m_format->end - m_format->start), buf + m_format->start);
+        goto fail;
+    }
+    cJSON_Delete(x);
+    x = NULL;
+    L.elem = NULL;
+    set_path(&L, "version");
+    if (!m_version) {
+        fail_at(&L, p, CGS_E_FORMAT, "missing \"version\": expected 1");
+        goto fail;
+    }
+    x = parse_member(&L, m_version);
+    if (!cJSON_IsNumber(x) || !number_is_int(x) || strtoll(x->valuestring, NULL, 10) != 1) {
+        fail_at(&L, m_version->start, CGS_E_FORMAT, "unsupported version %.*s: this cgscope "
+                "reads version 1", (int)(m_version->end - m_version->start > 40 ? 40 :
+                m_version->end - m_version->start), buf + m_version->start);
+        goto fail;
+    }
+    cJSON_Delete(x);
+    x = NULL;
+    L.elem = NULL;
+
+    g = cgs_graph_new(file, NULL);
+    if (m_name) {
+        set_path(&L, "name");
+        x = parse_member(&L, m_name);
+        if (!cJSON_IsString(x) && !cJSON_IsNull(x)) {
+            fail_item(&L, x, CGS_E_SCHEMA, "expected a string for 'name', got %s", json_type(x));
+            goto fail;
+        }
+        if (cJSON_IsString(x))
+            g->name = cgs_arena_strdup(g->arena, x->valuestring);
+        cJSON_Delete(x);
+        x = NULL;
+        L.elem = NULL;
+    }
+    if (m_producer) {
+        set_path(&L, "producer");
+        x = parse_member(&L, m_producer);
+        if (load_producer(&L, g, x))
+            goto fail;
+        cJSON_Delete(x);
+        x = NULL;
+        L.elem = NULL;
+    }
+    if (m_symbols) {
+        set_path(&L, "symbols");
+        x = parse_member(&L, m_symbols);
+        if (load_symbols(&L, g, x))
+            goto fail;
+        cJSON_Delete(x);
+        x = NULL;
+        L.elem = NULL;
+    }
+    L.elem = NULL;
+    if (!m_nodes) {
+        set_path(&L, "nodes");
+        fail_at(&L, p, CGS_E_SCHEMA, "missing 'nodes': expected an array of nodes");
+        goto fail;
+    }
+    if (load_nodes(&L, g, m_nodes->start, ""))
+        goto fail;
+    if (m_subgraphs && load_subgraphs(&L, g, m_subgraphs))
+        goto fail;
+    if (L.n_unres && resolve_refs(&L))
+        goto fail;
+    cgs_graph_link(g);
+    for (uint32_t i = 0; i < g->n_subgraphs; i++)
+        cgs_graph_link(g->subgraphs[i]);
+    {
+        uint32_t outputs = 0;
+        for (uint32_t i = 0; i < g->n_nodes; i++)
+            if (g->nodes[i]->op == CGS_NODE_OUTPUT && ++outputs == 2) {
+                set_path(&L, "nodes[%u]", i);
+                fail_at(&L, g->nodes[i]->src_offset, CGS_E_SCHEMA,
+                        "second output node '%s': a graph has one output node",
+                        g->nodes[i]->name);
+                goto fail;
+            }
+        if (!outputs)
+            cgs_graph_note(g, CGS_NOTE_WARNING, CGS_E_SCHEMA, NULL, "graph has no output node");
+    }
+    free(top);
+    free(L.offs);
+    free(L.unres);
+    return g;
+fail:
+    if (x)
+        cJSON_Delete(x);
+    free(top);
+    free(L.offs);
+    free(L.unres);
+    cgs_graph_free(g);
+    return NULL;
+}
+
+struct cgs_graph *cgs_graph_load_json(const char *path, struct cgs_diag *d)
+{
+    char *buf;
+    size_t len;
+    struct cgs_graph *g;
+
+    cgs_diag_clear(d);
+    if (cgs_read_file(path, &buf, &len, CGS_LOAD_MAX_FILE, d))
+        return NULL;
+    g = cgs_graph_load_json_buf(buf, len, path, d);
+    free(buf);
+    /* the graph keeps its own copy of the file name */
+    if (d && d->code)
+        d->file = path;
+    return g;
+}
+
+struct cgs_graph *cgs_graph_load(const char *path, const struct cgs_load_opts *opts,
+                                 struct cgs_diag *d)
+{
+    unsigned char magic[4] = {0};
+    FILE *f = fopen(path, "rb");
+    size_t n;
+
+    cgs_diag_clear(d);
+    if (!f) {
+        cgs_diag_at(d, path, 0, 0);
+        cgs_diag_set(d, CGS_E_IO, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    n = fread(magic, 1, sizeof(magic), f);
+    fclose(f);
+    if (n == 4 && magic[0] == 'P' && magic[1] == 'K' && (magic[2] == 3 || magic[2] == 5))
+        return cgs_graph_load_pt2(path, opts ? opts->model : NULL, d);
+    return cgs_graph_load_json(path, d);
+}

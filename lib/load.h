@@ -1,0 +1,50 @@
+/*
+ * Loading graphs: the spec's graph JSON (lib/load-json.c) and torch.export
+ * archives (lib/load-pt2.c). cgs_graph_load() picks the reader from the
+ * file's first bytes, so every command takes either.
+ *
+ * On failure the loaders return NULL with d filled (file, line:col where
+ * known, JSON path, and what was expected); nothing is leaked.
+ * The returned graph is the caller's: cgs_graph_free().
+ */
+#ifndef CGS_LOAD_H
+#define CGS_LOAD_H
+
+#include <stddef.h>
+
+#include "lib/diag.h"
+#include "lib/graph.h"
+
+/* Limits on input; past them a load fails with CGS_E_LIMIT. */
+#define CGS_LOAD_MAX_FILE ((size_t)16 << 30)  /* 16 GiB of JSON text */
+#define CGS_LOAD_MAX_NODES (1u << 26)         /* nodes in one graph */
+#define CGS_LOAD_MAX_DEPTH 64                 /* nesting of JSON values */
+#define CGS_LOAD_MAX_STRING ((size_t)64 << 20) /* one string */
+#define CGS_LOAD_MAX_DIM ((int64_t)1 << 62)    /* one static size */
+
+struct cgs_load_opts {
+    const char *model; /* .pt2: the model to read when the archive holds several */
+};
+
+/* Load a graph JSON or a .pt2 archive, whichever path holds. opts may be NULL. */
+struct cgs_graph *cgs_graph_load(const char *path, const struct cgs_load_opts *opts,
+                                 struct cgs_diag *d) CGS_WUR;
+
+/* Load graph JSON from a file. */
+struct cgs_graph *cgs_graph_load_json(const char *path, struct cgs_diag *d) CGS_WUR;
+
+/* Load graph JSON from memory; `file` names it in messages (borrowed). */
+struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const char *file,
+                                          struct cgs_diag *d) CGS_WUR;
+
+/* Load a torch.export .pt2 archive; model may be NULL when it holds one model. */
+struct cgs_graph *cgs_graph_load_pt2(const char *path, const char *model,
+                                     struct cgs_diag *d) CGS_WUR;
+
+/* Read a whole file into a heap buffer (caller frees), NUL-terminated. */
+int cgs_read_file(const char *path, char **buf, size_t *len, size_t max, struct cgs_diag *d) CGS_WUR;
+
+/* 1-based line and column of byte offset off in buf. */
+void cgs_text_position(const char *buf, size_t len, size_t off, uint32_t *line, uint32_t *col);
+
+#endif

@@ -1,0 +1,199 @@
+#include "tools/cmd.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/load.h"
+
+void cli_print_help(const struct cmd *c, FILE *f)
+{
+    fprintf(f, "usage: %s\n\n%s\n", c->usage, c->summary);
+    if (c->help && c->help[0])
+        fprintf(f, "\n%s", c->help);
+}
+
+int cli_usage_error(const struct cmd *c, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "cgscope %s: ", c->name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nusage: %s\n(see 'cgscope %s --help')\n", c->usage, c->name);
+    return CGS_EXIT_BAD_INPUT;
+}
+
+int cli_report_diag(const struct cgs_diag *d)
+{
+    char msg[1024];
+    cgs_diag_format(d, msg, sizeof(msg));
+    fprintf(stderr, "%s\n", msg);
+    return CGS_EXIT_BAD_INPUT;
+}
+
+int cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("cgscope: error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return CGS_EXIT_BAD_INPUT;
+}
+
+void cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("cgscope: warning: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+struct cgs_graph *cli_load_graph(const char *path, const char *model)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_load_opts opts = {model};
+    struct cgs_graph *g = cgs_graph_load(path, &opts, &d);
+    if (!g)
+        cli_report_diag(&d);
+    return g;
+}
+
+void cli_print_notes(const struct cgs_graph *g, unsigned max)
+{
+    unsigned shown = 0, skipped = 0;
+    for (uint32_t i = 0; i < g->n_notes; i++) {
+        const struct cgs_note *n = &g->notes[i];
+        if (n->level == CGS_NOTE_INFO)
+            continue;
+        if (shown == max) {
+            skipped++;
+            continue;
+        }
+        fprintf(stderr, "%s: %s: %s%s%s%s\n", g->file ? g->file : "graph",
+                n->level == CGS_NOTE_ERROR ? "error" : "warning", n->node ? "node '" : "",
+                n->node ? n->node->name : "", n->node ? "': " : "", n->msg);
+        shown++;
+    }
+    if (skipped)
+        fprintf(stderr, "%s: ... and %u more\n", g->file ? g->file : "graph", skipped);
+}
+
+void cli_print_json(cJSON *doc)
+{
+    char *s = cJSON_Print(doc);
+    if (!s) {
+        fprintf(stderr, "fatal: out of memory printing JSON\n");
+        abort();
+    }
+    fputs(s, stdout);
+    fputc('\n', stdout);
+    free(s);
+    cJSON_Delete(doc);
+}
+
+/* ---- atomic output files ------------------------------------------------------ */
+
+static char *tmp_path, *final_path;
+static bool cleanup_registered;
+
+static void tmp_cleanup(void)
+{
+    if (tmp_path)
+        unlink(tmp_path);
+}
+
+const char *cli_tmp_begin(const char *path)
+{
+    size_t n = strlen(path) + 16;
+    int fd;
+    cli_tmp_abort();
+    tmp_path = malloc(n);
+    final_path = strdup(path);
+    if (!tmp_path || !final_path) {
+        fprintf(stderr, "fatal: out of memory\n");
+        abort();
+    }
+    snprintf(tmp_path, n, "%s.tmp-XXXXXX", path);
+    fd = mkstemp(tmp_path);
+    if (fd < 0) {
+        cli_error("cannot create '%s': %s", tmp_path, strerror(errno));
+        free(tmp_path);
+        free(final_path);
+        tmp_path = final_path = NULL;
+        return NULL;
+    }
+    close(fd);
+    if (!cleanup_registered) {
+        atexit(tmp_cleanup);
+        cleanup_registered = true;
+    }
+    return tmp_path;
+}
+
+int cli_tmp_commit(void)
+{
+    int r = 0;
+    if (!tmp_path)
+        return -1;
+    if (rename(tmp_path, final_path)) {
+        cli_error("cannot rename '%s' to '%s': %s", tmp_path, final_path, strerror(errno));
+        unlink(tmp_path);
+        r = -1;
+    }
+    free(tmp_path);
+    free(final_path);
+    tmp_path = final_path = NULL;
+    return r;
+}
+
+void cli_tmp_abort(void)
+{
+    if (tmp_path)
+        unlink(tmp_path);
+    free(tmp_path);
+    free(final_path);
+    tmp_path = final_path = NULL;
+}
+
+int cli_write_file(const char *path, const void *data, size_t len)
+{
+    const char *tmp = cli_tmp_begin(path);
+    FILE *f;
+    if (!tmp)
+        return -1;
+    f = fopen(tmp, "wb");
+    if (!f || fwrite(data, 1, len, f) != len || fflush(f) || ferror(f)) {
+        cli_error("cannot write '%s': %s", path, strerror(errno));
+        if (f)
+            fclose(f);
+        cli_tmp_abort();
+        return -1;
+    }
+    if (fclose(f)) {
+        cli_error("cannot write '%s': %s", path, strerror(errno));
+        cli_tmp_abort();
+        return -1;
+    }
+    return cli_tmp_commit();
+}
+
+bool cli_parse_uint(const char *s, unsigned long *out)
+{
+    char *end;
+    unsigned long v;
+    if (!s || !*s || *s == '-')
+        return false;
+    errno = 0;
+    v = strtoul(s, &end, 10);
+    if (errno || *end)
+        return false;
+    *out = v;
+    return true;
+}

@@ -1,0 +1,74 @@
+/*
+ * The command table's entry type and the helpers every command shares.
+ * A command is one file, tools/cmd-NAME.c, exporting `const struct cmd
+ * cmd_NAME`, plus one line in tools/cmd-list.h.
+ */
+#ifndef CGS_CMD_H
+#define CGS_CMD_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "lib/diag.h"
+#include "lib/graph.h"
+
+enum cgs_exit {
+    CGS_EXIT_OK = 0,        /* success */
+    CGS_EXIT_CHECK = 1,     /* a check failed (a CI gate such as --max-pieces) */
+    CGS_EXIT_BAD_INPUT = 2, /* bad input or usage */
+};
+
+struct cmd {
+    const char *name;
+    const char *usage;   /* "cgscope info [--json] GRAPH" */
+    const char *summary; /* one line for `cgscope help` */
+    const char *help;    /* the rest of `cgscope NAME --help`: options, examples */
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+};
+
+/* Print `cgscope NAME --help` text to f. */
+void cli_print_help(const struct cmd *c, FILE *f);
+
+/* "cgscope NAME: <message>" and the usage line on stderr; returns CGS_EXIT_BAD_INPUT. */
+int cli_usage_error(const struct cmd *c, const char *fmt, ...) CGS_PRINTF(2, 3);
+
+/* Print "cgscope: <formatted diag>" on stderr; returns CGS_EXIT_BAD_INPUT. */
+int cli_report_diag(const struct cgs_diag *d);
+
+/* Print an error line "cgscope: error: ..." on stderr; returns CGS_EXIT_BAD_INPUT. */
+int cli_error(const char *fmt, ...) CGS_PRINTF(1, 2);
+
+/* A warning line on stderr. */
+void cli_warn(const char *fmt, ...) CGS_PRINTF(1, 2);
+
+/*
+ * Load a graph JSON or .pt2 (model may be NULL); on failure print the
+ * error and return NULL (the command then returns CGS_EXIT_BAD_INPUT).
+ */
+struct cgs_graph *cli_load_graph(const char *path, const char *model);
+
+/* Print the graph's warnings and errors (notes) on stderr, at most `max` of them. */
+void cli_print_notes(const struct cgs_graph *g, unsigned max);
+
+/* Print a JSON document (pretty) to stdout and delete it. */
+void cli_print_json(cJSON *doc);
+
+/*
+ * Output files are written to a temporary file beside the target and
+ * renamed over it on success, so a failure never leaves a half-written
+ * file. cli_tmp_begin returns the temporary path (caller does not free);
+ * cli_tmp_commit renames (0) or reports and unlinks (-1); cli_tmp_abort
+ * unlinks. At most one temporary is open at a time; it is removed at exit.
+ */
+const char *cli_tmp_begin(const char *final_path);
+int cli_tmp_commit(void);
+void cli_tmp_abort(void);
+
+/* Write len bytes to path atomically (through the temporary); 0 or -1 (reported). */
+int cli_write_file(const char *path, const void *data, size_t len);
+
+/* Parse a non-negative integer option value; false on junk. */
+bool cli_parse_uint(const char *s, unsigned long *out);
+
+#endif
