@@ -598,6 +598,8 @@ const struct cgs_sym *cgs_sym_floordiv(struct cgs_symctx *ctx, const struct cgs_
             return NULL;
         if (r->kind == CGS_SYM_INT)
             return q; /* 0 <= r < k */
+        if (r->kind == CGS_SYM_FLOORDIV && r->op[1]->kind == CGS_SYM_INT && r->op[1]->v > 0)
+            return cgs_sym_add(ctx, q, cgs_sym_floordiv(ctx, r, b)); /* merges the two */
         ops[0] = r;
         ops[1] = b;
         return cgs_sym_add(ctx, q, intern(ctx, CGS_SYM_FLOORDIV, 0, NULL, 2, ops));
@@ -743,9 +745,14 @@ static void print_wrapped(const struct cgs_sym *e, struct cgs_buf *out)
 static void print_factors(const struct cgs_sym *m, struct cgs_buf *out)
 {
     for (uint32_t i = 0; i < m->n; i++) {
+        const struct cgs_sym *f = m->op[i];
         if (i)
             cgs_buf_addch(out, '*');
-        print_wrapped(m->op[i], out);
+        /* ** binds tighter than *, so only sums need parentheses here */
+        if (f->kind == CGS_SYM_POW)
+            print_rec(f, out);
+        else
+            print_wrapped(f, out);
     }
 }
 

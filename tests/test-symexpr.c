@@ -1,0 +1,448 @@
+/* Symbolic expressions: canonical forms, printing, parsing, evaluation. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/load.h"
+#include "lib/symexpr.h"
+
+struct fx {
+    struct cgs_arena arena;
+    struct cgs_symctx ctx;
+};
+
+static int setup(void **state)
+{
+    struct fx *f = calloc(1, sizeof(*f));
+    cgs_arena_init(&f->arena);
+    cgs_symctx_init(&f->ctx, &f->arena);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fx *f = *state;
+    cgs_symctx_release(&f->ctx);
+    cgs_arena_release(&f->arena);
+    free(f);
+    return 0;
+}
+
+static const struct cgs_sym *P(struct fx *f, const char *s)
+{
+    const struct cgs_sym *e = NULL;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    int err = cgs_sym_parse(&f->ctx, s, &e, &d);
+    if (err)
+        fail_msg("parse '%s' failed: %s", s, d.msg);
+    return e;
+}
+
+static void assert_prints(const struct cgs_sym *e, const char *want)
+{
+    char *s = cgs_sym_to_string(e);
+    if (strcmp(s, want))
+        fail_msg("printed '%s', expected '%s'", s, want);
+    free(s);
+}
+
+/* ---- an independent evaluator of the text (no canonicalisation) ---------- */
+
+struct ev {
+    const char *p;
+    const struct cgs_sym_bindings *b;
+    int err;
+};
+
+static int64_t ev_expr(struct ev *e);
+
+static void ev_ws(struct ev *e)
+{
+    while (*e->p == ' ')
+        e->p++;
+}
+
+static int64_t fdiv(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    if ((a % b) && ((a < 0) != (b < 0)))
+        q--;
+    return q;
+}
+
+static int64_t fmodp(int64_t a, int64_t b)
+{
+    return a - fdiv(a, b) * b;
+}
+
+static int64_t ev_atom(struct ev *e)
+{
+    ev_ws(e);
+    if (*e->p == '(') {
+        e->p++;
+        int64_t v = ev_expr(e);
+        ev_ws(e);
+        e->p++; /* ')' */
+        return v;
+    }
+    if (*e->p >= '0' && *e->p <= '9')
+        return strtoll(e->p, (char **)&e->p, 10);
+    char name[64];
+    size_t n = 0;
+    while ((e->p[n] >= 'a' && e->p[n] <= 'z') || (e->p[n] >= 'A' && e->p[n] <= 'Z') ||
+           (e->p[n] >= '0' && e->p[n] <= '9') || e->p[n] == '_')
+        n++;
+    memcpy(name, e->p, n);
+    name[n] = 0;
+    e->p += n;
+    ev_ws(e);
+    if (*e->p == '(') {
+        int64_t a[8];
+        int k = 0;
+        e->p++;
+        do {
+            a[k++] = ev_expr(e);
+            ev_ws(e);
+        } while (*e->p == ',' && e->p++);
+        e->p++; /* ')' */
+        if (!strcmp(name, "Max") || !strcmp(name, "Min")) {
+            int64_t r = a[0];
+            for (int i = 1; i < k; i++)
+                r = name[1] == 'a' ? (a[i] > r ? a[i] : r) : (a[i] < r ? a[i] : r);
+            return r;
+        }
+        if (!strcmp(name, "FloorDiv"))
+            return fdiv(a[0], a[1]);
+        if (!strcmp(name, "Mod"))
+            return fmodp(a[0], a[1]);
+        if (!strcmp(name, "CeilToInt"))
+            return a[0];
+        if (!strcmp(name, "IntTrueDiv")) /* only under CeilToInt in these tests */
+            return -fdiv(-a[0], a[1]);
+        e->err = 1;
+        return 0;
+    }
+    int64_t v;
+    if (cgs_sym_bindings_lookup((void *)e->b, name, &v))
+        e->err = 1;
+    return v;
+}
+
+static int64_t ev_unary(struct ev *e);
+
+static int64_t ev_power(struct ev *e)
+{
+    int64_t b = ev_atom(e);
+    ev_ws(e);
+    if (e->p[0] == '*' && e->p[1] == '*') {
+        e->p += 2;
+        int64_t x = ev_unary(e), r = 1;
+        for (int64_t i = 0; i < x; i++)
+            r *= b;
+        return r;
+    }
+    return b;
+}
+
+static int64_t ev_unary(struct ev *e)
+{
+    ev_ws(e);
+    if (*e->p == '-') {
+        e->p++;
+        return -ev_unary(e);
+    }
+    return ev_power(e);
+}
+
+static int64_t ev_term(struct ev *e)
+{
+    int64_t v = ev_unary(e);
+    for (;;) {
+        ev_ws(e);
+        if (e->p[0] == '*' && e->p[1] != '*') {
+            e->p++;
+            v *= ev_unary(e);
+        } else if (e->p[0] == '/' && e->p[1] == '/') {
+            e->p += 2;
+            int64_t d = ev_unary(e);
+            v = fdiv(v, d);
+        } else if (e->p[0] == '%') {
+            e->p++;
+            v = fmodp(v, ev_unary(e));
+        } else {
+            return v;
+        }
+    }
+}
+
+static int64_t ev_expr(struct ev *e)
+{
+    int64_t v = ev_term(e);
+    for (;;) {
+        ev_ws(e);
+        if (*e->p == '+') {
+            e->p++;
+            v += ev_term(e);
+        } else if (*e->p == '-') {
+            e->p++;
+            v -= ev_term(e);
+        } else {
+            return v;
+        }
+    }
+}
+
+static int64_t eval_text(const char *s, const struct cgs_sym_bindings *b)
+{
+    struct ev e = {s, b, 0};
+    int64_t v = ev_expr(&e);
+    assert_int_equal(e.err, 0);
+    return v;
+}
+
+static const struct cgs_sym_binding B1[] = {{"s0", 7}, {"s1", 13}, {"s23", 3}, {"s27", 17},
+                                            {"s50", 31}, {"s53", 224}, {"s77", 5}};
+static const struct cgs_sym_binding B2[] = {{"s0", 2}, {"s1", 64}, {"s23", 9}, {"s27", 2},
+                                            {"s50", 97}, {"s53", 33}, {"s77", 11}};
+
+/* Canonical value equals the text's value, and print/parse is a fixpoint. */
+static void check_roundtrip(struct fx *f, const char *text)
+{
+    const struct cgs_sym *e = P(f, text), *e2;
+    const struct cgs_sym_bindings bs[2] = {{B1, 7}, {B2, 7}};
+    char *printed = cgs_sym_to_string(e);
+    e2 = P(f, printed);
+    if (e2 != e)
+        fail_msg("'%s' printed as '%s' does not parse back to the same expression", text,
+                 printed);
+    for (int i = 0; i < 2; i++) {
+        int64_t v;
+        assert_int_equal(cgs_sym_eval(e, cgs_sym_bindings_lookup, (void *)&bs[i], &v), 0);
+        int64_t want = eval_text(text, &bs[i]);
+        if (v != want)
+            fail_msg("'%s' (canonical '%s') = %lld, text evaluates to %lld", text, printed,
+                     (long long)v, (long long)want);
+        assert_int_equal(eval_text(printed, &bs[i]), want);
+    }
+    free(printed);
+}
+
+static void test_canonical_forms(void **state)
+{
+    struct fx *f = *state;
+    assert_ptr_equal(P(f, "s0 + s0"), P(f, "2*s0"));
+    assert_ptr_equal(P(f, "s1*s0"), P(f, "s0*s1"));
+    assert_ptr_equal(P(f, "(s0 + 1)*(s0 - 1)"), P(f, "s0**2 - 1"));
+    assert_ptr_equal(P(f, "s0*s0*s0"), P(f, "s0**3"));
+    assert_ptr_equal(P(f, "FloorDiv(4*s0 + 6, 2)"), P(f, "2*s0 + 3"));
+    assert_ptr_equal(P(f, "Mod(4*s0 + 5, 2)"), P(f, "1"));
+    assert_ptr_equal(P(f, "(s0//2)//3"), P(f, "s0//6"));
+    assert_ptr_equal(P(f, "Max(s0, 4, s0)"), P(f, "Max(4, s0)"));
+    assert_ptr_equal(P(f, "Max(Max(s0, 2), 7)"), P(f, "Max(s0, 7)"));
+    assert_ptr_equal(P(f, "Min(3, 9)"), P(f, "3"));
+    assert_ptr_equal(P(f, "CeilToInt(IntTrueDiv(s0, 2))"), P(f, "(s0 + 1)//2"));
+    assert_ptr_equal(P(f, "s0 - s0"), P(f, "0"));
+    assert_ptr_equal(P(f, "2*3*s0 + 4 - 4"), P(f, "6*s0"));
+    assert_ptr_equal(P(f, "s0//1"), P(f, "s0"));
+    assert_ptr_equal(P(f, "(6*s0 + 1)//3"), P(f, "2*s0"));
+    assert_prints(P(f, "3*s53**2"), "3*s53**2");
+    assert_prints(P(f, "s0 + 1"), "s0 + 1");
+    assert_prints(P(f, "1 - s0"), "-s0 + 1");
+    /* the constant moves inside: floor((x - 1)/2) + 1 == floor((x + 1)/2) */
+    assert_prints(P(f, "(((s53 - 1)//2)) + 1"), "((s53 + 1)//2)");
+    assert_prints(P(f, "Max(s0, 4)"), "Max(s0, 4)");
+    int64_t v;
+    assert_true(cgs_sym_is_int(P(f, "2**10"), &v));
+    assert_int_equal(v, 1024);
+}
+
+static void test_semantic_equality(void **state)
+{
+    struct fx *f = *state;
+    assert_true(cgs_sym_equal_semantic(P(f, "2*(s0//2) + Mod(s0, 2)"), P(f, "s0")));
+    assert_false(cgs_sym_equal_semantic(P(f, "s0//2"), P(f, "(s0 + 1)//2")));
+    assert_true(cgs_sym_equal_semantic(P(f, "Max(s0, s1)"), P(f, "Max(s1, s0)")));
+}
+
+static void test_eval_errors(void **state)
+{
+    struct fx *f = *state;
+    const struct cgs_sym_binding b[] = {{"s0", 0}};
+    const struct cgs_sym_bindings bs = {b, 1};
+    int64_t v;
+    assert_int_equal(cgs_sym_eval(P(f, "s1 + 1"), cgs_sym_bindings_lookup, (void *)&bs, &v),
+                     -CGS_E_UNKNOWN);
+    assert_int_equal(cgs_sym_eval(P(f, "5//s0"), cgs_sym_bindings_lookup, (void *)&bs, &v),
+                     -CGS_E_INVAL);
+    assert_int_equal(cgs_sym_eval(P(f, "s0 + 3"), cgs_sym_bindings_lookup, (void *)&bs, &v), 0);
+    assert_int_equal(v, 3);
+    assert_int_equal(cgs_sym_eval(P(f, "-7//2"), cgs_sym_bindings_lookup, (void *)&bs, &v), 0);
+    assert_int_equal(v, -4); /* Python floor division */
+    assert_int_equal(cgs_sym_eval(P(f, "Mod(-7, 3)"), cgs_sym_bindings_lookup, (void *)&bs, &v),
+                     0);
+    assert_int_equal(v, 2);
+}
+
+static void expect_parse_error(struct fx *f, const char *text, int code, uint32_t col,
+                               const char *msg_part)
+{
+    const struct cgs_sym *e = NULL;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    int err = cgs_sym_parse(&f->ctx, text, &e, &d);
+    if (err != -code)
+        fail_msg("'%s': got %d (%s), expected %d", text, err, d.msg, -code);
+    if (col)
+        assert_int_equal(d.col, col);
+    if (!strstr(d.msg, msg_part))
+        fail_msg("'%s': message '%s' lacks '%s'", text, d.msg, msg_part);
+}
+
+static void test_parse_errors(void **state)
+{
+    struct fx *f = *state;
+    char deep[300];
+    expect_parse_error(f, "s0 +", CGS_E_SCHEMA, 5, "unexpected end");
+    expect_parse_error(f, "Foo(s0)", CGS_E_SCHEMA, 1, "unknown function");
+    expect_parse_error(f, "s0 $ 1", CGS_E_SCHEMA, 4, "unexpected character");
+    expect_parse_error(f, "(s0 + 1", CGS_E_SCHEMA, 0, "expected ')'");
+    expect_parse_error(f, "s0 // 0", CGS_E_SCHEMA, 0, "division by zero");
+    expect_parse_error(f, "99999999999999999999", CGS_E_LIMIT, 0, "out of range");
+    expect_parse_error(f, "9223372036854775807 + 1", CGS_E_LIMIT, 0, "overflow");
+    expect_parse_error(f, "s0 ** s1", CGS_E_SCHEMA, 0, "exponent");
+    expect_parse_error(f, "Max(s0)", CGS_E_SCHEMA, 0, "too few");
+    expect_parse_error(f, "s0 / 2", CGS_E_SCHEMA, 0, "true division");
+    memset(deep, '(', 100);
+    strcpy(deep + 100, "s0");
+    memset(deep + 102, ')', 100);
+    deep[202] = 0;
+    expect_parse_error(f, deep, CGS_E_LIMIT, 0, "nesting");
+}
+
+/* Deterministic random expressions: print/parse fixpoint and value preserved. */
+static uint64_t rng = 88172645463325252ull;
+static unsigned rnd(unsigned n)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (unsigned)(rng % n);
+}
+
+static void gen(char *out, size_t n, int depth)
+{
+    static const char *const vars[] = {"s0", "s1", "s23"};
+    char a[512], b[512];
+    unsigned k = depth > 3 ? rnd(2) : rnd(9);
+    switch (k) {
+    case 0:
+        snprintf(out, n, "%u", rnd(20) + 1);
+        return;
+    case 1:
+        snprintf(out, n, "%s", vars[rnd(3)]);
+        return;
+    }
+    gen(a, sizeof(a), depth + 1);
+    gen(b, sizeof(b), depth + 1);
+    switch (k) {
+    case 2: snprintf(out, n, "(%s) + (%s)", a, b); break;
+    case 3: snprintf(out, n, "(%s) - (%s)", a, b); break;
+    case 4: snprintf(out, n, "(%s)*(%s)", a, b); break;
+    case 5: snprintf(out, n, "(%s)//%u", a, rnd(5) + 1); break;
+    case 6: snprintf(out, n, "Max(%s, %s)", a, b); break;
+    case 7: snprintf(out, n, "Mod(%s, %u)", a, rnd(6) + 1); break;
+    default: snprintf(out, n, "(%s)**2", a); break;
+    }
+}
+
+static void test_random_roundtrip(void **state)
+{
+    struct fx *f = *state;
+    char buf[512];
+    for (int i = 0; i < 3000; i++) {
+        gen(buf, sizeof(buf), 0);
+        check_roundtrip(f, buf);
+    }
+}
+
+/* Every dimension string in the fixtures: parses, round-trips, keeps its value. */
+static void collect_dims(const cJSON *v, struct fx *f, int *count)
+{
+    const cJSON *x;
+    if (cJSON_IsArray(v)) {
+        cJSON_ArrayForEach(x, v) collect_dims(x, f, count);
+        return;
+    }
+    if (!cJSON_IsObject(v))
+        return;
+    static const char *const keys[] = {"shape", "stride"};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *arr = cJSON_GetObjectItemCaseSensitive(v, keys[k]);
+        cJSON_ArrayForEach(x, arr) if (cJSON_IsString(x)) {
+            check_roundtrip(f, x->valuestring);
+            (*count)++;
+        }
+    }
+    x = cJSON_GetObjectItemCaseSensitive(v, "symint");
+    if (cJSON_IsString(x)) {
+        check_roundtrip(f, x->valuestring);
+        (*count)++;
+    }
+}
+
+static void test_fixture_dims(void **state)
+{
+    struct fx *f = *state;
+    static const char *const dirs[] = {"dynamo", "post_grad", "export"};
+    int count = 0, files = 0;
+    const char *root = getenv("FIXTURES") ? getenv("FIXTURES") : FIXTURES_DIR;
+    for (int d = 0; d < 3; d++) {
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/%s", root, dirs[d]);
+        DIR *dir = opendir(path);
+        if (!dir)
+            skip();
+        struct dirent *de;
+        while ((de = readdir(dir))) {
+            size_t n = strlen(de->d_name);
+            if (n < 5 || strcmp(de->d_name + n - 5, ".json") || strstr(de->d_name, ".split") ||
+                strstr(de->d_name, ".layout") || strstr(de->d_name, ".signature"))
+                continue;
+            char file[2048], *buf;
+            size_t len;
+            struct cgs_diag dg = CGS_DIAG_INIT;
+            snprintf(file, sizeof(file), "%s/%s", path, de->d_name);
+            assert_int_equal(cgs_read_file(file, &buf, &len, (size_t)1 << 30, &dg), 0);
+            cJSON *doc = cJSON_Parse(buf);
+            free(buf);
+            assert_non_null(doc);
+            const cJSON *node;
+            cJSON_ArrayForEach(node, cJSON_GetObjectItemCaseSensitive(doc, "nodes"))
+                collect_dims(cJSON_GetObjectItemCaseSensitive(node, "val"), f, &count);
+            cJSON_Delete(doc);
+            files++;
+        }
+        closedir(dir);
+    }
+    assert_true(files > 30);
+    assert_true(count > 100); /* the fixtures hold symbolic graphs */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_canonical_forms, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_semantic_equality, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_eval_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_parse_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_random_roundtrip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fixture_dims, setup, teardown),
+    };
+    return cmocka_run_group_tests_name("symexpr", tests, NULL, NULL);
+}
