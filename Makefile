@@ -87,14 +87,16 @@ $(B)/tests/%.o: tests/%.c
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(VIZ_CFLAGS) $(TEST_CFLAGS) \
 		-DFIXTURES_DIR='"$(FIXTURES)"' -c -o $@ $<
 
+# archives and binaries are built beside their target and renamed, so that a
+# concurrent build never sees a half-written file
 $(LIBCGS): $(LIB_OBJ)
-	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $^
+	$(QUIET_AR)rm -f $@.tmp$$$$ && $(AR) rcs $@.tmp$$$$ $^ && mv -f $@.tmp$$$$ $@
 $(LIBVIZ): $(VIZ_OBJ) | $(LIBCGS)
-	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $(VIZ_OBJ)
+	$(QUIET_AR)rm -f $@.tmp$$$$ && $(AR) rcs $@.tmp$$$$ $(VIZ_OBJ) && mv -f $@.tmp$$$$ $@
 
 cgscope: $(TOOL_OBJ) $(LIBVIZ) $(LIBCGS)
-	$(QUIET_LD)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(LIBVIZ) $(LIBCGS) \
-		$(VIZ_LIBS) $(LIB_LIBS)
+	$(QUIET_LD)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@.tmp$$$$ $(TOOL_OBJ) $(LIBVIZ) $(LIBCGS) \
+		$(VIZ_LIBS) $(LIB_LIBS) && mv -f $@.tmp$$$$ $@
 
 # each tests/test-NAME.c is one cmocka binary, linked with everything but main
 TOOL_LIB_OBJ = $(filter-out $(B)/tools/cgscope.o,$(TOOL_OBJ))

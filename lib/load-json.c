@@ -151,6 +151,7 @@ static size_t skip_ws(const struct loader *L, size_t p)
 
 static const char *what_at(const struct loader *L, size_t p)
 {
+    static _Thread_local char one[8];
     if (p >= L->len)
         return "end of file";
     switch (L->buf[p]) {
@@ -161,7 +162,12 @@ static const char *what_at(const struct loader *L, size_t p)
     case ',': return "','";
     case ':': return "':'";
     case '"': return "a string";
-    default: return "an unexpected character";
+    default:
+        if ((unsigned char)L->buf[p] > 0x20 && (unsigned char)L->buf[p] < 0x7f) {
+            snprintf(one, sizeof(one), "'%c'", L->buf[p]);
+            return one;
+        }
+        return "an unexpected character";
     }
 }
 

@@ -1,0 +1,287 @@
+/* The graph JSON loader: fixtures against an independent cJSON reading, IR details. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/load.h"
+#include "lib/report-json.h"
+
+static struct cgs_graph *load_str(const char *s, struct cgs_diag *d)
+{
+    return cgs_graph_load_json_buf(s, strlen(s), "test.json", d);
+}
+
+/* Two VALs are equal, dims compared by value (canonical forms differ in text). */
+static bool dim_equal(struct cgs_graph *g, const cJSON *a, const cJSON *b)
+{
+    const struct cgs_sym *x, *y;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    if (cJSON_IsNumber(a) && cJSON_IsNumber(b))
+        return a->valuedouble == b->valuedouble;
+    if (cJSON_IsNumber(a) || cJSON_IsNumber(b)) {
+        const cJSON *n = cJSON_IsNumber(a) ? a : b, *s = cJSON_IsNumber(a) ? b : a;
+        char buf[64];
+        snprintf(buf, sizeof(buf), "%.0f", n->valuedouble);
+        if (!cJSON_IsString(s) || cgs_sym_parse(g->syms, buf, &x, &d) ||
+            cgs_sym_parse(g->syms, s->valuestring, &y, &d))
+            return false;
+        return x == y;
+    }
+    if (!cJSON_IsString(a) || !cJSON_IsString(b))
+        return cJSON_Compare(a, b, 1);
+    if (cgs_sym_parse(g->syms, a->valuestring, &x, &d) ||
+        cgs_sym_parse(g->syms, b->valuestring, &y, &d))
+        return false;
+    return cgs_sym_equal_semantic(x, y);
+}
+
+static bool val_equal(struct cgs_graph *g, const cJSON *want, const cJSON *got)
+{
+    const cJSON *a, *b;
+    if (cJSON_IsArray(want)) {
+        if (!cJSON_IsArray(got) || cJSON_GetArraySize(want) != cJSON_GetArraySize(got))
+            return false;
+        for (a = want->child, b = got->child; a && b; a = a->next, b = b->next)
+            if (!val_equal(g, a, b))
+                return false;
+        return true;
+    }
+    if (!cJSON_IsObject(want))
+        return cJSON_Compare(want, got, 1);
+    cJSON_ArrayForEach(a, want) {
+        b = cJSON_GetObjectItemCaseSensitive(got, a->string);
+        if (!strcmp(a->string, "shape") || !strcmp(a->string, "stride")) {
+            const cJSON *x, *y;
+            if (cJSON_GetArraySize(a) != cJSON_GetArraySize(b))
+                return false;
+            for (x = a->child, y = b->child; x && y; x = x->next, y = y->next)
+                if (!dim_equal(g, x, y))
+                    return false;
+        } else if (!strcmp(a->string, "storage_offset") || !strcmp(a->string, "symint")) {
+            if (!dim_equal(g, a, b))
+                return false;
+        } else if (!strcmp(a->string, "hint") && cJSON_IsNumber(a)) {
+            if (!cJSON_IsNumber(b) || fabs(a->valuedouble - b->valuedouble) > 1e-9)
+                return false;
+        } else if (!strcmp(a->string, "symfloat") || !strcmp(a->string, "symbool")) {
+            if (!b)
+                return false;
+        } else if (!cJSON_Compare(a, b, 1)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void check_fixture(const char *file)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_graph *g = cgs_graph_load_json(file, &d);
+    char *buf;
+    size_t len;
+    cJSON *doc, *nodes, *n;
+    uint32_t i = 0;
+
+    if (!g)
+        fail_msg("%s: %s", file, d.msg);
+    assert_int_equal(cgs_read_file(file, &buf, &len, (size_t)1 << 30, &d), 0);
+    doc = cJSON_Parse(buf);
+    free(buf);
+    assert_non_null(doc);
+    nodes = cJSON_GetObjectItemCaseSensitive(doc, "nodes");
+    assert_int_equal(g->n_nodes, cJSON_GetArraySize(nodes));
+    cJSON_ArrayForEach(n, nodes) {
+        const struct cgs_node *x = g->nodes[i++];
+        const char *name = cJSON_GetObjectItemCaseSensitive(n, "name")->valuestring;
+        const char *op = cJSON_GetObjectItemCaseSensitive(n, "op")->valuestring;
+        const char *target = cJSON_GetObjectItemCaseSensitive(n, "target")->valuestring;
+        assert_string_equal(x->name, name);
+        assert_string_equal(cgs_node_op_names[x->op], op);
+        assert_string_equal(x->target, target);
+        assert_ptr_equal(cgs_graph_find(g, name), x);
+        const cJSON *val = cJSON_GetObjectItemCaseSensitive(n, "val");
+        cJSON *back = cgs_json_val(x->val);
+        if (!val_equal(g, val, back)) {
+            char *w = cJSON_PrintUnformatted(val), *b = cJSON_PrintUnformatted(back);
+            fail_msg("%s: node %s: val %s read back as %s", file, name, w, b);
+        }
+        cJSON_Delete(back);
+        const cJSON *args = cJSON_GetObjectItemCaseSensitive(n, "args");
+        assert_int_equal(x->n_args, cJSON_GetArraySize(args));
+        for (uint32_t k = 0; k < x->n_args; k++) {
+            cJSON *a = cgs_json_arg(&x->args[k]);
+            /* ints and floats stay apart: 1 and 1.0 are different arguments */
+            const cJSON *orig = cJSON_GetArrayItem(args, (int)k);
+            if (!cJSON_Compare(orig, a, 1)) {
+                char *w = cJSON_PrintUnformatted(orig), *b = cJSON_PrintUnformatted(a);
+                fail_msg("%s: node %s: arg %u %s read back as %s", file, name, k, w, b);
+            }
+            cJSON_Delete(a);
+        }
+    }
+    cJSON_Delete(doc);
+    cgs_graph_free(g);
+}
+
+static void test_fixtures(void **state)
+{
+    static const char *const dirs[] = {"dynamo", "post_grad", "export"};
+    const char *root = getenv("FIXTURES") ? getenv("FIXTURES") : FIXTURES_DIR;
+    int files = 0;
+    (void)state;
+    for (int k = 0; k < 3; k++) {
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/%s", root, dirs[k]);
+        DIR *dir = opendir(path);
+        if (!dir)
+            skip();
+        struct dirent *de;
+        while ((de = readdir(dir))) {
+            size_t n = strlen(de->d_name);
+            if (n < 5 || strcmp(de->d_name + n - 5, ".json") || strstr(de->d_name, ".split") ||
+                strstr(de->d_name, ".layout") || strstr(de->d_name, ".signature"))
+                continue;
+            char file[2048];
+            snprintf(file, sizeof(file), "%s/%s", path, de->d_name);
+            check_fixture(file);
+            files++;
+        }
+        closedir(dir);
+    }
+    assert_true(files >= 38);
+}
+
+#define HEAD "{\"format\": \"cgscope.graph\", \"version\": 1, \"name\": \"t\", "
+
+static void test_users_and_inputs(void **state)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    (void)state;
+    struct cgs_graph *g = load_str(
+        HEAD "\"nodes\": ["
+             "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\"},"
+             "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"aten.relu.default\","
+             " \"args\": [{\"node\": \"x\"}]},"
+             "{\"name\": \"z\", \"op\": \"call_function\", \"target\": \"aten.add.Tensor\","
+             " \"args\": [{\"node\": \"y\"}, {\"node\": \"y\"}], \"kwargs\": {\"alpha\": {\"node\": \"x\"}}},"
+             "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\","
+             " \"args\": [[{\"node\": \"z\"}, {\"node\": \"y\"}, null]]}]}",
+        &d);
+    if (!g)
+        fail_msg("%s", d.msg);
+    struct cgs_node *x = cgs_graph_find(g, "x"), *y = cgs_graph_find(g, "y"),
+                    *z = cgs_graph_find(g, "z"), *o = cgs_graph_find(g, "output");
+    assert_int_equal(z->n_inputs, 2); /* y once, then x from kwargs */
+    assert_ptr_equal(z->inputs[0], y);
+    assert_ptr_equal(z->inputs[1], x);
+    assert_int_equal(y->n_users, 2);
+    assert_ptr_equal(y->users[0], z);
+    assert_ptr_equal(y->users[1], o);
+    assert_int_equal(x->n_users, 2);
+    assert_ptr_equal(x->users[0], y);
+    assert_int_equal(o->n_inputs, 2);
+    assert_ptr_equal(cgs_node_kwarg(z, "alpha")->u.node, x);
+    /* equal targets are interned */
+    assert_ptr_equal(cgs_graph_intern(g, "aten.relu.default"), y->target);
+    cgs_graph_free(g);
+}
+
+static void test_numbers(void **state)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    (void)state;
+    struct cgs_graph *g = load_str(
+        HEAD "\"nodes\": [{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\"},"
+             "{\"name\": \"s\", \"op\": \"call_function\", \"target\": \"aten.slice.Tensor\","
+             " \"args\": [{\"node\": \"x\"}, 1, 1.0, 9223372036854775807, -9223372036854775808,"
+             " 1e-05, {\"float\": \"-inf\"}, 9007199254740993]}]}",
+        &d);
+    if (!g)
+        fail_msg("%s", d.msg);
+    const struct cgs_node *s = cgs_graph_find(g, "s");
+    assert_int_equal(s->args[1].kind, CGS_ARG_INT);
+    assert_int_equal(s->args[1].u.i, 1);
+    assert_int_equal(s->args[2].kind, CGS_ARG_FLOAT);
+    assert_int_equal(s->args[3].kind, CGS_ARG_INT);
+    assert_true(s->args[3].u.i == INT64_MAX);
+    assert_true(s->args[4].u.i == INT64_MIN);
+    assert_int_equal(s->args[5].kind, CGS_ARG_FLOAT);
+    assert_true(isinf(s->args[6].u.f) && s->args[6].u.f < 0);
+    assert_true(s->args[7].u.i == 9007199254740993LL); /* past 2^53, exact */
+    cgs_graph_free(g);
+}
+
+static void test_symbols_subgraphs_producer(void **state)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    (void)state;
+    struct cgs_graph *g = load_str(
+        "{\"format\": \"cgscope.graph\", \"version\": 1, \"name\": \"t\","
+        " \"producer\": {\"tool\": \"torch\", \"stage\": \"post_grad\", \"is_inference\": false,"
+        " \"is_backward\": true},"
+        " \"subgraphs\": {\"wrap_body_0\": {\"nodes\": ["
+        "   {\"name\": \"a\", \"op\": \"placeholder\", \"target\": \"a\"},"
+        "   {\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", \"args\": [[{\"node\": \"a\"}]]}]}},"
+        " \"symbols\": {\"s0\": {\"hint\": 8, \"min\": 2, \"max\": null}},"
+        " \"nodes\": [{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\","
+        "  \"val\": {\"dtype\": \"bfloat16\", \"shape\": [\"s0\", 4], \"stride\": [4, 1]}},"
+        " {\"name\": \"body\", \"op\": \"get_attr\", \"target\": \"wrap_body_0\"}]}",
+        &d);
+    if (!g)
+        fail_msg("%s", d.msg);
+    assert_int_equal(g->producer.stage, CGS_STAGE_POST_GRAD);
+    assert_int_equal(g->producer.is_inference, 0);
+    assert_int_equal(g->producer.is_backward, 1);
+    const struct cgs_symbol *s0 = cgs_graph_symbol(g, "s0");
+    assert_non_null(s0);
+    assert_true(s0->has_hint && s0->hint == 8 && s0->has_min && s0->min == 2 && !s0->has_max);
+    struct cgs_graph *sg = cgs_graph_subgraph(g, "wrap_body_0");
+    assert_non_null(sg);
+    assert_int_equal(sg->n_nodes, 2);
+    assert_non_null(cgs_graph_find(sg, "a"));
+    assert_null(cgs_graph_find(g, "a"));
+    const struct cgs_tensor *t = cgs_node_tensor(cgs_graph_find(g, "x"));
+    assert_int_equal(t->dtype, CGS_DTYPE_BFLOAT16);
+    assert_ptr_equal(t->shape[0], s0->sym);
+    int64_t v;
+    assert_int_equal(cgs_sym_eval(t->shape[0], cgs_graph_hint_lookup, g, &v), 0);
+    assert_int_equal(v, 8);
+    cgs_graph_free(g);
+}
+
+static void test_error_place(void **state)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    char msg[1024];
+    (void)state;
+    struct cgs_graph *g = load_str(HEAD "\"nodes\": [\n"
+                                        "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\","
+                                        " \"val\": {\"dtype\": \"float32\", \"shape\": [2, \"s0 **\"]}}]}",
+                                   &d);
+    assert_null(g);
+    assert_int_equal(d.code, CGS_E_SCHEMA);
+    assert_int_equal(d.line, 2);
+    assert_string_equal(d.path, "nodes[0].val.shape[1]");
+    cgs_diag_format(&d, msg, sizeof(msg));
+    assert_non_null(strstr(msg, "test.json:2:"));
+    assert_non_null(strstr(msg, "bad dimension"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fixtures),
+        cmocka_unit_test(test_users_and_inputs),
+        cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_symbols_subgraphs_producer),
+        cmocka_unit_test(test_error_place),
+    };
+    return cmocka_run_group_tests_name("load-json", tests, NULL, NULL);
+}
