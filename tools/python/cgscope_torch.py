@@ -1089,7 +1089,10 @@ class DumpBackend:
 
         def inner(gm_, example_inputs_, **kwargs):
             saved = getattr(local, "flags", None)
-            local.flags = (kwargs.get("is_inference"), kwargs.get("is_backward"))
+            # compile_fx passes is_inference to forward/inference graphs and is_backward
+            # to backward graphs; an absent flag is false
+            local.flags = (bool(kwargs.get("is_inference", False)),
+                           bool(kwargs.get("is_backward", False)))
             try:
                 return compile_fx_inner(gm_, example_inputs_, **kwargs)
             finally:
