@@ -1,17 +1,408 @@
-/* cgscope layout: placeholder until its issue lands (owned by its helper). */
+/* cgscope layout: Inductor's layout decisions on a post-grad graph, with reasons. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/buf.h"
+#include "lib/layout.h"
 #include "tools/cmd.h"
 
-static int run(int argc, char **argv)
-{
-    (void)argc;
-    (void)argv;
-    return cli_error("'cgscope layout' is not implemented yet");
-}
+static int run(int argc, char **argv);
 
 const struct cmd cmd_layout = {
     .name = "layout",
-    .usage = "cgscope layout GRAPH",
-    .summary = "(not implemented yet)",
-    .help = "",
+    .usage = "cgscope layout [--json] [--rules torch-2.11|torch-2.1] "
+             "[--inference|--training|--backward] [--mkldnn] "
+             "[--force-layout-opt|--no-layout-opt] GRAPH",
+    .summary = "Inductor's layout decisions: channels-last verdict, preferred nodes, stride orders",
+    .help =
+        "Replays torch/_inductor/graph.py (PyTorch 2.11 by default) on a post-grad graph:\n"
+        "decide_layout_opt (the verdict and the rule that fired), the nodes that prefer\n"
+        "channels last, per-node stride-order requirements, fixed-layout pins, and which\n"
+        "nodes Inductor would run as fallback kernels (from torch 2.11's lowering table).\n\n"
+        "options:\n"
+        "  --json                write one JSON document to stdout\n"
+        "  --rules RULES         torch-2.11 (default) or torch-2.1 (no FLOP vote; training\n"
+        "                        vetoes for every graph; scaled-dot-product attention veto)\n"
+        "  --inference           lower as an inference graph (default: producer.is_inference)\n"
+        "  --training            lower as a training step's forward graph\n"
+        "  --backward            lower as a backward graph (default: producer.is_backward)\n"
+        "  --mkldnn              mkldnn is enabled and available (CPU convolutions)\n"
+        "  --force-layout-opt    config.force_layout_optimization = True\n"
+        "  --no-layout-opt       config.layout_optimization = False\n"
+        "  --user-outputs N      training graphs: the first N outputs are the model's own\n"
+        "                        (default: those before the first saved input)\n"
+        "  --all                 list every row in the text output\n"
+        "  --model NAME          the model to read from a .pt2 archive holding several\n"
+        "  -h, --help            show this help\n\n"
+        "JSON keys: layout_opt, reason, prefer_channels_last, rule, rule_nodes, rules,\n"
+        "is_inference, is_backward, nodes, nconv, convolutions [{name, class, weight, groups,\n"
+        "transposed, free_symbols, flops, counted, ...}], flop_vote {flops_by_class,\n"
+        "total_flops, weighted_flops}, stride_orders [{name, requirement, order}],\n"
+        "fixed_layout [{name, user, order, channels_last}], realize_hints,\n"
+        "channels_last_if_realized, input_constraints [{name, target, constraint}],\n"
+        "fallbacks [{name, target, kind}], cpp_wrapper_unsupported [{name, dtype}],\n"
+        "lowering_table.\n\n"
+        "example:\n"
+        "  cgscope layout ../shared/fixtures/post_grad/resnet18_eval.json\n",
     .run = run,
 };
+
+static cJSON *names_json(const struct cgs_node *const *nodes, uint32_t n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (uint32_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(nodes[i]->name));
+    return a;
+}
+
+static cJSON *order_json(const uint8_t *order, uint32_t n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (uint32_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(order[i]));
+    return a;
+}
+
+static const char *req_name(enum cgs_stride_req r)
+{
+    switch (r) {
+    case CGS_STRIDE_EAGER:
+        return "eager";
+    case CGS_STRIDE_USER_VISIBLE:
+        return "user_visible";
+    case CGS_STRIDE_CHANNELS_LAST:
+        return "channels_last";
+    default:
+        return "free";
+    }
+}
+
+static cJSON *layout_json(const struct cgs_layout *l)
+{
+    const struct cgs_graph *g = l->graph;
+    cJSON *doc = cJSON_CreateObject(), *a, *o;
+
+    cJSON_AddBoolToObject(doc, "layout_opt", l->layout_opt);
+    cJSON_AddStringToObject(doc, "reason", l->reason);
+    cJSON_AddItemToObject(doc, "prefer_channels_last", names_json(l->prefer_cl, l->n_prefer_cl));
+    cJSON_AddStringToObject(doc, "rule", cgs_layout_rule_id(l->rule));
+    cJSON_AddItemToObject(doc, "rule_nodes", names_json(l->rule_nodes, l->n_rule_nodes));
+    cJSON_AddStringToObject(doc, "rules", cgs_layout_rules_name(l->opts.rules));
+    cJSON_AddStringToObject(doc, "graph", g->file ? g->file : "");
+    cJSON_AddBoolToObject(doc, "is_inference", l->is_inference);
+    cJSON_AddBoolToObject(doc, "is_backward", l->is_backward);
+    cJSON_AddNumberToObject(doc, "nodes", l->n_nodes);
+    cJSON_AddNumberToObject(doc, "nconv", l->n_convs);
+
+    a = cJSON_AddArrayToObject(doc, "convolutions");
+    for (uint32_t i = 0; i < l->n_convs; i++) {
+        const struct cgs_layout_conv *cv = &l->convs[i];
+        o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", cv->node->name);
+        cJSON_AddStringToObject(o, "class", cgs_conv_class_name(cv->cls));
+        cJSON_AddBoolToObject(o, "known", cv->known);
+        cJSON_AddBoolToObject(o, "mkldnn", cv->mkldnn);
+        cJSON *w = cJSON_AddArrayToObject(o, "weight");
+        for (uint32_t k = 0; k < cv->weight_ndim && k < 3; k++)
+            cJSON_AddItemToArray(w, cJSON_CreateNumber((double)cv->weight[k]));
+        cJSON_AddNumberToObject(o, "groups", (double)cv->groups);
+        cJSON_AddBoolToObject(o, "transposed", cv->transposed);
+        cJSON_AddBoolToObject(o, "free_symbols", cv->free_symbols);
+        cJSON_AddBoolToObject(o, "from_hints", cv->hinted);
+        cJSON_AddBoolToObject(o, "is_grouped", cv->grouped);
+        cJSON_AddBoolToObject(o, "is_small_channel", cv->small);
+        cJSON_AddBoolToObject(o, "is_in_out_channel", cv->in_out);
+        if (cv->has_flops)
+            cJSON_AddNumberToObject(o, "flops", (double)cv->flops);
+        else
+            cJSON_AddNullToObject(o, "flops");
+        cJSON_AddBoolToObject(o, "counted", cv->counted);
+        cJSON_AddItemToArray(a, o);
+    }
+    if (l->voted) {
+        o = cJSON_AddObjectToObject(doc, "flop_vote");
+        cJSON *by = cJSON_AddObjectToObject(o, "flops_by_class");
+        for (int k = 0; k < CGS_CONV_CLASS_COUNT; k++)
+            if (l->class_seen[k])
+                cJSON_AddNumberToObject(by, cgs_conv_class_name(k), l->flops_by_class[k]);
+        cJSON_AddNumberToObject(o, "total_flops", l->total_flops);
+        cJSON_AddNumberToObject(o, "weighted_flops", l->weighted_flops);
+    } else {
+        cJSON_AddNullToObject(doc, "flop_vote");
+    }
+
+    cJSON *so = cJSON_AddArrayToObject(doc, "stride_orders");
+    cJSON *fx = cJSON_AddArrayToObject(doc, "fixed_layout");
+    cJSON *rh = cJSON_AddArrayToObject(doc, "realize_hints");
+    cJSON *cr = cJSON_AddArrayToObject(doc, "channels_last_if_realized");
+    cJSON *ic = cJSON_AddArrayToObject(doc, "input_constraints");
+    cJSON *fb = cJSON_AddArrayToObject(doc, "fallbacks");
+    cJSON *cw = cJSON_AddArrayToObject(doc, "cpp_wrapper_unsupported");
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const struct cgs_node *n = g->nodes[i];
+        const struct cgs_layout_node *ln = &l->nodes[i];
+        if (ln->req != CGS_STRIDE_FREE) {
+            o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name", n->name);
+            cJSON_AddStringToObject(o, "requirement", req_name(ln->req));
+            cJSON_AddItemToObject(o, "order", order_json(ln->order, ln->ndim));
+            cJSON_AddBoolToObject(o, "dense", ln->dense);
+            cJSON_AddBoolToObject(o, "as_strided_input", ln->as_strided_input);
+            cJSON_AddItemToArray(so, o);
+        }
+        if (ln->pinned_by || ln->pinned_cl_by) {
+            o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name", n->name);
+            cJSON_AddStringToObject(o, "user",
+                                    (ln->pinned_cl_by ? ln->pinned_cl_by : ln->pinned_by)->name);
+            cJSON_AddItemToObject(o, "order", order_json(ln->pin_order, ln->ndim));
+            cJSON_AddBoolToObject(o, "channels_last", ln->pinned_cl_by != NULL);
+            cJSON_AddItemToArray(fx, o);
+        }
+        if (ln->realize_hint)
+            cJSON_AddItemToArray(rh, cJSON_CreateString(n->name));
+        if (ln->cl_if_realized)
+            cJSON_AddItemToArray(cr, cJSON_CreateString(n->name));
+        if (ln->constraint != CGS_CONSTRAINT_NONE) {
+            o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name", n->name);
+            cJSON_AddStringToObject(o, "target", n->target);
+            cJSON_AddStringToObject(o, "constraint", cgs_input_constraint_name(ln->constraint));
+            cJSON_AddItemToArray(ic, o);
+        }
+        if (ln->fallback != CGS_FALLBACK_NONE) {
+            o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name", n->name);
+            cJSON_AddStringToObject(o, "target", n->target ? n->target : "");
+            cJSON_AddStringToObject(o, "kind", cgs_fallback_kind_name(ln->fallback));
+            cJSON_AddItemToArray(fb, o);
+        }
+        const struct cgs_tensor *t = cgs_node_tensor(n);
+        if (t && t->dtype != CGS_DTYPE_UNKNOWN && !cgs_inductor_cpp_wrapper_supports(t->dtype)) {
+            o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name", n->name);
+            cJSON_AddStringToObject(o, "dtype", cgs_dtypes[t->dtype].name);
+            cJSON_AddItemToArray(cw, o);
+        }
+    }
+    cJSON_AddStringToObject(doc, "lowering_table", cgs_inductor_table_version());
+    return doc;
+}
+
+static void print_names(const char *title, const struct cgs_node *const *nodes, uint32_t n,
+                        bool all)
+{
+    uint32_t max = all ? n : 12;
+    printf("%s (%u):", title, n);
+    for (uint32_t i = 0; i < n && i < max; i++)
+        printf(" %s", nodes[i]->name);
+    if (n > max)
+        printf(" ... (%u more; --all lists them)", n - max);
+    printf("\n");
+}
+
+static void print_order(const uint8_t *order, uint32_t n)
+{
+    printf("[");
+    for (uint32_t i = 0; i < n; i++)
+        printf("%s%u", i ? ", " : "", order[i]);
+    printf("]");
+}
+
+static void layout_text(const struct cgs_layout *l, bool all)
+{
+    const struct cgs_graph *g = l->graph;
+    uint32_t shown;
+
+    printf("layout opt %s: %s\n", l->layout_opt ? "ON" : "OFF", l->reason);
+    printf("rule %s (%s), %s graph, %u nodes, %u convolution%s\n", cgs_layout_rule_id(l->rule),
+           cgs_layout_rules_name(l->opts.rules),
+           l->is_backward ? "backward" : l->is_inference ? "inference" : "training forward",
+           l->n_nodes, l->n_convs, l->n_convs == 1 ? "" : "s");
+    if (l->n_convs) {
+        printf("\nconvolutions:\n  %-24s %-8s %-18s %6s %16s\n", "name", "class", "weight",
+               "groups", "flops");
+        shown = 0;
+        for (uint32_t i = 0; i < l->n_convs && (all || shown < 20); i++, shown++) {
+            const struct cgs_layout_conv *cv = &l->convs[i];
+            char w[64] = "?";
+            if (cv->known)
+                snprintf(w, sizeof(w), "%lld x %lld x %lld", (long long)cv->weight[0],
+                         (long long)cv->weight[1], (long long)cv->weight[2]);
+            char f[32] = "-";
+            if (cv->has_flops)
+                snprintf(f, sizeof(f), "%lld%s", (long long)cv->flops, cv->hinted ? "*" : "");
+            printf("  %-24s %-8s %-18s %6lld %16s\n", cv->node->name, cgs_conv_class_name(cv->cls),
+                   w, (long long)cv->groups, f);
+        }
+        if (shown < l->n_convs)
+            printf("  ... %u more (--all lists them)\n", l->n_convs - shown);
+    }
+    if (l->voted) {
+        printf("\nFLOP vote:");
+        for (int k = 0; k < CGS_CONV_CLASS_COUNT; k++)
+            if (l->class_seen[k])
+                printf(" %s %.6g x %.3f;", cgs_conv_class_name(k), l->flops_by_class[k],
+                       cgs_conv_class_multiplier[k]);
+        printf(" weighted %.6g vs %.6g\n", l->weighted_flops, l->total_flops);
+    }
+    printf("\n");
+    print_names("prefer channels last", l->prefer_cl, l->n_prefer_cl, all);
+
+    uint32_t counts[4] = {0}, pins = 0, hints = 0, fbs = 0;
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        counts[l->nodes[i].req]++;
+        pins += l->nodes[i].pinned_by || l->nodes[i].pinned_cl_by;
+        hints += l->nodes[i].realize_hint;
+        fbs += l->nodes[i].fallback != CGS_FALLBACK_NONE;
+    }
+    printf("\nstride orders (%u channels last, %u eager, %u user visible):\n",
+           counts[CGS_STRIDE_CHANNELS_LAST], counts[CGS_STRIDE_EAGER],
+           counts[CGS_STRIDE_USER_VISIBLE]);
+    shown = 0;
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const struct cgs_layout_node *ln = &l->nodes[i];
+        if (ln->req == CGS_STRIDE_FREE)
+            continue;
+        if (!all && shown == 12) {
+            printf("  ... (--all lists them)\n");
+            break;
+        }
+        printf("  %-32s %-13s ", g->nodes[i]->name, req_name(ln->req));
+        print_order(ln->order, ln->ndim);
+        printf("\n");
+        shown++;
+    }
+    printf("\nfixed layouts (%u), realize hints (%u):\n", pins, hints);
+    shown = 0;
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const struct cgs_layout_node *ln = &l->nodes[i];
+        if (!ln->pinned_by && !ln->pinned_cl_by)
+            continue;
+        if (!all && shown == 12) {
+            printf("  ... (--all lists them)\n");
+            break;
+        }
+        printf("  %-32s pinned %s by %s ", g->nodes[i]->name,
+               ln->pinned_cl_by ? "channels last" : "to eager order",
+               (ln->pinned_cl_by ? ln->pinned_cl_by : ln->pinned_by)->name);
+        print_order(ln->pin_order, ln->ndim);
+        printf("\n");
+        shown++;
+    }
+    printf("\nfallbacks (%u; lowering table from torch %s):\n", fbs, cgs_inductor_table_version());
+    shown = 0;
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const struct cgs_layout_node *ln = &l->nodes[i];
+        if (ln->fallback == CGS_FALLBACK_NONE)
+            continue;
+        if (!all && shown == 12) {
+            printf("  ... (--all lists them)\n");
+            break;
+        }
+        printf("  %-32s %-18s %s\n", g->nodes[i]->name, cgs_fallback_kind_name(ln->fallback),
+               g->nodes[i]->target ? g->nodes[i]->target : "");
+        shown++;
+    }
+}
+
+static int run(int argc, char **argv)
+{
+    enum { O_RULES = 256, O_INF, O_TRAIN, O_BWD, O_MKLDNN, O_FORCE, O_OFF, O_UOUT, O_ALL, O_MODEL };
+    static const struct option opts[] = {
+        {"json", no_argument, NULL, 'j'},
+        {"rules", required_argument, NULL, O_RULES},
+        {"inference", no_argument, NULL, O_INF},
+        {"training", no_argument, NULL, O_TRAIN},
+        {"backward", no_argument, NULL, O_BWD},
+        {"mkldnn", no_argument, NULL, O_MKLDNN},
+        {"force-layout-opt", no_argument, NULL, O_FORCE},
+        {"no-layout-opt", no_argument, NULL, O_OFF},
+        {"user-outputs", required_argument, NULL, O_UOUT},
+        {"all", no_argument, NULL, O_ALL},
+        {"model", required_argument, NULL, O_MODEL},
+        {NULL, 0, NULL, 0},
+    };
+    struct cgs_layout_opts lo = CGS_LAYOUT_OPTS_INIT;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_layout *l = NULL;
+    const char *model = NULL;
+    bool json = false, all = false, mode_set = false, sw_set = false;
+    unsigned long uo;
+    int c, r;
+
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'j':
+            json = true;
+            break;
+        case O_RULES:
+            r = cgs_layout_rules_from_name(optarg);
+            if (r < 0)
+                return cli_usage_error(&cmd_layout,
+                                       "unknown rule set '%s' (torch-2.11 or torch-2.1)", optarg);
+            lo.rules = (enum cgs_layout_rules)r;
+            break;
+        case O_INF:
+        case O_TRAIN:
+        case O_BWD:
+            if (mode_set)
+                return cli_usage_error(&cmd_layout,
+                                       "--inference, --training and --backward exclude each other");
+            mode_set = true;
+            lo.mode = c == O_INF     ? CGS_LAYOUT_MODE_INFERENCE
+                      : c == O_TRAIN ? CGS_LAYOUT_MODE_TRAINING
+                                     : CGS_LAYOUT_MODE_BACKWARD;
+            break;
+        case O_MKLDNN:
+            lo.mkldnn = true;
+            break;
+        case O_FORCE:
+        case O_OFF:
+            if (sw_set)
+                return cli_usage_error(&cmd_layout,
+                                       "--force-layout-opt and --no-layout-opt exclude each other");
+            sw_set = true;
+            lo.sw = c == O_FORCE ? CGS_LAYOUT_SWITCH_FORCE_ON : CGS_LAYOUT_SWITCH_OFF;
+            break;
+        case O_UOUT:
+            if (!cli_parse_uint(optarg, &uo) || uo > 1u << 30)
+                return cli_usage_error(&cmd_layout, "bad --user-outputs '%s'", optarg);
+            lo.user_outputs = (int)uo;
+            break;
+        case O_ALL:
+            all = true;
+            break;
+        case O_MODEL:
+            model = optarg;
+            break;
+        default:
+            return cli_usage_error(&cmd_layout, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage_error(&cmd_layout,
+                               optind == argc ? "missing GRAPH" : "expected one GRAPH");
+    struct cgs_graph *g = cli_load_graph(argv[optind], model);
+    if (!g)
+        return CGS_EXIT_BAD_INPUT;
+    if (cgs_layout_run(g, &lo, &l, &d) < 0) {
+        if (!d.file)
+            cgs_diag_at(&d, argv[optind], 0, 0);
+        cli_report_diag(&d);
+        cgs_graph_free(g);
+        return CGS_EXIT_BAD_INPUT;
+    }
+    if (json) {
+        cli_print_json(layout_json(l));
+    } else {
+        layout_text(l, all);
+        cli_print_notes(g, 20);
+    }
+    cgs_layout_free(l);
+    cgs_graph_free(g);
+    return CGS_EXIT_OK;
+}
