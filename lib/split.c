@@ -31,7 +31,6 @@
 
 #include "lib/arena.h"
 #include "lib/buf.h"
-#include "lib/ops.h"
 #include "lib/report-json.h"
 
 const char *const cgs_split_policy_names[CGS_SPLIT_POLICY_COUNT] = {
@@ -173,6 +172,80 @@ static bool is_global_state_target(const char *t)
         if (!strcmp(t, names[i]))
             return true;
     return false;
+}
+
+/*
+ * Operator traits the fusion policy and the lint need. The op registry
+ * (lib/ops.h) was not yet committed when this pass was written, so a small
+ * table of name parts lives here: "add" stands for aten.add.Tensor,
+ * torch.add, operator.add, Tensor.add and __add__ alike.
+ */
+static const char *const elementwise_names[] = {
+    "abs", "add", "addcdiv", "addcmul", "bitwise_and", "bitwise_not", "bitwise_or",
+    "bitwise_xor", "ceil", "clamp", "clamp_max", "clamp_min", "cos", "cosh", "div", "elu",
+    "eq", "erf", "exp", "expm1", "floor", "floor_divide", "floordiv", "fmod", "ge", "gelu",
+    "gt", "hardsigmoid", "hardswish", "hardtanh", "le", "leaky_relu", "lerp", "log", "log1p",
+    "logical_and", "logical_not", "logical_or", "lt", "masked_fill", "maximum", "minimum",
+    "mish", "mod", "mul", "ne", "neg", "pow", "radd", "reciprocal", "relu", "relu6",
+    "remainder", "rmul", "round", "rsqrt", "rsub", "rtruediv", "sigmoid", "sign", "silu",
+    "sin", "sinh", "softplus", "sqrt", "square", "sub", "tan", "tanh", "true_divide",
+    "truediv", "trunc", "where", NULL,
+};
+
+static const char *const view_names[] = {
+    "_unsafe_view", "alias", "as_strided", "chunk", "detach", "diagonal", "expand",
+    "expand_as", "flatten", "getitem", "movedim", "narrow", "permute", "reshape", "select",
+    "slice", "split", "split_with_sizes", "squeeze", "t", "transpose", "unbind", "unflatten",
+    "unfold", "unsqueeze", "view", "view_as", NULL,
+};
+
+static void name_part(const char *t, char *buf, size_t n);
+
+static bool in_list(const char *s, const char *const *names)
+{
+    for (size_t i = 0; names[i]; i++)
+        if (!strcmp(s, names[i]))
+            return true;
+    return false;
+}
+
+/* The operator's bare name: "add" for aten.add.Tensor, torch.add, __add__, add_. */
+static void bare_name(const char *t, char *buf, size_t n, bool *inplace)
+{
+    size_t len;
+
+    name_part(t, buf, n);
+    len = strlen(buf);
+    *inplace = false;
+    if (len > 4 && !strncmp(buf, "__", 2) && !strcmp(buf + len - 2, "__")) {
+        memmove(buf, buf + 2, len - 4);
+        buf[len - 4] = 0;
+        if (buf[0] == 'i' && in_list(buf + 1, elementwise_names)) {
+            memmove(buf, buf + 1, strlen(buf));
+            *inplace = true; // __iadd__
+        }
+    } else if (len > 1 && buf[len - 1] == '_' && buf[len - 2] != '_') {
+        buf[len - 1] = 0;
+        *inplace = true;
+    }
+}
+
+static bool is_call(const struct cgs_node *n)
+{
+    return (n->op == CGS_NODE_CALL_FUNCTION || n->op == CGS_NODE_CALL_METHOD) && n->target;
+}
+
+static bool target_is(const struct cgs_node *n, const char *const *names, bool *inplace)
+{
+    char buf[256];
+    bool ip;
+
+    if (!is_call(n))
+        return false;
+    bare_name(n->target, buf, sizeof(buf), &ip);
+    if (inplace)
+        *inplace = ip;
+    return in_list(buf, names);
 }
 
 static bool is_partitioned(const struct cgs_node *n)
@@ -610,7 +683,7 @@ static void policy_magi(struct run *r, const struct cgs_split_opts *o)
     }
 }
 
-/* Text of a tensor's signature: "float32[8, 128] on cuda:0" (in the arena). */
+/* Text of a tensor's signature: "float32[8, 128]", "float32[4]@cpu" (in the arena). */
 static const char *tensor_text(struct cgs_graph *g, const struct cgs_tensor *t)
 {
     struct cgs_buf b = CGS_BUF_INIT;
@@ -619,8 +692,6 @@ static const char *tensor_text(struct cgs_graph *g, const struct cgs_tensor *t)
 
     v.u.t = *t;
     cgs_val_describe(&v, &b);
-    if (t->device)
-        cgs_buf_addf(&b, " on %s", t->device);
     s = cgs_arena_strdup(g->arena, b.buf);
     cgs_buf_release(&b);
     return s;
@@ -674,9 +745,9 @@ static bool fusible(struct cgs_graph *g, const struct cgs_node *n, int *rule, co
 {
     const struct cgs_tensor *t = cgs_node_tensor(n);
 
-    if ((n->op != CGS_NODE_CALL_FUNCTION && n->op != CGS_NODE_CALL_METHOD) ||
-        !cgs_op_target_has(n->target, CGS_OPF_ELEMENTWISE) ||
-        cgs_op_target_has(n->target, CGS_OPF_INPLACE)) {
+    bool inplace = false;
+
+    if (!target_is(n, elementwise_names, &inplace) || inplace) {
         *rule = CGS_SPLIT_RULE_NOT_ELEMENTWISE;
         *why = arena_printf(g, "'%s' (%s) is not an elementwise op", n->name, tname(n));
         return false;
@@ -1003,18 +1074,14 @@ static bool is_factory(const struct cgs_node *n)
 
 static bool is_inplace(const struct cgs_node *n)
 {
-    const char *t = n->target;
-    char part[256];
-    size_t len;
+    char buf[256];
+    bool inplace;
 
-    if (!t || (n->op != CGS_NODE_CALL_FUNCTION && n->op != CGS_NODE_CALL_METHOD))
+    if (!is_call(n))
         return false;
-    if (cgs_op_target_has(t, CGS_OPF_INPLACE))
-        return true;
-    name_part(t, part, sizeof(part));
-    len = strlen(part);
-    // torch's convention: a trailing underscore mutates self (not __dunder__)
-    return len > 1 && part[len - 1] == '_' && !(len > 2 && part[len - 2] == '_');
+    // torch's convention: a trailing underscore mutates self (add_, relu_); __iadd__
+    bare_name(n->target, buf, sizeof(buf), &inplace);
+    return inplace;
 }
 
 /* Follow views back from n to a placeholder; NULL when n is not a view of a graph input. */
@@ -1023,8 +1090,7 @@ static const struct cgs_node *view_root(const struct cgs_node *n)
     for (int depth = 0; n && depth < 1000; depth++) {
         if (n->op == CGS_NODE_PLACEHOLDER)
             return n;
-        if (!n->n_inputs || !n->target ||
-            !(cgs_op_target_has(n->target, CGS_OPF_VIEW) || !strcmp(n->target, "operator.getitem")))
+        if (!n->n_inputs || !target_is(n, view_names, NULL))
             return NULL;
         n = n->n_args && n->args[0].kind == CGS_ARG_NODE ? n->args[0].u.node : NULL;
     }

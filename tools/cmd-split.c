@@ -1,17 +1,549 @@
-/* cgscope split: placeholder until its issue lands (owned by its helper). */
+/* cgscope split: MagiCompiler's piecewise split, and why every boundary is there. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/buf.h"
+#include "lib/report-json.h"
+#include "lib/split.h"
 #include "tools/cmd.h"
 
-static int run(int argc, char **argv)
-{
-    (void)argc;
-    (void)argv;
-    return cli_error("'cgscope split' is not implemented yet");
-}
+static int run(int argc, char **argv);
 
 const struct cmd cmd_split = {
     .name = "split",
-    .usage = "cgscope split GRAPH",
-    .summary = "(not implemented yet)",
-    .help = "",
+    .usage = "cgscope split GRAPH --split-ops OP[,OP...] [--policy magi|fusion|device] [--json]\n"
+             "                     [--why NODE] [--max-pieces N]",
+    .summary = "piecewise split as MagiCompiler/vLLM do it, with the reason for every cut",
+    .help =
+        "Splits the graph the way MagiCompiler's (and vLLM's) backend does before it\n"
+        "compiles the pieces: every node whose target is a splitting op gets a piece of\n"
+        "its own, everything else stays in order between them, and torch's\n"
+        "split_module(keep_original_order=True) decides each piece's inputs (size\n"
+        "symbols included) and outputs.\n\n"
+        "options:\n"
+        "  --split-ops OP[,OP...]  splitting ops in target syntax (repeatable); a packet\n"
+        "                          name (aten.mm) matches all its overloads\n"
+        "  --policy P              magi (default), fusion (elementwise regions with equal\n"
+        "                          shape, dtype and device) or device (device transitions)\n"
+        "  --json                  write one JSON document to stdout\n"
+        "  --why NODE              explain the piece NODE landed in and its neighbours\n"
+        "  --max-pieces N          exit 1 when the graph splits into more than N pieces\n"
+        "  --model NAME            the model to read from a .pt2 archive holding several\n"
+        "  -h, --help              show this help\n\n"
+        "JSON keys: graph, policy, splitting_ops, pieces [{name, graph_id,\n"
+        "is_splitting_graph, nodes, inputs, outputs, compile_index, sym_shape_indices,\n"
+        "input_vals, output_vals, first_line, last_line}], boundaries [{after, before,\n"
+        "node, rule, op, reason, source}], lint [{piece, node, kind, level, reason}],\n"
+        "unmatched_ops [{op, suggestions}], counters {graphs_seen, piecewise_graphs,\n"
+        "capturable_graphs}, why (with --why).\n\n"
+        "examples:\n"
+        "  cgscope split samples/cgs_transformer_dyn.json --split-ops cgs.attention\n"
+        "  cgscope split model.json --split-ops aten.mm --why addmm_3\n",
     .run = run,
 };
+
+/* ---- helpers ----------------------------------------------------------------------- */
+
+/* "model.py:12" from the last frame of a stack trace, into b; false when none. */
+static bool source_line(const struct cgs_node *n, struct cgs_buf *b, bool with_code)
+{
+    const char *st = n ? n->stack_trace : NULL;
+    const char *f, *last = NULL, *p;
+
+    if (!st)
+        return false;
+    for (p = st; (f = strstr(p, "File \"")); p = f + 6)
+        last = f;
+    if (!last)
+        return false;
+    {
+        const char *name = last + 6, *q = strchr(name, '"'), *base, *ln;
+        if (!q)
+            return false;
+        base = name;
+        for (const char *x = name; x < q; x++)
+            if (*x == '/')
+                base = x + 1;
+        ln = strstr(q, "line ");
+        cgs_buf_add(b, base, (size_t)(q - base));
+        if (ln)
+            cgs_buf_addf(b, ":%ld", strtol(ln + 5, NULL, 10));
+        if (with_code) {
+            const char *nl = strchr(q, '\n');
+            if (nl) {
+                const char *c = nl + 1, *e;
+                while (*c == ' ')
+                    c++;
+                e = strchr(c, '\n');
+                if (!e)
+                    e = c + strlen(c);
+                if (e > c) {
+                    cgs_buf_addstr(b, ": ");
+                    cgs_buf_add(b, c, (size_t)(e - c));
+                }
+            }
+        }
+    }
+    return true;
+}
+
+static const char *piece_kind(const struct cgs_split *s, const struct cgs_split_piece *p)
+{
+    if (s->policy == CGS_SPLIT_FUSION)
+        return p->is_splitting_graph ? "other" : "fused";
+    return p->is_splitting_graph ? "splitting" : "compiled";
+}
+
+static void describe_node_val(const struct cgs_node *n, struct cgs_buf *b)
+{
+    cgs_buf_addf(b, "%s ", n->name);
+    cgs_val_describe(n->val, b);
+}
+
+static void add_split_ops(const char *arg, const char ***ops, size_t *n, size_t *alloc)
+{
+    const char *p = arg;
+
+    while (*p) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len) {
+            char *s = cgs_xmalloc(len + 1);
+            memcpy(s, p, len);
+            s[len] = 0;
+            CGS_ALLOC_GROW(*ops, *n + 1, *alloc);
+            (*ops)[(*n)++] = s;
+        }
+        if (!e)
+            break;
+        p = e + 1;
+    }
+}
+
+/* ---- JSON ----------------------------------------------------------------------------- */
+
+static cJSON *names_json(struct cgs_node *const *nodes, uint32_t n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (uint32_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(nodes[i]->name));
+    return a;
+}
+
+static cJSON *vals_json(struct cgs_node *const *nodes, uint32_t n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (uint32_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(a, cgs_json_val(nodes[i]->val));
+    return a;
+}
+
+static void add_source(cJSON *o, const char *key, const struct cgs_node *n)
+{
+    struct cgs_buf b = CGS_BUF_INIT;
+    if (source_line(n, &b, false))
+        cJSON_AddStringToObject(o, key, b.buf);
+    else
+        cJSON_AddNullToObject(o, key);
+    cgs_buf_release(&b);
+}
+
+static cJSON *why_json(const struct cgs_split *s, const struct cgs_node *n);
+
+static cJSON *split_json(const struct cgs_graph *g, const struct cgs_split *s,
+                         const struct cgs_node *why)
+{
+    cJSON *doc = cJSON_CreateObject(), *arr;
+
+    cJSON_AddStringToObject(doc, "graph", g->file ? g->file : "");
+    cJSON_AddStringToObject(doc, "name", g->name ? g->name : "");
+    cJSON_AddStringToObject(doc, "policy", cgs_split_policy_names[s->policy]);
+    arr = cJSON_AddArrayToObject(doc, "splitting_ops");
+    for (uint32_t i = 0; i < s->n_ops; i++)
+        cJSON_AddItemToArray(arr, cJSON_CreateString(s->ops[i].op));
+    arr = cJSON_AddArrayToObject(doc, "pieces");
+    for (uint32_t i = 0; i < s->n_pieces; i++) {
+        const struct cgs_split_piece *p = &s->pieces[i];
+        cJSON *o = cJSON_CreateObject(), *a;
+        cJSON_AddStringToObject(o, "name", p->name);
+        cJSON_AddNumberToObject(o, "graph_id", (double)p->graph_id);
+        cJSON_AddBoolToObject(o, "is_splitting_graph", p->is_splitting_graph);
+        cJSON_AddItemToObject(o, "nodes", names_json(p->nodes, p->n_nodes));
+        cJSON_AddItemToObject(o, "inputs", names_json(p->inputs, p->n_inputs));
+        cJSON_AddItemToObject(o, "outputs", names_json(p->outputs, p->n_outputs));
+        if (p->compile_index >= 0)
+            cJSON_AddNumberToObject(o, "compile_index", p->compile_index);
+        else
+            cJSON_AddNullToObject(o, "compile_index");
+        a = cJSON_AddArrayToObject(o, "sym_shape_indices");
+        for (uint32_t k = 0; k < p->n_sym_shape_indices; k++)
+            cJSON_AddItemToArray(a, cJSON_CreateNumber(p->sym_shape_indices[k]));
+        cJSON_AddItemToObject(o, "input_vals", vals_json(p->inputs, p->n_inputs));
+        cJSON_AddItemToObject(o, "output_vals", vals_json(p->outputs, p->n_outputs));
+        add_source(o, "first_line", p->n_nodes ? p->nodes[0] : NULL);
+        add_source(o, "last_line", p->n_nodes ? p->nodes[p->n_nodes - 1] : NULL);
+        cJSON_AddItemToArray(arr, o);
+    }
+    arr = cJSON_AddArrayToObject(doc, "boundaries");
+    for (uint32_t i = 0; i < s->n_boundaries; i++) {
+        const struct cgs_split_boundary *b = &s->boundaries[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "after", s->pieces[b->piece - 1].name);
+        cJSON_AddStringToObject(o, "before", s->pieces[b->piece].name);
+        if (b->node)
+            cJSON_AddStringToObject(o, "node", b->node->name);
+        else
+            cJSON_AddNullToObject(o, "node");
+        cJSON_AddStringToObject(o, "rule", cgs_split_rule_names[b->rule]);
+        if (b->op)
+            cJSON_AddStringToObject(o, "op", b->op);
+        else
+            cJSON_AddNullToObject(o, "op");
+        cJSON_AddStringToObject(o, "reason", b->reason ? b->reason : "");
+        add_source(o, "source", b->node);
+        cJSON_AddItemToArray(arr, o);
+    }
+    arr = cJSON_AddArrayToObject(doc, "lint");
+    for (uint32_t i = 0; i < s->n_findings; i++) {
+        const struct cgs_split_finding *f = &s->findings[i];
+        static const char *const levels[] = {"info", "warning", "error"};
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "piece", s->pieces[f->piece].name);
+        cJSON_AddStringToObject(o, "node", f->node ? f->node->name : "");
+        cJSON_AddStringToObject(o, "kind", cgs_lint_kind_names[f->kind]);
+        cJSON_AddStringToObject(o, "level", levels[f->level]);
+        cJSON_AddStringToObject(o, "reason", f->reason);
+        cJSON_AddItemToArray(arr, o);
+    }
+    arr = cJSON_AddArrayToObject(doc, "unmatched_ops");
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        cJSON *o, *a;
+        if (s->ops[i].n_matched)
+            continue;
+        o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "op", s->ops[i].op);
+        a = cJSON_AddArrayToObject(o, "suggestions");
+        for (uint32_t k = 0; k < s->ops[i].n_suggestions; k++)
+            cJSON_AddItemToArray(a, cJSON_CreateString(s->ops[i].suggestions[k]));
+        cJSON_AddItemToArray(arr, o);
+    }
+    {
+        cJSON *c = cJSON_AddObjectToObject(doc, "counters");
+        cJSON_AddNumberToObject(c, "graphs_seen", s->counters.graphs_seen);
+        cJSON_AddNumberToObject(c, "piecewise_graphs", s->counters.piecewise_graphs);
+        cJSON_AddNumberToObject(c, "capturable_graphs", s->counters.capturable_graphs);
+    }
+    if (why)
+        cJSON_AddItemToObject(doc, "why", why_json(s, why));
+    return doc;
+}
+
+/* ---- --why ------------------------------------------------------------------------------ */
+
+static const struct cgs_split_boundary *boundary_before(const struct cgs_split *s, uint32_t piece)
+{
+    for (uint32_t i = 0; i < s->n_boundaries; i++)
+        if (s->boundaries[i].piece == piece)
+            return &s->boundaries[i];
+    return NULL;
+}
+
+/* Pieces that take n as a parameter, as text "submod_1, submod_3" into b. */
+static uint32_t consumers(const struct cgs_split *s, const struct cgs_node *n, struct cgs_buf *b)
+{
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < s->n_pieces; i++)
+        for (uint32_t k = 0; k < s->pieces[i].n_inputs; k++)
+            if (s->pieces[i].inputs[k] == n) {
+                cgs_buf_addf(b, "%s%s", count++ ? ", " : "", s->pieces[i].name);
+                break;
+            }
+    return count;
+}
+
+static void why_text(const struct cgs_split *s, const struct cgs_node *n, struct cgs_buf *b)
+{
+    const struct cgs_split_piece *p = cgs_split_piece_of(s, n);
+    struct cgs_buf c = CGS_BUF_INIT;
+    uint32_t pi, pos = 0;
+
+    if (!p) {
+        uint32_t k = consumers(s, n, &c);
+        cgs_buf_addf(b, "'%s' is %s: it is in no piece", n->name,
+                     n->op == CGS_NODE_PLACEHOLDER ? "a graph input (placeholder)"
+                     : n->op == CGS_NODE_GET_ATTR  ? "an attribute (get_attr)"
+                                                   : "the graph's output");
+        if (k)
+            cgs_buf_addf(b, "; passed as a parameter to %s\n", c.buf);
+        else
+            cgs_buf_addstr(b, "; no piece takes it as a parameter\n");
+        cgs_buf_release(&c);
+        return;
+    }
+    pi = (uint32_t)(p - s->pieces);
+    for (uint32_t k = 0; k < p->n_nodes; k++)
+        if (p->nodes[k] == n)
+            pos = k;
+    cgs_buf_addf(b, "'%s' (%s) is in %s (%s piece, node %u of %u)\n", n->name,
+                 n->target ? n->target : "?", p->name, piece_kind(s, p), pos + 1, p->n_nodes);
+    if (s->split_op_of[n->index])
+        cgs_buf_addf(b, "  it matches splitting op '%s', so it runs alone in a splitting piece\n",
+                     s->split_op_of[n->index]);
+    {
+        const struct cgs_split_boundary *bb = boundary_before(s, pi);
+        if (bb)
+            cgs_buf_addf(b, "  cut before %s (from %s): %s\n", p->name, s->pieces[pi - 1].name,
+                         bb->reason);
+        else
+            cgs_buf_addf(b, "  %s is the first piece\n", p->name);
+        bb = boundary_before(s, pi + 1);
+        if (bb)
+            cgs_buf_addf(b, "  cut after %s (to %s): %s\n", p->name, s->pieces[pi + 1].name,
+                         bb->reason);
+        else
+            cgs_buf_addf(b, "  %s is the last piece\n", p->name);
+    }
+    for (uint32_t k = 0; k < p->n_outputs; k++)
+        if (p->outputs[k] == n) {
+            uint32_t m = consumers(s, n, &c);
+            cgs_buf_addf(b, "  its value leaves %s (output %u)%s%s\n", p->name, k,
+                         m ? " for " : " as a graph output", m ? c.buf : "");
+        }
+    cgs_buf_release(&c);
+}
+
+static cJSON *why_json(const struct cgs_split *s, const struct cgs_node *n)
+{
+    cJSON *o = cJSON_CreateObject();
+    const struct cgs_split_piece *p = cgs_split_piece_of(s, n);
+    struct cgs_buf b = CGS_BUF_INIT;
+
+    cJSON_AddStringToObject(o, "node", n->name);
+    if (p)
+        cJSON_AddStringToObject(o, "piece", p->name);
+    else
+        cJSON_AddNullToObject(o, "piece");
+    if (s->split_op_of[n->index])
+        cJSON_AddStringToObject(o, "split_op", s->split_op_of[n->index]);
+    why_text(s, n, &b);
+    cJSON_AddStringToObject(o, "text", b.buf);
+    cgs_buf_release(&b);
+    return o;
+}
+
+/* ---- text ------------------------------------------------------------------------------- */
+
+static void print_list(const char *label, struct cgs_node *const *nodes, uint32_t n)
+{
+    struct cgs_buf b = CGS_BUF_INIT;
+    size_t col;
+
+    cgs_buf_addf(&b, "      %s", label);
+    col = b.len;
+    for (uint32_t i = 0; i < n; i++) {
+        struct cgs_buf one = CGS_BUF_INIT;
+        describe_node_val(nodes[i], &one);
+        if (i && col + one.len + 2 > 100) {
+            cgs_buf_addstr(&b, ",\n           ");
+            col = 11;
+        } else if (i) {
+            cgs_buf_addstr(&b, ", ");
+            col += 2;
+        }
+        cgs_buf_addstr(&b, one.buf);
+        col += one.len;
+        cgs_buf_release(&one);
+    }
+    if (!n)
+        cgs_buf_addstr(&b, "-");
+    puts(b.buf);
+    cgs_buf_release(&b);
+}
+
+static void split_text(const struct cgs_graph *g, const struct cgs_split *s)
+{
+    static const char *const levels[] = {"info", "warning", "error"};
+
+    printf("%s: %u nodes, policy %s", g->name ? g->name : g->file, g->n_nodes,
+           cgs_split_policy_names[s->policy]);
+    if (s->n_ops) {
+        printf(", splitting ops ");
+        for (uint32_t i = 0; i < s->n_ops; i++)
+            printf("%s%s", i ? "," : "", s->ops[i].op);
+    }
+    printf("\n%u pieces (%u compiled, %u %s)\n\n", s->n_pieces, s->counters.capturable_graphs,
+           s->n_pieces - s->counters.capturable_graphs,
+           s->policy == CGS_SPLIT_FUSION ? "other" : "splitting");
+    printf("  %-4s %-10s %-9s %6s  %s\n", "id", "piece", "kind", "nodes", "source");
+    for (uint32_t i = 0; i < s->n_pieces; i++) {
+        const struct cgs_split_piece *p = &s->pieces[i];
+        struct cgs_buf a = CGS_BUF_INIT, z = CGS_BUF_INIT;
+        const struct cgs_split_boundary *bb = boundary_before(s, i);
+
+        if (bb) {
+            struct cgs_buf src = CGS_BUF_INIT;
+            printf("  ---- cut (%s): %s\n", cgs_split_rule_names[bb->rule], bb->reason);
+            if (source_line(bb->node, &src, true))
+                printf("       at %s\n", src.buf);
+            cgs_buf_release(&src);
+        }
+        source_line(p->n_nodes ? p->nodes[0] : NULL, &a, false);
+        source_line(p->n_nodes ? p->nodes[p->n_nodes - 1] : NULL, &z, false);
+        printf("  %-4lld %-10s %-9s %6u  %s%s%s\n", (long long)p->graph_id, p->name,
+               piece_kind(s, p), p->n_nodes, a.len ? a.buf : "-",
+               z.len && strcmp(a.buf, z.buf) ? " .. " : "", z.len && strcmp(a.buf, z.buf) ? z.buf : "");
+        cgs_buf_release(&a);
+        cgs_buf_release(&z);
+        print_list("in:  ", p->inputs, p->n_inputs);
+        print_list("out: ", p->outputs, p->n_outputs);
+        if (p->n_sym_shape_indices) {
+            printf("      sym_shape_indices:");
+            for (uint32_t k = 0; k < p->n_sym_shape_indices; k++)
+                printf(" %u", p->sym_shape_indices[k]);
+            putchar('\n');
+        }
+    }
+    if (s->n_findings) {
+        printf("\ncudagraph lint:\n");
+        for (uint32_t i = 0; i < s->n_findings; i++) {
+            const struct cgs_split_finding *f = &s->findings[i];
+            printf("  %s: %s [%s] %s\n", s->pieces[f->piece].name, levels[f->level],
+                   cgs_lint_kind_names[f->kind], f->reason);
+        }
+    }
+    printf("\ncounters: graphs_seen %u, piecewise_graphs %u, capturable_graphs %u\n",
+           s->counters.graphs_seen, s->counters.piecewise_graphs, s->counters.capturable_graphs);
+}
+
+/* ---- main ------------------------------------------------------------------------------ */
+
+static void warn_unmatched(const struct cgs_split *s)
+{
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        const struct cgs_split_opmatch *m = &s->ops[i];
+        struct cgs_buf b = CGS_BUF_INIT;
+        if (m->n_matched)
+            continue;
+        for (uint32_t k = 0; k < m->n_suggestions; k++)
+            cgs_buf_addf(&b, "%s'%s'", k ? (k + 1 == m->n_suggestions ? " or " : ", ") : "",
+                         m->suggestions[k]);
+        if (m->n_suggestions)
+            cli_warn("splitting op '%s' matches no node; did you mean %s?", m->op, b.buf);
+        else
+            cli_warn("splitting op '%s' matches no node of this graph", m->op);
+        cgs_buf_release(&b);
+    }
+}
+
+static int run(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"split-ops", required_argument, NULL, 's'},
+        {"policy", required_argument, NULL, 'p'},
+        {"json", no_argument, NULL, 'j'},
+        {"why", required_argument, NULL, 'w'},
+        {"max-pieces", required_argument, NULL, 'x'},
+        {"model", required_argument, NULL, 'm'},
+        {NULL, 0, NULL, 0},
+    };
+    const char **ops = NULL;
+    size_t n_ops = 0, ops_alloc = 0;
+    const char *model = NULL, *why = NULL;
+    bool json = false, have_max = false;
+    unsigned long max_pieces = 0;
+    int policy = CGS_SPLIT_MAGI, c, rc = CGS_EXIT_OK;
+    struct cgs_graph *g = NULL;
+    struct cgs_split *s = NULL;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    const struct cgs_node *why_node = NULL;
+
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        switch (c) {
+        case 's':
+            add_split_ops(optarg, &ops, &n_ops, &ops_alloc);
+            break;
+        case 'p':
+            policy = cgs_split_policy_from_name(optarg);
+            if (policy < 0) {
+                rc = cli_usage_error(&cmd_split, "unknown policy '%s' (magi, fusion, device)",
+                                     optarg);
+                goto out;
+            }
+            break;
+        case 'j':
+            json = true;
+            break;
+        case 'w':
+            why = optarg;
+            break;
+        case 'x':
+            if (!cli_parse_uint(optarg, &max_pieces)) {
+                rc = cli_usage_error(&cmd_split, "--max-pieces wants a number, got '%s'", optarg);
+                goto out;
+            }
+            have_max = true;
+            break;
+        case 'm':
+            model = optarg;
+            break;
+        case ':':
+            rc = cli_usage_error(&cmd_split, "option '%s' needs a value", argv[optind - 1]);
+            goto out;
+        default:
+            rc = cli_usage_error(&cmd_split, "unknown option '%s'", argv[optind - 1]);
+            goto out;
+        }
+    }
+    if (optind != argc - 1) {
+        rc = cli_usage_error(&cmd_split, optind == argc ? "missing GRAPH" : "expected one GRAPH");
+        goto out;
+    }
+    if (policy == CGS_SPLIT_MAGI && !n_ops)
+        cli_warn("no --split-ops given: the whole graph is one piece");
+    g = cli_load_graph(argv[optind], model);
+    if (!g) {
+        rc = CGS_EXIT_BAD_INPUT;
+        goto out;
+    }
+    if (why) {
+        why_node = cgs_graph_find(g, why);
+        if (!why_node) {
+            rc = cli_error("%s: no node named '%s'", argv[optind], why);
+            goto out;
+        }
+    }
+    {
+        struct cgs_split_opts so = {(enum cgs_split_policy)policy, ops, n_ops};
+        if (cgs_split_run(g, &so, &s, &d) < 0) {
+            cgs_diag_at(&d, argv[optind], 0, 0);
+            rc = cli_report_diag(&d);
+            goto out;
+        }
+    }
+    warn_unmatched(s);
+    if (json) {
+        cli_print_json(split_json(g, s, why_node));
+    } else if (why_node) {
+        struct cgs_buf b = CGS_BUF_INIT;
+        why_text(s, why_node, &b);
+        fputs(b.buf, stdout);
+        cgs_buf_release(&b);
+    } else {
+        split_text(g, s);
+        cli_print_notes(g, 20);
+    }
+    if (have_max && s->n_pieces > max_pieces) {
+        fprintf(stderr, "cgscope split: %u pieces, more than --max-pieces %lu\n", s->n_pieces,
+                max_pieces);
+        rc = CGS_EXIT_CHECK;
+    }
+out:
+    for (size_t i = 0; i < n_ops; i++)
+        free((void *)ops[i]);
+    free(ops);
+    cgs_graph_free(g);
+    return rc;
+}
