@@ -164,7 +164,7 @@ struct cgs_node {
     struct cgs_node **users;
     uint32_t n_users;
     uint64_t src_offset;   /* byte offset of the node in its source file */
-    int32_t pt2_kind;      /* loader-specific tag (pt2 graph signature), else 0 */
+    int32_t pt2_kind;      /* placeholders of a .pt2: enum cgs_pt2_kind, else 0 */
 };
 
 /* ---- the graph ------------------------------------------------------------------ */
@@ -202,6 +202,40 @@ struct cgs_note {
 
 struct cgs_strmap; /* name -> pointer hash map (lib/graph.c) */
 
+/*
+ * torch.export graph signature (filled by the .pt2 reader, empty otherwise):
+ * what each placeholder is (node->pt2_kind holds the same kind) and what each
+ * returned value is. Kinds follow torch.export's InputSpec / OutputSpec.
+ */
+enum cgs_pt2_kind {
+    CGS_PT2_NONE = 0,              /* not from a .pt2 signature */
+    CGS_PT2_USER_INPUT,
+    CGS_PT2_PARAMETER,
+    CGS_PT2_BUFFER,
+    CGS_PT2_TENSOR_CONSTANT,
+    CGS_PT2_CUSTOM_OBJ,
+    CGS_PT2_TOKEN,
+    CGS_PT2_CONSTANT_INPUT,        /* a user input that is a Python constant */
+    CGS_PT2_USER_OUTPUT,
+    CGS_PT2_LOSS_OUTPUT,
+    CGS_PT2_BUFFER_MUTATION,       /* the output is the new value of buffer `target` */
+    CGS_PT2_PARAMETER_MUTATION,
+    CGS_PT2_GRADIENT_TO_PARAMETER,
+    CGS_PT2_GRADIENT_TO_USER_INPUT,
+    CGS_PT2_USER_INPUT_MUTATION,
+    CGS_PT2_OUTPUT_TOKEN,
+    CGS_PT2_UNKNOWN,               /* a spec kind this reader does not know */
+    CGS_PT2_KIND_COUNT
+};
+
+struct cgs_sig_spec {
+    enum cgs_pt2_kind kind;
+    const char *arg;        /* the value's node name; NULL for a constant */
+    const char *target;     /* parameter / buffer / constant / input name; NULL if none */
+    int persistent;         /* buffers: 1 or 0; -1 otherwise */
+    struct cgs_node *node;  /* the placeholder, or the node whose value is returned */
+};
+
 struct cgs_graph {
     struct cgs_arena *arena;    /* shared with subgraphs; owned by the root */
     struct cgs_symctx *syms;    /* shared with subgraphs */
@@ -232,6 +266,11 @@ struct cgs_graph {
     struct cgs_strmap *strings;   /* private: interned strings */
     struct cgs_arena arena_storage; /* root only */
     struct cgs_symctx syms_storage; /* root only */
+
+    /* torch.export signature (.pt2 only; arrays in the arena), in graph input
+     * and output order */
+    struct cgs_sig_spec *sig_inputs, *sig_outputs;
+    uint32_t n_sig_inputs, n_sig_outputs;
 };
 
 /* A new empty root graph (file and name are copied). */

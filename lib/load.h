@@ -37,9 +37,29 @@ struct cgs_graph *cgs_graph_load_json(const char *path, struct cgs_diag *d) CGS_
 struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const char *file,
                                           struct cgs_diag *d) CGS_WUR;
 
-/* Load a torch.export .pt2 archive; model may be NULL when it holds one model. */
+/*
+ * Load a torch.export .pt2 archive (PyTorch 2.11: archive version 0, schema
+ * 8.x); model may be NULL when it holds one model. Only the archive's
+ * bookkeeping records and models/NAME.json are read, never the weights.
+ * Argument kinds or values it does not know become notes on the graph
+ * (CGS_ARG_REPR / unknown values) and loading goes on.
+ */
 struct cgs_graph *cgs_graph_load_pt2(const char *path, const char *model,
                                      struct cgs_diag *d) CGS_WUR;
+
+/*
+ * The models a .pt2 archive holds, in archive order: a NULL-terminated heap
+ * array of heap strings (caller frees with cgs_pt2_models_free), or NULL
+ * with d filled.
+ */
+char **cgs_pt2_list_models(const char *path, struct cgs_diag *d) CGS_WUR;
+void cgs_pt2_models_free(char **models);
+
+/* "parameter", "buffer_mutation", ... (torch.export's spec names). */
+const char *cgs_pt2_kind_name(int kind);
+
+/* The schema major version of the serialized ExportedProgram this reader knows. */
+#define CGS_PT2_SCHEMA_MAJOR 8
 
 /* Read a whole file into a heap buffer (caller frees), NUL-terminated. */
 int cgs_read_file(const char *path, char **buf, size_t *len, size_t max, struct cgs_diag *d) CGS_WUR;
