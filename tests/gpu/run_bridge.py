@@ -164,14 +164,17 @@ def _register_cgs_attention():
         except Exception:
             pass
 
+    # the result is laid out (B, T, H, D) and seen as (B, H, T, D), as flash attention
+    # returns it; the real and the fake kernel agree on that layout
     @torch.library.custom_op("cgs::attention", mutates_args=())
     def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
-        return torch.nn.functional.scaled_dot_product_attention(
-            q.contiguous(), k.contiguous(), v.contiguous(), is_causal=True)
+        out = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+        return out.transpose(1, 2).contiguous().transpose(1, 2)
 
     @attention.register_fake
     def _(q, k, v):
-        return torch.empty_like(q, memory_format=torch.contiguous_format)
+        B, H, T, D = q.shape
+        return q.new_empty((B, T, H, D)).transpose(1, 2)
 
 
 class CgsBlock(torch.nn.Module):

@@ -348,7 +348,7 @@ class _Writer:
             sym = self.symbols[name]
             hint, lo, hi = None, None, None
             if env is not None:
-                for attr in ("var_to_val", "backed_var_to_val", "unbacked_var_to_val"):
+                for attr in ("backed_var_to_val", "var_to_val", "unbacked_var_to_val"):
                     m = getattr(env, attr, None)
                     if isinstance(m, dict) and sym in m:
                         hint = _int_or_none(m[sym])
@@ -527,6 +527,9 @@ def _atomic_write(path, text):
     fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp",
                                dir=folder)
     try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)        # mkstemp makes 0600; a dump is an ordinary file
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
