@@ -852,7 +852,7 @@ static void fallback_and_constraint(struct ctx *c, const struct cgs_node *n,
     }
     if (n->op != CGS_NODE_CALL_FUNCTION || !n->target)
         return;
-    if (!strcmp(n->target, "operator.getitem"))
+    if (!strcmp(n->target, "operator.getitem") || !strcmp(n->target, "_operator.getitem"))
         return; /* indexing a multi-output value: no kernel */
     bool overload = is_op_overload(n->target);
     if (overload && is_builtin_op(n->target) && unsupported_type(n)) {
