@@ -1,17 +1,275 @@
-/* cgscope shapes: placeholder until its issue lands (owned by its helper). */
+/* cgscope shapes: shape inference, and how it compares with what PyTorch recorded. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/buf.h"
+#include "lib/report-json.h"
+#include "lib/shapes.h"
 #include "tools/cmd.h"
 
-static int run(int argc, char **argv)
-{
-    (void)argc;
-    (void)argv;
-    return cli_error("'cgscope shapes' is not implemented yet");
-}
+static int run(int argc, char **argv);
 
 const struct cmd cmd_shapes = {
     .name = "shapes",
-    .usage = "cgscope shapes GRAPH",
-    .summary = "(not implemented yet)",
-    .help = "",
+    .usage = "cgscope shapes [--reinfer] [--bind SYM=INT ...] [--all] [--json] GRAPH",
+    .summary = "infer shapes, dtypes and strides of every node (FakeTensor semantics)",
+    .help = "options:\n"
+            "  --reinfer          drop every recorded value except those of placeholders and\n"
+            "                     get_attr nodes, infer the rest from the inputs alone, and\n"
+            "                     compare with what was recorded; without it each node is\n"
+            "                     inferred from its inputs' recorded values (a local check)\n"
+            "  --bind SYM=INT     evaluate shapes with symbol SYM bound (repeatable) and\n"
+            "                     report bytes per node and in total\n"
+            "  --all              text output: list every node, not only the ones that are\n"
+            "                     not ok or differ from the record\n"
+            "  --json             write one JSON document to stdout\n"
+            "  -h, --help         show this help\n\n"
+            "JSON keys: nodes [{name, op, target, val, status, reason, match, recorded,\n"
+            "bytes}], summary {nodes, inferred, matched, mismatched, unknown, partial, errors,\n"
+            "validated}, bindings {sym: int}, total_bytes. status is ok, partial, unknown_op or\n"
+            "error; match is true, false or \"strides\" (same shape and dtype, other strides).\n\n"
+            "example:\n"
+            "  cgscope shapes --reinfer --bind s77=64 resnet18_dyn.json\n",
     .run = run,
 };
+
+#define MAX_BINDS 64
+
+static int parse_bind(const char *s, struct cgs_sym_binding *b)
+{
+    const char *eq = strchr(s, '=');
+    char *end;
+    long long v;
+
+    if (!eq || eq == s || !eq[1])
+        return -1;
+    v = strtoll(eq + 1, &end, 10);
+    if (*end)
+        return -1;
+    b->name = cgs_xstrdup(s);
+    ((char *)b->name)[eq - s] = 0;
+    b->value = v;
+    return 0;
+}
+
+static const char *match_word(enum cgs_shape_cmp c)
+{
+    switch (c) {
+    case CGS_SHAPE_CMP_MATCH:
+        return "match";
+    case CGS_SHAPE_CMP_STRIDES:
+        return "strides differ";
+    case CGS_SHAPE_CMP_MISMATCH:
+        return "MISMATCH";
+    default:
+        return "";
+    }
+}
+
+static cJSON *shapes_json(const struct cgs_graph *g, const struct cgs_shapes *s,
+                          const struct cgs_sym_bindings *bind, int64_t total, bool total_known)
+{
+    cJSON *doc = cJSON_CreateObject(), *arr, *o;
+    const struct cgs_shapes_summary *sm = &s->summary;
+
+    cJSON_AddStringToObject(doc, "graph", g->name ? g->name : "");
+    arr = cJSON_AddArrayToObject(doc, "nodes");
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const struct cgs_node *n = g->nodes[i];
+        const struct cgs_shape_node *r = &s->nodes[i];
+        o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", n->name);
+        cJSON_AddStringToObject(o, "op", cgs_node_op_names[n->op]);
+        cJSON_AddStringToObject(o, "target", n->target ? n->target : "");
+        cJSON_AddItemToObject(o, "val", cgs_json_val(r->val));
+        cJSON_AddStringToObject(o, "status", cgs_shape_status_names[r->status]);
+        if (r->reason)
+            cJSON_AddStringToObject(o, "reason", r->reason);
+        if (r->cmp == CGS_SHAPE_CMP_MATCH)
+            cJSON_AddBoolToObject(o, "match", 1);
+        else if (r->cmp == CGS_SHAPE_CMP_STRIDES)
+            cJSON_AddStringToObject(o, "match", "strides");
+        else if (r->cmp == CGS_SHAPE_CMP_MISMATCH)
+            cJSON_AddBoolToObject(o, "match", 0);
+        if (r->cmp == CGS_SHAPE_CMP_STRIDES || r->cmp == CGS_SHAPE_CMP_MISMATCH)
+            cJSON_AddItemToObject(o, "recorded", cgs_json_val(n->val));
+        if (bind->n) {
+            int64_t bytes;
+            if (r->val && cgs_val_bytes(r->val, cgs_sym_bindings_lookup, (void *)bind, &bytes) == 0)
+                cJSON_AddNumberToObject(o, "bytes", (double)bytes);
+            else
+                cJSON_AddNullToObject(o, "bytes");
+        }
+        cJSON_AddItemToArray(arr, o);
+    }
+    o = cJSON_AddObjectToObject(doc, "summary");
+    cJSON_AddNumberToObject(o, "nodes", sm->nodes);
+    cJSON_AddNumberToObject(o, "inferred", sm->inferred);
+    cJSON_AddNumberToObject(o, "matched", sm->matched);
+    cJSON_AddNumberToObject(o, "mismatched", sm->mismatched);
+    cJSON_AddNumberToObject(o, "unknown", sm->unknown);
+    cJSON_AddNumberToObject(o, "partial", sm->partial);
+    cJSON_AddNumberToObject(o, "errors", sm->errors);
+    cJSON_AddBoolToObject(o, "validated", sm->validated);
+    if (bind->n) {
+        o = cJSON_AddObjectToObject(doc, "bindings");
+        for (size_t i = 0; i < bind->n; i++)
+            cJSON_AddNumberToObject(o, bind->items[i].name, (double)bind->items[i].value);
+        if (total_known)
+            cJSON_AddNumberToObject(doc, "total_bytes", (double)total);
+        else
+            cJSON_AddNullToObject(doc, "total_bytes");
+    }
+    return doc;
+}
+
+static void shapes_text(const struct cgs_graph *g, const struct cgs_shapes *s,
+                        const struct cgs_sym_bindings *bind, bool all, int64_t total,
+                        bool total_known)
+{
+    struct cgs_buf b = CGS_BUF_INIT;
+    const struct cgs_shapes_summary *sm = &s->summary;
+
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const struct cgs_node *n = g->nodes[i];
+        const struct cgs_shape_node *r = &s->nodes[i];
+        bool notable = r->status != CGS_SHAPE_OK ||
+                       (r->cmp != CGS_SHAPE_CMP_NONE && r->cmp != CGS_SHAPE_CMP_MATCH);
+        if (!all && !notable && !bind->n)
+            continue;
+        cgs_buf_reset(&b);
+        cgs_val_describe(r->val, &b);
+        printf("%-32s %-10s %s", n->name, cgs_shape_status_names[r->status], b.buf);
+        if (bind->n) {
+            int64_t bytes;
+            if (r->val && cgs_val_bytes(r->val, cgs_sym_bindings_lookup, (void *)bind, &bytes) == 0)
+                printf("  %lld bytes", (long long)bytes);
+        }
+        if (r->cmp != CGS_SHAPE_CMP_NONE && r->cmp != CGS_SHAPE_CMP_MATCH)
+            printf("  [%s]", match_word(r->cmp));
+        if (r->reason && notable)
+            printf("\n    %s", r->reason);
+        printf("\n");
+    }
+    printf("%u nodes: %u inferred, %u matched, %u mismatched, %u unknown op, %u partial, "
+           "%u errors; %s\n",
+           sm->nodes, sm->inferred, sm->matched, sm->mismatched, sm->unknown, sm->partial, sm->errors,
+           sm->validated ? "validated" : "not validated");
+    if (bind->n) {
+        if (total_known)
+            printf("total: %lld bytes of node values (views and in-place results counted once)\n",
+                   (long long)total);
+        else
+            printf("total: unknown (unbound symbols or unknown values)\n");
+    }
+    cgs_buf_release(&b);
+}
+
+/* Bytes of values that own storage: views and in-place results share their input's. */
+static bool total_bytes(const struct cgs_graph *g, const struct cgs_shapes *s,
+                        const struct cgs_sym_bindings *bind, int64_t *total)
+{
+    *total = 0;
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const struct cgs_shape_node *r = &s->nodes[i];
+        const struct cgs_node *n = g->nodes[i];
+        int64_t bytes;
+        bool seen = false;
+        if (n->op == CGS_NODE_OUTPUT || !r->val)
+            continue;
+        // a value shared with an earlier node (alias, in-place, getitem) counts once
+        for (uint32_t j = 0; j < n->n_inputs && !seen; j++)
+            seen = s->nodes[n->inputs[j]->index].val == r->val;
+        if (seen)
+            continue;
+        if (r->val->kind == CGS_VAL_LIST || r->val->kind == CGS_VAL_TENSOR) {
+            if (cgs_val_bytes(r->val, cgs_sym_bindings_lookup, (void *)bind, &bytes))
+                return false;
+            *total += bytes;
+        }
+    }
+    return true;
+}
+
+static int run(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"reinfer", no_argument, NULL, 'r'},
+        {"bind", required_argument, NULL, 'b'},
+        {"all", no_argument, NULL, 'a'},
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct cgs_sym_binding binds[MAX_BINDS];
+    struct cgs_sym_bindings bind = {binds, 0};
+    struct cgs_shapes_opts so = {false};
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_shapes *s;
+    struct cgs_graph *g;
+    bool json = false, all = false, total_known = false;
+    int64_t total = 0;
+    int c, rc = CGS_EXIT_OK;
+
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'r':
+            so.reinfer = true;
+            break;
+        case 'b':
+            if (bind.n == MAX_BINDS) {
+                rc = cli_usage_error(&cmd_shapes, "too many --bind options (at most %d)", MAX_BINDS);
+                goto out;
+            }
+            if (parse_bind(optarg, &binds[bind.n])) {
+                rc = cli_usage_error(&cmd_shapes, "--bind expects SYM=INT, got '%s'", optarg);
+                goto out;
+            }
+            bind.n++;
+            break;
+        case 'a':
+            all = true;
+            break;
+        case 'j':
+            json = true;
+            break;
+        case 'h':
+            cli_print_help(&cmd_shapes, stdout);
+            goto out;
+        default:
+            rc = cli_usage_error(&cmd_shapes, "unknown option '%s'", argv[optind - 1]);
+            goto out;
+        }
+    }
+    if (argc - optind != 1) {
+        rc = cli_usage_error(&cmd_shapes, "expected one GRAPH");
+        goto out;
+    }
+    g = cli_load_graph(argv[optind], NULL);
+    if (!g) {
+        rc = CGS_EXIT_BAD_INPUT;
+        goto out;
+    }
+    for (size_t i = 0; i < bind.n; i++)
+        if (!cgs_graph_symbol(g, binds[i].name))
+            cli_warn("--bind: graph has no symbol '%s'", binds[i].name);
+    if (cgs_shapes_infer(g, &so, &s, &d)) {
+        rc = cli_report_diag(&d);
+        cgs_graph_free(g);
+        goto out;
+    }
+    if (bind.n)
+        total_known = total_bytes(g, s, &bind, &total);
+    if (json)
+        cli_print_json(shapes_json(g, s, &bind, total, total_known));
+    else
+        shapes_text(g, s, &bind, all, total, total_known);
+    cgs_graph_free(g);
+out:
+    for (size_t i = 0; i < bind.n; i++)
+        free((char *)binds[i].name);
+    return rc;
+}

@@ -1,0 +1,92 @@
+/*
+ * The operator registry: every call target cgscope knows (lib/op-list.h),
+ * with its argument schema, its shape rule and its traits.
+ *
+ * Lookup is by the spec's target syntax. An exact target ("aten.add.Tensor",
+ * "operator.getitem", "view") finds its entry; an overload packet
+ * ("cgs.attention", "aten.mm") finds the first overload of that packet, as
+ * Dynamo graphs name custom ops without their overload.
+ *
+ * The table is static data: nothing here allocates or needs freeing.
+ */
+#ifndef CGS_OPS_H
+#define CGS_OPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/diag.h"
+
+/* Traits of an operator (bit flags). */
+enum cgs_op_flags {
+    CGS_OPF_ELEMENTWISE = 1 << 0, /* pointwise: broadcasting, one output element per element */
+    CGS_OPF_VIEW = 1 << 1,        /* the result aliases its first input's storage */
+    CGS_OPF_INPLACE = 1 << 2,     /* mutates its first argument (add_, copy_, relu_) */
+    CGS_OPF_REDUCTION = 1 << 3,   /* reduces over dimensions (sum, mean, var_mean) */
+    CGS_OPF_MATMUL = 1 << 4,      /* a matrix product (mm, addmm, linear) */
+    CGS_OPF_CONV = 1 << 5,        /* a convolution or its backward */
+    CGS_OPF_SIZE = 1 << 6,        /* computes sizes or scalars, not tensors (sym_size, size) */
+    CGS_OPF_NOVALUE = 1 << 7,     /* returns None (asserts, logging, out= custom ops) */
+    CGS_OPF_FACTORY = 1 << 8,     /* creates a fresh tensor (arange, full, empty_like) */
+    CGS_OPF_RANDOM = 1 << 9,      /* draws random numbers */
+};
+
+struct cgs_node;
+struct cgs_shape_ctx;
+
+/*
+ * A shape rule: reads the node's bound arguments through ctx (lib/shapes.h)
+ * and sets the node's value there. Returns 0 (exact), -CGS_E_UNKNOWN (only
+ * partly known: unknown dims, rank or strides) or another -CGS_E_* with the
+ * reason in d. It never asserts.
+ */
+typedef int (*cgs_shape_rule_fn)(const struct cgs_node *n, struct cgs_shape_ctx *ctx,
+                                 struct cgs_diag *d);
+
+enum cgs_op {
+    CGS_OP_UNKNOWN = 0,
+#define OP(id, target, rule, schema, flags) CGS_OP_##id,
+#include "lib/op-list.h"
+#undef OP
+    CGS_OP_COUNT
+};
+
+struct cgs_op_info {
+    const char *name;        /* target, spec syntax */
+    const char *schema;      /* "self, other, *, alpha=1" (see lib/op-list.h) */
+    const char *rule_name;   /* "binary" */
+    cgs_shape_rule_fn infer; /* NULL only for CGS_OP_UNKNOWN */
+    unsigned flags;          /* enum cgs_op_flags */
+};
+
+/* Indexed by enum cgs_op; entries 1..CGS_OP_COUNT-1 are sorted by name. */
+extern const struct cgs_op_info cgs_ops[CGS_OP_COUNT];
+
+/* Bounds-checked access: an out-of-range op gives the CGS_OP_UNKNOWN entry. */
+const struct cgs_op_info *cgs_op_info(enum cgs_op op);
+
+/* The entry of a target (exact, else its packet's first overload); CGS_OP_UNKNOWN if none. */
+enum cgs_op cgs_op_lookup(const char *target);
+
+/* The entry of an exact target only; CGS_OP_UNKNOWN if none. */
+enum cgs_op cgs_op_lookup_exact(const char *target);
+
+/*
+ * Whether a name given on the command line matches a graph target, as
+ * MagiCompiler's resolve_defined_ops does: equal strings, or name is the
+ * packet of target ("aten.mm" matches "aten.mm.default"; "cgs.attention"
+ * matches "cgs.attention.default"), or target is the packet of name.
+ */
+bool cgs_op_name_matches(const char *name, const char *target);
+
+/* Whether target has the given flags (all of them); false for unknown targets. */
+bool cgs_op_target_has(const char *target, unsigned flags);
+
+/* Shape rule prototypes, one per rule name in lib/op-list.h (lib/shapes.c). */
+#define OP(id, target, rule, schema, flags)                                    \
+    int cgs_shape_rule_##rule(const struct cgs_node *n, struct cgs_shape_ctx *ctx,              \
+                              struct cgs_diag *d);
+#include "lib/op-list.h"
+#undef OP
+
+#endif

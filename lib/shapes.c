@@ -1,0 +1,3943 @@
+/*
+ * Shape inference (see lib/shapes.h) and the shape rules of lib/op-list.h.
+ *
+ * Rules follow PyTorch's FakeTensor propagation: meta functions, the
+ * decompositions registered as meta kernels, and FakeTensor's own fast
+ * paths. Where PyTorch asks a symbolic question (is this stride smaller,
+ * is this size 1) with backed symbols, it answers it at the symbols' hints
+ * and guards; so do we: every comparison below evaluates at the hints, while
+ * the sizes and strides we produce stay symbolic.
+ */
+#include "lib/shapes.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/ops.h"
+#include "lib/report-json.h"
+
+#define MAX_PARAMS 32
+#define NDIM_MAX CGS_MAX_NDIM
+
+const char *const cgs_shape_status_names[CGS_SHAPE_STATUS_COUNT] = {
+    [CGS_SHAPE_OK] = "ok",
+    [CGS_SHAPE_PARTIAL] = "partial",
+    [CGS_SHAPE_UNKNOWN_OP] = "unknown_op",
+    [CGS_SHAPE_ERROR] = "error",
+};
+
+struct cgs_shape_ctx {
+    struct cgs_graph *g;
+    struct cgs_symctx *sx;
+    struct cgs_arena *ar;
+    const struct cgs_val **vals; /* value each node's users see */
+    /* the node being inferred */
+    const struct cgs_op_info *op;
+    uint32_t n_params;
+    struct {
+        const char *name;    /* in the schema text, not terminated: name_len */
+        size_t name_len;
+        const char *def;     /* default text or NULL; not terminated: def_len */
+        size_t def_len;
+        bool variadic;
+        const struct cgs_arg *arg; /* bound argument, NULL when absent */
+    } p[MAX_PARAMS];
+    struct cgs_arg rest; /* the variadic tail as a LIST */
+    struct cgs_val *out; /* the rule's result */
+};
+
+/* ---- small helpers ------------------------------------------------------------------- */
+
+typedef const struct cgs_sym *sym_t;
+
+
+/* The value of e at the symbols' hints; false when it has none. */
+static bool hint(const struct cgs_shape_ctx *sc, sym_t e, int64_t *v)
+{
+    if (!e)
+        return false;
+    if (cgs_sym_is_int(e, v))
+        return true;
+    return cgs_sym_eval(e, cgs_graph_hint_lookup, sc->g, v) == 0;
+}
+
+/* Hint or a sentinel (unknown sizes compare as "large"). */
+static int64_t hv(const struct cgs_shape_ctx *sc, sym_t e)
+{
+    int64_t v;
+
+    return hint(sc, e, &v) ? v : INT64_MAX / 4;
+}
+
+static sym_t K(struct cgs_shape_ctx *sc, int64_t v)
+{
+    return cgs_sym_int(sc->sx, v);
+}
+
+static sym_t S_add(struct cgs_shape_ctx *sc, sym_t a, sym_t b)
+{
+    return a && b ? cgs_sym_add(sc->sx, a, b) : NULL;
+}
+
+static sym_t S_sub(struct cgs_shape_ctx *sc, sym_t a, sym_t b)
+{
+    return a && b ? cgs_sym_sub(sc->sx, a, b) : NULL;
+}
+
+static sym_t S_mul(struct cgs_shape_ctx *sc, sym_t a, sym_t b)
+{
+    return a && b ? cgs_sym_mul(sc->sx, a, b) : NULL;
+}
+
+static sym_t S_div(struct cgs_shape_ctx *sc, sym_t a, sym_t b)
+{
+    return a && b ? cgs_sym_floordiv(sc->sx, a, b) : NULL;
+}
+
+/* max(a, 1) for a size: sizes of symbolic tensors are at least 1 (size-like). */
+static sym_t S_max1(struct cgs_shape_ctx *sc, sym_t a)
+{
+    int64_t v;
+
+    if (!a)
+        return NULL;
+    if (cgs_sym_is_int(a, &v))
+        return v < 1 ? K(sc, 1) : a;
+    return a;
+}
+
+static bool is_const(sym_t e, int64_t v)
+{
+    int64_t x;
+
+    return e && cgs_sym_is_int(e, &x) && x == v;
+}
+
+/* ---- tensors ---------------------------------------------------------------------- */
+
+static struct cgs_val *new_val(struct cgs_shape_ctx *sc, enum cgs_val_kind kind)
+{
+    struct cgs_val *v = cgs_arena_alloc(sc->ar, sizeof(*v));
+
+    v->kind = kind;
+    return v;
+}
+
+static struct cgs_tensor *fill_tensor(struct cgs_shape_ctx *sc, struct cgs_val *v, uint32_t ndim,
+                                      enum cgs_dtype dtype, const char *device)
+{
+    struct cgs_tensor *t = &v->u.t;
+
+    memset(v, 0, sizeof(*v));
+    v->kind = CGS_VAL_TENSOR;
+
+    t->dtype = dtype;
+    t->ndim = ndim;
+    if (ndim != CGS_NDIM_UNKNOWN) {
+        t->shape = cgs_arena_calloc(sc->ar, ndim ? ndim : 1, sizeof(*t->shape));
+        t->stride = cgs_arena_calloc(sc->ar, ndim ? ndim : 1, sizeof(*t->stride));
+    }
+    t->storage_offset = K(sc, 0);
+    t->device = device;
+    return t;
+}
+
+static struct cgs_tensor *new_tensor_val(struct cgs_shape_ctx *sc, struct cgs_val **vp,
+                                         uint32_t ndim, enum cgs_dtype dtype, const char *device)
+{
+    *vp = cgs_arena_alloc(sc->ar, sizeof(**vp));
+    return fill_tensor(sc, *vp, ndim, dtype, device);
+}
+
+/* A new tensor as the node's result. */
+static struct cgs_tensor *out_tensor(struct cgs_shape_ctx *sc, uint32_t ndim, enum cgs_dtype dtype,
+                                     const char *device)
+{
+    return new_tensor_val(sc, &sc->out, ndim, dtype, device);
+}
+
+static bool tensor_known(const struct cgs_tensor *t)
+{
+    uint32_t i;
+
+    if (t->ndim == CGS_NDIM_UNKNOWN || !t->shape || !t->stride || !t->storage_offset)
+        return false;
+    for (i = 0; i < t->ndim; i++)
+        if (!t->shape[i] || !t->stride[i])
+            return false;
+    return true;
+}
+
+static void contiguous_strides(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t *shape,
+                               sym_t *stride)
+{
+    sym_t m = K(sc, 1);
+    uint32_t i;
+
+    for (i = nd; i-- > 0;) {
+        stride[i] = m;
+        m = S_mul(sc, m, S_max1(sc, shape[i]));
+    }
+}
+
+/* Strides of a dense tensor laid out in the physical order perm (outermost first). */
+static void permuted_strides(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t *shape,
+                             const uint32_t *perm, sym_t *stride)
+{
+    sym_t m = K(sc, 1);
+    uint32_t i;
+
+    for (i = nd; i-- > 0;) {
+        stride[perm[i]] = m;
+        m = S_mul(sc, m, S_max1(sc, shape[perm[i]]));
+    }
+}
+
+static void channels_last_strides(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t *shape,
+                                  sym_t *stride)
+{
+    uint32_t perm[5] = { 0, 2, 3, 1, 0 };
+
+    if (nd == 5) {
+        perm[1] = 2, perm[2] = 3, perm[3] = 4, perm[4] = 1;
+    } else if (nd != 4) {
+        contiguous_strides(sc, nd, shape, stride);
+        return;
+    }
+    permuted_strides(sc, nd, shape, perm, stride);
+}
+
+/* Hint arrays of a tensor's sizes and strides. */
+static void hints(const struct cgs_shape_ctx *sc, const struct cgs_tensor *t, int64_t *sz,
+                  int64_t *st)
+{
+    uint32_t i;
+
+    for (i = 0; i < t->ndim; i++) {
+        if (sz)
+            sz[i] = hv(sc, t->shape[i]);
+        if (st)
+            st[i] = t->stride ? hv(sc, t->stride[i]) : 0;
+    }
+}
+
+static bool h_contiguous(uint32_t nd, const int64_t *sz, const int64_t *st)
+{
+    int64_t expected = 1;
+    uint32_t i;
+
+    for (i = 0; i < nd; i++)
+        if (sz[i] == 0)
+            return true;
+    for (i = nd; i-- > 0;) {
+        if (sz[i] == 1)
+            continue;
+        if (st[i] != expected)
+            return false;
+        expected *= sz[i];
+    }
+    return true;
+}
+
+static bool h_channels_last(uint32_t nd, const int64_t *sz, const int64_t *st)
+{
+    static const uint32_t o4[] = { 1, 3, 2, 0 }, o5[] = { 1, 4, 3, 2, 0 };
+    const uint32_t *o = nd == 4 ? o4 : o5;
+    int64_t expected = 1;
+    uint32_t i;
+
+    if (nd != 4 && nd != 5)
+        return false;
+    for (i = 0; i < nd; i++) {
+        uint32_t d = o[i];
+        if (sz[d] == 1)
+            continue;
+        if (st[d] != expected)
+            return false;
+        expected *= sz[d];
+    }
+    return true;
+}
+
+/* c10's is_channels_last_strides_2d/3d: the heuristic behind suggest_memory_format. */
+static bool h_strides_like_cl(uint32_t nd, const int64_t *sz, const int64_t *st)
+{
+    static const uint32_t o4[] = { 1, 3, 2, 0 }, o5[] = { 1, 4, 3, 2, 0 };
+    const uint32_t *o = nd == 4 ? o4 : o5;
+    int64_t min = 0;
+    uint32_t i;
+
+    if (nd != 4 && nd != 5)
+        return false;
+    if (st[1] == 0)
+        return false;
+    for (i = 0; i < nd; i++) {
+        uint32_t d = o[i];
+        if (sz[d] == 0)
+            return false;
+        if (st[d] < min)
+            return false;
+        if (d == 0 && min == st[1])
+            return false;
+        min = st[d];
+        if (sz[d] > 1)
+            min *= sz[d];
+    }
+    return true;
+}
+
+static bool suggest_cl(const struct cgs_shape_ctx *sc, const struct cgs_tensor *t)
+{
+    int64_t sz[NDIM_MAX], st[NDIM_MAX];
+
+    if (t->ndim != 4 && t->ndim != 5)
+        return false;
+    hints(sc, t, sz, st);
+    return h_strides_like_cl(t->ndim, sz, st);
+}
+
+
+/* _prims_common's ge() of should_swap: a >= b for non-negative a, b. */
+static bool ge_nn(int64_t a, int64_t b)
+{
+    if (b == 0)
+        return true;
+    if (a == 0)
+        return false;
+    return a >= b || a % b == 0;
+}
+
+/*
+ * The output strides of an elementwise operation over operands already
+ * broadcast to shape (strides st[k][...], 0 where broadcast): the
+ * permutation PyTorch's compute_elementwise_output_logical_to_physical_perm
+ * sorts out, then dense strides in that order. fast_contig/fast_cl: the
+ * FakeTensor fast path already decided.
+ */
+static void elementwise_strides(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t *shape,
+                                uint32_t nt, int64_t (*st)[NDIM_MAX], sym_t *out)
+{
+    int64_t sz[NDIM_MAX];
+    uint32_t perm[NDIM_MAX], phys[NDIM_MAX], i, k;
+    bool all_contig = true, all_cl = true;
+
+    if (nd == 0)
+        return;
+    if (nd == 1 || nt == 0) {
+        contiguous_strides(sc, nd, shape, out);
+        return;
+    }
+    for (i = 0; i < nd; i++)
+        sz[i] = hv(sc, shape[i]);
+    for (k = 0; k < nt; k++) {
+        all_contig = all_contig && h_contiguous(nd, sz, st[k]);
+        all_cl = all_cl && h_channels_last(nd, sz, st[k]);
+    }
+    if (all_contig && !all_cl) {
+        contiguous_strides(sc, nd, shape, out);
+        return;
+    }
+    if (all_cl && !all_contig) {
+        channels_last_strides(sc, nd, shape, out);
+        return;
+    }
+    for (i = 0; i < nd; i++)
+        perm[i] = nd - 1 - i;
+    for (i = 1; i < nd; i++) {
+        uint32_t d1 = i, d0;
+        for (d0 = i; d0-- > 0;) {
+            uint32_t a = perm[d0], b = perm[d1];
+            int cmp = 0;
+            for (k = 0; k < nt; k++) {
+                int64_t sa = st[k][a], sb = st[k][b];
+                if (sa == 0 || sb == 0)
+                    continue;
+                if (sa == sb) {
+                    if (ge_nn(sz[b], sz[a]))
+                        continue;
+                    cmp = 1;
+                    break;
+                }
+                if (ge_nn(sb, sa)) {
+                    cmp = -1;
+                    break;
+                }
+                if (ge_nn(sa, sb)) {
+                    cmp = 1;
+                    break;
+                }
+            }
+            if (cmp > 0) {
+                perm[d0] = b, perm[d1] = a;
+                d1 = d0;
+            } else if (cmp < 0) {
+                break;
+            }
+        }
+    }
+    for (i = 0; i < nd; i++)
+        phys[i] = perm[nd - 1 - i];
+    permuted_strides(sc, nd, shape, phys, out);
+}
+
+/* Strides an operand shows when broadcast to nd dims of sizes out_sz. */
+static void broadcast_hint_strides(const struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
+                                   uint32_t nd, const int64_t *out_sz, int64_t *st)
+{
+    uint32_t off = nd - t->ndim, i;
+
+    for (i = 0; i < nd; i++) {
+        if (i < off) {
+            st[i] = 0;
+        } else {
+            int64_t s = hv(sc, t->shape[i - off]);
+            st[i] = (s == 1 && out_sz[i] != 1) ? 0 : hv(sc, t->stride[i - off]);
+        }
+    }
+}
+
+/* empty_like / clone with preserve_format: the dense layout keeping t's order. */
+static void preserve_strides(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, sym_t *out)
+{
+    int64_t st[1][NDIM_MAX];
+
+    hints(sc, t, NULL, st[0]);
+    elementwise_strides(sc, t->ndim, t->shape, 1, st, out);
+}
+
+/* ---- binding arguments to the schema ------------------------------------------------- */
+
+/* Split the schema into parameters; 0, or -CGS_E_LIMIT for too many. */
+static int parse_schema(struct cgs_shape_ctx *sc, const char *s)
+{
+    bool kwonly = false;
+
+    sc->n_params = 0;
+    while (*s) {
+        const char *end = s, *eq;
+        size_t len;
+        while (*end && *end != ',')
+            end++;
+        // a default may hold commas inside brackets
+        if (memchr(s, '[', (size_t)(end - s))) {
+            while (*end && *end != ']')
+                end++;
+            while (*end && *end != ',')
+                end++;
+        }
+        len = (size_t)(end - s);
+        if (len == 1 && *s == '*') {
+            kwonly = true;
+        } else if (len) {
+            if (sc->n_params == MAX_PARAMS)
+                return -CGS_E_LIMIT;
+            memset(&sc->p[sc->n_params], 0, sizeof(sc->p[0]));
+            if (*s == '*') {
+                sc->p[sc->n_params].variadic = true;
+                s++, len--;
+            }
+            eq = memchr(s, '=', len);
+            sc->p[sc->n_params].name = s;
+            sc->p[sc->n_params].name_len = eq ? (size_t)(eq - s) : len;
+            if (eq) {
+                sc->p[sc->n_params].def = eq + 1;
+                sc->p[sc->n_params].def_len = (size_t)(s + len - eq - 1);
+            }
+            // keyword-only parameters take no positional argument
+            if (kwonly)
+                sc->p[sc->n_params].name_len |= (size_t)1 << 62;
+            sc->n_params++;
+        }
+        s = *end ? end + 1 : end;
+        while (*s == ' ')
+            s++;
+    }
+    return 0;
+}
+
+#define KWONLY_BIT ((size_t)1 << 62)
+
+static size_t pname_len(const struct cgs_shape_ctx *sc, uint32_t i)
+{
+    return sc->p[i].name_len & ~KWONLY_BIT;
+}
+
+static int bind_args(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct cgs_diag *d)
+{
+    uint32_t pi = 0, ai, k;
+
+    for (ai = 0; ai < n->n_args; ai++) {
+        while (pi < sc->n_params && (sc->p[pi].name_len & KWONLY_BIT))
+            pi++;
+        if (pi >= sc->n_params)
+            return cgs_diag_set(d, CGS_E_INVAL, "too many arguments for '%s' (%u given)",
+                                sc->op->name, n->n_args);
+        if (sc->p[pi].variadic) {
+            sc->rest.kind = CGS_ARG_LIST;
+            sc->rest.n = n->n_args - ai;
+            sc->rest.u.items = n->args + ai;
+            if (sc->rest.n == 1 && n->args[ai].kind == CGS_ARG_LIST)
+                sc->p[pi].arg = &n->args[ai];
+            else
+                sc->p[pi].arg = &sc->rest;
+            pi++;
+            break;
+        }
+        sc->p[pi++].arg = &n->args[ai];
+    }
+    for (k = 0; k < n->n_kwargs; k++) {
+        const char *key = n->kwargs[k].key;
+        size_t klen = strlen(key);
+        uint32_t i;
+        for (i = 0; i < sc->n_params; i++) {
+            if (pname_len(sc, i) == klen && !memcmp(sc->p[i].name, key, klen)) {
+                sc->p[i].arg = &n->kwargs[k].val;
+                break;
+            }
+        }
+    }
+    return 0;
+}
+
+static int find_param(const struct cgs_shape_ctx *sc, const char *name)
+{
+    size_t len = strlen(name);
+    uint32_t i;
+
+    for (i = 0; i < sc->n_params; i++)
+        if (pname_len(sc, i) == len && !memcmp(sc->p[i].name, name, len))
+            return (int)i;
+    return -1;
+}
+
+/* Parse a schema default ("None", "1", "[1, 1]", "True", "0.5", "'none'") into the arena. */
+static const struct cgs_arg *parse_default(struct cgs_shape_ctx *sc, const char *s, size_t len)
+{
+    struct cgs_arg *a = cgs_arena_alloc(sc->ar, sizeof(*a));
+    char buf[128];
+
+    if (len >= sizeof(buf))
+        len = sizeof(buf) - 1;
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    if (!strcmp(buf, "None")) {
+        a->kind = CGS_ARG_NONE;
+    } else if (!strcmp(buf, "True") || !strcmp(buf, "False")) {
+        a->kind = CGS_ARG_BOOL;
+        a->u.b = buf[0] == 'T';
+    } else if (buf[0] == '\'') {
+        a->kind = CGS_ARG_STR;
+        a->u.s = cgs_arena_strndup(sc->ar, buf + 1, len >= 2 ? len - 2 : 0);
+    } else if (buf[0] == '[') {
+        struct cgs_arg items[16];
+        char *p = buf + 1;
+        uint32_t n = 0;
+        while (*p && *p != ']' && n < 16) {
+            char *e;
+            long long v = strtoll(p, &e, 10);
+            if (e == p)
+                break;
+            items[n].kind = CGS_ARG_INT;
+            items[n++].u.i = v;
+            p = e;
+            while (*p == ',' || *p == ' ')
+                p++;
+        }
+        a->kind = CGS_ARG_LIST;
+        a->n = n;
+        a->u.items = cgs_arena_calloc(sc->ar, n ? n : 1, sizeof(*items));
+        memcpy(a->u.items, items, n * sizeof(*items));
+    } else if (strpbrk(buf, ".e")) {
+        a->kind = CGS_ARG_FLOAT;
+        a->u.f = strtod(buf, NULL);
+    } else {
+        a->kind = CGS_ARG_INT;
+        a->u.i = strtoll(buf, NULL, 10);
+    }
+    return a;
+}
+
+/* The argument bound to a parameter, or its default; NULL when neither. */
+static const struct cgs_arg *A(struct cgs_shape_ctx *sc, const char *name)
+{
+    int i = find_param(sc, name);
+
+    if (i < 0)
+        return NULL;
+    if (sc->p[i].arg)
+        return sc->p[i].arg;
+    if (sc->p[i].def)
+        return parse_default(sc, sc->p[i].def, sc->p[i].def_len);
+    return NULL;
+}
+
+/* The argument at position i of the schema (bound or default). */
+static const struct cgs_arg *Ai(struct cgs_shape_ctx *sc, uint32_t i)
+{
+    if (i >= sc->n_params)
+        return NULL;
+    if (sc->p[i].arg)
+        return sc->p[i].arg;
+    if (sc->p[i].def)
+        return parse_default(sc, sc->p[i].def, sc->p[i].def_len);
+    return NULL;
+}
+
+static bool is_none(const struct cgs_arg *a)
+{
+    return !a || a->kind == CGS_ARG_NONE;
+}
+
+static const struct cgs_val *node_val(const struct cgs_shape_ctx *sc, const struct cgs_arg *a)
+{
+    if (!a || a->kind != CGS_ARG_NODE || !a->u.node)
+        return NULL;
+    return sc->vals[a->u.node->index];
+}
+
+/*
+ * A tensor argument: 0 with *t set (fully known), 1 when None or absent,
+ * -CGS_E_UNKNOWN when not known (yet), -CGS_E_INVAL when not a tensor.
+ */
+static int arg_tensor(struct cgs_shape_ctx *sc, const struct cgs_arg *a,
+                      const struct cgs_tensor **t)
+{
+    const struct cgs_val *v;
+
+    *t = NULL;
+    if (is_none(a))
+        return 1;
+    if (a->kind != CGS_ARG_NODE)
+        return -CGS_E_INVAL;
+    v = node_val(sc, a);
+    if (!v)
+        return -CGS_E_UNKNOWN;
+    if (v->kind == CGS_VAL_NONE)
+        return 1;
+    if (v->kind != CGS_VAL_TENSOR)
+        return -CGS_E_INVAL;
+    *t = &v->u.t;
+    return tensor_known(*t) ? 0 : -CGS_E_UNKNOWN;
+}
+
+/* A tensor parameter that must be there: 0, or an error code with d filled. */
+static int need_tensor(struct cgs_shape_ctx *sc, const char *name, const struct cgs_tensor **t,
+                       struct cgs_diag *d)
+{
+    int rc = arg_tensor(sc, A(sc, name), t);
+
+    if (rc == 0)
+        return 0;
+    if (rc == -CGS_E_UNKNOWN)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "input '%s' is not known", name);
+    return cgs_diag_set(d, CGS_E_INVAL, "argument '%s' is not a tensor", name);
+}
+
+/* An integer (possibly symbolic) from an argument; 0, 1 for None, or -CGS_E_*. */
+static int int_of(struct cgs_shape_ctx *sc, const struct cgs_arg *a, sym_t *out)
+{
+    const struct cgs_val *v;
+
+    *out = NULL;
+    if (is_none(a))
+        return 1;
+    switch (a->kind) {
+    case CGS_ARG_INT:
+        *out = K(sc, a->u.i);
+        return 0;
+    case CGS_ARG_BOOL:
+        *out = K(sc, a->u.b);
+        return 0;
+    case CGS_ARG_SYM:
+        *out = a->u.sym;
+        return 0;
+    case CGS_ARG_NODE:
+        v = node_val(sc, a);
+        if (!v)
+            return -CGS_E_UNKNOWN;
+        if (v->kind == CGS_VAL_SYMINT && v->u.s.sym) {
+            *out = v->u.s.sym;
+            return 0;
+        }
+        if (v->kind == CGS_VAL_INT) {
+            *out = K(sc, v->u.i);
+            return 0;
+        }
+        if (v->kind == CGS_VAL_BOOL) {
+            *out = K(sc, v->u.b);
+            return 0;
+        }
+        return v->kind == CGS_VAL_SYMINT ? -CGS_E_UNKNOWN : -CGS_E_INVAL;
+    default:
+        return -CGS_E_INVAL;
+    }
+}
+
+/* A constant integer; false when absent, None, symbolic or not an int. */
+static bool int_const(struct cgs_shape_ctx *sc, const struct cgs_arg *a, int64_t *v)
+{
+    sym_t e;
+
+    return int_of(sc, a, &e) == 0 && cgs_sym_is_int(e, v);
+}
+
+/*
+ * A list of integers: a LIST of ints/SymInts, a node whose value is a list
+ * (a torch.Size), or a single int (n = 1, the caller repeats it).
+ * 0, 1 for None, -CGS_E_UNKNOWN, -CGS_E_INVAL or -CGS_E_LIMIT.
+ */
+static int ints_of(struct cgs_shape_ctx *sc, const struct cgs_arg *a, sym_t *out, uint32_t *n)
+{
+    const struct cgs_val *v;
+    uint32_t i;
+    int rc;
+
+    *n = 0;
+    if (is_none(a))
+        return 1;
+    if (a->kind == CGS_ARG_LIST) {
+        if (a->n > NDIM_MAX)
+            return -CGS_E_LIMIT;
+        // view(*size) called as view(torch.Size node)
+        if (a->n == 1 && a->u.items[0].kind == CGS_ARG_NODE) {
+            v = node_val(sc, &a->u.items[0]);
+            if (v && v->kind == CGS_VAL_LIST)
+                return ints_of(sc, &a->u.items[0], out, n);
+        }
+        for (i = 0; i < a->n; i++) {
+            rc = int_of(sc, &a->u.items[i], &out[i]);
+            if (rc)
+                return rc < 0 ? rc : -CGS_E_INVAL;
+        }
+        *n = a->n;
+        return 0;
+    }
+    if (a->kind == CGS_ARG_NODE) {
+        v = node_val(sc, a);
+        if (!v)
+            return -CGS_E_UNKNOWN;
+        if (v->kind == CGS_VAL_LIST) {
+            if (v->n > NDIM_MAX)
+                return -CGS_E_LIMIT;
+            for (i = 0; i < v->n; i++) {
+                const struct cgs_val *it = &v->u.items[i];
+                if (it->kind == CGS_VAL_INT)
+                    out[i] = K(sc, it->u.i);
+                else if (it->kind == CGS_VAL_SYMINT && it->u.s.sym)
+                    out[i] = it->u.s.sym;
+                else
+                    return -CGS_E_UNKNOWN;
+            }
+            *n = v->n;
+            return 0;
+        }
+    }
+    rc = int_of(sc, a, &out[0]);
+    if (rc == 0)
+        *n = 1;
+    return rc;
+}
+
+static bool bool_of(const struct cgs_arg *a, bool def)
+{
+    if (!a)
+        return def;
+    if (a->kind == CGS_ARG_BOOL)
+        return a->u.b;
+    if (a->kind == CGS_ARG_INT)
+        return a->u.i != 0;
+    return def;
+}
+
+static enum cgs_dtype dtype_of(const struct cgs_arg *a)
+{
+    return a && a->kind == CGS_ARG_DTYPE ? a->u.dtype : CGS_DTYPE_UNKNOWN;
+}
+
+static const char *str_of(const struct cgs_arg *a)
+{
+    if (!a)
+        return NULL;
+    switch (a->kind) {
+    case CGS_ARG_STR:
+    case CGS_ARG_MEMFMT:
+    case CGS_ARG_DEVICE:
+    case CGS_ARG_LAYOUT:
+        return a->u.s;
+    default:
+        return NULL;
+    }
+}
+
+/* Wrap a possibly negative dim into [0, rank); false when out of range. */
+static bool wrap_dim(int64_t dim, uint32_t rank, uint32_t *out)
+{
+    int64_t r = rank ? rank : 1;
+
+    if (dim < 0)
+        dim += r;
+    if (dim < 0 || dim >= r)
+        return false;
+    *out = (uint32_t)dim;
+    return true;
+}
+
+static int dim_arg(struct cgs_shape_ctx *sc, const char *name, uint32_t rank, uint32_t *out,
+                   struct cgs_diag *d)
+{
+    int64_t v;
+
+    if (!int_const(sc, A(sc, name), &v))
+        return cgs_diag_set(d, CGS_E_INVAL, "argument '%s' is not a constant int", name);
+    if (!wrap_dim(v, rank, out))
+        return cgs_diag_set(d, CGS_E_INVAL, "dimension %lld out of range for rank %u",
+                            (long long)v, rank);
+    return 0;
+}
+
+/* ---- dtypes -------------------------------------------------------------------------- */
+
+static int dt_cat(enum cgs_dtype t)
+{
+    switch (cgs_dtypes[t].kind) {
+    case 'B':
+        return 0;
+    case 'U':
+    case 'I':
+        return 1;
+    case 'F':
+        return 2;
+    case 'C':
+        return 3;
+    default:
+        return -1;
+    }
+}
+
+static enum cgs_dtype promote2(enum cgs_dtype a, enum cgs_dtype b)
+{
+    int ca, cb;
+
+    if (a == CGS_DTYPE_UNKNOWN)
+        return b;
+    if (b == CGS_DTYPE_UNKNOWN || a == b)
+        return a;
+    ca = dt_cat(a), cb = dt_cat(b);
+    if (ca != cb)
+        return ca > cb ? a : b;
+    if (ca == 1) {
+        bool ua = cgs_dtypes[a].kind == 'U', ub = cgs_dtypes[b].kind == 'U';
+        if (ua != ub) {
+            enum cgs_dtype s = ua ? b : a, u = ua ? a : b;
+            if (cgs_dtypes[s].itemsize > cgs_dtypes[u].itemsize)
+                return s;
+            return cgs_dtypes[u].itemsize >= 4 ? CGS_DTYPE_INT64
+                   : cgs_dtypes[u].itemsize == 2 ? CGS_DTYPE_INT32 : CGS_DTYPE_INT16;
+        }
+    }
+    if ((a == CGS_DTYPE_FLOAT16 && b == CGS_DTYPE_BFLOAT16) ||
+        (b == CGS_DTYPE_FLOAT16 && a == CGS_DTYPE_BFLOAT16))
+        return CGS_DTYPE_FLOAT32;
+    return cgs_dtypes[a].itemsize >= cgs_dtypes[b].itemsize ? a : b;
+}
+
+/* One operand of an elementwise op: a tensor or a Python scalar. */
+struct operand {
+    const struct cgs_tensor *t; /* NULL for a scalar */
+    enum cgs_dtype scalar;      /* the scalar's kind: BOOL, INT64, FLOAT32, COMPLEX64 */
+    sym_t sym;                  /* int scalars: the value when known */
+    double f;                   /* float scalars */
+};
+
+/* 0, 1 for None/absent, -CGS_E_UNKNOWN, -CGS_E_INVAL. */
+static int operand_of(struct cgs_shape_ctx *sc, const struct cgs_arg *a, struct operand *o)
+{
+    const struct cgs_val *v;
+
+    memset(o, 0, sizeof(*o));
+    if (is_none(a))
+        return 1;
+    switch (a->kind) {
+    case CGS_ARG_BOOL:
+        o->scalar = CGS_DTYPE_BOOL;
+        o->sym = K(sc, a->u.b);
+        return 0;
+    case CGS_ARG_INT:
+        o->scalar = CGS_DTYPE_INT64;
+        o->sym = K(sc, a->u.i);
+        return 0;
+    case CGS_ARG_SYM:
+        o->scalar = CGS_DTYPE_INT64;
+        o->sym = a->u.sym;
+        return 0;
+    case CGS_ARG_FLOAT:
+        o->scalar = CGS_DTYPE_FLOAT32;
+        o->f = a->u.f;
+        return 0;
+    case CGS_ARG_NODE:
+        v = node_val(sc, a);
+        if (!v)
+            return -CGS_E_UNKNOWN;
+        switch (v->kind) {
+        case CGS_VAL_TENSOR:
+            o->t = &v->u.t;
+            return tensor_known(o->t) ? 0 : -CGS_E_UNKNOWN;
+        case CGS_VAL_SYMINT:
+            o->scalar = CGS_DTYPE_INT64;
+            o->sym = v->u.s.sym;
+            return 0;
+        case CGS_VAL_INT:
+            o->scalar = CGS_DTYPE_INT64;
+            o->sym = K(sc, v->u.i);
+            return 0;
+        case CGS_VAL_SYMFLOAT:
+            o->scalar = CGS_DTYPE_FLOAT32;
+            o->f = v->u.s.fhint;
+            return 0;
+        case CGS_VAL_FLOAT:
+            o->scalar = CGS_DTYPE_FLOAT32;
+            o->f = v->u.f;
+            return 0;
+        case CGS_VAL_SYMBOOL:
+        case CGS_VAL_BOOL:
+            o->scalar = CGS_DTYPE_BOOL;
+            return 0;
+        default:
+            return -CGS_E_INVAL;
+        }
+    default:
+        return -CGS_E_INVAL;
+    }
+}
+
+/* torch.result_type over operands: dimensioned tensors, then 0-dim ones, then scalars. */
+static enum cgs_dtype result_type(const struct operand *o, uint32_t n)
+{
+    enum cgs_dtype dim = CGS_DTYPE_UNKNOWN, zero = CGS_DTYPE_UNKNOWN, wrapped = CGS_DTYPE_UNKNOWN;
+    enum cgs_dtype hi, lo;
+    uint32_t i;
+    int pass;
+
+    for (i = 0; i < n; i++) {
+        if (o[i].t && o[i].t->ndim > 0)
+            dim = promote2(dim, o[i].t->dtype);
+        else if (o[i].t)
+            zero = promote2(zero, o[i].t->dtype);
+        else
+            wrapped = promote2(wrapped, o[i].scalar);
+    }
+    // combine_categories(dim, combine_categories(zero, wrapped))
+    hi = zero, lo = wrapped;
+    for (pass = 0; pass < 2; pass++) {
+        enum cgs_dtype r;
+        if (hi != CGS_DTYPE_UNKNOWN && dt_cat(hi) == 3)
+            r = hi;
+        else if (lo != CGS_DTYPE_UNKNOWN && dt_cat(lo) == 3)
+            r = (hi != CGS_DTYPE_UNKNOWN && dt_cat(hi) == 2)
+                    ? (hi == CGS_DTYPE_FLOAT64 ? CGS_DTYPE_COMPLEX128 : CGS_DTYPE_COMPLEX64)
+                    : lo;
+        else if (hi != CGS_DTYPE_UNKNOWN && dt_cat(hi) == 2)
+            r = hi;
+        else if (hi == CGS_DTYPE_BOOL || (lo != CGS_DTYPE_UNKNOWN && dt_cat(lo) == 2))
+            r = promote2(hi, lo);
+        else if (hi != CGS_DTYPE_UNKNOWN)
+            r = hi;
+        else
+            r = lo;
+        if (pass == 0)
+            hi = dim, lo = r;
+        else
+            return r;
+    }
+    return CGS_DTYPE_UNKNOWN;
+}
+
+static bool is_float_like(enum cgs_dtype t)
+{
+    return t != CGS_DTYPE_UNKNOWN && dt_cat(t) >= 2;
+}
+
+/* ---- results ------------------------------------------------------------------------- */
+
+#define RULE(name)                                                             \
+    int cgs_shape_rule_##name(const struct cgs_node *n, struct cgs_shape_ctx *sc,          \
+                              struct cgs_diag *d)
+#define UNUSED_RULE_ARGS ((void)n, (void)sc, (void)d)
+#define TRY(x)                                                                 \
+    do {                                                                       \
+        int rc_ = (x);                                                         \
+        if (rc_ < 0)                                                           \
+            return rc_;                                                        \
+    } while (0)
+
+static void set_symint(struct cgs_shape_ctx *sc, struct cgs_val *v, sym_t e)
+{
+    int64_t c;
+
+    memset(v, 0, sizeof(*v));
+    if (cgs_sym_is_int(e, &c)) {
+        v->kind = CGS_VAL_INT;
+        v->u.i = c;
+        return;
+    }
+    v->kind = CGS_VAL_SYMINT;
+    v->u.s.sym = e;
+    v->has_hint = hint(sc, e, &v->u.s.hint);
+}
+
+static struct cgs_val *new_list(struct cgs_shape_ctx *sc, uint32_t n)
+{
+    struct cgs_val *v = new_val(sc, CGS_VAL_LIST);
+
+    v->n = n;
+    v->u.items = cgs_arena_calloc(sc->ar, n ? n : 1, sizeof(*v->u.items));
+    return v;
+}
+
+/* A copy of t's metadata with fresh arrays (for views to edit). */
+static struct cgs_tensor *copy_tensor(struct cgs_shape_ctx *sc, struct cgs_val *v,
+                                      const struct cgs_tensor *t, uint32_t ndim)
+{
+    struct cgs_tensor *o = fill_tensor(sc, v, ndim, t->dtype, t->device);
+
+    o->storage_offset = t->storage_offset;
+    o->requires_grad = t->requires_grad;
+    return o;
+}
+
+/* Python-style broadcast of shapes; 0 or an error. */
+static int broadcast(struct cgs_shape_ctx *sc, const struct operand *o, uint32_t n, sym_t *shape,
+                     uint32_t *nd, struct cgs_diag *d)
+{
+    uint32_t i, k, r = 0;
+
+    for (k = 0; k < n; k++)
+        if (o[k].t && o[k].t->ndim > r)
+            r = o[k].t->ndim;
+    for (i = 0; i < r; i++)
+        shape[i] = NULL;
+    for (k = 0; k < n; k++) {
+        const struct cgs_tensor *t = o[k].t;
+        if (!t)
+            continue;
+        for (i = 0; i < t->ndim; i++) {
+            uint32_t j = r - t->ndim + i;
+            sym_t s = t->shape[i];
+            int64_t hs = hv(sc, s), ho;
+            if (!shape[j]) {
+                shape[j] = s;
+                continue;
+            }
+            ho = hv(sc, shape[j]);
+            if (hs == 1)
+                continue;
+            if (ho == 1) {
+                shape[j] = s;
+                continue;
+            }
+            if (hs != ho)
+                return cgs_diag_set(d, CGS_E_INVAL,
+                                    "shapes do not broadcast: size %lld against %lld at dim %u",
+                                    (long long)hs, (long long)ho, j);
+            // equal: prefer a constant, else the first (duck sizing makes them one symbol)
+            if (!cgs_sym_is_int(shape[j], &ho) && cgs_sym_is_int(s, &hs))
+                shape[j] = s;
+        }
+    }
+    *nd = r;
+    return 0;
+}
+
+static const char *device_of(const struct operand *o, uint32_t n)
+{
+    const char *dev = NULL;
+    uint32_t k;
+
+    for (k = 0; k < n; k++) {
+        if (!o[k].t || !o[k].t->device)
+            continue;
+        if (!dev || (o[k].t->ndim > 0 && strcmp(o[k].t->device, "cpu")))
+            dev = o[k].t->device;
+    }
+    return dev;
+}
+
+/*
+ * The elementwise core: broadcast the operands, give the result dtype and
+ * the strides TensorIterator / FakeTensor would. fast: FakeTensor's fast
+ * path for binary ops (one operand already of the full shape, and all
+ * contiguous or all channels-last) applies first.
+ */
+static int elementwise(struct cgs_shape_ctx *sc, const struct operand *o, uint32_t n,
+                       enum cgs_dtype dtype, bool fast, struct cgs_diag *d)
+{
+    sym_t shape[NDIM_MAX];
+    int64_t sz[NDIM_MAX], st[4][NDIM_MAX];
+    uint32_t nd, k, i, nt = 0;
+    struct cgs_tensor *t;
+    bool full = false, contig = true, cl = true;
+
+    TRY(broadcast(sc, o, n, shape, &nd, d));
+    t = out_tensor(sc, nd, dtype, device_of(o, n));
+    for (i = 0; i < nd; i++) {
+        t->shape[i] = shape[i];
+        sz[i] = hv(sc, shape[i]);
+    }
+    if (fast) {
+        for (k = 0; k < n; k++) {
+            int64_t osz[NDIM_MAX], ost[NDIM_MAX];
+            if (!o[k].t)
+                continue;
+            hints(sc, o[k].t, osz, ost);
+            if (o[k].t->ndim == nd && !memcmp(osz, sz, nd * sizeof(*sz)))
+                full = true;
+            contig = contig && h_contiguous(o[k].t->ndim, osz, ost);
+            cl = cl && h_channels_last(o[k].t->ndim, osz, ost);
+        }
+        if (full && contig) {
+            contiguous_strides(sc, nd, t->shape, t->stride);
+            return 0;
+        }
+        if (full && cl) {
+            channels_last_strides(sc, nd, t->shape, t->stride);
+            return 0;
+        }
+    }
+    for (k = 0; k < n && nt < 4; k++) {
+        if (!o[k].t)
+            continue;
+        // CPU scalar tensors do not take part (is_cpu_scalar_tensor)
+        if (o[k].t->ndim == 0 && o[k].t->device && !strcmp(o[k].t->device, "cpu") && nd > 0)
+            continue;
+        broadcast_hint_strides(sc, o[k].t, nd, sz, st[nt++]);
+    }
+    elementwise_strides(sc, nd, t->shape, nt, st, t->stride);
+    return 0;
+}
+
+/* Operands from the first `count` schema parameters. */
+static int operands(struct cgs_shape_ctx *sc, uint32_t count, struct operand *o, uint32_t *n,
+                    struct cgs_diag *d)
+{
+    uint32_t i;
+
+    *n = 0;
+    for (i = 0; i < count && i < sc->n_params; i++) {
+        int rc = operand_of(sc, Ai(sc, i), &o[*n]);
+        if (rc == 1)
+            continue;
+        if (rc == -CGS_E_UNKNOWN)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "input %u is not known", i);
+        if (rc < 0)
+            return cgs_diag_set(d, CGS_E_INVAL, "argument %u is not a tensor or a number", i);
+        (*n)++;
+    }
+    return 0;
+}
+
+static bool any_tensor(const struct operand *o, uint32_t n)
+{
+    uint32_t k;
+
+    for (k = 0; k < n; k++)
+        if (o[k].t)
+            return true;
+    return false;
+}
+
+static int unary_with(struct cgs_shape_ctx *sc, int mode, struct cgs_diag *d)
+{
+    struct operand o;
+    enum cgs_dtype dt;
+    uint32_t n;
+
+    TRY(operands(sc, 1, &o, &n, d));
+    if (n != 1 || !o.t)
+        return cgs_diag_set(d, CGS_E_INVAL, "expected a tensor");
+    dt = o.t->dtype;
+    if (mode == 1 && !is_float_like(dt))
+        dt = CGS_DTYPE_FLOAT32;
+    if (mode == 2)
+        dt = CGS_DTYPE_BOOL;
+    return elementwise(sc, &o, 1, dt, false, d);
+}
+
+RULE(unary)
+{
+    (void)n;
+    return unary_with(sc, 0, d);
+}
+
+RULE(unary_float)
+{
+    (void)n;
+    return unary_with(sc, 1, d);
+}
+
+RULE(unary_bool)
+{
+    (void)n;
+    return unary_with(sc, 2, d);
+}
+
+/* The value of the first argument, unchanged (in-place ops and aliases). */
+static int same_as_first(struct cgs_shape_ctx *sc, struct cgs_diag *d)
+{
+    const struct cgs_val *v = node_val(sc, Ai(sc, 0));
+
+    if (!v)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "input is not known");
+    sc->out = (struct cgs_val *)v;
+    if (v->kind == CGS_VAL_TENSOR && !tensor_known(&v->u.t))
+        return -CGS_E_UNKNOWN;
+    return 0;
+}
+
+RULE(inplace)
+{
+    (void)n;
+    return same_as_first(sc, d);
+}
+
+RULE(alias)
+{
+    (void)n;
+    return same_as_first(sc, d);
+}
+
+RULE(unary_maybe_inplace)
+{
+    (void)n;
+    if (bool_of(A(sc, "inplace"), false))
+        return same_as_first(sc, d);
+    return unary_with(sc, 0, d);
+}
+
+/* Scalar arithmetic on SymInts (operator.add on sizes and the like). */
+static int scalar_arith(struct cgs_shape_ctx *sc, const struct cgs_node *n, const struct operand *o,
+                        uint32_t cnt, struct cgs_diag *d)
+{
+    const char *t = n->target;
+    const char *op = strrchr(t, '.') ? strrchr(t, '.') + 1 : t;
+    sym_t a, b, r = NULL;
+
+    if (cnt != 2 || o[0].scalar != CGS_DTYPE_INT64 || o[1].scalar != CGS_DTYPE_INT64 || !o[0].sym ||
+        !o[1].sym) {
+        sc->out = NULL;
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "scalar arithmetic on non-integers is not tracked");
+    }
+    a = o[0].sym, b = o[1].sym;
+    if (strstr(op, "add"))
+        r = S_add(sc, a, b);
+    else if (strstr(op, "sub"))
+        r = S_sub(sc, a, b);
+    else if (strstr(op, "mul"))
+        r = S_mul(sc, a, b);
+    else if (strstr(op, "floordiv"))
+        r = S_div(sc, a, b);
+    else if (strstr(op, "mod"))
+        r = cgs_sym_mod(sc->sx, a, b);
+    if (!r)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "scalar '%s' is not tracked", op);
+    sc->out = new_val(sc, CGS_VAL_INT);
+    set_symint(sc, sc->out, r);
+    return 0;
+}
+
+static int binary_with(const struct cgs_node *n, struct cgs_shape_ctx *sc, int mode, uint32_t count,
+                       struct cgs_diag *d)
+{
+    struct operand o[4];
+    enum cgs_dtype dt;
+    uint32_t cnt;
+    bool fast;
+
+    TRY(operands(sc, count, o, &cnt, d));
+    if (!any_tensor(o, cnt))
+        return scalar_arith(sc, n, o, cnt, d);
+    dt = result_type(o, cnt);
+    if (mode == 1 && !is_float_like(dt))
+        dt = CGS_DTYPE_FLOAT32;
+    if (mode == 2)
+        dt = CGS_DTYPE_BOOL;
+    // FakeTensor's fast binary path covers add, sub, mul, div (aten and operator forms)
+    fast = strstr(n->target, "add") || strstr(n->target, "sub") || strstr(n->target, "mul") ||
+           strstr(n->target, "div");
+    return elementwise(sc, o, cnt, dt, fast, d);
+}
+
+RULE(binary)
+{
+    return binary_with(n, sc, 0, 2, d);
+}
+
+RULE(binary_float)
+{
+    return binary_with(n, sc, 1, 2, d);
+}
+
+RULE(compare)
+{
+    return binary_with(n, sc, 2, 2, d);
+}
+
+RULE(binary_div_mode)
+{
+    const char *mode = str_of(A(sc, "rounding_mode"));
+
+    return binary_with(n, sc, mode ? 0 : 1, 2, d);
+}
+
+RULE(binary_iop)
+{
+    struct operand o;
+
+    if (operand_of(sc, Ai(sc, 0), &o) == 0 && o.t)
+        return same_as_first(sc, d);
+    return binary_with(n, sc, 0, 2, d);
+}
+
+RULE(where)
+{
+    struct operand o[3];
+    uint32_t cnt;
+
+    (void)n;
+    TRY(operands(sc, 3, o, &cnt, d));
+    if (cnt != 3)
+        return cgs_diag_set(d, CGS_E_INVAL, "where needs three arguments");
+    return elementwise(sc, o, 3, result_type(o + 1, 2), false, d);
+}
+
+RULE(where3)
+{
+    struct operand o[3];
+    uint32_t cnt;
+
+    (void)n;
+    TRY(operands(sc, 3, o, &cnt, d));
+    return elementwise(sc, o, cnt, result_type(o, cnt), false, d);
+}
+
+RULE(where_like_clamp)
+{
+    return cgs_shape_rule_where3(n, sc, d);
+}
+
+RULE(masked_fill)
+{
+    struct operand o[2];
+    uint32_t cnt;
+    enum cgs_dtype dt;
+
+    (void)n;
+    TRY(operands(sc, 2, o, &cnt, d));
+    if (cnt != 2 || !o[0].t)
+        return cgs_diag_set(d, CGS_E_INVAL, "masked_fill needs a tensor and a mask");
+    dt = o[0].t->dtype;
+    {
+        struct operand swapped[2] = { o[1], o[0] };
+        return elementwise(sc, swapped, 2, dt, false, d);
+    }
+}
+
+RULE(softmax)
+{
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+    int rc;
+
+    (void)n;
+    rc = unary_with(sc, 0, d);
+    if (rc == 0 && dt != CGS_DTYPE_UNKNOWN)
+        sc->out->u.t.dtype = dt;
+    return rc;
+}
+
+/* ---- dtype conversions and copies ------------------------------------------------------ */
+
+/* A dense copy of t with dtype dt laid out per memory format name (NULL = preserve). */
+static int copy_like(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, enum cgs_dtype dt,
+                     const char *memfmt, const char *device)
+{
+    struct cgs_tensor *o = out_tensor(sc, t->ndim, dt != CGS_DTYPE_UNKNOWN ? dt : t->dtype,
+                                      device ? device : t->device);
+    uint32_t i;
+
+    for (i = 0; i < t->ndim; i++)
+        o->shape[i] = t->shape[i];
+    if (memfmt && !strcmp(memfmt, "contiguous_format"))
+        contiguous_strides(sc, t->ndim, o->shape, o->stride);
+    else if (memfmt && (!strcmp(memfmt, "channels_last") || !strcmp(memfmt, "channels_last_3d")))
+        channels_last_strides(sc, t->ndim, o->shape, o->stride);
+    else
+        preserve_strides(sc, t, o->stride);
+    return 0;
+}
+
+RULE(convert)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(need_tensor(sc, "a", &t, d));
+    return copy_like(sc, t, dtype_of(A(sc, "dtype")), NULL, NULL);
+}
+
+RULE(to_copy)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    return copy_like(sc, t, dtype_of(A(sc, "dtype")), str_of(A(sc, "memory_format")),
+                     str_of(A(sc, "device")));
+}
+
+static bool same_device(const char *a, const char *b)
+{
+    if (!a || !b)
+        return true;
+    if (!strcmp(a, b))
+        return true;
+    // "cuda" names the current device, cuda:0 here
+    return (!strcmp(a, "cuda") && !strcmp(b, "cuda:0")) || (!strcmp(b, "cuda") && !strcmp(a, "cuda:0"));
+}
+
+RULE(to)
+{
+    const struct cgs_tensor *t;
+    enum cgs_dtype dt = CGS_DTYPE_UNKNOWN;
+    const char *dev = NULL, *memfmt = NULL;
+    bool copy = bool_of(A(sc, "copy"), false);
+    uint32_t i;
+
+    TRY(need_tensor(sc, "self", &t, d));
+    // positional forms: to(dtype), to(device[, dtype]), to(other)
+    for (i = 1; i < n->n_args; i++) {
+        const struct cgs_arg *a = &n->args[i];
+        if (a->kind == CGS_ARG_DTYPE)
+            dt = a->u.dtype;
+        else if (a->kind == CGS_ARG_DEVICE || a->kind == CGS_ARG_STR)
+            dev = a->u.s;
+        else if (a->kind == CGS_ARG_NODE) {
+            const struct cgs_val *v = node_val(sc, a);
+            if (v && v->kind == CGS_VAL_TENSOR)
+                dt = v->u.t.dtype, dev = v->u.t.device;
+        } else if (a->kind == CGS_ARG_BOOL && i >= 2) {
+            copy = copy || (i == 3 && a->u.b);
+        }
+    }
+    for (i = 0; i < n->n_kwargs; i++) {
+        const struct cgs_kwarg *k = &n->kwargs[i];
+        if (!strcmp(k->key, "dtype") && k->val.kind == CGS_ARG_DTYPE)
+            dt = k->val.u.dtype;
+        else if (!strcmp(k->key, "device"))
+            dev = str_of(&k->val);
+        else if (!strcmp(k->key, "memory_format"))
+            memfmt = str_of(&k->val);
+        else if (!strcmp(k->key, "copy"))
+            copy = bool_of(&k->val, false);
+    }
+    if (memfmt && !strcmp(memfmt, "preserve_format"))
+        memfmt = NULL;
+    if (!copy && !memfmt && (dt == CGS_DTYPE_UNKNOWN || dt == t->dtype) && same_device(dev, t->device))
+        return same_as_first(sc, d);
+    return copy_like(sc, t, dt, memfmt, dev);
+}
+
+RULE(to_fixed)
+{
+    const struct cgs_tensor *t;
+    const char *m = n->target;
+    enum cgs_dtype dt = !strcmp(m, "float")      ? CGS_DTYPE_FLOAT32
+                        : !strcmp(m, "half")     ? CGS_DTYPE_FLOAT16
+                        : !strcmp(m, "bfloat16") ? CGS_DTYPE_BFLOAT16
+                        : !strcmp(m, "int")      ? CGS_DTYPE_INT32
+                        : !strcmp(m, "long")     ? CGS_DTYPE_INT64
+                                                 : CGS_DTYPE_BOOL;
+
+    TRY(need_tensor(sc, "self", &t, d));
+    if (dt == t->dtype)
+        return same_as_first(sc, d);
+    return copy_like(sc, t, dt, NULL, NULL);
+}
+
+RULE(type_as)
+{
+    const struct cgs_tensor *t, *o;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(need_tensor(sc, "other", &o, d));
+    if (o->dtype == t->dtype)
+        return same_as_first(sc, d);
+    return copy_like(sc, t, o->dtype, NULL, NULL);
+}
+
+RULE(clone)
+{
+    const struct cgs_tensor *t;
+    const char *fmt = str_of(A(sc, "memory_format"));
+
+    (void)n;
+    TRY(need_tensor(sc, sc->p[0].name_len == 4 ? "self" : "input", &t, d));
+    if (fmt && !strcmp(fmt, "preserve_format"))
+        fmt = NULL;
+    return copy_like(sc, t, CGS_DTYPE_UNKNOWN, fmt, NULL);
+}
+
+RULE(copy)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    return copy_like(sc, t, CGS_DTYPE_UNKNOWN, NULL, NULL);
+}
+
+RULE(contiguous)
+{
+    const struct cgs_tensor *t;
+    const char *fmt = str_of(A(sc, "memory_format"));
+    int64_t sz[NDIM_MAX], st[NDIM_MAX];
+    bool cl = fmt && !strcmp(fmt, "channels_last");
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    hints(sc, t, sz, st);
+    if (cl ? h_channels_last(t->ndim, sz, st) : h_contiguous(t->ndim, sz, st))
+        return same_as_first(sc, d);
+    return copy_like(sc, t, CGS_DTYPE_UNKNOWN, cl ? "channels_last" : "contiguous_format", NULL);
+}
+
+RULE(empty_like)
+{
+    const struct cgs_tensor *t;
+    const char *fmt = str_of(A(sc, "memory_format"));
+
+    (void)n;
+    TRY(need_tensor(sc, sc->p[0].name_len == 4 ? "self" : "input", &t, d));
+    if (fmt && !strcmp(fmt, "preserve_format"))
+        fmt = NULL;
+    return copy_like(sc, t, dtype_of(A(sc, "dtype")), fmt, str_of(A(sc, "device")));
+}
+
+RULE(full_like)
+{
+    return cgs_shape_rule_empty_like(n, sc, d);
+}
+
+RULE(dropout)
+{
+    const struct cgs_tensor *t;
+    const struct cgs_arg *train = A(sc, "training");
+
+    (void)n;
+    if (!train)
+        train = A(sc, "train");
+    TRY(need_tensor(sc, "input", &t, d));
+    if (!bool_of(train, true))
+        return same_as_first(sc, d);
+    if (bool_of(A(sc, "inplace"), false))
+        return same_as_first(sc, d);
+    return copy_like(sc, t, CGS_DTYPE_UNKNOWN, NULL, NULL);
+}
+
+RULE(native_dropout)
+{
+    const struct cgs_tensor *t;
+    struct cgs_val *l;
+    uint32_t i;
+
+    (void)n;
+    TRY(need_tensor(sc, "input", &t, d));
+    l = new_list(sc, 2);
+    for (i = 0; i < 2; i++) {
+        struct cgs_tensor *o = fill_tensor(sc, &l->u.items[i], t->ndim,
+                                           i ? CGS_DTYPE_BOOL : t->dtype, t->device);
+        memcpy(o->shape, t->shape, t->ndim * sizeof(*o->shape));
+        preserve_strides(sc, t, o->stride);
+    }
+    sc->out = l;
+    return 0;
+}
+
+/* ---- views ----------------------------------------------------------------------------- */
+
+static sym_t numel_of(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t *shape)
+{
+    sym_t m = K(sc, 1);
+    uint32_t i;
+
+    for (i = 0; i < nd; i++)
+        m = S_mul(sc, m, shape[i]);
+    return m;
+}
+
+/* Resolve one -1 in a requested shape against numel (infer_size). */
+static int infer_size(struct cgs_shape_ctx *sc, sym_t numel, sym_t *shape, uint32_t nd,
+                      struct cgs_diag *d)
+{
+    uint32_t i, neg = nd;
+    sym_t known = K(sc, 1);
+
+    for (i = 0; i < nd; i++) {
+        if (is_const(shape[i], -1)) {
+            if (neg != nd)
+                return cgs_diag_set(d, CGS_E_INVAL, "only one dimension can be inferred");
+            neg = i;
+        } else {
+            known = S_mul(sc, known, shape[i]);
+        }
+    }
+    if (neg != nd) {
+        int64_t hk = hv(sc, known);
+        if (hk == 0)
+            return cgs_diag_set(d, CGS_E_INVAL, "cannot infer a dimension of a 0-element shape");
+        shape[neg] = S_div(sc, numel, known);
+        if (!shape[neg])
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "inferred dimension overflows");
+    } else if (hv(sc, known) != hv(sc, numel)) {
+        return cgs_diag_set(d, CGS_E_INVAL, "shape of %lld elements is invalid for input of %lld",
+                            (long long)hv(sc, known), (long long)hv(sc, numel));
+    }
+    return 0;
+}
+
+/* ATen's computeStride: strides of a view of t as shape, or false when not viewable. */
+static bool view_strides(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t nd,
+                         const sym_t *shape, sym_t *stride)
+{
+    int64_t osz[NDIM_MAX], ost[NDIM_MAX], tensor_numel = 1, view_numel = 1;
+    sym_t chunk_base, s_tensor_numel, s_view_numel;
+    int64_t view_d = (int64_t)nd - 1, td;
+    uint32_t i;
+
+    if (t->ndim == 0) {
+        for (i = 0; i < nd; i++)
+            stride[i] = K(sc, 1);
+        return true;
+    }
+    hints(sc, t, osz, ost);
+    for (i = 0; i < t->ndim; i++)
+        if (osz[i] == 0) {
+            contiguous_strides(sc, nd, shape, stride);
+            return true;
+        }
+    chunk_base = t->stride[t->ndim - 1];
+    s_tensor_numel = K(sc, 1);
+    s_view_numel = K(sc, 1);
+    for (td = (int64_t)t->ndim - 1; td >= 0; td--) {
+        tensor_numel *= osz[td];
+        s_tensor_numel = S_mul(sc, s_tensor_numel, t->shape[td]);
+        if (td == 0 || (osz[td - 1] != 1 && ost[td - 1] != tensor_numel * hv(sc, chunk_base))) {
+            while (view_d >= 0 && (view_numel < tensor_numel || hv(sc, shape[view_d]) == 1)) {
+                stride[view_d] = S_mul(sc, s_view_numel, chunk_base);
+                view_numel *= hv(sc, shape[view_d]);
+                s_view_numel = S_mul(sc, s_view_numel, shape[view_d]);
+                view_d--;
+            }
+            if (view_numel != tensor_numel)
+                return false;
+            if (td > 0) {
+                chunk_base = t->stride[td - 1];
+                tensor_numel = 1, view_numel = 1;
+                s_tensor_numel = K(sc, 1), s_view_numel = K(sc, 1);
+            }
+        }
+    }
+    return view_d == -1;
+}
+
+/* view / reshape to the shape in parameter `name`; reshape copies when it must. */
+static int view_to(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, sym_t *shape, uint32_t nd,
+                   bool can_copy, struct cgs_diag *d)
+{
+    struct cgs_tensor *o;
+    uint32_t i;
+
+    TRY(infer_size(sc, numel_of(sc, t->ndim, t->shape), shape, nd, d));
+    sc->out = new_val(sc, CGS_VAL_TENSOR);
+    o = copy_tensor(sc, sc->out, t, nd);
+    for (i = 0; i < nd; i++)
+        o->shape[i] = shape[i];
+    if (view_strides(sc, t, nd, o->shape, o->stride))
+        return 0;
+    if (!can_copy)
+        return cgs_diag_set(d, CGS_E_INVAL,
+                            "view size is not compatible with input tensor's size and stride");
+    contiguous_strides(sc, nd, o->shape, o->stride);
+    o->storage_offset = K(sc, 0);
+    return 0;
+}
+
+static int shape_param(struct cgs_shape_ctx *sc, const struct cgs_arg *a, sym_t *shape,
+                       uint32_t *nd, struct cgs_diag *d)
+{
+    int rc = ints_of(sc, a, shape, nd);
+
+    if (rc == -CGS_E_UNKNOWN)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "size argument is not known");
+    if (rc)
+        return cgs_diag_set(d, CGS_E_INVAL, "size argument is not a list of ints");
+    return 0;
+}
+
+RULE(view)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+    uint32_t nd;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(shape_param(sc, Ai(sc, 1), shape, &nd, d));
+    return view_to(sc, t, shape, nd, false, d);
+}
+
+RULE(reshape)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+    uint32_t nd;
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    TRY(shape_param(sc, Ai(sc, 1), shape, &nd, d));
+    return view_to(sc, t, shape, nd, true, d);
+}
+
+RULE(view_as)
+{
+    const struct cgs_tensor *t, *o;
+    sym_t shape[NDIM_MAX];
+
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(need_tensor(sc, "other", &o, d));
+    memcpy(shape, o->shape, o->ndim * sizeof(*shape));
+    return view_to(sc, t, shape, o->ndim, !strcmp(n->target, "reshape_as"), d);
+}
+
+RULE(view_dtype)
+{
+    const struct cgs_tensor *t;
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (dt == CGS_DTYPE_UNKNOWN || cgs_dtypes[dt].itemsize != cgs_dtypes[t->dtype].itemsize)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "view as a dtype of another size is not tracked");
+    {
+        struct cgs_val *v = new_val(sc, CGS_VAL_TENSOR);
+        struct cgs_tensor *o = copy_tensor(sc, v, t, t->ndim);
+        memcpy(o->shape, t->shape, t->ndim * sizeof(*o->shape));
+        memcpy(o->stride, t->stride, t->ndim * sizeof(*o->stride));
+        o->dtype = dt;
+        sc->out = v;
+    }
+    return 0;
+}
+
+/* A fresh view value of t (same offset) with ndim dims, as the node's result. */
+static struct cgs_tensor *out_view(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t nd)
+{
+    struct cgs_val *v = new_val(sc, CGS_VAL_TENSOR);
+
+    sc->out = v;
+    return copy_tensor(sc, v, t, nd);
+}
+
+RULE(permute)
+{
+    const struct cgs_tensor *t;
+    sym_t dims[NDIM_MAX];
+    uint32_t nd, i, seen = 0;
+    struct cgs_tensor *o;
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    TRY(shape_param(sc, Ai(sc, 1), dims, &nd, d));
+    if (nd != t->ndim)
+        return cgs_diag_set(d, CGS_E_INVAL, "permute: %u dims for a tensor of rank %u", nd, t->ndim);
+    o = out_view(sc, t, nd);
+    for (i = 0; i < nd; i++) {
+        int64_t v;
+        uint32_t w;
+        if (!cgs_sym_is_int(dims[i], &v) || !wrap_dim(v, nd, &w) || (seen & (1u << w)))
+            return cgs_diag_set(d, CGS_E_INVAL, "permute: bad dims");
+        seen |= 1u << w;
+        o->shape[i] = t->shape[w];
+        o->stride[i] = t->stride[w];
+    }
+    return 0;
+}
+
+RULE(transpose)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+    uint32_t a, b;
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    TRY(dim_arg(sc, "dim0", t->ndim, &a, d));
+    TRY(dim_arg(sc, "dim1", t->ndim, &b, d));
+    o = out_view(sc, t, t->ndim);
+    memcpy(o->shape, t->shape, t->ndim * sizeof(*o->shape));
+    memcpy(o->stride, t->stride, t->ndim * sizeof(*o->stride));
+    if (t->ndim) {
+        o->shape[a] = t->shape[b], o->shape[b] = t->shape[a];
+        o->stride[a] = t->stride[b], o->stride[b] = t->stride[a];
+    }
+    return 0;
+}
+
+RULE(t)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (t->ndim > 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "t() expects a tensor of rank <= 2");
+    o = out_view(sc, t, t->ndim);
+    memcpy(o->shape, t->shape, t->ndim * sizeof(*o->shape));
+    memcpy(o->stride, t->stride, t->ndim * sizeof(*o->stride));
+    if (t->ndim == 2) {
+        o->shape[0] = t->shape[1], o->shape[1] = t->shape[0];
+        o->stride[0] = t->stride[1], o->stride[1] = t->stride[0];
+    }
+    return 0;
+}
+
+RULE(unsqueeze)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+    uint32_t dim, i, j = 0;
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    TRY(dim_arg(sc, "dim", t->ndim + 1, &dim, d));
+    o = out_view(sc, t, t->ndim + 1);
+    for (i = 0; i < t->ndim + 1; i++) {
+        if (i == dim) {
+            o->shape[i] = K(sc, 1);
+            o->stride[i] = dim >= t->ndim ? K(sc, 1) : S_mul(sc, t->shape[dim], t->stride[dim]);
+        } else {
+            o->shape[i] = t->shape[j];
+            o->stride[i] = t->stride[j++];
+        }
+    }
+    return 0;
+}
+
+RULE(squeeze)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+    const struct cgs_arg *da = Ai(sc, 1);
+    sym_t dims[NDIM_MAX];
+    uint32_t nd = 0, i, j = 0;
+    bool drop[NDIM_MAX] = { false };
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    if (is_none(da)) {
+        for (i = 0; i < t->ndim; i++)
+            drop[i] = hv(sc, t->shape[i]) == 1;
+    } else {
+        TRY(shape_param(sc, da, dims, &nd, d));
+        for (i = 0; i < nd; i++) {
+            int64_t v;
+            uint32_t w;
+            if (!cgs_sym_is_int(dims[i], &v) || !wrap_dim(v, t->ndim, &w))
+                return cgs_diag_set(d, CGS_E_INVAL, "squeeze: dimension out of range");
+            if (t->ndim && hv(sc, t->shape[w]) == 1)
+                drop[w] = true;
+        }
+    }
+    for (i = 0; i < t->ndim; i++)
+        j += !drop[i];
+    o = out_view(sc, t, j);
+    for (i = 0, j = 0; i < t->ndim; i++) {
+        if (drop[i])
+            continue;
+        o->shape[j] = t->shape[i];
+        o->stride[j++] = t->stride[i];
+    }
+    return 0;
+}
+
+static int expand_to(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const sym_t *size,
+                     uint32_t nd, struct cgs_diag *d)
+{
+    struct cgs_tensor *o;
+    uint32_t i;
+
+    if (nd < t->ndim)
+        return cgs_diag_set(d, CGS_E_INVAL, "expand: fewer sizes than dimensions");
+    o = out_view(sc, t, nd);
+    for (i = 0; i < nd; i++) {
+        int64_t off = (int64_t)i - (int64_t)(nd - t->ndim);
+        if (off < 0) {
+            if (is_const(size[i], -1))
+                return cgs_diag_set(d, CGS_E_INVAL, "expand: -1 for a new leading dimension");
+            o->shape[i] = size[i];
+            o->stride[i] = K(sc, 0);
+            continue;
+        }
+        if (is_const(size[i], -1) || hv(sc, size[i]) == hv(sc, t->shape[off])) {
+            o->shape[i] = is_const(size[i], -1) ? t->shape[off] : size[i];
+            o->stride[i] = t->stride[off];
+            // keep the input's own expression when the sizes agree
+            if (!is_const(size[i], -1) && !cgs_sym_is_int(size[i], &off))
+                o->shape[i] = size[i];
+        } else if (hv(sc, t->shape[off]) == 1) {
+            o->shape[i] = size[i];
+            o->stride[i] = K(sc, 0);
+        } else {
+            return cgs_diag_set(d, CGS_E_INVAL, "expand: size %lld cannot become %lld",
+                                (long long)hv(sc, t->shape[off]), (long long)hv(sc, size[i]));
+        }
+    }
+    return 0;
+}
+
+RULE(expand)
+{
+    const struct cgs_tensor *t;
+    sym_t size[NDIM_MAX];
+    uint32_t nd;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(shape_param(sc, Ai(sc, 1), size, &nd, d));
+    return expand_to(sc, t, size, nd, d);
+}
+
+RULE(expand_as)
+{
+    const struct cgs_tensor *t, *o;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(need_tensor(sc, "other", &o, d));
+    return expand_to(sc, t, o->shape, o->ndim, d);
+}
+
+/* select(dim, index) into a given value slot. */
+static int select_into(struct cgs_shape_ctx *sc, struct cgs_val *v, const struct cgs_tensor *t,
+                       uint32_t dim, sym_t index, struct cgs_diag *d)
+{
+    struct cgs_tensor *o = copy_tensor(sc, v, t, t->ndim - 1);
+    uint32_t i, j = 0;
+    int64_t hi = hv(sc, index), hs = hv(sc, t->shape[dim]);
+
+    if (hi < -hs || hi >= hs)
+        return cgs_diag_set(d, CGS_E_INVAL, "select: index %lld out of range for size %lld",
+                            (long long)hi, (long long)hs);
+    if (hi < 0)
+        index = S_add(sc, index, t->shape[dim]);
+    for (i = 0; i < t->ndim; i++) {
+        if (i == dim)
+            continue;
+        o->shape[j] = t->shape[i];
+        o->stride[j++] = t->stride[i];
+    }
+    o->storage_offset = S_add(sc, t->storage_offset, S_mul(sc, index, t->stride[dim]));
+    return 0;
+}
+
+RULE(select)
+{
+    const struct cgs_tensor *t;
+    uint32_t dim;
+    sym_t index;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (t->ndim == 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "select on a 0-dim tensor");
+    TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
+    if (int_of(sc, A(sc, "index"), &index))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "select: index not known");
+    sc->out = new_val(sc, CGS_VAL_TENSOR);
+    return select_into(sc, sc->out, t, dim, index, d);
+}
+
+/* Clamp a slice bound (None = default) like ATen's slice; symbolic bounds kept when in range. */
+static sym_t slice_bound(struct cgs_shape_ctx *sc, sym_t b, sym_t size, bool is_end)
+{
+    int64_t hb, hs = hv(sc, size);
+
+    if (!b)
+        return is_end ? size : K(sc, 0);
+    hb = hv(sc, b);
+    if (hb < 0) {
+        b = S_add(sc, b, size);
+        hb += hs;
+        if (hb < 0)
+            return K(sc, 0);
+    }
+    if (hb >= hs)
+        return size;
+    return b;
+}
+
+static int slice_into(struct cgs_shape_ctx *sc, struct cgs_tensor *o, const struct cgs_tensor *t,
+                      uint32_t dim, sym_t start, sym_t end, int64_t step, struct cgs_diag *d)
+{
+    sym_t len;
+
+    if (step <= 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "slice step must be positive");
+    start = slice_bound(sc, start, t->shape[dim], false);
+    end = slice_bound(sc, end, t->shape[dim], true);
+    if (hv(sc, end) < hv(sc, start))
+        end = start;
+    len = S_sub(sc, end, start);
+    if (step != 1)
+        len = S_div(sc, S_add(sc, len, K(sc, step - 1)), K(sc, step));
+    o->shape[dim] = len;
+    o->stride[dim] = step == 1 ? t->stride[dim] : S_mul(sc, t->stride[dim], K(sc, step));
+    o->storage_offset = S_add(sc, o->storage_offset, S_mul(sc, start, t->stride[dim]));
+    return 0;
+}
+
+RULE(slice)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+    uint32_t dim;
+    sym_t start, end;
+    int64_t step = 1;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
+    if (int_of(sc, A(sc, "start"), &start) < 0 || int_of(sc, A(sc, "end"), &end) < 0)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "slice: bounds not known");
+    if (!is_none(A(sc, "step")) && !int_const(sc, A(sc, "step"), &step))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "slice: step not a constant");
+    o = out_view(sc, t, t->ndim);
+    memcpy(o->shape, t->shape, t->ndim * sizeof(*o->shape));
+    memcpy(o->stride, t->stride, t->ndim * sizeof(*o->stride));
+    return slice_into(sc, o, t, dim, start, end, step, d);
+}
+
+RULE(narrow)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+    uint32_t dim;
+    sym_t start, len;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
+    if (int_of(sc, A(sc, "start"), &start) || int_of(sc, A(sc, "length"), &len))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "narrow: bounds not known");
+    o = out_view(sc, t, t->ndim);
+    memcpy(o->shape, t->shape, t->ndim * sizeof(*o->shape));
+    memcpy(o->stride, t->stride, t->ndim * sizeof(*o->stride));
+    return slice_into(sc, o, t, dim, start, S_add(sc, start, len), 1, d);
+}
+
+RULE(unbind)
+{
+    const struct cgs_tensor *t;
+    uint32_t dim, i;
+    int64_t cnt;
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    if (t->ndim == 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "unbind on a 0-dim tensor");
+    TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
+    if (!cgs_sym_is_int(t->shape[dim], &cnt))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "unbind along a symbolic dimension");
+    sc->out = new_list(sc, (uint32_t)cnt);
+    for (i = 0; i < (uint32_t)cnt; i++)
+        TRY(select_into(sc, &sc->out->u.items[i], t, dim, K(sc, i), d));
+    return 0;
+}
+
+/* Pieces along dim of the given sizes, as a list of views. */
+static int split_into(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t dim,
+                      const sym_t *sizes, uint32_t cnt)
+{
+    sym_t start = K(sc, 0);
+    uint32_t i;
+
+    sc->out = new_list(sc, cnt);
+    for (i = 0; i < cnt; i++) {
+        struct cgs_tensor *o = copy_tensor(sc, &sc->out->u.items[i], t, t->ndim);
+        memcpy(o->shape, t->shape, t->ndim * sizeof(*o->shape));
+        memcpy(o->stride, t->stride, t->ndim * sizeof(*o->stride));
+        o->shape[dim] = sizes[i];
+        o->storage_offset = S_add(sc, t->storage_offset, S_mul(sc, start, t->stride[dim]));
+        start = S_add(sc, start, sizes[i]);
+    }
+    return 0;
+}
+
+RULE(split)
+{
+    const struct cgs_tensor *t;
+    const struct cgs_arg *sa = Ai(sc, 1);
+    sym_t sizes[NDIM_MAX * 4];
+    uint32_t dim, cnt;
+    int64_t total, each;
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
+    if (sa && sa->kind == CGS_ARG_LIST) {
+        TRY(shape_param(sc, sa, sizes, &cnt, d));
+        return split_into(sc, t, dim, sizes, cnt);
+    }
+    if (!int_const(sc, sa, &each) || each <= 0 || !cgs_sym_is_int(t->shape[dim], &total))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "split: sizes not constant");
+    cnt = total ? (uint32_t)((total + each - 1) / each) : 1;
+    if (cnt > NDIM_MAX * 4)
+        return cgs_diag_set(d, CGS_E_LIMIT, "split into too many pieces");
+    for (uint32_t i = 0; i < cnt; i++)
+        sizes[i] = K(sc, (int64_t)i + 1 < (int64_t)cnt ? each : total - each * (int64_t)i);
+    return split_into(sc, t, dim, sizes, cnt);
+}
+
+RULE(chunk)
+{
+    const struct cgs_tensor *t;
+    sym_t sizes[NDIM_MAX * 4];
+    uint32_t dim, cnt, i;
+    int64_t chunks, total, each;
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
+    if (!int_const(sc, A(sc, "chunks"), &chunks) || chunks <= 0 ||
+        !cgs_sym_is_int(t->shape[dim], &total))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "chunk: sizes not constant");
+    each = (total + chunks - 1) / chunks;
+    if (each == 0)
+        each = 1;
+    cnt = (uint32_t)((total + each - 1) / each);
+    if (cnt > NDIM_MAX * 4)
+        return cgs_diag_set(d, CGS_E_LIMIT, "chunk into too many pieces");
+    for (i = 0; i < cnt; i++)
+        sizes[i] = K(sc, i + 1 < cnt ? each : total - each * (int64_t)i);
+    return split_into(sc, t, dim, sizes, cnt);
+}
+
+RULE(flatten)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+    int64_t s = 0, e = -1;
+    uint32_t a, b, i, nd = 0;
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    int_const(sc, A(sc, "start_dim"), &s);
+    int_const(sc, A(sc, "end_dim"), &e);
+    if (t->ndim == 0) {
+        shape[0] = K(sc, 1);
+        return view_to(sc, t, shape, 1, true, d);
+    }
+    if (!wrap_dim(s, t->ndim, &a) || !wrap_dim(e, t->ndim, &b) || a > b)
+        return cgs_diag_set(d, CGS_E_INVAL, "flatten: bad dims");
+    if (a == b)
+        return same_as_first(sc, d);
+    for (i = 0; i < a; i++)
+        shape[nd++] = t->shape[i];
+    shape[nd] = K(sc, 1);
+    for (i = a; i <= b; i++)
+        shape[nd] = S_mul(sc, shape[nd], t->shape[i]);
+    nd++;
+    for (i = b + 1; i < t->ndim; i++)
+        shape[nd++] = t->shape[i];
+    return view_to(sc, t, shape, nd, true, d);
+}
+
+RULE(unflatten)
+{
+    const struct cgs_tensor *t;
+    sym_t sizes[NDIM_MAX], shape[NDIM_MAX];
+    uint32_t dim, cnt, i, nd = 0;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
+    TRY(shape_param(sc, A(sc, "sizes"), sizes, &cnt, d));
+    if (t->ndim + cnt > NDIM_MAX)
+        return cgs_diag_set(d, CGS_E_LIMIT, "too many dimensions");
+    TRY(infer_size(sc, t->shape[dim], sizes, cnt, d));
+    for (i = 0; i < t->ndim; i++) {
+        if (i == dim) {
+            memcpy(shape + nd, sizes, cnt * sizeof(*sizes));
+            nd += cnt;
+        } else {
+            shape[nd++] = t->shape[i];
+        }
+    }
+    return view_to(sc, t, shape, nd, false, d);
+}
+
+RULE(as_strided)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+    sym_t size[NDIM_MAX], stride[NDIM_MAX], off;
+    uint32_t nd, ns;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(shape_param(sc, A(sc, "size"), size, &nd, d));
+    TRY(shape_param(sc, A(sc, "stride"), stride, &ns, d));
+    if (nd != ns)
+        return cgs_diag_set(d, CGS_E_INVAL, "as_strided: %u sizes and %u strides", nd, ns);
+    o = out_view(sc, t, nd);
+    memcpy(o->shape, size, nd * sizeof(*size));
+    memcpy(o->stride, stride, nd * sizeof(*stride));
+    if (int_of(sc, A(sc, "storage_offset"), &off) == 0)
+        o->storage_offset = off;
+    return 0;
+}
+
+/* tensor[index]: ints select, slices slice, None adds a dim, ... skips ahead. */
+static int index_tensor(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const struct cgs_arg *ix,
+                        struct cgs_diag *d)
+{
+    const struct cgs_arg *items = ix;
+    uint32_t cnt = 1, i, dim = 0, used = 0;
+    struct cgs_tensor cur = *t;
+    struct cgs_val *v = NULL;
+
+    if (ix->kind == CGS_ARG_LIST)
+        items = ix->u.items, cnt = ix->n;
+    for (i = 0; i < cnt; i++)
+        if (items[i].kind != CGS_ARG_NONE && items[i].kind != CGS_ARG_ELLIPSIS)
+            used++;
+    for (i = 0; i < cnt; i++) {
+        const struct cgs_arg *it = &items[i];
+        struct cgs_val *nv = new_val(sc, CGS_VAL_TENSOR);
+        struct cgs_tensor *o;
+        sym_t idx;
+        switch (it->kind) {
+        case CGS_ARG_NONE:
+            o = copy_tensor(sc, nv, &cur, cur.ndim + 1);
+            memcpy(o->shape, cur.shape, dim * sizeof(*o->shape));
+            memcpy(o->stride, cur.stride, dim * sizeof(*o->stride));
+            o->shape[dim] = K(sc, 1);
+            o->stride[dim] = dim < cur.ndim ? S_mul(sc, cur.shape[dim], cur.stride[dim]) : K(sc, 1);
+            memcpy(o->shape + dim + 1, cur.shape + dim, (cur.ndim - dim) * sizeof(*o->shape));
+            memcpy(o->stride + dim + 1, cur.stride + dim, (cur.ndim - dim) * sizeof(*o->stride));
+            dim++;
+            break;
+        case CGS_ARG_ELLIPSIS:
+            // dims after the ellipsis: those indexed by the remaining items
+            {
+                uint32_t later = 0, j;
+                for (j = i + 1; j < cnt; j++)
+                    if (items[j].kind != CGS_ARG_NONE && items[j].kind != CGS_ARG_ELLIPSIS)
+                        later++;
+                dim = cur.ndim - later;
+            }
+            continue;
+        case CGS_ARG_SLICE: {
+            sym_t s = NULL, e = NULL;
+            int64_t step = 1;
+            if (dim >= cur.ndim)
+                return cgs_diag_set(d, CGS_E_INVAL, "too many indices");
+            if (it->n >= 3 && int_of(sc, &it->u.items[0], &s) < 0)
+                return cgs_diag_set(d, CGS_E_UNKNOWN, "slice bound not known");
+            if (it->n >= 3 && int_of(sc, &it->u.items[1], &e) < 0)
+                return cgs_diag_set(d, CGS_E_UNKNOWN, "slice bound not known");
+            if (it->n >= 3 && !is_none(&it->u.items[2]) && !int_const(sc, &it->u.items[2], &step))
+                return cgs_diag_set(d, CGS_E_UNKNOWN, "slice step not constant");
+            o = copy_tensor(sc, nv, &cur, cur.ndim);
+            memcpy(o->shape, cur.shape, cur.ndim * sizeof(*o->shape));
+            memcpy(o->stride, cur.stride, cur.ndim * sizeof(*o->stride));
+            TRY(slice_into(sc, o, &cur, dim, s, e, step, d));
+            dim++;
+            break;
+        }
+        default:
+            if (int_of(sc, it, &idx) != 0)
+                return cgs_diag_set(d, CGS_E_UNKNOWN, "advanced indexing is not tracked");
+            if (dim >= cur.ndim)
+                return cgs_diag_set(d, CGS_E_INVAL, "too many indices");
+            TRY(select_into(sc, nv, &cur, dim, idx, d));
+            o = &nv->u.t;
+            break;
+        }
+        cur = *o;
+        v = nv;
+    }
+    if (!v)
+        return same_as_first(sc, d);
+    sc->out = v;
+    return 0;
+}
+
+RULE(getitem)
+{
+    const struct cgs_arg *a = Ai(sc, 0), *b = Ai(sc, 1);
+    const struct cgs_val *v = node_val(sc, a);
+    int64_t i;
+
+    (void)n;
+    if (!v)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "input is not known");
+    if (v->kind == CGS_VAL_LIST) {
+        if (!int_const(sc, b, &i))
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "getitem: index not constant");
+        if (i < 0)
+            i += v->n;
+        if (i < 0 || i >= (int64_t)v->n)
+            return cgs_diag_set(d, CGS_E_INVAL, "getitem: index %lld out of range", (long long)i);
+        sc->out = &v->u.items[i];
+        if (sc->out->kind == CGS_VAL_TENSOR && !tensor_known(&sc->out->u.t))
+            return -CGS_E_UNKNOWN;
+        return 0;
+    }
+    if (v->kind == CGS_VAL_TENSOR) {
+        if (!tensor_known(&v->u.t))
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "input is not known");
+        return index_tensor(sc, &v->u.t, b, d);
+    }
+    return cgs_diag_set(d, CGS_E_UNKNOWN, "getitem on a value that is not a list or tensor");
+}
+
+/* ---- sizes and scalars ------------------------------------------------------------------ */
+
+RULE(size)
+{
+    const struct cgs_tensor *t;
+    const struct cgs_arg *da = A(sc, "dim");
+    uint32_t i, dim;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (!is_none(da)) {
+        TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
+        sc->out = new_val(sc, CGS_VAL_INT);
+        set_symint(sc, sc->out, t->shape[dim]);
+        return 0;
+    }
+    sc->out = new_list(sc, t->ndim);
+    for (i = 0; i < t->ndim; i++)
+        set_symint(sc, &sc->out->u.items[i], t->shape[i]);
+    return 0;
+}
+
+RULE(sym_size)
+{
+    return cgs_shape_rule_size(n, sc, d);
+}
+
+RULE(sym_stride)
+{
+    const struct cgs_tensor *t;
+    uint32_t dim;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
+    sc->out = new_val(sc, CGS_VAL_INT);
+    set_symint(sc, sc->out, t->stride[dim]);
+    return 0;
+}
+
+RULE(dim)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    sc->out = new_val(sc, CGS_VAL_INT);
+    sc->out->u.i = t->ndim;
+    return 0;
+}
+
+RULE(numel)
+{
+    const struct cgs_tensor *t;
+    sym_t m;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    m = numel_of(sc, t->ndim, t->shape);
+    if (!m)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "numel overflows");
+    sc->out = new_val(sc, CGS_VAL_INT);
+    set_symint(sc, sc->out, m);
+    return 0;
+}
+
+RULE(torch_size)
+{
+    sym_t s[NDIM_MAX];
+    uint32_t cnt, i;
+
+    (void)n;
+    TRY(shape_param(sc, Ai(sc, 0), s, &cnt, d));
+    sc->out = new_list(sc, cnt);
+    for (i = 0; i < cnt; i++)
+        set_symint(sc, &sc->out->u.items[i], s[i]);
+    return 0;
+}
+
+RULE(getattr)
+{
+    const char *name = str_of(A(sc, "name"));
+    const struct cgs_tensor *t;
+
+    (void)n;
+    if (!name)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "getattr with a name that is not a string");
+    TRY(need_tensor(sc, "obj", &t, d));
+    if (!strcmp(name, "shape")) {
+        uint32_t i;
+        sc->out = new_list(sc, t->ndim);
+        for (i = 0; i < t->ndim; i++)
+            set_symint(sc, &sc->out->u.items[i], t->shape[i]);
+        return 0;
+    }
+    if (!strcmp(name, "ndim")) {
+        sc->out = new_val(sc, CGS_VAL_INT);
+        sc->out->u.i = t->ndim;
+        return 0;
+    }
+    return cgs_diag_set(d, CGS_E_UNKNOWN, "attribute '%s' is not tracked", name);
+}
+
+RULE(item)
+{
+    UNUSED_RULE_ARGS;
+    sc->out = NULL;
+    return cgs_diag_set(d, CGS_E_UNKNOWN, "data-dependent value (item of a tensor)");
+}
+
+RULE(novalue)
+{
+    (void)n, (void)d;
+    sc->out = new_val(sc, CGS_VAL_NONE);
+    return 0;
+}
+
+RULE(scalar_float)
+{
+    UNUSED_RULE_ARGS;
+    sc->out = NULL;
+    return cgs_diag_set(d, CGS_E_UNKNOWN, "float scalars are not tracked");
+}
+
+static int sym_fold(struct cgs_shape_ctx *sc, int which, struct cgs_diag *d)
+{
+    sym_t a, b, r;
+
+    if (int_of(sc, Ai(sc, 0), &a) || int_of(sc, Ai(sc, 1), &b))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "operands are not known integers");
+    r = which ? cgs_sym_min(sc->sx, a, b) : cgs_sym_max(sc->sx, a, b);
+    if (!r)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "overflow");
+    sc->out = new_val(sc, CGS_VAL_INT);
+    set_symint(sc, sc->out, r);
+    return 0;
+}
+
+RULE(sym_max)
+{
+    (void)n;
+    return sym_fold(sc, 0, d);
+}
+
+RULE(sym_min)
+{
+    (void)n;
+    return sym_fold(sc, 1, d);
+}
+
+RULE(sym_sum)
+{
+    sym_t s[NDIM_MAX], r;
+    uint32_t cnt, i;
+
+    (void)n;
+    TRY(shape_param(sc, Ai(sc, 0), s, &cnt, d));
+    r = K(sc, 0);
+    for (i = 0; i < cnt; i++)
+        r = S_add(sc, r, s[i]);
+    if (!r)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "overflow");
+    sc->out = new_val(sc, CGS_VAL_INT);
+    set_symint(sc, sc->out, r);
+    return 0;
+}
+
+/* ---- neural-network operators ----------------------------------------------------------- */
+
+/* A fresh dense tensor as result: contiguous, or channels-last when cl. */
+static struct cgs_tensor *out_dense(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t *shape,
+                                    enum cgs_dtype dt, const char *dev, bool cl)
+{
+    struct cgs_tensor *o = out_tensor(sc, nd, dt, dev);
+
+    memcpy(o->shape, shape, nd * sizeof(*shape));
+    if (cl)
+        channels_last_strides(sc, nd, o->shape, o->stride);
+    else
+        contiguous_strides(sc, nd, o->shape, o->stride);
+    return o;
+}
+
+static struct cgs_tensor *fill_dense(struct cgs_shape_ctx *sc, struct cgs_val *v, uint32_t nd,
+                                     const sym_t *shape, enum cgs_dtype dt, const char *dev, bool cl)
+{
+    struct cgs_tensor *o = fill_tensor(sc, v, nd, dt, dev);
+
+    memcpy(o->shape, shape, nd * sizeof(*shape));
+    if (cl)
+        channels_last_strides(sc, nd, o->shape, o->stride);
+    else
+        contiguous_strides(sc, nd, o->shape, o->stride);
+    return o;
+}
+
+/* stride/padding/dilation style parameter expanded to k entries. */
+static int spatial_param(struct cgs_shape_ctx *sc, const char *name, uint32_t k, int64_t def,
+                         sym_t *out, struct cgs_diag *d)
+{
+    const struct cgs_arg *a = A(sc, name);
+    uint32_t cnt = 0, i;
+    int rc = ints_of(sc, a, out, &cnt);
+
+    if (rc == 1 || (rc == 0 && cnt == 0)) {
+        for (i = 0; i < k; i++)
+            out[i] = K(sc, def);
+        return 0;
+    }
+    if (rc)
+        return cgs_diag_set(d, rc == -CGS_E_UNKNOWN ? CGS_E_UNKNOWN : CGS_E_INVAL,
+                            "argument '%s' is not a list of ints", name);
+    if (cnt == 1)
+        for (i = 1; i < k; i++)
+            out[i] = out[0];
+    else if (cnt != k)
+        return cgs_diag_set(d, CGS_E_INVAL, "argument '%s' has %u entries, expected %u", name, cnt, k);
+    return 0;
+}
+
+/* Convolution memory format as FakeTensor's conv decides it (cuDNN's suggestion). */
+static bool conv_cl(struct cgs_shape_ctx *sc, const struct cgs_tensor *in, const struct cgs_tensor *w)
+{
+    if (w->ndim != 4 && w->ndim != 5)
+        return false;
+    if (in->dtype == CGS_DTYPE_FLOAT64 || w->dtype == CGS_DTYPE_FLOAT64)
+        return false;
+    return suggest_cl(sc, in) || suggest_cl(sc, w);
+}
+
+static int conv_common(struct cgs_shape_ctx *sc, bool transposed, struct cgs_diag *d)
+{
+    const struct cgs_tensor *in, *w;
+    sym_t stride[8], pad[8], dil[8], opad[8], shape[NDIM_MAX];
+    uint32_t k, i, batch;
+    int64_t groups = 1;
+    const char *padstr = str_of(A(sc, "padding"));
+    const struct cgs_arg *tr = A(sc, "transposed");
+
+    TRY(need_tensor(sc, "input", &in, d));
+    TRY(need_tensor(sc, "weight", &w, d));
+    if (tr)
+        transposed = bool_of(tr, false);
+    if (w->ndim < 3 || w->ndim > 5)
+        return cgs_diag_set(d, CGS_E_INVAL, "convolution weight of rank %u", w->ndim);
+    k = w->ndim - 2;
+    if (in->ndim != w->ndim && in->ndim != w->ndim - 1)
+        return cgs_diag_set(d, CGS_E_INVAL, "convolution input of rank %u for weight of rank %u",
+                            in->ndim, w->ndim);
+    batch = in->ndim == w->ndim;
+    TRY(spatial_param(sc, "stride", k, 1, stride, d));
+    if (padstr) {
+        for (i = 0; i < k; i++)
+            pad[i] = K(sc, 0);
+    } else {
+        TRY(spatial_param(sc, "padding", k, 0, pad, d));
+    }
+    TRY(spatial_param(sc, "dilation", k, 1, dil, d));
+    TRY(spatial_param(sc, "output_padding", k, 0, opad, d));
+    int_const(sc, A(sc, "groups"), &groups);
+    if (batch)
+        shape[0] = in->shape[0];
+    shape[batch] = transposed ? S_mul(sc, w->shape[1], K(sc, groups)) : w->shape[0];
+    for (i = 0; i < k; i++) {
+        sym_t x = in->shape[batch + 1 + i], kk = w->shape[2 + i];
+        sym_t span = S_mul(sc, dil[i], S_sub(sc, kk, K(sc, 1)));
+        if (padstr && !strcmp(padstr, "same")) {
+            shape[batch + 1 + i] = x;
+        } else if (transposed) {
+            // (x - 1) * s - 2p + d(k - 1) + output_padding + 1
+            sym_t r = S_mul(sc, S_sub(sc, x, K(sc, 1)), stride[i]);
+            r = S_sub(sc, r, S_mul(sc, K(sc, 2), pad[i]));
+            r = S_add(sc, S_add(sc, r, span), S_add(sc, opad[i], K(sc, 1)));
+            shape[batch + 1 + i] = r;
+        } else {
+            // (x + 2p - d(k - 1) - 1) // s + 1
+            sym_t r = S_add(sc, x, S_mul(sc, K(sc, 2), pad[i]));
+            r = S_sub(sc, S_sub(sc, r, span), K(sc, 1));
+            shape[batch + 1 + i] = S_add(sc, S_div(sc, r, stride[i]), K(sc, 1));
+        }
+        if (!shape[batch + 1 + i] || hv(sc, shape[batch + 1 + i]) < 0)
+            return cgs_diag_set(d, CGS_E_INVAL, "convolution output size is negative");
+    }
+    out_dense(sc, in->ndim, shape, in->dtype, in->device, batch && conv_cl(sc, in, w));
+    return 0;
+}
+
+RULE(conv)
+{
+    (void)n;
+    return conv_common(sc, false, d);
+}
+
+RULE(conv_t)
+{
+    (void)n;
+    return conv_common(sc, true, d);
+}
+
+RULE(conv_backward)
+{
+    const struct cgs_tensor *go, *in, *w;
+    const struct cgs_arg *mask = A(sc, "output_mask");
+    sym_t bias[NDIM_MAX];
+    uint32_t nb = 0, i;
+    bool cl;
+
+    (void)n;
+    TRY(need_tensor(sc, "grad_output", &go, d));
+    TRY(need_tensor(sc, "input", &in, d));
+    TRY(need_tensor(sc, "weight", &w, d));
+    if (ints_of(sc, A(sc, "bias_sizes"), bias, &nb) < 0)
+        nb = 0;
+    cl = in->ndim == w->ndim && conv_cl(sc, in, w);
+    sc->out = new_list(sc, 3);
+    for (i = 0; i < 3; i++) {
+        struct cgs_val *v = &sc->out->u.items[i];
+        bool on = !mask || mask->kind != CGS_ARG_LIST || i >= mask->n || bool_of(&mask->u.items[i], true);
+        if (!on) {
+            v->kind = CGS_VAL_NONE;
+            continue;
+        }
+        if (i == 0)
+            fill_dense(sc, v, in->ndim, in->shape, go->dtype, go->device, cl);
+        else if (i == 1)
+            fill_dense(sc, v, w->ndim, w->shape, go->dtype, go->device, cl);
+        else
+            fill_dense(sc, v, nb, bias, go->dtype, go->device, false);
+    }
+    return 0;
+}
+
+RULE(batch_norm)
+{
+    const struct cgs_tensor *in;
+
+    (void)n;
+    TRY(need_tensor(sc, "input", &in, d));
+    out_dense(sc, in->ndim, in->shape, in->dtype, in->device, suggest_cl(sc, in));
+    return 0;
+}
+
+RULE(native_batch_norm)
+{
+    const struct cgs_tensor *in;
+    uint32_t cnt = strstr(n->target, "functional") ? 5 : 3, i;
+    sym_t c[1];
+
+    TRY(need_tensor(sc, "input", &in, d));
+    if (in->ndim < 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "batch norm of a tensor of rank %u", in->ndim);
+    c[0] = in->shape[1];
+    sc->out = new_list(sc, cnt);
+    fill_dense(sc, &sc->out->u.items[0], in->ndim, in->shape, in->dtype, in->device,
+               suggest_cl(sc, in));
+    for (i = 1; i < cnt; i++)
+        fill_dense(sc, &sc->out->u.items[i], 1, c, CGS_DTYPE_FLOAT32, in->device, false);
+    return 0;
+}
+
+RULE(layer_norm)
+{
+    const struct cgs_tensor *in;
+
+    (void)n;
+    TRY(need_tensor(sc, "input", &in, d));
+    out_dense(sc, in->ndim, in->shape, in->dtype, in->device, false);
+    return 0;
+}
+
+RULE(layer_norm_like_input)
+{
+    return cgs_shape_rule_layer_norm(n, sc, d);
+}
+
+RULE(native_layer_norm)
+{
+    const struct cgs_tensor *in;
+    sym_t ns[NDIM_MAX], stat[NDIM_MAX];
+    uint32_t k, i, axis;
+
+    (void)n;
+    TRY(need_tensor(sc, "input", &in, d));
+    TRY(shape_param(sc, A(sc, "normalized_shape"), ns, &k, d));
+    if (k > in->ndim)
+        return cgs_diag_set(d, CGS_E_INVAL, "normalized_shape longer than the input's rank");
+    axis = in->ndim - k;
+    for (i = 0; i < in->ndim; i++)
+        stat[i] = i < axis ? in->shape[i] : K(sc, 1);
+    sc->out = new_list(sc, 3);
+    fill_dense(sc, &sc->out->u.items[0], in->ndim, in->shape, in->dtype, in->device, false);
+    for (i = 1; i < 3; i++)
+        fill_dense(sc, &sc->out->u.items[i], in->ndim, stat,
+                   is_float_like(in->dtype) && cgs_dtypes[in->dtype].itemsize < 4 ? CGS_DTYPE_FLOAT32
+                                                                               : in->dtype,
+                   in->device, false);
+    return 0;
+}
+
+RULE(layer_norm_backward)
+{
+    const struct cgs_tensor *in, *w = NULL, *b = NULL;
+    const struct cgs_arg *mask = A(sc, "output_mask");
+    uint32_t i;
+
+    (void)n;
+    TRY(need_tensor(sc, "input", &in, d));
+    arg_tensor(sc, A(sc, "weight"), &w);
+    arg_tensor(sc, A(sc, "bias"), &b);
+    sc->out = new_list(sc, 3);
+    for (i = 0; i < 3; i++) {
+        const struct cgs_tensor *like = i == 0 ? in : i == 1 ? w : b;
+        bool on = !mask || mask->kind != CGS_ARG_LIST || i >= mask->n || bool_of(&mask->u.items[i], true);
+        if (!on || !like)
+            sc->out->u.items[i].kind = CGS_VAL_NONE;
+        else
+            fill_dense(sc, &sc->out->u.items[i], like->ndim, like->shape, like->dtype, like->device, false);
+    }
+    return 0;
+}
+
+RULE(linear)
+{
+    const struct cgs_tensor *in, *w;
+    sym_t shape[NDIM_MAX];
+
+    (void)n;
+    TRY(need_tensor(sc, "input", &in, d));
+    TRY(need_tensor(sc, "weight", &w, d));
+    if (in->ndim < 1 || w->ndim < 1 || w->ndim > 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "linear of ranks %u and %u", in->ndim, w->ndim);
+    if (hv(sc, in->shape[in->ndim - 1]) != hv(sc, w->shape[w->ndim - 1]))
+        return cgs_diag_set(d, CGS_E_INVAL, "linear: inner sizes differ");
+    memcpy(shape, in->shape, in->ndim * sizeof(*shape));
+    if (w->ndim == 2) {
+        shape[in->ndim - 1] = w->shape[0];
+        out_dense(sc, in->ndim, shape, in->dtype, in->device, false);
+    } else {
+        out_dense(sc, in->ndim - 1, shape, in->dtype, in->device, false);
+    }
+    return 0;
+}
+
+static int mm_of(struct cgs_shape_ctx *sc, const struct cgs_tensor *a, const struct cgs_tensor *b,
+                 struct cgs_diag *d)
+{
+    sym_t shape[2];
+
+    if (a->ndim != 2 || b->ndim != 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "mm of ranks %u and %u", a->ndim, b->ndim);
+    if (hv(sc, a->shape[1]) != hv(sc, b->shape[0]))
+        return cgs_diag_set(d, CGS_E_INVAL, "mm: inner sizes %lld and %lld differ",
+                            (long long)hv(sc, a->shape[1]), (long long)hv(sc, b->shape[0]));
+    shape[0] = a->shape[0], shape[1] = b->shape[1];
+    out_dense(sc, 2, shape, a->dtype, a->device, false);
+    return 0;
+}
+
+RULE(mm)
+{
+    const struct cgs_tensor *a, *b;
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &a) == 0 ? 0 : need_tensor(sc, "self", &a, d));
+    TRY(need_tensor(sc, "mat2", &b, d));
+    return mm_of(sc, a, b, d);
+}
+
+RULE(addmm)
+{
+    const struct cgs_tensor *a, *b;
+
+    (void)n;
+    TRY(need_tensor(sc, "mat1", &a, d));
+    TRY(need_tensor(sc, "mat2", &b, d));
+    return mm_of(sc, a, b, d);
+}
+
+static int bmm_of(struct cgs_shape_ctx *sc, const struct cgs_tensor *a, const struct cgs_tensor *b,
+                  struct cgs_diag *d)
+{
+    sym_t shape[3];
+
+    if (a->ndim != 3 || b->ndim != 3)
+        return cgs_diag_set(d, CGS_E_INVAL, "bmm of ranks %u and %u", a->ndim, b->ndim);
+    shape[0] = a->shape[0], shape[1] = a->shape[1], shape[2] = b->shape[2];
+    out_dense(sc, 3, shape, a->dtype, a->device, false);
+    return 0;
+}
+
+RULE(bmm)
+{
+    const struct cgs_tensor *a, *b;
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &a) == 0 ? 0 : need_tensor(sc, "self", &a, d));
+    TRY(need_tensor(sc, "mat2", &b, d));
+    return bmm_of(sc, a, b, d);
+}
+
+RULE(baddbmm)
+{
+    const struct cgs_tensor *a, *b;
+
+    (void)n;
+    TRY(need_tensor(sc, "batch1", &a, d));
+    TRY(need_tensor(sc, "batch2", &b, d));
+    return bmm_of(sc, a, b, d);
+}
+
+RULE(matmul)
+{
+    struct operand o[2];
+    uint32_t cnt, i, nd, ba, bb;
+    sym_t shape[NDIM_MAX];
+    const struct cgs_tensor *a, *b;
+
+    (void)n;
+    TRY(operands(sc, 2, o, &cnt, d));
+    if (cnt != 2 || !o[0].t || !o[1].t)
+        return cgs_diag_set(d, CGS_E_INVAL, "matmul needs two tensors");
+    a = o[0].t, b = o[1].t;
+    if (a->ndim == 0 || b->ndim == 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "matmul of a 0-dim tensor");
+    if (a->ndim == 1 && b->ndim == 1) {
+        out_dense(sc, 0, shape, a->dtype, a->device, false);
+        return 0;
+    }
+    // batch dims broadcast; then [.., n, m] x [.., m, p]
+    ba = a->ndim > 2 ? a->ndim - 2 : 0, bb = b->ndim > 2 ? b->ndim - 2 : 0;
+    nd = ba > bb ? ba : bb;
+    for (i = 0; i < nd; i++) {
+        sym_t x = i + ba >= nd ? a->shape[i + ba - nd] : NULL;
+        sym_t y = i + bb >= nd ? b->shape[i + bb - nd] : NULL;
+        shape[i] = !x ? y : !y ? x : hv(sc, x) == 1 ? y : x;
+    }
+    if (a->ndim >= 2)
+        shape[nd++] = a->shape[a->ndim - 2];
+    if (b->ndim >= 2)
+        shape[nd++] = b->shape[b->ndim - 1];
+    out_dense(sc, nd, shape, result_type(o, 2), a->device, false);
+    return 0;
+}
+
+/* Reduced shape over dims (none = all). */
+static int reduce_shape(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const struct cgs_arg *da,
+                        bool keep, sym_t *shape, uint32_t *nd, struct cgs_diag *d)
+{
+    sym_t dims[NDIM_MAX];
+    bool red[NDIM_MAX] = { false };
+    uint32_t cnt = 0, i;
+    int rc = ints_of(sc, da, dims, &cnt);
+
+    if (rc < 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "reduction dims are not ints");
+    if (rc == 1 || cnt == 0) {
+        for (i = 0; i < t->ndim; i++)
+            red[i] = true;
+    } else {
+        for (i = 0; i < cnt; i++) {
+            int64_t v;
+            uint32_t w;
+            if (!cgs_sym_is_int(dims[i], &v) || !wrap_dim(v, t->ndim, &w))
+                return cgs_diag_set(d, CGS_E_INVAL, "reduction dim out of range");
+            if (t->ndim)
+                red[w] = true;
+        }
+    }
+    *nd = 0;
+    for (i = 0; i < t->ndim; i++) {
+        if (!red[i])
+            shape[(*nd)++] = t->shape[i];
+        else if (keep)
+            shape[(*nd)++] = K(sc, 1);
+    }
+    return 0;
+}
+
+static int reduce_with(const struct cgs_node *n, struct cgs_shape_ctx *sc, int mode,
+                       struct cgs_diag *d)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+    uint32_t nd;
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    TRY(reduce_shape(sc, t, Ai(sc, 1)->kind == CGS_ARG_DTYPE ? NULL : A(sc, "dim"),
+                     bool_of(A(sc, "keepdim"), false), shape, &nd, d));
+    if (mode == 1)
+        dt = CGS_DTYPE_BOOL;
+    else if (mode == 2)
+        dt = CGS_DTYPE_INT64;
+    else if (dt == CGS_DTYPE_UNKNOWN) {
+        dt = t->dtype;
+        if (strstr(n->target, "sum") && dt_cat(dt) <= 1)
+            dt = CGS_DTYPE_INT64;
+    }
+    out_dense(sc, nd, shape, dt, t->device, false);
+    return 0;
+}
+
+RULE(reduce)
+{
+    return reduce_with(n, sc, 0, d);
+}
+
+RULE(reduce_bool)
+{
+    return reduce_with(n, sc, 1, d);
+}
+
+RULE(reduce_index)
+{
+    return reduce_with(n, sc, 2, d);
+}
+
+RULE(var_mean)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+    uint32_t nd, i;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(reduce_shape(sc, t, A(sc, "dim"), bool_of(A(sc, "keepdim"), false), shape, &nd, d));
+    sc->out = new_list(sc, 2);
+    for (i = 0; i < 2; i++)
+        fill_dense(sc, &sc->out->u.items[i], nd, shape, t->dtype, t->device, false);
+    return 0;
+}
+
+RULE(cumsum)
+{
+    const struct cgs_tensor *t;
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    if (dt == CGS_DTYPE_UNKNOWN)
+        dt = dt_cat(t->dtype) <= 1 ? CGS_DTYPE_INT64 : t->dtype;
+    out_dense(sc, t->ndim, t->shape, dt, t->device, false);
+    return 0;
+}
+
+RULE(diff)
+{
+    const struct cgs_tensor *t, *pre = NULL, *app = NULL;
+    sym_t shape[NDIM_MAX];
+    uint32_t dim;
+    int64_t k = 1;
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
+    int_const(sc, A(sc, "n"), &k);
+    if (arg_tensor(sc, A(sc, "prepend"), &pre) < 0 || arg_tensor(sc, A(sc, "append"), &app) < 0)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "prepend/append not known");
+    memcpy(shape, t->shape, t->ndim * sizeof(*shape));
+    if (pre)
+        shape[dim] = S_add(sc, shape[dim], pre->ndim > dim ? pre->shape[dim] : K(sc, 1));
+    if (app)
+        shape[dim] = S_add(sc, shape[dim], app->ndim > dim ? app->shape[dim] : K(sc, 1));
+    shape[dim] = S_sub(sc, shape[dim], K(sc, k));
+    out_dense(sc, t->ndim, shape, t->dtype == CGS_DTYPE_BOOL ? CGS_DTYPE_BOOL : t->dtype, t->device, false);
+    return 0;
+}
+
+static int embedding_of(struct cgs_shape_ctx *sc, const struct cgs_tensor *w,
+                        const struct cgs_tensor *ix, struct cgs_diag *d)
+{
+    sym_t shape[NDIM_MAX];
+    uint32_t nd;
+
+    if (w->ndim < 1 || ix->ndim + w->ndim - 1 > NDIM_MAX)
+        return cgs_diag_set(d, CGS_E_INVAL, "embedding weight of rank %u", w->ndim);
+    memcpy(shape, ix->shape, ix->ndim * sizeof(*shape));
+    memcpy(shape + ix->ndim, w->shape + 1, (w->ndim - 1) * sizeof(*shape));
+    nd = ix->ndim + w->ndim - 1;
+    out_dense(sc, nd, shape, w->dtype, w->device, false);
+    return 0;
+}
+
+RULE(embedding)
+{
+    const struct cgs_tensor *w, *ix;
+
+    (void)n;
+    TRY(need_tensor(sc, "weight", &w, d));
+    TRY(need_tensor(sc, "indices", &ix, d));
+    return embedding_of(sc, w, ix, d);
+}
+
+RULE(embedding_f)
+{
+    const struct cgs_tensor *w, *ix;
+
+    (void)n;
+    TRY(need_tensor(sc, "weight", &w, d));
+    TRY(need_tensor(sc, "input", &ix, d));
+    return embedding_of(sc, w, ix, d);
+}
+
+/* The tensors of a list argument (known ones only); 0 or -CGS_E_*. */
+static int tensor_list(struct cgs_shape_ctx *sc, const struct cgs_arg *a, struct operand *o,
+                       uint32_t *cnt, uint32_t max, struct cgs_diag *d)
+{
+    uint32_t i;
+
+    *cnt = 0;
+    if (!a || a->kind != CGS_ARG_LIST)
+        return cgs_diag_set(d, CGS_E_INVAL, "expected a list of tensors");
+    if (a->n > max)
+        return cgs_diag_set(d, CGS_E_LIMIT, "too many tensors (%u)", a->n);
+    for (i = 0; i < a->n; i++) {
+        int rc = operand_of(sc, &a->u.items[i], &o[*cnt]);
+        if (rc == -CGS_E_UNKNOWN)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "input %u is not known", i);
+        if (rc || !o[*cnt].t)
+            return cgs_diag_set(d, CGS_E_INVAL, "item %u is not a tensor", i);
+        (*cnt)++;
+    }
+    return 0;
+}
+
+#define MAX_CAT 4096
+
+RULE(cat)
+{
+    struct operand *o = cgs_arena_calloc(sc->ar, MAX_CAT, sizeof(*o));
+    const struct cgs_tensor *first = NULL;
+    sym_t shape[NDIM_MAX];
+    uint32_t cnt, i, dim, fmt = 0;
+    int64_t dv = 0;
+    bool cl = false, mixed = false, seen = false;
+
+    (void)n;
+    TRY(tensor_list(sc, Ai(sc, 0), o, &cnt, MAX_CAT, d));
+    for (i = 0; i < cnt; i++) {
+        // legacy: 1-D empty tensors are skipped
+        if (o[i].t->ndim == 1 && hv(sc, o[i].t->shape[0]) == 0)
+            continue;
+        if (!first)
+            first = o[i].t;
+    }
+    if (!first)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "cat of empty tensors only");
+    int_const(sc, A(sc, "dim"), &dv);
+    if (!wrap_dim(dv, first->ndim, &dim))
+        return cgs_diag_set(d, CGS_E_INVAL, "cat: dim out of range");
+    memcpy(shape, first->shape, first->ndim * sizeof(*shape));
+    shape[dim] = K(sc, 0);
+    for (i = 0; i < cnt; i++) {
+        const struct cgs_tensor *t = o[i].t;
+        bool c;
+        if (t->ndim == 1 && hv(sc, t->shape[0]) == 0)
+            continue;
+        if (t->ndim != first->ndim)
+            return cgs_diag_set(d, CGS_E_INVAL, "cat: tensors of ranks %u and %u", first->ndim, t->ndim);
+        shape[dim] = S_add(sc, shape[dim], t->shape[dim]);
+        c = suggest_cl(sc, t);
+        if (seen && c != cl)
+            mixed = true;
+        cl = c, seen = true;
+        fmt++;
+    }
+    out_dense(sc, first->ndim, shape, result_type(o, cnt), first->device, cl && !mixed);
+    return 0;
+}
+
+RULE(stack)
+{
+    struct operand *o = cgs_arena_calloc(sc->ar, MAX_CAT, sizeof(*o));
+    sym_t shape[NDIM_MAX];
+    uint32_t cnt, dim, i, j = 0;
+    int64_t dv = 0;
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(tensor_list(sc, Ai(sc, 0), o, &cnt, MAX_CAT, d));
+    if (!cnt)
+        return cgs_diag_set(d, CGS_E_INVAL, "stack of no tensors");
+    t = o[0].t;
+    int_const(sc, A(sc, "dim"), &dv);
+    if (!wrap_dim(dv, t->ndim + 1, &dim) || t->ndim + 1 > NDIM_MAX)
+        return cgs_diag_set(d, CGS_E_INVAL, "stack: dim out of range");
+    for (i = 0; i < t->ndim + 1; i++)
+        shape[i] = i == dim ? K(sc, cnt) : t->shape[j++];
+    out_dense(sc, t->ndim + 1, shape, result_type(o, cnt), t->device, false);
+    return 0;
+}
+
+RULE(pad)
+{
+    const struct cgs_tensor *t;
+    sym_t p[NDIM_MAX * 2], shape[NDIM_MAX];
+    uint32_t cnt, i;
+    const char *mode = str_of(A(sc, "mode"));
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    if (ints_of(sc, Ai(sc, 1), p, &cnt) || cnt % 2 || cnt / 2 > t->ndim)
+        return cgs_diag_set(d, CGS_E_INVAL, "pad: bad pad list");
+    if (mode && strcmp(mode, "constant"))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "pad mode '%s' is not tracked", mode);
+    memcpy(shape, t->shape, t->ndim * sizeof(*shape));
+    for (i = 0; i < cnt / 2; i++) {
+        uint32_t dim = t->ndim - 1 - i;
+        shape[dim] = S_add(sc, shape[dim], S_add(sc, p[2 * i], p[2 * i + 1]));
+    }
+    out_dense(sc, t->ndim, shape, t->dtype, t->device, suggest_cl(sc, t));
+    return 0;
+}
+
+RULE(adaptive_pool)
+{
+    const struct cgs_tensor *t;
+    sym_t os[3], shape[NDIM_MAX];
+    uint32_t cnt, i;
+    const struct cgs_arg *a;
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    if (t->ndim < 3)
+        return cgs_diag_set(d, CGS_E_INVAL, "adaptive pool of rank %u", t->ndim);
+    a = Ai(sc, 1);
+    if (a && a->kind == CGS_ARG_LIST) {
+        cnt = a->n < 3 ? a->n : 3;
+        for (i = 0; i < cnt; i++)
+            if (int_of(sc, &a->u.items[i], &os[i]) == 1)
+                os[i] = t->shape[t->ndim - cnt + i];
+    } else if (int_of(sc, a, &os[0]) == 0) {
+        os[1] = os[0];
+        cnt = 2;
+    } else {
+        return cgs_diag_set(d, CGS_E_INVAL, "adaptive pool: bad output size");
+    }
+    memcpy(shape, t->shape, t->ndim * sizeof(*shape));
+    for (i = 0; i < cnt; i++)
+        shape[t->ndim - cnt + i] = os[i];
+    out_dense(sc, t->ndim, shape, t->dtype, t->device, suggest_cl(sc, t));
+    return 0;
+}
+
+/* Pooling output size (ATen's pooling_output_shape). */
+static sym_t pool_size(struct cgs_shape_ctx *sc, sym_t in, int64_t k, int64_t s, int64_t p,
+                       int64_t dil, bool ceil_mode)
+{
+    sym_t r = S_add(sc, in, K(sc, 2 * p - dil * (k - 1) - 1 + (ceil_mode ? s - 1 : 0)));
+    sym_t out = S_add(sc, S_div(sc, r, K(sc, s)), K(sc, 1));
+
+    if (ceil_mode && out && hv(sc, S_mul(sc, S_sub(sc, out, K(sc, 1)), K(sc, s))) >=
+                                hv(sc, S_add(sc, in, K(sc, p))))
+        out = S_sub(sc, out, K(sc, 1));
+    return out;
+}
+
+/* Pooled shape of t; kernel/stride/padding/dilation from the schema. */
+static int pool_shape(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, bool has_dil, sym_t *shape,
+                      struct cgs_diag *d)
+{
+    sym_t k[2], s[2], p[2], dl[2];
+    int64_t kv[2], sv[2], pv[2], dv[2];
+    uint32_t i, ns = 0;
+    bool ceil_mode = bool_of(A(sc, "ceil_mode"), false);
+
+    if (t->ndim < 3)
+        return cgs_diag_set(d, CGS_E_INVAL, "pool of rank %u", t->ndim);
+    TRY(spatial_param(sc, "kernel_size", 2, 1, k, d));
+    if (ints_of(sc, A(sc, "stride"), s, &ns) < 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "pool: bad stride");
+    if (ns == 0)
+        s[0] = k[0], s[1] = k[1];
+    else if (ns == 1)
+        s[1] = s[0];
+    TRY(spatial_param(sc, "padding", 2, 0, p, d));
+    if (has_dil)
+        TRY(spatial_param(sc, "dilation", 2, 1, dl, d));
+    else
+        dl[0] = dl[1] = K(sc, 1);
+    for (i = 0; i < 2; i++)
+        if (!cgs_sym_is_int(k[i], &kv[i]) || !cgs_sym_is_int(s[i], &sv[i]) ||
+            !cgs_sym_is_int(p[i], &pv[i]) || !cgs_sym_is_int(dl[i], &dv[i]) || sv[i] <= 0)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "pool parameters are not constants");
+    memcpy(shape, t->shape, t->ndim * sizeof(*shape));
+    for (i = 0; i < 2; i++)
+        shape[t->ndim - 2 + i] =
+            pool_size(sc, t->shape[t->ndim - 2 + i], kv[i], sv[i], pv[i], dv[i], ceil_mode);
+    return 0;
+}
+
+RULE(avg_pool)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    TRY(pool_shape(sc, t, false, shape, d));
+    out_dense(sc, t->ndim, shape, t->dtype, t->device, suggest_cl(sc, t));
+    return 0;
+}
+
+RULE(max_pool)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    TRY(pool_shape(sc, t, true, shape, d));
+    out_dense(sc, t->ndim, shape, t->dtype, t->device, suggest_cl(sc, t));
+    return 0;
+}
+
+static int pool_pair(struct cgs_shape_ctx *sc, enum cgs_dtype second, struct cgs_diag *d)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+    bool cl;
+
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    TRY(pool_shape(sc, t, true, shape, d));
+    cl = suggest_cl(sc, t);
+    sc->out = new_list(sc, 2);
+    fill_dense(sc, &sc->out->u.items[0], t->ndim, shape, t->dtype, t->device, cl);
+    fill_dense(sc, &sc->out->u.items[1], t->ndim, shape, second, t->device, cl);
+    return 0;
+}
+
+RULE(max_pool_indices)
+{
+    (void)n;
+    return pool_pair(sc, CGS_DTYPE_INT64, d);
+}
+
+RULE(max_pool_offsets)
+{
+    (void)n;
+    return pool_pair(sc, CGS_DTYPE_INT8, d);
+}
+
+RULE(max_pool_f)
+{
+    (void)n;
+    if (bool_of(A(sc, "return_indices"), false))
+        return pool_pair(sc, CGS_DTYPE_INT64, d);
+    return cgs_shape_rule_max_pool(n, sc, d);
+}
+
+RULE(offsets_to_indices)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(need_tensor(sc, "offsets", &t, d));
+    return copy_like(sc, t, CGS_DTYPE_INT64, NULL, NULL);
+}
+
+RULE(pool_backward)
+{
+    const struct cgs_tensor *g, *t;
+
+    (void)n;
+    TRY(need_tensor(sc, "grad_output", &g, d));
+    TRY(need_tensor(sc, "self", &t, d));
+    out_dense(sc, t->ndim, t->shape, g->dtype, t->device, suggest_cl(sc, t));
+    return 0;
+}
+
+/* Attention output [B, H, L, Ev] laid out as [B, L, H, Ev] (transposed back). */
+static struct cgs_tensor *fill_bshd(struct cgs_shape_ctx *sc, struct cgs_val *v,
+                                    const struct cgs_tensor *q, const struct cgs_tensor *val)
+{
+    struct cgs_tensor *o = fill_tensor(sc, v, q->ndim, q->dtype, q->device);
+    static const uint32_t perm4[] = { 0, 2, 1, 3 };
+
+    memcpy(o->shape, q->shape, q->ndim * sizeof(*o->shape));
+    o->shape[q->ndim - 1] = val->shape[val->ndim - 1];
+    if (q->ndim == 4)
+        permuted_strides(sc, 4, o->shape, perm4, o->stride);
+    else
+        contiguous_strides(sc, q->ndim, o->shape, o->stride);
+    return o;
+}
+
+RULE(sdpa)
+{
+    const struct cgs_tensor *q, *k, *v;
+
+    (void)n;
+    TRY(need_tensor(sc, "query", &q, d));
+    TRY(need_tensor(sc, "key", &k, d));
+    TRY(need_tensor(sc, "value", &v, d));
+    if (q->ndim < 2 || v->ndim < 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "attention inputs of rank < 2");
+    sc->out = new_val(sc, CGS_VAL_TENSOR);
+    fill_bshd(sc, sc->out, q, v);
+    return 0;
+}
+
+RULE(sdpa_efficient)
+{
+    const struct cgs_tensor *q, *k, *v;
+    sym_t lse[3];
+    int64_t L;
+
+    (void)n;
+    TRY(need_tensor(sc, "query", &q, d));
+    TRY(need_tensor(sc, "key", &k, d));
+    TRY(need_tensor(sc, "value", &v, d));
+    if (q->ndim != 4)
+        return cgs_diag_set(d, CGS_E_INVAL, "efficient attention needs rank-4 inputs");
+    sc->out = new_list(sc, 4);
+    fill_bshd(sc, &sc->out->u.items[0], q, v);
+    lse[0] = q->shape[0], lse[1] = q->shape[1];
+    if (!bool_of(A(sc, "compute_log_sumexp"), false))
+        lse[2] = K(sc, 0);
+    else if (cgs_sym_is_int(q->shape[2], &L))
+        lse[2] = K(sc, (L + 31) / 32 * 32);
+    else
+        lse[2] = S_mul(sc, S_div(sc, S_add(sc, q->shape[2], K(sc, 31)), K(sc, 32)), K(sc, 32));
+    fill_dense(sc, &sc->out->u.items[1], 3, lse, CGS_DTYPE_FLOAT32, q->device, false);
+    fill_dense(sc, &sc->out->u.items[2], 0, lse, CGS_DTYPE_INT64, q->device, false);
+    fill_dense(sc, &sc->out->u.items[3], 0, lse, CGS_DTYPE_INT64, q->device, false);
+    return 0;
+}
+
+RULE(sdpa_flash)
+{
+    const struct cgs_tensor *q, *k, *v;
+    sym_t lse[3];
+    uint32_t i;
+
+    (void)n;
+    TRY(need_tensor(sc, "query", &q, d));
+    TRY(need_tensor(sc, "key", &k, d));
+    TRY(need_tensor(sc, "value", &v, d));
+    if (q->ndim != 4)
+        return cgs_diag_set(d, CGS_E_INVAL, "flash attention needs rank-4 inputs");
+    sc->out = new_list(sc, 9);
+    fill_bshd(sc, &sc->out->u.items[0], q, v);
+    lse[0] = q->shape[0], lse[1] = q->shape[1], lse[2] = q->shape[2];
+    fill_dense(sc, &sc->out->u.items[1], 3, lse, CGS_DTYPE_FLOAT32, q->device, false);
+    sc->out->u.items[2].kind = CGS_VAL_NONE;
+    sc->out->u.items[3].kind = CGS_VAL_NONE;
+    set_symint(sc, &sc->out->u.items[4], q->shape[2]);
+    set_symint(sc, &sc->out->u.items[5], k->shape[2]);
+    for (i = 6; i < 8; i++)
+        fill_dense(sc, &sc->out->u.items[i], 0, lse, CGS_DTYPE_INT64, q->device, false);
+    fill_dense(sc, &sc->out->u.items[8], 0, lse, q->dtype, q->device, false);
+    return -CGS_E_UNKNOWN;
+}
+
+RULE(mha)
+{
+    const struct cgs_tensor *q, *k;
+    sym_t w[3];
+
+    (void)n;
+    TRY(need_tensor(sc, "query", &q, d));
+    TRY(need_tensor(sc, "key", &k, d));
+    if (q->ndim != 3 || k->ndim != 3)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "multi-head attention of unbatched inputs is not tracked");
+    sc->out = new_list(sc, 2);
+    fill_dense(sc, &sc->out->u.items[0], 3, q->shape, q->dtype, q->device, false);
+    if (!bool_of(A(sc, "need_weights"), true)) {
+        sc->out->u.items[1].kind = CGS_VAL_NONE;
+        return 0;
+    }
+    w[0] = q->shape[1], w[1] = q->shape[0], w[2] = k->shape[0];
+    fill_dense(sc, &sc->out->u.items[1], 3, w, q->dtype, q->device, false);
+    return 0;
+}
+
+RULE(attention)
+{
+    const struct cgs_tensor *q;
+
+    (void)n;
+    TRY(need_tensor(sc, "q", &q, d));
+    return copy_like(sc, q, CGS_DTYPE_UNKNOWN, NULL, NULL);
+}
+
+/* ---- factories ----------------------------------------------------------------------- */
+
+static const char *device_arg(struct cgs_shape_ctx *sc)
+{
+    const char *dev = str_of(A(sc, "device"));
+
+    return dev ? dev : "cpu";
+}
+
+RULE(arange)
+{
+    struct operand o[3];
+    const struct cgs_arg *a[3] = { A(sc, "start"), A(sc, "end"), A(sc, "step") };
+    sym_t len, start, end, step;
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+    bool any_float = false;
+    uint32_t i;
+
+    (void)n;
+    if (is_none(a[1]) && !is_none(a[0]) && find_param(sc, "start") >= 0) {
+        // arange(end): the first positional is the end
+        a[1] = a[0];
+        a[0] = NULL;
+    }
+    for (i = 0; i < 3; i++) {
+        int rc = operand_of(sc, a[i], &o[i]);
+        if (rc < 0)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "arange bounds not known");
+        if (rc == 0 && o[i].scalar == CGS_DTYPE_FLOAT32)
+            any_float = true;
+    }
+    if (any_float)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "arange with float bounds is not tracked");
+    start = !is_none(a[0]) ? o[0].sym : K(sc, 0);
+    end = o[1].sym;
+    step = !is_none(a[2]) ? o[2].sym : K(sc, 1);
+    if (!end)
+        return cgs_diag_set(d, CGS_E_INVAL, "arange without an end");
+    if (is_const(step, 1))
+        len = S_sub(sc, end, start);
+    else
+        len = S_div(sc, S_add(sc, S_sub(sc, end, start), S_sub(sc, step, K(sc, 1))), step);
+    if (dt == CGS_DTYPE_UNKNOWN)
+        dt = CGS_DTYPE_INT64;
+    out_dense(sc, 1, &len, dt, device_arg(sc), false);
+    return 0;
+}
+
+static int factory(struct cgs_shape_ctx *sc, const struct cgs_arg *size, enum cgs_dtype dt,
+                   const char *dev, struct cgs_diag *d)
+{
+    sym_t shape[NDIM_MAX];
+    uint32_t nd;
+    const char *fmt = str_of(A(sc, "memory_format"));
+
+    TRY(shape_param(sc, size, shape, &nd, d));
+    out_dense(sc, nd, shape, dt, dev, fmt && !strcmp(fmt, "channels_last"));
+    return 0;
+}
+
+RULE(full)
+{
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+
+    (void)n;
+    if (dt == CGS_DTYPE_UNKNOWN) {
+        struct operand o;
+        if (operand_of(sc, A(sc, "fill_value"), &o) == 0 && !o.t)
+            dt = o.scalar;
+        else
+            dt = CGS_DTYPE_FLOAT32;
+    }
+    return factory(sc, A(sc, "size"), dt, device_arg(sc), d);
+}
+
+RULE(zeros)
+{
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+
+    (void)n;
+    return factory(sc, A(sc, "size"), dt == CGS_DTYPE_UNKNOWN ? CGS_DTYPE_FLOAT32 : dt,
+                   device_arg(sc), d);
+}
+
+RULE(new_full)
+{
+    const struct cgs_tensor *t;
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+    const char *dev = str_of(A(sc, "device"));
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    return factory(sc, A(sc, "size"), dt == CGS_DTYPE_UNKNOWN ? t->dtype : dt, dev ? dev : t->device,
+                   d);
+}
+
+RULE(empty_strided)
+{
+    sym_t shape[NDIM_MAX], stride[NDIM_MAX];
+    uint32_t nd, ns;
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+    struct cgs_tensor *o;
+
+    (void)n;
+    TRY(shape_param(sc, A(sc, "size"), shape, &nd, d));
+    TRY(shape_param(sc, A(sc, "stride"), stride, &ns, d));
+    if (nd != ns)
+        return cgs_diag_set(d, CGS_E_INVAL, "empty_strided: %u sizes and %u strides", nd, ns);
+    o = out_tensor(sc, nd, dt == CGS_DTYPE_UNKNOWN ? CGS_DTYPE_FLOAT32 : dt, device_arg(sc));
+    memcpy(o->shape, shape, nd * sizeof(*shape));
+    memcpy(o->stride, stride, nd * sizeof(*stride));
+    return 0;
+}
+
+RULE(seeds)
+{
+    sym_t c;
+
+    (void)n;
+    if (int_of(sc, A(sc, "count"), &c))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "seed count not known");
+    out_dense(sc, 1, &c, CGS_DTYPE_INT64, device_arg(sc), false);
+    return 0;
+}
+
+RULE(lookup_seed)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(need_tensor(sc, "seeds", &t, d));
+    out_dense(sc, 0, NULL, t->dtype, t->device, false);
+    return 0;
+}
+
+RULE(inductor_random)
+{
+    const struct cgs_tensor *seed;
+
+    (void)n;
+    TRY(need_tensor(sc, "seed", &seed, d));
+    return factory(sc, A(sc, "size"), CGS_DTYPE_FLOAT32, seed->device, d);
+}
+
+RULE(index)
+{
+    const struct cgs_tensor *t;
+    const struct cgs_arg *ix = A(sc, "indices");
+    struct operand o[NDIM_MAX];
+    sym_t bshape[NDIM_MAX], shape[NDIM_MAX];
+    uint32_t i, cnt = 0, bnd, nd = 0, first = UINT32_MAX, last = 0;
+    bool adjacent = true;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (!ix || ix->kind != CGS_ARG_LIST || ix->n > t->ndim)
+        return cgs_diag_set(d, CGS_E_INVAL, "index: bad indices");
+    for (i = 0; i < ix->n; i++) {
+        int rc = operand_of(sc, &ix->u.items[i], &o[cnt]);
+        if (rc == 1)
+            continue;
+        if (rc < 0 || !o[cnt].t)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "index tensor not known");
+        if (o[cnt].t->dtype == CGS_DTYPE_BOOL || o[cnt].t->dtype == CGS_DTYPE_UINT8)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "boolean mask indexing is data-dependent");
+        if (first != UINT32_MAX && i != last + 1)
+            adjacent = false;
+        if (first == UINT32_MAX)
+            first = i;
+        last = i;
+        cnt++;
+    }
+    if (!cnt)
+        return same_as_first(sc, d);
+    TRY(broadcast(sc, o, cnt, bshape, &bnd, d));
+    if (!adjacent) {
+        memcpy(shape, bshape, bnd * sizeof(*shape));
+        nd = bnd;
+        for (i = 0; i < t->ndim; i++)
+            if (i >= ix->n || is_none(&ix->u.items[i]))
+                shape[nd++] = t->shape[i];
+    } else {
+        for (i = 0; i < first; i++)
+            shape[nd++] = t->shape[i];
+        memcpy(shape + nd, bshape, bnd * sizeof(*shape));
+        nd += bnd;
+        for (i = last + 1; i < t->ndim; i++)
+            shape[nd++] = t->shape[i];
+    }
+    out_dense(sc, nd, shape, t->dtype, t->device, false);
+    return 0;
+}
+
+RULE(index_select)
+{
+    const struct cgs_tensor *t, *ix;
+    sym_t shape[NDIM_MAX];
+    uint32_t dim;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(need_tensor(sc, "index", &ix, d));
+    TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
+    memcpy(shape, t->shape, t->ndim * sizeof(*shape));
+    if (t->ndim)
+        shape[dim] = ix->ndim ? ix->shape[0] : K(sc, 1);
+    out_dense(sc, t->ndim, shape, t->dtype, t->device, false);
+    return 0;
+}
+
+RULE(gather)
+{
+    const struct cgs_tensor *t, *ix;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(need_tensor(sc, "index", &ix, d));
+    out_dense(sc, ix->ndim, ix->shape, t->dtype, t->device, false);
+    return 0;
+}
+
+/* ---- comparing with the record ------------------------------------------------------- */
+
+static bool dim_eq(sym_t a, sym_t b)
+{
+    if (a == b)
+        return true;
+    if (!a || !b)
+        return false;
+    return cgs_sym_equal_semantic(a, b);
+}
+
+static void describe(struct cgs_buf *why, const char *what, const struct cgs_val *a,
+                     const struct cgs_val *b)
+{
+    if (!why)
+        return;
+    cgs_buf_addf(why, "%s: inferred ", what);
+    cgs_val_describe(a, why);
+    cgs_buf_addstr(why, ", recorded ");
+    cgs_val_describe(b, why);
+}
+
+enum cgs_shape_cmp cgs_shapes_compare(const struct cgs_val *a, const struct cgs_val *b,
+                                      struct cgs_buf *why)
+{
+    if (!b)
+        return CGS_SHAPE_CMP_NONE;
+    if (!a) {
+        if (why)
+            cgs_buf_addstr(why, "not inferred");
+        return CGS_SHAPE_CMP_MISMATCH;
+    }
+    if (a->kind == CGS_VAL_LIST && b->kind == CGS_VAL_LIST) {
+        enum cgs_shape_cmp worst = CGS_SHAPE_CMP_MATCH;
+        uint32_t i;
+        if (a->n != b->n) {
+            describe(why, "list length differs", a, b);
+            return CGS_SHAPE_CMP_MISMATCH;
+        }
+        for (i = 0; i < a->n; i++) {
+            enum cgs_shape_cmp c = cgs_shapes_compare(&a->u.items[i], &b->u.items[i], NULL);
+            if (c > worst)
+                worst = c;
+        }
+        if (worst > CGS_SHAPE_CMP_MATCH)
+            describe(why, worst == CGS_SHAPE_CMP_STRIDES ? "strides differ" : "values differ", a, b);
+        return worst;
+    }
+    if (a->kind == CGS_VAL_TENSOR && b->kind == CGS_VAL_TENSOR) {
+        const struct cgs_tensor *x = &a->u.t, *y = &b->u.t;
+        uint32_t i;
+        if (x->ndim != y->ndim || x->dtype != y->dtype || x->ndim == CGS_NDIM_UNKNOWN)
+            goto mismatch;
+        for (i = 0; i < x->ndim; i++)
+            if (!x->shape || !y->shape || !dim_eq(x->shape[i], y->shape[i]))
+                goto mismatch;
+        for (i = 0; i < x->ndim; i++)
+            if (!x->stride || !y->stride || !dim_eq(x->stride[i], y->stride[i]))
+                goto strides;
+        if (y->storage_offset && !dim_eq(x->storage_offset, y->storage_offset))
+            goto strides;
+        return CGS_SHAPE_CMP_MATCH;
+strides:
+        describe(why, "strides differ", a, b);
+        return CGS_SHAPE_CMP_STRIDES;
+mismatch:
+        describe(why, "shape or dtype differs", a, b);
+        return CGS_SHAPE_CMP_MISMATCH;
+    }
+    if ((a->kind == CGS_VAL_SYMINT || a->kind == CGS_VAL_INT) &&
+        (b->kind == CGS_VAL_SYMINT || b->kind == CGS_VAL_INT)) {
+        struct cgs_symctx *none = NULL;
+        (void)none;
+        if (a->kind == CGS_VAL_INT && b->kind == CGS_VAL_INT)
+            return a->u.i == b->u.i ? CGS_SHAPE_CMP_MATCH : CGS_SHAPE_CMP_MISMATCH;
+        if (a->kind == CGS_VAL_SYMINT && b->kind == CGS_VAL_SYMINT)
+            return dim_eq(a->u.s.sym, b->u.s.sym) ? CGS_SHAPE_CMP_MATCH : CGS_SHAPE_CMP_MISMATCH;
+        // a constant against a symbol: equal only if the symbol folds to it
+        {
+            const struct cgs_val *s = a->kind == CGS_VAL_SYMINT ? a : b;
+            const struct cgs_val *c = a->kind == CGS_VAL_INT ? a : b;
+            int64_t v;
+            if (s->u.s.sym && cgs_sym_is_int(s->u.s.sym, &v) && v == c->u.i)
+                return CGS_SHAPE_CMP_MATCH;
+            describe(why, "value differs", a, b);
+            return CGS_SHAPE_CMP_MISMATCH;
+        }
+    }
+    if (a->kind == b->kind) {
+        switch (a->kind) {
+        case CGS_VAL_NONE:
+            return CGS_SHAPE_CMP_MATCH;
+        case CGS_VAL_BOOL:
+            return a->u.b == b->u.b ? CGS_SHAPE_CMP_MATCH : CGS_SHAPE_CMP_MISMATCH;
+        default:
+            return CGS_SHAPE_CMP_NONE;
+        }
+    }
+    describe(why, "kind of value differs", a, b);
+    return CGS_SHAPE_CMP_MISMATCH;
+}
+
+/* ---- the pass ---------------------------------------------------------------------------- */
+
+static const char *arena_msg(struct cgs_arena *ar, const char *s)
+{
+    return cgs_arena_strdup(ar, s);
+}
+
+static void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct cgs_shape_node *r)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    enum cgs_op op = cgs_op_lookup(n->target);
+    int rc;
+
+    r->val = NULL;
+    if (op == CGS_OP_UNKNOWN || (n->op != CGS_NODE_CALL_FUNCTION && n->op != CGS_NODE_CALL_METHOD)) {
+        char msg[300];
+        r->status = CGS_SHAPE_UNKNOWN_OP;
+        snprintf(msg, sizeof(msg), "no shape rule for %s '%s'", cgs_node_op_names[n->op],
+                 n->target ? n->target : "");
+        r->reason = arena_msg(sc->ar, msg);
+        return;
+    }
+    sc->op = &cgs_ops[op];
+    sc->out = NULL;
+    memset(&sc->rest, 0, sizeof(sc->rest));
+    rc = parse_schema(sc, sc->op->schema);
+    if (!rc)
+        rc = bind_args(sc, n, &d);
+    if (!rc)
+        rc = sc->op->infer(n, sc, &d);
+    r->val = sc->out;
+    if (rc == 0) {
+        r->status = CGS_SHAPE_OK;
+        return;
+    }
+    if (rc == -CGS_E_UNKNOWN) {
+        r->status = CGS_SHAPE_PARTIAL;
+        r->reason = arena_msg(sc->ar, d.msg[0] ? d.msg : "partly known");
+        return;
+    }
+    r->status = CGS_SHAPE_ERROR;
+    r->val = NULL;
+    r->reason = arena_msg(sc->ar, d.msg[0] ? d.msg : cgs_strerror(rc));
+}
+
+int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
+                     struct cgs_shapes **out, struct cgs_diag *d)
+{
+    struct cgs_shape_ctx sc;
+    struct cgs_shapes *res;
+    struct cgs_buf why = CGS_BUF_INIT;
+    bool reinfer = opts && opts->reinfer;
+    uint32_t i;
+
+    *out = NULL;
+    memset(&sc, 0, sizeof(sc));
+    sc.g = g;
+    sc.sx = g->syms;
+    sc.ar = g->arena;
+    sc.vals = cgs_arena_calloc(g->arena, g->n_nodes ? g->n_nodes : 1, sizeof(*sc.vals));
+    res = cgs_arena_alloc(g->arena, sizeof(*res));
+    if (res)
+        res->nodes = cgs_arena_calloc(g->arena, g->n_nodes ? g->n_nodes : 1, sizeof(*res->nodes));
+    if (!sc.vals || !res || !res->nodes)
+        return cgs_diag_set(d, CGS_E_NOMEM, "no memory for the shape table of %u nodes", g->n_nodes);
+    res->n_nodes = g->n_nodes;
+    res->summary.nodes = g->n_nodes;
+    for (i = 0; i < g->n_nodes; i++) {
+        const struct cgs_node *n = g->nodes[i];
+        struct cgs_shape_node *r = &res->nodes[i];
+        switch (n->op) {
+        case CGS_NODE_PLACEHOLDER:
+        case CGS_NODE_GET_ATTR:
+            r->val = n->val;
+            r->status = n->val ? CGS_SHAPE_OK : CGS_SHAPE_PARTIAL;
+            if (!n->val)
+                r->reason = "input value not recorded";
+            sc.vals[i] = n->val;
+            break;
+        case CGS_NODE_OUTPUT:
+            r->status = CGS_SHAPE_OK;
+            break;
+        default:
+            infer_node(&sc, n, r);
+            if (r->status == CGS_SHAPE_OK || r->status == CGS_SHAPE_PARTIAL)
+                res->summary.inferred++;
+            if (n->val && r->val) {
+                cgs_buf_reset(&why);
+                r->cmp = cgs_shapes_compare(r->val, n->val, &why);
+                if (r->cmp == CGS_SHAPE_CMP_MATCH) {
+                    res->summary.matched++;
+                } else if (r->cmp != CGS_SHAPE_CMP_NONE) {
+                    res->summary.mismatched++;
+                    if (!r->reason)
+                        r->reason = arena_msg(g->arena, why.buf);
+                }
+            }
+            sc.vals[i] = (!reinfer && n->val) ? n->val : r->val;
+            break;
+        }
+        switch (r->status) {
+        case CGS_SHAPE_UNKNOWN_OP:
+            res->summary.unknown++;
+            break;
+        case CGS_SHAPE_PARTIAL:
+            res->summary.partial++;
+            break;
+        case CGS_SHAPE_ERROR:
+            res->summary.errors++;
+            break;
+        default:
+            break;
+        }
+    }
+    cgs_buf_release(&why);
+    res->summary.validated =
+        !res->summary.unknown && !res->summary.partial && !res->summary.errors;
+    *out = res;
+    return 0;
+}
+
+/* ---- bindings and bytes ------------------------------------------------------------------ */
+
+int cgs_val_bytes(const struct cgs_val *v, cgs_sym_lookup_fn lookup, void *ud, int64_t *bytes)
+{
+    uint32_t i;
+
+    *bytes = 0;
+    if (!v)
+        return -CGS_E_UNKNOWN;
+    if (v->kind == CGS_VAL_LIST) {
+        for (i = 0; i < v->n; i++) {
+            int64_t b;
+            int rc = cgs_val_bytes(&v->u.items[i], lookup, ud, &b);
+            if (rc == -CGS_E_UNKNOWN && v->u.items[i].kind != CGS_VAL_TENSOR)
+                continue;
+            if (rc)
+                return rc;
+            if (*bytes > INT64_MAX - b)
+                return -CGS_E_LIMIT;
+            *bytes += b;
+        }
+        return 0;
+    }
+    if (v->kind != CGS_VAL_TENSOR)
+        return -CGS_E_UNKNOWN;
+    {
+        const struct cgs_tensor *t = &v->u.t;
+        int64_t total;
+        if (t->ndim == CGS_NDIM_UNKNOWN || t->dtype == CGS_DTYPE_UNKNOWN || !t->shape)
+            return -CGS_E_UNKNOWN;
+        total = cgs_dtypes[t->dtype].itemsize;
+        for (i = 0; i < t->ndim; i++) {
+            int64_t s;
+            int rc;
+            if (!t->shape[i])
+                return -CGS_E_UNKNOWN;
+            rc = cgs_sym_eval(t->shape[i], lookup, ud, &s);
+            if (rc)
+                return rc;
+            if (s < 0)
+                return -CGS_E_INVAL;
+            if (s && total > INT64_MAX / s)
+                return -CGS_E_LIMIT;
+            total *= s;
+        }
+        *bytes = total;
+    }
+    return 0;
+}
+
+static const struct cgs_sym *bind_dim(struct cgs_symctx *sx, const struct cgs_sym *e,
+                                      cgs_sym_lookup_fn lookup, void *ud)
+{
+    int64_t v;
+
+    if (!e || cgs_sym_is_int(e, &v))
+        return e;
+    if (cgs_sym_eval(e, lookup, ud, &v) == 0)
+        return cgs_sym_int(sx, v);
+    return e;
+}
+
+struct cgs_val *cgs_val_bind(const struct cgs_val *v, struct cgs_symctx *sx, struct cgs_arena *arena,
+                             cgs_sym_lookup_fn lookup, void *ud)
+{
+    struct cgs_val *o;
+    uint32_t i;
+
+    if (!v)
+        return NULL;
+    o = cgs_arena_alloc(arena, sizeof(*o));
+    *o = *v;
+    if (v->kind == CGS_VAL_LIST) {
+        o->u.items = cgs_arena_calloc(arena, v->n ? v->n : 1, sizeof(*o->u.items));
+        for (i = 0; i < v->n; i++) {
+            struct cgs_val *it = cgs_val_bind(&v->u.items[i], sx, arena, lookup, ud);
+            o->u.items[i] = *it;
+        }
+    } else if (v->kind == CGS_VAL_TENSOR && v->u.t.ndim != CGS_NDIM_UNKNOWN) {
+        struct cgs_tensor *t = &o->u.t;
+        uint32_t nd = v->u.t.ndim;
+        t->shape = cgs_arena_calloc(arena, nd ? nd : 1, sizeof(*t->shape));
+        t->stride = v->u.t.stride ? cgs_arena_calloc(arena, nd ? nd : 1, sizeof(*t->stride)) : NULL;
+        for (i = 0; i < nd; i++) {
+            t->shape[i] = bind_dim(sx, v->u.t.shape ? v->u.t.shape[i] : NULL, lookup, ud);
+            if (t->stride)
+                t->stride[i] = bind_dim(sx, v->u.t.stride[i], lookup, ud);
+        }
+        t->storage_offset = bind_dim(sx, v->u.t.storage_offset, lookup, ud);
+    } else if (v->kind == CGS_VAL_SYMINT) {
+        const struct cgs_sym *e = bind_dim(sx, v->u.s.sym, lookup, ud);
+        int64_t c;
+        if (e && cgs_sym_is_int(e, &c)) {
+            o->kind = CGS_VAL_INT;
+            o->u.i = c;
+        }
+    }
+    return o;
+}
