@@ -77,6 +77,16 @@ static size_t count_dots(const char *s)
     return n;
 }
 
+static bool is_python_module(const char *name)
+{
+    static const char *const mods[] = {"torch.", "operator.", "builtins.", "math.", "_operator.",
+                                       NULL};
+    for (size_t i = 0; mods[i]; i++)
+        if (!strncmp(name, mods[i], strlen(mods[i])))
+            return true;
+    return false;
+}
+
 /*
  * MagiCompiler resolves each name to operator overloads (a packet name to
  * all its overloads) and matches a node when its target is one of them, or
@@ -90,9 +100,11 @@ bool cgs_split_op_matches(const char *name, const char *target)
         return false;
     if (!strcmp(name, target))
         return true;
-    // name "ns.op" (a packet) matches target "ns.op.overload"
+    // name "ns.op" (a packet of a torch.ops namespace, not a Python module such
+    // as torch or operator) matches target "ns.op.overload"
     len = strlen(name);
-    if (count_dots(name) == 1 && !strncmp(name, target, len) && target[len] == '.' &&
+    if (count_dots(name) == 1 && !is_python_module(name) && !strncmp(name, target, len) &&
+        target[len] == '.' &&
         target[len + 1] && !strchr(target + len + 1, '.'))
         return true;
     // name "ns.op.default" matches target "ns.op" (Dynamo graphs hold packets)
@@ -871,7 +883,7 @@ static void build_pieces(struct run *r)
         pc->name = arena_printf(g, "submod_%lld", (long long)pc->graph_id);
         pc->is_splitting_graph = r->splitting_pid[p];
         pc->compile_index = -1;
-        if (r->s->policy == CGS_SPLIT_MAGI ? !pc->is_splitting_graph : true)
+        if (!pc->is_splitting_graph)
             pc->compile_index = compiled++;
     }
     // nodes
