@@ -240,6 +240,8 @@ struct ctx {
     struct cgs_graph *g;
     struct cgs_layout *l;
     bool v211;
+    uint8_t *lower_kind;   /* per node: enum cgs_lower_kind of its target */
+    unsigned *lower_flags; /* per node: enum cgs_lower_flags of its target */
 };
 
 static const struct cgs_tensor *val_tensor(const struct cgs_val *v)
@@ -859,7 +861,8 @@ static void fallback_and_constraint(struct ctx *c, const struct cgs_node *n,
         ln->fallback = CGS_FALLBACK_UNSUPPORTED;
         return;
     }
-    enum cgs_lower_kind k = cgs_inductor_lookup(n->target, &flags);
+    enum cgs_lower_kind k = (enum cgs_lower_kind)c->lower_kind[n->index];
+    flags = c->lower_flags[n->index];
     switch (k) {
     case CGS_LOWER_LOWERED:
         break;
@@ -920,6 +923,13 @@ static int strides_and_pins(struct ctx *c)
     size_t n_asops = c->v211 ? ARRAY_SIZE(as_strided_ops_211) : ARRAY_SIZE(as_strided_ops_21);
 
     user_visible(c);
+    c->lower_kind = calloc(g->n_nodes ? g->n_nodes : 1, sizeof(*c->lower_kind));
+    c->lower_flags = calloc(g->n_nodes ? g->n_nodes : 1, sizeof(*c->lower_flags));
+    if (!c->lower_kind || !c->lower_flags)
+        return -CGS_E_NOMEM;
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        if (g->nodes[i]->op == CGS_NODE_CALL_FUNCTION)
+            c->lower_kind[i] = (uint8_t)cgs_inductor_lookup(g->nodes[i]->target, &c->lower_flags[i]);
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         const struct cgs_node *n = g->nodes[i];
         struct cgs_layout_node *ln = &l->nodes[i];
@@ -966,10 +976,9 @@ static int strides_and_pins(struct ctx *c)
         if (n->n_users > 1) {
             for (uint32_t k = 0; k < n->n_users; k++) {
                 const struct cgs_node *u = n->users[k];
-                unsigned uf = 0;
+                unsigned uf = c->lower_flags[u->index];
                 if (u->op != CGS_NODE_CALL_FUNCTION)
                     continue;
-                cgs_inductor_lookup(u->target, &uf);
                 if (!(uf & CGS_LOWERF_NEEDS_REALIZED_INPUTS))
                     continue;
                 ln->realize_hint = true;
@@ -1054,12 +1063,16 @@ int cgs_layout_run(struct cgs_graph *g, const struct cgs_layout_opts *opts, stru
                            g->n_nodes);
         goto fail;
     }
-    c = (struct ctx){g, l, opts->rules != CGS_LAYOUT_RULES_2_1};
+    c = (struct ctx){g, l, opts->rules != CGS_LAYOUT_RULES_2_1, NULL, NULL};
     if ((err = decide(&c)) < 0 || (err = prefer_channels_last(&c)) < 0 ||
         (err = strides_and_pins(&c)) < 0) {
+        free(c.lower_kind);
+        free(c.lower_flags);
         cgs_diag_set(d, -err, "layout pass: %s", cgs_strerror(err));
         goto fail;
     }
+    free(c.lower_kind);
+    free(c.lower_flags);
     *out = l;
     return 0;
 fail:
