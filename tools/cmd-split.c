@@ -501,8 +501,6 @@ static int run(int argc, char **argv)
         rc = cli_usage_error(&cmd_split, optind == argc ? "missing GRAPH" : "expected one GRAPH");
         goto out;
     }
-    if (policy == CGS_SPLIT_MAGI && !n_ops)
-        cli_warn("no --split-ops given: the whole graph is one piece");
     g = cli_load_graph(argv[optind], model);
     if (!g) {
         rc = CGS_EXIT_BAD_INPUT;
@@ -515,6 +513,8 @@ static int run(int argc, char **argv)
             goto out;
         }
     }
+    if (policy == CGS_SPLIT_MAGI && !n_ops)
+        cli_warn("no --split-ops given: the whole graph is one piece");
     {
         struct cgs_split_opts so = {(enum cgs_split_policy)policy, ops, n_ops};
         if (cgs_split_run(g, &so, &s, &d) < 0) {

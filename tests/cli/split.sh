@@ -1,0 +1,67 @@
+#!/bin/sh
+# cgscope split on the command line: exit codes, the --json contract keys, the
+# --max-pieces gate, --why, near-miss warnings and bad input. Piece counts come
+# from PyTorch's own split of the sample (shared/fixtures/dynamo/cgs_transformer_dyn.split-attn.json:
+# 9 pieces, the first splitting piece holds node 'a').
+: "${CGSCOPE:=./cgscope}"
+G=samples/cgs_transformer_dyn.json
+out=/tmp/cgs-split-out.$$ err=/tmp/cgs-split-err.$$
+trap 'rm -f $out $err $out.2' EXIT
+fails=0
+check() { # description, expected status, command...
+    desc=$1; want=$2; shift 2
+    "$@" >$out 2>$err
+    rc=$?
+    [ "$rc" = "$want" ] || { echo "FAIL $desc: exit $rc, expected $want"; sed 's/^/  | /' $err; fails=$((fails + 1)); }
+}
+has() { # description, file, text
+    grep -qF -- "$3" "$2" || { echo "FAIL $1: no '$3' in output"; fails=$((fails + 1)); }
+}
+check "split --help" 0 "$CGSCOPE" split --help
+cp $out $out.2
+check "help split" 0 "$CGSCOPE" help split
+cmp -s $out $out.2 || { echo "FAIL 'help split' differs from 'split --help'"; fails=$((fails + 1)); }
+has "usage" $out "usage: cgscope split GRAPH --split-ops"
+
+check "table" 0 "$CGSCOPE" split $G --split-ops cgs.attention
+has "table pieces" $out "9 pieces (5 compiled, 4 splitting)"
+has "table cut" $out "'a' (cgs.attention) matches splitting op 'cgs.attention'"
+has "table source" $out "a = torch.ops.cgs.attention(q, k, v)"
+
+check "json" 0 "$CGSCOPE" split $G --split-ops cgs.attention --json
+for k in '"splitting_ops"' '"pieces"' '"name"' '"graph_id"' '"is_splitting_graph"' '"nodes"' \
+         '"inputs"' '"outputs"' '"boundaries"' '"lint"' '"sym_shape_indices"' '"counters"'; do
+    has "json key $k" $out "$k"
+done
+n=$(grep -c '"name":	"submod_' $out)
+[ "$n" = 9 ] || { echo "FAIL json: $n pieces, torch 9"; fails=$((fails + 1)); }
+
+check "max-pieces over" 1 "$CGSCOPE" split $G --split-ops cgs.attention --max-pieces 8
+has "max-pieces message" $err "9 pieces, more than --max-pieces 8"
+check "max-pieces at" 0 "$CGSCOPE" split $G --split-ops cgs.attention --max-pieces 9
+check "max-pieces junk" 2 "$CGSCOPE" split $G --split-ops cgs.attention --max-pieces x
+
+check "why" 0 "$CGSCOPE" split $G --split-ops cgs.attention --why a
+has "why piece" $out "'a' (cgs.attention) is in submod_1 (splitting piece"
+has "why rule" $out "it matches splitting op 'cgs.attention'"
+check "why placeholder" 0 "$CGSCOPE" split $G --split-ops cgs.attention --why s23
+has "why placeholder text" $out "a graph input (placeholder)"
+check "why unknown node" 2 "$CGSCOPE" split $G --split-ops cgs.attention --why no_such_node
+has "why unknown message" $err "no node named 'no_such_node'"
+
+check "near miss" 0 "$CGSCOPE" split $G --split-ops cgs.atention
+has "near miss message" $err "'cgs.atention' matches no node; did you mean 'cgs.attention'?"
+check "overload name on a packet" 0 "$CGSCOPE" split $G --split-ops cgs.attention.default
+has "overload matches" $out "9 pieces"
+
+check "policy fusion" 0 "$CGSCOPE" split $G --policy fusion --json
+has "fusion policy" $out '"policy":	"fusion"'
+check "policy device" 0 "$CGSCOPE" split $G --policy device
+check "bad policy" 2 "$CGSCOPE" split $G --policy nope
+has "bad policy message" $err "unknown policy 'nope'"
+check "missing graph" 2 "$CGSCOPE" split --split-ops cgs.attention
+check "bad graph" 2 "$CGSCOPE" split tests/bad/cycle.json --split-ops cgs.attention
+[ -s $out ] && { echo "FAIL bad graph wrote to stdout"; fails=$((fails + 1)); }
+check "missing file" 2 "$CGSCOPE" split /nonexistent/graph.json --split-ops x
+echo "$fails failures"
+[ $fails -eq 0 ]
