@@ -421,11 +421,14 @@ static int parse_schema(struct cgs_shape_ctx *sc, const char *s)
         while (*end && *end != ',')
             end++;
         // a default may hold commas inside brackets
-        if (memchr(s, '[', (size_t)(end - s))) {
-            while (*end && *end != ']')
-                end++;
-            while (*end && *end != ',')
-                end++;
+        {
+            const char *lb = memchr(s, '[', (size_t)(end - s));
+            if (lb && !memchr(lb, ']', (size_t)(end - lb))) {
+                while (*end && *end != ']')
+                    end++;
+                while (*end && *end != ',')
+                    end++;
+            }
         }
         len = (size_t)(end - s);
         if (len == 1 && *s == '*') {
@@ -2209,6 +2212,11 @@ RULE(as_strided)
     return 0;
 }
 
+static int adv_index(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const struct cgs_arg *items,
+                     uint32_t n_items, struct cgs_diag *d);
+static struct cgs_tensor *out_dense(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t *shape,
+                                    enum cgs_dtype dt, const char *dev, bool cl);
+
 /* tensor[index]: ints select, slices slice, None adds a dim, ... skips ahead. */
 static int index_tensor(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const struct cgs_arg *ix,
                         struct cgs_diag *d)
@@ -2220,9 +2228,24 @@ static int index_tensor(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, co
 
     if (ix->kind == CGS_ARG_LIST)
         items = ix->u.items, cnt = ix->n;
-    for (i = 0; i < cnt; i++)
+    for (i = 0; i < cnt; i++) {
+        const struct cgs_val *iv = node_val(sc, &items[i]);
         if (items[i].kind != CGS_ARG_NONE && items[i].kind != CGS_ARG_ELLIPSIS)
             used++;
+        if (iv && iv->kind == CGS_VAL_TENSOR) {
+            // advanced indexing: every other item must be a full slice
+            uint32_t j;
+            for (j = 0; j < cnt; j++) {
+                const struct cgs_val *jv = node_val(sc, &items[j]);
+                bool full = items[j].kind == CGS_ARG_SLICE && items[j].n == 3 &&
+                            is_none(&items[j].u.items[0]) && is_none(&items[j].u.items[1]) &&
+                            is_none(&items[j].u.items[2]);
+                if (!full && !(jv && jv->kind == CGS_VAL_TENSOR))
+                    return cgs_diag_set(d, CGS_E_UNKNOWN, "mixed advanced indexing is not tracked");
+            }
+            return adv_index(sc, t, items, cnt, d);
+        }
+    }
     for (i = 0; i < cnt; i++) {
         const struct cgs_arg *it = &items[i];
         struct cgs_val *nv = new_val(sc, CGS_VAL_TENSOR);
@@ -3542,21 +3565,22 @@ RULE(inductor_random)
     return factory(sc, A(sc, "size"), CGS_DTYPE_FLOAT32, seed->device, d);
 }
 
-RULE(index)
+/* Advanced indexing: items are index tensors or None (a full slice). */
+static int adv_index(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const struct cgs_arg *items,
+                     uint32_t n_items, struct cgs_diag *d)
 {
-    const struct cgs_tensor *t;
-    const struct cgs_arg *ix = A(sc, "indices");
     struct operand o[NDIM_MAX];
     sym_t bshape[NDIM_MAX], shape[NDIM_MAX];
     uint32_t i, cnt = 0, bnd, nd = 0, first = UINT32_MAX, last = 0;
     bool adjacent = true;
 
-    (void)n;
-    TRY(need_tensor(sc, "self", &t, d));
-    if (!ix || ix->kind != CGS_ARG_LIST || ix->n > t->ndim)
-        return cgs_diag_set(d, CGS_E_INVAL, "index: bad indices");
-    for (i = 0; i < ix->n; i++) {
-        int rc = operand_of(sc, &ix->u.items[i], &o[cnt]);
+    if (n_items > t->ndim)
+        return cgs_diag_set(d, CGS_E_INVAL, "index: too many indices");
+    for (i = 0; i < n_items; i++) {
+        int rc;
+        if (items[i].kind == CGS_ARG_SLICE)
+            continue;
+        rc = operand_of(sc, &items[i], &o[cnt]);
         if (rc == 1)
             continue;
         if (rc < 0 || !o[cnt].t)
@@ -3577,7 +3601,7 @@ RULE(index)
         memcpy(shape, bshape, bnd * sizeof(*shape));
         nd = bnd;
         for (i = 0; i < t->ndim; i++)
-            if (i >= ix->n || is_none(&ix->u.items[i]))
+            if (i >= n_items || is_none(&items[i]) || items[i].kind == CGS_ARG_SLICE)
                 shape[nd++] = t->shape[i];
     } else {
         for (i = 0; i < first; i++)
@@ -3589,6 +3613,18 @@ RULE(index)
     }
     out_dense(sc, nd, shape, t->dtype, t->device, false);
     return 0;
+}
+
+RULE(index)
+{
+    const struct cgs_tensor *t;
+    const struct cgs_arg *ix = A(sc, "indices");
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (!ix || ix->kind != CGS_ARG_LIST)
+        return cgs_diag_set(d, CGS_E_INVAL, "index: bad indices");
+    return adv_index(sc, t, ix->u.items, ix->n, d);
 }
 
 RULE(index_select)
