@@ -1447,5 +1447,9 @@ struct cgs_graph *cgs_graph_load(const char *path, const struct cgs_load_opts *o
     fclose(f);
     if (n == 4 && magic[0] == 'P' && magic[1] == 'K' && (magic[2] == 3 || magic[2] == 5))
         return cgs_graph_load_pt2(path, opts ? opts->model : NULL, d);
+    /* a damaged or foreign file named .pt2 gets the archive reader's message */
+    size_t pl = strlen(path);
+    if (pl > 4 && !strcmp(path + pl - 4, ".pt2") && (n == 0 || magic[0] != '{'))
+        return cgs_graph_load_pt2(path, opts ? opts->model : NULL, d);
     return cgs_graph_load_json(path, d);
 }
