@@ -449,7 +449,7 @@ static void classify(struct ctx *c, struct cgs_layout_conv *cv)
     }
     cv->known = true;
     cv->weight_ndim = w->ndim;
-    for (uint32_t i = 0; i < 3 && i < w->ndim; i++)
+    for (uint32_t i = 0; i < 5 && i < w->ndim; i++)
         if (!dim_value(c, w->shape[i], &cv->weight[i], &cv->hinted))
             cv->weight[i] = 0;
     cv->grouped = cv->groups > 1 && cv->weight[1] > 1;

@@ -112,7 +112,7 @@ struct cgs_layout_conv {
     bool transposed;
     int64_t groups;       /* last positional argument */
     uint32_t weight_ndim;
-    int64_t weight[3];    /* weight sizes 0..2 (out, in per group, kernel); 0 if absent */
+    int64_t weight[5];    /* weight sizes (out, in per group, kernel...); 0 if absent */
     enum cgs_conv_class cls;
     bool grouped, small, in_out;
     bool has_flops;       /* FLOPs known (aten.convolution with all values) */

@@ -104,7 +104,7 @@ static cJSON *layout_json(const struct cgs_layout *l)
         cJSON_AddBoolToObject(o, "known", cv->known);
         cJSON_AddBoolToObject(o, "mkldnn", cv->mkldnn);
         cJSON *w = cJSON_AddArrayToObject(o, "weight");
-        for (uint32_t k = 0; k < cv->weight_ndim && k < 3; k++)
+        for (uint32_t k = 0; k < cv->weight_ndim && k < 5; k++)
             cJSON_AddItemToArray(w, cJSON_CreateNumber((double)cv->weight[k]));
         cJSON_AddNumberToObject(o, "groups", (double)cv->groups);
         cJSON_AddBoolToObject(o, "transposed", cv->transposed);
@@ -226,10 +226,13 @@ static void layout_text(const struct cgs_layout *l, bool all)
         shown = 0;
         for (uint32_t i = 0; i < l->n_convs && (all || shown < 20); i++, shown++) {
             const struct cgs_layout_conv *cv = &l->convs[i];
-            char w[64] = "?";
-            if (cv->known)
-                snprintf(w, sizeof(w), "%lld x %lld x %lld", (long long)cv->weight[0],
-                         (long long)cv->weight[1], (long long)cv->weight[2]);
+            char w[96] = "?";
+            if (cv->known) {
+                size_t off = 0;
+                for (uint32_t k = 0; k < cv->weight_ndim && k < 5 && off < sizeof(w); k++)
+                    off += (size_t)snprintf(w + off, sizeof(w) - off, "%s%lld", k ? "x" : "",
+                                            (long long)cv->weight[k]);
+            }
             char f[32] = "-";
             if (cv->has_flops)
                 snprintf(f, sizeof(f), "%lld%s", (long long)cv->flops, cv->hinted ? "*" : "");
