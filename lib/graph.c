@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/strmap.h"
+
 const struct cgs_dtype_info cgs_dtypes[CGS_DTYPE_COUNT] = {
     [CGS_DTYPE_UNKNOWN] = {"unknown", 0, '?'},
 #define DT(e, nm, size, k) [CGS_DTYPE_##e] = {.name = nm, .itemsize = size, .kind = k},
@@ -60,97 +62,6 @@ int cgs_node_op_from_name(const char *name)
     return -1;
 }
 
-/* ---- string -> pointer map (open addressing, heap table) ---------------------- */
-
-struct cgs_strmap {
-    const char **keys;
-    void **vals;
-    uint32_t *hashes;
-    size_t cap, count;
-};
-
-static uint32_t hash_str(const char *s)
-{
-    uint32_t h = 2166136261u;
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 16777619u;
-    return h ? h : 1;
-}
-
-static struct cgs_strmap *strmap_new(void)
-{
-    return cgs_xcalloc(1, sizeof(struct cgs_strmap));
-}
-
-static void strmap_free(struct cgs_strmap *m)
-{
-    if (!m)
-        return;
-    free(m->keys);
-    free(m->vals);
-    free(m->hashes);
-    free(m);
-}
-
-static void strmap_grow(struct cgs_strmap *m)
-{
-    size_t ncap = m->cap ? m->cap * 2 : 64;
-    const char **k = cgs_xcalloc(ncap, sizeof(*k));
-    void **v = cgs_xcalloc(ncap, sizeof(*v));
-    uint32_t *h = cgs_xcalloc(ncap, sizeof(*h));
-    for (size_t i = 0; i < m->cap; i++) {
-        if (!m->hashes[i])
-            continue;
-        size_t j = m->hashes[i] & (ncap - 1);
-        while (h[j])
-            j = (j + 1) & (ncap - 1);
-        k[j] = m->keys[i];
-        v[j] = m->vals[i];
-        h[j] = m->hashes[i];
-    }
-    free(m->keys);
-    free(m->vals);
-    free(m->hashes);
-    m->keys = k;
-    m->vals = v;
-    m->hashes = h;
-    m->cap = ncap;
-}
-
-/* The slot for key: found (hashes[slot] != 0) or where it would go. */
-static size_t strmap_slot(const struct cgs_strmap *m, const char *key, uint32_t h)
-{
-    size_t j = h & (m->cap - 1);
-    while (m->hashes[j] && (m->hashes[j] != h || strcmp(m->keys[j], key)))
-        j = (j + 1) & (m->cap - 1);
-    return j;
-}
-
-static void *strmap_get(const struct cgs_strmap *m, const char *key)
-{
-    if (!m || !m->cap)
-        return NULL;
-    size_t j = strmap_slot(m, key, hash_str(key));
-    return m->hashes[j] ? m->vals[j] : NULL;
-}
-
-/* Insert key (borrowed, must live as long as the map) unless present; returns the value now stored. */
-static void *strmap_put(struct cgs_strmap *m, const char *key, void *val)
-{
-    uint32_t h = hash_str(key);
-    size_t j;
-    if ((m->count + 1) * 4 >= m->cap * 3)
-        strmap_grow(m);
-    j = strmap_slot(m, key, h);
-    if (m->hashes[j])
-        return m->vals[j];
-    m->keys[j] = key;
-    m->vals[j] = val;
-    m->hashes[j] = h;
-    m->count++;
-    return val;
-}
-
 /* ---- graphs ------------------------------------------------------------------- */
 
 struct cgs_graph *cgs_graph_new(const char *file, const char *name)
@@ -160,8 +71,8 @@ struct cgs_graph *cgs_graph_new(const char *file, const char *name)
     g->arena = &g->arena_storage;
     cgs_symctx_init(&g->syms_storage, g->arena);
     g->syms = &g->syms_storage;
-    g->by_name = strmap_new();
-    g->strings = strmap_new();
+    g->by_name = cgs_strmap_new();
+    g->strings = cgs_strmap_new();
     g->file = file ? cgs_arena_strdup(g->arena, file) : NULL;
     g->name = name ? cgs_arena_strdup(g->arena, name) : NULL;
     g->producer.is_inference = g->producer.is_backward = -1;
@@ -177,7 +88,7 @@ struct cgs_graph *cgs_graph_new_subgraph(struct cgs_graph *parent, const char *n
     g->file = parent->file;
     g->name = cgs_graph_intern(parent, name);
     g->producer = parent->producer;
-    g->by_name = strmap_new();
+    g->by_name = cgs_strmap_new();
     g->strings = parent->strings;
     CGS_ALLOC_GROW(parent->subgraphs, parent->n_subgraphs + 1, parent->alloc_subgraphs);
     parent->subgraph_names = cgs_xrealloc(parent->subgraph_names,
@@ -198,7 +109,7 @@ static void graph_release(struct cgs_graph *g)
     free(g->nodes);
     free(g->notes);
     free(g->symbols);
-    strmap_free(g->by_name);
+    cgs_strmap_free(g->by_name);
 }
 
 void cgs_graph_free(struct cgs_graph *g)
@@ -208,7 +119,7 @@ void cgs_graph_free(struct cgs_graph *g)
     if (g->parent)
         CGS_BUG("cgs_graph_free on a subgraph");
     graph_release(g);
-    strmap_free(g->strings);
+    cgs_strmap_free(g->strings);
     cgs_symctx_release(&g->syms_storage);
     cgs_arena_release(&g->arena_storage);
     free(g);
@@ -216,11 +127,11 @@ void cgs_graph_free(struct cgs_graph *g)
 
 const char *cgs_graph_intern(struct cgs_graph *g, const char *s)
 {
-    const char *k = strmap_get(g->strings, s);
+    const char *k = cgs_strmap_get(g->strings, s);
     if (k)
         return k;
     k = cgs_arena_strdup(g->arena, s);
-    strmap_put(g->strings, k, (void *)k);
+    cgs_strmap_put(g->strings, k, (void *)k);
     return k;
 }
 
@@ -230,7 +141,7 @@ struct cgs_node *cgs_graph_add_node(struct cgs_graph *g, enum cgs_node_op op, co
     struct cgs_node *n;
     const char *nm;
 
-    if (strmap_get(g->by_name, name))
+    if (cgs_strmap_get(g->by_name, name))
         return NULL;
     n = cgs_arena_alloc(g->arena, sizeof(*n));
     nm = cgs_arena_strdup(g->arena, name);
@@ -240,13 +151,13 @@ struct cgs_node *cgs_graph_add_node(struct cgs_graph *g, enum cgs_node_op op, co
     n->index = g->n_nodes;
     CGS_ALLOC_GROW(g->nodes, g->n_nodes + 1, g->alloc_nodes);
     g->nodes[g->n_nodes++] = n;
-    strmap_put(g->by_name, nm, n);
+    cgs_strmap_put(g->by_name, nm, n);
     return n;
 }
 
 struct cgs_node *cgs_graph_find(const struct cgs_graph *g, const char *name)
 {
-    return strmap_get(g->by_name, name);
+    return cgs_strmap_get(g->by_name, name);
 }
 
 const struct cgs_symbol *cgs_graph_symbol(const struct cgs_graph *g, const char *name)

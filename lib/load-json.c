@@ -13,13 +13,109 @@
  */
 #include "lib/load.h"
 
+#include "lib/strmap.h"
+
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdalign.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+/* ---- cJSON allocation ------------------------------------------------------------
+ *
+ * While a graph loads, the cJSON trees of its nodes come from a per-thread bump
+ * allocator that is reset after each node: allocation is a pointer bump and
+ * cJSON_Delete frees nothing. cJSON's hooks are process-wide, so they are
+ * installed once and fall through to malloc/free whenever no load is running
+ * on the calling thread (or the pointer is not from the bump blocks).
+ */
+struct bump_block {
+    struct bump_block *next;
+    size_t used, cap;
+    max_align_t data[];
+};
+
+struct bump {
+    struct bump_block *head;
+};
+
+static _Thread_local struct bump *cur_bump;
+
+static void *bump_malloc(size_t n)
+{
+    struct bump *b = cur_bump;
+    struct bump_block *blk;
+    if (!b)
+        return malloc(n);
+    n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+    blk = b->head;
+    if (!blk || blk->cap - blk->used < n) {
+        size_t cap = n > ((size_t)1 << 20) ? n : (size_t)1 << 20;
+        blk = malloc(sizeof(*blk) + cap);
+        if (!blk)
+            return NULL;
+        blk->used = 0;
+        blk->cap = cap;
+        blk->next = b->head;
+        b->head = blk;
+    }
+    void *p = (char *)blk->data + blk->used;
+    blk->used += n;
+    return p;
+}
+
+static bool bump_owns(const struct bump *b, const void *p)
+{
+    for (const struct bump_block *blk = b->head; blk; blk = blk->next)
+        if ((const char *)p >= (const char *)blk->data &&
+            (const char *)p < (const char *)blk->data + blk->cap)
+            return true;
+    return false;
+}
+
+static void bump_free(void *p)
+{
+    if (cur_bump && bump_owns(cur_bump, p))
+        return;
+    free(p);
+}
+
+/* Forget everything allocated: keep only the newest block, emptied. */
+static void bump_reset(struct bump *b)
+{
+    struct bump_block *blk = b->head;
+    if (!blk)
+        return;
+    while (blk->next) {
+        struct bump_block *next = blk->next->next;
+        free(blk->next);
+        blk->next = next;
+    }
+    blk->used = 0;
+}
+
+static void bump_release(struct bump *b)
+{
+    while (b->head) {
+        struct bump_block *next = b->head->next;
+        free(b->head);
+        b->head = next;
+    }
+}
+
+static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
+
+static void install_hooks(void)
+{
+    cJSON_Hooks h = {bump_malloc, bump_free};
+    cJSON_InitHooks(&h);
+}
 
 /* ---- files and positions --------------------------------------------------- */
 
@@ -32,6 +128,15 @@ int cgs_read_file(const char *path, char **bufp, size_t *lenp, size_t max, struc
     if (!f) {
         cgs_diag_at(d, path, 0, 0);
         return cgs_diag_set(d, CGS_E_IO, "cannot open: %s", strerror(errno));
+    }
+    {
+        /* a regular file: one buffer of the right size */
+        struct stat st;
+        if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+            (uint64_t)st.st_size <= max) {
+            alloc = (size_t)st.st_size + 65536 + 2;
+            buf = malloc(alloc);
+        }
     }
     for (;;) {
         if (alloc - len < 65536 + 1) {
@@ -114,14 +219,36 @@ struct loader {
     cJSON *elem;
     size_t elem_base; /* offset of the element's first byte */
 
+    /* the JSON path of what is being read: a prefix ("nodes[12]") and a stack
+     * of segments, formatted only when an error needs it */
     char path[256];
     size_t path_len;
+    struct path_seg {
+        const char *key; /* NULL: an array index */
+        long index;
+    } segs[2 * CGS_LOAD_MAX_DEPTH + 16];
+    size_t n_segs;
 
     struct unresolved *unres;
     size_t n_unres, alloc_unres;
+
+    /* dimension text -> expression: the same strings recur on every node */
+    struct cgs_strmap *dims;
 };
 
 static int fail_at(struct loader *L, size_t off, int code, const char *fmt, ...) CGS_PRINTF(4, 5);
+
+static void format_path(const struct loader *L, char *out, size_t n)
+{
+    size_t len = (size_t)snprintf(out, n, "%s", L->path);
+    for (size_t i = 0; i < L->n_segs && len < n; i++) {
+        int w = L->segs[i].key ? snprintf(out + len, n - len, ".%s", L->segs[i].key)
+                               : snprintf(out + len, n - len, "[%ld]", L->segs[i].index);
+        if (w < 0)
+            break;
+        len += (size_t)w;
+    }
+}
 
 static int fail_at(struct loader *L, size_t off, int code, const char *fmt, ...)
 {
@@ -134,7 +261,7 @@ static int fail_at(struct loader *L, size_t off, int code, const char *fmt, ...)
         va_end(ap);
         cgs_text_position(L->buf, L->len, off, &line, &col);
         cgs_diag_at(L->d, L->file, line, col);
-        snprintf(L->d->path, sizeof(L->d->path), "%s", L->path);
+        format_path(L, L->d->path, sizeof(L->d->path));
     }
     return -code;
 }
@@ -171,12 +298,26 @@ static const char *what_at(const struct loader *L, size_t p)
     }
 }
 
+/* Bytes that end the fast path inside a string: '"', '\\' and control characters. */
+static const unsigned char string_stop[256] = {
+    [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1,
+    [0x07] = 1, [0x08] = 1, [0x09] = 1, [0x0a] = 1, [0x0b] = 1, [0x0c] = 1, [0x0d] = 1,
+    [0x0e] = 1, [0x0f] = 1, [0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1,
+    [0x15] = 1, [0x16] = 1, [0x17] = 1, [0x18] = 1, [0x19] = 1, [0x1a] = 1, [0x1b] = 1,
+    [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1, ['"'] = 1, ['\\'] = 1,
+};
+
 /* Scan a string starting at p (the quote); *end is past the closing quote. */
 static int scan_string(struct loader *L, size_t p, size_t *end)
 {
+    const unsigned char *b = (const unsigned char *)L->buf;
     size_t start = p++;
-    while (p < L->len) {
-        unsigned char c = (unsigned char)L->buf[p];
+    for (;;) {
+        while (p < L->len && !string_stop[b[p]])
+            p++;
+        if (p >= L->len)
+            break;
+        unsigned char c = b[p];
         if (c == '"') {
             if (p - start > CGS_LOAD_MAX_STRING)
                 return fail_at(L, start, CGS_E_LIMIT, "string longer than %zu bytes",
@@ -186,14 +327,13 @@ static int scan_string(struct loader *L, size_t p, size_t *end)
         }
         if (c < 0x20)
             return fail_at(L, p, CGS_E_PARSE, "malformed JSON: control character in string");
-        if (c == '\\') {
-            p++;
-            if (p >= L->len)
-                break;
-            if (!strchr("\"\\/bfnrtu", L->buf[p]))
-                return fail_at(L, p, CGS_E_PARSE, "malformed JSON: bad escape '\\%c' in string",
-                               L->buf[p]);
-        }
+        /* a backslash */
+        p++;
+        if (p >= L->len)
+            break;
+        if (!strchr("\"\\/bfnrtu", L->buf[p]) || !L->buf[p])
+            return fail_at(L, p, CGS_E_PARSE, "malformed JSON: bad escape '\\%c' in string",
+                           L->buf[p]);
         p++;
     }
     return fail_at(L, start, CGS_E_PARSE, "malformed JSON: unterminated string");
@@ -272,11 +412,11 @@ static int scan_value(struct loader *L, size_t p, size_t *end)
         } else if (c == '"') {
             if ((err = scan_string(L, p, &p)))
                 return err;
-        } else if (c == 't' && !strncmp(L->buf + p, "true", 4)) {
+        } else if (c == 't' && L->len - p >= 4 && !memcmp(L->buf + p, "true", 4)) {
             p += 4;
-        } else if (c == 'f' && !strncmp(L->buf + p, "false", 5)) {
+        } else if (c == 'f' && L->len - p >= 5 && !memcmp(L->buf + p, "false", 5)) {
             p += 5;
-        } else if (c == 'n' && !strncmp(L->buf + p, "null", 4)) {
+        } else if (c == 'n' && L->len - p >= 4 && !memcmp(L->buf + p, "null", 4)) {
             p += 4;
         } else if ((err = scan_number(L, p, &p))) {
             return err;
@@ -411,24 +551,25 @@ static const char *json_type(const cJSON *x)
 
 /* ---- paths ---------------------------------------------------------------------- */
 
-static size_t path_push(struct loader *L, const char *fmt, ...) CGS_PRINTF(2, 3);
-
-static size_t path_push(struct loader *L, const char *fmt, ...)
+static size_t path_key(struct loader *L, const char *key)
 {
-    size_t old = L->path_len;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(L->path + old, sizeof(L->path) - old, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        L->path_len = old + (size_t)n < sizeof(L->path) ? old + (size_t)n : sizeof(L->path) - 1;
+    size_t old = L->n_segs;
+    if (old < sizeof(L->segs) / sizeof(L->segs[0]))
+        L->segs[L->n_segs++] = (struct path_seg){key, 0};
+    return old;
+}
+
+static size_t path_idx(struct loader *L, long index)
+{
+    size_t old = L->n_segs;
+    if (old < sizeof(L->segs) / sizeof(L->segs[0]))
+        L->segs[L->n_segs++] = (struct path_seg){NULL, index};
     return old;
 }
 
 static void path_pop(struct loader *L, size_t old)
 {
-    L->path_len = old;
-    L->path[old] = '\0';
+    L->n_segs = old;
 }
 
 /* ---- numbers ------------------------------------------------------------------- */
@@ -484,7 +625,14 @@ static int get_dim(struct loader *L, struct cgs_graph *g, const cJSON *x, bool i
     }
     if (cJSON_IsString(x)) {
         struct cgs_diag pd = CGS_DIAG_INIT;
+        const struct cgs_sym *cached = cgs_strmap_get(L->dims, x->valuestring);
+        if (cached) {
+            *out = cached;
+            return 0;
+        }
         err = cgs_sym_parse(g->syms, x->valuestring, out, &pd);
+        if (!err && !(is_size && cgs_sym_is_int(*out, &v) && v < 0))
+            cgs_strmap_put(L->dims, cgs_arena_strdup(g->arena, x->valuestring), (void *)*out);
         if (err) {
             size_t off = item_offset(L, x) + 1 + (pd.col ? pd.col - 1 : 0);
             return fail_at(L, off, -err, "bad dimension: %s", pd.msg);
@@ -502,7 +650,7 @@ static int get_dims(struct loader *L, struct cgs_graph *g, const cJSON *arr, con
                     bool is_size, uint32_t *n, const struct cgs_sym ***out)
 {
     int count, err = 0;
-    size_t old = path_push(L, ".%s", key);
+    size_t old = path_key(L, key);
     if (!cJSON_IsArray(arr)) {
         err = fail_item(L, arr, CGS_E_SCHEMA, "expected an array for '%s', got %s", key,
                         json_type(arr));
@@ -524,7 +672,7 @@ static int get_dims(struct loader *L, struct cgs_graph *g, const cJSON *arr, con
     int i = 0;
     const cJSON *x;
     cJSON_ArrayForEach(x, arr) {
-        size_t o2 = path_push(L, "[%d]", i);
+        size_t o2 = path_idx(L, i);
         err = get_dim(L, g, x, is_size, &(*out)[i]);
         if (err)
             goto out;
@@ -539,16 +687,30 @@ out:
 
 static int get_tensor(struct loader *L, struct cgs_graph *g, const cJSON *x, struct cgs_tensor *t)
 {
-    const cJSON *dt = cJSON_GetObjectItemCaseSensitive(x, "dtype");
-    const cJSON *sh = cJSON_GetObjectItemCaseSensitive(x, "shape");
-    const cJSON *st = cJSON_GetObjectItemCaseSensitive(x, "stride");
-    const cJSON *so = cJSON_GetObjectItemCaseSensitive(x, "storage_offset");
-    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(x, "device");
-    const cJSON *rg = cJSON_GetObjectItemCaseSensitive(x, "requires_grad");
+    const cJSON *dt = NULL, *sh = NULL, *st = NULL, *so = NULL, *dev = NULL, *rg = NULL, *it;
     int err;
 
+    /* one pass over the keys; the first of a duplicated key wins, as in cJSON */
+    for (it = x->child; it; it = it->next) {
+        const char *k = it->string;
+        const cJSON **slot = NULL;
+        switch (k[0]) {
+        case 'd': slot = !strcmp(k, "dtype") ? &dt : !strcmp(k, "device") ? &dev : NULL; break;
+        case 's':
+            slot = !strcmp(k, "shape")            ? &sh
+                   : !strcmp(k, "stride")         ? &st
+                   : !strcmp(k, "storage_offset") ? &so
+                                                  : NULL;
+            break;
+        case 'r': slot = !strcmp(k, "requires_grad") ? &rg : NULL; break;
+        default: break;
+        }
+        if (slot && !*slot)
+            *slot = it;
+    }
+
     if (!cJSON_IsString(dt)) {
-        size_t old = path_push(L, ".dtype");
+        size_t old = path_key(L, "dtype");
         err = fail_item(L, dt ? dt : x, CGS_E_SCHEMA, "expected a dtype name string, got %s",
                         json_type(dt));
         (void)old;
@@ -556,7 +718,7 @@ static int get_tensor(struct loader *L, struct cgs_graph *g, const cJSON *x, str
     }
     t->dtype = cgs_dtype_from_name(dt->valuestring);
     if (t->dtype == CGS_DTYPE_UNKNOWN) {
-        path_push(L, ".dtype");
+        path_key(L, "dtype");
         return fail_item(L, dt, CGS_E_SCHEMA, "unknown dtype '%s'", dt->valuestring);
     }
     t->ndim = CGS_NDIM_UNKNOWN;
@@ -567,7 +729,7 @@ static int get_tensor(struct loader *L, struct cgs_graph *g, const cJSON *x, str
             return err;
     }
     if (so && !cJSON_IsNull(so)) {
-        size_t old = path_push(L, ".storage_offset");
+        size_t old = path_key(L, "storage_offset");
         if ((err = get_dim(L, g, so, true, &t->storage_offset)))
             return err;
         path_pop(L, old);
@@ -578,7 +740,7 @@ static int get_tensor(struct loader *L, struct cgs_graph *g, const cJSON *x, str
     }
     if (dev && !cJSON_IsNull(dev)) {
         if (!cJSON_IsString(dev)) {
-            path_push(L, ".device");
+            path_key(L, "device");
             return fail_item(L, dev, CGS_E_SCHEMA, "expected a device string, got %s",
                              json_type(dev));
         }
@@ -586,7 +748,7 @@ static int get_tensor(struct loader *L, struct cgs_graph *g, const cJSON *x, str
     }
     if (rg && !cJSON_IsNull(rg)) {
         if (!cJSON_IsBool(rg)) {
-            path_push(L, ".requires_grad");
+            path_key(L, "requires_grad");
             return fail_item(L, rg, CGS_E_SCHEMA, "expected true or false, got %s",
                              json_type(rg));
         }
@@ -620,7 +782,7 @@ static int get_val(struct loader *L, struct cgs_graph *g, const cJSON *x, struct
         v->n = (uint32_t)n;
         v->u.items = cgs_arena_calloc(g->arena, n ? (size_t)n : 1, sizeof(*v->u.items));
         cJSON_ArrayForEach(it, x) {
-            size_t old = path_push(L, "[%d]", i);
+            size_t old = path_idx(L, i);
             if ((err = get_val(L, g, it, &v->u.items[i], depth + 1)))
                 return err;
             path_pop(L, old);
@@ -633,13 +795,13 @@ static int get_val(struct loader *L, struct cgs_graph *g, const cJSON *x, struct
             return get_tensor(L, g, x, &v->u.t);
         }
         if ((s = cJSON_GetObjectItemCaseSensitive(x, "symint"))) {
-            size_t old = path_push(L, ".symint");
+            size_t old = path_key(L, "symint");
             v->kind = CGS_VAL_SYMINT;
             if ((err = get_dim(L, g, s, false, &v->u.s.sym)))
                 return err;
             path_pop(L, old);
             if (hint && !cJSON_IsNull(hint)) {
-                old = path_push(L, ".hint");
+                old = path_key(L, "hint");
                 if ((err = get_int(L, hint, &v->u.s.hint)))
                     return err;
                 path_pop(L, old);
@@ -690,7 +852,7 @@ static int get_arg_list(struct loader *L, struct cgs_graph *g, uint32_t node_ind
     a->n = (uint32_t)n;
     a->u.items = n ? cgs_arena_calloc(g->arena, (size_t)n, sizeof(*a->u.items)) : NULL;
     cJSON_ArrayForEach(it, x) {
-        size_t old = path_push(L, "[%d]", i);
+        size_t old = path_idx(L, i);
         if ((err = get_arg(L, g, node_index, it, &a->u.items[i], depth + 1)))
             return err;
         path_pop(L, old);
@@ -748,7 +910,7 @@ static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, c
                 u->g = g;
                 u->node_index = node_index;
                 u->name = cgs_arena_strdup(g->arena, k->valuestring);
-                snprintf(u->path, sizeof(u->path), "%s", L->path);
+                format_path(L, u->path, sizeof(u->path));
                 u->off = item_offset(L, k);
             }
         } else if (!strcmp(key, "dtype")) {
@@ -773,7 +935,7 @@ static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, c
             if (!cJSON_IsArray(k) || cJSON_GetArraySize(k) != 3)
                 return fail_item(L, k, CGS_E_SCHEMA, "expected [start, stop, step] for 'slice'");
             a->kind = CGS_ARG_SLICE;
-            size_t old = path_push(L, ".slice");
+            size_t old = path_key(L, "slice");
             int err = get_arg_list(L, g, node_index, k, a, depth);
             if (err)
                 return err;
@@ -811,7 +973,7 @@ static int opt_string(struct loader *L, struct cgs_graph *g, const cJSON *obj, c
     if (!x || cJSON_IsNull(x))
         return 0;
     if (!cJSON_IsString(x)) {
-        path_push(L, ".%s", key);
+        path_key(L, key);
         return fail_item(L, x, CGS_E_SCHEMA, "expected a string for '%s', got %s", key,
                          json_type(x));
     }
@@ -821,42 +983,54 @@ static int opt_string(struct loader *L, struct cgs_graph *g, const cJSON *obj, c
 
 static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x, uint32_t index)
 {
-    const cJSON *name = cJSON_GetObjectItemCaseSensitive(x, "name");
-    const cJSON *op = cJSON_GetObjectItemCaseSensitive(x, "op");
-    const cJSON *target = cJSON_GetObjectItemCaseSensitive(x, "target");
-    const cJSON *args = cJSON_GetObjectItemCaseSensitive(x, "args");
-    const cJSON *kwargs = cJSON_GetObjectItemCaseSensitive(x, "kwargs");
-    const cJSON *val = cJSON_GetObjectItemCaseSensitive(x, "val");
+    const cJSON *name = NULL, *op = NULL, *target = NULL, *args = NULL, *kwargs = NULL,
+                *val = NULL, *it;
     struct cgs_node *n;
     int opk, err;
 
     if (!cJSON_IsObject(x))
         return fail_item(L, x, CGS_E_SCHEMA, "expected a node object, got %s", json_type(x));
+    /* one pass over the keys (the first of a duplicated key wins, as in cJSON) */
+    for (it = x->child; it; it = it->next) {
+        const char *k = it->string;
+        const cJSON **slot = NULL;
+        switch (k[0]) {
+        case 'n': slot = !strcmp(k, "name") ? &name : NULL; break;
+        case 'o': slot = !strcmp(k, "op") ? &op : NULL; break;
+        case 't': slot = !strcmp(k, "target") ? &target : NULL; break;
+        case 'a': slot = !strcmp(k, "args") ? &args : NULL; break;
+        case 'k': slot = !strcmp(k, "kwargs") ? &kwargs : NULL; break;
+        case 'v': slot = !strcmp(k, "val") ? &val : NULL; break;
+        default: break;
+        }
+        if (slot && !*slot)
+            *slot = it;
+    }
     if (!cJSON_IsString(name) || !name->valuestring[0]) {
-        path_push(L, ".name");
+        path_key(L, "name");
         return fail_item(L, name ? name : x, CGS_E_SCHEMA, "%s node 'name': expected a "
                          "non-empty string, got %s", name ? "bad" : "missing", json_type(name));
     }
     if (!cJSON_IsString(op)) {
-        path_push(L, ".op");
+        path_key(L, "op");
         return fail_item(L, op ? op : x, CGS_E_SCHEMA, "%s 'op' in node '%s': expected a "
                          "string, got %s", op ? "bad" : "missing", name->valuestring,
                          json_type(op));
     }
     opk = cgs_node_op_from_name(op->valuestring);
     if (opk < 0) {
-        path_push(L, ".op");
+        path_key(L, "op");
         return fail_item(L, op, CGS_E_SCHEMA, "unknown op '%s' in node '%s': expected "
                          "placeholder, get_attr, call_function, call_method, call_module or "
                          "output", op->valuestring, name->valuestring);
     }
     if (target && !cJSON_IsNull(target) && !cJSON_IsString(target)) {
-        path_push(L, ".target");
+        path_key(L, "target");
         return fail_item(L, target, CGS_E_SCHEMA, "expected a string for 'target', got %s",
                          json_type(target));
     }
     if (!cJSON_IsString(target) && opk != CGS_NODE_OUTPUT && opk != CGS_NODE_PLACEHOLDER) {
-        path_push(L, ".target");
+        path_key(L, "target");
         return fail_item(L, x, CGS_E_SCHEMA, "missing 'target' in node '%s'",
                          name->valuestring);
     }
@@ -868,7 +1042,7 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x, u
                                                     : name->valuestring);
     if (!n) {
         const struct cgs_node *first = cgs_graph_find(g, name->valuestring);
-        path_push(L, ".name");
+        path_key(L, "name");
         return fail_item(L, name, CGS_E_SCHEMA, "duplicate node name '%s' (first defined at "
                          "nodes[%u])", name->valuestring, first->index);
     }
@@ -876,7 +1050,7 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x, u
     n->src_offset = L->elem_base;
 
     if (args && !cJSON_IsNull(args)) {
-        size_t old = path_push(L, ".args");
+        size_t old = path_key(L, "args");
         struct cgs_arg tmp = {0};
         if (!cJSON_IsArray(args))
             return fail_item(L, args, CGS_E_SCHEMA, "expected an array for 'args', got %s",
@@ -888,15 +1062,15 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x, u
         path_pop(L, old);
     }
     if (kwargs && !cJSON_IsNull(kwargs)) {
-        size_t old = path_push(L, ".kwargs");
+        size_t old = path_key(L, "kwargs");
         int cnt = cJSON_GetArraySize(kwargs), i = 0;
-        const cJSON *it;
+
         if (!cJSON_IsObject(kwargs))
             return fail_item(L, kwargs, CGS_E_SCHEMA, "expected an object for 'kwargs', got %s",
                              json_type(kwargs));
         n->kwargs = cnt ? cgs_arena_calloc(g->arena, (size_t)cnt, sizeof(*n->kwargs)) : NULL;
         cJSON_ArrayForEach(it, kwargs) {
-            size_t o2 = path_push(L, ".%s", it->string);
+            size_t o2 = path_key(L, it->string);
             n->kwargs[i].key = cgs_graph_intern(g, it->string);
             if ((err = get_arg(L, g, n->index, it, &n->kwargs[i].val, 1)))
                 return err;
@@ -907,7 +1081,7 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x, u
         path_pop(L, old);
     }
     if (val && !cJSON_IsNull(val)) {
-        size_t old = path_push(L, ".val");
+        size_t old = path_key(L, "val");
         n->val = cgs_arena_alloc(g->arena, sizeof(*n->val));
         if ((err = get_val(L, g, val, n->val, 0)))
             return err;
@@ -920,8 +1094,9 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x, u
     return 0;
 }
 
-/* Load the elements of a "nodes" array found at [start, end). */
-static int load_nodes(struct loader *L, struct cgs_graph *g, size_t start, const char *prefix)
+/* Load the elements of the "nodes" array at start; *end_out is past its ']'. */
+static int load_nodes(struct loader *L, struct cgs_graph *g, size_t start, const char *prefix,
+                      size_t *end_out)
 {
     size_t p = skip_ws(L, start);
     uint32_t i = 0;
@@ -930,16 +1105,21 @@ static int load_nodes(struct loader *L, struct cgs_graph *g, size_t start, const
     if (p >= L->len || L->buf[p] != '[') {
         snprintf(L->path, sizeof(L->path), "%snodes", prefix);
         L->path_len = strlen(L->path);
+        L->n_segs = 0;
         return fail_at(L, p, CGS_E_SCHEMA, "expected an array for 'nodes', got %s",
                        what_at(L, p));
     }
     p = skip_ws(L, p + 1);
-    if (p < L->len && L->buf[p] == ']')
+    if (p < L->len && L->buf[p] == ']') {
+        if (end_out)
+            *end_out = p + 1;
         return 0;
+    }
     for (;;) {
         size_t end;
         snprintf(L->path, sizeof(L->path), "%snodes[%u]", prefix, i);
         L->path_len = strlen(L->path);
+        L->n_segs = 0;
         L->n_offs = 0;
         L->record = true;
         p = skip_ws(L, p);
@@ -954,6 +1134,8 @@ static int load_nodes(struct loader *L, struct cgs_graph *g, size_t start, const
         err = convert_node(L, g, L->elem, i);
         cJSON_Delete(L->elem);
         L->elem = NULL;
+        if (cur_bump)
+            bump_reset(cur_bump);
         if (err)
             return err;
         i++;
@@ -962,8 +1144,11 @@ static int load_nodes(struct loader *L, struct cgs_graph *g, size_t start, const
             p++;
             continue;
         }
-        if (p < L->len && L->buf[p] == ']')
+        if (p < L->len && L->buf[p] == ']') {
+            if (end_out)
+                *end_out = p + 1;
             return 0;
+        }
         return fail_at(L, p, CGS_E_PARSE, "malformed JSON: expected ',' or ']' after a node, "
                        "got %s", what_at(L, p));
     }
@@ -1007,6 +1192,7 @@ static int resolve_refs(struct loader *L)
         struct unresolved *u = &L->unres[i];
         const struct cgs_node *user = u->g->nodes[u->node_index];
         snprintf(L->path, sizeof(L->path), "%s", u->path);
+        L->n_segs = 0;
         if (!u->arg->u.node) {
             err = fail_at(L, u->off, CGS_E_SCHEMA, "node '%s' uses unknown node '%s'",
                           user->name, u->name);
@@ -1035,9 +1221,16 @@ static bool key_is(const struct member *m, const char *k)
     return strlen(k) == m->key_len && !memcmp(m->key, k, m->key_len);
 }
 
-/* Scan the members of the object at p; fills an array (caller frees). */
+/*
+ * Scan the members of the object at p; fills an array (caller frees) and
+ * *end_out (past the closing brace). When inline_cb is given, it may consume
+ * a member's value itself (returning 1 with m->end set) instead of the scan:
+ * the loader reads "nodes" that way, in the same pass.
+ */
+typedef int (*member_cb)(struct loader *L, struct member *m, void *ud);
+
 static int scan_object(struct loader *L, size_t p, struct member **out, size_t *n_out,
-                       const char *what)
+                       const char *what, member_cb inline_cb, void *ud, size_t *end_out)
 {
     struct member *m = NULL;
     size_t n = 0, alloc = 0;
@@ -1048,8 +1241,10 @@ static int scan_object(struct loader *L, size_t p, struct member **out, size_t *
         return fail_at(L, p, CGS_E_SCHEMA, "expected an object for %s, got %s", what,
                        what_at(L, p));
     p = skip_ws(L, p + 1);
-    if (p < L->len && L->buf[p] == '}')
+    if (p < L->len && L->buf[p] == '}') {
+        p++;
         goto done;
+    }
     for (;;) {
         size_t kend;
         p = skip_ws(L, p);
@@ -1078,7 +1273,10 @@ static int scan_object(struct loader *L, size_t p, struct member **out, size_t *
         }
         p = skip_ws(L, p + 1);
         m[n].start = p;
-        if ((err = scan_value(L, p, &m[n].end)))
+        err = inline_cb ? inline_cb(L, &m[n], ud) : 0;
+        if (err < 0)
+            goto fail;
+        if (!err && (err = scan_value(L, p, &m[n].end)))
             goto fail;
         p = skip_ws(L, m[n].end);
         n++;
@@ -1086,8 +1284,10 @@ static int scan_object(struct loader *L, size_t p, struct member **out, size_t *
             p++;
             continue;
         }
-        if (p < L->len && L->buf[p] == '}')
+        if (p < L->len && L->buf[p] == '}') {
+            p++;
             break;
+        }
         err = fail_at(L, p, CGS_E_PARSE, "malformed JSON: expected ',' or '}', got %s",
                       what_at(L, p));
         goto fail;
@@ -1095,6 +1295,8 @@ static int scan_object(struct loader *L, size_t p, struct member **out, size_t *
 done:
     *out = m;
     *n_out = n;
+    if (end_out)
+        *end_out = p;
     return 0;
 fail:
     free(m);
@@ -1128,6 +1330,7 @@ static void set_path(struct loader *L, const char *fmt, ...)
     vsnprintf(L->path, sizeof(L->path), fmt, ap);
     va_end(ap);
     L->path_len = strlen(L->path);
+    L->n_segs = 0;
 }
 
 static int load_symbols(struct loader *L, struct cgs_graph *g, const cJSON *x)
@@ -1226,7 +1429,7 @@ static int load_subgraphs(struct loader *L, struct cgs_graph *g, const struct me
     int err;
 
     set_path(L, "subgraphs");
-    if ((err = scan_object(L, top->start, &subs, &n, "'subgraphs'")))
+    if ((err = scan_object(L, top->start, &subs, &n, "'subgraphs'", NULL, NULL, NULL)))
         return err;
     for (size_t i = 0; i < n && !err; i++) {
         struct member *body = NULL;
@@ -1234,14 +1437,14 @@ static int load_subgraphs(struct loader *L, struct cgs_graph *g, const struct me
         char name[256], prefix[300];
         snprintf(name, sizeof(name), "%.*s", (int)subs[i].key_len, subs[i].key);
         set_path(L, "subgraphs.%s", name);
-        if ((err = scan_object(L, subs[i].start, &body, &nb, "a subgraph")))
+        if ((err = scan_object(L, subs[i].start, &body, &nb, "a subgraph", NULL, NULL, NULL)))
             break;
         struct cgs_graph *sg = cgs_graph_new_subgraph(g, name);
         bool found = false;
         for (size_t j = 0; j < nb && !err; j++)
             if (key_is(&body[j], "nodes")) {
                 snprintf(prefix, sizeof(prefix), "subgraphs.%s.", name);
-                err = load_nodes(L, sg, body[j].start, prefix);
+                err = load_nodes(L, sg, body[j].start, prefix, NULL);
                 found = true;
             }
         if (!err && !found)
@@ -1252,23 +1455,75 @@ static int load_subgraphs(struct loader *L, struct cgs_graph *g, const struct me
     return err;
 }
 
+/* Check "format" (which == 0) or "version" (which == 1). */
+static int check_header(struct loader *L, const struct member *m, int which)
+{
+    cJSON *x = parse_member(L, m);
+    int len = (int)(m->end - m->start > 60 ? 60 : m->end - m->start), err = 0;
+    set_path(L, "%s", which ? "version" : "format");
+    if (which == 0 && (!cJSON_IsString(x) || strcmp(x->valuestring, "cgscope.graph")))
+        err = fail_at(L, m->start, CGS_E_FORMAT, "unsupported format %.*s: expected "
+                      "\"cgscope.graph\"", len, L->buf + m->start);
+    else if (which == 1 && (!cJSON_IsNumber(x) || !number_is_int(x) ||
+                            strtoll(x->valuestring, NULL, 10) != 1))
+        err = fail_at(L, m->start, CGS_E_FORMAT, "unsupported version %.*s: this cgscope "
+                      "reads version 1", len, L->buf + m->start);
+    cJSON_Delete(x);
+    L->elem = NULL;
+    return err;
+}
+
+struct top_state {
+    struct cgs_graph *g;
+    bool format_ok, version_ok, nodes_done;
+};
+
+/* Read "nodes" in the scan of the top level once the header is known good. */
+static int top_member(struct loader *L, struct member *m, void *ud)
+{
+    struct top_state *st = ud;
+    int err;
+    if (key_is(m, "format") || key_is(m, "version")) {
+        int which = key_is(m, "version");
+        if ((err = scan_value(L, m->start, &m->end)) || (err = check_header(L, m, which)))
+            return err;
+        if (which)
+            st->version_ok = true;
+        else
+            st->format_ok = true;
+        return 1;
+    }
+    if (!key_is(m, "nodes") || !st->format_ok || !st->version_ok)
+        return 0;
+    if ((err = load_nodes(L, st->g, m->start, "", &m->end)))
+        return err;
+    st->nodes_done = true;
+    return 1;
+}
+
 struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const char *file,
                                           struct cgs_diag *d)
 {
     struct loader L = {0};
     struct member *top = NULL;
-    size_t n_top = 0, p;
-    struct cgs_graph *g = NULL;
+    struct top_state st = {0};
+    size_t n_top = 0, p, end;
     const struct member *m_format = NULL, *m_version = NULL, *m_nodes = NULL, *m_name = NULL,
                         *m_producer = NULL, *m_symbols = NULL, *m_subgraphs = NULL;
     cJSON *x = NULL;
-    int err;
 
+    struct bump bump = {NULL};
+    struct bump *outer_bump = cur_bump;
+
+    pthread_once(&hooks_once, install_hooks);
+    cur_bump = &bump;
     cgs_diag_clear(d);
     L.file = file;
     L.buf = buf;
     L.len = len;
     L.d = d;
+    L.dims = cgs_strmap_new();
+    st.g = cgs_graph_new(file, NULL);
 
     set_path(&L, "%s", "");
     p = skip_ws(&L, 0);
@@ -1276,19 +1531,14 @@ struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const cha
         fail_at(&L, p, CGS_E_PARSE, "empty file: expected a graph JSON object");
         goto fail;
     }
-    if ((err = scan_object(&L, p, &top, &n_top, "the top level")))
+    if (scan_object(&L, p, &top, &n_top, "the top level", top_member, &st, &end))
         goto fail;
-    {
-        size_t end;
-        L.record = false;
-        if (scan_value(&L, p, &end))
-            goto fail;
-        end = skip_ws(&L, end);
-        if (end < len) {
-            fail_at(&L, end, CGS_E_PARSE, "malformed JSON: unexpected data after the top-level "
-                    "object");
-            goto fail;
-        }
+    set_path(&L, "%s", "");
+    end = skip_ws(&L, end);
+    if (end < len) {
+        fail_at(&L, end, CGS_E_PARSE, "malformed JSON: unexpected data after the top-level "
+                "object");
+        goto fail;
     }
     for (size_t i = 0; i < n_top; i++) {
         const struct member *m = &top[i];
@@ -1312,36 +1562,14 @@ struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const cha
                 "\"cgscope.graph\"");
         goto fail;
     }
-    set_path(&L, "format");
-    x = parse_member(&L, m_format);
-    if (!cJSON_IsString(x) || strcmp(x->valuestring, "cgscope.graph")) {
-        fail_at(&L, m_format->start, CGS_E_FORMAT, "unsupported format %.*s: expected "
-                "\"cgscope.graph\"", (int)(m_format->end - m_format->start > 60 ? 60 :
-                m_format->end - m_format->start), buf + m_format->start);
-        goto fail;
-    }
-    cJSON_Delete(x);
-    x = NULL;
-    L.elem = NULL;
-    set_path(&L, "version");
     if (!m_version) {
+        set_path(&L, "%s", "version");
         fail_at(&L, p, CGS_E_FORMAT, "missing \"version\": expected 1");
         goto fail;
     }
-    x = parse_member(&L, m_version);
-    if (!cJSON_IsNumber(x) || !number_is_int(x) || strtoll(x->valuestring, NULL, 10) != 1) {
-        fail_at(&L, m_version->start, CGS_E_FORMAT, "unsupported version %.*s: this cgscope "
-                "reads version 1", (int)(m_version->end - m_version->start > 40 ? 40 :
-                m_version->end - m_version->start), buf + m_version->start);
-        goto fail;
-    }
-    cJSON_Delete(x);
-    x = NULL;
-    L.elem = NULL;
-
-    g = cgs_graph_new(file, NULL);
+    struct cgs_graph *g = st.g;
     if (m_name) {
-        set_path(&L, "name");
+        set_path(&L, "%s", "name");
         x = parse_member(&L, m_name);
         if (!cJSON_IsString(x) && !cJSON_IsNull(x)) {
             fail_item(&L, x, CGS_E_SCHEMA, "expected a string for 'name', got %s", json_type(x));
@@ -1354,7 +1582,7 @@ struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const cha
         L.elem = NULL;
     }
     if (m_producer) {
-        set_path(&L, "producer");
+        set_path(&L, "%s", "producer");
         x = parse_member(&L, m_producer);
         if (load_producer(&L, g, x))
             goto fail;
@@ -1363,7 +1591,7 @@ struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const cha
         L.elem = NULL;
     }
     if (m_symbols) {
-        set_path(&L, "symbols");
+        set_path(&L, "%s", "symbols");
         x = parse_member(&L, m_symbols);
         if (load_symbols(&L, g, x))
             goto fail;
@@ -1371,13 +1599,13 @@ struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const cha
         x = NULL;
         L.elem = NULL;
     }
-    L.elem = NULL;
     if (!m_nodes) {
-        set_path(&L, "nodes");
+        set_path(&L, "%s", "nodes");
         fail_at(&L, p, CGS_E_SCHEMA, "missing 'nodes': expected an array of nodes");
         goto fail;
     }
-    if (load_nodes(&L, g, m_nodes->start, ""))
+    /* "nodes" before the header was read: read it now */
+    if (!st.nodes_done && load_nodes(&L, g, m_nodes->start, "", NULL))
         goto fail;
     if (m_subgraphs && load_subgraphs(&L, g, m_subgraphs))
         goto fail;
@@ -1402,6 +1630,9 @@ struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const cha
     free(top);
     free(L.offs);
     free(L.unres);
+    cgs_strmap_free(L.dims);
+    cur_bump = outer_bump;
+    bump_release(&bump);
     return g;
 fail:
     if (x)
@@ -1409,7 +1640,10 @@ fail:
     free(top);
     free(L.offs);
     free(L.unres);
-    cgs_graph_free(g);
+    cgs_strmap_free(L.dims);
+    cur_bump = outer_bump;
+    bump_release(&bump);
+    cgs_graph_free(st.g);
     return NULL;
 }
 

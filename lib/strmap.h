@@ -1,0 +1,26 @@
+/*
+ * A string -> pointer hash map (open addressing). Keys are borrowed: they must
+ * live as long as the map (graphs keep them in their arena). The map's own
+ * arrays are on the heap: cgs_strmap_free() releases them.
+ */
+#ifndef CGS_STRMAP_H
+#define CGS_STRMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct cgs_strmap {
+    const char **keys;
+    void **vals;
+    uint32_t *hashes; /* 0 = empty slot */
+    size_t cap, count;
+};
+
+struct cgs_strmap *cgs_strmap_new(void);
+void cgs_strmap_free(struct cgs_strmap *m);
+/* The value stored for key, or NULL. */
+void *cgs_strmap_get(const struct cgs_strmap *m, const char *key);
+/* Insert key -> val unless key is present; returns the value now stored for key. */
+void *cgs_strmap_put(struct cgs_strmap *m, const char *key, void *val);
+
+#endif
