@@ -21,7 +21,7 @@
 enum cgs_op_flags {
     CGS_OPF_ELEMENTWISE = 1 << 0, /* pointwise: broadcasting, one output element per element */
     CGS_OPF_VIEW = 1 << 1,        /* the result aliases its first input's storage */
-    CGS_OPF_INPLACE = 1 << 2,     /* mutates its first argument (add_, copy_, relu_) */
+    CGS_OPF_INPLACE = 1 << 2,     /* mutates an argument, the first unless the op says (add_, copy_) */
     CGS_OPF_REDUCTION = 1 << 3,   /* reduces over dimensions (sum, mean, var_mean) */
     CGS_OPF_MATMUL = 1 << 4,      /* a matrix product (mm, addmm, linear) */
     CGS_OPF_CONV = 1 << 5,        /* a convolution or its backward */
