@@ -464,8 +464,8 @@ static void classify(struct ctx *c, struct cgs_layout_conv *cv)
     const struct cgs_tensor *out = val_tensor(n->val);
     if (cv->mkldnn || !tensor_complete(out) || out->ndim < 2 || x->ndim < 2)
         return;
-    for (uint32_t i = 0; i < n->n_args; i++) /* every node argument needs a value */
-        if (n->args[i].kind == CGS_ARG_NODE && !n->args[i].u.node->val)
+    for (uint32_t i = 0; i < n->n_inputs; i++) /* every node argument needs a value */
+        if (!n->inputs[i]->val)
             return;
     const struct cgs_tensor *sp = cv->transposed ? x : out;
     int64_t f = 2, v;
