@@ -21,6 +21,7 @@ TEST_PKGS = cmocka
 DEB_PKGS = build-essential pkg-config libcjson-dev libzip-dev libgraphviz-dev \
            libncurses-dev libcmocka-dev graphviz python3 valgrind tmux
 
+comma := ,
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 WARNINGS = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -51,7 +52,7 @@ QUIET_AR = @echo '   AR    ' $@;
 QUIET_LD = @echo '   LINK  ' $@;
 endif
 
-B = build
+B ?= $(if $(SANITIZE),build-$(subst $(comma),-,$(SANITIZE)),build)
 LIB_SRC   = $(sort $(wildcard lib/*.c))
 VIZ_SRC   = $(sort $(wildcard viz/*.c))
 TOOL_SRC  = $(sort $(wildcard tools/*.c))
@@ -63,6 +64,8 @@ TOOL_OBJ  = $(TOOL_SRC:%.c=$(B)/%.o)
 TEST_BIN  = $(TEST_SRC:tests/%.c=$(B)/tests/%)
 BENCH_BIN = $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
 GEN_BIN   = $(B)/bench/gen-graph
+# the default build leaves ./cgscope in the repository root; others (asan) keep theirs in $(B)
+BIN       = $(if $(filter build,$(B)),cgscope,$(B)/cgscope)
 LIBCGS    = $(B)/libcgscope.a
 LIBVIZ    = $(B)/libcgsviz.a
 
@@ -71,7 +74,7 @@ HAVE_CUPTI := $(wildcard $(CUDA_HOME)/include/cupti.h)
 
 .PHONY: all test check unit-test cli-test valgrind asan bench check-layering deps format clean
 
-all: cgscope
+all: $(BIN)
 
 $(B)/lib/%.o: lib/%.c
 	@mkdir -p $(dir $@)
@@ -94,7 +97,7 @@ $(LIBCGS): $(LIB_OBJ)
 $(LIBVIZ): $(VIZ_OBJ) | $(LIBCGS)
 	$(QUIET_AR)rm -f $@.tmp$$$$ && $(AR) rcs $@.tmp$$$$ $(VIZ_OBJ) && mv -f $@.tmp$$$$ $@
 
-cgscope: $(TOOL_OBJ) $(LIBVIZ) $(LIBCGS)
+$(BIN): $(TOOL_OBJ) $(LIBVIZ) $(LIBCGS)
 	$(QUIET_LD)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@.tmp$$$$ $(TOOL_OBJ) $(LIBVIZ) $(LIBCGS) \
 		$(VIZ_LIBS) $(LIB_LIBS) && mv -f $@.tmp$$$$ $@
 
@@ -109,20 +112,20 @@ $(B)/bench/%: tests/bench/%.c $(LIBVIZ) $(LIBCGS)
 	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(VIZ_CFLAGS) $(LDFLAGS) -o $@ $< \
 		$(LIBVIZ) $(LIBCGS) $(VIZ_LIBS) $(LIB_LIBS)
 
-test check: cgscope $(TEST_BIN)
-	@CGSCOPE=$(abspath cgscope) FIXTURES=$(FIXTURES) BUILD=$(B) sh tests/run-tests.sh $(TEST_BIN)
+test check: $(BIN) $(TEST_BIN)
+	@CGSCOPE=$(abspath $(BIN)) FIXTURES=$(FIXTURES) BUILD=$(B) sh tests/run-tests.sh $(TEST_BIN)
 
 unit-test: $(TEST_BIN)
 	@FIXTURES=$(FIXTURES) sh tests/run-tests.sh --unit-only $(TEST_BIN)
 
-valgrind: cgscope $(TEST_BIN)
-	@CGSCOPE=$(abspath cgscope) FIXTURES=$(FIXTURES) VALGRIND=1 sh tests/run-tests.sh $(TEST_BIN)
+valgrind: $(BIN) $(TEST_BIN)
+	@CGSCOPE=$(abspath $(BIN)) FIXTURES=$(FIXTURES) VALGRIND=1 sh tests/run-tests.sh $(TEST_BIN)
 
 asan:
-	$(MAKE) B=build-asan SANITIZE=address,undefined OPT=-O1 test
+	$(MAKE) SANITIZE=address,undefined OPT=-O1 test
 
 BENCH_DIR = $(B)/bench-data
-bench: cgscope $(GEN_BIN) $(BENCH_BIN)
+bench: $(BIN) $(GEN_BIN) $(BENCH_BIN)
 	@mkdir -p $(BENCH_DIR)
 	@test -s $(BENCH_DIR)/g100k.json || $(GEN_BIN) 100000 > $(BENCH_DIR)/g100k.json
 	@test -s $(BENCH_DIR)/g1m.json || $(GEN_BIN) 1000000 > $(BENCH_DIR)/g1m.json
@@ -155,6 +158,6 @@ format:
 	clang-format -i lib/*.[ch] viz/*.[ch] tools/*.[ch] tests/*.c tests/bench/*.c 2>/dev/null || true
 
 clean:
-	rm -rf build build-asan cgscope
+	rm -rf build build-* cgscope
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
