@@ -2100,10 +2100,11 @@ static int read_record(const char *file, zip_t *z, zip_int64_t idx, const char *
     /* reading to the end checks the CRC */
     char extra;
     zip_int64_t n = zip_fread(f, &extra, 1);
-    if (n < 0 || zip_fclose(f)) {
+    int closed = zip_fclose(f);
+    if (n != 0 || closed) {
         free(buf);
         return cgs_diag_set(d, CGS_E_IO, "cannot read record '%s': %s (the archive is damaged)",
-                            name, n < 0 ? "checksum or decompression error" : zip_strerror(z));
+                            name, n > 0 ? "more data than its size" : "checksum error");
     }
     buf[st.size] = '\0';
     *out = buf;
@@ -2167,14 +2168,17 @@ static int archive_open(const char *path, struct archive *A, struct cgs_diag *d)
         else if (zerr == ZIP_ER_MEMORY)
             err = cgs_diag_set(d, CGS_E_NOMEM, "out of memory opening the archive");
         else if (local)
-            err = cgs_diag_set(d, CGS_E_FORMAT, "truncated or damaged zip archive (%s): its "
-                               "central directory is missing or inconsistent; was the file "
-                               "cut short?", zip_error_strerror(&ze));
+            err = cgs_diag_set(d, CGS_E_FORMAT, "truncated or damaged zip archive: its "
+                               "central directory is %s (was the file cut short?)",
+                               zerr == ZIP_ER_NOZIP ? "missing" : "inconsistent");
         else if (empty)
             err = cgs_diag_set(d, CGS_E_FORMAT, "not a zip archive (the file is empty): "
                                "expected a torch.export .pt2 archive");
+        else if (zerr == ZIP_ER_NOZIP)
+            err = cgs_diag_set(d, CGS_E_FORMAT, "not a zip archive: expected a torch.export "
+                               ".pt2 archive");
         else
-            err = cgs_diag_set(d, CGS_E_FORMAT, "not a zip archive (%s): expected a "
+            err = cgs_diag_set(d, CGS_E_FORMAT, "not a readable zip archive (%s): expected a "
                                "torch.export .pt2 archive", zip_error_strerror(&ze));
         zip_error_fini(&ze);
         return err;
