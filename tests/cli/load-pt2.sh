@@ -1,0 +1,83 @@
+#!/bin/sh
+# torch.export .pt2 archives on the command line: every command takes one where
+# it takes a graph JSON; `info --json` agrees with the JSON twin (node count
+# and operator histogram, counted here with Python's json module); bad
+# archives exit 2 with a message naming the file and nothing on stdout.
+: "${CGSCOPE:=./cgscope}"
+: "${FIXTURES:=../shared/fixtures}"
+command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
+ls "$FIXTURES"/export/*.pt2 >/dev/null 2>&1 || { echo "no .pt2 fixtures in $FIXTURES/export"; exit 77; }
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+
+for p in "$FIXTURES"/export/*.pt2; do
+    twin=${p%.pt2}.json
+    "$CGSCOPE" info "$p" --json >"$tmp/out.json" 2>"$tmp/err" || { fail "info $p: exit $?"; sed 's/^/  | /' "$tmp/err"; continue; }
+    python3 - "$tmp/out.json" "$twin" <<'EOF' || fail "info $p disagrees with its twin"
+import collections, json, sys
+got = json.load(open(sys.argv[1]))
+twin = json.load(open(sys.argv[2]))
+ops = collections.Counter(n["target"] for n in twin["nodes"]
+                          if n["op"] in ("call_function", "call_method", "call_module"))
+ok = got["nodes"] == len(twin["nodes"]) and got["ops"] == dict(ops)
+ok = ok and set(got.get("symbols", {})) == set(twin.get("symbols", {}))
+if not ok:
+    print("  nodes %s vs %d; ops equal: %s" % (got["nodes"], len(twin["nodes"]), got["ops"] == dict(ops)))
+sys.exit(0 if ok else 1)
+EOF
+done
+
+# the other commands run on a .pt2
+dyn="$FIXTURES/export/cgs_transformer_dyn.pt2"
+"$CGSCOPE" split "$dyn" --split-ops cgs.attention --json >"$tmp/split.json" 2>"$tmp/err" || fail "split on a .pt2: exit $?"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if len(d['pieces']) == 9 else 1)" "$tmp/split.json" \
+    || fail "split on cgs_transformer_dyn.pt2: expected 9 pieces (4 attention ops)"
+"$CGSCOPE" shapes "$dyn" --json >/dev/null 2>"$tmp/err" || fail "shapes on a .pt2: exit $?"
+"$CGSCOPE" layout "$dyn" --json >/dev/null 2>"$tmp/err" || fail "layout on a .pt2: exit $?"
+
+# bad archives: exit 2, "FILE: error: ...", nothing on stdout
+bad() { # file, expected message, [args...]
+    f=$1; want=$2; shift 2
+    "$CGSCOPE" info "$@" "$f" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ "$rc" = 2 ] || fail "$f: exit $rc, expected 2"
+    grep -qF -- "$f: error: $want" "$tmp/err" || { fail "$f: expected '$f: error: $want'"; sed 's/^/  | /' "$tmp/err"; }
+    [ -s "$tmp/out" ] && fail "$f: wrote to stdout"
+}
+printf 'hello' >"$tmp/text.pt2"
+bad "$tmp/text.pt2" "not a zip archive"
+: >"$tmp/empty.pt2"
+bad "$tmp/empty.pt2" "not a zip archive (the file is empty)"
+head -c 100000 "$FIXTURES/export/tiny_cnn.pt2" >"$tmp/cut.pt2"
+bad "$tmp/cut.pt2" "truncated or damaged zip archive"
+python3 - "$tmp" "$FIXTURES/export/tiny_cnn.pt2" <<'EOF'
+import sys, zipfile
+tmp, src = sys.argv[1], sys.argv[2]
+model = zipfile.ZipFile(src).read("tiny_cnn/models/model.json").decode()
+def write(name, records):
+    with zipfile.ZipFile("%s/%s" % (tmp, name), "w") as z:
+        for k, v in records.items():
+            z.writestr(k, v)
+base = {"a/archive_format": "pt2", "a/archive_version": "0"}
+write("nomodel.pt2", base)
+write("two.pt2", dict(base, **{"a/models/first.json": model, "a/models/second.json": model}))
+write("v9.pt2", dict(base, **{"a/models/model.json": model.replace('"major": 8', '"major": 9')}))
+write("garbage.pt2", dict(base, **{"a/models/model.json": model[:5000]}))
+write("unknown.pt2", dict(base, **{"a/models/model.json": model.replace('"as_ints": [1, 1]', '"as_wobble": [1, 1]', 1)}))
+EOF
+bad "$tmp/nomodel.pt2" "no model in the archive: no 'a/models/NAME.json' record"
+bad "$tmp/two.pt2" "the archive holds 2 models ('first', 'second'): choose one with --model NAME"
+bad "$tmp/two.pt2" "no model 'third' in the archive" --model third
+bad "$tmp/v9.pt2" "unsupported schema version 9.17"
+bad "$tmp/garbage.pt2" "malformed JSON"
+"$CGSCOPE" info --model second "$tmp/two.pt2" >"$tmp/out" 2>"$tmp/err" || fail "--model second: exit $?"
+grep -q "nodes:    44" "$tmp/out" || fail "--model second: expected 44 nodes"
+# an unknown argument kind is reported and loading goes on
+"$CGSCOPE" info "$tmp/unknown.pt2" >"$tmp/out" 2>"$tmp/err" || fail "unknown argument kind: exit $?"
+grep -qF "unknown argument kind 'as_wobble'" "$tmp/err" || fail "unknown argument kind not reported"
+grep -q "nodes:    44" "$tmp/out" || fail "unknown argument kind: expected 44 nodes"
+
+echo "$fails failures"
+[ $fails = 0 ]
