@@ -568,6 +568,61 @@ static void split_divisible(struct cgs_symctx *ctx, const struct cgs_sym *a, int
     *r = poly_build(ctx, &pr);
 }
 
+/*
+ * a / b when b is a single term (k * monomial, k > 0) that divides every term
+ * of a exactly (and a has no constant part): the exact quotient, else NULL.
+ * Sizes are positive, so b is never zero where FloorDiv/Mod meet it.
+ */
+static const struct cgs_sym *exact_quotient(struct cgs_symctx *ctx, const struct cgs_sym *a,
+                                            const struct cgs_sym *b)
+{
+    struct poly pa, pq;
+    struct factor fb[16], fa[32];
+    int64_t kb;
+    const struct cgs_sym *mb;
+    size_t nb;
+
+    if (b->kind == CGS_SYM_ADD || b->kind == CGS_SYM_INT || a->kind == CGS_SYM_INT)
+        return NULL;
+    mb = strip_coeff(ctx, b, &kb);
+    if (kb <= 0 || (mb->kind == CGS_SYM_MUL && mb->n > 16))
+        return NULL;
+    nb = factors_of(mb, fb, 16);
+    poly_of(ctx, a, &pa);
+    memset(&pq, 0, sizeof(pq));
+    if (pa.c != 0)
+        goto no;
+    for (size_t i = 0; i < pa.n; i++) {
+        size_t na;
+        if (pa.t[i].coeff % kb || (pa.t[i].mono->kind == CGS_SYM_MUL && pa.t[i].mono->n > 32))
+            goto no;
+        na = factors_of(pa.t[i].mono, fa, 32);
+        /* subtract b's exponents from the term's */
+        for (size_t j = 0; j < nb; j++) {
+            size_t k;
+            for (k = 0; k < na && fa[k].base != fb[j].base; k++)
+                ;
+            if (k == na || fa[k].exp < fb[j].exp)
+                goto no;
+            fa[k].exp -= fb[j].exp;
+        }
+        size_t m = 0;
+        for (size_t k = 0; k < na; k++)
+            if (fa[k].exp)
+                fa[m++] = fa[k];
+        if (m == 0)
+            pq.c += pa.t[i].coeff / kb; /* the term was b times a constant */
+        else
+            poly_push(&pq, pa.t[i].coeff / kb, make_mono(ctx, fa, m));
+    }
+    poly_release(&pa);
+    return poly_build(ctx, &pq);
+no:
+    poly_release(&pa);
+    poly_release(&pq);
+    return NULL;
+}
+
 const struct cgs_sym *cgs_sym_floordiv(struct cgs_symctx *ctx, const struct cgs_sym *a,
                                        const struct cgs_sym *b)
 {
@@ -585,6 +640,8 @@ const struct cgs_sym *cgs_sym_floordiv(struct cgs_symctx *ctx, const struct cgs_
     }
     if (a == b)
         return cgs_sym_int(ctx, 1);
+    if ((q = exact_quotient(ctx, a, b)))
+        return q;
     if (cgs_sym_is_int(b, &k) && k > 0) {
         if (k == 1)
             return a;
@@ -621,7 +678,7 @@ const struct cgs_sym *cgs_sym_mod(struct cgs_symctx *ctx, const struct cgs_sym *
         return fail(ctx, -CGS_E_INVAL);
     if (a->kind == CGS_SYM_INT && b->kind == CGS_SYM_INT)
         return cgs_sym_int(ctx, py_mod(a->v, b->v));
-    if (a == b)
+    if (a == b || exact_quotient(ctx, a, b))
         return cgs_sym_int(ctx, 0);
     if (cgs_sym_is_int(b, &k) && k > 0) {
         if (k == 1)
