@@ -65,8 +65,9 @@ if info.get("ops") != dict(ops):
     bad.append("ops histogram differs from the file's")
 if info.get("symbols") != doc["symbols"]:
     bad.append("symbols %r, file has %r" % (info.get("symbols"), doc["symbols"]))
-if doc["producer"].get("tool") != "torch" or not doc["producer"].get("version", "").startswith("2."):
-    bad.append("producer %r is not torch 2.x" % doc["producer"])
+prod = doc["producer"]
+if prod.get("tool") != "torch" or not prod.get("version", "").startswith("2."):
+    bad.append("producer %r is not torch 2.x" % prod)
 if bad:
     print("FAIL: cgscope info %s: %s" % (sys.argv[1], "; ".join(bad)))
     sys.exit(1)
@@ -81,8 +82,10 @@ if "$CGSCOPE" split --help 2>&1 | grep -q "not implemented"; then
 else
     for s in samples/*.split-*.json; do
         [ -f "$s" ] || continue
-        ops=$(python3 -c 'import json,sys; print(",".join(json.load(open(sys.argv[1]))["splitting_ops"]))' "$s")
-        g=samples/$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["graph"])' "$s")
+        ops=$(python3 -c 'import json, sys
+print(",".join(json.load(open(sys.argv[1]))["splitting_ops"]))' "$s")
+        g=samples/$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["graph"])' "$s")
         if ! "$CGSCOPE" split --json --split-ops "$ops" "$g" >"$tmp/split.json" 2>"$tmp/err"; then
             echo "FAIL: cgscope split --split-ops $ops $g: $(cat "$tmp/err")"
             fail=1
@@ -101,7 +104,8 @@ if len(gp) != len(wp):
 for a, b in zip(gp, wp):
     for k in ("name", "graph_id", "is_splitting_graph", "nodes", "inputs", "outputs"):
         if a.get(k) != b[k]:
-            bad.append("%s %s: %s, torch: %s" % (b["name"], k, str(a.get(k))[:100], str(b[k])[:100]))
+            bad.append("%s %s: %s, torch: %s"
+                       % (b["name"], k, str(a.get(k))[:100], str(b[k])[:100]))
             break
     if len(bad) > 3:
         break
@@ -114,7 +118,8 @@ EOF
 fi
 
 # cgscope top against the runner's events
-if "$CGSCOPE" top --help >/dev/null 2>&1 && ! "$CGSCOPE" top --help 2>&1 | grep -q "not implemented"; then
+if "$CGSCOPE" top --help >/dev/null 2>&1 &&
+    ! "$CGSCOPE" top --help 2>&1 | grep -q "not implemented"; then
     for e in samples/*.events.jsonl; do
         [ -f "$e" ] || continue
         if ! "$CGSCOPE" top --once --json "$e" >"$tmp/top.json" 2>"$tmp/err"; then

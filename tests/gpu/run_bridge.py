@@ -17,10 +17,17 @@ Runs on a machine with torch (2.11, CUDA), torchvision and transformers:
      hits, recompiles, one piece_run and one NVTX range per piece call, outputs equal eager);
   6. packs small dumps into OUT/samples.tgz (for samples/) and everything into OUT/dumps.tgz.
 
-Writes OUT/run_bridge.log, OUT/samples.tgz and OUT/dumps.tgz. Prints one line per check and closes with "N passed, N failed, N skipped"; exit 1 if any
-check failed.
+Writes OUT/run_bridge.log, OUT/samples.tgz and OUT/dumps.tgz. Prints one line per check and
+closes with "N passed, N failed, N skipped"; exit 1 if any check failed.
 
 usage: run_bridge.py [--out DIR] [--cgscope PATH] [--fixtures DIR] [--skip-fixtures]
+                     [--work DIR]
+
+On the GPU machine, with cgscope and its libraries carried in .devcarry/ (cgscope.sh sets
+LD_LIBRARY_PATH for it alone) and the fixtures copied to .devcarry/fixtures:
+
+  python3 tests/gpu/run_bridge.py --out $OUT --cgscope .devcarry/cgscope.sh \
+      --fixtures .devcarry/fixtures
 """
 
 import argparse

@@ -455,7 +455,8 @@ def to_json(gm, stage="other", name=None, is_inference=None, is_backward=None):
     """The graph as a dict in the spec's shape (format, version, name, producer, symbols,
     nodes[, subgraphs]). Nested GraphModules that get_attr nodes name go to "subgraphs"."""
     if stage not in STAGES:
-        raise ValueError("cgscope_torch: unknown stage '%s' (one of %s)" % (stage, ", ".join(STAGES)))
+        raise ValueError("cgscope_torch: unknown stage '%s' (one of %s)"
+                         % (stage, ", ".join(STAGES)))
     graph, owner = _graph_and_owner(gm)
     w = _Writer()
     nodes = [w.node(n, owner) for n in graph.nodes]
@@ -1278,7 +1279,8 @@ class PiecewiseBackend:
         if self.dump_dir is not None:
             base = os.path.join(self.dump_dir, _safe(ident))
             dump(gm, base + ".dynamo.json", stage="dynamo")
-            rep = split_report(gm, self.splitting_ops, graph=os.path.basename(base) + ".dynamo.json")
+            rep = split_report(gm, self.splitting_ops,
+                               graph=os.path.basename(base) + ".dynamo.json")
             _atomic_write(base + ".split.json", json.dumps(rep, separators=(",", ":")) + "\n")
 
         split_gm, items = split_graph(gm, self.splitting_ops)
