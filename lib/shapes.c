@@ -33,15 +33,36 @@ struct cgs_shape_ctx {
     struct cgs_symctx *sx;
     struct cgs_arena *ar;
     const struct cgs_val **vals; /* value each node's users see */
+    /* caches: hints by expression, operators by (interned) target, parsed schemas */
+    struct hint_slot {
+        const struct cgs_sym *e;
+        int64_t v;
+        bool ok;
+    } *hints;
+    struct op_slot {
+        const char *target;
+        enum cgs_op op;
+    } *ops;
+    struct schema {
+        uint32_t n; /* UINT32_MAX until parsed */
+        struct param *p;
+    } *schemas;
+    const struct cgs_sym **small; /* interned constants 0..SMALL_INTS-1 */
+    struct memo_slot {
+        const struct cgs_sym *a, *b, *r;
+        char op;
+    } *memo;
     /* the node being inferred */
     const struct cgs_op_info *op;
+    struct schema *schema;
     uint32_t n_params;
-    struct {
+    struct param {
         const char *name;    /* in the schema text, not terminated: name_len */
         size_t name_len;
         const char *def;     /* default text or NULL; not terminated: def_len */
         size_t def_len;
         bool variadic;
+        const struct cgs_arg *def_arg; /* the parsed default, once needed */
         const struct cgs_arg *arg; /* bound argument, NULL when absent */
     } p[MAX_PARAMS];
     struct cgs_arg rest; /* the variadic tail as a LIST */
@@ -54,13 +75,24 @@ typedef const struct cgs_sym *sym_t;
 
 
 /* The value of e at the symbols' hints; false when it has none. */
+#define HINT_SLOTS 4096
+#define OP_SLOTS 1024
+
 static bool hint(const struct cgs_shape_ctx *sc, sym_t e, int64_t *v)
 {
+    struct hint_slot *h;
+
     if (!e)
         return false;
     if (cgs_sym_is_int(e, v))
         return true;
-    return cgs_sym_eval(e, cgs_graph_hint_lookup, sc->g, v) == 0;
+    h = &sc->hints[(e->hash ^ ((uintptr_t)e >> 4)) & (HINT_SLOTS - 1)];
+    if (h->e != e) {
+        h->e = e;
+        h->ok = cgs_sym_eval(e, cgs_graph_hint_lookup, sc->g, &h->v) == 0;
+    }
+    *v = h->v;
+    return h->ok;
 }
 
 /* Hint or a sentinel (unknown sizes compare as "large"). */
@@ -71,29 +103,98 @@ static int64_t hv(const struct cgs_shape_ctx *sc, sym_t e)
     return hint(sc, e, &v) ? v : INT64_MAX / 4;
 }
 
+#define SMALL_INTS 4096
+
+/* A constant; small non-negative ones come from a table (interning is the hot path). */
 static sym_t K(struct cgs_shape_ctx *sc, int64_t v)
 {
-    return cgs_sym_int(sc->sx, v);
+    sym_t e;
+
+    if (v < 0 || v >= SMALL_INTS)
+        return cgs_sym_int(sc->sx, v);
+    e = sc->small[v];
+    if (!e)
+        e = sc->small[v] = cgs_sym_int(sc->sx, v);
+    return e;
+}
+
+#define MEMO_SLOTS 8192
+
+/* Symbolic arithmetic through a small memo: the same products recur node after node. */
+static sym_t memo(struct cgs_shape_ctx *sc, char op, sym_t a, sym_t b)
+{
+    uintptr_t h = ((uintptr_t)a >> 4) * 31 + ((uintptr_t)b >> 4) * 17 + (uintptr_t)op;
+    struct memo_slot *m = &sc->memo[(h ^ (h >> 13)) & (MEMO_SLOTS - 1)];
+
+    if (m->a == a && m->b == b && m->op == op)
+        return m->r;
+    m->a = a, m->b = b, m->op = op;
+    switch (op) {
+    case '+':
+        m->r = cgs_sym_add(sc->sx, a, b);
+        break;
+    case '*':
+        m->r = cgs_sym_mul(sc->sx, a, b);
+        break;
+    default:
+        m->r = cgs_sym_floordiv(sc->sx, a, b);
+        break;
+    }
+    return m->r;
+}
+
+static bool both_const(sym_t a, sym_t b, int64_t *x, int64_t *y)
+{
+    return a->kind == CGS_SYM_INT && b->kind == CGS_SYM_INT && cgs_sym_is_int(a, x) &&
+           cgs_sym_is_int(b, y);
 }
 
 static sym_t S_add(struct cgs_shape_ctx *sc, sym_t a, sym_t b)
 {
-    return a && b ? cgs_sym_add(sc->sx, a, b) : NULL;
+    int64_t x, y, r;
+
+    if (!a || !b)
+        return NULL;
+    if (both_const(a, b, &x, &y) && !__builtin_add_overflow(x, y, &r))
+        return K(sc, r);
+    if (a->kind == CGS_SYM_INT && a->v == 0)
+        return b;
+    if (b->kind == CGS_SYM_INT && b->v == 0)
+        return a;
+    return memo(sc, '+', a, b);
 }
 
 static sym_t S_sub(struct cgs_shape_ctx *sc, sym_t a, sym_t b)
 {
-    return a && b ? cgs_sym_sub(sc->sx, a, b) : NULL;
+    int64_t x, y, r;
+
+    if (!a || !b)
+        return NULL;
+    if (both_const(a, b, &x, &y) && !__builtin_sub_overflow(x, y, &r))
+        return K(sc, r);
+    if (b->kind == CGS_SYM_INT && b->v == 0)
+        return a;
+    return cgs_sym_sub(sc->sx, a, b);
 }
 
 static sym_t S_mul(struct cgs_shape_ctx *sc, sym_t a, sym_t b)
 {
-    return a && b ? cgs_sym_mul(sc->sx, a, b) : NULL;
+    int64_t x, y, r;
+
+    if (!a || !b)
+        return NULL;
+    if (both_const(a, b, &x, &y) && !__builtin_mul_overflow(x, y, &r))
+        return K(sc, r);
+    if (a->kind == CGS_SYM_INT && a->v == 1)
+        return b;
+    if (b->kind == CGS_SYM_INT && b->v == 1)
+        return a;
+    return memo(sc, '*', a, b);
 }
 
 static sym_t S_div(struct cgs_shape_ctx *sc, sym_t a, sym_t b)
 {
-    return a && b ? cgs_sym_floordiv(sc->sx, a, b) : NULL;
+    return a && b ? memo(sc, '/', a, b) : NULL;
 }
 
 /* max(a, 1) for a size: sizes of symbolic tensors are at least 1 (size-like). */
@@ -562,6 +663,8 @@ static const struct cgs_arg *parse_default(struct cgs_shape_ctx *sc, const char 
     return a;
 }
 
+static const struct cgs_arg *Ai(struct cgs_shape_ctx *sc, uint32_t i);
+
 /* The argument bound to a parameter, or its default; NULL when neither. */
 static const struct cgs_arg *A(struct cgs_shape_ctx *sc, const char *name)
 {
@@ -569,11 +672,7 @@ static const struct cgs_arg *A(struct cgs_shape_ctx *sc, const char *name)
 
     if (i < 0)
         return NULL;
-    if (sc->p[i].arg)
-        return sc->p[i].arg;
-    if (sc->p[i].def)
-        return parse_default(sc, sc->p[i].def, sc->p[i].def_len);
-    return NULL;
+    return Ai(sc, (uint32_t)i);
 }
 
 /* The argument at position i of the schema (bound or default). */
@@ -583,9 +682,13 @@ static const struct cgs_arg *Ai(struct cgs_shape_ctx *sc, uint32_t i)
         return NULL;
     if (sc->p[i].arg)
         return sc->p[i].arg;
-    if (sc->p[i].def)
-        return parse_default(sc, sc->p[i].def, sc->p[i].def_len);
-    return NULL;
+    if (!sc->p[i].def)
+        return NULL;
+    if (!sc->p[i].def_arg) {
+        sc->p[i].def_arg = parse_default(sc, sc->p[i].def, sc->p[i].def_len);
+        sc->schema->p[i].def_arg = sc->p[i].def_arg;
+    }
+    return sc->p[i].def_arg;
 }
 
 static bool is_none(const struct cgs_arg *a)
@@ -3767,8 +3870,15 @@ static const char *arena_msg(struct cgs_arena *ar, const char *s)
 static void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct cgs_shape_node *r)
 {
     struct cgs_diag d = CGS_DIAG_INIT;
-    enum cgs_op op = cgs_op_lookup(n->target);
-    int rc;
+    struct op_slot *slot = &sc->ops[((uintptr_t)n->target >> 3) & (OP_SLOTS - 1)];
+    enum cgs_op op;
+    int rc = 0;
+
+    if (slot->target != n->target || !n->target) {
+        slot->target = n->target;
+        slot->op = cgs_op_lookup(n->target);
+    }
+    op = slot->op;
 
     r->val = NULL;
     if (op == CGS_OP_UNKNOWN || (n->op != CGS_NODE_CALL_FUNCTION && n->op != CGS_NODE_CALL_METHOD)) {
@@ -3782,7 +3892,16 @@ static void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struc
     sc->op = &cgs_ops[op];
     sc->out = NULL;
     memset(&sc->rest, 0, sizeof(sc->rest));
-    rc = parse_schema(sc, sc->op->schema);
+    sc->schema = &sc->schemas[op];
+    if (sc->schema->n == UINT32_MAX) {
+        rc = parse_schema(sc, sc->op->schema);
+        sc->schema->n = sc->n_params;
+        sc->schema->p = cgs_arena_calloc(sc->ar, sc->n_params ? sc->n_params : 1, sizeof(*sc->p));
+        memcpy(sc->schema->p, sc->p, sc->n_params * sizeof(*sc->p));
+    } else {
+        sc->n_params = sc->schema->n;
+        memcpy(sc->p, sc->schema->p, sc->n_params * sizeof(*sc->p));
+    }
     if (!rc)
         rc = bind_args(sc, n, &d);
     if (!rc)
@@ -3817,11 +3936,24 @@ int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
     sc.sx = g->syms;
     sc.ar = g->arena;
     sc.vals = cgs_arena_calloc(g->arena, g->n_nodes ? g->n_nodes : 1, sizeof(*sc.vals));
+    sc.hints = cgs_xcalloc(HINT_SLOTS, sizeof(*sc.hints));
+    sc.ops = cgs_xcalloc(OP_SLOTS, sizeof(*sc.ops));
+    sc.schemas = cgs_xcalloc(CGS_OP_COUNT, sizeof(*sc.schemas));
+    sc.small = cgs_xcalloc(SMALL_INTS, sizeof(*sc.small));
+    sc.memo = cgs_xcalloc(MEMO_SLOTS, sizeof(*sc.memo));
+    for (i = 0; i < CGS_OP_COUNT; i++)
+        sc.schemas[i].n = UINT32_MAX;
     res = cgs_arena_alloc(g->arena, sizeof(*res));
     if (res)
         res->nodes = cgs_arena_calloc(g->arena, g->n_nodes ? g->n_nodes : 1, sizeof(*res->nodes));
-    if (!sc.vals || !res || !res->nodes)
+    if (!sc.vals || !res || !res->nodes) {
+        free(sc.hints);
+        free(sc.ops);
+        free(sc.schemas);
+    free(sc.small);
+    free(sc.memo);
         return cgs_diag_set(d, CGS_E_NOMEM, "no memory for the shape table of %u nodes", g->n_nodes);
+    }
     res->n_nodes = g->n_nodes;
     res->summary.nodes = g->n_nodes;
     for (i = 0; i < g->n_nodes; i++) {
@@ -3872,6 +4004,11 @@ int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
         }
     }
     cgs_buf_release(&why);
+    free(sc.hints);
+    free(sc.ops);
+    free(sc.schemas);
+    free(sc.small);
+    free(sc.memo);
     res->summary.validated =
         !res->summary.unknown && !res->summary.partial && !res->summary.errors;
     *out = res;
