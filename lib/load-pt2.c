@@ -315,13 +315,20 @@ static cJSON *parse_piece(struct pt2 *P, size_t start, size_t end, int *err)
     return x;
 }
 
-/* A member's key as a NUL-terminated arena string. */
+/* A member's key, interned in the graph. */
 static const char *member_key(struct pt2 *P, size_t kstart, size_t kend)
 {
-    if (!memchr(P->buf + kstart + 1, '\\', kend - kstart - 2))
-        return cgs_arena_strndup(P->root->arena, P->buf + kstart + 1, kend - kstart - 2);
+    const char *s;
+    if (!memchr(P->buf + kstart + 1, '\\', kend - kstart - 2)) {
+        char *tmp = cgs_xmalloc(kend - kstart - 1);
+        memcpy(tmp, P->buf + kstart + 1, kend - kstart - 2);
+        tmp[kend - kstart - 2] = '\0';
+        s = cgs_graph_intern(P->root, tmp);
+        free(tmp);
+        return s;
+    }
     cJSON *k = cJSON_ParseWithLengthOpts(P->buf + kstart, kend - kstart, NULL, 0);
-    const char *s = cgs_arena_strdup(P->root->arena, cJSON_IsString(k) ? k->valuestring : "?");
+    s = cgs_graph_intern(P->root, cJSON_IsString(k) ? k->valuestring : "?");
     cJSON_Delete(k);
     return s;
 }
@@ -1800,6 +1807,10 @@ static void load_specs(struct pt2 *P, struct cgs_graph *g, const cJSON *list, bo
             out = g->nodes[k];
             break;
         }
+    /* inputs are parallel to the placeholders, which come first */
+    uint32_t n_ph = 0;
+    while (n_ph < g->n_nodes && g->nodes[n_ph]->op == CGS_NODE_PLACEHOLDER)
+        n_ph++;
     cJSON_ArrayForEach(it, list) {
         struct cgs_sig_spec *sp = &specs[i];
         const cJSON *u = union_item(it);
@@ -1828,14 +1839,10 @@ static void load_specs(struct pt2 *P, struct cgs_graph *g, const cJSON *list, bo
         if (an)
             sp->arg = cgs_graph_intern(g, an);
         if (!outputs) {
-            /* inputs are parallel to the placeholders */
-            uint32_t ph = 0;
-            for (uint32_t k = 0; k < g->n_nodes; k++)
-                if (g->nodes[k]->op == CGS_NODE_PLACEHOLDER && ph++ == (uint32_t)i) {
-                    sp->node = g->nodes[k];
-                    sp->node->pt2_kind = (int32_t)sp->kind;
-                    break;
-                }
+            if ((uint32_t)i < n_ph) {
+                sp->node = g->nodes[i];
+                sp->node->pt2_kind = (int32_t)sp->kind;
+            }
         } else if (out && out->n_args == 1) {
             const struct cgs_arg *a = &out->args[0];
             if (a->kind == CGS_ARG_LIST && (uint32_t)i < a->n)
