@@ -73,6 +73,13 @@ struct cgs_shape_ctx {
 
 typedef const struct cgs_sym *sym_t;
 
+/* Copy n dims (n may be 0, and then either pointer NULL). */
+static void dimcpy(sym_t *dst, const sym_t *src, size_t n)
+{
+    if (n)
+        memcpy(dst, src, n * sizeof(*dst));
+}
+
 
 /* The value of e at the symbols' hints; false when it has none. */
 #define HINT_SLOTS 4096
@@ -1663,7 +1670,7 @@ RULE(native_dropout)
     for (i = 0; i < 2; i++) {
         struct cgs_tensor *o = fill_tensor(sc, &l->u.items[i], t->ndim,
                                            i ? CGS_DTYPE_BOOL : t->dtype, t->device);
-        memcpy(o->shape, t->shape, t->ndim * sizeof(*o->shape));
+        dimcpy(o->shape, t->shape, t->ndim);
         preserve_strides(sc, t, o->stride);
     }
     sc->out = l;
@@ -1822,7 +1829,7 @@ RULE(view_as)
 
     TRY(need_tensor(sc, "self", &t, d));
     TRY(need_tensor(sc, "other", &o, d));
-    memcpy(shape, o->shape, o->ndim * sizeof(*shape));
+    dimcpy(shape, o->shape, o->ndim);
     return view_to(sc, t, shape, o->ndim, !strcmp(n->target, "reshape_as"), d);
 }
 
@@ -1838,8 +1845,8 @@ RULE(view_dtype)
     {
         struct cgs_val *v = new_val(sc, CGS_VAL_TENSOR);
         struct cgs_tensor *o = copy_tensor(sc, v, t, t->ndim);
-        memcpy(o->shape, t->shape, t->ndim * sizeof(*o->shape));
-        memcpy(o->stride, t->stride, t->ndim * sizeof(*o->stride));
+        dimcpy(o->shape, t->shape, t->ndim);
+        dimcpy(o->stride, t->stride, t->ndim);
         o->dtype = dt;
         sc->out = v;
     }
@@ -1891,8 +1898,8 @@ RULE(transpose)
     TRY(dim_arg(sc, "dim0", t->ndim, &a, d));
     TRY(dim_arg(sc, "dim1", t->ndim, &b, d));
     o = out_view(sc, t, t->ndim);
-    memcpy(o->shape, t->shape, t->ndim * sizeof(*o->shape));
-    memcpy(o->stride, t->stride, t->ndim * sizeof(*o->stride));
+    dimcpy(o->shape, t->shape, t->ndim);
+    dimcpy(o->stride, t->stride, t->ndim);
     if (t->ndim) {
         o->shape[a] = t->shape[b], o->shape[b] = t->shape[a];
         o->stride[a] = t->stride[b], o->stride[b] = t->stride[a];
@@ -1910,8 +1917,8 @@ RULE(t)
     if (t->ndim > 2)
         return cgs_diag_set(d, CGS_E_INVAL, "t() expects a tensor of rank <= 2");
     o = out_view(sc, t, t->ndim);
-    memcpy(o->shape, t->shape, t->ndim * sizeof(*o->shape));
-    memcpy(o->stride, t->stride, t->ndim * sizeof(*o->stride));
+    dimcpy(o->shape, t->shape, t->ndim);
+    dimcpy(o->stride, t->stride, t->ndim);
     if (t->ndim == 2) {
         o->shape[0] = t->shape[1], o->shape[1] = t->shape[0];
         o->stride[0] = t->stride[1], o->stride[1] = t->stride[0];
@@ -2130,8 +2137,8 @@ RULE(slice)
     if (!is_none(A(sc, "step")) && !int_const(sc, A(sc, "step"), &step))
         return cgs_diag_set(d, CGS_E_UNKNOWN, "slice: step not a constant");
     o = out_view(sc, t, t->ndim);
-    memcpy(o->shape, t->shape, t->ndim * sizeof(*o->shape));
-    memcpy(o->stride, t->stride, t->ndim * sizeof(*o->stride));
+    dimcpy(o->shape, t->shape, t->ndim);
+    dimcpy(o->stride, t->stride, t->ndim);
     return slice_into(sc, o, t, dim, start, end, step, d);
 }
 
@@ -2148,8 +2155,8 @@ RULE(narrow)
     if (int_of(sc, A(sc, "start"), &start) || int_of(sc, A(sc, "length"), &len))
         return cgs_diag_set(d, CGS_E_UNKNOWN, "narrow: bounds not known");
     o = out_view(sc, t, t->ndim);
-    memcpy(o->shape, t->shape, t->ndim * sizeof(*o->shape));
-    memcpy(o->stride, t->stride, t->ndim * sizeof(*o->stride));
+    dimcpy(o->shape, t->shape, t->ndim);
+    dimcpy(o->stride, t->stride, t->ndim);
     return slice_into(sc, o, t, dim, start, S_add(sc, start, len), 1, d);
 }
 
@@ -2182,8 +2189,8 @@ static int split_into(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint
     sc->out = new_list(sc, cnt);
     for (i = 0; i < cnt; i++) {
         struct cgs_tensor *o = copy_tensor(sc, &sc->out->u.items[i], t, t->ndim);
-        memcpy(o->shape, t->shape, t->ndim * sizeof(*o->shape));
-        memcpy(o->stride, t->stride, t->ndim * sizeof(*o->stride));
+        dimcpy(o->shape, t->shape, t->ndim);
+        dimcpy(o->stride, t->stride, t->ndim);
         o->shape[dim] = sizes[i];
         o->storage_offset = S_add(sc, t->storage_offset, S_mul(sc, start, t->stride[dim]));
         start = S_add(sc, start, sizes[i]);
@@ -2285,7 +2292,7 @@ RULE(unflatten)
     TRY(infer_size(sc, t->shape[dim], sizes, cnt, d));
     for (i = 0; i < t->ndim; i++) {
         if (i == dim) {
-            memcpy(shape + nd, sizes, cnt * sizeof(*sizes));
+            dimcpy(shape + nd, sizes, cnt);
             nd += cnt;
         } else {
             shape[nd++] = t->shape[i];
@@ -2308,8 +2315,8 @@ RULE(as_strided)
     if (nd != ns)
         return cgs_diag_set(d, CGS_E_INVAL, "as_strided: %u sizes and %u strides", nd, ns);
     o = out_view(sc, t, nd);
-    memcpy(o->shape, size, nd * sizeof(*size));
-    memcpy(o->stride, stride, nd * sizeof(*stride));
+    dimcpy(o->shape, size, nd);
+    dimcpy(o->stride, stride, nd);
     if (int_of(sc, A(sc, "storage_offset"), &off) == 0)
         o->storage_offset = off;
     return 0;
@@ -2357,12 +2364,12 @@ static int index_tensor(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, co
         switch (it->kind) {
         case CGS_ARG_NONE:
             o = copy_tensor(sc, nv, &cur, cur.ndim + 1);
-            memcpy(o->shape, cur.shape, dim * sizeof(*o->shape));
-            memcpy(o->stride, cur.stride, dim * sizeof(*o->stride));
+            dimcpy(o->shape, cur.shape, dim);
+            dimcpy(o->stride, cur.stride, dim);
             o->shape[dim] = K(sc, 1);
             o->stride[dim] = dim < cur.ndim ? S_mul(sc, cur.shape[dim], cur.stride[dim]) : K(sc, 1);
-            memcpy(o->shape + dim + 1, cur.shape + dim, (cur.ndim - dim) * sizeof(*o->shape));
-            memcpy(o->stride + dim + 1, cur.stride + dim, (cur.ndim - dim) * sizeof(*o->stride));
+            dimcpy(o->shape + dim + 1, cur.shape + dim, (cur.ndim - dim));
+            dimcpy(o->stride + dim + 1, cur.stride + dim, (cur.ndim - dim));
             dim++;
             break;
         case CGS_ARG_ELLIPSIS:
@@ -2387,8 +2394,8 @@ static int index_tensor(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, co
             if (it->n >= 3 && !is_none(&it->u.items[2]) && !int_const(sc, &it->u.items[2], &step))
                 return cgs_diag_set(d, CGS_E_UNKNOWN, "slice step not constant");
             o = copy_tensor(sc, nv, &cur, cur.ndim);
-            memcpy(o->shape, cur.shape, cur.ndim * sizeof(*o->shape));
-            memcpy(o->stride, cur.stride, cur.ndim * sizeof(*o->stride));
+            dimcpy(o->shape, cur.shape, cur.ndim);
+            dimcpy(o->stride, cur.stride, cur.ndim);
             TRY(slice_into(sc, o, &cur, dim, s, e, step, d));
             dim++;
             break;
@@ -2615,7 +2622,7 @@ static struct cgs_tensor *out_dense(struct cgs_shape_ctx *sc, uint32_t nd, const
 {
     struct cgs_tensor *o = out_tensor(sc, nd, dt, dev);
 
-    memcpy(o->shape, shape, nd * sizeof(*shape));
+    dimcpy(o->shape, shape, nd);
     if (cl)
         channels_last_strides(sc, nd, o->shape, o->stride);
     else
@@ -2628,7 +2635,7 @@ static struct cgs_tensor *fill_dense(struct cgs_shape_ctx *sc, struct cgs_val *v
 {
     struct cgs_tensor *o = fill_tensor(sc, v, nd, dt, dev);
 
-    memcpy(o->shape, shape, nd * sizeof(*shape));
+    dimcpy(o->shape, shape, nd);
     if (cl)
         channels_last_strides(sc, nd, o->shape, o->stride);
     else
@@ -2873,7 +2880,7 @@ RULE(linear)
         return cgs_diag_set(d, CGS_E_INVAL, "linear of ranks %u and %u", in->ndim, w->ndim);
     if (hv(sc, in->shape[in->ndim - 1]) != hv(sc, w->shape[w->ndim - 1]))
         return cgs_diag_set(d, CGS_E_INVAL, "linear: inner sizes differ");
-    memcpy(shape, in->shape, in->ndim * sizeof(*shape));
+    dimcpy(shape, in->shape, in->ndim);
     if (w->ndim == 2) {
         shape[in->ndim - 1] = w->shape[0];
         out_dense(sc, in->ndim, shape, in->dtype, in->device, false);
@@ -3098,7 +3105,7 @@ RULE(diff)
     int_const(sc, A(sc, "n"), &k);
     if (arg_tensor(sc, A(sc, "prepend"), &pre) < 0 || arg_tensor(sc, A(sc, "append"), &app) < 0)
         return cgs_diag_set(d, CGS_E_UNKNOWN, "prepend/append not known");
-    memcpy(shape, t->shape, t->ndim * sizeof(*shape));
+    dimcpy(shape, t->shape, t->ndim);
     if (pre)
         shape[dim] = S_add(sc, shape[dim], pre->ndim > dim ? pre->shape[dim] : K(sc, 1));
     if (app)
@@ -3116,8 +3123,8 @@ static int embedding_of(struct cgs_shape_ctx *sc, const struct cgs_tensor *w,
 
     if (w->ndim < 1 || ix->ndim + w->ndim - 1 > NDIM_MAX)
         return cgs_diag_set(d, CGS_E_INVAL, "embedding weight of rank %u", w->ndim);
-    memcpy(shape, ix->shape, ix->ndim * sizeof(*shape));
-    memcpy(shape + ix->ndim, w->shape + 1, (w->ndim - 1) * sizeof(*shape));
+    dimcpy(shape, ix->shape, ix->ndim);
+    dimcpy(shape + ix->ndim, w->shape + 1, (w->ndim - 1));
     nd = ix->ndim + w->ndim - 1;
     out_dense(sc, nd, shape, w->dtype, w->device, false);
     return 0;
@@ -3190,7 +3197,7 @@ RULE(cat)
     int_const(sc, A(sc, "dim"), &dv);
     if (!wrap_dim(dv, first->ndim, &dim))
         return cgs_diag_set(d, CGS_E_INVAL, "cat: dim out of range");
-    memcpy(shape, first->shape, first->ndim * sizeof(*shape));
+    dimcpy(shape, first->shape, first->ndim);
     shape[dim] = K(sc, 0);
     for (i = 0; i < cnt; i++) {
         const struct cgs_tensor *t = o[i].t;
@@ -3245,7 +3252,7 @@ RULE(pad)
         return cgs_diag_set(d, CGS_E_INVAL, "pad: bad pad list");
     if (mode && strcmp(mode, "constant"))
         return cgs_diag_set(d, CGS_E_UNKNOWN, "pad mode '%s' is not tracked", mode);
-    memcpy(shape, t->shape, t->ndim * sizeof(*shape));
+    dimcpy(shape, t->shape, t->ndim);
     for (i = 0; i < cnt / 2; i++) {
         uint32_t dim = t->ndim - 1 - i;
         shape[dim] = S_add(sc, shape[dim], S_add(sc, p[2 * i], p[2 * i + 1]));
@@ -3277,7 +3284,7 @@ RULE(adaptive_pool)
     } else {
         return cgs_diag_set(d, CGS_E_INVAL, "adaptive pool: bad output size");
     }
-    memcpy(shape, t->shape, t->ndim * sizeof(*shape));
+    dimcpy(shape, t->shape, t->ndim);
     for (i = 0; i < cnt; i++)
         shape[t->ndim - cnt + i] = os[i];
     out_dense(sc, t->ndim, shape, t->dtype, t->device, suggest_cl(sc, t));
@@ -3324,7 +3331,7 @@ static int pool_shape(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, bool
         if (!cgs_sym_is_int(k[i], &kv[i]) || !cgs_sym_is_int(s[i], &sv[i]) ||
             !cgs_sym_is_int(p[i], &pv[i]) || !cgs_sym_is_int(dl[i], &dv[i]) || sv[i] <= 0)
             return cgs_diag_set(d, CGS_E_UNKNOWN, "pool parameters are not constants");
-    memcpy(shape, t->shape, t->ndim * sizeof(*shape));
+    dimcpy(shape, t->shape, t->ndim);
     for (i = 0; i < 2; i++)
         shape[t->ndim - 2 + i] =
             pool_size(sc, t->shape[t->ndim - 2 + i], kv[i], sv[i], pv[i], dv[i], ceil_mode);
@@ -3417,7 +3424,7 @@ static struct cgs_tensor *fill_bshd(struct cgs_shape_ctx *sc, struct cgs_val *v,
     struct cgs_tensor *o = fill_tensor(sc, v, q->ndim, q->dtype, q->device);
     static const uint32_t perm4[] = { 0, 2, 1, 3 };
 
-    memcpy(o->shape, q->shape, q->ndim * sizeof(*o->shape));
+    dimcpy(o->shape, q->shape, q->ndim);
     o->shape[q->ndim - 1] = val->shape[val->ndim - 1];
     if (q->ndim == 4)
         permuted_strides(sc, 4, o->shape, perm4, o->stride);
@@ -3633,8 +3640,8 @@ RULE(empty_strided)
     if (nd != ns)
         return cgs_diag_set(d, CGS_E_INVAL, "empty_strided: %u sizes and %u strides", nd, ns);
     o = out_tensor(sc, nd, dt == CGS_DTYPE_UNKNOWN ? CGS_DTYPE_FLOAT32 : dt, device_arg(sc));
-    memcpy(o->shape, shape, nd * sizeof(*shape));
-    memcpy(o->stride, stride, nd * sizeof(*stride));
+    dimcpy(o->shape, shape, nd);
+    dimcpy(o->stride, stride, nd);
     return 0;
 }
 
@@ -3701,7 +3708,7 @@ static int adv_index(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const
         return same_as_first(sc, d);
     TRY(broadcast(sc, o, cnt, bshape, &bnd, d));
     if (!adjacent) {
-        memcpy(shape, bshape, bnd * sizeof(*shape));
+        dimcpy(shape, bshape, bnd);
         nd = bnd;
         for (i = 0; i < t->ndim; i++)
             if (i >= n_items || is_none(&items[i]) || items[i].kind == CGS_ARG_SLICE)
@@ -3709,7 +3716,7 @@ static int adv_index(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const
     } else {
         for (i = 0; i < first; i++)
             shape[nd++] = t->shape[i];
-        memcpy(shape + nd, bshape, bnd * sizeof(*shape));
+        dimcpy(shape + nd, bshape, bnd);
         nd += bnd;
         for (i = last + 1; i < t->ndim; i++)
             shape[nd++] = t->shape[i];
@@ -3740,7 +3747,7 @@ RULE(index_select)
     TRY(need_tensor(sc, "self", &t, d));
     TRY(need_tensor(sc, "index", &ix, d));
     TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
-    memcpy(shape, t->shape, t->ndim * sizeof(*shape));
+    dimcpy(shape, t->shape, t->ndim);
     if (t->ndim)
         shape[dim] = ix->ndim ? ix->shape[0] : K(sc, 1);
     out_dense(sc, t->ndim, shape, t->dtype, t->device, false);
