@@ -1257,8 +1257,33 @@ static int convert_arg(struct pt2 *P, struct gctx *G, const cJSON *x, struct cgs
     } else if (!strcmp(k, "as_int_lists")) {
         return list_of(P, G, u, a, 'I');
     } else if (!strcmp(k, "as_string_to_argument")) {
-        /* a dict: FX would show {key: value}; ARG has no dicts, so keep its keys as text */
-        repr_arg(G, a, "<dict>");
+        /* a dict: ARG has no dicts, so keep Python's repr of it (display only) */
+        struct cgs_buf b = CGS_BUF_INIT;
+        const cJSON *it;
+        cgs_buf_addch(&b, '{');
+        cJSON_ArrayForEach(it, u) {
+            const cJSON *v = union_item(it);
+            int64_t iv;
+            double fv;
+            cgs_buf_addf(&b, "%s'%s': ", it == u->child ? "" : ", ", it->string);
+            if (!v || !strcmp(v->string, "as_none"))
+                cgs_buf_addstr(&b, "None");
+            else if (!strcmp(v->string, "as_tensor") && get_str(v, "name"))
+                cgs_buf_addstr(&b, get_str(v, "name"));
+            else if (!strcmp(v->string, "as_int") && json_int(v, &iv))
+                cgs_buf_addf(&b, "%lld", (long long)iv);
+            else if (!strcmp(v->string, "as_float") && json_float(v, &fv))
+                cgs_buf_addf(&b, "%.17g", fv);
+            else if (!strcmp(v->string, "as_bool"))
+                cgs_buf_addstr(&b, cJSON_IsTrue(v) ? "True" : "False");
+            else if (!strcmp(v->string, "as_string") && cJSON_IsString(v))
+                cgs_buf_addf(&b, "'%s'", v->valuestring);
+            else
+                cgs_buf_addstr(&b, "...");
+        }
+        cgs_buf_addch(&b, '}');
+        repr_arg(G, a, b.buf);
+        cgs_buf_release(&b);
     } else {
         return unknown_arg(P, G, a, k);
     }

@@ -493,7 +493,9 @@ static const char *const small_model_lines[] = {
     "    {\"name\": \"dtype\", \"arg\": {\"as_scalar_type\": 13}, \"kind\": 2},",
     "    {\"name\": \"memory_format\", \"arg\": {\"as_memory_format\": 2}, \"kind\": 2},",
     "    {\"name\": \"device\", \"arg\": {\"as_device\": {\"type\": \"cuda\", \"index\": 1}}, \"kind\": 2},",
-    "    {\"name\": \"wibble\", \"arg\": {\"as_wibble\": 7}, \"kind\": 2}],",
+    "    {\"name\": \"wibble\", \"arg\": {\"as_wibble\": 7}, \"kind\": 2},",
+    "    {\"name\": \"opts\", \"arg\": {\"as_string_to_argument\": {\"a\": {\"as_int\": 1},",
+    "     \"b\": {\"as_tensor\": {\"name\": \"x\"}}}}, \"kind\": 2}],",
     "   \"outputs\": [{\"as_tensor\": {\"name\": \"full\"}}], \"metadata\": {}, \"name\": \"full\"},",
     "  {\"target\": \"torch.ops.aten.add_.Tensor\", \"inputs\": [{\"name\": \"self\", \"arg\": ",
     "    {\"as_tensor\": {\"name\": \"b_buf\"}}, \"kind\": 1}, {\"name\": \"other\", \"arg\": ",
@@ -660,7 +662,9 @@ static void test_small_model(void **state)
     assert_string_equal(n->args[0].u.items[0].u.node->name, "sym_size_int");
     assert_int_equal(n->args[0].u.items[1].u.i, 4);
     assert_true(isinf(n->args[1].u.f) && n->args[1].u.f < 0);
-    assert_int_equal(n->n_kwargs, 4);
+    assert_int_equal(n->n_kwargs, 5);
+    assert_int_equal(n->kwargs[4].val.kind, CGS_ARG_REPR);
+    assert_string_equal(n->kwargs[4].val.u.s, "{'a': 1, 'b': x}");
     assert_string_equal(n->kwargs[0].key, "dtype");
     assert_int_equal(n->kwargs[0].val.u.dtype, CGS_DTYPE_BFLOAT16);
     assert_string_equal(n->kwargs[1].val.u.s, "channels_last");
