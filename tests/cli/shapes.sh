@@ -1,0 +1,73 @@
+#!/bin/sh
+# cgscope shapes: exit codes and messages for bad usage and bad input, the
+# --json contract keys, --reinfer against a fixture recorded by torch 2.11,
+# and --bind (bytes per node at a batch size).
+: "${CGSCOPE:=./cgscope}"
+: "${FIXTURES:=../shared/fixtures}"
+fails=0
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+out=/tmp/cgs-shapes-out.$$
+err=/tmp/cgs-shapes-err.$$
+trap 'rm -f $out $err' EXIT
+
+# usage errors: exit 2, the message on stderr, nothing on stdout
+"$CGSCOPE" shapes >$out 2>$err; rc=$?
+[ "$rc" = 2 ] || fail "no GRAPH: exit $rc"
+grep -q "expected one GRAPH" $err || fail "no GRAPH: $(cat $err)"
+[ -s $out ] && fail "no GRAPH: wrote to stdout"
+"$CGSCOPE" shapes --bind s0 x.json >$out 2>$err; rc=$?
+[ "$rc" = 2 ] || fail "--bind without =: exit $rc"
+grep -q "expects SYM=INT, got 's0'" $err || fail "--bind without =: $(cat $err)"
+"$CGSCOPE" shapes --bind s0=ten x.json >/dev/null 2>&1; rc=$?
+[ "$rc" = 2 ] || fail "--bind s0=ten: exit $rc"
+"$CGSCOPE" shapes --frobnicate x.json >/dev/null 2>&1; rc=$?
+[ "$rc" = 2 ] || fail "unknown option: exit $rc"
+"$CGSCOPE" shapes /nonexistent/graph.json >$out 2>$err; rc=$?
+[ "$rc" = 2 ] || fail "missing file: exit $rc"
+grep -q "/nonexistent/graph.json" $err || fail "missing file: message lacks the path: $(cat $err)"
+if [ -f tests/bad/cycle.json ]; then
+    "$CGSCOPE" shapes --json tests/bad/cycle.json >$out 2>/dev/null; rc=$?
+    [ "$rc" = 2 ] || fail "bad graph: exit $rc"
+    [ -s $out ] && fail "bad graph: wrote to stdout"
+fi
+"$CGSCOPE" shapes --help >$out 2>&1 || fail "--help: exit $?"
+grep -q -- "--reinfer" $out || fail "--help lacks --reinfer"
+
+g="$FIXTURES/dynamo/resnet18_dyn.json"
+if [ ! -f "$g" ]; then echo "no fixtures at $FIXTURES"; exit 77; fi
+
+# --reinfer --json: contract keys; every tensor node matches what torch recorded
+"$CGSCOPE" shapes --reinfer --json "$g" >$out 2>$err || fail "reinfer: exit $?"
+python3 - "$out" <<'PY' || fails=$((fails + 1))
+import json, sys
+doc = json.load(open(sys.argv[1]))
+s = doc["summary"]
+for k in ("nodes", "inferred", "matched", "mismatched", "unknown"):
+    assert k in s, "summary lacks " + k
+for n in doc["nodes"]:
+    assert {"name", "val", "status"} <= set(n), n
+assert s["mismatched"] == 0 and s["unknown"] == 0, s
+assert s["matched"] >= 60, s
+conv = [n for n in doc["nodes"] if n["name"] == "x"][0]
+# torch: conv1 of [s77, 3, s53, s53] gives [s77, 64, (s53 - 1)//2 + 1, ...]
+assert conv["val"]["shape"][:2] == ["s77", 64], conv["val"]
+assert conv["status"] == "ok"
+items = [n for n in doc["nodes"] if n["target"] == "item"]
+assert items and all(n["status"] == "partial" for n in items), "item() is data-dependent"
+PY
+
+# --bind: bytes per node; conv1 output at s77=4, s53=224 is 4*64*112*112 float32
+"$CGSCOPE" shapes --reinfer --json --bind s77=4 --bind s53=224 "$g" >$out 2>$err || fail "bind: exit $?"
+python3 - "$out" <<'PY' || fails=$((fails + 1))
+import json, sys
+doc = json.load(open(sys.argv[1]))
+conv = [n for n in doc["nodes"] if n["name"] == "x"][0]
+assert conv["bytes"] == 4 * 64 * 112 * 112 * 4, conv.get("bytes")
+assert doc["bindings"] == {"s77": 4, "s53": 224}
+assert doc["total_bytes"] and doc["total_bytes"] > conv["bytes"]
+PY
+"$CGSCOPE" shapes --bind s99=3 "$g" >/dev/null 2>$err || fail "unknown symbol: exit $?"
+grep -q "no symbol 's99'" $err || fail "unknown symbol not warned: $(cat $err)"
+
+echo "shapes CLI: $fails failures"
+[ $fails = 0 ]
