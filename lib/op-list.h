@@ -90,6 +90,10 @@ OP(ATEN_ABS_DEFAULT, "aten.abs.default", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_ABS__DEFAULT, "aten.abs_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(ATEN_ACOS_DEFAULT, "aten.acos.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(ATEN_ACOSH_DEFAULT, "aten.acosh.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_ADAPTIVE_AVG_POOL2D_DEFAULT, "aten.adaptive_avg_pool2d.default", adaptive_pool,
    "self, output_size", 0)
 OP(ATEN_ADD_SCALAR, "aten.add.Scalar", binary,
@@ -106,10 +110,14 @@ OP(ATEN_ADDMM_DEFAULT, "aten.addmm.default", addmm,
    "self, mat1, mat2, *, beta=1, alpha=1", CGS_OPF_MATMUL)
 OP(ATEN_ALIAS_DEFAULT, "aten.alias.default", alias,
    "self", CGS_OPF_VIEW)
+OP(ATEN_ALL_DEFAULT, "aten.all.default", reduce_bool,
+   "self", CGS_OPF_REDUCTION)
 OP(ATEN_AMAX_DEFAULT, "aten.amax.default", reduce,
    "self, dim=[], keepdim=False", CGS_OPF_REDUCTION)
 OP(ATEN_AMIN_DEFAULT, "aten.amin.default", reduce,
    "self, dim=[], keepdim=False", CGS_OPF_REDUCTION)
+OP(ATEN_ANY_DEFAULT, "aten.any.default", reduce_bool,
+   "self", CGS_OPF_REDUCTION)
 OP(ATEN_ANY_DIM, "aten.any.dim", reduce_bool,
    "self, dim, keepdim=False", CGS_OPF_REDUCTION)
 OP(ATEN_ARANGE_DEFAULT, "aten.arange.default", arange,
@@ -120,10 +128,22 @@ OP(ATEN_ARANGE_START_STEP, "aten.arange.start_step", arange,
    "start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_ARGMAX_DEFAULT, "aten.argmax.default", reduce_index,
    "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
+OP(ATEN_ARGMIN_DEFAULT, "aten.argmin.default", reduce_index,
+   "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(ATEN_AS_STRIDED_DEFAULT, "aten.as_strided.default", as_strided,
    "self, size, stride, storage_offset=None", CGS_OPF_VIEW)
 OP(ATEN_AS_STRIDED__DEFAULT, "aten.as_strided_.default", as_strided,
    "self, size, stride, storage_offset=None", CGS_OPF_VIEW)
+OP(ATEN_ASIN_DEFAULT, "aten.asin.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(ATEN_ASINH_DEFAULT, "aten.asinh.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(ATEN_ATAN_DEFAULT, "aten.atan.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(ATEN_ATAN2_DEFAULT, "aten.atan2.default", binary_float,
+   "self, other", CGS_OPF_ELEMENTWISE)
+OP(ATEN_ATANH_DEFAULT, "aten.atanh.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_AVG_POOL2D_DEFAULT, "aten.avg_pool2d.default", avg_pool,
    "self, kernel_size, stride=[], padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None", 0)
 OP(ATEN_AVG_POOL2D_BACKWARD_DEFAULT, "aten.avg_pool2d_backward.default", pool_backward,
@@ -192,12 +212,18 @@ OP(ATEN_COPY__DEFAULT, "aten.copy_.default", inplace,
    "self, src, non_blocking=False", CGS_OPF_INPLACE)
 OP(ATEN_COS_DEFAULT, "aten.cos.default", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
+OP(ATEN_COSH_DEFAULT, "aten.cosh.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(ATEN_CUMPROD_DEFAULT, "aten.cumprod.default", cumsum,
+   "self, dim, *, dtype=None", 0)
 OP(ATEN_CUMSUM_DEFAULT, "aten.cumsum.default", cumsum,
    "self, dim, *, dtype=None", 0)
 OP(ATEN_DETACH_DEFAULT, "aten.detach.default", alias,
    "self", CGS_OPF_VIEW)
 OP(ATEN_DIFF_DEFAULT, "aten.diff.default", diff,
    "self, n=1, dim=-1, prepend=None, append=None", 0)
+OP(ATEN_DIGAMMA_DEFAULT, "aten.digamma.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_DIV_SCALAR, "aten.div.Scalar", binary_float,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_DIV_TENSOR, "aten.div.Tensor", binary_float,
@@ -228,16 +254,30 @@ OP(ATEN_ERF_DEFAULT, "aten.erf.default", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_ERF__DEFAULT, "aten.erf_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(ATEN_ERFC_DEFAULT, "aten.erfc.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(ATEN_ERFINV_DEFAULT, "aten.erfinv.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_EXP_DEFAULT, "aten.exp.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(ATEN_EXP2_DEFAULT, "aten.exp2.default", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_EXP__DEFAULT, "aten.exp_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_EXPAND_DEFAULT, "aten.expand.default", expand,
    "self, size, *, implicit=False", CGS_OPF_VIEW)
+OP(ATEN_EXPAND_COPY_DEFAULT, "aten.expand_copy.default", expand,
+   "self, size, *, implicit=False", 0)
 OP(ATEN_EXPM1_DEFAULT, "aten.expm1.default", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
+OP(ATEN_FILL_SCALAR, "aten.fill.Scalar", clone,
+   "self, value", CGS_OPF_ELEMENTWISE)
+OP(ATEN_FILL__SCALAR, "aten.fill_.Scalar", inplace,
+   "self, value", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_FLATTEN_USING_INTS, "aten.flatten.using_ints", flatten,
    "self, start_dim=0, end_dim=-1", CGS_OPF_VIEW)
+OP(ATEN_FLIP_DEFAULT, "aten.flip.default", clone,
+   "self, dims", 0)
 OP(ATEN_FLOOR_DEFAULT, "aten.floor.default", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_FLOOR_DIVIDE_TENSOR, "aten.floor_divide.Tensor", binary,
@@ -278,8 +318,18 @@ OP(ATEN_HARDTANH__DEFAULT, "aten.hardtanh_.default", inplace,
    "self, min_val=-1, max_val=1", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_INDEX_TENSOR, "aten.index.Tensor", index,
    "self, indices", 0)
+OP(ATEN_INDEX_PUT_DEFAULT, "aten.index_put.default", clone,
+   "self, indices, values, accumulate=False", 0)
+OP(ATEN_INDEX_PUT__DEFAULT, "aten.index_put_.default", inplace,
+   "self, indices, values, accumulate=False", CGS_OPF_INPLACE)
 OP(ATEN_INDEX_SELECT_DEFAULT, "aten.index_select.default", index_select,
    "self, dim, index", 0)
+OP(ATEN_ISFINITE_DEFAULT, "aten.isfinite.default", unary_bool,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(ATEN_ISINF_DEFAULT, "aten.isinf.default", unary_bool,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(ATEN_ISNAN_DEFAULT, "aten.isnan.default", unary_bool,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_LAYER_NORM_DEFAULT, "aten.layer_norm.default", layer_norm,
    "input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn_enable=True", 0)
 OP(ATEN_LE_SCALAR, "aten.le.Scalar", compare,
@@ -290,19 +340,33 @@ OP(ATEN_LEAKY_RELU_DEFAULT, "aten.leaky_relu.default", unary,
    "self, negative_slope=0.01", CGS_OPF_ELEMENTWISE)
 OP(ATEN_LERP_SCALAR, "aten.lerp.Scalar", where3,
    "self, end, weight", CGS_OPF_ELEMENTWISE)
+OP(ATEN_LGAMMA_DEFAULT, "aten.lgamma.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_LIFT_FRESH_COPY_DEFAULT, "aten.lift_fresh_copy.default", clone,
    "self", 0)
 OP(ATEN_LINEAR_DEFAULT, "aten.linear.default", linear,
    "input, weight, bias=None", CGS_OPF_MATMUL)
 OP(ATEN_LOG_DEFAULT, "aten.log.default", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
+OP(ATEN_LOG10_DEFAULT, "aten.log10.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_LOG1P_DEFAULT, "aten.log1p.default", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
+OP(ATEN_LOG2_DEFAULT, "aten.log2.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(ATEN_LOG_SOFTMAX_INT, "aten.log_softmax.int", softmax,
+   "self, dim, dtype=None", CGS_OPF_ELEMENTWISE)
 OP(ATEN_LOGICAL_AND_TENSOR, "aten.logical_and.Tensor", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
+OP(ATEN_LOGICAL_AND_DEFAULT, "aten.logical_and.default", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_LOGICAL_NOT_DEFAULT, "aten.logical_not.default", unary_bool,
    "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_LOGICAL_OR_TENSOR, "aten.logical_or.Tensor", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
+OP(ATEN_LOGICAL_OR_DEFAULT, "aten.logical_or.default", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
+OP(ATEN_LOGICAL_XOR_DEFAULT, "aten.logical_xor.default", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_LT_SCALAR, "aten.lt.Scalar", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
@@ -314,6 +378,10 @@ OP(ATEN_MASKED_FILL_TENSOR, "aten.masked_fill.Tensor", masked_fill,
    "self, mask, value", CGS_OPF_ELEMENTWISE)
 OP(ATEN_MATMUL_DEFAULT, "aten.matmul.default", matmul,
    "self, other", CGS_OPF_MATMUL)
+OP(ATEN_MAX_DEFAULT, "aten.max.default", reduce,
+   "self", CGS_OPF_REDUCTION)
+OP(ATEN_MAX_DIM, "aten.max.dim", max_dim,
+   "self, dim, keepdim=False", CGS_OPF_REDUCTION)
 OP(ATEN_MAX_POOL2D_DEFAULT, "aten.max_pool2d.default", max_pool,
    "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", 0)
 OP(ATEN_MAX_POOL2D_WITH_INDICES_DEFAULT, "aten.max_pool2d_with_indices.default", max_pool_indices,
@@ -326,6 +394,10 @@ OP(ATEN_MEAN_DEFAULT, "aten.mean.default", reduce,
    "self, *, dtype=None", CGS_OPF_REDUCTION)
 OP(ATEN_MEAN_DIM, "aten.mean.dim", reduce,
    "self, dim, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
+OP(ATEN_MIN_DEFAULT, "aten.min.default", reduce,
+   "self", CGS_OPF_REDUCTION)
+OP(ATEN_MIN_DIM, "aten.min.dim", max_dim,
+   "self, dim, keepdim=False", CGS_OPF_REDUCTION)
 OP(ATEN_MINIMUM_TENSOR, "aten.minimum.Tensor", binary,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_MM_DEFAULT, "aten.mm.default", mm,
@@ -342,10 +414,14 @@ OP(ATEN_NARROW_DEFAULT, "aten.narrow.default", narrow,
    "self, dim, start, length", CGS_OPF_VIEW)
 OP(ATEN_NATIVE_BATCH_NORM_DEFAULT, "aten.native_batch_norm.default", native_batch_norm,
    "input, weight, bias, running_mean, running_var, training, momentum, eps", 0)
+OP(ATEN_NATIVE_BATCH_NORM_BACKWARD_DEFAULT, "aten.native_batch_norm_backward.default", bn_backward,
+   "grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask", 0)
 OP(ATEN_NATIVE_DROPOUT_DEFAULT, "aten.native_dropout.default", native_dropout,
    "input, p, train", 0)
 OP(ATEN_NATIVE_DROPOUT_BACKWARD_DEFAULT, "aten.native_dropout_backward.default", binary,
    "grad_output, mask, scale", CGS_OPF_ELEMENTWISE)
+OP(ATEN_NATIVE_GROUP_NORM_DEFAULT, "aten.native_group_norm.default", group_norm,
+   "input, weight, bias, N, C, HxW, group, eps", 0)
 OP(ATEN_NATIVE_LAYER_NORM_DEFAULT, "aten.native_layer_norm.default", native_layer_norm,
    "input, normalized_shape, weight, bias, eps", 0)
 OP(ATEN_NATIVE_LAYER_NORM_BACKWARD_DEFAULT, "aten.native_layer_norm_backward.default", layer_norm_backward,
@@ -364,23 +440,33 @@ OP(ATEN_NEW_ONES_DEFAULT, "aten.new_ones.default", new_full,
    "self, size, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_NEW_ZEROS_DEFAULT, "aten.new_zeros.default", new_full,
    "self, size, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
+OP(ATEN_NONZERO_DEFAULT, "aten.nonzero.default", item,
+   "self", 0)
 OP(ATEN_ONES_DEFAULT, "aten.ones.default", zeros,
    "size, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_ONES_LIKE_DEFAULT, "aten.ones_like.default", empty_like,
    "self, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_FACTORY)
 OP(ATEN_PERMUTE_DEFAULT, "aten.permute.default", permute,
    "self, dims", CGS_OPF_VIEW)
+OP(ATEN_PERMUTE_COPY_DEFAULT, "aten.permute_copy.default", permute,
+   "self, dims", 0)
 OP(ATEN_POW_SCALAR, "aten.pow.Scalar", binary,
    "self, exponent", CGS_OPF_ELEMENTWISE)
 OP(ATEN_POW_TENSOR_SCALAR, "aten.pow.Tensor_Scalar", binary,
    "self, exponent", CGS_OPF_ELEMENTWISE)
 OP(ATEN_POW_TENSOR_TENSOR, "aten.pow.Tensor_Tensor", binary,
    "self, exponent", CGS_OPF_ELEMENTWISE)
+OP(ATEN_PROD_DEFAULT, "aten.prod.default", reduce,
+   "self, *, dtype=None", CGS_OPF_REDUCTION)
+OP(ATEN_PROD_DIM_INT, "aten.prod.dim_int", reduce,
+   "self, dim, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(ATEN_RECIPROCAL_DEFAULT, "aten.reciprocal.default", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_RECIPROCAL__DEFAULT, "aten.reciprocal_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_RELU_DEFAULT, "aten.relu.default", unary,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(ATEN_RELU6_DEFAULT, "aten.relu6.default", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_RELU__DEFAULT, "aten.relu_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
@@ -388,8 +474,12 @@ OP(ATEN_REMAINDER_SCALAR, "aten.remainder.Scalar", binary,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_REMAINDER_TENSOR, "aten.remainder.Tensor", binary,
    "self, other", CGS_OPF_ELEMENTWISE)
+OP(ATEN_REPEAT_DEFAULT, "aten.repeat.default", repeat,
+   "self, repeats", 0)
 OP(ATEN_RESHAPE_DEFAULT, "aten.reshape.default", reshape,
    "self, shape", CGS_OPF_VIEW)
+OP(ATEN_ROLL_DEFAULT, "aten.roll.default", clone,
+   "self, shifts, dims=[]", 0)
 OP(ATEN_ROUND_DEFAULT, "aten.round.default", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_RSQRT_DEFAULT, "aten.rsqrt.default", unary_float,
@@ -400,10 +490,22 @@ OP(ATEN_RSUB_SCALAR, "aten.rsub.Scalar", binary,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(ATEN_RSUB_TENSOR, "aten.rsub.Tensor", binary,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
+OP(ATEN_SCALAR_TENSOR_DEFAULT, "aten.scalar_tensor.default", scalar_tensor,
+   "s, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_SCALED_DOT_PRODUCT_ATTENTION_DEFAULT, "aten.scaled_dot_product_attention.default", sdpa,
    "query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *, scale=None, enable_gqa=False", 0)
+OP(ATEN_SCATTER_SRC, "aten.scatter.src", clone,
+   "self, dim, index, src", 0)
+OP(ATEN_SCATTER_VALUE, "aten.scatter.value", clone,
+   "self, dim, index, value", 0)
+OP(ATEN_SCATTER_ADD_DEFAULT, "aten.scatter_add.default", clone,
+   "self, dim, index, src", 0)
 OP(ATEN_SELECT_INT, "aten.select.int", select,
    "self, dim, index", CGS_OPF_VIEW)
+OP(ATEN_SELECT_SCATTER_DEFAULT, "aten.select_scatter.default", clone,
+   "self, src, dim, index", 0)
+OP(ATEN_SGN_DEFAULT, "aten.sgn.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SIGMOID_DEFAULT, "aten.sigmoid.default", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SIGMOID__DEFAULT, "aten.sigmoid_.default", inplace,
@@ -418,10 +520,16 @@ OP(ATEN_SILU__DEFAULT, "aten.silu_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SIN_DEFAULT, "aten.sin.default", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
+OP(ATEN_SINH_DEFAULT, "aten.sinh.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SLICE_TENSOR, "aten.slice.Tensor", slice,
    "self, dim=0, start=None, end=None, step=1", CGS_OPF_VIEW)
+OP(ATEN_SLICE_SCATTER_DEFAULT, "aten.slice_scatter.default", clone,
+   "self, src, dim=0, start=None, end=None, step=1", 0)
 OP(ATEN_SOFTMAX_INT, "aten.softmax.int", softmax,
    "self, dim, dtype=None", CGS_OPF_ELEMENTWISE)
+OP(ATEN_SORT_DEFAULT, "aten.sort.default", sort,
+   "self, dim=-1, descending=False", 0)
 OP(ATEN_SPLIT_TENSOR, "aten.split.Tensor", split,
    "self, split_size, dim=0", CGS_OPF_VIEW)
 OP(ATEN_SPLIT_WITH_SIZES_DEFAULT, "aten.split_with_sizes.default", split,
@@ -438,6 +546,8 @@ OP(ATEN_SQUEEZE_DIM, "aten.squeeze.dim", squeeze,
    "self, dim", CGS_OPF_VIEW)
 OP(ATEN_SQUEEZE_DIMS, "aten.squeeze.dims", squeeze,
    "self, dim", CGS_OPF_VIEW)
+OP(ATEN_SQUEEZE__DIM, "aten.squeeze_.dim", squeeze,
+   "self, dim", CGS_OPF_VIEW | CGS_OPF_INPLACE)
 OP(ATEN_STACK_DEFAULT, "aten.stack.default", stack,
    "tensors, dim=0", 0)
 OP(ATEN_SUB_SCALAR, "aten.sub.Scalar", binary,
@@ -454,12 +564,16 @@ OP(ATEN_SUM_DIM_INTLIST, "aten.sum.dim_IntList", reduce,
    "self, dim, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(ATEN_SYM_NUMEL_DEFAULT, "aten.sym_numel.default", numel,
    "self", CGS_OPF_SIZE)
+OP(ATEN_SYM_SIZE_DEFAULT, "aten.sym_size.default", size,
+   "self", CGS_OPF_SIZE)
 OP(ATEN_SYM_SIZE_INT, "aten.sym_size.int", sym_size,
    "self, dim", CGS_OPF_SIZE)
 OP(ATEN_SYM_STRIDE_INT, "aten.sym_stride.int", sym_stride,
    "self, dim", CGS_OPF_SIZE)
 OP(ATEN_T_DEFAULT, "aten.t.default", t,
    "self", CGS_OPF_VIEW)
+OP(ATEN_TAN_DEFAULT, "aten.tan.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_TANH_DEFAULT, "aten.tanh.default", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_TANH__DEFAULT, "aten.tanh_.default", inplace,
@@ -474,6 +588,8 @@ OP(ATEN_TO_DTYPE, "aten.to.dtype", to,
    "self, dtype, non_blocking=False, copy=False, memory_format=None", CGS_OPF_ELEMENTWISE)
 OP(ATEN_TO_DTYPE_LAYOUT, "aten.to.dtype_layout", to,
    "self, *, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, copy=False, memory_format=None", CGS_OPF_ELEMENTWISE)
+OP(ATEN_TOPK_DEFAULT, "aten.topk.default", topk,
+   "self, k, dim=-1, largest=True, sorted=True", 0)
 OP(ATEN_TRANSPOSE_INT, "aten.transpose.int", transpose,
    "self, dim0, dim1", CGS_OPF_VIEW)
 OP(ATEN_TRUNC_DEFAULT, "aten.trunc.default", unary,
@@ -482,8 +598,18 @@ OP(ATEN_UNBIND_INT, "aten.unbind.int", unbind,
    "self, dim=0", CGS_OPF_VIEW)
 OP(ATEN_UNFLATTEN_INT, "aten.unflatten.int", unflatten,
    "self, dim, sizes", CGS_OPF_VIEW)
+OP(ATEN_UNFOLD_DEFAULT, "aten.unfold.default", unfold,
+   "self, dimension, size, step", CGS_OPF_VIEW)
 OP(ATEN_UNSQUEEZE_DEFAULT, "aten.unsqueeze.default", unsqueeze,
    "self, dim", CGS_OPF_VIEW)
+OP(ATEN_UNSQUEEZE__DEFAULT, "aten.unsqueeze_.default", unsqueeze,
+   "self, dim", CGS_OPF_VIEW | CGS_OPF_INPLACE)
+OP(ATEN_UPSAMPLE_BILINEAR2D_VEC, "aten.upsample_bilinear2d.vec", upsample,
+   "input, output_size, align_corners, scale_factors", 0)
+OP(ATEN_UPSAMPLE_NEAREST2D_DEFAULT, "aten.upsample_nearest2d.default", upsample,
+   "self, output_size, scales_h=None, scales_w=None", 0)
+OP(ATEN_UPSAMPLE_NEAREST2D_VEC, "aten.upsample_nearest2d.vec", upsample,
+   "input, output_size, scale_factors", 0)
 OP(ATEN_VAR_CORRECTION, "aten.var.correction", reduce,
    "self, dim=None, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(ATEN_VAR_MEAN_CORRECTION, "aten.var_mean.correction", var_mean,
@@ -492,12 +618,16 @@ OP(ATEN_VIEW_DEFAULT, "aten.view.default", view,
    "self, size", CGS_OPF_VIEW)
 OP(ATEN_VIEW_DTYPE, "aten.view.dtype", view_dtype,
    "self, dtype", CGS_OPF_VIEW)
+OP(ATEN_VIEW_COPY_DEFAULT, "aten.view_copy.default", reshape,
+   "self, size", 0)
 OP(ATEN_WHERE_SCALAROTHER, "aten.where.ScalarOther", where,
    "condition, self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_WHERE_SCALARSELF, "aten.where.ScalarSelf", where,
    "condition, self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_WHERE_SELF, "aten.where.self", where,
    "condition, self, other", CGS_OPF_ELEMENTWISE)
+OP(ATEN_ZERO__DEFAULT, "aten.zero_.default", inplace,
+   "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_ZEROS_DEFAULT, "aten.zeros.default", zeros,
    "size, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_ZEROS_LIKE_DEFAULT, "aten.zeros_like.default", empty_like,
@@ -682,6 +812,8 @@ OP(M_RELU, "relu", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_RELU_, "relu_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(M_REPEAT, "repeat", repeat,
+   "self, *repeats", 0)
 OP(M_RESHAPE, "reshape", reshape,
    "self, *shape", CGS_OPF_VIEW)
 OP(M_RESHAPE_AS, "reshape_as", view_as,
@@ -842,6 +974,8 @@ OP(TORCH_NN_FUNCTIONAL_HARDSWISH, "torch.nn.functional.hardswish", unary_maybe_i
    "input, inplace=False", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NN_FUNCTIONAL_HARDTANH, "torch.nn.functional.hardtanh", unary_maybe_inplace,
    "input, min_val=-1.0, max_val=1.0, inplace=False", CGS_OPF_ELEMENTWISE)
+OP(TORCH_NN_FUNCTIONAL_INTERPOLATE, "torch.nn.functional.interpolate", interpolate,
+   "input, size=None, scale_factor=None, mode='nearest', align_corners=None, recompute_scale_factor=None, antialias=False", 0)
 OP(TORCH_NN_FUNCTIONAL_LAYER_NORM, "torch.nn.functional.layer_norm", layer_norm,
    "input, normalized_shape, weight=None, bias=None, eps=1e-05", 0)
 OP(TORCH_NN_FUNCTIONAL_LEAKY_RELU, "torch.nn.functional.leaky_relu", unary_maybe_inplace,
@@ -942,6 +1076,8 @@ OP(M_UNBIND, "unbind", unbind,
    "self, dim=0", CGS_OPF_VIEW)
 OP(M_UNFLATTEN, "unflatten", unflatten,
    "self, dim, sizes", CGS_OPF_VIEW)
+OP(M_UNFOLD, "unfold", unfold,
+   "self, dimension, size, step", CGS_OPF_VIEW)
 OP(M_UNSQUEEZE, "unsqueeze", unsqueeze,
    "self, dim", CGS_OPF_VIEW)
 OP(M_VIEW, "view", view,

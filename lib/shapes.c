@@ -3765,6 +3765,208 @@ RULE(gather)
     return 0;
 }
 
+/* ---- more of the core ATen opset ------------------------------------------------------ */
+
+RULE(unfold)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+    uint32_t dim;
+    sym_t size, step;
+    int64_t hs, hz;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(dim_arg(sc, "dimension", t->ndim, &dim, d));
+    if (int_of(sc, A(sc, "size"), &size) || int_of(sc, A(sc, "step"), &step) || hv(sc, step) <= 0)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "unfold: size or step not known");
+    hs = t->ndim ? hv(sc, t->shape[dim]) : 1, hz = hv(sc, size);
+    if (hz > hs)
+        return cgs_diag_set(d, CGS_E_INVAL, "unfold: size %lld exceeds the dimension (%lld)",
+                            (long long)hz, (long long)hs);
+    o = out_view(sc, t, t->ndim + 1);
+    dimcpy(o->shape, t->shape, t->ndim);
+    dimcpy(o->stride, t->stride, t->ndim);
+    if (t->ndim) {
+        o->shape[dim] = S_add(sc, S_div(sc, S_sub(sc, t->shape[dim], size), step), K(sc, 1));
+        o->stride[dim] = S_mul(sc, t->stride[dim], step);
+        o->stride[t->ndim] = t->stride[dim];
+    } else {
+        o->stride[0] = K(sc, 1);
+    }
+    o->shape[t->ndim] = size;
+    return 0;
+}
+
+RULE(repeat)
+{
+    const struct cgs_tensor *t;
+    sym_t r[NDIM_MAX], shape[NDIM_MAX];
+    uint32_t cnt, i;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(shape_param(sc, Ai(sc, 1), r, &cnt, d));
+    if (cnt < t->ndim)
+        return cgs_diag_set(d, CGS_E_INVAL, "repeat: fewer repeats than dimensions");
+    for (i = 0; i < cnt; i++)
+        shape[i] = i < cnt - t->ndim ? r[i] : S_mul(sc, r[i], t->shape[i - (cnt - t->ndim)]);
+    out_dense(sc, cnt, shape, t->dtype, t->device, false);
+    return 0;
+}
+
+/* A (values, indices) pair of dense tensors of one shape. */
+static void pair_out(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t nd,
+                     const sym_t *shape)
+{
+    sc->out = new_list(sc, 2);
+    fill_dense(sc, &sc->out->u.items[0], nd, shape, t->dtype, t->device, false);
+    fill_dense(sc, &sc->out->u.items[1], nd, shape, CGS_DTYPE_INT64, t->device, false);
+}
+
+RULE(max_dim)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+    uint32_t nd;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(reduce_shape(sc, t, A(sc, "dim"), bool_of(A(sc, "keepdim"), false), shape, &nd, d));
+    pair_out(sc, t, nd, shape);
+    return 0;
+}
+
+RULE(topk)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX], k;
+    uint32_t dim;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
+    if (int_of(sc, A(sc, "k"), &k))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "topk: k not known");
+    dimcpy(shape, t->shape, t->ndim);
+    if (t->ndim)
+        shape[dim] = k;
+    pair_out(sc, t, t->ndim, shape);
+    return 0;
+}
+
+RULE(sort)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    pair_out(sc, t, t->ndim, t->shape);
+    return 0;
+}
+
+RULE(scalar_tensor)
+{
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+
+    (void)n, (void)d;
+    out_dense(sc, 0, NULL, dt == CGS_DTYPE_UNKNOWN ? CGS_DTYPE_FLOAT32 : dt, device_arg(sc), false);
+    return 0;
+}
+
+RULE(group_norm)
+{
+    const struct cgs_tensor *in;
+    sym_t stat[2];
+    uint32_t i;
+
+    (void)n;
+    TRY(need_tensor(sc, "input", &in, d));
+    if (int_of(sc, A(sc, "N"), &stat[0]) || int_of(sc, A(sc, "group"), &stat[1]))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "group norm sizes not known");
+    sc->out = new_list(sc, 3);
+    fill_dense(sc, &sc->out->u.items[0], in->ndim, in->shape, in->dtype, in->device,
+               suggest_cl(sc, in));
+    for (i = 1; i < 3; i++)
+        fill_dense(sc, &sc->out->u.items[i], 2, stat, in->dtype, in->device, false);
+    return 0;
+}
+
+/* Spatial output sizes from output_size, else input * scale (floored). */
+static int upsample_to(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const struct cgs_arg *size,
+                       const struct cgs_arg *scale, struct cgs_diag *d)
+{
+    sym_t os[3], shape[NDIM_MAX];
+    uint32_t cnt = 0, i, k;
+
+    if (t->ndim < 3)
+        return cgs_diag_set(d, CGS_E_INVAL, "upsample of rank %u", t->ndim);
+    k = t->ndim - 2;
+    dimcpy(shape, t->shape, t->ndim);
+    if (!is_none(size)) {
+        if (ints_of(sc, size, os, &cnt) || (cnt != 1 && cnt != k))
+            return cgs_diag_set(d, CGS_E_INVAL, "upsample: bad output size");
+        for (i = 0; i < k; i++)
+            shape[2 + i] = os[cnt == 1 ? 0 : i];
+    } else if (scale) {
+        const struct cgs_arg *it = scale;
+        for (i = 0; i < k; i++) {
+            double f;
+            if (scale->kind == CGS_ARG_LIST)
+                it = i < scale->n ? &scale->u.items[i] : NULL;
+            if (!it || (it->kind != CGS_ARG_FLOAT && it->kind != CGS_ARG_INT))
+                return cgs_diag_set(d, CGS_E_UNKNOWN, "upsample: scale not known");
+            f = it->kind == CGS_ARG_FLOAT ? it->u.f : (double)it->u.i;
+            if (f != floor(f) || !cgs_sym_is_int(t->shape[2 + i], &(int64_t){0}))
+                return cgs_diag_set(d, CGS_E_UNKNOWN, "upsample: fractional or symbolic scale");
+            shape[2 + i] = S_mul(sc, t->shape[2 + i], K(sc, (int64_t)f));
+        }
+    } else {
+        return cgs_diag_set(d, CGS_E_INVAL, "upsample needs a size or a scale");
+    }
+    out_dense(sc, t->ndim, shape, t->dtype, t->device, suggest_cl(sc, t));
+    return 0;
+}
+
+RULE(upsample)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "input", &t, d));
+    return upsample_to(sc, t, A(sc, "output_size"),
+                       A(sc, "scale_factors") ? A(sc, "scale_factors") : A(sc, "scales_h"), d);
+}
+
+RULE(interpolate)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(need_tensor(sc, "input", &t, d));
+    return upsample_to(sc, t, A(sc, "size"), A(sc, "scale_factor"), d);
+}
+
+RULE(bn_backward)
+{
+    const struct cgs_tensor *in, *w = NULL;
+    sym_t c[1];
+    uint32_t i;
+
+    (void)n;
+    TRY(need_tensor(sc, "input", &in, d));
+    if (in->ndim < 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "batch norm backward of rank %u", in->ndim);
+    arg_tensor(sc, A(sc, "weight"), &w);
+    c[0] = in->shape[1];
+    sc->out = new_list(sc, 3);
+    fill_dense(sc, &sc->out->u.items[0], in->ndim, in->shape, in->dtype, in->device,
+               suggest_cl(sc, in));
+    for (i = 1; i < 3; i++)
+        fill_dense(sc, &sc->out->u.items[i], 1, c, w ? w->dtype : in->dtype, in->device, false);
+    return 0;
+}
+
 /* ---- comparing with the record ------------------------------------------------------- */
 
 static bool dim_eq(sym_t a, sym_t b)
@@ -3776,15 +3978,43 @@ static bool dim_eq(sym_t a, sym_t b)
     return cgs_sym_equal_semantic(a, b);
 }
 
+/* "float32[2, 3] stride [3, 1] offset 0", or the report's short form for other values. */
+static void describe_val(const struct cgs_val *v, struct cgs_buf *out)
+{
+    const struct cgs_tensor *t;
+    uint32_t i;
+
+    if (!v || v->kind != CGS_VAL_TENSOR || v->u.t.ndim == CGS_NDIM_UNKNOWN || !v->u.t.stride) {
+        cgs_val_describe(v, out);
+        return;
+    }
+    t = &v->u.t;
+    cgs_val_describe(v, out);
+    cgs_buf_addstr(out, " stride [");
+    for (i = 0; i < t->ndim; i++) {
+        if (i)
+            cgs_buf_addstr(out, ", ");
+        if (t->stride[i])
+            cgs_sym_print(t->stride[i], out);
+        else
+            cgs_buf_addch(out, '?');
+    }
+    cgs_buf_addstr(out, "] offset ");
+    if (t->storage_offset)
+        cgs_sym_print(t->storage_offset, out);
+    else
+        cgs_buf_addch(out, '?');
+}
+
 static void describe(struct cgs_buf *why, const char *what, const struct cgs_val *a,
                      const struct cgs_val *b)
 {
     if (!why)
         return;
     cgs_buf_addf(why, "%s: inferred ", what);
-    cgs_val_describe(a, why);
+    describe_val(a, why);
     cgs_buf_addstr(why, ", recorded ");
-    cgs_val_describe(b, why);
+    describe_val(b, why);
 }
 
 enum cgs_shape_cmp cgs_shapes_compare(const struct cgs_val *a, const struct cgs_val *b,
