@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/buf.h"
+#include "lib/shapes.h"
 
 /* ---- names --------------------------------------------------------------------- */
 
@@ -240,6 +241,7 @@ struct ctx {
     struct cgs_graph *g;
     struct cgs_layout *l;
     bool v211;
+    const struct cgs_shapes *shapes; /* inferred values for nodes without a record */
     uint8_t *lower_kind;   /* per node: enum cgs_lower_kind of its target */
     unsigned *lower_flags; /* per node: enum cgs_lower_flags of its target */
 };
@@ -249,13 +251,22 @@ static const struct cgs_tensor *val_tensor(const struct cgs_val *v)
     return v && v->kind == CGS_VAL_TENSOR ? &v->u.t : NULL;
 }
 
+/* A node's recorded value, else the one shape inference gave it. */
+static const struct cgs_val *node_val(const struct ctx *c, const struct cgs_node *n)
+{
+    if (n->val || !c->shapes || n->index >= c->shapes->n_nodes)
+        return n->val;
+    return c->shapes->nodes[n->index].val;
+}
+
 /* The tensor value of positional argument i when it is a node holding one. */
-static const struct cgs_tensor *arg_tensor(const struct cgs_node *n, uint32_t i)
+static const struct cgs_tensor *arg_tensor(const struct ctx *c, const struct cgs_node *n,
+                                           uint32_t i)
 {
     const struct cgs_arg *a = cgs_node_arg(n, i);
     if (!a || a->kind != CGS_ARG_NODE)
         return NULL;
-    return val_tensor(a->u.node->val);
+    return val_tensor(node_val(c, a->u.node));
 }
 
 static bool tensor_complete(const struct cgs_tensor *t)
@@ -432,7 +443,7 @@ static void list_rule_nodes(struct cgs_buf *b, const struct cgs_layout *l, uint3
 static void classify(struct ctx *c, struct cgs_layout_conv *cv)
 {
     const struct cgs_node *n = cv->node;
-    const struct cgs_tensor *x = arg_tensor(n, 0), *w = arg_tensor(n, 1);
+    const struct cgs_tensor *x = arg_tensor(c, n, 0), *w = arg_tensor(c, n, 1);
     const struct cgs_arg *ga = n->n_args ? &n->args[n->n_args - 1] : NULL;
     const struct cgs_arg *ta = cgs_node_arg(n, 6);
 
@@ -461,11 +472,11 @@ static void classify(struct ctx *c, struct cgs_layout_conv *cv)
                            : CGS_CONV_DEFAULT;
 
     /* FLOPs as torch.utils.flop_counter's conv_flop counts aten.convolution */
-    const struct cgs_tensor *out = val_tensor(n->val);
+    const struct cgs_tensor *out = val_tensor(node_val(c, n));
     if (cv->mkldnn || !tensor_complete(out) || out->ndim < 2 || x->ndim < 2)
         return;
     for (uint32_t i = 0; i < n->n_inputs; i++) /* every node argument needs a value */
-        if (!n->inputs[i]->val)
+        if (!node_val(c, n->inputs[i]))
             return;
     const struct cgs_tensor *sp = cv->transposed ? x : out;
     int64_t f = 2, v;
@@ -596,7 +607,7 @@ static int decide(struct ctx *c)
         bool all_cpu = true;
         for (uint32_t i = 0; i < l->n_convs && all_cpu; i++)
             for (uint32_t k = 0; k < 2 && all_cpu; k++) {
-                const struct cgs_tensor *t = arg_tensor(l->convs[i].node, k);
+                const struct cgs_tensor *t = arg_tensor(c, l->convs[i].node, k);
                 all_cpu = device_type_is(t, "cpu") || (c->v211 && device_type_is(t, "xpu"));
             }
         if (all_cpu) {
@@ -826,20 +837,20 @@ static bool unsupported_input(const struct cgs_val *v)
 }
 
 /* lowering.fallback_node_due_to_unsupported_type */
-static bool unsupported_type(const struct cgs_node *n)
+static bool unsupported_type(const struct ctx *c, const struct cgs_node *n)
 {
     if (!strcmp(n->target, "aten.view_as_complex.default") ||
         !strcmp(n->target, "aten.lift_fresh_copy.default"))
         return false;
     for (uint32_t i = 0; i < n->n_inputs; i++)
-        if (unsupported_input(n->inputs[i]->val))
+        if (unsupported_input(node_val(c, n->inputs[i])))
             return true;
     bool complex_view = !strcmp(n->target, "aten.view.dtype") ||
                         !strcmp(n->target, "prims.convert_element_type.default");
-    const struct cgs_tensor *t = val_tensor(n->val);
+    const struct cgs_tensor *t = val_tensor(node_val(c, n));
     if (complex_view && t && tensor_is_complex(t))
         return false;
-    return unsupported_input(n->val);
+    return unsupported_input(node_val(c, n));
 }
 
 static void fallback_and_constraint(struct ctx *c, const struct cgs_node *n,
@@ -857,7 +868,7 @@ static void fallback_and_constraint(struct ctx *c, const struct cgs_node *n,
     if (!strcmp(n->target, "operator.getitem") || !strcmp(n->target, "_operator.getitem"))
         return; /* indexing a multi-output value: no kernel */
     bool overload = is_op_overload(n->target);
-    if (overload && is_builtin_op(n->target) && unsupported_type(n)) {
+    if (overload && is_builtin_op(n->target) && unsupported_type(c, n)) {
         ln->fallback = CGS_FALLBACK_UNSUPPORTED;
         return;
     }
@@ -933,7 +944,7 @@ static int strides_and_pins(struct ctx *c)
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         const struct cgs_node *n = g->nodes[i];
         struct cgs_layout_node *ln = &l->nodes[i];
-        const struct cgs_tensor *t = val_tensor(n->val);
+        const struct cgs_tensor *t = val_tensor(node_val(c, n));
 
         fallback_and_constraint(c, n, ln);
         for (uint32_t k = 0; k < n->n_users; k++) {
@@ -1017,6 +1028,30 @@ static int strides_and_pins(struct ctx *c)
 
 /* ---- the pass ------------------------------------------------------------------------ */
 
+/* Values the graph does not record come from shape inference (lib/shapes.c). */
+static void infer_missing(struct ctx *c)
+{
+    struct cgs_graph *g = c->g;
+    struct cgs_shapes *sh = NULL;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_shapes_opts so = {false};
+    uint32_t missing = 0;
+
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        missing += !g->nodes[i]->val && g->nodes[i]->op != CGS_NODE_OUTPUT;
+    if (!missing)
+        return;
+    if (cgs_shapes_infer(g, &so, &sh, &d) < 0) {
+        cgs_graph_note(g, CGS_NOTE_WARNING, CGS_E_UNKNOWN, NULL,
+                       "layout: %u nodes have no recorded value and shape inference failed: %s",
+                       missing, d.msg);
+        return;
+    }
+    c->shapes = sh;
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        c->l->n_inferred += !g->nodes[i]->val && sh->nodes[i].val;
+}
+
 void cgs_layout_free(struct cgs_layout *l)
 {
     if (!l)
@@ -1063,7 +1098,9 @@ int cgs_layout_run(struct cgs_graph *g, const struct cgs_layout_opts *opts, stru
                            g->n_nodes);
         goto fail;
     }
-    c = (struct ctx){g, l, opts->rules != CGS_LAYOUT_RULES_2_1, NULL, NULL};
+    c = (struct ctx){g, l, opts->rules != CGS_LAYOUT_RULES_2_1, NULL, NULL, NULL};
+    if (opts->infer_missing)
+        infer_missing(&c);
     if ((err = decide(&c)) < 0 || (err = prefer_channels_last(&c)) < 0 ||
         (err = strides_and_pins(&c)) < 0) {
         free(c.lower_kind);

@@ -82,10 +82,11 @@ struct cgs_layout_opts {
     enum cgs_layout_switch sw;
     bool mkldnn;       /* torch.backends.mkldnn enabled and available */
     int user_outputs;  /* training forward: leading user-visible outputs; -1 = guess */
+    bool infer_missing; /* values a node does not record come from lib/shapes.h */
 };
 
 #define CGS_LAYOUT_OPTS_INIT                                                   \
-    { CGS_LAYOUT_RULES_2_11, CGS_LAYOUT_MODE_AUTO, CGS_LAYOUT_SWITCH_DECIDE, false, -1 }
+    { CGS_LAYOUT_RULES_2_11, CGS_LAYOUT_MODE_AUTO, CGS_LAYOUT_SWITCH_DECIDE, false, -1, true }
 
 /* ---- convolutions -------------------------------------------------------------- */
 
@@ -182,6 +183,7 @@ struct cgs_layout {
     const char *reason;                 /* one human sentence */
 
     uint32_t n_nodes;                   /* len(graph.nodes) */
+    uint32_t n_inferred;                /* nodes whose value came from shape inference */
     struct cgs_layout_conv *convs;      /* conv nodes in PyTorch's order */
     uint32_t n_convs;                   /* nconv */
 

@@ -522,6 +522,47 @@ static void test_dynamic(void **state)
     cgs_graph_free(g);
 }
 
+static void test_inferred_values(void **state)
+{
+    (void)state;
+    /* the convolution records no value: shape inference gives its output shape,
+     * and with it the FLOPs the vote counts */
+    static const char *json =
+        "{\"format\":\"cgscope.graph\",\"version\":1,\"name\":\"noval\",\"producer\":{"
+        "\"tool\":\"t\",\"stage\":\"post_grad\",\"is_inference\":true},\"nodes\":["
+        "{\"name\":\"x\",\"op\":\"placeholder\",\"target\":\"x\",\"args\":[],\"kwargs\":{},"
+        "\"val\":{\"dtype\":\"float32\",\"shape\":[2,128,8,8],\"stride\":[8192,64,8,1],"
+        "\"storage_offset\":0,\"device\":\"cuda:0\",\"requires_grad\":false}},"
+        "{\"name\":\"w\",\"op\":\"placeholder\",\"target\":\"w\",\"args\":[],\"kwargs\":{},"
+        "\"val\":{\"dtype\":\"float32\",\"shape\":[64,128,3,3],\"stride\":[1152,9,3,1],"
+        "\"storage_offset\":0,\"device\":\"cuda:0\",\"requires_grad\":false}},"
+        "{\"name\":\"convolution\",\"op\":\"call_function\",\"target\":"
+        "\"aten.convolution.default\",\"args\":[{\"node\":\"x\"},{\"node\":\"w\"},null,[2,2],"
+        "[1,1],[1,1],false,[0,0],1],\"kwargs\":{}},"
+        "{\"name\":\"output\",\"op\":\"output\",\"target\":\"output\",\"args\":[[{\"node\":"
+        "\"convolution\"}]],\"kwargs\":{}}]}";
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_graph *g = cgs_graph_load_json_buf(json, strlen(json), "noval.json", &d);
+    assert_non_null(g);
+    struct cgs_layout_opts o = CGS_LAYOUT_OPTS_INIT;
+    struct cgs_layout *l = NULL;
+    assert_int_equal(cgs_layout_run(g, &o, &l, &d), 0);
+    assert_int_equal(l->n_inferred, 1);
+    assert_true(l->convs[0].has_flops);
+    /* output 2 x 64 x 4 x 4 (stride 2), 128 input channels, 3x3 kernel */
+    assert_int_equal(l->convs[0].flops, 2LL * 16 * 9 * 2 * 64 * 128);
+    assert_int_equal(l->rule, R(FLOP_VOTE));
+    cgs_layout_free(l);
+    /* without inference the vote has nothing to count (total 0, weighted 0: on) */
+    o.infer_missing = false;
+    assert_int_equal(cgs_layout_run(g, &o, &l, &d), 0);
+    assert_false(l->convs[0].has_flops);
+    assert_int_equal(l->n_inferred, 0);
+    assert_true(l->layout_opt);
+    cgs_layout_free(l);
+    cgs_graph_free(g);
+}
+
 /* ---- find_nodes_prefer_channels_last ------------------------------------------------------ */
 
 #define VAL4 "{\"dtype\":\"float32\",\"shape\":[2,8,4,4],\"stride\":[128,16,4,1],"           \
@@ -682,7 +723,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixtures),   cmocka_unit_test(test_probe_strides),
         cmocka_unit_test(test_rules),      cmocka_unit_test(test_reason_text),
-        cmocka_unit_test(test_dynamic),    cmocka_unit_test(test_prefer),
+        cmocka_unit_test(test_dynamic),    cmocka_unit_test(test_inferred_values),
+        cmocka_unit_test(test_prefer),
         cmocka_unit_test(test_lowering_table), cmocka_unit_test(test_fallbacks),
         cmocka_unit_test(test_options),
     };

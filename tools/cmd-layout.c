@@ -42,7 +42,8 @@ const struct cmd cmd_layout = {
         "fixed_layout [{name, user, order, channels_last}], realize_hints,\n"
         "channels_last_if_realized, input_constraints [{name, target, constraint}],\n"
         "fallbacks [{name, target, kind}], cpp_wrapper_unsupported [{name, dtype}],\n"
-        "lowering_table.\n\n"
+        "lowering_table, inferred_values (nodes without a recorded value, whose value\n"
+        "came from shape inference).\n\n"
         "example:\n"
         "  cgscope layout ../shared/fixtures/post_grad/resnet18_eval.json\n",
     .run = run,
@@ -187,6 +188,7 @@ static cJSON *layout_json(const struct cgs_layout *l)
         }
     }
     cJSON_AddStringToObject(doc, "lowering_table", cgs_inductor_table_version());
+    cJSON_AddNumberToObject(doc, "inferred_values", l->n_inferred);
     return doc;
 }
 
