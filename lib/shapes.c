@@ -259,6 +259,10 @@ static struct cgs_tensor *new_tensor_val(struct cgs_shape_ctx *sc, struct cgs_va
     return fill_tensor(sc, *vp, ndim, dtype, device);
 }
 
+static struct cgs_tensor *out_dense(struct cgs_shape_ctx *sc, uint32_t nd,
+                                    const struct cgs_sym *const *shape, enum cgs_dtype dt,
+                                    const char *dev, bool cl);
+
 /* A new tensor as the node's result. */
 static struct cgs_tensor *out_tensor(struct cgs_shape_ctx *sc, uint32_t ndim, enum cgs_dtype dtype,
                                      const char *device)
@@ -1260,6 +1264,23 @@ static bool any_tensor(const struct operand *o, uint32_t n)
     return false;
 }
 
+static bool any_symbolic(const struct operand *o, uint32_t n)
+{
+    uint32_t k, i;
+
+    for (k = 0; k < n; k++) {
+        const struct cgs_tensor *t = o[k].t;
+        if (!t)
+            continue;
+        for (i = 0; i < t->ndim; i++)
+            if (t->shape[i]->kind != CGS_SYM_INT || t->stride[i]->kind != CGS_SYM_INT)
+                return true;
+        if (t->storage_offset->kind != CGS_SYM_INT)
+            return true;
+    }
+    return false;
+}
+
 static int unary_with(struct cgs_shape_ctx *sc, int mode, struct cgs_diag *d)
 {
     struct operand o;
@@ -1375,9 +1396,11 @@ static int binary_with(const struct cgs_node *n, struct cgs_shape_ctx *sc, int m
         dt = CGS_DTYPE_FLOAT32;
     if (mode == 2)
         dt = CGS_DTYPE_BOOL;
-    // FakeTensor's fast binary path covers add, sub, mul, div (aten and operator forms)
-    fast = strstr(n->target, "add") || strstr(n->target, "sub") || strstr(n->target, "mul") ||
-           strstr(n->target, "div");
+    // FakeTensor's fast binary path covers add, sub, mul, div (aten and operator forms),
+    // and FakeTensorMode takes it only when an input has symbolic sizes or strides
+    fast = (strstr(n->target, "add") || strstr(n->target, "sub") || strstr(n->target, "mul") ||
+            strstr(n->target, "div")) &&
+           any_symbolic(o, cnt);
     return elementwise(sc, o, cnt, dt, fast, d);
 }
 
@@ -1450,9 +1473,13 @@ RULE(masked_fill)
     if (cnt != 2 || !o[0].t)
         return cgs_diag_set(d, CGS_E_INVAL, "masked_fill needs a tensor and a mask");
     dt = o[0].t->dtype;
+    // ATen: the expanded self, cloned contiguous, then filled in place
     {
-        struct operand swapped[2] = { o[1], o[0] };
-        return elementwise(sc, swapped, 2, dt, false, d);
+        sym_t shape[NDIM_MAX];
+        uint32_t nd;
+        TRY(broadcast(sc, o, 2, shape, &nd, d));
+        out_dense(sc, nd, shape, dt, o[0].t->device, false);
+        return 0;
     }
 }
 
@@ -1463,9 +1490,13 @@ RULE(softmax)
 
     (void)n;
     rc = unary_with(sc, 0, d);
-    if (rc == 0 && dt != CGS_DTYPE_UNKNOWN)
+    if (rc)
+        return rc;
+    // the softmax kernels allocate their output contiguous whatever the input's layout
+    contiguous_strides(sc, sc->out->u.t.ndim, sc->out->u.t.shape, sc->out->u.t.stride);
+    if (dt != CGS_DTYPE_UNKNOWN)
         sc->out->u.t.dtype = dt;
-    return rc;
+    return 0;
 }
 
 /* ---- dtype conversions and copies ------------------------------------------------------ */
@@ -3445,6 +3476,11 @@ RULE(sdpa)
         return cgs_diag_set(d, CGS_E_INVAL, "attention inputs of rank < 2");
     sc->out = new_val(sc, CGS_VAL_TENSOR);
     fill_bshd(sc, sc->out, q, v);
+    // on CUDA, half types without a mask go to flash attention, which keeps the query's layout
+    if (q->ndim == 4 && (q->dtype == CGS_DTYPE_FLOAT16 || q->dtype == CGS_DTYPE_BFLOAT16) &&
+        is_none(A(sc, "attn_mask")) && hv(sc, q->shape[3]) == hv(sc, v->shape[3]) &&
+        hv(sc, q->shape[3]) <= 256 && q->device && strncmp(q->device, "cuda", 4) == 0)
+        preserve_strides(sc, q, sc->out->u.t.stride);
     return 0;
 }
 
@@ -3478,8 +3514,7 @@ RULE(sdpa_efficient)
 RULE(sdpa_flash)
 {
     const struct cgs_tensor *q, *k, *v;
-    sym_t lse[3];
-    uint32_t i;
+    sym_t dims[3];
 
     (void)n;
     TRY(need_tensor(sc, "query", &q, d));
@@ -3488,17 +3523,28 @@ RULE(sdpa_flash)
     if (q->ndim != 4)
         return cgs_diag_set(d, CGS_E_INVAL, "flash attention needs rank-4 inputs");
     sc->out = new_list(sc, 9);
-    fill_bshd(sc, &sc->out->u.items[0], q, v);
-    lse[0] = q->shape[0], lse[1] = q->shape[1], lse[2] = q->shape[2];
-    fill_dense(sc, &sc->out->u.items[1], 3, lse, CGS_DTYPE_FLOAT32, q->device, false);
+    // the output keeps the query's layout (empty_like of the transposed query)
+    {
+        struct cgs_tensor *o = fill_tensor(sc, &sc->out->u.items[0], 4, q->dtype, q->device);
+        dimcpy(o->shape, q->shape, 4);
+        preserve_strides(sc, q, o->stride);
+    }
+    dims[0] = q->shape[0], dims[1] = q->shape[1], dims[2] = q->shape[2];
+    fill_dense(sc, &sc->out->u.items[1], 3, dims, CGS_DTYPE_FLOAT32, q->device, false);
     sc->out->u.items[2].kind = CGS_VAL_NONE;
     sc->out->u.items[3].kind = CGS_VAL_NONE;
     set_symint(sc, &sc->out->u.items[4], q->shape[2]);
     set_symint(sc, &sc->out->u.items[5], k->shape[2]);
-    for (i = 6; i < 8; i++)
-        fill_dense(sc, &sc->out->u.items[i], 0, lse, CGS_DTYPE_INT64, q->device, false);
-    fill_dense(sc, &sc->out->u.items[8], 0, lse, q->dtype, q->device, false);
-    return -CGS_E_UNKNOWN;
+    // philox seed and offset
+    dims[0] = K(sc, 2);
+    fill_dense(sc, &sc->out->u.items[6], 1, dims, CGS_DTYPE_UINT64, q->device, false);
+    fill_dense(sc, &sc->out->u.items[7], 0, dims, CGS_DTYPE_UINT64, q->device, false);
+    // the debug mask, empty unless asked for
+    if (bool_of(A(sc, "return_debug_mask"), false))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "flash attention debug mask is not tracked");
+    dims[0] = K(sc, 0);
+    fill_dense(sc, &sc->out->u.items[8], 1, dims, q->dtype, q->device, false);
+    return 0;
 }
 
 RULE(mha)
@@ -3862,6 +3908,9 @@ RULE(sort)
     (void)n;
     TRY(need_tensor(sc, "self", &t, d));
     pair_out(sc, t, t->ndim, t->shape);
+    // values and indices keep the input's layout
+    preserve_strides(sc, t, sc->out->u.items[0].u.t.stride);
+    preserve_strides(sc, t, sc->out->u.items[1].u.t.stride);
     return 0;
 }
 
