@@ -872,6 +872,11 @@ static void fallback_and_constraint(struct ctx *c, const struct cgs_node *n,
         ln->fallback = CGS_FALLBACK_UNSUPPORTED;
         return;
     }
+    if (!strcmp(n->target, "prims.convert_element_type.default") &&
+        tensor_is_complex(val_tensor(node_val(c, n)))) {
+        ln->fallback = CGS_FALLBACK_KERNEL; /* the lowering copies through an aten fallback */
+        return;
+    }
     enum cgs_lower_kind k = (enum cgs_lower_kind)c->lower_kind[n->index];
     flags = c->lower_flags[n->index];
     switch (k) {

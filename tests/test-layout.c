@@ -238,6 +238,25 @@ static void check_probe(const char *name)
         checked++;
     }
     assert_true(checked >= 3);
+
+    /* the nodes torch ran as FallbackKernel (or a copy fallback) */
+    const cJSON *fb = cJSON_GetObjectItem(side, "fallback_nodes");
+    uint32_t nfb = 0;
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        enum cgs_fallback_kind k = l->nodes[i].fallback;
+        bool ours = k == CGS_FALLBACK_KERNEL || k == CGS_FALLBACK_IMPLICIT ||
+                    k == CGS_FALLBACK_UNSUPPORTED;
+        bool theirs = false;
+        cJSON_ArrayForEach(x, fb)
+            theirs |= !strcmp(x->valuestring, g->nodes[i]->name);
+        if (ours != theirs)
+            fail_msg("%s: %s is %s, torch %s", name, g->nodes[i]->name, cgs_fallback_kind_name(k),
+                     theirs ? "made a fallback kernel" : "lowered it");
+        nfb += ours;
+        /* nothing else is left without a lowering */
+        assert_true(k != CGS_FALLBACK_ERROR && k != CGS_FALLBACK_MAYBE);
+    }
+    assert_int_equal(nfb, cJSON_GetArraySize(fb));
     cgs_layout_free(l);
     cgs_graph_free(g);
     cJSON_Delete(side);
@@ -249,6 +268,7 @@ static void test_probe_strides(void **state)
     check_probe("probe-infer");
     check_probe("probe-train-fwd");
     check_probe("probe-train-bwd");
+    check_probe("probe-infer2"); /* cat, a custom op, complex arithmetic, two mm */
 }
 
 /* ---- hand-built graphs --------------------------------------------------------------------- */
@@ -684,23 +704,34 @@ static void test_lowering_table(void **state)
 static void test_fallbacks(void **state)
 {
     (void)state;
-    /* the recorded training backward graph: torch made a FallbackKernel of each
-     * convolution_backward and lowered everything else */
-    struct cgs_diag d = CGS_DIAG_INIT;
-    struct cgs_layout *l = NULL;
-    struct cgs_graph *g = cgs_graph_load_json("tests/data/layout/probe-train-bwd.json", &d);
-    assert_non_null(g);
-    assert_int_equal(cgs_layout_run(g, NULL, &l, &d), 0);
-    uint32_t nfb = 0;
-    for (uint32_t i = 0; i < g->n_nodes; i++) {
-        const struct cgs_node *n = g->nodes[i];
-        bool cbw = n->target && !strcmp(n->target, "aten.convolution_backward.default");
-        assert_int_equal(l->nodes[i].fallback, cbw ? CGS_FALLBACK_KERNEL : CGS_FALLBACK_NONE);
-        nfb += cbw;
+    /* the kinds behind the fallbacks torch made on the recorded graphs */
+    static const struct {
+        const char *graph, *node;
+        enum cgs_fallback_kind kind;
+        enum cgs_input_constraint constraint;
+    } want[] = {
+        {"probe-train-bwd", "convolution_backward", CGS_FALLBACK_KERNEL, CGS_CONSTRAINT_NONE},
+        {"probe-infer2", "scale2", CGS_FALLBACK_IMPLICIT, CGS_CONSTRAINT_EXACT_STRIDES},
+        {"probe-infer2", "mul_4", CGS_FALLBACK_UNSUPPORTED, CGS_CONSTRAINT_NONE},
+        {"probe-infer2", "view_as_real", CGS_FALLBACK_UNSUPPORTED, CGS_CONSTRAINT_NONE},
+        {"probe-infer2", "convert_element_type_2", CGS_FALLBACK_KERNEL, CGS_CONSTRAINT_NONE},
+        {"probe-infer2", "cat", CGS_FALLBACK_NONE, CGS_CONSTRAINT_NONE},
+    };
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        char path[256];
+        struct cgs_diag d = CGS_DIAG_INIT;
+        struct cgs_layout *l = NULL;
+        snprintf(path, sizeof(path), "tests/data/layout/%s.json", want[i].graph);
+        struct cgs_graph *g = cgs_graph_load_json(path, &d);
+        assert_non_null(g);
+        assert_int_equal(cgs_layout_run(g, NULL, &l, &d), 0);
+        const struct cgs_node *n = cgs_graph_find(g, want[i].node);
+        assert_non_null(n);
+        assert_int_equal(l->nodes[n->index].fallback, want[i].kind);
+        assert_int_equal(l->nodes[n->index].constraint, want[i].constraint);
+        cgs_layout_free(l);
+        cgs_graph_free(g);
     }
-    assert_int_equal(nfb, 4);
-    cgs_layout_free(l);
-    cgs_graph_free(g);
 }
 
 static void test_options(void **state)
