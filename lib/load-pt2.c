@@ -1427,6 +1427,21 @@ static int make_getitems(struct pt2 *P, struct gctx *G, struct cgs_node *n, cons
     return 0;
 }
 
+/*
+ * Whether a NamedArgument goes to kwargs: its kind says so (2 = KEYWORD); files
+ * without kinds: a higher-order op's named inputs (torch's HOP rule), else args.
+ */
+static bool input_is_kwarg(const cJSON *in, bool hop)
+{
+    const char *name = get_str(in, "name");
+    int64_t kind = 0;
+    if (!name || !name[0])
+        return false;
+    if (json_int(get(in, "kind"), &kind) && kind != 0)
+        return kind == 2;
+    return hop;
+}
+
 static int convert_node(struct pt2 *P, struct gctx *G, const cJSON *x)
 {
     const char *target = get_str(x, "target"), *name = get_str(x, "name");
@@ -1486,13 +1501,10 @@ static int convert_node(struct pt2 *P, struct gctx *G, const cJSON *x)
     cJSON_ArrayForEach(in, inputs) {
         const cJSON *arg = get(in, "arg"), *u = union_item(arg);
         int idx = i++;
-        int64_t kind = 1;
-        if (json_int(get(in, "kind"), &kind) && kind == 2 && get_str(in, "name"))
+        if (input_is_kwarg(in, hop))
             n_kw++;
-        else if (!hop || !get_str(in, "name") || !get_str(in, "name")[0])
-            n_pos++;
         else
-            n_kw++;
+            n_pos++;
         if (!u || strcmp(u->string, "as_graph"))
             continue;
         const char *gname = get_str(u, "name");
@@ -1547,17 +1559,16 @@ static int convert_node(struct pt2 *P, struct gctx *G, const cJSON *x)
     n->kwargs = n_kw ? cgs_arena_calloc(G->g->arena, (size_t)n_kw, sizeof(*n->kwargs)) : NULL;
     i = 0;
     cJSON_ArrayForEach(in, inputs) {
-        const char *aname = get_str(in, "name");
-        int64_t kind = 1;
         struct cgs_arg *a;
         int idx = i++;
-        bool kw = json_int(get(in, "kind"), &kind) && kind == 2 && aname;
-        if (!kw && hop && aname && aname[0] && !get(in, "kind"))
-            kw = true;
-        if (kw) {
-            n->kwargs[n->n_kwargs].key = cgs_graph_intern(G->g, aname);
+        if (input_is_kwarg(in, hop)) {
+            if ((uint32_t)n_kw <= n->n_kwargs)
+                CGS_BUG("kwarg count changed");
+            n->kwargs[n->n_kwargs].key = cgs_graph_intern(G->g, get_str(in, "name"));
             a = &n->kwargs[n->n_kwargs++].val;
         } else {
+            if ((uint32_t)n_pos <= n->n_args)
+                CGS_BUG("arg count changed");
             a = &n->args[n->n_args++];
         }
         size_t old = path_push(P, ".inputs[%d].arg", idx);

@@ -484,7 +484,9 @@ static const char *const small_model_lines[] = {
     "        \"storage_offset\": {\"as_int\": 0}, \"layout\": 7}},",
     "      \"sym_int_values\": {}, \"sym_bool_values\": {}, \"is_single_tensor_return\": false}}},",
     "     \"kind\": 1},",
-    "    {\"name\": \"\", \"arg\": {\"as_tensor\": {\"name\": \"getitem\"}}, \"kind\": 1}],",
+    "    {\"name\": \"\", \"arg\": {\"as_tensor\": {\"name\": \"getitem\"}}, \"kind\": 1},",
+    "    {\"name\": \"named_but_positional\", \"arg\": {\"as_int\": 5}, \"kind\": 1},",
+    "    {\"name\": \"flag\", \"arg\": {\"as_bool\": true}, \"kind\": 2}],",
     "   \"outputs\": [{\"as_tensor\": {\"name\": \"getitem_3\"}}], \"is_hop_single_tensor_return\": false,",
     "   \"metadata\": {}, \"name\": \"wrap_with_set_grad_enabled\"},",
     "  {\"target\": \"torch.ops.aten.full.default\", \"inputs\": [{\"name\": \"size\", \"arg\": ",
@@ -641,10 +643,14 @@ static void test_small_model(void **state)
     assert_int_equal(n->args[1].u.i, 1);
     assert_int_equal(n->val->u.t.storage_offset->v, 8);
     assert_string_equal(n->stack_trace, "File x.py");
-    /* the HOP: positional args (a bool, the get_attr, a tensor), one getitem, a subgraph */
+    /* the HOP: positional args (a bool, the get_attr, a tensor, an int), a kwarg, one
+     * getitem, a subgraph */
     n = cgs_graph_find(g, "wrap_with_set_grad_enabled");
     assert_string_equal(n->target, "higher_order.wrap_with_set_grad_enabled");
-    assert_int_equal(n->n_args, 3);
+    assert_int_equal(n->n_args, 4);
+    assert_int_equal(n->args[3].u.i, 5);
+    assert_int_equal(n->n_kwargs, 1);
+    assert_string_equal(n->kwargs[0].key, "flag");
     assert_int_equal(n->args[1].kind, CGS_ARG_NODE);
     assert_int_equal(n->args[1].u.node->op, CGS_NODE_GET_ATTR);
     assert_string_equal(n->args[1].u.node->target, "submod_1");
