@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "lib/buf.h"
+#include "lib/load.h"
 #include "lib/report-json.h"
 #include "tools/cmd.h"
 
@@ -130,6 +131,24 @@ static void symbol_range(const struct cgs_symbol *s, struct cgs_buf *b)
         cgs_buf_addstr(b, "inf)");
 }
 
+/* A .pt2 signature entry: "kind" (parameter, buffer_mutation, ...) and "fqn". */
+static void add_sig(cJSON *o, const struct cgs_sig_spec *sp)
+{
+    if (!sp || sp->kind == CGS_PT2_NONE)
+        return;
+    cJSON_AddStringToObject(o, "kind", cgs_pt2_kind_name(sp->kind));
+    if (sp->target)
+        cJSON_AddStringToObject(o, "fqn", sp->target);
+}
+
+static void describe_sig(const struct cgs_sig_spec *sp, struct cgs_buf *b)
+{
+    if (!sp || sp->kind == CGS_PT2_NONE)
+        return;
+    cgs_buf_addf(b, "  [%s%s%s]", cgs_pt2_kind_name(sp->kind), sp->target ? " " : "",
+                 sp->target ? sp->target : "");
+}
+
 static cJSON *info_json(const struct cgs_graph *g, struct op_count *h, size_t nh,
                         const struct cgs_node **outs, size_t nouts)
 {
@@ -159,7 +178,7 @@ static cJSON *info_json(const struct cgs_graph *g, struct op_count *h, size_t nh
     for (size_t i = 0; i < nh; i++)
         cJSON_AddNumberToObject(o, h[i].target, h[i].count);
     arr = cJSON_AddArrayToObject(doc, "inputs");
-    for (uint32_t i = 0; i < g->n_nodes; i++) {
+    for (uint32_t i = 0, k = 0; i < g->n_nodes; i++) {
         const struct cgs_node *n = g->nodes[i];
         if (n->op != CGS_NODE_PLACEHOLDER)
             continue;
@@ -167,6 +186,8 @@ static cJSON *info_json(const struct cgs_graph *g, struct op_count *h, size_t nh
         cJSON_AddStringToObject(o, "name", n->name);
         cJSON_AddStringToObject(o, "target", n->target);
         cJSON_AddItemToObject(o, "val", cgs_json_val(n->val));
+        add_sig(o, k < g->n_sig_inputs ? &g->sig_inputs[k] : NULL); /* .pt2 signature */
+        k++;
         cJSON_AddItemToArray(arr, o);
     }
     arr = cJSON_AddArrayToObject(doc, "outputs");
@@ -175,6 +196,7 @@ static cJSON *info_json(const struct cgs_graph *g, struct op_count *h, size_t nh
         if (outs[i]) {
             cJSON_AddStringToObject(o, "name", outs[i]->name);
             cJSON_AddItemToObject(o, "val", cgs_json_val(outs[i]->val));
+            add_sig(o, i < g->n_sig_outputs ? &g->sig_outputs[i] : NULL);
         } else {
             cJSON_AddNullToObject(o, "name");
             cJSON_AddNullToObject(o, "val");
@@ -254,12 +276,14 @@ static void info_text(const struct cgs_graph *g, struct op_count *h, size_t nh,
     for (uint32_t i = 0; i < g->n_nodes; i++)
         n_in += g->nodes[i]->op == CGS_NODE_PLACEHOLDER;
     printf("\ninputs (%u):\n", n_in);
-    for (uint32_t i = 0; i < g->n_nodes; i++) {
+    for (uint32_t i = 0, k = 0; i < g->n_nodes; i++) {
         const struct cgs_node *n = g->nodes[i];
         if (n->op != CGS_NODE_PLACEHOLDER)
             continue;
         cgs_buf_reset(&b);
         cgs_val_describe(n->val, &b);
+        describe_sig(k < g->n_sig_inputs ? &g->sig_inputs[k] : NULL, &b);
+        k++;
         printf("  %-40s %s\n", n->name, b.buf);
     }
     printf("\noutputs (%zu):\n", nouts);
@@ -267,6 +291,7 @@ static void info_text(const struct cgs_graph *g, struct op_count *h, size_t nh,
         cgs_buf_reset(&b);
         if (outs[i])
             cgs_val_describe(outs[i]->val, &b);
+        describe_sig(i < g->n_sig_outputs ? &g->sig_outputs[i] : NULL, &b);
         printf("  %-40s %s\n", outs[i] ? outs[i]->name : "None", outs[i] ? b.buf : "");
     }
     printf("\noperators (%zu distinct):\n", nh);

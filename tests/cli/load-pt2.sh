@@ -23,6 +23,13 @@ ops = collections.Counter(n["target"] for n in twin["nodes"]
                           if n["op"] in ("call_function", "call_method", "call_module"))
 ok = got["nodes"] == len(twin["nodes"]) and got["ops"] == dict(ops)
 ok = ok and set(got.get("symbols", {})) == set(twin.get("symbols", {}))
+# which inputs are parameters, buffers, user inputs (the fixture's signature file)
+sig = json.load(open(sys.argv[2][:-5] + ".signature.json"))
+want = [(s["arg"], s["kind"].lower(), s["target"]) for s in sig["input_specs"]]
+have = [(i["name"], i.get("kind"), i.get("fqn")) for i in got["inputs"]]
+if want != have:
+    print("  inputs' signature differs: %s vs %s" % (have[:3], want[:3]))
+    ok = False
 if not ok:
     print("  nodes %s vs %d; ops equal: %s" % (got["nodes"], len(twin["nodes"]), got["ops"] == dict(ops)))
 sys.exit(0 if ok else 1)
