@@ -494,11 +494,11 @@ OP(ATEN_SCALAR_TENSOR_DEFAULT, "aten.scalar_tensor.default", scalar_tensor,
    "s, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_SCALED_DOT_PRODUCT_ATTENTION_DEFAULT, "aten.scaled_dot_product_attention.default", sdpa,
    "query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *, scale=None, enable_gqa=False", 0)
-OP(ATEN_SCATTER_SRC, "aten.scatter.src", clone,
+OP(ATEN_SCATTER_SRC, "aten.scatter.src", scatter,
    "self, dim, index, src", 0)
-OP(ATEN_SCATTER_VALUE, "aten.scatter.value", clone,
+OP(ATEN_SCATTER_VALUE, "aten.scatter.value", scatter,
    "self, dim, index, value", 0)
-OP(ATEN_SCATTER_ADD_DEFAULT, "aten.scatter_add.default", clone,
+OP(ATEN_SCATTER_ADD_DEFAULT, "aten.scatter_add.default", scatter,
    "self, dim, index, src", 0)
 OP(ATEN_SELECT_INT, "aten.select.int", select,
    "self, dim, index", CGS_OPF_VIEW)

@@ -7,6 +7,12 @@
  * is this size 1) with backed symbols, it answers it at the symbols' hints
  * and guards; so do we: every comparison below evaluates at the hints, while
  * the sizes and strides we produce stay symbolic.
+ *
+ * Limits, known and left: PyTorch sometimes specializes a size symbol when a
+ * guard pins it to a constant (a view to a literal size equal to a symbolic
+ * dim, some paddings), and then prints every later expression with the
+ * constant; we keep the symbol, so such values agree only at the hint.
+ * item() and other data-dependent values are partial (no unbacked symbols).
  */
 #include "lib/shapes.h"
 
@@ -770,6 +776,17 @@ static int int_of(struct cgs_shape_ctx *sc, const struct cgs_arg *a, sym_t *out)
     case CGS_ARG_SYM:
         *out = a->u.sym;
         return 0;
+    case CGS_ARG_FLOAT:
+        // integers past 2**53 reach JSON readers as floats (slice ends of sys.maxsize)
+        if (a->u.f >= 9.2e18) {
+            *out = K(sc, INT64_MAX);
+            return 0;
+        }
+        if (a->u.f <= -9.2e18) {
+            *out = K(sc, INT64_MIN);
+            return 0;
+        }
+        return -CGS_E_INVAL;
     case CGS_ARG_NODE:
         v = node_val(sc, a);
         if (!v)
@@ -3868,6 +3885,16 @@ static void pair_out(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint3
     sc->out = new_list(sc, 2);
     fill_dense(sc, &sc->out->u.items[0], nd, shape, t->dtype, t->device, false);
     fill_dense(sc, &sc->out->u.items[1], nd, shape, CGS_DTYPE_INT64, t->device, false);
+}
+
+/* scatter: ATen clones self contiguous, then scatters into the copy. */
+RULE(scatter)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    return copy_like(sc, t, CGS_DTYPE_UNKNOWN, "contiguous_format", NULL);
 }
 
 RULE(max_dim)
