@@ -5,14 +5,17 @@
 
 #include "lib/buf.h"
 #include "lib/report-json.h"
+#include "lib/ops.h"
 #include "lib/shapes.h"
+#include "lib/split.h"
 #include "tools/cmd.h"
 
 static int run(int argc, char **argv);
 
 const struct cmd cmd_shapes = {
     .name = "shapes",
-    .usage = "cgscope shapes [--reinfer] [--bind SYM=INT ...] [--all] [--json] GRAPH",
+    .usage = "cgscope shapes [--reinfer] [--bind SYM=INT ...] [--split-ops OP[,OP]] [--all] [--json] "
+             "GRAPH",
     .summary = "infer shapes, dtypes and strides of every node (FakeTensor semantics)",
     .help = "options:\n"
             "  --reinfer          drop every recorded value except those of placeholders and\n"
@@ -21,13 +24,16 @@ const struct cmd cmd_shapes = {
             "                     inferred from its inputs' recorded values (a local check)\n"
             "  --bind SYM=INT     evaluate shapes with symbol SYM bound (repeatable) and\n"
             "                     report bytes per node and in total\n"
+            "  --split-ops OP[,OP]  also split the graph as MagiCompiler does at these ops\n"
+            "                     and report the bytes each piece computes (needs every\n"
+            "                     symbol bound, or a static graph)\n"
             "  --all              text output: list every node, not only the ones that are\n"
             "                     not ok or differ from the record\n"
             "  --json             write one JSON document to stdout\n"
             "  -h, --help         show this help\n\n"
             "JSON keys: nodes [{name, op, target, val, status, reason, match, recorded,\n"
             "bytes}], summary {nodes, inferred, matched, mismatched, unknown, partial, errors,\n"
-            "validated}, bindings {sym: int}, total_bytes. status is ok, partial, unknown_op or\n"
+            "validated}, bindings {sym: int}, total_bytes, pieces [{name, nodes, bytes}]. status is ok, partial, unknown_op or\n"
             "error; match is true, false or \"strides\" (same shape and dtype, other strides).\n\n"
             "example:\n"
             "  cgscope shapes --reinfer --bind s77=64 resnet18_dyn.json\n",
@@ -166,30 +172,94 @@ static void shapes_text(const struct cgs_graph *g, const struct cgs_shapes *s,
     cgs_buf_release(&b);
 }
 
-/* Bytes of values that own storage: views and in-place results share their input's. */
+/*
+ * Bytes a node's value owns: 0 for views of and in-place results on an
+ * input (the same value object), and for values that are not tensors.
+ * false when they cannot be known (unbound symbols, unknown values).
+ */
+static bool owned_bytes(const struct cgs_shapes *s, const struct cgs_node *n,
+                        const struct cgs_sym_bindings *bind, int64_t *bytes)
+{
+    const struct cgs_shape_node *r = &s->nodes[n->index];
+
+    *bytes = 0;
+    if (n->op == CGS_NODE_OUTPUT || (r->val && r->val->kind != CGS_VAL_LIST &&
+                                     r->val->kind != CGS_VAL_TENSOR))
+        return true;
+    if (!r->val)
+        // scalars (item(), sizes) take no tensor memory even when unknown
+        return cgs_op_target_has(n->target, CGS_OPF_SIZE) ||
+               cgs_op_target_has(n->target, CGS_OPF_NOVALUE);
+    // a value shared with an input (alias, in-place, getitem) counts once, there
+    for (uint32_t j = 0; j < n->n_inputs; j++)
+        if (s->nodes[n->inputs[j]->index].val == r->val)
+            return true;
+    return cgs_val_bytes(r->val, cgs_sym_bindings_lookup, (void *)bind, bytes) == 0;
+}
+
 static bool total_bytes(const struct cgs_graph *g, const struct cgs_shapes *s,
                         const struct cgs_sym_bindings *bind, int64_t *total)
 {
     *total = 0;
     for (uint32_t i = 0; i < g->n_nodes; i++) {
-        const struct cgs_shape_node *r = &s->nodes[i];
-        const struct cgs_node *n = g->nodes[i];
         int64_t bytes;
-        bool seen = false;
-        if (n->op == CGS_NODE_OUTPUT || !r->val)
-            continue;
-        // a value shared with an earlier node (alias, in-place, getitem) counts once
-        for (uint32_t j = 0; j < n->n_inputs && !seen; j++)
-            seen = s->nodes[n->inputs[j]->index].val == r->val;
-        if (seen)
-            continue;
-        if (r->val->kind == CGS_VAL_LIST || r->val->kind == CGS_VAL_TENSOR) {
-            if (cgs_val_bytes(r->val, cgs_sym_bindings_lookup, (void *)bind, &bytes))
-                return false;
-            *total += bytes;
-        }
+        if (!owned_bytes(s, g->nodes[i], bind, &bytes))
+            return false;
+        *total += bytes;
     }
     return true;
+}
+
+/* Split at ops (comma list) and add per-piece bytes to doc (JSON) or print them. */
+static int piece_bytes(struct cgs_graph *g, const struct cgs_shapes *s, const char *ops_arg,
+                       const struct cgs_sym_bindings *bind, cJSON *doc)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    const char *ops[64];
+    size_t n_ops = 0;
+    char *list = cgs_xstrdup(ops_arg), *save = NULL, *tok;
+    struct cgs_split_opts so;
+    struct cgs_split *sp;
+    cJSON *arr = doc ? cJSON_AddArrayToObject(doc, "pieces") : NULL;
+
+    for (tok = strtok_r(list, ",", &save); tok && n_ops < 64; tok = strtok_r(NULL, ",", &save))
+        ops[n_ops++] = tok;
+    so.policy = CGS_SPLIT_MAGI;
+    so.ops = ops;
+    so.n_ops = n_ops;
+    if (cgs_split_run(g, &so, &sp, &d)) {
+        free(list);
+        return cli_report_diag(&d);
+    }
+    if (!doc)
+        printf("\npieces (split at %s):\n", ops_arg);
+    for (uint32_t p = 0; p < sp->n_pieces; p++) {
+        const struct cgs_split_piece *pc = &sp->pieces[p];
+        int64_t sum = 0, b;
+        bool known = true;
+        for (uint32_t k = 0; k < pc->n_nodes && known; k++) {
+            known = owned_bytes(s, pc->nodes[k], bind, &b);
+            sum += known ? b : 0;
+        }
+        if (doc) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name", pc->name);
+            cJSON_AddNumberToObject(o, "nodes", pc->n_nodes);
+            if (known)
+                cJSON_AddNumberToObject(o, "bytes", (double)sum);
+            else
+                cJSON_AddNullToObject(o, "bytes");
+            cJSON_AddItemToArray(arr, o);
+        } else if (known) {
+            printf("  %-12s %6u nodes  %lld bytes%s\n", pc->name, pc->n_nodes, (long long)sum,
+                   pc->is_splitting_graph ? "  (splitting op)" : "");
+        } else {
+            printf("  %-12s %6u nodes  ? bytes (unbound symbols or unknown values)\n", pc->name,
+                   pc->n_nodes);
+        }
+    }
+    free(list);
+    return 0;
 }
 
 static int run(int argc, char **argv)
@@ -198,6 +268,7 @@ static int run(int argc, char **argv)
         {"reinfer", no_argument, NULL, 'r'},
         {"bind", required_argument, NULL, 'b'},
         {"all", no_argument, NULL, 'a'},
+        {"split-ops", required_argument, NULL, 's'},
         {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -209,6 +280,7 @@ static int run(int argc, char **argv)
     struct cgs_shapes *s;
     struct cgs_graph *g;
     bool json = false, all = false, total_known = false;
+    const char *split_ops = NULL;
     int64_t total = 0;
     int c, rc = CGS_EXIT_OK;
 
@@ -232,6 +304,9 @@ static int run(int argc, char **argv)
             break;
         case 'a':
             all = true;
+            break;
+        case 's':
+            split_ops = optarg;
             break;
         case 'j':
             json = true;
@@ -263,10 +338,19 @@ static int run(int argc, char **argv)
     }
     if (bind.n)
         total_known = total_bytes(g, s, &bind, &total);
-    if (json)
-        cli_print_json(shapes_json(g, s, &bind, total, total_known));
-    else
+    if (json) {
+        cJSON *doc = shapes_json(g, s, &bind, total, total_known);
+        if (split_ops && (rc = piece_bytes(g, s, split_ops, &bind, doc)) != 0) {
+            cJSON_Delete(doc);
+            cgs_graph_free(g);
+            goto out;
+        }
+        cli_print_json(doc);
+    } else {
         shapes_text(g, s, &bind, all, total, total_known);
+        if (split_ops)
+            rc = piece_bytes(g, s, split_ops, &bind, NULL);
+    }
     cgs_graph_free(g);
 out:
     for (size_t i = 0; i < bind.n; i++)

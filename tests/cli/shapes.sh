@@ -66,6 +66,21 @@ assert conv["bytes"] == 4 * 64 * 112 * 112 * 4, conv.get("bytes")
 assert doc["bindings"] == {"s77": 4, "s53": 224}
 assert doc["total_bytes"] and doc["total_bytes"] > conv["bytes"]
 PY
+# --split-ops: bytes per piece; the pieces are torch's split_module's (names from its sidecar)
+t="$FIXTURES/dynamo/cgs_transformer.json"
+"$CGSCOPE" shapes --reinfer --json --split-ops cgs.attention "$t" >$out 2>$err || fail "split-ops: exit $?"
+python3 - "$out" "$FIXTURES/dynamo/cgs_transformer.split-attn.json" <<'PY' || fails=$((fails + 1))
+import json, sys
+doc = json.load(open(sys.argv[1]))
+want = json.load(open(sys.argv[2]))
+assert [p["name"] for p in doc["pieces"]] == [p["name"] for p in want["pieces"]], doc["pieces"]
+# the attention piece holds one node: a float32 [2, 4, 16, 32] output
+att = [p for p in doc["pieces"] if p["nodes"] == 1][0]
+assert att["bytes"] == 2 * 4 * 16 * 32 * 4, att
+PY
+"$CGSCOPE" shapes --split-ops , "$t" >/dev/null 2>&1; rc=$?
+[ "$rc" = 0 ] || [ "$rc" = 2 ] || fail "empty --split-ops: exit $rc"
+
 "$CGSCOPE" shapes --bind s99=3 "$g" >/dev/null 2>$err || fail "unknown symbol: exit $?"
 grep -q "no symbol 's99'" $err || fail "unknown symbol not warned: $(cat $err)"
 
