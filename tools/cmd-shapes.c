@@ -15,7 +15,7 @@ static int run(int argc, char **argv);
 const struct cmd cmd_shapes = {
     .name = "shapes",
     .usage = "cgscope shapes [--reinfer] [--bind SYM=INT ...] [--split-ops OP[,OP]] [--all] [--json] "
-             "GRAPH",
+             "[--model NAME] GRAPH",
     .summary = "infer shapes, dtypes and strides of every node (FakeTensor semantics)",
     .help = "options:\n"
             "  --reinfer          drop every recorded value except those of placeholders and\n"
@@ -27,6 +27,7 @@ const struct cmd cmd_shapes = {
             "  --split-ops OP[,OP]  also split the graph as MagiCompiler does at these ops\n"
             "                     and report the bytes each piece computes (needs every\n"
             "                     symbol bound, or a static graph)\n"
+            "  --model NAME       the model to read from a .pt2 archive holding several\n"
             "  --all              text output: list every node, not only the ones that are\n"
             "                     not ok or differ from the record\n"
             "  --json             write one JSON document to stdout\n"
@@ -270,6 +271,7 @@ static int run(int argc, char **argv)
         {"all", no_argument, NULL, 'a'},
         {"split-ops", required_argument, NULL, 's'},
         {"json", no_argument, NULL, 'j'},
+        {"model", required_argument, NULL, 'm'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -280,7 +282,7 @@ static int run(int argc, char **argv)
     struct cgs_shapes *s;
     struct cgs_graph *g;
     bool json = false, all = false, total_known = false;
-    const char *split_ops = NULL;
+    const char *split_ops = NULL, *model = NULL;
     int64_t total = 0;
     int c, rc = CGS_EXIT_OK;
 
@@ -311,6 +313,9 @@ static int run(int argc, char **argv)
         case 'j':
             json = true;
             break;
+        case 'm':
+            model = optarg;
+            break;
         case 'h':
             cli_print_help(&cmd_shapes, stdout);
             goto out;
@@ -323,7 +328,7 @@ static int run(int argc, char **argv)
         rc = cli_usage_error(&cmd_shapes, "expected one GRAPH");
         goto out;
     }
-    g = cli_load_graph(argv[optind], NULL);
+    g = cli_load_graph(argv[optind], model);
     if (!g) {
         rc = CGS_EXIT_BAD_INPUT;
         goto out;

@@ -100,6 +100,13 @@ bad "$tmp/two.pt2" "the archive holds 2 models ('first', 'second'): choose one w
 bad "$tmp/two.pt2" "no model 'third' in the archive" --model third
 bad "$tmp/v9.pt2" "unsupported schema version 9.17"
 bad "$tmp/garbage.pt2" "malformed JSON"
+for cmd in "split --split-ops aten.conv2d.default" shapes layout; do
+    # shellcheck disable=SC2086
+    "$CGSCOPE" $cmd --model first "$tmp/two.pt2" >/dev/null 2>"$tmp/err" || fail "$cmd --model first: exit $?"
+    # shellcheck disable=SC2086
+    "$CGSCOPE" $cmd "$tmp/two.pt2" >/dev/null 2>"$tmp/err"
+    [ $? = 2 ] || fail "$cmd on a two-model archive without --model: expected exit 2"
+done
 "$CGSCOPE" info --model second "$tmp/two.pt2" >"$tmp/out" 2>"$tmp/err" || fail "--model second: exit $?"
 grep -q "nodes:    44" "$tmp/out" || fail "--model second: expected 44 nodes"
 # an unknown argument kind is reported and loading goes on
