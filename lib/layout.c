@@ -465,7 +465,8 @@ static void classify(struct ctx *c, struct cgs_layout_conv *cv)
             cv->weight[i] = 0;
     cv->grouped = cv->groups > 1 && cv->weight[1] > 1;
     cv->small = cv->weight[0] <= 64 && cv->weight[1] <= 64;
-    cv->in_out = cv->weight[0] * 2 <= cv->weight[1] && w->ndim > 2 && cv->weight[2] > 1;
+    /* out * 2 <= in, without overflow (sizes are non-negative) */
+    cv->in_out = cv->weight[0] <= cv->weight[1] / 2 && w->ndim > 2 && cv->weight[2] > 1;
     cv->cls = cv->grouped  ? CGS_CONV_GROUPED
               : cv->small  ? CGS_CONV_SMALL
               : cv->in_out ? CGS_CONV_IN_OUT
@@ -711,29 +712,32 @@ fail:
 
 /* ---- find_nodes_prefer_channels_last ----------------------------------------------------- */
 
+/* Add a node to the ordered set (in: membership by node index). */
+static void prefer_add(struct cgs_layout *l, bool *in, const struct cgs_node *n)
+{
+    if (!in[n->index]) {
+        in[n->index] = true;
+        l->prefer_all[l->n_prefer_all++] = n;
+    }
+}
+
 static int prefer_channels_last(struct ctx *c)
 {
     struct cgs_graph *g = c->g;
     struct cgs_layout *l = c->l;
-    bool *in = calloc(g->n_nodes ? g->n_nodes : 1, sizeof(*in));
+    bool *in = cgs_xcalloc(g->n_nodes ? g->n_nodes : 1, sizeof(*in));
     const struct cgs_node *last_conv = NULL;
 
-    l->prefer_all = cgs_arena_calloc(&l->arena, g->n_nodes ? g->n_nodes : 1, sizeof(*l->prefer_all));
-    if (!in || !l->prefer_all) {
+    l->prefer_all =
+        cgs_arena_calloc(&l->arena, g->n_nodes ? g->n_nodes : 1, sizeof(*l->prefer_all));
+    if (!l->prefer_all) {
         free(in);
         return -CGS_E_NOMEM;
     }
-#define ADD(nd)                                                                                    \
-    do {                                                                                           \
-        if (!in[(nd)->index]) {                                                                    \
-            in[(nd)->index] = true;                                                                \
-            l->prefer_all[l->n_prefer_all++] = (nd);                                               \
-        }                                                                                          \
-    } while (0)
     for (uint32_t i = g->n_nodes; i-- > 0;) {
         const struct cgs_node *n = g->nodes[i];
         if (calls(n, T_CONV)) {
-            ADD(n);
+            prefer_add(l, in, n);
             if (!last_conv)
                 last_conv = n;
             continue;
@@ -742,13 +746,13 @@ static int prefer_channels_last(struct ctx *c)
             if (calls(n, T_BMM))
                 continue;
             if (is_mkldnn_conv(n)) {
-                ADD(n);
+                prefer_add(l, in, n);
                 continue;
             }
         }
         for (uint32_t k = 0; k < n->n_users; k++)
             if (in[n->users[k]->index]) {
-                ADD(n);
+                prefer_add(l, in, n);
                 break;
             }
     }
@@ -762,10 +766,9 @@ static int prefer_channels_last(struct ctx *c)
             const struct cgs_node *u = n->users[k];
             if (c->v211 && calls(u, T_BMM))
                 continue;
-            ADD(u);
+            prefer_add(l, in, u);
         }
     }
-#undef ADD
     free(in);
     if (l->layout_opt) {
         l->prefer_cl = l->prefer_all;
@@ -939,13 +942,12 @@ static int strides_and_pins(struct ctx *c)
     size_t n_asops = c->v211 ? ARRAY_SIZE(as_strided_ops_211) : ARRAY_SIZE(as_strided_ops_21);
 
     user_visible(c);
-    c->lower_kind = calloc(g->n_nodes ? g->n_nodes : 1, sizeof(*c->lower_kind));
-    c->lower_flags = calloc(g->n_nodes ? g->n_nodes : 1, sizeof(*c->lower_flags));
-    if (!c->lower_kind || !c->lower_flags)
-        return -CGS_E_NOMEM;
+    c->lower_kind = cgs_xcalloc(g->n_nodes ? g->n_nodes : 1, sizeof(*c->lower_kind));
+    c->lower_flags = cgs_xcalloc(g->n_nodes ? g->n_nodes : 1, sizeof(*c->lower_flags));
     for (uint32_t i = 0; i < g->n_nodes; i++)
         if (g->nodes[i]->op == CGS_NODE_CALL_FUNCTION)
-            c->lower_kind[i] = (uint8_t)cgs_inductor_lookup(g->nodes[i]->target, &c->lower_flags[i]);
+            c->lower_kind[i] =
+                (uint8_t)cgs_inductor_lookup(g->nodes[i]->target, &c->lower_flags[i]);
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         const struct cgs_node *n = g->nodes[i];
         struct cgs_layout_node *ln = &l->nodes[i];
@@ -1002,7 +1004,8 @@ static int strides_and_pins(struct ctx *c)
                              (!l->layout_opt && calls(u, T_CONV)) ||
                              (!c->v211 && calls_any(u, need_fixed_cl_layout, 4));
                 bool fixed_cl = c->v211 &&
-                                calls_any(u, need_fixed_cl_layout, ARRAY_SIZE(need_fixed_cl_layout)) &&
+                                calls_any(u, need_fixed_cl_layout,
+                                          ARRAY_SIZE(need_fixed_cl_layout)) &&
                                 u->n_args && u->args[0].kind == CGS_ARG_NODE &&
                                 u->args[0].u.node == n;
                 if (!ints || !t->ndim)

@@ -613,7 +613,8 @@ static const struct prefer_case prefer_cases[] = {
     {HEAD PH("x", VAL4) PH("w1", WVAL) PH("w2", WVAL) CONV("c1", "x", "w1")
          CF("r1", "aten.relu.default", "[{\"node\":\"c1\"}]", VAL4) CONV("c2", "r1", "w2")
              CF("r2", "aten.relu.default", "[{\"node\":\"c2\"}]", VAL4)
-                 CF("r3", "aten.relu.default", "[{\"node\":\"r2\"}]", VAL4) OUT("[{\"node\":\"r3\"}]"),
+                 CF("r3", "aten.relu.default", "[{\"node\":\"r2\"}]", VAL4)
+                     OUT("[{\"node\":\"r3\"}]"),
      {"c1 c2 r1 w1 w2 x", "c1 c2 output r1 r2 r3 w1 w2 x"}},
     /* bmm feeding a convolution: 2.11 does not propagate through it */
     {HEAD PH("q", VAL3) PH("k", VAL3) PH("w", WVAL)
