@@ -6,14 +6,14 @@
 #include <string.h>
 
 const struct cgs_op_info cgs_ops[CGS_OP_COUNT] = {
-    [CGS_OP_UNKNOWN] = { .name = "", .schema = "", .rule_name = "", .infer = NULL, .flags = 0 },
-#define OP(id, target, rule, schema_, flags_)                                  \
-    [CGS_OP_##id] = {                                                          \
-        .name = target,                                                        \
-        .schema = schema_,                                                     \
-        .rule_name = #rule,                                                    \
-        .infer = cgs_shape_rule_##rule,                                        \
-        .flags = (flags_),                                                     \
+    [CGS_OP_UNKNOWN] = {.name = "", .schema = "", .rule_name = "", .infer = NULL, .flags = 0},
+#define OP(id, target, rule, schema_, flags_)                                                      \
+    [CGS_OP_##id] = {                                                                              \
+        .name = target,                                                                            \
+        .schema = schema_,                                                                         \
+        .rule_name = #rule,                                                                        \
+        .infer = cgs_shape_rule_##rule,                                                            \
+        .flags = (flags_),                                                                         \
     },
 #include "lib/op-list.h"
 #undef OP

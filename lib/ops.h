@@ -21,7 +21,7 @@
 enum cgs_op_flags {
     CGS_OPF_ELEMENTWISE = 1 << 0, /* pointwise: broadcasting, one output element per element */
     CGS_OPF_VIEW = 1 << 1,        /* the result aliases its first input's storage */
-    CGS_OPF_INPLACE = 1 << 2,     /* mutates an argument, the first unless the op says (add_, copy_) */
+    CGS_OPF_INPLACE = 1 << 2,     /* mutates an argument (the first, unless noted) */
     CGS_OPF_REDUCTION = 1 << 3,   /* reduces over dimensions (sum, mean, var_mean) */
     CGS_OPF_MATMUL = 1 << 4,      /* a matrix product (mm, addmm, linear) */
     CGS_OPF_CONV = 1 << 5,        /* a convolution or its backward */
@@ -83,8 +83,8 @@ bool cgs_op_name_matches(const char *name, const char *target);
 bool cgs_op_target_has(const char *target, unsigned flags);
 
 /* Shape rule prototypes, one per rule name in lib/op-list.h (lib/shapes.c). */
-#define OP(id, target, rule, schema, flags)                                    \
-    int cgs_shape_rule_##rule(const struct cgs_node *n, struct cgs_shape_ctx *ctx,              \
+#define OP(id, target, rule, schema, flags)                                                        \
+    int cgs_shape_rule_##rule(const struct cgs_node *n, struct cgs_shape_ctx *ctx,                 \
                               struct cgs_diag *d);
 #include "lib/op-list.h"
 #undef OP

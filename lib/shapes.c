@@ -44,32 +44,32 @@ struct cgs_shape_ctx {
         const struct cgs_sym *e;
         int64_t v;
         bool ok;
-    } *hints;
+    } * hints;
     struct op_slot {
         const char *target;
         enum cgs_op op;
-    } *ops;
+    } * ops;
     struct schema {
         uint32_t n; /* UINT32_MAX until parsed */
         struct param *p;
-    } *schemas;
+    } * schemas;
     const struct cgs_sym **small; /* interned constants 0..SMALL_INTS-1 */
     struct memo_slot {
         const struct cgs_sym *a, *b, *r;
         char op;
-    } *memo;
+    } * memo;
     /* the node being inferred */
     const struct cgs_op_info *op;
     struct schema *schema;
     uint32_t n_params;
     struct param {
-        const char *name;    /* in the schema text, not terminated: name_len */
+        const char *name; /* in the schema text, not terminated: name_len */
         size_t name_len;
-        const char *def;     /* default text or NULL; not terminated: def_len */
+        const char *def; /* default text or NULL; not terminated: def_len */
         size_t def_len;
         bool variadic;
         const struct cgs_arg *def_arg; /* the parsed default, once needed */
-        const struct cgs_arg *arg; /* bound argument, NULL when absent */
+        const struct cgs_arg *arg;     /* bound argument, NULL when absent */
     } p[MAX_PARAMS];
     struct cgs_arg rest; /* the variadic tail as a LIST */
     struct cgs_val *out; /* the rule's result */
@@ -85,7 +85,6 @@ static void dimcpy(sym_t *dst, const sym_t *src, size_t n)
     if (n)
         memcpy(dst, src, n * sizeof(*dst));
 }
-
 
 /* The value of e at the symbols' hints; false when it has none. */
 #define HINT_SLOTS 4096
@@ -316,7 +315,7 @@ static void permuted_strides(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t 
 static void channels_last_strides(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t *shape,
                                   sym_t *stride)
 {
-    uint32_t perm[5] = { 0, 2, 3, 1, 0 };
+    uint32_t perm[5] = {0, 2, 3, 1, 0};
 
     if (nd == 5) {
         perm[1] = 2, perm[2] = 3, perm[3] = 4, perm[4] = 1;
@@ -361,7 +360,7 @@ static bool h_contiguous(uint32_t nd, const int64_t *sz, const int64_t *st)
 
 static bool h_channels_last(uint32_t nd, const int64_t *sz, const int64_t *st)
 {
-    static const uint32_t o4[] = { 1, 3, 2, 0 }, o5[] = { 1, 4, 3, 2, 0 };
+    static const uint32_t o4[] = {1, 3, 2, 0}, o5[] = {1, 4, 3, 2, 0};
     const uint32_t *o = nd == 4 ? o4 : o5;
     int64_t expected = 1;
     uint32_t i;
@@ -382,7 +381,7 @@ static bool h_channels_last(uint32_t nd, const int64_t *sz, const int64_t *st)
 /* c10's is_channels_last_strides_2d/3d: the heuristic behind suggest_memory_format. */
 static bool h_strides_like_cl(uint32_t nd, const int64_t *sz, const int64_t *st)
 {
-    static const uint32_t o4[] = { 1, 3, 2, 0 }, o5[] = { 1, 4, 3, 2, 0 };
+    static const uint32_t o4[] = {1, 3, 2, 0}, o5[] = {1, 4, 3, 2, 0};
     const uint32_t *o = nd == 4 ? o4 : o5;
     int64_t min = 0;
     uint32_t i;
@@ -415,7 +414,6 @@ static bool suggest_cl(const struct cgs_shape_ctx *sc, const struct cgs_tensor *
     hints(sc, t, sz, st);
     return h_strides_like_cl(t->ndim, sz, st);
 }
-
 
 /* _prims_common's ge() of should_swap: a >= b for non-negative a, b. */
 static bool ge_nn(int64_t a, int64_t b)
@@ -708,10 +706,7 @@ static const struct cgs_arg *Ai(struct cgs_shape_ctx *sc, uint32_t i)
     return sc->p[i].def_arg;
 }
 
-static bool is_none(const struct cgs_arg *a)
-{
-    return !a || a->kind == CGS_ARG_NONE;
-}
+static bool is_none(const struct cgs_arg *a) { return !a || a->kind == CGS_ARG_NONE; }
 
 static const struct cgs_val *node_val(const struct cgs_shape_ctx *sc, const struct cgs_arg *a)
 {
@@ -926,8 +921,8 @@ static int dim_arg(struct cgs_shape_ctx *sc, const char *name, uint32_t rank, ui
     if (!int_const(sc, A(sc, name), &v))
         return cgs_diag_set(d, CGS_E_INVAL, "argument '%s' is not a constant int", name);
     if (!wrap_dim(v, rank, out))
-        return cgs_diag_set(d, CGS_E_INVAL, "dimension %lld out of range for rank %u",
-                            (long long)v, rank);
+        return cgs_diag_set(d, CGS_E_INVAL, "dimension %lld out of range for rank %u", (long long)v,
+                            rank);
     return 0;
 }
 
@@ -967,8 +962,9 @@ static enum cgs_dtype promote2(enum cgs_dtype a, enum cgs_dtype b)
             enum cgs_dtype s = ua ? b : a, u = ua ? a : b;
             if (cgs_dtypes[s].itemsize > cgs_dtypes[u].itemsize)
                 return s;
-            return cgs_dtypes[u].itemsize >= 4 ? CGS_DTYPE_INT64
-                   : cgs_dtypes[u].itemsize == 2 ? CGS_DTYPE_INT32 : CGS_DTYPE_INT16;
+            return cgs_dtypes[u].itemsize >= 4   ? CGS_DTYPE_INT64
+                   : cgs_dtypes[u].itemsize == 2 ? CGS_DTYPE_INT32
+                                                 : CGS_DTYPE_INT16;
         }
     }
     if ((a == CGS_DTYPE_FLOAT16 && b == CGS_DTYPE_BFLOAT16) ||
@@ -1088,22 +1084,19 @@ static enum cgs_dtype result_type(const struct operand *o, uint32_t n)
     return CGS_DTYPE_UNKNOWN;
 }
 
-static bool is_float_like(enum cgs_dtype t)
-{
-    return t != CGS_DTYPE_UNKNOWN && dt_cat(t) >= 2;
-}
+static bool is_float_like(enum cgs_dtype t) { return t != CGS_DTYPE_UNKNOWN && dt_cat(t) >= 2; }
 
 /* ---- results ------------------------------------------------------------------------- */
 
-#define RULE(name)                                                             \
-    int cgs_shape_rule_##name(const struct cgs_node *n, struct cgs_shape_ctx *sc,          \
+#define RULE(name)                                                                                 \
+    int cgs_shape_rule_##name(const struct cgs_node *n, struct cgs_shape_ctx *sc,                  \
                               struct cgs_diag *d)
 #define UNUSED_RULE_ARGS ((void)n, (void)sc, (void)d)
-#define TRY(x)                                                                 \
-    do {                                                                       \
-        int rc_ = (x);                                                         \
-        if (rc_ < 0)                                                           \
-            return rc_;                                                        \
+#define TRY(x)                                                                                     \
+    do {                                                                                           \
+        int rc_ = (x);                                                                             \
+        if (rc_ < 0)                                                                               \
+            return rc_;                                                                            \
     } while (0)
 
 static void set_symint(struct cgs_shape_ctx *sc, struct cgs_val *v, sym_t e)
@@ -1421,20 +1414,11 @@ static int binary_with(const struct cgs_node *n, struct cgs_shape_ctx *sc, int m
     return elementwise(sc, o, cnt, dt, fast, d);
 }
 
-RULE(binary)
-{
-    return binary_with(n, sc, 0, 2, d);
-}
+RULE(binary) { return binary_with(n, sc, 0, 2, d); }
 
-RULE(binary_float)
-{
-    return binary_with(n, sc, 1, 2, d);
-}
+RULE(binary_float) { return binary_with(n, sc, 1, 2, d); }
 
-RULE(compare)
-{
-    return binary_with(n, sc, 2, 2, d);
-}
+RULE(compare) { return binary_with(n, sc, 2, 2, d); }
 
 RULE(binary_div_mode)
 {
@@ -1474,10 +1458,7 @@ RULE(where3)
     return elementwise(sc, o, cnt, result_type(o, cnt), false, d);
 }
 
-RULE(where_like_clamp)
-{
-    return cgs_shape_rule_where3(n, sc, d);
-}
+RULE(where_like_clamp) { return cgs_shape_rule_where3(n, sc, d); }
 
 RULE(masked_fill)
 {
@@ -1563,7 +1544,8 @@ static bool same_device(const char *a, const char *b)
     if (!strcmp(a, b))
         return true;
     // "cuda" names the current device, cuda:0 here
-    return (!strcmp(a, "cuda") && !strcmp(b, "cuda:0")) || (!strcmp(b, "cuda") && !strcmp(a, "cuda:0"));
+    return (!strcmp(a, "cuda") && !strcmp(b, "cuda:0")) ||
+           (!strcmp(b, "cuda") && !strcmp(a, "cuda:0"));
 }
 
 RULE(to)
@@ -1603,7 +1585,8 @@ RULE(to)
     }
     if (memfmt && !strcmp(memfmt, "preserve_format"))
         memfmt = NULL;
-    if (!copy && !memfmt && (dt == CGS_DTYPE_UNKNOWN || dt == t->dtype) && same_device(dev, t->device))
+    if (!copy && !memfmt && (dt == CGS_DTYPE_UNKNOWN || dt == t->dtype) &&
+        same_device(dev, t->device))
         return same_as_first(sc, d);
     return copy_like(sc, t, dt, memfmt, dev);
 }
@@ -1685,10 +1668,7 @@ RULE(empty_like)
     return copy_like(sc, t, dtype_of(A(sc, "dtype")), fmt, str_of(A(sc, "device")));
 }
 
-RULE(full_like)
-{
-    return cgs_shape_rule_empty_like(n, sc, d);
-}
+RULE(full_like) { return cgs_shape_rule_empty_like(n, sc, d); }
 
 RULE(dropout)
 {
@@ -1716,8 +1696,8 @@ RULE(native_dropout)
     TRY(need_tensor(sc, "input", &t, d));
     l = new_list(sc, 2);
     for (i = 0; i < 2; i++) {
-        struct cgs_tensor *o = fill_tensor(sc, &l->u.items[i], t->ndim,
-                                           i ? CGS_DTYPE_BOOL : t->dtype, t->device);
+        struct cgs_tensor *o =
+            fill_tensor(sc, &l->u.items[i], t->ndim, i ? CGS_DTYPE_BOOL : t->dtype, t->device);
         dimcpy(o->shape, t->shape, t->ndim);
         preserve_strides(sc, t, o->stride);
     }
@@ -1902,7 +1882,8 @@ RULE(view_dtype)
 }
 
 /* A fresh view value of t (same offset) with ndim dims, as the node's result. */
-static struct cgs_tensor *out_view(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t nd)
+static struct cgs_tensor *out_view(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
+                                   uint32_t nd)
 {
     struct cgs_val *v = new_val(sc, CGS_VAL_TENSOR);
 
@@ -1921,7 +1902,8 @@ RULE(permute)
     TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
     TRY(shape_param(sc, Ai(sc, 1), dims, &nd, d));
     if (nd != t->ndim)
-        return cgs_diag_set(d, CGS_E_INVAL, "permute: %u dims for a tensor of rank %u", nd, t->ndim);
+        return cgs_diag_set(d, CGS_E_INVAL, "permute: %u dims for a tensor of rank %u", nd,
+                            t->ndim);
     o = out_view(sc, t, nd);
     for (i = 0; i < nd; i++) {
         int64_t v;
@@ -2003,7 +1985,7 @@ RULE(squeeze)
     const struct cgs_arg *da = Ai(sc, 1);
     sym_t dims[NDIM_MAX];
     uint32_t nd = 0, i, j = 0;
-    bool drop[NDIM_MAX] = { false };
+    bool drop[NDIM_MAX] = {false};
 
     (void)n;
     TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
@@ -2370,14 +2352,14 @@ RULE(as_strided)
     return 0;
 }
 
-static int adv_index(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const struct cgs_arg *items,
-                     uint32_t n_items, struct cgs_diag *d);
+static int adv_index(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
+                     const struct cgs_arg *items, uint32_t n_items, struct cgs_diag *d);
 static struct cgs_tensor *out_dense(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t *shape,
                                     enum cgs_dtype dt, const char *dev, bool cl);
 
 /* tensor[index]: ints select, slices slice, None adds a dim, ... skips ahead. */
-static int index_tensor(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const struct cgs_arg *ix,
-                        struct cgs_diag *d)
+static int index_tensor(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
+                        const struct cgs_arg *ix, struct cgs_diag *d)
 {
     const struct cgs_arg *items = ix;
     uint32_t cnt = 1, i, dim = 0, used = 0;
@@ -2517,10 +2499,7 @@ RULE(size)
     return 0;
 }
 
-RULE(sym_size)
-{
-    return cgs_shape_rule_size(n, sc, d);
-}
+RULE(sym_size) { return cgs_shape_rule_size(n, sc, d); }
 
 RULE(sym_stride)
 {
@@ -2679,7 +2658,8 @@ static struct cgs_tensor *out_dense(struct cgs_shape_ctx *sc, uint32_t nd, const
 }
 
 static struct cgs_tensor *fill_dense(struct cgs_shape_ctx *sc, struct cgs_val *v, uint32_t nd,
-                                     const sym_t *shape, enum cgs_dtype dt, const char *dev, bool cl)
+                                     const sym_t *shape, enum cgs_dtype dt, const char *dev,
+                                     bool cl)
 {
     struct cgs_tensor *o = fill_tensor(sc, v, nd, dt, dev);
 
@@ -2711,12 +2691,14 @@ static int spatial_param(struct cgs_shape_ctx *sc, const char *name, uint32_t k,
         for (i = 1; i < k; i++)
             out[i] = out[0];
     else if (cnt != k)
-        return cgs_diag_set(d, CGS_E_INVAL, "argument '%s' has %u entries, expected %u", name, cnt, k);
+        return cgs_diag_set(d, CGS_E_INVAL, "argument '%s' has %u entries, expected %u", name, cnt,
+                            k);
     return 0;
 }
 
 /* Convolution memory format as FakeTensor's conv decides it (cuDNN's suggestion). */
-static bool conv_cl(struct cgs_shape_ctx *sc, const struct cgs_tensor *in, const struct cgs_tensor *w)
+static bool conv_cl(struct cgs_shape_ctx *sc, const struct cgs_tensor *in,
+                    const struct cgs_tensor *w)
 {
     if (w->ndim != 4 && w->ndim != 5)
         return false;
@@ -2812,7 +2794,8 @@ RULE(conv_backward)
     sc->out = new_list(sc, 3);
     for (i = 0; i < 3; i++) {
         struct cgs_val *v = &sc->out->u.items[i];
-        bool on = !mask || mask->kind != CGS_ARG_LIST || i >= mask->n || bool_of(&mask->u.items[i], true);
+        bool on =
+            !mask || mask->kind != CGS_ARG_LIST || i >= mask->n || bool_of(&mask->u.items[i], true);
         if (!on) {
             v->kind = CGS_VAL_NONE;
             continue;
@@ -2865,10 +2848,7 @@ RULE(layer_norm)
     return 0;
 }
 
-RULE(layer_norm_like_input)
-{
-    return cgs_shape_rule_layer_norm(n, sc, d);
-}
+RULE(layer_norm_like_input) { return cgs_shape_rule_layer_norm(n, sc, d); }
 
 RULE(native_layer_norm)
 {
@@ -2888,8 +2868,9 @@ RULE(native_layer_norm)
     fill_dense(sc, &sc->out->u.items[0], in->ndim, in->shape, in->dtype, in->device, false);
     for (i = 1; i < 3; i++)
         fill_dense(sc, &sc->out->u.items[i], in->ndim, stat,
-                   is_float_like(in->dtype) && cgs_dtypes[in->dtype].itemsize < 4 ? CGS_DTYPE_FLOAT32
-                                                                               : in->dtype,
+                   is_float_like(in->dtype) && cgs_dtypes[in->dtype].itemsize < 4
+                       ? CGS_DTYPE_FLOAT32
+                       : in->dtype,
                    in->device, false);
     return 0;
 }
@@ -2907,11 +2888,13 @@ RULE(layer_norm_backward)
     sc->out = new_list(sc, 3);
     for (i = 0; i < 3; i++) {
         const struct cgs_tensor *like = i == 0 ? in : i == 1 ? w : b;
-        bool on = !mask || mask->kind != CGS_ARG_LIST || i >= mask->n || bool_of(&mask->u.items[i], true);
+        bool on =
+            !mask || mask->kind != CGS_ARG_LIST || i >= mask->n || bool_of(&mask->u.items[i], true);
         if (!on || !like)
             sc->out->u.items[i].kind = CGS_VAL_NONE;
         else
-            fill_dense(sc, &sc->out->u.items[i], like->ndim, like->shape, like->dtype, like->device, false);
+            fill_dense(sc, &sc->out->u.items[i], like->ndim, like->shape, like->dtype, like->device,
+                       false);
     }
     return 0;
 }
@@ -3040,11 +3023,12 @@ RULE(matmul)
 }
 
 /* Reduced shape over dims (none = all). */
-static int reduce_shape(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const struct cgs_arg *da,
-                        bool keep, sym_t *shape, uint32_t *nd, struct cgs_diag *d)
+static int reduce_shape(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
+                        const struct cgs_arg *da, bool keep, sym_t *shape, uint32_t *nd,
+                        struct cgs_diag *d)
 {
     sym_t dims[NDIM_MAX];
-    bool red[NDIM_MAX] = { false };
+    bool red[NDIM_MAX] = {false};
     uint32_t cnt = 0, i;
     int rc = ints_of(sc, da, dims, &cnt);
 
@@ -3097,20 +3081,11 @@ static int reduce_with(const struct cgs_node *n, struct cgs_shape_ctx *sc, int m
     return 0;
 }
 
-RULE(reduce)
-{
-    return reduce_with(n, sc, 0, d);
-}
+RULE(reduce) { return reduce_with(n, sc, 0, d); }
 
-RULE(reduce_bool)
-{
-    return reduce_with(n, sc, 1, d);
-}
+RULE(reduce_bool) { return reduce_with(n, sc, 1, d); }
 
-RULE(reduce_index)
-{
-    return reduce_with(n, sc, 2, d);
-}
+RULE(reduce_index) { return reduce_with(n, sc, 2, d); }
 
 RULE(var_mean)
 {
@@ -3159,7 +3134,8 @@ RULE(diff)
     if (app)
         shape[dim] = S_add(sc, shape[dim], app->ndim > dim ? app->shape[dim] : K(sc, 1));
     shape[dim] = S_sub(sc, shape[dim], K(sc, k));
-    out_dense(sc, t->ndim, shape, t->dtype == CGS_DTYPE_BOOL ? CGS_DTYPE_BOOL : t->dtype, t->device, false);
+    out_dense(sc, t->ndim, shape, t->dtype == CGS_DTYPE_BOOL ? CGS_DTYPE_BOOL : t->dtype, t->device,
+              false);
     return 0;
 }
 
@@ -3253,7 +3229,8 @@ RULE(cat)
         if (t->ndim == 1 && hv(sc, t->shape[0]) == 0)
             continue;
         if (t->ndim != first->ndim)
-            return cgs_diag_set(d, CGS_E_INVAL, "cat: tensors of ranks %u and %u", first->ndim, t->ndim);
+            return cgs_diag_set(d, CGS_E_INVAL, "cat: tensors of ranks %u and %u", first->ndim,
+                                t->ndim);
         shape[dim] = S_add(sc, shape[dim], t->shape[dim]);
         c = suggest_cl(sc, t);
         if (seen && c != cl)
@@ -3346,15 +3323,15 @@ static sym_t pool_size(struct cgs_shape_ctx *sc, sym_t in, int64_t k, int64_t s,
     sym_t r = S_add(sc, in, K(sc, 2 * p - dil * (k - 1) - 1 + (ceil_mode ? s - 1 : 0)));
     sym_t out = S_add(sc, S_div(sc, r, K(sc, s)), K(sc, 1));
 
-    if (ceil_mode && out && hv(sc, S_mul(sc, S_sub(sc, out, K(sc, 1)), K(sc, s))) >=
-                                hv(sc, S_add(sc, in, K(sc, p))))
+    if (ceil_mode && out &&
+        hv(sc, S_mul(sc, S_sub(sc, out, K(sc, 1)), K(sc, s))) >= hv(sc, S_add(sc, in, K(sc, p))))
         out = S_sub(sc, out, K(sc, 1));
     return out;
 }
 
 /* Pooled shape of t; kernel/stride/padding/dilation from the schema. */
-static int pool_shape(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, bool has_dil, sym_t *shape,
-                      struct cgs_diag *d)
+static int pool_shape(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, bool has_dil,
+                      sym_t *shape, struct cgs_diag *d)
 {
     sym_t k[2], s[2], p[2], dl[2];
     int64_t kv[2], sv[2], pv[2], dv[2];
@@ -3470,7 +3447,7 @@ static struct cgs_tensor *fill_bshd(struct cgs_shape_ctx *sc, struct cgs_val *v,
                                     const struct cgs_tensor *q, const struct cgs_tensor *val)
 {
     struct cgs_tensor *o = fill_tensor(sc, v, q->ndim, q->dtype, q->device);
-    static const uint32_t perm4[] = { 0, 2, 1, 3 };
+    static const uint32_t perm4[] = {0, 2, 1, 3};
 
     dimcpy(o->shape, q->shape, q->ndim);
     o->shape[q->ndim - 1] = val->shape[val->ndim - 1];
@@ -3573,7 +3550,8 @@ RULE(mha)
     TRY(need_tensor(sc, "query", &q, d));
     TRY(need_tensor(sc, "key", &k, d));
     if (q->ndim != 3 || k->ndim != 3)
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "multi-head attention of unbatched inputs is not tracked");
+        return cgs_diag_set(d, CGS_E_UNKNOWN,
+                            "multi-head attention of unbatched inputs is not tracked");
     sc->out = new_list(sc, 2);
     fill_dense(sc, &sc->out->u.items[0], 3, q->shape, q->dtype, q->device, false);
     if (!bool_of(A(sc, "need_weights"), true)) {
@@ -3606,7 +3584,7 @@ static const char *device_arg(struct cgs_shape_ctx *sc)
 RULE(arange)
 {
     struct operand o[3];
-    const struct cgs_arg *a[3] = { A(sc, "start"), A(sc, "end"), A(sc, "step") };
+    const struct cgs_arg *a[3] = {A(sc, "start"), A(sc, "end"), A(sc, "step")};
     sym_t len, start, end, step;
     enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
     bool any_float = false;
@@ -3686,8 +3664,8 @@ RULE(new_full)
 
     (void)n;
     TRY(need_tensor(sc, "self", &t, d));
-    return factory(sc, A(sc, "size"), dt == CGS_DTYPE_UNKNOWN ? t->dtype : dt, dev ? dev : t->device,
-                   d);
+    return factory(sc, A(sc, "size"), dt == CGS_DTYPE_UNKNOWN ? t->dtype : dt,
+                   dev ? dev : t->device, d);
 }
 
 RULE(empty_strided)
@@ -3739,8 +3717,8 @@ RULE(inductor_random)
 }
 
 /* Advanced indexing: items are index tensors or None (a full slice). */
-static int adv_index(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const struct cgs_arg *items,
-                     uint32_t n_items, struct cgs_diag *d)
+static int adv_index(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
+                     const struct cgs_arg *items, uint32_t n_items, struct cgs_diag *d)
 {
     struct operand o[NDIM_MAX];
     sym_t bshape[NDIM_MAX], shape[NDIM_MAX];
@@ -3969,8 +3947,8 @@ RULE(group_norm)
 }
 
 /* Spatial output sizes from output_size, else input * scale (floored). */
-static int upsample_to(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const struct cgs_arg *size,
-                       const struct cgs_arg *scale, struct cgs_diag *d)
+static int upsample_to(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
+                       const struct cgs_arg *size, const struct cgs_arg *scale, struct cgs_diag *d)
 {
     sym_t os[3], shape[NDIM_MAX];
     uint32_t cnt = 0, i, k;
@@ -4116,7 +4094,8 @@ enum cgs_shape_cmp cgs_shapes_compare(const struct cgs_val *a, const struct cgs_
                 worst = c;
         }
         if (worst > CGS_SHAPE_CMP_MATCH)
-            describe(why, worst == CGS_SHAPE_CMP_STRIDES ? "strides differ" : "values differ", a, b);
+            describe(why, worst == CGS_SHAPE_CMP_STRIDES ? "strides differ" : "values differ", a,
+                     b);
         return worst;
     }
     if (a->kind == CGS_VAL_TENSOR && b->kind == CGS_VAL_TENSOR) {
@@ -4133,10 +4112,10 @@ enum cgs_shape_cmp cgs_shapes_compare(const struct cgs_val *a, const struct cgs_
         if (y->storage_offset && !dim_eq(x->storage_offset, y->storage_offset))
             goto strides;
         return CGS_SHAPE_CMP_MATCH;
-strides:
+    strides:
         describe(why, "strides differ", a, b);
         return CGS_SHAPE_CMP_STRIDES;
-mismatch:
+    mismatch:
         describe(why, "shape or dtype differs", a, b);
         return CGS_SHAPE_CMP_MISMATCH;
     }
@@ -4194,7 +4173,8 @@ static void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struc
     op = slot->op;
 
     r->val = NULL;
-    if (op == CGS_OP_UNKNOWN || (n->op != CGS_NODE_CALL_FUNCTION && n->op != CGS_NODE_CALL_METHOD)) {
+    if (op == CGS_OP_UNKNOWN ||
+        (n->op != CGS_NODE_CALL_FUNCTION && n->op != CGS_NODE_CALL_METHOD)) {
         char msg[300];
         r->status = CGS_SHAPE_UNKNOWN_OP;
         snprintf(msg, sizeof(msg), "no shape rule for %s '%s'", cgs_node_op_names[n->op],
@@ -4263,9 +4243,10 @@ int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
         free(sc.hints);
         free(sc.ops);
         free(sc.schemas);
-    free(sc.small);
-    free(sc.memo);
-        return cgs_diag_set(d, CGS_E_NOMEM, "no memory for the shape table of %u nodes", g->n_nodes);
+        free(sc.small);
+        free(sc.memo);
+        return cgs_diag_set(d, CGS_E_NOMEM, "no memory for the shape table of %u nodes",
+                            g->n_nodes);
     }
     res->n_nodes = g->n_nodes;
     res->summary.nodes = g->n_nodes;
@@ -4322,8 +4303,7 @@ int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
     free(sc.schemas);
     free(sc.small);
     free(sc.memo);
-    res->summary.validated =
-        !res->summary.unknown && !res->summary.partial && !res->summary.errors;
+    res->summary.validated = !res->summary.unknown && !res->summary.partial && !res->summary.errors;
     *out = res;
     return 0;
 }
@@ -4390,8 +4370,8 @@ static const struct cgs_sym *bind_dim(struct cgs_symctx *sx, const struct cgs_sy
     return e;
 }
 
-struct cgs_val *cgs_val_bind(const struct cgs_val *v, struct cgs_symctx *sx, struct cgs_arena *arena,
-                             cgs_sym_lookup_fn lookup, void *ud)
+struct cgs_val *cgs_val_bind(const struct cgs_val *v, struct cgs_symctx *sx,
+                             struct cgs_arena *arena, cgs_sym_lookup_fn lookup, void *ud)
 {
     struct cgs_val *o;
     uint32_t i;

@@ -90,8 +90,8 @@ int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
  * semantically). Writes a short description of the first difference to why
  * when not NULL.
  */
-enum cgs_shape_cmp cgs_shapes_compare(const struct cgs_val *inferred, const struct cgs_val *recorded,
-                                      struct cgs_buf *why);
+enum cgs_shape_cmp cgs_shapes_compare(const struct cgs_val *inferred,
+                                      const struct cgs_val *recorded, struct cgs_buf *why);
 
 /*
  * Bytes of the tensors in v (numel * itemsize, summed over a list) with the
@@ -105,7 +105,7 @@ int cgs_val_bytes(const struct cgs_val *v, cgs_sym_lookup_fn lookup, void *ud,
  * Evaluate every dim of v under lookup, giving a new value whose dims are
  * constants where they could be evaluated (allocated in arena).
  */
-struct cgs_val *cgs_val_bind(const struct cgs_val *v, struct cgs_symctx *sx, struct cgs_arena *arena,
-                             cgs_sym_lookup_fn lookup, void *ud);
+struct cgs_val *cgs_val_bind(const struct cgs_val *v, struct cgs_symctx *sx,
+                             struct cgs_arena *arena, cgs_sym_lookup_fn lookup, void *ud);
 
 #endif

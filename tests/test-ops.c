@@ -86,7 +86,7 @@ static void test_traits(void **state)
     assert_true(cgs_op_target_has("aten.convolution.default", CGS_OPF_CONV));
     assert_true(cgs_op_target_has("cgs.attention_out", CGS_OPF_NOVALUE));
     assert_false(cgs_op_target_has("no.such.op", 0));
-    assert_ptr_equal(cgs_op_info((enum cgs_op)-1), &cgs_ops[CGS_OP_UNKNOWN]);
+    assert_ptr_equal(cgs_op_info((enum cgs_op) - 1), &cgs_ops[CGS_OP_UNKNOWN]);
     assert_ptr_equal(cgs_op_info(CGS_OP_COUNT), &cgs_ops[CGS_OP_UNKNOWN]);
     assert_string_equal(cgs_op_info(CGS_OP_ATEN_MM_DEFAULT)->name, "aten.mm.default");
 }

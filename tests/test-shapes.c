@@ -133,8 +133,8 @@ static bool run_case(int line, const char *symbols, const char *call, const char
     if (!ok) {
         struct cgs_buf b = CGS_BUF_INIT;
         cgs_val_describe(r->val, &b);
-        fprintf(stderr, "shapes.test:%d: %s: status %s, got %s (%s)\n", line,
-                y->target, cgs_shape_status_names[r->status], b.buf, r->reason ? r->reason : "");
+        fprintf(stderr, "shapes.test:%d: %s: status %s, got %s (%s)\n", line, y->target,
+                cgs_shape_status_names[r->status], b.buf, r->reason ? r->reason : "");
         cgs_buf_release(&b);
     }
 out:
@@ -197,23 +197,24 @@ static void test_rule_cases(void **state)
     "{\"format\": \"cgscope.graph\", \"version\": 1, \"name\": \"t\", \"producer\": {\"tool\": "   \
     "\"t\", \"version\": \"1\", \"stage\": \"post_grad\"}, \"symbols\": {\"s0\": {\"hint\": 8, "   \
     "\"min\": 2, \"max\": null}}, \"nodes\": ["
-#define T(shape, stride) \
-    "{\"dtype\": \"float32\", \"shape\": " shape ", \"stride\": " stride ", \"storage_offset\": 0, \"device\": \"cuda:0\"}"
+#define T(shape, stride)                                                                           \
+    "{\"dtype\": \"float32\", \"shape\": " shape ", \"stride\": " stride                           \
+    ", \"storage_offset\": 0, \"device\": \"cuda:0\"}"
 #define NODE(name, target, args, val)                                                              \
-    "{\"name\": \"" name "\", \"op\": \"call_function\", \"target\": \"" target "\", \"args\": "   \
-    args ", \"kwargs\": {}, \"val\": " val "}"
+    "{\"name\": \"" name "\", \"op\": \"call_function\", \"target\": \"" target                    \
+    "\", \"args\": " args ", \"kwargs\": {}, \"val\": " val "}"
 #define PH(name, val)                                                                              \
     "{\"name\": \"" name "\", \"op\": \"placeholder\", \"target\": \"" name "\", \"args\": [], "   \
     "\"kwargs\": {}, \"val\": " val "}"
 #define OUT(x)                                                                                     \
-    "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", \"args\": [[{\"node\": \"" \
-    x "\"}]], \"kwargs\": {}}]}"
+    "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", \"args\": [[{\"node\": "   \
+    "\"" x "\"}]], \"kwargs\": {}}]}"
 
 /* relu's record is wrong on purpose: [5, 5] instead of [2, 3]. */
-static const char *const wrong_record =
-    HEAD PH("x", T("[2, 3]", "[3, 1]")) ", " NODE("a", "aten.relu.default", "[{\"node\": \"x\"}]",
-                                               T("[5, 5]", "[5, 1]")) ", "
-    NODE("b", "aten.relu.default", "[{\"node\": \"a\"}]", T("[5, 5]", "[5, 1]")) ", " OUT("b");
+static const char *const wrong_record = HEAD PH("x", T("[2, 3]", "[3, 1]")) ", " NODE(
+    "a", "aten.relu.default", "[{\"node\": \"x\"}]",
+    T("[5, 5]", "[5, 1]")) ", " NODE("b", "aten.relu.default", "[{\"node\": \"a\"}]",
+                                     T("[5, 5]", "[5, 1]")) ", " OUT("b");
 
 static void test_local_check_uses_records(void **state)
 {
@@ -256,11 +257,11 @@ static void test_reinfer_ignores_records(void **state)
     cgs_graph_free(g);
 }
 
-static const char *const unknown_op =
-    HEAD PH("x", T("[\"s0\", 3]", "[3, 1]")) ", "
-    NODE("a", "mylib.frobnicate.default", "[{\"node\": \"x\"}]", "null") ", "
-    NODE("b", "aten.relu.default", "[{\"node\": \"a\"}]", "null") ", "
-    NODE("c", "aten.mul.Tensor", "[{\"node\": \"x\"}, 2]", "null") ", " OUT("c");
+static const char *const unknown_op = HEAD PH("x", T("[\"s0\", 3]", "[3, 1]")) ", " NODE(
+    "a", "mylib.frobnicate.default", "[{\"node\": \"x\"}]",
+    "null") ", " NODE("b", "aten.relu.default", "[{\"node\": \"a\"}]",
+                      "null") ", " NODE("c", "aten.mul.Tensor", "[{\"node\": \"x\"}, 2]",
+                                        "null") ", " OUT("c");
 
 static void test_unknown_op_does_not_stop(void **state)
 {
@@ -354,7 +355,8 @@ static int golden_dir(const char *dir, int *graphs)
                     s->summary.matched, s->summary.mismatched, s->summary.errors,
                     s->summary.unknown);
             for (uint32_t i = 0; i < s->n_nodes; i++)
-                if (s->nodes[i].cmp > CGS_SHAPE_CMP_MATCH || s->nodes[i].status >= CGS_SHAPE_UNKNOWN_OP)
+                if (s->nodes[i].cmp > CGS_SHAPE_CMP_MATCH ||
+                    s->nodes[i].status >= CGS_SHAPE_UNKNOWN_OP)
                     fprintf(stderr, "  %s: %s\n", g->nodes[i]->name,
                             s->nodes[i].reason ? s->nodes[i].reason : "");
             bad++;

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "lib/buf.h"
-#include "lib/report-json.h"
 #include "lib/ops.h"
+#include "lib/report-json.h"
 #include "lib/shapes.h"
 #include "lib/split.h"
 #include "tools/cmd.h"
@@ -14,8 +14,9 @@ static int run(int argc, char **argv);
 
 const struct cmd cmd_shapes = {
     .name = "shapes",
-    .usage = "cgscope shapes [--reinfer] [--bind SYM=INT ...] [--split-ops OP[,OP]] [--all] [--json] "
-             "[--model NAME] GRAPH",
+    .usage =
+        "cgscope shapes [--reinfer] [--bind SYM=INT ...] [--split-ops OP[,OP]] [--all] [--json] "
+        "[--model NAME] GRAPH",
     .summary = "infer shapes, dtypes and strides of every node (FakeTensor semantics)",
     .help = "options:\n"
             "  --reinfer          drop every recorded value except those of placeholders and\n"
@@ -34,7 +35,8 @@ const struct cmd cmd_shapes = {
             "  -h, --help         show this help\n\n"
             "JSON keys: nodes [{name, op, target, val, status, reason, match, recorded,\n"
             "bytes}], summary {nodes, inferred, matched, mismatched, unknown, partial, errors,\n"
-            "validated}, bindings {sym: int}, total_bytes, pieces [{name, nodes, bytes}]. status is ok, partial, unknown_op or\n"
+            "validated}, bindings {sym: int}, total_bytes, pieces [{name, nodes, bytes}]. status "
+            "is ok, partial, unknown_op or\n"
             "error; match is true, false or \"strides\" (same shape and dtype, other strides).\n\n"
             "example:\n"
             "  cgscope shapes --reinfer --bind s77=64 resnet18_dyn.json\n",
@@ -161,8 +163,8 @@ static void shapes_text(const struct cgs_graph *g, const struct cgs_shapes *s,
     }
     printf("%u nodes: %u inferred, %u matched, %u mismatched, %u unknown op, %u partial, "
            "%u errors; %s\n",
-           sm->nodes, sm->inferred, sm->matched, sm->mismatched, sm->unknown, sm->partial, sm->errors,
-           sm->validated ? "validated" : "not validated");
+           sm->nodes, sm->inferred, sm->matched, sm->mismatched, sm->unknown, sm->partial,
+           sm->errors, sm->validated ? "validated" : "not validated");
     if (bind->n) {
         if (total_known)
             printf("total: %lld bytes of node values (views and in-place results counted once)\n",
@@ -184,8 +186,8 @@ static bool owned_bytes(const struct cgs_shapes *s, const struct cgs_node *n,
     const struct cgs_shape_node *r = &s->nodes[n->index];
 
     *bytes = 0;
-    if (n->op == CGS_NODE_OUTPUT || (r->val && r->val->kind != CGS_VAL_LIST &&
-                                     r->val->kind != CGS_VAL_TENSOR))
+    if (n->op == CGS_NODE_OUTPUT ||
+        (r->val && r->val->kind != CGS_VAL_LIST && r->val->kind != CGS_VAL_TENSOR))
         return true;
     if (!r->val)
         // scalars (item(), sizes) take no tensor memory even when unknown
@@ -266,14 +268,10 @@ static int piece_bytes(struct cgs_graph *g, const struct cgs_shapes *s, const ch
 static int run(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"reinfer", no_argument, NULL, 'r'},
-        {"bind", required_argument, NULL, 'b'},
-        {"all", no_argument, NULL, 'a'},
-        {"split-ops", required_argument, NULL, 's'},
-        {"json", no_argument, NULL, 'j'},
-        {"model", required_argument, NULL, 'm'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"reinfer", no_argument, NULL, 'r'}, {"bind", required_argument, NULL, 'b'},
+        {"all", no_argument, NULL, 'a'},     {"split-ops", required_argument, NULL, 's'},
+        {"json", no_argument, NULL, 'j'},    {"model", required_argument, NULL, 'm'},
+        {"help", no_argument, NULL, 'h'},    {NULL, 0, NULL, 0},
     };
     struct cgs_sym_binding binds[MAX_BINDS];
     struct cgs_sym_bindings bind = {binds, 0};
@@ -295,7 +293,8 @@ static int run(int argc, char **argv)
             break;
         case 'b':
             if (bind.n == MAX_BINDS) {
-                rc = cli_usage_error(&cmd_shapes, "too many --bind options (at most %d)", MAX_BINDS);
+                rc =
+                    cli_usage_error(&cmd_shapes, "too many --bind options (at most %d)", MAX_BINDS);
                 goto out;
             }
             if (parse_bind(optarg, &binds[bind.n])) {
