@@ -33,11 +33,11 @@ const struct cmd cmd_shapes = {
             "                     not ok or differ from the record\n"
             "  --json             write one JSON document to stdout\n"
             "  -h, --help         show this help\n\n"
-            "JSON keys: nodes [{name, op, target, val, status, reason, match, recorded,\n"
+            "JSON keys: nodes [{name, op, target, val, status, reason, match, recorded, bound,\n"
             "bytes}], summary {nodes, inferred, matched, mismatched, unknown, partial, errors,\n"
-            "validated}, bindings {sym: int}, total_bytes, pieces [{name, nodes, bytes}]. status "
-            "is ok, partial, unknown_op or\n"
-            "error; match is true, false or \"strides\" (same shape and dtype, other strides).\n\n"
+            "validated}, bindings {sym: int}, total_bytes, pieces [{name, nodes, bytes}].\n"
+            "status is ok, partial, unknown_op or error; match is true, false or \"strides\"\n"
+            "(same shape and dtype, other strides); bound is val at the --bind values.\n\n"
             "example:\n"
             "  cgscope shapes --reinfer --bind s77=64 resnet18_dyn.json\n",
     .run = run,
@@ -105,6 +105,10 @@ static cJSON *shapes_json(const struct cgs_graph *g, const struct cgs_shapes *s,
             cJSON_AddItemToObject(o, "recorded", cgs_json_val(n->val));
         if (bind->n) {
             int64_t bytes;
+            cJSON_AddItemToObject(
+                o, "bound",
+                cgs_json_val(cgs_val_bind(r->val, g->syms, g->arena, cgs_sym_bindings_lookup,
+                                          (void *)bind)));
             if (r->val && cgs_val_bytes(r->val, cgs_sym_bindings_lookup, (void *)bind, &bytes) == 0)
                 cJSON_AddNumberToObject(o, "bytes", (double)bytes);
             else
@@ -149,6 +153,16 @@ static void shapes_text(const struct cgs_graph *g, const struct cgs_shapes *s,
             continue;
         cgs_buf_reset(&b);
         cgs_val_describe(r->val, &b);
+        if (bind->n && r->val) {
+            // the value at the binding too, when it differs from the symbolic one
+            struct cgs_buf bb = CGS_BUF_INIT;
+            cgs_val_describe(
+                cgs_val_bind(r->val, g->syms, g->arena, cgs_sym_bindings_lookup, (void *)bind),
+                &bb);
+            if (strcmp(bb.buf, b.buf))
+                cgs_buf_addf(&b, " = %s", bb.buf);
+            cgs_buf_release(&bb);
+        }
         printf("%-32s %-10s %s", n->name, cgs_shape_status_names[r->status], b.buf);
         if (bind->n) {
             int64_t bytes;

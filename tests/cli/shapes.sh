@@ -63,6 +63,8 @@ import json, sys
 doc = json.load(open(sys.argv[1]))
 conv = [n for n in doc["nodes"] if n["name"] == "x"][0]
 assert conv["bytes"] == 4 * 64 * 112 * 112 * 4, conv.get("bytes")
+assert conv["bound"]["shape"] == [4, 64, 112, 112], conv["bound"]
+assert conv["bound"]["stride"] == [64 * 112 * 112, 112 * 112, 112, 1], conv["bound"]
 assert doc["bindings"] == {"s77": 4, "s53": 224}
 assert doc["total_bytes"] and doc["total_bytes"] > conv["bytes"]
 PY
