@@ -2161,6 +2161,8 @@ RULE(slice)
 
     (void)n;
     TRY(need_tensor(sc, "self", &t, d));
+    if (t->ndim == 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "slice of a 0-dim tensor");
     TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
     if (int_of(sc, A(sc, "start"), &start) < 0 || int_of(sc, A(sc, "end"), &end) < 0)
         return cgs_diag_set(d, CGS_E_UNKNOWN, "slice: bounds not known");
@@ -2181,6 +2183,8 @@ RULE(narrow)
 
     (void)n;
     TRY(need_tensor(sc, "self", &t, d));
+    if (t->ndim == 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "narrow of a 0-dim tensor");
     TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
     if (int_of(sc, A(sc, "start"), &start) || int_of(sc, A(sc, "length"), &len))
         return cgs_diag_set(d, CGS_E_UNKNOWN, "narrow: bounds not known");
@@ -2238,6 +2242,8 @@ RULE(split)
 
     (void)n;
     TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    if (t->ndim == 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "split of a 0-dim tensor");
     TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
     if (sa && sa->kind == CGS_ARG_LIST) {
         TRY(shape_param(sc, sa, sizes, &cnt, d));
@@ -2262,6 +2268,8 @@ RULE(chunk)
 
     (void)n;
     TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    if (t->ndim == 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "chunk of a 0-dim tensor");
     TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
     if (!int_const(sc, A(sc, "chunks"), &chunks) || chunks <= 0 ||
         !cgs_sym_is_int(t->shape[dim], &total))
@@ -2366,6 +2374,8 @@ static int index_tensor(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
     struct cgs_tensor cur = *t;
     struct cgs_val *v = NULL;
 
+    if (!ix)
+        return cgs_diag_set(d, CGS_E_INVAL, "getitem without an index");
     if (ix->kind == CGS_ARG_LIST)
         items = ix->u.items, cnt = ix->n;
     for (i = 0; i < cnt; i++) {
@@ -2676,9 +2686,12 @@ static int spatial_param(struct cgs_shape_ctx *sc, const char *name, uint32_t k,
                          sym_t *out, struct cgs_diag *d)
 {
     const struct cgs_arg *a = A(sc, name);
+    sym_t got[NDIM_MAX];
     uint32_t cnt = 0, i;
-    int rc = ints_of(sc, a, out, &cnt);
+    int rc = ints_of(sc, a, got, &cnt);
 
+    if (rc == 0 && cnt > 0 && cnt <= k)
+        dimcpy(out, got, cnt);
     if (rc == 1 || (rc == 0 && cnt == 0)) {
         for (i = 0; i < k; i++)
             out[i] = K(sc, def);
@@ -3066,7 +3079,7 @@ static int reduce_with(const struct cgs_node *n, struct cgs_shape_ctx *sc, int m
     enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
 
     TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
-    TRY(reduce_shape(sc, t, Ai(sc, 1)->kind == CGS_ARG_DTYPE ? NULL : A(sc, "dim"),
+    TRY(reduce_shape(sc, t, (Ai(sc, 1) && Ai(sc, 1)->kind == CGS_ARG_DTYPE) ? NULL : A(sc, "dim"),
                      bool_of(A(sc, "keepdim"), false), shape, &nd, d));
     if (mode == 1)
         dt = CGS_DTYPE_BOOL;
@@ -3124,6 +3137,8 @@ RULE(diff)
 
     (void)n;
     TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    if (t->ndim == 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "diff of a 0-dim tensor");
     TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
     int_const(sc, A(sc, "n"), &k);
     if (arg_tensor(sc, A(sc, "prepend"), &pre) < 0 || arg_tensor(sc, A(sc, "append"), &app) < 0)
@@ -3218,6 +3233,8 @@ RULE(cat)
     }
     if (!first)
         return cgs_diag_set(d, CGS_E_UNKNOWN, "cat of empty tensors only");
+    if (first->ndim == 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "zero-dimensional tensor cannot be concatenated");
     int_const(sc, A(sc, "dim"), &dv);
     if (!wrap_dim(dv, first->ndim, &dim))
         return cgs_diag_set(d, CGS_E_INVAL, "cat: dim out of range");
@@ -3333,7 +3350,7 @@ static sym_t pool_size(struct cgs_shape_ctx *sc, sym_t in, int64_t k, int64_t s,
 static int pool_shape(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, bool has_dil,
                       sym_t *shape, struct cgs_diag *d)
 {
-    sym_t k[2], s[2], p[2], dl[2];
+    sym_t k[2], s[NDIM_MAX], p[2], dl[2];
     int64_t kv[2], sv[2], pv[2], dv[2];
     uint32_t i, ns = 0;
     bool ceil_mode = bool_of(A(sc, "ceil_mode"), false);
@@ -3347,6 +3364,8 @@ static int pool_shape(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, bool
         s[0] = k[0], s[1] = k[1];
     else if (ns == 1)
         s[1] = s[0];
+    else if (ns != 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "pool: stride has %u entries", ns);
     TRY(spatial_param(sc, "padding", 2, 0, p, d));
     if (has_dil)
         TRY(spatial_param(sc, "dilation", 2, 1, dl, d));
@@ -3488,7 +3507,7 @@ RULE(sdpa_efficient)
     TRY(need_tensor(sc, "query", &q, d));
     TRY(need_tensor(sc, "key", &k, d));
     TRY(need_tensor(sc, "value", &v, d));
-    if (q->ndim != 4)
+    if (q->ndim != 4 || k->ndim != 4 || v->ndim != 4)
         return cgs_diag_set(d, CGS_E_INVAL, "efficient attention needs rank-4 inputs");
     sc->out = new_list(sc, 4);
     fill_bshd(sc, &sc->out->u.items[0], q, v);
@@ -3514,7 +3533,7 @@ RULE(sdpa_flash)
     TRY(need_tensor(sc, "query", &q, d));
     TRY(need_tensor(sc, "key", &k, d));
     TRY(need_tensor(sc, "value", &v, d));
-    if (q->ndim != 4)
+    if (q->ndim != 4 || k->ndim != 4 || v->ndim != 4)
         return cgs_diag_set(d, CGS_E_INVAL, "flash attention needs rank-4 inputs");
     sc->out = new_list(sc, 9);
     // the output keeps the query's layout (empty_like of the transposed query)
@@ -3950,7 +3969,7 @@ RULE(group_norm)
 static int upsample_to(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
                        const struct cgs_arg *size, const struct cgs_arg *scale, struct cgs_diag *d)
 {
-    sym_t os[3], shape[NDIM_MAX];
+    sym_t os[NDIM_MAX], shape[NDIM_MAX];
     uint32_t cnt = 0, i, k;
 
     if (t->ndim < 3)

@@ -318,6 +318,59 @@ static void test_status_names(void **state)
     assert_string_equal(cgs_shape_status_names[CGS_SHAPE_ERROR], "error");
 }
 
+/* ---- robustness: every rule on odd arguments ------------------------------------------ */
+
+/* Every registered target, called with rank-0, rank-1, rank-4 and symbolic tensors and odd
+ * argument lists: the pass must give each node a status, never crash (ASan/UBSan builds). */
+static void test_every_rule_survives_odd_args(void **state)
+{
+    static const char *const argsets[] = {
+        "[]", "[{\"node\": \"t0\"}]", "[{\"node\": \"t4\"}]", "[{\"node\": \"t0\"}, 0]",
+        "[{\"node\": \"t4\"}, -1]", "[{\"node\": \"t1\"}, [1, 1]]",
+        "[{\"node\": \"ts\"}, [{\"node\": \"s\"}, -1]]",
+        "[[{\"node\": \"t4\"}, {\"node\": \"t0\"}], 5]",
+        "[{\"node\": \"t4\"}, {\"node\": \"t1\"}, {\"node\": \"t0\"}, 99, [99, 99, 99], "
+        "null, true, 1.5, {\"dtype\": \"int8\"}, {\"node\": \"s\"}, [], [[]]]",
+        "[{\"node\": \"ts\"}, {\"slice\": [null, {\"node\": \"s\"}, 2]}]",
+    };
+    struct cgs_buf b = CGS_BUF_INIT;
+    struct cgs_shapes_opts o = {true};
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_shapes *s;
+    struct cgs_graph *g;
+    unsigned k = 0;
+
+    (void)state;
+    cgs_buf_addstr(&b, HEAD PH("t0", T("[]", "[]")) ", " PH("t1", T("[5]", "[1]")) ", "
+                       PH("t4", T("[2, 3, 4, 4]", "[48, 1, 12, 3]")) ", "
+                       PH("ts", T("[\"s0\", 3]", "[3, 1]")) ", "
+                       PH("s", "{\"symint\": \"s0\", \"hint\": 8}"));
+    for (int i = 1; i < CGS_OP_COUNT; i++) {
+        const char *t = cgs_ops[i].name;
+        const char *op = strchr(t, '.') ? "call_function" : "call_method";
+        for (size_t a = 0; a < sizeof(argsets) / sizeof(*argsets); a++)
+            cgs_buf_addf(&b,
+                         ", {\"name\": \"n%u\", \"op\": \"%s\", \"target\": \"%s\", "
+                         "\"args\": %s, \"kwargs\": {}, \"val\": null}",
+                         k++, op, t, argsets[a]);
+    }
+    cgs_buf_addstr(&b, ", " OUT("t0"));
+    g = load_text(b.buf);
+    cgs_buf_release(&b);
+    assert_non_null(g);
+    assert_int_equal(cgs_shapes_infer(g, &o, &s, &d), 0);
+    assert_int_equal(s->summary.unknown, 0);
+    for (uint32_t i = 0; i < s->n_nodes; i++) {
+        assert_true(s->nodes[i].status < CGS_SHAPE_STATUS_COUNT);
+        if (s->nodes[i].status == CGS_SHAPE_ERROR)
+            assert_non_null(s->nodes[i].reason);
+    }
+    // both kinds happen: odd arguments are rejected, sensible ones inferred
+    assert_true(s->summary.errors > 0);
+    assert_true(s->summary.inferred > 0);
+    cgs_graph_free(g);
+}
+
 /* ---- golden: every fixture graph, from its inputs alone ------------------------------------ */
 
 static int golden_dir(const char *dir, int *graphs)
@@ -393,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_unknown_op_does_not_stop),
         cmocka_unit_test(test_bind_evaluates),
         cmocka_unit_test(test_status_names),
+        cmocka_unit_test(test_every_rule_survives_odd_args),
         cmocka_unit_test(test_golden_fixtures),
     };
 
