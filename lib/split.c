@@ -247,19 +247,6 @@ static bool is_call(const struct cgs_node *n)
     return (n->op == CGS_NODE_CALL_FUNCTION || n->op == CGS_NODE_CALL_METHOD) && n->target;
 }
 
-static bool target_is(const struct cgs_node *n, const char *const *names, bool *inplace)
-{
-    char buf[256];
-    bool ip;
-
-    if (!is_call(n))
-        return false;
-    bare_name(n->target, buf, sizeof(buf), &ip);
-    if (inplace)
-        *inplace = ip;
-    return in_list(buf, names);
-}
-
 static bool is_partitioned(const struct cgs_node *n)
 {
     return n->op != CGS_NODE_PLACEHOLDER && n->op != CGS_NODE_GET_ATTR &&
@@ -290,39 +277,50 @@ static void ptrmap_release(struct ptrmap *m)
     memset(m, 0, sizeof(*m));
 }
 
-static void **ptrmap_slot(struct ptrmap *m, const void *key, bool insert)
+static void ptrmap_grow(struct ptrmap *m)
+{
+    struct ptrmap n = {0};
+    size_t j;
+
+    n.cap = m->cap ? 2 * m->cap : 16;
+    n.keys = cgs_xcalloc(n.cap, sizeof(*n.keys));
+    n.vals = cgs_xcalloc(n.cap, sizeof(*n.vals));
+    for (size_t i = 0; i < m->cap; i++) {
+        if (!m->keys[i])
+            continue;
+        j = ptr_hash(m->keys[i], n.cap);
+        while (n.keys[j])
+            j = (j + 1) & (n.cap - 1);
+        n.keys[j] = m->keys[i];
+        n.vals[j] = m->vals[i];
+    }
+    n.count = m->count;
+    ptrmap_release(m);
+    *m = n;
+}
+
+/* The value slot of key; with insert, a new zeroed slot when absent, else NULL. */
+static inline void **ptrmap_slot(struct ptrmap *m, const void *key, bool insert)
 {
     size_t j;
 
-    if (insert && 2 * (m->count + 1) > m->cap) {
-        struct ptrmap n = {0};
-        n.cap = m->cap ? 2 * m->cap : 16;
-        n.keys = cgs_xcalloc(n.cap, sizeof(*n.keys));
-        n.vals = cgs_xcalloc(n.cap, sizeof(*n.vals));
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->keys[i])
-                continue;
-            j = ptr_hash(m->keys[i], n.cap);
-            while (n.keys[j])
-                j = (j + 1) & (n.cap - 1);
-            n.keys[j] = m->keys[i];
-            n.vals[j] = m->vals[i];
+    if (m->cap) {
+        j = ptr_hash(key, m->cap);
+        while (m->keys[j]) {
+            if (m->keys[j] == key)
+                return &m->vals[j];
+            j = (j + 1) & (m->cap - 1);
         }
-        n.count = m->count;
-        ptrmap_release(m);
-        *m = n;
     }
-    if (!m->cap)
+    if (!insert)
         return NULL;
+    if (2 * (m->count + 1) > m->cap)
+        ptrmap_grow(m);
     j = ptr_hash(key, m->cap);
-    while (m->keys[j] && m->keys[j] != key)
+    while (m->keys[j])
         j = (j + 1) & (m->cap - 1);
-    if (!m->keys[j]) {
-        if (!insert)
-            return NULL;
-        m->keys[j] = key;
-        m->count++;
-    }
+    m->keys[j] = key;
+    m->count++;
     return &m->vals[j];
 }
 
@@ -331,8 +329,6 @@ static void *ptrmap_get(struct ptrmap *m, const void *key)
     void **v = ptrmap_slot(m, key, false);
     return v ? *v : NULL;
 }
-
-/* ---- free symbols of a value ----------------------------------------------------- */
 
 struct symset {
     const char **names; /* interned */
@@ -348,9 +344,93 @@ static void symset_add(struct symset *s, const char *name)
     s->names[s->n++] = name;
 }
 
+/* Per-run memo tables: free symbols per expression, traits per target. */
+struct caches {
+    struct cgs_graph *g;
+    struct ptrmap syms;   /* const struct cgs_sym * -> struct symlist * */
+    struct ptrmap traits; /* interned target -> (void *)(uintptr_t)(traits | T_KNOWN) */
+    const char *const *ops; /* the splitting ops */
+    size_t n_ops;
+    struct symset tmp;    /* scratch set, reused */
+    const struct cgs_sym *last_e; /* memo of the last expression looked up */
+    struct symlist *last_l;
+};
+
+enum {
+    T_ELEMENTWISE = 1 << 0,
+    T_INPLACE = 1 << 1,
+    T_VIEW = 1 << 2,
+    T_FACTORY = 1 << 3,
+    T_DATA_DEPENDENT = 1 << 4,
+    T_GLOBAL_STATE = 1 << 5,
+    T_KNOWN = 1 << 8,
+};
+
+static bool is_factory_target(const char *t);
+static bool is_data_dependent_target(const char *t);
+
+/* The traits of a call node's target (0 for placeholders, get_attr, output, modules). */
+/*
+ * What cgscope knows of a call node's target, computed once per distinct
+ * (interned) target: traits in the low byte, T_KNOWN, and in bits 16 and up
+ * the index + 1 of the first splitting op it matches (call_function only).
+ */
+static uintptr_t target_info(struct caches *c, const struct cgs_node *n)
+{
+    void **slot;
+    uintptr_t t = 0;
+
+    if (!is_call(n))
+        return 0;
+    slot = ptrmap_slot(&c->traits, n->target, true);
+    if (*slot)
+        return (uintptr_t)*slot;
+    {
+        char buf[256];
+        bool inplace = false;
+        bare_name(n->target, buf, sizeof(buf), &inplace);
+        if (in_list(buf, elementwise_names))
+            t |= T_ELEMENTWISE;
+        if (inplace)
+            t |= T_INPLACE;
+        if (in_list(buf, view_names))
+            t |= T_VIEW;
+    }
+    if (n->op == CGS_NODE_CALL_FUNCTION && is_factory_target(n->target))
+        t |= T_FACTORY;
+    if (is_data_dependent_target(n->target))
+        t |= T_DATA_DEPENDENT;
+    if (is_global_state_target(n->target))
+        t |= T_GLOBAL_STATE;
+    if (n->op == CGS_NODE_CALL_FUNCTION)
+        for (size_t i = 0; i < c->n_ops; i++)
+            if (cgs_split_op_matches(c->ops[i], n->target)) {
+                t |= (uintptr_t)(i + 1) << 16;
+                break;
+            }
+    t |= T_KNOWN;
+    *slot = (void *)t;
+    return t;
+}
+
+static unsigned traits(struct caches *c, const struct cgs_node *n)
+{
+    return (unsigned)(target_info(c, n) & 0xff);
+}
+
+/* ---- free symbols of a value ----------------------------------------------------- */
+
+
+
 struct sym_walk {
     struct cgs_graph *g;
     struct symset *set;
+    struct caches *c;
+};
+
+struct symlist {
+    uint32_t n;
+    const char *names[];
 };
 
 static void add_var(void *ud, const char *name)
@@ -359,10 +439,37 @@ static void add_var(void *ud, const char *name)
     symset_add(w->set, cgs_graph_intern(w->g, name));
 }
 
+/* Add the free symbols of e, memoised per expression (they are hash-consed). */
 static void add_expr(struct sym_walk *w, const struct cgs_sym *e)
 {
-    if (e)
-        cgs_sym_foreach_var(e, add_var, w);
+    void **slot;
+    struct symlist *l;
+
+    if (!e || e->kind == CGS_SYM_INT)
+        return;
+    if (e == w->c->last_e) {
+        l = w->c->last_l; // the same expression as the last one (s0*s1 everywhere)
+        for (uint32_t i = 0; i < l->n; i++)
+            symset_add(w->set, l->names[i]);
+        return;
+    }
+    slot = ptrmap_slot(&w->c->syms, e, true);
+    if (!*slot) {
+        struct symset tmp = {0};
+        struct sym_walk tw = {w->g, &tmp, w->c};
+        cgs_sym_foreach_var(e, add_var, &tw);
+        l = cgs_arena_alloc(w->g->arena, sizeof(*l) + tmp.n * sizeof(l->names[0]));
+        l->n = (uint32_t)tmp.n;
+        for (size_t i = 0; i < tmp.n; i++)
+            l->names[i] = tmp.names[i];
+        free(tmp.names);
+        *slot = l;
+    }
+    l = *slot;
+    w->c->last_e = e;
+    w->c->last_l = l;
+    for (uint32_t i = 0; i < l->n; i++)
+        symset_add(w->set, l->names[i]);
 }
 
 /* Identifiers in SymPy text that are neither function names nor parts of numbers. */
@@ -406,14 +513,29 @@ static void add_text(struct sym_walk *w, const char *t)
 }
 
 /* The free symbols of v (torch's free_symbols), iteratively. */
-static void val_symbols(struct cgs_graph *g, const struct cgs_val *v, struct symset *set)
+static void val_symbols(struct caches *c, const struct cgs_val *v, struct symset *set)
 {
-    struct sym_walk w = {g, set};
+    struct sym_walk w = {c->g, set, c};
     const struct cgs_val **st = NULL;
     size_t sp = 0, alloc = 0;
 
     if (!v)
         return;
+    if (v->kind == CGS_VAL_TENSOR || v->kind == CGS_VAL_SYMINT) {
+        // the common cases, without the stack
+        if (v->kind == CGS_VAL_SYMINT) {
+            add_expr(&w, v->u.s.sym);
+            return;
+        }
+        if (v->u.t.ndim != CGS_NDIM_UNKNOWN) {
+            for (uint32_t i = 0; i < v->u.t.ndim; i++)
+                add_expr(&w, v->u.t.shape ? v->u.t.shape[i] : NULL);
+            for (uint32_t i = 0; v->u.t.stride && i < v->u.t.ndim; i++)
+                add_expr(&w, v->u.t.stride[i]);
+        }
+        add_expr(&w, v->u.t.storage_offset);
+        return;
+    }
     CGS_ALLOC_GROW(st, 1, alloc);
     st[sp++] = v;
     while (sp) {
@@ -447,11 +569,6 @@ static void val_symbols(struct cgs_graph *g, const struct cgs_val *v, struct sym
         }
     }
     free(st);
-}
-
-static int cmp_str_ptr(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* The bare symbol a SymInt/SymFloat value is, interned; NULL when it is not one. */
@@ -496,6 +613,17 @@ struct cut {
     const char *reason;
 };
 
+struct partinfo {
+    int64_t id;
+    bool splitting;
+    struct cut cut;
+};
+
+struct nodelist {
+    uint32_t n;
+    struct cgs_node *nodes[];
+};
+
 struct pair {
     uint32_t part;
     struct cgs_node *node;
@@ -505,19 +633,22 @@ struct run {
     struct cgs_graph *g;
     struct cgs_split *s;
     uint32_t n;
-    int64_t *pid;          /* per node: partition id, -1 when not partitioned */
     int32_t *part;         /* per node: partition index (creation order), -1 */
-    bool *splitting_pid;   /* per partition index: is it a splitting piece */
-    int64_t *part_ids;     /* per partition index: its id */
-    struct cut *cuts;      /* per partition index: why it starts */
+    struct partinfo *parts; /* per partition index: id, kind, why it starts */
     uint32_t n_parts;
+    size_t alloc_parts;
     /* symbol threading */
+    struct caches c;
     struct ptrmap sym_node;   /* interned symbol name -> defining node */
     struct ptrmap missing;    /* symbols already reported as unbound */
-    struct cgs_node ***symnodes; /* per node: its symbols' nodes, sorted (cache) */
-    uint32_t *n_symnodes;
-    bool *sym_done;
+    struct nodelist *no_symbols; /* the shared empty list */
+    const char *last_set_buf[8];  /* the symbols of the last list made, and the list */
+    const char **last_set;
+    size_t last_set_n;
+    struct nodelist *last_list;
+    struct ptrmap symnodes;   /* def node -> struct nodelist: its symbols' nodes, sorted */
     /* ordered sets */
+    uint32_t *info;        /* per node: target_info() (traits, matched op), 0 for non-calls */
     int32_t *in_stamp;
     bool *out_added;
     struct pair *ins, *outs;
@@ -548,6 +679,32 @@ static char *arena_printf(struct cgs_graph *g, const char *fmt, ...)
     return out;
 }
 
+/* The concatenation of the strings given, up to a NULL, in the arena (no printf). */
+static char *arena_cat(struct cgs_graph *g, ...) __attribute__((sentinel));
+static char *arena_cat(struct cgs_graph *g, ...)
+{
+    va_list ap;
+    const char *part[16];
+    size_t lens[16], len = 0, n = 0;
+    const char *p;
+    char *out, *o;
+
+    va_start(ap, g);
+    while ((p = va_arg(ap, const char *)) && n < 16) {
+        part[n] = p;
+        lens[n] = strlen(p);
+        len += lens[n++];
+    }
+    va_end(ap);
+    o = out = cgs_arena_alloc(g->arena, len + 1);
+    for (size_t i = 0; i < n; i++) {
+        memcpy(o, part[i], lens[i]);
+        o += lens[i];
+    }
+    *o = 0;
+    return out;
+}
+
 static const char *tname(const struct cgs_node *n)
 {
     return n->target ? n->target : "?";
@@ -556,35 +713,66 @@ static const char *tname(const struct cgs_node *n)
 /* Resolve (and cache) the nodes that define the free symbols of d's value, sorted by name. */
 static void symbol_nodes(struct run *r, struct cgs_node *d, struct cgs_node ***out, uint32_t *n)
 {
-    uint32_t i = d->index;
+    void **slot = ptrmap_slot(&r->symnodes, d, true);
+    struct nodelist *l = *slot;
 
-    if (!r->sym_done[i]) {
-        struct symset set = {0};
-        val_symbols(r->g, d->val, &set);
-        if (set.n) {
-            qsort(set.names, set.n, sizeof(*set.names), cmp_str_ptr);
-            r->symnodes[i] = cgs_arena_calloc(r->g->arena, set.n, sizeof(struct cgs_node *));
-            for (size_t k = 0; k < set.n; k++) {
-                struct cgs_node *sn = ptrmap_get(&r->sym_node, set.names[k]);
-                if (!sn) {
-                    void **seen = ptrmap_slot(&r->missing, set.names[k], true);
-                    if (!*seen) {
-                        *seen = d;
-                        cgs_graph_note(r->g, CGS_NOTE_WARNING, CGS_E_UNKNOWN, d,
-                                       "size symbol '%s' of '%s' has no defining node "
-                                       "(torch's split_module would fail with KeyError)",
-                                       set.names[k], d->name);
-                    }
-                    continue;
-                }
-                r->symnodes[i][r->n_symnodes[i]++] = sn;
+    if (!l) {
+        struct symset set = r->c.tmp;
+        set.n = 0;
+        val_symbols(&r->c, d->val, &set);
+        // sort by name (sets are tiny: insertion sort)
+        for (size_t a = 1; a < set.n; a++)
+            for (size_t b = a; b > 0 && strcmp(set.names[b - 1], set.names[b]) > 0; b--) {
+                const char *t = set.names[b];
+                set.names[b] = set.names[b - 1];
+                set.names[b - 1] = t;
             }
+        if (!set.n) {
+            // most values have no symbols: share one empty list
+            if (!r->no_symbols)
+                r->no_symbols = cgs_arena_alloc(r->g->arena, sizeof(*l));
+            r->c.tmp = set;
+            *slot = r->no_symbols;
+            *out = NULL;
+            *n = 0;
+            return;
         }
-        free(set.names);
-        r->sym_done[i] = true;
+        if (r->last_set && r->last_set_n == set.n &&
+            !memcmp(r->last_set, set.names, set.n * sizeof(*set.names))) {
+            // the same symbols as the last value looked at: share its list
+            r->c.tmp = set;
+            *slot = r->last_list;
+            *out = r->last_list->nodes;
+            *n = r->last_list->n;
+            return;
+        }
+        l = cgs_arena_alloc(r->g->arena, sizeof(*l) + set.n * sizeof(l->nodes[0]));
+        for (size_t k = 0; k < set.n; k++) {
+            struct cgs_node *sn = ptrmap_get(&r->sym_node, set.names[k]);
+            if (!sn) {
+                void **seen = ptrmap_slot(&r->missing, set.names[k], true);
+                if (!*seen) {
+                    *seen = d;
+                    cgs_graph_note(r->g, CGS_NOTE_WARNING, CGS_E_UNKNOWN, d,
+                                   "size symbol '%s' of '%s' has no defining node "
+                                   "(torch's split_module would fail with KeyError)",
+                                   set.names[k], d->name);
+                }
+                continue;
+            }
+            l->nodes[l->n++] = sn;
+        }
+        r->c.tmp = set;
+        *slot = l;
+        if (set.n <= sizeof(r->last_set_buf) / sizeof(r->last_set_buf[0])) {
+            memcpy(r->last_set_buf, set.names, set.n * sizeof(*set.names));
+            r->last_set = r->last_set_buf;
+            r->last_set_n = set.n;
+            r->last_list = l;
+        }
     }
-    *out = r->symnodes[i];
-    *n = r->n_symnodes[i];
+    *out = l->nodes;
+    *n = l->n;
 }
 
 static void add_output(struct run *r, struct cgs_node *d)
@@ -634,25 +822,39 @@ static void new_part(struct run *r, int64_t id, bool splitting, enum cgs_split_r
                      const struct cgs_node *node, const char *op, const char *reason)
 {
     uint32_t k = r->n_parts++;
-    r->part_ids[k] = id;
-    r->splitting_pid[k] = splitting;
-    r->cuts[k] = (struct cut){rule, node, op, reason};
+    CGS_ALLOC_GROW(r->parts, r->n_parts, r->alloc_parts);
+    r->parts[k] = (struct partinfo){id, splitting, {rule, node, op, reason}};
 }
 
-static const char *matched_op(const struct cgs_split_opts *o, const struct cgs_node *n,
-                              struct cgs_split_opmatch *ops)
+static const char *matched_op(struct run *r, const struct cgs_node *n)
 {
-    if (n->op != CGS_NODE_CALL_FUNCTION)
+    uint32_t k = r->info[n->index] >> 16;
+
+    if (!k)
         return NULL;
-    for (size_t i = 0; i < o->n_ops; i++)
-        if (cgs_split_op_matches(o->ops[i], n->target)) {
-            ops[i].n_matched++;
-            return ops[i].op;
-        }
-    return NULL;
+    r->s->ops[k - 1].n_matched++;
+    return r->s->ops[k - 1].op;
 }
 
-static void policy_magi(struct run *r, const struct cgs_split_opts *o)
+/*
+ * Every policy calls this first for every node, in graph order: it records
+ * the node that first binds each bare size symbol (torch's symbol_to_node;
+ * placeholders come first) and marks global-state nodes.
+ */
+static void visit(struct run *r, struct cgs_node *nd)
+{
+    const char *sym = nd->val ? val_bare_symbol(r->g, nd->val) : NULL;
+
+    if (sym) {
+        void **slot = ptrmap_slot(&r->sym_node, sym, true);
+        if (!*slot)
+            *slot = nd;
+    }
+    if (is_call(nd))
+        r->info[nd->index] = (uint32_t)target_info(&r->c, nd);
+}
+
+static void policy_magi(struct run *r)
 {
     struct cgs_graph *g = r->g;
     int64_t sid = 0, cur = -1;
@@ -664,9 +866,10 @@ static void policy_magi(struct run *r, const struct cgs_split_opts *o)
         const char *op;
         int64_t id;
 
+        visit(r, nd);
         if (!is_partitioned(nd))
             continue;
-        op = matched_op(o, nd, r->s->ops);
+        op = matched_op(r, nd);
         r->s->split_op_of[i] = op;
         if (op) {
             id = ++sid;
@@ -674,16 +877,15 @@ static void policy_magi(struct run *r, const struct cgs_split_opts *o)
         } else {
             id = sid;
         }
-        r->pid[i] = id;
         if (id != cur) {
             if (op)
                 new_part(r, id, true, CGS_SPLIT_RULE_SPLIT_OP, nd, op,
-                         arena_printf(g, "'%s' (%s) matches splitting op '%s': a piece of its own",
-                                      nd->name, tname(nd), op));
+                         arena_cat(g, "'", nd->name, "' (", tname(nd), ") matches splitting op '",
+                                   op, "': a piece of its own", (char *)NULL));
             else
                 new_part(r, id, false, CGS_SPLIT_RULE_AFTER_SPLIT_OP, prev_split, prev_op,
-                         prev_split ? arena_printf(g, "follows splitting op '%s' (%s)",
-                                                   prev_split->name, tname(prev_split))
+                         prev_split ? arena_cat(g, "follows splitting op '", prev_split->name,
+                                                "' (", tname(prev_split), ")", (char *)NULL)
                                     : "first piece");
             cur = id;
         }
@@ -753,21 +955,17 @@ static bool known_tensor(const struct cgs_tensor *t)
  * inputs all have its output's shape, dtype and device. Otherwise *rule and
  * *why say what stops it.
  */
-static bool fusible(struct cgs_graph *g, const struct cgs_node *n, int *rule, const char **why)
+static bool fusible(struct caches *c, const struct cgs_node *n, int *rule, uint32_t *bad)
 {
     const struct cgs_tensor *t = cgs_node_tensor(n);
+    unsigned tr = traits(c, n);
 
-    bool inplace = false;
-
-    if (!target_is(n, elementwise_names, &inplace) || inplace) {
+    if (!(tr & T_ELEMENTWISE) || (tr & T_INPLACE)) {
         *rule = CGS_SPLIT_RULE_NOT_ELEMENTWISE;
-        *why = arena_printf(g, "'%s' (%s) is not an elementwise op", n->name, tname(n));
         return false;
     }
     if (!known_tensor(t) || (n->val && n->val->kind == CGS_VAL_LIST)) {
         *rule = CGS_SPLIT_RULE_UNKNOWN_SHAPE;
-        *why = arena_printf(g, "'%s' (%s) has no single tensor value of known shape", n->name,
-                            tname(n));
         return false;
     }
     for (uint32_t k = 0; k < n->n_inputs; k++) {
@@ -778,13 +976,28 @@ static bool fusible(struct cgs_graph *g, const struct cgs_node *n, int *rule, co
         m = tensor_mismatch(t, it);
         if (m >= 0) {
             *rule = m;
-            *why = arena_printf(g, "'%s' (%s): input '%s' is %s but the result is %s (%s differs)",
-                                n->name, tname(n), n->inputs[k]->name, tensor_text(g, it),
-                                tensor_text(g, t), cgs_split_rule_names[m]);
+            *bad = k;
             return false;
         }
     }
     return true;
+}
+
+/* The text of why fusible() refused n (only built where a cut is made). */
+static const char *unfusible_reason(struct cgs_graph *g, const struct cgs_node *n, int rule,
+                                    uint32_t bad)
+{
+    const struct cgs_tensor *t = cgs_node_tensor(n);
+
+    if (rule == CGS_SPLIT_RULE_NOT_ELEMENTWISE)
+        return arena_printf(g, "'%s' (%s) is not an elementwise op", n->name, tname(n));
+    if (rule == CGS_SPLIT_RULE_UNKNOWN_SHAPE)
+        return arena_printf(g, "'%s' (%s) has no single tensor value of known shape", n->name,
+                            tname(n));
+    return arena_printf(g, "'%s' (%s): input '%s' is %s but the result is %s (%s differs)",
+                        n->name, tname(n), n->inputs[bad]->name,
+                        tensor_text(g, cgs_node_tensor(n->inputs[bad])), tensor_text(g, t),
+                        cgs_split_rule_names[rule]);
 }
 
 static void policy_fusion(struct run *r)
@@ -797,11 +1010,12 @@ static void policy_fusion(struct run *r)
     for (uint32_t i = 0; i < r->n; i++) {
         struct cgs_node *nd = g->nodes[i];
         int rule = 0;
-        const char *why = NULL;
+        uint32_t bad = 0;
 
+        visit(r, nd);
         if (!is_partitioned(nd))
             continue;
-        if (fusible(g, nd, &rule, &why)) {
+        if (fusible(&r->c, nd, &rule, &bad)) {
             const struct cgs_tensor *t = cgs_node_tensor(nd);
             int m = region == 1 ? tensor_mismatch(sig, t) : -1;
             if (region != 1 || m >= 0) {
@@ -822,10 +1036,9 @@ static void policy_fusion(struct run *r)
             }
         } else if (region != 2) {
             new_part(r, ++id, true, (enum cgs_split_rule)rule, nd, NULL,
-                     region == 0 ? "first piece" : why);
+                     region == 0 ? "first piece" : unfusible_reason(g, nd, rule, bad));
             region = 2;
         }
-        r->pid[i] = id;
         r->part[i] = (int32_t)(r->n_parts - 1);
     }
 }
@@ -840,6 +1053,7 @@ static void policy_device(struct run *r)
         struct cgs_node *nd = g->nodes[i];
         const struct cgs_tensor *t;
 
+        visit(r, nd);
         if (!is_partitioned(nd))
             continue;
         t = cgs_node_tensor(nd);
@@ -853,7 +1067,6 @@ static void policy_device(struct run *r)
                                       nd->name, tname(nd), t->device, dev));
             dev = t->device;
         }
-        r->pid[i] = id;
         r->part[i] = (int32_t)(r->n_parts - 1);
     }
 }
@@ -865,13 +1078,34 @@ static bool is_module_attr(const struct cgs_graph *g, const struct cgs_node *n)
     return n->op == CGS_NODE_GET_ATTR && n->target && cgs_graph_subgraph(g, n->target);
 }
 
+/* "submod_<id>" in the arena (one per piece: no printf on this path). */
+static const char *piece_name(struct cgs_graph *g, int64_t id)
+{
+    char digits[24], *out;
+    size_t n = 0;
+    uint64_t v = id < 0 ? (uint64_t)0 - (uint64_t)id : (uint64_t)id;
+
+    do {
+        digits[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    out = cgs_arena_alloc(g->arena, 7 + n + 2);
+    memcpy(out, "submod_", 7);
+    if (id < 0)
+        out[7] = '-';
+    for (size_t i = 0; i < n; i++)
+        out[7 + (id < 0) + i] = digits[n - 1 - i];
+    return out;
+}
+
 static void build_pieces(struct run *r)
 {
     struct cgs_graph *g = r->g;
     struct cgs_split *s = r->s;
     uint32_t *cnt;
-    struct pair *sorted;
-    size_t k;
+    struct cgs_node **all_nodes, **all_ins, **all_outs;
+    uint32_t *all_sym;
+    size_t k, total = 0, n_in = 0;
     int32_t compiled = 0;
 
     s->n_pieces = r->n_parts;
@@ -879,62 +1113,67 @@ static void build_pieces(struct run *r)
     cnt = cgs_xcalloc((size_t)r->n_parts + 1, sizeof(*cnt));
     for (uint32_t p = 0; p < r->n_parts; p++) {
         struct cgs_split_piece *pc = &s->pieces[p];
-        pc->graph_id = r->part_ids[p];
-        pc->name = arena_printf(g, "submod_%lld", (long long)pc->graph_id);
-        pc->is_splitting_graph = r->splitting_pid[p];
+        pc->graph_id = r->parts[p].id;
+        pc->name = piece_name(g, pc->graph_id);
+        pc->is_splitting_graph = r->parts[p].splitting;
         pc->compile_index = -1;
         if (!pc->is_splitting_graph)
             pc->compile_index = compiled++;
     }
-    // nodes
+    // one array each for nodes, inputs, outputs, sliced per piece
     for (uint32_t i = 0; i < r->n; i++)
-        if (r->part[i] >= 0)
+        if (r->part[i] >= 0) {
             cnt[r->part[i]]++;
+            total++;
+        }
+    for (k = 0; k < r->n_ins; k++)
+        n_in += !is_module_attr(g, r->ins[k].node);
+    all_nodes = cgs_arena_calloc(g->arena, total + 1, sizeof(*all_nodes));
+    all_ins = cgs_arena_calloc(g->arena, n_in + 1, sizeof(*all_ins));
+    all_sym = cgs_arena_calloc(g->arena, n_in + 1, sizeof(*all_sym));
+    all_outs = cgs_arena_calloc(g->arena, r->n_outs + 1, sizeof(*all_outs));
+    total = 0;
     for (uint32_t p = 0; p < r->n_parts; p++) {
-        s->pieces[p].nodes = cgs_arena_calloc(g->arena, cnt[p] ? cnt[p] : 1, sizeof(void *));
-        cnt[p] = 0;
+        s->pieces[p].nodes = all_nodes + total;
+        total += cnt[p];
     }
     for (uint32_t i = 0; i < r->n; i++)
         if (r->part[i] >= 0) {
             struct cgs_split_piece *pc = &s->pieces[r->part[i]];
             pc->nodes[pc->n_nodes++] = g->nodes[i];
         }
-    // inputs: already grouped by partition in order (partitions are contiguous)
-    memset(cnt, 0, ((size_t)r->n_parts + 1) * sizeof(*cnt));
-    for (k = 0; k < r->n_ins; k++)
-        if (!is_module_attr(g, r->ins[k].node))
-            cnt[r->ins[k].part]++;
-    for (uint32_t p = 0; p < r->n_parts; p++) {
-        s->pieces[p].inputs = cgs_arena_calloc(g->arena, cnt[p] ? cnt[p] : 1, sizeof(void *));
-        s->pieces[p].sym_shape_indices =
-            cgs_arena_calloc(g->arena, cnt[p] ? cnt[p] : 1, sizeof(uint32_t));
-    }
+    // inputs: already grouped by partition, in order (partitions are contiguous)
+    n_in = 0;
     for (k = 0; k < r->n_ins; k++) {
         struct cgs_split_piece *pc = &s->pieces[r->ins[k].part];
         struct cgs_node *in = r->ins[k].node;
         if (is_module_attr(g, in))
             continue;
+        if (!pc->inputs) {
+            pc->inputs = all_ins + n_in;
+            pc->sym_shape_indices = all_sym + n_in;
+        }
         if (in->val && in->val->kind == CGS_VAL_SYMINT)
             pc->sym_shape_indices[pc->n_sym_shape_indices++] = pc->n_inputs;
         pc->inputs[pc->n_inputs++] = in;
+        n_in++;
     }
     // outputs: a stable counting sort of the (partition, node) pairs
     memset(cnt, 0, ((size_t)r->n_parts + 1) * sizeof(*cnt));
     for (k = 0; k < r->n_outs; k++)
         cnt[r->outs[k].part + 1]++;
     for (uint32_t p = 0; p < r->n_parts; p++) {
-        s->pieces[p].outputs =
-            cgs_arena_calloc(g->arena, cnt[p + 1] ? cnt[p + 1] : 1, sizeof(void *));
+        s->pieces[p].outputs = all_outs + cnt[p];
         cnt[p + 1] += cnt[p];
+        if (!s->pieces[p].inputs) {
+            s->pieces[p].inputs = all_ins + n_in;
+            s->pieces[p].sym_shape_indices = all_sym + n_in;
+        }
     }
-    sorted = cgs_xcalloc(r->n_outs ? r->n_outs : 1, sizeof(*sorted));
-    for (k = 0; k < r->n_outs; k++)
-        sorted[cnt[r->outs[k].part]++] = r->outs[k];
     for (k = 0; k < r->n_outs; k++) {
-        struct cgs_split_piece *pc = &s->pieces[sorted[k].part];
-        pc->outputs[pc->n_outputs++] = sorted[k].node;
+        struct cgs_split_piece *pc = &s->pieces[r->outs[k].part];
+        pc->outputs[pc->n_outputs++] = r->outs[k].node;
     }
-    free(sorted);
     free(cnt);
     s->piece_of = r->part;
     s->counters.graphs_seen = 1;
@@ -949,7 +1188,7 @@ static void build_boundaries(struct run *r)
     s->boundaries = cgs_arena_calloc(r->g->arena, r->n_parts ? r->n_parts : 1,
                                      sizeof(*s->boundaries));
     for (uint32_t p = 1; p < r->n_parts; p++) {
-        const struct cut *c = &r->cuts[p];
+        const struct cut *c = &r->parts[p].cut;
         s->boundaries[s->n_boundaries++] = (struct cgs_split_boundary){
             .piece = p, .node = c->node, .rule = c->rule, .op = c->op, .reason = c->reason};
     }
@@ -1065,7 +1304,7 @@ static const char *arg_device(const struct cgs_arg *a)
     return NULL;
 }
 
-static bool is_factory(const struct cgs_node *n)
+static bool is_factory_target(const char *t)
 {
     static const char *const exact[] = {
         "torch.empty", "torch.zeros",  "torch.ones",   "torch.full",
@@ -1074,69 +1313,72 @@ static bool is_factory(const struct cgs_node *n)
     };
     static const char *const names[] = {"empty", "zeros", "ones", "full", NULL};
 
-    if (n->op != CGS_NODE_CALL_FUNCTION || !n->target)
-        return false;
     for (size_t i = 0; exact[i]; i++)
-        if (!strcmp(n->target, exact[i]))
+        if (!strcmp(t, exact[i]))
             return true;
     // MagiCompiler also takes any callable whose __name__ is one of names
-    return !strncmp(n->target, "torch.", 6) ? target_has_atom(last_atom(n->target), names)
-                                            : false;
+    return !strncmp(t, "torch.", 6) ? target_has_atom(last_atom(t), names) : false;
 }
 
-static bool is_inplace(const struct cgs_node *n)
-{
-    char buf[256];
-    bool inplace;
-
-    if (!is_call(n))
-        return false;
-    // torch's convention: a trailing underscore mutates self (add_, relu_); __iadd__
-    bare_name(n->target, buf, sizeof(buf), &inplace);
-    return inplace;
-}
-
-/* Follow views back from n to a placeholder; NULL when n is not a view of a graph input. */
-static const struct cgs_node *view_root(const struct cgs_node *n)
-{
-    for (int depth = 0; n && depth < 1000; depth++) {
-        if (n->op == CGS_NODE_PLACEHOLDER)
-            return n;
-        if (!n->n_inputs || !target_is(n, view_names, NULL))
-            return NULL;
-        n = n->n_args && n->args[0].kind == CGS_ARG_NODE ? n->args[0].u.node : NULL;
-    }
-    return NULL;
-}
-
-static bool has_unbacked(struct run *r, const struct cgs_node *n, const char **sym)
-{
-    struct symset set = {0};
-    bool found = false;
-
-    val_symbols(r->g, n->val, &set);
-    for (size_t i = 0; i < set.n && !found; i++) {
-        const char *s = set.names[i];
-        if (s[0] == 'u' && s[1] >= '0' && s[1] <= '9') {
-            *sym = s;
-            found = true;
-        }
-    }
-    free(set.names);
-    return found;
-}
-
-static void lint(struct run *r)
+static bool is_data_dependent_target(const char *t)
 {
     static const char *const data_dep[] = {
         "nonzero", "item", "unique", "unique_consecutive", "unique_dim", "_unique2",
         "masked_select", "_local_scalar_dense", "tolist", "argwhere", "bincount",
         "repeat_interleave", NULL,
     };
+    return target_has_atom(t, data_dep);
+}
+
+/* Follow views back from n to a placeholder; NULL when n is not a view of a graph input. */
+static const struct cgs_node *view_root(struct caches *c, const struct cgs_node *n)
+{
+    for (int depth = 0; n && depth < 1000; depth++) {
+        if (n->op == CGS_NODE_PLACEHOLDER)
+            return n;
+        if (!n->n_inputs || !(traits(c, n) & T_VIEW))
+            return NULL;
+        n = n->n_args && n->args[0].kind == CGS_ARG_NODE ? n->args[0].u.node : NULL;
+    }
+    return NULL;
+}
+
+static bool is_unbacked_name(const char *s)
+{
+    return s[0] == 'u' && s[1] >= '0' && s[1] <= '9';
+}
+
+static bool has_unbacked(struct run *r, const struct cgs_node *n, const char **sym)
+{
+    struct symset set = r->c.tmp;
+    bool found = false;
+
+    set.n = 0;
+    val_symbols(&r->c, n->val, &set);
+    for (size_t i = 0; i < set.n && !found; i++) {
+        const char *s = set.names[i];
+        if (is_unbacked_name(s)) {
+            *sym = s;
+            found = true;
+        }
+    }
+    r->c.tmp = set;
+    return found;
+}
+
+static void lint(struct run *r)
+{
     struct cgs_graph *g = r->g;
     struct cgs_split *s = r->s;
     struct cgs_split_finding *arr = NULL;
     size_t alloc = 0;
+    bool any_unbacked = false;
+
+    // unbacked symbols (u0, ...) only exist where the graph declares or binds one
+    for (uint32_t i = 0; i < g->n_symbols && !any_unbacked; i++)
+        any_unbacked = is_unbacked_name(g->symbols[i].name);
+    for (size_t i = 0; i < r->sym_node.cap && !any_unbacked; i++)
+        any_unbacked = r->sym_node.keys[i] && is_unbacked_name(r->sym_node.keys[i]);
 
     for (uint32_t p = 0; p < s->n_pieces; p++) {
         const struct cgs_split_piece *pc = &s->pieces[p];
@@ -1168,7 +1410,9 @@ static void lint(struct run *r)
             const struct cgs_tensor *t = cgs_node_tensor(n);
             const char *sym = NULL;
 
-            if (is_factory(n)) {
+            unsigned tr = r->info[n->index] & 0xff;
+
+            if (tr & T_FACTORY) {
                 const char *dev = arg_device(cgs_node_kwarg(n, "device"));
                 if (is_cpu(dev) || (!dev && t && is_cpu(t->device))) {
                     finding(r, p, n, CGS_LINT_CPU_FACTORY, cuda ? CGS_NOTE_ERROR : CGS_NOTE_WARNING,
@@ -1186,8 +1430,9 @@ static void lint(struct run *r)
                         arena_printf(g, "'%s' (%s) computes a CPU tensor (%s) in a CUDA piece",
                                      n->name, tname(n), tensor_text(g, t)),
                         &arr, &alloc);
-            if (is_inplace(n) && n->n_args && n->args[0].kind == CGS_ARG_NODE) {
-                const struct cgs_node *root = view_root(n->args[0].u.node);
+            // torch's convention: a trailing underscore mutates self (add_, relu_)
+            if ((tr & T_INPLACE) && n->n_args && n->args[0].kind == CGS_ARG_NODE) {
+                const struct cgs_node *root = view_root(&r->c, n->args[0].u.node);
                 if (root)
                     finding(r, p, n, CGS_LINT_INPUT_MUTATION, CGS_NOTE_ERROR,
                             arena_printf(g, "'%s' (%s) mutates graph input '%s' in place%s",
@@ -1195,9 +1440,7 @@ static void lint(struct run *r)
                                          root == n->args[0].u.node ? "" : " (through a view)"),
                             &arr, &alloc);
             }
-            if (((n->op == CGS_NODE_CALL_FUNCTION || n->op == CGS_NODE_CALL_METHOD) &&
-                 target_has_atom(n->target, data_dep)) ||
-                has_unbacked(r, n, &sym))
+            if ((tr & T_DATA_DEPENDENT) || (any_unbacked && has_unbacked(r, n, &sym)))
                 finding(r, p, n, CGS_LINT_DATA_DEPENDENT, CGS_NOTE_ERROR,
                         sym ? arena_printf(g, "'%s' (%s) has a data-dependent size ('%s'): "
                                               "its result is not known at capture time",
@@ -1209,14 +1452,17 @@ static void lint(struct run *r)
         }
         if (pc->n_sym_shape_indices) {
             struct cgs_buf b = CGS_BUF_INIT;
-            for (uint32_t k = 0; k < pc->n_sym_shape_indices; k++)
-                cgs_buf_addf(&b, "%s%s", k ? ", " : "",
-                             pc->inputs[pc->sym_shape_indices[k]]->name);
+            for (uint32_t k = 0; k < pc->n_sym_shape_indices; k++) {
+                if (k)
+                    cgs_buf_addstr(&b, ", ");
+                cgs_buf_addstr(&b, pc->inputs[pc->sym_shape_indices[k]]->name);
+            }
             finding(r, p, pc->inputs[pc->sym_shape_indices[0]], CGS_LINT_SYMBOLIC_SHAPE,
                     CGS_NOTE_INFO,
-                    arena_printf(g, "symbolic sizes (SymInt inputs %s): compiled for a dynamic "
-                                    "shape, one CUDA graph captured per runtime shape",
-                                 b.buf),
+                    arena_cat(g, "symbolic sizes (SymInt inputs ", b.buf,
+                              "): compiled for a dynamic shape, one CUDA graph captured per "
+                              "runtime shape",
+                              (char *)NULL),
                     &arr, &alloc);
             cgs_buf_release(&b);
         }
@@ -1232,17 +1478,16 @@ static void lint(struct run *r)
 
 static void run_release(struct run *r)
 {
-    free(r->pid);
-    free(r->splitting_pid);
-    free(r->part_ids);
-    free(r->cuts);
-    free(r->symnodes);
-    free(r->n_symnodes);
-    free(r->sym_done);
+    free(r->parts);
+    ptrmap_release(&r->symnodes);
     free(r->in_stamp);
+    free(r->info);
     free(r->out_added);
     free(r->ins);
     free(r->outs);
+    ptrmap_release(&r->c.syms);
+    ptrmap_release(&r->c.traits);
+    free(r->c.tmp.names);
     ptrmap_release(&r->sym_node);
     ptrmap_release(&r->missing);
 }
@@ -1258,8 +1503,11 @@ int cgs_split_run(struct cgs_graph *g, const struct cgs_split_opts *opts, struct
         return cgs_diag_set(d, CGS_E_INVAL, "split: missing graph or options");
     if ((int)opts->policy < 0 || opts->policy >= CGS_SPLIT_POLICY_COUNT)
         return cgs_diag_set(d, CGS_E_INVAL, "split: unknown policy %d", (int)opts->policy);
-    if (opts->n_ops > UINT32_MAX || (opts->n_ops && !opts->ops))
+    if (opts->n_ops && !opts->ops)
         return cgs_diag_set(d, CGS_E_INVAL, "split: bad list of splitting ops");
+    if (opts->n_ops > 0xffff)
+        return cgs_diag_set(d, CGS_E_LIMIT, "split: %zu splitting ops, at most 65535",
+                            opts->n_ops);
     for (size_t i = 0; i < opts->n_ops; i++)
         if (!opts->ops[i] || !*opts->ops[i])
             return cgs_diag_set(d, CGS_E_INVAL, "split: empty splitting op name");
@@ -1274,22 +1522,18 @@ int cgs_split_run(struct cgs_graph *g, const struct cgs_split_opts *opts, struct
         s->ops[i].op = cgs_arena_strdup(g->arena, opts->ops[i]);
 
     r.g = g;
+    r.c.g = g;
+    r.c.ops = opts->ops;
+    r.c.n_ops = opts->n_ops;
     r.s = s;
     r.n = g->n_nodes;
     n1 = (size_t)r.n + 1;
-    r.pid = cgs_xcalloc(n1, sizeof(*r.pid));
     r.part = cgs_arena_calloc(g->arena, n1, sizeof(*r.part));
     s->split_op_of = cgs_arena_calloc(g->arena, n1, sizeof(*s->split_op_of));
-    r.splitting_pid = cgs_xcalloc(n1, sizeof(*r.splitting_pid));
-    r.part_ids = cgs_xcalloc(n1, sizeof(*r.part_ids));
-    r.cuts = cgs_xcalloc(n1, sizeof(*r.cuts));
-    r.symnodes = cgs_xcalloc(n1, sizeof(*r.symnodes));
-    r.n_symnodes = cgs_xcalloc(n1, sizeof(*r.n_symnodes));
-    r.sym_done = cgs_xcalloc(n1, sizeof(*r.sym_done));
     r.in_stamp = cgs_xcalloc(n1, sizeof(*r.in_stamp));
+    r.info = cgs_xcalloc(n1, sizeof(*r.info));
     r.out_added = cgs_xcalloc(n1, sizeof(*r.out_added));
     for (uint32_t i = 0; i < r.n; i++) {
-        r.pid[i] = -1;
         r.part[i] = -1;
         r.in_stamp[i] = -1;
     }
@@ -1297,7 +1541,7 @@ int cgs_split_run(struct cgs_graph *g, const struct cgs_split_opts *opts, struct
     // 1. partition ids
     switch (opts->policy) {
     case CGS_SPLIT_MAGI:
-        policy_magi(&r, opts);
+        policy_magi(&r);
         break;
     case CGS_SPLIT_FUSION:
         policy_fusion(&r);
@@ -1309,24 +1553,13 @@ int cgs_split_run(struct cgs_graph *g, const struct cgs_split_opts *opts, struct
         break;
     }
 
-    // 2. the node that first binds each bare size symbol (placeholders come first)
-    for (uint32_t i = 0; i < r.n; i++) {
-        const char *sym = val_bare_symbol(g, g->nodes[i]->val);
-        void **slot;
-        if (!sym)
-            continue;
-        slot = ptrmap_slot(&r.sym_node, sym, true);
-        if (!*slot)
-            *slot = g->nodes[i];
-    }
-
     // 3. cross-partition uses, in graph order
     for (uint32_t i = 0; i < r.n; i++) {
         struct cgs_node *nd = g->nodes[i];
         int32_t u;
         if (nd->op == CGS_NODE_PLACEHOLDER || nd->op == CGS_NODE_GET_ATTR)
             continue;
-        if (nd->op != CGS_NODE_OUTPUT && is_global_state_target(nd->target))
+        if (r.info[i] & T_GLOBAL_STATE)
             continue;
         u = nd->op == CGS_NODE_OUTPUT ? -1 : r.part[i];
         for (uint32_t k = 0; k < nd->n_inputs; k++)
