@@ -72,6 +72,8 @@ OP(ATEN__LOCAL_SCALAR_DENSE_DEFAULT, "aten._local_scalar_dense.default", item,
    "self", CGS_OPF_SIZE)
 OP(ATEN__LOG_SOFTMAX_DEFAULT, "aten._log_softmax.default", softmax,
    "self, dim, half_to_float", CGS_OPF_ELEMENTWISE)
+OP(ATEN__LOG_SOFTMAX_BACKWARD_DATA_DEFAULT, "aten._log_softmax_backward_data.default", softmax_backward,
+   "grad_output, output, dim, input_dtype", 0)
 OP(ATEN__NATIVE_BATCH_NORM_LEGIT_FUNCTIONAL_DEFAULT, "aten._native_batch_norm_legit_functional.default", native_batch_norm,
    "input, weight, bias, running_mean, running_var, training, momentum, eps", 0)
 OP(ATEN__NATIVE_BATCH_NORM_LEGIT_NO_TRAINING_DEFAULT, "aten._native_batch_norm_legit_no_training.default", native_batch_norm,
@@ -82,6 +84,8 @@ OP(ATEN__SCALED_DOT_PRODUCT_FLASH_ATTENTION_DEFAULT, "aten._scaled_dot_product_f
    "query, key, value, dropout_p=0.0, is_causal=False, return_debug_mask=False, *, scale=None", 0)
 OP(ATEN__SOFTMAX_DEFAULT, "aten._softmax.default", softmax,
    "self, dim, half_to_float", CGS_OPF_ELEMENTWISE)
+OP(ATEN__SOFTMAX_BACKWARD_DATA_DEFAULT, "aten._softmax_backward_data.default", softmax_backward,
+   "grad_output, output, dim, input_dtype", 0)
 OP(ATEN__TO_COPY_DEFAULT, "aten._to_copy.default", to_copy,
    "self, *, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, memory_format=None", CGS_OPF_ELEMENTWISE)
 OP(ATEN__UNSAFE_VIEW_DEFAULT, "aten._unsafe_view.default", reshape,
@@ -240,6 +244,8 @@ OP(ATEN_ELU_DEFAULT, "aten.elu.default", unary,
    "self, alpha=1, scale=1, input_scale=1", CGS_OPF_ELEMENTWISE)
 OP(ATEN_EMBEDDING_DEFAULT, "aten.embedding.default", embedding,
    "weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False", 0)
+OP(ATEN_EMBEDDING_DENSE_BACKWARD_DEFAULT, "aten.embedding_dense_backward.default", embedding_backward,
+   "grad_output, indices, num_weights, padding_idx, scale_grad_by_freq", 0)
 OP(ATEN_EMPTY_MEMORY_FORMAT, "aten.empty.memory_format", zeros,
    "size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_FACTORY)
 OP(ATEN_EMPTY_LIKE_DEFAULT, "aten.empty_like.default", empty_like,
@@ -266,7 +272,7 @@ OP(ATEN_EXP__DEFAULT, "aten.exp_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_EXPAND_DEFAULT, "aten.expand.default", expand,
    "self, size, *, implicit=False", CGS_OPF_VIEW)
-OP(ATEN_EXPAND_COPY_DEFAULT, "aten.expand_copy.default", expand,
+OP(ATEN_EXPAND_COPY_DEFAULT, "aten.expand_copy.default", view_copy,
    "self, size, *, implicit=False", 0)
 OP(ATEN_EXPM1_DEFAULT, "aten.expm1.default", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
@@ -281,6 +287,8 @@ OP(ATEN_FLIP_DEFAULT, "aten.flip.default", clone,
 OP(ATEN_FLOOR_DEFAULT, "aten.floor.default", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_FLOOR_DIVIDE_TENSOR, "aten.floor_divide.Tensor", binary,
+   "self, other", CGS_OPF_ELEMENTWISE)
+OP(ATEN_FLOOR_DIVIDE_DEFAULT, "aten.floor_divide.default", binary,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_FMOD_SCALAR, "aten.fmod.Scalar", binary,
    "self, other", CGS_OPF_ELEMENTWISE)
@@ -308,16 +316,24 @@ OP(ATEN_GT_TENSOR, "aten.gt.Tensor", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_HARDSIGMOID_DEFAULT, "aten.hardsigmoid.default", unary,
    "self", CGS_OPF_ELEMENTWISE)
+OP(ATEN_HARDSIGMOID_BACKWARD_DEFAULT, "aten.hardsigmoid_backward.default", binary,
+   "grad_output, self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_HARDSWISH_DEFAULT, "aten.hardswish.default", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_HARDSWISH__DEFAULT, "aten.hardswish_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(ATEN_HARDSWISH_BACKWARD_DEFAULT, "aten.hardswish_backward.default", binary,
+   "grad_output, self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_HARDTANH_DEFAULT, "aten.hardtanh.default", unary,
    "self, min_val=-1, max_val=1", CGS_OPF_ELEMENTWISE)
 OP(ATEN_HARDTANH__DEFAULT, "aten.hardtanh_.default", inplace,
    "self, min_val=-1, max_val=1", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_INDEX_TENSOR, "aten.index.Tensor", index,
    "self, indices", 0)
+OP(ATEN_INDEX_ADD_DEFAULT, "aten.index_add.default", contig_copy,
+   "self, dim, index, source, *, alpha=1", 0)
+OP(ATEN_INDEX_COPY_DEFAULT, "aten.index_copy.default", contig_copy,
+   "self, dim, index, source", 0)
 OP(ATEN_INDEX_PUT_DEFAULT, "aten.index_put.default", clone,
    "self, indices, values, accumulate=False", 0)
 OP(ATEN_INDEX_PUT__DEFAULT, "aten.index_put_.default", inplace,
@@ -342,8 +358,10 @@ OP(ATEN_LERP_SCALAR, "aten.lerp.Scalar", where3,
    "self, end, weight", CGS_OPF_ELEMENTWISE)
 OP(ATEN_LGAMMA_DEFAULT, "aten.lgamma.default", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
-OP(ATEN_LIFT_FRESH_COPY_DEFAULT, "aten.lift_fresh_copy.default", clone,
+OP(ATEN_LIFT_FRESH_COPY_DEFAULT, "aten.lift_fresh_copy.default", contig_copy,
    "self", 0)
+OP(ATEN_LINALG_VECTOR_NORM_DEFAULT, "aten.linalg_vector_norm.default", reduce,
+   "self, ord=2, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(ATEN_LINEAR_DEFAULT, "aten.linear.default", linear,
    "input, weight, bias=None", CGS_OPF_MATMUL)
 OP(ATEN_LOG_DEFAULT, "aten.log.default", unary_float,
@@ -368,6 +386,8 @@ OP(ATEN_LOGICAL_OR_DEFAULT, "aten.logical_or.default", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_LOGICAL_XOR_DEFAULT, "aten.logical_xor.default", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
+OP(ATEN_LOGSUMEXP_DEFAULT, "aten.logsumexp.default", reduce,
+   "self, dim, keepdim=False", CGS_OPF_REDUCTION)
 OP(ATEN_LT_SCALAR, "aten.lt.Scalar", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_LT_TENSOR, "aten.lt.Tensor", compare,
@@ -388,7 +408,7 @@ OP(ATEN_MAX_POOL2D_WITH_INDICES_DEFAULT, "aten.max_pool2d_with_indices.default",
    "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", 0)
 OP(ATEN_MAX_POOL2D_WITH_INDICES_BACKWARD_DEFAULT, "aten.max_pool2d_with_indices_backward.default", pool_backward,
    "grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices", 0)
-OP(ATEN_MAXIMUM_TENSOR, "aten.maximum.Tensor", binary,
+OP(ATEN_MAXIMUM_DEFAULT, "aten.maximum.default", binary,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_MEAN_DEFAULT, "aten.mean.default", reduce,
    "self, *, dtype=None", CGS_OPF_REDUCTION)
@@ -398,10 +418,12 @@ OP(ATEN_MIN_DEFAULT, "aten.min.default", reduce,
    "self", CGS_OPF_REDUCTION)
 OP(ATEN_MIN_DIM, "aten.min.dim", max_dim,
    "self, dim, keepdim=False", CGS_OPF_REDUCTION)
-OP(ATEN_MINIMUM_TENSOR, "aten.minimum.Tensor", binary,
+OP(ATEN_MINIMUM_DEFAULT, "aten.minimum.default", binary,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_MM_DEFAULT, "aten.mm.default", mm,
    "self, mat2", CGS_OPF_MATMUL)
+OP(ATEN_MSE_LOSS_DEFAULT, "aten.mse_loss.default", mse_loss,
+   "self, target, reduction=1", 0)
 OP(ATEN_MUL_SCALAR, "aten.mul.Scalar", binary,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_MUL_TENSOR, "aten.mul.Tensor", binary,
@@ -436,19 +458,27 @@ OP(ATEN_NEG__DEFAULT, "aten.neg_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_NEW_EMPTY_DEFAULT, "aten.new_empty.default", new_full,
    "self, size, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
+OP(ATEN_NEW_EMPTY_STRIDED_DEFAULT, "aten.new_empty_strided.default", new_empty_strided,
+   "self, size, stride, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_NEW_ONES_DEFAULT, "aten.new_ones.default", new_full,
    "self, size, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_NEW_ZEROS_DEFAULT, "aten.new_zeros.default", new_full,
    "self, size, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
+OP(ATEN_NLL_LOSS_BACKWARD_DEFAULT, "aten.nll_loss_backward.default", like_self_contig,
+   "grad_output, self, target, weight, reduction, ignore_index, total_weight", 0)
+OP(ATEN_NLL_LOSS_FORWARD_DEFAULT, "aten.nll_loss_forward.default", nll_loss,
+   "self, target, weight, reduction, ignore_index", 0)
 OP(ATEN_NONZERO_DEFAULT, "aten.nonzero.default", item,
    "self", 0)
 OP(ATEN_ONES_DEFAULT, "aten.ones.default", zeros,
    "size, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_ONES_LIKE_DEFAULT, "aten.ones_like.default", empty_like,
    "self, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_FACTORY)
+OP(ATEN_OUTER_DEFAULT, "aten.outer.default", outer,
+   "self, vec2", 0)
 OP(ATEN_PERMUTE_DEFAULT, "aten.permute.default", permute,
    "self, dims", CGS_OPF_VIEW)
-OP(ATEN_PERMUTE_COPY_DEFAULT, "aten.permute_copy.default", permute,
+OP(ATEN_PERMUTE_COPY_DEFAULT, "aten.permute_copy.default", view_copy,
    "self, dims", 0)
 OP(ATEN_POW_SCALAR, "aten.pow.Scalar", binary,
    "self, exponent", CGS_OPF_ELEMENTWISE)
@@ -476,9 +506,11 @@ OP(ATEN_REMAINDER_TENSOR, "aten.remainder.Tensor", binary,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_REPEAT_DEFAULT, "aten.repeat.default", repeat,
    "self, repeats", 0)
+OP(ATEN_REPEAT_INTERLEAVE_SELF_INT, "aten.repeat_interleave.self_int", repeat_interleave,
+   "self, repeats, dim=None, *, output_size=None", 0)
 OP(ATEN_RESHAPE_DEFAULT, "aten.reshape.default", reshape,
    "self, shape", CGS_OPF_VIEW)
-OP(ATEN_ROLL_DEFAULT, "aten.roll.default", clone,
+OP(ATEN_ROLL_DEFAULT, "aten.roll.default", contig_copy,
    "self, shifts, dims=[]", 0)
 OP(ATEN_ROUND_DEFAULT, "aten.round.default", unary,
    "self", CGS_OPF_ELEMENTWISE)
@@ -502,6 +534,8 @@ OP(ATEN_SCATTER_ADD_DEFAULT, "aten.scatter_add.default", scatter,
    "self, dim, index, src", 0)
 OP(ATEN_SELECT_INT, "aten.select.int", select,
    "self, dim, index", CGS_OPF_VIEW)
+OP(ATEN_SELECT_COPY_INT, "aten.select_copy.int", view_copy,
+   "self, dim, index", 0)
 OP(ATEN_SELECT_SCATTER_DEFAULT, "aten.select_scatter.default", clone,
    "self, src, dim, index", 0)
 OP(ATEN_SGN_DEFAULT, "aten.sgn.default", unary_float,
@@ -518,12 +552,16 @@ OP(ATEN_SILU_DEFAULT, "aten.silu.default", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SILU__DEFAULT, "aten.silu_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(ATEN_SILU_BACKWARD_DEFAULT, "aten.silu_backward.default", binary,
+   "grad_output, self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SIN_DEFAULT, "aten.sin.default", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SINH_DEFAULT, "aten.sinh.default", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SLICE_TENSOR, "aten.slice.Tensor", slice,
    "self, dim=0, start=None, end=None, step=1", CGS_OPF_VIEW)
+OP(ATEN_SLICE_COPY_TENSOR, "aten.slice_copy.Tensor", view_copy,
+   "self, dim=0, start=None, end=None, step=1", 0)
 OP(ATEN_SLICE_SCATTER_DEFAULT, "aten.slice_scatter.default", clone,
    "self, src, dim=0, start=None, end=None, step=1", 0)
 OP(ATEN_SOFTMAX_INT, "aten.softmax.int", softmax,
@@ -548,8 +586,12 @@ OP(ATEN_SQUEEZE_DIMS, "aten.squeeze.dims", squeeze,
    "self, dim", CGS_OPF_VIEW)
 OP(ATEN_SQUEEZE__DIM, "aten.squeeze_.dim", squeeze,
    "self, dim", CGS_OPF_VIEW | CGS_OPF_INPLACE)
+OP(ATEN_SQUEEZE_COPY_DIMS, "aten.squeeze_copy.dims", view_copy,
+   "self, dim", 0)
 OP(ATEN_STACK_DEFAULT, "aten.stack.default", stack,
    "tensors, dim=0", 0)
+OP(ATEN_STD_CORRECTION, "aten.std.correction", reduce,
+   "self, dim=None, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(ATEN_SUB_SCALAR, "aten.sub.Scalar", binary,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SUB_TENSOR, "aten.sub.Tensor", binary,
@@ -592,6 +634,12 @@ OP(ATEN_TOPK_DEFAULT, "aten.topk.default", topk,
    "self, k, dim=-1, largest=True, sorted=True", 0)
 OP(ATEN_TRANSPOSE_INT, "aten.transpose.int", transpose,
    "self, dim0, dim1", CGS_OPF_VIEW)
+OP(ATEN_TRANSPOSE_COPY_INT, "aten.transpose_copy.int", view_copy,
+   "self, dim0, dim1", 0)
+OP(ATEN_TRIL_DEFAULT, "aten.tril.default", contig_copy,
+   "self, diagonal=0", 0)
+OP(ATEN_TRIU_DEFAULT, "aten.triu.default", contig_copy,
+   "self, diagonal=0", 0)
 OP(ATEN_TRUNC_DEFAULT, "aten.trunc.default", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_UNBIND_INT, "aten.unbind.int", unbind,
@@ -604,6 +652,8 @@ OP(ATEN_UNSQUEEZE_DEFAULT, "aten.unsqueeze.default", unsqueeze,
    "self, dim", CGS_OPF_VIEW)
 OP(ATEN_UNSQUEEZE__DEFAULT, "aten.unsqueeze_.default", unsqueeze,
    "self, dim", CGS_OPF_VIEW | CGS_OPF_INPLACE)
+OP(ATEN_UNSQUEEZE_COPY_DEFAULT, "aten.unsqueeze_copy.default", view_copy,
+   "self, dim", 0)
 OP(ATEN_UPSAMPLE_BILINEAR2D_VEC, "aten.upsample_bilinear2d.vec", upsample,
    "input, output_size, align_corners, scale_factors", 0)
 OP(ATEN_UPSAMPLE_NEAREST2D_DEFAULT, "aten.upsample_nearest2d.default", upsample,
@@ -618,7 +668,7 @@ OP(ATEN_VIEW_DEFAULT, "aten.view.default", view,
    "self, size", CGS_OPF_VIEW)
 OP(ATEN_VIEW_DTYPE, "aten.view.dtype", view_dtype,
    "self, dtype", CGS_OPF_VIEW)
-OP(ATEN_VIEW_COPY_DEFAULT, "aten.view_copy.default", reshape,
+OP(ATEN_VIEW_COPY_DEFAULT, "aten.view_copy.default", view_copy,
    "self, size", 0)
 OP(ATEN_WHERE_SCALAROTHER, "aten.where.ScalarOther", where,
    "condition, self, other", CGS_OPF_ELEMENTWISE)
@@ -814,6 +864,8 @@ OP(M_RELU_, "relu_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_REPEAT, "repeat", repeat,
    "self, *repeats", 0)
+OP(M_REPEAT_INTERLEAVE, "repeat_interleave", repeat_interleave,
+   "self, repeats, dim=None, *, output_size=None", 0)
 OP(M_RESHAPE, "reshape", reshape,
    "self, *shape", CGS_OPF_VIEW)
 OP(M_RESHAPE_AS, "reshape_as", view_as,
@@ -1008,6 +1060,8 @@ OP(TORCH_ONES, "torch.ones", zeros,
    "*size, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(TORCH_ONES_LIKE, "torch.ones_like", empty_like,
    "input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None", CGS_OPF_FACTORY)
+OP(TORCH_OUTER, "torch.outer", outer,
+   "input, vec2", 0)
 OP(TORCH_PERMUTE, "torch.permute", permute,
    "input, dims", CGS_OPF_VIEW)
 OP(TORCH_POW, "torch.pow", binary,
@@ -1054,6 +1108,10 @@ OP(TORCH_TANH, "torch.tanh", unary_float,
    "input", CGS_OPF_ELEMENTWISE)
 OP(TORCH_TRANSPOSE, "torch.transpose", transpose,
    "input, dim0, dim1", CGS_OPF_VIEW)
+OP(TORCH_TRIL, "torch.tril", contig_copy,
+   "input, diagonal=0", 0)
+OP(TORCH_TRIU, "torch.triu", contig_copy,
+   "input, diagonal=0", 0)
 OP(TORCH_TRUE_DIVIDE, "torch.true_divide", binary_float,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(TORCH_UNBIND, "torch.unbind", unbind,
@@ -1068,6 +1126,10 @@ OP(TORCH_ZEROS_LIKE, "torch.zeros_like", empty_like,
    "input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None", CGS_OPF_FACTORY)
 OP(M_TRANSPOSE, "transpose", transpose,
    "self, dim0, dim1", CGS_OPF_VIEW)
+OP(M_TRIL, "tril", contig_copy,
+   "self, diagonal=0", 0)
+OP(M_TRIU, "triu", contig_copy,
+   "self, diagonal=0", 0)
 OP(M_TRUE_DIVIDE, "true_divide", binary_float,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(M_TYPE_AS, "type_as", type_as,

@@ -3262,10 +3262,12 @@ RULE(cat)
 RULE(stack)
 {
     struct operand *o = cgs_arena_calloc(sc->ar, MAX_CAT, sizeof(*o));
-    sym_t shape[NDIM_MAX];
+    sym_t shape[NDIM_MAX], cshape[NDIM_MAX], cstride[NDIM_MAX];
     uint32_t cnt, dim, i, j = 0;
     int64_t dv = 0;
     const struct cgs_tensor *t;
+    struct cgs_tensor cat;
+    bool cl = true;
 
     (void)n;
     TRY(tensor_list(sc, Ai(sc, 0), o, &cnt, MAX_CAT, d));
@@ -3275,10 +3277,32 @@ RULE(stack)
     int_const(sc, A(sc, "dim"), &dv);
     if (!wrap_dim(dv, t->ndim + 1, &dim) || t->ndim + 1 > NDIM_MAX)
         return cgs_diag_set(d, CGS_E_INVAL, "stack: dim out of range");
+    for (i = 0; i < cnt; i++)
+        if (o[i].t->ndim != t->ndim)
+            return cgs_diag_set(d, CGS_E_INVAL, "stack: tensors of ranks %u and %u", t->ndim,
+                                o[i].t->ndim);
     for (i = 0; i < t->ndim + 1; i++)
         shape[i] = i == dim ? K(sc, cnt) : t->shape[j++];
-    out_dense(sc, t->ndim + 1, shape, result_type(o, cnt), t->device, false);
-    return 0;
+    if (dim == t->ndim) {
+        // cat of the inputs unsqueezed at the end: a dense result
+        out_dense(sc, t->ndim + 1, shape, result_type(o, cnt), t->device, false);
+        return 0;
+    }
+    // ATen: cat along dim (its memory format from the inputs), then a view that splits dim
+    for (i = 0; i < cnt; i++)
+        cl = cl && suggest_cl(sc, o[i].t);
+    dimcpy(cshape, t->shape, t->ndim);
+    cshape[dim] = S_mul(sc, t->shape[dim], K(sc, cnt));
+    if (cl)
+        channels_last_strides(sc, t->ndim, cshape, cstride);
+    else
+        contiguous_strides(sc, t->ndim, cshape, cstride);
+    cat = *t;
+    cat.dtype = result_type(o, cnt);
+    cat.shape = cshape;
+    cat.stride = cstride;
+    cat.storage_offset = K(sc, 0);
+    return view_to(sc, &cat, shape, t->ndim + 1, true, d);
 }
 
 RULE(pad)
@@ -4037,6 +4061,188 @@ RULE(bn_backward)
                suggest_cl(sc, in));
     for (i = 1; i < 3; i++)
         fill_dense(sc, &sc->out->u.items[i], 1, c, w ? w->dtype : in->dtype, in->device, false);
+    return 0;
+}
+
+/* ---- losses, backward kernels, copies -------------------------------------------------- */
+
+/* A contiguous copy of the first argument (tril, triu, roll, index_add, lift_fresh_copy). */
+RULE(contig_copy)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    return copy_like(sc, t, CGS_DTYPE_UNKNOWN, "contiguous_format", NULL);
+}
+
+/* A contiguous tensor shaped like parameter `self`, of the dtype of the first argument. */
+RULE(like_self_contig)
+{
+    const struct cgs_tensor *g, *t;
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &g) == 0 ? 0 : need_tensor(sc, "grad_output", &g, d));
+    TRY(need_tensor(sc, "self", &t, d));
+    out_dense(sc, t->ndim, t->shape, g->dtype, t->device, false);
+    return 0;
+}
+
+/* The view rule of the op the _copy variant copies, then a contiguous result. */
+RULE(view_copy)
+{
+    static const struct {
+        const char *target;
+        cgs_shape_rule_fn view;
+    } views[] = {
+        {"aten.expand_copy.default", cgs_shape_rule_expand},
+        {"aten.permute_copy.default", cgs_shape_rule_permute},
+        {"aten.view_copy.default", cgs_shape_rule_view},
+        {"aten.unsqueeze_copy.default", cgs_shape_rule_unsqueeze},
+        {"aten.squeeze_copy.dims", cgs_shape_rule_squeeze},
+        {"aten.transpose_copy.int", cgs_shape_rule_transpose},
+        {"aten.slice_copy.Tensor", cgs_shape_rule_slice},
+        {"aten.select_copy.int", cgs_shape_rule_select},
+    };
+    struct cgs_tensor *o;
+    struct cgs_val *v;
+
+    for (size_t i = 0; i < sizeof(views) / sizeof(*views); i++) {
+        if (strcmp(n->target, views[i].target))
+            continue;
+        TRY(views[i].view(n, sc, d));
+        if (!sc->out || sc->out->kind != CGS_VAL_TENSOR)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "view result not known");
+        v = new_val(sc, CGS_VAL_TENSOR);
+        o = copy_tensor(sc, v, &sc->out->u.t, sc->out->u.t.ndim);
+        dimcpy(o->shape, sc->out->u.t.shape, o->ndim);
+        contiguous_strides(sc, o->ndim, o->shape, o->stride);
+        o->storage_offset = K(sc, 0);
+        sc->out = v;
+        return 0;
+    }
+    return cgs_diag_set(d, CGS_E_UNKNOWN, "no view rule for '%s'", n->target);
+}
+
+RULE(outer)
+{
+    struct operand o[2];
+    sym_t shape[2];
+    uint32_t cnt;
+
+    (void)n;
+    TRY(operands(sc, 2, o, &cnt, d));
+    if (cnt != 2 || !o[0].t || !o[1].t || o[0].t->ndim != 1 || o[1].t->ndim != 1)
+        return cgs_diag_set(d, CGS_E_INVAL, "outer needs two 1-D tensors");
+    shape[0] = o[0].t->shape[0], shape[1] = o[1].t->shape[0];
+    out_dense(sc, 2, shape, result_type(o, 2), o[0].t->device, false);
+    return 0;
+}
+
+RULE(repeat_interleave)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX], r;
+    uint32_t dim;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (int_of(sc, A(sc, "repeats"), &r))
+        return cgs_diag_set(d, CGS_E_UNKNOWN,
+                            "repeat_interleave with tensor repeats is data-dependent");
+    if (is_none(A(sc, "dim"))) {
+        shape[0] = S_mul(sc, numel_of(sc, t->ndim, t->shape), r);
+        out_dense(sc, 1, shape, t->dtype, t->device, false);
+        return 0;
+    }
+    if (t->ndim == 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "repeat_interleave of a 0-dim tensor along a dim");
+    TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
+    dimcpy(shape, t->shape, t->ndim);
+    shape[dim] = S_mul(sc, shape[dim], r);
+    out_dense(sc, t->ndim, shape, t->dtype, t->device, false);
+    return 0;
+}
+
+RULE(nll_loss)
+{
+    const struct cgs_tensor *t;
+    int64_t reduction = 1;
+    sym_t batch[1];
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    int_const(sc, A(sc, "reduction"), &reduction);
+    sc->out = new_list(sc, 2);
+    if (reduction == 0 && t->ndim == 2) {
+        batch[0] = t->shape[0];
+        fill_dense(sc, &sc->out->u.items[0], 1, batch, t->dtype, t->device, false);
+    } else {
+        fill_dense(sc, &sc->out->u.items[0], 0, batch, t->dtype, t->device, false);
+    }
+    fill_dense(sc, &sc->out->u.items[1], 0, batch, t->dtype, t->device, false);
+    return 0;
+}
+
+RULE(softmax_backward)
+{
+    const struct cgs_tensor *g;
+    enum cgs_dtype dt = dtype_of(A(sc, "input_dtype"));
+
+    (void)n;
+    TRY(need_tensor(sc, "grad_output", &g, d));
+    out_dense(sc, g->ndim, g->shape, dt == CGS_DTYPE_UNKNOWN ? g->dtype : dt, g->device, false);
+    return 0;
+}
+
+RULE(embedding_backward)
+{
+    const struct cgs_tensor *g;
+    sym_t shape[2];
+
+    (void)n;
+    TRY(need_tensor(sc, "grad_output", &g, d));
+    if (g->ndim < 1 || int_of(sc, A(sc, "num_weights"), &shape[0]))
+        return cgs_diag_set(d, CGS_E_INVAL, "embedding backward: bad arguments");
+    shape[1] = g->shape[g->ndim - 1];
+    out_dense(sc, 2, shape, g->dtype, g->device, false);
+    return 0;
+}
+
+RULE(mse_loss)
+{
+    struct operand o[2];
+    sym_t shape[NDIM_MAX];
+    uint32_t cnt, nd;
+    int64_t reduction = 1;
+
+    (void)n;
+    TRY(operands(sc, 2, o, &cnt, d));
+    if (cnt != 2 || !o[0].t || !o[1].t)
+        return cgs_diag_set(d, CGS_E_INVAL, "mse_loss needs two tensors");
+    int_const(sc, A(sc, "reduction"), &reduction);
+    TRY(broadcast(sc, o, 2, shape, &nd, d));
+    out_dense(sc, reduction == 0 ? nd : 0, shape, result_type(o, 2), o[0].t->device, false);
+    return 0;
+}
+
+RULE(new_empty_strided)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX], stride[NDIM_MAX];
+    uint32_t nd, ns;
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+    struct cgs_tensor *o;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(shape_param(sc, A(sc, "size"), shape, &nd, d));
+    TRY(shape_param(sc, A(sc, "stride"), stride, &ns, d));
+    if (nd != ns)
+        return cgs_diag_set(d, CGS_E_INVAL, "new_empty_strided: %u sizes and %u strides", nd, ns);
+    o = out_tensor(sc, nd, dt == CGS_DTYPE_UNKNOWN ? t->dtype : dt, t->device);
+    dimcpy(o->shape, shape, nd);
+    dimcpy(o->stride, stride, nd);
     return 0;
 }
 
