@@ -31,6 +31,7 @@
 
 #include "lib/arena.h"
 #include "lib/buf.h"
+#include "lib/ops.h"
 #include "lib/report-json.h"
 
 const char *const cgs_split_policy_names[CGS_SPLIT_POLICY_COUNT] = {
@@ -187,10 +188,10 @@ static bool is_global_state_target(const char *t)
 }
 
 /*
- * Operator traits the fusion policy and the lint need. The op registry
- * (lib/ops.h) was not yet committed when this pass was written, so a small
- * table of name parts lives here: "add" stands for aten.add.Tensor,
- * torch.add, operator.add, Tensor.add and __add__ alike.
+ * Operator traits the fusion policy and the lint need come from the op
+ * registry (lib/ops.h); for targets it does not know, a small table of name
+ * parts: "add" stands for aten.add.Tensor, torch.add, operator.add,
+ * Tensor.add and __add__ alike.
  */
 static const char *const elementwise_names[] = {
     "abs", "add", "addcdiv", "addcmul", "bitwise_and", "bitwise_not", "bitwise_or",
@@ -388,13 +389,27 @@ static uintptr_t target_info(struct caches *c, const struct cgs_node *n)
     {
         char buf[256];
         bool inplace = false;
+        enum cgs_op op = cgs_op_lookup(n->target);
+
         bare_name(n->target, buf, sizeof(buf), &inplace);
-        if (in_list(buf, elementwise_names))
-            t |= T_ELEMENTWISE;
+        if (op != CGS_OP_UNKNOWN) {
+            // the op registry knows it: its traits decide
+            unsigned f = cgs_op_info(op)->flags;
+            if (f & CGS_OPF_ELEMENTWISE)
+                t |= T_ELEMENTWISE;
+            if (f & CGS_OPF_INPLACE)
+                t |= T_INPLACE;
+            if (f & CGS_OPF_VIEW)
+                t |= T_VIEW;
+        } else {
+            // else the name tables above
+            if (in_list(buf, elementwise_names))
+                t |= T_ELEMENTWISE;
+            if (in_list(buf, view_names))
+                t |= T_VIEW;
+        }
         if (inplace)
             t |= T_INPLACE;
-        if (in_list(buf, view_names))
-            t |= T_VIEW;
     }
     if (n->op == CGS_NODE_CALL_FUNCTION && is_factory_target(n->target))
         t |= T_FACTORY;
@@ -1440,15 +1455,30 @@ static void lint(struct run *r)
                                          root == n->args[0].u.node ? "" : " (through a view)"),
                             &arr, &alloc);
             }
-            if ((tr & T_DATA_DEPENDENT) || (any_unbacked && has_unbacked(r, n, &sym)))
-                finding(r, p, n, CGS_LINT_DATA_DEPENDENT, CGS_NOTE_ERROR,
-                        sym ? arena_printf(g, "'%s' (%s) has a data-dependent size ('%s'): "
-                                              "its result is not known at capture time",
-                                           n->name, tname(n), sym)
-                            : arena_printf(g, "'%s' (%s) is data-dependent (syncs with the "
-                                              "device to read values)",
-                                           n->name, tname(n)),
-                        &arr, &alloc);
+            if ((tr & T_DATA_DEPENDENT) || (any_unbacked && has_unbacked(r, n, &sym))) {
+                const struct cgs_tensor *src =
+                    n->n_args && n->args[0].kind == CGS_ARG_NODE
+                        ? cgs_node_tensor(n->args[0].u.node)
+                        : NULL;
+                if (sym)
+                    finding(r, p, n, CGS_LINT_DATA_DEPENDENT, CGS_NOTE_ERROR,
+                            arena_printf(g, "'%s' (%s) has a data-dependent size ('%s'): "
+                                            "its result is not known at capture time",
+                                         n->name, tname(n), sym),
+                            &arr, &alloc);
+                else if (src && is_cpu(src->device))
+                    finding(r, p, n, CGS_LINT_DATA_DEPENDENT, CGS_NOTE_WARNING,
+                            arena_printf(g, "'%s' (%s) reads the value of CPU tensor '%s': a "
+                                            "CUDA graph replays the value seen at capture",
+                                         n->name, tname(n), n->args[0].u.node->name),
+                            &arr, &alloc);
+                else
+                    finding(r, p, n, CGS_LINT_DATA_DEPENDENT, CGS_NOTE_ERROR,
+                            arena_printf(g, "'%s' (%s) is data-dependent: it syncs with the "
+                                            "device to read values, which capture forbids",
+                                         n->name, tname(n)),
+                            &arr, &alloc);
+            }
         }
         if (pc->n_sym_shape_indices) {
             struct cgs_buf b = CGS_BUF_INIT;
