@@ -8,10 +8,13 @@
  * and guards; so do we: every comparison below evaluates at the hints, while
  * the sizes and strides we produce stay symbolic.
  *
- * Limits, known and left: PyTorch sometimes specializes a size symbol when a
- * guard pins it to a constant (a view to a literal size equal to a symbolic
- * dim, some paddings), and then prints every later expression with the
- * constant; we keep the symbol, so such values agree only at the hint.
+ * Limits, known and left: PyTorch specializes a size symbol when a guard pins
+ * it to a constant (a view to a literal size equal to a symbolic dim, some
+ * paddings) and from then on prints every expression with the constant. In a
+ * dumped graph that includes the inputs' values (a SymNode prints with the
+ * ShapeEnv's replacements applied), so the pass sees the constant already
+ * (tests/data/shapes.test checks two such cases recorded on torch). Values
+ * printed before the guard would keep the symbol here, agreeing at the hint.
  * item() and other data-dependent values are partial (no unbacked symbols).
  */
 #include "lib/shapes.h"
