@@ -509,7 +509,20 @@ static int run(int argc, char **argv)
     if (why) {
         why_node = cgs_graph_find(g, why);
         if (!why_node) {
-            rc = cli_error("%s: no node named '%s'", argv[optind], why);
+            const char *best = NULL;
+            size_t bd = strlen(why) / 3 + 1;
+            for (uint32_t i = 0; i < g->n_nodes; i++) {
+                size_t dd = cgs_split_edit_distance(why, g->nodes[i]->name, bd);
+                if (dd < bd || (!best && dd == bd)) {
+                    best = g->nodes[i]->name;
+                    bd = dd;
+                }
+            }
+            if (best)
+                rc = cli_error("%s: no node named '%s'; did you mean '%s'?", argv[optind], why,
+                               best);
+            else
+                rc = cli_error("%s: no node named '%s'", argv[optind], why);
             goto out;
         }
     }

@@ -48,6 +48,8 @@ check "why placeholder" 0 "$CGSCOPE" split $G --split-ops cgs.attention --why s2
 has "why placeholder text" $out "a graph input (placeholder)"
 check "why unknown node" 2 "$CGSCOPE" split $G --split-ops cgs.attention --why no_such_node
 has "why unknown message" $err "no node named 'no_such_node'"
+check "why near miss" 2 "$CGSCOPE" split $G --split-ops cgs.attention --why linear_x
+has "why near miss message" $err "did you mean 'linear_1'?"
 
 check "near miss" 0 "$CGSCOPE" split $G --split-ops cgs.atention
 has "near miss message" $err "'cgs.atention' matches no node; did you mean 'cgs.attention'?"
