@@ -15,8 +15,8 @@ static int run(int argc, char **argv);
 const struct cmd cmd_shapes = {
     .name = "shapes",
     .usage =
-        "cgscope shapes [--reinfer] [--bind SYM=INT ...] [--split-ops OP[,OP]] [--all] [--json] "
-        "[--model NAME] GRAPH",
+        "cgscope shapes [--reinfer] [--bind SYM=INT ...] [--split-ops OP[,OP]] [--check] [--all] "
+        "[--json] [--model NAME] GRAPH",
     .summary = "infer shapes, dtypes and strides of every node (FakeTensor semantics)",
     .help = "options:\n"
             "  --reinfer          drop every recorded value except those of placeholders and\n"
@@ -29,6 +29,8 @@ const struct cmd cmd_shapes = {
             "                     and report the bytes each piece computes (needs every\n"
             "                     symbol bound, or a static graph)\n"
             "  --model NAME       the model to read from a .pt2 archive holding several\n"
+            "  --check            exit 1 unless every node was inferred exactly and agrees\n"
+            "                     with its recorded value (a CI gate)\n"
             "  --all              text output: list every node, not only the ones that are\n"
             "                     not ok or differ from the record\n"
             "  --json             write one JSON document to stdout\n"
@@ -282,10 +284,15 @@ static int piece_bytes(struct cgs_graph *g, const struct cgs_shapes *s, const ch
 static int run(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"reinfer", no_argument, NULL, 'r'}, {"bind", required_argument, NULL, 'b'},
-        {"all", no_argument, NULL, 'a'},     {"split-ops", required_argument, NULL, 's'},
-        {"json", no_argument, NULL, 'j'},    {"model", required_argument, NULL, 'm'},
-        {"help", no_argument, NULL, 'h'},    {NULL, 0, NULL, 0},
+        {"reinfer", no_argument, NULL, 'r'},
+        {"bind", required_argument, NULL, 'b'},
+        {"all", no_argument, NULL, 'a'},
+        {"check", no_argument, NULL, 'c'},
+        {"split-ops", required_argument, NULL, 's'},
+        {"json", no_argument, NULL, 'j'},
+        {"model", required_argument, NULL, 'm'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     struct cgs_sym_binding binds[MAX_BINDS];
     struct cgs_sym_bindings bind = {binds, 0};
@@ -293,7 +300,7 @@ static int run(int argc, char **argv)
     struct cgs_diag d = CGS_DIAG_INIT;
     struct cgs_shapes *s;
     struct cgs_graph *g;
-    bool json = false, all = false, total_known = false;
+    bool json = false, all = false, total_known = false, check = false;
     const char *split_ops = NULL, *model = NULL;
     int64_t total = 0;
     int c, rc = CGS_EXIT_OK;
@@ -319,6 +326,9 @@ static int run(int argc, char **argv)
             break;
         case 'a':
             all = true;
+            break;
+        case 'c':
+            check = true;
             break;
         case 's':
             split_ops = optarg;
@@ -368,6 +378,13 @@ static int run(int argc, char **argv)
         shapes_text(g, s, &bind, all, total, total_known);
         if (split_ops)
             rc = piece_bytes(g, s, split_ops, &bind, NULL);
+    }
+    if (check && rc == CGS_EXIT_OK && (!s->summary.validated || s->summary.mismatched)) {
+        fprintf(stderr,
+                "cgscope shapes: check failed: %u mismatched, %u partial, %u unknown op, %u "
+                "errors\n",
+                s->summary.mismatched, s->summary.partial, s->summary.unknown, s->summary.errors);
+        rc = CGS_EXIT_CHECK;
     }
     cgs_graph_free(g);
 out:

@@ -86,5 +86,12 @@ PY
 "$CGSCOPE" shapes --bind s99=3 "$g" >/dev/null 2>$err || fail "unknown symbol: exit $?"
 grep -q "no symbol 's99'" $err || fail "unknown symbol not warned: $(cat $err)"
 
+# --check: a CI gate; exit 1 when not every node is inferred exactly (item() is data-dependent)
+"$CGSCOPE" shapes --check --reinfer "$FIXTURES/dynamo/resnet18_eval.json" >/dev/null 2>&1; rc=$?
+[ "$rc" = 0 ] || fail "--check on a graph torch agrees with: exit $rc"
+"$CGSCOPE" shapes --check --reinfer "$g" >/dev/null 2>$err; rc=$?
+[ "$rc" = 1 ] || fail "--check on a graph with partial nodes: exit $rc"
+grep -q "check failed: 0 mismatched, 40 partial" $err || fail "--check message: $(cat $err)"
+
 echo "shapes CLI: $fails failures"
 [ $fails = 0 ]
