@@ -4349,8 +4349,6 @@ enum cgs_shape_cmp cgs_shapes_compare(const struct cgs_val *a, const struct cgs_
     }
     if ((a->kind == CGS_VAL_SYMINT || a->kind == CGS_VAL_INT) &&
         (b->kind == CGS_VAL_SYMINT || b->kind == CGS_VAL_INT)) {
-        struct cgs_symctx *none = NULL;
-        (void)none;
         if (a->kind == CGS_VAL_INT && b->kind == CGS_VAL_INT)
             return a->u.i == b->u.i ? CGS_SHAPE_CMP_MATCH : CGS_SHAPE_CMP_MISMATCH;
         if (a->kind == CGS_VAL_SYMINT && b->kind == CGS_VAL_SYMINT)
