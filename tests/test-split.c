@@ -468,6 +468,64 @@ static void test_policy_device_and_lint(void **state)
     cgs_graph_free(g);
 }
 
+/* A size symbol no node binds: torch would raise KeyError; we warn and leave it out. */
+static void test_unbound_symbol(void **state)
+{
+    struct gb b;
+    struct cgs_graph *g;
+    struct cgs_split *s;
+    bool noted = false;
+
+    (void)state;
+    gb_begin(&b, "\"s5\": {\"hint\": 4}");
+    gb_ph(&b, "x", F32("\"s5\""));
+    gb_call(&b, "t", ATT, "[{\"node\": \"x\"}]", F32("\"s5\""));
+    g = gb_end(&b, "{\"node\": \"t\"}", NULL);
+    s = split_ops(g, CGS_SPLIT_MAGI, ATT, NULL);
+    assert_int_equal(s->n_pieces, 1);
+    check_piece(s, 0, "submod_1", true, "t", "x", "t");
+    for (uint32_t i = 0; i < g->n_notes; i++)
+        if (g->notes[i].level == CGS_NOTE_WARNING && strstr(g->notes[i].msg, "'s5'"))
+            noted = true;
+    assert_true(noted);
+    cgs_graph_free(g);
+}
+
+/* fusion: a dtype change and a device change each end a region, with that rule. */
+static void test_policy_fusion_dtype_device(void **state)
+{
+    struct gb b;
+    struct cgs_graph *g;
+    struct cgs_split *s;
+
+    (void)state;
+    gb_begin(&b, NULL);
+    gb_ph(&b, "x", F32("4"));
+    gb_call(&b, "a", "aten.relu.default", "[{\"node\": \"x\"}]", F32("4"));
+    gb_call(&b, "h", "aten.neg.default", "[{\"node\": \"x\"}]",
+            "{\"dtype\": \"float16\", \"shape\": [4], \"device\": \"cuda:0\"}");
+    gb_ph(&b, "y", "{\"dtype\": \"float16\", \"shape\": [4], \"device\": \"cuda:0\"}");
+    gb_call(&b, "c", "aten.neg.default", "[{\"node\": \"y\"}]",
+            "{\"dtype\": \"float16\", \"shape\": [4], \"device\": \"cuda:0\"}");
+    gb_ph(&b, "z", "{\"dtype\": \"float16\", \"shape\": [4], \"device\": \"cpu\"}");
+    gb_call(&b, "d", "aten.neg.default", "[{\"node\": \"z\"}]",
+            "{\"dtype\": \"float16\", \"shape\": [4], \"device\": \"cpu\"}");
+    g = gb_end(&b, "[{\"node\": \"a\"}, {\"node\": \"h\"}, {\"node\": \"c\"}, "
+                   "{\"node\": \"d\"}]",
+               NULL);
+    s = split_ops(g, CGS_SPLIT_FUSION, NULL, NULL);
+    // h reads float32 x but makes float16: its input's dtype differs, so it is not fusible
+    assert_int_equal(s->n_pieces, 4);
+    check_piece(s, 0, "submod_0", false, "a", "x", "a");
+    check_piece(s, 1, "submod_1", true, "h", "x", "h");
+    check_piece(s, 2, "submod_2", false, "c", "y", "c");
+    check_piece(s, 3, "submod_3", false, "d", "z", "d");
+    assert_int_equal(s->boundaries[0].rule, CGS_SPLIT_RULE_DTYPE);
+    assert_int_equal(s->boundaries[1].rule, CGS_SPLIT_RULE_ELEMENTWISE);
+    assert_int_equal(s->boundaries[2].rule, CGS_SPLIT_RULE_DEVICE);
+    cgs_graph_free(g);
+}
+
 static void test_bad_options(void **state)
 {
     struct gb b;
@@ -628,6 +686,8 @@ int main(void)
         cmocka_unit_test(test_get_attr),
         cmocka_unit_test(test_policy_fusion),
         cmocka_unit_test(test_policy_device_and_lint),
+        cmocka_unit_test(test_unbound_symbol),
+        cmocka_unit_test(test_policy_fusion_dtype_device),
         cmocka_unit_test(test_bad_options),
         cmocka_unit_test(test_golden_fixtures),
     };
