@@ -13,6 +13,7 @@
  */
 #include "lib/load.h"
 
+#include "lib/json-scan.h"
 #include "lib/strmap.h"
 
 #include <cjson/cJSON.h>
@@ -210,10 +211,7 @@ struct loader {
     struct cgs_diag *d;
     struct cgs_graph *root;
 
-    /* scanner: value start offsets in preorder */
-    size_t *offs;
-    size_t n_offs, alloc_offs;
-    bool record;
+    struct cgs_jscan js; /* the scanner, with value start offsets in preorder */
 
     /* the current element */
     cJSON *elem;
@@ -266,197 +264,33 @@ static int fail_at(struct loader *L, size_t off, int code, const char *fmt, ...)
     return -code;
 }
 
-/* ---- the scanner ------------------------------------------------------------- */
+/* ---- the scanner (lib/json-scan.c), its errors as the loader's ------------------- */
 
 static size_t skip_ws(const struct loader *L, size_t p)
 {
-    while (p < L->len && (L->buf[p] == ' ' || L->buf[p] == '\t' || L->buf[p] == '\n' ||
-                          L->buf[p] == '\r'))
-        p++;
-    return p;
+    return cgs_jscan_ws(&L->js, p);
 }
 
-static const char *what_at(const struct loader *L, size_t p)
+static const char *what_at(struct loader *L, size_t p)
 {
-    static _Thread_local char one[8];
-    if (p >= L->len)
-        return "end of file";
-    switch (L->buf[p]) {
-    case '{': return "'{'";
-    case '}': return "'}'";
-    case '[': return "'['";
-    case ']': return "']'";
-    case ',': return "','";
-    case ':': return "':'";
-    case '"': return "a string";
-    default:
-        if ((unsigned char)L->buf[p] > 0x20 && (unsigned char)L->buf[p] < 0x7f) {
-            snprintf(one, sizeof(one), "'%c'", L->buf[p]);
-            return one;
-        }
-        return "an unexpected character";
-    }
+    return cgs_jscan_what(&L->js, p);
 }
 
-/* Bytes that end the fast path inside a string: '"', '\\' and control characters. */
-static const unsigned char string_stop[256] = {
-    [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1,
-    [0x07] = 1, [0x08] = 1, [0x09] = 1, [0x0a] = 1, [0x0b] = 1, [0x0c] = 1, [0x0d] = 1,
-    [0x0e] = 1, [0x0f] = 1, [0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1,
-    [0x15] = 1, [0x16] = 1, [0x17] = 1, [0x18] = 1, [0x19] = 1, [0x1a] = 1, [0x1b] = 1,
-    [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1, ['"'] = 1, ['\\'] = 1,
-};
-
-/* Scan a string starting at p (the quote); *end is past the closing quote. */
-static int scan_string(struct loader *L, size_t p, size_t *end)
+static int scan_error(struct loader *L, int err)
 {
-    const unsigned char *b = (const unsigned char *)L->buf;
-    size_t start = p++;
-    for (;;) {
-        while (p < L->len && !string_stop[b[p]])
-            p++;
-        if (p >= L->len)
-            break;
-        unsigned char c = b[p];
-        if (c == '"') {
-            if (p - start > CGS_LOAD_MAX_STRING)
-                return fail_at(L, start, CGS_E_LIMIT, "string longer than %zu bytes",
-                               CGS_LOAD_MAX_STRING);
-            *end = p + 1;
-            return 0;
-        }
-        if (c < 0x20)
-            return fail_at(L, p, CGS_E_PARSE, "malformed JSON: control character in string");
-        /* a backslash */
-        p++;
-        if (p >= L->len)
-            break;
-        if (!strchr("\"\\/bfnrtu", L->buf[p]) || !L->buf[p])
-            return fail_at(L, p, CGS_E_PARSE, "malformed JSON: bad escape '\\%c' in string",
-                           L->buf[p]);
-        p++;
-    }
-    return fail_at(L, start, CGS_E_PARSE, "malformed JSON: unterminated string");
+    return fail_at(L, L->js.err_off, -err, "%s", L->js.err_msg);
 }
 
-static int scan_number(struct loader *L, size_t p, size_t *end)
-{
-    size_t s = p;
-    if (p < L->len && L->buf[p] == '-')
-        p++;
-    if (p >= L->len || L->buf[p] < '0' || L->buf[p] > '9')
-        return fail_at(L, s, CGS_E_PARSE, "malformed JSON: expected a value, got %s",
-                       what_at(L, s));
-    while (p < L->len && L->buf[p] >= '0' && L->buf[p] <= '9')
-        p++;
-    if (p < L->len && L->buf[p] == '.') {
-        p++;
-        if (p >= L->len || L->buf[p] < '0' || L->buf[p] > '9')
-            return fail_at(L, p, CGS_E_PARSE, "malformed JSON: expected digits after '.'");
-        while (p < L->len && L->buf[p] >= '0' && L->buf[p] <= '9')
-            p++;
-    }
-    if (p < L->len && (L->buf[p] == 'e' || L->buf[p] == 'E')) {
-        p++;
-        if (p < L->len && (L->buf[p] == '+' || L->buf[p] == '-'))
-            p++;
-        if (p >= L->len || L->buf[p] < '0' || L->buf[p] > '9')
-            return fail_at(L, p, CGS_E_PARSE, "malformed JSON: expected digits in exponent");
-        while (p < L->len && L->buf[p] >= '0' && L->buf[p] <= '9')
-            p++;
-    }
-    *end = p;
-    return 0;
-}
-
-static void record(struct loader *L, size_t off)
-{
-    if (!L->record)
-        return;
-    CGS_ALLOC_GROW(L->offs, L->n_offs + 1, L->alloc_offs);
-    L->offs[L->n_offs++] = off;
-}
-
-/*
- * Scan one JSON value starting at p (after whitespace); *end is just past
- * it. Iterative: containers keep their kind on an explicit stack.
- */
 static int scan_value(struct loader *L, size_t p, size_t *end)
 {
-    char stack[CGS_LOAD_MAX_DEPTH + 1];
-    int sp = 0;
-    int err;
+    int err = cgs_jscan_value(&L->js, p, end);
+    return err ? scan_error(L, err) : 0;
+}
 
-    for (;;) {
-        /* at the start of a value */
-        p = skip_ws(L, p);
-        if (p >= L->len)
-            return fail_at(L, p, CGS_E_PARSE, "malformed JSON: unexpected end of file, "
-                                              "expected a value");
-        record(L, p);
-        char c = L->buf[p];
-        if (c == '{' || c == '[') {
-            if (sp == CGS_LOAD_MAX_DEPTH)
-                return fail_at(L, p, CGS_E_LIMIT, "nesting too deep (more than %d levels)",
-                               CGS_LOAD_MAX_DEPTH);
-            stack[sp++] = c;
-            p = skip_ws(L, p + 1);
-            if (p < L->len && L->buf[p] == (c == '{' ? '}' : ']')) {
-                sp--;
-                p++;
-                goto after_value;
-            }
-            if (c == '{')
-                goto member_key;
-            continue;
-        } else if (c == '"') {
-            if ((err = scan_string(L, p, &p)))
-                return err;
-        } else if (c == 't' && L->len - p >= 4 && !memcmp(L->buf + p, "true", 4)) {
-            p += 4;
-        } else if (c == 'f' && L->len - p >= 5 && !memcmp(L->buf + p, "false", 5)) {
-            p += 5;
-        } else if (c == 'n' && L->len - p >= 4 && !memcmp(L->buf + p, "null", 4)) {
-            p += 4;
-        } else if ((err = scan_number(L, p, &p))) {
-            return err;
-        }
-    after_value:
-        for (;;) {
-            if (sp == 0) {
-                *end = p;
-                return 0;
-            }
-            p = skip_ws(L, p);
-            char close = stack[sp - 1] == '{' ? '}' : ']';
-            if (p < L->len && L->buf[p] == ',') {
-                p++;
-                if (stack[sp - 1] == '{')
-                    goto member_key;
-                break; /* next array element */
-            }
-            if (p < L->len && L->buf[p] == close) {
-                sp--;
-                p++;
-                continue;
-            }
-            return fail_at(L, p, CGS_E_PARSE, "malformed JSON: expected ',' or '%c', got %s",
-                           close, what_at(L, p));
-        }
-        continue;
-    member_key:
-        p = skip_ws(L, p);
-        if (p >= L->len || L->buf[p] != '"')
-            return fail_at(L, p, CGS_E_PARSE, "malformed JSON: expected a string key, got %s",
-                           what_at(L, p));
-        if ((err = scan_string(L, p, &p)))
-            return err;
-        p = skip_ws(L, p);
-        if (p >= L->len || L->buf[p] != ':')
-            return fail_at(L, p, CGS_E_PARSE, "malformed JSON: expected ':' after key, got %s",
-                           what_at(L, p));
-        p++;
-    }
+static int scan_string(struct loader *L, size_t p, size_t *end)
+{
+    int err = cgs_jscan_string(&L->js, p, end);
+    return err ? scan_error(L, err) : 0;
 }
 
 /* ---- from scanner offsets to cJSON items -------------------------------------- */
@@ -474,10 +308,10 @@ static int attach_offsets(struct loader *L, cJSON *root)
     cJSON *it = root;
 
     while (it) {
-        if (k >= L->n_offs)
+        if (k >= L->js.n_offs)
             CGS_BUG("scanner and cJSON disagree on the value count");
         if (cJSON_IsNumber(it)) {
-            it->valuestring = (char *)(L->buf + L->offs[k]);
+            it->valuestring = (char *)(L->buf + L->js.offs[k]);
             it->type |= cJSON_IsReference;
         }
         k++;
@@ -505,7 +339,7 @@ static size_t item_offset(const struct loader *L, const cJSON *x)
         return L->elem_base;
     while (it) {
         if (it == x)
-            return k < L->n_offs ? L->offs[k] : L->elem_base;
+            return k < L->js.n_offs ? L->js.offs[k] : L->elem_base;
         k++;
         if (it->child && !cJSON_IsNumber(it)) {
             stack[sp++] = it;
@@ -532,22 +366,6 @@ static int fail_item(struct loader *L, const cJSON *x, int code, const char *fmt
     return fail_at(L, item_offset(L, x), code, "%s", msg);
 }
 
-static const char *json_type(const cJSON *x)
-{
-    if (!x)
-        return "nothing";
-    if (cJSON_IsNull(x))
-        return "null";
-    if (cJSON_IsBool(x))
-        return "a boolean";
-    if (cJSON_IsNumber(x))
-        return "a number";
-    if (cJSON_IsString(x))
-        return "a string";
-    if (cJSON_IsArray(x))
-        return "an array";
-    return "an object";
-}
 
 /* ---- paths ---------------------------------------------------------------------- */
 
@@ -591,7 +409,7 @@ static int get_int(struct loader *L, const cJSON *x, int64_t *v)
     char *end;
     long long r;
     if (!cJSON_IsNumber(x) || !number_is_int(x))
-        return fail_item(L, x, CGS_E_SCHEMA, "expected an integer, got %s", json_type(x));
+        return fail_item(L, x, CGS_E_SCHEMA, "expected an integer, got %s", cgs_json_type(x));
     errno = 0;
     r = strtoll(x->valuestring, &end, 10);
     if (errno == ERANGE)
@@ -643,7 +461,7 @@ static int get_dim(struct loader *L, struct cgs_graph *g, const cJSON *x, bool i
     }
     return fail_item(L, x, CGS_E_SCHEMA,
                      "expected a dimension (an integer or an expression string), got %s",
-                     json_type(x));
+                     cgs_json_type(x));
 }
 
 static int get_dims(struct loader *L, struct cgs_graph *g, const cJSON *arr, const char *key,
@@ -653,7 +471,7 @@ static int get_dims(struct loader *L, struct cgs_graph *g, const cJSON *arr, con
     size_t old = path_key(L, key);
     if (!cJSON_IsArray(arr)) {
         err = fail_item(L, arr, CGS_E_SCHEMA, "expected an array for '%s', got %s", key,
-                        json_type(arr));
+                        cgs_json_type(arr));
         goto out;
     }
     count = cJSON_GetArraySize(arr);
@@ -712,7 +530,7 @@ static int get_tensor(struct loader *L, struct cgs_graph *g, const cJSON *x, str
     if (!cJSON_IsString(dt)) {
         size_t old = path_key(L, "dtype");
         err = fail_item(L, dt ? dt : x, CGS_E_SCHEMA, "expected a dtype name string, got %s",
-                        json_type(dt));
+                        cgs_json_type(dt));
         (void)old;
         return err;
     }
@@ -742,7 +560,7 @@ static int get_tensor(struct loader *L, struct cgs_graph *g, const cJSON *x, str
         if (!cJSON_IsString(dev)) {
             path_key(L, "device");
             return fail_item(L, dev, CGS_E_SCHEMA, "expected a device string, got %s",
-                             json_type(dev));
+                             cgs_json_type(dev));
         }
         t->device = cgs_graph_intern(g, dev->valuestring);
     }
@@ -750,7 +568,7 @@ static int get_tensor(struct loader *L, struct cgs_graph *g, const cJSON *x, str
         if (!cJSON_IsBool(rg)) {
             path_key(L, "requires_grad");
             return fail_item(L, rg, CGS_E_SCHEMA, "expected true or false, got %s",
-                             json_type(rg));
+                             cgs_json_type(rg));
         }
         t->requires_grad = cJSON_IsTrue(rg);
     }
@@ -820,7 +638,7 @@ static int get_val(struct loader *L, struct cgs_graph *g, const cJSON *x, struct
                 v->u.s.text = cJSON_IsTrue(s) ? "True" : "False";
             else
                 return fail_item(L, s, CGS_E_SCHEMA, "expected an expression string, got %s",
-                                 json_type(s));
+                                 cgs_json_type(s));
             if (hint && cJSON_IsNumber(hint)) {
                 v->has_hint = true;
                 v->u.s.fhint = get_double(hint);
@@ -834,7 +652,7 @@ static int get_val(struct loader *L, struct cgs_graph *g, const cJSON *x, struct
                              "'symint', 'symfloat' or 'symbool'");
         }
     } else {
-        return fail_item(L, x, CGS_E_SCHEMA, "expected a value, got %s", json_type(x));
+        return fail_item(L, x, CGS_E_SCHEMA, "expected a value, got %s", cgs_json_type(x));
     }
     return 0;
 }
@@ -896,7 +714,7 @@ static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, c
             struct cgs_node *n;
             if (!cJSON_IsString(k))
                 return fail_item(L, k, CGS_E_SCHEMA, "expected a node name string, got %s",
-                                 json_type(k));
+                                 cgs_json_type(k));
             a->kind = CGS_ARG_NODE;
             n = cgs_graph_find(g, k->valuestring);
             if (n && n->index < node_index) {
@@ -917,7 +735,7 @@ static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, c
             if (!cJSON_IsString(k) ||
                 (a->u.dtype = cgs_dtype_from_name(k->valuestring)) == CGS_DTYPE_UNKNOWN)
                 return fail_item(L, k, CGS_E_SCHEMA, "expected a dtype name such as "
-                                 "'float32', got %s%s%s", json_type(k),
+                                 "'float32', got %s%s%s", cgs_json_type(k),
                                  cJSON_IsString(k) ? " " : "",
                                  cJSON_IsString(k) ? k->valuestring : "");
             a->kind = CGS_ARG_DTYPE;
@@ -925,7 +743,7 @@ static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, c
                    !strcmp(key, "layout") || !strcmp(key, "repr")) {
             if (!cJSON_IsString(k))
                 return fail_item(L, k, CGS_E_SCHEMA, "expected a string for '%s', got %s", key,
-                                 json_type(k));
+                                 cgs_json_type(k));
             a->kind = key[0] == 'd'   ? CGS_ARG_DEVICE
                       : key[0] == 'm' ? CGS_ARG_MEMFMT
                       : key[0] == 'l' ? CGS_ARG_LAYOUT
@@ -975,7 +793,7 @@ static int opt_string(struct loader *L, struct cgs_graph *g, const cJSON *obj, c
     if (!cJSON_IsString(x)) {
         path_key(L, key);
         return fail_item(L, x, CGS_E_SCHEMA, "expected a string for '%s', got %s", key,
-                         json_type(x));
+                         cgs_json_type(x));
     }
     *out = cgs_graph_intern(g, x->valuestring);
     return 0;
@@ -989,7 +807,7 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x, u
     int opk, err;
 
     if (!cJSON_IsObject(x))
-        return fail_item(L, x, CGS_E_SCHEMA, "expected a node object, got %s", json_type(x));
+        return fail_item(L, x, CGS_E_SCHEMA, "expected a node object, got %s", cgs_json_type(x));
     /* one pass over the keys (the first of a duplicated key wins, as in cJSON) */
     for (it = x->child; it; it = it->next) {
         const char *k = it->string;
@@ -1009,13 +827,13 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x, u
     if (!cJSON_IsString(name) || !name->valuestring[0]) {
         path_key(L, "name");
         return fail_item(L, name ? name : x, CGS_E_SCHEMA, "%s node 'name': expected a "
-                         "non-empty string, got %s", name ? "bad" : "missing", json_type(name));
+                         "non-empty string, got %s", name ? "bad" : "missing", cgs_json_type(name));
     }
     if (!cJSON_IsString(op)) {
         path_key(L, "op");
         return fail_item(L, op ? op : x, CGS_E_SCHEMA, "%s 'op' in node '%s': expected a "
                          "string, got %s", op ? "bad" : "missing", name->valuestring,
-                         json_type(op));
+                         cgs_json_type(op));
     }
     opk = cgs_node_op_from_name(op->valuestring);
     if (opk < 0) {
@@ -1027,7 +845,7 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x, u
     if (target && !cJSON_IsNull(target) && !cJSON_IsString(target)) {
         path_key(L, "target");
         return fail_item(L, target, CGS_E_SCHEMA, "expected a string for 'target', got %s",
-                         json_type(target));
+                         cgs_json_type(target));
     }
     if (!cJSON_IsString(target) && opk != CGS_NODE_OUTPUT && opk != CGS_NODE_PLACEHOLDER) {
         path_key(L, "target");
@@ -1054,7 +872,7 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x, u
         struct cgs_arg tmp = {0};
         if (!cJSON_IsArray(args))
             return fail_item(L, args, CGS_E_SCHEMA, "expected an array for 'args', got %s",
-                             json_type(args));
+                             cgs_json_type(args));
         if ((err = get_arg_list(L, g, n->index, args, &tmp, 1)))
             return err;
         n->args = tmp.u.items;
@@ -1067,7 +885,7 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x, u
 
         if (!cJSON_IsObject(kwargs))
             return fail_item(L, kwargs, CGS_E_SCHEMA, "expected an object for 'kwargs', got %s",
-                             json_type(kwargs));
+                             cgs_json_type(kwargs));
         n->kwargs = cnt ? cgs_arena_calloc(g->arena, (size_t)cnt, sizeof(*n->kwargs)) : NULL;
         cJSON_ArrayForEach(it, kwargs) {
             size_t o2 = path_key(L, it->string);
@@ -1120,12 +938,12 @@ static int load_nodes(struct loader *L, struct cgs_graph *g, size_t start, const
         snprintf(L->path, sizeof(L->path), "%snodes[%u]", prefix, i);
         L->path_len = strlen(L->path);
         L->n_segs = 0;
-        L->n_offs = 0;
-        L->record = true;
+        L->js.n_offs = 0;
+        L->js.record = true;
         p = skip_ws(L, p);
         if ((err = scan_value(L, p, &end)))
             return err;
-        L->record = false;
+        L->js.record = false;
         L->elem = cJSON_ParseWithLengthOpts(L->buf + p, end - p, NULL, 0);
         if (!L->elem)
             return fail_at(L, p, CGS_E_PARSE, "malformed JSON in node");
@@ -1306,12 +1124,12 @@ fail:
 /* Parse a small member value with cJSON (the caller deletes it). */
 static cJSON *parse_member(struct loader *L, const struct member *m)
 {
-    L->n_offs = 0;
-    L->record = true;
+    L->js.n_offs = 0;
+    L->js.record = true;
     size_t end;
     if (scan_value(L, m->start, &end))
         CGS_BUG("member rescan failed");
-    L->record = false;
+    L->js.record = false;
     cJSON *x = cJSON_ParseWithLengthOpts(L->buf + m->start, m->end - m->start, NULL, 0);
     if (x) {
         attach_offsets(L, x);
@@ -1341,14 +1159,14 @@ static int load_symbols(struct loader *L, struct cgs_graph *g, const cJSON *x)
         return 0;
     if (!cJSON_IsObject(x))
         return fail_item(L, x, CGS_E_SCHEMA, "expected an object for 'symbols', got %s",
-                         json_type(x));
+                         cgs_json_type(x));
     cJSON_ArrayForEach(s, x) {
         struct cgs_symbol *sym;
         static const char *const keys[3] = {"hint", "min", "max"};
         set_path(L, "symbols.%s", s->string);
         if (!cJSON_IsObject(s))
             return fail_item(L, s, CGS_E_SCHEMA, "expected an object with hint, min, max, "
-                             "got %s", json_type(s));
+                             "got %s", cgs_json_type(s));
         const char *p = s->string;
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_'))
             return fail_item(L, s, CGS_E_SCHEMA, "bad symbol name '%s'", s->string);
@@ -1389,7 +1207,7 @@ static int load_producer(struct loader *L, struct cgs_graph *g, const cJSON *x)
         return 0;
     if (!cJSON_IsObject(x))
         return fail_item(L, x, CGS_E_SCHEMA, "expected an object for 'producer', got %s",
-                         json_type(x));
+                         cgs_json_type(x));
     cJSON_ArrayForEach(s, x) {
         set_path(L, "producer.%s", s->string);
         if (!strcmp(s->string, "tool") || !strcmp(s->string, "version") ||
@@ -1397,7 +1215,7 @@ static int load_producer(struct loader *L, struct cgs_graph *g, const cJSON *x)
             if (cJSON_IsNull(s))
                 continue;
             if (!cJSON_IsString(s))
-                return fail_item(L, s, CGS_E_SCHEMA, "expected a string, got %s", json_type(s));
+                return fail_item(L, s, CGS_E_SCHEMA, "expected a string, got %s", cgs_json_type(s));
             if (s->string[0] == 't')
                 g->producer.tool = cgs_graph_intern(g, s->valuestring);
             else if (s->string[0] == 'v')
@@ -1412,7 +1230,7 @@ static int load_producer(struct loader *L, struct cgs_graph *g, const cJSON *x)
                 continue;
             if (!cJSON_IsBool(s))
                 return fail_item(L, s, CGS_E_SCHEMA, "expected true or false, got %s",
-                                 json_type(s));
+                                 cgs_json_type(s));
             if (s->string[3] == 'i')
                 g->producer.is_inference = cJSON_IsTrue(s);
             else
@@ -1523,6 +1341,7 @@ struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const cha
     L.len = len;
     L.d = d;
     L.dims = cgs_strmap_new();
+    cgs_jscan_init(&L.js, buf, len, "end of file");
     st.g = cgs_graph_new(file, NULL);
 
     set_path(&L, "%s", "");
@@ -1572,7 +1391,7 @@ struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const cha
         set_path(&L, "%s", "name");
         x = parse_member(&L, m_name);
         if (!cJSON_IsString(x) && !cJSON_IsNull(x)) {
-            fail_item(&L, x, CGS_E_SCHEMA, "expected a string for 'name', got %s", json_type(x));
+            fail_item(&L, x, CGS_E_SCHEMA, "expected a string for 'name', got %s", cgs_json_type(x));
             goto fail;
         }
         if (cJSON_IsString(x))
@@ -1628,7 +1447,7 @@ struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const cha
             cgs_graph_note(g, CGS_NOTE_WARNING, CGS_E_SCHEMA, NULL, "graph has no output node");
     }
     free(top);
-    free(L.offs);
+    cgs_jscan_release(&L.js);
     free(L.unres);
     cgs_strmap_free(L.dims);
     cur_bump = outer_bump;
@@ -1638,7 +1457,7 @@ fail:
     if (x)
         cJSON_Delete(x);
     free(top);
-    free(L.offs);
+    cgs_jscan_release(&L.js);
     free(L.unres);
     cgs_strmap_free(L.dims);
     cur_bump = outer_bump;

@@ -19,6 +19,8 @@
  */
 #include "lib/load.h"
 
+#include "lib/json-scan.h"
+
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
@@ -53,6 +55,7 @@ struct pt2 {
     char path[200];    /* JSON path of what is being read */
     size_t path_len;
     size_t piece;      /* offset of the piece being converted, for line:col */
+    struct cgs_jscan js;
 };
 
 static int fail_at(struct pt2 *P, size_t off, int code, const char *fmt, ...) CGS_PRINTF(4, 5);
@@ -101,150 +104,33 @@ static void path_pop(struct pt2 *P, size_t old)
     P->path[old] = '\0';
 }
 
-/* ---- a light JSON scanner: extents of values, iteration of members -------------- */
+/* ---- the scanner (lib/json-scan.c), its errors as the reader's -------------------- */
 
 static size_t skip_ws(const struct pt2 *P, size_t p)
 {
-    while (p < P->len && (P->buf[p] == ' ' || P->buf[p] == '\t' || P->buf[p] == '\n' ||
-                          P->buf[p] == '\r'))
-        p++;
-    return p;
+    return cgs_jscan_ws(&P->js, p);
 }
 
-static const char *what_at(const struct pt2 *P, size_t p)
+static const char *what_at(struct pt2 *P, size_t p)
 {
-    if (p >= P->len)
-        return "the end of the record";
-    switch (P->buf[p]) {
-    case '{': return "'{'";
-    case '}': return "'}'";
-    case '[': return "'['";
-    case ']': return "']'";
-    case ',': return "','";
-    case ':': return "':'";
-    case '"': return "a string";
-    default: return "an unexpected character";
-    }
+    return cgs_jscan_what(&P->js, p);
+}
+
+static int scan_error(struct pt2 *P, int err)
+{
+    return fail_at(P, P->js.err_off, -err, "%s", P->js.err_msg);
+}
+
+static int scan_value(struct pt2 *P, size_t p, size_t *end)
+{
+    int err = cgs_jscan_value(&P->js, p, end);
+    return err ? scan_error(P, err) : 0;
 }
 
 static int scan_string(struct pt2 *P, size_t p, size_t *end)
 {
-    size_t start = p++;
-    while (p < P->len) {
-        unsigned char c = (unsigned char)P->buf[p];
-        if (c == '"') {
-            if (p - start > CGS_LOAD_MAX_STRING)
-                return fail_at(P, start, CGS_E_LIMIT, "string longer than %zu bytes",
-                               CGS_LOAD_MAX_STRING);
-            *end = p + 1;
-            return 0;
-        }
-        if (c < 0x20)
-            return fail_at(P, p, CGS_E_PARSE, "malformed JSON: control character in a string");
-        if (c == '\\') {
-            p++;
-            if (p >= P->len)
-                break;
-            if (!strchr("\"\\/bfnrtu", P->buf[p]))
-                return fail_at(P, p, CGS_E_PARSE, "malformed JSON: bad escape in a string");
-        }
-        p++;
-    }
-    return fail_at(P, start, CGS_E_PARSE, "malformed JSON: unterminated string");
-}
-
-static int scan_scalar(struct pt2 *P, size_t p, size_t *end)
-{
-    static const char *const words[3] = {"true", "false", "null"};
-    size_t s = p;
-    for (int i = 0; i < 3; i++) {
-        size_t n = strlen(words[i]);
-        if (P->len - p >= n && !memcmp(P->buf + p, words[i], n)) {
-            *end = p + n;
-            return 0;
-        }
-    }
-    if (p < P->len && P->buf[p] == '-')
-        p++;
-    if (p >= P->len || P->buf[p] < '0' || P->buf[p] > '9')
-        return fail_at(P, s, CGS_E_PARSE, "malformed JSON: expected a value, got %s",
-                       what_at(P, s));
-    while (p < P->len && ((P->buf[p] >= '0' && P->buf[p] <= '9') || P->buf[p] == '.' ||
-                          P->buf[p] == 'e' || P->buf[p] == 'E' || P->buf[p] == '+' ||
-                          P->buf[p] == '-'))
-        p++;
-    *end = p;
-    return 0;
-}
-
-/* Find the end of the JSON value at p; iterative, with an explicit stack. */
-static int scan_value(struct pt2 *P, size_t p, size_t *end)
-{
-    char stack[CGS_LOAD_MAX_DEPTH + 1];
-    int sp = 0, err;
-
-    for (;;) {
-        p = skip_ws(P, p);
-        if (p >= P->len)
-            return fail_at(P, p, CGS_E_PARSE, "malformed JSON: unexpected end of the record, "
-                           "expected a value (is the archive cut short?)");
-        char c = P->buf[p];
-        if (c == '{' || c == '[') {
-            if (sp == CGS_LOAD_MAX_DEPTH)
-                return fail_at(P, p, CGS_E_LIMIT, "JSON nested deeper than %d levels",
-                               CGS_LOAD_MAX_DEPTH);
-            stack[sp++] = c;
-            p = skip_ws(P, p + 1);
-            if (p < P->len && P->buf[p] == (c == '{' ? '}' : ']')) {
-                sp--;
-                p++;
-                goto after_value;
-            }
-            if (c == '{')
-                goto member_key;
-            continue;
-        } else if (c == '"') {
-            if ((err = scan_string(P, p, &p)))
-                return err;
-        } else if ((err = scan_scalar(P, p, &p))) {
-            return err;
-        }
-    after_value:
-        for (;;) {
-            if (sp == 0) {
-                *end = p;
-                return 0;
-            }
-            p = skip_ws(P, p);
-            char close = stack[sp - 1] == '{' ? '}' : ']';
-            if (p < P->len && P->buf[p] == ',') {
-                p++;
-                if (stack[sp - 1] == '{')
-                    goto member_key;
-                break;
-            }
-            if (p < P->len && P->buf[p] == close) {
-                sp--;
-                p++;
-                continue;
-            }
-            return fail_at(P, p, CGS_E_PARSE, "malformed JSON: expected ',' or '%c', got %s",
-                           close, what_at(P, p));
-        }
-        continue;
-    member_key:
-        p = skip_ws(P, p);
-        if (p >= P->len || P->buf[p] != '"')
-            return fail_at(P, p, CGS_E_PARSE, "malformed JSON: expected a string key, got %s",
-                           what_at(P, p));
-        if ((err = scan_string(P, p, &p)))
-            return err;
-        p = skip_ws(P, p);
-        if (p >= P->len || P->buf[p] != ':')
-            return fail_at(P, p, CGS_E_PARSE, "malformed JSON: expected ':' after a key, got %s",
-                           what_at(P, p));
-        p++;
-    }
+    int err = cgs_jscan_string(&P->js, p, end);
+    return err ? scan_error(P, err) : 0;
 }
 
 /* Iteration over the members of an object or the elements of an array in the text. */
@@ -403,23 +289,6 @@ static void cursor_end(struct jcursor *c)
 }
 
 /* ---- small helpers ----------------------------------------------------------------- */
-
-static const char *json_type(const cJSON *x)
-{
-    if (!x)
-        return "nothing";
-    if (cJSON_IsNull(x))
-        return "null";
-    if (cJSON_IsBool(x))
-        return "a boolean";
-    if (cJSON_IsNumber(x))
-        return "a number";
-    if (cJSON_IsString(x))
-        return "a string";
-    if (cJSON_IsArray(x))
-        return "an array";
-    return "an object";
-}
 
 static const cJSON *get(const cJSON *x, const char *key)
 {
@@ -868,7 +737,7 @@ static const struct cgs_sym *sym_int(struct pt2 *P, struct cgs_graph *g, const c
     }
     (void)P;
     snprintf(why, n, "expected {\"as_int\": n} or {\"as_expr\": ...} for a SymInt, got %s",
-             json_type(x));
+             cgs_json_type(x));
     return NULL;
 }
 
@@ -886,7 +755,7 @@ static int tensor_val(struct pt2 *P, struct cgs_graph *g, const char *name, cons
 
     if (!cJSON_IsObject(x) || !cJSON_IsArray(sizes))
         return FAIL(P, CGS_E_SCHEMA, "tensor value '%s': expected an object with 'sizes', "
-                    "got %s", name, json_type(x));
+                    "got %s", name, cgs_json_type(x));
     v->kind = CGS_VAL_TENSOR;
     t->dtype = json_int(dt, &e) ? dtype_from_enum(e) : CGS_DTYPE_UNKNOWN;
     if (t->dtype == CGS_DTYPE_UNKNOWN)
@@ -944,7 +813,7 @@ static void sym_val(struct pt2 *P, struct cgs_graph *g, const char *name, const 
     v->kind = CGS_VAL_NONE;
     if (!u) {
         cgs_graph_note(g, CGS_NOTE_WARNING, CGS_E_SCHEMA, NULL,
-                       "value '%s': expected a tagged union, got %s", name, json_type(x));
+                       "value '%s': expected a tagged union, got %s", name, cgs_json_type(x));
         return;
     }
     if (which == 'i') {
@@ -1057,7 +926,7 @@ static int small_union(struct pt2 *P, struct gctx *G, const cJSON *x, struct cgs
     const cJSON *u = union_item(x);
     double f;
     if (!u)
-        return FAIL(P, CGS_E_SCHEMA, "expected a tagged union (one key), got %s", json_type(x));
+        return FAIL(P, CGS_E_SCHEMA, "expected a tagged union (one key), got %s", cgs_json_type(x));
     if (!strcmp(u->string, "as_name")) {
         if (!cJSON_IsString(u))
             return FAIL(P, CGS_E_SCHEMA, "expected a name string for 'as_name'");
@@ -1082,13 +951,13 @@ static int small_union(struct pt2 *P, struct gctx *G, const cJSON *x, struct cgs
         a->kind = CGS_ARG_INT;
         if (!json_int(u, &a->u.i))
             return FAIL(P, CGS_E_SCHEMA, "expected an integer for 'as_int', got %s",
-                        json_type(u));
+                        cgs_json_type(u));
         return 0;
     }
     if (!strcmp(u->string, "as_float")) {
         a->kind = CGS_ARG_FLOAT;
         if (!json_float(u, &f))
-            return FAIL(P, CGS_E_SCHEMA, "expected a float for 'as_float', got %s", json_type(u));
+            return FAIL(P, CGS_E_SCHEMA, "expected a float for 'as_float', got %s", cgs_json_type(u));
         a->u.f = f;
         return 0;
     }
@@ -1111,7 +980,7 @@ static int list_of(struct pt2 *P, struct gctx *G, const cJSON *arr, struct cgs_a
     const cJSON *it;
     int i = 0, err;
     if (!cJSON_IsArray(arr))
-        return FAIL(P, CGS_E_SCHEMA, "expected a list, got %s", json_type(arr));
+        return FAIL(P, CGS_E_SCHEMA, "expected a list, got %s", cgs_json_type(arr));
     struct cgs_arg *items = new_items(G, a, cJSON_GetArraySize(arr));
     cJSON_ArrayForEach(it, arr) {
         struct cgs_arg *b = &items[i++];
@@ -1120,12 +989,12 @@ static int list_of(struct pt2 *P, struct gctx *G, const cJSON *arr, struct cgs_a
         case 'i':
             b->kind = CGS_ARG_INT;
             if (!json_int(it, &b->u.i))
-                return FAIL(P, CGS_E_SCHEMA, "expected an integer, got %s", json_type(it));
+                return FAIL(P, CGS_E_SCHEMA, "expected an integer, got %s", cgs_json_type(it));
             break;
         case 'f':
             b->kind = CGS_ARG_FLOAT;
             if (!json_float(it, &b->u.f))
-                return FAIL(P, CGS_E_SCHEMA, "expected a float, got %s", json_type(it));
+                return FAIL(P, CGS_E_SCHEMA, "expected a float, got %s", cgs_json_type(it));
             break;
         case 'b':
             b->kind = CGS_ARG_BOOL;
@@ -1133,7 +1002,7 @@ static int list_of(struct pt2 *P, struct gctx *G, const cJSON *arr, struct cgs_a
             break;
         case 's':
             if (!cJSON_IsString(it))
-                return FAIL(P, CGS_E_SCHEMA, "expected a string, got %s", json_type(it));
+                return FAIL(P, CGS_E_SCHEMA, "expected a string, got %s", cgs_json_type(it));
             b->kind = CGS_ARG_STR;
             b->u.s = cgs_graph_intern(G->g, it->valuestring);
             break;
@@ -1173,7 +1042,7 @@ static int convert_arg(struct pt2 *P, struct gctx *G, const cJSON *x, struct cgs
 
     if (!u)
         return FAIL(P, CGS_E_SCHEMA, "expected an argument (an object with one key such as "
-                    "'as_tensor'), got %s", json_type(x));
+                    "'as_tensor'), got %s", cgs_json_type(x));
     k = u->string;
     if (!strcmp(k, "as_none")) {
         a->kind = CGS_ARG_NONE;
@@ -1192,7 +1061,7 @@ static int convert_arg(struct pt2 *P, struct gctx *G, const cJSON *x, struct cgs
     } else if (!strcmp(k, "as_string")) {
         if (!cJSON_IsString(u))
             return FAIL(P, CGS_E_SCHEMA, "expected a string for 'as_string', got %s",
-                        json_type(u));
+                        cgs_json_type(u));
         a->kind = CGS_ARG_STR;
         a->u.s = cgs_graph_intern(G->g, u->valuestring);
     } else if (!strcmp(k, "as_strings")) {
@@ -1453,14 +1322,14 @@ static int convert_node(struct pt2 *P, struct gctx *G, const cJSON *x)
     char buf[300];
 
     if (!cJSON_IsObject(x))
-        return FAIL(P, CGS_E_SCHEMA, "expected a node object, got %s", json_type(x));
+        return FAIL(P, CGS_E_SCHEMA, "expected a node object, got %s", cgs_json_type(x));
     if (!target)
         return FAIL(P, CGS_E_SCHEMA, "node without a 'target' string");
     if (inputs && !cJSON_IsArray(inputs))
-        return FAIL(P, CGS_E_SCHEMA, "expected an array for 'inputs', got %s", json_type(inputs));
+        return FAIL(P, CGS_E_SCHEMA, "expected an array for 'inputs', got %s", cgs_json_type(inputs));
     if (outputs && !cJSON_IsArray(outputs))
         return FAIL(P, CGS_E_SCHEMA, "expected an array for 'outputs', got %s",
-                    json_type(outputs));
+                    cgs_json_type(outputs));
     if (G->g->n_nodes >= CGS_LOAD_MAX_NODES)
         return FAIL(P, CGS_E_LIMIT, "more than %u nodes", CGS_LOAD_MAX_NODES);
     hop = !strncmp(target, "torch.ops.higher_order.", 23);
@@ -1613,7 +1482,7 @@ static int load_inputs(struct pt2 *P, struct gctx *G, const struct gsrc *s, cons
         size_t old = path_push(P, ".inputs[%d]", idx);
         if (!u) {
             cursor_end(&c);
-            return FAIL(P, CGS_E_SCHEMA, "expected an argument (one key), got %s", json_type(x));
+            return FAIL(P, CGS_E_SCHEMA, "expected an argument (one key), got %s", cgs_json_type(x));
         }
         if (!strcmp(u->string, "as_tensor") || !strcmp(u->string, "as_custom_obj"))
             name = get_str(u, "name");
@@ -1866,7 +1735,7 @@ static void load_specs(struct pt2 *P, struct cgs_graph *g, const cJSON *list, bo
         if (sp->kind == CGS_PT2_UNKNOWN)
             cgs_graph_note(g, CGS_NOTE_WARNING, CGS_E_SCHEMA, NULL,
                            "graph signature: unknown %s spec '%s'", outputs ? "output" : "input",
-                           u ? u->string : json_type(it));
+                           u ? u->string : cgs_json_type(it));
         if (u && sp->kind == CGS_PT2_BUFFER && get(u, "persistent"))
             sp->persistent = cJSON_IsTrue(get(u, "persistent"));
         const char *an = !u ? NULL
@@ -2365,6 +2234,7 @@ struct cgs_graph *cgs_graph_load_pt2(const char *path, const char *model, struct
     P.file = path;
     P.buf = buf;
     P.len = len;
+    cgs_jscan_init(&P.js, buf, len, "the end of the record");
     P.d = d;
     P.root = g;
     if (load_model(&P)) {
@@ -2374,6 +2244,7 @@ struct cgs_graph *cgs_graph_load_pt2(const char *path, const char *model, struct
 out:
     free(buf);
     free(P.entry);
+    cgs_jscan_release(&P.js);
     archive_close(&A);
     if (g)
         cgs_diag_clear(d);

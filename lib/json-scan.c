@@ -1,0 +1,244 @@
+/* The JSON scanner shared by the readers: see lib/json-scan.h. */
+#include "lib/json-scan.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/arena.h"
+#include "lib/load.h"
+
+void cgs_jscan_init(struct cgs_jscan *s, const char *buf, size_t len, const char *end_name)
+{
+    memset(s, 0, sizeof(*s));
+    s->buf = buf;
+    s->len = len;
+    s->end_name = end_name ? end_name : "end of file";
+}
+
+void cgs_jscan_release(struct cgs_jscan *s)
+{
+    free(s->offs);
+    s->offs = NULL;
+    s->n_offs = s->alloc_offs = 0;
+}
+
+int cgs_jscan_fail(struct cgs_jscan *s, size_t off, int code, const char *fmt, ...)
+{
+    va_list ap;
+    s->err_off = off;
+    va_start(ap, fmt);
+    vsnprintf(s->err_msg, sizeof(s->err_msg), fmt, ap);
+    va_end(ap);
+    return -code;
+}
+
+
+size_t cgs_jscan_ws(const struct cgs_jscan *S, size_t p)
+{
+    while (p < S->len && (S->buf[p] == ' ' || S->buf[p] == '\t' || S->buf[p] == '\n' ||
+                          S->buf[p] == '\r'))
+        p++;
+    return p;
+}
+
+const char *cgs_jscan_what(struct cgs_jscan *S, size_t p)
+{
+    if (p >= S->len)
+        return S->end_name;
+    switch (S->buf[p]) {
+    case '{': return "'{'";
+    case '}': return "'}'";
+    case '[': return "'['";
+    case ']': return "']'";
+    case ',': return "','";
+    case ':': return "':'";
+    case '"': return "a string";
+    default:
+        if ((unsigned char)S->buf[p] > 0x20 && (unsigned char)S->buf[p] < 0x7f) {
+            snprintf(S->what, sizeof(S->what), "'%c'", S->buf[p]);
+            return S->what;
+        }
+        return "an unexpected character";
+    }
+}
+
+/* Bytes that end the fast path inside a string: '"', '\\' and control characters. */
+static const unsigned char string_stop[256] = {
+    [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1,
+    [0x07] = 1, [0x08] = 1, [0x09] = 1, [0x0a] = 1, [0x0b] = 1, [0x0c] = 1, [0x0d] = 1,
+    [0x0e] = 1, [0x0f] = 1, [0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1,
+    [0x15] = 1, [0x16] = 1, [0x17] = 1, [0x18] = 1, [0x19] = 1, [0x1a] = 1, [0x1b] = 1,
+    [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1, ['"'] = 1, ['\\'] = 1,
+};
+
+/* Scan a string starting at p (the quote); *end is past the closing quote. */
+int cgs_jscan_string(struct cgs_jscan *S, size_t p, size_t *end)
+{
+    const unsigned char *b = (const unsigned char *)S->buf;
+    size_t start = p++;
+    for (;;) {
+        while (p < S->len && !string_stop[b[p]])
+            p++;
+        if (p >= S->len)
+            break;
+        unsigned char c = b[p];
+        if (c == '"') {
+            if (p - start > CGS_LOAD_MAX_STRING)
+                return cgs_jscan_fail(S, start, CGS_E_LIMIT, "string longer than %zu bytes",
+                               CGS_LOAD_MAX_STRING);
+            *end = p + 1;
+            return 0;
+        }
+        if (c < 0x20)
+            return cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: control character in string");
+        /* a backslash */
+        p++;
+        if (p >= S->len)
+            break;
+        if (!strchr("\"\\/bfnrtu", S->buf[p]) || !S->buf[p])
+            return cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: bad escape '\\%c' in string",
+                           S->buf[p]);
+        p++;
+    }
+    return cgs_jscan_fail(S, start, CGS_E_PARSE, "malformed JSON: unterminated string");
+}
+
+static int scan_number(struct cgs_jscan *S, size_t p, size_t *end)
+{
+    size_t s = p;
+    if (p < S->len && S->buf[p] == '-')
+        p++;
+    if (p >= S->len || S->buf[p] < '0' || S->buf[p] > '9')
+        return cgs_jscan_fail(S, s, CGS_E_PARSE, "malformed JSON: expected a value, got %s",
+                       cgs_jscan_what(S, s));
+    while (p < S->len && S->buf[p] >= '0' && S->buf[p] <= '9')
+        p++;
+    if (p < S->len && S->buf[p] == '.') {
+        p++;
+        if (p >= S->len || S->buf[p] < '0' || S->buf[p] > '9')
+            return cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: expected digits after '.'");
+        while (p < S->len && S->buf[p] >= '0' && S->buf[p] <= '9')
+            p++;
+    }
+    if (p < S->len && (S->buf[p] == 'e' || S->buf[p] == 'E')) {
+        p++;
+        if (p < S->len && (S->buf[p] == '+' || S->buf[p] == '-'))
+            p++;
+        if (p >= S->len || S->buf[p] < '0' || S->buf[p] > '9')
+            return cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: expected digits in exponent");
+        while (p < S->len && S->buf[p] >= '0' && S->buf[p] <= '9')
+            p++;
+    }
+    *end = p;
+    return 0;
+}
+
+static void record(struct cgs_jscan *S, size_t off)
+{
+    if (!S->record)
+        return;
+    CGS_ALLOC_GROW(S->offs, S->n_offs + 1, S->alloc_offs);
+    S->offs[S->n_offs++] = off;
+}
+
+/*
+ * Scan one JSON value starting at p (after whitespace); *end is just past
+ * it. Iterative: containers keep their kind on an explicit stack.
+ */
+int cgs_jscan_value(struct cgs_jscan *S, size_t p, size_t *end)
+{
+    char stack[CGS_LOAD_MAX_DEPTH + 1];
+    int sp = 0;
+    int err;
+
+    for (;;) {
+        /* at the start of a value */
+        p = cgs_jscan_ws(S, p);
+        if (p >= S->len)
+            return cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: unexpected %s, expected a value", S->end_name);
+        record(S, p);
+        char c = S->buf[p];
+        if (c == '{' || c == '[') {
+            if (sp == CGS_LOAD_MAX_DEPTH)
+                return cgs_jscan_fail(S, p, CGS_E_LIMIT, "nesting too deep (more than %d levels)",
+                               CGS_LOAD_MAX_DEPTH);
+            stack[sp++] = c;
+            p = cgs_jscan_ws(S, p + 1);
+            if (p < S->len && S->buf[p] == (c == '{' ? '}' : ']')) {
+                sp--;
+                p++;
+                goto after_value;
+            }
+            if (c == '{')
+                goto member_key;
+            continue;
+        } else if (c == '"') {
+            if ((err = cgs_jscan_string(S, p, &p)))
+                return err;
+        } else if (c == 't' && S->len - p >= 4 && !memcmp(S->buf + p, "true", 4)) {
+            p += 4;
+        } else if (c == 'f' && S->len - p >= 5 && !memcmp(S->buf + p, "false", 5)) {
+            p += 5;
+        } else if (c == 'n' && S->len - p >= 4 && !memcmp(S->buf + p, "null", 4)) {
+            p += 4;
+        } else if ((err = scan_number(S, p, &p))) {
+            return err;
+        }
+    after_value:
+        for (;;) {
+            if (sp == 0) {
+                *end = p;
+                return 0;
+            }
+            p = cgs_jscan_ws(S, p);
+            char close = stack[sp - 1] == '{' ? '}' : ']';
+            if (p < S->len && S->buf[p] == ',') {
+                p++;
+                if (stack[sp - 1] == '{')
+                    goto member_key;
+                break; /* next array element */
+            }
+            if (p < S->len && S->buf[p] == close) {
+                sp--;
+                p++;
+                continue;
+            }
+            return cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: expected ',' or '%c', got %s",
+                           close, cgs_jscan_what(S, p));
+        }
+        continue;
+    member_key:
+        p = cgs_jscan_ws(S, p);
+        if (p >= S->len || S->buf[p] != '"')
+            return cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: expected a string key, got %s",
+                           cgs_jscan_what(S, p));
+        if ((err = cgs_jscan_string(S, p, &p)))
+            return err;
+        p = cgs_jscan_ws(S, p);
+        if (p >= S->len || S->buf[p] != ':')
+            return cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: expected ':' after key, got %s",
+                           cgs_jscan_what(S, p));
+        p++;
+    }
+}
+
+
+const char *cgs_json_type(const cJSON *x)
+{
+    if (!x)
+        return "nothing";
+    if (cJSON_IsNull(x))
+        return "null";
+    if (cJSON_IsBool(x))
+        return "a boolean";
+    if (cJSON_IsNumber(x))
+        return "a number";
+    if (cJSON_IsString(x))
+        return "a string";
+    if (cJSON_IsArray(x))
+        return "an array";
+    return "an object";
+}
