@@ -1,4 +1,5 @@
 /* The commands, in alphabetical order (a test checks it): CMD(name). */
+CMD(dot)
 CMD(info)
 CMD(layout)
 CMD(shapes)

@@ -1,0 +1,325 @@
+/* cgscope dot: a picture of a graph and its pieces (DOT, SVG, PNG, PDF). */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lib/layout.h"
+#include "lib/shapes.h"
+#include "lib/split.h"
+#include "tools/cmd.h"
+#include "viz/dot.h"
+
+static int run(int argc, char **argv);
+
+const struct cmd cmd_dot = {
+    .name = "dot",
+    .usage = "cgscope dot GRAPH [--split-ops OPS | --policy P] [-o FILE] [--format dot|svg|png|pdf]\n"
+             "                   [--collapse none|pieces|module[:DEPTH]] [--max-nodes N]\n"
+             "                   [--profile REPORT.json]",
+    .summary = "draw the graph and its pieces (Graphviz: DOT, SVG, PNG, PDF)",
+    .help =
+        "Every piece of the split is a cluster named cluster_<piece> (cluster_submod_3);\n"
+        "splitting pieces are orange and dashed, compiled ones blue. Nodes show their\n"
+        "name, short target and value; edges the tensor they carry, red and bold when\n"
+        "they cross pieces. Channels-last nodes (post-grad graphs), unknown ops and lint\n"
+        "findings are marked; SVG tooltips give the source line and the reasons.\n"
+        "Single-use parameters are folded into their user's label (+ weight ...).\n\n"
+        "options:\n"
+        "  --split-ops OP[,OP...]  split first (as 'cgscope split'); repeatable\n"
+        "  --policy P              magi (default with --split-ops), fusion or device\n"
+        "  -o, --output FILE       write FILE (atomically: a failure leaves nothing);\n"
+        "                          without it DOT or SVG go to stdout\n"
+        "  --format F              dot, svg, png or pdf; default from FILE's extension,\n"
+        "                          else dot\n"
+        "  --collapse V            none (every node), pieces (one box per piece) or\n"
+        "                          module[:DEPTH] (one box per module_path prefix run);\n"
+        "                          repeated identical boxes fold into one (xN)\n"
+        "  --max-nodes N           collapse automatically above N nodes (default 1500;\n"
+        "                          0 never): to pieces when split, else to modules\n"
+        "  --max-boxes N           collapsed views: merge ranges of boxes above N (200)\n"
+        "  --no-fold               collapsed views: draw repeated boxes one by one\n"
+        "  --profile REPORT.json   colour pieces by GPU time ('cgscope report --json')\n"
+        "  --rankdir D             TB (default), LR, BT or RL\n"
+        "  --model NAME            the model to read from a .pt2 archive holding several\n"
+        "  -h, --help              show this help\n\n"
+        "The DOT output is the graph as built (no layout), so it is fast and diffable;\n"
+        "SVG, PNG and PDF run Graphviz's dot layout (see docs/pictures.md for costs).\n\n"
+        "examples:\n"
+        "  cgscope dot samples/cgs_transformer_dyn.json --split-ops cgs.attention -o t.svg\n"
+        "  cgscope dot big.json --split-ops aten.bmm --collapse pieces -o big.svg\n"
+        "  cgscope dot model.json --collapse module:2 -o modules.png\n",
+    .run = run,
+};
+
+static void add_split_ops(const char *arg, char ***ops, size_t *n, size_t *alloc)
+{
+    const char *p = arg;
+    while (*p) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len) {
+            char *s = cgs_xmalloc(len + 1);
+            memcpy(s, p, len);
+            s[len] = 0;
+            CGS_ALLOC_GROW(*ops, *n + 1, *alloc);
+            (*ops)[(*n)++] = s;
+        }
+        if (!e)
+            break;
+        p = e + 1;
+    }
+}
+
+/* "none", "pieces", "module", "module:3"; false on junk. */
+static bool parse_collapse(const char *s, int *view, unsigned *depth)
+{
+    unsigned long d;
+    *depth = 0;
+    if (!strcmp(s, "none") || !strcmp(s, "full")) {
+        *view = CGS_DOT_VIEW_FULL;
+        return true;
+    }
+    if (!strcmp(s, "pieces")) {
+        *view = CGS_DOT_VIEW_PIECES;
+        return true;
+    }
+    if (!strncmp(s, "module", 6) && (!s[6] || s[6] == ':')) {
+        *view = CGS_DOT_VIEW_MODULE;
+        if (!s[6])
+            return true;
+        if (!cli_parse_uint(s + 7, &d) || d == 0 || d > CGS_DOT_MAX_MODULE_DEPTH)
+            return false;
+        *depth = (unsigned)d;
+        return true;
+    }
+    return false;
+}
+
+static const char *const view_names[] = {"every node", "one box per piece",
+                                         "one box per module run"};
+
+static int run(int argc, char **argv)
+{
+    enum { O_SPLIT = 256, O_POLICY, O_FORMAT, O_COLLAPSE, O_MAXN, O_MAXB, O_NOFOLD, O_PROFILE,
+           O_RANKDIR, O_MODEL };
+    static const struct option opts[] = {
+        {"split-ops", required_argument, NULL, O_SPLIT},
+        {"policy", required_argument, NULL, O_POLICY},
+        {"output", required_argument, NULL, 'o'},
+        {"format", required_argument, NULL, O_FORMAT},
+        {"collapse", required_argument, NULL, O_COLLAPSE},
+        {"max-nodes", required_argument, NULL, O_MAXN},
+        {"max-boxes", required_argument, NULL, O_MAXB},
+        {"no-fold", no_argument, NULL, O_NOFOLD},
+        {"profile", required_argument, NULL, O_PROFILE},
+        {"rankdir", required_argument, NULL, O_RANKDIR},
+        {"model", required_argument, NULL, O_MODEL},
+        {NULL, 0, NULL, 0},
+    };
+    char **ops = NULL;
+    size_t n_ops = 0, ops_alloc = 0, len = 0;
+    const char *out = NULL, *format = NULL, *profile_path = NULL, *model = NULL,
+               *rankdir = "TB";
+    int policy = -1, view = -1, c, rc = CGS_EXIT_OK;
+    unsigned depth = 0;
+    unsigned long max_nodes = CGS_DOT_DEFAULT_MAX_NODES, max_boxes = CGS_DOT_DEFAULT_MAX_BOXES;
+    bool no_fold = false;
+    struct cgs_graph *g = NULL;
+    struct cgs_split *s = NULL;
+    struct cgs_layout *lay = NULL;
+    struct cgs_shapes *shapes = NULL;
+    struct cgs_dot_profile *prof = NULL;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_dot_opts o = {0};
+    struct cgs_dot_stats st;
+    Agraph_t *dg = NULL;
+    char *data = NULL;
+
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
+        switch (c) {
+        case O_SPLIT:
+            add_split_ops(optarg, &ops, &n_ops, &ops_alloc);
+            break;
+        case O_POLICY:
+            policy = cgs_split_policy_from_name(optarg);
+            if (policy < 0) {
+                rc = cli_usage_error(&cmd_dot, "unknown policy '%s' (magi, fusion, device)",
+                                     optarg);
+                goto out;
+            }
+            break;
+        case 'o':
+            out = optarg;
+            break;
+        case O_FORMAT:
+            if (!cgs_dot_format_known(optarg)) {
+                rc = cli_usage_error(&cmd_dot, "unknown format '%s' (dot, svg, png, pdf)",
+                                     optarg);
+                goto out;
+            }
+            format = optarg;
+            break;
+        case O_COLLAPSE:
+            if (!parse_collapse(optarg, &view, &depth)) {
+                rc = cli_usage_error(&cmd_dot,
+                                     "unknown --collapse '%s' (none, pieces, module[:DEPTH])",
+                                     optarg);
+                goto out;
+            }
+            break;
+        case O_MAXN:
+        case O_MAXB:
+            if (!cli_parse_uint(optarg, c == O_MAXN ? &max_nodes : &max_boxes) ||
+                (c == O_MAXB && max_boxes == 0)) {
+                rc = cli_usage_error(&cmd_dot, "%s wants a number, got '%s'",
+                                     c == O_MAXN ? "--max-nodes" : "--max-boxes", optarg);
+                goto out;
+            }
+            break;
+        case O_NOFOLD:
+            no_fold = true;
+            break;
+        case O_PROFILE:
+            profile_path = optarg;
+            break;
+        case O_RANKDIR:
+            if (strcmp(optarg, "TB") && strcmp(optarg, "LR") && strcmp(optarg, "BT") &&
+                strcmp(optarg, "RL")) {
+                rc = cli_usage_error(&cmd_dot, "unknown --rankdir '%s' (TB, LR, BT, RL)", optarg);
+                goto out;
+            }
+            rankdir = optarg;
+            break;
+        case O_MODEL:
+            model = optarg;
+            break;
+        case ':':
+            rc = cli_usage_error(&cmd_dot, "option '%s' needs a value", argv[optind - 1]);
+            goto out;
+        default:
+            rc = cli_usage_error(&cmd_dot, "unknown option '%s'", argv[optind - 1]);
+            goto out;
+        }
+    }
+    if (optind != argc - 1) {
+        rc = cli_usage_error(&cmd_dot, optind == argc ? "missing GRAPH" : "expected one GRAPH");
+        goto out;
+    }
+    if (!format) {
+        format = out ? cgs_dot_format_from_path(out) : "dot";
+        if (!format) {
+            rc = cli_usage_error(&cmd_dot,
+                                 "cannot tell the format of '%s' (use .dot, .svg, .png, .pdf "
+                                 "or --format)",
+                                 out);
+            goto out;
+        }
+    }
+    if (!out && strcmp(format, "dot") && strcmp(format, "svg")) {
+        rc = cli_usage_error(&cmd_dot, "%s output needs -o FILE", format);
+        goto out;
+    }
+    if (view == CGS_DOT_VIEW_PIECES && !n_ops && policy < 0) {
+        rc = cli_usage_error(&cmd_dot, "--collapse pieces needs --split-ops or --policy");
+        goto out;
+    }
+    g = cli_load_graph(argv[optind], model);
+    if (!g) {
+        rc = CGS_EXIT_BAD_INPUT;
+        goto out;
+    }
+    if (profile_path && cgs_dot_profile_load(profile_path, &prof, &d) < 0) {
+        rc = cli_report_diag(&d);
+        goto out;
+    }
+    if (n_ops || policy >= 0) {
+        struct cgs_split_opts so = {policy < 0 ? CGS_SPLIT_MAGI : (enum cgs_split_policy)policy,
+                                    (const char *const *)ops, n_ops};
+        if (cgs_split_run(g, &so, &s, &d) < 0) {
+            cgs_diag_at(&d, argv[optind], 0, 0);
+            rc = cli_report_diag(&d);
+            goto out;
+        }
+        for (uint32_t i = 0; i < s->n_ops; i++)
+            if (!s->ops[i].n_matched)
+                cli_warn("splitting op '%s' matches no node of this graph%s%s%s", s->ops[i].op,
+                         s->ops[i].n_suggestions ? "; did you mean '" : "",
+                         s->ops[i].n_suggestions ? s->ops[i].suggestions[0] : "",
+                         s->ops[i].n_suggestions ? "'?" : "");
+    } else if (prof) {
+        cli_warn("--profile colours pieces: give --split-ops (or --policy) to draw them");
+    }
+    if (view < 0) {
+        view = CGS_DOT_VIEW_FULL;
+        if (max_nodes && g->n_nodes > max_nodes) {
+            view = s && s->n_pieces > 1 ? CGS_DOT_VIEW_PIECES : CGS_DOT_VIEW_MODULE;
+            fprintf(stderr,
+                    "cgscope dot: %u nodes, more than --max-nodes %lu: drawing %s "
+                    "(--collapse none draws every node)\n",
+                    g->n_nodes, max_nodes, view_names[view]);
+        }
+    }
+    if (g->producer.stage == CGS_STAGE_POST_GRAD) {
+        struct cgs_layout_opts lo = CGS_LAYOUT_OPTS_INIT;
+        if (cgs_layout_run(g, &lo, &lay, &d) < 0) {
+            cli_warn("%s: no layout marks: %s", argv[optind], d.msg);
+            cgs_diag_clear(&d);
+            lay = NULL;
+        }
+    }
+    if (view == CGS_DOT_VIEW_FULL) {
+        struct cgs_shapes_opts so = {false};
+        if (cgs_shapes_infer(g, &so, &shapes, &d) < 0) {
+            cli_warn("%s: no shape flags: %s", argv[optind], d.msg);
+            cgs_diag_clear(&d);
+            shapes = NULL;
+        }
+    }
+    o.view = (enum cgs_dot_view)view;
+    o.module_depth = depth;
+    o.no_fold = no_fold;
+    o.max_boxes = (uint32_t)(max_boxes > UINT32_MAX ? UINT32_MAX : max_boxes);
+    o.rankdir = rankdir;
+    o.split = s;
+    o.layout = lay;
+    o.shapes = shapes;
+    o.profile = prof;
+    dg = cgs_dot_build(g, &o, &st, &d);
+    if (!dg) {
+        rc = cli_report_diag(&d);
+        goto out;
+    }
+    if (st.profile_unmatched)
+        cli_warn("%s: %u piece%s of the profile name no piece of this split", profile_path,
+                 st.profile_unmatched, st.profile_unmatched == 1 ? "" : "s");
+    if (cgs_dot_render(dg, format, &data, &len, &d) < 0) {
+        rc = cli_report_diag(&d);
+        goto out;
+    }
+    if (out) {
+        if (cli_write_file(out, data, len) < 0) {
+            rc = CGS_EXIT_BAD_INPUT;
+        } else {
+            // the temporary was made 0600 by mkstemp; a picture is for sharing
+            mode_t mask = umask(0);
+            umask(mask);
+            chmod(out, 0666 & ~mask);
+        }
+    } else if (fwrite(data, 1, len, stdout) != len) {
+        rc = cli_error("cannot write to standard output");
+    }
+out:
+    free(data);
+    if (dg)
+        agclose(dg);
+    for (size_t i = 0; i < n_ops; i++)
+        free(ops[i]);
+    free(ops);
+    cgs_dot_profile_free(prof);
+    cgs_layout_free(lay);
+    cgs_graph_free(g);
+    return rc;
+}

@@ -1,0 +1,130 @@
+/*
+ * Pictures of a graph and its pieces, built with Graphviz's cgraph API and
+ * rendered with gvc (never hand-assembled DOT text).
+ *
+ * Three views:
+ *   full     every node, every piece a cluster named "cluster_<piece>"
+ *            (cluster_submod_3), splitting pieces styled apart, edges
+ *            labelled with the tensor they carry, cross-piece edges bold;
+ *            single-use parameters are folded into their user's label;
+ *   pieces   one box per piece (node count, inputs, outputs, shapes);
+ *   module   one box per run of nodes sharing a module_path prefix.
+ * The collapsed views fold repeated identical boxes (transformer layers:
+ * "submod_2 .. submod_62, x31") and merge ranges of boxes beyond max_boxes.
+ *
+ * Determinism: the same graph and options give the same cgraph graph, so
+ * byte-identical DOT and SVG: Graphviz names and ids come from node and
+ * piece names ("n-<node>", "cluster_<piece>", "e-<tail>-<head>"), objects
+ * are created in graph order, and nothing depends on pointers or time.
+ *
+ * Nothing here prints: messages go to the caller's struct cgs_diag.
+ * Ownership: cgs_dot_build returns a cgraph graph the caller closes with
+ * agclose(); it borrows the graph and the analyses, which must outlive it.
+ */
+#ifndef CGS_VIZ_DOT_H
+#define CGS_VIZ_DOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/diag.h"
+#include "lib/graph.h"
+#include "lib/layout.h"
+#include "lib/shapes.h"
+#include "lib/split.h"
+#include "viz/gv.h"
+
+enum cgs_dot_view {
+    CGS_DOT_VIEW_FULL,   /* every node; pieces are clusters */
+    CGS_DOT_VIEW_PIECES, /* one box per piece */
+    CGS_DOT_VIEW_MODULE, /* one box per module_path prefix run */
+};
+
+/* Default automatic collapse threshold (nodes) of `cgscope dot`. */
+#define CGS_DOT_DEFAULT_MAX_NODES 1500
+/* Collapsed views: boxes drawn at most (ranges of boxes merge beyond). */
+#define CGS_DOT_DEFAULT_MAX_BOXES 200
+/* Full view: edges carry shape labels up to this many drawn nodes (tooltips beyond). */
+#define CGS_DOT_EDGE_LABEL_MAX_NODES 1000
+/* Full view: above this many drawn nodes, dot's crossing and ranking passes are capped. */
+#define CGS_DOT_FAST_LAYOUT_NODES 1000
+/* Deepest module_path prefix the module view groups by. */
+#define CGS_DOT_MAX_MODULE_DEPTH 16
+
+/* ---- profile overlay: a `cgscope report --json` document ---------------------------------- */
+
+struct cgs_dot_profile_piece {
+    char *name;
+    uint64_t kernels;
+    uint64_t gpu_ns;
+};
+
+struct cgs_dot_profile {
+    struct cgs_dot_profile_piece *pieces;
+    uint32_t n_pieces;
+    uint64_t kernels, gpu_ns; /* totals as the report gives them */
+};
+
+/*
+ * Read {"pieces":[{"name","kernels","gpu_ns"}],"kernels":N,"gpu_ns":N}.
+ * Returns 0 with *out set (caller frees with cgs_dot_profile_free), or
+ * -CGS_E_* with d filled (file, line:col, JSON path).
+ */
+int cgs_dot_profile_load(const char *path, struct cgs_dot_profile **out,
+                         struct cgs_diag *d) CGS_WUR;
+int cgs_dot_profile_parse(const char *buf, size_t len, const char *file,
+                          struct cgs_dot_profile **out, struct cgs_diag *d) CGS_WUR;
+void cgs_dot_profile_free(struct cgs_dot_profile *p);
+
+/* ---- building ------------------------------------------------------------------------------- */
+
+struct cgs_dot_opts {
+    enum cgs_dot_view view;
+    unsigned module_depth;   /* module view: path components kept; 0 = automatic */
+    bool no_fold;            /* collapsed views: draw repeated boxes one by one */
+    uint32_t max_boxes;      /* collapsed views; 0 = CGS_DOT_DEFAULT_MAX_BOXES */
+    const char *rankdir;     /* "TB" (default), "LR", ... */
+    const struct cgs_split *split;   /* pieces; NULL draws none (pieces view needs it) */
+    const struct cgs_layout *layout; /* channels-last marks; may be NULL */
+    const struct cgs_shapes *shapes; /* unknown ops and shape errors flagged; may be NULL */
+    const struct cgs_dot_profile *profile; /* GPU time per piece; may be NULL */
+};
+
+struct cgs_dot_stats {
+    enum cgs_dot_view view;
+    uint32_t nodes, edges, clusters; /* cgraph objects made (legend excluded) */
+    uint32_t boxes;                  /* collapsed views: boxes drawn */
+    uint32_t folded;                 /* collapsed views: groups drawn by another's box */
+    uint32_t merged;                 /* collapsed views: groups merged into range boxes */
+    unsigned module_depth;           /* module view: the depth used */
+    uint32_t flagged;                /* full view: nodes flagged (unknown op, lint, shape) */
+    uint32_t profile_unmatched;      /* profile pieces that name no piece of the split */
+};
+
+/*
+ * Build the picture of g (a root graph with linked nodes). Returns a new
+ * cgraph graph (agclose() it), or NULL with d filled: the pieces view without
+ * a split, or Graphviz out of memory. stats may be NULL.
+ */
+Agraph_t *cgs_dot_build(const struct cgs_graph *g, const struct cgs_dot_opts *opts,
+                        struct cgs_dot_stats *stats, struct cgs_diag *d) CGS_WUR;
+
+/* ---- rendering ---------------------------------------------------------------------------- */
+
+/* Whether cgscope renders this format: "dot", "svg", "png", "pdf". */
+bool cgs_dot_format_known(const char *format);
+
+/* The format a path's extension names ("x.svg" -> "svg"); NULL when none is known. */
+const char *cgs_dot_format_from_path(const char *path);
+
+/*
+ * Render dg in format into a heap buffer (*data, *len; caller frees with
+ * free()). "dot" writes the graph as built, without layout (fast, stable);
+ * the others run the dot layout engine first. Returns 0 or -CGS_E_* with d
+ * filled (Graphviz's own message when it has one).
+ */
+int cgs_dot_render(Agraph_t *dg, const char *format, char **data, size_t *len,
+                   struct cgs_diag *d) CGS_WUR;
+
+#endif
