@@ -80,6 +80,18 @@ int cgs_jscan_string(struct cgs_jscan *S, size_t p, size_t *end)
     const unsigned char *b = (const unsigned char *)S->buf;
     size_t start = p++;
     for (;;) {
+        /* eight bytes at a time while none of them is '"', '\\' or a control byte */
+        while (S->len - p >= 8) {
+            uint64_t w;
+            memcpy(&w, b + p, 8);
+            uint64_t q = w ^ 0x2222222222222222ull, bs = w ^ 0x5c5c5c5c5c5c5c5cull;
+            uint64_t hit = ((q - 0x0101010101010101ull) & ~q) |
+                           ((bs - 0x0101010101010101ull) & ~bs) |
+                           ((w - 0x2020202020202020ull) & ~w);
+            if (hit & 0x8080808080808080ull)
+                break;
+            p += 8;
+        }
         while (p < S->len && !string_stop[b[p]])
             p++;
         if (p >= S->len)

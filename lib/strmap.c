@@ -8,12 +8,23 @@
 
 
 
+/* A multiplicative hash over eight bytes at a time; never 0 (0 marks empty slots). */
 static uint32_t hash_str(const char *s)
 {
-    uint32_t h = 2166136261u;
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 16777619u;
-    return h ? h : 1;
+    size_t n = strlen(s), i = 0;
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+    for (; n - i >= 8; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    for (; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+    h ^= h >> 29;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 32;
+    return (uint32_t)h ? (uint32_t)h : 1;
 }
 
 struct cgs_strmap *cgs_strmap_new(void)
