@@ -781,8 +781,9 @@ static void full_clusters(struct full *f)
         // tooltip: why the piece starts where it does, and what it takes and gives
         cgs_buf_reset(&f->tip);
         cgs_buf_reset(&f->tmp);
-        cgs_buf_addf(&f->tmp, "%s: %u nodes, %u inputs, %u outputs", p->name, p->n_nodes,
-                     p->n_inputs, p->n_outputs);
+        cgs_buf_addf(&f->tmp, "%s: %u node%s, %u input%s, %u output%s", p->name, p->n_nodes,
+                     p->n_nodes == 1 ? "" : "s", p->n_inputs, p->n_inputs == 1 ? "" : "s",
+                     p->n_outputs, p->n_outputs == 1 ? "" : "s");
         tip_line(&f->tip, f->tmp.buf);
         for (uint32_t k = 0; k < s->n_boundaries; k++) {
             if (s->boundaries[k].piece != i)
@@ -973,7 +974,7 @@ static void full_node(struct full *f, const struct cgs_node *n)
     gv_set_html(v, "label", f->lbl.buf);
     gv_set(v, "tooltip", f->tip.buf);
     cgs_buf_reset(&f->tmp);
-    cgs_buf_addf(&f->tmp, "n-%s", n->name);
+    cgs_buf_addf(&f->tmp, "n:%s", n->name);
     gv_set(v, "id", f->tmp.buf);
 
     // style by kind, then marks on the border
@@ -1051,7 +1052,7 @@ static void full_edges(struct full *f)
             e = gv_edge(f->root, f->gn[u->index], f->gn[i]);
             f->st->edges++;
             cgs_buf_reset(&f->tmp);
-            cgs_buf_addf(&f->tmp, "e-%s-%s", u->name, n->name);
+            cgs_buf_addf(&f->tmp, "e:%s:%s", u->name, n->name);
             gv_set(e, "id", f->tmp.buf);
             cgs_buf_reset(&f->lbl);
             val_text(v, &f->lbl);
@@ -1672,7 +1673,7 @@ static void draw_box(struct col *c, Agraph_t *root, uint32_t b, Agnode_t **out_n
     box_name(c, b, tmp);
     v = *out_node = gv_node(root, tmp->buf);
     cgs_buf_reset(lbl);
-    cgs_buf_addf(lbl, "b-%s", tmp->buf);
+    cgs_buf_addf(lbl, "b:%s", tmp->buf);
     gv_set(v, "id", lbl->buf);
 
     cgs_buf_reset(lbl);
@@ -1884,7 +1885,7 @@ static Agraph_t *build_collapsed(const struct cgs_graph *g, const struct cgs_dot
         list_vals(&c.a, "", ins, n_ins, 4);
         cgs_buf_addstr(&c.a, "<BR ALIGN=\"LEFT\"/>");
         gv_set_html(in_node, "label", c.a.buf);
-        gv_set(in_node, "id", "b-:inputs");
+        gv_set(in_node, "id", "b::inputs");
         gv_set(in_node, "fillcolor", COL_INPUT_BG);
         gv_set(in_node, "color", COL_INPUT_FG);
         gv_set(in_node, "fontsize", "10");
@@ -1945,7 +1946,7 @@ static Agraph_t *build_collapsed(const struct cgs_graph *g, const struct cgs_dot
     for (uint32_t i = 0; i < n_edges; i++)
         if (edges[i].to == c.n_boxes + 1 && !out_node) {
             out_node = gv_node(root, ":outputs");
-            gv_set(out_node, "id", "b-:outputs");
+            gv_set(out_node, "id", "b::outputs");
             gv_set_html(out_node, "label", "<B>graph outputs</B>");
             gv_set(out_node, "fillcolor", COL_OUTPUT_BG);
             gv_set(out_node, "color", COL_OUTPUT_FG);
@@ -1967,7 +1968,7 @@ static Agraph_t *build_collapsed(const struct cgs_graph *g, const struct cgs_dot
             cgs_buf_addf(&c.a, "\\n+%u more", be->n_vals - 2);
         gv_set(e, "label", c.a.buf);
         cgs_buf_reset(&c.b);
-        cgs_buf_addf(&c.b, "e-%s-", agnameof(t));
+        cgs_buf_addf(&c.b, "e:%s:", agnameof(t));
         cgs_buf_addstr(&c.b, agnameof(h));
         gv_set(e, "id", c.b.buf);
         cgs_buf_reset(&c.b);

@@ -19,6 +19,9 @@ Agraph_t *gv_open(const char *name);
 Agraph_t *gv_subg(Agraph_t *g, const char *name);
 /* The node `name` of g, created when absent. */
 Agnode_t *gv_node(Agraph_t *g, const char *name);
+/* The subgraph or node `name` of g; NULL when absent (never creates). */
+Agraph_t *gv_find_subg(Agraph_t *g, const char *name);
+Agnode_t *gv_find_node(Agraph_t *g, const char *name);
 /* A new edge t -> h in g (anonymous, so parallel edges stay apart). */
 Agedge_t *gv_edge(Agraph_t *g, Agnode_t *t, Agnode_t *h);
 /* Set attribute `name` of a graph, node or edge (declared with default ""). */
