@@ -1,0 +1,120 @@
+#!/bin/sh
+# cgscope dot on the command line: formats (from the extension or --format),
+# stdout, clusters per piece (torch split the sample into 9 pieces:
+# shared/fixtures/dynamo/cgs_transformer_dyn.split-attn.json), collapsing,
+# byte-identical output, the profile overlay, and atomic output: a failed
+# render or write leaves no file and no temporary behind.
+: "${CGSCOPE:=./cgscope}"
+G=samples/cgs_transformer_dyn.json
+OPS="--split-ops cgs.attention"
+dir=$(mktemp -d /tmp/cgs-dot.XXXXXX)
+out=$dir/stdout err=$dir/stderr
+trap 'rm -rf "$dir"' EXIT
+fails=0
+check() { # description, expected status, command...
+    desc=$1; want=$2; shift 2
+    "$@" >$out 2>$err
+    rc=$?
+    [ "$rc" = "$want" ] || { echo "FAIL $desc: exit $rc, expected $want"; sed 's/^/  | /' $err | head -5; fails=$((fails + 1)); }
+}
+has() { # description, file, text
+    grep -qF -- "$3" "$2" || { echo "FAIL $1: no '$3' in $2"; fails=$((fails + 1)); }
+}
+hasnt() {
+    grep -qF -- "$3" "$2" && { echo "FAIL $1: '$3' in $2"; fails=$((fails + 1)); }
+}
+nofile() { # description, path
+    [ -e "$2" ] && { echo "FAIL $1: $2 exists"; fails=$((fails + 1)); }
+    left=$(ls "$dir" | grep -c '\.tmp-')
+    [ "$left" = 0 ] || { echo "FAIL $1: temporary files left: $(ls $dir)"; fails=$((fails + 1)); }
+}
+
+check "dot --help" 0 "$CGSCOPE" dot --help
+cp $out $dir/help1
+check "help dot" 0 "$CGSCOPE" help dot
+cmp -s $out $dir/help1 || { echo "FAIL 'help dot' differs from 'dot --help'"; fails=$((fails + 1)); }
+has "usage" $out "usage: cgscope dot GRAPH"
+
+# DOT on stdout by default, one cluster per piece
+check "dot to stdout" 0 "$CGSCOPE" dot $G $OPS
+has "digraph" $out "digraph"
+n=$(grep -c 'subgraph cluster_submod_' $out)
+[ "$n" = 9 ] || { echo "FAIL stdout: $n clusters, torch made 9 pieces"; fails=$((fails + 1)); }
+check "svg to stdout" 0 "$CGSCOPE" dot $G $OPS --format svg
+has "svg to stdout" $out "<svg"
+n=$(grep -c 'class="cluster"' $out)
+[ "$n" = 9 ] || { echo "FAIL svg: $n clusters, expected 9"; fails=$((fails + 1)); }
+has "svg cluster id" $out '<g id="cluster_submod_8" class="cluster">'
+if command -v xmllint >/dev/null 2>&1; then
+    xmllint --noout --nonet $out || { echo "FAIL svg is not well-formed XML"; fails=$((fails + 1)); }
+fi
+
+# formats from the extension
+check "svg file" 0 "$CGSCOPE" dot $G $OPS -o $dir/t.svg
+has "svg file" $dir/t.svg "</svg>"
+[ -s $out ] && { echo "FAIL -o wrote to stdout"; fails=$((fails + 1)); }
+check "png file" 0 "$CGSCOPE" dot $G $OPS --collapse pieces -o $dir/t.png
+[ "$(head -c 4 $dir/t.png | od -An -c | tr -d ' ')" = "211PNG" ] ||
+    { echo "FAIL png signature"; fails=$((fails + 1)); }
+[ "$(wc -c < $dir/t.png)" -gt 10000 ] || { echo "FAIL png too small"; fails=$((fails + 1)); }
+check "pdf file" 0 "$CGSCOPE" dot $G $OPS --collapse pieces -o $dir/t.pdf
+[ "$(head -c 5 $dir/t.pdf)" = "%PDF-" ] || { echo "FAIL pdf signature"; fails=$((fails + 1)); }
+check "dot file" 0 "$CGSCOPE" dot $G $OPS -o $dir/t.dot
+has "dot file" $dir/t.dot "cluster_submod_0"
+check "format beats extension" 0 "$CGSCOPE" dot $G $OPS --format svg -o $dir/t.dot
+has "format svg" $dir/t.dot "<svg"
+
+# same input, same bytes
+check "again" 0 "$CGSCOPE" dot $G $OPS -o $dir/t2.svg
+cmp -s $dir/t.svg $dir/t2.svg || { echo "FAIL svg differs between two runs"; fails=$((fails + 1)); }
+
+# collapsing
+check "collapse pieces" 0 "$CGSCOPE" dot $G $OPS --collapse pieces
+has "folded" $out "x3"
+hasnt "no clusters when collapsed" $out "subgraph cluster_"
+check "collapse module" 0 "$CGSCOPE" dot $G --collapse module:2
+has "module box" $out "blocks.0 .. blocks.3"
+check "auto collapse" 0 "$CGSCOPE" dot $G $OPS --max-nodes 50
+has "auto collapse said" $err "134 nodes, more than --max-nodes 50: drawing one box per piece"
+has "auto collapse drew pieces" $out "submod_2 .. submod_6"
+check "auto collapse without split" 0 "$CGSCOPE" dot $G --max-nodes 50
+has "module when unsplit" $err "one box per module run"
+
+# profile overlay
+check "profile" 0 "$CGSCOPE" dot $G $OPS --profile samples/cgs_transformer_dyn.profile.json
+has "profile share" $out "25.0%"
+printf '{"pieces": [{"name": "submod_0", "kernels": 1}], "kernels": 1, "gpu_ns": 1}' > $dir/bad-profile.json
+check "bad profile" 2 "$CGSCOPE" dot $G $OPS --profile $dir/bad-profile.json
+has "bad profile message" $err "expected a non-negative number for 'gpu_ns'"
+printf '{"pieces": [\n  {' > $dir/broken-profile.json
+check "broken profile" 2 "$CGSCOPE" dot $G $OPS --profile $dir/broken-profile.json
+has "broken profile place" $err "broken-profile.json:2:"
+
+# usage errors
+check "png needs -o" 2 "$CGSCOPE" dot $G --format png
+check "unknown extension" 2 "$CGSCOPE" dot $G -o $dir/t.jpeg
+nofile "unknown extension" $dir/t.jpeg
+check "unknown format" 2 "$CGSCOPE" dot $G --format gif
+check "pieces without split" 2 "$CGSCOPE" dot $G --collapse pieces
+has "pieces without split message" $err "--collapse pieces needs --split-ops or --policy"
+check "bad collapse" 2 "$CGSCOPE" dot $G --collapse sideways
+check "bad depth" 2 "$CGSCOPE" dot $G --collapse module:0
+check "bad max-nodes" 2 "$CGSCOPE" dot $G --max-nodes lots
+check "missing graph" 2 "$CGSCOPE" dot
+check "bad graph" 2 "$CGSCOPE" dot tests/bad/cycle.json -o $dir/bad.svg
+nofile "bad graph" $dir/bad.svg
+
+# atomic output
+check "missing directory" 2 "$CGSCOPE" dot $G $OPS -o $dir/no/such/dir/t.svg
+nofile "missing directory" $dir/no/such/dir/t.svg
+mkdir $dir/isdir.svg
+check "target is a directory" 2 "$CGSCOPE" dot $G $OPS -o $dir/isdir.svg
+[ -d $dir/isdir.svg ] || { echo "FAIL directory target replaced"; fails=$((fails + 1)); }
+nofile "target is a directory" $dir/none
+# a write that fails half-way (file size limit) leaves the old file as it was
+echo old > $dir/keep.svg
+check "write fails" 2 sh -c "trap '' XFSZ; ulimit -f 8; exec \"\$0\" dot $G $OPS -o $dir/keep.svg" "$CGSCOPE"
+[ "$(cat $dir/keep.svg)" = old ] || { echo "FAIL failed write changed the old file"; fails=$((fails + 1)); }
+nofile "write fails" $dir/none
+echo "$fails failures"
+[ $fails -eq 0 ]
