@@ -116,5 +116,13 @@ echo old > $dir/keep.svg
 check "write fails" 2 sh -c "trap '' XFSZ; ulimit -f 8; exec \"\$0\" dot $G $OPS -o $dir/keep.svg" "$CGSCOPE"
 [ "$(cat $dir/keep.svg)" = old ] || { echo "FAIL failed write changed the old file"; fails=$((fails + 1)); }
 nofile "write fails" $dir/none
+# the CI step in samples/: picture first, then the piece-count gate (torch: 9 pieces)
+check "ci step ok" 0 env CGSCOPE="$CGSCOPE" sh samples/ci-split-check.sh $G cgs.attention 9 $dir/ci.svg
+has "ci step picture" $dir/ci.svg 'class="cluster"'
+rm -f $dir/ci.svg
+check "ci step grows" 1 env CGSCOPE="$CGSCOPE" sh samples/ci-split-check.sh $G cgs.attention 8 $dir/ci.svg
+has "ci step message" $err "more than 8 pieces"
+[ -s $dir/ci.svg ] || { echo "FAIL ci step: no picture when the gate fails"; fails=$((fails + 1)); }
+check "ci step bad graph" 2 env CGSCOPE="$CGSCOPE" sh samples/ci-split-check.sh tests/bad/cycle.json x 1 $dir/ci2.svg
 echo "$fails failures"
 [ $fails -eq 0 ]
