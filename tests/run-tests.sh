@@ -26,7 +26,8 @@ run() {
 for t in "$@"; do
     if [ "$VALGRIND" = 1 ]; then
         run "$(basename "$t") (valgrind)" valgrind -q --error-exitcode=99 --leak-check=full \
-            --errors-for-leak-kinds=definite,indirect "$t"
+            --errors-for-leak-kinds=definite,indirect \
+            --suppressions=tests/valgrind.supp "$t"
     else
         run "$(basename "$t")" "$t"
     fi

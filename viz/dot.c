@@ -2108,6 +2108,20 @@ static int gv_fail(struct cgs_diag *d, const char *what)
                         gv_msg);
 }
 
+/*
+ * One Graphviz context for the whole process. Graphviz 2.42's pango plugin
+ * caches a pointer to the last font name it measured, and that name lives in
+ * the context's font table: freeing a context and rendering with a new one
+ * reads freed memory. The context stays reachable until exit.
+ */
+static GVC_t *gvc_get(void)
+{
+    static GVC_t *gvc;
+    if (!gvc)
+        gvc = gvContext();
+    return gvc;
+}
+
 int cgs_dot_render(Agraph_t *dg, const char *format, char **data, size_t *len, struct cgs_diag *d)
 {
     GVC_t *gvc;
@@ -2142,14 +2156,11 @@ int cgs_dot_render(Agraph_t *dg, const char *format, char **data, size_t *len, s
         *len = n;
         return 0;
     }
-    gvc = gvContext();
+    gvc = gvc_get();
     if (!gvc)
         return cgs_diag_set(d, CGS_E_NOMEM, "graphviz could not start");
-    if (gvLayout(gvc, dg, "dot")) {
-        rc = gv_fail(d, "layout");
-        gvFreeContext(gvc);
-        return rc;
-    }
+    if (gvLayout(gvc, dg, "dot"))
+        return gv_fail(d, "layout");
     if (gvRenderData(gvc, dg, format, &res, &rlen) || !res) {
         rc = gv_fail(d, "rendering");
     } else {
@@ -2161,6 +2172,5 @@ int cgs_dot_render(Agraph_t *dg, const char *format, char **data, size_t *len, s
     if (res)
         gvFreeRenderData(res);
     gvFreeLayout(gvc, dg);
-    gvFreeContext(gvc);
     return rc;
 }
