@@ -22,7 +22,8 @@
 #include "lib/split.h"
 #include "viz/dot.h"
 
-/* ---- helpers ---------------------------------------------------------------------------------- */
+/* ---- helpers ----------------------------------------------------------------------------------
+ */
 
 struct pic {
     struct cgs_graph *g;
@@ -148,7 +149,8 @@ static size_t count_str(const char *hay, size_t len, const char *needle)
     return n;
 }
 
-/* ---- full view against torch's split -------------------------------------------------------------- */
+/* ---- full view against torch's split
+ * -------------------------------------------------------------- */
 
 static void check_split_clusters(const char *graph, const char *sidecar, const char *op)
 {
@@ -303,8 +305,8 @@ static void test_full_channels_last(void **state)
     // drawn nodes marked are exactly the drawn nodes torch lists
     {
         unsigned drawn_listed = 0;
-        cJSON_ArrayForEach(it, cJSON_GetObjectItem(side, "prefer_channels_last"))
-            drawn_listed += gv_find_node(back, it->valuestring) != NULL;
+        cJSON_ArrayForEach(it, cJSON_GetObjectItem(side, "prefer_channels_last")) drawn_listed +=
+            gv_find_node(back, it->valuestring) != NULL;
         assert_int_equal(marked, drawn_listed);
     }
     agclose(back);
@@ -319,7 +321,8 @@ static void test_full_flags(void **state)
         "{\"format\": \"cgscope.graph\", \"version\": 1, \"name\": \"flags\", "
         "\"producer\": {\"tool\": \"t\", \"version\": \"1\", \"stage\": \"dynamo\"}, "
         "\"nodes\": ["
-        "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], \"kwargs\": {}, "
+        "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], \"kwargs\": "
+        "{}, "
         " \"val\": {\"dtype\": \"float32\", \"shape\": [4, 8], \"device\": \"cuda:0\"}},"
         "{\"name\": \"w\", \"op\": \"call_function\", \"target\": \"mylib.weird_op\", "
         " \"args\": [{\"node\": \"x\"}], \"kwargs\": {}, "
@@ -364,7 +367,8 @@ static void test_full_flags(void **state)
     cgs_graph_free(g);
 }
 
-/* ---- formats -------------------------------------------------------------------------------------- */
+/* ---- formats
+ * -------------------------------------------------------------------------------------- */
 
 static void test_svg_clusters(void **state)
 {
@@ -473,7 +477,8 @@ static void test_formats(void **state)
     }
 }
 
-/* ---- collapsed views ----------------------------------------------------------------------------- */
+/* ---- collapsed views
+ * ----------------------------------------------------------------------------- */
 
 static void test_collapse_pieces(void **state)
 {
@@ -500,8 +505,8 @@ static void test_collapse_pieces(void **state)
         assert_true(has(attr(b, "label"), "out:"));
     }
     // submod_0's outputs q, k, v go to submod_1
-    assert_non_null(agedge(back, gv_find_node(back, "submod_0"), gv_find_node(back, "submod_1"),
-                           NULL, 0));
+    assert_non_null(
+        agedge(back, gv_find_node(back, "submod_0"), gv_find_node(back, "submod_1"), NULL, 0));
     assert_int_equal(count_clusters(back), 0);
     agclose(back);
     pic_free(&p);
@@ -560,22 +565,26 @@ static void test_collapse_large(void **state)
     (void)state;
 
     // x -> (mm, relu) x N, alternating; then a unique tail every 7th block breaks the period
-    cgs_buf_addstr(&b, "{\"format\": \"cgscope.graph\", \"version\": 1, \"name\": \"big\", "
-                       "\"producer\": {\"tool\": \"t\", \"version\": \"1\", \"stage\": \"dynamo\"}, "
-                       "\"nodes\": [{\"name\": \"x0\", \"op\": \"placeholder\", \"target\": \"x\", "
-                       "\"args\": [], \"kwargs\": {}, \"val\": {\"dtype\": \"float32\", "
-                       "\"shape\": [8, 8], \"device\": \"cuda:0\"}}");
+    cgs_buf_addstr(&b,
+                   "{\"format\": \"cgscope.graph\", \"version\": 1, \"name\": \"big\", "
+                   "\"producer\": {\"tool\": \"t\", \"version\": \"1\", \"stage\": \"dynamo\"}, "
+                   "\"nodes\": [{\"name\": \"x0\", \"op\": \"placeholder\", \"target\": \"x\", "
+                   "\"args\": [], \"kwargs\": {}, \"val\": {\"dtype\": \"float32\", "
+                   "\"shape\": [8, 8], \"device\": \"cuda:0\"}}");
     for (int i = 0; i < N; i++)
-        cgs_buf_addf(&b,
-                     ", {\"name\": \"m%d\", \"op\": \"call_function\", \"target\": \"aten.mm.default\", "
-                     "\"args\": [{\"node\": \"x%d\"}, {\"node\": \"x%d\"}], \"kwargs\": {}, "
-                     "\"val\": {\"dtype\": \"float32\", \"shape\": [8, 8], \"device\": \"cuda:0\"}}"
-                     ", {\"name\": \"x%d\", \"op\": \"call_function\", \"target\": \"aten.relu.default\", "
-                     "\"args\": [{\"node\": \"m%d\"}], \"kwargs\": {}, "
-                     "\"val\": {\"dtype\": \"float32\", \"shape\": [8, 8], \"device\": \"cuda:0\"}}",
-                     i, i, i, i + 1, i);
-    cgs_buf_addf(&b, ", {\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
-                     "\"args\": [[{\"node\": \"x%d\"}]], \"kwargs\": {}}]}", N);
+        cgs_buf_addf(
+            &b,
+            ", {\"name\": \"m%d\", \"op\": \"call_function\", \"target\": \"aten.mm.default\", "
+            "\"args\": [{\"node\": \"x%d\"}, {\"node\": \"x%d\"}], \"kwargs\": {}, "
+            "\"val\": {\"dtype\": \"float32\", \"shape\": [8, 8], \"device\": \"cuda:0\"}}"
+            ", {\"name\": \"x%d\", \"op\": \"call_function\", \"target\": \"aten.relu.default\", "
+            "\"args\": [{\"node\": \"m%d\"}], \"kwargs\": {}, "
+            "\"val\": {\"dtype\": \"float32\", \"shape\": [8, 8], \"device\": \"cuda:0\"}}",
+            i, i, i, i + 1, i);
+    cgs_buf_addf(&b,
+                 ", {\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
+                 "\"args\": [[{\"node\": \"x%d\"}]], \"kwargs\": {}}]}",
+                 N);
     g = cgs_graph_load_json_buf(b.buf, b.len, "big.json", &d);
     assert_non_null(g);
     assert_int_equal(cgs_split_run(g, &so, &s, &d), 0);
@@ -612,7 +621,8 @@ static void test_pieces_view_needs_split(void **state)
     cgs_graph_free(g);
 }
 
-/* ---- profile overlay ------------------------------------------------------------------------------ */
+/* ---- profile overlay
+ * ------------------------------------------------------------------------------ */
 
 static void test_profile(void **state)
 {

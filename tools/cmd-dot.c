@@ -14,41 +14,41 @@ static int run(int argc, char **argv);
 
 const struct cmd cmd_dot = {
     .name = "dot",
-    .usage = "cgscope dot GRAPH [--split-ops OPS | --policy P] [-o FILE] [--format dot|svg|png|pdf]\n"
-             "                   [--collapse none|pieces|module[:DEPTH]] [--max-nodes N]\n"
-             "                   [--profile REPORT.json]",
+    .usage =
+        "cgscope dot GRAPH [--split-ops OPS | --policy P] [-o FILE] [--format dot|svg|png|pdf]\n"
+        "                   [--collapse none|pieces|module[:DEPTH]] [--max-nodes N]\n"
+        "                   [--profile REPORT.json]",
     .summary = "draw the graph and its pieces (Graphviz: DOT, SVG, PNG, PDF)",
-    .help =
-        "Every piece of the split is a cluster named cluster_<piece> (cluster_submod_3);\n"
-        "splitting pieces are orange and dashed, compiled ones blue. Nodes show their\n"
-        "name, short target and value; edges the tensor they carry, red and bold when\n"
-        "they cross pieces. Channels-last nodes (post-grad graphs), unknown ops and lint\n"
-        "findings are marked; SVG tooltips give the source line and the reasons.\n"
-        "Single-use parameters are folded into their user's label (+ weight ...).\n\n"
-        "options:\n"
-        "  --split-ops OP[,OP...]  split first (as 'cgscope split'); repeatable\n"
-        "  --policy P              magi (default with --split-ops), fusion or device\n"
-        "  -o, --output FILE       write FILE (atomically: a failure leaves nothing);\n"
-        "                          without it DOT or SVG go to stdout\n"
-        "  --format F              dot, svg, png or pdf; default from FILE's extension,\n"
-        "                          else dot\n"
-        "  --collapse V            none (every node), pieces (one box per piece) or\n"
-        "                          module[:DEPTH] (one box per module_path prefix run);\n"
-        "                          repeated identical boxes fold into one (xN)\n"
-        "  --max-nodes N           collapse automatically above N nodes (default 1500;\n"
-        "                          0 never): to pieces when split, else to modules\n"
-        "  --max-boxes N           collapsed views: merge ranges of boxes above N (200)\n"
-        "  --no-fold               collapsed views: draw repeated boxes one by one\n"
-        "  --profile REPORT.json   colour pieces by GPU time ('cgscope report --json')\n"
-        "  --rankdir D             TB (default), LR, BT or RL\n"
-        "  --model NAME            the model to read from a .pt2 archive holding several\n"
-        "  -h, --help              show this help\n\n"
-        "The DOT output is the graph as built (no layout), so it is fast and diffable;\n"
-        "SVG, PNG and PDF run Graphviz's dot layout (see docs/pictures.md for costs).\n\n"
-        "examples:\n"
-        "  cgscope dot samples/cgs_transformer_dyn.json --split-ops cgs.attention -o t.svg\n"
-        "  cgscope dot big.json --split-ops aten.bmm --collapse pieces -o big.svg\n"
-        "  cgscope dot model.json --collapse module:2 -o modules.png\n",
+    .help = "Every piece of the split is a cluster named cluster_<piece> (cluster_submod_3);\n"
+            "splitting pieces are orange and dashed, compiled ones blue. Nodes show their\n"
+            "name, short target and value; edges the tensor they carry, red and bold when\n"
+            "they cross pieces. Channels-last nodes (post-grad graphs), unknown ops and lint\n"
+            "findings are marked; SVG tooltips give the source line and the reasons.\n"
+            "Single-use parameters are folded into their user's label (+ weight ...).\n\n"
+            "options:\n"
+            "  --split-ops OP[,OP...]  split first (as 'cgscope split'); repeatable\n"
+            "  --policy P              magi (default with --split-ops), fusion or device\n"
+            "  -o, --output FILE       write FILE (atomically: a failure leaves nothing);\n"
+            "                          without it DOT or SVG go to stdout\n"
+            "  --format F              dot, svg, png or pdf; default from FILE's extension,\n"
+            "                          else dot\n"
+            "  --collapse V            none (every node), pieces (one box per piece) or\n"
+            "                          module[:DEPTH] (one box per module_path prefix run);\n"
+            "                          repeated identical boxes fold into one (xN)\n"
+            "  --max-nodes N           collapse automatically above N nodes (default 1500;\n"
+            "                          0 never): to pieces when split, else to modules\n"
+            "  --max-boxes N           collapsed views: merge ranges of boxes above N (200)\n"
+            "  --no-fold               collapsed views: draw repeated boxes one by one\n"
+            "  --profile REPORT.json   colour pieces by GPU time ('cgscope report --json')\n"
+            "  --rankdir D             TB (default), LR, BT or RL\n"
+            "  --model NAME            the model to read from a .pt2 archive holding several\n"
+            "  -h, --help              show this help\n\n"
+            "The DOT output is the graph as built (no layout), so it is fast and diffable;\n"
+            "SVG, PNG and PDF run Graphviz's dot layout (see docs/pictures.md for costs).\n\n"
+            "examples:\n"
+            "  cgscope dot samples/cgs_transformer_dyn.json --split-ops cgs.attention -o t.svg\n"
+            "  cgscope dot big.json --split-ops aten.bmm --collapse pieces -o big.svg\n"
+            "  cgscope dot model.json --collapse module:2 -o modules.png\n",
     .run = run,
 };
 
@@ -101,8 +101,18 @@ static const char *const view_names[] = {"every node", "one box per piece",
 
 static int run(int argc, char **argv)
 {
-    enum { O_SPLIT = 256, O_POLICY, O_FORMAT, O_COLLAPSE, O_MAXN, O_MAXB, O_NOFOLD, O_PROFILE,
-           O_RANKDIR, O_MODEL };
+    enum {
+        O_SPLIT = 256,
+        O_POLICY,
+        O_FORMAT,
+        O_COLLAPSE,
+        O_MAXN,
+        O_MAXB,
+        O_NOFOLD,
+        O_PROFILE,
+        O_RANKDIR,
+        O_MODEL
+    };
     static const struct option opts[] = {
         {"split-ops", required_argument, NULL, O_SPLIT},
         {"policy", required_argument, NULL, O_POLICY},
@@ -119,8 +129,7 @@ static int run(int argc, char **argv)
     };
     char **ops = NULL;
     size_t n_ops = 0, ops_alloc = 0, len = 0;
-    const char *out = NULL, *format = NULL, *profile_path = NULL, *model = NULL,
-               *rankdir = "TB";
+    const char *out = NULL, *format = NULL, *profile_path = NULL, *model = NULL, *rankdir = "TB";
     int policy = -1, view = -1, c, rc = CGS_EXIT_OK;
     unsigned depth = 0;
     unsigned long max_nodes = CGS_DOT_DEFAULT_MAX_NODES, max_boxes = CGS_DOT_DEFAULT_MAX_BOXES;
@@ -146,8 +155,8 @@ static int run(int argc, char **argv)
         case O_POLICY:
             policy = cgs_split_policy_from_name(optarg);
             if (policy < 0) {
-                rc = cli_usage_error(&cmd_dot, "unknown policy '%s' (magi, fusion, device)",
-                                     optarg);
+                rc =
+                    cli_usage_error(&cmd_dot, "unknown policy '%s' (magi, fusion, device)", optarg);
                 goto out;
             }
             break;
@@ -156,17 +165,15 @@ static int run(int argc, char **argv)
             break;
         case O_FORMAT:
             if (!cgs_dot_format_known(optarg)) {
-                rc = cli_usage_error(&cmd_dot, "unknown format '%s' (dot, svg, png, pdf)",
-                                     optarg);
+                rc = cli_usage_error(&cmd_dot, "unknown format '%s' (dot, svg, png, pdf)", optarg);
                 goto out;
             }
             format = optarg;
             break;
         case O_COLLAPSE:
             if (!parse_collapse(optarg, &view, &depth)) {
-                rc = cli_usage_error(&cmd_dot,
-                                     "unknown --collapse '%s' (none, pieces, module[:DEPTH])",
-                                     optarg);
+                rc = cli_usage_error(
+                    &cmd_dot, "unknown --collapse '%s' (none, pieces, module[:DEPTH])", optarg);
                 goto out;
             }
             break;

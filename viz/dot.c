@@ -20,36 +20,36 @@
 
 /* ---- palette ------------------------------------------------------------------------------ */
 
-#define FONT             "Helvetica"
-#define COL_COMPILED_BG  "#EEF4FC"
-#define COL_COMPILED_FG  "#3567A8"
-#define COL_SPLIT_BG     "#FFF3E0"
-#define COL_SPLIT_FG     "#D9822B"
-#define COL_SPLITOP_BG   "#FFD9A8"
-#define COL_MODULE_BG    "#F1F3F4"
-#define COL_MODULE_FG    "#5F6B7A"
-#define COL_NODE_FG      "#7A8794"
-#define COL_INPUT_BG     "#E5F4E9"
-#define COL_INPUT_FG     "#2E7D46"
-#define COL_PARAM_BG     "#F4F4F4"
-#define COL_SYM_FG       "#9AA0A6"
-#define COL_OUTPUT_BG    "#EDE7F6"
-#define COL_OUTPUT_FG    "#5E35B1"
-#define COL_CL_FG        "#8E24AA"
-#define COL_ERR_FG       "#D32F2F"
-#define COL_WARN_FG      "#EF6C00"
-#define COL_CROSS        "#C62828"
-#define COL_EDGE         "#78909C"
-#define COL_EDGE_TEXT    "#546E7A"
-#define COL_SHAPE_TEXT   "#1F4E8C"
-#define COL_MUTED        "#616161"
-#define DOT_SEP          " \xc2\xb7 " /* " · " */
+#define FONT            "Helvetica"
+#define COL_COMPILED_BG "#EEF4FC"
+#define COL_COMPILED_FG "#3567A8"
+#define COL_SPLIT_BG    "#FFF3E0"
+#define COL_SPLIT_FG    "#D9822B"
+#define COL_SPLITOP_BG  "#FFD9A8"
+#define COL_MODULE_BG   "#F1F3F4"
+#define COL_MODULE_FG   "#5F6B7A"
+#define COL_NODE_FG     "#7A8794"
+#define COL_INPUT_BG    "#E5F4E9"
+#define COL_INPUT_FG    "#2E7D46"
+#define COL_PARAM_BG    "#F4F4F4"
+#define COL_SYM_FG      "#9AA0A6"
+#define COL_OUTPUT_BG   "#EDE7F6"
+#define COL_OUTPUT_FG   "#5E35B1"
+#define COL_CL_FG       "#8E24AA"
+#define COL_ERR_FG      "#D32F2F"
+#define COL_WARN_FG     "#EF6C00"
+#define COL_CROSS       "#C62828"
+#define COL_EDGE        "#78909C"
+#define COL_EDGE_TEXT   "#546E7A"
+#define COL_SHAPE_TEXT  "#1F4E8C"
+#define COL_MUTED       "#616161"
+#define DOT_SEP         " \xc2\xb7 " /* " · " */
 
 /* Heat scale for GPU time (ColorBrewer YlOrRd), by share of the report's total. */
 static const char *const heat_bg[] = {"#FFFFCC", "#FFEDA0", "#FED976", "#FEB24C",
                                       "#FD8D3C", "#F03B20", "#BD0026"};
 static const double heat_min_share[] = {0.0, 0.01, 0.025, 0.05, 0.10, 0.20, 0.40};
-#define N_HEAT (sizeof(heat_bg) / sizeof(heat_bg[0]))
+#define N_HEAT       (sizeof(heat_bg) / sizeof(heat_bg[0]))
 #define HEAT_NONE_BG "#FAFAFA"
 
 /* ---- text helpers --------------------------------------------------------------------------- */
@@ -59,8 +59,8 @@ static void dtype_short(enum cgs_dtype dt, struct cgs_buf *b)
     const char *n = dt > CGS_DTYPE_UNKNOWN && dt < CGS_DTYPE_COUNT ? cgs_dtypes[dt].name : NULL;
     static const struct {
         const char *prefix, *abbrev;
-    } map[] = {{"bfloat", "bf"}, {"float8", "f8"}, {"float", "f"}, {"uint", "u"},
-               {"int", "i"},     {"complex", "c"}};
+    } map[] = {{"bfloat", "bf"}, {"float8", "f8"}, {"float", "f"},
+               {"uint", "u"},    {"int", "i"},     {"complex", "c"}};
 
     if (!n) {
         cgs_buf_addch(b, '?');
@@ -220,9 +220,9 @@ static void tip_line(struct cgs_buf *b, const char *s)
 static void short_target(const struct cgs_node *n, struct cgs_buf *b)
 {
     static const char *const prefixes[] = {
-        "torch._C._nn.", "torch._C._linalg.", "torch._C._fft.", "torch._C._special.",
+        "torch._C._nn.", "torch._C._linalg.",    "torch._C._fft.",    "torch._C._special.",
         "torch._C.",     "torch.nn.functional.", "torch.functional.", "torch._ops.",
-        "torch.",        "_operator.",      "operator.",       "math.",
+        "torch.",        "_operator.",           "operator.",         "math.",
     };
     const char *t = n->target ? n->target : "?";
 
@@ -331,7 +331,8 @@ static bool is_inlined(const struct cgs_node *n)
     return is_param(n) && n->n_users == 1 && n->users[0]->op != CGS_NODE_OUTPUT;
 }
 
-/* "blocks.0.ln1.weight" from Dynamo's l_self_modules_blocks_modules_0_modules_ln1_parameters_weight_ */
+/* "blocks.0.ln1.weight" from Dynamo's
+ * l_self_modules_blocks_modules_0_modules_ln1_parameters_weight_ */
 static void param_name(const struct cgs_node *n, struct cgs_buf *b)
 {
     const char *s = n->name;
@@ -492,9 +493,8 @@ static int prof_cmp(const void *a, const void *b)
 }
 
 /* Per split piece: its profile entry, or NULL. Counts report pieces matching none. */
-static const struct cgs_dot_profile_piece **profile_match(const struct cgs_dot_profile *prof,
-                                                          const struct cgs_split *s,
-                                                          uint32_t *unmatched)
+static const struct cgs_dot_profile_piece **
+profile_match(const struct cgs_dot_profile *prof, const struct cgs_split *s, uint32_t *unmatched)
 {
     const struct cgs_dot_profile_piece **by_name, **of;
     uint32_t matched = 0;
@@ -543,8 +543,9 @@ static void heat_style(void *obj, uint64_t ns, uint64_t total, bool any)
 static void heat_text(uint64_t ns, uint64_t kernels, uint64_t total, struct cgs_buf *b)
 {
     fmt_ns(ns, b);
-    cgs_buf_addf(b, " GPU (%.1f%%), %llu kernel%s", total ? 100.0 * (double)ns / (double)total : 0.0,
-                 (unsigned long long)kernels, kernels == 1 ? "" : "s");
+    cgs_buf_addf(b, " GPU (%.1f%%), %llu kernel%s",
+                 total ? 100.0 * (double)ns / (double)total : 0.0, (unsigned long long)kernels,
+                 kernels == 1 ? "" : "s");
 }
 
 /* ---- legend and title ------------------------------------------------------------------------ */
@@ -594,8 +595,9 @@ static void set_title(Agraph_t *root, const char *title, const char *facts, stru
                        "<FONT POINT-SIZE=\"11\" COLOR=\"" COL_MUTED "\">");
     html_add(&b, facts, 400);
     // the legend is a table of its own, so its columns keep their natural width
-    cgs_buf_addstr(&b, "</FONT></TD></TR><TR><TD ALIGN=\"LEFT\">"
-                       "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"3\" CELLPADDING=\"1\"><TR>");
+    cgs_buf_addstr(&b,
+                   "</FONT></TD></TR><TR><TD ALIGN=\"LEFT\">"
+                   "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"3\" CELLPADDING=\"1\"><TR>");
     cgs_buf_add(&b, l->b.buf, l->b.len);
     cgs_buf_addstr(&b, "</TR></TABLE></TD></TR></TABLE>");
     gv_set_html(root, "label", b.buf);
@@ -678,16 +680,17 @@ static void legend_heat(struct legend *l)
     legend_swatch(l, HEAT_NONE_BG, COL_NODE_FG, "no kernels");
 }
 
-/* ---- the full view ---------------------------------------------------------------------------- */
+/* ---- the full view ----------------------------------------------------------------------------
+ */
 
 struct full {
     const struct cgs_graph *g;
     const struct cgs_dot_opts *o;
     const struct cgs_split *s;
     Agraph_t *root;
-    Agraph_t **cl;       /* per piece */
-    Agnode_t **gn;       /* per node index; NULL when not drawn */
-    uint8_t *level;      /* per node: 0, or 1 + enum cgs_note_level of the worst finding */
+    Agraph_t **cl;  /* per piece */
+    Agnode_t **gn;  /* per node index; NULL when not drawn */
+    uint8_t *level; /* per node: 0, or 1 + enum cgs_note_level of the worst finding */
     const struct cgs_dot_profile_piece **prof_of;
     struct cgs_buf lbl, tip, tmp;
     struct cgs_dot_stats *st;
@@ -812,7 +815,8 @@ static void node_findings(struct full *f, const struct cgs_node *n, struct cgs_b
                                   "\"><B>channels-last</B></FONT>");
             cgs_buf_reset(&f->tmp);
             cgs_buf_addf(&f->tmp, "channels-last: Inductor prefers NHWC here (layout_opt on: %s)",
-                         o->layout->reason ? o->layout->reason : cgs_layout_rule_id(o->layout->rule));
+                         o->layout->reason ? o->layout->reason
+                                           : cgs_layout_rule_id(o->layout->rule));
             tip_line(tip, f->tmp.buf);
         }
     }
@@ -826,7 +830,8 @@ static void node_findings(struct full *f, const struct cgs_node *n, struct cgs_b
         else if (sn->cmp == CGS_SHAPE_CMP_MISMATCH)
             what = "shape differs";
         if (what) {
-            cgs_buf_addf(marks, "<BR/><FONT POINT-SIZE=\"9\" COLOR=\"" COL_ERR_FG "\"><B>! %s</B></FONT>",
+            cgs_buf_addf(marks,
+                         "<BR/><FONT POINT-SIZE=\"9\" COLOR=\"" COL_ERR_FG "\"><B>! %s</B></FONT>",
                          what);
             cgs_buf_reset(&f->tmp);
             cgs_buf_addf(&f->tmp, "%s: %s", what, sn->reason ? sn->reason : "");
@@ -953,8 +958,8 @@ static void full_node(struct full *f, const struct cgs_node *n)
             param_role(u, &f->tmp);
             cgs_buf_addch(&f->tmp, ' ');
             val_text(u->val, &f->tmp);
-            cgs_buf_addstr(&f->lbl, first ? "<BR/><FONT POINT-SIZE=\"9\" COLOR=\"" COL_MUTED "\">+ "
-                                          : ", ");
+            cgs_buf_addstr(&f->lbl,
+                           first ? "<BR/><FONT POINT-SIZE=\"9\" COLOR=\"" COL_MUTED "\">+ " : ", ");
             if (!first && i % 2 == 0)
                 cgs_buf_addstr(&f->lbl, "<BR/>");
             html_add(&f->lbl, f->tmp.buf, 64);
@@ -1019,8 +1024,9 @@ static void full_node(struct full *f, const struct cgs_node *n)
         f->st->flagged++;
         gv_set(v, "color", level == 1 + CGS_NOTE_ERROR ? COL_ERR_FG : COL_WARN_FG);
         gv_set(v, "penwidth", "2.5");
-        gv_set(v, "style", n->op == CGS_NODE_PLACEHOLDER && is_sym_input(n) ? "filled,bold"
-                                                                            : "rounded,filled,bold");
+        gv_set(v, "style",
+               n->op == CGS_NODE_PLACEHOLDER && is_sym_input(n) ? "filled,bold"
+                                                                : "rounded,filled,bold");
     }
 }
 
@@ -1125,9 +1131,9 @@ static Agraph_t *build_full(const struct cgs_graph *g, const struct cgs_dot_opts
             continue; // parameters in their user's label; sizes in the title
         full_node(&f, n);
         any_split_op |= f.s && f.s->split_op_of[i];
-        any_cl |= o->layout && i < o->layout->n_nodes &&
-                  (o->layout->nodes[i].prefer_cl ||
-                   o->layout->nodes[i].req == CGS_STRIDE_CHANNELS_LAST);
+        any_cl |=
+            o->layout && i < o->layout->n_nodes &&
+            (o->layout->nodes[i].prefer_cl || o->layout->nodes[i].req == CGS_STRIDE_CHANNELS_LAST);
     }
     // dot places edge labels as extra nodes: beyond a size they cost more than they say
     f.edge_labels = st->nodes <= CGS_DOT_EDGE_LABEL_MAX_NODES;
@@ -1155,7 +1161,8 @@ static Agraph_t *build_full(const struct cgs_graph *g, const struct cgs_dot_opts
             legend_swatch(&l, COL_SPLITOP_BG, COL_SPLIT_FG, "splitting op");
     }
     legend_swatch(&l, COL_INPUT_BG, COL_INPUT_FG, "graph input");
-    legend_swatch(&l, COL_PARAM_BG, COL_NODE_FG, "parameter (+ in a label: folded in)");
+    legend_swatch(&l, COL_PARAM_BG, COL_NODE_FG,
+                  "parameter (\"+ weight ...\" in a label: folded in)");
     legend_swatch(&l, COL_OUTPUT_BG, COL_OUTPUT_FG, "graph output");
     if (any_cl)
         legend_swatch(&l, "white", COL_CL_FG, "channels-last (Inductor)");
@@ -1166,8 +1173,7 @@ static Agraph_t *build_full(const struct cgs_graph *g, const struct cgs_dot_opts
     legend_line(&l, COL_SYM_FG, "size / scalar", true);
     if (f.prof_of)
         legend_heat(&l);
-    set_title(f.root, g->name && *g->name ? g->name : (g->file ? g->file : "graph"), facts.buf,
-              &l);
+    set_title(f.root, g->name && *g->name ? g->name : (g->file ? g->file : "graph"), facts.buf, &l);
 
     cgs_buf_release(&facts);
     cgs_buf_release(&l.b);
@@ -1181,15 +1187,16 @@ static Agraph_t *build_full(const struct cgs_graph *g, const struct cgs_dot_opts
     return f.root;
 }
 
-/* ---- collapsed views: groups, signatures, folding --------------------------------------------- */
+/* ---- collapsed views: groups, signatures, folding ---------------------------------------------
+ */
 
 enum group_kind { GROUP_COMPILED, GROUP_SPLITTING, GROUP_MODULE };
 
 struct group {
     const char *name; /* piece name, or module key ("" = top level) */
     enum group_kind kind;
-    int32_t piece;    /* pieces view: index in split->pieces */
-    uint32_t off, n;  /* nodes: members[off .. off + n) */
+    int32_t piece;   /* pieces view: index in split->pieces */
+    uint32_t off, n; /* nodes: members[off .. off + n) */
     uint64_t hash;
     const char *sig;
     uint32_t sig_id;
@@ -1213,12 +1220,12 @@ struct col {
     struct cgs_arena arena;
     struct group *groups;
     uint32_t n_groups;
-    int32_t *group_of;  /* per node index; -1 outside every group */
-    uint32_t *local;    /* per node index: position in its group */
+    int32_t *group_of; /* per node index; -1 outside every group */
+    uint32_t *local;   /* per node index: position in its group */
     const struct cgs_node **members;
     struct box *boxes;
     uint32_t n_boxes, alloc_boxes;
-    uint32_t *box_of;   /* per group */
+    uint32_t *box_of; /* per group */
     unsigned depth;
     const struct cgs_dot_profile_piece **prof_of;
     struct cgs_buf a, b, c;
@@ -1241,8 +1248,7 @@ static size_t module_key(const struct cgs_node *n, unsigned depth, const char **
 
 static bool in_groups(const struct cgs_node *n)
 {
-    return n->op != CGS_NODE_PLACEHOLDER && n->op != CGS_NODE_GET_ATTR &&
-           n->op != CGS_NODE_OUTPUT;
+    return n->op != CGS_NODE_PLACEHOLDER && n->op != CGS_NODE_GET_ATTR && n->op != CGS_NODE_OUTPUT;
 }
 
 struct keyref {
@@ -1994,7 +2000,8 @@ static Agraph_t *build_collapsed(const struct cgs_graph *g, const struct cgs_dot
 
     split_facts(g, o->view == CGS_DOT_VIEW_PIECES ? c.s : NULL, c.prof_of ? o->profile : NULL,
                 o->layout, &facts);
-    cgs_buf_addf(&facts, DOT_SEP "collapsed: %s", o->view == CGS_DOT_VIEW_PIECES ? "one box per piece" : "");
+    cgs_buf_addf(&facts, DOT_SEP "collapsed: %s",
+                 o->view == CGS_DOT_VIEW_PIECES ? "one box per piece" : "");
     if (o->view == CGS_DOT_VIEW_MODULE)
         cgs_buf_addf(&facts, "one box per module run (depth %u)", c.depth);
     if (st->folded)

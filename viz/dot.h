@@ -81,13 +81,13 @@ void cgs_dot_profile_free(struct cgs_dot_profile *p);
 
 struct cgs_dot_opts {
     enum cgs_dot_view view;
-    unsigned module_depth;   /* module view: path components kept; 0 = automatic */
-    bool no_fold;            /* collapsed views: draw repeated boxes one by one */
-    uint32_t max_boxes;      /* collapsed views; 0 = CGS_DOT_DEFAULT_MAX_BOXES */
-    const char *rankdir;     /* "TB" (default), "LR", ... */
-    const struct cgs_split *split;   /* pieces; NULL draws none (pieces view needs it) */
-    const struct cgs_layout *layout; /* channels-last marks; may be NULL */
-    const struct cgs_shapes *shapes; /* unknown ops and shape errors flagged; may be NULL */
+    unsigned module_depth;                 /* module view: path components kept; 0 = automatic */
+    bool no_fold;                          /* collapsed views: draw repeated boxes one by one */
+    uint32_t max_boxes;                    /* collapsed views; 0 = CGS_DOT_DEFAULT_MAX_BOXES */
+    const char *rankdir;                   /* "TB" (default), "LR", ... */
+    const struct cgs_split *split;         /* pieces; NULL draws none (pieces view needs it) */
+    const struct cgs_layout *layout;       /* channels-last marks; may be NULL */
+    const struct cgs_shapes *shapes;       /* unknown ops and shape errors flagged; may be NULL */
     const struct cgs_dot_profile *profile; /* GPU time per piece; may be NULL */
 };
 

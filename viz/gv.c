@@ -27,10 +27,10 @@ static char *unconst(const char *s)
  */
 struct ids {
     Agraph_t *g;
-    char **names;           /* names[k] has ID 2 * (k + 1); cgraph refstrs (agwrite
-                               reads their HTML flag), freed with the graph */
+    char **names; /* names[k] has ID 2 * (k + 1); cgraph refstrs (agwrite
+                     reads their HTML flag), freed with the graph */
     size_t n, alloc;
-    uint32_t *slots;        /* open addressing: k + 1, 0 = empty */
+    uint32_t *slots; /* open addressing: k + 1, 0 = empty */
     size_t cap;
     IDTYPE anon;
 };

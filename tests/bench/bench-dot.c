@@ -21,7 +21,7 @@
 #include "lib/split.h"
 #include "viz/dot.h"
 
-#define TARGET_S 2.0
+#define TARGET_S     2.0
 #define TARGET_NODES 200000 /* the target applies to graphs up to this size */
 
 static double now(void)
@@ -32,9 +32,9 @@ static double now(void)
 }
 
 /* Split (when op), build in view and render to format; seconds per phase. */
-static int picture(struct cgs_graph *g, const char *op, enum cgs_dot_view view,
-                   const char *format, double *t_split, double *t_build, double *t_render,
-                   size_t *bytes, struct cgs_dot_stats *st)
+static int picture(struct cgs_graph *g, const char *op, enum cgs_dot_view view, const char *format,
+                   double *t_split, double *t_build, double *t_render, size_t *bytes,
+                   struct cgs_dot_stats *st)
 {
     struct cgs_diag d = CGS_DIAG_INIT;
     struct cgs_split *s = NULL;
