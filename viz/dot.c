@@ -1940,6 +1940,13 @@ static Agraph_t *build_collapsed(const struct cgs_graph *g, const struct cgs_dot
                 edges[n_edges] = (struct bedge){from, to, 0, {NULL, NULL}};
                 *slot = n_edges++;
             }
+            // into a folded box: the values its first repeat takes (between the
+            // boxes of a fold, those of the first repeat); out of one: the last's
+            if (to <= c.n_boxes && c.boxes[to - 1].kind == BOX_FOLD &&
+                ((uint32_t)c.group_of[i] != c.boxes[to - 1].rep ||
+                 (from && c.boxes[from - 1].kind == BOX_FOLD &&
+                  (uint32_t)c.group_of[u->index] != c.boxes[from - 1].rep)))
+                continue;
             u64map_slot(&vset, ((uint64_t)(*slot + 1) << 32) | u->index, &fresh);
             if (fresh) {
                 struct bedge *e = &edges[*slot];
@@ -1972,6 +1979,10 @@ static Agraph_t *build_collapsed(const struct cgs_graph *g, const struct cgs_dot
         }
         if (be->n_vals > 2)
             cgs_buf_addf(&c.a, "\\n+%u more", be->n_vals - 2);
+        if (be->to <= c.n_boxes && c.boxes[be->to - 1].kind == BOX_FOLD)
+            cgs_buf_addstr(&c.a, "\\n(first repeat)");
+        else if (be->from && c.boxes[be->from - 1].kind == BOX_FOLD)
+            cgs_buf_addstr(&c.a, "\\n(last repeat)");
         gv_set(e, "label", c.a.buf);
         cgs_buf_reset(&c.b);
         cgs_buf_addf(&c.b, "e:%s:", agnameof(t));
