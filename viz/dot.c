@@ -1093,6 +1093,36 @@ static void full_edges(struct full *f)
     }
 }
 
+/*
+ * Ranks spanned by drawn edges beyond the first, with ranks by longest path
+ * from the computed nodes (inputs are left out: dot pulls them down next to
+ * their users): about the number of virtual nodes dot's layout will carry.
+ */
+static uint64_t long_edge_ranks(const struct cgs_graph *g, Agnode_t *const *drawn)
+{
+    uint32_t *rank = cgs_xcalloc(g->n_nodes + 1, sizeof(*rank));
+    uint64_t span = 0;
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const struct cgs_node *n = g->nodes[i];
+        for (uint32_t k = 0; k < n->n_inputs; k++) {
+            const struct cgs_node *u = n->inputs[k];
+            if (u->op != CGS_NODE_PLACEHOLDER && u->op != CGS_NODE_GET_ATTR &&
+                rank[u->index] + 1 > rank[i])
+                rank[i] = rank[u->index] + 1;
+        }
+        if (!drawn[i])
+            continue;
+        for (uint32_t k = 0; k < n->n_inputs; k++) {
+            const struct cgs_node *u = n->inputs[k];
+            if (drawn[u->index] && u->op != CGS_NODE_PLACEHOLDER &&
+                u->op != CGS_NODE_GET_ATTR && rank[i] > rank[u->index] + 1)
+                span += rank[i] - rank[u->index] - 1;
+        }
+    }
+    free(rank);
+    return span;
+}
+
 static Agraph_t *build_full(const struct cgs_graph *g, const struct cgs_dot_opts *o,
                             struct cgs_dot_stats *st)
 {
@@ -1100,6 +1130,7 @@ static Agraph_t *build_full(const struct cgs_graph *g, const struct cgs_dot_opts
     struct legend l = {CGS_BUF_INIT, 0};
     struct cgs_buf facts = CGS_BUF_INIT;
     bool any_cl = false, any_split_op = false;
+    uint64_t span;
 
     f.root = open_root(g, o);
     if (!f.root)
@@ -1135,12 +1166,15 @@ static Agraph_t *build_full(const struct cgs_graph *g, const struct cgs_dot_opts
             o->layout && i < o->layout->n_nodes &&
             (o->layout->nodes[i].prefer_cl || o->layout->nodes[i].req == CGS_STRIDE_CHANNELS_LAST);
     }
-    // dot places edge labels as extra nodes: beyond a size they cost more than they say
-    f.edge_labels = st->nodes <= CGS_DOT_EDGE_LABEL_MAX_NODES;
-    if (st->nodes > CGS_DOT_FAST_LAYOUT_NODES) {
+    // dot places edge labels as extra nodes, one per rank an edge spans: on graphs
+    // with many long edges they cost minutes (and crash Graphviz 2.42's router)
+    span = long_edge_ranks(g, f.gn);
+    f.edge_labels = st->nodes <= CGS_DOT_EDGE_LABEL_MAX_NODES && span <= CGS_DOT_EDGE_LABEL_MAX_SPAN;
+    if (st->nodes > CGS_DOT_FAST_LAYOUT_NODES || span > CGS_DOT_EDGE_LABEL_MAX_SPAN) {
         gv_set(f.root, "mclimit", "0.1");
         gv_set(f.root, "nslimit", "1");
         gv_set(f.root, "nslimit1", "1");
+        gv_set(f.root, "splines", "line"); // spline routing of long edges costs the most
     }
     full_edges(&f);
 
@@ -1152,8 +1186,7 @@ static Agraph_t *build_full(const struct cgs_graph *g, const struct cgs_dot_opts
                 cgs_buf_addf(&facts, " (hint %lld)", (long long)g->nodes[i]->val->u.s.hint);
         }
     if (!f.edge_labels)
-        cgs_buf_addf(&facts, DOT_SEP "edge shapes in tooltips (over %u nodes)",
-                     (unsigned)CGS_DOT_EDGE_LABEL_MAX_NODES);
+        cgs_buf_addstr(&facts, DOT_SEP "edge shapes in tooltips (graph too large for labels)");
     if (f.s) {
         legend_swatch(&l, COL_COMPILED_BG, COL_COMPILED_FG, "compiled piece");
         legend_swatch(&l, COL_SPLIT_BG, COL_SPLIT_FG, "splitting piece (eager)");
@@ -1849,7 +1882,7 @@ static Agraph_t *build_collapsed(const struct cgs_graph *g, const struct cgs_dot
     Agnode_t **bn, *in_node = NULL, *out_node = NULL;
     const struct cgs_node **ins = NULL;
     uint32_t n_ins = 0, alloc_ins = 0;
-    bool any_fold = false, any_split = false, any_compiled = false;
+    bool any_fold = false, any_split = false, any_compiled = false, box_labels = true;
 
     if (o->view == CGS_DOT_VIEW_PIECES && !c.s) {
         cgs_diag_set(d, CGS_E_INVAL, "the pieces view needs a split (--split-ops or --policy)");
@@ -1965,6 +1998,15 @@ static Agraph_t *build_collapsed(const struct cgs_graph *g, const struct cgs_dot
             gv_set(out_node, "color", COL_OUTPUT_FG);
             st->nodes++;
         }
+    // dot's layout of many long labelled edges takes minutes: past a size,
+    // values go to the tooltips and the ranking and positioning passes are capped
+    box_labels = n_edges <= CGS_DOT_BOX_EDGE_LABEL_MAX;
+    if (c.n_boxes > CGS_DOT_BOX_FAST_LAYOUT || n_edges > CGS_DOT_BOX_EDGE_LABEL_MAX) {
+        gv_set(root, "mclimit", "0.1");
+        gv_set(root, "nslimit", "1");
+        gv_set(root, "nslimit1", "1");
+        gv_set(root, "splines", "line"); // spline routing of long edges costs the most
+    }
     for (uint32_t i = 0; i < n_edges; i++) {
         const struct bedge *be = &edges[i];
         Agnode_t *t = be->from ? bn[be->from - 1] : in_node;
@@ -1983,7 +2025,8 @@ static Agraph_t *build_collapsed(const struct cgs_graph *g, const struct cgs_dot
             cgs_buf_addstr(&c.a, "\\n(first repeat)");
         else if (be->from && c.boxes[be->from - 1].kind == BOX_FOLD)
             cgs_buf_addstr(&c.a, "\\n(last repeat)");
-        gv_set(e, "label", c.a.buf);
+        if (box_labels)
+            gv_set(e, "label", c.a.buf);
         cgs_buf_reset(&c.b);
         cgs_buf_addf(&c.b, "e:%s:", agnameof(t));
         cgs_buf_addstr(&c.b, agnameof(h));
@@ -1993,6 +2036,12 @@ static Agraph_t *build_collapsed(const struct cgs_graph *g, const struct cgs_dot
                      be->n_vals == 1 ? "" : "s");
         cgs_buf_reset(&c.c);
         tip_add(&c.c, c.b.buf);
+        for (uint32_t k = 0; k < be->n_vals && k < 2; k++) {
+            cgs_buf_reset(&c.b);
+            cgs_buf_addf(&c.b, "%s ", be->vals[k]->name);
+            val_text(be->vals[k]->val, &c.b);
+            tip_line(&c.c, c.b.buf);
+        }
         gv_set(e, "tooltip", c.c.buf);
         if (back) {
             // the next repeat of a folded block: drawn, but it does not rank
@@ -2001,7 +2050,8 @@ static Agraph_t *build_collapsed(const struct cgs_graph *g, const struct cgs_dot
             gv_set(e, "color", COL_COMPILED_FG);
             cgs_buf_reset(&c.a);
             cgs_buf_addf(&c.a, "next repeat (x%u)", c.boxes[be->from - 1].count);
-            gv_set(e, "label", c.a.buf);
+            if (box_labels)
+                gv_set(e, "label", c.a.buf);
         } else if (be->from && be->to != c.n_boxes + 1) {
             gv_set(e, "color", COL_CROSS);
             gv_set(e, "fontcolor", COL_CROSS);
@@ -2019,6 +2069,8 @@ static Agraph_t *build_collapsed(const struct cgs_graph *g, const struct cgs_dot
         cgs_buf_addf(&facts, ", %u repeats folded", st->folded);
     if (st->merged)
         cgs_buf_addf(&facts, ", %u merged into ranges", st->merged);
+    if (!box_labels)
+        cgs_buf_addf(&facts, DOT_SEP "values in edge tooltips (%u edges)", n_edges);
     if (any_compiled)
         legend_swatch(&l, COL_COMPILED_BG, COL_COMPILED_FG, "compiled piece");
     if (any_split)

@@ -46,9 +46,15 @@ enum cgs_dot_view {
 /* Collapsed views: boxes drawn at most (ranges of boxes merge beyond). */
 #define CGS_DOT_DEFAULT_MAX_BOXES 200
 /* Full view: edges carry shape labels up to this many drawn nodes (tooltips beyond). */
-#define CGS_DOT_EDGE_LABEL_MAX_NODES 1000
+#define CGS_DOT_EDGE_LABEL_MAX_NODES 600
+/* Full view: and up to this many ranks spanned by long edges (see dot.c). */
+#define CGS_DOT_EDGE_LABEL_MAX_SPAN 3000
 /* Full view: above this many drawn nodes, dot's crossing and ranking passes are capped. */
 #define CGS_DOT_FAST_LAYOUT_NODES 1000
+/* Collapsed views: edges carry value labels up to this many edges (tooltips beyond). */
+#define CGS_DOT_BOX_EDGE_LABEL_MAX 80
+/* Collapsed views: above this many boxes (or edges), dot's passes are capped. */
+#define CGS_DOT_BOX_FAST_LAYOUT 60
 /* Deepest module_path prefix the module view groups by. */
 #define CGS_DOT_MAX_MODULE_DEPTH 16
 
