@@ -453,6 +453,50 @@ static void test_determinism(void **state)
         }
 }
 
+/*
+ * A training graph full of long edges (activations saved for backward): edge
+ * labels there take dot minutes and crashed Graphviz 2.42's router with the
+ * fusion policy's clusters. They move to tooltips, dot's passes are capped,
+ * and the picture renders.
+ */
+static void test_full_long_edges(void **state)
+{
+    struct pic p;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_split_opts so = {CGS_SPLIT_FUSION, NULL, 0};
+    struct cgs_dot_opts o = {0};
+    Agraph_t *back;
+    Agnode_t *n;
+    size_t len;
+    char *svg;
+    unsigned labelled = 0, edges = 0;
+    (void)state;
+
+    memset(&p, 0, sizeof(p));
+    p.g = load("post_grad/unet_small_train.fwd.json");
+    assert_int_equal(cgs_split_run(p.g, &so, &p.s, &d), 0);
+    o.split = p.s;
+    p.dg = cgs_dot_build(p.g, &o, &p.st, &d);
+    assert_non_null(p.dg);
+    back = read_back(p.dg);
+    for (n = agfstnode(back); n; n = agnxtnode(back, n))
+        for (Agedge_t *e = agfstout(back, n); e; e = agnxtout(back, e)) {
+            edges++;
+            labelled += *attr(e, "label") != 0;
+            assert_true(has(attr(e, "tooltip"), " -> "));
+        }
+    assert_true(edges > 300);
+    assert_int_equal(labelled, 0);
+    assert_string_equal(attr(back, "splines"), "line");
+    assert_true(has(attr(back, "label"), "edge shapes in tooltips"));
+    agclose(back);
+    svg = render(p.dg, "svg", &len);
+    assert_true(has(svg, "</svg>"));
+    assert_int_equal(count_str(svg, len, "class=\"cluster\""), p.s->n_pieces);
+    free(svg);
+    pic_free(&p);
+}
+
 static void test_formats(void **state)
 {
     (void)state;
@@ -685,6 +729,7 @@ int main(void)
         cmocka_unit_test(test_full_nodes_edges),
         cmocka_unit_test(test_full_channels_last),
         cmocka_unit_test(test_full_flags),
+        cmocka_unit_test(test_full_long_edges),
         cmocka_unit_test(test_svg_clusters),
         cmocka_unit_test(test_png_pdf),
         cmocka_unit_test(test_determinism),
