@@ -269,6 +269,8 @@ static int run(int argc, char **argv)
                     g->n_nodes, max_nodes, view_names[view]);
         }
     }
+    if (prof && s && view == CGS_DOT_VIEW_MODULE)
+        cli_warn("--profile colours pieces: the module view leaves it out");
     if (g->producer.stage == CGS_STAGE_POST_GRAD) {
         struct cgs_layout_opts lo = CGS_LAYOUT_OPTS_INIT;
         if (cgs_layout_run(g, &lo, &lay, &d) < 0) {
