@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/arena.h"
 #include "lib/load.h"
 
 void cli_print_help(const struct cmd *c, FILE *f)
@@ -182,6 +183,34 @@ int cli_write_file(const char *path, const void *data, size_t len)
         return -1;
     }
     return cli_tmp_commit();
+}
+
+void cli_list_add_csv(struct cli_list *l, const char *arg)
+{
+    const char *p = arg;
+    for (;;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len) {
+            char *s = cgs_xmalloc(len + 1);
+            memcpy(s, p, len);
+            s[len] = '\0';
+            CGS_ALLOC_GROW(l->items, l->n + 1, l->alloc);
+            l->items[l->n++] = s;
+        }
+        if (!e)
+            break;
+        p = e + 1;
+    }
+}
+
+void cli_list_release(struct cli_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->items[i]);
+    free(l->items);
+    l->items = NULL;
+    l->n = l->alloc = 0;
 }
 
 bool cli_parse_uint(const char *s, unsigned long *out)

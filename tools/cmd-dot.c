@@ -52,25 +52,6 @@ const struct cmd cmd_dot = {
     .run = run,
 };
 
-static void add_split_ops(const char *arg, char ***ops, size_t *n, size_t *alloc)
-{
-    const char *p = arg;
-    while (*p) {
-        const char *e = strchr(p, ',');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        if (len) {
-            char *s = cgs_xmalloc(len + 1);
-            memcpy(s, p, len);
-            s[len] = 0;
-            CGS_ALLOC_GROW(*ops, *n + 1, *alloc);
-            (*ops)[(*n)++] = s;
-        }
-        if (!e)
-            break;
-        p = e + 1;
-    }
-}
-
 /* "none", "pieces", "module", "module:3"; false on junk. */
 static bool parse_collapse(const char *s, int *view, unsigned *depth)
 {
@@ -127,8 +108,8 @@ static int run(int argc, char **argv)
         {"model", required_argument, NULL, O_MODEL},
         {NULL, 0, NULL, 0},
     };
-    char **ops = NULL;
-    size_t n_ops = 0, ops_alloc = 0, len = 0;
+    struct cli_list ops = CLI_LIST_INIT;
+    size_t len = 0;
     const char *out = NULL, *format = NULL, *profile_path = NULL, *model = NULL, *rankdir = "TB";
     int policy = -1, view = -1, c, rc = CGS_EXIT_OK;
     unsigned depth = 0;
@@ -150,7 +131,7 @@ static int run(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
         switch (c) {
         case O_SPLIT:
-            add_split_ops(optarg, &ops, &n_ops, &ops_alloc);
+            cli_list_add_csv(&ops, optarg);
             break;
         case O_POLICY:
             policy = cgs_split_policy_from_name(optarg);
@@ -229,7 +210,7 @@ static int run(int argc, char **argv)
         rc = cli_usage_error(&cmd_dot, "%s output needs -o FILE", format);
         goto out;
     }
-    if (view == CGS_DOT_VIEW_PIECES && !n_ops && policy < 0) {
+    if (view == CGS_DOT_VIEW_PIECES && !ops.n && policy < 0) {
         rc = cli_usage_error(&cmd_dot, "--collapse pieces needs --split-ops or --policy");
         goto out;
     }
@@ -242,9 +223,9 @@ static int run(int argc, char **argv)
         rc = cli_report_diag(&d);
         goto out;
     }
-    if (n_ops || policy >= 0) {
+    if (ops.n || policy >= 0) {
         struct cgs_split_opts so = {policy < 0 ? CGS_SPLIT_MAGI : (enum cgs_split_policy)policy,
-                                    (const char *const *)ops, n_ops};
+                                    (const char *const *)ops.items, ops.n};
         if (cgs_split_run(g, &so, &s, &d) < 0) {
             cgs_diag_at(&d, argv[optind], 0, 0);
             rc = cli_report_diag(&d);
@@ -324,9 +305,7 @@ out:
     free(data);
     if (dg)
         agclose(dg);
-    for (size_t i = 0; i < n_ops; i++)
-        free(ops[i]);
-    free(ops);
+    cli_list_release(&ops);
     cgs_dot_profile_free(prof);
     cgs_layout_free(lay);
     cgs_graph_free(g);

@@ -234,20 +234,17 @@ static int piece_bytes(struct cgs_graph *g, const struct cgs_shapes *s, const ch
                        const struct cgs_sym_bindings *bind, cJSON *doc)
 {
     struct cgs_diag d = CGS_DIAG_INIT;
-    const char *ops[64];
-    size_t n_ops = 0;
-    char *list = cgs_xstrdup(ops_arg), *save = NULL, *tok;
+    struct cli_list list = CLI_LIST_INIT;
     struct cgs_split_opts so;
     struct cgs_split *sp;
     cJSON *arr = doc ? cJSON_AddArrayToObject(doc, "pieces") : NULL;
 
-    for (tok = strtok_r(list, ",", &save); tok && n_ops < 64; tok = strtok_r(NULL, ",", &save))
-        ops[n_ops++] = tok;
+    cli_list_add_csv(&list, ops_arg);
     so.policy = CGS_SPLIT_MAGI;
-    so.ops = ops;
-    so.n_ops = n_ops;
+    so.ops = (const char *const *)list.items;
+    so.n_ops = list.n;
     if (cgs_split_run(g, &so, &sp, &d)) {
-        free(list);
+        cli_list_release(&list);
         return cli_report_diag(&d);
     }
     if (!doc)
@@ -277,7 +274,7 @@ static int piece_bytes(struct cgs_graph *g, const struct cgs_shapes *s, const ch
                    pc->n_nodes);
         }
     }
-    free(list);
+    cli_list_release(&list);
     return 0;
 }
 

@@ -101,26 +101,6 @@ static void describe_node_val(const struct cgs_node *n, struct cgs_buf *b)
     cgs_val_describe(n->val, b);
 }
 
-static void add_split_ops(const char *arg, const char ***ops, size_t *n, size_t *alloc)
-{
-    const char *p = arg;
-
-    while (*p) {
-        const char *e = strchr(p, ',');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        if (len) {
-            char *s = cgs_xmalloc(len + 1);
-            memcpy(s, p, len);
-            s[len] = 0;
-            CGS_ALLOC_GROW(*ops, *n + 1, *alloc);
-            (*ops)[(*n)++] = s;
-        }
-        if (!e)
-            break;
-        p = e + 1;
-    }
-}
-
 /* ---- JSON ----------------------------------------------------------------------------- */
 
 static cJSON *names_json(struct cgs_node *const *nodes, uint32_t n)
@@ -447,8 +427,7 @@ static int run(int argc, char **argv)
         {"model", required_argument, NULL, 'm'},
         {NULL, 0, NULL, 0},
     };
-    const char **ops = NULL;
-    size_t n_ops = 0, ops_alloc = 0;
+    struct cli_list ops = CLI_LIST_INIT;
     const char *model = NULL, *why = NULL;
     bool json = false, have_max = false;
     unsigned long max_pieces = 0;
@@ -463,7 +442,7 @@ static int run(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
         switch (c) {
         case 's':
-            add_split_ops(optarg, &ops, &n_ops, &ops_alloc);
+            cli_list_add_csv(&ops, optarg);
             break;
         case 'p':
             policy = cgs_split_policy_from_name(optarg);
@@ -526,10 +505,11 @@ static int run(int argc, char **argv)
             goto out;
         }
     }
-    if (policy == CGS_SPLIT_MAGI && !n_ops)
+    if (policy == CGS_SPLIT_MAGI && !ops.n)
         cli_warn("no --split-ops given: the whole graph is one piece");
     {
-        struct cgs_split_opts so = {(enum cgs_split_policy)policy, ops, n_ops};
+        struct cgs_split_opts so = {(enum cgs_split_policy)policy,
+                                    (const char *const *)ops.items, ops.n};
         if (cgs_split_run(g, &so, &s, &d) < 0) {
             cgs_diag_at(&d, argv[optind], 0, 0);
             rc = cli_report_diag(&d);
@@ -554,9 +534,7 @@ static int run(int argc, char **argv)
         rc = CGS_EXIT_CHECK;
     }
 out:
-    for (size_t i = 0; i < n_ops; i++)
-        free((void *)ops[i]);
-    free(ops);
+    cli_list_release(&ops);
     cgs_graph_free(g);
     return rc;
 }

@@ -68,6 +68,18 @@ void cli_tmp_abort(void);
 /* Write len bytes to path atomically (through the temporary); 0 or -1 (reported). */
 int cli_write_file(const char *path, const void *data, size_t len);
 
+/*
+ * Names from comma-separated option values ("--split-ops a,b --split-ops c"),
+ * in order, empty entries skipped; the strings are the list's.
+ */
+struct cli_list {
+    char **items;
+    size_t n, alloc;
+};
+#define CLI_LIST_INIT { NULL, 0, 0 }
+void cli_list_add_csv(struct cli_list *l, const char *arg);
+void cli_list_release(struct cli_list *l);
+
 /* Parse a non-negative integer option value; false on junk. */
 bool cli_parse_uint(const char *s, unsigned long *out);
 
