@@ -5,7 +5,7 @@
 #   make valgrind        the unit tests under valgrind
 #   make bench           benchmarks on generated 100k/1M-node graphs (not tests)
 #   make check-layering  lib/ must not include viz/, profiler/, curses, gvc or cupti
-#   make deps            install the missing Debian packages (apt-get)
+#   make deps            install the missing Debian packages (tools/deps.sh, apt-get)
 #   make DEVELOPER=1     warnings are errors (CI)
 #   make V=1             show the commands
 
@@ -17,9 +17,6 @@ FIXTURES ?= $(abspath ../shared/fixtures)
 LIB_PKGS  = libcjson libzip
 VIZ_PKGS  = libgvc ncursesw
 TEST_PKGS = cmocka
-
-DEB_PKGS = build-essential pkg-config libcjson-dev libzip-dev libgraphviz-dev \
-           libncurses-dev libcmocka-dev graphviz python3 valgrind tmux
 
 comma := ,
 OPT      ?= -O2
@@ -151,14 +148,7 @@ check-layering:
 	echo "layering ok"
 
 deps:
-	@missing=""; for p in $(DEB_PKGS); do \
-		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || \
-		missing="$$missing $$p"; done; \
-	if [ -z "$$missing" ]; then echo "deps: all installed"; exit 0; fi; \
-	echo "deps: installing$$missing"; \
-	if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	$$SUDO apt-get update -qq && \
-	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing
+	@sh tools/deps.sh
 
 format:
 	clang-format -i lib/*.[ch] viz/*.[ch] tools/*.[ch] tests/*.c tests/bench/*.c 2>/dev/null || true
