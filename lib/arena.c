@@ -11,9 +11,9 @@ struct cgs_arena_block {
     alignas(max_align_t) unsigned char data[];
 };
 
-#define ALIGN (alignof(max_align_t))
+#define ALIGN       (alignof(max_align_t))
 #define FIRST_BLOCK ((size_t)64 * 1024)
-#define MAX_BLOCK ((size_t)16 * 1024 * 1024)
+#define MAX_BLOCK   ((size_t)16 * 1024 * 1024)
 
 static _Noreturn void oom(size_t size)
 {

@@ -21,7 +21,10 @@ struct cgs_arena {
     size_t reserved;              /* bytes taken from the heap */
 };
 
-#define CGS_ARENA_INIT { NULL, 0, 0, 0 }
+#define CGS_ARENA_INIT                                                                             \
+    {                                                                                              \
+        NULL, 0, 0, 0                                                                              \
+    }
 
 void cgs_arena_init(struct cgs_arena *a);
 
@@ -53,15 +56,15 @@ char *cgs_xstrdup(const char *s);
  * Grow a heap array x of alloc slots so that it holds at least nr items
  * (git's ALLOC_GROW).
  */
-#define CGS_ALLOC_GROW(x, nr, alloc)                                           \
-    do {                                                                       \
-        if ((size_t)(nr) > (size_t)(alloc)) {                                  \
-            size_t cgs_new_ = ((size_t)(alloc) + 16) * 3 / 2;                  \
-            if (cgs_new_ < (size_t)(nr))                                       \
-                cgs_new_ = (size_t)(nr);                                       \
-            (x) = cgs_xrealloc((x), cgs_array_bytes(cgs_new_, sizeof(*(x))));  \
-            (alloc) = cgs_new_;                                                \
-        }                                                                      \
+#define CGS_ALLOC_GROW(x, nr, alloc)                                                               \
+    do {                                                                                           \
+        if ((size_t)(nr) > (size_t)(alloc)) {                                                      \
+            size_t cgs_new_ = ((size_t)(alloc) + 16) * 3 / 2;                                      \
+            if (cgs_new_ < (size_t)(nr))                                                           \
+                cgs_new_ = (size_t)(nr);                                                           \
+            (x) = cgs_xrealloc((x), cgs_array_bytes(cgs_new_, sizeof(*(x))));                      \
+            (alloc) = cgs_new_;                                                                    \
+        }                                                                                          \
     } while (0)
 
 /* n * size, aborting on overflow (used by CGS_ALLOC_GROW). */

@@ -16,7 +16,10 @@ struct cgs_buf {
 };
 
 extern char cgs_buf_empty[];
-#define CGS_BUF_INIT { cgs_buf_empty, 0, 0 }
+#define CGS_BUF_INIT                                                                               \
+    {                                                                                              \
+        cgs_buf_empty, 0, 0                                                                        \
+    }
 
 void cgs_buf_init(struct cgs_buf *b);
 void cgs_buf_release(struct cgs_buf *b);

@@ -5,10 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const messages[CGS_E_COUNT] = {
-    [CGS_OK] = "success",
+static const char *const messages[CGS_E_COUNT] = {[CGS_OK] = "success",
 #define X(name, msg) [CGS_E_##name] = msg,
-    CGS_ERRNO_MAP(X)
+                                                  CGS_ERRNO_MAP(X)
 #undef X
 };
 

@@ -12,16 +12,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CGS_ERRNO_MAP(X)                                                       \
-    X(NOMEM, "out of memory")                                                  \
-    X(PARSE, "malformed JSON")                                                 \
-    X(SCHEMA, "unexpected value")                                              \
-    X(UNKNOWN_OP, "unknown operator")                                          \
-    X(CYCLE, "graph has a cycle")                                              \
-    X(LIMIT, "size limit exceeded")                                            \
-    X(IO, "i/o error")                                                         \
-    X(UNKNOWN, "not known")                                                    \
-    X(FORMAT, "unsupported format")                                            \
+#define CGS_ERRNO_MAP(X)                                                                           \
+    X(NOMEM, "out of memory")                                                                      \
+    X(PARSE, "malformed JSON")                                                                     \
+    X(SCHEMA, "unexpected value")                                                                  \
+    X(UNKNOWN_OP, "unknown operator")                                                              \
+    X(CYCLE, "graph has a cycle")                                                                  \
+    X(LIMIT, "size limit exceeded")                                                                \
+    X(IO, "i/o error")                                                                             \
+    X(UNKNOWN, "not known")                                                                        \
+    X(FORMAT, "unsupported format")                                                                \
     X(INVAL, "invalid argument")
 
 enum cgs_err {
@@ -29,7 +29,7 @@ enum cgs_err {
 #define X(name, msg) CGS_E_##name,
     CGS_ERRNO_MAP(X)
 #undef X
-    CGS_E_COUNT
+        CGS_E_COUNT
 };
 
 /* The message of an error code; accepts the code with either sign. */
@@ -48,11 +48,14 @@ struct cgs_diag {
     char msg[512];
 };
 
-#define CGS_DIAG_INIT { 0, NULL, 0, 0, "", "" }
+#define CGS_DIAG_INIT                                                                              \
+    {                                                                                              \
+        0, NULL, 0, 0, "", ""                                                                      \
+    }
 
 #if defined(__GNUC__)
 #define CGS_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#define CGS_WUR __attribute__((warn_unused_result))
+#define CGS_WUR          __attribute__((warn_unused_result))
 #else
 #define CGS_PRINTF(f, a)
 #define CGS_WUR

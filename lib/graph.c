@@ -91,9 +91,9 @@ struct cgs_graph *cgs_graph_new_subgraph(struct cgs_graph *parent, const char *n
     g->by_name = cgs_strmap_new();
     g->strings = parent->strings;
     CGS_ALLOC_GROW(parent->subgraphs, parent->n_subgraphs + 1, parent->alloc_subgraphs);
-    parent->subgraph_names = cgs_xrealloc(parent->subgraph_names,
-                                          cgs_array_bytes(parent->alloc_subgraphs,
-                                                          sizeof(*parent->subgraph_names)));
+    parent->subgraph_names =
+        cgs_xrealloc(parent->subgraph_names,
+                     cgs_array_bytes(parent->alloc_subgraphs, sizeof(*parent->subgraph_names)));
     parent->subgraphs[parent->n_subgraphs] = g;
     parent->subgraph_names[parent->n_subgraphs] = g->name;
     parent->n_subgraphs++;
@@ -294,8 +294,8 @@ void cgs_graph_note(struct cgs_graph *g, enum cgs_note_level level, int code,
     vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
     CGS_ALLOC_GROW(g->notes, g->n_notes + 1, g->alloc_notes);
-    g->notes[g->n_notes++] = (struct cgs_note){level, code < 0 ? -code : code, node,
-                                               cgs_arena_strdup(g->arena, buf)};
+    g->notes[g->n_notes++] =
+        (struct cgs_note){level, code < 0 ? -code : code, node, cgs_arena_strdup(g->arena, buf)};
 }
 
 int cgs_graph_hint_lookup(void *ud, const char *name, int64_t *v)

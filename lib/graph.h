@@ -48,18 +48,18 @@ enum cgs_arg_kind {
     CGS_ARG_NONE,
     CGS_ARG_BOOL,
     CGS_ARG_INT,
-    CGS_ARG_FLOAT,  /* also inf, -inf, nan ({"float": "inf"}) */
+    CGS_ARG_FLOAT, /* also inf, -inf, nan ({"float": "inf"}) */
     CGS_ARG_STR,
-    CGS_ARG_LIST,   /* list or tuple: items[0..n) */
-    CGS_ARG_NODE,   /* a use of another node's value */
+    CGS_ARG_LIST, /* list or tuple: items[0..n) */
+    CGS_ARG_NODE, /* a use of another node's value */
     CGS_ARG_DTYPE,
     CGS_ARG_DEVICE, /* s = "cuda:0" */
     CGS_ARG_MEMFMT, /* s = "channels_last", "contiguous_format", ... */
     CGS_ARG_LAYOUT, /* s = "strided" */
     CGS_ARG_SLICE,  /* items[0..3): start, stop, step */
     CGS_ARG_ELLIPSIS,
-    CGS_ARG_REPR,   /* s = Python repr, for display only */
-    CGS_ARG_SYM,    /* sym = a symbolic integer (pt2 SymInt arguments) */
+    CGS_ARG_REPR, /* s = Python repr, for display only */
+    CGS_ARG_SYM,  /* sym = a symbolic integer (pt2 SymInt arguments) */
 };
 
 struct cgs_node;
@@ -87,40 +87,40 @@ struct cgs_kwarg {
 /* ---- values (FX meta["val"]) ----------------------------------------------------- */
 
 enum cgs_val_kind {
-    CGS_VAL_NONE,      /* None */
+    CGS_VAL_NONE, /* None */
     CGS_VAL_TENSOR,
-    CGS_VAL_SYMINT,    /* sym, with hint when has_hint */
-    CGS_VAL_SYMFLOAT,  /* text, with fhint when has_hint */
-    CGS_VAL_SYMBOOL,   /* text, with hint (0/1) when has_hint */
+    CGS_VAL_SYMINT,   /* sym, with hint when has_hint */
+    CGS_VAL_SYMFLOAT, /* text, with fhint when has_hint */
+    CGS_VAL_SYMBOOL,  /* text, with hint (0/1) when has_hint */
     CGS_VAL_INT,
     CGS_VAL_FLOAT,
     CGS_VAL_BOOL,
-    CGS_VAL_LIST,      /* items[0..n) */
+    CGS_VAL_LIST, /* items[0..n) */
 };
 
 /* Unknown rank (partial knowledge); an unknown dim is a NULL entry. */
 #define CGS_NDIM_UNKNOWN UINT32_MAX
-#define CGS_MAX_NDIM 64
+#define CGS_MAX_NDIM     64
 
 struct cgs_tensor {
-    enum cgs_dtype dtype;             /* CGS_DTYPE_UNKNOWN when unknown */
-    uint32_t ndim;                    /* or CGS_NDIM_UNKNOWN */
-    const struct cgs_sym **shape;     /* ndim entries, NULL entry = unknown */
-    const struct cgs_sym **stride;    /* ndim entries, or NULL when unknown */
+    enum cgs_dtype dtype;                 /* CGS_DTYPE_UNKNOWN when unknown */
+    uint32_t ndim;                        /* or CGS_NDIM_UNKNOWN */
+    const struct cgs_sym **shape;         /* ndim entries, NULL entry = unknown */
+    const struct cgs_sym **stride;        /* ndim entries, or NULL when unknown */
     const struct cgs_sym *storage_offset; /* NULL when unknown */
-    const char *device;               /* "cuda:0", "cpu"; NULL when unknown */
+    const char *device;                   /* "cuda:0", "cpu"; NULL when unknown */
     bool requires_grad;
 };
 
 struct cgs_val {
     enum cgs_val_kind kind;
-    uint32_t n;    /* LIST: number of items */
+    uint32_t n; /* LIST: number of items */
     bool has_hint;
     union {
         struct cgs_tensor t;
         struct {
-            const struct cgs_sym *sym;   /* SYMINT */
-            const char *text;            /* SYMFLOAT, SYMBOOL */
+            const struct cgs_sym *sym; /* SYMINT */
+            const char *text;          /* SYMFLOAT, SYMBOOL */
             int64_t hint;
             double fhint;
         } s;
@@ -146,15 +146,15 @@ enum cgs_node_op {
 extern const char *const cgs_node_op_names[CGS_NODE_OP_COUNT];
 
 struct cgs_node {
-    uint32_t index;        /* position in graph order */
+    uint32_t index; /* position in graph order */
     enum cgs_node_op op;
-    const char *name;      /* unique in its graph */
-    const char *target;    /* interned: equal targets share the pointer */
+    const char *name;   /* unique in its graph */
+    const char *target; /* interned: equal targets share the pointer */
     struct cgs_arg *args;
     uint32_t n_args;
     struct cgs_kwarg *kwargs;
     uint32_t n_kwargs;
-    struct cgs_val *val;   /* NULL when unknown */
+    struct cgs_val *val;                                 /* NULL when unknown */
     const char *stack_trace, *module_path, *module_type; /* NULL when absent */
     /* distinct nodes this one uses, in order of first use in args then kwargs
      * (FX's all_input_nodes) */
@@ -163,8 +163,8 @@ struct cgs_node {
     /* distinct nodes using this one, in graph order (FX's node.users) */
     struct cgs_node **users;
     uint32_t n_users;
-    uint64_t src_offset;   /* byte offset of the node in its source file */
-    int32_t pt2_kind;      /* placeholders of a .pt2: enum cgs_pt2_kind, else 0 */
+    uint64_t src_offset; /* byte offset of the node in its source file */
+    int32_t pt2_kind;    /* placeholders of a .pt2: enum cgs_pt2_kind, else 0 */
 };
 
 /* ---- the graph ------------------------------------------------------------------ */
@@ -195,7 +195,7 @@ enum cgs_note_level { CGS_NOTE_INFO, CGS_NOTE_WARNING, CGS_NOTE_ERROR };
 /* A non-fatal diagnostic: the analysis went on. */
 struct cgs_note {
     enum cgs_note_level level;
-    int code;                /* enum cgs_err */
+    int code;                    /* enum cgs_err */
     const struct cgs_node *node; /* NULL when about the whole graph */
     const char *msg;
 };
@@ -208,39 +208,39 @@ struct cgs_strmap; /* name -> pointer hash map (lib/graph.c) */
  * returned value is. Kinds follow torch.export's InputSpec / OutputSpec.
  */
 enum cgs_pt2_kind {
-    CGS_PT2_NONE = 0,              /* not from a .pt2 signature */
+    CGS_PT2_NONE = 0, /* not from a .pt2 signature */
     CGS_PT2_USER_INPUT,
     CGS_PT2_PARAMETER,
     CGS_PT2_BUFFER,
     CGS_PT2_TENSOR_CONSTANT,
     CGS_PT2_CUSTOM_OBJ,
     CGS_PT2_TOKEN,
-    CGS_PT2_CONSTANT_INPUT,        /* a user input that is a Python constant */
+    CGS_PT2_CONSTANT_INPUT, /* a user input that is a Python constant */
     CGS_PT2_USER_OUTPUT,
     CGS_PT2_LOSS_OUTPUT,
-    CGS_PT2_BUFFER_MUTATION,       /* the output is the new value of buffer `target` */
+    CGS_PT2_BUFFER_MUTATION, /* the output is the new value of buffer `target` */
     CGS_PT2_PARAMETER_MUTATION,
     CGS_PT2_GRADIENT_TO_PARAMETER,
     CGS_PT2_GRADIENT_TO_USER_INPUT,
     CGS_PT2_USER_INPUT_MUTATION,
     CGS_PT2_OUTPUT_TOKEN,
-    CGS_PT2_UNKNOWN,               /* a spec kind this reader does not know */
+    CGS_PT2_UNKNOWN, /* a spec kind this reader does not know */
     CGS_PT2_KIND_COUNT
 };
 
 struct cgs_sig_spec {
     enum cgs_pt2_kind kind;
-    const char *arg;        /* the value's node name; NULL for a constant */
-    const char *target;     /* parameter / buffer / constant / input name; NULL if none */
-    int persistent;         /* buffers: 1 or 0; -1 otherwise */
-    struct cgs_node *node;  /* the placeholder, or the node whose value is returned */
+    const char *arg;       /* the value's node name; NULL for a constant */
+    const char *target;    /* parameter / buffer / constant / input name; NULL if none */
+    int persistent;        /* buffers: 1 or 0; -1 otherwise */
+    struct cgs_node *node; /* the placeholder, or the node whose value is returned */
 };
 
 struct cgs_graph {
-    struct cgs_arena *arena;    /* shared with subgraphs; owned by the root */
-    struct cgs_symctx *syms;    /* shared with subgraphs */
-    struct cgs_graph *parent;   /* NULL for the root */
-    const char *file;           /* source path, for messages */
+    struct cgs_arena *arena;  /* shared with subgraphs; owned by the root */
+    struct cgs_symctx *syms;  /* shared with subgraphs */
+    struct cgs_graph *parent; /* NULL for the root */
+    const char *file;         /* source path, for messages */
     const char *name;
     struct {
         const char *tool, *version;
@@ -262,8 +262,8 @@ struct cgs_graph {
     struct cgs_note *notes;
     uint32_t n_notes, alloc_notes;
 
-    struct cgs_strmap *by_name;   /* private: node lookup */
-    struct cgs_strmap *strings;   /* private: interned strings */
+    struct cgs_strmap *by_name;     /* private: node lookup */
+    struct cgs_strmap *strings;     /* private: interned strings */
     struct cgs_arena arena_storage; /* root only */
     struct cgs_symctx syms_storage; /* root only */
 

@@ -35,11 +35,10 @@ int cgs_jscan_fail(struct cgs_jscan *s, size_t off, int code, const char *fmt, .
     return -code;
 }
 
-
 size_t cgs_jscan_ws(const struct cgs_jscan *S, size_t p)
 {
-    while (p < S->len && (S->buf[p] == ' ' || S->buf[p] == '\t' || S->buf[p] == '\n' ||
-                          S->buf[p] == '\r'))
+    while (p < S->len &&
+           (S->buf[p] == ' ' || S->buf[p] == '\t' || S->buf[p] == '\n' || S->buf[p] == '\r'))
         p++;
     return p;
 }
@@ -71,7 +70,7 @@ static const unsigned char string_stop[256] = {
     [0x07] = 1, [0x08] = 1, [0x09] = 1, [0x0a] = 1, [0x0b] = 1, [0x0c] = 1, [0x0d] = 1,
     [0x0e] = 1, [0x0f] = 1, [0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1,
     [0x15] = 1, [0x16] = 1, [0x17] = 1, [0x18] = 1, [0x19] = 1, [0x1a] = 1, [0x1b] = 1,
-    [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1, ['"'] = 1, ['\\'] = 1,
+    [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1, ['"'] = 1,  ['\\'] = 1,
 };
 
 /* Scan a string starting at p (the quote); *end is past the closing quote. */
@@ -100,7 +99,7 @@ int cgs_jscan_string(struct cgs_jscan *S, size_t p, size_t *end)
         if (c == '"') {
             if (p - start > CGS_LOAD_MAX_STRING)
                 return cgs_jscan_fail(S, start, CGS_E_LIMIT, "string longer than %zu bytes",
-                               CGS_LOAD_MAX_STRING);
+                                      CGS_LOAD_MAX_STRING);
             *end = p + 1;
             return 0;
         }
@@ -112,7 +111,7 @@ int cgs_jscan_string(struct cgs_jscan *S, size_t p, size_t *end)
             break;
         if (!strchr("\"\\/bfnrtu", S->buf[p]) || !S->buf[p])
             return cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: bad escape '\\%c' in string",
-                           S->buf[p]);
+                                  S->buf[p]);
         p++;
     }
     return cgs_jscan_fail(S, start, CGS_E_PARSE, "malformed JSON: unterminated string");
@@ -125,7 +124,7 @@ static int scan_number(struct cgs_jscan *S, size_t p, size_t *end)
         p++;
     if (p >= S->len || S->buf[p] < '0' || S->buf[p] > '9')
         return cgs_jscan_fail(S, s, CGS_E_PARSE, "malformed JSON: expected a value, got %s",
-                       cgs_jscan_what(S, s));
+                              cgs_jscan_what(S, s));
     while (p < S->len && S->buf[p] >= '0' && S->buf[p] <= '9')
         p++;
     if (p < S->len && S->buf[p] == '.') {
@@ -170,13 +169,14 @@ int cgs_jscan_value(struct cgs_jscan *S, size_t p, size_t *end)
         /* at the start of a value */
         p = cgs_jscan_ws(S, p);
         if (p >= S->len)
-            return cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: unexpected %s, expected a value", S->end_name);
+            return cgs_jscan_fail(S, p, CGS_E_PARSE,
+                                  "malformed JSON: unexpected %s, expected a value", S->end_name);
         record(S, p);
         char c = S->buf[p];
         if (c == '{' || c == '[') {
             if (sp == CGS_LOAD_MAX_DEPTH)
                 return cgs_jscan_fail(S, p, CGS_E_LIMIT, "nesting too deep (more than %d levels)",
-                               CGS_LOAD_MAX_DEPTH);
+                                      CGS_LOAD_MAX_DEPTH);
             stack[sp++] = c;
             p = cgs_jscan_ws(S, p + 1);
             if (p < S->len && S->buf[p] == (c == '{' ? '}' : ']')) {
@@ -219,24 +219,25 @@ int cgs_jscan_value(struct cgs_jscan *S, size_t p, size_t *end)
                 continue;
             }
             return cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: expected ',' or '%c', got %s",
-                           close, cgs_jscan_what(S, p));
+                                  close, cgs_jscan_what(S, p));
         }
         continue;
     member_key:
         p = cgs_jscan_ws(S, p);
         if (p >= S->len || S->buf[p] != '"')
-            return cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: expected a string key, got %s",
-                           cgs_jscan_what(S, p));
+            return cgs_jscan_fail(S, p, CGS_E_PARSE,
+                                  "malformed JSON: expected a string key, got %s",
+                                  cgs_jscan_what(S, p));
         if ((err = cgs_jscan_string(S, p, &p)))
             return err;
         p = cgs_jscan_ws(S, p);
         if (p >= S->len || S->buf[p] != ':')
-            return cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: expected ':' after key, got %s",
-                           cgs_jscan_what(S, p));
+            return cgs_jscan_fail(S, p, CGS_E_PARSE,
+                                  "malformed JSON: expected ':' after key, got %s",
+                                  cgs_jscan_what(S, p));
         p++;
     }
 }
-
 
 const char *cgs_json_type(const cJSON *x)
 {

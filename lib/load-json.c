@@ -366,7 +366,6 @@ static int fail_item(struct loader *L, const cJSON *x, int code, const char *fmt
     return fail_at(L, item_offset(L, x), code, "%s", msg);
 }
 
-
 /* ---- paths ---------------------------------------------------------------------- */
 
 static size_t path_key(struct loader *L, const char *key)
@@ -481,15 +480,18 @@ static int get_dims(struct loader *L, struct cgs_graph *g, const cJSON *arr, con
         goto out;
     }
     if (*n != CGS_NDIM_UNKNOWN && (uint32_t)count != *n) {
-        err = fail_item(L, arr, CGS_E_SCHEMA, "expected %u entries in '%s' (one per dimension), "
-                        "got %d", *n, key, count);
+        err = fail_item(L, arr, CGS_E_SCHEMA,
+                        "expected %u entries in '%s' (one per dimension), "
+                        "got %d",
+                        *n, key, count);
         goto out;
     }
     *n = (uint32_t)count;
     *out = cgs_arena_calloc(g->arena, count ? (size_t)count : 1, sizeof(**out));
     int i = 0;
     const cJSON *x;
-    cJSON_ArrayForEach(x, arr) {
+    cJSON_ArrayForEach(x, arr)
+    {
         size_t o2 = path_idx(L, i);
         err = get_dim(L, g, x, is_size, &(*out)[i]);
         if (err)
@@ -599,7 +601,8 @@ static int get_val(struct loader *L, struct cgs_graph *g, const cJSON *x, struct
         v->kind = CGS_VAL_LIST;
         v->n = (uint32_t)n;
         v->u.items = cgs_arena_calloc(g->arena, n ? (size_t)n : 1, sizeof(*v->u.items));
-        cJSON_ArrayForEach(it, x) {
+        cJSON_ArrayForEach(it, x)
+        {
             size_t old = path_idx(L, i);
             if ((err = get_val(L, g, it, &v->u.items[i], depth + 1)))
                 return err;
@@ -648,7 +651,8 @@ static int get_val(struct loader *L, struct cgs_graph *g, const cJSON *x, struct
                 v->u.s.hint = cJSON_IsTrue(hint);
             }
         } else {
-            return fail_item(L, x, CGS_E_SCHEMA, "expected a value object with 'shape', "
+            return fail_item(L, x, CGS_E_SCHEMA,
+                             "expected a value object with 'shape', "
                              "'symint', 'symfloat' or 'symbool'");
         }
     } else {
@@ -662,14 +666,15 @@ static int get_val(struct loader *L, struct cgs_graph *g, const cJSON *x, struct
 static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, const cJSON *x,
                    struct cgs_arg *a, int depth);
 
-static int get_arg_list(struct loader *L, struct cgs_graph *g, uint32_t node_index,
-                        const cJSON *x, struct cgs_arg *a, int depth)
+static int get_arg_list(struct loader *L, struct cgs_graph *g, uint32_t node_index, const cJSON *x,
+                        struct cgs_arg *a, int depth)
 {
     int n = cJSON_GetArraySize(x), i = 0, err;
     const cJSON *it;
     a->n = (uint32_t)n;
     a->u.items = n ? cgs_arena_calloc(g->arena, (size_t)n, sizeof(*a->u.items)) : NULL;
-    cJSON_ArrayForEach(it, x) {
+    cJSON_ArrayForEach(it, x)
+    {
         size_t old = path_idx(L, i);
         if ((err = get_arg(L, g, node_index, it, &a->u.items[i], depth + 1)))
             return err;
@@ -704,7 +709,8 @@ static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, c
         a->kind = CGS_ARG_LIST;
         return get_arg_list(L, g, node_index, x, a, depth);
     } else if (!x->child || x->child->next) {
-        return fail_item(L, x, CGS_E_SCHEMA, "expected an argument object with one key "
+        return fail_item(L, x, CGS_E_SCHEMA,
+                         "expected an argument object with one key "
                          "(node, dtype, device, memory_format, layout, slice, float, ellipsis "
                          "or repr)");
     } else {
@@ -734,9 +740,10 @@ static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, c
         } else if (!strcmp(key, "dtype")) {
             if (!cJSON_IsString(k) ||
                 (a->u.dtype = cgs_dtype_from_name(k->valuestring)) == CGS_DTYPE_UNKNOWN)
-                return fail_item(L, k, CGS_E_SCHEMA, "expected a dtype name such as "
-                                 "'float32', got %s%s%s", cgs_json_type(k),
-                                 cJSON_IsString(k) ? " " : "",
+                return fail_item(L, k, CGS_E_SCHEMA,
+                                 "expected a dtype name such as "
+                                 "'float32', got %s%s%s",
+                                 cgs_json_type(k), cJSON_IsString(k) ? " " : "",
                                  cJSON_IsString(k) ? k->valuestring : "");
             a->kind = CGS_ARG_DTYPE;
         } else if (!strcmp(key, "device") || !strcmp(key, "memory_format") ||
@@ -768,14 +775,17 @@ static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, c
             else if (!strcmp(s, "nan"))
                 a->u.f = NAN;
             else
-                return fail_item(L, k, CGS_E_SCHEMA, "expected \"inf\", \"-inf\" or \"nan\" "
+                return fail_item(L, k, CGS_E_SCHEMA,
+                                 "expected \"inf\", \"-inf\" or \"nan\" "
                                  "for 'float'");
         } else if (!strcmp(key, "ellipsis")) {
             a->kind = CGS_ARG_ELLIPSIS;
         } else {
-            return fail_item(L, x, CGS_E_SCHEMA, "unknown argument kind '%s' (expected node, "
+            return fail_item(L, x, CGS_E_SCHEMA,
+                             "unknown argument kind '%s' (expected node, "
                              "dtype, device, memory_format, layout, slice, float, ellipsis or "
-                             "repr)", key);
+                             "repr)",
+                             key);
         }
     }
     return 0;
@@ -801,8 +811,8 @@ static int opt_string(struct loader *L, struct cgs_graph *g, const cJSON *obj, c
 
 static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x, uint32_t index)
 {
-    const cJSON *name = NULL, *op = NULL, *target = NULL, *args = NULL, *kwargs = NULL,
-                *val = NULL, *it;
+    const cJSON *name = NULL, *op = NULL, *target = NULL, *args = NULL, *kwargs = NULL, *val = NULL,
+                *it;
     struct cgs_node *n;
     int opk, err;
 
@@ -826,21 +836,26 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x, u
     }
     if (!cJSON_IsString(name) || !name->valuestring[0]) {
         path_key(L, "name");
-        return fail_item(L, name ? name : x, CGS_E_SCHEMA, "%s node 'name': expected a "
-                         "non-empty string, got %s", name ? "bad" : "missing", cgs_json_type(name));
+        return fail_item(L, name ? name : x, CGS_E_SCHEMA,
+                         "%s node 'name': expected a "
+                         "non-empty string, got %s",
+                         name ? "bad" : "missing", cgs_json_type(name));
     }
     if (!cJSON_IsString(op)) {
         path_key(L, "op");
-        return fail_item(L, op ? op : x, CGS_E_SCHEMA, "%s 'op' in node '%s': expected a "
-                         "string, got %s", op ? "bad" : "missing", name->valuestring,
-                         cgs_json_type(op));
+        return fail_item(L, op ? op : x, CGS_E_SCHEMA,
+                         "%s 'op' in node '%s': expected a "
+                         "string, got %s",
+                         op ? "bad" : "missing", name->valuestring, cgs_json_type(op));
     }
     opk = cgs_node_op_from_name(op->valuestring);
     if (opk < 0) {
         path_key(L, "op");
-        return fail_item(L, op, CGS_E_SCHEMA, "unknown op '%s' in node '%s': expected "
+        return fail_item(L, op, CGS_E_SCHEMA,
+                         "unknown op '%s' in node '%s': expected "
                          "placeholder, get_attr, call_function, call_method, call_module or "
-                         "output", op->valuestring, name->valuestring);
+                         "output",
+                         op->valuestring, name->valuestring);
     }
     if (target && !cJSON_IsNull(target) && !cJSON_IsString(target)) {
         path_key(L, "target");
@@ -849,20 +864,21 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x, u
     }
     if (!cJSON_IsString(target) && opk != CGS_NODE_OUTPUT && opk != CGS_NODE_PLACEHOLDER) {
         path_key(L, "target");
-        return fail_item(L, x, CGS_E_SCHEMA, "missing 'target' in node '%s'",
-                         name->valuestring);
+        return fail_item(L, x, CGS_E_SCHEMA, "missing 'target' in node '%s'", name->valuestring);
     }
     if (g->n_nodes >= CGS_LOAD_MAX_NODES)
         return fail_item(L, x, CGS_E_LIMIT, "more than %u nodes", CGS_LOAD_MAX_NODES);
     n = cgs_graph_add_node(g, (enum cgs_node_op)opk, name->valuestring,
-                           cJSON_IsString(target) ? target->valuestring
+                           cJSON_IsString(target)   ? target->valuestring
                            : opk == CGS_NODE_OUTPUT ? "output"
                                                     : name->valuestring);
     if (!n) {
         const struct cgs_node *first = cgs_graph_find(g, name->valuestring);
         path_key(L, "name");
-        return fail_item(L, name, CGS_E_SCHEMA, "duplicate node name '%s' (first defined at "
-                         "nodes[%u])", name->valuestring, first->index);
+        return fail_item(L, name, CGS_E_SCHEMA,
+                         "duplicate node name '%s' (first defined at "
+                         "nodes[%u])",
+                         name->valuestring, first->index);
     }
     (void)index;
     n->src_offset = L->elem_base;
@@ -887,7 +903,8 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x, u
             return fail_item(L, kwargs, CGS_E_SCHEMA, "expected an object for 'kwargs', got %s",
                              cgs_json_type(kwargs));
         n->kwargs = cnt ? cgs_arena_calloc(g->arena, (size_t)cnt, sizeof(*n->kwargs)) : NULL;
-        cJSON_ArrayForEach(it, kwargs) {
+        cJSON_ArrayForEach(it, kwargs)
+        {
             size_t o2 = path_key(L, it->string);
             n->kwargs[i].key = cgs_graph_intern(g, it->string);
             if ((err = get_arg(L, g, n->index, it, &n->kwargs[i].val, 1)))
@@ -924,8 +941,7 @@ static int load_nodes(struct loader *L, struct cgs_graph *g, size_t start, const
         snprintf(L->path, sizeof(L->path), "%snodes", prefix);
         L->path_len = strlen(L->path);
         L->n_segs = 0;
-        return fail_at(L, p, CGS_E_SCHEMA, "expected an array for 'nodes', got %s",
-                       what_at(L, p));
+        return fail_at(L, p, CGS_E_SCHEMA, "expected an array for 'nodes', got %s", what_at(L, p));
     }
     p = skip_ws(L, p + 1);
     if (p < L->len && L->buf[p] == ']') {
@@ -967,8 +983,10 @@ static int load_nodes(struct loader *L, struct cgs_graph *g, size_t start, const
                 *end_out = p + 1;
             return 0;
         }
-        return fail_at(L, p, CGS_E_PARSE, "malformed JSON: expected ',' or ']' after a node, "
-                       "got %s", what_at(L, p));
+        return fail_at(L, p, CGS_E_PARSE,
+                       "malformed JSON: expected ',' or ']' after a node, "
+                       "got %s",
+                       what_at(L, p));
     }
 }
 
@@ -1012,14 +1030,16 @@ static int resolve_refs(struct loader *L)
         snprintf(L->path, sizeof(L->path), "%s", u->path);
         L->n_segs = 0;
         if (!u->arg->u.node) {
-            err = fail_at(L, u->off, CGS_E_SCHEMA, "node '%s' uses unknown node '%s'",
-                          user->name, u->name);
+            err = fail_at(L, u->off, CGS_E_SCHEMA, "node '%s' uses unknown node '%s'", user->name,
+                          u->name);
         } else if (!acyclic(u->g)) {
-            err = fail_at(L, u->off, CGS_E_CYCLE, "graph has a cycle: node '%s' uses '%s' "
-                          "(nodes[%u]), which depends on it", user->name, u->name,
-                          u->arg->u.node->index);
+            err = fail_at(L, u->off, CGS_E_CYCLE,
+                          "graph has a cycle: node '%s' uses '%s' "
+                          "(nodes[%u]), which depends on it",
+                          user->name, u->name, u->arg->u.node->index);
         } else {
-            err = fail_at(L, u->off, CGS_E_SCHEMA, "nodes are not in topological order: "
+            err = fail_at(L, u->off, CGS_E_SCHEMA,
+                          "nodes are not in topological order: "
                           "node '%s' uses '%s', which is defined later at nodes[%u]",
                           user->name, u->name, u->arg->u.node->index);
         }
@@ -1079,8 +1099,8 @@ static int scan_object(struct loader *L, size_t p, struct member **out, size_t *
         m[n].key_off = p;
         for (size_t j = 0; j < n; j++)
             if (m[j].key_len == m[n].key_len && !memcmp(m[j].key, m[n].key, m[n].key_len)) {
-                err = fail_at(L, p, CGS_E_SCHEMA, "duplicate key '%.*s' in %s",
-                              (int)m[n].key_len, m[n].key, what);
+                err = fail_at(L, p, CGS_E_SCHEMA, "duplicate key '%.*s' in %s", (int)m[n].key_len,
+                              m[n].key, what);
                 goto fail;
             }
         p = skip_ws(L, kend);
@@ -1160,13 +1180,16 @@ static int load_symbols(struct loader *L, struct cgs_graph *g, const cJSON *x)
     if (!cJSON_IsObject(x))
         return fail_item(L, x, CGS_E_SCHEMA, "expected an object for 'symbols', got %s",
                          cgs_json_type(x));
-    cJSON_ArrayForEach(s, x) {
+    cJSON_ArrayForEach(s, x)
+    {
         struct cgs_symbol *sym;
         static const char *const keys[3] = {"hint", "min", "max"};
         set_path(L, "symbols.%s", s->string);
         if (!cJSON_IsObject(s))
-            return fail_item(L, s, CGS_E_SCHEMA, "expected an object with hint, min, max, "
-                             "got %s", cgs_json_type(s));
+            return fail_item(L, s, CGS_E_SCHEMA,
+                             "expected an object with hint, min, max, "
+                             "got %s",
+                             cgs_json_type(s));
         const char *p = s->string;
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_'))
             return fail_item(L, s, CGS_E_SCHEMA, "bad symbol name '%s'", s->string);
@@ -1208,7 +1231,8 @@ static int load_producer(struct loader *L, struct cgs_graph *g, const cJSON *x)
     if (!cJSON_IsObject(x))
         return fail_item(L, x, CGS_E_SCHEMA, "expected an object for 'producer', got %s",
                          cgs_json_type(x));
-    cJSON_ArrayForEach(s, x) {
+    cJSON_ArrayForEach(s, x)
+    {
         set_path(L, "producer.%s", s->string);
         if (!strcmp(s->string, "tool") || !strcmp(s->string, "version") ||
             !strcmp(s->string, "stage")) {
@@ -1220,11 +1244,12 @@ static int load_producer(struct loader *L, struct cgs_graph *g, const cJSON *x)
                 g->producer.tool = cgs_graph_intern(g, s->valuestring);
             else if (s->string[0] == 'v')
                 g->producer.version = cgs_graph_intern(g, s->valuestring);
-            else if ((g->producer.stage = cgs_stage_from_name(s->valuestring)) ==
-                     CGS_STAGE_UNKNOWN)
-                return fail_item(L, s, CGS_E_SCHEMA, "unknown stage '%s': expected dynamo, "
+            else if ((g->producer.stage = cgs_stage_from_name(s->valuestring)) == CGS_STAGE_UNKNOWN)
+                return fail_item(L, s, CGS_E_SCHEMA,
+                                 "unknown stage '%s': expected dynamo, "
                                  "aot_forward, aot_backward, aot_joint, post_grad, export or "
-                                 "other", s->valuestring);
+                                 "other",
+                                 s->valuestring);
         } else if (!strcmp(s->string, "is_inference") || !strcmp(s->string, "is_backward")) {
             if (cJSON_IsNull(s))
                 continue;
@@ -1280,12 +1305,16 @@ static int check_header(struct loader *L, const struct member *m, int which)
     int len = (int)(m->end - m->start > 60 ? 60 : m->end - m->start), err = 0;
     set_path(L, "%s", which ? "version" : "format");
     if (which == 0 && (!cJSON_IsString(x) || strcmp(x->valuestring, "cgscope.graph")))
-        err = fail_at(L, m->start, CGS_E_FORMAT, "unsupported format %.*s: expected "
-                      "\"cgscope.graph\"", len, L->buf + m->start);
-    else if (which == 1 && (!cJSON_IsNumber(x) || !number_is_int(x) ||
-                            strtoll(x->valuestring, NULL, 10) != 1))
-        err = fail_at(L, m->start, CGS_E_FORMAT, "unsupported version %.*s: this cgscope "
-                      "reads version 1", len, L->buf + m->start);
+        err = fail_at(L, m->start, CGS_E_FORMAT,
+                      "unsupported format %.*s: expected "
+                      "\"cgscope.graph\"",
+                      len, L->buf + m->start);
+    else if (which == 1 &&
+             (!cJSON_IsNumber(x) || !number_is_int(x) || strtoll(x->valuestring, NULL, 10) != 1))
+        err = fail_at(L, m->start, CGS_E_FORMAT,
+                      "unsupported version %.*s: this cgscope "
+                      "reads version 1",
+                      len, L->buf + m->start);
     cJSON_Delete(x);
     L->elem = NULL;
     return err;
@@ -1355,7 +1384,8 @@ struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const cha
     set_path(&L, "%s", "");
     end = skip_ws(&L, end);
     if (end < len) {
-        fail_at(&L, end, CGS_E_PARSE, "malformed JSON: unexpected data after the top-level "
+        fail_at(&L, end, CGS_E_PARSE,
+                "malformed JSON: unexpected data after the top-level "
                 "object");
         goto fail;
     }
@@ -1377,7 +1407,8 @@ struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const cha
             m_subgraphs = m;
     }
     if (!m_format) {
-        fail_at(&L, p, CGS_E_FORMAT, "not a cgscope graph: missing \"format\": "
+        fail_at(&L, p, CGS_E_FORMAT,
+                "not a cgscope graph: missing \"format\": "
                 "\"cgscope.graph\"");
         goto fail;
     }
@@ -1391,7 +1422,8 @@ struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const cha
         set_path(&L, "%s", "name");
         x = parse_member(&L, m_name);
         if (!cJSON_IsString(x) && !cJSON_IsNull(x)) {
-            fail_item(&L, x, CGS_E_SCHEMA, "expected a string for 'name', got %s", cgs_json_type(x));
+            fail_item(&L, x, CGS_E_SCHEMA, "expected a string for 'name', got %s",
+                      cgs_json_type(x));
             goto fail;
         }
         if (cJSON_IsString(x))
@@ -1439,8 +1471,7 @@ struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const cha
             if (g->nodes[i]->op == CGS_NODE_OUTPUT && ++outputs == 2) {
                 set_path(&L, "nodes[%u]", i);
                 fail_at(&L, g->nodes[i]->src_offset, CGS_E_SCHEMA,
-                        "second output node '%s': a graph has one output node",
-                        g->nodes[i]->name);
+                        "second output node '%s': a graph has one output node", g->nodes[i]->name);
                 goto fail;
             }
         if (!outputs)

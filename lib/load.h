@@ -16,11 +16,11 @@
 #include "lib/graph.h"
 
 /* Limits on input; past them a load fails with CGS_E_LIMIT. */
-#define CGS_LOAD_MAX_FILE ((size_t)16 << 30)  /* 16 GiB of JSON text */
-#define CGS_LOAD_MAX_NODES (1u << 26)         /* nodes in one graph */
-#define CGS_LOAD_MAX_DEPTH 64                 /* nesting of JSON values */
+#define CGS_LOAD_MAX_FILE   ((size_t)16 << 30) /* 16 GiB of JSON text */
+#define CGS_LOAD_MAX_NODES  (1u << 26)         /* nodes in one graph */
+#define CGS_LOAD_MAX_DEPTH  64                 /* nesting of JSON values */
 #define CGS_LOAD_MAX_STRING ((size_t)64 << 20) /* one string */
-#define CGS_LOAD_MAX_DIM ((int64_t)1 << 62)    /* one static size */
+#define CGS_LOAD_MAX_DIM    ((int64_t)1 << 62) /* one static size */
 
 struct cgs_load_opts {
     const char *model; /* .pt2: the model to read when the archive holds several */
@@ -62,7 +62,8 @@ const char *cgs_pt2_kind_name(int kind);
 #define CGS_PT2_SCHEMA_MAJOR 8
 
 /* Read a whole file into a heap buffer (caller frees), NUL-terminated. */
-int cgs_read_file(const char *path, char **buf, size_t *len, size_t max, struct cgs_diag *d) CGS_WUR;
+int cgs_read_file(const char *path, char **buf, size_t *len, size_t max,
+                  struct cgs_diag *d) CGS_WUR;
 
 /* 1-based line and column of byte offset off in buf. */
 void cgs_text_position(const char *buf, size_t len, size_t off, uint32_t *line, uint32_t *col);

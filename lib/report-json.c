@@ -31,14 +31,10 @@ cJSON *cgs_json_val(const struct cgs_val *v)
     if (!v)
         return cJSON_CreateNull();
     switch (v->kind) {
-    case CGS_VAL_NONE:
-        return cJSON_CreateNull();
-    case CGS_VAL_BOOL:
-        return cJSON_CreateBool(v->u.b);
-    case CGS_VAL_INT:
-        return cJSON_CreateNumber((double)v->u.i);
-    case CGS_VAL_FLOAT:
-        return cJSON_CreateNumber(v->u.f);
+    case CGS_VAL_NONE: return cJSON_CreateNull();
+    case CGS_VAL_BOOL: return cJSON_CreateBool(v->u.b);
+    case CGS_VAL_INT: return cJSON_CreateNumber((double)v->u.i);
+    case CGS_VAL_FLOAT: return cJSON_CreateNumber(v->u.f);
     case CGS_VAL_LIST:
         o = cJSON_CreateArray();
         for (uint32_t i = 0; i < v->n; i++)
@@ -95,22 +91,20 @@ cJSON *cgs_json_arg(const struct cgs_arg *a)
 {
     cJSON *o, *l;
     switch (a->kind) {
-    case CGS_ARG_NONE:
-        return cJSON_CreateNull();
-    case CGS_ARG_BOOL:
-        return cJSON_CreateBool(a->u.b);
-    case CGS_ARG_INT:
-        return cJSON_CreateNumber((double)a->u.i);
+    case CGS_ARG_NONE: return cJSON_CreateNull();
+    case CGS_ARG_BOOL: return cJSON_CreateBool(a->u.b);
+    case CGS_ARG_INT: return cJSON_CreateNumber((double)a->u.i);
     case CGS_ARG_FLOAT:
         if (isnan(a->u.f) || isinf(a->u.f)) {
             o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "float", isnan(a->u.f) ? "nan" : a->u.f > 0 ? "inf"
-                                                                                : "-inf");
+            cJSON_AddStringToObject(o, "float",
+                                    isnan(a->u.f) ? "nan"
+                                    : a->u.f > 0  ? "inf"
+                                                  : "-inf");
             return o;
         }
         return cJSON_CreateNumber(a->u.f);
-    case CGS_ARG_STR:
-        return cJSON_CreateString(a->u.s);
+    case CGS_ARG_STR: return cJSON_CreateString(a->u.s);
     case CGS_ARG_LIST:
     case CGS_ARG_SLICE:
         l = cJSON_CreateArray();
@@ -134,18 +128,18 @@ cJSON *cgs_json_arg(const struct cgs_arg *a)
     case CGS_ARG_LAYOUT:
     case CGS_ARG_REPR:
         o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, a->kind == CGS_ARG_DEVICE   ? "device"
-                                   : a->kind == CGS_ARG_MEMFMT ? "memory_format"
-                                   : a->kind == CGS_ARG_LAYOUT ? "layout"
-                                                               : "repr",
+        cJSON_AddStringToObject(o,
+                                a->kind == CGS_ARG_DEVICE   ? "device"
+                                : a->kind == CGS_ARG_MEMFMT ? "memory_format"
+                                : a->kind == CGS_ARG_LAYOUT ? "layout"
+                                                            : "repr",
                                 a->u.s);
         return o;
     case CGS_ARG_ELLIPSIS:
         o = cJSON_CreateObject();
         cJSON_AddTrueToObject(o, "ellipsis");
         return o;
-    case CGS_ARG_SYM:
-        return cgs_json_dim(a->u.sym);
+    case CGS_ARG_SYM: return cgs_json_dim(a->u.sym);
     }
     return cJSON_CreateNull();
 }
@@ -171,28 +165,16 @@ void cgs_val_describe(const struct cgs_val *v, struct cgs_buf *out)
         return;
     }
     switch (v->kind) {
-    case CGS_VAL_NONE:
-        cgs_buf_addstr(out, "None");
-        break;
-    case CGS_VAL_BOOL:
-        cgs_buf_addstr(out, v->u.b ? "True" : "False");
-        break;
-    case CGS_VAL_INT:
-        cgs_buf_addf(out, "%lld", (long long)v->u.i);
-        break;
-    case CGS_VAL_FLOAT:
-        cgs_buf_addf(out, "%g", v->u.f);
-        break;
+    case CGS_VAL_NONE: cgs_buf_addstr(out, "None"); break;
+    case CGS_VAL_BOOL: cgs_buf_addstr(out, v->u.b ? "True" : "False"); break;
+    case CGS_VAL_INT: cgs_buf_addf(out, "%lld", (long long)v->u.i); break;
+    case CGS_VAL_FLOAT: cgs_buf_addf(out, "%g", v->u.f); break;
     case CGS_VAL_SYMINT:
         cgs_buf_addstr(out, "symint ");
         cgs_sym_print(v->u.s.sym, out);
         break;
-    case CGS_VAL_SYMFLOAT:
-        cgs_buf_addf(out, "symfloat %s", v->u.s.text ? v->u.s.text : "?");
-        break;
-    case CGS_VAL_SYMBOOL:
-        cgs_buf_addf(out, "symbool %s", v->u.s.text ? v->u.s.text : "?");
-        break;
+    case CGS_VAL_SYMFLOAT: cgs_buf_addf(out, "symfloat %s", v->u.s.text ? v->u.s.text : "?"); break;
+    case CGS_VAL_SYMBOOL: cgs_buf_addf(out, "symbool %s", v->u.s.text ? v->u.s.text : "?"); break;
     case CGS_VAL_LIST:
         cgs_buf_addch(out, '(');
         for (uint32_t i = 0; i < v->n; i++) {

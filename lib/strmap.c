@@ -6,8 +6,6 @@
 
 #include "lib/arena.h"
 
-
-
 /* A multiplicative hash over eight bytes at a time; never 0 (0 marks empty slots). */
 static uint32_t hash_str(const char *s)
 {
@@ -99,4 +97,3 @@ void *cgs_strmap_put(struct cgs_strmap *m, const char *key, void *val)
     m->count++;
     return val;
 }
-

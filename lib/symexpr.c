@@ -131,8 +131,8 @@ bool cgs_sym_is_int(const struct cgs_sym *e, int64_t *v)
 
 /* Rank used to order terms and factors: symbols first, constants last. */
 static const int kind_rank[CGS_SYM_KIND_COUNT] = {
-    [CGS_SYM_VAR] = 0,  [CGS_SYM_POW] = 1, [CGS_SYM_MUL] = 2,     [CGS_SYM_FLOORDIV] = 3,
-    [CGS_SYM_MOD] = 4,  [CGS_SYM_MAX] = 5, [CGS_SYM_MIN] = 6,     [CGS_SYM_CEIL] = 7,
+    [CGS_SYM_VAR] = 0,     [CGS_SYM_POW] = 1, [CGS_SYM_MUL] = 2,  [CGS_SYM_FLOORDIV] = 3,
+    [CGS_SYM_MOD] = 4,     [CGS_SYM_MAX] = 5, [CGS_SYM_MIN] = 6,  [CGS_SYM_CEIL] = 7,
     [CGS_SYM_TRUEDIV] = 8, [CGS_SYM_ADD] = 9, [CGS_SYM_INT] = 10,
 };
 
@@ -143,12 +143,9 @@ int cgs_sym_cmp(const struct cgs_sym *a, const struct cgs_sym *b)
     if (a->kind != b->kind)
         return kind_rank[a->kind] - kind_rank[b->kind];
     switch (a->kind) {
-    case CGS_SYM_INT:
-        return a->v < b->v ? -1 : 1;
-    case CGS_SYM_VAR:
-        return strcmp(a->name, b->name);
-    default:
-        break;
+    case CGS_SYM_INT: return a->v < b->v ? -1 : 1;
+    case CGS_SYM_VAR: return strcmp(a->name, b->name);
+    default: break;
     }
     for (uint32_t i = 0; i < a->n && i < b->n; i++) {
         int c = cgs_sym_cmp(a->op[i], b->op[i]);
@@ -164,8 +161,14 @@ int cgs_sym_cmp(const struct cgs_sym *a, const struct cgs_sym *b)
 
 /* ---- checked arithmetic -------------------------------------------------- */
 
-static bool add_ov(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
-static bool mul_ov(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }
+static bool add_ov(int64_t a, int64_t b, int64_t *r)
+{
+    return __builtin_add_overflow(a, b, r);
+}
+static bool mul_ov(int64_t a, int64_t b, int64_t *r)
+{
+    return __builtin_mul_overflow(a, b, r);
+}
 
 /* Python's floor division and modulo; b != 0; false on overflow. */
 static bool py_floordiv(int64_t a, int64_t b, int64_t *q)
@@ -421,7 +424,8 @@ static const struct cgs_sym *make_mono(struct cgs_symctx *ctx, struct factor *f,
     }
     ops = cgs_xcalloc(m, sizeof(*ops));
     for (size_t i = 0; i < m; i++)
-        ops[i] = f[i].exp == 1 ? f[i].base : intern(ctx, CGS_SYM_POW, f[i].exp, NULL, 1, &f[i].base);
+        ops[i] =
+            f[i].exp == 1 ? f[i].base : intern(ctx, CGS_SYM_POW, f[i].exp, NULL, 1, &f[i].base);
     r = m == 1 ? ops[0] : intern(ctx, CGS_SYM_MUL, 1, NULL, (uint32_t)m, ops);
     free(ops);
     return r;
@@ -850,12 +854,8 @@ static void print_args(const char *fn, const struct cgs_sym *e, struct cgs_buf *
 static void print_rec(const struct cgs_sym *e, struct cgs_buf *out)
 {
     switch (e->kind) {
-    case CGS_SYM_INT:
-        cgs_buf_addf(out, "%lld", (long long)e->v);
-        break;
-    case CGS_SYM_VAR:
-        cgs_buf_addstr(out, e->name);
-        break;
+    case CGS_SYM_INT: cgs_buf_addf(out, "%lld", (long long)e->v); break;
+    case CGS_SYM_VAR: cgs_buf_addstr(out, e->name); break;
     case CGS_SYM_POW:
         print_wrapped(e->op[0], out);
         cgs_buf_addf(out, "**%lld", (long long)e->v);
@@ -886,23 +886,12 @@ static void print_rec(const struct cgs_sym *e, struct cgs_buf *out)
         print_wrapped(e->op[1], out);
         cgs_buf_addch(out, ')');
         break;
-    case CGS_SYM_MOD:
-        print_args("Mod", e, out);
-        break;
-    case CGS_SYM_MAX:
-        print_args("Max", e, out);
-        break;
-    case CGS_SYM_MIN:
-        print_args("Min", e, out);
-        break;
-    case CGS_SYM_CEIL:
-        print_args("CeilToInt", e, out);
-        break;
-    case CGS_SYM_TRUEDIV:
-        print_args("IntTrueDiv", e, out);
-        break;
-    default:
-        CGS_BUG("bad symbolic kind %d", e->kind);
+    case CGS_SYM_MOD: print_args("Mod", e, out); break;
+    case CGS_SYM_MAX: print_args("Max", e, out); break;
+    case CGS_SYM_MIN: print_args("Min", e, out); break;
+    case CGS_SYM_CEIL: print_args("CeilToInt", e, out); break;
+    case CGS_SYM_TRUEDIV: print_args("IntTrueDiv", e, out); break;
+    default: CGS_BUG("bad symbolic kind %d", e->kind);
     }
 }
 
@@ -967,11 +956,8 @@ int cgs_sym_eval(const struct cgs_sym *e, cgs_sym_lookup_fn lookup, void *ud, in
     int err;
 
     switch (e->kind) {
-    case CGS_SYM_INT:
-        *out = e->v;
-        return 0;
-    case CGS_SYM_VAR:
-        return lookup(ud, e->name, out);
+    case CGS_SYM_INT: *out = e->v; return 0;
+    case CGS_SYM_VAR: return lookup(ud, e->name, out);
     case CGS_SYM_POW:
         if ((err = cgs_sym_eval(e->op[0], lookup, ud, &a)))
             return err;
@@ -1028,8 +1014,7 @@ int cgs_sym_eval(const struct cgs_sym *e, cgs_sym_lookup_fn lookup, void *ud, in
         }
         *out = acc;
         return 0;
-    default:
-        CGS_BUG("bad symbolic kind %d", e->kind);
+    default: CGS_BUG("bad symbolic kind %d", e->kind);
     }
 }
 
@@ -1137,9 +1122,9 @@ static const struct cgs_sym *p_call(struct parser *ps, const char *name, size_t 
         const char *name;
         int min, max;
     } fns[] = {
-        {"Max", 2, 16},     {"Min", 2, 16},         {"FloorDiv", 2, 2}, {"Mod", 2, 2},
-        {"PythonMod", 2, 2}, {"CeilToInt", 1, 1},   {"IntTrueDiv", 2, 2}, {"CleanDiv", 2, 2},
-        {"ceiling", 1, 1},
+        {"Max", 2, 16},       {"Min", 2, 16},      {"FloorDiv", 2, 2},
+        {"Mod", 2, 2},        {"PythonMod", 2, 2}, {"CeilToInt", 1, 1},
+        {"IntTrueDiv", 2, 2}, {"CleanDiv", 2, 2},  {"ceiling", 1, 1},
     };
     int f = -1;
     for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
@@ -1170,20 +1155,12 @@ static const struct cgs_sym *p_call(struct parser *ps, const char *name, size_t 
             r = f == 0 ? cgs_sym_max(c, r, args[i]) : cgs_sym_min(c, r, args[i]);
         break;
     case 2:
-    case 7:
-        r = cgs_sym_floordiv(c, args[0], args[1]);
-        break;
+    case 7: r = cgs_sym_floordiv(c, args[0], args[1]); break;
     case 3:
-    case 4:
-        r = cgs_sym_mod(c, args[0], args[1]);
-        break;
+    case 4: r = cgs_sym_mod(c, args[0], args[1]); break;
     case 5:
-    case 8:
-        r = cgs_sym_ceil(c, args[0]);
-        break;
-    case 6:
-        r = cgs_sym_truediv(c, args[0], args[1]);
-        break;
+    case 8: r = cgs_sym_ceil(c, args[0]); break;
+    case 6: r = cgs_sym_truediv(c, args[0], args[1]); break;
     }
     return p_check(ps, r);
 }
@@ -1226,8 +1203,8 @@ static const struct cgs_sym *p_atom(struct parser *ps)
             return p_fail(ps, CGS_E_SCHEMA, "expected ')'");
         return r;
     }
-    return p_fail(ps, CGS_E_SCHEMA, *ps->p ? "expected a number, a symbol or '('"
-                                            : "unexpected end");
+    return p_fail(ps, CGS_E_SCHEMA,
+                  *ps->p ? "expected a number, a symbol or '('" : "unexpected end");
 }
 
 static const struct cgs_sym *p_power(struct parser *ps)

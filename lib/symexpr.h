@@ -46,9 +46,9 @@ enum cgs_sym_kind {
 
 struct cgs_sym {
     uint8_t kind;
-    uint32_t n;    /* number of operands */
-    uint32_t hash; /* structural hash, independent of addresses */
-    int64_t v;     /* INT: value; ADD: constant; MUL: coefficient; POW: exponent */
+    uint32_t n;       /* number of operands */
+    uint32_t hash;    /* structural hash, independent of addresses */
+    int64_t v;        /* INT: value; ADD: constant; MUL: coefficient; POW: exponent */
     const char *name; /* VAR: the symbol's name */
     const struct cgs_sym *op[];
 };
@@ -112,8 +112,7 @@ bool cgs_sym_is_int(const struct cgs_sym *e, int64_t *v);
 int cgs_sym_cmp(const struct cgs_sym *a, const struct cgs_sym *b);
 
 /* Call fn once per distinct free symbol name in e, in order of first occurrence. */
-void cgs_sym_foreach_var(const struct cgs_sym *e, void (*fn)(void *ud, const char *name),
-                         void *ud);
+void cgs_sym_foreach_var(const struct cgs_sym *e, void (*fn)(void *ud, const char *name), void *ud);
 
 /* Look a symbol's value up: 0 and *v set, or -CGS_E_UNKNOWN. */
 typedef int (*cgs_sym_lookup_fn)(void *ud, const char *name, int64_t *v);

@@ -57,8 +57,7 @@ static int finish_stdout(int status)
         return status ? status : CGS_EXIT_BAD_INPUT;
     }
     if (fclose(stdout)) {
-        fprintf(stderr, "cgscope: error: close failed on standard output: %s\n",
-                strerror(errno));
+        fprintf(stderr, "cgscope: error: close failed on standard output: %s\n", strerror(errno));
         return status ? status : CGS_EXIT_BAD_INPUT;
     }
     return status;

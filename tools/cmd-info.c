@@ -231,9 +231,10 @@ static cJSON *info_json(const struct cgs_graph *g, struct op_count *h, size_t nh
     for (uint32_t i = 0; i < g->n_notes; i++) {
         const struct cgs_note *nt = &g->notes[i];
         o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "level", nt->level == CGS_NOTE_ERROR     ? "error"
-                                            : nt->level == CGS_NOTE_WARNING ? "warning"
-                                                                            : "info");
+        cJSON_AddStringToObject(o, "level",
+                                nt->level == CGS_NOTE_ERROR     ? "error"
+                                : nt->level == CGS_NOTE_WARNING ? "warning"
+                                                                : "info");
         if (nt->node)
             cJSON_AddStringToObject(o, "node", nt->node->name);
         cJSON_AddStringToObject(o, "message", nt->msg);
@@ -322,19 +323,13 @@ static int run(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
-        case 'j':
-            json = true;
-            break;
-        case 'm':
-            model = optarg;
-            break;
-        default:
-            return cli_usage_error(&cmd_info, "unknown option '%s'", argv[optind - 1]);
+        case 'j': json = true; break;
+        case 'm': model = optarg; break;
+        default: return cli_usage_error(&cmd_info, "unknown option '%s'", argv[optind - 1]);
         }
     }
     if (optind != argc - 1)
-        return cli_usage_error(&cmd_info, optind == argc ? "missing GRAPH"
-                                                         : "expected one GRAPH");
+        return cli_usage_error(&cmd_info, optind == argc ? "missing GRAPH" : "expected one GRAPH");
     g = cli_load_graph(argv[optind], model);
     if (!g)
         return CGS_EXIT_BAD_INPUT;

@@ -21,9 +21,9 @@ enum cgs_exit {
 
 struct cmd {
     const char *name;
-    const char *usage;   /* "cgscope info [--json] GRAPH" */
-    const char *summary; /* one line for `cgscope help` */
-    const char *help;    /* the rest of `cgscope NAME --help`: options, examples */
+    const char *usage;                 /* "cgscope info [--json] GRAPH" */
+    const char *summary;               /* one line for `cgscope help` */
+    const char *help;                  /* the rest of `cgscope NAME --help`: options, examples */
     int (*run)(int argc, char **argv); /* argv[0] is the command name */
 };
 
@@ -76,7 +76,10 @@ struct cli_list {
     char **items;
     size_t n, alloc;
 };
-#define CLI_LIST_INIT { NULL, 0, 0 }
+#define CLI_LIST_INIT                                                                              \
+    {                                                                                              \
+        NULL, 0, 0                                                                                 \
+    }
 void cli_list_add_csv(struct cli_list *l, const char *arg);
 void cli_list_release(struct cli_list *l);
 
