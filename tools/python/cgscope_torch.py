@@ -91,11 +91,11 @@ def _func_name(fn):
         return "builtins." + name
     if getattr(operator, name, None) is fn:
         return "operator." + name
-    qual = getattr(fn, "__qualname__", None) or name
-    if isinstance(fn, types.BuiltinFunctionType):
-        # C functions bound to a hidden class (torch._C._VariableFunctionsClass) are known
-        # by their module-level name, as FX prints them: torch.conv2d
-        qual = name
+    # FX names a callable by its module and __name__, not __qualname__: functions
+    # made by torch.nn.functional.boolean_dispatch (max_pool2d) have a qualname
+    # "boolean_dispatch.<locals>.fn" but the __name__ "max_pool2d"; C functions bound
+    # to a hidden class (torch._C._VariableFunctionsClass) are torch.conv2d
+    qual = name
     # torch.Tensor methods used as functions (FX calls them torch.Tensor.x too)
     if isinstance(fn, (types.MethodDescriptorType, types.WrapperDescriptorType)):
         if getattr(torch.Tensor, name, None) is fn:
