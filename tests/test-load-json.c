@@ -4,7 +4,6 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <cjson/cJSON.h>
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 
 #include "lib/load.h"
 #include "lib/report-json.h"
+#include "tests/fixtures.h"
 
 static struct cgs_graph *load_str(const char *s, struct cgs_diag *d)
 {
@@ -130,31 +130,18 @@ static void check_fixture(const char *file)
     cgs_graph_free(g);
 }
 
+static void check_fixture_cb(const char *path, void *ud)
+{
+    (void)ud;
+    check_fixture(path);
+}
+
 static void test_fixtures(void **state)
 {
-    static const char *const dirs[] = {"dynamo", "post_grad", "export"};
-    const char *root = getenv("FIXTURES") ? getenv("FIXTURES") : FIXTURES_DIR;
-    int files = 0;
     (void)state;
-    for (int k = 0; k < 3; k++) {
-        char path[1024];
-        snprintf(path, sizeof(path), "%s/%s", root, dirs[k]);
-        DIR *dir = opendir(path);
-        if (!dir)
-            skip();
-        struct dirent *de;
-        while ((de = readdir(dir))) {
-            size_t n = strlen(de->d_name);
-            if (n < 5 || strcmp(de->d_name + n - 5, ".json") || strstr(de->d_name, ".split") ||
-                strstr(de->d_name, ".layout") || strstr(de->d_name, ".signature"))
-                continue;
-            char file[2048];
-            snprintf(file, sizeof(file), "%s/%s", path, de->d_name);
-            check_fixture(file);
-            files++;
-        }
-        closedir(dir);
-    }
+    int files = fixture_graphs_foreach(check_fixture_cb, NULL);
+    if (!files)
+        skip();
     assert_true(files >= 38);
 }
 

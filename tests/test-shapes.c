@@ -9,7 +9,6 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <cjson/cJSON.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,13 +18,7 @@
 #include "lib/ops.h"
 #include "lib/report-json.h"
 #include "lib/shapes.h"
-
-static const char *fixtures_dir(void)
-{
-    const char *f = getenv("FIXTURES");
-
-    return f && *f ? f : "../shared/fixtures";
-}
+#include "tests/fixtures.h"
 
 static struct cgs_graph *load_text(const char *text)
 {
@@ -373,64 +366,41 @@ static void test_every_rule_survives_odd_args(void **state)
 
 /* ---- golden: every fixture graph, from its inputs alone ------------------------------------ */
 
-static int golden_dir(const char *dir, int *graphs)
+static void golden_graph(const char *path, void *ud)
 {
-    char path[2048];
-    struct dirent *e;
-    DIR *dp = opendir(dir);
-    int bad = 0;
+    int *bad = ud;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_shapes_opts o = {true};
+    struct cgs_shapes *s;
+    struct cgs_graph *g = cgs_graph_load_json(path, &d);
 
-    if (!dp)
-        return 0;
-    while ((e = readdir(dp))) {
-        const char *nm = e->d_name;
-        size_t len = strlen(nm);
-        struct cgs_diag d = CGS_DIAG_INIT;
-        struct cgs_shapes_opts o = {true};
-        struct cgs_shapes *s;
-        struct cgs_graph *g;
-        if (len < 6 || strcmp(nm + len - 5, ".json") || strstr(nm, ".split") ||
-            strstr(nm, ".layout") || strstr(nm, ".signature"))
-            continue;
-        snprintf(path, sizeof(path), "%s/%s", dir, nm);
-        g = cgs_graph_load_json(path, &d);
-        if (!g) {
-            fprintf(stderr, "%s: %s\n", path, d.msg);
-            bad++;
-            continue;
-        }
-        (*graphs)++;
-        if (cgs_shapes_infer(g, &o, &s, &d)) {
-            bad++;
-        } else if (s->summary.mismatched || s->summary.errors || s->summary.unknown ||
-                   !s->summary.matched) {
-            fprintf(stderr, "%s: %u matched, %u mismatched, %u errors, %u unknown\n", path,
-                    s->summary.matched, s->summary.mismatched, s->summary.errors,
-                    s->summary.unknown);
-            for (uint32_t i = 0; i < s->n_nodes; i++)
-                if (s->nodes[i].cmp > CGS_SHAPE_CMP_MATCH ||
-                    s->nodes[i].status >= CGS_SHAPE_UNKNOWN_OP)
-                    fprintf(stderr, "  %s: %s\n", g->nodes[i]->name,
-                            s->nodes[i].reason ? s->nodes[i].reason : "");
-            bad++;
-        }
-        cgs_graph_free(g);
+    if (!g) {
+        fprintf(stderr, "%s: %s\n", path, d.msg);
+        (*bad)++;
+        return;
     }
-    closedir(dp);
-    return bad;
+    if (cgs_shapes_infer(g, &o, &s, &d)) {
+        (*bad)++;
+    } else if (s->summary.mismatched || s->summary.errors || s->summary.unknown ||
+               !s->summary.matched) {
+        fprintf(stderr, "%s: %u matched, %u mismatched, %u errors, %u unknown\n", path,
+                s->summary.matched, s->summary.mismatched, s->summary.errors, s->summary.unknown);
+        for (uint32_t i = 0; i < s->n_nodes; i++)
+            if (s->nodes[i].cmp > CGS_SHAPE_CMP_MATCH ||
+                s->nodes[i].status >= CGS_SHAPE_UNKNOWN_OP)
+                fprintf(stderr, "  %s: %s\n", g->nodes[i]->name,
+                        s->nodes[i].reason ? s->nodes[i].reason : "");
+        (*bad)++;
+    }
+    cgs_graph_free(g);
 }
 
 static void test_golden_fixtures(void **state)
 {
-    static const char *const sub[] = {"dynamo", "post_grad", "export"};
-    char dir[1024];
-    int graphs = 0, bad = 0;
+    int graphs, bad = 0;
 
     (void)state;
-    for (size_t i = 0; i < sizeof(sub) / sizeof(*sub); i++) {
-        snprintf(dir, sizeof(dir), "%s/%s", fixtures_dir(), sub[i]);
-        bad += golden_dir(dir, &graphs);
-    }
+    graphs = fixture_graphs_foreach(golden_graph, &bad);
     if (!graphs)
         skip();
     assert_true(graphs >= 30);

@@ -4,13 +4,13 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <cjson/cJSON.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/load.h"
 #include "lib/symexpr.h"
+#include "tests/fixtures.h"
 
 struct fx {
     struct cgs_arena arena;
@@ -401,42 +401,35 @@ static void collect_dims(const cJSON *v, struct fx *f, int *count)
     }
 }
 
+struct dims_walk {
+    struct fx *f;
+    int count;
+};
+
+static void fixture_dims_cb(const char *path, void *ud)
+{
+    struct dims_walk *w = ud;
+    struct cgs_diag dg = CGS_DIAG_INIT;
+    const cJSON *node;
+    size_t len;
+    char *buf;
+    assert_int_equal(cgs_read_file(path, &buf, &len, (size_t)1 << 30, &dg), 0);
+    cJSON *doc = cJSON_Parse(buf);
+    free(buf);
+    assert_non_null(doc);
+    cJSON_ArrayForEach(node, cJSON_GetObjectItemCaseSensitive(doc, "nodes"))
+        collect_dims(cJSON_GetObjectItemCaseSensitive(node, "val"), w->f, &w->count);
+    cJSON_Delete(doc);
+}
+
 static void test_fixture_dims(void **state)
 {
-    struct fx *f = *state;
-    static const char *const dirs[] = {"dynamo", "post_grad", "export"};
-    int count = 0, files = 0;
-    const char *root = getenv("FIXTURES") ? getenv("FIXTURES") : FIXTURES_DIR;
-    for (int d = 0; d < 3; d++) {
-        char path[1024];
-        snprintf(path, sizeof(path), "%s/%s", root, dirs[d]);
-        DIR *dir = opendir(path);
-        if (!dir)
-            skip();
-        struct dirent *de;
-        while ((de = readdir(dir))) {
-            size_t n = strlen(de->d_name);
-            if (n < 5 || strcmp(de->d_name + n - 5, ".json") || strstr(de->d_name, ".split") ||
-                strstr(de->d_name, ".layout") || strstr(de->d_name, ".signature"))
-                continue;
-            char file[2048], *buf;
-            size_t len;
-            struct cgs_diag dg = CGS_DIAG_INIT;
-            snprintf(file, sizeof(file), "%s/%s", path, de->d_name);
-            assert_int_equal(cgs_read_file(file, &buf, &len, (size_t)1 << 30, &dg), 0);
-            cJSON *doc = cJSON_Parse(buf);
-            free(buf);
-            assert_non_null(doc);
-            const cJSON *node;
-            cJSON_ArrayForEach(node, cJSON_GetObjectItemCaseSensitive(doc, "nodes"))
-                collect_dims(cJSON_GetObjectItemCaseSensitive(node, "val"), f, &count);
-            cJSON_Delete(doc);
-            files++;
-        }
-        closedir(dir);
-    }
+    struct dims_walk w = {*state, 0};
+    int files = fixture_graphs_foreach(fixture_dims_cb, &w);
+    if (!files)
+        skip();
     assert_true(files > 30);
-    assert_true(count > 100); /* the fixtures hold symbolic graphs */
+    assert_true(w.count > 100); /* the fixtures hold symbolic graphs */
 }
 
 int main(void)
