@@ -208,14 +208,11 @@ static void collect_inputs(struct cgs_graph *g, struct cgs_node *n, struct arg_f
 {
     size_t sp = 0, ntmp = 0;
 
-    CGS_ALLOC_GROW(*stack, 2, *stack_alloc);
-    /* kwargs are pushed first so that args are walked first */
-    if (n->n_kwargs) {
-        /* a kwargs array is not an arg array: walk it through a temporary list */
-        for (uint32_t k = n->n_kwargs; k-- > 0;) {
-            CGS_ALLOC_GROW(*stack, sp + 1, *stack_alloc);
-            (*stack)[sp++] = (struct arg_frame){&n->kwargs[k].val, 1, 0};
-        }
+    /* kwargs are pushed first, last one lowest, so that args are walked first and
+     * kwargs in order; each kwarg value is a one-item frame */
+    for (uint32_t k = n->n_kwargs; k-- > 0;) {
+        CGS_ALLOC_GROW(*stack, sp + 1, *stack_alloc);
+        (*stack)[sp++] = (struct arg_frame){&n->kwargs[k].val, 1, 0};
     }
     CGS_ALLOC_GROW(*stack, sp + 1, *stack_alloc);
     (*stack)[sp++] = (struct arg_frame){n->args, n->n_args, 0};

@@ -530,11 +530,9 @@ static int get_tensor(struct loader *L, struct cgs_graph *g, const cJSON *x, str
     }
 
     if (!cJSON_IsString(dt)) {
-        size_t old = path_key(L, "dtype");
-        err = fail_item(L, dt ? dt : x, CGS_E_SCHEMA, "expected a dtype name string, got %s",
-                        cgs_json_type(dt));
-        (void)old;
-        return err;
+        path_key(L, "dtype");
+        return fail_item(L, dt ? dt : x, CGS_E_SCHEMA, "expected a dtype name string, got %s",
+                         cgs_json_type(dt));
     }
     t->dtype = cgs_dtype_from_name(dt->valuestring);
     if (t->dtype == CGS_DTYPE_UNKNOWN) {
@@ -809,7 +807,7 @@ static int opt_string(struct loader *L, struct cgs_graph *g, const cJSON *obj, c
     return 0;
 }
 
-static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x, uint32_t index)
+static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x)
 {
     const cJSON *name = NULL, *op = NULL, *target = NULL, *args = NULL, *kwargs = NULL, *val = NULL,
                 *it;
@@ -880,7 +878,6 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x, u
                          "nodes[%u])",
                          name->valuestring, first->index);
     }
-    (void)index;
     n->src_offset = L->elem_base;
 
     if (args && !cJSON_IsNull(args)) {
@@ -965,7 +962,7 @@ static int load_nodes(struct loader *L, struct cgs_graph *g, size_t start, const
             return fail_at(L, p, CGS_E_PARSE, "malformed JSON in node");
         L->elem_base = p;
         attach_offsets(L, L->elem);
-        err = convert_node(L, g, L->elem, i);
+        err = convert_node(L, g, L->elem);
         cJSON_Delete(L->elem);
         L->elem = NULL;
         if (cur_bump)

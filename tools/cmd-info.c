@@ -6,6 +6,7 @@
 #include "lib/buf.h"
 #include "lib/load.h"
 #include "lib/report-json.h"
+#include "lib/strmap.h"
 #include "tools/cmd.h"
 
 static int run(int argc, char **argv);
@@ -50,29 +51,23 @@ static struct op_count *histogram(const struct cgs_graph *g, size_t *n_out)
 {
     struct op_count *h = NULL;
     size_t n = 0, alloc = 0;
-    /* targets are interned, so pointer equality finds equal targets */
-    size_t cap = 1;
-    while (cap < 2 * (size_t)g->n_nodes + 2)
-        cap *= 2;
-    const char **keys = cgs_xcalloc(cap, sizeof(*keys));
-    size_t *idx = cgs_xcalloc(cap, sizeof(*idx));
+    struct cgs_strmap *slot = cgs_strmap_new(); /* target -> index + 1 in h */
+
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         const struct cgs_node *nd = g->nodes[i];
+        uintptr_t k;
         if (!is_op_node(nd))
             continue;
-        size_t j = ((uintptr_t)nd->target >> 4) & (cap - 1);
-        while (keys[j] && keys[j] != nd->target)
-            j = (j + 1) & (cap - 1);
-        if (!keys[j]) {
-            keys[j] = nd->target;
+        k = (uintptr_t)cgs_strmap_get(slot, nd->target);
+        if (!k) {
             CGS_ALLOC_GROW(h, n + 1, alloc);
             h[n] = (struct op_count){nd->target, 0};
-            idx[j] = n++;
+            k = ++n;
+            cgs_strmap_put(slot, nd->target, (void *)k);
         }
-        h[idx[j]].count++;
+        h[k - 1].count++;
     }
-    free(keys);
-    free(idx);
+    cgs_strmap_free(slot);
     if (n)
         qsort(h, n, sizeof(*h), op_count_cmp);
     *n_out = n;
