@@ -284,6 +284,10 @@ class _Writer:
             if math.isinf(a):
                 return {"float": "inf" if a > 0 else "-inf"}
             return float(a)
+        if isinstance(a, list) and self.in_index:
+            # an index of getitem/setitem: a list is advanced indexing, a tuple is one index
+            # per dimension, so lists are marked there (graph-json.md, "Arguments")
+            return {"list": [self.arg(x) for x in a]}
         if isinstance(a, (list, tuple)):
             return [self.arg(x) for x in a]
         if isinstance(a, torch.dtype):
@@ -320,6 +324,21 @@ class _Writer:
             text = text[:_REPR_LIMIT - 3] + "..."
         return {"repr": text}
 
+    in_index = False
+
+    def _args(self, n):
+        """A node's positional arguments; the index of operator.getitem/setitem (argument 1)
+        is written with lists told apart from tuples."""
+        index_op = n.op == "call_function" and n.target in (operator.getitem, operator.setitem)
+        out = []
+        for i, a in enumerate(n.args):
+            self.in_index = index_op and i == 1
+            try:
+                out.append(self.arg(a))
+            finally:
+                self.in_index = False
+        return out
+
     # -- nodes -------------------------------------------------------------------------------
 
     def node(self, n, owner):
@@ -327,7 +346,7 @@ class _Writer:
             "name": n.name,
             "op": n.op,
             "target": target_name(n),
-            "args": [self.arg(a) for a in n.args],
+            "args": self._args(n),
             "kwargs": {str(k): self.arg(v) for k, v in n.kwargs.items()},
             "val": (n.meta["cgscope_val"] if "cgscope_val" in n.meta
                     else self.val(_node_val(n))),
@@ -814,6 +833,8 @@ class _Reader:
             return a
         if "node" in a:
             return env[a["node"]]
+        if "list" in a:
+            return [self.arg(x, env) for x in a["list"]]
         if "dtype" in a:
             return getattr(torch, a["dtype"], None) or a["dtype"]
         if "device" in a:
