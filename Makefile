@@ -4,6 +4,7 @@
 #   make SANITIZE=address,undefined test
 #   make valgrind        the unit tests under valgrind
 #   make bench           benchmarks on generated 100k/1M-node graphs (not tests)
+#   make op-list         regenerate lib/op-list.h from tools/ops/ (make check-ops compares)
 #   make check-layering  lib/ must not include viz/, profiler/, curses, gvc or cupti
 #   make deps            install the missing Debian packages (tools/deps.sh, apt-get)
 #   make DEVELOPER=1     warnings are errors (CI)
@@ -69,7 +70,7 @@ LIBVIZ    = $(B)/libcgsviz.a
 # the CUPTI profiler builds only where CUDA is present
 HAVE_CUPTI := $(wildcard $(CUDA_HOME)/include/cupti.h)
 
-.PHONY: all test check unit-test cli-test valgrind asan bench check-layering deps format clean
+.PHONY: op-list check-ops all test check unit-test cli-test valgrind asan bench check-layering deps format clean
 
 all: $(BIN)
 
@@ -109,7 +110,13 @@ $(B)/bench/%: tests/bench/%.c $(LIBVIZ) $(LIBCGS)
 	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(VIZ_CFLAGS) $(LDFLAGS) -o $@ $< \
 		$(LIBVIZ) $(LIBCGS) $(VIZ_LIBS) $(LIB_LIBS)
 
-test check: $(BIN) $(TEST_BIN)
+# the registry is generated from torch's own operator data (tools/ops/, docs/ops.md)
+op-list:
+	@python3 tools/gen-op-list.py
+check-ops:
+	@python3 tools/gen-op-list.py --check
+
+test check: $(BIN) $(TEST_BIN) check-ops
 	@CGSCOPE=$(abspath $(BIN)) FIXTURES=$(FIXTURES) BUILD=$(B) sh tests/run-tests.sh $(TEST_BIN)
 
 unit-test: $(TEST_BIN)

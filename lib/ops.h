@@ -29,6 +29,15 @@ enum cgs_op_flags {
     CGS_OPF_NOVALUE = 1 << 7,     /* returns None (asserts, logging, out= custom ops) */
     CGS_OPF_FACTORY = 1 << 8,     /* creates a fresh tensor (arange, full, empty_like) */
     CGS_OPF_RANDOM = 1 << 9,      /* draws random numbers */
+    CGS_OPF_CORE = 1 << 10,       /* torch tags it `core` (the Core ATen opset) */
+    CGS_OPF_DYNAMIC = 1 << 11,    /* output size depends on data (dynamic_output_shape) */
+    /* elementwise type promotion, as torch._refs declares it (ELEMENTWISE_TYPE_PROMOTION_KIND) */
+    CGS_OPF_PROMO_DEFAULT = 1 << 12,
+    CGS_OPF_PROMO_INT_TO_FLOAT = 1 << 13,
+    CGS_OPF_PROMO_ALWAYS_BOOL = 1 << 14,
+    CGS_OPF_PROMO_COMPLEX_TO_FLOAT = 1 << 15,
+    CGS_OPF_PROMO_NO_OPMATH = 1 << 16,
+    CGS_OPF_PROMO_BOOL_TO_LONG = 1 << 17,
 };
 
 struct cgs_node;

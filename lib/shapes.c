@@ -27,7 +27,7 @@
 #include "lib/ops.h"
 #include "lib/report-json.h"
 
-#define MAX_PARAMS 32
+#define MAX_PARAMS 64
 #define NDIM_MAX CGS_MAX_NDIM
 
 const char *const cgs_shape_status_names[CGS_SHAPE_STATUS_COUNT] = {
@@ -71,6 +71,8 @@ struct cgs_shape_ctx {
         const char *def; /* default text or NULL; not terminated: def_len */
         size_t def_len;
         bool variadic;
+        bool promote; /* "%name": takes part in type promotion (pointwise rule) */
+        bool written; /* "!name": an out= tensor the op writes (out rule) */
         const struct cgs_arg *def_arg; /* the parsed default, once needed */
         const struct cgs_arg *arg;     /* bound argument, NULL when absent */
     } p[MAX_PARAMS];
@@ -560,6 +562,14 @@ static int parse_schema(struct cgs_shape_ctx *sc, const char *s)
                 sc->p[sc->n_params].variadic = true;
                 s++, len--;
             }
+            if (len && *s == '%') {
+                sc->p[sc->n_params].promote = true;
+                s++, len--;
+            }
+            if (len && *s == '!') {
+                sc->p[sc->n_params].written = true;
+                s++, len--;
+            }
             eq = memchr(s, '=', len);
             sc->p[sc->n_params].name = s;
             sc->p[sc->n_params].name_len = eq ? (size_t)(eq - s) : len;
@@ -585,6 +595,8 @@ static size_t pname_len(const struct cgs_shape_ctx *sc, uint32_t i)
 {
     return sc->p[i].name_len & ~KWONLY_BIT;
 }
+
+static int find_param(const struct cgs_shape_ctx *sc, const char *name);
 
 static int bind_args(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct cgs_diag *d)
 {
@@ -618,6 +630,12 @@ static int bind_args(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct 
                 sc->p[i].arg = &n->kwargs[k].val;
                 break;
             }
+        }
+        // torch.* functions take ATen's `self` under the keyword `input`
+        if (i == sc->n_params && !strcmp(key, "input")) {
+            int j = find_param(sc, "self");
+            if (j >= 0)
+                sc->p[j].arg = &n->kwargs[k].val;
         }
     }
     return 0;
@@ -1418,6 +1436,101 @@ static int binary_with(const struct cgs_node *n, struct cgs_shape_ctx *sc, int m
 }
 
 RULE(binary) { return binary_with(n, sc, 0, 2, d); }
+
+/* The real dtype of a complex one (complex64 -> float32); others unchanged. */
+static enum cgs_dtype real_of(enum cgs_dtype t)
+{
+    switch (t) {
+    case CGS_DTYPE_COMPLEX32:
+        return CGS_DTYPE_FLOAT16;
+    case CGS_DTYPE_COMPLEX64:
+        return CGS_DTYPE_FLOAT32;
+    case CGS_DTYPE_COMPLEX128:
+        return CGS_DTYPE_FLOAT64;
+    default:
+        return t;
+    }
+}
+
+/*
+ * Any pointwise op torch tags `pointwise`: broadcast the parameters marked for type
+ * promotion (their Tensor and Scalar arguments), promote them as the op's kind says
+ * (torch._prims_common.elementwise_dtypes) and lay the result out as TensorIterator does.
+ */
+RULE(pointwise)
+{
+    struct operand o[8];
+    enum cgs_dtype dt;
+    unsigned f = sc->op->flags;
+    uint32_t cnt = 0, i;
+
+    (void)n;
+    for (i = 0; i < sc->n_params && cnt < 8; i++) {
+        int rc;
+        if (!sc->p[i].promote)
+            continue;
+        rc = operand_of(sc, Ai(sc, i), &o[cnt]);
+        if (rc == 1)
+            continue;
+        if (rc == -CGS_E_UNKNOWN)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "input '%.*s' is not known",
+                                (int)pname_len(sc, i), sc->p[i].name);
+        if (rc < 0)
+            return cgs_diag_set(d, CGS_E_INVAL, "argument '%.*s' is not a tensor or a number",
+                                (int)pname_len(sc, i), sc->p[i].name);
+        cnt++;
+    }
+    if (!any_tensor(o, cnt))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "no tensor operand (a scalar-only call)");
+    dt = result_type(o, cnt);
+    if ((f & CGS_OPF_PROMO_INT_TO_FLOAT) && !is_float_like(dt))
+        dt = CGS_DTYPE_FLOAT32;
+    else if (f & CGS_OPF_PROMO_ALWAYS_BOOL)
+        dt = CGS_DTYPE_BOOL;
+    else if (f & CGS_OPF_PROMO_COMPLEX_TO_FLOAT)
+        dt = real_of(dt);
+    else if ((f & CGS_OPF_PROMO_BOOL_TO_LONG) && dt == CGS_DTYPE_BOOL)
+        dt = CGS_DTYPE_INT64;
+    return elementwise(sc, o, cnt, dt, false, d);
+}
+
+/* An out= overload: the value is the tensor(s) it writes, as passed. */
+RULE(out)
+{
+    const struct cgs_val *one = NULL;
+    struct cgs_val *list;
+    uint32_t i, k = 0, cnt = 0;
+
+    (void)n;
+    for (i = 0; i < sc->n_params; i++) {
+        if (!sc->p[i].written)
+            continue;
+        cnt++;
+        one = node_val(sc, Ai(sc, i));
+        if (!one)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "out= tensor '%.*s' is not known",
+                                (int)pname_len(sc, i), sc->p[i].name);
+    }
+    if (cnt == 0)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "no out= tensor");
+    if (cnt == 1) {
+        sc->out = (struct cgs_val *)one;
+        return 0;
+    }
+    list = new_list(sc, cnt);
+    for (i = 0; i < sc->n_params; i++)
+        if (sc->p[i].written)
+            list->u.items[k++] = *node_val(sc, Ai(sc, i));
+    sc->out = list;
+    return 0;
+}
+
+/* Known to torch, no rule yet: infer_node reports it as unknown_op before calling this. */
+RULE(none)
+{
+    (void)n, (void)sc;
+    return cgs_diag_set(d, CGS_E_UNKNOWN, "no shape rule");
+}
 
 RULE(binary_float) { return binary_with(n, sc, 1, 2, d); }
 
@@ -4399,12 +4512,13 @@ static void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struc
     op = slot->op;
 
     r->val = NULL;
-    if (op == CGS_OP_UNKNOWN ||
+    if (op == CGS_OP_UNKNOWN || cgs_ops[op].infer == cgs_shape_rule_none ||
         (n->op != CGS_NODE_CALL_FUNCTION && n->op != CGS_NODE_CALL_METHOD)) {
         char msg[300];
         r->status = CGS_SHAPE_UNKNOWN_OP;
-        snprintf(msg, sizeof(msg), "no shape rule for %s '%s'", cgs_node_op_names[n->op],
-                 n->target ? n->target : "");
+        snprintf(msg, sizeof(msg), "no shape rule for %s '%s'%s", cgs_node_op_names[n->op],
+                 n->target ? n->target : "",
+                 op != CGS_OP_UNKNOWN ? " (an operator torch 2.11 has)" : "");
         r->reason = arena_msg(sc->ar, msg);
         return;
     }

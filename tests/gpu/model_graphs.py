@@ -50,12 +50,13 @@ def hf(kind):
         if kind == "qwen2":
             cfg = tr.Qwen2Config(vocab_size=500, hidden_size=64, num_hidden_layers=2,
                                  num_attention_heads=4, num_key_value_heads=2,
-                                 intermediate_size=128)
+                                 intermediate_size=128, use_cache=False)
             return tr.Qwen2ForCausalLM(cfg), (ids,)
         if kind == "mixtral":
             cfg = tr.MixtralConfig(vocab_size=500, hidden_size=64, num_hidden_layers=2,
                                    num_attention_heads=4, num_key_value_heads=2,
-                                   intermediate_size=128, num_local_experts=4)
+                                   intermediate_size=128, num_local_experts=4,
+                                   use_cache=False)
             return tr.MixtralForCausalLM(cfg), (ids,)
         if kind == "t5":
             cfg = tr.T5Config(vocab_size=500, d_model=64, d_kv=16, d_ff=128, num_layers=2,
@@ -70,7 +71,9 @@ def hf(kind):
                                    decoder_layers=2, encoder_attention_heads=4,
                                    decoder_attention_heads=4, encoder_ffn_dim=128,
                                    decoder_ffn_dim=128, num_mel_bins=16,
-                                   max_source_positions=32)
+                                   max_source_positions=32, pad_token_id=0,
+                                   bos_token_id=1, eos_token_id=2,
+                                   decoder_start_token_id=1)
             return tr.WhisperModel(cfg).get_encoder(), (torch.randn(2, 16, 64),)
         raise KeyError(kind)
     return make
@@ -97,6 +100,20 @@ MODELS = [
     ("distilbert", hf("distilbert"), False),
     ("whisper_encoder", hf("whisper"), False),
 ]
+
+
+def save_pt2_without_weights(ep, path):
+    """torch.export.save, then the archive again without its data/ entries (weights and
+    constants): cgscope reads only the model JSON, and the weights would be most of it."""
+    import zipfile
+    tmp = path + ".full"
+    torch.export.save(ep, tmp)
+    with zipfile.ZipFile(tmp) as zin, zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as zout:
+        for info in zin.infolist():
+            if "/data/" in info.filename:
+                continue
+            zout.writestr(info, zin.read(info.filename))
+    os.unlink(tmp)
 
 
 def capture_dynamo(model, inputs, dynamic):
@@ -177,7 +194,7 @@ def main():
         try:
             with torch.no_grad():
                 ep = torch.export.export(model, inputs, strict=False)
-            torch.export.save(ep, os.path.join(out, "%s.export.pt2" % name))
+            save_pt2_without_weights(ep, os.path.join(out, "%s.export.pt2" % name))
             ct.dump(ep.graph_module, os.path.join(out, "%s.export.json" % name),
                     stage="export", is_inference=True)
             say("%s export: ok" % name)

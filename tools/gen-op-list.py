@@ -1,0 +1,421 @@
+#!/usr/bin/env python3
+"""Generate lib/op-list.h, the operator registry, from torch's own operator data.
+
+  tools/gen-op-list.py                 write lib/op-list.h
+  tools/gen-op-list.py --check         exit 1 when lib/op-list.h differs from what the data gives
+  tools/gen-op-list.py --import F.json write tools/ops/torch-2.11.txt from the GPU machine's dump
+                                       (tests/gpu/dump_torch_ops.py)
+
+Inputs (all committed):
+  tools/ops/torch-2.11.txt  every aten/prims overload of torch 2.11 with its schema and tags, the
+                            torch-level callables Dynamo records with their Python parameters,
+                            and the type-promotion kind of each elementwise torch._refs function;
+  tools/ops/explicit.txt    targets whose rule is written by hand (and their argument lists);
+  tools/ops/families.txt    the small hand-written map from operator packets to rule families.
+
+Every overload torch has gets an entry; one without a rule family gets rule "none" (known to
+torch, its schema kept, but no shape rule), so unknown targets are told apart from typos.
+Python 3 only, no torch: CI runs --check.
+"""
+
+import json
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, "tools", "ops", "torch-2.11.txt")
+EXPLICIT = os.path.join(ROOT, "tools", "ops", "explicit.txt")
+FAMILIES = os.path.join(ROOT, "tools", "ops", "families.txt")
+HEADER = os.path.join(ROOT, "lib", "op-list.h")
+
+# parameters that never take part in type promotion even when typed Scalar/Tensor
+NO_PROMOTE = {"alpha", "value", "out", "beta"}
+PROMO_KINDS = ("DEFAULT", "INT_TO_FLOAT", "ALWAYS_BOOL", "COMPLEX_TO_FLOAT", "NO_OPMATH",
+               "BOOL_TO_LONG")
+
+
+# ---- torch's data -------------------------------------------------------------------------
+
+def do_import(path):
+    d = json.load(open(path))
+    lines = ["# torch %s operator data (tests/gpu/dump_torch_ops.py; tools/gen-op-list.py "
+             "--import). Lines:" % d["torch"],
+             "#   O name | tags | schema      an aten/prims overload",
+             "#   C callable | params         a torch-level callable ('method:' = Tensor method)",
+             "#   P ref | kind                elementwise type promotion of torch._refs.<ref>"]
+    for e in d["overloads"]:
+        lines.append("O %s | %s | %s" % (e["name"], ",".join(e["tags"]) or "-", e["schema"]))
+    for k in sorted(d["callables"]):
+        p = d["callables"][k]["params"]
+        lines.append("C %s | %s" % (k, "?" if p is None else p))
+    for k in sorted(d["promotion"]):
+        lines.append("P %s | %s" % (k, d["promotion"][k]))
+    with open(DATA, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def load_data():
+    overloads, callables, promo = {}, {}, {}
+    for line in open(DATA):
+        line = line.rstrip("\n")
+        if not line or line.startswith("#"):
+            continue
+        kind, rest = line[0], line[2:]
+        if kind == "O":
+            name, tags, schema = rest.split(" | ", 2)
+            overloads[name] = (set() if tags == "-" else set(tags.split(",")), schema)
+        elif kind == "C":
+            name, params = rest.split(" | ", 1)
+            callables[name] = None if params == "?" else params
+        elif kind == "P":
+            name, k = rest.split(" | ")
+            promo[name] = k
+    return overloads, callables, promo
+
+
+def split_top(text, sep=","):
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == sep and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+class Param:
+    def __init__(self, typ, name, default, kwonly):
+        self.typ, self.name, self.default, self.kwonly = typ, name, default, kwonly
+
+    @property
+    def mutated(self):
+        return "!" in self.typ
+
+    @property
+    def promotes(self):
+        base = re.sub(r"\(.*?\)", "", self.typ).rstrip("?")
+        return base in ("Tensor", "Scalar") and self.name not in NO_PROMOTE
+
+
+def parse_torch_schema(schema):
+    """'aten::add.Tensor(Tensor self, ...) -> Tensor' -> ([Param], returns text)."""
+    head, _, rets = schema.rpartition(") -> ")
+    args = head[head.index("(") + 1:]
+    params, kwonly = [], False
+    for a in split_top(args):
+        if a == "*":
+            kwonly = True
+            continue
+        if a == "...":
+            params.append(Param("...", "*args", None, kwonly))
+            continue
+        m = re.match(r"^(.*\S)\s+(\w+)(?:=(.*))?$", a)
+        if not m:
+            raise ValueError("bad schema argument %r in %s" % (a, schema))
+        params.append(Param(m.group(1), m.group(2), m.group(3), kwonly))
+    return params, rets.strip()
+
+
+def default_text(d):
+    if d is None:
+        return None
+    if d in ("None", "True", "False"):
+        return d
+    if re.match(r"^-?\d+$", d) or re.match(r"^-?\d*\.\d*(e-?\d+)?$", d) or \
+            re.match(r"^-?\d+e-?\d+$", d):
+        return d
+    if d.startswith("[") and re.match(r"^\[[-\d, ]*\]$", d):
+        return d
+    if d.startswith('"') and d.endswith('"'):
+        return "'%s'" % d[1:-1]
+    if d == "Mean":
+        return "1"
+    if d == "Sum":
+        return "2"
+    return "'%s'" % d.replace("'", "")
+
+
+def our_schema(params, mark_promote, mark_out=False):
+    out, star = [], False
+    for p in params:
+        if p.kwonly and not star:
+            out.append("*")
+            star = True
+        text = ("%" if mark_promote and p.promotes else "") + \
+            ("!" if mark_out and p.mutated else "") + p.name
+        d = default_text(p.default)
+        if d is not None:
+            text += "=" + d
+        out.append(text)
+    return ", ".join(out)
+
+
+def python_schema(params_text, aten_params, mark_promote):
+    """A torch-level callable's Python parameter list, with promotion marks taken from the
+    ATen overload's types (Python's 'input' is ATen's 'self')."""
+    promote = {p.name for p in aten_params if p.promotes} if mark_promote else set()
+    out = []
+    for part in split_top(params_text):
+        name = part.split("=", 1)[0].lstrip("*")
+        if name in ("**kwargs",) or part.startswith("**"):
+            continue
+        key = "self" if name == "input" else name
+        if not part.startswith("*") and key in promote:
+            part = "%" + part
+        # Python defaults are reprs: strings keep their quotes; other objects are opaque
+        if "=" in part:
+            n, d = part.split("=", 1)
+            if not (re.match(r"^-?[\d.e]+$", d) or d in ("None", "True", "False") or
+                    d.startswith("'") or re.match(r"^[\[(][-\d, ]*[\])]$", d)):
+                d = "None"
+            d = d.replace("(", "[").replace(")", "]")
+            part = n + "=" + d
+        out.append(part)
+    return ", ".join(out)
+
+
+# ---- hand-written tables ------------------------------------------------------------------
+
+def load_explicit():
+    out = {}
+    for line in open(EXPLICIT):
+        if not line.strip() or line.startswith("#"):
+            continue
+        target, rule, flags, schema = [x.strip() for x in line.rstrip("\n").split(" | ", 3)]
+        out[target] = (rule, [] if flags == "-" else flags.split("+"), schema)
+    return out
+
+
+def load_families():
+    packets, prefixes = {}, []
+    for line in open(FAMILIES):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        key, rule = [x.strip() for x in line.split("|")[:2]]
+        if key.endswith("*"):
+            prefixes.append((key[:-1], rule))
+        else:
+            packets[key] = rule
+    return packets, prefixes
+
+
+# ---- the registry -------------------------------------------------------------------------
+
+def packet_of(name):
+    parts = name.split(".")
+    return ".".join(parts[:2]) if len(parts) >= 3 else name
+
+
+def base_name(packet):
+    """'aten.add_' -> 'add'; 'aten.add' -> 'add'."""
+    b = packet.split(".", 1)[1]
+    return b[:-1] if b.endswith("_") and not b.endswith("__") else b
+
+
+def flags_of(tags, params, rets, name):
+    f = []
+    if "pointwise" in tags:
+        f.append("ELEMENTWISE")
+    if "reduction" in tags:
+        f.append("REDUCTION")
+    if any(p.mutated for p in params):
+        f.append("INPLACE")
+    if re.match(r"^Tensor\([a-z]\)", rets) or "inplace_view" in tags:
+        f.append("VIEW")
+    if "nondeterministic_seeded" in tags:
+        f.append("RANDOM")
+    if "core" in tags:
+        f.append("CORE")
+    if "dynamic_output_shape" in tags or "data_dependent_output" in tags:
+        f.append("DYNAMIC")
+    if not any("Tensor" in p.typ for p in params) and rets.startswith("Tensor"):
+        f.append("FACTORY")
+    return f
+
+
+def promo_flag(packet, promo):
+    b = base_name(packet)
+    for key in (b, packet.split(".", 1)[1], "special." + b.replace("special_", ""),
+                "nn.functional." + b):
+        if key in promo:
+            return "PROMO_" + promo[key]
+    return None
+
+
+def rule_for(name, tags, params, families):
+    packets, prefixes = families
+    packet = packet_of(name)
+    ovl = name.split(".")[-1]
+    is_out = any(p.mutated and p.kwonly for p in params) or ovl.startswith("out")
+    is_inplace = not is_out and params and params[0].mutated
+    if name in packets:
+        return packets[name]
+    if is_out:
+        return "out"
+    if is_inplace:
+        return "inplace"
+    if packet in packets:
+        return packets[packet]
+    for pre, rule in prefixes:
+        if packet.startswith(pre):
+            return rule
+    if "pointwise" in tags:
+        return "pointwise"
+    return "none"
+
+
+def make_id(target, used):
+    base = re.sub(r"[^A-Za-z0-9]", "_", target).upper()
+    if "." not in target:
+        base = "M_" + base
+    ident, k = base, 2
+    while ident in used:
+        ident = "%s_%d" % (base, k)
+        k += 1
+    used.add(ident)
+    return ident
+
+
+def c_str(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def torch_level_targets(callables):
+    """(target, aten packet it names) for each torch-level callable Dynamo can record."""
+    out = []
+    for key in callables:
+        if key.startswith("method:"):
+            name = key[7:]
+            out.append((name, "aten." + name, key))
+            continue
+        for pre, apre in (("torch.nn.functional.", ""), ("torch._C._nn.", ""),
+                          ("torch.special.", "special_"), ("torch.linalg.", "linalg_"),
+                          ("torch.fft.", "fft_"), ("torch._C._VariableFunctions.", ""),
+                          ("torch._C._linalg.", ""), ("torch._C._special.", ""),
+                          ("torch._C._fft.", ""), ("torch.", "")):
+            if key.startswith(pre):
+                rest = key[len(pre):]
+                if "." in rest:
+                    break
+                out.append((key, "aten." + apre + rest, key))
+                break
+    return out
+
+
+def build():
+    overloads, callables, promo = load_data()
+    explicit = load_explicit()
+    families = load_families()
+    entries = {}   # target -> (rule, flags list, schema)
+    parsed = {}
+    for name, (tags, schema) in overloads.items():
+        params, rets = parse_torch_schema(schema)
+        parsed[name] = (params, rets, tags)
+        rule = rule_for(name, tags, params, families)
+        flags = flags_of(tags, params, rets, name)
+        pf = promo_flag(packet_of(name), promo) if rule == "pointwise" else None
+        if pf:
+            flags.append(pf)
+        entries[name] = (rule, flags, our_schema(params, rule == "pointwise", rule == "out"))
+    # explicit entries win, and keep torch's tags as flags they lack
+    for target, (rule, flags, schema) in explicit.items():
+        if schema == "-":
+            if target not in parsed:
+                raise SystemExit("explicit.txt: %s has schema '-' but torch has no such "
+                                 "overload" % target)
+            schema = our_schema(parsed[target][0], rule == "pointwise")
+        flags = list(flags)
+        if target in parsed and "core" in parsed[target][2] and "CORE" not in flags:
+            flags.append("CORE")
+        entries[target] = (rule, flags, schema)
+    # torch-level callables: the rule of the ATen overload they name, Python's parameters
+    by_packet = {}
+    for name in sorted(overloads):
+        by_packet.setdefault(packet_of(name), []).append(name)
+    for target, packet, key in torch_level_targets(callables):
+        if target in entries or packet not in by_packet:
+            continue
+        cands = [n for n in by_packet[packet] if entries[n][0] not in ("none", "out")]
+        if not cands:
+            continue
+        pick = None
+        for ovl in ("default", "Tensor", "int", "dim", "self"):
+            if packet + "." + ovl in cands:
+                pick = packet + "." + ovl
+                break
+        pick = pick or cands[0]
+        rule, flags, schema = entries[pick]
+        # the Python binding takes ATen's parameters in ATen's order (self is "input" as a
+        # keyword of torch.* functions: lib/shapes.c binds either name)
+        params_text = callables[key]
+        if target.startswith("torch.nn.functional.") and params_text and \
+                not params_text.startswith("*") and rule != "pointwise":
+            names = [x.split("=")[0].strip() for x in split_top(params_text)]
+            aten = [p.name for p in parsed[pick][0]]
+            if [("self" if n == "input" else n) for n in names[:2]] != aten[:2]:
+                continue    # a Python wrapper with its own argument order: no guess
+        entries[target] = (rule, [f for f in flags if f != "CORE"], schema)
+    return entries
+
+
+def render(entries):
+    used = set()
+    lines = [
+        "/*",
+        " * The operator registry, GENERATED by tools/gen-op-list.py from torch 2.11's own",
+        " * operator data (tools/ops/torch-2.11.txt), the hand-written rule families",
+        " * (tools/ops/families.txt) and the explicit entries (tools/ops/explicit.txt). Do not",
+        " * edit: change those and run `make op-list` (`make check-ops` compares).",
+        " *",
+        " *   OP(ID, \"target\", rule, \"schema\", flags)",
+        " *",
+        " * target  the spec's target syntax; rule  cgs_shape_rule_<rule> in lib/shapes.c (none:",
+        " * known to torch, no rule); schema  parameters in positional order, \"=default\", \"*\"",
+        " * before keyword-only ones, \"*name\" a variadic tail, \"%\" before a parameter that",
+        " * takes part in type promotion, \"!\" before an out= tensor the op writes; flags",
+        " * CGS_OPF_* (lib/ops.h). Sorted by target.",
+        " */",
+    ]
+    for target in sorted(entries, key=lambda s: s.encode()):
+        rule, flags, schema = entries[target]
+        fl = " | ".join("CGS_OPF_" + f for f in flags) if flags else "0"
+        lines.append("OP(%s, %s, %s,\n   %s, %s)" % (make_id(target, used), c_str(target), rule,
+                                                   c_str(schema), fl))
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--import":
+        do_import(sys.argv[2])
+        return 0
+    text = render(build())
+    if len(sys.argv) == 2 and sys.argv[1] == "--check":
+        old = open(HEADER).read() if os.path.exists(HEADER) else ""
+        if old != text:
+            sys.stderr.write("lib/op-list.h is not what tools/ops/ gives: run "
+                             "`make op-list` and commit the result\n")
+            return 1
+        print("op-list ok: %d entries" % text.count("\nOP("))
+        return 0
+    if len(sys.argv) != 1:
+        sys.stderr.write(__doc__)
+        return 2
+    tmp = HEADER + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, HEADER)
+    print("lib/op-list.h: %d entries" % text.count("\nOP("))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
