@@ -4022,8 +4022,8 @@ OP(ATEN_GRID_SAMPLER_3D_BACKWARD_DEFAULT, "aten.grid_sampler_3d_backward.default
    "grad_output, input, grid, interpolation_mode, padding_mode, align_corners, output_mask", 0)
 OP(ATEN_GRID_SAMPLER_3D_BACKWARD_OUT, "aten.grid_sampler_3d_backward.out", out,
    "grad_output, input, grid, interpolation_mode, padding_mode, align_corners, output_mask, *, !out0, !out1", CGS_OPF_INPLACE)
-OP(ATEN_GROUP_NORM_DEFAULT, "aten.group_norm.default", none,
-   "input, num_groups, weight=None, bias=None, eps=1.0000000000000001e-05, cudnn_enabled=True", 0)
+OP(ATEN_GROUP_NORM_DEFAULT, "aten.group_norm.default", layer_norm_like_input,
+   "input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True", 0)
 OP(ATEN_GRU_DATA, "aten.gru.data", none,
    "data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional", CGS_OPF_RANDOM)
 OP(ATEN_GRU_INPUT, "aten.gru.input", none,
@@ -4134,7 +4134,7 @@ OP(ATEN_HEX_DEFAULT, "aten.hex.default", none,
    "i", 0)
 OP(ATEN_HINGE_EMBEDDING_LOSS_DEFAULT, "aten.hinge_embedding_loss.default", none,
    "self, target, margin=1., reduction=1", 0)
-OP(ATEN_HISTC_DEFAULT, "aten.histc.default", none,
+OP(ATEN_HISTC_DEFAULT, "aten.histc.default", histc,
    "self, bins=100, min=0, max=0", 0)
 OP(ATEN_HISTC_OUT, "aten.histc.out", out,
    "self, bins=100, min=0, max=0, *, !out", CGS_OPF_INPLACE)
@@ -5788,7 +5788,7 @@ OP(ATEN_OWNER_DEFAULT, "aten.owner.default", none,
    "self", 0)
 OP(ATEN_OWNER_NAME_DEFAULT, "aten.owner_name.default", none,
    "self", 0)
-OP(ATEN_PAD_DEFAULT, "aten.pad.default", none,
+OP(ATEN_PAD_DEFAULT, "aten.pad.default", pad,
    "self, pad, mode='constant', value=None", 0)
 OP(ATEN_PAD_SEQUENCE_DEFAULT, "aten.pad_sequence.default", none,
    "sequences, batch_first=False, padding_value=0., padding_side='right'", 0)
@@ -6298,7 +6298,7 @@ OP(ATEN_REQUIRES_GRAD__DEFAULT, "aten.requires_grad_.default", inplace,
    "self, requires_grad=True", CGS_OPF_INPLACE)
 OP(ATEN_RESHAPE_DEFAULT, "aten.reshape.default", reshape,
    "self, shape", CGS_OPF_VIEW)
-OP(ATEN_RESHAPE_AS_DEFAULT, "aten.reshape_as.default", none,
+OP(ATEN_RESHAPE_AS_DEFAULT, "aten.reshape_as.default", reshape_as,
    "self, other", CGS_OPF_VIEW)
 OP(ATEN_RESIZE_DEFAULT, "aten.resize.default", none,
    "self, size, *, memory_format=None", 0)
@@ -8084,6 +8084,8 @@ OP(M_HEAVISIDE, "heaviside", pointwise,
    "%self, %values", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(M_HEAVISIDE_, "heaviside_", inplace,
    "self, values", CGS_OPF_INPLACE)
+OP(M_HISTC, "histc", histc,
+   "self, bins=100, min=0, max=0", 0)
 OP(M_HYPOT, "hypot", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(M_HYPOT_, "hypot_", inplace,
@@ -8220,14 +8222,14 @@ OP(MATH_SQRT, "math.sqrt", scalar_float,
    "a", CGS_OPF_SIZE)
 OP(M_MATMUL, "matmul", matmul,
    "self, other", CGS_OPF_MATMUL)
-OP(M_MAX, "max", reduce,
-   "self", CGS_OPF_REDUCTION)
+OP(M_MAX, "max", minmax,
+   "self, dim=None, keepdim=False, *, other=None", CGS_OPF_REDUCTION)
 OP(M_MAXIMUM, "maximum", binary,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(M_MEAN, "mean", reduce,
    "self, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
-OP(M_MIN, "min", reduce,
-   "self", CGS_OPF_REDUCTION)
+OP(M_MIN, "min", minmax,
+   "self, dim=None, keepdim=False, *, other=None", CGS_OPF_REDUCTION)
 OP(M_MINIMUM, "minimum", binary,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(M_MM, "mm", mm,
@@ -8488,7 +8490,7 @@ OP(PRIMS_INDUCTOR_RANDOM_DEFAULT, "prims.inductor_random.default", inductor_rand
    "size, seed, mode", CGS_OPF_RANDOM)
 OP(PRIMS_INDUCTOR_SEEDS_DEFAULT, "prims.inductor_seeds.default", seeds,
    "count, device", CGS_OPF_FACTORY)
-OP(PRIMS_IOTA_DEFAULT, "prims.iota.default", none,
+OP(PRIMS_IOTA_DEFAULT, "prims.iota.default", iota,
    "length, *, start, step, dtype, device, requires_grad", CGS_OPF_FACTORY)
 OP(PRIMS_ISFINITE_DEFAULT, "prims.isfinite.default", none,
    "self", 0)
@@ -8634,7 +8636,7 @@ OP(M_REQUIRES_GRAD_, "requires_grad_", inplace,
    "self, requires_grad=True", CGS_OPF_INPLACE)
 OP(M_RESHAPE, "reshape", reshape,
    "self, *shape", CGS_OPF_VIEW)
-OP(M_RESHAPE_AS, "reshape_as", view_as,
+OP(M_RESHAPE_AS, "reshape_as", reshape_as,
    "self, other", CGS_OPF_VIEW)
 OP(M_RESIZE_, "resize_", inplace,
    "self, size, *, memory_format=None", CGS_OPF_INPLACE | CGS_OPF_VIEW)
@@ -8800,6 +8802,8 @@ OP(TORCH__C__NN_MISH_, "torch._C._nn.mish_", inplace,
    "self", CGS_OPF_INPLACE)
 OP(TORCH__C__NN_MSE_LOSS, "torch._C._nn.mse_loss", mse_loss,
    "self, target, reduction=1", 0)
+OP(TORCH__C__NN_PAD, "torch._C._nn.pad", pad,
+   "input, pad, mode='constant', value=None", 0)
 OP(TORCH__C__NN_RELU6, "torch._C._nn.relu6", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH__C__NN_RELU6_, "torch._C._nn.relu6_", inplace,
@@ -9272,6 +9276,8 @@ OP(TORCH_FULL, "torch.full", full,
    "size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(TORCH_FULL_LIKE, "torch.full_like", full_like,
    "self, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_FACTORY)
+OP(TORCH_FUNCTIONAL_SPLIT, "torch.functional.split", split,
+   "tensor, split_size_or_sections, dim=0", CGS_OPF_VIEW)
 OP(TORCH_GATHER, "torch.gather", gather,
    "self, dim, index, *, sparse_grad=False", 0)
 OP(TORCH_GCD, "torch.gcd", pointwise,
@@ -9280,12 +9286,16 @@ OP(TORCH_GCD_, "torch.gcd_", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(TORCH_GE, "torch.ge", compare,
    "input, other", CGS_OPF_ELEMENTWISE)
+OP(TORCH_GROUP_NORM, "torch.group_norm", layer_norm_like_input,
+   "input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True", 0)
 OP(TORCH_GT, "torch.gt", compare,
    "input, other", CGS_OPF_ELEMENTWISE)
 OP(TORCH_HARDSHRINK, "torch.hardshrink", pointwise,
    "%self, %lambd=0.5", CGS_OPF_ELEMENTWISE)
 OP(TORCH_HEAVISIDE, "torch.heaviside", pointwise,
    "%self, %values", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(TORCH_HISTC, "torch.histc", histc,
+   "self, bins=100, min=0, max=0", 0)
 OP(TORCH_HYPOT, "torch.hypot", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_I0, "torch.i0", pointwise,
@@ -9378,16 +9388,16 @@ OP(TORCH_MASKED_FILL, "torch.masked_fill", masked_fill,
    "self, mask, value", CGS_OPF_ELEMENTWISE)
 OP(TORCH_MATMUL, "torch.matmul", matmul,
    "input, other", CGS_OPF_MATMUL)
-OP(TORCH_MAX, "torch.max", reduce,
-   "self", CGS_OPF_REDUCTION)
+OP(TORCH_MAX, "torch.max", minmax,
+   "self, dim=None, keepdim=False, *, other=None", CGS_OPF_REDUCTION)
 OP(TORCH_MAX_POOL2D, "torch.max_pool2d", max_pool,
    "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", 0)
 OP(TORCH_MAXIMUM, "torch.maximum", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(TORCH_MEAN, "torch.mean", reduce,
    "input, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
-OP(TORCH_MIN, "torch.min", reduce,
-   "self", CGS_OPF_REDUCTION)
+OP(TORCH_MIN, "torch.min", minmax,
+   "self, dim=None, keepdim=False, *, other=None", CGS_OPF_REDUCTION)
 OP(TORCH_MINIMUM, "torch.minimum", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(TORCH_MM, "torch.mm", mm,

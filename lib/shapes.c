@@ -1795,8 +1795,13 @@ RULE(dropout)
     if (!train)
         train = A(sc, "train");
     TRY(need_tensor(sc, "input", &t, d));
-    if (!bool_of(train, true))
-        return same_as_first(sc, d);
+    if (!bool_of(train, true)) {
+        // FakeTensor runs dropout's decomposition: without training it is input.clone()
+        // (layout preserved where dense, contiguous otherwise); in place it is the input
+        if (bool_of(A(sc, "inplace"), false))
+            return same_as_first(sc, d);
+        return copy_like(sc, t, CGS_DTYPE_UNKNOWN, NULL, NULL);
+    }
     if (bool_of(A(sc, "inplace"), false))
         return same_as_first(sc, d);
     return copy_like(sc, t, CGS_DTYPE_UNKNOWN, NULL, NULL);
@@ -1966,6 +1971,18 @@ RULE(reshape)
     return view_to(sc, t, shape, nd, true, d);
 }
 
+RULE(reshape_as)
+{
+    const struct cgs_tensor *t, *o;
+    sym_t shape[NDIM_MAX];
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(need_tensor(sc, "other", &o, d));
+    dimcpy(shape, o->shape, o->ndim);
+    return view_to(sc, t, shape, o->ndim, true, d);
+}
+
 RULE(view_as)
 {
     const struct cgs_tensor *t, *o;
@@ -1974,7 +1991,8 @@ RULE(view_as)
     TRY(need_tensor(sc, "self", &t, d));
     TRY(need_tensor(sc, "other", &o, d));
     dimcpy(shape, o->shape, o->ndim);
-    return view_to(sc, t, shape, o->ndim, !strcmp(n->target, "reshape_as"), d);
+    (void)n;
+    return view_to(sc, t, shape, o->ndim, false, d);
 }
 
 RULE(view_dtype)
@@ -2974,6 +2992,14 @@ RULE(layer_norm)
     (void)n;
     TRY(need_tensor(sc, "input", &in, d));
     out_dense(sc, in->ndim, in->shape, in->dtype, in->device, false);
+    {
+        // the decomposition normalizes input.contiguous(), which is the input itself when
+        // it is contiguous already (strides of size-1 dims kept as they are)
+        int64_t sz[NDIM_MAX], st[NDIM_MAX];
+        hints(sc, in, sz, st);
+        if (in->stride && h_contiguous(in->ndim, sz, st))
+            preserve_strides(sc, in, sc->out->u.t.stride);
+    }
     return 0;
 }
 
@@ -3628,6 +3654,20 @@ RULE(sdpa)
     if (q->ndim < 2 || v->ndim < 2)
         return cgs_diag_set(d, CGS_E_INVAL, "attention inputs of rank < 2");
     sc->out = new_val(sc, CGS_VAL_TENSOR);
+    {
+        // a mask whose last stride is not 1 (an expanded padding mask) rules out the fused
+        // kernels: torch takes the math path, a matmul with a contiguous result
+        const struct cgs_val *mv = node_val(sc, A(sc, "attn_mask"));
+        if (mv && mv->kind == CGS_VAL_TENSOR && mv->u.t.ndim > 0 && mv->u.t.stride &&
+            mv->u.t.stride[mv->u.t.ndim - 1] && hv(sc, mv->u.t.stride[mv->u.t.ndim - 1]) != 1 &&
+            hv(sc, mv->u.t.shape[mv->u.t.ndim - 1]) != 1) {
+            sym_t shape[NDIM_MAX];
+            dimcpy(shape, q->shape, q->ndim);
+            shape[q->ndim - 1] = v->shape[v->ndim - 1];
+            fill_dense(sc, sc->out, q->ndim, shape, q->dtype, q->device, false);
+            return 0;
+        }
+    }
     fill_bshd(sc, sc->out, q, v);
     // on CUDA, half types without a mask go to flash attention, which keeps the query's layout
     if (q->ndim == 4 && (q->dtype == CGS_DTYPE_FLOAT16 || q->dtype == CGS_DTYPE_BFLOAT16) &&
@@ -3762,17 +3802,43 @@ RULE(arange)
         if (rc == 0 && o[i].scalar == CGS_DTYPE_FLOAT32)
             any_float = true;
     }
-    if (any_float)
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "arange with float bounds is not tracked");
+    if (any_float) {
+        // ceil((end - start) / step) in double, as torch computes the length
+        double v[3] = {0, 0, 1};
+        int64_t c;
+        for (i = 0; i < 3; i++) {
+            if (is_none(a[i]))
+                continue;
+            if (o[i].scalar == CGS_DTYPE_FLOAT32)
+                v[i] = o[i].f;
+            else if (o[i].sym && cgs_sym_is_int(o[i].sym, &c))
+                v[i] = (double)c;
+            else
+                return cgs_diag_set(d, CGS_E_UNKNOWN, "arange: symbolic bounds with floats");
+        }
+        if (v[2] == 0 || !isfinite((v[1] - v[0]) / v[2]) || (v[1] - v[0]) / v[2] > 9e15)
+            return cgs_diag_set(d, CGS_E_INVAL, "arange: bad bounds or step");
+        len = K(sc, (int64_t)ceil((v[1] - v[0]) / v[2]));
+        if (dt == CGS_DTYPE_UNKNOWN)
+            dt = CGS_DTYPE_FLOAT32;
+        out_dense(sc, 1, &len, dt, device_arg(sc), false);
+        return 0;
+    }
     start = !is_none(a[0]) ? o[0].sym : K(sc, 0);
     end = o[1].sym;
     step = !is_none(a[2]) ? o[2].sym : K(sc, 1);
     if (!end)
         return cgs_diag_set(d, CGS_E_INVAL, "arange without an end");
-    if (is_const(step, 1))
-        len = S_sub(sc, end, start);
-    else
-        len = S_div(sc, S_add(sc, S_sub(sc, end, start), S_sub(sc, step, K(sc, 1))), step);
+    {
+        int64_t sv;
+        if (is_const(step, 1))
+            len = S_sub(sc, end, start);
+        else if (cgs_sym_is_int(step, &sv) && sv < 0)
+            // ceil(x / step) for step < 0 is (x + step + 1) // step
+            len = S_div(sc, S_add(sc, S_sub(sc, end, start), S_add(sc, step, K(sc, 1))), step);
+        else
+            len = S_div(sc, S_add(sc, S_sub(sc, end, start), S_sub(sc, step, K(sc, 1))), step);
+    }
     if (dt == CGS_DTYPE_UNKNOWN)
         dt = CGS_DTYPE_INT64;
     out_dense(sc, 1, &len, dt, device_arg(sc), false);
@@ -4044,6 +4110,58 @@ RULE(max_dim)
     TRY(need_tensor(sc, "self", &t, d));
     TRY(reduce_shape(sc, t, A(sc, "dim"), bool_of(A(sc, "keepdim"), false), shape, &nd, d));
     pair_out(sc, t, nd, shape);
+    return 0;
+}
+
+/* torch.max / torch.min and their methods: the whole-tensor reduction, the (values, indices)
+ * of one dim, or the elementwise maximum, chosen by the second argument as Python does. */
+RULE(minmax)
+{
+    const struct cgs_arg *a = A(sc, "dim");
+    const struct cgs_val *v = node_val(sc, a);
+
+    if (is_none(a) && !is_none(A(sc, "other")))
+        a = A(sc, "other"), v = node_val(sc, a);
+    if (v && v->kind == CGS_VAL_TENSOR) {
+        struct operand o[2];
+        enum cgs_dtype dt;
+        TRY(operand_of(sc, Ai(sc, 0), &o[0]) ? cgs_diag_set(d, CGS_E_UNKNOWN, "input not known")
+                                             : 0);
+        TRY(operand_of(sc, a, &o[1]) ? cgs_diag_set(d, CGS_E_UNKNOWN, "other not known") : 0);
+        dt = result_type(o, 2);
+        return elementwise(sc, o, 2, dt, false, d);
+    }
+    if (is_none(a))
+        return cgs_shape_rule_reduce(n, sc, d);
+    return cgs_shape_rule_max_dim(n, sc, d);
+}
+
+/* prims.iota(length, *, start, step, dtype, device, requires_grad): a 1-D range. */
+RULE(iota)
+{
+    sym_t len;
+
+    (void)n;
+    if (int_of(sc, A(sc, "length"), &len))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "iota: length not known");
+    out_dense(sc, 1, &len, dtype_of(A(sc, "dtype")) == CGS_DTYPE_UNKNOWN
+                               ? CGS_DTYPE_INT64
+                               : dtype_of(A(sc, "dtype")),
+              device_arg(sc), false);
+    return 0;
+}
+
+/* histc(self, bins=100, ...): a 1-D histogram of self's dtype. */
+RULE(histc)
+{
+    const struct cgs_tensor *t;
+    sym_t bins;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (int_of(sc, A(sc, "bins"), &bins))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "histc: bins not known");
+    out_dense(sc, 1, &bins, t->dtype, t->device, false);
     return 0;
 }
 
