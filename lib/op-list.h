@@ -3334,8 +3334,8 @@ OP(ATEN_DSTACK_DEFAULT, "aten.dstack.default", none,
    "tensors", 0)
 OP(ATEN_DSTACK_OUT, "aten.dstack.out", out,
    "tensors, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_EINSUM_DEFAULT, "aten.einsum.default", none,
-   "equation, tensors, *, path=None", 0)
+OP(ATEN_EINSUM_DEFAULT, "aten.einsum.default", einsum,
+   "equation, tensors, *, path=None", CGS_OPF_MATMUL)
 OP(ATEN_EINSUM_SUBLIST, "aten.einsum.sublist", none,
    "a, *args", 0)
 OP(ATEN_ELEMENT_SIZE_DEFAULT, "aten.element_size.default", none,
@@ -5090,7 +5090,7 @@ OP(ATEN_MASKED_SCATTER__DEFAULT, "aten.masked_scatter_.default", inplace,
    "self, mask, source", CGS_OPF_INPLACE)
 OP(ATEN_MASKED_SCATTER_BACKWARD_DEFAULT, "aten.masked_scatter_backward.default", none,
    "grad_output, mask, sizes", 0)
-OP(ATEN_MASKED_SELECT_DEFAULT, "aten.masked_select.default", none,
+OP(ATEN_MASKED_SELECT_DEFAULT, "aten.masked_select.default", masked_select,
    "self, mask", CGS_OPF_DYNAMIC)
 OP(ATEN_MASKED_SELECT_OUT, "aten.masked_select.out", out,
    "self, mask, *, !out", CGS_OPF_INPLACE | CGS_OPF_DYNAMIC)
@@ -5668,8 +5668,8 @@ OP(ATEN_NLL_LOSS_FORWARD_OUTPUT, "aten.nll_loss_forward.output", out,
    "self, target, weight, reduction, ignore_index, *, !output, !total_weight", CGS_OPF_INPLACE)
 OP(ATEN_NLL_LOSS_ND_DEFAULT, "aten.nll_loss_nd.default", none,
    "self, target, weight=None, reduction=1, ignore_index=-100", 0)
-OP(ATEN_NONZERO_DEFAULT, "aten.nonzero.default", item,
-   "self", CGS_OPF_CORE)
+OP(ATEN_NONZERO_DEFAULT, "aten.nonzero.default", nonzero,
+   "self", CGS_OPF_DYNAMIC | CGS_OPF_CORE)
 OP(ATEN_NONZERO_OUT, "aten.nonzero.out", out,
    "self, *, !out", CGS_OPF_INPLACE | CGS_OPF_DYNAMIC)
 OP(ATEN_NONZERO_NUMPY_DEFAULT, "aten.nonzero_numpy.default", none,
@@ -7342,13 +7342,13 @@ OP(ATEN_SVD_U, "aten.svd.U", out,
    "self, some=True, compute_uv=True, *, !U, !S, !V", CGS_OPF_INPLACE)
 OP(ATEN_SVD_DEFAULT, "aten.svd.default", none,
    "self, some=True, compute_uv=True", 0)
-OP(ATEN_SWAPAXES_DEFAULT, "aten.swapaxes.default", none,
-   "self, axis0, axis1", CGS_OPF_VIEW)
+OP(ATEN_SWAPAXES_DEFAULT, "aten.swapaxes.default", transpose,
+   "self, dim0, dim1", CGS_OPF_VIEW)
 OP(ATEN_SWAPAXES__DEFAULT, "aten.swapaxes_.default", inplace,
    "self, axis0, axis1", CGS_OPF_INPLACE | CGS_OPF_VIEW)
 OP(ATEN_SWAPCASE_DEFAULT, "aten.swapcase.default", none,
    "self", 0)
-OP(ATEN_SWAPDIMS_DEFAULT, "aten.swapdims.default", none,
+OP(ATEN_SWAPDIMS_DEFAULT, "aten.swapdims.default", transpose,
    "self, dim0, dim1", CGS_OPF_VIEW)
 OP(ATEN_SWAPDIMS__DEFAULT, "aten.swapdims_.default", inplace,
    "self, dim0, dim1", CGS_OPF_INPLACE | CGS_OPF_VIEW)
@@ -8218,6 +8218,8 @@ OP(M_MASKED_FILL_, "masked_fill_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_MASKED_SCATTER_, "masked_scatter_", inplace,
    "self, mask, source", CGS_OPF_INPLACE)
+OP(M_MASKED_SELECT, "masked_select", masked_select,
+   "self, mask", CGS_OPF_DYNAMIC)
 OP(MATH_SQRT, "math.sqrt", scalar_float,
    "a", CGS_OPF_SIZE)
 OP(M_MATMUL, "matmul", matmul,
@@ -8270,8 +8272,8 @@ OP(M_NEXTAFTER, "nextafter", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_NO_OPMATH)
 OP(M_NEXTAFTER_, "nextafter_", inplace,
    "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(M_NONZERO, "nonzero", item,
-   "self", 0)
+OP(M_NONZERO, "nonzero", nonzero,
+   "self", CGS_OPF_DYNAMIC)
 OP(M_NORMAL_, "normal_", inplace,
    "self, mean=0., std=1., *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(M_NOT_EQUAL_, "not_equal_", inplace,
@@ -8318,6 +8320,8 @@ OP(OPERATOR_OR_, "operator.or_", binary,
    "a, b", CGS_OPF_ELEMENTWISE)
 OP(OPERATOR_POW, "operator.pow", binary,
    "a, b", CGS_OPF_ELEMENTWISE)
+OP(OPERATOR_SETITEM, "operator.setitem", novalue,
+   "a, b, c", CGS_OPF_NOVALUE | CGS_OPF_INPLACE)
 OP(OPERATOR_SUB, "operator.sub", binary,
    "a, b", CGS_OPF_ELEMENTWISE)
 OP(OPERATOR_TRUEDIV, "operator.truediv", binary_float,
@@ -8532,6 +8536,8 @@ OP(PRIMS_NORMAL_DEFAULT, "prims.normal.default", none,
    "shape, *, mean, std, dtype, device, requires_grad, generator=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(PRIMS_POW_DEFAULT, "prims.pow.default", none,
    "self, other", 0)
+OP(PRIMS_PREPARE_SOFTMAX_ONLINE_DEFAULT, "prims.prepare_softmax_online.default", prepare_softmax_online,
+   "self, dim", CGS_OPF_REDUCTION)
 OP(PRIMS_PROD_DEFAULT, "prims.prod.default", none,
    "inp, dims, *, output_dtype=None", 0)
 OP(PRIMS_REAL_DEFAULT, "prims.real.default", none,
@@ -8738,8 +8744,12 @@ OP(M_SUBTRACT_, "subtract_", inplace,
    "self, other, *, alpha=1", CGS_OPF_INPLACE)
 OP(M_SUM, "sum", reduce,
    "self, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
+OP(M_SWAPAXES, "swapaxes", transpose,
+   "self, dim0, dim1", CGS_OPF_VIEW)
 OP(M_SWAPAXES_, "swapaxes_", inplace,
    "self, axis0, axis1", CGS_OPF_INPLACE | CGS_OPF_VIEW)
+OP(M_SWAPDIMS, "swapdims", transpose,
+   "self, dim0, dim1", CGS_OPF_VIEW)
 OP(M_SWAPDIMS_, "swapdims_", inplace,
    "self, dim0, dim1", CGS_OPF_INPLACE | CGS_OPF_VIEW)
 OP(M_T, "t", t,
@@ -9200,6 +9210,8 @@ OP(TORCH_DROPOUT, "torch.dropout", dropout,
    "input, p, train", 0)
 OP(TORCH_DROPOUT_, "torch.dropout_", inplace,
    "self, p, train", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
+OP(TORCH_EINSUM, "torch.einsum", einsum,
+   "equation, *operands", CGS_OPF_MATMUL)
 OP(TORCH_EMBEDDING, "torch.embedding", embedding,
    "weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False", 0)
 OP(TORCH_EMBEDDING_RENORM_, "torch.embedding_renorm_", inplace,
@@ -9276,6 +9288,8 @@ OP(TORCH_FULL, "torch.full", full,
    "size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(TORCH_FULL_LIKE, "torch.full_like", full_like,
    "self, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_FACTORY)
+OP(TORCH_FUNCTIONAL_EINSUM, "torch.functional.einsum", einsum,
+   "equation, *operands", CGS_OPF_MATMUL)
 OP(TORCH_FUNCTIONAL_SPLIT, "torch.functional.split", split,
    "tensor, split_size_or_sections, dim=0", CGS_OPF_VIEW)
 OP(TORCH_GATHER, "torch.gather", gather,
@@ -9386,6 +9400,8 @@ OP(TORCH_MANUAL_SEED, "torch.manual_seed", inplace,
    "self, seed", CGS_OPF_INPLACE)
 OP(TORCH_MASKED_FILL, "torch.masked_fill", masked_fill,
    "self, mask, value", CGS_OPF_ELEMENTWISE)
+OP(TORCH_MASKED_SELECT, "torch.masked_select", masked_select,
+   "self, mask", CGS_OPF_DYNAMIC)
 OP(TORCH_MATMUL, "torch.matmul", matmul,
    "input, other", CGS_OPF_MATMUL)
 OP(TORCH_MAX, "torch.max", minmax,
@@ -9526,8 +9542,8 @@ OP(TORCH_NN_FUNCTIONAL_THRESHOLD, "torch.nn.functional.threshold", pointwise,
    "%self, %threshold, value", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_NN_FUNCTIONAL_THRESHOLD_, "torch.nn.functional.threshold_", inplace,
    "self, threshold, value", CGS_OPF_INPLACE)
-OP(TORCH_NONZERO, "torch.nonzero", item,
-   "self", 0)
+OP(TORCH_NONZERO, "torch.nonzero", nonzero,
+   "self", CGS_OPF_DYNAMIC)
 OP(TORCH_ONES, "torch.ones", zeros,
    "*size, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(TORCH_ONES_LIKE, "torch.ones_like", empty_like,
@@ -9722,6 +9738,10 @@ OP(TORCH_SUB, "torch.sub", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(TORCH_SUM, "torch.sum", reduce,
    "input, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
+OP(TORCH_SWAPAXES, "torch.swapaxes", transpose,
+   "input, dim0, dim1", CGS_OPF_VIEW)
+OP(TORCH_SWAPDIMS, "torch.swapdims", transpose,
+   "input, dim0, dim1", CGS_OPF_VIEW)
 OP(TORCH_SYM_MAX, "torch.sym_max", sym_max,
    "a, b", CGS_OPF_SIZE)
 OP(TORCH_SYM_MIN, "torch.sym_min", sym_min,

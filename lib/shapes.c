@@ -19,6 +19,7 @@
  */
 #include "lib/shapes.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,7 @@ const char *const cgs_shape_status_names[CGS_SHAPE_STATUS_COUNT] = {
 struct cgs_shape_ctx {
     struct cgs_graph *g;
     struct cgs_symctx *sx;
+    uint32_t n_unbacked; /* unbacked symbols made so far (u0, u1, ...), as ShapeEnv numbers them */
     struct cgs_arena *ar;
     const struct cgs_val **vals; /* value each node's users see */
     /* caches: hints by expression, operators by (interned) target, parsed schemas */
@@ -2721,11 +2723,76 @@ RULE(getattr)
     return cgs_diag_set(d, CGS_E_UNKNOWN, "attribute '%s' is not tracked", name);
 }
 
+/* A fresh unbacked size symbol (u0, u1, ...): a data-dependent value, as FakeTensor makes one. */
+static sym_t unbacked(struct cgs_shape_ctx *sc)
+{
+    char name[24];
+
+    snprintf(name, sizeof(name), "u%u", sc->n_unbacked++);
+    return cgs_sym_var(sc->sx, name);
+}
+
+/* item / _local_scalar_dense: an unbacked SymInt (SymFloat, SymBool) for the tensor's value. */
 RULE(item)
 {
-    UNUSED_RULE_ARGS;
-    sc->out = NULL;
-    return cgs_diag_set(d, CGS_E_UNKNOWN, "data-dependent value (item of a tensor)");
+    const struct cgs_tensor *t;
+    struct cgs_val *v;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    v = new_val(sc, CGS_VAL_SYMINT);
+    switch (cgs_dtypes[t->dtype].kind) {
+    case 'F':
+    case 'C':
+        v->kind = CGS_VAL_SYMFLOAT;
+        v->u.s.text = "unbacked float";
+        break;
+    case 'B':
+        v->kind = CGS_VAL_SYMBOOL;
+        v->u.s.text = "unbacked bool";
+        break;
+    case 'I':
+    case 'U':
+        set_symint(sc, v, unbacked(sc));
+        break;
+    default:
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "item of a tensor of unknown dtype");
+    }
+    sc->out = v;
+    return 0;
+}
+
+/* nonzero: int64 [u, ndim] with strides (1, u) (FakeTensor's nonzero); 0 rows when empty. */
+RULE(nonzero)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+    sym_t nnz, numel = K(sc, 1);
+    int64_t c;
+    uint32_t i;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    for (i = 0; i < t->ndim; i++)
+        numel = S_mul(sc, numel, t->shape[i]);
+    nnz = cgs_sym_is_int(numel, &c) && c == 0 ? K(sc, 0) : unbacked(sc);
+    o = new_tensor_val(sc, &sc->out, 2, CGS_DTYPE_INT64, t->device);
+    o->shape[0] = nnz, o->shape[1] = K(sc, t->ndim);
+    o->stride[0] = K(sc, 1), o->stride[1] = nnz;
+    return 0;
+}
+
+/* masked_select: a 1-D tensor of unbacked length, the broadcast dtype of self. */
+RULE(masked_select)
+{
+    const struct cgs_tensor *t;
+    sym_t nnz;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    nnz = unbacked(sc);
+    out_dense(sc, 1, &nnz, t->dtype, t->device, false);
+    return 0;
 }
 
 RULE(novalue)
@@ -3350,6 +3417,96 @@ static int tensor_list(struct cgs_shape_ctx *sc, const struct cgs_arg *a, struct
             return cgs_diag_set(d, CGS_E_INVAL, "item %u is not a tensor", i);
         (*cnt)++;
     }
+    return 0;
+}
+
+/*
+ * einsum(equation, operands): the output's letters (after "->", or the letters used once,
+ * in alphabetical order, after the broadcast "..." dims) with their sizes; the dtype of the
+ * operands; contiguous, as the bmm at the end of torch's einsum leaves it (size-1 dims
+ * aside). Operands are a list (aten.einsum) or the variadic tail (torch.functional.einsum).
+ */
+RULE(einsum)
+{
+    struct operand o[16];
+    const struct cgs_arg *eq = Ai(sc, 0), *ops = Ai(sc, 1);
+    sym_t size[128] = {0}, ell[NDIM_MAX], shape[NDIM_MAX];
+    int count[128] = {0};
+    uint32_t cnt, i, nd = 0, n_ell = 0;
+    const char *e, *arrow;
+
+    (void)n;
+    if (!eq || eq->kind != CGS_ARG_STR)
+        return cgs_diag_set(d, CGS_E_INVAL, "einsum: the equation is not a string");
+    e = eq->u.s;
+    TRY(tensor_list(sc, ops, o, &cnt, 16, d));
+    arrow = strstr(e, "->");
+    for (i = 0; i < NDIM_MAX; i++)
+        ell[i] = NULL;
+    for (i = 0; i < cnt; i++) {
+        const struct cgs_tensor *t = o[i].t;
+        uint32_t k = 0, j, named = 0, ne;
+        const char *p, *end;
+        bool has_ell = false;
+        // the i-th term: after the i-th comma, before the next one and the arrow
+        for (p = e, j = 0; j < i; p++) {
+            if (!*p || (arrow && p >= arrow))
+                return cgs_diag_set(d, CGS_E_INVAL, "einsum: fewer terms than operands");
+            j += *p == ',';
+        }
+        for (end = p; *end && *end != ',' && (!arrow || end < arrow); end++) {
+            named += isalpha((unsigned char)*end) != 0;
+            has_ell = has_ell || *end == '.';
+        }
+        if (named > t->ndim || (!has_ell && named != t->ndim))
+            return cgs_diag_set(d, CGS_E_INVAL, "einsum: term %u has %u letters for rank %u", i,
+                                named, t->ndim);
+        ne = has_ell ? t->ndim - named : 0;
+        if (ne > n_ell)
+            n_ell = ne;
+        for (; p < end; p++) {
+            unsigned c = (unsigned char)*p;
+            if (c == '.') {
+                // the ellipsis dims broadcast right-aligned: ell[NDIM_MAX - ne ..]
+                for (uint32_t q = 0; q < ne; q++) {
+                    uint32_t slot = NDIM_MAX - ne + q;
+                    if (!ell[slot] || is_const(ell[slot], 1))
+                        ell[slot] = t->shape[k + q];
+                }
+                k += ne;
+                p += (p + 2 < end && p[1] == '.' && p[2] == '.') ? 2 : 0;
+                continue;
+            }
+            if (!isalpha(c))
+                continue;
+            if (!size[c] || is_const(size[c], 1))
+                size[c] = t->shape[k];
+            count[c]++;
+            k++;
+        }
+    }
+    if (n_ell) {
+        for (i = 0; i < n_ell; i++)
+            shape[nd++] = ell[NDIM_MAX - n_ell + i];
+    }
+    if (arrow) {
+        for (const char *p = arrow + 2; *p; p++) {
+            unsigned c = (unsigned char)*p;
+            if (!isalpha(c))
+                continue;
+            if (!size[c])
+                return cgs_diag_set(d, CGS_E_INVAL, "einsum: output letter '%c' not in inputs",
+                                    c);
+            if (nd == NDIM_MAX)
+                return cgs_diag_set(d, CGS_E_LIMIT, "einsum: too many output dims");
+            shape[nd++] = size[c];
+        }
+    } else {
+        for (unsigned c = 'A'; c <= 'z'; c++)
+            if (count[c] == 1 && nd < NDIM_MAX)
+                shape[nd++] = size[c];
+    }
+    out_dense(sc, nd, shape, result_type(o, cnt), device_of(o, cnt), false);
     return 0;
 }
 
@@ -4165,6 +4322,22 @@ RULE(histc)
     return 0;
 }
 
+/* prims.prepare_softmax_online(x, dim): (amax, sum of exp) over dim, kept as size 1. */
+RULE(prepare_softmax_online)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+    uint32_t nd, i;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(reduce_shape(sc, t, A(sc, "dim"), true, shape, &nd, d));
+    sc->out = new_list(sc, 2);
+    for (i = 0; i < 2; i++)
+        fill_dense(sc, &sc->out->u.items[i], nd, shape, t->dtype, t->device, false);
+    return 0;
+}
+
 RULE(topk)
 {
     const struct cgs_tensor *t;
@@ -4595,6 +4768,12 @@ enum cgs_shape_cmp cgs_shapes_compare(const struct cgs_val *a, const struct cgs_
             return CGS_SHAPE_CMP_MISMATCH;
         }
     }
+    // a data-dependent float or bool (item of a tensor) has no value to compare: the record
+    // holds whatever the tracer saw, a number or a symbol
+    if ((a->kind == CGS_VAL_SYMFLOAT &&
+         (b->kind == CGS_VAL_SYMFLOAT || b->kind == CGS_VAL_FLOAT || b->kind == CGS_VAL_INT)) ||
+        (a->kind == CGS_VAL_SYMBOOL && (b->kind == CGS_VAL_SYMBOOL || b->kind == CGS_VAL_BOOL)))
+        return CGS_SHAPE_CMP_NONE;
     if (a->kind == b->kind) {
         switch (a->kind) {
         case CGS_VAL_NONE:
