@@ -66,7 +66,9 @@ struct cgs_node;
 
 struct cgs_arg {
     enum cgs_arg_kind kind;
-    uint32_t n; /* LIST, SLICE: number of items */
+    uint32_t n : 31;     /* LIST, SLICE: number of items */
+    uint32_t pylist : 1; /* LIST written {"list": [...]}: a Python list where the graph tells
+                            lists from tuples (an index of getitem: advanced indexing) */
     union {
         bool b;
         int64_t i;

@@ -709,8 +709,8 @@ static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, c
     } else if (!x->child || x->child->next) {
         return fail_item(L, x, CGS_E_SCHEMA,
                          "expected an argument object with one key "
-                         "(node, dtype, device, memory_format, layout, slice, float, ellipsis "
-                         "or repr)");
+                         "(node, dtype, device, memory_format, layout, slice, float, ellipsis, "
+                         "list or repr)");
     } else {
         k = x->child;
         const char *key = k->string;
@@ -776,13 +776,24 @@ static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, c
                 return fail_item(L, k, CGS_E_SCHEMA,
                                  "expected \"inf\", \"-inf\" or \"nan\" "
                                  "for 'float'");
+        } else if (!strcmp(key, "list")) {
+            if (!cJSON_IsArray(k))
+                return fail_item(L, k, CGS_E_SCHEMA, "expected an array for 'list', got %s",
+                                 cgs_json_type(k));
+            a->kind = CGS_ARG_LIST;
+            a->pylist = 1;
+            size_t old = path_key(L, "list");
+            int err = get_arg_list(L, g, node_index, k, a, depth);
+            if (err)
+                return err;
+            path_pop(L, old);
         } else if (!strcmp(key, "ellipsis")) {
             a->kind = CGS_ARG_ELLIPSIS;
         } else {
             return fail_item(L, x, CGS_E_SCHEMA,
                              "unknown argument kind '%s' (expected node, "
-                             "dtype, device, memory_format, layout, slice, float, ellipsis or "
-                             "repr)",
+                             "dtype, device, memory_format, layout, slice, float, ellipsis, "
+                             "list or repr)",
                              key);
         }
     }

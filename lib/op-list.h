@@ -101,7 +101,7 @@ OP(M_AMAX, "amax", reduce,
 OP(M_AMIN, "amin", reduce,
    "self, dim=[], keepdim=False", CGS_OPF_REDUCTION)
 OP(M_ANGLE, "angle", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(M_ANY, "any", reduce_bool,
    "self", CGS_OPF_REDUCTION)
 OP(M_ARCCOS_, "arccos_", inplace,
@@ -2241,7 +2241,7 @@ OP(ATEN_ANGLE_SCALAR, "aten.angle.Scalar", none,
 OP(ATEN_ANGLE_COMPLEX, "aten.angle.complex", none,
    "a", 0)
 OP(ATEN_ANGLE_DEFAULT, "aten.angle.default", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_ANGLE_FLOAT, "aten.angle.float", none,
    "a", 0)
 OP(ATEN_ANGLE_INT, "aten.angle.int", none,
@@ -3712,16 +3712,16 @@ OP(ATEN_FLIPLR_DEFAULT, "aten.fliplr.default", none,
    "self", 0)
 OP(ATEN_FLIPUD_DEFAULT, "aten.flipud.default", none,
    "self", 0)
-OP(ATEN_FLOAT_POWER_SCALAR, "aten.float_power.Scalar", pointwise,
-   "%self, %exponent", CGS_OPF_ELEMENTWISE)
+OP(ATEN_FLOAT_POWER_SCALAR, "aten.float_power.Scalar", float_power,
+   "self, exponent", CGS_OPF_ELEMENTWISE)
 OP(ATEN_FLOAT_POWER_SCALAR_OUT, "aten.float_power.Scalar_out", out,
    "self, exponent, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_FLOAT_POWER_TENSOR_SCALAR, "aten.float_power.Tensor_Scalar", pointwise,
-   "%self, %exponent", CGS_OPF_ELEMENTWISE)
+OP(ATEN_FLOAT_POWER_TENSOR_SCALAR, "aten.float_power.Tensor_Scalar", float_power,
+   "self, exponent", CGS_OPF_ELEMENTWISE)
 OP(ATEN_FLOAT_POWER_TENSOR_SCALAR_OUT, "aten.float_power.Tensor_Scalar_out", out,
    "self, exponent, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_FLOAT_POWER_TENSOR_TENSOR, "aten.float_power.Tensor_Tensor", pointwise,
-   "%self, %exponent", CGS_OPF_ELEMENTWISE)
+OP(ATEN_FLOAT_POWER_TENSOR_TENSOR, "aten.float_power.Tensor_Tensor", float_power,
+   "self, exponent", CGS_OPF_ELEMENTWISE)
 OP(ATEN_FLOAT_POWER_TENSOR_TENSOR_OUT, "aten.float_power.Tensor_Tensor_out", out,
    "self, exponent, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_FLOAT_POWER__SCALAR, "aten.float_power_.Scalar", inplace,
@@ -3818,8 +3818,8 @@ OP(ATEN_FRACTIONAL_MAX_POOL3D_BACKWARD_DEFAULT, "aten.fractional_max_pool3d_back
    "grad_output, self, kernel_size, output_size, indices", 0)
 OP(ATEN_FRACTIONAL_MAX_POOL3D_BACKWARD_GRAD_INPUT, "aten.fractional_max_pool3d_backward.grad_input", out,
    "grad_output, self, kernel_size, output_size, indices, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_FREXP_TENSOR, "aten.frexp.Tensor", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+OP(ATEN_FREXP_TENSOR, "aten.frexp.Tensor", frexp,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_FREXP_TENSOR_OUT, "aten.frexp.Tensor_out", out,
    "self, *, !mantissa, !exponent", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_FREXP_DEFAULT, "aten.frexp.default", none,
@@ -6811,7 +6811,7 @@ OP(ATEN_SPARSE_SAMPLED_ADDMM_DEFAULT, "aten.sparse_sampled_addmm.default", none,
 OP(ATEN_SPARSE_SAMPLED_ADDMM_OUT, "aten.sparse_sampled_addmm.out", out,
    "self, mat1, mat2, *, beta=1, alpha=1, !out", CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_AIRY_AI_DEFAULT, "aten.special_airy_ai.default", pointwise,
-   "%x", CGS_OPF_ELEMENTWISE)
+   "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_AIRY_AI_OUT, "aten.special_airy_ai.out", out,
    "x, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_BESSEL_J0_DEFAULT, "aten.special_bessel_j0.default", pointwise,
@@ -6823,59 +6823,59 @@ OP(ATEN_SPECIAL_BESSEL_J1_DEFAULT, "aten.special_bessel_j1.default", pointwise,
 OP(ATEN_SPECIAL_BESSEL_J1_OUT, "aten.special_bessel_j1.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_BESSEL_Y0_DEFAULT, "aten.special_bessel_y0.default", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_BESSEL_Y0_OUT, "aten.special_bessel_y0.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_BESSEL_Y1_DEFAULT, "aten.special_bessel_y1.default", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_BESSEL_Y1_OUT, "aten.special_bessel_y1.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_T_DEFAULT, "aten.special_chebyshev_polynomial_t.default", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_T_N_SCALAR, "aten.special_chebyshev_polynomial_t.n_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_T_N_SCALAR_OUT, "aten.special_chebyshev_polynomial_t.n_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_T_OUT, "aten.special_chebyshev_polynomial_t.out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_T_X_SCALAR, "aten.special_chebyshev_polynomial_t.x_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_T_X_SCALAR_OUT, "aten.special_chebyshev_polynomial_t.x_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_U_DEFAULT, "aten.special_chebyshev_polynomial_u.default", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_U_N_SCALAR, "aten.special_chebyshev_polynomial_u.n_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_U_N_SCALAR_OUT, "aten.special_chebyshev_polynomial_u.n_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_U_OUT, "aten.special_chebyshev_polynomial_u.out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_U_X_SCALAR, "aten.special_chebyshev_polynomial_u.x_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_U_X_SCALAR_OUT, "aten.special_chebyshev_polynomial_u.x_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_V_DEFAULT, "aten.special_chebyshev_polynomial_v.default", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_V_N_SCALAR, "aten.special_chebyshev_polynomial_v.n_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_V_N_SCALAR_OUT, "aten.special_chebyshev_polynomial_v.n_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_V_OUT, "aten.special_chebyshev_polynomial_v.out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_V_X_SCALAR, "aten.special_chebyshev_polynomial_v.x_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_V_X_SCALAR_OUT, "aten.special_chebyshev_polynomial_v.x_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_W_DEFAULT, "aten.special_chebyshev_polynomial_w.default", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_W_N_SCALAR, "aten.special_chebyshev_polynomial_w.n_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_W_N_SCALAR_OUT, "aten.special_chebyshev_polynomial_w.n_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_W_OUT, "aten.special_chebyshev_polynomial_w.out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_W_X_SCALAR, "aten.special_chebyshev_polynomial_w.x_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_W_X_SCALAR_OUT, "aten.special_chebyshev_polynomial_w.x_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_DIGAMMA_DEFAULT, "aten.special_digamma.default", none,
@@ -6927,27 +6927,27 @@ OP(ATEN_SPECIAL_GAMMALN_DEFAULT, "aten.special_gammaln.default", none,
 OP(ATEN_SPECIAL_GAMMALN_OUT, "aten.special_gammaln.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_HERMITE_POLYNOMIAL_H_DEFAULT, "aten.special_hermite_polynomial_h.default", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_HERMITE_POLYNOMIAL_H_N_SCALAR, "aten.special_hermite_polynomial_h.n_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_HERMITE_POLYNOMIAL_H_N_SCALAR_OUT, "aten.special_hermite_polynomial_h.n_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_HERMITE_POLYNOMIAL_H_OUT, "aten.special_hermite_polynomial_h.out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_HERMITE_POLYNOMIAL_H_X_SCALAR, "aten.special_hermite_polynomial_h.x_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_HERMITE_POLYNOMIAL_H_X_SCALAR_OUT, "aten.special_hermite_polynomial_h.x_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_HERMITE_POLYNOMIAL_HE_DEFAULT, "aten.special_hermite_polynomial_he.default", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_HERMITE_POLYNOMIAL_HE_N_SCALAR, "aten.special_hermite_polynomial_he.n_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_HERMITE_POLYNOMIAL_HE_N_SCALAR_OUT, "aten.special_hermite_polynomial_he.n_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_HERMITE_POLYNOMIAL_HE_OUT, "aten.special_hermite_polynomial_he.out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_HERMITE_POLYNOMIAL_HE_X_SCALAR, "aten.special_hermite_polynomial_he.x_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_HERMITE_POLYNOMIAL_HE_X_SCALAR_OUT, "aten.special_hermite_polynomial_he.x_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_I0_DEFAULT, "aten.special_i0.default", none,
@@ -6967,27 +6967,27 @@ OP(ATEN_SPECIAL_I1E_DEFAULT, "aten.special_i1e.default", pointwise,
 OP(ATEN_SPECIAL_I1E_OUT, "aten.special_i1e.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_LAGUERRE_POLYNOMIAL_L_DEFAULT, "aten.special_laguerre_polynomial_l.default", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_LAGUERRE_POLYNOMIAL_L_N_SCALAR, "aten.special_laguerre_polynomial_l.n_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_LAGUERRE_POLYNOMIAL_L_N_SCALAR_OUT, "aten.special_laguerre_polynomial_l.n_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_LAGUERRE_POLYNOMIAL_L_OUT, "aten.special_laguerre_polynomial_l.out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_LAGUERRE_POLYNOMIAL_L_X_SCALAR, "aten.special_laguerre_polynomial_l.x_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_LAGUERRE_POLYNOMIAL_L_X_SCALAR_OUT, "aten.special_laguerre_polynomial_l.x_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_LEGENDRE_POLYNOMIAL_P_DEFAULT, "aten.special_legendre_polynomial_p.default", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_LEGENDRE_POLYNOMIAL_P_N_SCALAR, "aten.special_legendre_polynomial_p.n_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_LEGENDRE_POLYNOMIAL_P_N_SCALAR_OUT, "aten.special_legendre_polynomial_p.n_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_LEGENDRE_POLYNOMIAL_P_OUT, "aten.special_legendre_polynomial_p.out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_LEGENDRE_POLYNOMIAL_P_X_SCALAR, "aten.special_legendre_polynomial_p.x_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_LEGENDRE_POLYNOMIAL_P_X_SCALAR_OUT, "aten.special_legendre_polynomial_p.x_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_LOG1P_DEFAULT, "aten.special_log1p.default", none,
@@ -7009,19 +7009,19 @@ OP(ATEN_SPECIAL_LOGSUMEXP_DEFAULT, "aten.special_logsumexp.default", none,
 OP(ATEN_SPECIAL_LOGSUMEXP_OUT, "aten.special_logsumexp.out", out,
    "self, dim, keepdim=False, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_MODIFIED_BESSEL_I0_DEFAULT, "aten.special_modified_bessel_i0.default", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_MODIFIED_BESSEL_I0_OUT, "aten.special_modified_bessel_i0.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_MODIFIED_BESSEL_I1_DEFAULT, "aten.special_modified_bessel_i1.default", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_MODIFIED_BESSEL_I1_OUT, "aten.special_modified_bessel_i1.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_MODIFIED_BESSEL_K0_DEFAULT, "aten.special_modified_bessel_k0.default", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_MODIFIED_BESSEL_K0_OUT, "aten.special_modified_bessel_k0.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_MODIFIED_BESSEL_K1_DEFAULT, "aten.special_modified_bessel_k1.default", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_MODIFIED_BESSEL_K1_OUT, "aten.special_modified_bessel_k1.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_MULTIGAMMALN_DEFAULT, "aten.special_multigammaln.default", none,
@@ -7049,59 +7049,59 @@ OP(ATEN_SPECIAL_ROUND_DEFAULT, "aten.special_round.default", none,
 OP(ATEN_SPECIAL_ROUND_OUT, "aten.special_round.out", out,
    "self, *, decimals=0, !out", CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_SCALED_MODIFIED_BESSEL_K0_DEFAULT, "aten.special_scaled_modified_bessel_k0.default", pointwise,
-   "%x", CGS_OPF_ELEMENTWISE)
+   "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_SCALED_MODIFIED_BESSEL_K0_OUT, "aten.special_scaled_modified_bessel_k0.out", out,
    "x, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_SCALED_MODIFIED_BESSEL_K1_DEFAULT, "aten.special_scaled_modified_bessel_k1.default", pointwise,
-   "%x", CGS_OPF_ELEMENTWISE)
+   "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_SCALED_MODIFIED_BESSEL_K1_OUT, "aten.special_scaled_modified_bessel_k1.out", out,
    "x, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_T_DEFAULT, "aten.special_shifted_chebyshev_polynomial_t.default", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_T_N_SCALAR, "aten.special_shifted_chebyshev_polynomial_t.n_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_T_N_SCALAR_OUT, "aten.special_shifted_chebyshev_polynomial_t.n_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_T_OUT, "aten.special_shifted_chebyshev_polynomial_t.out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_T_X_SCALAR, "aten.special_shifted_chebyshev_polynomial_t.x_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_T_X_SCALAR_OUT, "aten.special_shifted_chebyshev_polynomial_t.x_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_U_DEFAULT, "aten.special_shifted_chebyshev_polynomial_u.default", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_U_N_SCALAR, "aten.special_shifted_chebyshev_polynomial_u.n_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_U_N_SCALAR_OUT, "aten.special_shifted_chebyshev_polynomial_u.n_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_U_OUT, "aten.special_shifted_chebyshev_polynomial_u.out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_U_X_SCALAR, "aten.special_shifted_chebyshev_polynomial_u.x_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_U_X_SCALAR_OUT, "aten.special_shifted_chebyshev_polynomial_u.x_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_V_DEFAULT, "aten.special_shifted_chebyshev_polynomial_v.default", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_V_N_SCALAR, "aten.special_shifted_chebyshev_polynomial_v.n_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_V_N_SCALAR_OUT, "aten.special_shifted_chebyshev_polynomial_v.n_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_V_OUT, "aten.special_shifted_chebyshev_polynomial_v.out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_V_X_SCALAR, "aten.special_shifted_chebyshev_polynomial_v.x_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_V_X_SCALAR_OUT, "aten.special_shifted_chebyshev_polynomial_v.x_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_W_DEFAULT, "aten.special_shifted_chebyshev_polynomial_w.default", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_W_N_SCALAR, "aten.special_shifted_chebyshev_polynomial_w.n_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_W_N_SCALAR_OUT, "aten.special_shifted_chebyshev_polynomial_w.n_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_W_OUT, "aten.special_shifted_chebyshev_polynomial_w.out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_W_X_SCALAR, "aten.special_shifted_chebyshev_polynomial_w.x_scalar", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_W_X_SCALAR_OUT, "aten.special_shifted_chebyshev_polynomial_w.x_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_SINC_DEFAULT, "aten.special_sinc.default", none,
@@ -8030,8 +8030,8 @@ OP(M_FLIP, "flip", clone,
    "self, dims", 0)
 OP(M_FLOAT, "float", to_fixed,
    "self", CGS_OPF_ELEMENTWISE)
-OP(M_FLOAT_POWER, "float_power", pointwise,
-   "%self, %exponent", CGS_OPF_ELEMENTWISE)
+OP(M_FLOAT_POWER, "float_power", float_power,
+   "self, exponent", CGS_OPF_ELEMENTWISE)
 OP(M_FLOAT_POWER_, "float_power_", inplace,
    "self, exponent", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_FLOOR, "floor", unary,
@@ -8054,8 +8054,8 @@ OP(M_FRAC, "frac", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(M_FRAC_, "frac_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(M_FREXP, "frexp", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+OP(M_FREXP, "frexp", frexp,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(M_GATHER, "gather", gather,
    "self, dim, index, *, sparse_grad=False", 0)
 OP(M_GCD, "gcd", pointwise,
@@ -8835,31 +8835,31 @@ OP(TORCH__C__NN_UPSAMPLE_BILINEAR2D, "torch._C._nn.upsample_bilinear2d", upsampl
 OP(TORCH__C__NN_UPSAMPLE_NEAREST2D, "torch._C._nn.upsample_nearest2d", upsample,
    "self, output_size, scales_h=None, scales_w=None", 0)
 OP(TORCH__C__SPECIAL_SPECIAL_AIRY_AI, "torch._C._special.special_airy_ai", pointwise,
-   "%x", CGS_OPF_ELEMENTWISE)
+   "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_BESSEL_J0, "torch._C._special.special_bessel_j0", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_BESSEL_J1, "torch._C._special.special_bessel_j1", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_BESSEL_Y0, "torch._C._special.special_bessel_y0", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_BESSEL_Y1, "torch._C._special.special_bessel_y1", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_CHEBYSHEV_POLYNOMIAL_T, "torch._C._special.special_chebyshev_polynomial_t", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_CHEBYSHEV_POLYNOMIAL_U, "torch._C._special.special_chebyshev_polynomial_u", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_CHEBYSHEV_POLYNOMIAL_V, "torch._C._special.special_chebyshev_polynomial_v", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_CHEBYSHEV_POLYNOMIAL_W, "torch._C._special.special_chebyshev_polynomial_w", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_ENTR, "torch._C._special.special_entr", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_ERFCX, "torch._C._special.special_erfcx", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_HERMITE_POLYNOMIAL_H, "torch._C._special.special_hermite_polynomial_h", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_HERMITE_POLYNOMIAL_HE, "torch._C._special.special_hermite_polynomial_he", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_I0E, "torch._C._special.special_i0e", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_I1, "torch._C._special.special_i1", pointwise,
@@ -8867,33 +8867,33 @@ OP(TORCH__C__SPECIAL_SPECIAL_I1, "torch._C._special.special_i1", pointwise,
 OP(TORCH__C__SPECIAL_SPECIAL_I1E, "torch._C._special.special_i1e", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_LAGUERRE_POLYNOMIAL_L, "torch._C._special.special_laguerre_polynomial_l", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_LEGENDRE_POLYNOMIAL_P, "torch._C._special.special_legendre_polynomial_p", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_LOG_NDTR, "torch._C._special.special_log_ndtr", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_MODIFIED_BESSEL_I0, "torch._C._special.special_modified_bessel_i0", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_MODIFIED_BESSEL_I1, "torch._C._special.special_modified_bessel_i1", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_MODIFIED_BESSEL_K0, "torch._C._special.special_modified_bessel_k0", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_MODIFIED_BESSEL_K1, "torch._C._special.special_modified_bessel_k1", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_NDTRI, "torch._C._special.special_ndtri", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_SCALED_MODIFIED_BESSEL_K0, "torch._C._special.special_scaled_modified_bessel_k0", pointwise,
-   "%x", CGS_OPF_ELEMENTWISE)
+   "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_SCALED_MODIFIED_BESSEL_K1, "torch._C._special.special_scaled_modified_bessel_k1", pointwise,
-   "%x", CGS_OPF_ELEMENTWISE)
+   "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_T, "torch._C._special.special_shifted_chebyshev_polynomial_t", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_U, "torch._C._special.special_shifted_chebyshev_polynomial_u", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_V, "torch._C._special.special_shifted_chebyshev_polynomial_v", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_W, "torch._C._special.special_shifted_chebyshev_polynomial_w", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_SPHERICAL_BESSEL_J0, "torch._C._special.special_spherical_bessel_j0", pointwise,
    "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_XLOG1PY, "torch._C._special.special_xlog1py", pointwise,
@@ -9071,7 +9071,7 @@ OP(TORCH_AMAX, "torch.amax", reduce,
 OP(TORCH_AMIN, "torch.amin", reduce,
    "self, dim=[], keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_ANGLE, "torch.angle", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_ANY, "torch.any", reduce_bool,
    "self", CGS_OPF_REDUCTION)
 OP(TORCH_ARANGE, "torch.arange", arange,
@@ -9264,8 +9264,8 @@ OP(TORCH_FLATTEN, "torch.flatten", flatten,
    "input, start_dim=0, end_dim=-1", CGS_OPF_VIEW)
 OP(TORCH_FLIP, "torch.flip", clone,
    "self, dims", 0)
-OP(TORCH_FLOAT_POWER, "torch.float_power", pointwise,
-   "%self, %exponent", CGS_OPF_ELEMENTWISE)
+OP(TORCH_FLOAT_POWER, "torch.float_power", float_power,
+   "input, exponent", CGS_OPF_ELEMENTWISE)
 OP(TORCH_FLOOR, "torch.floor", unary,
    "input", CGS_OPF_ELEMENTWISE)
 OP(TORCH_FLOOR_, "torch.floor_", inplace,
@@ -9282,8 +9282,8 @@ OP(TORCH_FRAC, "torch.frac", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_FRAC_, "torch.frac_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(TORCH_FREXP, "torch.frexp", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+OP(TORCH_FREXP, "torch.frexp", frexp,
+   "input", CGS_OPF_ELEMENTWISE)
 OP(TORCH_FULL, "torch.full", full,
    "size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(TORCH_FULL_LIKE, "torch.full_like", full_like,
@@ -9649,31 +9649,31 @@ OP(TORCH_SOFTMAX, "torch.softmax", softmax,
 OP(TORCH_SORT, "torch.sort", sort,
    "self, dim=-1, descending=False", 0)
 OP(TORCH_SPECIAL_AIRY_AI, "torch.special.airy_ai", pointwise,
-   "%x", CGS_OPF_ELEMENTWISE)
+   "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_BESSEL_J0, "torch.special.bessel_j0", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_BESSEL_J1, "torch.special.bessel_j1", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_BESSEL_Y0, "torch.special.bessel_y0", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_BESSEL_Y1, "torch.special.bessel_y1", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_CHEBYSHEV_POLYNOMIAL_T, "torch.special.chebyshev_polynomial_t", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_CHEBYSHEV_POLYNOMIAL_U, "torch.special.chebyshev_polynomial_u", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_CHEBYSHEV_POLYNOMIAL_V, "torch.special.chebyshev_polynomial_v", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_CHEBYSHEV_POLYNOMIAL_W, "torch.special.chebyshev_polynomial_w", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_ENTR, "torch.special.entr", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_ERFCX, "torch.special.erfcx", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_HERMITE_POLYNOMIAL_H, "torch.special.hermite_polynomial_h", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_HERMITE_POLYNOMIAL_HE, "torch.special.hermite_polynomial_he", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_I0E, "torch.special.i0e", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_I1, "torch.special.i1", pointwise,
@@ -9681,33 +9681,33 @@ OP(TORCH_SPECIAL_I1, "torch.special.i1", pointwise,
 OP(TORCH_SPECIAL_I1E, "torch.special.i1e", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_LAGUERRE_POLYNOMIAL_L, "torch.special.laguerre_polynomial_l", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_LEGENDRE_POLYNOMIAL_P, "torch.special.legendre_polynomial_p", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_LOG_NDTR, "torch.special.log_ndtr", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_MODIFIED_BESSEL_I0, "torch.special.modified_bessel_i0", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_MODIFIED_BESSEL_I1, "torch.special.modified_bessel_i1", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_MODIFIED_BESSEL_K0, "torch.special.modified_bessel_k0", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_MODIFIED_BESSEL_K1, "torch.special.modified_bessel_k1", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_NDTRI, "torch.special.ndtri", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_SCALED_MODIFIED_BESSEL_K0, "torch.special.scaled_modified_bessel_k0", pointwise,
-   "%x", CGS_OPF_ELEMENTWISE)
+   "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_SCALED_MODIFIED_BESSEL_K1, "torch.special.scaled_modified_bessel_k1", pointwise,
-   "%x", CGS_OPF_ELEMENTWISE)
+   "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_T, "torch.special.shifted_chebyshev_polynomial_t", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_U, "torch.special.shifted_chebyshev_polynomial_u", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_V, "torch.special.shifted_chebyshev_polynomial_v", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_W, "torch.special.shifted_chebyshev_polynomial_w", pointwise,
-   "%x, %n", CGS_OPF_ELEMENTWISE)
+   "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_SPHERICAL_BESSEL_J0, "torch.special.spherical_bessel_j0", pointwise,
    "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_XLOG1PY, "torch.special.xlog1py", pointwise,

@@ -1496,6 +1496,40 @@ RULE(pointwise)
     return elementwise(sc, o, cnt, dt, false, d);
 }
 
+/* frexp: (mantissa of self's dtype, exponent int32), both laid out as the input. */
+RULE(frexp)
+{
+    struct operand o;
+    struct cgs_val *pair;
+
+    TRY(operands(sc, 1, &o, &(uint32_t){0}, d));
+    if (!o.t)
+        return cgs_diag_set(d, CGS_E_INVAL, "frexp: expected a tensor");
+    pair = new_list(sc, 2);
+    TRY(elementwise(sc, &o, 1, o.t->dtype, false, d));
+    pair->u.items[0] = *sc->out;
+    TRY(elementwise(sc, &o, 1, CGS_DTYPE_INT32, false, d));
+    pair->u.items[1] = *sc->out;
+    sc->out = pair;
+    (void)n;
+    return 0;
+}
+
+/* float_power: always double precision (complex128 when an operand is complex). */
+RULE(float_power)
+{
+    struct operand o[2];
+    uint32_t cnt;
+    enum cgs_dtype dt;
+
+    (void)n;
+    TRY(operands(sc, 2, o, &cnt, d));
+    if (!any_tensor(o, cnt))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "float_power of scalars");
+    dt = dt_cat(result_type(o, cnt)) == 3 ? CGS_DTYPE_COMPLEX128 : CGS_DTYPE_FLOAT64;
+    return elementwise(sc, o, cnt, dt, false, d);
+}
+
 /* An out= overload: the value is the tensor(s) it writes, as passed. */
 RULE(out)
 {
@@ -2274,6 +2308,13 @@ static int slice_into(struct cgs_shape_ctx *sc, struct cgs_tensor *o, const stru
 
     if (step <= 0)
         return cgs_diag_set(d, CGS_E_INVAL, "slice step must be positive");
+    {
+        // a data-dependent bound (an unbacked symbol): torch makes fresh unbacked size and
+        // offset symbols, whose relation to these cgscope does not guess
+        int64_t hs, he;
+        if ((start && !hint(sc, start, &hs)) || (end && !hint(sc, end, &he)))
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "slice bounds are data-dependent");
+    }
     start = slice_bound(sc, start, t->shape[dim], false);
     end = slice_bound(sc, end, t->shape[dim], true);
     if (hv(sc, end) < hv(sc, start))
@@ -2594,6 +2635,33 @@ static int index_tensor(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
     return 0;
 }
 
+/*
+ * x[[i, j, ...]]: a Python list index is advanced indexing with a 1-D int64 tensor on dim 0
+ * (a list of bools, a mask). The result is fresh: [len] + x.shape[1:], laid out contiguously
+ * when x is contiguous (other layouts are not tracked).
+ */
+static int list_index(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
+                      const struct cgs_arg *b, struct cgs_diag *d)
+{
+    sym_t shape[NDIM_MAX];
+    int64_t sz[NDIM_MAX], st[NDIM_MAX];
+    uint32_t k;
+
+    if (t->ndim == 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "getitem: a list index on a 0-dim tensor");
+    for (k = 0; k < b->n; k++)
+        if (b->u.items[k].kind != CGS_ARG_INT)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "getitem: a list index of non-integers");
+    hints(sc, t, sz, st);
+    if (!h_contiguous(t->ndim, sz, st))
+        return cgs_diag_set(d, CGS_E_UNKNOWN,
+                            "getitem: list index of a non-contiguous tensor is not tracked");
+    dimcpy(shape, t->shape, t->ndim);
+    shape[0] = K(sc, b->n);
+    out_dense(sc, t->ndim, shape, t->dtype, t->device, false);
+    return 0;
+}
+
 RULE(getitem)
 {
     const struct cgs_arg *a = Ai(sc, 0), *b = Ai(sc, 1);
@@ -2616,9 +2684,17 @@ RULE(getitem)
         return 0;
     }
     if (v->kind == CGS_VAL_TENSOR) {
-        if (!tensor_known(&v->u.t))
+        const struct cgs_tensor *t = &v->u.t;
+        if (!tensor_known(t))
             return cgs_diag_set(d, CGS_E_UNKNOWN, "input is not known");
-        return index_tensor(sc, &v->u.t, b, d);
+        if (b && b->kind == CGS_ARG_LIST && b->pylist)
+            return list_index(sc, t, b, d);
+        if (b && b->kind == CGS_ARG_LIST)
+            for (uint32_t k = 0; k < b->n; k++)
+                if (b->u.items[k].kind == CGS_ARG_LIST && b->u.items[k].pylist)
+                    return cgs_diag_set(d, CGS_E_UNKNOWN,
+                                        "getitem: a list inside a tuple index is not tracked");
+        return index_tensor(sc, t, b, d);
     }
     return cgs_diag_set(d, CGS_E_UNKNOWN, "getitem on a value that is not a list or tensor");
 }
@@ -3252,7 +3328,8 @@ static int reduce_shape(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
     sym_t dims[NDIM_MAX];
     bool red[NDIM_MAX] = {false};
     uint32_t cnt = 0, i;
-    int rc = ints_of(sc, da, dims, &cnt);
+    // torch.var(x, True): the bool is `unbiased` (another overload), not a dim
+    int rc = da && da->kind == CGS_ARG_BOOL ? 1 : ints_of(sc, da, dims, &cnt);
 
     if (rc < 0)
         return cgs_diag_set(d, CGS_E_INVAL, "reduction dims are not ints");

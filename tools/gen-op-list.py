@@ -194,6 +194,9 @@ def load_explicit():
     return out
 
 
+PROMO_OVERRIDES = []
+
+
 def load_families():
     packets, prefixes = {}, []
     for line in open(FAMILIES):
@@ -201,6 +204,9 @@ def load_families():
         if not line:
             continue
         key, rule = [x.strip() for x in line.split("|")[:2]]
+        if key.startswith("promo "):
+            PROMO_OVERRIDES.append((key[6:].strip(), rule))
+            continue
         if key.endswith("*"):
             prefixes.append((key[:-1], rule))
         else:
@@ -243,6 +249,9 @@ def flags_of(tags, params, rets, name):
 
 
 def promo_flag(packet, promo):
+    for pat, kind in PROMO_OVERRIDES:
+        if packet == pat or (pat.endswith("*") and packet.startswith(pat[:-1])):
+            return "PROMO_" + kind
     b = base_name(packet)
     for key in (b, packet.split(".", 1)[1], "special." + b.replace("special_", ""),
                 "nn.functional." + b):

@@ -1,0 +1,185 @@
+/*
+ * The breadth oracle (issue 11.6): torch 2.11's own OpInfo samples, traced on the H200 by
+ * tests/gpu/opinfo_oracle.py to ATen graphs (make_fx) and torch-level graphs (Dynamo), with
+ * the values FakeTensor propagation recorded. Every case is re-inferred from its inputs
+ * alone (--reinfer) and compared node by node with what torch recorded.
+ *
+ * A case is exact when every call node is inferred with status ok and equals the record
+ * (shape, dtype, strides, storage offset). Asserted: the share of exact cases stays at or
+ * above the floor measured when the data was recorded (a regression gate, not a target),
+ * no node is an error because an input was unknown, and no node that the pass calls ok has
+ * a different shape or dtype than torch's. With OPINFO_REPORT=1 the figures per rule
+ * family are printed (docs/shapes-breadth.md has them).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/load.h"
+#include "lib/ops.h"
+#include "lib/shapes.h"
+
+/* floors: exact cases in percent, as measured on the committed data (docs/shapes-breadth.md) */
+#define ATEN_FLOOR 64.0
+#define TORCH_FLOOR 47.5
+
+struct family {
+    const char *rule;
+    unsigned cases, exact;
+};
+
+struct tally {
+    unsigned cases, exact, nodes, nodes_exact, wrong_ok, blocked_errors;
+    struct family fam[512];
+    unsigned n_fam;
+};
+
+static struct family *family_of(struct tally *t, const char *rule)
+{
+    for (unsigned i = 0; i < t->n_fam; i++)
+        if (!strcmp(t->fam[i].rule, rule))
+            return &t->fam[i];
+    if (t->n_fam == sizeof(t->fam) / sizeof(t->fam[0]))
+        return &t->fam[t->n_fam - 1];
+    t->fam[t->n_fam].rule = rule;
+    return &t->fam[t->n_fam++];
+}
+
+static void run_case(struct tally *t, const char *name, const char *text, size_t len)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_shapes_opts o = {.reinfer = true};
+    struct cgs_graph *g = cgs_graph_load_json_buf(text, len, name, &d);
+    struct cgs_shapes *s;
+    const char *rule = "(no call)";
+    bool exact = true;
+
+    t->cases++;
+    if (!g) {
+        fprintf(stderr, "%s: does not load: %s\n", name, d.msg);
+        family_of(t, "(load)")->cases++;
+        return;
+    }
+    if (cgs_shapes_infer(g, &o, &s, &d)) {
+        fprintf(stderr, "%s: pass failed: %s\n", name, d.msg);
+        cgs_graph_free(g);
+        return;
+    }
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const struct cgs_node *n = g->nodes[i];
+        const struct cgs_shape_node *r = &s->nodes[i];
+        bool ok;
+        if (n->op != CGS_NODE_CALL_FUNCTION && n->op != CGS_NODE_CALL_METHOD)
+            continue;
+        if (!strcmp(rule, "(no call)"))
+            rule = cgs_op_info(cgs_op_lookup(n->target))->rule_name[0]
+                       ? cgs_op_info(cgs_op_lookup(n->target))->rule_name
+                       : "(unknown target)";
+        t->nodes++;
+        ok = r->status == CGS_SHAPE_OK &&
+             (r->cmp == CGS_SHAPE_CMP_MATCH || r->cmp == CGS_SHAPE_CMP_NONE);
+        t->nodes_exact += ok;
+        exact = exact && ok;
+        if (r->status == CGS_SHAPE_OK && r->cmp == CGS_SHAPE_CMP_MISMATCH) {
+            t->wrong_ok++;
+            if (getenv("OPINFO_REPORT"))
+                fprintf(stderr, "%s: %s: %s\n", name, n->target, r->reason ? r->reason : "");
+        }
+        if (r->status == CGS_SHAPE_ERROR && r->reason && strstr(r->reason, "not known"))
+            t->blocked_errors++;
+    }
+    family_of(t, rule)->cases++;
+    if (exact) {
+        t->exact++;
+        family_of(t, rule)->exact++;
+    }
+    cgs_graph_free(g);
+}
+
+static void run_file(struct tally *t, const char *file)
+{
+    const char *dir = getenv("TEST_DATA");
+    char path[4096], *line = NULL, name[512] = "";
+    size_t cap = 0;
+    ssize_t len;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/opinfo/%s", dir && *dir ? dir : "tests/data", file);
+    f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "cannot open %s\n", path);
+        fail();
+    }
+    while ((len = getline(&line, &cap, f)) > 0) {
+        if (line[0] == '#')
+            continue;
+        if (line[0] == '@') {
+            snprintf(name, sizeof(name), "%.*s", (int)(len - 3), line + 2);
+            continue;
+        }
+        run_case(t, name, line, (size_t)len);
+    }
+    free(line);
+    fclose(f);
+}
+
+static int by_cases(const void *a, const void *b)
+{
+    const struct family *x = a, *y = b;
+    return x->cases != y->cases ? (x->cases < y->cases) - (x->cases > y->cases)
+                                : strcmp(x->rule, y->rule);
+}
+
+static void report(const char *what, struct tally *t)
+{
+    printf("opinfo %s: %u of %u cases exact (%.1f%%); %u of %u call nodes (%.1f%%); "
+           "%u ok-but-wrong nodes\n",
+           what, t->exact, t->cases, 100.0 * t->exact / (t->cases ? t->cases : 1),
+           t->nodes_exact, t->nodes, 100.0 * t->nodes_exact / (t->nodes ? t->nodes : 1),
+           t->wrong_ok);
+    if (!getenv("OPINFO_REPORT"))
+        return;
+    qsort(t->fam, t->n_fam, sizeof(t->fam[0]), by_cases);
+    for (unsigned i = 0; i < t->n_fam; i++)
+        printf("  %-28s %5u cases %5u exact %5.1f%%\n", t->fam[i].rule, t->fam[i].cases,
+               t->fam[i].exact, 100.0 * t->fam[i].exact / t->fam[i].cases);
+}
+
+static void check(const char *file, const char *what, double floor)
+{
+    struct tally *t = calloc(1, sizeof(*t));
+
+    assert_non_null(t);
+    run_file(t, file);
+    report(what, t);
+    assert_true(t->cases > 500);
+    assert_true(100.0 * t->exact / t->cases >= floor);
+    assert_int_equal(t->blocked_errors, 0);
+    free(t);
+}
+
+static void test_aten_level(void **state)
+{
+    (void)state;
+    check("aten.txt", "aten", ATEN_FLOOR);
+}
+
+static void test_torch_level(void **state)
+{
+    (void)state;
+    check("torch.txt", "torch", TORCH_FLOOR);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_aten_level),
+        cmocka_unit_test(test_torch_level),
+    };
+
+    return cmocka_run_group_tests_name("opinfo", tests, NULL, NULL);
+}
