@@ -314,6 +314,12 @@ static bool json_int(const cJSON *x, int64_t *v)
     if (!cJSON_IsNumber(x))
         return false;
     double d = x->valuedouble;
+    // sys.maxsize (9223372036854775807, torch's "to the end" of a slice) rounds to 2**63 as
+    // a double: it is read back as INT64_MAX
+    if (d == 9223372036854775808.0) {
+        *v = INT64_MAX;
+        return true;
+    }
     if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0) || d != floor(d))
         return false;
     *v = (int64_t)d;
