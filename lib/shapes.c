@@ -1831,13 +1831,10 @@ RULE(dropout)
     if (!train)
         train = A(sc, "train");
     TRY(need_tensor(sc, "input", &t, d));
-    if (!bool_of(train, true)) {
-        // FakeTensor runs dropout's decomposition: without training it is input.clone()
-        // (layout preserved where dense, contiguous otherwise); in place it is the input
-        if (bool_of(A(sc, "inplace"), false))
-            return same_as_first(sc, d);
-        return copy_like(sc, t, CGS_DTYPE_UNKNOWN, NULL, NULL);
-    }
+    // without training, dropout returns its input (recorded under FakeTensorMode, strides of
+    // a non-dense input kept: tests/data/shapes.test)
+    if (!bool_of(train, true))
+        return same_as_first(sc, d);
     if (bool_of(A(sc, "inplace"), false))
         return same_as_first(sc, d);
     return copy_like(sc, t, CGS_DTYPE_UNKNOWN, NULL, NULL);
@@ -2194,13 +2191,21 @@ static int expand_to(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const
     if (nd < t->ndim)
         return cgs_diag_set(d, CGS_E_INVAL, "expand: fewer sizes than dimensions");
     o = out_view(sc, t, nd);
-    for (i = 0; i < nd; i++) {
+    // from the last dim back, as inferExpandGeometry: a new leading dim of size 1 gets the
+    // stride size*stride of the dim after it (1 after the last); any other new dim 0
+    for (i = nd; i-- > 0;) {
         int64_t off = (int64_t)i - (int64_t)(nd - t->ndim);
         if (off < 0) {
             if (is_const(size[i], -1))
                 return cgs_diag_set(d, CGS_E_INVAL, "expand: -1 for a new leading dimension");
             o->shape[i] = size[i];
-            o->stride[i] = K(sc, 0);
+            // a 0-dim tensor expands with stride 0 everywhere (recorded: expand_as to [1, 1])
+            if (hv(sc, size[i]) != 1 || t->ndim == 0)
+                o->stride[i] = K(sc, 0);
+            else if (i + 1 == nd)
+                o->stride[i] = K(sc, 1);
+            else
+                o->stride[i] = S_mul(sc, o->shape[i + 1], o->stride[i + 1]);
             continue;
         }
         if (is_const(size[i], -1) || hv(sc, size[i]) == hv(sc, t->shape[off])) {
@@ -3584,6 +3589,50 @@ RULE(einsum)
                 shape[nd++] = size[c];
     }
     out_dense(sc, nd, shape, result_type(o, cnt), device_of(o, cnt), false);
+    if (cnt == 1 && arrow && o[0].t->ndim == nd) {
+        // one operand whose letters all come out once: a permuted view of it
+        const struct cgs_tensor *t = o[0].t;
+        const char *p = e;
+        uint32_t k = 0, out_k, pos[128], named = 0, ell_in = UINT32_MAX, ne;
+        bool perm = true;
+        for (i = 0; i < 128; i++)
+            pos[i] = UINT32_MAX;
+        for (p = e; p < arrow; p++)
+            named += isalpha((unsigned char)*p) != 0;
+        ne = t->ndim - named;
+        for (p = e; p < arrow && perm; p++) {
+            unsigned c = (unsigned char)*p;
+            if (c == '.') {
+                if (ell_in == UINT32_MAX)
+                    ell_in = k, k += ne;
+            } else if (isalpha(c)) {
+                perm = pos[c] == UINT32_MAX;
+                pos[c] = k++;
+            }
+        }
+        for (p = arrow + 2, out_k = 0; perm && *p && out_k <= nd; p++) {
+            unsigned c = (unsigned char)*p;
+            if (c == '.' && ell_in < UINT32_MAX - 1 && out_k + ne <= nd) {
+                for (uint32_t q = 0; q < ne; q++)
+                    sc->out->u.t.stride[out_k++] = t->stride[ell_in + q];
+                ell_in = UINT32_MAX - 1; // copied once
+                continue;
+            }
+            if (c == '.')
+                continue;
+            if (!isalpha(c) || out_k == nd)
+                continue;
+            if (pos[c] == UINT32_MAX) {
+                perm = false;
+                break;
+            }
+            sc->out->u.t.stride[out_k++] = t->stride[pos[c]];
+        }
+        if (perm && out_k == nd)
+            sc->out->u.t.storage_offset = t->storage_offset;
+        else
+            contiguous_strides(sc, nd, sc->out->u.t.shape, sc->out->u.t.stride);
+    }
     return 0;
 }
 

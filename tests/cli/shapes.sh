@@ -107,5 +107,15 @@ PY
 grep -q "check failed: 0 mismatched" $err || fail "--check message: $(cat $err)"
 rm -rf "$u"
 
+# a Dynamo graph of x[[1, 2]] + x[1:3, [0]].sum() + x[1, 2] (tests/gpu: the bridge writes list
+# indices as {"list": [...]}): x[[1, 2]] is advanced indexing, x[1, 2] two plain indices
+li="$(dirname "$0")/../data/listindex.dynamo.json"
+"$CGSCOPE" shapes --reinfer --json "$li" 2>/dev/null | python3 -c '
+import json, sys
+doc = json.load(sys.stdin)
+adv = [n for n in doc["nodes"] if n["target"] == "operator.getitem"][0]
+assert adv["val"]["shape"] == [2, 3] and adv["match"] is True, adv
+' || fail "list index read as a tuple"
+
 echo "shapes CLI: $fails failures"
 [ $fails = 0 ]
