@@ -4977,6 +4977,41 @@ static void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struc
     r->reason = arena_msg(sc->ar, d.msg[0] ? d.msg : cgs_strerror(rc));
 }
 
+/*
+ * A node that is not ok: find what it comes from. An input that is itself not ok (and has
+ * no recorded value standing in for it) is the cause, and its root is this node's root; such
+ * a node is partial with "blocked by" as its reason, never an error. Otherwise (an unknown
+ * operator, a rule that gave up on known inputs) the node is a root cause itself.
+ */
+static void blame(const struct cgs_graph *g, struct cgs_shapes *res, const struct cgs_node *n,
+                  struct cgs_shape_node *r, bool reinfer)
+{
+    uint32_t k;
+
+    r->root = (int32_t)n->index;
+    if (r->status == CGS_SHAPE_UNKNOWN_OP)
+        goto done;
+    for (k = 0; k < n->n_inputs; k++) {
+        const struct cgs_node *in = n->inputs[k];
+        const struct cgs_shape_node *ir = &res->nodes[in->index];
+        char msg[400];
+        if (ir->status == CGS_SHAPE_OK || ir->root < 0 || (!reinfer && in->val))
+            continue;
+        r->root = ir->root;
+        if (ir->root != (int32_t)in->index)
+            snprintf(msg, sizeof(msg), "blocked by '%s' (root cause '%s')", in->name,
+                     g->nodes[ir->root]->name);
+        else
+            snprintf(msg, sizeof(msg), "blocked by '%s'", in->name);
+        r->reason = cgs_arena_strdup(g->arena, msg);
+        if (r->status == CGS_SHAPE_ERROR)
+            r->status = CGS_SHAPE_PARTIAL;
+        break;
+    }
+done:
+    res->nodes[r->root].blocks++;
+}
+
 int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
                      struct cgs_shapes **out, struct cgs_diag *d)
 {
@@ -5021,15 +5056,22 @@ int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
         case CGS_NODE_GET_ATTR:
             r->val = n->val;
             r->status = n->val ? CGS_SHAPE_OK : CGS_SHAPE_PARTIAL;
-            if (!n->val)
+            r->root = n->val ? -1 : (int32_t)i;
+            if (!n->val) {
                 r->reason = "input value not recorded";
+                r->blocks++;
+            }
             sc.vals[i] = n->val;
             break;
         case CGS_NODE_OUTPUT:
             r->status = CGS_SHAPE_OK;
+            r->root = -1;
             break;
         default:
             infer_node(&sc, n, r);
+            r->root = -1;
+            if (r->status != CGS_SHAPE_OK)
+                blame(g, res, n, r, reinfer);
             if (r->status == CGS_SHAPE_OK || r->status == CGS_SHAPE_PARTIAL)
                 res->summary.inferred++;
             if (n->val && r->val) {

@@ -46,6 +46,13 @@ struct cgs_shape_node {
     enum cgs_shape_status status;
     enum cgs_shape_cmp cmp;
     const char *reason; /* why not ok, or what differs from the record; NULL otherwise */
+    /*
+     * When not ok: the node whose failure this one comes from (node index; the node itself
+     * when it is a root cause: an unknown operator, a rule that gave up, a bad argument).
+     * A node blocked by an unknown input is partial, never an error. -1 when ok.
+     */
+    int32_t root;
+    uint32_t blocks; /* root causes: how many nodes they leave not ok, themselves included */
 };
 
 struct cgs_shapes_summary {

@@ -35,8 +35,9 @@ const struct cmd cmd_shapes = {
             "                     not ok or differ from the record\n"
             "  --json             write one JSON document to stdout\n"
             "  -h, --help         show this help\n\n"
-            "JSON keys: nodes [{name, op, target, val, status, reason, match, recorded, bound,\n"
-            "bytes}], summary {nodes, inferred, matched, mismatched, unknown, partial, errors,\n"
+            "JSON keys: nodes [{name, op, target, val, status, reason, root_cause, match, recorded,\n"
+            "bound, bytes}], root_causes [{node, target, status, reason, blocks}] (most blocking\n"
+            "first), summary {nodes, inferred, matched, mismatched, unknown, partial, errors,\n"
             "validated}, bindings {sym: int}, total_bytes, pieces [{name, nodes, bytes}].\n"
             "status is ok, partial, unknown_op or error; match is true, false or \"strides\"\n"
             "(same shape and dtype, other strides); bound is val at the --bind values.\n\n"
@@ -78,6 +79,29 @@ static const char *match_word(enum cgs_shape_cmp c)
     }
 }
 
+/* Root causes (nodes that are not ok on their own account), most blocking first. */
+static uint32_t root_causes(const struct cgs_shapes *s, uint32_t **out)
+{
+    uint32_t n = 0, *idx = malloc((s->n_nodes ? s->n_nodes : 1) * sizeof(*idx));
+
+    *out = idx;
+    if (!idx)
+        return 0;
+    for (uint32_t i = 0; i < s->n_nodes; i++)
+        if (s->nodes[i].root == (int32_t)i)
+            idx[n++] = i;
+    // insertion sort by blocks, descending, stable (graph order among equals)
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = idx[i], j = i;
+        while (j > 0 && s->nodes[idx[j - 1]].blocks < s->nodes[v].blocks) {
+            idx[j] = idx[j - 1];
+            j--;
+        }
+        idx[j] = v;
+    }
+    return n;
+}
+
 static cJSON *shapes_json(const struct cgs_graph *g, const struct cgs_shapes *s,
                           const struct cgs_sym_bindings *bind, int64_t total, bool total_known)
 {
@@ -97,6 +121,8 @@ static cJSON *shapes_json(const struct cgs_graph *g, const struct cgs_shapes *s,
         cJSON_AddStringToObject(o, "status", cgs_shape_status_names[r->status]);
         if (r->reason)
             cJSON_AddStringToObject(o, "reason", r->reason);
+        if (r->root >= 0)
+            cJSON_AddStringToObject(o, "root_cause", g->nodes[r->root]->name);
         if (r->cmp == CGS_SHAPE_CMP_MATCH)
             cJSON_AddBoolToObject(o, "match", 1);
         else if (r->cmp == CGS_SHAPE_CMP_STRIDES)
@@ -117,6 +143,22 @@ static cJSON *shapes_json(const struct cgs_graph *g, const struct cgs_shapes *s,
                 cJSON_AddNullToObject(o, "bytes");
         }
         cJSON_AddItemToArray(arr, o);
+    }
+    {
+        uint32_t *idx, k = root_causes(s, &idx);
+        cJSON *rc = cJSON_AddArrayToObject(doc, "root_causes");
+        for (uint32_t i = 0; i < k; i++) {
+            const struct cgs_node *n = g->nodes[idx[i]];
+            const struct cgs_shape_node *r = &s->nodes[idx[i]];
+            o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "node", n->name);
+            cJSON_AddStringToObject(o, "target", n->target ? n->target : "");
+            cJSON_AddStringToObject(o, "status", cgs_shape_status_names[r->status]);
+            cJSON_AddStringToObject(o, "reason", r->reason ? r->reason : "");
+            cJSON_AddNumberToObject(o, "blocks", r->blocks);
+            cJSON_AddItemToArray(rc, o);
+        }
+        free(idx);
     }
     o = cJSON_AddObjectToObject(doc, "summary");
     cJSON_AddNumberToObject(o, "nodes", sm->nodes);
@@ -145,7 +187,23 @@ static void shapes_text(const struct cgs_graph *g, const struct cgs_shapes *s,
 {
     struct cgs_buf b = CGS_BUF_INIT;
     const struct cgs_shapes_summary *sm = &s->summary;
+    uint32_t *idx, k = root_causes(s, &idx);
 
+    // what to fix first: the root causes, ranked by how many nodes each leaves not ok
+    if (k) {
+        printf("root causes (%u), by the nodes each blocks:\n", k);
+        for (uint32_t i = 0; i < k && i < 10; i++) {
+            const struct cgs_node *n = g->nodes[idx[i]];
+            const struct cgs_shape_node *r = &s->nodes[idx[i]];
+            printf("  %5u  %-28s %-10s %s: %s\n", r->blocks, n->name,
+                   cgs_shape_status_names[r->status], n->target ? n->target : "",
+                   r->reason ? r->reason : "");
+        }
+        if (k > 10)
+            printf("  ... and %u more (--json lists them all)\n", k - 10);
+        printf("\n");
+    }
+    free(idx);
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         const struct cgs_node *n = g->nodes[i];
         const struct cgs_shape_node *r = &s->nodes[i];

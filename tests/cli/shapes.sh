@@ -105,6 +105,21 @@ PY
 "$CGSCOPE" shapes --check --reinfer "$u/g.json" >/dev/null 2>$err; rc=$?
 [ "$rc" = 1 ] || fail "--check on a graph with an unknown op: exit $rc"
 grep -q "check failed: 0 mismatched" $err || fail "--check message: $(cat $err)"
+# the unknown op is the root cause of everything after it: partial nodes pointing at it,
+# ranked first, and no node an error because of it
+"$CGSCOPE" shapes --reinfer --json "$u/g.json" 2>/dev/null | python3 -c '
+import json, sys
+doc = json.load(sys.stdin)
+rc = doc["root_causes"]
+assert rc and rc[0]["target"] == "mylib.nobody_knows" and rc[0]["blocks"] >= 3, rc[:2]
+blocked = [n for n in doc["nodes"] if n.get("root_cause") == rc[0]["node"]]
+assert len(blocked) == rc[0]["blocks"], (len(blocked), rc[0])
+assert not [n for n in doc["nodes"] if n["status"] == "error"], "an error for an unknown input"
+assert all(n["status"] == "partial" and n["reason"].startswith("blocked by")
+           for n in blocked if n["name"] != rc[0]["node"] and n["op"] != "output"), blocked[:3]
+' || fail "root causes of an unknown op"
+"$CGSCOPE" shapes --reinfer "$u/g.json" 2>/dev/null | head -1 | grep -q "^root causes (1)" ||
+    fail "text output does not lead with the root causes"
 rm -rf "$u"
 
 # a Dynamo graph of x[[1, 2]] + x[1:3, [0]].sum() + x[1, 2] (tests/gpu: the bridge writes list
