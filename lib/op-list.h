@@ -7904,14 +7904,6 @@ OP(M_CEIL, "ceil", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_CEIL_, "ceil_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(CGS_ATTENTION, "cgs.attention", attention,
-   "q, k, v", 0)
-OP(CGS_ATTENTION_DEFAULT, "cgs.attention.default", attention,
-   "q, k, v", 0)
-OP(CGS_ATTENTION_OUT, "cgs.attention_out", novalue,
-   "q, k, v, out", CGS_OPF_INPLACE | CGS_OPF_NOVALUE)
-OP(CGS_ATTENTION_OUT_DEFAULT, "cgs.attention_out.default", novalue,
-   "q, k, v, out", CGS_OPF_INPLACE | CGS_OPF_NOVALUE)
 OP(M_CHUNK, "chunk", chunk,
    "self, chunks, dim=0", CGS_OPF_VIEW)
 OP(M_CLAMP, "clamp", unary,

@@ -42,6 +42,7 @@ struct cgs_shape_ctx {
     struct cgs_graph *g;
     struct cgs_symctx *sx;
     uint32_t n_unbacked; /* unbacked symbols made so far (u0, u1, ...), as ShapeEnv numbers them */
+    const struct cgs_opdecls *decls;
     struct cgs_arena *ar;
     const struct cgs_val **vals; /* value each node's users see */
     /* caches: hints by expression, operators by (interned) target, parsed schemas */
@@ -4045,14 +4046,6 @@ RULE(mha)
     return 0;
 }
 
-RULE(attention)
-{
-    const struct cgs_tensor *q;
-
-    (void)n;
-    TRY(need_tensor(sc, "q", &q, d));
-    return copy_like(sc, q, CGS_DTYPE_UNKNOWN, NULL, NULL);
-}
 
 /* ---- factories ----------------------------------------------------------------------- */
 
@@ -4921,6 +4914,106 @@ static const char *arena_msg(struct cgs_arena *ar, const char *s)
     return cgs_arena_strdup(ar, s);
 }
 
+/* The argument a declaration names: a position, or a keyword. */
+static const struct cgs_val *decl_arg(struct cgs_shape_ctx *sc, const struct cgs_node *n,
+                                      const struct cgs_decl_ref *ref)
+{
+    if (ref->pos >= 0)
+        return (uint32_t)ref->pos < n->n_args ? node_val(sc, &n->args[ref->pos]) : NULL;
+    for (uint32_t k = 0; k < n->n_kwargs; k++)
+        if (!strcmp(n->kwargs[k].key, ref->name))
+            return node_val(sc, &n->kwargs[k].val);
+    return NULL;
+}
+
+static void ref_text(const struct cgs_decl_ref *ref, char *buf, size_t n)
+{
+    if (ref->pos >= 0)
+        snprintf(buf, n, "argument %d", ref->pos);
+    else
+        snprintf(buf, n, "argument '%s'", ref->name);
+}
+
+/* A declared operator's value (lib/opdecl.h). */
+static int infer_declared(struct cgs_shape_ctx *sc, const struct cgs_node *n,
+                          const struct cgs_decl *dc, struct cgs_diag *d)
+{
+    struct cgs_val *list = dc->n_outs > 1 ? new_list(sc, dc->n_outs) : NULL;
+    char what[300];
+
+    for (uint32_t k = 0; k < dc->n_outs; k++) {
+        const struct cgs_decl_out *o = &dc->outs[k];
+        const struct cgs_val *like;
+        sym_t shape[NDIM_MAX];
+        enum cgs_dtype dt;
+        struct cgs_val *v = list ? &list->u.items[k] : NULL;
+        if (o->none) {
+            if (!v)
+                v = new_val(sc, CGS_VAL_NONE);
+            else
+                v->kind = CGS_VAL_NONE;
+            if (!list)
+                sc->out = v;
+            continue;
+        }
+        like = decl_arg(sc, n, &o->like);
+        ref_text(&o->like, what, sizeof(what));
+        if (!like)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "%s (declared in %s:%u) is not known", what,
+                                dc->file, dc->line);
+        if (like->kind != CGS_VAL_TENSOR || !tensor_known(&like->u.t))
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "%s (declared in %s:%u) is not a known tensor",
+                                what, dc->file, dc->line);
+        dimcpy(shape, like->u.t.shape, like->u.t.ndim);
+        dt = like->u.t.dtype;
+        for (uint32_t m = 0; m < o->n_mods; m++) {
+            const struct cgs_decl_mod *md = &o->mods[m];
+            uint32_t w;
+            if (md->kind == CGS_DECL_DTYPE) {
+                dt = md->dtype;
+                continue;
+            }
+            if (!wrap_dim(md->dim, like->u.t.ndim, &w) || !like->u.t.ndim)
+                return cgs_diag_set(d, CGS_E_INVAL, "dim %d out of range for rank %u (%s:%u)",
+                                    md->dim, like->u.t.ndim, dc->file, dc->line);
+            if (md->from_arg) {
+                const struct cgs_val *of = decl_arg(sc, n, &md->of);
+                uint32_t w2;
+                ref_text(&md->of, what, sizeof(what));
+                if (!of || of->kind != CGS_VAL_TENSOR || !tensor_known(&of->u.t))
+                    return cgs_diag_set(d, CGS_E_UNKNOWN, "%s (%s:%u) is not a known tensor",
+                                        what, dc->file, dc->line);
+                if (!wrap_dim(md->of_dim, of->u.t.ndim, &w2) || !of->u.t.ndim)
+                    return cgs_diag_set(d, CGS_E_INVAL, "dim %d of %s out of range (%s:%u)",
+                                        md->of_dim, what, dc->file, dc->line);
+                shape[w] = of->u.t.shape[w2];
+            } else {
+                shape[w] = K(sc, md->size);
+            }
+        }
+        {
+            bool same = true;
+            for (uint32_t m = 0; m < o->n_mods; m++)
+                same = same && o->mods[m].kind == CGS_DECL_DTYPE;
+            // no size changed: torch.empty_like (a dense layout kept), as fake impls write it;
+            // otherwise a new contiguous tensor (new_empty)
+            if (same) {
+                TRY(copy_like(sc, &like->u.t, dt, NULL, NULL));
+                if (list)
+                    *v = *sc->out;
+                continue;
+            }
+        }
+        if (list)
+            fill_dense(sc, v, like->u.t.ndim, shape, dt, like->u.t.device, false);
+        else
+            out_dense(sc, like->u.t.ndim, shape, dt, like->u.t.device, false);
+    }
+    if (list)
+        sc->out = list;
+    return 0;
+}
+
 static void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct cgs_shape_node *r)
 {
     struct cgs_diag d = CGS_DIAG_INIT;
@@ -4935,6 +5028,25 @@ static void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struc
     op = slot->op;
 
     r->val = NULL;
+    if (sc->decls && sc->decls->n &&
+        (n->op == CGS_NODE_CALL_FUNCTION || n->op == CGS_NODE_CALL_METHOD)) {
+        const struct cgs_decl *dc = cgs_opdecls_find(sc->decls, n->target);
+        if (dc) {
+            struct cgs_diag dd = CGS_DIAG_INIT;
+            int drc;
+            sc->out = NULL;
+            drc = infer_declared(sc, n, dc, &dd);
+            r->val = sc->out;
+            r->status = drc == 0                ? CGS_SHAPE_OK
+                        : drc == -CGS_E_UNKNOWN ? CGS_SHAPE_PARTIAL
+                                                : CGS_SHAPE_ERROR;
+            if (drc)
+                r->reason = arena_msg(sc->ar, dd.msg);
+            if (drc && drc != -CGS_E_UNKNOWN)
+                r->val = NULL;
+            return;
+        }
+    }
     if (op == CGS_OP_UNKNOWN || cgs_ops[op].infer == cgs_shape_rule_none ||
         (n->op != CGS_NODE_CALL_FUNCTION && n->op != CGS_NODE_CALL_METHOD)) {
         char msg[300];
@@ -5025,6 +5137,7 @@ int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
     memset(&sc, 0, sizeof(sc));
     sc.g = g;
     sc.sx = g->syms;
+    sc.decls = opts ? opts->decls : NULL;
     sc.ar = g->arena;
     sc.vals = cgs_arena_calloc(g->arena, g->n_nodes ? g->n_nodes : 1, sizeof(*sc.vals));
     sc.hints = cgs_xcalloc(HINT_SLOTS, sizeof(*sc.hints));

@@ -21,6 +21,7 @@
 #include "lib/buf.h"
 #include "lib/diag.h"
 #include "lib/graph.h"
+#include "lib/opdecl.h"
 
 enum cgs_shape_status {
     CGS_SHAPE_OK,         /* inferred exactly */
@@ -81,6 +82,8 @@ struct cgs_shapes_opts {
      * graph inputs alone.
      */
     bool reinfer;
+    /* declared operators (lib/opdecl.h), consulted before the registry; NULL for none */
+    const struct cgs_opdecls *decls;
 };
 
 /*

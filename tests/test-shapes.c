@@ -20,6 +20,22 @@
 #include "lib/shapes.h"
 #include "tests/fixtures.h"
 
+/* the operator declarations cgscope ships (ops/*.ops: the sample's cgs::attention) */
+static struct cgs_opdecls shipped;
+
+static const struct cgs_opdecls *shipped_decls(void)
+{
+    static bool loaded;
+    struct cgs_diag d = CGS_DIAG_INIT;
+
+    if (!loaded) {
+        loaded = true;
+        if (cgs_opdecls_load(&shipped, "ops/samples.ops", &d))
+            fprintf(stderr, "ops/samples.ops: %s\n", d.msg);
+    }
+    return &shipped;
+}
+
 static struct cgs_graph *load_text(const char *text)
 {
     struct cgs_diag d = CGS_DIAG_INIT;
@@ -98,7 +114,7 @@ static bool run_case(int line, const char *symbols, const char *call, const char
     bool expect_error = !strcmp(expected, "\"error\"");
     char *text = case_graph(symbols, call, inputs, expected, expect_error);
     struct cgs_graph *g = load_text(text);
-    struct cgs_shapes_opts o = {true};
+    struct cgs_shapes_opts o = {.reinfer = true, .decls = shipped_decls()};
     struct cgs_shapes *s = NULL;
     struct cgs_diag d = CGS_DIAG_INIT;
     const struct cgs_shape_node *r;
@@ -376,7 +392,7 @@ static void golden_graph(const char *path, void *ud)
 {
     int *bad = ud;
     struct cgs_diag d = CGS_DIAG_INIT;
-    struct cgs_shapes_opts o = {true};
+    struct cgs_shapes_opts o = {.reinfer = true, .decls = shipped_decls()};
     struct cgs_shapes *s;
     struct cgs_graph *g = cgs_graph_load_json(path, &d);
 
@@ -426,5 +442,8 @@ int main(void)
         cmocka_unit_test(test_golden_fixtures),
     };
 
-    return cmocka_run_group_tests_name("shapes", tests, NULL, NULL);
+    int rc = cmocka_run_group_tests_name("shapes", tests, NULL, NULL);
+
+    cgs_opdecls_free(&shipped);
+    return rc;
 }

@@ -1,6 +1,8 @@
 #include "tools/cmd.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +10,7 @@
 
 #include "lib/arena.h"
 #include "lib/load.h"
+#include "lib/opdecl.h"
 
 void cli_print_help(const struct cmd *c, FILE *f)
 {
@@ -54,6 +57,83 @@ void cli_warn(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+}
+
+static int load_decl_file(struct cgs_opdecls *ds, const char *path)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+
+    if (cgs_opdecls_load(ds, path, &d)) {
+        if (!d.file)
+            cgs_diag_at(&d, path, d.line, d.col);
+        return cli_report_diag(&d);
+    }
+    return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every *.ops file of dir, in name order; a folder that is not there is no error. */
+static int load_decl_dir(struct cgs_opdecls *ds, const char *dir)
+{
+    DIR *dp = opendir(dir);
+    struct dirent *e;
+    char *names[256];
+    size_t n = 0;
+    int rc = 0;
+
+    if (!dp)
+        return 0;
+    while ((e = readdir(dp)) && n < 256) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && !strcmp(e->d_name + len - 4, ".ops") && e->d_name[0] != '.')
+            names[n++] = strdup(e->d_name);
+    }
+    closedir(dp);
+    qsort(names, n, sizeof(*names), by_name);
+    for (size_t i = 0; i < n; i++) {
+        char path[PATH_MAX];
+        if (!rc && names[i]) {
+            snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+            rc = load_decl_file(ds, path);
+        }
+        free(names[i]);
+    }
+    return rc;
+}
+
+int cli_load_opdecls(struct cgs_opdecls *ds, const char *const *files, size_t n_files)
+{
+    char exe[PATH_MAX], dir[PATH_MAX + 32];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    const char *env = getenv("CGSCOPE_OPS");
+    int rc = 0;
+
+    if (len > 0) {
+        char *slash;
+        exe[len] = 0;
+        slash = strrchr(exe, '/');
+        if (slash)
+            *slash = 0;
+        snprintf(dir, sizeof(dir), "%s/ops", exe);
+        rc = load_decl_dir(ds, dir);
+        snprintf(dir, sizeof(dir), "%s/../share/cgscope/ops", exe);
+        if (!rc)
+            rc = load_decl_dir(ds, dir);
+    }
+    if (!rc && env && *env) {
+        char *copy = strdup(env), *save = NULL, *tok;
+        for (tok = copy ? strtok_r(copy, ":", &save) : NULL; tok && !rc;
+             tok = strtok_r(NULL, ":", &save))
+            rc = load_decl_file(ds, tok);
+        free(copy);
+    }
+    for (size_t i = 0; i < n_files && !rc; i++)
+        rc = load_decl_file(ds, files[i]);
+    return rc;
 }
 
 struct cgs_graph *cli_load_graph(const char *path, const char *model)

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "lib/layout.h"
+#include "lib/opdecl.h"
 #include "lib/shapes.h"
 #include "lib/split.h"
 #include "tools/cmd.h"
@@ -262,6 +263,10 @@ static int run(int argc, char **argv)
     }
     if (view == CGS_DOT_VIEW_FULL) {
         struct cgs_shapes_opts so = {false};
+        static struct cgs_opdecls decls; // lives until exit: shapes point into it
+        if (!decls.n && cli_load_opdecls(&decls, NULL, 0))
+            cli_warn("%s: operator declarations not loaded", argv[optind]);
+        so.decls = &decls;
         if (cgs_shapes_infer(g, &so, &shapes, &d) < 0) {
             cli_warn("%s: no shape flags: %s", argv[optind], d.msg);
             cgs_diag_clear(&d);

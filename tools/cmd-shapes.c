@@ -16,7 +16,7 @@ const struct cmd cmd_shapes = {
     .name = "shapes",
     .usage =
         "cgscope shapes [--reinfer] [--bind SYM=INT ...] [--split-ops OP[,OP]] [--check] [--all] "
-        "[--json] [--model NAME] GRAPH",
+        "[--ops FILE ...] [--json] [--model NAME] GRAPH",
     .summary = "infer shapes, dtypes and strides of every node (FakeTensor semantics)",
     .help = "options:\n"
             "  --reinfer          drop every recorded value except those of placeholders and\n"
@@ -29,6 +29,9 @@ const struct cmd cmd_shapes = {
             "                     and report the bytes each piece computes (needs every\n"
             "                     symbol bound, or a static graph)\n"
             "  --model NAME       the model to read from a .pt2 archive holding several\n"
+            "  --ops FILE         shape rules for your own operators, one line each\n"
+            "                     ('mylib.fused_rmsnorm: like 0'; docs/custom-ops.md);\n"
+            "                     repeatable, after $CGSCOPE_OPS and the shipped ops/*.ops\n"
             "  --check            exit 1 unless every node was inferred exactly and agrees\n"
             "                     with its recorded value (a CI gate)\n"
             "  --all              text output: list every node, not only the ones that are\n"
@@ -346,6 +349,7 @@ static int run(int argc, char **argv)
         {"split-ops", required_argument, NULL, 's'},
         {"json", no_argument, NULL, 'j'},
         {"model", required_argument, NULL, 'm'},
+        {"ops", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -353,6 +357,9 @@ static int run(int argc, char **argv)
     struct cgs_sym_bindings bind = {binds, 0};
     struct cgs_shapes_opts so = {false};
     struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_opdecls decls = {0};
+    const char *ops_files[16];
+    size_t n_ops = 0;
     struct cgs_shapes *s;
     struct cgs_graph *g;
     bool json = false, all = false, total_known = false, check = false;
@@ -394,6 +401,13 @@ static int run(int argc, char **argv)
         case 'm':
             model = optarg;
             break;
+        case 'o':
+            if (n_ops == 16) {
+                rc = cli_usage_error(&cmd_shapes, "too many --ops files (at most 16)");
+                goto out;
+            }
+            ops_files[n_ops++] = optarg;
+            break;
         case 'h':
             cli_print_help(&cmd_shapes, stdout);
             goto out;
@@ -406,6 +420,10 @@ static int run(int argc, char **argv)
         rc = cli_usage_error(&cmd_shapes, "expected one GRAPH");
         goto out;
     }
+    rc = cli_load_opdecls(&decls, ops_files, n_ops);
+    if (rc)
+        goto out;
+    so.decls = &decls;
     g = cli_load_graph(argv[optind], model);
     if (!g) {
         rc = CGS_EXIT_BAD_INPUT;
@@ -445,5 +463,6 @@ static int run(int argc, char **argv)
 out:
     for (size_t i = 0; i < bind.n; i++)
         free((char *)binds[i].name);
+    cgs_opdecls_free(&decls);
     return rc;
 }

@@ -48,6 +48,15 @@ void cli_warn(const char *fmt, ...) CGS_PRINTF(1, 2);
  */
 struct cgs_graph *cli_load_graph(const char *path, const char *model);
 
+/*
+ * Load the operator declarations (lib/opdecl.h): every *.ops file of the folders shipped
+ * beside the binary (<bindir>/ops, <bindir>/../share/cgscope/ops), then the files in
+ * $CGSCOPE_OPS (':'-separated), then `files` (--ops). A later declaration wins. On a bad
+ * file print the error and return CGS_EXIT_BAD_INPUT; 0 otherwise.
+ */
+struct cgs_opdecls;
+int cli_load_opdecls(struct cgs_opdecls *ds, const char *const *files, size_t n_files);
+
 /* Print the graph's warnings and errors (notes) on stderr, at most `max` of them. */
 void cli_print_notes(const struct cgs_graph *g, unsigned max);
 

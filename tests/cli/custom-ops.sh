@@ -1,0 +1,72 @@
+#!/bin/sh
+# Declared operators (lib/opdecl.h, --ops, $CGSCOPE_OPS, ops/*.ops): a user's own op gets a
+# shape rule from a line of text. The graph is Mixtral's transformers.grouped_mm_fallback
+# node with its inputs, as torch 2.11 recorded them (tests/gpu/model_graphs.py).
+CGSCOPE=${CGSCOPE:-./cgscope}
+here=$(dirname "$0")
+g="$here/../data/custom-op.dynamo.json"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+
+# without a declaration the op is a root cause, reported with its name
+"$CGSCOPE" shapes --reinfer --json "$g" >"$tmp/out" 2>/dev/null
+python3 - "$tmp/out" <<'PY' || fail "undeclared op"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rc = doc["root_causes"]
+assert rc and rc[0]["target"] == "transformers.grouped_mm_fallback", rc
+assert rc[0]["status"] == "unknown_op", rc
+PY
+
+# [96, 64] x [4, 64, 256] -> [96, 256]: like argument 0, last dim from argument 1's last dim
+cat >"$tmp/moe.ops" <<'OPS'
+# Mixtral's grouped matmul fallback
+transformers.grouped_mm_fallback: like 0 dim -1 = 1 dim -1
+OPS
+"$CGSCOPE" shapes --reinfer --check --ops "$tmp/moe.ops" "$g" >"$tmp/out" 2>&1 ||
+    fail "declared op does not validate: $(cat "$tmp/out")"
+CGSCOPE_OPS="$tmp/moe.ops" "$CGSCOPE" shapes --reinfer --check "$g" >/dev/null 2>&1 ||
+    fail "CGSCOPE_OPS not read"
+
+# a declaration that gets the size wrong is caught by the record
+echo "transformers.grouped_mm_fallback: like 0" >"$tmp/wrong.ops"
+"$CGSCOPE" shapes --reinfer --check --ops "$tmp/wrong.ops" "$g" >/dev/null 2>&1
+[ $? = 1 ] || fail "a wrong declaration passed --check"
+
+# dtype and several outputs, keyword arguments by name
+cat >"$tmp/multi.ops" <<'OPS'
+transformers.grouped_mm_fallback: like offs dtype int64, like 0 dim 0 = 7 dtype float16, none
+OPS
+"$CGSCOPE" shapes --reinfer --json --ops "$tmp/multi.ops" "$g" 2>/dev/null | python3 -c '
+import json, sys
+doc = json.load(sys.stdin)
+n = [x for x in doc["nodes"] if x["name"] == "out"][0]
+v = n["val"]
+assert n["status"] == "ok" and isinstance(v, list) and len(v) == 3, n
+assert v[0]["dtype"] == "int64" and v[1]["shape"] == [7, 64] and v[1]["dtype"] == "float16", v
+assert v[1]["stride"] == [64, 1] and v[2] is None, v
+' || fail "several outputs"
+
+# bad declaration files: exit 2, file:line:col and what was expected, nothing on stdout
+check_bad() {
+    printf '%s\n' "$1" >"$tmp/bad.ops"
+    "$CGSCOPE" shapes --ops "$tmp/bad.ops" "$g" >"$tmp/o" 2>"$tmp/e"; rc=$?
+    [ $rc = 2 ] || fail "bad decl '$1': exit $rc"
+    [ -s "$tmp/o" ] && fail "bad decl '$1': output on stdout"
+    grep -q "bad.ops:$2: error: .*$3" "$tmp/e" || fail "bad decl '$1': $(cat "$tmp/e")"
+}
+check_bad "mylib.op like 0" "1:10" "expected ':'"
+check_bad "mylib.op: same 0" "1:11" "expected 'like ARG' or 'none'"
+check_bad "mylib.op: like 0 dtype float33" "1:31" "expected a dtype"
+check_bad "mylib.op: like 0 dim -1 8" "1:25" "expected '='"
+check_bad "mylib.op: like 0 dim x = 3" "1:23" "expected a dim number"
+check_bad "mylib.op: like 0 extra" "1:18" "expected 'dtype DTYPE'"
+check_bad "# ok
+mylib.op: like -3" "2:16" "position >= 0"
+"$CGSCOPE" shapes --ops "$tmp/nope.ops" "$g" >/dev/null 2>"$tmp/e"; rc=$?
+[ $rc = 2 ] && grep -q "nope.ops" "$tmp/e" || fail "missing --ops file: exit $rc $(cat "$tmp/e")"
+
+echo "custom ops: $fails failures"
+[ $fails = 0 ]
