@@ -120,6 +120,10 @@ int cli_load_opdecls(struct cgs_opdecls *ds, const char *const *files, size_t n_
             *slash = 0;
         snprintf(dir, sizeof(dir), "%s/ops", exe);
         rc = load_decl_dir(ds, dir);
+        // build folders (build-address-undefined/cgscope) find the tree's ops/ too
+        snprintf(dir, sizeof(dir), "%s/../ops", exe);
+        if (!rc && access(dir, R_OK) == 0 && strcmp(exe, "/usr/bin") && strcmp(exe, "/bin"))
+            rc = load_decl_dir(ds, dir);
         snprintf(dir, sizeof(dir), "%s/../share/cgscope/ops", exe);
         if (!rc)
             rc = load_decl_dir(ds, dir);

@@ -50,7 +50,8 @@ struct cgs_graph *cli_load_graph(const char *path, const char *model);
 
 /*
  * Load the operator declarations (lib/opdecl.h): every *.ops file of the folders shipped
- * beside the binary (<bindir>/ops, <bindir>/../share/cgscope/ops), then the files in
+ * beside the binary (<bindir>/ops; <bindir>/../ops for build folders in the tree;
+ * <bindir>/../share/cgscope/ops when installed), then the files in
  * $CGSCOPE_OPS (':'-separated), then `files` (--ops). A later declaration wins. On a bad
  * file print the error and return CGS_EXIT_BAD_INPUT; 0 otherwise.
  */
