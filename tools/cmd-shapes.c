@@ -429,6 +429,7 @@ static int run(int argc, char **argv)
         rc = CGS_EXIT_BAD_INPUT;
         goto out;
     }
+    cli_print_notes(g, 20); // stderr: the loader's warnings (unknown dims, ...)
     for (size_t i = 0; i < bind.n; i++)
         if (!cgs_graph_symbol(g, binds[i].name))
             cli_warn("--bind: graph has no symbol '%s'", binds[i].name);
