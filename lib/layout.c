@@ -1089,14 +1089,25 @@ int cgs_layout_run(struct cgs_graph *g, const struct cgs_layout_opts *opts, stru
     case CGS_LAYOUT_MODE_AUTO:
         l->is_inference = g->producer.is_inference > 0;
         l->is_backward = g->producer.is_backward > 0;
+        l->mode_reason = "from producer.is_inference / is_backward";
+        if (g->producer.is_inference < 0 && g->producer.is_backward <= 0)
+            // nothing in a post-grad graph tells exactly: AOTAutograd detaches its inputs, so
+            // a training forward graph's placeholders do not require grad either (fixtures:
+            // post_grad/*_train.fwd.json)
+            l->mode_reason = "producer.is_inference missing: treated as a training forward "
+                             "graph (pass --inference if it was compiled under torch.no_grad "
+                             "or with an eval-mode model that needs no grad)";
         break;
     case CGS_LAYOUT_MODE_INFERENCE:
         l->is_inference = true;
+        l->mode_reason = "--inference";
         break;
     case CGS_LAYOUT_MODE_TRAINING:
+        l->mode_reason = "--training";
         break;
     case CGS_LAYOUT_MODE_BACKWARD:
         l->is_backward = true;
+        l->mode_reason = "--backward";
         break;
     }
     l->n_nodes = g->n_nodes;

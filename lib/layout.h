@@ -175,6 +175,10 @@ struct cgs_layout {
     const struct cgs_graph *graph;
     struct cgs_layout_opts opts;
     bool is_inference, is_backward;
+    /* where the graph kind came from: the option, or producer.is_inference; when the
+     * producer did not say, the graph is taken for a training forward graph and this says so
+     * (nothing in a post-grad graph tells the two apart exactly) */
+    const char *mode_reason;
 
     bool layout_opt;
     enum cgs_layout_rule rule;

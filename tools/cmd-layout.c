@@ -93,6 +93,7 @@ static cJSON *layout_json(const struct cgs_layout *l)
     cJSON_AddStringToObject(doc, "graph", g->file ? g->file : "");
     cJSON_AddBoolToObject(doc, "is_inference", l->is_inference);
     cJSON_AddBoolToObject(doc, "is_backward", l->is_backward);
+    cJSON_AddStringToObject(doc, "mode_reason", l->mode_reason ? l->mode_reason : "");
     cJSON_AddNumberToObject(doc, "nodes", l->n_nodes);
     cJSON_AddNumberToObject(doc, "nconv", l->n_convs);
 
@@ -222,6 +223,8 @@ static void layout_text(const struct cgs_layout *l, bool all)
            cgs_layout_rules_name(l->opts.rules),
            l->is_backward ? "backward" : l->is_inference ? "inference" : "training forward",
            l->n_nodes, l->n_convs, l->n_convs == 1 ? "" : "s");
+    if (l->mode_reason && strstr(l->mode_reason, "missing"))
+        printf("graph kind: %s\n", l->mode_reason);
     if (l->n_convs) {
         printf("\nconvolutions:\n  %-24s %-8s %-18s %6s %16s\n", "name", "class", "weight",
                "groups", "flops");

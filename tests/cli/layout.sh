@@ -81,6 +81,22 @@ if [ -w /dev/full ]; then
     "$CGSCOPE" layout "$PG/resnet18_eval.json" >/dev/full 2>$err
     [ $? = 2 ] || { echo "FAIL writing to /dev/full did not fail"; fails=$((fails + 1)); }
 fi
+# a graph that does not say whether it is an inference graph: taken for a training forward
+# graph, and the answer says so (text and JSON)
+if [ -f "$PG/resnet18_eval.json" ]; then
+    python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["producer"].pop("is_inference", None)
+d["producer"].pop("is_backward", None)
+json.dump(d, open(sys.argv[2], "w"))' "$PG/resnet18_eval.json" $out.noflag.json
+    check "no is_inference" 0 "$CGSCOPE" layout $out.noflag.json
+    has "no is_inference (text)" $out "producer.is_inference missing: treated as a training forward"
+    check "no is_inference --json" 0 "$CGSCOPE" layout --json $out.noflag.json
+    has "no is_inference (json)" $out '"mode_reason":'
+    check "no is_inference --inference" 0 "$CGSCOPE" layout --inference --json $out.noflag.json
+    has "--inference" $out '"is_inference":	true'
+fi
 rm -f $out* $err
 echo "$fails failures"
 [ $fails = 0 ]
