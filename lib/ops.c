@@ -82,23 +82,94 @@ enum cgs_op cgs_op_lookup(const char *target)
     return CGS_OP_UNKNOWN;
 }
 
-/* Whether `packet` + "." + one more component == full. */
-static bool is_packet_of(const char *packet, const char *full)
+static bool is_python_module(const char *name)
 {
-    size_t len = strlen(packet);
-
-    if (strncmp(packet, full, len) || full[len] != '.' || !full[len + 1])
-        return false;
-    return !strchr(full + len + 1, '.') && count_dots(packet) == 1;
+    static const char *const mods[] = {"torch.", "operator.", "builtins.", "math.", "_operator.",
+                                       NULL};
+    for (size_t i = 0; mods[i]; i++)
+        if (!strncmp(name, mods[i], strlen(mods[i])))
+            return true;
+    return false;
 }
 
+/*
+ * MagiCompiler's rule (resolve_defined_ops): a name is resolved to operator overloads (a
+ * packet name to all its overloads) and a node matches when its target is one of them, or
+ * when the target is a packet (a Dynamo graph's custom op) whose .default is one of them.
+ * Python callables (torch.*, operator.*) are not packets.
+ */
 bool cgs_op_name_matches(const char *name, const char *target)
 {
+    size_t len;
+
     if (!name || !target)
         return false;
     if (!strcmp(name, target))
         return true;
-    return is_packet_of(name, target) || is_packet_of(target, name);
+    len = strlen(name);
+    if (count_dots(name) == 1 && !is_python_module(name) && !strncmp(name, target, len) &&
+        target[len] == '.' && target[len + 1] && !strchr(target + len + 1, '.'))
+        return true;
+    len = strlen(target);
+    if (count_dots(target) == 1 && !strncmp(name, target, len) && !strcmp(name + len, ".default"))
+        return true;
+    return false;
+}
+
+size_t cgs_edit_distance(const char *a, const char *b, size_t cap)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    size_t row[256], best, i, j;
+
+    if ((la > lb ? la - lb : lb - la) > cap || lb >= sizeof(row) / sizeof(row[0]))
+        return cap + 1;
+    for (j = 0; j <= lb; j++)
+        row[j] = j;
+    for (i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        best = row[0];
+        for (j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t v = diag + (a[i - 1] != b[j - 1]);
+            if (row[j - 1] + 1 < v)
+                v = row[j - 1] + 1;
+            if (up + 1 < v)
+                v = up + 1;
+            row[j] = v;
+            diag = up;
+            if (v < best)
+                best = v;
+        }
+        if (best > cap)
+            return cap + 1;
+    }
+    return row[lb] > cap ? cap + 1 : row[lb];
+}
+
+const char *cgs_op_suggest(const char *target)
+{
+    size_t len, cap, best_d;
+    const char *best = NULL;
+
+    if (!target || !*target)
+        return NULL;
+    len = strlen(target);
+    cap = len < 6 ? 1 : len < 16 ? 2 : 3;
+    best_d = cap + 1;
+    for (size_t i = 1; i < CGS_OP_COUNT; i++) {
+        size_t dd;
+        if (cgs_ops[i].infer == cgs_shape_rule_none)
+            continue; // suggest what cgscope can infer
+        dd = cgs_edit_distance(target, cgs_ops[i].name, best_d - 1 < cap ? best_d - 1 : cap);
+        if (dd < best_d) {
+            best_d = dd;
+            best = cgs_ops[i].name;
+            if (dd == 1)
+                break;
+        }
+    }
+    return best;
 }
 
 bool cgs_op_target_has(const char *target, unsigned flags)

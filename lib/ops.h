@@ -82,11 +82,19 @@ enum cgs_op cgs_op_lookup_exact(const char *target);
 
 /*
  * Whether a name given on the command line matches a graph target, as
- * MagiCompiler's resolve_defined_ops does: equal strings, or name is the
- * packet of target ("aten.mm" matches "aten.mm.default"; "cgs.attention"
- * matches "cgs.attention.default"), or target is the packet of name.
+ * MagiCompiler's resolve_defined_ops does (the one matching rule: split, declarations and
+ * the CLI use it): equal strings; or name is a torch.ops packet and target one of its
+ * overloads ("aten.mm" matches "aten.mm.default"); or target is a packet (Dynamo's custom
+ * ops) and name its .default ("cgs.attention.default" matches "cgs.attention").
  */
 bool cgs_op_name_matches(const char *name, const char *target);
+
+/* Levenshtein distance of a and b, or cap + 1 when it is larger than cap. */
+size_t cgs_edit_distance(const char *a, const char *b, size_t cap);
+
+/* The registry target nearest a mistyped one (a rule-bearing entry within a small edit
+ * distance), for "did you mean"; NULL when none is close. */
+const char *cgs_op_suggest(const char *target);
 
 /* Whether target has the given flags (all of them); false for unknown targets. */
 bool cgs_op_target_has(const char *target, unsigned flags);

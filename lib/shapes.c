@@ -54,6 +54,8 @@ struct cgs_shape_ctx {
     struct op_slot {
         const char *target;
         enum cgs_op op;
+        const char *suggest; /* unknown targets: the nearest registry name, once asked */
+        bool suggested;
     } * ops;
     struct schema {
         uint32_t n; /* UINT32_MAX until parsed */
@@ -5024,6 +5026,7 @@ static void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struc
     if (slot->target != n->target || !n->target) {
         slot->target = n->target;
         slot->op = cgs_op_lookup(n->target);
+        slot->suggested = false;
     }
     op = slot->op;
 
@@ -5051,9 +5054,18 @@ static void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struc
         (n->op != CGS_NODE_CALL_FUNCTION && n->op != CGS_NODE_CALL_METHOD)) {
         char msg[300];
         r->status = CGS_SHAPE_UNKNOWN_OP;
-        snprintf(msg, sizeof(msg), "no shape rule for %s '%s'%s", cgs_node_op_names[n->op],
+        if (op == CGS_OP_UNKNOWN && !slot->suggested &&
+            (n->op == CGS_NODE_CALL_FUNCTION || n->op == CGS_NODE_CALL_METHOD)) {
+            slot->suggest = cgs_op_suggest(n->target);
+            slot->suggested = true;
+        }
+        snprintf(msg, sizeof(msg), "no shape rule for %s '%s'%s%s%s", cgs_node_op_names[n->op],
                  n->target ? n->target : "",
-                 op != CGS_OP_UNKNOWN ? " (an operator torch 2.11 has)" : "");
+                 op != CGS_OP_UNKNOWN                    ? " (an operator torch 2.11 has)"
+                 : slot->suggested && slot->suggest      ? "; did you mean '"
+                 : " (not an operator of torch 2.11: declare it with --ops)",
+                 op == CGS_OP_UNKNOWN && slot->suggested && slot->suggest ? slot->suggest : "",
+                 op == CGS_OP_UNKNOWN && slot->suggested && slot->suggest ? "'?" : "");
         r->reason = arena_msg(sc->ar, msg);
         return;
     }

@@ -78,77 +78,15 @@ static size_t count_dots(const char *s)
     return n;
 }
 
-static bool is_python_module(const char *name)
-{
-    static const char *const mods[] = {"torch.", "operator.", "builtins.", "math.", "_operator.",
-                                       NULL};
-    for (size_t i = 0; mods[i]; i++)
-        if (!strncmp(name, mods[i], strlen(mods[i])))
-            return true;
-    return false;
-}
-
-/*
- * MagiCompiler resolves each name to operator overloads (a packet name to
- * all its overloads) and matches a node when its target is one of them, or
- * when the target is a packet whose .default is one of them.
- */
+/* The one MagiCompiler matching rule lives in lib/ops (cgs_op_name_matches). */
 bool cgs_split_op_matches(const char *name, const char *target)
 {
-    size_t len;
-
-    if (!name || !target)
-        return false;
-    if (!strcmp(name, target))
-        return true;
-    // name "ns.op" (a packet of a torch.ops namespace, not a Python module such
-    // as torch or operator) matches target "ns.op.overload"
-    len = strlen(name);
-    if (count_dots(name) == 1 && !is_python_module(name) && !strncmp(name, target, len) &&
-        target[len] == '.' &&
-        target[len + 1] && !strchr(target + len + 1, '.'))
-        return true;
-    // name "ns.op.default" matches target "ns.op" (Dynamo graphs hold packets)
-    len = strlen(target);
-    if (count_dots(target) == 1 && !strncmp(name, target, len) && !strcmp(name + len, ".default"))
-        return true;
-    return false;
+    return cgs_op_name_matches(name, target);
 }
 
 size_t cgs_split_edit_distance(const char *a, const char *b, size_t cap)
 {
-    size_t la = strlen(a), lb = strlen(b);
-    size_t *row, best, i, j, res;
-
-    if ((la > lb ? la - lb : lb - la) > cap)
-        return cap + 1;
-    row = cgs_xcalloc(lb + 1, sizeof(*row));
-    for (j = 0; j <= lb; j++)
-        row[j] = j;
-    for (i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        best = row[0];
-        for (j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t v = diag + (a[i - 1] != b[j - 1]);
-            if (row[j - 1] + 1 < v)
-                v = row[j - 1] + 1;
-            if (up + 1 < v)
-                v = up + 1;
-            row[j] = v;
-            diag = up;
-            if (v < best)
-                best = v;
-        }
-        if (best > cap) {
-            free(row);
-            return cap + 1;
-        }
-    }
-    res = row[lb] > cap ? cap + 1 : row[lb];
-    free(row);
-    return res;
+    return cgs_edit_distance(a, b, cap);
 }
 
 /* Whether one dot-separated component of target equals one of names[]. */

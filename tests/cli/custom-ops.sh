@@ -20,6 +20,17 @@ assert rc and rc[0]["target"] == "transformers.grouped_mm_fallback", rc
 assert rc[0]["status"] == "unknown_op", rc
 PY
 
+grep -q "declare it with --ops" "$tmp/out" || fail "no hint to declare an unknown op"
+
+# a mistyped target gets a "did you mean" from the registry
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["nodes"][-2]["target"] = "torch.nn.functional.rellu"
+json.dump(d, open(sys.argv[2], "w"))' "$g" "$tmp/typo.json"
+"$CGSCOPE" shapes --reinfer "$tmp/typo.json" 2>/dev/null |
+    grep -q "did you mean 'torch.nn.functional.relu'" || fail "no did-you-mean for a typo"
+
 # [96, 64] x [4, 64, 256] -> [96, 256]: like argument 0, last dim from argument 1's last dim
 cat >"$tmp/moe.ops" <<'OPS'
 # Mixtral's grouped matmul fallback
