@@ -103,7 +103,7 @@ OP(M_AMIN, "amin", reduce,
 OP(M_ANGLE, "angle", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(M_ANY, "any", reduce_bool,
-   "self", CGS_OPF_REDUCTION)
+   "self, dim, keepdim=False", CGS_OPF_REDUCTION)
 OP(M_ARCCOS_, "arccos_", inplace,
    "self", CGS_OPF_INPLACE)
 OP(M_ARCCOSH_, "arccosh_", inplace,
@@ -500,13 +500,13 @@ OP(ATEN__COMPUTE_LINEAR_COMBINATION_DEFAULT, "aten._compute_linear_combination.d
    "input, coefficients", 0)
 OP(ATEN__COMPUTE_LINEAR_COMBINATION_OUT, "aten._compute_linear_combination.out", out,
    "input, coefficients, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__CONJ_DEFAULT, "aten._conj.default", none,
+OP(ATEN__CONJ_DEFAULT, "aten._conj.default", alias,
    "self", CGS_OPF_VIEW)
 OP(ATEN__CONJ_COPY_DEFAULT, "aten._conj_copy.default", none,
    "self", 0)
 OP(ATEN__CONJ_COPY_OUT, "aten._conj_copy.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__CONJ_PHYSICAL_DEFAULT, "aten._conj_physical.default", none,
+OP(ATEN__CONJ_PHYSICAL_DEFAULT, "aten._conj_physical.default", clone,
    "self", 0)
 OP(ATEN__CONJ_PHYSICAL_OUT, "aten._conj_physical.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
@@ -674,15 +674,15 @@ OP(ATEN__FAKE_QUANTIZE_PER_TENSOR_AFFINE_CACHEMASK_TENSOR_QPARAMS_DEFAULT, "aten
    "self, scale, zero_point, fake_quant_enabled, quant_min, quant_max", 0)
 OP(ATEN__FAKE_QUANTIZE_PER_TENSOR_AFFINE_CACHEMASK_TENSOR_QPARAMS_OUT, "aten._fake_quantize_per_tensor_affine_cachemask_tensor_qparams.out", out,
    "self, scale, zero_point, fake_quant_enabled, quant_min, quant_max, *, !out0, !out1", CGS_OPF_INPLACE)
-OP(ATEN__FFT_C2C_DEFAULT, "aten._fft_c2c.default", none,
+OP(ATEN__FFT_C2C_DEFAULT, "aten._fft_c2c.default", fft_c2c,
    "self, dim, normalization, forward", 0)
 OP(ATEN__FFT_C2C_OUT, "aten._fft_c2c.out", out,
    "self, dim, normalization, forward, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__FFT_C2R_DEFAULT, "aten._fft_c2r.default", none,
+OP(ATEN__FFT_C2R_DEFAULT, "aten._fft_c2r.default", fft_c2r,
    "self, dim, normalization, last_dim_size", CGS_OPF_CORE)
 OP(ATEN__FFT_C2R_OUT, "aten._fft_c2r.out", out,
    "self, dim, normalization, last_dim_size, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__FFT_R2C_DEFAULT, "aten._fft_r2c.default", none,
+OP(ATEN__FFT_R2C_DEFAULT, "aten._fft_r2c.default", fft_r2c,
    "self, dim, normalization, onesided", CGS_OPF_CORE)
 OP(ATEN__FFT_R2C_OUT, "aten._fft_r2c.out", out,
    "self, dim, normalization, onesided, *, !out", CGS_OPF_INPLACE)
@@ -1548,7 +1548,7 @@ OP(ATEN__RESIZE_OUTPUT__DEFAULT, "aten._resize_output_.default", inplace,
    "self, size, device", CGS_OPF_INPLACE)
 OP(ATEN__ROWWISE_PRUNE_DEFAULT, "aten._rowwise_prune.default", none,
    "weight, mask, compressed_indices_dtype", 0)
-OP(ATEN__SAFE_SOFTMAX_DEFAULT, "aten._safe_softmax.default", none,
+OP(ATEN__SAFE_SOFTMAX_DEFAULT, "aten._safe_softmax.default", softmax,
    "self, dim, dtype=None", 0)
 OP(ATEN__SAMPLE_DIRICHLET_DEFAULT, "aten._sample_dirichlet.default", none,
    "self, generator=None", CGS_OPF_RANDOM)
@@ -1928,41 +1928,41 @@ OP(ATEN__UPSAMPLE_BICUBIC2D_AA_BACKWARD_DEFAULT, "aten._upsample_bicubic2d_aa_ba
    "grad_output, output_size, input_size, align_corners, scales_h=None, scales_w=None", 0)
 OP(ATEN__UPSAMPLE_BICUBIC2D_AA_BACKWARD_GRAD_INPUT, "aten._upsample_bicubic2d_aa_backward.grad_input", out,
    "grad_output, output_size, input_size, align_corners, scales_h=None, scales_w=None, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN__UPSAMPLE_BILINEAR2D_AA_DEFAULT, "aten._upsample_bilinear2d_aa.default", none,
+OP(ATEN__UPSAMPLE_BILINEAR2D_AA_DEFAULT, "aten._upsample_bilinear2d_aa.default", upsample,
    "self, output_size, align_corners, scales_h=None, scales_w=None", 0)
 OP(ATEN__UPSAMPLE_BILINEAR2D_AA_OUT, "aten._upsample_bilinear2d_aa.out", out,
    "self, output_size, align_corners, scales_h=None, scales_w=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__UPSAMPLE_BILINEAR2D_AA_VEC, "aten._upsample_bilinear2d_aa.vec", none,
+OP(ATEN__UPSAMPLE_BILINEAR2D_AA_VEC, "aten._upsample_bilinear2d_aa.vec", upsample,
    "input, output_size, align_corners, scale_factors", 0)
 OP(ATEN__UPSAMPLE_BILINEAR2D_AA_BACKWARD_DEFAULT, "aten._upsample_bilinear2d_aa_backward.default", none,
    "grad_output, output_size, input_size, align_corners, scales_h=None, scales_w=None", 0)
 OP(ATEN__UPSAMPLE_BILINEAR2D_AA_BACKWARD_GRAD_INPUT, "aten._upsample_bilinear2d_aa_backward.grad_input", out,
    "grad_output, output_size, input_size, align_corners, scales_h=None, scales_w=None, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN__UPSAMPLE_NEAREST_EXACT1D_DEFAULT, "aten._upsample_nearest_exact1d.default", none,
+OP(ATEN__UPSAMPLE_NEAREST_EXACT1D_DEFAULT, "aten._upsample_nearest_exact1d.default", upsample,
    "self, output_size, scales=None", 0)
 OP(ATEN__UPSAMPLE_NEAREST_EXACT1D_OUT, "aten._upsample_nearest_exact1d.out", out,
    "self, output_size, scales=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__UPSAMPLE_NEAREST_EXACT1D_VEC, "aten._upsample_nearest_exact1d.vec", none,
+OP(ATEN__UPSAMPLE_NEAREST_EXACT1D_VEC, "aten._upsample_nearest_exact1d.vec", upsample,
    "input, output_size, scale_factors", 0)
 OP(ATEN__UPSAMPLE_NEAREST_EXACT1D_BACKWARD_DEFAULT, "aten._upsample_nearest_exact1d_backward.default", none,
    "grad_output, output_size, input_size, scales=None", 0)
 OP(ATEN__UPSAMPLE_NEAREST_EXACT1D_BACKWARD_GRAD_INPUT, "aten._upsample_nearest_exact1d_backward.grad_input", out,
    "grad_output, output_size, input_size, scales=None, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN__UPSAMPLE_NEAREST_EXACT2D_DEFAULT, "aten._upsample_nearest_exact2d.default", none,
+OP(ATEN__UPSAMPLE_NEAREST_EXACT2D_DEFAULT, "aten._upsample_nearest_exact2d.default", upsample,
    "self, output_size, scales_h=None, scales_w=None", 0)
 OP(ATEN__UPSAMPLE_NEAREST_EXACT2D_OUT, "aten._upsample_nearest_exact2d.out", out,
    "self, output_size, scales_h=None, scales_w=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__UPSAMPLE_NEAREST_EXACT2D_VEC, "aten._upsample_nearest_exact2d.vec", none,
+OP(ATEN__UPSAMPLE_NEAREST_EXACT2D_VEC, "aten._upsample_nearest_exact2d.vec", upsample,
    "input, output_size, scale_factors", 0)
 OP(ATEN__UPSAMPLE_NEAREST_EXACT2D_BACKWARD_DEFAULT, "aten._upsample_nearest_exact2d_backward.default", none,
    "grad_output, output_size, input_size, scales_h=None, scales_w=None", 0)
 OP(ATEN__UPSAMPLE_NEAREST_EXACT2D_BACKWARD_GRAD_INPUT, "aten._upsample_nearest_exact2d_backward.grad_input", out,
    "grad_output, output_size, input_size, scales_h=None, scales_w=None, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN__UPSAMPLE_NEAREST_EXACT3D_DEFAULT, "aten._upsample_nearest_exact3d.default", none,
+OP(ATEN__UPSAMPLE_NEAREST_EXACT3D_DEFAULT, "aten._upsample_nearest_exact3d.default", upsample,
    "self, output_size, scales_d=None, scales_h=None, scales_w=None", 0)
 OP(ATEN__UPSAMPLE_NEAREST_EXACT3D_OUT, "aten._upsample_nearest_exact3d.out", out,
    "self, output_size, scales_d=None, scales_h=None, scales_w=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__UPSAMPLE_NEAREST_EXACT3D_VEC, "aten._upsample_nearest_exact3d.vec", none,
+OP(ATEN__UPSAMPLE_NEAREST_EXACT3D_VEC, "aten._upsample_nearest_exact3d.vec", upsample,
    "input, output_size, scale_factors", 0)
 OP(ATEN__UPSAMPLE_NEAREST_EXACT3D_BACKWARD_DEFAULT, "aten._upsample_nearest_exact3d_backward.default", none,
    "grad_output, output_size, input_size, scales_d=None, scales_h=None, scales_w=None", 0)
@@ -2866,10 +2866,10 @@ OP(ATEN_CONCATENATE_OUT, "aten.concatenate.out", out,
    "tensors, dim=0, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_CONFIRMED_BY_OWNER_DEFAULT, "aten.confirmed_by_owner.default", none,
    "self", 0)
-OP(ATEN_CONJ_DEFAULT, "aten.conj.default", none,
+OP(ATEN_CONJ_DEFAULT, "aten.conj.default", alias,
    "self", CGS_OPF_VIEW)
-OP(ATEN_CONJ_PHYSICAL_DEFAULT, "aten.conj_physical.default", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+OP(ATEN_CONJ_PHYSICAL_DEFAULT, "aten.conj_physical.default", clone,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_CONJ_PHYSICAL_OUT, "aten.conj_physical.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_CONJ_PHYSICAL__DEFAULT, "aten.conj_physical_.default", inplace,
@@ -4268,7 +4268,7 @@ OP(ATEN_INDEX_PUT__DEFAULT, "aten.index_put_.default", inplace,
    "self, indices, values, accumulate=False", CGS_OPF_INPLACE)
 OP(ATEN_INDEX_PUT__HACKED_TWIN, "aten.index_put_.hacked_twin", inplace,
    "self, indices, values, accumulate=False", CGS_OPF_INPLACE)
-OP(ATEN_INDEX_REDUCE_DEFAULT, "aten.index_reduce.default", none,
+OP(ATEN_INDEX_REDUCE_DEFAULT, "aten.index_reduce.default", scatter,
    "self, dim, index, source, reduce, *, include_self=True", 0)
 OP(ATEN_INDEX_REDUCE_OUT, "aten.index_reduce.out", out,
    "self, dim, index, source, reduce, *, include_self=True, !out", CGS_OPF_INPLACE)
@@ -4472,9 +4472,9 @@ OP(ATEN_KRON_DEFAULT, "aten.kron.default", none,
    "self, other", 0)
 OP(ATEN_KRON_OUT, "aten.kron.out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_KTHVALUE_DEFAULT, "aten.kthvalue.default", none,
+OP(ATEN_KTHVALUE_DEFAULT, "aten.kthvalue.default", max_dim,
    "self, k, dim=-1, keepdim=False", 0)
-OP(ATEN_KTHVALUE_DIMNAME, "aten.kthvalue.dimname", none,
+OP(ATEN_KTHVALUE_DIMNAME, "aten.kthvalue.dimname", max_dim,
    "self, k, dim, keepdim=False", 0)
 OP(ATEN_KTHVALUE_DIMNAME_OUT, "aten.kthvalue.dimname_out", out,
    "self, k, dim, keepdim=False, *, !values, !indices", CGS_OPF_INPLACE)
@@ -5196,7 +5196,7 @@ OP(ATEN_MEAN_OUT, "aten.mean.out", out,
    "self, dim, keepdim=False, *, dtype=None, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
 OP(ATEN_MEDIAN_DEFAULT, "aten.median.default", none,
    "self", 0)
-OP(ATEN_MEDIAN_DIM, "aten.median.dim", none,
+OP(ATEN_MEDIAN_DIM, "aten.median.dim", max_dim,
    "self, dim, keepdim=False", 0)
 OP(ATEN_MEDIAN_DIM_VALUES, "aten.median.dim_values", out,
    "self, dim, keepdim=False, *, !values, !indices", CGS_OPF_INPLACE)
@@ -5344,9 +5344,9 @@ OP(ATEN_MM_DTYPE_OUT, "aten.mm.dtype_out", out,
    "self, mat2, out_dtype, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_MM_OUT, "aten.mm.out", out,
    "self, mat2, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_MODE_DEFAULT, "aten.mode.default", none,
+OP(ATEN_MODE_DEFAULT, "aten.mode.default", max_dim,
    "self, dim=-1, keepdim=False", 0)
-OP(ATEN_MODE_DIMNAME, "aten.mode.dimname", none,
+OP(ATEN_MODE_DIMNAME, "aten.mode.dimname", max_dim,
    "self, dim, keepdim=False", 0)
 OP(ATEN_MODE_DIMNAME_OUT, "aten.mode.dimname_out", out,
    "self, dim, keepdim=False, *, !values, !indices", CGS_OPF_INPLACE)
@@ -5476,7 +5476,7 @@ OP(ATEN_NANMEAN_OUT, "aten.nanmean.out", out,
    "self, dim=None, keepdim=False, *, dtype=None, !out", CGS_OPF_INPLACE)
 OP(ATEN_NANMEDIAN_DEFAULT, "aten.nanmedian.default", none,
    "self", 0)
-OP(ATEN_NANMEDIAN_DIM, "aten.nanmedian.dim", none,
+OP(ATEN_NANMEDIAN_DIM, "aten.nanmedian.dim", max_dim,
    "self, dim, keepdim=False", 0)
 OP(ATEN_NANMEDIAN_DIM_VALUES, "aten.nanmedian.dim_values", out,
    "self, dim, keepdim=False, *, !values, !indices", CGS_OPF_INPLACE)
@@ -5494,7 +5494,7 @@ OP(ATEN_NANQUANTILE_SCALAR, "aten.nanquantile.scalar", none,
    "self, q, dim=None, keepdim=False, *, interpolation='linear'", 0)
 OP(ATEN_NANQUANTILE_SCALAR_OUT, "aten.nanquantile.scalar_out", out,
    "self, q, dim=None, keepdim=False, *, interpolation='linear', !out", CGS_OPF_INPLACE)
-OP(ATEN_NANSUM_DEFAULT, "aten.nansum.default", none,
+OP(ATEN_NANSUM_DEFAULT, "aten.nansum.default", reduce,
    "self, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(ATEN_NANSUM_OUT, "aten.nansum.out", out,
    "self, dim=None, keepdim=False, *, dtype=None, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
@@ -5624,7 +5624,7 @@ OP(ATEN_NEW_EMPTY_STRIDED_DEFAULT, "aten.new_empty_strided.default", new_empty_s
    "self, size, stride, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_NEW_EMPTY_STRIDED_OUT, "aten.new_empty_strided.out", out,
    "self, size, stride, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_NEW_FULL_DEFAULT, "aten.new_full.default", none,
+OP(ATEN_NEW_FULL_DEFAULT, "aten.new_full.default", new_full,
    "self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None", 0)
 OP(ATEN_NEW_FULL_OUT, "aten.new_full.out", out,
    "self, size, fill_value, *, !out", CGS_OPF_INPLACE)
@@ -5680,7 +5680,7 @@ OP(ATEN_NONZERO_STATIC_OUT, "aten.nonzero_static.out", out,
    "self, *, size, fill_value=-1, !out", CGS_OPF_INPLACE)
 OP(ATEN_NORM_SCALAR, "aten.norm.Scalar", none,
    "self, p=2", CGS_OPF_REDUCTION)
-OP(ATEN_NORM_SCALAROPT_DIM, "aten.norm.ScalarOpt_dim", none,
+OP(ATEN_NORM_SCALAROPT_DIM, "aten.norm.ScalarOpt_dim", reduce,
    "self, p, dim, keepdim=False", CGS_OPF_REDUCTION)
 OP(ATEN_NORM_SCALAROPT_DIM_DTYPE, "aten.norm.ScalarOpt_dim_dtype", none,
    "self, p, dim, keepdim, *, dtype", CGS_OPF_REDUCTION)
@@ -6040,25 +6040,25 @@ OP(ATEN_RADIANS_FLOAT, "aten.radians.float", none,
    "a", 0)
 OP(ATEN_RADIANS_INT, "aten.radians.int", none,
    "a", 0)
-OP(ATEN_RAND_DEFAULT, "aten.rand.default", none,
+OP(ATEN_RAND_DEFAULT, "aten.rand.default", zeros,
    "size, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_CORE | CGS_OPF_FACTORY)
-OP(ATEN_RAND_GENERATOR, "aten.rand.generator", none,
+OP(ATEN_RAND_GENERATOR, "aten.rand.generator", zeros,
    "size, *, generator, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(ATEN_RAND_GENERATOR_OUT, "aten.rand.generator_out", out,
    "size, *, generator, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_RAND_GENERATOR_WITH_NAMES, "aten.rand.generator_with_names", none,
+OP(ATEN_RAND_GENERATOR_WITH_NAMES, "aten.rand.generator_with_names", zeros,
    "size, *, generator, names, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(ATEN_RAND_GENERATOR_WITH_NAMES_OUT, "aten.rand.generator_with_names_out", out,
    "size, *, generator, names, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_RAND_NAMES, "aten.rand.names", none,
+OP(ATEN_RAND_NAMES, "aten.rand.names", zeros,
    "size, *, names, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(ATEN_RAND_NAMES_OUT, "aten.rand.names_out", out,
    "size, *, names, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(ATEN_RAND_OUT, "aten.rand.out", out,
    "size, *, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_RAND_LIKE_DEFAULT, "aten.rand_like.default", none,
+OP(ATEN_RAND_LIKE_DEFAULT, "aten.rand_like.default", empty_like,
    "self, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
-OP(ATEN_RAND_LIKE_GENERATOR, "aten.rand_like.generator", none,
+OP(ATEN_RAND_LIKE_GENERATOR, "aten.rand_like.generator", empty_like,
    "self, *, generator, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
 OP(ATEN_RAND_LIKE_GENERATOR_OUT, "aten.rand_like.generator_out", out,
    "self, *, generator, memory_format=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
@@ -6080,49 +6080,49 @@ OP(ATEN_RANDINT_LOW_OUT, "aten.randint.low_out", out,
    "low, high, size, *, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(ATEN_RANDINT_OUT, "aten.randint.out", out,
    "high, size, *, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_RANDINT_LIKE_TENSOR, "aten.randint_like.Tensor", none,
+OP(ATEN_RANDINT_LIKE_TENSOR, "aten.randint_like.Tensor", empty_like,
    "self, high, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
-OP(ATEN_RANDINT_LIKE_TENSOR_GENERATOR, "aten.randint_like.Tensor_generator", none,
+OP(ATEN_RANDINT_LIKE_TENSOR_GENERATOR, "aten.randint_like.Tensor_generator", empty_like,
    "self, high, *, generator, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
 OP(ATEN_RANDINT_LIKE_TENSOR_GENERATOR_OUT, "aten.randint_like.Tensor_generator_out", out,
    "self, high, *, generator, memory_format=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(ATEN_RANDINT_LIKE_TENSOR_OUT, "aten.randint_like.Tensor_out", out,
    "self, high, *, memory_format=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_RANDINT_LIKE_DEFAULT, "aten.randint_like.default", none,
+OP(ATEN_RANDINT_LIKE_DEFAULT, "aten.randint_like.default", empty_like,
    "self, high, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
-OP(ATEN_RANDINT_LIKE_GENERATOR, "aten.randint_like.generator", none,
+OP(ATEN_RANDINT_LIKE_GENERATOR, "aten.randint_like.generator", empty_like,
    "self, high, *, generator, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
 OP(ATEN_RANDINT_LIKE_GENERATOR_OUT, "aten.randint_like.generator_out", out,
    "self, high, *, generator, memory_format=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_RANDINT_LIKE_LOW_DTYPE, "aten.randint_like.low_dtype", none,
+OP(ATEN_RANDINT_LIKE_LOW_DTYPE, "aten.randint_like.low_dtype", empty_like,
    "self, low, high, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
 OP(ATEN_RANDINT_LIKE_LOW_DTYPE_OUT, "aten.randint_like.low_dtype_out", out,
    "self, low, high, *, memory_format=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_RANDINT_LIKE_LOW_GENERATOR_DTYPE, "aten.randint_like.low_generator_dtype", none,
+OP(ATEN_RANDINT_LIKE_LOW_GENERATOR_DTYPE, "aten.randint_like.low_generator_dtype", empty_like,
    "self, low, high, *, generator, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
 OP(ATEN_RANDINT_LIKE_LOW_GENERATOR_DTYPE_OUT, "aten.randint_like.low_generator_dtype_out", out,
    "self, low, high, *, generator, memory_format=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(ATEN_RANDINT_LIKE_OUT, "aten.randint_like.out", out,
    "self, high, *, memory_format=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_RANDN_DEFAULT, "aten.randn.default", none,
+OP(ATEN_RANDN_DEFAULT, "aten.randn.default", zeros,
    "size, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_CORE | CGS_OPF_FACTORY)
-OP(ATEN_RANDN_GENERATOR, "aten.randn.generator", none,
+OP(ATEN_RANDN_GENERATOR, "aten.randn.generator", zeros,
    "size, *, generator, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(ATEN_RANDN_GENERATOR_OUT, "aten.randn.generator_out", out,
    "size, *, generator, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_RANDN_GENERATOR_WITH_NAMES, "aten.randn.generator_with_names", none,
+OP(ATEN_RANDN_GENERATOR_WITH_NAMES, "aten.randn.generator_with_names", zeros,
    "size, *, generator, names, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(ATEN_RANDN_GENERATOR_WITH_NAMES_OUT, "aten.randn.generator_with_names_out", out,
    "size, *, generator, names, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_RANDN_NAMES, "aten.randn.names", none,
+OP(ATEN_RANDN_NAMES, "aten.randn.names", zeros,
    "size, *, names, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(ATEN_RANDN_NAMES_OUT, "aten.randn.names_out", out,
    "size, *, names, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(ATEN_RANDN_OUT, "aten.randn.out", out,
    "size, *, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_RANDN_LIKE_DEFAULT, "aten.randn_like.default", none,
+OP(ATEN_RANDN_LIKE_DEFAULT, "aten.randn_like.default", empty_like,
    "self, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
-OP(ATEN_RANDN_LIKE_GENERATOR, "aten.randn_like.generator", none,
+OP(ATEN_RANDN_LIKE_GENERATOR, "aten.randn_like.generator", empty_like,
    "self, *, generator, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
 OP(ATEN_RANDN_LIKE_GENERATOR_OUT, "aten.randn_like.generator_out", out,
    "self, *, generator, memory_format=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
@@ -6176,7 +6176,7 @@ OP(ATEN_RECORD_STREAM_DEFAULT, "aten.record_stream.default", inplace,
    "self, s", CGS_OPF_INPLACE)
 OP(ATEN_REFINE_NAMES_DEFAULT, "aten.refine_names.default", none,
    "self, names", CGS_OPF_VIEW)
-OP(ATEN_REFLECTION_PAD1D_DEFAULT, "aten.reflection_pad1d.default", none,
+OP(ATEN_REFLECTION_PAD1D_DEFAULT, "aten.reflection_pad1d.default", pad,
    "self, padding", CGS_OPF_CORE)
 OP(ATEN_REFLECTION_PAD1D_OUT, "aten.reflection_pad1d.out", out,
    "self, padding, *, !out", CGS_OPF_INPLACE)
@@ -6184,7 +6184,7 @@ OP(ATEN_REFLECTION_PAD1D_BACKWARD_DEFAULT, "aten.reflection_pad1d_backward.defau
    "grad_output, self, padding", 0)
 OP(ATEN_REFLECTION_PAD1D_BACKWARD_GRAD_INPUT, "aten.reflection_pad1d_backward.grad_input", out,
    "grad_output, self, padding, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_REFLECTION_PAD2D_DEFAULT, "aten.reflection_pad2d.default", none,
+OP(ATEN_REFLECTION_PAD2D_DEFAULT, "aten.reflection_pad2d.default", pad,
    "self, padding", CGS_OPF_CORE)
 OP(ATEN_REFLECTION_PAD2D_OUT, "aten.reflection_pad2d.out", out,
    "self, padding, *, !out", CGS_OPF_INPLACE)
@@ -6192,7 +6192,7 @@ OP(ATEN_REFLECTION_PAD2D_BACKWARD_DEFAULT, "aten.reflection_pad2d_backward.defau
    "grad_output, self, padding", 0)
 OP(ATEN_REFLECTION_PAD2D_BACKWARD_GRAD_INPUT, "aten.reflection_pad2d_backward.grad_input", out,
    "grad_output, self, padding, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_REFLECTION_PAD3D_DEFAULT, "aten.reflection_pad3d.default", none,
+OP(ATEN_REFLECTION_PAD3D_DEFAULT, "aten.reflection_pad3d.default", pad,
    "self, padding", CGS_OPF_CORE)
 OP(ATEN_REFLECTION_PAD3D_OUT, "aten.reflection_pad3d.out", out,
    "self, padding, *, !out", CGS_OPF_INPLACE)
@@ -6270,7 +6270,7 @@ OP(ATEN_REPEAT_INTERLEAVE_SELF_INT, "aten.repeat_interleave.self_int", repeat_in
    "self, repeats, dim=None, *, output_size=None", 0)
 OP(ATEN_REPLACE_DEFAULT, "aten.replace.default", none,
    "self, old, new, max=-1", 0)
-OP(ATEN_REPLICATION_PAD1D_DEFAULT, "aten.replication_pad1d.default", none,
+OP(ATEN_REPLICATION_PAD1D_DEFAULT, "aten.replication_pad1d.default", pad,
    "self, padding", 0)
 OP(ATEN_REPLICATION_PAD1D_OUT, "aten.replication_pad1d.out", out,
    "self, padding, *, !out", CGS_OPF_INPLACE)
@@ -6278,7 +6278,7 @@ OP(ATEN_REPLICATION_PAD1D_BACKWARD_DEFAULT, "aten.replication_pad1d_backward.def
    "grad_output, self, padding", 0)
 OP(ATEN_REPLICATION_PAD1D_BACKWARD_GRAD_INPUT, "aten.replication_pad1d_backward.grad_input", out,
    "grad_output, self, padding, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_REPLICATION_PAD2D_DEFAULT, "aten.replication_pad2d.default", none,
+OP(ATEN_REPLICATION_PAD2D_DEFAULT, "aten.replication_pad2d.default", pad,
    "self, padding", CGS_OPF_CORE)
 OP(ATEN_REPLICATION_PAD2D_OUT, "aten.replication_pad2d.out", out,
    "self, padding, *, !out", CGS_OPF_INPLACE)
@@ -6286,7 +6286,7 @@ OP(ATEN_REPLICATION_PAD2D_BACKWARD_DEFAULT, "aten.replication_pad2d_backward.def
    "grad_output, self, padding", 0)
 OP(ATEN_REPLICATION_PAD2D_BACKWARD_GRAD_INPUT, "aten.replication_pad2d_backward.grad_input", out,
    "grad_output, self, padding, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_REPLICATION_PAD3D_DEFAULT, "aten.replication_pad3d.default", none,
+OP(ATEN_REPLICATION_PAD3D_DEFAULT, "aten.replication_pad3d.default", pad,
    "self, padding", CGS_OPF_CORE)
 OP(ATEN_REPLICATION_PAD3D_OUT, "aten.replication_pad3d.out", out,
    "self, padding, *, !out", CGS_OPF_INPLACE)
@@ -6304,7 +6304,7 @@ OP(ATEN_RESIZE_DEFAULT, "aten.resize.default", none,
    "self, size, *, memory_format=None", 0)
 OP(ATEN_RESIZE_OUT, "aten.resize.out", out,
    "self, size, *, memory_format=None, !out", CGS_OPF_INPLACE)
-OP(ATEN_RESIZE__DEFAULT, "aten.resize_.default", inplace,
+OP(ATEN_RESIZE__DEFAULT, "aten.resize_.default", resize,
    "self, size, *, memory_format=None", CGS_OPF_INPLACE | CGS_OPF_VIEW | CGS_OPF_CORE)
 OP(ATEN_RESIZE_AS_DEFAULT, "aten.resize_as.default", none,
    "self, the_template, *, memory_format=None", 0)
@@ -6472,7 +6472,7 @@ OP(ATEN_SCATTER_ADD_OUT, "aten.scatter_add.out", out,
    "self, dim, index, src, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_SCATTER_ADD__DEFAULT, "aten.scatter_add_.default", inplace,
    "self, dim, index, src", CGS_OPF_INPLACE)
-OP(ATEN_SCATTER_REDUCE_TWO, "aten.scatter_reduce.two", none,
+OP(ATEN_SCATTER_REDUCE_TWO, "aten.scatter_reduce.two", scatter,
    "self, dim, index, src, reduce, *, include_self=True", CGS_OPF_CORE)
 OP(ATEN_SCATTER_REDUCE_TWO_OUT, "aten.scatter_reduce.two_out", out,
    "self, dim, index, src, reduce, *, include_self=True, !out", CGS_OPF_INPLACE)
@@ -7198,13 +7198,13 @@ OP(ATEN_SQUEEZE_DIMNAME, "aten.squeeze.dimname", none,
    "self, dim", CGS_OPF_VIEW)
 OP(ATEN_SQUEEZE_DIMS, "aten.squeeze.dims", squeeze,
    "self, dim", CGS_OPF_VIEW | CGS_OPF_CORE)
-OP(ATEN_SQUEEZE__DEFAULT, "aten.squeeze_.default", inplace,
+OP(ATEN_SQUEEZE__DEFAULT, "aten.squeeze_.default", squeeze,
    "self", CGS_OPF_INPLACE | CGS_OPF_VIEW)
 OP(ATEN_SQUEEZE__DIM, "aten.squeeze_.dim", squeeze,
    "self, dim", CGS_OPF_VIEW | CGS_OPF_INPLACE)
-OP(ATEN_SQUEEZE__DIMNAME, "aten.squeeze_.dimname", inplace,
+OP(ATEN_SQUEEZE__DIMNAME, "aten.squeeze_.dimname", squeeze,
    "self, dim", CGS_OPF_INPLACE | CGS_OPF_VIEW)
-OP(ATEN_SQUEEZE__DIMS, "aten.squeeze_.dims", inplace,
+OP(ATEN_SQUEEZE__DIMS, "aten.squeeze_.dims", squeeze,
    "self, dim", CGS_OPF_INPLACE | CGS_OPF_VIEW)
 OP(ATEN_SQUEEZE_COPY_DEFAULT, "aten.squeeze_copy.default", none,
    "self", 0)
@@ -7246,17 +7246,17 @@ OP(ATEN_STD_NAMES_OUT, "aten.std.names_out", out,
    "self, dim, unbiased=True, keepdim=False, *, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
 OP(ATEN_STD_OUT, "aten.std.out", out,
    "self, dim, unbiased=True, keepdim=False, *, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
-OP(ATEN_STD_MEAN_CORRECTION, "aten.std_mean.correction", none,
+OP(ATEN_STD_MEAN_CORRECTION, "aten.std_mean.correction", var_mean,
    "self, dim=None, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
-OP(ATEN_STD_MEAN_CORRECTION_NAMES, "aten.std_mean.correction_names", none,
+OP(ATEN_STD_MEAN_CORRECTION_NAMES, "aten.std_mean.correction_names", var_mean,
    "self, dim, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(ATEN_STD_MEAN_CORRECTION_OUT, "aten.std_mean.correction_out", out,
    "self, dim=None, *, correction=None, keepdim=False, !out0, !out1", CGS_OPF_INPLACE)
-OP(ATEN_STD_MEAN_DEFAULT, "aten.std_mean.default", none,
+OP(ATEN_STD_MEAN_DEFAULT, "aten.std_mean.default", var_mean,
    "self, unbiased=True", CGS_OPF_REDUCTION)
-OP(ATEN_STD_MEAN_DIM, "aten.std_mean.dim", none,
+OP(ATEN_STD_MEAN_DIM, "aten.std_mean.dim", var_mean,
    "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
-OP(ATEN_STD_MEAN_NAMES_DIM, "aten.std_mean.names_dim", none,
+OP(ATEN_STD_MEAN_NAMES_DIM, "aten.std_mean.names_dim", var_mean,
    "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
 OP(ATEN_STFT_CENTER, "aten.stft.center", none,
    "self, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode='reflect', normalized=False, onesided=None, return_complex=None, align_to_window=None", 0)
@@ -7344,13 +7344,13 @@ OP(ATEN_SVD_DEFAULT, "aten.svd.default", none,
    "self, some=True, compute_uv=True", 0)
 OP(ATEN_SWAPAXES_DEFAULT, "aten.swapaxes.default", transpose,
    "self, dim0, dim1", CGS_OPF_VIEW)
-OP(ATEN_SWAPAXES__DEFAULT, "aten.swapaxes_.default", inplace,
+OP(ATEN_SWAPAXES__DEFAULT, "aten.swapaxes_.default", transpose,
    "self, axis0, axis1", CGS_OPF_INPLACE | CGS_OPF_VIEW)
 OP(ATEN_SWAPCASE_DEFAULT, "aten.swapcase.default", none,
    "self", 0)
 OP(ATEN_SWAPDIMS_DEFAULT, "aten.swapdims.default", transpose,
    "self, dim0, dim1", CGS_OPF_VIEW)
-OP(ATEN_SWAPDIMS__DEFAULT, "aten.swapdims_.default", inplace,
+OP(ATEN_SWAPDIMS__DEFAULT, "aten.swapdims_.default", transpose,
    "self, dim0, dim1", CGS_OPF_INPLACE | CGS_OPF_VIEW)
 OP(ATEN_SYM_CONSTRAIN_RANGE_DEFAULT, "aten.sym_constrain_range.default", none,
    "size, *, min=None, max=None", 0)
@@ -7372,7 +7372,7 @@ OP(ATEN_SYM_STRIDE_INT, "aten.sym_stride.int", sym_stride,
    "self, dim", CGS_OPF_SIZE | CGS_OPF_CORE)
 OP(ATEN_T_DEFAULT, "aten.t.default", t,
    "self", CGS_OPF_VIEW)
-OP(ATEN_T__DEFAULT, "aten.t_.default", inplace,
+OP(ATEN_T__DEFAULT, "aten.t_.default", t,
    "self", CGS_OPF_INPLACE | CGS_OPF_VIEW)
 OP(ATEN_T_COPY_DEFAULT, "aten.t_copy.default", none,
    "self", 0)
@@ -7512,7 +7512,7 @@ OP(ATEN_TRANSPOSE_DIMNAME, "aten.transpose.Dimname", none,
    "self, dim0, dim1", CGS_OPF_VIEW)
 OP(ATEN_TRANSPOSE_INT, "aten.transpose.int", transpose,
    "self, dim0, dim1", CGS_OPF_VIEW)
-OP(ATEN_TRANSPOSE__DEFAULT, "aten.transpose_.default", inplace,
+OP(ATEN_TRANSPOSE__DEFAULT, "aten.transpose_.default", transpose,
    "self, dim0, dim1", CGS_OPF_INPLACE | CGS_OPF_VIEW)
 OP(ATEN_TRANSPOSE_COPY_INT, "aten.transpose_copy.int", view_copy,
    "self, dim0, dim1", 0)
@@ -7614,11 +7614,11 @@ OP(ATEN_UNIQUE_DIM_CONSECUTIVE_OUT, "aten.unique_dim_consecutive.out", out,
    "self, dim, return_inverse=False, return_counts=False, *, !out0, !out1, !out2", CGS_OPF_INPLACE)
 OP(ATEN_UNSAFE_CHUNK_DEFAULT, "aten.unsafe_chunk.default", none,
    "self, chunks, dim=0", 0)
-OP(ATEN_UNSAFE_SPLIT_TENSOR, "aten.unsafe_split.Tensor", none,
+OP(ATEN_UNSAFE_SPLIT_TENSOR, "aten.unsafe_split.Tensor", split,
    "self, split_size, dim=0", 0)
 OP(ATEN_UNSAFE_SPLIT_TENSOR_OUT, "aten.unsafe_split.Tensor_out", out,
    "self, split_size, dim=0, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_UNSAFE_SPLIT_WITH_SIZES_DEFAULT, "aten.unsafe_split_with_sizes.default", none,
+OP(ATEN_UNSAFE_SPLIT_WITH_SIZES_DEFAULT, "aten.unsafe_split_with_sizes.default", split,
    "self, split_sizes, dim=0", 0)
 OP(ATEN_UNSAFE_SPLIT_WITH_SIZES_OUT, "aten.unsafe_split_with_sizes.out", out,
    "self, split_sizes, dim=0, *, !out", CGS_OPF_INPLACE)
@@ -7644,17 +7644,17 @@ OP(ATEN_UPDATE_STR, "aten.update.str", inplace,
    "self, to_add", CGS_OPF_INPLACE)
 OP(ATEN_UPPER_DEFAULT, "aten.upper.default", none,
    "self", 0)
-OP(ATEN_UPSAMPLE_BICUBIC2D_DEFAULT, "aten.upsample_bicubic2d.default", none,
+OP(ATEN_UPSAMPLE_BICUBIC2D_DEFAULT, "aten.upsample_bicubic2d.default", upsample,
    "self, output_size, align_corners, scales_h=None, scales_w=None", 0)
 OP(ATEN_UPSAMPLE_BICUBIC2D_OUT, "aten.upsample_bicubic2d.out", out,
    "self, output_size, align_corners, scales_h=None, scales_w=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_UPSAMPLE_BICUBIC2D_VEC, "aten.upsample_bicubic2d.vec", none,
+OP(ATEN_UPSAMPLE_BICUBIC2D_VEC, "aten.upsample_bicubic2d.vec", upsample,
    "input, output_size, align_corners, scale_factors", 0)
 OP(ATEN_UPSAMPLE_BICUBIC2D_BACKWARD_DEFAULT, "aten.upsample_bicubic2d_backward.default", none,
    "grad_output, output_size, input_size, align_corners, scales_h=None, scales_w=None", 0)
 OP(ATEN_UPSAMPLE_BICUBIC2D_BACKWARD_GRAD_INPUT, "aten.upsample_bicubic2d_backward.grad_input", out,
    "grad_output, output_size, input_size, align_corners, scales_h=None, scales_w=None, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_UPSAMPLE_BILINEAR2D_DEFAULT, "aten.upsample_bilinear2d.default", none,
+OP(ATEN_UPSAMPLE_BILINEAR2D_DEFAULT, "aten.upsample_bilinear2d.default", upsample,
    "self, output_size, align_corners, scales_h=None, scales_w=None", 0)
 OP(ATEN_UPSAMPLE_BILINEAR2D_OUT, "aten.upsample_bilinear2d.out", out,
    "self, output_size, align_corners, scales_h=None, scales_w=None, *, !out", CGS_OPF_INPLACE)
@@ -7666,21 +7666,21 @@ OP(ATEN_UPSAMPLE_BILINEAR2D_BACKWARD_DEFAULT, "aten.upsample_bilinear2d_backward
    "grad_output, output_size, input_size, align_corners, scales_h=None, scales_w=None", 0)
 OP(ATEN_UPSAMPLE_BILINEAR2D_BACKWARD_GRAD_INPUT, "aten.upsample_bilinear2d_backward.grad_input", out,
    "grad_output, output_size, input_size, align_corners, scales_h=None, scales_w=None, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_UPSAMPLE_LINEAR1D_DEFAULT, "aten.upsample_linear1d.default", none,
+OP(ATEN_UPSAMPLE_LINEAR1D_DEFAULT, "aten.upsample_linear1d.default", upsample,
    "self, output_size, align_corners, scales=None", 0)
 OP(ATEN_UPSAMPLE_LINEAR1D_OUT, "aten.upsample_linear1d.out", out,
    "self, output_size, align_corners, scales=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_UPSAMPLE_LINEAR1D_VEC, "aten.upsample_linear1d.vec", none,
+OP(ATEN_UPSAMPLE_LINEAR1D_VEC, "aten.upsample_linear1d.vec", upsample,
    "input, output_size, align_corners, scale_factors", 0)
 OP(ATEN_UPSAMPLE_LINEAR1D_BACKWARD_DEFAULT, "aten.upsample_linear1d_backward.default", none,
    "grad_output, output_size, input_size, align_corners, scales=None", 0)
 OP(ATEN_UPSAMPLE_LINEAR1D_BACKWARD_GRAD_INPUT, "aten.upsample_linear1d_backward.grad_input", out,
    "grad_output, output_size, input_size, align_corners, scales=None, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_UPSAMPLE_NEAREST1D_DEFAULT, "aten.upsample_nearest1d.default", none,
+OP(ATEN_UPSAMPLE_NEAREST1D_DEFAULT, "aten.upsample_nearest1d.default", upsample,
    "self, output_size, scales=None", 0)
 OP(ATEN_UPSAMPLE_NEAREST1D_OUT, "aten.upsample_nearest1d.out", out,
    "self, output_size, scales=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_UPSAMPLE_NEAREST1D_VEC, "aten.upsample_nearest1d.vec", none,
+OP(ATEN_UPSAMPLE_NEAREST1D_VEC, "aten.upsample_nearest1d.vec", upsample,
    "input, output_size, scale_factors", 0)
 OP(ATEN_UPSAMPLE_NEAREST1D_BACKWARD_DEFAULT, "aten.upsample_nearest1d_backward.default", none,
    "grad_output, output_size, input_size, scales=None", 0)
@@ -7698,21 +7698,21 @@ OP(ATEN_UPSAMPLE_NEAREST2D_BACKWARD_DEFAULT, "aten.upsample_nearest2d_backward.d
    "grad_output, output_size, input_size, scales_h=None, scales_w=None", 0)
 OP(ATEN_UPSAMPLE_NEAREST2D_BACKWARD_GRAD_INPUT, "aten.upsample_nearest2d_backward.grad_input", out,
    "grad_output, output_size, input_size, scales_h=None, scales_w=None, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_UPSAMPLE_NEAREST3D_DEFAULT, "aten.upsample_nearest3d.default", none,
+OP(ATEN_UPSAMPLE_NEAREST3D_DEFAULT, "aten.upsample_nearest3d.default", upsample,
    "self, output_size, scales_d=None, scales_h=None, scales_w=None", 0)
 OP(ATEN_UPSAMPLE_NEAREST3D_OUT, "aten.upsample_nearest3d.out", out,
    "self, output_size, scales_d=None, scales_h=None, scales_w=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_UPSAMPLE_NEAREST3D_VEC, "aten.upsample_nearest3d.vec", none,
+OP(ATEN_UPSAMPLE_NEAREST3D_VEC, "aten.upsample_nearest3d.vec", upsample,
    "input, output_size, scale_factors", 0)
 OP(ATEN_UPSAMPLE_NEAREST3D_BACKWARD_DEFAULT, "aten.upsample_nearest3d_backward.default", none,
    "grad_output, output_size, input_size, scales_d=None, scales_h=None, scales_w=None", 0)
 OP(ATEN_UPSAMPLE_NEAREST3D_BACKWARD_GRAD_INPUT, "aten.upsample_nearest3d_backward.grad_input", out,
    "grad_output, output_size, input_size, scales_d=None, scales_h=None, scales_w=None, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_UPSAMPLE_TRILINEAR3D_DEFAULT, "aten.upsample_trilinear3d.default", none,
+OP(ATEN_UPSAMPLE_TRILINEAR3D_DEFAULT, "aten.upsample_trilinear3d.default", upsample,
    "self, output_size, align_corners, scales_d=None, scales_h=None, scales_w=None", 0)
 OP(ATEN_UPSAMPLE_TRILINEAR3D_OUT, "aten.upsample_trilinear3d.out", out,
    "self, output_size, align_corners, scales_d=None, scales_h=None, scales_w=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_UPSAMPLE_TRILINEAR3D_VEC, "aten.upsample_trilinear3d.vec", none,
+OP(ATEN_UPSAMPLE_TRILINEAR3D_VEC, "aten.upsample_trilinear3d.vec", upsample,
    "input, output_size, align_corners, scale_factors", 0)
 OP(ATEN_UPSAMPLE_TRILINEAR3D_BACKWARD_DEFAULT, "aten.upsample_trilinear3d_backward.default", none,
    "grad_output, output_size, input_size, align_corners, scales_d=None, scales_h=None, scales_w=None", 0)
@@ -7924,8 +7924,10 @@ OP(M_CLIP_, "clip_", inplace,
    "self, min=None, max=None", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_CLONE, "clone", clone,
    "self, *, memory_format=None", CGS_OPF_ELEMENTWISE)
-OP(M_CONJ_PHYSICAL, "conj_physical", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+OP(M_CONJ, "conj", alias,
+   "self", CGS_OPF_VIEW)
+OP(M_CONJ_PHYSICAL, "conj_physical", clone,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(M_CONJ_PHYSICAL_, "conj_physical_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_CONTIGUOUS, "contiguous", contiguous,
@@ -7973,7 +7975,7 @@ OP(M_DIV, "div", binary_float,
 OP(M_DIV_, "div_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_DIVIDE_, "divide_", inplace,
-   "self, other", CGS_OPF_INPLACE)
+   "self, other, *, rounding_mode", CGS_OPF_INPLACE)
 OP(M_EQ, "eq", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(M_EQ_, "eq_", inplace,
@@ -8110,6 +8112,8 @@ OP(M_INDEX_PUT, "index_put", clone,
    "self, indices, values, accumulate=False", 0)
 OP(M_INDEX_PUT_, "index_put_", inplace,
    "self, indices, values, accumulate=False", CGS_OPF_INPLACE)
+OP(M_INDEX_REDUCE, "index_reduce", scatter,
+   "self, dim, index, source, reduce, *, include_self=True", 0)
 OP(M_INDEX_REDUCE_, "index_reduce_", inplace,
    "self, dim, index, source, reduce, *, include_self=True", CGS_OPF_INPLACE)
 OP(M_INDEX_SELECT, "index_select", index_select,
@@ -8128,6 +8132,8 @@ OP(M_ISPOSINF, "isposinf", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_ALWAYS_BOOL)
 OP(M_ITEM, "item", item,
    "self", CGS_OPF_SIZE)
+OP(M_KTHVALUE, "kthvalue", max_dim,
+   "self, k, dim=-1, keepdim=False", 0)
 OP(M_LCM, "lcm", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(M_LCM_, "lcm_", inplace,
@@ -8222,12 +8228,16 @@ OP(M_MAXIMUM, "maximum", binary,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(M_MEAN, "mean", reduce,
    "self, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
+OP(M_MEDIAN, "median", minmax,
+   "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(M_MIN, "min", minmax,
    "self, dim=None, keepdim=False, *, other=None", CGS_OPF_REDUCTION)
 OP(M_MINIMUM, "minimum", binary,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(M_MM, "mm", mm,
    "self, mat2", CGS_OPF_MATMUL)
+OP(M_MODE, "mode", max_dim,
+   "self, dim=-1, keepdim=False", 0)
 OP(M_MUL, "mul", binary,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(M_MUL_, "mul_", inplace,
@@ -8242,6 +8252,10 @@ OP(M_NAN_TO_NUM, "nan_to_num", pointwise,
    "%self, nan=None, posinf=None, neginf=None", CGS_OPF_ELEMENTWISE)
 OP(M_NAN_TO_NUM_, "nan_to_num_", inplace,
    "self, nan=None, posinf=None, neginf=None", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(M_NANMEDIAN, "nanmedian", minmax,
+   "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
+OP(M_NANSUM, "nansum", reduce,
+   "self, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(M_NARROW, "narrow", narrow,
    "self, dim, start, length", CGS_OPF_VIEW)
 OP(M_NE, "ne", compare,
@@ -8266,6 +8280,8 @@ OP(M_NEXTAFTER_, "nextafter_", inplace,
    "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_NONZERO, "nonzero", nonzero,
    "self", CGS_OPF_DYNAMIC)
+OP(M_NORM, "norm", reduce,
+   "self, p, dim, keepdim=False", CGS_OPF_REDUCTION)
 OP(M_NORMAL_, "normal_", inplace,
    "self, mean=0., std=1., *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(M_NOT_EQUAL_, "not_equal_", inplace,
@@ -8599,7 +8615,7 @@ OP(PRIMS_XOR_SUM_DEFAULT, "prims.xor_sum.default", none,
 OP(PRIMS_ZETA_DEFAULT, "prims.zeta.default", none,
    "self, other", 0)
 OP(M_PROD, "prod", reduce,
-   "self, *, dtype=None", CGS_OPF_REDUCTION)
+   "self, dim, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(M_PUT_, "put_", inplace,
    "self, index, source, accumulate=False", CGS_OPF_INPLACE)
 OP(M_RAD2DEG, "rad2deg", pointwise,
@@ -8607,7 +8623,7 @@ OP(M_RAD2DEG, "rad2deg", pointwise,
 OP(M_RAD2DEG_, "rad2deg_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_RANDOM_, "random_", inplace,
-   "self, *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
+   "self, from, to, *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(M_RECIPROCAL, "reciprocal", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_RECIPROCAL_, "reciprocal_", inplace,
@@ -8636,7 +8652,7 @@ OP(M_RESHAPE, "reshape", reshape,
    "self, *shape", CGS_OPF_VIEW)
 OP(M_RESHAPE_AS, "reshape_as", reshape_as,
    "self, other", CGS_OPF_VIEW)
-OP(M_RESIZE_, "resize_", inplace,
+OP(M_RESIZE_, "resize_", resize,
    "self, size, *, memory_format=None", CGS_OPF_INPLACE | CGS_OPF_VIEW)
 OP(M_RESIZE_AS_, "resize_as_", inplace,
    "self, the_template, *, memory_format=None", CGS_OPF_INPLACE | CGS_OPF_VIEW)
@@ -8649,7 +8665,7 @@ OP(M_ROLL, "roll", contig_copy,
 OP(M_ROUND, "round", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_ROUND_, "round_", inplace,
-   "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+   "self, *, decimals", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_RSQRT, "rsqrt", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_RSQRT_, "rsqrt_", inplace,
@@ -8664,6 +8680,8 @@ OP(M_SCATTER_ADD, "scatter_add", scatter,
    "self, dim, index, src", 0)
 OP(M_SCATTER_ADD_, "scatter_add_", inplace,
    "self, dim, index, src", CGS_OPF_INPLACE)
+OP(M_SCATTER_REDUCE, "scatter_reduce", scatter,
+   "self, dim, index, src, reduce, *, include_self=True", 0)
 OP(M_SCATTER_REDUCE_, "scatter_reduce_", inplace,
    "self, dim, index, src, reduce, *, include_self=True", CGS_OPF_INPLACE)
 OP(M_SELECT, "select", select,
@@ -8671,7 +8689,7 @@ OP(M_SELECT, "select", select,
 OP(M_SELECT_SCATTER, "select_scatter", clone,
    "self, src, dim, index", 0)
 OP(M_SET_, "set_", inplace,
-   "self", CGS_OPF_INPLACE | CGS_OPF_VIEW)
+   "self, source, storage_offset, size, stride=[]", CGS_OPF_INPLACE | CGS_OPF_VIEW)
 OP(M_SGN, "sgn", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_SGN_, "sgn_", inplace,
@@ -8724,8 +8742,8 @@ OP(M_SQUARE_, "square_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_SQUEEZE, "squeeze", squeeze,
    "self, dim=None", CGS_OPF_VIEW)
-OP(M_SQUEEZE_, "squeeze_", inplace,
-   "self", CGS_OPF_INPLACE | CGS_OPF_VIEW)
+OP(M_SQUEEZE_, "squeeze_", squeeze,
+   "self, dim", CGS_OPF_VIEW | CGS_OPF_INPLACE)
 OP(M_STD, "std", reduce,
    "self, dim=None, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(M_SUB, "sub", binary,
@@ -8738,15 +8756,15 @@ OP(M_SUM, "sum", reduce,
    "self, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(M_SWAPAXES, "swapaxes", transpose,
    "self, dim0, dim1", CGS_OPF_VIEW)
-OP(M_SWAPAXES_, "swapaxes_", inplace,
+OP(M_SWAPAXES_, "swapaxes_", transpose,
    "self, axis0, axis1", CGS_OPF_INPLACE | CGS_OPF_VIEW)
 OP(M_SWAPDIMS, "swapdims", transpose,
    "self, dim0, dim1", CGS_OPF_VIEW)
-OP(M_SWAPDIMS_, "swapdims_", inplace,
+OP(M_SWAPDIMS_, "swapdims_", transpose,
    "self, dim0, dim1", CGS_OPF_INPLACE | CGS_OPF_VIEW)
 OP(M_T, "t", t,
    "self", CGS_OPF_VIEW)
-OP(M_T_, "t_", inplace,
+OP(M_T_, "t_", t,
    "self", CGS_OPF_INPLACE | CGS_OPF_VIEW)
 OP(M_TAN, "tan", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
@@ -8766,6 +8784,14 @@ OP(TORCH__C__LINALG_LINALG_VECTOR_NORM, "torch._C._linalg.linalg_vector_norm", r
    "self, ord=2, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH__C__LOG_API_USAGE_ONCE, "torch._C._log_api_usage_once", novalue,
    "event", CGS_OPF_NOVALUE)
+OP(TORCH__C__NN__UPSAMPLE_BILINEAR2D_AA, "torch._C._nn._upsample_bilinear2d_aa", upsample,
+   "self, output_size, align_corners, scales_h=None, scales_w=None", 0)
+OP(TORCH__C__NN__UPSAMPLE_NEAREST_EXACT1D, "torch._C._nn._upsample_nearest_exact1d", upsample,
+   "self, output_size, scales=None", 0)
+OP(TORCH__C__NN__UPSAMPLE_NEAREST_EXACT2D, "torch._C._nn._upsample_nearest_exact2d", upsample,
+   "self, output_size, scales_h=None, scales_w=None", 0)
+OP(TORCH__C__NN__UPSAMPLE_NEAREST_EXACT3D, "torch._C._nn._upsample_nearest_exact3d", upsample,
+   "self, output_size, scales_d=None, scales_h=None, scales_w=None", 0)
 OP(TORCH__C__NN_ADAPTIVE_AVG_POOL2D, "torch._C._nn.adaptive_avg_pool2d", adaptive_pool,
    "self, output_size", 0)
 OP(TORCH__C__NN_AVG_POOL2D, "torch._C._nn.avg_pool2d", avg_pool,
@@ -8806,10 +8832,22 @@ OP(TORCH__C__NN_MSE_LOSS, "torch._C._nn.mse_loss", mse_loss,
    "self, target, reduction=1", 0)
 OP(TORCH__C__NN_PAD, "torch._C._nn.pad", pad,
    "input, pad, mode='constant', value=None", 0)
+OP(TORCH__C__NN_REFLECTION_PAD1D, "torch._C._nn.reflection_pad1d", pad,
+   "self, padding", 0)
+OP(TORCH__C__NN_REFLECTION_PAD2D, "torch._C._nn.reflection_pad2d", pad,
+   "self, padding", 0)
+OP(TORCH__C__NN_REFLECTION_PAD3D, "torch._C._nn.reflection_pad3d", pad,
+   "self, padding", 0)
 OP(TORCH__C__NN_RELU6, "torch._C._nn.relu6", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH__C__NN_RELU6_, "torch._C._nn.relu6_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__C__NN_REPLICATION_PAD1D, "torch._C._nn.replication_pad1d", pad,
+   "self, padding", 0)
+OP(TORCH__C__NN_REPLICATION_PAD2D, "torch._C._nn.replication_pad2d", pad,
+   "self, padding", 0)
+OP(TORCH__C__NN_REPLICATION_PAD3D, "torch._C._nn.replication_pad3d", pad,
+   "self, padding", 0)
 OP(TORCH__C__NN_RRELU_WITH_NOISE_, "torch._C._nn.rrelu_with_noise_", inplace,
    "self, noise, lower=0.125, upper=0.33333333333333331, training=False, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(TORCH__C__NN_SCALED_DOT_PRODUCT_ATTENTION, "torch._C._nn.scaled_dot_product_attention", sdpa,
@@ -8822,10 +8860,20 @@ OP(TORCH__C__NN_SOFTPLUS, "torch._C._nn.softplus", pointwise,
    "%self, beta=1, %threshold=20", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH__C__NN_SOFTSHRINK, "torch._C._nn.softshrink", pointwise,
    "%self, %lambd=0.5", CGS_OPF_ELEMENTWISE)
+OP(TORCH__C__NN_UPSAMPLE_BICUBIC2D, "torch._C._nn.upsample_bicubic2d", upsample,
+   "self, output_size, align_corners, scales_h=None, scales_w=None", 0)
 OP(TORCH__C__NN_UPSAMPLE_BILINEAR2D, "torch._C._nn.upsample_bilinear2d", upsample,
-   "input, output_size, align_corners, scale_factors", 0)
+   "self, output_size, align_corners, scales_h=None, scales_w=None", 0)
+OP(TORCH__C__NN_UPSAMPLE_LINEAR1D, "torch._C._nn.upsample_linear1d", upsample,
+   "self, output_size, align_corners, scales=None", 0)
+OP(TORCH__C__NN_UPSAMPLE_NEAREST1D, "torch._C._nn.upsample_nearest1d", upsample,
+   "self, output_size, scales=None", 0)
 OP(TORCH__C__NN_UPSAMPLE_NEAREST2D, "torch._C._nn.upsample_nearest2d", upsample,
    "self, output_size, scales_h=None, scales_w=None", 0)
+OP(TORCH__C__NN_UPSAMPLE_NEAREST3D, "torch._C._nn.upsample_nearest3d", upsample,
+   "self, output_size, scales_d=None, scales_h=None, scales_w=None", 0)
+OP(TORCH__C__NN_UPSAMPLE_TRILINEAR3D, "torch._C._nn.upsample_trilinear3d", upsample,
+   "self, output_size, align_corners, scales_d=None, scales_h=None, scales_w=None", 0)
 OP(TORCH__C__SPECIAL_SPECIAL_AIRY_AI, "torch._C._special.special_airy_ai", pointwise,
    "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_BESSEL_J0, "torch._C._special.special_bessel_j0", pointwise,
@@ -8908,6 +8956,16 @@ OP(TORCH__ASSERT_TENSOR_METADATA, "torch._assert_tensor_metadata", novalue,
    "a, size=None, stride=None, dtype=None, *, device=None, layout=None", CGS_OPF_NOVALUE)
 OP(TORCH__CHECK, "torch._check", novalue,
    "cond, message=None", CGS_OPF_NOVALUE)
+OP(TORCH__CONJ, "torch._conj", alias,
+   "self", CGS_OPF_VIEW)
+OP(TORCH__CONJ_PHYSICAL, "torch._conj_physical", clone,
+   "self", 0)
+OP(TORCH__FFT_C2C, "torch._fft_c2c", fft_c2c,
+   "self, dim, normalization, forward", 0)
+OP(TORCH__FFT_C2R, "torch._fft_c2r", fft_c2r,
+   "self, dim, normalization, last_dim_size", 0)
+OP(TORCH__FFT_R2C, "torch._fft_r2c", fft_r2c,
+   "self, dim, normalization, onesided", 0)
 OP(TORCH__FILL_MEM_EFF_DROPOUT_MASK_, "torch._fill_mem_eff_dropout_mask_", inplace,
    "self, dropout_p, seed, offset", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(TORCH__FOREACH_ABS_, "torch._foreach_abs_", inplace,
@@ -9018,6 +9076,8 @@ OP(TORCH__NATIVE_BATCH_NORM_LEGIT_NO_TRAINING, "torch._native_batch_norm_legit_n
    "input, weight, bias, running_mean, running_var, momentum, eps", 0)
 OP(TORCH__RESIZE_OUTPUT_, "torch._resize_output_", inplace,
    "self, size, device", CGS_OPF_INPLACE)
+OP(TORCH__SAFE_SOFTMAX, "torch._safe_softmax", softmax,
+   "self, dim, dtype=None", 0)
 OP(TORCH__SCALED_DOT_PRODUCT_EFFICIENT_ATTENTION, "torch._scaled_dot_product_efficient_attention", sdpa_efficient,
    "query, key, value, attn_bias, compute_log_sumexp, dropout_p=0.0, is_causal=False, *, scale=None", 0)
 OP(TORCH__SCALED_DOT_PRODUCT_FLASH_ATTENTION, "torch._scaled_dot_product_flash_attention", sdpa_flash,
@@ -9065,7 +9125,7 @@ OP(TORCH_AMIN, "torch.amin", reduce,
 OP(TORCH_ANGLE, "torch.angle", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_ANY, "torch.any", reduce_bool,
-   "self", CGS_OPF_REDUCTION)
+   "self, dim, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_ARANGE, "torch.arange", arange,
    "start, end=None, step=1, *, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(TORCH_ARCCOS_, "torch.arccos_", inplace,
@@ -9154,8 +9214,10 @@ OP(TORCH_CLIP_, "torch.clip_", inplace,
    "self, min=None, max=None", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_CLONE, "torch.clone", clone,
    "input, *, memory_format=None", CGS_OPF_ELEMENTWISE)
-OP(TORCH_CONJ_PHYSICAL, "torch.conj_physical", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE)
+OP(TORCH_CONJ, "torch.conj", alias,
+   "self", CGS_OPF_VIEW)
+OP(TORCH_CONJ_PHYSICAL, "torch.conj_physical", clone,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_CONJ_PHYSICAL_, "torch.conj_physical_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_CONSTANT_PAD_ND, "torch.constant_pad_nd", pad,
@@ -9320,6 +9382,8 @@ OP(TORCH_INDEX_PUT, "torch.index_put", clone,
    "self, indices, values, accumulate=False", 0)
 OP(TORCH_INDEX_PUT_, "torch.index_put_", inplace,
    "self, indices, values, accumulate=False", CGS_OPF_INPLACE)
+OP(TORCH_INDEX_REDUCE, "torch.index_reduce", scatter,
+   "self, dim, index, source, reduce, *, include_self=True", 0)
 OP(TORCH_INDEX_SELECT, "torch.index_select", index_select,
    "self, dim, index", 0)
 OP(TORCH_ISFINITE, "torch.isfinite", unary_bool,
@@ -9332,6 +9396,8 @@ OP(TORCH_ISNEGINF, "torch.isneginf", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_ALWAYS_BOOL)
 OP(TORCH_ISPOSINF, "torch.isposinf", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_ALWAYS_BOOL)
+OP(TORCH_KTHVALUE, "torch.kthvalue", max_dim,
+   "self, k, dim=-1, keepdim=False", 0)
 OP(TORCH_LAYER_NORM, "torch.layer_norm", layer_norm,
    "input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn_enable=True", 0)
 OP(TORCH_LCM, "torch.lcm", pointwise,
@@ -9404,12 +9470,16 @@ OP(TORCH_MAXIMUM, "torch.maximum", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(TORCH_MEAN, "torch.mean", reduce,
    "input, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
+OP(TORCH_MEDIAN, "torch.median", minmax,
+   "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_MIN, "torch.min", minmax,
    "self, dim=None, keepdim=False, *, other=None", CGS_OPF_REDUCTION)
 OP(TORCH_MINIMUM, "torch.minimum", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(TORCH_MM, "torch.mm", mm,
    "input, mat2", CGS_OPF_MATMUL)
+OP(TORCH_MODE, "torch.mode", max_dim,
+   "self, dim=-1, keepdim=False", 0)
 OP(TORCH_MUL, "torch.mul", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(TORCH_MVLGAMMA, "torch.mvlgamma", pointwise,
@@ -9418,6 +9488,10 @@ OP(TORCH_NAN_TO_NUM, "torch.nan_to_num", pointwise,
    "%self, nan=None, posinf=None, neginf=None", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NAN_TO_NUM_, "torch.nan_to_num_", inplace,
    "self, nan=None, posinf=None, neginf=None", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH_NANMEDIAN, "torch.nanmedian", minmax,
+   "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
+OP(TORCH_NANSUM, "torch.nansum", reduce,
+   "self, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH_NARROW, "torch.narrow", narrow,
    "self, dim, start, length", CGS_OPF_VIEW)
 OP(TORCH_NATIVE_BATCH_NORM, "torch.native_batch_norm", native_batch_norm,
@@ -9536,6 +9610,8 @@ OP(TORCH_NN_FUNCTIONAL_THRESHOLD_, "torch.nn.functional.threshold_", inplace,
    "self, threshold, value", CGS_OPF_INPLACE)
 OP(TORCH_NONZERO, "torch.nonzero", nonzero,
    "self", CGS_OPF_DYNAMIC)
+OP(TORCH_NORM, "torch.norm", reduce,
+   "self, p, dim, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_ONES, "torch.ones", zeros,
    "*size, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(TORCH_ONES_LIKE, "torch.ones_like", empty_like,
@@ -9553,11 +9629,21 @@ OP(TORCH_POSITIVE, "torch.positive", pointwise,
 OP(TORCH_POW, "torch.pow", binary,
    "input, exponent", CGS_OPF_ELEMENTWISE)
 OP(TORCH_PROD, "torch.prod", reduce,
-   "self, *, dtype=None", CGS_OPF_REDUCTION)
+   "self, dim, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH_RAD2DEG, "torch.rad2deg", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_RAD2DEG_, "torch.rad2deg_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH_RAND, "torch.rand", zeros,
+   "size, *, generator, names, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
+OP(TORCH_RAND_LIKE, "torch.rand_like", empty_like,
+   "self, *, generator, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
+OP(TORCH_RANDINT_LIKE, "torch.randint_like", empty_like,
+   "self, low, high, *, generator, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
+OP(TORCH_RANDN, "torch.randn", zeros,
+   "size, *, generator, names, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
+OP(TORCH_RANDN_LIKE, "torch.randn_like", empty_like,
+   "self, *, generator, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
 OP(TORCH_RECIPROCAL, "torch.reciprocal", unary_float,
    "input", CGS_OPF_ELEMENTWISE)
 OP(TORCH_RECIPROCAL_, "torch.reciprocal_", inplace,
@@ -9581,7 +9667,7 @@ OP(TORCH_ROLL, "torch.roll", contig_copy,
 OP(TORCH_ROUND, "torch.round", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ROUND_, "torch.round_", inplace,
-   "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+   "self, *, decimals", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_RRELU, "torch.rrelu", pointwise,
    "%self, %lower=0.125, %upper=0.33333333333333331, training=False, generator=None", CGS_OPF_ELEMENTWISE | CGS_OPF_RANDOM)
 OP(TORCH_RRELU_, "torch.rrelu_", inplace,
@@ -9598,6 +9684,8 @@ OP(TORCH_SCATTER, "torch.scatter", scatter,
    "self, dim, index, src", 0)
 OP(TORCH_SCATTER_ADD, "torch.scatter_add", scatter,
    "self, dim, index, src", 0)
+OP(TORCH_SCATTER_REDUCE, "torch.scatter_reduce", scatter,
+   "self, dim, index, src, reduce, *, include_self=True", 0)
 OP(TORCH_SEED, "torch.seed", inplace,
    "self", CGS_OPF_INPLACE)
 OP(TORCH_SELECT, "torch.select", select,
@@ -9726,6 +9814,8 @@ OP(TORCH_STACK, "torch.stack", stack,
    "tensors, dim=0", 0)
 OP(TORCH_STD, "torch.std", reduce,
    "self, dim=None, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
+OP(TORCH_STD_MEAN, "torch.std_mean", var_mean,
+   "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_SUB, "torch.sub", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(TORCH_SUM, "torch.sum", reduce,
@@ -9774,6 +9864,10 @@ OP(TORCH_UNBIND, "torch.unbind", unbind,
    "input, dim=0", CGS_OPF_VIEW)
 OP(TORCH_UNFLATTEN, "torch.unflatten", unflatten,
    "self, dim, sizes", CGS_OPF_VIEW)
+OP(TORCH_UNSAFE_SPLIT, "torch.unsafe_split", split,
+   "self, split_size, dim=0", 0)
+OP(TORCH_UNSAFE_SPLIT_WITH_SIZES, "torch.unsafe_split_with_sizes", split,
+   "self, split_sizes, dim=0", 0)
 OP(TORCH_UNSQUEEZE, "torch.unsqueeze", unsqueeze,
    "input, dim", CGS_OPF_VIEW)
 OP(TORCH_UNSQUEEZE_COPY, "torch.unsqueeze_copy", view_copy,
@@ -9798,7 +9892,7 @@ OP(TORCH_ZEROS_LIKE, "torch.zeros_like", empty_like,
    "input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None", CGS_OPF_FACTORY)
 OP(M_TRANSPOSE, "transpose", transpose,
    "self, dim0, dim1", CGS_OPF_VIEW)
-OP(M_TRANSPOSE_, "transpose_", inplace,
+OP(M_TRANSPOSE_, "transpose_", transpose,
    "self, dim0, dim1", CGS_OPF_INPLACE | CGS_OPF_VIEW)
 OP(M_TRIL, "tril", contig_copy,
    "self, diagonal=0", 0)
@@ -9826,6 +9920,10 @@ OP(M_UNFOLD, "unfold", unfold,
    "self, dimension, size, step", CGS_OPF_VIEW)
 OP(M_UNIFORM_, "uniform_", inplace,
    "self, from=0., to=1., *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
+OP(M_UNSAFE_SPLIT, "unsafe_split", split,
+   "self, split_size, dim=0", 0)
+OP(M_UNSAFE_SPLIT_WITH_SIZES, "unsafe_split_with_sizes", split,
+   "self, split_sizes, dim=0", 0)
 OP(M_UNSQUEEZE, "unsqueeze", unsqueeze,
    "self, dim", CGS_OPF_VIEW)
 OP(M_UNSQUEEZE_, "unsqueeze_", unsqueeze,

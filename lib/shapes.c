@@ -1533,6 +1533,152 @@ RULE(float_power)
     return elementwise(sc, o, cnt, dt, false, d);
 }
 
+static int copy_like(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, enum cgs_dtype dt,
+                     const char *memfmt, const char *device);
+
+/* ---- FFT (torch's meta kernels: _exec_fft's layout) ---------------------------------- */
+
+/*
+ * The layout _exec_fft gives: batch dims (those not transformed) first, ordered by the
+ * input's strides (largest first, stable), then the transformed dims in index order; the
+ * output allocated contiguous as [batch, out_sizes[dim[0]], ...] and strided back.
+ */
+static void exec_fft_strides(struct cgs_shape_ctx *sc, uint32_t nd, const int64_t *in_st,
+                             const sym_t *out_sz, const uint32_t *dims, uint32_t nt,
+                             sym_t *out_st)
+{
+    uint32_t perm[NDIM_MAX], nb = 0, i, j;
+    bool tr[NDIM_MAX] = {false};
+    sym_t bstride[NDIM_MAX + 1], numel;
+
+    for (i = 0; i < nt; i++)
+        tr[dims[i]] = true;
+    for (i = 0; i < nd; i++)
+        if (!tr[i])
+            perm[nb++] = i;
+    // stable sort of the batch dims by input stride, descending
+    for (i = 1; i < nb; i++) {
+        uint32_t v = perm[i];
+        for (j = i; j > 0 && in_st[perm[j - 1]] < in_st[v]; j--)
+            perm[j] = perm[j - 1];
+        perm[j] = v;
+    }
+    for (i = 0, j = nb; i < nd; i++)
+        if (tr[i])
+            perm[j++] = i;
+    // strides of the contiguous [batch, out_sz[dims[0]], ..., out_sz[dims[nt-1]]]
+    bstride[nt] = K(sc, 1);
+    for (i = nt; i-- > 0;)
+        bstride[i] = S_mul(sc, bstride[i + 1], out_sz[dims[i]]);
+    numel = K(sc, 1);
+    for (i = nb; i-- > 0;) {
+        out_st[perm[i]] = S_mul(sc, numel, bstride[0]);
+        numel = S_mul(sc, numel, out_sz[perm[i]]);
+    }
+    for (i = nb; i < nd; i++)
+        out_st[perm[i]] = bstride[1 + (i - nb)];
+}
+
+static int fft_dims(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t *dims,
+                    uint32_t *nt, struct cgs_diag *d)
+{
+    sym_t dv[NDIM_MAX];
+    uint32_t i;
+
+    if (ints_of(sc, A(sc, "dim"), dv, nt) || *nt > t->ndim)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "fft: dims not known");
+    for (i = 0; i < *nt; i++) {
+        int64_t v;
+        if (!cgs_sym_is_int(dv[i], &v) || !wrap_dim(v, t->ndim, &dims[i]))
+            return cgs_diag_set(d, CGS_E_INVAL, "fft: bad dim");
+    }
+    return 0;
+}
+
+static enum cgs_dtype complex_of(enum cgs_dtype t)
+{
+    return t == CGS_DTYPE_FLOAT64   ? CGS_DTYPE_COMPLEX128
+           : t == CGS_DTYPE_FLOAT16 ? CGS_DTYPE_COMPLEX32
+                                    : CGS_DTYPE_COMPLEX64;
+}
+
+/* cuFFT takes up to 3 transformed dims at once, and not dims (0, 1, ...) (meta kernels). */
+static bool fft_optimized(const uint32_t *dims, uint32_t nt)
+{
+    return nt <= 3 && !(nt >= 2 && dims[0] == 0 && dims[1] == 1);
+}
+
+static int fft_common(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+    uint32_t dims[NDIM_MAX], nt, i;
+    int64_t sz[NDIM_MAX], st[NDIM_MAX];
+    sym_t out_sz[NDIM_MAX];
+    enum cgs_dtype dt;
+    bool cuda;
+
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(fft_dims(sc, t, dims, &nt, d));
+    cuda = t->device && !strncmp(t->device, "cuda", 4);
+    dimcpy(out_sz, t->shape, t->ndim);
+    hints(sc, t, sz, st);
+    dt = kind == 1 ? complex_of(t->dtype) : kind == 2 ? real_of(t->dtype) : t->dtype;
+    if (nt == 0)
+        return copy_like(sc, t, dt, NULL, NULL);
+    if (kind == 1 && bool_of(A(sc, "onesided"), true))
+        out_sz[dims[nt - 1]] = S_add(sc, S_div(sc, t->shape[dims[nt - 1]], K(sc, 2)), K(sc, 1));
+    if (kind == 2) {
+        sym_t last;
+        if (int_of(sc, A(sc, "last_dim_size"), &last))
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "fft: last_dim_size not known");
+        out_sz[dims[nt - 1]] = last;
+        // the inverse transform runs on a contiguous copy of the input
+        for (i = t->ndim, st[t->ndim ? t->ndim - 1 : 0] = 1; i-- > 1;)
+            st[i - 1] = st[i] * (sz[i] ? sz[i] : 1);
+    }
+    if (kind != 0 && (!cuda || (nt > 1 && !fft_optimized(dims, nt))))
+        return cgs_diag_set(d, CGS_E_UNKNOWN,
+                            "fft: this transform's layout (CPU, or cuFFT in several passes) is "
+                            "not tracked");
+    o = out_tensor(sc, t->ndim, dt, t->device);
+    dimcpy(o->shape, out_sz, t->ndim);
+    exec_fft_strides(sc, t->ndim, st, out_sz, dims, nt, o->stride);
+    return 0;
+}
+
+RULE(fft_c2c)
+{
+    (void)n;
+    return fft_common(sc, 0, d);
+}
+
+RULE(fft_r2c)
+{
+    (void)n;
+    return fft_common(sc, 1, d);
+}
+
+RULE(fft_c2r)
+{
+    (void)n;
+    return fft_common(sc, 2, d);
+}
+
+/* resize_(self, size): self becomes contiguous of the new size (storage grown as needed). */
+RULE(resize)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+    uint32_t nd;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(shape_param(sc, A(sc, "size"), shape, &nd, d));
+    out_dense(sc, nd, shape, t->dtype, t->device, false);
+    return 0;
+}
+
 /* An out= overload: the value is the tensor(s) it writes, as passed. */
 RULE(out)
 {

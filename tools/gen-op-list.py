@@ -270,10 +270,10 @@ def rule_for(name, tags, params, families):
         return packets[name]
     if is_out:
         return "out"
-    if is_inplace:
-        return "inplace"
     if packet in packets:
         return packets[packet]
+    if is_inplace:
+        return "inplace"
     for pre, rule in prefixes:
         if packet.startswith(pre):
             return rule
@@ -356,12 +356,15 @@ def build():
         cands = [n for n in by_packet[packet] if entries[n][0] not in ("none", "out")]
         if not cands:
             continue
-        pick = None
-        for ovl in ("default", "Tensor", "int", "dim", "self"):
-            if packet + "." + ovl in cands:
-                pick = packet + "." + ovl
-                break
-        pick = pick or cands[0]
+        # the Python binding takes every overload's arguments: the widest overload's list
+        # (the preferred names break ties) binds what Dynamo records
+        prefer = ("default", "Tensor", "int", "dim", "self", "correction")
+        rules = {entries[c][0] for c in cands}
+        def rank(c):
+            ovl = c[len(packet) + 1:]
+            return (-len(parsed[c][0]) if len(rules) == 1 else 0,
+                    prefer.index(ovl) if ovl in prefer else len(prefer), c)
+        pick = sorted(cands, key=rank)[0]
         rule, flags, schema = entries[pick]
         # the Python binding takes ATen's parameters in ATen's order (self is "input" as a
         # keyword of torch.* functions: lib/shapes.c binds either name)
