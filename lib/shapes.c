@@ -1665,6 +1665,9 @@ RULE(fft_c2r)
     return fft_common(sc, 2, d);
 }
 
+static int shape_param(struct cgs_shape_ctx *sc, const struct cgs_arg *a, sym_t *shape,
+                       uint32_t *nd, struct cgs_diag *d);
+
 /* resize_(self, size): self becomes contiguous of the new size (storage grown as needed). */
 RULE(resize)
 {
