@@ -76,6 +76,8 @@ OP(M_ADD, "add", binary,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(M_ADD_, "add_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(M_ADDBMM, "addbmm", addbmm,
+   "self, batch1, batch2, *, beta=1, alpha=1", 0)
 OP(M_ADDBMM_, "addbmm_", inplace,
    "self, batch1, batch2, *, beta=1, alpha=1", CGS_OPF_INPLACE)
 OP(M_ADDCDIV, "addcdiv", pointwise,
@@ -90,8 +92,12 @@ OP(M_ADDMM, "addmm", addmm,
    "self, mat1, mat2, *, beta=1, alpha=1", CGS_OPF_MATMUL)
 OP(M_ADDMM_, "addmm_", inplace,
    "self, mat1, mat2, *, beta=1, alpha=1", CGS_OPF_INPLACE)
+OP(M_ADDMV, "addmv", addmv,
+   "self, mat, vec, *, beta=1, alpha=1", 0)
 OP(M_ADDMV_, "addmv_", inplace,
    "self, mat, vec, *, beta=1, alpha=1", CGS_OPF_INPLACE)
+OP(M_ADDR, "addr", addr,
+   "self, vec1, vec2, *, beta=1, alpha=1", 0)
 OP(M_ADDR_, "addr_", inplace,
    "self, vec1, vec2, *, beta=1, alpha=1", CGS_OPF_INPLACE)
 OP(M_ALL, "all", reduce_bool,
@@ -100,6 +106,8 @@ OP(M_AMAX, "amax", reduce,
    "self, dim=[], keepdim=False", CGS_OPF_REDUCTION)
 OP(M_AMIN, "amin", reduce,
    "self, dim=[], keepdim=False", CGS_OPF_REDUCTION)
+OP(M_AMINMAX, "aminmax", aminmax,
+   "self, *, dim=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(M_ANGLE, "angle", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(M_ANY, "any", reduce_bool,
@@ -122,6 +130,8 @@ OP(M_ARGMAX, "argmax", reduce_index,
    "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(M_ARGMIN, "argmin", reduce_index,
    "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
+OP(M_ARGSORT, "argsort", argsort,
+   "self, *, stable, dim=-1, descending=False", 0)
 OP(M_AS_STRIDED, "as_strided", as_strided,
    "self, size, stride, storage_offset=None", CGS_OPF_VIEW)
 OP(M_AS_STRIDED_, "as_strided_", as_strided,
@@ -2134,7 +2144,7 @@ OP(ATEN_ADD__TENSOR, "aten.add_.Tensor", inplace,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_ADD__T, "aten.add_.t", inplace,
    "self, b", CGS_OPF_INPLACE)
-OP(ATEN_ADDBMM_DEFAULT, "aten.addbmm.default", none,
+OP(ATEN_ADDBMM_DEFAULT, "aten.addbmm.default", addbmm,
    "self, batch1, batch2, *, beta=1, alpha=1", 0)
 OP(ATEN_ADDBMM_OUT, "aten.addbmm.out", out,
    "self, batch1, batch2, *, beta=1, alpha=1, !out", CGS_OPF_INPLACE)
@@ -2162,13 +2172,13 @@ OP(ATEN_ADDMM_OUT, "aten.addmm.out", out,
    "self, mat1, mat2, *, beta=1, alpha=1, !out", CGS_OPF_INPLACE)
 OP(ATEN_ADDMM__DEFAULT, "aten.addmm_.default", inplace,
    "self, mat1, mat2, *, beta=1, alpha=1", CGS_OPF_INPLACE)
-OP(ATEN_ADDMV_DEFAULT, "aten.addmv.default", none,
+OP(ATEN_ADDMV_DEFAULT, "aten.addmv.default", addmv,
    "self, mat, vec, *, beta=1, alpha=1", 0)
 OP(ATEN_ADDMV_OUT, "aten.addmv.out", out,
    "self, mat, vec, *, beta=1, alpha=1, !out", CGS_OPF_INPLACE)
 OP(ATEN_ADDMV__DEFAULT, "aten.addmv_.default", inplace,
    "self, mat, vec, *, beta=1, alpha=1", CGS_OPF_INPLACE)
-OP(ATEN_ADDR_DEFAULT, "aten.addr.default", none,
+OP(ATEN_ADDR_DEFAULT, "aten.addr.default", addr,
    "self, vec1, vec2, *, beta=1, alpha=1", 0)
 OP(ATEN_ADDR_OUT, "aten.addr.out", out,
    "self, vec1, vec2, *, beta=1, alpha=1, !out", CGS_OPF_INPLACE)
@@ -2232,7 +2242,7 @@ OP(ATEN_AMIN_DEFAULT, "aten.amin.default", reduce,
    "self, dim=[], keepdim=False", CGS_OPF_REDUCTION | CGS_OPF_CORE)
 OP(ATEN_AMIN_OUT, "aten.amin.out", out,
    "self, dim=[], keepdim=False, *, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
-OP(ATEN_AMINMAX_DEFAULT, "aten.aminmax.default", none,
+OP(ATEN_AMINMAX_DEFAULT, "aten.aminmax.default", aminmax,
    "self, *, dim=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(ATEN_AMINMAX_OUT, "aten.aminmax.out", out,
    "self, *, dim=None, keepdim=False, !min, !max", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
@@ -2334,11 +2344,11 @@ OP(ATEN_ARGMIN_DEFAULT, "aten.argmin.default", reduce_index,
    "self, dim=None, keepdim=False", CGS_OPF_REDUCTION | CGS_OPF_CORE)
 OP(ATEN_ARGMIN_OUT, "aten.argmin.out", out,
    "self, dim=None, keepdim=False, *, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
-OP(ATEN_ARGSORT_DEFAULT, "aten.argsort.default", none,
+OP(ATEN_ARGSORT_DEFAULT, "aten.argsort.default", argsort,
    "self, dim=-1, descending=False", 0)
-OP(ATEN_ARGSORT_DIMNAME, "aten.argsort.dimname", none,
+OP(ATEN_ARGSORT_DIMNAME, "aten.argsort.dimname", argsort,
    "self, dim, descending=False", 0)
-OP(ATEN_ARGSORT_STABLE, "aten.argsort.stable", none,
+OP(ATEN_ARGSORT_STABLE, "aten.argsort.stable", argsort,
    "self, *, stable, dim=-1, descending=False", 0)
 OP(ATEN_ARGSORT_STABLE_OUT, "aten.argsort.stable_out", out,
    "self, *, stable, dim=-1, descending=False, !out", CGS_OPF_INPLACE)
@@ -2442,11 +2452,11 @@ OP(ATEN_ATANH__DEFAULT, "aten.atanh_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_ATLEAST_1D_SEQUENCE, "aten.atleast_1d.Sequence", none,
    "tensors", 0)
-OP(ATEN_ATLEAST_1D_DEFAULT, "aten.atleast_1d.default", none,
+OP(ATEN_ATLEAST_1D_DEFAULT, "aten.atleast_1d.default", atleast_1d,
    "self", 0)
 OP(ATEN_ATLEAST_2D_SEQUENCE, "aten.atleast_2d.Sequence", none,
    "tensors", 0)
-OP(ATEN_ATLEAST_2D_DEFAULT, "aten.atleast_2d.default", none,
+OP(ATEN_ATLEAST_2D_DEFAULT, "aten.atleast_2d.default", atleast_2d,
    "self", 0)
 OP(ATEN_ATLEAST_3D_SEQUENCE, "aten.atleast_3d.Sequence", none,
    "tensors", 0)
@@ -2674,7 +2684,7 @@ OP(ATEN_BMM_OUT, "aten.bmm.out", out,
    "self, mat2, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_BROADCAST_TENSORS_DEFAULT, "aten.broadcast_tensors.default", none,
    "tensors", 0)
-OP(ATEN_BROADCAST_TO_DEFAULT, "aten.broadcast_to.default", none,
+OP(ATEN_BROADCAST_TO_DEFAULT, "aten.broadcast_to.default", expand,
    "self, size", CGS_OPF_VIEW)
 OP(ATEN_BUCKETIZE_SCALAR, "aten.bucketize.Scalar", none,
    "self, boundaries, *, out_int32=False, right=False", 0)
@@ -3024,9 +3034,9 @@ OP(ATEN_COUNT_INT, "aten.count.int", none,
    "self, el", 0)
 OP(ATEN_COUNT_STR, "aten.count.str", none,
    "self, el", 0)
-OP(ATEN_COUNT_NONZERO_DEFAULT, "aten.count_nonzero.default", none,
+OP(ATEN_COUNT_NONZERO_DEFAULT, "aten.count_nonzero.default", count_nonzero,
    "self, dim=None", CGS_OPF_REDUCTION)
-OP(ATEN_COUNT_NONZERO_DIM_INTLIST, "aten.count_nonzero.dim_IntList", none,
+OP(ATEN_COUNT_NONZERO_DIM_INTLIST, "aten.count_nonzero.dim_IntList", count_nonzero,
    "self, dim", CGS_OPF_REDUCTION)
 OP(ATEN_COUNT_NONZERO_DIM_INTLIST_OUT, "aten.count_nonzero.dim_IntList_out", out,
    "self, dim, *, !out", CGS_OPF_INPLACE)
@@ -3198,15 +3208,15 @@ OP(ATEN_DIAG_EMBED_OUT, "aten.diag_embed.out", out,
    "self, offset=0, dim1=-2, dim2=-1, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_DIAGFLAT_DEFAULT, "aten.diagflat.default", none,
    "self, offset=0", 0)
-OP(ATEN_DIAGONAL_DIMNAME, "aten.diagonal.Dimname", none,
+OP(ATEN_DIAGONAL_DIMNAME, "aten.diagonal.Dimname", diagonal,
    "self, *, outdim, dim1, dim2, offset=0", CGS_OPF_VIEW)
-OP(ATEN_DIAGONAL_DEFAULT, "aten.diagonal.default", none,
+OP(ATEN_DIAGONAL_DEFAULT, "aten.diagonal.default", diagonal,
    "self, offset=0, dim1=0, dim2=1", CGS_OPF_VIEW | CGS_OPF_CORE)
 OP(ATEN_DIAGONAL_BACKWARD_DEFAULT, "aten.diagonal_backward.default", none,
    "grad_output, input_sizes, offset, dim1, dim2", 0)
 OP(ATEN_DIAGONAL_BACKWARD_OUT, "aten.diagonal_backward.out", out,
    "grad_output, input_sizes, offset, dim1, dim2, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_DIAGONAL_COPY_DEFAULT, "aten.diagonal_copy.default", none,
+OP(ATEN_DIAGONAL_COPY_DEFAULT, "aten.diagonal_copy.default", diagonal_copy,
    "self, offset=0, dim1=0, dim2=1", 0)
 OP(ATEN_DIAGONAL_COPY_OUT, "aten.diagonal_copy.out", out,
    "self, offset=0, dim1=0, dim2=1, *, !out", CGS_OPF_INPLACE)
@@ -3318,7 +3328,7 @@ OP(ATEN_DIVMOD_INT, "aten.divmod.int", none,
    "x, y", 0)
 OP(ATEN_DIVMOD_INT_FLOAT, "aten.divmod.int_float", none,
    "x, y", 0)
-OP(ATEN_DOT_DEFAULT, "aten.dot.default", none,
+OP(ATEN_DOT_DEFAULT, "aten.dot.default", dot,
    "self, tensor", 0)
 OP(ATEN_DOT_OUT, "aten.dot.out", out,
    "self, tensor, *, !out", CGS_OPF_INPLACE)
@@ -3526,9 +3536,9 @@ OP(ATEN_EXPONENTIAL__DEFAULT, "aten.exponential_.default", inplace,
    "self, lambd=1., *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(ATEN_EXTEND_T, "aten.extend.t", inplace,
    "self, other", CGS_OPF_INPLACE)
-OP(ATEN_EYE_DEFAULT, "aten.eye.default", none,
+OP(ATEN_EYE_DEFAULT, "aten.eye.default", eye,
    "n, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
-OP(ATEN_EYE_M, "aten.eye.m", none,
+OP(ATEN_EYE_M, "aten.eye.m", eye,
    "n, m, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_EYE_M_OUT, "aten.eye.m_out", out,
    "n, m, *, !out", CGS_OPF_INPLACE)
@@ -4816,19 +4826,19 @@ OP(ATEN_LINEAR_BACKWARD_DEFAULT, "aten.linear_backward.default", none,
    "self, grad_output, weight, output_mask", 0)
 OP(ATEN_LINEAR_BACKWARD_OUT, "aten.linear_backward.out", out,
    "self, grad_output, weight, output_mask, *, !out0, !out1, !out2", CGS_OPF_INPLACE)
-OP(ATEN_LINSPACE_SCALAR_TENSOR, "aten.linspace.Scalar_Tensor", none,
+OP(ATEN_LINSPACE_SCALAR_TENSOR, "aten.linspace.Scalar_Tensor", linspace,
    "start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None", 0)
 OP(ATEN_LINSPACE_SCALAR_TENSOR_OUT, "aten.linspace.Scalar_Tensor_out", out,
    "start, end, steps, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINSPACE_TENSOR_SCALAR, "aten.linspace.Tensor_Scalar", none,
+OP(ATEN_LINSPACE_TENSOR_SCALAR, "aten.linspace.Tensor_Scalar", linspace,
    "start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None", 0)
 OP(ATEN_LINSPACE_TENSOR_SCALAR_OUT, "aten.linspace.Tensor_Scalar_out", out,
    "start, end, steps, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINSPACE_TENSOR_TENSOR, "aten.linspace.Tensor_Tensor", none,
+OP(ATEN_LINSPACE_TENSOR_TENSOR, "aten.linspace.Tensor_Tensor", linspace,
    "start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None", 0)
 OP(ATEN_LINSPACE_TENSOR_TENSOR_OUT, "aten.linspace.Tensor_Tensor_out", out,
    "start, end, steps, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINSPACE_DEFAULT, "aten.linspace.default", none,
+OP(ATEN_LINSPACE_DEFAULT, "aten.linspace.default", linspace,
    "start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_LINSPACE_OUT, "aten.linspace.out", out,
    "start, end, steps, *, !out", CGS_OPF_INPLACE)
@@ -4986,19 +4996,19 @@ OP(ATEN_LOGIT_BACKWARD_DEFAULT, "aten.logit_backward.default", pointwise,
    "%grad_output, %self, eps=None", CGS_OPF_ELEMENTWISE)
 OP(ATEN_LOGIT_BACKWARD_GRAD_INPUT, "aten.logit_backward.grad_input", out,
    "grad_output, self, eps=None, *, !grad_input", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_LOGSPACE_SCALAR_TENSOR, "aten.logspace.Scalar_Tensor", none,
+OP(ATEN_LOGSPACE_SCALAR_TENSOR, "aten.logspace.Scalar_Tensor", linspace,
    "start, end, steps, base=10., *, dtype=None, layout=None, device=None, pin_memory=None", 0)
 OP(ATEN_LOGSPACE_SCALAR_TENSOR_OUT, "aten.logspace.Scalar_Tensor_out", out,
    "start, end, steps, base=10., *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LOGSPACE_TENSOR_SCALAR, "aten.logspace.Tensor_Scalar", none,
+OP(ATEN_LOGSPACE_TENSOR_SCALAR, "aten.logspace.Tensor_Scalar", linspace,
    "start, end, steps, base=10., *, dtype=None, layout=None, device=None, pin_memory=None", 0)
 OP(ATEN_LOGSPACE_TENSOR_SCALAR_OUT, "aten.logspace.Tensor_Scalar_out", out,
    "start, end, steps, base=10., *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LOGSPACE_TENSOR_TENSOR, "aten.logspace.Tensor_Tensor", none,
+OP(ATEN_LOGSPACE_TENSOR_TENSOR, "aten.logspace.Tensor_Tensor", linspace,
    "start, end, steps, base=10., *, dtype=None, layout=None, device=None, pin_memory=None", 0)
 OP(ATEN_LOGSPACE_TENSOR_TENSOR_OUT, "aten.logspace.Tensor_Tensor_out", out,
    "start, end, steps, base=10., *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LOGSPACE_DEFAULT, "aten.logspace.default", none,
+OP(ATEN_LOGSPACE_DEFAULT, "aten.logspace.default", linspace,
    "start, end, steps, base=10., *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_LOGSPACE_OUT, "aten.logspace.out", out,
    "start, end, steps, base=10., *, !out", CGS_OPF_INPLACE)
@@ -5170,11 +5180,11 @@ OP(ATEN_MAX_POOL3D_WITH_INDICES_BACKWARD_DEFAULT, "aten.max_pool3d_with_indices_
    "grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices", 0)
 OP(ATEN_MAX_POOL3D_WITH_INDICES_BACKWARD_GRAD_INPUT, "aten.max_pool3d_with_indices_backward.grad_input", out,
    "grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_MAX_UNPOOL2D_DEFAULT, "aten.max_unpool2d.default", none,
+OP(ATEN_MAX_UNPOOL2D_DEFAULT, "aten.max_unpool2d.default", max_unpool,
    "self, indices, output_size", 0)
 OP(ATEN_MAX_UNPOOL2D_OUT, "aten.max_unpool2d.out", out,
    "self, indices, output_size, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_MAX_UNPOOL3D_DEFAULT, "aten.max_unpool3d.default", none,
+OP(ATEN_MAX_UNPOOL3D_DEFAULT, "aten.max_unpool3d.default", max_unpool,
    "self, indices, output_size, stride, padding", 0)
 OP(ATEN_MAX_UNPOOL3D_OUT, "aten.max_unpool3d.out", out,
    "self, indices, output_size, stride, padding, *, !out", CGS_OPF_INPLACE)
@@ -5454,7 +5464,7 @@ OP(ATEN_MULTIPLY__SCALAR, "aten.multiply_.Scalar", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(ATEN_MULTIPLY__TENSOR, "aten.multiply_.Tensor", inplace,
    "self, other", CGS_OPF_INPLACE)
-OP(ATEN_MV_DEFAULT, "aten.mv.default", none,
+OP(ATEN_MV_DEFAULT, "aten.mv.default", mv,
    "self, vec", 0)
 OP(ATEN_MV_OUT, "aten.mv.out", out,
    "self, vec, *, !out", CGS_OPF_INPLACE)
@@ -5678,13 +5688,13 @@ OP(ATEN_NONZERO_STATIC_DEFAULT, "aten.nonzero_static.default", none,
    "self, *, size, fill_value=-1", 0)
 OP(ATEN_NONZERO_STATIC_OUT, "aten.nonzero_static.out", out,
    "self, *, size, fill_value=-1, !out", CGS_OPF_INPLACE)
-OP(ATEN_NORM_SCALAR, "aten.norm.Scalar", none,
+OP(ATEN_NORM_SCALAR, "aten.norm.Scalar", norm,
    "self, p=2", CGS_OPF_REDUCTION)
-OP(ATEN_NORM_SCALAROPT_DIM, "aten.norm.ScalarOpt_dim", reduce,
+OP(ATEN_NORM_SCALAROPT_DIM, "aten.norm.ScalarOpt_dim", norm,
    "self, p, dim, keepdim=False", CGS_OPF_REDUCTION)
-OP(ATEN_NORM_SCALAROPT_DIM_DTYPE, "aten.norm.ScalarOpt_dim_dtype", none,
+OP(ATEN_NORM_SCALAROPT_DIM_DTYPE, "aten.norm.ScalarOpt_dim_dtype", norm,
    "self, p, dim, keepdim, *, dtype", CGS_OPF_REDUCTION)
-OP(ATEN_NORM_SCALAROPT_DTYPE, "aten.norm.ScalarOpt_dtype", none,
+OP(ATEN_NORM_SCALAROPT_DTYPE, "aten.norm.ScalarOpt_dtype", norm,
    "self, p, *, dtype", CGS_OPF_REDUCTION)
 OP(ATEN_NORM_SCALAROPT_DTYPE_OUT, "aten.norm.ScalarOpt_dtype_out", out,
    "self, p, *, dtype, !out", CGS_OPF_INPLACE)
@@ -5692,9 +5702,9 @@ OP(ATEN_NORM_SCALAR_OUT, "aten.norm.Scalar_out", out,
    "self, p=2, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_NORM_DTYPE_OUT, "aten.norm.dtype_out", out,
    "self, p, dim, keepdim, *, dtype, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
-OP(ATEN_NORM_NAMES_SCALAROPT_DIM, "aten.norm.names_ScalarOpt_dim", none,
+OP(ATEN_NORM_NAMES_SCALAROPT_DIM, "aten.norm.names_ScalarOpt_dim", norm,
    "self, p, dim, keepdim=False", CGS_OPF_REDUCTION)
-OP(ATEN_NORM_NAMES_SCALAROPT_DIM_DTYPE, "aten.norm.names_ScalarOpt_dim_dtype", none,
+OP(ATEN_NORM_NAMES_SCALAROPT_DIM_DTYPE, "aten.norm.names_ScalarOpt_dim_dtype", norm,
    "self, p, dim, keepdim, *, dtype", CGS_OPF_REDUCTION)
 OP(ATEN_NORM_NAMES_DTYPE_OUT, "aten.norm.names_dtype_out", out,
    "self, p, dim, keepdim, *, dtype, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
@@ -7108,7 +7118,7 @@ OP(ATEN_SPECIAL_SINC_DEFAULT, "aten.special_sinc.default", none,
    "self", 0)
 OP(ATEN_SPECIAL_SINC_OUT, "aten.special_sinc.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_SOFTMAX_DEFAULT, "aten.special_softmax.default", none,
+OP(ATEN_SPECIAL_SOFTMAX_DEFAULT, "aten.special_softmax.default", softmax,
    "self, dim, dtype=None", 0)
 OP(ATEN_SPECIAL_SPHERICAL_BESSEL_J0_DEFAULT, "aten.special_spherical_bessel_j0.default", pointwise,
    "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
@@ -7770,7 +7780,7 @@ OP(ATEN_VAR_MEAN_DIM, "aten.var_mean.dim", none,
    "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
 OP(ATEN_VAR_MEAN_NAMES_DIM, "aten.var_mean.names_dim", none,
    "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
-OP(ATEN_VDOT_DEFAULT, "aten.vdot.default", none,
+OP(ATEN_VDOT_DEFAULT, "aten.vdot.default", vdot,
    "self, other", 0)
 OP(ATEN_VDOT_OUT, "aten.vdot.out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
@@ -7866,8 +7876,8 @@ OP(M_BADDBMM_, "baddbmm_", inplace,
    "self, batch1, batch2, *, beta=1, alpha=1", CGS_OPF_INPLACE)
 OP(M_BERNOULLI_, "bernoulli_", inplace,
    "self, p, *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(M_BFLOAT16, "bfloat16", to_fixed,
-   "self", CGS_OPF_ELEMENTWISE)
+OP(M_BFLOAT16, "bfloat16", convert_to,
+   "self, memory_format='preserve_format', *, dtype='bfloat16'", CGS_OPF_ELEMENTWISE)
 OP(M_BITWISE_AND, "bitwise_and", binary,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(M_BITWISE_AND_, "bitwise_and_", inplace,
@@ -7894,16 +7904,28 @@ OP(M_BITWISE_XOR_, "bitwise_xor_", inplace,
    "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_BMM, "bmm", bmm,
    "self, mat2", CGS_OPF_MATMUL)
-OP(M_BOOL, "bool", to_fixed,
-   "self", CGS_OPF_ELEMENTWISE)
+OP(M_BOOL, "bool", convert_to,
+   "self, memory_format='preserve_format', *, dtype='bool'", CGS_OPF_ELEMENTWISE)
+OP(M_BROADCAST_TO, "broadcast_to", expand,
+   "self, size", CGS_OPF_VIEW)
 OP(BUILTINS_GETATTR, "builtins.getattr", getattr,
    "obj, name", CGS_OPF_SIZE)
+OP(M_BYTE, "byte", convert_to,
+   "self, memory_format='preserve_format', *, dtype='uint8'", CGS_OPF_ELEMENTWISE)
 OP(M_CAUCHY_, "cauchy_", inplace,
    "self, median=0., sigma=1., *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
+OP(M_CDOUBLE, "cdouble", convert_to,
+   "self, memory_format='preserve_format', *, dtype='complex128'", CGS_OPF_ELEMENTWISE)
 OP(M_CEIL, "ceil", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_CEIL_, "ceil_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(M_CFLOAT, "cfloat", convert_to,
+   "self, memory_format='preserve_format', *, dtype='complex64'", CGS_OPF_ELEMENTWISE)
+OP(M_CHALF, "chalf", convert_to,
+   "self, memory_format='preserve_format', *, dtype='complex32'", CGS_OPF_ELEMENTWISE)
+OP(M_CHAR, "char", convert_to,
+   "self, memory_format='preserve_format', *, dtype='int8'", CGS_OPF_ELEMENTWISE)
 OP(M_CHUNK, "chunk", chunk,
    "self, chunks, dim=0", CGS_OPF_VIEW)
 OP(M_CLAMP, "clamp", unary,
@@ -7946,6 +7968,8 @@ OP(M_COSH, "cosh", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_COSH_, "cosh_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(M_COUNT_NONZERO, "count_nonzero", count_nonzero,
+   "self, dim=None", CGS_OPF_REDUCTION)
 OP(M_CUMPROD, "cumprod", cumsum,
    "self, dim, *, dtype=None", 0)
 OP(M_CUMPROD_, "cumprod_", inplace,
@@ -7962,6 +7986,8 @@ OP(M_DETACH, "detach", alias,
    "self", CGS_OPF_VIEW)
 OP(M_DETACH_, "detach_", inplace,
    "self", CGS_OPF_INPLACE | CGS_OPF_VIEW)
+OP(M_DIAGONAL, "diagonal", diagonal,
+   "self, *, outdim, dim1, dim2, offset=0", CGS_OPF_VIEW)
 OP(M_DIFF, "diff", diff,
    "self, n=1, dim=-1, prepend=None, append=None", 0)
 OP(M_DIGAMMA, "digamma", unary_float,
@@ -7976,6 +8002,10 @@ OP(M_DIV_, "div_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_DIVIDE_, "divide_", inplace,
    "self, other, *, rounding_mode", CGS_OPF_INPLACE)
+OP(M_DOT, "dot", dot,
+   "self, tensor", 0)
+OP(M_DOUBLE, "double", convert_to,
+   "self, memory_format='preserve_format', *, dtype='float64'", CGS_OPF_ELEMENTWISE)
 OP(M_EQ, "eq", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(M_EQ_, "eq_", inplace,
@@ -8022,8 +8052,8 @@ OP(M_FLATTEN, "flatten", flatten,
    "self, start_dim=0, end_dim=-1", CGS_OPF_VIEW)
 OP(M_FLIP, "flip", clone,
    "self, dims", 0)
-OP(M_FLOAT, "float", to_fixed,
-   "self", CGS_OPF_ELEMENTWISE)
+OP(M_FLOAT, "float", convert_to,
+   "self, memory_format='preserve_format', *, dtype='float32'", CGS_OPF_ELEMENTWISE)
 OP(M_FLOAT_POWER, "float_power", float_power,
    "self, exponent", CGS_OPF_ELEMENTWISE)
 OP(M_FLOAT_POWER_, "float_power_", inplace,
@@ -8070,8 +8100,8 @@ OP(M_GT, "gt", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(M_GT_, "gt_", inplace,
    "self, other", CGS_OPF_INPLACE)
-OP(M_HALF, "half", to_fixed,
-   "self", CGS_OPF_ELEMENTWISE)
+OP(M_HALF, "half", convert_to,
+   "self, memory_format='preserve_format', *, dtype='float16'", CGS_OPF_ELEMENTWISE)
 OP(M_HARDSHRINK, "hardshrink", pointwise,
    "%self, %lambd=0.5", CGS_OPF_ELEMENTWISE)
 OP(M_HEAVISIDE, "heaviside", pointwise,
@@ -8118,8 +8148,8 @@ OP(M_INDEX_REDUCE_, "index_reduce_", inplace,
    "self, dim, index, source, reduce, *, include_self=True", CGS_OPF_INPLACE)
 OP(M_INDEX_SELECT, "index_select", index_select,
    "self, dim, index", 0)
-OP(M_INT, "int", to_fixed,
-   "self", CGS_OPF_ELEMENTWISE)
+OP(M_INT, "int", convert_to,
+   "self, memory_format='preserve_format', *, dtype='int32'", CGS_OPF_ELEMENTWISE)
 OP(M_ISFINITE, "isfinite", unary_bool,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_ISINF, "isinf", unary_bool,
@@ -8204,8 +8234,8 @@ OP(M_LOGIT_, "logit_", inplace,
    "self, eps=None", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_LOGSUMEXP, "logsumexp", reduce,
    "self, dim, keepdim=False", CGS_OPF_REDUCTION)
-OP(M_LONG, "long", to_fixed,
-   "self", CGS_OPF_ELEMENTWISE)
+OP(M_LONG, "long", convert_to,
+   "self, memory_format='preserve_format', *, dtype='int64'", CGS_OPF_ELEMENTWISE)
 OP(M_LT, "lt", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(M_LT_, "lt_", inplace,
@@ -8244,6 +8274,8 @@ OP(M_MUL_, "mul_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_MULTIPLY_, "multiply_", inplace,
    "self, other", CGS_OPF_INPLACE)
+OP(M_MV, "mv", mv,
+   "self, vec", 0)
 OP(M_MVLGAMMA, "mvlgamma", pointwise,
    "%self, p", CGS_OPF_ELEMENTWISE)
 OP(M_MVLGAMMA_, "mvlgamma_", inplace,
@@ -8280,8 +8312,8 @@ OP(M_NEXTAFTER_, "nextafter_", inplace,
    "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_NONZERO, "nonzero", nonzero,
    "self", CGS_OPF_DYNAMIC)
-OP(M_NORM, "norm", reduce,
-   "self, p, dim, keepdim=False", CGS_OPF_REDUCTION)
+OP(M_NORM, "norm", norm,
+   "self, p, dim, keepdim, *, dtype", CGS_OPF_REDUCTION)
 OP(M_NORMAL_, "normal_", inplace,
    "self, mean=0., std=1., *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(M_NOT_EQUAL_, "not_equal_", inplace,
@@ -8694,6 +8726,8 @@ OP(M_SGN, "sgn", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_SGN_, "sgn_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(M_SHORT, "short", convert_to,
+   "self, memory_format='preserve_format', *, dtype='int16'", CGS_OPF_ELEMENTWISE)
 OP(M_SIGMOID, "sigmoid", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_SIGMOID_, "sigmoid_", inplace,
@@ -8824,6 +8858,10 @@ OP(TORCH__C__NN_LINEAR, "torch._C._nn.linear", linear,
    "input, weight, bias=None", CGS_OPF_MATMUL)
 OP(TORCH__C__NN_MAX_POOL2D_WITH_INDICES, "torch._C._nn.max_pool2d_with_indices", max_pool_indices,
    "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", 0)
+OP(TORCH__C__NN_MAX_UNPOOL2D, "torch._C._nn.max_unpool2d", max_unpool,
+   "self, indices, output_size", 0)
+OP(TORCH__C__NN_MAX_UNPOOL3D, "torch._C._nn.max_unpool3d", max_unpool,
+   "self, indices, output_size, stride, padding", 0)
 OP(TORCH__C__NN_MISH, "torch._C._nn.mish", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH__C__NN_MISH_, "torch._C._nn.mish_", inplace,
@@ -8934,6 +8972,8 @@ OP(TORCH__C__SPECIAL_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_V, "torch._C._special.
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_W, "torch._C._special.special_shifted_chebyshev_polynomial_w", pointwise,
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH__C__SPECIAL_SPECIAL_SOFTMAX, "torch._C._special.special_softmax", softmax,
+   "self, dim, dtype=None", 0)
 OP(TORCH__C__SPECIAL_SPECIAL_SPHERICAL_BESSEL_J0, "torch._C._special.special_spherical_bessel_j0", pointwise,
    "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_XLOG1PY, "torch._C._special.special_xlog1py", pointwise,
@@ -9106,14 +9146,20 @@ OP(TORCH_ACOSH_, "torch.acosh_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_ADD, "torch.add", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
+OP(TORCH_ADDBMM, "torch.addbmm", addbmm,
+   "self, batch1, batch2, *, beta=1, alpha=1", 0)
 OP(TORCH_ADDCDIV, "torch.addcdiv", pointwise,
    "%self, %tensor1, %tensor2, *, value=1", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_ADDCMUL, "torch.addcmul", where3,
    "self, tensor1, tensor2, *, value=1", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ADDMM, "torch.addmm", addmm,
    "input, mat1, mat2, *, beta=1, alpha=1", CGS_OPF_MATMUL)
+OP(TORCH_ADDMV, "torch.addmv", addmv,
+   "self, mat, vec, *, beta=1, alpha=1", 0)
 OP(TORCH_ADDMV_, "torch.addmv_", inplace,
    "self, mat, vec, *, beta=1, alpha=1", CGS_OPF_INPLACE)
+OP(TORCH_ADDR, "torch.addr", addr,
+   "self, vec1, vec2, *, beta=1, alpha=1", 0)
 OP(TORCH_ALL, "torch.all", reduce_bool,
    "self", CGS_OPF_REDUCTION)
 OP(TORCH_ALPHA_DROPOUT_, "torch.alpha_dropout_", inplace,
@@ -9122,6 +9168,8 @@ OP(TORCH_AMAX, "torch.amax", reduce,
    "self, dim=[], keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_AMIN, "torch.amin", reduce,
    "self, dim=[], keepdim=False", CGS_OPF_REDUCTION)
+OP(TORCH_AMINMAX, "torch.aminmax", aminmax,
+   "self, *, dim=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_ANGLE, "torch.angle", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_ANY, "torch.any", reduce_bool,
@@ -9144,6 +9192,8 @@ OP(TORCH_ARGMAX, "torch.argmax", reduce_index,
    "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_ARGMIN, "torch.argmin", reduce_index,
    "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
+OP(TORCH_ARGSORT, "torch.argsort", argsort,
+   "self, *, stable, dim=-1, descending=False", 0)
 OP(TORCH_AS_STRIDED, "torch.as_strided", as_strided,
    "self, size, stride, storage_offset=None", CGS_OPF_VIEW)
 OP(TORCH_AS_STRIDED_, "torch.as_strided_", as_strided,
@@ -9166,6 +9216,10 @@ OP(TORCH_ATANH, "torch.atanh", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ATANH_, "torch.atanh_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH_ATLEAST_1D, "torch.atleast_1d", atleast_1d,
+   "self", 0)
+OP(TORCH_ATLEAST_2D, "torch.atleast_2d", atleast_2d,
+   "self", 0)
 OP(TORCH_BADDBMM, "torch.baddbmm", baddbmm,
    "self, batch1, batch2, *, beta=1, alpha=1", CGS_OPF_MATMUL)
 OP(TORCH_BATCH_NORM, "torch.batch_norm", batch_norm,
@@ -9184,6 +9238,8 @@ OP(TORCH_BITWISE_XOR, "torch.bitwise_xor", binary,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(TORCH_BMM, "torch.bmm", bmm,
    "input, mat2", CGS_OPF_MATMUL)
+OP(TORCH_BROADCAST_TO, "torch.broadcast_to", expand,
+   "self, size", CGS_OPF_VIEW)
 OP(TORCH_CAT, "torch.cat", cat,
    "tensors, dim=0", 0)
 OP(TORCH_CEIL, "torch.ceil", unary,
@@ -9242,6 +9298,8 @@ OP(TORCH_COSH, "torch.cosh", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_COSH_, "torch.cosh_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH_COUNT_NONZERO, "torch.count_nonzero", count_nonzero,
+   "self, dim=None", CGS_OPF_REDUCTION)
 OP(TORCH_CUMPROD, "torch.cumprod", cumsum,
    "self, dim, *, dtype=None", 0)
 OP(TORCH_CUMSUM, "torch.cumsum", cumsum,
@@ -9254,12 +9312,18 @@ OP(TORCH_DETACH, "torch.detach", alias,
    "self", CGS_OPF_VIEW)
 OP(TORCH_DETACH_, "torch.detach_", inplace,
    "self", CGS_OPF_INPLACE | CGS_OPF_VIEW)
+OP(TORCH_DIAGONAL, "torch.diagonal", diagonal,
+   "self, *, outdim, dim1, dim2, offset=0", CGS_OPF_VIEW)
+OP(TORCH_DIAGONAL_COPY, "torch.diagonal_copy", diagonal_copy,
+   "self, offset=0, dim1=0, dim2=1", 0)
 OP(TORCH_DIFF, "torch.diff", diff,
    "input, n=1, dim=-1, prepend=None, append=None", 0)
 OP(TORCH_DIGAMMA, "torch.digamma", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_DIV, "torch.div", binary_float,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
+OP(TORCH_DOT, "torch.dot", dot,
+   "self, tensor", 0)
 OP(TORCH_DROPOUT, "torch.dropout", dropout,
    "input, p, train", 0)
 OP(TORCH_DROPOUT_, "torch.dropout_", inplace,
@@ -9304,6 +9368,8 @@ OP(TORCH_EXPM1, "torch.expm1", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_EXPM1_, "torch.expm1_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH_EYE, "torch.eye", eye,
+   "n, m, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(TORCH_FEATURE_ALPHA_DROPOUT_, "torch.feature_alpha_dropout_", inplace,
    "self, p, train", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(TORCH_FEATURE_DROPOUT_, "torch.feature_dropout_", inplace,
@@ -9342,8 +9408,14 @@ OP(TORCH_FULL, "torch.full", full,
    "size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(TORCH_FULL_LIKE, "torch.full_like", full_like,
    "self, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_FACTORY)
+OP(TORCH_FUNCTIONAL_ATLEAST_1D, "torch.functional.atleast_1d", atleast_1d,
+   "self", CGS_OPF_VIEW)
+OP(TORCH_FUNCTIONAL_ATLEAST_2D, "torch.functional.atleast_2d", atleast_2d,
+   "self", CGS_OPF_VIEW)
 OP(TORCH_FUNCTIONAL_EINSUM, "torch.functional.einsum", einsum,
    "equation, *operands", CGS_OPF_MATMUL)
+OP(TORCH_FUNCTIONAL_NORM, "torch.functional.norm", norm,
+   "self, p='fro', dim=None, keepdim=False, out=None, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH_FUNCTIONAL_SPLIT, "torch.functional.split", split,
    "tensor, split_size_or_sections, dim=0", CGS_OPF_VIEW)
 OP(TORCH_GATHER, "torch.gather", gather,
@@ -9416,6 +9488,8 @@ OP(TORCH_LGAMMA, "torch.lgamma", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_LINALG_VECTOR_NORM, "torch.linalg.vector_norm", reduce,
    "self, ord=2, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
+OP(TORCH_LINSPACE, "torch.linspace", linspace,
+   "start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(TORCH_LOG, "torch.log", unary_float,
    "input", CGS_OPF_ELEMENTWISE)
 OP(TORCH_LOG10, "torch.log10", unary_float,
@@ -9450,6 +9524,8 @@ OP(TORCH_LOGIT, "torch.logit", pointwise,
    "%self, eps=None", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_LOGIT_, "torch.logit_", inplace,
    "self, eps=None", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH_LOGSPACE, "torch.logspace", linspace,
+   "start, end, steps, base=10., *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(TORCH_LOGSUMEXP, "torch.logsumexp", reduce,
    "self, dim, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_LT, "torch.lt", compare,
@@ -9482,6 +9558,8 @@ OP(TORCH_MODE, "torch.mode", max_dim,
    "self, dim=-1, keepdim=False", 0)
 OP(TORCH_MUL, "torch.mul", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
+OP(TORCH_MV, "torch.mv", mv,
+   "self, vec", 0)
 OP(TORCH_MVLGAMMA, "torch.mvlgamma", pointwise,
    "%self, p", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NAN_TO_NUM, "torch.nan_to_num", pointwise,
@@ -9568,6 +9646,12 @@ OP(TORCH_NN_FUNCTIONAL_MAX_POOL2D, "torch.nn.functional.max_pool2d", max_pool_f,
    "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False", 0)
 OP(TORCH_NN_FUNCTIONAL_MAX_POOL2D_WITH_INDICES, "torch.nn.functional.max_pool2d_with_indices", max_pool_indices,
    "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", 0)
+OP(TORCH_NN_FUNCTIONAL_MAX_UNPOOL1D, "torch.nn.functional.max_unpool1d", max_unpool,
+   "self, indices, kernel_size, stride=None, padding=0, output_size=None", 0)
+OP(TORCH_NN_FUNCTIONAL_MAX_UNPOOL2D, "torch.nn.functional.max_unpool2d", max_unpool,
+   "self, indices, output_size", 0)
+OP(TORCH_NN_FUNCTIONAL_MAX_UNPOOL3D, "torch.nn.functional.max_unpool3d", max_unpool,
+   "self, indices, output_size, stride, padding", 0)
 OP(TORCH_NN_FUNCTIONAL_MISH, "torch.nn.functional.mish", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_NN_FUNCTIONAL_MSE_LOSS, "torch.nn.functional.mse_loss", mse_loss,
@@ -9598,6 +9682,8 @@ OP(TORCH_NN_FUNCTIONAL_SILU, "torch.nn.functional.silu", unary_maybe_inplace,
    "input, inplace=False", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NN_FUNCTIONAL_SOFTMAX, "torch.nn.functional.softmax", softmax,
    "input, dim=None, _stacklevel=3, dtype=None", CGS_OPF_ELEMENTWISE)
+OP(TORCH_NN_FUNCTIONAL_SOFTMIN, "torch.nn.functional.softmin", softmax,
+   "input, dim=None, _stacklevel=3, dtype=None", 0)
 OP(TORCH_NN_FUNCTIONAL_SOFTPLUS, "torch.nn.functional.softplus", pointwise,
    "%self, beta=1, %threshold=20", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_NN_FUNCTIONAL_SOFTSHRINK, "torch.nn.functional.softshrink", pointwise,
@@ -9610,8 +9696,8 @@ OP(TORCH_NN_FUNCTIONAL_THRESHOLD_, "torch.nn.functional.threshold_", inplace,
    "self, threshold, value", CGS_OPF_INPLACE)
 OP(TORCH_NONZERO, "torch.nonzero", nonzero,
    "self", CGS_OPF_DYNAMIC)
-OP(TORCH_NORM, "torch.norm", reduce,
-   "self, p, dim, keepdim=False", CGS_OPF_REDUCTION)
+OP(TORCH_NORM, "torch.norm", norm,
+   "self, p, dim, keepdim, *, dtype", CGS_OPF_REDUCTION)
 OP(TORCH_ONES, "torch.ones", zeros,
    "*size, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(TORCH_ONES_LIKE, "torch.ones_like", empty_like,
@@ -9788,6 +9874,8 @@ OP(TORCH_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_V, "torch.special.shifted_chebyshe
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_W, "torch.special.shifted_chebyshev_polynomial_w", pointwise,
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH_SPECIAL_SOFTMAX, "torch.special.softmax", softmax,
+   "self, dim, dtype=None", 0)
 OP(TORCH_SPECIAL_SPHERICAL_BESSEL_J0, "torch.special.spherical_bessel_j0", pointwise,
    "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_XLOG1PY, "torch.special.xlog1py", pointwise,
@@ -9876,6 +9964,8 @@ OP(TORCH_VAR, "torch.var", reduce,
    "self, dim=None, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_VAR_MEAN, "torch.var_mean", var_mean,
    "self, dim=None, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
+OP(TORCH_VDOT, "torch.vdot", vdot,
+   "self, other", 0)
 OP(TORCH_VIEW_COPY, "torch.view_copy", view_copy,
    "self, size", 0)
 OP(TORCH_WHERE, "torch.where", where,
@@ -9930,6 +10020,8 @@ OP(M_UNSQUEEZE_, "unsqueeze_", unsqueeze,
    "self, dim", CGS_OPF_VIEW | CGS_OPF_INPLACE)
 OP(M_VAR, "var", reduce,
    "self, dim=None, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
+OP(M_VDOT, "vdot", vdot,
+   "self, other", 0)
 OP(M_VIEW, "view", view,
    "self, *size", CGS_OPF_VIEW)
 OP(M_VIEW_AS, "view_as", view_as,

@@ -1895,22 +1895,6 @@ RULE(to)
     return copy_like(sc, t, dt, memfmt, dev);
 }
 
-RULE(to_fixed)
-{
-    const struct cgs_tensor *t;
-    const char *m = n->target;
-    enum cgs_dtype dt = !strcmp(m, "float")      ? CGS_DTYPE_FLOAT32
-                        : !strcmp(m, "half")     ? CGS_DTYPE_FLOAT16
-                        : !strcmp(m, "bfloat16") ? CGS_DTYPE_BFLOAT16
-                        : !strcmp(m, "int")      ? CGS_DTYPE_INT32
-                        : !strcmp(m, "long")     ? CGS_DTYPE_INT64
-                                                 : CGS_DTYPE_BOOL;
-
-    TRY(need_tensor(sc, "self", &t, d));
-    if (dt == t->dtype)
-        return same_as_first(sc, d);
-    return copy_like(sc, t, dt, NULL, NULL);
-}
 
 RULE(type_as)
 {
@@ -2953,6 +2937,26 @@ RULE(getattr)
         sc->out->u.i = t->ndim;
         return 0;
     }
+    if (!strcmp(name, "T") || !strcmp(name, "H") || !strcmp(name, "mT") || !strcmp(name, "mH")) {
+        // views: .T/.H reverse the dims, .mT/.mH swap the last two (H and mH conjugate, a bit
+        // that does not change the layout)
+        bool matrix = name[0] == 'm';
+        struct cgs_tensor *o;
+        uint32_t i;
+        if (matrix && t->ndim < 2)
+            return cgs_diag_set(d, CGS_E_INVAL, "%s of a tensor of rank %u", name, t->ndim);
+        o = out_view(sc, t, t->ndim);
+        for (i = 0; i < t->ndim; i++) {
+            uint32_t from = i;
+            if (!matrix)
+                from = t->ndim - 1 - i;
+            else if (i >= t->ndim - 2)
+                from = i == t->ndim - 1 ? t->ndim - 2 : t->ndim - 1;
+            o->shape[i] = t->shape[from];
+            o->stride[i] = t->stride[from];
+        }
+        return 0;
+    }
     return cgs_diag_set(d, CGS_E_UNKNOWN, "attribute '%s' is not tracked", name);
 }
 
@@ -3893,7 +3897,8 @@ RULE(pad)
     TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
     if (ints_of(sc, Ai(sc, 1), p, &cnt) || cnt % 2 || cnt / 2 > t->ndim)
         return cgs_diag_set(d, CGS_E_INVAL, "pad: bad pad list");
-    if (mode && strcmp(mode, "constant"))
+    if (mode && strcmp(mode, "constant") && strcmp(mode, "reflect") && strcmp(mode, "replicate") &&
+        strcmp(mode, "circular"))
         return cgs_diag_set(d, CGS_E_UNKNOWN, "pad mode '%s' is not tracked", mode);
     dimcpy(shape, t->shape, t->ndim);
     for (i = 0; i < cnt / 2; i++) {
@@ -5057,6 +5062,264 @@ enum cgs_shape_cmp cgs_shapes_compare(const struct cgs_val *a, const struct cgs_
     describe(why, "kind of value differs", a, b);
     return CGS_SHAPE_CMP_MISMATCH;
 }
+
+/* ---- more families (issue 11): conversions, ranges, matrix-vector products, views ---- */
+
+/* x.double(), x.byte(), ...: the dtype is the schema's default (tools/ops/explicit.txt). */
+RULE(convert_to)
+{
+    const struct cgs_tensor *t;
+    const struct cgs_arg *a = A(sc, "dtype");
+    enum cgs_dtype dt = a && a->kind == CGS_ARG_STR ? cgs_dtype_from_name(a->u.s) : dtype_of(a);
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (dt == CGS_DTYPE_UNKNOWN)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "conversion to an unknown dtype");
+    if (dt == t->dtype)
+        return same_as_first(sc, d); // .to() of the same dtype is the tensor itself
+    return copy_like(sc, t, dt, NULL, NULL);
+}
+
+/* linspace / logspace(start, end, steps, ...): 1-D [steps], float32 unless dtype says. */
+RULE(linspace)
+{
+    sym_t steps;
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+    const struct cgs_val *sv = node_val(sc, A(sc, "start")), *ev = node_val(sc, A(sc, "end"));
+    const char *dev = str_of(A(sc, "device"));
+
+    (void)n;
+    if (int_of(sc, A(sc, "steps"), &steps))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "linspace: steps not known");
+    if (!dev && sv && sv->kind == CGS_VAL_TENSOR)
+        dev = sv->u.t.device;
+    if (!dev && ev && ev->kind == CGS_VAL_TENSOR)
+        dev = ev->u.t.device;
+    out_dense(sc, 1, &steps, dt == CGS_DTYPE_UNKNOWN ? CGS_DTYPE_FLOAT32 : dt, dev ? dev : "cpu",
+              false);
+    return 0;
+}
+
+/* max_unpool{2,3}d(self, indices, output_size, ...): self's leading dims + output_size. */
+RULE(max_unpool)
+{
+    const struct cgs_tensor *t;
+    sym_t os[NDIM_MAX], shape[NDIM_MAX];
+    uint32_t k, i;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(shape_param(sc, A(sc, "output_size"), os, &k, d));
+    if (k > t->ndim)
+        return cgs_diag_set(d, CGS_E_INVAL, "max_unpool: output_size longer than the rank");
+    dimcpy(shape, t->shape, t->ndim);
+    for (i = 0; i < k; i++)
+        shape[t->ndim - k + i] = os[i];
+    out_dense(sc, t->ndim, shape, t->dtype, t->device, false);
+    return 0;
+}
+
+/* The matrix-vector family: contiguous results of the promoted dtype. */
+static int matvec(struct cgs_shape_ctx *sc, const char *a, const char *b, int kind,
+                  struct cgs_diag *d)
+{
+    const struct cgs_tensor *x, *y;
+    sym_t shape[2];
+    uint32_t nd;
+    struct operand o[2] = {{0}};
+
+    TRY(need_tensor(sc, a, &x, d));
+    TRY(need_tensor(sc, b, &y, d));
+    o[0].t = x, o[1].t = y;
+    switch (kind) {
+    case 0: // dot, vdot: a 0-dim tensor
+        nd = 0;
+        break;
+    case 1: // mv, addmv: [rows]
+        if (x->ndim != 2)
+            return cgs_diag_set(d, CGS_E_INVAL, "expected a matrix");
+        nd = 1, shape[0] = x->shape[0];
+        break;
+    case 2: // addr, outer: [len(a), len(b)]
+        if (x->ndim != 1 || y->ndim != 1)
+            return cgs_diag_set(d, CGS_E_INVAL, "expected vectors");
+        nd = 2, shape[0] = x->shape[0], shape[1] = y->shape[0];
+        break;
+    default: // addbmm: the sum over the batch of [n, m] x [m, p]
+        if (x->ndim != 3 || y->ndim != 3)
+            return cgs_diag_set(d, CGS_E_INVAL, "expected batches of matrices");
+        nd = 2, shape[0] = x->shape[1], shape[1] = y->shape[2];
+        break;
+    }
+    out_dense(sc, nd, shape, result_type(o, 2), x->device, false);
+    return 0;
+}
+
+RULE(dot) { (void)n; return matvec(sc, "self", "tensor", 0, d); }
+RULE(vdot) { (void)n; return matvec(sc, "self", "other", 0, d); }
+RULE(mv) { (void)n; return matvec(sc, "self", "vec", 1, d); }
+RULE(addmv) { (void)n; return matvec(sc, "mat", "vec", 1, d); }
+RULE(addr) { (void)n; return matvec(sc, "vec1", "vec2", 2, d); }
+RULE(addbmm) { (void)n; return matvec(sc, "batch1", "batch2", 3, d); }
+
+/* eye(n, m=n): [n, m], float32 unless dtype says. */
+RULE(eye)
+{
+    sym_t shape[2];
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+
+    (void)n;
+    if (int_of(sc, A(sc, "n"), &shape[0]))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "eye: n not known");
+    if (is_none(A(sc, "m")))
+        shape[1] = shape[0];
+    else if (int_of(sc, A(sc, "m"), &shape[1]))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "eye: m not known");
+    out_dense(sc, 2, shape, dt == CGS_DTYPE_UNKNOWN ? CGS_DTYPE_FLOAT32 : dt, device_arg(sc),
+              false);
+    return 0;
+}
+
+/* diagonal(self, offset, dim1, dim2): a view, the diagonal as the last dim. */
+static int diagonal_view(struct cgs_shape_ctx *sc, const struct cgs_tensor **tp,
+                         struct cgs_tensor **op, struct cgs_diag *d)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+    uint32_t d1, d2, i, j = 0;
+    int64_t off = 0, s1, s2, len;
+
+    TRY(need_tensor(sc, "self", &t, d));
+    if (t->ndim < 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "diagonal of a tensor of rank %u", t->ndim);
+    TRY(dim_arg(sc, "dim1", t->ndim, &d1, d));
+    TRY(dim_arg(sc, "dim2", t->ndim, &d2, d));
+    if (!is_none(A(sc, "offset")) && !int_const(sc, A(sc, "offset"), &off))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "diagonal: offset not constant");
+    if (d1 == d2)
+        return cgs_diag_set(d, CGS_E_INVAL, "diagonal: dim1 and dim2 are the same");
+    if (!cgs_sym_is_int(t->shape[d1], &s1) || !cgs_sym_is_int(t->shape[d2], &s2))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "diagonal of symbolic sizes is not tracked");
+    len = off >= 0 ? (s1 < s2 - off ? s1 : s2 - off) : (s1 + off < s2 ? s1 + off : s2);
+    if (len < 0)
+        len = 0;
+    o = out_view(sc, t, t->ndim - 1);
+    for (i = 0; i < t->ndim; i++)
+        if (i != d1 && i != d2) {
+            o->shape[j] = t->shape[i];
+            o->stride[j++] = t->stride[i];
+        }
+    o->shape[j] = K(sc, len);
+    o->stride[j] = S_add(sc, t->stride[d1], t->stride[d2]);
+    if (len > 0 && off)
+        o->storage_offset = S_add(sc, o->storage_offset,
+                                  off > 0 ? S_mul(sc, K(sc, off), t->stride[d2])
+                                          : S_mul(sc, K(sc, -off), t->stride[d1]));
+    *tp = t, *op = o;
+    return 0;
+}
+
+RULE(diagonal)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+
+    (void)n;
+    return diagonal_view(sc, &t, &o, d);
+}
+
+RULE(diagonal_copy)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+
+    (void)n;
+    TRY(diagonal_view(sc, &t, &o, d));
+    contiguous_strides(sc, o->ndim, o->shape, o->stride);
+    o->storage_offset = K(sc, 0);
+    return 0;
+}
+
+/* argsort: the indices of sort (int64, the input's layout). */
+RULE(argsort)
+{
+    TRY(cgs_shape_rule_sort(n, sc, d));
+    sc->out = &sc->out->u.items[1];
+    return 0;
+}
+
+/* aminmax(self, *, dim, keepdim): (min, max), reductions of self's dtype. */
+RULE(aminmax)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+    uint32_t nd;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(reduce_shape(sc, t, A(sc, "dim"), bool_of(A(sc, "keepdim"), false), shape, &nd, d));
+    sc->out = new_list(sc, 2);
+    fill_dense(sc, &sc->out->u.items[0], nd, shape, t->dtype, t->device, false);
+    fill_dense(sc, &sc->out->u.items[1], nd, shape, t->dtype, t->device, false);
+    return 0;
+}
+
+/* count_nonzero(self, dim): an int64 reduction. */
+RULE(count_nonzero)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+    uint32_t nd;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(reduce_shape(sc, t, A(sc, "dim"), false, shape, &nd, d));
+    out_dense(sc, nd, shape, CGS_DTYPE_INT64, t->device, false);
+    return 0;
+}
+
+/* norms (torch.norm, linalg.vector_norm): a reduction of the real dtype. */
+RULE(norm)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+    uint32_t nd;
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(reduce_shape(sc, t, A(sc, "dim"), bool_of(A(sc, "keepdim"), false), shape, &nd, d));
+    out_dense(sc, nd, shape, dt != CGS_DTYPE_UNKNOWN ? dt : real_of(t->dtype), t->device, false);
+    return 0;
+}
+
+/* atleast_1d / atleast_2d of one tensor: a view with leading size-1 dims. */
+static int atleast(struct cgs_shape_ctx *sc, uint32_t want, struct cgs_diag *d)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+    uint32_t add, i;
+
+    TRY(need_tensor(sc, "self", &t, d));
+    if (t->ndim >= want)
+        return same_as_first(sc, d);
+    add = want - t->ndim;
+    o = out_view(sc, t, want);
+    for (i = 0; i < t->ndim; i++) {
+        o->shape[add + i] = t->shape[i];
+        o->stride[add + i] = t->stride[i];
+    }
+    for (i = add; i-- > 0;) {
+        // unsqueeze(0) / reshape: size * stride of the dim after, 1 at the end
+        o->shape[i] = K(sc, 1);
+        o->stride[i] = i + 1 < want ? S_mul(sc, o->shape[i + 1], o->stride[i + 1]) : K(sc, 1);
+    }
+    return 0;
+}
+
+RULE(atleast_1d) { (void)n; return atleast(sc, 1, d); }
+RULE(atleast_2d) { (void)n; return atleast(sc, 2, d); }
 
 /* ---- the pass ---------------------------------------------------------------------------- */
 
