@@ -1290,27 +1290,27 @@ OP(ATEN__LAZY_CLONE_DEFAULT, "aten._lazy_clone.default", none,
    "self", 0)
 OP(ATEN__LINALG_CHECK_ERRORS_DEFAULT, "aten._linalg_check_errors.default", none,
    "info, api_name, *, is_matrix", 0)
-OP(ATEN__LINALG_DET_DEFAULT, "aten._linalg_det.default", none,
+OP(ATEN__LINALG_DET_DEFAULT, "aten._linalg_det.default", linalg_det,
    "A", 0)
 OP(ATEN__LINALG_DET_RESULT, "aten._linalg_det.result", out,
    "A, *, !result, !LU, !pivots", CGS_OPF_INPLACE)
-OP(ATEN__LINALG_EIGH_DEFAULT, "aten._linalg_eigh.default", none,
+OP(ATEN__LINALG_EIGH_DEFAULT, "aten._linalg_eigh.default", linalg_eigh,
    "A, UPLO='L', compute_v=True", 0)
 OP(ATEN__LINALG_EIGH_EIGENVALUES, "aten._linalg_eigh.eigenvalues", out,
    "A, UPLO='L', compute_v=True, *, !eigenvalues, !eigenvectors", CGS_OPF_INPLACE)
 OP(ATEN__LINALG_EIGVALS_DEFAULT, "aten._linalg_eigvals.default", none,
    "self", 0)
-OP(ATEN__LINALG_SLOGDET_DEFAULT, "aten._linalg_slogdet.default", none,
+OP(ATEN__LINALG_SLOGDET_DEFAULT, "aten._linalg_slogdet.default", linalg_slogdet,
    "A", 0)
 OP(ATEN__LINALG_SLOGDET_SIGN, "aten._linalg_slogdet.sign", out,
    "A, *, !sign, !logabsdet, !LU, !pivots", CGS_OPF_INPLACE)
-OP(ATEN__LINALG_SOLVE_EX_DEFAULT, "aten._linalg_solve_ex.default", none,
+OP(ATEN__LINALG_SOLVE_EX_DEFAULT, "aten._linalg_solve_ex.default", linalg_solve_ex,
    "A, B, *, left=True, check_errors=False", 0)
 OP(ATEN__LINALG_SOLVE_EX_RESULT, "aten._linalg_solve_ex.result", out,
    "A, B, *, left=True, check_errors=False, !result, !LU, !pivots, !info", CGS_OPF_INPLACE)
 OP(ATEN__LINALG_SVD_U, "aten._linalg_svd.U", out,
    "A, full_matrices=False, compute_uv=True, *, driver=None, !U, !S, !Vh", CGS_OPF_INPLACE)
-OP(ATEN__LINALG_SVD_DEFAULT, "aten._linalg_svd.default", none,
+OP(ATEN__LINALG_SVD_DEFAULT, "aten._linalg_svd.default", linalg_svd,
    "A, full_matrices=False, compute_uv=True, *, driver=None", 0)
 OP(ATEN__LIST_TO_TENSOR_DEFAULT, "aten._list_to_tensor.default", none,
    "self", CGS_OPF_FACTORY)
@@ -4628,7 +4628,7 @@ OP(ATEN_LINALG_CHOLESKY_OUT, "aten.linalg_cholesky.out", out,
    "self, *, upper=False, !out", CGS_OPF_INPLACE)
 OP(ATEN_LINALG_CHOLESKY_EX_L, "aten.linalg_cholesky_ex.L", out,
    "self, *, upper=False, check_errors=False, !L, !info", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_CHOLESKY_EX_DEFAULT, "aten.linalg_cholesky_ex.default", none,
+OP(ATEN_LINALG_CHOLESKY_EX_DEFAULT, "aten.linalg_cholesky_ex.default", linalg_factor_info,
    "self, *, upper=False, check_errors=False", 0)
 OP(ATEN_LINALG_COND_DEFAULT, "aten.linalg_cond.default", none,
    "self, p=None", 0)
@@ -4648,7 +4648,7 @@ OP(ATEN_LINALG_DET_OUT, "aten.linalg_det.out", out,
    "A, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_LINALG_DIAGONAL_DEFAULT, "aten.linalg_diagonal.default", none,
    "A, *, offset=0, dim1=-2, dim2=-1", CGS_OPF_VIEW)
-OP(ATEN_LINALG_EIG_DEFAULT, "aten.linalg_eig.default", none,
+OP(ATEN_LINALG_EIG_DEFAULT, "aten.linalg_eig.default", linalg_eig,
    "self", 0)
 OP(ATEN_LINALG_EIG_OUT, "aten.linalg_eig.out", out,
    "self, *, !eigenvalues, !eigenvectors", CGS_OPF_INPLACE)
@@ -4672,7 +4672,7 @@ OP(ATEN_LINALG_INV_DEFAULT, "aten.linalg_inv.default", none,
    "A", 0)
 OP(ATEN_LINALG_INV_OUT, "aten.linalg_inv.out", out,
    "A, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_INV_EX_DEFAULT, "aten.linalg_inv_ex.default", none,
+OP(ATEN_LINALG_INV_EX_DEFAULT, "aten.linalg_inv_ex.default", linalg_factor_info,
    "A, *, check_errors=False", 0)
 OP(ATEN_LINALG_INV_EX_INVERSE, "aten.linalg_inv_ex.inverse", out,
    "A, *, check_errors=False, !inverse, !info", CGS_OPF_INPLACE)
@@ -4680,7 +4680,7 @@ OP(ATEN_LINALG_LDL_FACTOR_DEFAULT, "aten.linalg_ldl_factor.default", none,
    "self, *, hermitian=False", 0)
 OP(ATEN_LINALG_LDL_FACTOR_OUT, "aten.linalg_ldl_factor.out", out,
    "self, *, hermitian=False, !LD, !pivots", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_LDL_FACTOR_EX_DEFAULT, "aten.linalg_ldl_factor_ex.default", none,
+OP(ATEN_LINALG_LDL_FACTOR_EX_DEFAULT, "aten.linalg_ldl_factor_ex.default", linalg_factor_pivots,
    "self, *, hermitian=False, check_errors=False", 0)
 OP(ATEN_LINALG_LDL_FACTOR_EX_OUT, "aten.linalg_ldl_factor_ex.out", out,
    "self, *, hermitian=False, check_errors=False, !LD, !pivots, !info", CGS_OPF_INPLACE)
@@ -4700,7 +4700,7 @@ OP(ATEN_LINALG_LU_FACTOR_DEFAULT, "aten.linalg_lu_factor.default", none,
    "A, *, pivot=True", 0)
 OP(ATEN_LINALG_LU_FACTOR_OUT, "aten.linalg_lu_factor.out", out,
    "A, *, pivot=True, !LU, !pivots", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_LU_FACTOR_EX_DEFAULT, "aten.linalg_lu_factor_ex.default", none,
+OP(ATEN_LINALG_LU_FACTOR_EX_DEFAULT, "aten.linalg_lu_factor_ex.default", linalg_factor_pivots,
    "A, *, pivot=True, check_errors=False", 0)
 OP(ATEN_LINALG_LU_FACTOR_EX_OUT, "aten.linalg_lu_factor_ex.out", out,
    "A, *, pivot=True, check_errors=False, !LU, !pivots, !info", CGS_OPF_INPLACE)
@@ -4772,7 +4772,7 @@ OP(ATEN_LINALG_PINV_OUT_RCOND_TENSOR, "aten.linalg_pinv.out_rcond_tensor", out,
    "self, rcond, hermitian=False, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_LINALG_PINV_RCOND_TENSOR, "aten.linalg_pinv.rcond_tensor", none,
    "self, rcond, hermitian=False", 0)
-OP(ATEN_LINALG_QR_DEFAULT, "aten.linalg_qr.default", none,
+OP(ATEN_LINALG_QR_DEFAULT, "aten.linalg_qr.default", linalg_qr,
    "A, mode='reduced'", 0)
 OP(ATEN_LINALG_QR_OUT, "aten.linalg_qr.out", out,
    "A, mode='reduced', *, !Q, !R", CGS_OPF_INPLACE)
@@ -8814,6 +8814,18 @@ OP(M_TOPK, "topk", topk,
    "self, k, dim=-1, largest=True, sorted=True", 0)
 OP(TORCH_SIZE, "torch.Size", torch_size,
    "sizes", CGS_OPF_SIZE)
+OP(TORCH__C__LINALG_LINALG_CHOLESKY_EX, "torch._C._linalg.linalg_cholesky_ex", linalg_factor_info,
+   "self, *, upper=False, check_errors=False", 0)
+OP(TORCH__C__LINALG_LINALG_EIG, "torch._C._linalg.linalg_eig", linalg_eig,
+   "self", 0)
+OP(TORCH__C__LINALG_LINALG_INV_EX, "torch._C._linalg.linalg_inv_ex", linalg_factor_info,
+   "A, *, check_errors=False", 0)
+OP(TORCH__C__LINALG_LINALG_LDL_FACTOR_EX, "torch._C._linalg.linalg_ldl_factor_ex", linalg_factor_pivots,
+   "self, *, hermitian=False, check_errors=False", 0)
+OP(TORCH__C__LINALG_LINALG_LU_FACTOR_EX, "torch._C._linalg.linalg_lu_factor_ex", linalg_factor_pivots,
+   "A, *, pivot=True, check_errors=False", 0)
+OP(TORCH__C__LINALG_LINALG_QR, "torch._C._linalg.linalg_qr", linalg_qr,
+   "A, mode='reduced'", 0)
 OP(TORCH__C__LINALG_LINALG_VECTOR_NORM, "torch._C._linalg.linalg_vector_norm", reduce,
    "self, ord=2, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH__C__LOG_API_USAGE_ONCE, "torch._C._log_api_usage_once", novalue,
@@ -9106,6 +9118,16 @@ OP(TORCH__FUSED_SGD_, "torch._fused_sgd_", inplace,
    "self, grads, momentum_buffer_list, *, weight_decay, momentum, lr, dampening, nesterov, maximize, is_first_step, grad_scale=None, found_inf=None", CGS_OPF_INPLACE)
 OP(TORCH__INDEX_PUT_IMPL_, "torch._index_put_impl_", inplace,
    "self, indices, values, accumulate=False, unsafe=False", CGS_OPF_INPLACE)
+OP(TORCH__LINALG_DET, "torch._linalg_det", linalg_det,
+   "A", 0)
+OP(TORCH__LINALG_EIGH, "torch._linalg_eigh", linalg_eigh,
+   "A, UPLO='L', compute_v=True", 0)
+OP(TORCH__LINALG_SLOGDET, "torch._linalg_slogdet", linalg_slogdet,
+   "A", 0)
+OP(TORCH__LINALG_SOLVE_EX, "torch._linalg_solve_ex", linalg_solve_ex,
+   "A, B, *, left=True, check_errors=False", 0)
+OP(TORCH__LINALG_SVD, "torch._linalg_svd", linalg_svd,
+   "A, full_matrices=False, compute_uv=True, *, driver=None", 0)
 OP(TORCH__LOG_SOFTMAX, "torch._log_softmax", softmax,
    "self, dim, half_to_float", CGS_OPF_ELEMENTWISE)
 OP(TORCH__LOG_SOFTMAX_BACKWARD_DATA, "torch._log_softmax_backward_data", softmax_backward,
@@ -9486,6 +9508,18 @@ OP(TORCH_LERP, "torch.lerp", pointwise,
    "%self, %end, %weight", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_LGAMMA, "torch.lgamma", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
+OP(TORCH_LINALG_CHOLESKY_EX, "torch.linalg.cholesky_ex", linalg_factor_info,
+   "self, *, upper=False, check_errors=False", 0)
+OP(TORCH_LINALG_EIG, "torch.linalg.eig", linalg_eig,
+   "self", 0)
+OP(TORCH_LINALG_INV_EX, "torch.linalg.inv_ex", linalg_factor_info,
+   "A, *, check_errors=False", 0)
+OP(TORCH_LINALG_LDL_FACTOR_EX, "torch.linalg.ldl_factor_ex", linalg_factor_pivots,
+   "self, *, hermitian=False, check_errors=False", 0)
+OP(TORCH_LINALG_LU_FACTOR_EX, "torch.linalg.lu_factor_ex", linalg_factor_pivots,
+   "A, *, pivot=True, check_errors=False", 0)
+OP(TORCH_LINALG_QR, "torch.linalg.qr", linalg_qr,
+   "A, mode='reduced'", 0)
 OP(TORCH_LINALG_VECTOR_NORM, "torch.linalg.vector_norm", reduce,
    "self, ord=2, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH_LINSPACE, "torch.linspace", linspace,

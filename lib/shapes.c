@@ -5321,6 +5321,259 @@ static int atleast(struct cgs_shape_ctx *sc, uint32_t want, struct cgs_diag *d)
 RULE(atleast_1d) { (void)n; return atleast(sc, 1, d); }
 RULE(atleast_2d) { (void)n; return atleast(sc, 2, d); }
 
+/* ---- linear algebra (torch's meta kernels for LAPACK/cuSOLVER results) ---------------- */
+
+/*
+ * make_contiguous_strides_for(shape, row_major): contiguous strides (sizes of 0 counted as 1),
+ * or a contiguous batch of column-major matrices: the last two dims (1, max(m, 1)).
+ */
+static void lapack_fill(struct cgs_shape_ctx *sc, struct cgs_val *v, uint32_t nd,
+                        const sym_t *shape, enum cgs_dtype dt, const char *dev, bool col_major)
+{
+    struct cgs_tensor *t = fill_dense(sc, v, nd, shape, dt, dev, false);
+    sym_t mult = K(sc, 1);
+
+    for (uint32_t i = nd; i-- > 0;) {
+        t->stride[i] = mult;
+        mult = S_mul(sc, mult, S_max1(sc, shape[i]));
+    }
+    if (col_major && nd >= 2) {
+        t->stride[nd - 2] = K(sc, 1);
+        t->stride[nd - 1] = S_max1(sc, shape[nd - 2]);
+    }
+}
+
+static int square_input(struct cgs_shape_ctx *sc, const char *name, const struct cgs_tensor **t,
+                        struct cgs_diag *d)
+{
+    TRY(need_tensor(sc, name, t, d));
+    if ((*t)->ndim < 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "expected a matrix or a batch of matrices");
+    return 0;
+}
+
+static enum cgs_dtype complex_of_any(enum cgs_dtype t)
+{
+    return dt_cat(t) == 3 ? t : complex_of(t);
+}
+
+/* _linalg_eigh(A, UPLO, compute_v): (eigenvalues [..., n] real, eigenvectors column-major). */
+RULE(linalg_eigh)
+{
+    const struct cgs_tensor *a;
+    sym_t zero = K(sc, 0);
+
+    (void)n;
+    TRY(square_input(sc, "A", &a, d));
+    sc->out = new_list(sc, 2);
+    lapack_fill(sc, &sc->out->u.items[0], a->ndim - 1, a->shape, real_of(a->dtype), a->device,
+                false);
+    if (bool_of(A(sc, "compute_v"), true))
+        lapack_fill(sc, &sc->out->u.items[1], a->ndim, a->shape, a->dtype, a->device, true);
+    else
+        lapack_fill(sc, &sc->out->u.items[1], 1, &zero, a->dtype, a->device, false);
+    return 0;
+}
+
+/* linalg_eig(A): complex (values [..., n], vectors: row-major on CUDA, column-major else). */
+RULE(linalg_eig)
+{
+    const struct cgs_tensor *a;
+    enum cgs_dtype dt;
+    bool cuda;
+
+    (void)n;
+    TRY(square_input(sc, "self", &a, d));
+    dt = complex_of_any(a->dtype);
+    cuda = a->device && !strncmp(a->device, "cuda", 4);
+    sc->out = new_list(sc, 2);
+    lapack_fill(sc, &sc->out->u.items[0], a->ndim - 1, a->shape, dt, a->device, false);
+    lapack_fill(sc, &sc->out->u.items[1], a->ndim, a->shape, dt, a->device, !cuda);
+    return 0;
+}
+
+/* cholesky_ex / inv_ex: (a column-major matrix like A, int32 info per batch). */
+RULE(linalg_factor_info)
+{
+    const struct cgs_tensor *a;
+
+    (void)n;
+    TRY(square_input(sc, sc->p[0].name_len == 1 ? "A" : "self", &a, d));
+    sc->out = new_list(sc, 2);
+    lapack_fill(sc, &sc->out->u.items[0], a->ndim, a->shape, a->dtype, a->device, true);
+    lapack_fill(sc, &sc->out->u.items[1], a->ndim - 2, a->shape, CGS_DTYPE_INT32, a->device,
+                false);
+    return 0;
+}
+
+/* lu_factor_ex / ldl_factor_ex: (factors column-major, pivots int32, info int32). */
+RULE(linalg_factor_pivots)
+{
+    const struct cgs_tensor *a;
+    sym_t piv[NDIM_MAX];
+    int64_t m, k;
+
+    (void)n;
+    TRY(square_input(sc, sc->p[0].name_len == 1 ? "A" : "self", &a, d));
+    dimcpy(piv, a->shape, a->ndim - 1);
+    // pivots: [..., min(m, n)]
+    if (cgs_sym_is_int(a->shape[a->ndim - 2], &m) && cgs_sym_is_int(a->shape[a->ndim - 1], &k))
+        piv[a->ndim - 2] = K(sc, m < k ? m : k);
+    else if (a->shape[a->ndim - 2] != a->shape[a->ndim - 1])
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "min of symbolic sizes is not tracked");
+    sc->out = new_list(sc, 3);
+    lapack_fill(sc, &sc->out->u.items[0], a->ndim, a->shape, a->dtype, a->device, true);
+    lapack_fill(sc, &sc->out->u.items[1], a->ndim - 1, piv, CGS_DTYPE_INT32, a->device, false);
+    lapack_fill(sc, &sc->out->u.items[2], a->ndim - 2, a->shape, CGS_DTYPE_INT32, a->device,
+                false);
+    return 0;
+}
+
+static int min_dim(struct cgs_shape_ctx *sc, sym_t a, sym_t b, sym_t *out, struct cgs_diag *d)
+{
+    int64_t x, y;
+
+    if (cgs_sym_is_int(a, &x) && cgs_sym_is_int(b, &y)) {
+        *out = K(sc, x < y ? x : y);
+        return 0;
+    }
+    if (a == b) {
+        *out = a;
+        return 0;
+    }
+    return cgs_diag_set(d, CGS_E_UNKNOWN, "min of symbolic sizes is not tracked");
+}
+
+/* linalg_qr(A, mode): Q and R column-major; mode 'reduced', 'complete' or 'r'. */
+RULE(linalg_qr)
+{
+    const struct cgs_tensor *a;
+    const char *mode = str_of(A(sc, "mode"));
+    sym_t qs[NDIM_MAX], rs[NDIM_MAX], k, zero = K(sc, 0);
+    bool compute_q = !mode || strcmp(mode, "r"), reduced = !mode || !strcmp(mode, "reduced");
+    uint32_t nd;
+
+    (void)n;
+    TRY(square_input(sc, "A", &a, d));
+    nd = a->ndim;
+    TRY(min_dim(sc, a->shape[nd - 2], a->shape[nd - 1], &k, d));
+    dimcpy(qs, a->shape, nd);
+    dimcpy(rs, a->shape, nd);
+    qs[nd - 1] = reduced ? k : a->shape[nd - 2];
+    rs[nd - 2] = reduced || !compute_q ? k : a->shape[nd - 2];
+    sc->out = new_list(sc, 2);
+    if (compute_q)
+        lapack_fill(sc, &sc->out->u.items[0], nd, qs, a->dtype, a->device, true);
+    else
+        lapack_fill(sc, &sc->out->u.items[0], 1, &zero, a->dtype, a->device, false);
+    lapack_fill(sc, &sc->out->u.items[1], nd, rs, a->dtype, a->device, true);
+    return 0;
+}
+
+/* _linalg_svd(A, full_matrices, compute_uv, driver): U (column-major), S (real), Vh. */
+RULE(linalg_svd)
+{
+    const struct cgs_tensor *a;
+    sym_t us[NDIM_MAX], vs[NDIM_MAX], ss[NDIM_MAX], k, zero = K(sc, 0);
+    bool full = bool_of(A(sc, "full_matrices"), false), cuda;
+    uint32_t nd;
+
+    (void)n;
+    TRY(square_input(sc, "A", &a, d));
+    nd = a->ndim;
+    TRY(min_dim(sc, a->shape[nd - 2], a->shape[nd - 1], &k, d));
+    cuda = a->device && !strncmp(a->device, "cuda", 4);
+    dimcpy(us, a->shape, nd);
+    dimcpy(vs, a->shape, nd);
+    dimcpy(ss, a->shape, nd - 1);
+    us[nd - 1] = full ? a->shape[nd - 2] : k;
+    vs[nd - 2] = full ? a->shape[nd - 1] : k;
+    ss[nd - 2] = k;
+    sc->out = new_list(sc, 3);
+    if (bool_of(A(sc, "compute_uv"), true)) {
+        lapack_fill(sc, &sc->out->u.items[0], nd, us, a->dtype, a->device, true);
+        lapack_fill(sc, &sc->out->u.items[2], nd, vs, a->dtype, a->device, !cuda);
+    } else {
+        lapack_fill(sc, &sc->out->u.items[0], 1, &zero, a->dtype, a->device, false);
+        lapack_fill(sc, &sc->out->u.items[2], 1, &zero, a->dtype, a->device, false);
+    }
+    lapack_fill(sc, &sc->out->u.items[1], nd - 1, ss, real_of(a->dtype), a->device, false);
+    return 0;
+}
+
+/* _linalg_slogdet(A): (sign, logabsdet real, LU column-major, pivots int32). */
+RULE(linalg_slogdet)
+{
+    const struct cgs_tensor *a;
+
+    (void)n;
+    TRY(square_input(sc, "A", &a, d));
+    sc->out = new_list(sc, 4);
+    lapack_fill(sc, &sc->out->u.items[0], a->ndim - 2, a->shape, a->dtype, a->device, false);
+    lapack_fill(sc, &sc->out->u.items[1], a->ndim - 2, a->shape, real_of(a->dtype), a->device,
+                false);
+    lapack_fill(sc, &sc->out->u.items[2], a->ndim, a->shape, a->dtype, a->device, true);
+    lapack_fill(sc, &sc->out->u.items[3], a->ndim - 1, a->shape, CGS_DTYPE_INT32, a->device,
+                false);
+    return 0;
+}
+
+/* _linalg_det(A): (det, LU column-major, pivots int32). */
+RULE(linalg_det)
+{
+    const struct cgs_tensor *a;
+
+    (void)n;
+    TRY(square_input(sc, "A", &a, d));
+    sc->out = new_list(sc, 3);
+    lapack_fill(sc, &sc->out->u.items[0], a->ndim - 2, a->shape, a->dtype, a->device, false);
+    lapack_fill(sc, &sc->out->u.items[1], a->ndim, a->shape, a->dtype, a->device, true);
+    lapack_fill(sc, &sc->out->u.items[2], a->ndim - 1, a->shape, CGS_DTYPE_INT32, a->device,
+                false);
+    return 0;
+}
+
+/* _linalg_solve_ex(A, B, left): (result, LU, pivots, info); batch dims equal (broadcasting of
+ * batch dims is not tracked). */
+RULE(linalg_solve_ex)
+{
+    const struct cgs_tensor *a, *b;
+    sym_t rs[NDIM_MAX];
+    bool left = bool_of(A(sc, "left"), true), vec;
+    uint32_t i, rn;
+
+    (void)n;
+    TRY(square_input(sc, "A", &a, d));
+    TRY(need_tensor(sc, "B", &b, d));
+    // linalg_solve_is_vector_rhs: B is a vector, or a batch of vectors matching A
+    vec = b->ndim == 1;
+    if (!vec && b->ndim == a->ndim - 1) {
+        vec = true;
+        for (i = 0; i < b->ndim; i++)
+            vec = vec && dim_eq(b->shape[i], a->shape[i]);
+    }
+    rn = vec ? a->ndim - 1 : a->ndim;
+    if (!vec && b->ndim != a->ndim)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "solve with broadcast batch dims is not tracked");
+    for (i = 0; i + 2 < a->ndim; i++)
+        if (!dim_eq(a->shape[i], vec ? b->shape[i] : b->shape[i]))
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "solve with broadcast batch dims is not tracked");
+    if (vec) {
+        dimcpy(rs, a->shape, a->ndim - 1);
+        rs[rn - 1] = b->shape[b->ndim - 1];
+    } else {
+        dimcpy(rs, b->shape, b->ndim);
+    }
+    sc->out = new_list(sc, 4);
+    lapack_fill(sc, &sc->out->u.items[0], rn, rs, b->dtype, b->device, left);
+    lapack_fill(sc, &sc->out->u.items[1], a->ndim, a->shape, a->dtype, a->device, true);
+    lapack_fill(sc, &sc->out->u.items[2], a->ndim - 1, a->shape, CGS_DTYPE_INT32, a->device,
+                false);
+    lapack_fill(sc, &sc->out->u.items[3], a->ndim - 2, a->shape, CGS_DTYPE_INT32, a->device,
+                false);
+    return 0;
+}
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 
 static const char *arena_msg(struct cgs_arena *ar, const char *s)
