@@ -388,7 +388,7 @@ OP(ATEN__ADAPTIVE_AVG_POOL2D_BACKWARD_DEFAULT, "aten._adaptive_avg_pool2d_backwa
    "grad_output, self", CGS_OPF_CORE)
 OP(ATEN__ADAPTIVE_AVG_POOL2D_BACKWARD_OUT, "aten._adaptive_avg_pool2d_backward.out", out,
    "grad_output, self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__ADAPTIVE_AVG_POOL3D_DEFAULT, "aten._adaptive_avg_pool3d.default", none,
+OP(ATEN__ADAPTIVE_AVG_POOL3D_DEFAULT, "aten._adaptive_avg_pool3d.default", adaptive_pool,
    "self, output_size", CGS_OPF_CORE)
 OP(ATEN__ADAPTIVE_AVG_POOL3D_OUT, "aten._adaptive_avg_pool3d.out", out,
    "self, output_size, *, !out", CGS_OPF_INPLACE)
@@ -1288,7 +1288,7 @@ OP(ATEN__JAGGED_TO_PADDED_DENSE_FORWARD_DEFAULT, "aten._jagged_to_padded_dense_f
    "values, offsets, max_lengths, padding_value=0.", 0)
 OP(ATEN__LAZY_CLONE_DEFAULT, "aten._lazy_clone.default", none,
    "self", 0)
-OP(ATEN__LINALG_CHECK_ERRORS_DEFAULT, "aten._linalg_check_errors.default", none,
+OP(ATEN__LINALG_CHECK_ERRORS_DEFAULT, "aten._linalg_check_errors.default", novalue,
    "info, api_name, *, is_matrix", 0)
 OP(ATEN__LINALG_DET_DEFAULT, "aten._linalg_det.default", linalg_det,
    "A", 0)
@@ -1530,7 +1530,7 @@ OP(ATEN__PIN_MEMORY_DEFAULT, "aten._pin_memory.default", none,
    "self, device=None", 0)
 OP(ATEN__PIN_MEMORY_OUT, "aten._pin_memory.out", out,
    "self, device=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__PRELU_KERNEL_DEFAULT, "aten._prelu_kernel.default", none,
+OP(ATEN__PRELU_KERNEL_DEFAULT, "aten._prelu_kernel.default", binary,
    "self, weight", 0)
 OP(ATEN__PRELU_KERNEL_BACKWARD_DEFAULT, "aten._prelu_kernel_backward.default", none,
    "grad_output, self, weight", 0)
@@ -2358,7 +2358,7 @@ OP(ATEN_AS_STRIDED_DEFAULT, "aten.as_strided.default", as_strided,
    "self, size, stride, storage_offset=None", CGS_OPF_VIEW | CGS_OPF_CORE)
 OP(ATEN_AS_STRIDED__DEFAULT, "aten.as_strided_.default", as_strided,
    "self, size, stride, storage_offset=None", CGS_OPF_VIEW)
-OP(ATEN_AS_STRIDED_COPY_DEFAULT, "aten.as_strided_copy.default", none,
+OP(ATEN_AS_STRIDED_COPY_DEFAULT, "aten.as_strided_copy.default", as_strided_copy,
    "self, size, stride, storage_offset=None", 0)
 OP(ATEN_AS_STRIDED_COPY_OUT, "aten.as_strided_copy.out", out,
    "self, size, stride, storage_offset=None, *, !out", CGS_OPF_INPLACE)
@@ -2474,7 +2474,7 @@ OP(ATEN_AVG_POOL2D_BACKWARD_DEFAULT, "aten.avg_pool2d_backward.default", pool_ba
    "grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override", CGS_OPF_CORE)
 OP(ATEN_AVG_POOL2D_BACKWARD_GRAD_INPUT, "aten.avg_pool2d_backward.grad_input", out,
    "grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_AVG_POOL3D_DEFAULT, "aten.avg_pool3d.default", none,
+OP(ATEN_AVG_POOL3D_DEFAULT, "aten.avg_pool3d.default", avg_pool3d,
    "self, kernel_size, stride=[], padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None", CGS_OPF_CORE)
 OP(ATEN_AVG_POOL3D_OUT, "aten.avg_pool3d.out", out,
    "self, kernel_size, stride=[], padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None, *, !out", CGS_OPF_INPLACE)
@@ -2540,7 +2540,7 @@ OP(ATEN_BERNOULLI_TENSOR, "aten.bernoulli.Tensor", none,
    "self, p, *, generator=None", CGS_OPF_RANDOM)
 OP(ATEN_BERNOULLI_TENSOR_OUT, "aten.bernoulli.Tensor_out", out,
    "self, p, *, generator=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_BERNOULLI_DEFAULT, "aten.bernoulli.default", none,
+OP(ATEN_BERNOULLI_DEFAULT, "aten.bernoulli.default", empty_like,
    "self, *, generator=None", CGS_OPF_RANDOM)
 OP(ATEN_BERNOULLI_FLOAT_OUT, "aten.bernoulli.float_out", out,
    "self, p=0.5, *, generator=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
@@ -2556,7 +2556,7 @@ OP(ATEN_BILINEAR_DEFAULT, "aten.bilinear.default", none,
    "input1, input2, weight, bias=None", 0)
 OP(ATEN_BIN_DEFAULT, "aten.bin.default", none,
    "i", 0)
-OP(ATEN_BINARY_CROSS_ENTROPY_DEFAULT, "aten.binary_cross_entropy.default", none,
+OP(ATEN_BINARY_CROSS_ENTROPY_DEFAULT, "aten.binary_cross_entropy.default", pointwise_loss,
    "self, target, weight=None, reduction=1", 0)
 OP(ATEN_BINARY_CROSS_ENTROPY_OUT, "aten.binary_cross_entropy.out", out,
    "self, target, weight=None, reduction=1, *, !out", CGS_OPF_INPLACE)
@@ -2564,7 +2564,7 @@ OP(ATEN_BINARY_CROSS_ENTROPY_BACKWARD_DEFAULT, "aten.binary_cross_entropy_backwa
    "grad_output, self, target, weight=None, reduction=1", 0)
 OP(ATEN_BINARY_CROSS_ENTROPY_BACKWARD_GRAD_INPUT, "aten.binary_cross_entropy_backward.grad_input", out,
    "grad_output, self, target, weight=None, reduction=1, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_BINARY_CROSS_ENTROPY_WITH_LOGITS_DEFAULT, "aten.binary_cross_entropy_with_logits.default", none,
+OP(ATEN_BINARY_CROSS_ENTROPY_WITH_LOGITS_DEFAULT, "aten.binary_cross_entropy_with_logits.default", pointwise_loss,
    "self, target, weight=None, pos_weight=None, reduction=1", 0)
 OP(ATEN_BINARY_CROSS_ENTROPY_WITH_LOGITS_OUT, "aten.binary_cross_entropy_with_logits.out", out,
    "self, target, weight=None, pos_weight=None, reduction=1, *, !out", CGS_OPF_INPLACE)
@@ -2690,7 +2690,7 @@ OP(ATEN_BUCKETIZE_SCALAR, "aten.bucketize.Scalar", none,
    "self, boundaries, *, out_int32=False, right=False", 0)
 OP(ATEN_BUCKETIZE_SCALAR_OUT, "aten.bucketize.Scalar_out", out,
    "self, boundaries, *, out_int32=False, right=False, !out", CGS_OPF_INPLACE)
-OP(ATEN_BUCKETIZE_TENSOR, "aten.bucketize.Tensor", none,
+OP(ATEN_BUCKETIZE_TENSOR, "aten.bucketize.Tensor", bucketize,
    "self, boundaries, *, out_int32=False, right=False", 0)
 OP(ATEN_BUCKETIZE_TENSOR_OUT, "aten.bucketize.Tensor_out", out,
    "self, boundaries, *, out_int32=False, right=False, !out", CGS_OPF_INPLACE)
@@ -2748,7 +2748,7 @@ OP(ATEN_CHAIN_MATMUL_OUT, "aten.chain_matmul.out", out,
    "matrices, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_CHALF_DEFAULT, "aten.chalf.default", none,
    "self, *, memory_format=None", 0)
-OP(ATEN_CHANNEL_SHUFFLE_DEFAULT, "aten.channel_shuffle.default", none,
+OP(ATEN_CHANNEL_SHUFFLE_DEFAULT, "aten.channel_shuffle.default", like_contiguous,
    "self, groups", 0)
 OP(ATEN_CHANNEL_SHUFFLE_OUT, "aten.channel_shuffle.out", out,
    "self, groups, *, !out", CGS_OPF_INPLACE)
@@ -3106,9 +3106,9 @@ OP(ATEN_CUDNN_GRID_SAMPLER_BACKWARD_OUT, "aten.cudnn_grid_sampler_backward.out",
    "self, grid, grad_output, *, !out0, !out1", CGS_OPF_INPLACE)
 OP(ATEN_CUDNN_IS_ACCEPTABLE_DEFAULT, "aten.cudnn_is_acceptable.default", none,
    "self", 0)
-OP(ATEN_CUMMAX_DEFAULT, "aten.cummax.default", none,
+OP(ATEN_CUMMAX_DEFAULT, "aten.cummax.default", cum_pair,
    "self, dim", 0)
-OP(ATEN_CUMMAX_DIMNAME, "aten.cummax.dimname", none,
+OP(ATEN_CUMMAX_DIMNAME, "aten.cummax.dimname", cum_pair,
    "self, dim", 0)
 OP(ATEN_CUMMAX_DIMNAME_OUT, "aten.cummax.dimname_out", out,
    "self, dim, *, !values, !indices", CGS_OPF_INPLACE)
@@ -3116,9 +3116,9 @@ OP(ATEN_CUMMAX_OUT, "aten.cummax.out", out,
    "self, dim, *, !values, !indices", CGS_OPF_INPLACE)
 OP(ATEN_CUMMAXMIN_BACKWARD_DEFAULT, "aten.cummaxmin_backward.default", none,
    "grad, input, indices, dim", 0)
-OP(ATEN_CUMMIN_DEFAULT, "aten.cummin.default", none,
+OP(ATEN_CUMMIN_DEFAULT, "aten.cummin.default", cum_pair,
    "self, dim", 0)
-OP(ATEN_CUMMIN_DIMNAME, "aten.cummin.dimname", none,
+OP(ATEN_CUMMIN_DIMNAME, "aten.cummin.dimname", cum_pair,
    "self, dim", 0)
 OP(ATEN_CUMMIN_DIMNAME_OUT, "aten.cummin.dimname_out", out,
    "self, dim, *, !values, !indices", CGS_OPF_INPLACE)
@@ -3202,7 +3202,7 @@ OP(ATEN_DIAG_DEFAULT, "aten.diag.default", none,
    "self, diagonal=0", 0)
 OP(ATEN_DIAG_OUT, "aten.diag.out", out,
    "self, diagonal=0, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_DIAG_EMBED_DEFAULT, "aten.diag_embed.default", none,
+OP(ATEN_DIAG_EMBED_DEFAULT, "aten.diag_embed.default", diag_embed,
    "self, offset=0, dim1=-2, dim2=-1", 0)
 OP(ATEN_DIAG_EMBED_OUT, "aten.diag_embed.out", out,
    "self, offset=0, dim1=-2, dim2=-1, *, !out", CGS_OPF_INPLACE)
@@ -3262,7 +3262,7 @@ OP(ATEN_DIGAMMA__DEFAULT, "aten.digamma_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_DIM_DEFAULT, "aten.dim.default", none,
    "self", 0)
-OP(ATEN_DIST_DEFAULT, "aten.dist.default", none,
+OP(ATEN_DIST_DEFAULT, "aten.dist.default", dist,
    "self, other, p=2", 0)
 OP(ATEN_DIST_OUT, "aten.dist.out", out,
    "self, other, p=2, *, !out", CGS_OPF_INPLACE)
@@ -4174,7 +4174,7 @@ OP(ATEN_HSTACK_DEFAULT, "aten.hstack.default", none,
    "tensors", 0)
 OP(ATEN_HSTACK_OUT, "aten.hstack.out", out,
    "tensors, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_HUBER_LOSS_DEFAULT, "aten.huber_loss.default", none,
+OP(ATEN_HUBER_LOSS_DEFAULT, "aten.huber_loss.default", pointwise_loss,
    "self, target, reduction=1, delta=1.", 0)
 OP(ATEN_HUBER_LOSS_OUT, "aten.huber_loss.out", out,
    "self, target, reduction=1, delta=1., *, !out", CGS_OPF_INPLACE)
@@ -4490,7 +4490,7 @@ OP(ATEN_KTHVALUE_DIMNAME_OUT, "aten.kthvalue.dimname_out", out,
    "self, k, dim, keepdim=False, *, !values, !indices", CGS_OPF_INPLACE)
 OP(ATEN_KTHVALUE_VALUES, "aten.kthvalue.values", out,
    "self, k, dim=-1, keepdim=False, *, !values, !indices", CGS_OPF_INPLACE)
-OP(ATEN_L1_LOSS_DEFAULT, "aten.l1_loss.default", none,
+OP(ATEN_L1_LOSS_DEFAULT, "aten.l1_loss.default", pointwise_loss,
    "self, target, reduction=1", 0)
 OP(ATEN_LAYER_NORM_DEFAULT, "aten.layer_norm.default", layer_norm,
    "input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn_enable=True", 0)
@@ -4638,7 +4638,7 @@ OP(ATEN_LINALG_COND_P_STR, "aten.linalg_cond.p_str", none,
    "self, p", 0)
 OP(ATEN_LINALG_COND_P_STR_OUT, "aten.linalg_cond.p_str_out", out,
    "self, p, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_CROSS_DEFAULT, "aten.linalg_cross.default", none,
+OP(ATEN_LINALG_CROSS_DEFAULT, "aten.linalg_cross.default", linalg_cross,
    "self, other, *, dim=-1", 0)
 OP(ATEN_LINALG_CROSS_OUT, "aten.linalg_cross.out", out,
    "self, other, *, dim=-1, !out", CGS_OPF_INPLACE)
@@ -4948,9 +4948,9 @@ OP(ATEN_LOGADDEXP2_DEFAULT, "aten.logaddexp2.default", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(ATEN_LOGADDEXP2_OUT, "aten.logaddexp2.out", out,
    "self, other, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_LOGCUMSUMEXP_DEFAULT, "aten.logcumsumexp.default", none,
+OP(ATEN_LOGCUMSUMEXP_DEFAULT, "aten.logcumsumexp.default", cumsum,
    "self, dim", 0)
-OP(ATEN_LOGCUMSUMEXP_DIMNAME, "aten.logcumsumexp.dimname", none,
+OP(ATEN_LOGCUMSUMEXP_DIMNAME, "aten.logcumsumexp.dimname", cumsum,
    "self, dim", 0)
 OP(ATEN_LOGCUMSUMEXP_DIMNAME_OUT, "aten.logcumsumexp.dimname_out", out,
    "self, dim, *, !out", CGS_OPF_INPLACE)
@@ -5450,7 +5450,7 @@ OP(ATEN_MULTILABEL_MARGIN_LOSS_FORWARD_DEFAULT, "aten.multilabel_margin_loss_for
    "self, target, reduction", 0)
 OP(ATEN_MULTILABEL_MARGIN_LOSS_FORWARD_OUTPUT, "aten.multilabel_margin_loss_forward.output", out,
    "self, target, reduction, *, !output, !is_target", CGS_OPF_INPLACE)
-OP(ATEN_MULTINOMIAL_DEFAULT, "aten.multinomial.default", none,
+OP(ATEN_MULTINOMIAL_DEFAULT, "aten.multinomial.default", multinomial,
    "self, num_samples, replacement=False, *, generator=None", CGS_OPF_RANDOM)
 OP(ATEN_MULTINOMIAL_OUT, "aten.multinomial.out", out,
    "self, num_samples, replacement=False, *, generator=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
@@ -5512,7 +5512,7 @@ OP(ATEN_NARROW_TENSOR, "aten.narrow.Tensor", none,
    "self, dim, start, length", CGS_OPF_VIEW)
 OP(ATEN_NARROW_DEFAULT, "aten.narrow.default", narrow,
    "self, dim, start, length", CGS_OPF_VIEW)
-OP(ATEN_NARROW_COPY_DEFAULT, "aten.narrow_copy.default", none,
+OP(ATEN_NARROW_COPY_DEFAULT, "aten.narrow_copy.default", narrow_copy,
    "self, dim, start, length", 0)
 OP(ATEN_NARROW_COPY_OUT, "aten.narrow_copy.out", out,
    "self, dim, start, length, *, !out", CGS_OPF_INPLACE)
@@ -5820,11 +5820,11 @@ OP(ATEN_PIN_MEMORY_DEFAULT, "aten.pin_memory.default", none,
    "self, device=None", CGS_OPF_VIEW)
 OP(ATEN_PINVERSE_DEFAULT, "aten.pinverse.default", none,
    "self, rcond=1.0000000000000001e-15", 0)
-OP(ATEN_PIXEL_SHUFFLE_DEFAULT, "aten.pixel_shuffle.default", none,
+OP(ATEN_PIXEL_SHUFFLE_DEFAULT, "aten.pixel_shuffle.default", pixel_shuffle,
    "self, upscale_factor", 0)
 OP(ATEN_PIXEL_SHUFFLE_OUT, "aten.pixel_shuffle.out", out,
    "self, upscale_factor, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_PIXEL_UNSHUFFLE_DEFAULT, "aten.pixel_unshuffle.default", none,
+OP(ATEN_PIXEL_UNSHUFFLE_DEFAULT, "aten.pixel_unshuffle.default", pixel_unshuffle,
    "self, downscale_factor", 0)
 OP(ATEN_PIXEL_UNSHUFFLE_OUT, "aten.pixel_unshuffle.out", out,
    "self, downscale_factor, *, !out", CGS_OPF_INPLACE)
@@ -6692,7 +6692,7 @@ OP(ATEN_SLOW_CONV_TRANSPOSE3D_OUT, "aten.slow_conv_transpose3d.out", out,
    "self, weight, kernel_size, bias=None, stride=[1, 1, 1], padding=[0, 0, 0], output_padding=[0, 0, 0], dilation=[1, 1, 1], *, !out", CGS_OPF_INPLACE)
 OP(ATEN_SMM_DEFAULT, "aten.smm.default", none,
    "self, mat2", 0)
-OP(ATEN_SMOOTH_L1_LOSS_DEFAULT, "aten.smooth_l1_loss.default", none,
+OP(ATEN_SMOOTH_L1_LOSS_DEFAULT, "aten.smooth_l1_loss.default", pointwise_loss,
    "self, target, reduction=1, beta=1.", 0)
 OP(ATEN_SMOOTH_L1_LOSS_OUT, "aten.smooth_l1_loss.out", out,
    "self, target, reduction=1, beta=1., *, !out", CGS_OPF_INPLACE)
@@ -6700,7 +6700,7 @@ OP(ATEN_SMOOTH_L1_LOSS_BACKWARD_DEFAULT, "aten.smooth_l1_loss_backward.default",
    "grad_output, self, target, reduction, beta", 0)
 OP(ATEN_SMOOTH_L1_LOSS_BACKWARD_GRAD_INPUT, "aten.smooth_l1_loss_backward.grad_input", out,
    "grad_output, self, target, reduction, beta, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_SOFT_MARGIN_LOSS_DEFAULT, "aten.soft_margin_loss.default", none,
+OP(ATEN_SOFT_MARGIN_LOSS_DEFAULT, "aten.soft_margin_loss.default", pointwise_loss,
    "self, target, reduction=1", 0)
 OP(ATEN_SOFT_MARGIN_LOSS_OUT, "aten.soft_margin_loss.out", out,
    "self, target, reduction=1, *, !out", CGS_OPF_INPLACE)
@@ -7790,13 +7790,13 @@ OP(ATEN_VIEW_DTYPE, "aten.view.dtype", view_dtype,
    "self, dtype", CGS_OPF_VIEW)
 OP(ATEN_VIEW_AS_DEFAULT, "aten.view_as.default", none,
    "self, other", CGS_OPF_VIEW)
-OP(ATEN_VIEW_AS_COMPLEX_DEFAULT, "aten.view_as_complex.default", none,
+OP(ATEN_VIEW_AS_COMPLEX_DEFAULT, "aten.view_as_complex.default", view_as_complex,
    "self", CGS_OPF_VIEW)
 OP(ATEN_VIEW_AS_COMPLEX_COPY_DEFAULT, "aten.view_as_complex_copy.default", none,
    "self", 0)
 OP(ATEN_VIEW_AS_COMPLEX_COPY_OUT, "aten.view_as_complex_copy.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_VIEW_AS_REAL_DEFAULT, "aten.view_as_real.default", none,
+OP(ATEN_VIEW_AS_REAL_DEFAULT, "aten.view_as_real.default", view_as_real,
    "self", CGS_OPF_VIEW)
 OP(ATEN_VIEW_AS_REAL_COPY_DEFAULT, "aten.view_as_real_copy.default", none,
    "self", 0)
@@ -7874,6 +7874,8 @@ OP(M_BADDBMM, "baddbmm", baddbmm,
    "self, batch1, batch2, *, beta=1, alpha=1", CGS_OPF_MATMUL)
 OP(M_BADDBMM_, "baddbmm_", inplace,
    "self, batch1, batch2, *, beta=1, alpha=1", CGS_OPF_INPLACE)
+OP(M_BERNOULLI, "bernoulli", empty_like,
+   "self, *, generator=None", CGS_OPF_RANDOM)
 OP(M_BERNOULLI_, "bernoulli_", inplace,
    "self, p, *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(M_BFLOAT16, "bfloat16", convert_to,
@@ -7970,6 +7972,10 @@ OP(M_COSH_, "cosh_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_COUNT_NONZERO, "count_nonzero", count_nonzero,
    "self, dim=None", CGS_OPF_REDUCTION)
+OP(M_CUMMAX, "cummax", cum_pair,
+   "self, dim", 0)
+OP(M_CUMMIN, "cummin", cum_pair,
+   "self, dim", 0)
 OP(M_CUMPROD, "cumprod", cumsum,
    "self, dim, *, dtype=None", 0)
 OP(M_CUMPROD_, "cumprod_", inplace,
@@ -7986,6 +7992,8 @@ OP(M_DETACH, "detach", alias,
    "self", CGS_OPF_VIEW)
 OP(M_DETACH_, "detach_", inplace,
    "self", CGS_OPF_INPLACE | CGS_OPF_VIEW)
+OP(M_DIAG_EMBED, "diag_embed", diag_embed,
+   "self, offset=0, dim1=-2, dim2=-1", 0)
 OP(M_DIAGONAL, "diagonal", diagonal,
    "self, *, outdim, dim1, dim2, offset=0", CGS_OPF_VIEW)
 OP(M_DIFF, "diff", diff,
@@ -7996,6 +8004,8 @@ OP(M_DIGAMMA_, "digamma_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_DIM, "dim", dim,
    "self", CGS_OPF_SIZE)
+OP(M_DIST, "dist", dist,
+   "self, other, p=2", 0)
 OP(M_DIV, "div", binary_float,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(M_DIV_, "div_", inplace,
@@ -8212,6 +8222,8 @@ OP(M_LOGADDEXP, "logaddexp", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(M_LOGADDEXP2, "logaddexp2", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(M_LOGCUMSUMEXP, "logcumsumexp", cumsum,
+   "self, dim", 0)
 OP(M_LOGICAL_AND, "logical_and", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(M_LOGICAL_AND_, "logical_and_", inplace,
@@ -8272,6 +8284,8 @@ OP(M_MUL, "mul", binary,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(M_MUL_, "mul_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(M_MULTINOMIAL, "multinomial", multinomial,
+   "self, num_samples, replacement=False, *, generator=None", CGS_OPF_RANDOM)
 OP(M_MULTIPLY_, "multiply_", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(M_MV, "mv", mv,
@@ -8290,6 +8304,8 @@ OP(M_NANSUM, "nansum", reduce,
    "self, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(M_NARROW, "narrow", narrow,
    "self, dim, start, length", CGS_OPF_VIEW)
+OP(M_NARROW_COPY, "narrow_copy", narrow_copy,
+   "self, dim, start, length", 0)
 OP(M_NE, "ne", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(M_NE_, "ne_", inplace,
@@ -8816,6 +8832,8 @@ OP(TORCH_SIZE, "torch.Size", torch_size,
    "sizes", CGS_OPF_SIZE)
 OP(TORCH__C__LINALG_LINALG_CHOLESKY_EX, "torch._C._linalg.linalg_cholesky_ex", linalg_factor_info,
    "self, *, upper=False, check_errors=False", 0)
+OP(TORCH__C__LINALG_LINALG_CROSS, "torch._C._linalg.linalg_cross", linalg_cross,
+   "self, other, *, dim=-1", 0)
 OP(TORCH__C__LINALG_LINALG_EIG, "torch._C._linalg.linalg_eig", linalg_eig,
    "self", 0)
 OP(TORCH__C__LINALG_LINALG_INV_EX, "torch._C._linalg.linalg_inv_ex", linalg_factor_info,
@@ -8842,6 +8860,10 @@ OP(TORCH__C__NN_ADAPTIVE_AVG_POOL2D, "torch._C._nn.adaptive_avg_pool2d", adaptiv
    "self, output_size", 0)
 OP(TORCH__C__NN_AVG_POOL2D, "torch._C._nn.avg_pool2d", avg_pool,
    "self, kernel_size, stride=[], padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None", 0)
+OP(TORCH__C__NN_AVG_POOL3D, "torch._C._nn.avg_pool3d", avg_pool3d,
+   "self, kernel_size, stride=[], padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None", 0)
+OP(TORCH__C__NN_BINARY_CROSS_ENTROPY, "torch._C._nn.binary_cross_entropy", pointwise_loss,
+   "self, target, weight=None, reduction=1", 0)
 OP(TORCH__C__NN_ELU, "torch._C._nn.elu", unary,
    "self, alpha=1, scale=1, input_scale=1", CGS_OPF_ELEMENTWISE)
 OP(TORCH__C__NN_ELU_, "torch._C._nn.elu_", inplace,
@@ -8862,6 +8884,10 @@ OP(TORCH__C__NN_HARDTANH, "torch._C._nn.hardtanh", unary,
    "self, min_val=-1, max_val=1", CGS_OPF_ELEMENTWISE)
 OP(TORCH__C__NN_HARDTANH_, "torch._C._nn.hardtanh_", inplace,
    "self, min_val=-1, max_val=1", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH__C__NN_HUBER_LOSS, "torch._C._nn.huber_loss", pointwise_loss,
+   "self, target, reduction=1, delta=1.", 0)
+OP(TORCH__C__NN_L1_LOSS, "torch._C._nn.l1_loss", pointwise_loss,
+   "self, target, reduction=1", 0)
 OP(TORCH__C__NN_LEAKY_RELU, "torch._C._nn.leaky_relu", unary,
    "self, negative_slope=0.01", CGS_OPF_ELEMENTWISE)
 OP(TORCH__C__NN_LEAKY_RELU_, "torch._C._nn.leaky_relu_", inplace,
@@ -8906,6 +8932,10 @@ OP(TORCH__C__NN_SILU, "torch._C._nn.silu", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH__C__NN_SILU_, "torch._C._nn.silu_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH__C__NN_SMOOTH_L1_LOSS, "torch._C._nn.smooth_l1_loss", pointwise_loss,
+   "self, target, reduction=1, beta=1.", 0)
+OP(TORCH__C__NN_SOFT_MARGIN_LOSS, "torch._C._nn.soft_margin_loss", pointwise_loss,
+   "self, target, reduction=1", 0)
 OP(TORCH__C__NN_SOFTPLUS, "torch._C._nn.softplus", pointwise,
    "%self, beta=1, %threshold=20", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH__C__NN_SOFTSHRINK, "torch._C._nn.softshrink", pointwise,
@@ -8993,6 +9023,8 @@ OP(TORCH__C__SPECIAL_SPECIAL_XLOG1PY, "torch._C._special.special_xlog1py", point
 OP(TORCH__C__SPECIAL_SPECIAL_ZETA, "torch._C._special.special_zeta", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__ADAPTIVE_AVG_POOL2D, "torch._adaptive_avg_pool2d", adaptive_pool,
+   "self, output_size", 0)
+OP(TORCH__ADAPTIVE_AVG_POOL3D, "torch._adaptive_avg_pool3d", adaptive_pool,
    "self, output_size", 0)
 OP(TORCH__ADD_RELU_, "torch._add_relu_", inplace,
    "self, other, *, alpha=1", CGS_OPF_INPLACE)
@@ -9118,6 +9150,8 @@ OP(TORCH__FUSED_SGD_, "torch._fused_sgd_", inplace,
    "self, grads, momentum_buffer_list, *, weight_decay, momentum, lr, dampening, nesterov, maximize, is_first_step, grad_scale=None, found_inf=None", CGS_OPF_INPLACE)
 OP(TORCH__INDEX_PUT_IMPL_, "torch._index_put_impl_", inplace,
    "self, indices, values, accumulate=False, unsafe=False", CGS_OPF_INPLACE)
+OP(TORCH__LINALG_CHECK_ERRORS, "torch._linalg_check_errors", novalue,
+   "info, api_name, *, is_matrix", 0)
 OP(TORCH__LINALG_DET, "torch._linalg_det", linalg_det,
    "A", 0)
 OP(TORCH__LINALG_EIGH, "torch._linalg_eigh", linalg_eigh,
@@ -9136,6 +9170,8 @@ OP(TORCH__MKLDNN_TRANSPOSE_, "torch._mkldnn_transpose_", inplace,
    "self, dim0, dim1", CGS_OPF_INPLACE)
 OP(TORCH__NATIVE_BATCH_NORM_LEGIT_NO_TRAINING, "torch._native_batch_norm_legit_no_training", native_batch_norm,
    "input, weight, bias, running_mean, running_var, momentum, eps", 0)
+OP(TORCH__PRELU_KERNEL, "torch._prelu_kernel", binary,
+   "self, weight", 0)
 OP(TORCH__RESIZE_OUTPUT_, "torch._resize_output_", inplace,
    "self, size, device", CGS_OPF_INPLACE)
 OP(TORCH__SAFE_SOFTMAX, "torch._safe_softmax", softmax,
@@ -9220,6 +9256,8 @@ OP(TORCH_AS_STRIDED, "torch.as_strided", as_strided,
    "self, size, stride, storage_offset=None", CGS_OPF_VIEW)
 OP(TORCH_AS_STRIDED_, "torch.as_strided_", as_strided,
    "self, size, stride, storage_offset=None", CGS_OPF_VIEW)
+OP(TORCH_AS_STRIDED_COPY, "torch.as_strided_copy", as_strided_copy,
+   "self, size, stride, storage_offset=None", 0)
 OP(TORCH_ASIN, "torch.asin", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ASIN_, "torch.asin_", inplace,
@@ -9246,6 +9284,10 @@ OP(TORCH_BADDBMM, "torch.baddbmm", baddbmm,
    "self, batch1, batch2, *, beta=1, alpha=1", CGS_OPF_MATMUL)
 OP(TORCH_BATCH_NORM, "torch.batch_norm", batch_norm,
    "input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled", 0)
+OP(TORCH_BERNOULLI, "torch.bernoulli", empty_like,
+   "self, *, generator=None", CGS_OPF_RANDOM)
+OP(TORCH_BINARY_CROSS_ENTROPY_WITH_LOGITS, "torch.binary_cross_entropy_with_logits", pointwise_loss,
+   "self, target, weight=None, pos_weight=None, reduction=1", 0)
 OP(TORCH_BITWISE_AND, "torch.bitwise_and", binary,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(TORCH_BITWISE_LEFT_SHIFT, "torch.bitwise_left_shift", pointwise,
@@ -9262,6 +9304,8 @@ OP(TORCH_BMM, "torch.bmm", bmm,
    "input, mat2", CGS_OPF_MATMUL)
 OP(TORCH_BROADCAST_TO, "torch.broadcast_to", expand,
    "self, size", CGS_OPF_VIEW)
+OP(TORCH_BUCKETIZE, "torch.bucketize", bucketize,
+   "self, boundaries, *, out_int32=False, right=False", 0)
 OP(TORCH_CAT, "torch.cat", cat,
    "tensors, dim=0", 0)
 OP(TORCH_CEIL, "torch.ceil", unary,
@@ -9272,6 +9316,8 @@ OP(TORCH_CELU, "torch.celu", pointwise,
    "%self, alpha=1.", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_CELU_, "torch.celu_", inplace,
    "self, alpha=1.", CGS_OPF_INPLACE)
+OP(TORCH_CHANNEL_SHUFFLE, "torch.channel_shuffle", like_contiguous,
+   "self, groups", 0)
 OP(TORCH_CHUNK, "torch.chunk", chunk,
    "input, chunks, dim=0", CGS_OPF_VIEW)
 OP(TORCH_CLAMP, "torch.clamp", unary,
@@ -9322,6 +9368,10 @@ OP(TORCH_COSH_, "torch.cosh_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_COUNT_NONZERO, "torch.count_nonzero", count_nonzero,
    "self, dim=None", CGS_OPF_REDUCTION)
+OP(TORCH_CUMMAX, "torch.cummax", cum_pair,
+   "self, dim", 0)
+OP(TORCH_CUMMIN, "torch.cummin", cum_pair,
+   "self, dim", 0)
 OP(TORCH_CUMPROD, "torch.cumprod", cumsum,
    "self, dim, *, dtype=None", 0)
 OP(TORCH_CUMSUM, "torch.cumsum", cumsum,
@@ -9334,6 +9384,8 @@ OP(TORCH_DETACH, "torch.detach", alias,
    "self", CGS_OPF_VIEW)
 OP(TORCH_DETACH_, "torch.detach_", inplace,
    "self", CGS_OPF_INPLACE | CGS_OPF_VIEW)
+OP(TORCH_DIAG_EMBED, "torch.diag_embed", diag_embed,
+   "self, offset=0, dim1=-2, dim2=-1", 0)
 OP(TORCH_DIAGONAL, "torch.diagonal", diagonal,
    "self, *, outdim, dim1, dim2, offset=0", CGS_OPF_VIEW)
 OP(TORCH_DIAGONAL_COPY, "torch.diagonal_copy", diagonal_copy,
@@ -9342,6 +9394,8 @@ OP(TORCH_DIFF, "torch.diff", diff,
    "input, n=1, dim=-1, prepend=None, append=None", 0)
 OP(TORCH_DIGAMMA, "torch.digamma", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
+OP(TORCH_DIST, "torch.dist", dist,
+   "self, other, p=2", 0)
 OP(TORCH_DIV, "torch.div", binary_float,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(TORCH_DOT, "torch.dot", dot,
@@ -9510,6 +9564,8 @@ OP(TORCH_LGAMMA, "torch.lgamma", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_LINALG_CHOLESKY_EX, "torch.linalg.cholesky_ex", linalg_factor_info,
    "self, *, upper=False, check_errors=False", 0)
+OP(TORCH_LINALG_CROSS, "torch.linalg.cross", linalg_cross,
+   "self, other, *, dim=-1", 0)
 OP(TORCH_LINALG_EIG, "torch.linalg.eig", linalg_eig,
    "self", 0)
 OP(TORCH_LINALG_INV_EX, "torch.linalg.inv_ex", linalg_factor_info,
@@ -9546,6 +9602,8 @@ OP(TORCH_LOGADDEXP, "torch.logaddexp", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_LOGADDEXP2, "torch.logaddexp2", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(TORCH_LOGCUMSUMEXP, "torch.logcumsumexp", cumsum,
+   "self, dim", 0)
 OP(TORCH_LOGICAL_AND, "torch.logical_and", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(TORCH_LOGICAL_NOT, "torch.logical_not", unary_bool,
@@ -9592,6 +9650,8 @@ OP(TORCH_MODE, "torch.mode", max_dim,
    "self, dim=-1, keepdim=False", 0)
 OP(TORCH_MUL, "torch.mul", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
+OP(TORCH_MULTINOMIAL, "torch.multinomial", multinomial,
+   "self, num_samples, replacement=False, *, generator=None", CGS_OPF_RANDOM)
 OP(TORCH_MV, "torch.mv", mv,
    "self, vec", 0)
 OP(TORCH_MVLGAMMA, "torch.mvlgamma", pointwise,
@@ -9606,6 +9666,8 @@ OP(TORCH_NANSUM, "torch.nansum", reduce,
    "self, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH_NARROW, "torch.narrow", narrow,
    "self, dim, start, length", CGS_OPF_VIEW)
+OP(TORCH_NARROW_COPY, "torch.narrow_copy", narrow_copy,
+   "self, dim, start, length", 0)
 OP(TORCH_NATIVE_BATCH_NORM, "torch.native_batch_norm", native_batch_norm,
    "input, weight, bias, running_mean, running_var, training, momentum, eps", 0)
 OP(TORCH_NATIVE_DROPOUT, "torch.native_dropout", native_dropout,
@@ -9628,12 +9690,20 @@ OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_AVG_POOL2D, "torch.nn.functional.adaptive_avg_po
    "input, output_size", 0)
 OP(TORCH_NN_FUNCTIONAL_AVG_POOL2D, "torch.nn.functional.avg_pool2d", avg_pool,
    "input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None", 0)
+OP(TORCH_NN_FUNCTIONAL_AVG_POOL3D, "torch.nn.functional.avg_pool3d", avg_pool3d,
+   "self, kernel_size, stride=[], padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None", 0)
 OP(TORCH_NN_FUNCTIONAL_BATCH_NORM, "torch.nn.functional.batch_norm", batch_norm,
    "input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05", 0)
+OP(TORCH_NN_FUNCTIONAL_BINARY_CROSS_ENTROPY, "torch.nn.functional.binary_cross_entropy", pointwise_loss,
+   "self, target, weight=None, reduction=1", 0)
+OP(TORCH_NN_FUNCTIONAL_BINARY_CROSS_ENTROPY_WITH_LOGITS, "torch.nn.functional.binary_cross_entropy_with_logits", pointwise_loss,
+   "self, target, weight=None, pos_weight=None, reduction=1", 0)
 OP(TORCH_NN_FUNCTIONAL_CELU, "torch.nn.functional.celu", pointwise,
    "%self, alpha=1.", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_NN_FUNCTIONAL_CELU_, "torch.nn.functional.celu_", inplace,
    "self, alpha=1.", CGS_OPF_INPLACE)
+OP(TORCH_NN_FUNCTIONAL_CHANNEL_SHUFFLE, "torch.nn.functional.channel_shuffle", like_contiguous,
+   "self, groups", 0)
 OP(TORCH_NN_FUNCTIONAL_CONV1D, "torch.nn.functional.conv1d", conv,
    "input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1", CGS_OPF_CONV)
 OP(TORCH_NN_FUNCTIONAL_CONV2D, "torch.nn.functional.conv2d", conv,
@@ -9664,8 +9734,12 @@ OP(TORCH_NN_FUNCTIONAL_HARDTANH, "torch.nn.functional.hardtanh", unary_maybe_inp
    "input, min_val=-1.0, max_val=1.0, inplace=False", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NN_FUNCTIONAL_HARDTANH_, "torch.nn.functional.hardtanh_", inplace,
    "self, min_val=-1, max_val=1", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH_NN_FUNCTIONAL_HUBER_LOSS, "torch.nn.functional.huber_loss", pointwise_loss,
+   "self, target, reduction=1, delta=1.", 0)
 OP(TORCH_NN_FUNCTIONAL_INTERPOLATE, "torch.nn.functional.interpolate", interpolate,
    "input, size=None, scale_factor=None, mode='nearest', align_corners=None, recompute_scale_factor=None, antialias=False", 0)
+OP(TORCH_NN_FUNCTIONAL_L1_LOSS, "torch.nn.functional.l1_loss", pointwise_loss,
+   "self, target, reduction=1", 0)
 OP(TORCH_NN_FUNCTIONAL_LAYER_NORM, "torch.nn.functional.layer_norm", layer_norm,
    "input, normalized_shape, weight=None, bias=None, eps=1e-05", 0)
 OP(TORCH_NN_FUNCTIONAL_LEAKY_RELU, "torch.nn.functional.leaky_relu", unary_maybe_inplace,
@@ -9694,6 +9768,10 @@ OP(TORCH_NN_FUNCTIONAL_MULTI_HEAD_ATTENTION_FORWARD, "torch.nn.functional.multi_
    "query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias, bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias, training=True, key_padding_mask=None, need_weights=True, attn_mask=None, use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None, v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True, is_causal=False", 0)
 OP(TORCH_NN_FUNCTIONAL_PAD, "torch.nn.functional.pad", pad,
    "input, pad, mode='constant', value=None", 0)
+OP(TORCH_NN_FUNCTIONAL_PIXEL_SHUFFLE, "torch.nn.functional.pixel_shuffle", pixel_shuffle,
+   "self, upscale_factor", 0)
+OP(TORCH_NN_FUNCTIONAL_PIXEL_UNSHUFFLE, "torch.nn.functional.pixel_unshuffle", pixel_unshuffle,
+   "self, downscale_factor", 0)
 OP(TORCH_NN_FUNCTIONAL_RELU, "torch.nn.functional.relu", unary_maybe_inplace,
    "input, inplace=False", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NN_FUNCTIONAL_RELU6, "torch.nn.functional.relu6", unary_maybe_inplace,
@@ -9714,6 +9792,10 @@ OP(TORCH_NN_FUNCTIONAL_SIGMOID, "torch.nn.functional.sigmoid", unary_float,
    "input", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NN_FUNCTIONAL_SILU, "torch.nn.functional.silu", unary_maybe_inplace,
    "input, inplace=False", CGS_OPF_ELEMENTWISE)
+OP(TORCH_NN_FUNCTIONAL_SMOOTH_L1_LOSS, "torch.nn.functional.smooth_l1_loss", pointwise_loss,
+   "self, target, reduction=1, beta=1.", 0)
+OP(TORCH_NN_FUNCTIONAL_SOFT_MARGIN_LOSS, "torch.nn.functional.soft_margin_loss", pointwise_loss,
+   "self, target, reduction=1", 0)
 OP(TORCH_NN_FUNCTIONAL_SOFTMAX, "torch.nn.functional.softmax", softmax,
    "input, dim=None, _stacklevel=3, dtype=None", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NN_FUNCTIONAL_SOFTMIN, "torch.nn.functional.softmin", softmax,
@@ -9742,6 +9824,10 @@ OP(TORCH_PERMUTE, "torch.permute", permute,
    "input, dims", CGS_OPF_VIEW)
 OP(TORCH_PERMUTE_COPY, "torch.permute_copy", view_copy,
    "self, dims", 0)
+OP(TORCH_PIXEL_SHUFFLE, "torch.pixel_shuffle", pixel_shuffle,
+   "self, upscale_factor", 0)
+OP(TORCH_PIXEL_UNSHUFFLE, "torch.pixel_unshuffle", pixel_unshuffle,
+   "self, downscale_factor", 0)
 OP(TORCH_POLYGAMMA, "torch.polygamma", pointwise,
    "n, %self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_POSITIVE, "torch.positive", pointwise,
@@ -10000,6 +10086,10 @@ OP(TORCH_VAR_MEAN, "torch.var_mean", var_mean,
    "self, dim=None, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_VDOT, "torch.vdot", vdot,
    "self, other", 0)
+OP(TORCH_VIEW_AS_COMPLEX, "torch.view_as_complex", view_as_complex,
+   "self", CGS_OPF_VIEW)
+OP(TORCH_VIEW_AS_REAL, "torch.view_as_real", view_as_real,
+   "self", CGS_OPF_VIEW)
 OP(TORCH_VIEW_COPY, "torch.view_copy", view_copy,
    "self, size", 0)
 OP(TORCH_WHERE, "torch.where", where,

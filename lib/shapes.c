@@ -3954,37 +3954,39 @@ static sym_t pool_size(struct cgs_shape_ctx *sc, sym_t in, int64_t k, int64_t s,
 
 /* Pooled shape of t; kernel/stride/padding/dilation from the schema. */
 static int pool_shape(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, bool has_dil,
-                      sym_t *shape, struct cgs_diag *d)
+                      uint32_t nsp, sym_t *shape, struct cgs_diag *d)
 {
-    sym_t k[2], s[NDIM_MAX], p[2], dl[2];
-    int64_t kv[2], sv[2], pv[2], dv[2];
+    sym_t k[3], s[NDIM_MAX], p[3], dl[3];
+    int64_t kv[3], sv[3], pv[3], dv[3];
     uint32_t i, ns = 0;
     bool ceil_mode = bool_of(A(sc, "ceil_mode"), false);
 
-    if (t->ndim < 3)
+    if (t->ndim < nsp + 1)
         return cgs_diag_set(d, CGS_E_INVAL, "pool of rank %u", t->ndim);
-    TRY(spatial_param(sc, "kernel_size", 2, 1, k, d));
+    TRY(spatial_param(sc, "kernel_size", nsp, 1, k, d));
     if (ints_of(sc, A(sc, "stride"), s, &ns) < 0)
         return cgs_diag_set(d, CGS_E_INVAL, "pool: bad stride");
     if (ns == 0)
-        s[0] = k[0], s[1] = k[1];
+        dimcpy(s, k, nsp); // the stride defaults to the kernel size
     else if (ns == 1)
-        s[1] = s[0];
-    else if (ns != 2)
+        for (i = 1; i < nsp; i++)
+            s[i] = s[0];
+    else if (ns != nsp)
         return cgs_diag_set(d, CGS_E_INVAL, "pool: stride has %u entries", ns);
-    TRY(spatial_param(sc, "padding", 2, 0, p, d));
+    TRY(spatial_param(sc, "padding", nsp, 0, p, d));
     if (has_dil)
-        TRY(spatial_param(sc, "dilation", 2, 1, dl, d));
+        TRY(spatial_param(sc, "dilation", nsp, 1, dl, d));
     else
-        dl[0] = dl[1] = K(sc, 1);
-    for (i = 0; i < 2; i++)
+        for (i = 0; i < nsp; i++)
+            dl[i] = K(sc, 1);
+    for (i = 0; i < nsp; i++)
         if (!cgs_sym_is_int(k[i], &kv[i]) || !cgs_sym_is_int(s[i], &sv[i]) ||
             !cgs_sym_is_int(p[i], &pv[i]) || !cgs_sym_is_int(dl[i], &dv[i]) || sv[i] <= 0)
             return cgs_diag_set(d, CGS_E_UNKNOWN, "pool parameters are not constants");
     dimcpy(shape, t->shape, t->ndim);
-    for (i = 0; i < 2; i++)
-        shape[t->ndim - 2 + i] =
-            pool_size(sc, t->shape[t->ndim - 2 + i], kv[i], sv[i], pv[i], dv[i], ceil_mode);
+    for (i = 0; i < nsp; i++)
+        shape[t->ndim - nsp + i] =
+            pool_size(sc, t->shape[t->ndim - nsp + i], kv[i], sv[i], pv[i], dv[i], ceil_mode);
     return 0;
 }
 
@@ -3995,8 +3997,21 @@ RULE(avg_pool)
 
     (void)n;
     TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
-    TRY(pool_shape(sc, t, false, shape, d));
+    TRY(pool_shape(sc, t, false, 2, shape, d));
     out_dense(sc, t->ndim, shape, t->dtype, t->device, suggest_cl(sc, t));
+    return 0;
+}
+
+/* avg_pool3d: three spatial dims, contiguous (channels-last-3d inputs aside). */
+RULE(avg_pool3d)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    TRY(pool_shape(sc, t, false, 3, shape, d));
+    out_dense(sc, t->ndim, shape, t->dtype, t->device, false);
     return 0;
 }
 
@@ -4007,7 +4022,7 @@ RULE(max_pool)
 
     (void)n;
     TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
-    TRY(pool_shape(sc, t, true, shape, d));
+    TRY(pool_shape(sc, t, true, 2, shape, d));
     out_dense(sc, t->ndim, shape, t->dtype, t->device, suggest_cl(sc, t));
     return 0;
 }
@@ -4019,7 +4034,7 @@ static int pool_pair(struct cgs_shape_ctx *sc, enum cgs_dtype second, struct cgs
     bool cl;
 
     TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
-    TRY(pool_shape(sc, t, true, shape, d));
+    TRY(pool_shape(sc, t, true, 2, shape, d));
     cl = suggest_cl(sc, t);
     sc->out = new_list(sc, 2);
     fill_dense(sc, &sc->out->u.items[0], t->ndim, shape, t->dtype, t->device, cl);
@@ -5571,6 +5586,244 @@ RULE(linalg_solve_ex)
                 false);
     lapack_fill(sc, &sc->out->u.items[3], a->ndim - 2, a->shape, CGS_DTYPE_INT32, a->device,
                 false);
+    return 0;
+}
+
+/* ---- losses, shuffles, cumulative ops, complex views ---------------------------------- */
+
+/* Pointwise losses (self, target, ..., reduction): elementwise when reduction is 0 (none),
+ * else a 0-dim tensor. */
+RULE(pointwise_loss)
+{
+    struct operand o[2];
+    uint32_t cnt;
+    int64_t red = 1;
+    enum cgs_dtype dt;
+
+    (void)n;
+    TRY(operands(sc, 2, o, &cnt, d));
+    if (cnt != 2 || !o[0].t)
+        return cgs_diag_set(d, CGS_E_INVAL, "loss: expected self and target tensors");
+    if (!is_none(A(sc, "reduction")) && !int_const(sc, A(sc, "reduction"), &red))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "loss: reduction not constant");
+    dt = result_type(o, 2);
+    if (red != 0) {
+        out_dense(sc, 0, NULL, dt, o[0].t->device, false);
+        return 0;
+    }
+    return elementwise(sc, o, 2, dt, false, d);
+}
+
+/* pixel_shuffle(self, r) / pixel_unshuffle(self, r): contiguous. */
+static int pixel_shuffle_with(struct cgs_shape_ctx *sc, bool up, struct cgs_diag *d)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX], r, r2;
+    int64_t rv;
+    uint32_t nd;
+
+    TRY(need_tensor(sc, "self", &t, d));
+    if (t->ndim < 3)
+        return cgs_diag_set(d, CGS_E_INVAL, "pixel shuffle of rank %u", t->ndim);
+    if (!int_const(sc, A(sc, up ? "upscale_factor" : "downscale_factor"), &rv) || rv <= 0)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "pixel shuffle: factor not constant");
+    nd = t->ndim;
+    r = K(sc, rv), r2 = K(sc, rv * rv);
+    dimcpy(shape, t->shape, nd);
+    if (up) {
+        shape[nd - 3] = S_div(sc, t->shape[nd - 3], r2);
+        shape[nd - 2] = S_mul(sc, t->shape[nd - 2], r);
+        shape[nd - 1] = S_mul(sc, t->shape[nd - 1], r);
+    } else {
+        shape[nd - 3] = S_mul(sc, t->shape[nd - 3], r2);
+        shape[nd - 2] = S_div(sc, t->shape[nd - 2], r);
+        shape[nd - 1] = S_div(sc, t->shape[nd - 1], r);
+    }
+    out_dense(sc, nd, shape, t->dtype, t->device, false);
+    return 0;
+}
+
+RULE(pixel_shuffle) { (void)n; return pixel_shuffle_with(sc, true, d); }
+RULE(pixel_unshuffle) { (void)n; return pixel_shuffle_with(sc, false, d); }
+
+/* A fresh contiguous tensor of self's shape and dtype (channel_shuffle, ...). */
+RULE(like_contiguous)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    out_dense(sc, t->ndim, t->shape, t->dtype, t->device, false);
+    return 0;
+}
+
+/* cummax / cummin(self, dim): (values, int64 indices), self's shape. */
+RULE(cum_pair)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    pair_out(sc, t, t->ndim, t->shape);
+    return 0;
+}
+
+/* diag_embed(self, offset, dim1, dim2): two dims of size n + |offset| from the last dim. */
+RULE(diag_embed)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX], len;
+    int64_t off = 0;
+    uint32_t nd, d1, d2, i, j = 0;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (t->ndim == 0 || t->ndim + 1 > NDIM_MAX)
+        return cgs_diag_set(d, CGS_E_INVAL, "diag_embed of rank %u", t->ndim);
+    nd = t->ndim + 1;
+    TRY(dim_arg(sc, "dim1", nd, &d1, d));
+    TRY(dim_arg(sc, "dim2", nd, &d2, d));
+    if (!is_none(A(sc, "offset")) && !int_const(sc, A(sc, "offset"), &off))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "diag_embed: offset not constant");
+    if (d1 == d2)
+        return cgs_diag_set(d, CGS_E_INVAL, "diag_embed: dim1 and dim2 are the same");
+    len = S_add(sc, t->shape[t->ndim - 1], K(sc, off < 0 ? -off : off));
+    for (i = 0; i < nd; i++)
+        shape[i] = i == d1 || i == d2 ? len : t->shape[j++];
+    out_dense(sc, nd, shape, t->dtype, t->device, false);
+    return 0;
+}
+
+/* bucketize(self, boundaries, out_int32): indices of self's shape, int64 (int32). */
+RULE(bucketize)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    out_dense(sc, t->ndim, t->shape,
+              bool_of(A(sc, "out_int32"), false) ? CGS_DTYPE_INT32 : CGS_DTYPE_INT64, t->device,
+              false);
+    return 0;
+}
+
+/* dist(self, other, p): a 0-dim tensor of the promoted dtype. */
+RULE(dist)
+{
+    struct operand o[2];
+    uint32_t cnt;
+
+    (void)n;
+    TRY(operands(sc, 2, o, &cnt, d));
+    if (cnt != 2 || !o[0].t)
+        return cgs_diag_set(d, CGS_E_INVAL, "dist: expected two tensors");
+    out_dense(sc, 0, NULL, real_of(result_type(o, 2)), o[0].t->device, false);
+    return 0;
+}
+
+/* linalg_cross(self, other, dim): the broadcast shape, contiguous (meta: new_empty). */
+RULE(linalg_cross)
+{
+    struct operand o[2];
+    sym_t shape[NDIM_MAX];
+    uint32_t cnt, nd;
+
+    (void)n;
+    TRY(operands(sc, 2, o, &cnt, d));
+    if (cnt != 2 || !o[0].t || !o[1].t)
+        return cgs_diag_set(d, CGS_E_INVAL, "cross: expected two tensors");
+    TRY(broadcast(sc, o, 2, shape, &nd, d));
+    out_dense(sc, nd, shape, result_type(o, 2), o[0].t->device, false);
+    return 0;
+}
+
+/* view_as_real: complex [...] -> real [..., 2]; view_as_complex: the inverse. */
+RULE(view_as_real)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (dt_cat(t->dtype) != 3 || t->ndim + 1 > NDIM_MAX)
+        return cgs_diag_set(d, CGS_E_INVAL, "view_as_real of a non-complex tensor");
+    o = out_view(sc, t, t->ndim + 1);
+    o->dtype = real_of(t->dtype);
+    for (uint32_t i = 0; i < t->ndim; i++) {
+        o->shape[i] = t->shape[i];
+        o->stride[i] = S_mul(sc, t->stride[i], K(sc, 2));
+    }
+    o->shape[t->ndim] = K(sc, 2);
+    o->stride[t->ndim] = K(sc, 1);
+    o->storage_offset = S_mul(sc, t->storage_offset, K(sc, 2));
+    return 0;
+}
+
+RULE(view_as_complex)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (t->ndim == 0 || dt_cat(t->dtype) != 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "view_as_complex of a non-float tensor");
+    o = out_view(sc, t, t->ndim - 1);
+    o->dtype = complex_of(t->dtype);
+    for (uint32_t i = 0; i + 1 < t->ndim; i++) {
+        o->shape[i] = t->shape[i];
+        o->stride[i] = S_div(sc, t->stride[i], K(sc, 2));
+    }
+    o->storage_offset = S_div(sc, t->storage_offset, K(sc, 2));
+    return 0;
+}
+
+/* narrow_copy(self, dim, start, length): contiguous of the narrowed shape. */
+RULE(narrow_copy)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX], len;
+    uint32_t dim;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
+    if (int_of(sc, A(sc, "length"), &len))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "narrow_copy: length not known");
+    dimcpy(shape, t->shape, t->ndim);
+    shape[dim] = len;
+    out_dense(sc, t->ndim, shape, t->dtype, t->device, false);
+    return 0;
+}
+
+/* as_strided_copy(self, size, stride, offset): contiguous of size. */
+RULE(as_strided_copy)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+    uint32_t nd;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(shape_param(sc, A(sc, "size"), shape, &nd, d));
+    out_dense(sc, nd, shape, t->dtype, t->device, false);
+    return 0;
+}
+
+/* multinomial(self, num_samples): int64 [..., num_samples]. */
+RULE(multinomial)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (t->ndim == 0 || t->ndim > 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "multinomial of rank %u", t->ndim);
+    dimcpy(shape, t->shape, t->ndim);
+    if (int_of(sc, A(sc, "num_samples"), &shape[t->ndim - 1]))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "multinomial: num_samples not known");
+    out_dense(sc, t->ndim, shape, CGS_DTYPE_INT64, t->device, false);
     return 0;
 }
 
