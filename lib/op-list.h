@@ -4622,7 +4622,7 @@ OP(ATEN_LIFT_FRESH_COPY_OUT, "aten.lift_fresh_copy.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_LINALG__POWSUM_DEFAULT, "aten.linalg__powsum.default", none,
    "self, ord=2, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
-OP(ATEN_LINALG_CHOLESKY_DEFAULT, "aten.linalg_cholesky.default", none,
+OP(ATEN_LINALG_CHOLESKY_DEFAULT, "aten.linalg_cholesky.default", linalg_first_of_factor,
    "self, *, upper=False", 0)
 OP(ATEN_LINALG_CHOLESKY_OUT, "aten.linalg_cholesky.out", out,
    "self, *, upper=False, !out", CGS_OPF_INPLACE)
@@ -4642,25 +4642,25 @@ OP(ATEN_LINALG_CROSS_DEFAULT, "aten.linalg_cross.default", linalg_cross,
    "self, other, *, dim=-1", 0)
 OP(ATEN_LINALG_CROSS_OUT, "aten.linalg_cross.out", out,
    "self, other, *, dim=-1, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_DET_DEFAULT, "aten.linalg_det.default", none,
+OP(ATEN_LINALG_DET_DEFAULT, "aten.linalg_det.default", linalg_det1,
    "A", 0)
 OP(ATEN_LINALG_DET_OUT, "aten.linalg_det.out", out,
    "A, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_DIAGONAL_DEFAULT, "aten.linalg_diagonal.default", none,
+OP(ATEN_LINALG_DIAGONAL_DEFAULT, "aten.linalg_diagonal.default", diagonal,
    "A, *, offset=0, dim1=-2, dim2=-1", CGS_OPF_VIEW)
 OP(ATEN_LINALG_EIG_DEFAULT, "aten.linalg_eig.default", linalg_eig,
    "self", 0)
 OP(ATEN_LINALG_EIG_OUT, "aten.linalg_eig.out", out,
    "self, *, !eigenvalues, !eigenvectors", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_EIGH_DEFAULT, "aten.linalg_eigh.default", none,
+OP(ATEN_LINALG_EIGH_DEFAULT, "aten.linalg_eigh.default", linalg_eigh,
    "self, UPLO='L'", 0)
 OP(ATEN_LINALG_EIGH_EIGVALS, "aten.linalg_eigh.eigvals", out,
    "self, UPLO='L', *, !eigvals, !eigvecs", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_EIGVALS_DEFAULT, "aten.linalg_eigvals.default", none,
+OP(ATEN_LINALG_EIGVALS_DEFAULT, "aten.linalg_eigvals.default", linalg_eigvals,
    "self", 0)
 OP(ATEN_LINALG_EIGVALS_OUT, "aten.linalg_eigvals.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_EIGVALSH_DEFAULT, "aten.linalg_eigvalsh.default", none,
+OP(ATEN_LINALG_EIGVALSH_DEFAULT, "aten.linalg_eigvalsh.default", linalg_eigvalsh,
    "self, UPLO='L'", 0)
 OP(ATEN_LINALG_EIGVALSH_OUT, "aten.linalg_eigvalsh.out", out,
    "self, UPLO='L', *, !out", CGS_OPF_INPLACE)
@@ -4668,7 +4668,7 @@ OP(ATEN_LINALG_HOUSEHOLDER_PRODUCT_DEFAULT, "aten.linalg_householder_product.def
    "input, tau", 0)
 OP(ATEN_LINALG_HOUSEHOLDER_PRODUCT_OUT, "aten.linalg_householder_product.out", out,
    "input, tau, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_INV_DEFAULT, "aten.linalg_inv.default", none,
+OP(ATEN_LINALG_INV_DEFAULT, "aten.linalg_inv.default", linalg_first_of_factor,
    "A", 0)
 OP(ATEN_LINALG_INV_OUT, "aten.linalg_inv.out", out,
    "A, *, !out", CGS_OPF_INPLACE)
@@ -4696,7 +4696,7 @@ OP(ATEN_LINALG_LU_DEFAULT, "aten.linalg_lu.default", none,
    "A, *, pivot=True", 0)
 OP(ATEN_LINALG_LU_OUT, "aten.linalg_lu.out", out,
    "A, *, pivot=True, !P, !L, !U", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_LU_FACTOR_DEFAULT, "aten.linalg_lu_factor.default", none,
+OP(ATEN_LINALG_LU_FACTOR_DEFAULT, "aten.linalg_lu_factor.default", linalg_lu_factor,
    "A, *, pivot=True", 0)
 OP(ATEN_LINALG_LU_FACTOR_OUT, "aten.linalg_lu_factor.out", out,
    "A, *, pivot=True, !LU, !pivots", CGS_OPF_INPLACE)
@@ -4776,11 +4776,11 @@ OP(ATEN_LINALG_QR_DEFAULT, "aten.linalg_qr.default", linalg_qr,
    "A, mode='reduced'", 0)
 OP(ATEN_LINALG_QR_OUT, "aten.linalg_qr.out", out,
    "A, mode='reduced', *, !Q, !R", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_SLOGDET_DEFAULT, "aten.linalg_slogdet.default", none,
+OP(ATEN_LINALG_SLOGDET_DEFAULT, "aten.linalg_slogdet.default", linalg_slogdet2,
    "A", 0)
 OP(ATEN_LINALG_SLOGDET_OUT, "aten.linalg_slogdet.out", out,
    "A, *, !sign, !logabsdet", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_SOLVE_DEFAULT, "aten.linalg_solve.default", none,
+OP(ATEN_LINALG_SOLVE_DEFAULT, "aten.linalg_solve.default", linalg_solve1,
    "A, B, *, left=True", 0)
 OP(ATEN_LINALG_SOLVE_OUT, "aten.linalg_solve.out", out,
    "A, B, *, left=True, !out", CGS_OPF_INPLACE)
@@ -4794,9 +4794,9 @@ OP(ATEN_LINALG_SOLVE_TRIANGULAR_OUT, "aten.linalg_solve_triangular.out", out,
    "self, B, *, upper, left=True, unitriangular=False, !out", CGS_OPF_INPLACE)
 OP(ATEN_LINALG_SVD_U, "aten.linalg_svd.U", out,
    "A, full_matrices=True, *, driver=None, !U, !S, !Vh", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_SVD_DEFAULT, "aten.linalg_svd.default", none,
+OP(ATEN_LINALG_SVD_DEFAULT, "aten.linalg_svd.default", linalg_svd,
    "A, full_matrices=True, *, driver=None", 0)
-OP(ATEN_LINALG_SVDVALS_DEFAULT, "aten.linalg_svdvals.default", none,
+OP(ATEN_LINALG_SVDVALS_DEFAULT, "aten.linalg_svdvals.default", linalg_svdvals,
    "A, *, driver=None", 0)
 OP(ATEN_LINALG_SVDVALS_OUT, "aten.linalg_svdvals.out", out,
    "A, *, driver=None, !out", CGS_OPF_INPLACE)
@@ -8118,6 +8118,14 @@ OP(M_HEAVISIDE, "heaviside", pointwise,
    "%self, %values", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(M_HEAVISIDE_, "heaviside_", inplace,
    "self, values", CGS_OPF_INPLACE)
+OP(HIGHER_ORDER_COND, "higher_order.cond", hop_cond,
+   "pred, true_fn, false_fn, operands", 0)
+OP(HIGHER_ORDER_INVOKE_SUBGRAPH, "higher_order.invoke_subgraph", hop_body,
+   "body, identifier, *args", 0)
+OP(HIGHER_ORDER_WRAP_WITH_AUTOCAST, "higher_order.wrap_with_autocast", hop_autocast,
+   "device_type, dtype, enabled, cache_enabled, body, *args", 0)
+OP(HIGHER_ORDER_WRAP_WITH_SET_GRAD_ENABLED, "higher_order.wrap_with_set_grad_enabled", hop_body,
+   "enabled, body, *args", 0)
 OP(M_HISTC, "histc", histc,
    "self, bins=100, min=0, max=0", 0)
 OP(M_HYPOT, "hypot", pointwise,
@@ -8830,20 +8838,44 @@ OP(M_TOPK, "topk", topk,
    "self, k, dim=-1, largest=True, sorted=True", 0)
 OP(TORCH_SIZE, "torch.Size", torch_size,
    "sizes", CGS_OPF_SIZE)
+OP(TORCH__C__LINALG_LINALG_CHOLESKY, "torch._C._linalg.linalg_cholesky", linalg_first_of_factor,
+   "self, *, upper=False", 0)
 OP(TORCH__C__LINALG_LINALG_CHOLESKY_EX, "torch._C._linalg.linalg_cholesky_ex", linalg_factor_info,
    "self, *, upper=False, check_errors=False", 0)
 OP(TORCH__C__LINALG_LINALG_CROSS, "torch._C._linalg.linalg_cross", linalg_cross,
    "self, other, *, dim=-1", 0)
+OP(TORCH__C__LINALG_LINALG_DET, "torch._C._linalg.linalg_det", linalg_det1,
+   "A", 0)
+OP(TORCH__C__LINALG_LINALG_DIAGONAL, "torch._C._linalg.linalg_diagonal", diagonal,
+   "A, *, offset=0, dim1=-2, dim2=-1", CGS_OPF_VIEW)
 OP(TORCH__C__LINALG_LINALG_EIG, "torch._C._linalg.linalg_eig", linalg_eig,
    "self", 0)
+OP(TORCH__C__LINALG_LINALG_EIGH, "torch._C._linalg.linalg_eigh", linalg_eigh,
+   "self, UPLO='L'", 0)
+OP(TORCH__C__LINALG_LINALG_EIGVALS, "torch._C._linalg.linalg_eigvals", linalg_eigvals,
+   "self", 0)
+OP(TORCH__C__LINALG_LINALG_EIGVALSH, "torch._C._linalg.linalg_eigvalsh", linalg_eigvalsh,
+   "self, UPLO='L'", 0)
+OP(TORCH__C__LINALG_LINALG_INV, "torch._C._linalg.linalg_inv", linalg_first_of_factor,
+   "A", 0)
 OP(TORCH__C__LINALG_LINALG_INV_EX, "torch._C._linalg.linalg_inv_ex", linalg_factor_info,
    "A, *, check_errors=False", 0)
 OP(TORCH__C__LINALG_LINALG_LDL_FACTOR_EX, "torch._C._linalg.linalg_ldl_factor_ex", linalg_factor_pivots,
    "self, *, hermitian=False, check_errors=False", 0)
+OP(TORCH__C__LINALG_LINALG_LU_FACTOR, "torch._C._linalg.linalg_lu_factor", linalg_lu_factor,
+   "A, *, pivot=True", 0)
 OP(TORCH__C__LINALG_LINALG_LU_FACTOR_EX, "torch._C._linalg.linalg_lu_factor_ex", linalg_factor_pivots,
    "A, *, pivot=True, check_errors=False", 0)
 OP(TORCH__C__LINALG_LINALG_QR, "torch._C._linalg.linalg_qr", linalg_qr,
    "A, mode='reduced'", 0)
+OP(TORCH__C__LINALG_LINALG_SLOGDET, "torch._C._linalg.linalg_slogdet", linalg_slogdet2,
+   "A", 0)
+OP(TORCH__C__LINALG_LINALG_SOLVE, "torch._C._linalg.linalg_solve", linalg_solve1,
+   "A, B, *, left=True", 0)
+OP(TORCH__C__LINALG_LINALG_SVD, "torch._C._linalg.linalg_svd", linalg_svd,
+   "A, full_matrices=True, *, driver=None", 0)
+OP(TORCH__C__LINALG_LINALG_SVDVALS, "torch._C._linalg.linalg_svdvals", linalg_svdvals,
+   "A, *, driver=None", 0)
 OP(TORCH__C__LINALG_LINALG_VECTOR_NORM, "torch._C._linalg.linalg_vector_norm", reduce,
    "self, ord=2, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH__C__LOG_API_USAGE_ONCE, "torch._C._log_api_usage_once", novalue,
@@ -9562,20 +9594,44 @@ OP(TORCH_LERP, "torch.lerp", pointwise,
    "%self, %end, %weight", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_LGAMMA, "torch.lgamma", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
+OP(TORCH_LINALG_CHOLESKY, "torch.linalg.cholesky", linalg_first_of_factor,
+   "self, *, upper=False", 0)
 OP(TORCH_LINALG_CHOLESKY_EX, "torch.linalg.cholesky_ex", linalg_factor_info,
    "self, *, upper=False, check_errors=False", 0)
 OP(TORCH_LINALG_CROSS, "torch.linalg.cross", linalg_cross,
    "self, other, *, dim=-1", 0)
+OP(TORCH_LINALG_DET, "torch.linalg.det", linalg_det1,
+   "A", 0)
+OP(TORCH_LINALG_DIAGONAL, "torch.linalg.diagonal", diagonal,
+   "A, *, offset=0, dim1=-2, dim2=-1", CGS_OPF_VIEW)
 OP(TORCH_LINALG_EIG, "torch.linalg.eig", linalg_eig,
    "self", 0)
+OP(TORCH_LINALG_EIGH, "torch.linalg.eigh", linalg_eigh,
+   "self, UPLO='L'", 0)
+OP(TORCH_LINALG_EIGVALS, "torch.linalg.eigvals", linalg_eigvals,
+   "self", 0)
+OP(TORCH_LINALG_EIGVALSH, "torch.linalg.eigvalsh", linalg_eigvalsh,
+   "self, UPLO='L'", 0)
+OP(TORCH_LINALG_INV, "torch.linalg.inv", linalg_first_of_factor,
+   "A", 0)
 OP(TORCH_LINALG_INV_EX, "torch.linalg.inv_ex", linalg_factor_info,
    "A, *, check_errors=False", 0)
 OP(TORCH_LINALG_LDL_FACTOR_EX, "torch.linalg.ldl_factor_ex", linalg_factor_pivots,
    "self, *, hermitian=False, check_errors=False", 0)
+OP(TORCH_LINALG_LU_FACTOR, "torch.linalg.lu_factor", linalg_lu_factor,
+   "A, *, pivot=True", 0)
 OP(TORCH_LINALG_LU_FACTOR_EX, "torch.linalg.lu_factor_ex", linalg_factor_pivots,
    "A, *, pivot=True, check_errors=False", 0)
 OP(TORCH_LINALG_QR, "torch.linalg.qr", linalg_qr,
    "A, mode='reduced'", 0)
+OP(TORCH_LINALG_SLOGDET, "torch.linalg.slogdet", linalg_slogdet2,
+   "A", 0)
+OP(TORCH_LINALG_SOLVE, "torch.linalg.solve", linalg_solve1,
+   "A, B, *, left=True", 0)
+OP(TORCH_LINALG_SVD, "torch.linalg.svd", linalg_svd,
+   "A, full_matrices=True, *, driver=None", 0)
+OP(TORCH_LINALG_SVDVALS, "torch.linalg.svdvals", linalg_svdvals,
+   "A, *, driver=None", 0)
 OP(TORCH_LINALG_VECTOR_NORM, "torch.linalg.vector_norm", reduce,
    "self, ord=2, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH_LINSPACE, "torch.linspace", linspace,
@@ -9818,6 +9874,14 @@ OP(TORCH_ONES, "torch.ones", zeros,
    "*size, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(TORCH_ONES_LIKE, "torch.ones_like", empty_like,
    "input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None", CGS_OPF_FACTORY)
+OP(TORCH_OPS_HIGHER_ORDER_COND, "torch.ops.higher_order.cond", hop_cond,
+   "pred, true_fn, false_fn, operands", 0)
+OP(TORCH_OPS_HIGHER_ORDER_INVOKE_SUBGRAPH, "torch.ops.higher_order.invoke_subgraph", hop_body,
+   "body, identifier, *args", 0)
+OP(TORCH_OPS_HIGHER_ORDER_WRAP_WITH_AUTOCAST, "torch.ops.higher_order.wrap_with_autocast", hop_autocast,
+   "device_type, dtype, enabled, cache_enabled, body, *args", 0)
+OP(TORCH_OPS_HIGHER_ORDER_WRAP_WITH_SET_GRAD_ENABLED, "torch.ops.higher_order.wrap_with_set_grad_enabled", hop_body,
+   "enabled, body, *args", 0)
 OP(TORCH_OUTER, "torch.outer", outer,
    "input, vec2", 0)
 OP(TORCH_PERMUTE, "torch.permute", permute,

@@ -43,6 +43,7 @@ struct cgs_shape_ctx {
     struct cgs_symctx *sx;
     uint32_t n_unbacked; /* unbacked symbols made so far (u0, u1, ...), as ShapeEnv numbers them */
     const struct cgs_opdecls *decls;
+    const struct cgs_shapes_opts *opts;
     struct cgs_arena *ar;
     const struct cgs_val **vals; /* value each node's users see */
     /* caches: hints by expression, operators by (interned) target, parsed schemas */
@@ -5361,7 +5362,10 @@ static void lapack_fill(struct cgs_shape_ctx *sc, struct cgs_val *v, uint32_t nd
 static int square_input(struct cgs_shape_ctx *sc, const char *name, const struct cgs_tensor **t,
                         struct cgs_diag *d)
 {
-    TRY(need_tensor(sc, name, t, d));
+    // the matrix is the first argument, whatever its name (A, self, input)
+    (void)name;
+    if (arg_tensor(sc, Ai(sc, 0), t) != 0)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "input 0 is not known");
     if ((*t)->ndim < 2)
         return cgs_diag_set(d, CGS_E_INVAL, "expected a matrix or a batch of matrices");
     return 0;
@@ -5587,6 +5591,186 @@ RULE(linalg_solve_ex)
     lapack_fill(sc, &sc->out->u.items[3], a->ndim - 2, a->shape, CGS_DTYPE_INT32, a->device,
                 false);
     return 0;
+}
+
+/* The composite linalg functions: one or a few results of the primitives above. */
+static int take_items(struct cgs_shape_ctx *sc, uint32_t first, uint32_t count)
+{
+    struct cgs_val *l;
+
+    if (!sc->out || sc->out->kind != CGS_VAL_LIST || first + count > sc->out->n)
+        return -CGS_E_UNKNOWN;
+    if (count == 1) {
+        sc->out = &sc->out->u.items[first];
+        return 0;
+    }
+    l = new_list(sc, count);
+    for (uint32_t i = 0; i < count; i++)
+        l->u.items[i] = sc->out->u.items[first + i];
+    sc->out = l;
+    return 0;
+}
+
+RULE(linalg_eigvalsh)
+{
+    TRY(cgs_shape_rule_linalg_eigh(n, sc, d));
+    return take_items(sc, 0, 1);
+}
+
+RULE(linalg_eigvals)
+{
+    TRY(cgs_shape_rule_linalg_eig(n, sc, d));
+    return take_items(sc, 0, 1);
+}
+
+RULE(linalg_first_of_factor) /* linalg_inv, linalg_cholesky */
+{
+    TRY(cgs_shape_rule_linalg_factor_info(n, sc, d));
+    return take_items(sc, 0, 1);
+}
+
+RULE(linalg_lu_factor)
+{
+    TRY(cgs_shape_rule_linalg_factor_pivots(n, sc, d));
+    return take_items(sc, 0, 2);
+}
+
+RULE(linalg_slogdet2)
+{
+    TRY(cgs_shape_rule_linalg_slogdet(n, sc, d));
+    return take_items(sc, 0, 2);
+}
+
+RULE(linalg_det1)
+{
+    TRY(cgs_shape_rule_linalg_det(n, sc, d));
+    return take_items(sc, 0, 1);
+}
+
+RULE(linalg_solve1)
+{
+    TRY(cgs_shape_rule_linalg_solve_ex(n, sc, d));
+    return take_items(sc, 0, 1);
+}
+
+RULE(linalg_svdvals)
+{
+    TRY(cgs_shape_rule_linalg_svd(n, sc, d));
+    return take_items(sc, 1, 1);
+}
+
+/* ---- higher-order ops: their bodies entered as torch traces them ---------------------- */
+
+/* The subgraph a get_attr argument names (keys are paths from the root: "submod_1.body"). */
+static struct cgs_graph *body_of(struct cgs_shape_ctx *sc, const struct cgs_arg *a)
+{
+    const struct cgs_node *gn;
+    struct cgs_graph *root = sc->g, *sub;
+    char key[512];
+
+    if (!a || a->kind != CGS_ARG_NODE || !(gn = a->u.node) || gn->op != CGS_NODE_GET_ATTR ||
+        !gn->target)
+        return NULL;
+    while (root->parent)
+        root = root->parent;
+    if (sc->g->parent) {
+        snprintf(key, sizeof(key), "%s.%s", sc->g->name, gn->target);
+        if ((sub = cgs_graph_subgraph(root, key)))
+            return sub;
+    }
+    return cgs_graph_subgraph(root, gn->target);
+}
+
+/*
+ * Enter body with the operands' values args[first..first+count) (a list argument is spread),
+ * and give the HOP node the body's outputs (a tuple, as the HOP returns).
+ */
+static int enter_body(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct cgs_graph *body,
+                      const struct cgs_arg *ops, uint32_t count, struct cgs_diag *d)
+{
+    const struct cgs_val **in;
+    struct cgs_shapes_opts o = {0};
+    struct cgs_shapes *res;
+    const struct cgs_node *out = NULL;
+    uint32_t i, k = 0;
+
+    (void)n;
+    if (!body)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "the op's body is not in the graph (subgraphs)");
+    if (sc->opts && sc->opts->depth >= 32)
+        return cgs_diag_set(d, CGS_E_LIMIT, "bodies nested more than 32 deep");
+    in = cgs_arena_calloc(sc->ar, count ? count : 1, sizeof(*in));
+    for (i = 0; i < count; i++)
+        in[k++] = node_val(sc, &ops[i]);
+    o.reinfer = sc->opts ? sc->opts->reinfer : true;
+    o.decls = sc->decls;
+    o.inputs = in;
+    o.n_inputs = k;
+    o.depth = (sc->opts ? sc->opts->depth : 0) + 1;
+    TRY(cgs_shapes_infer(body, &o, &res, d));
+    for (i = 0; i < body->n_nodes; i++)
+        if (body->nodes[i]->op == CGS_NODE_OUTPUT)
+            out = body->nodes[i];
+    if (!out || out->n_args != 1)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "the op's body has no output");
+    {
+        const struct cgs_arg *r = &out->args[0];
+        uint32_t cnt = r->kind == CGS_ARG_LIST ? r->n : 1;
+        struct cgs_val *l = new_list(sc, cnt);
+        for (i = 0; i < cnt; i++) {
+            const struct cgs_arg *it = r->kind == CGS_ARG_LIST ? &r->u.items[i] : r;
+            const struct cgs_val *v = it->kind == CGS_ARG_NODE && it->u.node
+                                          ? res->nodes[it->u.node->index].val
+                                          : NULL;
+            if (!v)
+                return cgs_diag_set(d, CGS_E_UNKNOWN, "output %u of the op's body is not known",
+                                    i);
+            l->u.items[i] = *v;
+        }
+        if (!res->summary.validated && res->summary.nodes)
+            for (i = 0; i < body->n_nodes; i++)
+                if (res->nodes[i].status != CGS_SHAPE_OK)
+                    return cgs_diag_set(d, CGS_E_UNKNOWN, "in the body: %s: %s",
+                                        body->nodes[i]->name,
+                                        res->nodes[i].reason ? res->nodes[i].reason : "not ok");
+        sc->out = l;
+    }
+    return 0;
+}
+
+/* wrap_with_set_grad_enabled(enabled, body, *args), wrap_with_autocast(device, dtype,
+ * enabled, cache, body, *args), invoke_subgraph(body, identifier, *args): body(*args). */
+RULE(hop_body)
+{
+    uint32_t i;
+
+    for (i = 0; i < n->n_args; i++) {
+        struct cgs_graph *b = body_of(sc, &n->args[i]);
+        if (!b)
+            continue;
+        // invoke_subgraph: (body, identifier, *operands)
+        if (i == 0 && n->n_args >= 2 && n->args[1].kind == CGS_ARG_STR)
+            i++;
+        return enter_body(sc, n, b, n->args + i + 1, n->n_args - i - 1, d);
+    }
+    return cgs_diag_set(d, CGS_E_UNKNOWN, "no body among the op's arguments");
+}
+
+/* wrap_with_autocast: the body's dtypes change under an enabled autocast, which cgscope does
+ * not model; a disabled one is a plain body. */
+RULE(hop_autocast)
+{
+    if (n->n_args >= 3 && n->args[2].kind == CGS_ARG_BOOL && n->args[2].u.b)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "autocast regions are not tracked");
+    return cgs_shape_rule_hop_body(n, sc, d);
+}
+
+/* cond(pred, true_fn, false_fn, operands): the outputs of true_fn (both branches agree). */
+RULE(hop_cond)
+{
+    if (n->n_args < 4 || n->args[3].kind != CGS_ARG_LIST)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "cond: expected (pred, true_fn, false_fn, operands)");
+    return enter_body(sc, n, body_of(sc, &n->args[1]), n->args[3].u.items, n->args[3].n, d);
 }
 
 /* ---- losses, shuffles, cumulative ops, complex views ---------------------------------- */
@@ -6054,6 +6238,24 @@ done:
     res->nodes[r->root].blocks++;
 }
 
+/* Whether a get_attr node names a subgraph (the body of a higher-order op). */
+static bool names_subgraph(const struct cgs_graph *g, const struct cgs_node *n)
+{
+    const struct cgs_graph *root = g;
+    char key[512];
+
+    if (!n->target)
+        return false;
+    while (root->parent)
+        root = root->parent;
+    if (g->parent) {
+        snprintf(key, sizeof(key), "%s.%s", g->name, n->target);
+        if (cgs_graph_subgraph(root, key))
+            return true;
+    }
+    return cgs_graph_subgraph(root, n->target) != NULL;
+}
+
 int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
                      struct cgs_shapes **out, struct cgs_diag *d)
 {
@@ -6061,6 +6263,7 @@ int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
     struct cgs_shapes *res;
     struct cgs_buf why = CGS_BUF_INIT;
     bool reinfer = opts && opts->reinfer;
+    uint32_t n_placeholders = 0;
     uint32_t i;
 
     *out = NULL;
@@ -6068,6 +6271,7 @@ int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
     sc.g = g;
     sc.sx = g->syms;
     sc.decls = opts ? opts->decls : NULL;
+    sc.opts = opts;
     sc.ar = g->arena;
     sc.vals = cgs_arena_calloc(g->arena, g->n_nodes ? g->n_nodes : 1, sizeof(*sc.vals));
     sc.hints = cgs_xcalloc(HINT_SLOTS, sizeof(*sc.hints));
@@ -6098,13 +6302,22 @@ int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
         case CGS_NODE_PLACEHOLDER:
         case CGS_NODE_GET_ATTR:
             r->val = n->val;
-            r->status = n->val ? CGS_SHAPE_OK : CGS_SHAPE_PARTIAL;
-            r->root = n->val ? -1 : (int32_t)i;
-            if (!n->val) {
+            if (n->op == CGS_NODE_PLACEHOLDER && opts && opts->inputs &&
+                n_placeholders < opts->n_inputs && opts->inputs[n_placeholders])
+                r->val = opts->inputs[n_placeholders];
+            if (n->op == CGS_NODE_PLACEHOLDER)
+                n_placeholders++;
+            r->status = r->val ? CGS_SHAPE_OK : CGS_SHAPE_PARTIAL;
+            r->root = r->val ? -1 : (int32_t)i;
+            if (!r->val && n->op == CGS_NODE_GET_ATTR && names_subgraph(g, n)) {
+                // a higher-order op's body: a module, no tensor value to infer
+                r->status = CGS_SHAPE_OK;
+                r->root = -1;
+            } else if (!r->val) {
                 r->reason = "input value not recorded";
                 r->blocks++;
             }
-            sc.vals[i] = n->val;
+            sc.vals[i] = r->val;
             break;
         case CGS_NODE_OUTPUT:
             r->status = CGS_SHAPE_OK;

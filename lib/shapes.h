@@ -84,10 +84,18 @@ struct cgs_shapes_opts {
     bool reinfer;
     /* declared operators (lib/opdecl.h), consulted before the registry; NULL for none */
     const struct cgs_opdecls *decls;
+    /*
+     * The values of the graph's placeholders, in order (a higher-order op's body entered
+     * with its operands' values); a NULL entry, or none at all, keeps the recorded value.
+     */
+    const struct cgs_val *const *inputs;
+    uint32_t n_inputs;
+    uint32_t depth; /* nesting of bodies entered (a limit against runaway recursion) */
 };
 
 /*
- * Run shape inference on g (its root graph; subgraphs are not entered).
+ * Run shape inference on g. The bodies of higher-order ops (wrap_with_set_grad_enabled,
+ * invoke_subgraph, cond, ...) are entered with their operands' values, as torch traces them.
  * Returns 0 with *out set (in g's arena), or -CGS_E_* with d filled when
  * the pass itself cannot run (out of memory). Per-node failures are not
  * errors: they are in (*out)->nodes[i].status.

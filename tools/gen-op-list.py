@@ -317,6 +317,15 @@ def torch_level_targets(callables):
                     break
                 out.append((key, "aten." + apre + rest, key))
                 break
+    # the C bindings Dynamo records for torch.linalg / torch.fft / torch.special functions
+    for key in list(callables):
+        for pre, cpre, apre in (("torch.linalg.", "torch._C._linalg.linalg_", "aten.linalg_"),
+                                ("torch.fft.", "torch._C._fft.fft_", "aten.fft_"),
+                                ("torch.special.", "torch._C._special.special_",
+                                 "aten.special_")):
+            if key.startswith(pre) and "." not in key[len(pre):]:
+                rest = key[len(pre):]
+                out.append((cpre + rest, apre + rest, key))
     return out
 
 
