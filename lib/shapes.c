@@ -5717,6 +5717,12 @@ static int enter_body(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct
         const struct cgs_arg *r = &out->args[0];
         uint32_t cnt = r->kind == CGS_ARG_LIST ? r->n : 1;
         struct cgs_val *l = new_list(sc, cnt);
+        if (!res->summary.validated && res->summary.nodes)
+            for (i = 0; i < body->n_nodes; i++)
+                if (res->nodes[i].status != CGS_SHAPE_OK)
+                    return cgs_diag_set(d, CGS_E_UNKNOWN, "in the body: %s: %s",
+                                        body->nodes[i]->name,
+                                        res->nodes[i].reason ? res->nodes[i].reason : "not ok");
         for (i = 0; i < cnt; i++) {
             const struct cgs_arg *it = r->kind == CGS_ARG_LIST ? &r->u.items[i] : r;
             const struct cgs_val *v = it->kind == CGS_ARG_NODE && it->u.node
@@ -5727,12 +5733,6 @@ static int enter_body(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct
                                     i);
             l->u.items[i] = *v;
         }
-        if (!res->summary.validated && res->summary.nodes)
-            for (i = 0; i < body->n_nodes; i++)
-                if (res->nodes[i].status != CGS_SHAPE_OK)
-                    return cgs_diag_set(d, CGS_E_UNKNOWN, "in the body: %s: %s",
-                                        body->nodes[i]->name,
-                                        res->nodes[i].reason ? res->nodes[i].reason : "not ok");
         sc->out = l;
     }
     return 0;
