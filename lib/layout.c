@@ -1042,7 +1042,7 @@ static void infer_missing(struct ctx *c)
     struct cgs_graph *g = c->g;
     struct cgs_shapes *sh = NULL;
     struct cgs_diag d = CGS_DIAG_INIT;
-    struct cgs_shapes_opts so = {false};
+    struct cgs_shapes_opts so = {.reinfer = false};
     uint32_t missing = 0;
 
     for (uint32_t i = 0; i < g->n_nodes; i++)

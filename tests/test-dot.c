@@ -79,7 +79,7 @@ static void pic_make(struct pic *p, const char *rel, const char *op, enum cgs_do
         assert_int_equal(cgs_layout_run(p->g, &lo, &p->lay, &d), 0);
     }
     if (view == CGS_DOT_VIEW_FULL) {
-        struct cgs_shapes_opts so = {false};
+        struct cgs_shapes_opts so = {.reinfer = false};
         assert_int_equal(cgs_shapes_infer(p->g, &so, &p->sh, &d), 0);
     }
     o.view = view;
@@ -339,7 +339,7 @@ static void test_full_flags(void **state)
     struct cgs_dot_opts o = {0};
     struct cgs_dot_stats st;
     struct cgs_split_opts so = {CGS_SPLIT_MAGI, NULL, 0};
-    struct cgs_shapes_opts sho = {false};
+    struct cgs_shapes_opts sho = {.reinfer = false};
     Agraph_t *dg, *back;
     Agnode_t *w, *c;
     (void)state;

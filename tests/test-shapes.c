@@ -20,7 +20,7 @@
 #include "lib/shapes.h"
 #include "tests/fixtures.h"
 
-/* the operator declarations cgscope ships (ops/*.ops: the sample's cgs::attention) */
+/* the operator declarations cgscope ships (ops/samples.ops: the sample's cgs::attention) */
 static struct cgs_opdecls shipped;
 
 static const struct cgs_opdecls *shipped_decls(void)
@@ -228,7 +228,7 @@ static const char *const wrong_record = HEAD PH("x", T("[2, 3]", "[3, 1]")) ", "
 static void test_local_check_uses_records(void **state)
 {
     struct cgs_graph *g = load_text(wrong_record);
-    struct cgs_shapes_opts o = {false};
+    struct cgs_shapes_opts o = {.reinfer = false};
     struct cgs_shapes *s;
     struct cgs_diag d = CGS_DIAG_INIT;
 
@@ -247,7 +247,7 @@ static void test_local_check_uses_records(void **state)
 static void test_reinfer_ignores_records(void **state)
 {
     struct cgs_graph *g = load_text(wrong_record);
-    struct cgs_shapes_opts o = {true};
+    struct cgs_shapes_opts o = {.reinfer = true};
     struct cgs_shapes *s;
     struct cgs_diag d = CGS_DIAG_INIT;
     int64_t v;
@@ -275,7 +275,7 @@ static const char *const unknown_op = HEAD PH("x", T("[\"s0\", 3]", "[3, 1]")) "
 static void test_unknown_op_does_not_stop(void **state)
 {
     struct cgs_graph *g = load_text(unknown_op);
-    struct cgs_shapes_opts o = {true};
+    struct cgs_shapes_opts o = {.reinfer = true};
     struct cgs_shapes *s;
     struct cgs_diag d = CGS_DIAG_INIT;
     struct cgs_sym_binding bind[] = {{"s0", 64}};
@@ -343,7 +343,7 @@ static void test_every_rule_survives_odd_args(void **state)
         "[{\"node\": \"ts\"}, {\"slice\": [null, {\"node\": \"s\"}, 2]}]",
     };
     struct cgs_buf b = CGS_BUF_INIT;
-    struct cgs_shapes_opts o = {true};
+    struct cgs_shapes_opts o = {.reinfer = true};
     struct cgs_diag d = CGS_DIAG_INIT;
     struct cgs_shapes *s;
     struct cgs_graph *g;

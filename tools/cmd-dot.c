@@ -262,7 +262,7 @@ static int run(int argc, char **argv)
         }
     }
     if (view == CGS_DOT_VIEW_FULL) {
-        struct cgs_shapes_opts so = {false};
+        struct cgs_shapes_opts so = {.reinfer = false};
         static struct cgs_opdecls decls; // lives until exit: shapes point into it
         if (!decls.n && cli_load_opdecls(&decls, NULL, 0))
             cli_warn("%s: operator declarations not loaded", argv[optind]);

@@ -355,7 +355,7 @@ static int run(int argc, char **argv)
     };
     struct cgs_sym_binding binds[MAX_BINDS];
     struct cgs_sym_bindings bind = {binds, 0};
-    struct cgs_shapes_opts so = {false};
+    struct cgs_shapes_opts so = {.reinfer = false};
     struct cgs_diag d = CGS_DIAG_INIT;
     struct cgs_opdecls decls = {0};
     const char *ops_files[16];

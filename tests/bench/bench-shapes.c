@@ -41,7 +41,7 @@ int main(int argc, char **argv)
         for (int r = 0; r < 7; r++) {
             // a fresh graph per round, so the arena and intern table start cold
             struct cgs_graph *g = cgs_graph_load_json(argv[i], &d);
-            struct cgs_shapes_opts o = {true};
+            struct cgs_shapes_opts o = {.reinfer = true};
             struct cgs_shapes *s;
             double t0;
             if (!g) {
