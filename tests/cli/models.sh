@@ -1,0 +1,9 @@
+#!/bin/sh
+# Shape inference on real model graphs of families the fixtures do not have (torchvision, timm,
+# Hugging Face; Dynamo, AOT, export, post-grad stages), recorded by torch 2.11 on the H200
+# (tests/gpu/model_graphs.py; tests/data/models.tar.xz). Mixtral's own op is declared the way
+# a user would (tests/data/models.ops). The minimums are the targets.
+: "${CGSCOPE:=./cgscope}"
+here=$(dirname "$0")
+python3 "$here/../shapes-models.py" --cgscope "$CGSCOPE" --ops "$here/../data/models.ops" \
+    --min-shape 99.5 --min-stride 98.0
