@@ -384,7 +384,7 @@ OP(ATEN__ADAPTIVE_AVG_POOL2D_DEFAULT, "aten._adaptive_avg_pool2d.default", adapt
    "self, output_size", CGS_OPF_CORE)
 OP(ATEN__ADAPTIVE_AVG_POOL2D_OUT, "aten._adaptive_avg_pool2d.out", out,
    "self, output_size, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__ADAPTIVE_AVG_POOL2D_BACKWARD_DEFAULT, "aten._adaptive_avg_pool2d_backward.default", none,
+OP(ATEN__ADAPTIVE_AVG_POOL2D_BACKWARD_DEFAULT, "aten._adaptive_avg_pool2d_backward.default", like_self,
    "grad_output, self", CGS_OPF_CORE)
 OP(ATEN__ADAPTIVE_AVG_POOL2D_BACKWARD_OUT, "aten._adaptive_avg_pool2d_backward.out", out,
    "grad_output, self, *, !out", CGS_OPF_INPLACE)
@@ -482,7 +482,7 @@ OP(ATEN__CDIST_BACKWARD_DEFAULT, "aten._cdist_backward.default", none,
    "grad, x1, x2, p, cdist", 0)
 OP(ATEN__CDIST_BACKWARD_OUT, "aten._cdist_backward.out", out,
    "grad, x1, x2, p, cdist, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__CDIST_FORWARD_DEFAULT, "aten._cdist_forward.default", none,
+OP(ATEN__CDIST_FORWARD_DEFAULT, "aten._cdist_forward.default", cdist,
    "x1, x2, p, compute_mode", CGS_OPF_CORE)
 OP(ATEN__CDIST_FORWARD_OUT, "aten._cdist_forward.out", out,
    "x1, x2, p, compute_mode, *, !out", CGS_OPF_INPLACE)
@@ -636,7 +636,7 @@ OP(ATEN__EFFICIENTZEROTENSOR_DEFAULT, "aten._efficientzerotensor.default", none,
    "size, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN__EFFICIENTZEROTENSOR_OUT, "aten._efficientzerotensor.out", out,
    "size, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__EMBEDDING_BAG_DEFAULT, "aten._embedding_bag.default", none,
+OP(ATEN__EMBEDDING_BAG_DEFAULT, "aten._embedding_bag.default", embedding_bag,
    "weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=-1", CGS_OPF_CORE)
 OP(ATEN__EMBEDDING_BAG_OUT, "aten._embedding_bag.out", out,
    "weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=-1, *, !out0, !out1, !out2, !out3", CGS_OPF_INPLACE)
@@ -646,7 +646,7 @@ OP(ATEN__EMBEDDING_BAG_DENSE_BACKWARD_DEFAULT, "aten._embedding_bag_dense_backwa
    "grad, indices, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, per_sample_weights, padding_idx=-1", 0)
 OP(ATEN__EMBEDDING_BAG_DENSE_BACKWARD_OUT, "aten._embedding_bag_dense_backward.out", out,
    "grad, indices, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, per_sample_weights, padding_idx=-1, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__EMBEDDING_BAG_FORWARD_ONLY_DEFAULT, "aten._embedding_bag_forward_only.default", none,
+OP(ATEN__EMBEDDING_BAG_FORWARD_ONLY_DEFAULT, "aten._embedding_bag_forward_only.default", embedding_bag,
    "weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=-1", 0)
 OP(ATEN__EMBEDDING_BAG_FORWARD_ONLY_OUT, "aten._embedding_bag_forward_only.out", out,
    "weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=-1, *, !out0, !out1, !out2, !out3", CGS_OPF_INPLACE)
@@ -1382,9 +1382,9 @@ OP(ATEN__MPS_CONVOLUTION_TRANSPOSE_DEFAULT, "aten._mps_convolution_transpose.def
    "self, weight, padding, output_padding, stride, dilation, groups", 0)
 OP(ATEN__MPS_CONVOLUTION_TRANSPOSE_OUT, "aten._mps_convolution_transpose.out", out,
    "self, weight, padding, output_padding, stride, dilation, groups, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__NATIVE_BATCH_NORM_LEGIT_DEFAULT, "aten._native_batch_norm_legit.default", none,
+OP(ATEN__NATIVE_BATCH_NORM_LEGIT_DEFAULT, "aten._native_batch_norm_legit.default", native_batch_norm,
    "input, weight, bias, running_mean, running_var, training, momentum, eps", CGS_OPF_INPLACE | CGS_OPF_CORE)
-OP(ATEN__NATIVE_BATCH_NORM_LEGIT_NO_STATS, "aten._native_batch_norm_legit.no_stats", none,
+OP(ATEN__NATIVE_BATCH_NORM_LEGIT_NO_STATS, "aten._native_batch_norm_legit.no_stats", native_batch_norm,
    "input, weight, bias, training, momentum, eps", CGS_OPF_CORE)
 OP(ATEN__NATIVE_BATCH_NORM_LEGIT_NO_STATS_OUT, "aten._native_batch_norm_legit.no_stats_out", out,
    "input, weight, bias, training, momentum, eps, *, !out, !save_mean, !save_invstd", CGS_OPF_INPLACE)
@@ -1522,7 +1522,7 @@ OP(ATEN__PDIST_BACKWARD_DEFAULT, "aten._pdist_backward.default", none,
    "grad, self, p, pdist", 0)
 OP(ATEN__PDIST_BACKWARD_OUT, "aten._pdist_backward.out", out,
    "grad, self, p, pdist, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__PDIST_FORWARD_DEFAULT, "aten._pdist_forward.default", none,
+OP(ATEN__PDIST_FORWARD_DEFAULT, "aten._pdist_forward.default", pdist,
    "self, p=2.", CGS_OPF_CORE)
 OP(ATEN__PDIST_FORWARD_OUT, "aten._pdist_forward.out", out,
    "self, p=2., *, !out", CGS_OPF_INPLACE)
@@ -2074,7 +2074,7 @@ OP(ATEN_ACOSH_OUT, "aten.acosh.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_ACOSH__DEFAULT, "aten.acosh_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_ADAPTIVE_AVG_POOL1D_DEFAULT, "aten.adaptive_avg_pool1d.default", none,
+OP(ATEN_ADAPTIVE_AVG_POOL1D_DEFAULT, "aten.adaptive_avg_pool1d.default", adaptive_pool,
    "self, output_size", CGS_OPF_CORE)
 OP(ATEN_ADAPTIVE_AVG_POOL1D_OUT, "aten.adaptive_avg_pool1d.out", out,
    "self, output_size, *, !out", CGS_OPF_INPLACE)
@@ -2270,7 +2270,7 @@ OP(ATEN_ANY_DIMNAME, "aten.any.dimname", none,
    "self, dim, keepdim=False", CGS_OPF_REDUCTION)
 OP(ATEN_ANY_DIMNAME_OUT, "aten.any.dimname_out", out,
    "self, dim, keepdim=False, *, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
-OP(ATEN_ANY_DIMS, "aten.any.dims", none,
+OP(ATEN_ANY_DIMS, "aten.any.dims", reduce_bool,
    "self, dim=None, keepdim=False", CGS_OPF_REDUCTION | CGS_OPF_CORE)
 OP(ATEN_ANY_DIMS_OUT, "aten.any.dims_out", out,
    "self, dim=None, keepdim=False, *, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
@@ -2462,7 +2462,7 @@ OP(ATEN_ATLEAST_3D_SEQUENCE, "aten.atleast_3d.Sequence", none,
    "tensors", 0)
 OP(ATEN_ATLEAST_3D_DEFAULT, "aten.atleast_3d.default", none,
    "self", 0)
-OP(ATEN_AVG_POOL1D_DEFAULT, "aten.avg_pool1d.default", none,
+OP(ATEN_AVG_POOL1D_DEFAULT, "aten.avg_pool1d.default", avg_pool1d,
    "self, kernel_size, stride=[], padding=[0], ceil_mode=False, count_include_pad=True", CGS_OPF_CORE)
 OP(ATEN_AVG_POOL1D_OUT, "aten.avg_pool1d.out", out,
    "self, kernel_size, stride=[], padding=[0], ceil_mode=False, count_include_pad=True, *, !out", CGS_OPF_INPLACE)
@@ -2838,7 +2838,7 @@ OP(ATEN_CLONE_OUT, "aten.clone.out", out,
    "self, *, memory_format=None, !out", CGS_OPF_INPLACE)
 OP(ATEN_COALESCE_DEFAULT, "aten.coalesce.default", none,
    "self", CGS_OPF_VIEW)
-OP(ATEN_COL2IM_DEFAULT, "aten.col2im.default", none,
+OP(ATEN_COL2IM_DEFAULT, "aten.col2im.default", col2im,
    "self, output_size, kernel_size, dilation, padding, stride", CGS_OPF_CORE)
 OP(ATEN_COL2IM_OUT, "aten.col2im.out", out,
    "self, output_size, kernel_size, dilation, padding, stride, *, !out", CGS_OPF_INPLACE)
@@ -4016,7 +4016,7 @@ OP(ATEN_GREATER_EQUAL__TENSOR, "aten.greater_equal_.Tensor", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(ATEN_GRID_SAMPLER_DEFAULT, "aten.grid_sampler.default", none,
    "input, grid, interpolation_mode, padding_mode, align_corners", 0)
-OP(ATEN_GRID_SAMPLER_2D_DEFAULT, "aten.grid_sampler_2d.default", none,
+OP(ATEN_GRID_SAMPLER_2D_DEFAULT, "aten.grid_sampler_2d.default", grid_sampler,
    "input, grid, interpolation_mode, padding_mode, align_corners", CGS_OPF_CORE)
 OP(ATEN_GRID_SAMPLER_2D_OUT, "aten.grid_sampler_2d.out", out,
    "input, grid, interpolation_mode, padding_mode, align_corners, *, !out", CGS_OPF_INPLACE)
@@ -4024,7 +4024,7 @@ OP(ATEN_GRID_SAMPLER_2D_BACKWARD_DEFAULT, "aten.grid_sampler_2d_backward.default
    "grad_output, input, grid, interpolation_mode, padding_mode, align_corners, output_mask", 0)
 OP(ATEN_GRID_SAMPLER_2D_BACKWARD_OUT, "aten.grid_sampler_2d_backward.out", out,
    "grad_output, input, grid, interpolation_mode, padding_mode, align_corners, output_mask, *, !out0, !out1", CGS_OPF_INPLACE)
-OP(ATEN_GRID_SAMPLER_3D_DEFAULT, "aten.grid_sampler_3d.default", none,
+OP(ATEN_GRID_SAMPLER_3D_DEFAULT, "aten.grid_sampler_3d.default", grid_sampler,
    "input, grid, interpolation_mode, padding_mode, align_corners", 0)
 OP(ATEN_GRID_SAMPLER_3D_OUT, "aten.grid_sampler_3d.out", out,
    "input, grid, interpolation_mode, padding_mode, align_corners, *, !out", CGS_OPF_INPLACE)
@@ -5092,7 +5092,7 @@ OP(ATEN_MASKED_FILL__SCALAR, "aten.masked_fill_.Scalar", inplace,
    "self, mask, value", CGS_OPF_INPLACE)
 OP(ATEN_MASKED_FILL__TENSOR, "aten.masked_fill_.Tensor", inplace,
    "self, mask, value", CGS_OPF_INPLACE)
-OP(ATEN_MASKED_SCATTER_DEFAULT, "aten.masked_scatter.default", none,
+OP(ATEN_MASKED_SCATTER_DEFAULT, "aten.masked_scatter.default", masked_scatter,
    "self, mask, source", CGS_OPF_CORE)
 OP(ATEN_MASKED_SCATTER_OUT, "aten.masked_scatter.out", out,
    "self, mask, source, *, !out", CGS_OPF_INPLACE)
@@ -5172,7 +5172,7 @@ OP(ATEN_MAX_POOL2D_WITH_INDICES_BACKWARD_GRAD_INPUT, "aten.max_pool2d_with_indic
    "grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, *, !grad_input", CGS_OPF_INPLACE)
 OP(ATEN_MAX_POOL3D_DEFAULT, "aten.max_pool3d.default", none,
    "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", 0)
-OP(ATEN_MAX_POOL3D_WITH_INDICES_DEFAULT, "aten.max_pool3d_with_indices.default", none,
+OP(ATEN_MAX_POOL3D_WITH_INDICES_DEFAULT, "aten.max_pool3d_with_indices.default", max_pool3d_indices,
    "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", CGS_OPF_CORE)
 OP(ATEN_MAX_POOL3D_WITH_INDICES_OUT, "aten.max_pool3d_with_indices.out", out,
    "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False, *, !out, !indices", CGS_OPF_INPLACE)
@@ -5538,7 +5538,7 @@ OP(ATEN_NATIVE_GROUP_NORM_DEFAULT, "aten.native_group_norm.default", group_norm,
    "input, weight, bias, N, C, HxW, group, eps", CGS_OPF_CORE)
 OP(ATEN_NATIVE_GROUP_NORM_OUT, "aten.native_group_norm.out", out,
    "input, weight, bias, N, C, HxW, group, eps, *, !out0, !out1, !out2", CGS_OPF_INPLACE)
-OP(ATEN_NATIVE_GROUP_NORM_BACKWARD_DEFAULT, "aten.native_group_norm_backward.default", none,
+OP(ATEN_NATIVE_GROUP_NORM_BACKWARD_DEFAULT, "aten.native_group_norm_backward.default", group_norm_backward,
    "grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask", CGS_OPF_CORE)
 OP(ATEN_NATIVE_GROUP_NORM_BACKWARD_OUT, "aten.native_group_norm_backward.out", out,
    "grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask, *, !out0, !out1, !out2", CGS_OPF_INPLACE)
@@ -6156,9 +6156,9 @@ OP(ATEN_RANDOM__FROM, "aten.random_.from", inplace,
    "self, from, to, *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(ATEN_RANDOM__TO, "aten.random_.to", inplace,
    "self, to, *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_RANDPERM_DEFAULT, "aten.randperm.default", none,
+OP(ATEN_RANDPERM_DEFAULT, "aten.randperm.default", randperm,
    "n, *, dtype=4, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_CORE | CGS_OPF_FACTORY)
-OP(ATEN_RANDPERM_GENERATOR, "aten.randperm.generator", none,
+OP(ATEN_RANDPERM_GENERATOR, "aten.randperm.generator", randperm,
    "n, *, generator, dtype=4, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(ATEN_RANDPERM_GENERATOR_OUT, "aten.randperm.generator_out", out,
    "n, *, generator, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
@@ -7366,7 +7366,7 @@ OP(ATEN_SYM_CONSTRAIN_RANGE_DEFAULT, "aten.sym_constrain_range.default", none,
    "size, *, min=None, max=None", 0)
 OP(ATEN_SYM_CONSTRAIN_RANGE_FOR_SIZE_DEFAULT, "aten.sym_constrain_range_for_size.default", none,
    "size, *, min=None, max=None", 0)
-OP(ATEN_SYM_IS_CONTIGUOUS_DEFAULT, "aten.sym_is_contiguous.default", none,
+OP(ATEN_SYM_IS_CONTIGUOUS_DEFAULT, "aten.sym_is_contiguous.default", sym_is_contiguous,
    "self, memory_format=0", CGS_OPF_CORE)
 OP(ATEN_SYM_NUMEL_DEFAULT, "aten.sym_numel.default", numel,
    "self", CGS_OPF_SIZE | CGS_OPF_CORE)
@@ -7374,7 +7374,7 @@ OP(ATEN_SYM_SIZE_DEFAULT, "aten.sym_size.default", size,
    "self", CGS_OPF_SIZE)
 OP(ATEN_SYM_SIZE_INT, "aten.sym_size.int", sym_size,
    "self, dim", CGS_OPF_SIZE | CGS_OPF_CORE)
-OP(ATEN_SYM_STORAGE_OFFSET_DEFAULT, "aten.sym_storage_offset.default", none,
+OP(ATEN_SYM_STORAGE_OFFSET_DEFAULT, "aten.sym_storage_offset.default", sym_storage_offset,
    "self", CGS_OPF_CORE)
 OP(ATEN_SYM_STRIDE_DEFAULT, "aten.sym_stride.default", none,
    "self", 0)
@@ -7760,7 +7760,7 @@ OP(ATEN_VAR_CORRECTION_OUT, "aten.var.correction_out", out,
    "self, dim=None, *, correction=None, keepdim=False, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
 OP(ATEN_VAR_DEFAULT, "aten.var.default", none,
    "self, unbiased=True", CGS_OPF_REDUCTION)
-OP(ATEN_VAR_DIM, "aten.var.dim", none,
+OP(ATEN_VAR_DIM, "aten.var.dim", norm,
    "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION | CGS_OPF_CORE)
 OP(ATEN_VAR_NAMES_DIM, "aten.var.names_dim", none,
    "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
@@ -8264,6 +8264,8 @@ OP(M_MASKED_FILL, "masked_fill", masked_fill,
    "self, mask, value", CGS_OPF_ELEMENTWISE)
 OP(M_MASKED_FILL_, "masked_fill_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(M_MASKED_SCATTER, "masked_scatter", masked_scatter,
+   "self, mask, source", 0)
 OP(M_MASKED_SCATTER_, "masked_scatter_", inplace,
    "self, mask, source", CGS_OPF_INPLACE)
 OP(M_MASKED_SELECT, "masked_select", masked_select,
@@ -8896,6 +8898,8 @@ OP(TORCH__C__NN_AVG_POOL3D, "torch._C._nn.avg_pool3d", avg_pool3d,
    "self, kernel_size, stride=[], padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None", 0)
 OP(TORCH__C__NN_BINARY_CROSS_ENTROPY, "torch._C._nn.binary_cross_entropy", pointwise_loss,
    "self, target, weight=None, reduction=1", 0)
+OP(TORCH__C__NN_COL2IM, "torch._C._nn.col2im", col2im,
+   "self, output_size, kernel_size, dilation, padding, stride", 0)
 OP(TORCH__C__NN_ELU, "torch._C._nn.elu", unary,
    "self, alpha=1, scale=1, input_scale=1", CGS_OPF_ELEMENTWISE)
 OP(TORCH__C__NN_ELU_, "torch._C._nn.elu_", inplace,
@@ -8927,6 +8931,8 @@ OP(TORCH__C__NN_LEAKY_RELU_, "torch._C._nn.leaky_relu_", inplace,
 OP(TORCH__C__NN_LINEAR, "torch._C._nn.linear", linear,
    "input, weight, bias=None", CGS_OPF_MATMUL)
 OP(TORCH__C__NN_MAX_POOL2D_WITH_INDICES, "torch._C._nn.max_pool2d_with_indices", max_pool_indices,
+   "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", 0)
+OP(TORCH__C__NN_MAX_POOL3D_WITH_INDICES, "torch._C._nn.max_pool3d_with_indices", max_pool3d_indices,
    "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", 0)
 OP(TORCH__C__NN_MAX_UNPOOL2D, "torch._C._nn.max_unpool2d", max_unpool,
    "self, indices, output_size", 0)
@@ -9076,6 +9082,10 @@ OP(TORCH__CONJ, "torch._conj", alias,
    "self", CGS_OPF_VIEW)
 OP(TORCH__CONJ_PHYSICAL, "torch._conj_physical", clone,
    "self", 0)
+OP(TORCH__EMBEDDING_BAG, "torch._embedding_bag", embedding_bag,
+   "weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=-1", 0)
+OP(TORCH__EMBEDDING_BAG_FORWARD_ONLY, "torch._embedding_bag_forward_only", embedding_bag,
+   "weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=-1", 0)
 OP(TORCH__FFT_C2C, "torch._fft_c2c", fft_c2c,
    "self, dim, normalization, forward", 0)
 OP(TORCH__FFT_C2R, "torch._fft_c2r", fft_c2r,
@@ -9200,6 +9210,8 @@ OP(TORCH__LOG_SOFTMAX_BACKWARD_DATA, "torch._log_softmax_backward_data", softmax
    "grad_output, output, dim, input_dtype", 0)
 OP(TORCH__MKLDNN_TRANSPOSE_, "torch._mkldnn_transpose_", inplace,
    "self, dim0, dim1", CGS_OPF_INPLACE)
+OP(TORCH__NATIVE_BATCH_NORM_LEGIT, "torch._native_batch_norm_legit", native_batch_norm,
+   "input, weight, bias, running_mean, running_var, training, momentum, eps", CGS_OPF_INPLACE)
 OP(TORCH__NATIVE_BATCH_NORM_LEGIT_NO_TRAINING, "torch._native_batch_norm_legit_no_training", native_batch_norm,
    "input, weight, bias, running_mean, running_var, momentum, eps", 0)
 OP(TORCH__PRELU_KERNEL, "torch._prelu_kernel", binary,
@@ -9234,6 +9246,8 @@ OP(TORCH_ACOSH, "torch.acosh", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ACOSH_, "torch.acosh_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH_ADAPTIVE_AVG_POOL1D, "torch.adaptive_avg_pool1d", adaptive_pool,
+   "self, output_size", 0)
 OP(TORCH_ADD, "torch.add", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ADDBMM, "torch.addbmm", addbmm,
@@ -9312,6 +9326,8 @@ OP(TORCH_ATLEAST_1D, "torch.atleast_1d", atleast_1d,
    "self", 0)
 OP(TORCH_ATLEAST_2D, "torch.atleast_2d", atleast_2d,
    "self", 0)
+OP(TORCH_AVG_POOL1D, "torch.avg_pool1d", avg_pool1d,
+   "self, kernel_size, stride=[], padding=[0], ceil_mode=False, count_include_pad=True", 0)
 OP(TORCH_BADDBMM, "torch.baddbmm", baddbmm,
    "self, batch1, batch2, *, beta=1, alpha=1", CGS_OPF_MATMUL)
 OP(TORCH_BATCH_NORM, "torch.batch_norm", batch_norm,
@@ -9534,6 +9550,10 @@ OP(TORCH_GCD_, "torch.gcd_", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(TORCH_GE, "torch.ge", compare,
    "input, other", CGS_OPF_ELEMENTWISE)
+OP(TORCH_GRID_SAMPLER_2D, "torch.grid_sampler_2d", grid_sampler,
+   "input, grid, interpolation_mode, padding_mode, align_corners", 0)
+OP(TORCH_GRID_SAMPLER_3D, "torch.grid_sampler_3d", grid_sampler,
+   "input, grid, interpolation_mode, padding_mode, align_corners", 0)
 OP(TORCH_GROUP_NORM, "torch.group_norm", layer_norm_like_input,
    "input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True", 0)
 OP(TORCH_GT, "torch.gt", compare,
@@ -9682,6 +9702,8 @@ OP(TORCH_MANUAL_SEED, "torch.manual_seed", inplace,
    "self, seed", CGS_OPF_INPLACE)
 OP(TORCH_MASKED_FILL, "torch.masked_fill", masked_fill,
    "self, mask, value", CGS_OPF_ELEMENTWISE)
+OP(TORCH_MASKED_SCATTER, "torch.masked_scatter", masked_scatter,
+   "self, mask, source", 0)
 OP(TORCH_MASKED_SELECT, "torch.masked_select", masked_select,
    "self, mask", CGS_OPF_DYNAMIC)
 OP(TORCH_MATMUL, "torch.matmul", matmul,
@@ -9742,8 +9764,12 @@ OP(TORCH_NEGATIVE_, "torch.negative_", inplace,
    "self", CGS_OPF_INPLACE)
 OP(TORCH_NEXTAFTER, "torch.nextafter", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_NO_OPMATH)
+OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_AVG_POOL1D, "torch.nn.functional.adaptive_avg_pool1d", adaptive_pool,
+   "self, output_size", 0)
 OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_AVG_POOL2D, "torch.nn.functional.adaptive_avg_pool2d", adaptive_pool,
    "input, output_size", 0)
+OP(TORCH_NN_FUNCTIONAL_AVG_POOL1D, "torch.nn.functional.avg_pool1d", avg_pool1d,
+   "self, kernel_size, stride=[], padding=[0], ceil_mode=False, count_include_pad=True", 0)
 OP(TORCH_NN_FUNCTIONAL_AVG_POOL2D, "torch.nn.functional.avg_pool2d", avg_pool,
    "input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None", 0)
 OP(TORCH_NN_FUNCTIONAL_AVG_POOL3D, "torch.nn.functional.avg_pool3d", avg_pool3d,
@@ -9809,6 +9835,8 @@ OP(TORCH_NN_FUNCTIONAL_LOG_SOFTMAX, "torch.nn.functional.log_softmax", softmax,
 OP(TORCH_NN_FUNCTIONAL_MAX_POOL2D, "torch.nn.functional.max_pool2d", max_pool_f,
    "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False", 0)
 OP(TORCH_NN_FUNCTIONAL_MAX_POOL2D_WITH_INDICES, "torch.nn.functional.max_pool2d_with_indices", max_pool_indices,
+   "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", 0)
+OP(TORCH_NN_FUNCTIONAL_MAX_POOL3D_WITH_INDICES, "torch.nn.functional.max_pool3d_with_indices", max_pool3d_indices,
    "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", 0)
 OP(TORCH_NN_FUNCTIONAL_MAX_UNPOOL1D, "torch.nn.functional.max_unpool1d", max_unpool,
    "self, indices, kernel_size, stride=None, padding=0, output_size=None", 0)
@@ -9914,6 +9942,8 @@ OP(TORCH_RANDN, "torch.randn", zeros,
    "size, *, generator, names, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(TORCH_RANDN_LIKE, "torch.randn_like", empty_like,
    "self, *, generator, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
+OP(TORCH_RANDPERM, "torch.randperm", randperm,
+   "n, *, generator, dtype=4, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(TORCH_RECIPROCAL, "torch.reciprocal", unary_float,
    "input", CGS_OPF_ELEMENTWISE)
 OP(TORCH_RECIPROCAL_, "torch.reciprocal_", inplace,
@@ -10144,8 +10174,8 @@ OP(TORCH_UNSQUEEZE, "torch.unsqueeze", unsqueeze,
    "input, dim", CGS_OPF_VIEW)
 OP(TORCH_UNSQUEEZE_COPY, "torch.unsqueeze_copy", view_copy,
    "self, dim", 0)
-OP(TORCH_VAR, "torch.var", reduce,
-   "self, dim=None, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
+OP(TORCH_VAR, "torch.var", norm,
+   "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_VAR_MEAN, "torch.var_mean", var_mean,
    "self, dim=None, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_VDOT, "torch.vdot", vdot,
@@ -10206,8 +10236,8 @@ OP(M_UNSQUEEZE, "unsqueeze", unsqueeze,
    "self, dim", CGS_OPF_VIEW)
 OP(M_UNSQUEEZE_, "unsqueeze_", unsqueeze,
    "self, dim", CGS_OPF_VIEW | CGS_OPF_INPLACE)
-OP(M_VAR, "var", reduce,
-   "self, dim=None, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
+OP(M_VAR, "var", norm,
+   "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
 OP(M_VDOT, "vdot", vdot,
    "self, other", 0)
 OP(M_VIEW, "view", view,

@@ -6011,6 +6011,234 @@ RULE(multinomial)
     return 0;
 }
 
+/* ---- the rest of the Core ATen opset ------------------------------------------------- */
+
+/* A fresh tensor laid out like argument `self` (empty_like): backward ops of pools. */
+RULE(like_self)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    return copy_like(sc, t, CGS_DTYPE_UNKNOWN, NULL, NULL);
+}
+
+/* _cdist_forward(x1, x2, p, mode): [..., r1, r2] (batch dims of x1), contiguous. */
+RULE(cdist)
+{
+    const struct cgs_tensor *a, *b;
+    sym_t shape[NDIM_MAX];
+
+    (void)n;
+    TRY(need_tensor(sc, "x1", &a, d));
+    TRY(need_tensor(sc, "x2", &b, d));
+    if (a->ndim < 2 || b->ndim < 2 || a->ndim != b->ndim)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "cdist with broadcast batch dims is not tracked");
+    dimcpy(shape, a->shape, a->ndim);
+    shape[a->ndim - 1] = b->shape[b->ndim - 2];
+    out_dense(sc, a->ndim, shape, a->dtype, a->device, false);
+    return 0;
+}
+
+/* _pdist_forward(self, p): [n * (n - 1) / 2]. */
+RULE(pdist)
+{
+    const struct cgs_tensor *t;
+    sym_t len;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (t->ndim != 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "pdist of rank %u", t->ndim);
+    len = S_div(sc, S_mul(sc, t->shape[0], S_sub(sc, t->shape[0], K(sc, 1))), K(sc, 2));
+    out_dense(sc, 1, &len, t->dtype, t->device, false);
+    return 0;
+}
+
+/* _embedding_bag(weight, indices, offsets, ..., mode, ..., include_last_offset): (output,
+ * offset2bag, bag_size, max_indices) as the meta kernel sizes them (CUDA branch). */
+RULE(embedding_bag)
+{
+    const struct cgs_tensor *w, *idx, *off;
+    sym_t bags, s2[2], zero = K(sc, 0);
+    int64_t mode = 0;
+
+    (void)n;
+    TRY(need_tensor(sc, "weight", &w, d));
+    TRY(need_tensor(sc, "indices", &idx, d));
+    TRY(need_tensor(sc, "offsets", &off, d));
+    if (w->ndim != 2 || idx->ndim != 1 || off->ndim != 1)
+        return cgs_diag_set(d, CGS_E_INVAL, "embedding_bag: expected 2-D weight, 1-D indices");
+    if (!off->device || strncmp(off->device, "cuda", 4))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "embedding_bag on CPU is not tracked");
+    if (!is_none(A(sc, "mode")) && !int_const(sc, A(sc, "mode"), &mode))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "embedding_bag: mode not constant");
+    bags = off->shape[0];
+    if (bool_of(A(sc, "include_last_offset"), false))
+        bags = S_sub(sc, bags, K(sc, 1));
+    sc->out = new_list(sc, 4);
+    s2[0] = bags, s2[1] = w->shape[1];
+    fill_dense(sc, &sc->out->u.items[0], 2, s2, w->dtype, w->device, false);
+    fill_dense(sc, &sc->out->u.items[1], 1, &idx->shape[0], idx->dtype, idx->device, false);
+    fill_dense(sc, &sc->out->u.items[2], 1, &off->shape[0], idx->dtype, idx->device, false);
+    if (mode == 2)
+        fill_dense(sc, &sc->out->u.items[3], 2, s2, idx->dtype, idx->device, false);
+    else
+        fill_dense(sc, &sc->out->u.items[3], 1, &zero, idx->dtype, idx->device, false);
+    return 0;
+}
+
+/* avg_pool1d: one spatial dim. */
+RULE(avg_pool1d)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(pool_shape(sc, t, false, 1, shape, d));
+    out_dense(sc, t->ndim, shape, t->dtype, t->device, false);
+    return 0;
+}
+
+/* max_pool3d_with_indices: (values, int64 indices), three spatial dims. */
+RULE(max_pool3d_indices)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(pool_shape(sc, t, true, 3, shape, d));
+    pair_out(sc, t, t->ndim, shape);
+    return 0;
+}
+
+/* col2im(self, output_size, kernel_size, ...): [N, C / prod(kernel), *output_size]. */
+RULE(col2im)
+{
+    const struct cgs_tensor *t;
+    sym_t os[2], k[2], shape[NDIM_MAX];
+    uint32_t no, nk;
+    int64_t kv0, kv1;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(shape_param(sc, A(sc, "output_size"), os, &no, d));
+    TRY(shape_param(sc, A(sc, "kernel_size"), k, &nk, d));
+    if (no != 2 || nk != 2 || (t->ndim != 2 && t->ndim != 3) ||
+        !cgs_sym_is_int(k[0], &kv0) || !cgs_sym_is_int(k[1], &kv1) || kv0 * kv1 <= 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "col2im: bad sizes");
+    if (t->ndim == 3)
+        shape[0] = t->shape[0];
+    shape[t->ndim - 2] = S_div(sc, t->shape[t->ndim - 2], K(sc, kv0 * kv1));
+    shape[t->ndim - 1] = os[0];
+    shape[t->ndim] = os[1];
+    out_dense(sc, t->ndim + 1, shape, t->dtype, t->device, false);
+    return 0;
+}
+
+/* grid_sampler_2d(input, grid, ...): [N, C, H_grid, W_grid], contiguous. */
+RULE(grid_sampler)
+{
+    const struct cgs_tensor *in, *gr;
+    sym_t shape[NDIM_MAX];
+    uint32_t i, sp;
+
+    (void)n;
+    TRY(need_tensor(sc, "input", &in, d));
+    TRY(need_tensor(sc, "grid", &gr, d));
+    if (in->ndim < 4 || gr->ndim != in->ndim)
+        return cgs_diag_set(d, CGS_E_INVAL, "grid_sampler: bad ranks");
+    sp = in->ndim - 2;
+    shape[0] = in->shape[0], shape[1] = in->shape[1];
+    for (i = 0; i < sp; i++)
+        shape[2 + i] = gr->shape[1 + i];
+    out_dense(sc, in->ndim, shape, in->dtype, in->device, false);
+    return 0;
+}
+
+/* masked_scatter(self, mask, source): self broadcast with mask, contiguous. */
+RULE(masked_scatter)
+{
+    struct operand o[2];
+    sym_t shape[NDIM_MAX];
+    uint32_t cnt, nd;
+
+    (void)n;
+    TRY(operands(sc, 2, o, &cnt, d));
+    if (cnt != 2 || !o[0].t || !o[1].t)
+        return cgs_diag_set(d, CGS_E_INVAL, "masked_scatter: expected self and mask tensors");
+    TRY(broadcast(sc, o, 2, shape, &nd, d));
+    out_dense(sc, nd, shape, o[0].t->dtype, o[0].t->device, false);
+    return 0;
+}
+
+/* native_group_norm_backward(grad_out, input, mean, rstd, weight, N, C, HxW, group, mask):
+ * (grad_input like input, grad_weight [C], grad_bias [C]), None where the mask says. */
+RULE(group_norm_backward)
+{
+    const struct cgs_tensor *in;
+    const struct cgs_arg *mask = A(sc, "output_mask");
+    sym_t c;
+
+    (void)n;
+    TRY(need_tensor(sc, "input", &in, d));
+    if (int_of(sc, A(sc, "C"), &c))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "group_norm_backward: C not known");
+    sc->out = new_list(sc, 3);
+    for (uint32_t i = 0; i < 3; i++) {
+        bool on = !mask || mask->kind != CGS_ARG_LIST || i >= mask->n ||
+                  mask->u.items[i].kind != CGS_ARG_BOOL || mask->u.items[i].u.b;
+        if (!on)
+            sc->out->u.items[i].kind = CGS_VAL_NONE;
+        else if (i == 0)
+            fill_dense(sc, &sc->out->u.items[0], in->ndim, in->shape, in->dtype, in->device,
+                       false);
+        else
+            fill_dense(sc, &sc->out->u.items[i], 1, &c, in->dtype, in->device, false);
+    }
+    return 0;
+}
+
+/* randperm(n): [n], int64 unless dtype says. */
+RULE(randperm)
+{
+    sym_t len;
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+
+    (void)n;
+    if (int_of(sc, A(sc, "n"), &len))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "randperm: n not known");
+    out_dense(sc, 1, &len, dt == CGS_DTYPE_UNKNOWN ? CGS_DTYPE_INT64 : dt, device_arg(sc), false);
+    return 0;
+}
+
+/* sym_storage_offset(self): the offset as a SymInt; sym_is_contiguous(self): a SymBool. */
+RULE(sym_storage_offset)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    sc->out = new_val(sc, CGS_VAL_SYMINT);
+    set_symint(sc, sc->out, t->storage_offset ? t->storage_offset : K(sc, 0));
+    return 0;
+}
+
+RULE(sym_is_contiguous)
+{
+    const struct cgs_tensor *t;
+    int64_t sz[NDIM_MAX], st[NDIM_MAX];
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    hints(sc, t, sz, st);
+    sc->out = new_val(sc, CGS_VAL_BOOL);
+    sc->out->u.b = h_contiguous(t->ndim, sz, st);
+    return 0;
+}
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 
 static const char *arena_msg(struct cgs_arena *ar, const char *s)

@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lib/ops.h"
@@ -142,6 +143,25 @@ static void test_schemas_well_formed(void **state)
     }
 }
 
+/* Every operator torch 2.11 tags `core` (the Core ATen opset) has a shape rule. */
+static void test_core_ops_have_rules(void **state)
+{
+    unsigned core = 0, missing = 0;
+
+    (void)state;
+    for (int i = 1; i < CGS_OP_COUNT; i++) {
+        if (!(cgs_ops[i].flags & CGS_OPF_CORE))
+            continue;
+        core++;
+        if (cgs_ops[i].infer == cgs_shape_rule_none) {
+            fprintf(stderr, "core op without a rule: %s\n", cgs_ops[i].name);
+            missing++;
+        }
+    }
+    assert_true(core >= 190); // torch 2.11 tags 193 overloads core
+    assert_int_equal(missing, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -151,6 +171,7 @@ int main(void)
         cmocka_unit_test(test_name_matches),
         cmocka_unit_test(test_traits),
         cmocka_unit_test(test_schemas_well_formed),
+        cmocka_unit_test(test_core_ops_have_rules),
     };
 
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
