@@ -2194,7 +2194,7 @@ OP(ATEN_AFFINE_GRID_GENERATOR_BACKWARD_DEFAULT, "aten.affine_grid_generator_back
    "grad, size, align_corners", 0)
 OP(ATEN_ALIAS_DEFAULT, "aten.alias.default", alias,
    "self", CGS_OPF_VIEW | CGS_OPF_CORE)
-OP(ATEN_ALIAS_COPY_DEFAULT, "aten.alias_copy.default", none,
+OP(ATEN_ALIAS_COPY_DEFAULT, "aten.alias_copy.default", contig_copy,
    "self", 0)
 OP(ATEN_ALIAS_COPY_OUT, "aten.alias_copy.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
@@ -2854,7 +2854,7 @@ OP(ATEN_COLUMN_STACK_OUT, "aten.column_stack.out", out,
    "tensors, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_COMBINATIONS_DEFAULT, "aten.combinations.default", none,
    "self, r=2, with_replacement=False", 0)
-OP(ATEN_COMPLEX_DEFAULT, "aten.complex.default", none,
+OP(ATEN_COMPLEX_DEFAULT, "aten.complex.default", complex,
    "real, imag", 0)
 OP(ATEN_COMPLEX_OUT, "aten.complex.out", out,
    "real, imag, *, !out", CGS_OPF_INPLACE)
@@ -3046,7 +3046,7 @@ OP(ATEN_COV_DEFAULT, "aten.cov.default", none,
    "self, *, correction=1, fweights=None, aweights=None", 0)
 OP(ATEN_CPU_DEFAULT, "aten.cpu.default", none,
    "self", 0)
-OP(ATEN_CROSS_DEFAULT, "aten.cross.default", none,
+OP(ATEN_CROSS_DEFAULT, "aten.cross.default", linalg_cross,
    "self, other, dim=None", 0)
 OP(ATEN_CROSS_OUT, "aten.cross.out", out,
    "self, other, dim=None, *, !out", CGS_OPF_INPLACE)
@@ -3198,7 +3198,7 @@ OP(ATEN_DEVICE_DEFAULT, "aten.device.default", none,
    "a", 0)
 OP(ATEN_DEVICE_WITH_INDEX, "aten.device.with_index", none,
    "type, index", 0)
-OP(ATEN_DIAG_DEFAULT, "aten.diag.default", none,
+OP(ATEN_DIAG_DEFAULT, "aten.diag.default", diag,
    "self, diagonal=0", 0)
 OP(ATEN_DIAG_OUT, "aten.diag.out", out,
    "self, diagonal=0, *, !out", CGS_OPF_INPLACE)
@@ -3718,9 +3718,9 @@ OP(ATEN_FLIP_DEFAULT, "aten.flip.default", clone,
    "self, dims", CGS_OPF_CORE)
 OP(ATEN_FLIP_OUT, "aten.flip.out", out,
    "self, dims, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FLIPLR_DEFAULT, "aten.fliplr.default", none,
+OP(ATEN_FLIPLR_DEFAULT, "aten.fliplr.default", clone,
    "self", 0)
-OP(ATEN_FLIPUD_DEFAULT, "aten.flipud.default", none,
+OP(ATEN_FLIPUD_DEFAULT, "aten.flipud.default", clone,
    "self", 0)
 OP(ATEN_FLOAT_POWER_SCALAR, "aten.float_power.Scalar", float_power,
    "self, exponent", CGS_OPF_ELEMENTWISE)
@@ -4248,15 +4248,15 @@ OP(ATEN_INDEX_COPY__DEFAULT, "aten.index_copy_.default", inplace,
    "self, dim, index, source", CGS_OPF_INPLACE)
 OP(ATEN_INDEX_COPY__DIMNAME, "aten.index_copy_.dimname", inplace,
    "self, dim, index, source", CGS_OPF_INPLACE)
-OP(ATEN_INDEX_FILL_DIMNAME_SCALAR, "aten.index_fill.Dimname_Scalar", none,
+OP(ATEN_INDEX_FILL_DIMNAME_SCALAR, "aten.index_fill.Dimname_Scalar", clone,
    "self, dim, index, value", 0)
-OP(ATEN_INDEX_FILL_DIMNAME_TENSOR, "aten.index_fill.Dimname_Tensor", none,
+OP(ATEN_INDEX_FILL_DIMNAME_TENSOR, "aten.index_fill.Dimname_Tensor", clone,
    "self, dim, index, value", 0)
-OP(ATEN_INDEX_FILL_INT_SCALAR, "aten.index_fill.int_Scalar", none,
+OP(ATEN_INDEX_FILL_INT_SCALAR, "aten.index_fill.int_Scalar", clone,
    "self, dim, index, value", 0)
 OP(ATEN_INDEX_FILL_INT_SCALAR_OUT, "aten.index_fill.int_Scalar_out", out,
    "self, dim, index, value, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_INDEX_FILL_INT_TENSOR, "aten.index_fill.int_Tensor", none,
+OP(ATEN_INDEX_FILL_INT_TENSOR, "aten.index_fill.int_Tensor", clone,
    "self, dim, index, value", 0)
 OP(ATEN_INDEX_FILL_INT_TENSOR_OUT, "aten.index_fill.int_Tensor_out", out,
    "self, dim, index, value, *, !out", CGS_OPF_INPLACE)
@@ -4370,7 +4370,7 @@ OP(ATEN_ISALNUM_DEFAULT, "aten.isalnum.default", none,
    "self", 0)
 OP(ATEN_ISALPHA_DEFAULT, "aten.isalpha.default", none,
    "self", 0)
-OP(ATEN_ISCLOSE_DEFAULT, "aten.isclose.default", none,
+OP(ATEN_ISCLOSE_DEFAULT, "aten.isclose.default", isclose,
    "self, other, rtol=1.0000000000000001e-05, atol=1e-08, equal_nan=False", 0)
 OP(ATEN_ISDECIMAL_DEFAULT, "aten.isdecimal.default", none,
    "self", 0)
@@ -4384,15 +4384,15 @@ OP(ATEN_ISFINITE_FLOAT, "aten.isfinite.float", none,
    "a", 0)
 OP(ATEN_ISIDENTIFIER_DEFAULT, "aten.isidentifier.default", none,
    "self", 0)
-OP(ATEN_ISIN_SCALAR_TENSOR, "aten.isin.Scalar_Tensor", none,
+OP(ATEN_ISIN_SCALAR_TENSOR, "aten.isin.Scalar_Tensor", bool_like_first,
    "element, test_elements, *, assume_unique=False, invert=False", 0)
 OP(ATEN_ISIN_SCALAR_TENSOR_OUT, "aten.isin.Scalar_Tensor_out", out,
    "element, test_elements, *, assume_unique=False, invert=False, !out", CGS_OPF_INPLACE)
-OP(ATEN_ISIN_TENSOR_SCALAR, "aten.isin.Tensor_Scalar", none,
+OP(ATEN_ISIN_TENSOR_SCALAR, "aten.isin.Tensor_Scalar", bool_like_first,
    "elements, test_element, *, assume_unique=False, invert=False", 0)
 OP(ATEN_ISIN_TENSOR_SCALAR_OUT, "aten.isin.Tensor_Scalar_out", out,
    "elements, test_element, *, assume_unique=False, invert=False, !out", CGS_OPF_INPLACE)
-OP(ATEN_ISIN_TENSOR_TENSOR, "aten.isin.Tensor_Tensor", none,
+OP(ATEN_ISIN_TENSOR_TENSOR, "aten.isin.Tensor_Tensor", bool_like_first,
    "elements, test_elements, *, assume_unique=False, invert=False", 0)
 OP(ATEN_ISIN_TENSOR_TENSOR_OUT, "aten.isin.Tensor_Tensor_out", out,
    "elements, test_elements, *, assume_unique=False, invert=False, !out", CGS_OPF_INPLACE)
@@ -4426,7 +4426,7 @@ OP(ATEN_ISPOSINF_OUT, "aten.isposinf.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_ISPRINTABLE_DEFAULT, "aten.isprintable.default", none,
    "self", 0)
-OP(ATEN_ISREAL_DEFAULT, "aten.isreal.default", none,
+OP(ATEN_ISREAL_DEFAULT, "aten.isreal.default", bool_like_first,
    "self", 0)
 OP(ATEN_ISSPACE_DEFAULT, "aten.isspace.default", none,
    "self", 0)
@@ -4956,7 +4956,7 @@ OP(ATEN_LOGCUMSUMEXP_DIMNAME_OUT, "aten.logcumsumexp.dimname_out", out,
    "self, dim, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_LOGCUMSUMEXP_OUT, "aten.logcumsumexp.out", out,
    "self, dim, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LOGDET_DEFAULT, "aten.logdet.default", none,
+OP(ATEN_LOGDET_DEFAULT, "aten.logdet.default", batch_scalar,
    "self", 0)
 OP(ATEN_LOGICAL_AND_TENSOR, "aten.logical_and.Tensor", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
@@ -7972,6 +7972,8 @@ OP(M_COSH_, "cosh_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_COUNT_NONZERO, "count_nonzero", count_nonzero,
    "self, dim=None", CGS_OPF_REDUCTION)
+OP(M_CROSS, "cross", linalg_cross,
+   "self, other, dim=None", 0)
 OP(M_CUMMAX, "cummax", cum_pair,
    "self, dim", 0)
 OP(M_CUMMIN, "cummin", cum_pair,
@@ -7992,6 +7994,8 @@ OP(M_DETACH, "detach", alias,
    "self", CGS_OPF_VIEW)
 OP(M_DETACH_, "detach_", inplace,
    "self", CGS_OPF_INPLACE | CGS_OPF_VIEW)
+OP(M_DIAG, "diag", diag,
+   "self, diagonal=0", 0)
 OP(M_DIAG_EMBED, "diag_embed", diag_embed,
    "self, offset=0, dim1=-2, dim2=-1", 0)
 OP(M_DIAGONAL, "diagonal", diagonal,
@@ -8062,6 +8066,10 @@ OP(M_FLATTEN, "flatten", flatten,
    "self, start_dim=0, end_dim=-1", CGS_OPF_VIEW)
 OP(M_FLIP, "flip", clone,
    "self, dims", 0)
+OP(M_FLIPLR, "fliplr", clone,
+   "self", 0)
+OP(M_FLIPUD, "flipud", clone,
+   "self", 0)
 OP(M_FLOAT, "float", convert_to,
    "self, memory_format='preserve_format', *, dtype='float32'", CGS_OPF_ELEMENTWISE)
 OP(M_FLOAT_POWER, "float_power", float_power,
@@ -8154,6 +8162,8 @@ OP(M_INDEX_COPY, "index_copy", contig_copy,
    "self, dim, index, source", 0)
 OP(M_INDEX_COPY_, "index_copy_", inplace,
    "self, dim, index, source", CGS_OPF_INPLACE)
+OP(M_INDEX_FILL, "index_fill", clone,
+   "self, dim, index, value", 0)
 OP(M_INDEX_FILL_, "index_fill_", inplace,
    "self, dim, index, value", CGS_OPF_INPLACE)
 OP(M_INDEX_PUT, "index_put", clone,
@@ -8168,6 +8178,8 @@ OP(M_INDEX_SELECT, "index_select", index_select,
    "self, dim, index", 0)
 OP(M_INT, "int", convert_to,
    "self, memory_format='preserve_format', *, dtype='int32'", CGS_OPF_ELEMENTWISE)
+OP(M_ISCLOSE, "isclose", isclose,
+   "self, other, rtol=1.0000000000000001e-05, atol=1e-08, equal_nan=False", 0)
 OP(M_ISFINITE, "isfinite", unary_bool,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_ISINF, "isinf", unary_bool,
@@ -8178,6 +8190,8 @@ OP(M_ISNEGINF, "isneginf", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_ALWAYS_BOOL)
 OP(M_ISPOSINF, "isposinf", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_ALWAYS_BOOL)
+OP(M_ISREAL, "isreal", bool_like_first,
+   "self", 0)
 OP(M_ITEM, "item", item,
    "self", CGS_OPF_SIZE)
 OP(M_KTHVALUE, "kthvalue", max_dim,
@@ -8232,6 +8246,8 @@ OP(M_LOGADDEXP2, "logaddexp2", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(M_LOGCUMSUMEXP, "logcumsumexp", cumsum,
    "self, dim", 0)
+OP(M_LOGDET, "logdet", batch_scalar,
+   "self", 0)
 OP(M_LOGICAL_AND, "logical_and", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(M_LOGICAL_AND_, "logical_and_", inplace,
@@ -9264,6 +9280,8 @@ OP(TORCH_ADDMV_, "torch.addmv_", inplace,
    "self, mat, vec, *, beta=1, alpha=1", CGS_OPF_INPLACE)
 OP(TORCH_ADDR, "torch.addr", addr,
    "self, vec1, vec2, *, beta=1, alpha=1", 0)
+OP(TORCH_ALIAS_COPY, "torch.alias_copy", contig_copy,
+   "self", 0)
 OP(TORCH_ALL, "torch.all", reduce_bool,
    "self", CGS_OPF_REDUCTION)
 OP(TORCH_ALPHA_DROPOUT_, "torch.alpha_dropout_", inplace,
@@ -9386,6 +9404,8 @@ OP(TORCH_CLIP_, "torch.clip_", inplace,
    "self, min=None, max=None", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_CLONE, "torch.clone", clone,
    "input, *, memory_format=None", CGS_OPF_ELEMENTWISE)
+OP(TORCH_COMPLEX, "torch.complex", complex,
+   "real, imag", 0)
 OP(TORCH_CONJ, "torch.conj", alias,
    "self", CGS_OPF_VIEW)
 OP(TORCH_CONJ_PHYSICAL, "torch.conj_physical", clone,
@@ -9416,6 +9436,8 @@ OP(TORCH_COSH_, "torch.cosh_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_COUNT_NONZERO, "torch.count_nonzero", count_nonzero,
    "self, dim=None", CGS_OPF_REDUCTION)
+OP(TORCH_CROSS, "torch.cross", linalg_cross,
+   "self, other, dim=None", 0)
 OP(TORCH_CUMMAX, "torch.cummax", cum_pair,
    "self, dim", 0)
 OP(TORCH_CUMMIN, "torch.cummin", cum_pair,
@@ -9432,6 +9454,8 @@ OP(TORCH_DETACH, "torch.detach", alias,
    "self", CGS_OPF_VIEW)
 OP(TORCH_DETACH_, "torch.detach_", inplace,
    "self", CGS_OPF_INPLACE | CGS_OPF_VIEW)
+OP(TORCH_DIAG, "torch.diag", diag,
+   "self, diagonal=0", 0)
 OP(TORCH_DIAG_EMBED, "torch.diag_embed", diag_embed,
    "self, offset=0, dim1=-2, dim2=-1", 0)
 OP(TORCH_DIAGONAL, "torch.diagonal", diagonal,
@@ -9508,6 +9532,10 @@ OP(TORCH_FLATTEN, "torch.flatten", flatten,
    "input, start_dim=0, end_dim=-1", CGS_OPF_VIEW)
 OP(TORCH_FLIP, "torch.flip", clone,
    "self, dims", 0)
+OP(TORCH_FLIPLR, "torch.fliplr", clone,
+   "self", 0)
+OP(TORCH_FLIPUD, "torch.flipud", clone,
+   "self", 0)
 OP(TORCH_FLOAT_POWER, "torch.float_power", float_power,
    "input, exponent", CGS_OPF_ELEMENTWISE)
 OP(TORCH_FLOOR, "torch.floor", unary,
@@ -9578,6 +9606,8 @@ OP(TORCH_INDEX_ADD, "torch.index_add", contig_copy,
    "self, dim, index, source, *, alpha=1", 0)
 OP(TORCH_INDEX_COPY, "torch.index_copy", contig_copy,
    "self, dim, index, source", 0)
+OP(TORCH_INDEX_FILL, "torch.index_fill", clone,
+   "self, dim, index, value", 0)
 OP(TORCH_INDEX_PUT, "torch.index_put", clone,
    "self, indices, values, accumulate=False", 0)
 OP(TORCH_INDEX_PUT_, "torch.index_put_", inplace,
@@ -9586,8 +9616,12 @@ OP(TORCH_INDEX_REDUCE, "torch.index_reduce", scatter,
    "self, dim, index, source, reduce, *, include_self=True", 0)
 OP(TORCH_INDEX_SELECT, "torch.index_select", index_select,
    "self, dim, index", 0)
+OP(TORCH_ISCLOSE, "torch.isclose", isclose,
+   "self, other, rtol=1.0000000000000001e-05, atol=1e-08, equal_nan=False", 0)
 OP(TORCH_ISFINITE, "torch.isfinite", unary_bool,
    "self", CGS_OPF_ELEMENTWISE)
+OP(TORCH_ISIN, "torch.isin", bool_like_first,
+   "element, test_elements, *, assume_unique=False, invert=False", 0)
 OP(TORCH_ISINF, "torch.isinf", unary_bool,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ISNAN, "torch.isnan", unary_bool,
@@ -9596,6 +9630,8 @@ OP(TORCH_ISNEGINF, "torch.isneginf", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_ALWAYS_BOOL)
 OP(TORCH_ISPOSINF, "torch.isposinf", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_ALWAYS_BOOL)
+OP(TORCH_ISREAL, "torch.isreal", bool_like_first,
+   "self", 0)
 OP(TORCH_KTHVALUE, "torch.kthvalue", max_dim,
    "self, k, dim=-1, keepdim=False", 0)
 OP(TORCH_LAYER_NORM, "torch.layer_norm", layer_norm,
@@ -9680,6 +9716,8 @@ OP(TORCH_LOGADDEXP2, "torch.logaddexp2", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_LOGCUMSUMEXP, "torch.logcumsumexp", cumsum,
    "self, dim", 0)
+OP(TORCH_LOGDET, "torch.logdet", batch_scalar,
+   "self", 0)
 OP(TORCH_LOGICAL_AND, "torch.logical_and", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(TORCH_LOGICAL_NOT, "torch.logical_not", unary_bool,

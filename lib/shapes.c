@@ -6239,6 +6239,85 @@ RULE(sym_is_contiguous)
     return 0;
 }
 
+/* ---- composite torch functions -------------------------------------------------------- */
+
+/* isclose(self, other, ...): broadcast, bool (an elementwise comparison). */
+RULE(isclose)
+{
+    (void)n;
+    return binary_with(n, sc, 2, 2, d);
+}
+
+/* isreal(self) / isin(elements, ...): bool of the first argument's shape and layout. */
+RULE(bool_like_first)
+{
+    struct operand o;
+    uint32_t cnt;
+
+    (void)n;
+    TRY(operands(sc, 1, &o, &cnt, d));
+    if (cnt != 1 || !o.t)
+        return cgs_diag_set(d, CGS_E_INVAL, "expected a tensor");
+    return elementwise(sc, &o, 1, CGS_DTYPE_BOOL, false, d);
+}
+
+/* complex(real, imag): broadcast, the complex dtype of the two. */
+RULE(complex)
+{
+    struct operand o[2];
+    uint32_t cnt;
+
+    (void)n;
+    TRY(operands(sc, 2, o, &cnt, d));
+    if (cnt != 2 || !o[0].t || !o[1].t)
+        return cgs_diag_set(d, CGS_E_INVAL, "complex: expected two tensors");
+    return elementwise(sc, o, 2, complex_of(result_type(o, 2)), false, d);
+}
+
+/* logdet(self): one value per matrix of the batch, self's dtype. */
+RULE(batch_scalar)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (t->ndim < 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "expected a batch of matrices");
+    out_dense(sc, t->ndim - 2, t->shape, t->dtype, t->device, false);
+    return 0;
+}
+
+/* diag(self, diagonal): a vector becomes a square matrix of n + |k|; a matrix gives its
+ * diagonal as a new contiguous vector. */
+RULE(diag)
+{
+    const struct cgs_tensor *t;
+    int64_t k = 0;
+
+    TRY(need_tensor(sc, "self", &t, d));
+    if (!is_none(A(sc, "diagonal")) && !int_const(sc, A(sc, "diagonal"), &k))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "diag: diagonal not constant");
+    if (t->ndim == 1) {
+        sym_t shape[2];
+        shape[0] = shape[1] = S_add(sc, t->shape[0], K(sc, k < 0 ? -k : k));
+        out_dense(sc, 2, shape, t->dtype, t->device, false);
+        return 0;
+    }
+    if (t->ndim != 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "diag of rank %u", t->ndim);
+    {
+        int64_t s0, s1, len;
+        sym_t l;
+        (void)n;
+        if (!cgs_sym_is_int(t->shape[0], &s0) || !cgs_sym_is_int(t->shape[1], &s1))
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "diag of symbolic sizes is not tracked");
+        len = k >= 0 ? (s0 < s1 - k ? s0 : s1 - k) : (s0 + k < s1 ? s0 + k : s1);
+        l = K(sc, len < 0 ? 0 : len);
+        out_dense(sc, 1, &l, t->dtype, t->device, false);
+    }
+    return 0;
+}
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 
 static const char *arena_msg(struct cgs_arena *ar, const char *s)
