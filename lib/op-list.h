@@ -3598,11 +3598,11 @@ OP(ATEN_FEATURE_DROPOUT_DEFAULT, "aten.feature_dropout.default", none,
    "input, p, train", CGS_OPF_RANDOM)
 OP(ATEN_FEATURE_DROPOUT__DEFAULT, "aten.feature_dropout_.default", inplace,
    "self, p, train", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_FFT_FFT_DEFAULT, "aten.fft_fft.default", none,
+OP(ATEN_FFT_FFT_DEFAULT, "aten.fft_fft.default", fft_user_c2c,
    "self, n=None, dim=-1, norm=None", 0)
 OP(ATEN_FFT_FFT_OUT, "aten.fft_fft.out", out,
    "self, n=None, dim=-1, norm=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_FFT2_DEFAULT, "aten.fft_fft2.default", none,
+OP(ATEN_FFT_FFT2_DEFAULT, "aten.fft_fft2.default", fft_user_c2c,
    "self, s=None, dim=[-2, -1], norm=None", 0)
 OP(ATEN_FFT_FFT2_OUT, "aten.fft_fft2.out", out,
    "self, s=None, dim=[-2, -1], norm=None, *, !out", CGS_OPF_INPLACE)
@@ -3610,7 +3610,7 @@ OP(ATEN_FFT_FFTFREQ_DEFAULT, "aten.fft_fftfreq.default", none,
    "n, d=1., *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_FFT_FFTFREQ_OUT, "aten.fft_fftfreq.out", out,
    "n, d=1., *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_FFTN_DEFAULT, "aten.fft_fftn.default", none,
+OP(ATEN_FFT_FFTN_DEFAULT, "aten.fft_fftn.default", fft_user_c2c,
    "self, s=None, dim=None, norm=None", 0)
 OP(ATEN_FFT_FFTN_OUT, "aten.fft_fftn.out", out,
    "self, s=None, dim=None, norm=None, *, !out", CGS_OPF_INPLACE)
@@ -3628,15 +3628,15 @@ OP(ATEN_FFT_HFFTN_DEFAULT, "aten.fft_hfftn.default", none,
    "self, s=None, dim=None, norm=None", 0)
 OP(ATEN_FFT_HFFTN_OUT, "aten.fft_hfftn.out", out,
    "self, s=None, dim=None, norm=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_IFFT_DEFAULT, "aten.fft_ifft.default", none,
+OP(ATEN_FFT_IFFT_DEFAULT, "aten.fft_ifft.default", fft_user_c2c,
    "self, n=None, dim=-1, norm=None", 0)
 OP(ATEN_FFT_IFFT_OUT, "aten.fft_ifft.out", out,
    "self, n=None, dim=-1, norm=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_IFFT2_DEFAULT, "aten.fft_ifft2.default", none,
+OP(ATEN_FFT_IFFT2_DEFAULT, "aten.fft_ifft2.default", fft_user_c2c,
    "self, s=None, dim=[-2, -1], norm=None", 0)
 OP(ATEN_FFT_IFFT2_OUT, "aten.fft_ifft2.out", out,
    "self, s=None, dim=[-2, -1], norm=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_IFFTN_DEFAULT, "aten.fft_ifftn.default", none,
+OP(ATEN_FFT_IFFTN_DEFAULT, "aten.fft_ifftn.default", fft_user_c2c,
    "self, s=None, dim=None, norm=None", 0)
 OP(ATEN_FFT_IFFTN_OUT, "aten.fft_ifftn.out", out,
    "self, s=None, dim=None, norm=None, *, !out", CGS_OPF_INPLACE)
@@ -3654,23 +3654,23 @@ OP(ATEN_FFT_IHFFTN_DEFAULT, "aten.fft_ihfftn.default", none,
    "self, s=None, dim=None, norm=None", 0)
 OP(ATEN_FFT_IHFFTN_OUT, "aten.fft_ihfftn.out", out,
    "self, s=None, dim=None, norm=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_IRFFT_DEFAULT, "aten.fft_irfft.default", none,
+OP(ATEN_FFT_IRFFT_DEFAULT, "aten.fft_irfft.default", fft_user_c2r,
    "self, n=None, dim=-1, norm=None", 0)
 OP(ATEN_FFT_IRFFT_OUT, "aten.fft_irfft.out", out,
    "self, n=None, dim=-1, norm=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_IRFFT2_DEFAULT, "aten.fft_irfft2.default", none,
+OP(ATEN_FFT_IRFFT2_DEFAULT, "aten.fft_irfft2.default", fft_user_c2r,
    "self, s=None, dim=[-2, -1], norm=None", 0)
 OP(ATEN_FFT_IRFFT2_OUT, "aten.fft_irfft2.out", out,
    "self, s=None, dim=[-2, -1], norm=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_IRFFTN_DEFAULT, "aten.fft_irfftn.default", none,
+OP(ATEN_FFT_IRFFTN_DEFAULT, "aten.fft_irfftn.default", fft_user_c2r,
    "self, s=None, dim=None, norm=None", 0)
 OP(ATEN_FFT_IRFFTN_OUT, "aten.fft_irfftn.out", out,
    "self, s=None, dim=None, norm=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_RFFT_DEFAULT, "aten.fft_rfft.default", none,
+OP(ATEN_FFT_RFFT_DEFAULT, "aten.fft_rfft.default", fft_user_r2c,
    "self, n=None, dim=-1, norm=None", 0)
 OP(ATEN_FFT_RFFT_OUT, "aten.fft_rfft.out", out,
    "self, n=None, dim=-1, norm=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_RFFT2_DEFAULT, "aten.fft_rfft2.default", none,
+OP(ATEN_FFT_RFFT2_DEFAULT, "aten.fft_rfft2.default", fft_user_r2c,
    "self, s=None, dim=[-2, -1], norm=None", 0)
 OP(ATEN_FFT_RFFT2_OUT, "aten.fft_rfft2.out", out,
    "self, s=None, dim=[-2, -1], norm=None, *, !out", CGS_OPF_INPLACE)
@@ -3678,7 +3678,7 @@ OP(ATEN_FFT_RFFTFREQ_DEFAULT, "aten.fft_rfftfreq.default", none,
    "n, d=1., *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_FFT_RFFTFREQ_OUT, "aten.fft_rfftfreq.out", out,
    "n, d=1., *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_RFFTN_DEFAULT, "aten.fft_rfftn.default", none,
+OP(ATEN_FFT_RFFTN_DEFAULT, "aten.fft_rfftn.default", fft_user_r2c,
    "self, s=None, dim=None, norm=None", 0)
 OP(ATEN_FFT_RFFTN_OUT, "aten.fft_rfftn.out", out,
    "self, s=None, dim=None, norm=None, *, !out", CGS_OPF_INPLACE)
@@ -8856,6 +8856,30 @@ OP(M_TOPK, "topk", topk,
    "self, k, dim=-1, largest=True, sorted=True", 0)
 OP(TORCH_SIZE, "torch.Size", torch_size,
    "sizes", CGS_OPF_SIZE)
+OP(TORCH__C__FFT_FFT_FFT, "torch._C._fft.fft_fft", fft_user_c2c,
+   "self, n=None, dim=-1, norm=None", 0)
+OP(TORCH__C__FFT_FFT_FFT2, "torch._C._fft.fft_fft2", fft_user_c2c,
+   "self, s=None, dim=[-2, -1], norm=None", 0)
+OP(TORCH__C__FFT_FFT_FFTN, "torch._C._fft.fft_fftn", fft_user_c2c,
+   "self, s=None, dim=None, norm=None", 0)
+OP(TORCH__C__FFT_FFT_IFFT, "torch._C._fft.fft_ifft", fft_user_c2c,
+   "self, n=None, dim=-1, norm=None", 0)
+OP(TORCH__C__FFT_FFT_IFFT2, "torch._C._fft.fft_ifft2", fft_user_c2c,
+   "self, s=None, dim=[-2, -1], norm=None", 0)
+OP(TORCH__C__FFT_FFT_IFFTN, "torch._C._fft.fft_ifftn", fft_user_c2c,
+   "self, s=None, dim=None, norm=None", 0)
+OP(TORCH__C__FFT_FFT_IRFFT, "torch._C._fft.fft_irfft", fft_user_c2r,
+   "self, n=None, dim=-1, norm=None", 0)
+OP(TORCH__C__FFT_FFT_IRFFT2, "torch._C._fft.fft_irfft2", fft_user_c2r,
+   "self, s=None, dim=[-2, -1], norm=None", 0)
+OP(TORCH__C__FFT_FFT_IRFFTN, "torch._C._fft.fft_irfftn", fft_user_c2r,
+   "self, s=None, dim=None, norm=None", 0)
+OP(TORCH__C__FFT_FFT_RFFT, "torch._C._fft.fft_rfft", fft_user_r2c,
+   "self, n=None, dim=-1, norm=None", 0)
+OP(TORCH__C__FFT_FFT_RFFT2, "torch._C._fft.fft_rfft2", fft_user_r2c,
+   "self, s=None, dim=[-2, -1], norm=None", 0)
+OP(TORCH__C__FFT_FFT_RFFTN, "torch._C._fft.fft_rfftn", fft_user_r2c,
+   "self, s=None, dim=None, norm=None", 0)
 OP(TORCH__C__LINALG_LINALG_CHOLESKY, "torch._C._linalg.linalg_cholesky", linalg_first_of_factor,
    "self, *, upper=False", 0)
 OP(TORCH__C__LINALG_LINALG_CHOLESKY_EX, "torch._C._linalg.linalg_cholesky_ex", linalg_factor_info,
@@ -9522,6 +9546,30 @@ OP(TORCH_FEATURE_ALPHA_DROPOUT_, "torch.feature_alpha_dropout_", inplace,
    "self, p, train", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(TORCH_FEATURE_DROPOUT_, "torch.feature_dropout_", inplace,
    "self, p, train", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
+OP(TORCH_FFT_FFT, "torch.fft.fft", fft_user_c2c,
+   "self, n=None, dim=-1, norm=None", 0)
+OP(TORCH_FFT_FFT2, "torch.fft.fft2", fft_user_c2c,
+   "self, s=None, dim=[-2, -1], norm=None", 0)
+OP(TORCH_FFT_FFTN, "torch.fft.fftn", fft_user_c2c,
+   "self, s=None, dim=None, norm=None", 0)
+OP(TORCH_FFT_IFFT, "torch.fft.ifft", fft_user_c2c,
+   "self, n=None, dim=-1, norm=None", 0)
+OP(TORCH_FFT_IFFT2, "torch.fft.ifft2", fft_user_c2c,
+   "self, s=None, dim=[-2, -1], norm=None", 0)
+OP(TORCH_FFT_IFFTN, "torch.fft.ifftn", fft_user_c2c,
+   "self, s=None, dim=None, norm=None", 0)
+OP(TORCH_FFT_IRFFT, "torch.fft.irfft", fft_user_c2r,
+   "self, n=None, dim=-1, norm=None", 0)
+OP(TORCH_FFT_IRFFT2, "torch.fft.irfft2", fft_user_c2r,
+   "self, s=None, dim=[-2, -1], norm=None", 0)
+OP(TORCH_FFT_IRFFTN, "torch.fft.irfftn", fft_user_c2r,
+   "self, s=None, dim=None, norm=None", 0)
+OP(TORCH_FFT_RFFT, "torch.fft.rfft", fft_user_r2c,
+   "self, n=None, dim=-1, norm=None", 0)
+OP(TORCH_FFT_RFFT2, "torch.fft.rfft2", fft_user_r2c,
+   "self, s=None, dim=[-2, -1], norm=None", 0)
+OP(TORCH_FFT_RFFTN, "torch.fft.rfftn", fft_user_r2c,
+   "self, s=None, dim=None, norm=None", 0)
 OP(TORCH_FILL, "torch.fill", clone,
    "self, value", CGS_OPF_ELEMENTWISE)
 OP(TORCH_FILL_, "torch.fill_", inplace,

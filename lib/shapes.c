@@ -1609,33 +1609,33 @@ static bool fft_optimized(const uint32_t *dims, uint32_t nt)
     return nt <= 3 && !(nt >= 2 && dims[0] == 0 && dims[1] == 1);
 }
 
-static int fft_common(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
+/*
+ * One transform: kind 0 c2c, 1 r2c (onesided or not), 2 c2r (last: the last dim's size),
+ * over dims[0..nt) of t, laid out as _exec_fft does (cuFFT; CPU and multi-pass plans are not
+ * tracked).
+ */
+static int fft_run(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const uint32_t *dims,
+                   uint32_t nt, int kind, bool onesided, sym_t last, struct cgs_diag *d)
 {
-    const struct cgs_tensor *t;
     struct cgs_tensor *o;
-    uint32_t dims[NDIM_MAX], nt, i;
     int64_t sz[NDIM_MAX], st[NDIM_MAX];
     sym_t out_sz[NDIM_MAX];
     enum cgs_dtype dt;
-    bool cuda;
+    bool cuda = t->device && !strncmp(t->device, "cuda", 4);
+    uint32_t i;
 
-    TRY(need_tensor(sc, "self", &t, d));
-    TRY(fft_dims(sc, t, dims, &nt, d));
-    cuda = t->device && !strncmp(t->device, "cuda", 4);
     dimcpy(out_sz, t->shape, t->ndim);
     hints(sc, t, sz, st);
     dt = kind == 1 ? complex_of(t->dtype) : kind == 2 ? real_of(t->dtype) : t->dtype;
     if (nt == 0)
         return copy_like(sc, t, dt, NULL, NULL);
-    if (kind == 1 && bool_of(A(sc, "onesided"), true))
+    if (kind == 1 && onesided)
         out_sz[dims[nt - 1]] = S_add(sc, S_div(sc, t->shape[dims[nt - 1]], K(sc, 2)), K(sc, 1));
     if (kind == 2) {
-        sym_t last;
-        if (int_of(sc, A(sc, "last_dim_size"), &last))
-            return cgs_diag_set(d, CGS_E_UNKNOWN, "fft: last_dim_size not known");
         out_sz[dims[nt - 1]] = last;
         // the inverse transform runs on a contiguous copy of the input
-        for (i = t->ndim, st[t->ndim ? t->ndim - 1 : 0] = 1; i-- > 1;)
+        st[t->ndim - 1] = 1;
+        for (i = t->ndim - 1; i > 0; i--)
             st[i - 1] = st[i] * (sz[i] ? sz[i] : 1);
     }
     if (kind != 0 && (!cuda || (nt > 1 && !fft_optimized(dims, nt))))
@@ -1647,6 +1647,67 @@ static int fft_common(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
     exec_fft_strides(sc, t->ndim, st, out_sz, dims, nt, o->stride);
     return 0;
 }
+
+static int fft_common(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
+{
+    const struct cgs_tensor *t;
+    uint32_t dims[NDIM_MAX], nt;
+    sym_t last = NULL;
+
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(fft_dims(sc, t, dims, &nt, d));
+    if (kind == 2 && int_of(sc, A(sc, "last_dim_size"), &last))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "fft: last_dim_size not known");
+    return fft_run(sc, t, dims, nt, kind, bool_of(A(sc, "onesided"), true), last, d);
+}
+
+/* torch.fft.* (fft_fft, fft_rfft2, fft_irfftn, ...): dims from `dim` (an int, a list, or all),
+ * without resizing (n / s given are not tracked); real input to a complex transform is a
+ * two-sided r2c, as torch does it. */
+static int fft_user(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
+{
+    const struct cgs_tensor *t;
+    const struct cgs_arg *da = A(sc, "dim");
+    uint32_t dims[NDIM_MAX], nt = 0, i;
+    int cat;
+
+    TRY(need_tensor(sc, "self", &t, d));
+    if (!is_none(A(sc, "n")) || !is_none(A(sc, "s")))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "fft with n or s (a resized signal) is not tracked");
+    if (is_none(da)) {
+        for (i = 0; i < t->ndim; i++)
+            dims[nt++] = i;
+    } else if (da->kind == CGS_ARG_LIST) {
+        TRY(fft_dims(sc, t, dims, &nt, d));
+    } else {
+        int64_t v;
+        if (!int_const(sc, da, &v) || !wrap_dim(v, t->ndim, &dims[0]))
+            return cgs_diag_set(d, CGS_E_INVAL, "fft: bad dim");
+        nt = 1;
+    }
+    cat = dt_cat(t->dtype);
+    if (cat < 2)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "fft of an integer tensor (a promoted copy) is not "
+                                              "tracked");
+    if (kind == 0)
+        return fft_run(sc, t, dims, nt, cat == 3 ? 0 : 1, false, NULL, d);
+    if (kind == 1) {
+        if (cat == 3)
+            return cgs_diag_set(d, CGS_E_INVAL, "rfft of a complex tensor");
+        return fft_run(sc, t, dims, nt, 1, true, NULL, d);
+    }
+    if (cat != 3)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "irfft of a real tensor (a promoted copy) is not "
+                                              "tracked");
+    if (nt == 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "irfft over no dims");
+    return fft_run(sc, t, dims, nt, 2, false,
+                   S_mul(sc, S_sub(sc, t->shape[dims[nt - 1]], K(sc, 1)), K(sc, 2)), d);
+}
+
+RULE(fft_user_c2c) { (void)n; return fft_user(sc, 0, d); }
+RULE(fft_user_r2c) { (void)n; return fft_user(sc, 1, d); }
+RULE(fft_user_c2r) { (void)n; return fft_user(sc, 2, d); }
 
 RULE(fft_c2c)
 {
