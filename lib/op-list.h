@@ -512,7 +512,7 @@ OP(ATEN__COMPUTE_LINEAR_COMBINATION_OUT, "aten._compute_linear_combination.out",
    "input, coefficients, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__CONJ_DEFAULT, "aten._conj.default", alias,
    "self", CGS_OPF_VIEW)
-OP(ATEN__CONJ_COPY_DEFAULT, "aten._conj_copy.default", none,
+OP(ATEN__CONJ_COPY_DEFAULT, "aten._conj_copy.default", copy_of_alias,
    "self", 0)
 OP(ATEN__CONJ_COPY_OUT, "aten._conj_copy.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
@@ -3190,7 +3190,7 @@ OP(ATEN_DETACH_DEFAULT, "aten.detach.default", alias,
    "self", CGS_OPF_VIEW)
 OP(ATEN_DETACH__DEFAULT, "aten.detach_.default", inplace,
    "self", CGS_OPF_INPLACE | CGS_OPF_VIEW)
-OP(ATEN_DETACH_COPY_DEFAULT, "aten.detach_copy.default", none,
+OP(ATEN_DETACH_COPY_DEFAULT, "aten.detach_copy.default", copy_of_alias,
    "self", 0)
 OP(ATEN_DETACH_COPY_OUT, "aten.detach_copy.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
@@ -3510,7 +3510,7 @@ OP(ATEN_EXPAND_DEFAULT, "aten.expand.default", expand,
    "self, size, *, implicit=False", CGS_OPF_VIEW | CGS_OPF_CORE)
 OP(ATEN_EXPAND_AS_DEFAULT, "aten.expand_as.default", none,
    "self, other", CGS_OPF_VIEW)
-OP(ATEN_EXPAND_COPY_DEFAULT, "aten.expand_copy.default", view_copy,
+OP(ATEN_EXPAND_COPY_DEFAULT, "aten.expand_copy.default", copy_of_expand,
    "self, size, *, implicit=False", 0)
 OP(ATEN_EXPAND_COPY_OUT, "aten.expand_copy.out", out,
    "self, size, *, implicit=False, !out", CGS_OPF_INPLACE)
@@ -5812,7 +5812,7 @@ OP(ATEN_PERCENTFORMAT_DEFAULT, "aten.percentFormat.default", none,
    "self, *args", 0)
 OP(ATEN_PERMUTE_DEFAULT, "aten.permute.default", permute,
    "self, dims", CGS_OPF_VIEW | CGS_OPF_CORE)
-OP(ATEN_PERMUTE_COPY_DEFAULT, "aten.permute_copy.default", view_copy,
+OP(ATEN_PERMUTE_COPY_DEFAULT, "aten.permute_copy.default", copy_of_permute,
    "self, dims", 0)
 OP(ATEN_PERMUTE_COPY_OUT, "aten.permute_copy.out", out,
    "self, dims, *, !out", CGS_OPF_INPLACE)
@@ -6512,7 +6512,7 @@ OP(ATEN_SELECT_BACKWARD_DEFAULT, "aten.select_backward.default", none,
    "grad_output, input_sizes, dim, index", 0)
 OP(ATEN_SELECT_BACKWARD_OUT, "aten.select_backward.out", out,
    "grad_output, input_sizes, dim, index, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_SELECT_COPY_INT, "aten.select_copy.int", view_copy,
+OP(ATEN_SELECT_COPY_INT, "aten.select_copy.int", copy_of_select,
    "self, dim, index", 0)
 OP(ATEN_SELECT_COPY_INT_OUT, "aten.select_copy.int_out", out,
    "self, dim, index, *, !out", CGS_OPF_INPLACE)
@@ -6652,7 +6652,7 @@ OP(ATEN_SLICE_BACKWARD_DEFAULT, "aten.slice_backward.default", none,
    "grad_output, input_sizes, dim, start, end, step", 0)
 OP(ATEN_SLICE_BACKWARD_OUT, "aten.slice_backward.out", out,
    "grad_output, input_sizes, dim, start, end, step, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_SLICE_COPY_TENSOR, "aten.slice_copy.Tensor", view_copy,
+OP(ATEN_SLICE_COPY_TENSOR, "aten.slice_copy.Tensor", copy_of_slice,
    "self, dim=0, start=None, end=None, step=1", 0)
 OP(ATEN_SLICE_COPY_TENSOR_OUT, "aten.slice_copy.Tensor_out", out,
    "self, dim=0, start=None, end=None, step=1, *, !out", CGS_OPF_INPLACE)
@@ -7216,13 +7216,13 @@ OP(ATEN_SQUEEZE__DIMNAME, "aten.squeeze_.dimname", squeeze,
    "self, dim", CGS_OPF_INPLACE | CGS_OPF_VIEW)
 OP(ATEN_SQUEEZE__DIMS, "aten.squeeze_.dims", squeeze,
    "self, dim", CGS_OPF_INPLACE | CGS_OPF_VIEW)
-OP(ATEN_SQUEEZE_COPY_DEFAULT, "aten.squeeze_copy.default", none,
+OP(ATEN_SQUEEZE_COPY_DEFAULT, "aten.squeeze_copy.default", copy_of_squeeze,
    "self", 0)
-OP(ATEN_SQUEEZE_COPY_DIM, "aten.squeeze_copy.dim", none,
+OP(ATEN_SQUEEZE_COPY_DIM, "aten.squeeze_copy.dim", copy_of_squeeze,
    "self, dim", 0)
 OP(ATEN_SQUEEZE_COPY_DIM_OUT, "aten.squeeze_copy.dim_out", out,
    "self, dim, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_SQUEEZE_COPY_DIMS, "aten.squeeze_copy.dims", view_copy,
+OP(ATEN_SQUEEZE_COPY_DIMS, "aten.squeeze_copy.dims", copy_of_squeeze,
    "self, dim", 0)
 OP(ATEN_SQUEEZE_COPY_DIMS_OUT, "aten.squeeze_copy.dims_out", out,
    "self, dim, *, !out", CGS_OPF_INPLACE)
@@ -7384,7 +7384,7 @@ OP(ATEN_T_DEFAULT, "aten.t.default", t,
    "self", CGS_OPF_VIEW)
 OP(ATEN_T__DEFAULT, "aten.t_.default", t,
    "self", CGS_OPF_INPLACE | CGS_OPF_VIEW)
-OP(ATEN_T_COPY_DEFAULT, "aten.t_copy.default", none,
+OP(ATEN_T_COPY_DEFAULT, "aten.t_copy.default", copy_of_t,
    "self", 0)
 OP(ATEN_T_COPY_OUT, "aten.t_copy.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
@@ -7524,7 +7524,7 @@ OP(ATEN_TRANSPOSE_INT, "aten.transpose.int", transpose,
    "self, dim0, dim1", CGS_OPF_VIEW)
 OP(ATEN_TRANSPOSE__DEFAULT, "aten.transpose_.default", transpose,
    "self, dim0, dim1", CGS_OPF_INPLACE | CGS_OPF_VIEW)
-OP(ATEN_TRANSPOSE_COPY_INT, "aten.transpose_copy.int", view_copy,
+OP(ATEN_TRANSPOSE_COPY_INT, "aten.transpose_copy.int", copy_of_transpose,
    "self, dim0, dim1", 0)
 OP(ATEN_TRANSPOSE_COPY_INT_OUT, "aten.transpose_copy.int_out", out,
    "self, dim0, dim1, *, !out", CGS_OPF_INPLACE)
@@ -7600,7 +7600,7 @@ OP(ATEN_UNFOLD_BACKWARD_DEFAULT, "aten.unfold_backward.default", none,
    "grad_in, input_sizes, dim, size, step", 0)
 OP(ATEN_UNFOLD_BACKWARD_OUT, "aten.unfold_backward.out", out,
    "grad_in, input_sizes, dim, size, step, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_UNFOLD_COPY_DEFAULT, "aten.unfold_copy.default", none,
+OP(ATEN_UNFOLD_COPY_DEFAULT, "aten.unfold_copy.default", copy_of_unfold,
    "self, dimension, size, step", 0)
 OP(ATEN_UNFOLD_COPY_OUT, "aten.unfold_copy.out", out,
    "self, dimension, size, step, *, !out", CGS_OPF_INPLACE)
@@ -7636,7 +7636,7 @@ OP(ATEN_UNSQUEEZE_DEFAULT, "aten.unsqueeze.default", unsqueeze,
    "self, dim", CGS_OPF_VIEW | CGS_OPF_CORE)
 OP(ATEN_UNSQUEEZE__DEFAULT, "aten.unsqueeze_.default", unsqueeze,
    "self, dim", CGS_OPF_VIEW | CGS_OPF_INPLACE)
-OP(ATEN_UNSQUEEZE_COPY_DEFAULT, "aten.unsqueeze_copy.default", view_copy,
+OP(ATEN_UNSQUEEZE_COPY_DEFAULT, "aten.unsqueeze_copy.default", copy_of_unsqueeze,
    "self, dim", 0)
 OP(ATEN_UNSQUEEZE_COPY_OUT, "aten.unsqueeze_copy.out", out,
    "self, dim, *, !out", CGS_OPF_INPLACE)
@@ -7792,19 +7792,19 @@ OP(ATEN_VIEW_AS_DEFAULT, "aten.view_as.default", none,
    "self, other", CGS_OPF_VIEW)
 OP(ATEN_VIEW_AS_COMPLEX_DEFAULT, "aten.view_as_complex.default", view_as_complex,
    "self", CGS_OPF_VIEW)
-OP(ATEN_VIEW_AS_COMPLEX_COPY_DEFAULT, "aten.view_as_complex_copy.default", none,
+OP(ATEN_VIEW_AS_COMPLEX_COPY_DEFAULT, "aten.view_as_complex_copy.default", copy_of_view_as_complex,
    "self", 0)
 OP(ATEN_VIEW_AS_COMPLEX_COPY_OUT, "aten.view_as_complex_copy.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_VIEW_AS_REAL_DEFAULT, "aten.view_as_real.default", view_as_real,
    "self", CGS_OPF_VIEW)
-OP(ATEN_VIEW_AS_REAL_COPY_DEFAULT, "aten.view_as_real_copy.default", none,
+OP(ATEN_VIEW_AS_REAL_COPY_DEFAULT, "aten.view_as_real_copy.default", copy_of_view_as_real,
    "self", 0)
 OP(ATEN_VIEW_AS_REAL_COPY_OUT, "aten.view_as_real_copy.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_VIEW_COPY_DEFAULT, "aten.view_copy.default", view_copy,
+OP(ATEN_VIEW_COPY_DEFAULT, "aten.view_copy.default", copy_of_view,
    "self, size", 0)
-OP(ATEN_VIEW_COPY_DTYPE, "aten.view_copy.dtype", none,
+OP(ATEN_VIEW_COPY_DTYPE, "aten.view_copy.dtype", copy_of_view,
    "self, dtype", 0)
 OP(ATEN_VIEW_COPY_DTYPE_OUT, "aten.view_copy.dtype_out", out,
    "self, dtype, *, !out", CGS_OPF_INPLACE)
@@ -9120,6 +9120,8 @@ OP(TORCH__CHECK, "torch._check", novalue,
    "cond, message=None", CGS_OPF_NOVALUE)
 OP(TORCH__CONJ, "torch._conj", alias,
    "self", CGS_OPF_VIEW)
+OP(TORCH__CONJ_COPY, "torch._conj_copy", copy_of_alias,
+   "self", 0)
 OP(TORCH__CONJ_PHYSICAL, "torch._conj_physical", clone,
    "self", 0)
 OP(TORCH__EMBEDDING_BAG, "torch._embedding_bag", embedding_bag,
@@ -9478,6 +9480,8 @@ OP(TORCH_DETACH, "torch.detach", alias,
    "self", CGS_OPF_VIEW)
 OP(TORCH_DETACH_, "torch.detach_", inplace,
    "self", CGS_OPF_INPLACE | CGS_OPF_VIEW)
+OP(TORCH_DETACH_COPY, "torch.detach_copy", copy_of_alias,
+   "self", 0)
 OP(TORCH_DIAG, "torch.diag", diag,
    "self, diagonal=0", 0)
 OP(TORCH_DIAG_EMBED, "torch.diag_embed", diag_embed,
@@ -9534,7 +9538,7 @@ OP(TORCH_EXP2_, "torch.exp2_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_EXP_, "torch.exp_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(TORCH_EXPAND_COPY, "torch.expand_copy", view_copy,
+OP(TORCH_EXPAND_COPY, "torch.expand_copy", copy_of_expand,
    "self, size, *, implicit=False", 0)
 OP(TORCH_EXPM1, "torch.expm1", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
@@ -10000,7 +10004,7 @@ OP(TORCH_OUTER, "torch.outer", outer,
    "input, vec2", 0)
 OP(TORCH_PERMUTE, "torch.permute", permute,
    "input, dims", CGS_OPF_VIEW)
-OP(TORCH_PERMUTE_COPY, "torch.permute_copy", view_copy,
+OP(TORCH_PERMUTE_COPY, "torch.permute_copy", copy_of_permute,
    "self, dims", 0)
 OP(TORCH_PIXEL_SHUFFLE, "torch.pixel_shuffle", pixel_shuffle,
    "self, upscale_factor", 0)
@@ -10076,7 +10080,7 @@ OP(TORCH_SEED, "torch.seed", inplace,
    "self", CGS_OPF_INPLACE)
 OP(TORCH_SELECT, "torch.select", select,
    "self, dim, index", CGS_OPF_VIEW)
-OP(TORCH_SELECT_COPY, "torch.select_copy", view_copy,
+OP(TORCH_SELECT_COPY, "torch.select_copy", copy_of_select,
    "self, dim, index", 0)
 OP(TORCH_SELECT_SCATTER, "torch.select_scatter", clone,
    "self, src, dim, index", 0)
@@ -10106,7 +10110,7 @@ OP(TORCH_SINH, "torch.sinh", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_SINH_, "torch.sinh_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(TORCH_SLICE_COPY, "torch.slice_copy", view_copy,
+OP(TORCH_SLICE_COPY, "torch.slice_copy", copy_of_slice,
    "self, dim=0, start=None, end=None, step=1", 0)
 OP(TORCH_SLICE_SCATTER, "torch.slice_scatter", clone,
    "self, src, dim=0, start=None, end=None, step=1", 0)
@@ -10196,7 +10200,7 @@ OP(TORCH_SQUARE_, "torch.square_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_SQUEEZE, "torch.squeeze", squeeze,
    "input, dim=None", CGS_OPF_VIEW)
-OP(TORCH_SQUEEZE_COPY, "torch.squeeze_copy", view_copy,
+OP(TORCH_SQUEEZE_COPY, "torch.squeeze_copy", copy_of_squeeze,
    "self, dim", 0)
 OP(TORCH_STACK, "torch.stack", stack,
    "tensors, dim=0", 0)
@@ -10220,6 +10224,8 @@ OP(TORCH_SYM_SUM, "torch.sym_sum", sym_sum,
    "args", CGS_OPF_SIZE)
 OP(TORCH_T, "torch.t", t,
    "self", CGS_OPF_VIEW)
+OP(TORCH_T_COPY, "torch.t_copy", copy_of_t,
+   "self", 0)
 OP(TORCH_TAN, "torch.tan", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_TAN_, "torch.tan_", inplace,
@@ -10236,7 +10242,7 @@ OP(TORCH_TOPK, "torch.topk", topk,
    "self, k, dim=-1, largest=True, sorted=True", 0)
 OP(TORCH_TRANSPOSE, "torch.transpose", transpose,
    "input, dim0, dim1", CGS_OPF_VIEW)
-OP(TORCH_TRANSPOSE_COPY, "torch.transpose_copy", view_copy,
+OP(TORCH_TRANSPOSE_COPY, "torch.transpose_copy", copy_of_transpose,
    "self, dim0, dim1", 0)
 OP(TORCH_TRIL, "torch.tril", contig_copy,
    "input, diagonal=0", 0)
@@ -10252,13 +10258,15 @@ OP(TORCH_UNBIND, "torch.unbind", unbind,
    "input, dim=0", CGS_OPF_VIEW)
 OP(TORCH_UNFLATTEN, "torch.unflatten", unflatten,
    "self, dim, sizes", CGS_OPF_VIEW)
+OP(TORCH_UNFOLD_COPY, "torch.unfold_copy", copy_of_unfold,
+   "self, dimension, size, step", 0)
 OP(TORCH_UNSAFE_SPLIT, "torch.unsafe_split", split,
    "self, split_size, dim=0", 0)
 OP(TORCH_UNSAFE_SPLIT_WITH_SIZES, "torch.unsafe_split_with_sizes", split,
    "self, split_sizes, dim=0", 0)
 OP(TORCH_UNSQUEEZE, "torch.unsqueeze", unsqueeze,
    "input, dim", CGS_OPF_VIEW)
-OP(TORCH_UNSQUEEZE_COPY, "torch.unsqueeze_copy", view_copy,
+OP(TORCH_UNSQUEEZE_COPY, "torch.unsqueeze_copy", copy_of_unsqueeze,
    "self, dim", 0)
 OP(TORCH_VAR, "torch.var", norm,
    "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
@@ -10268,9 +10276,13 @@ OP(TORCH_VDOT, "torch.vdot", vdot,
    "self, other", 0)
 OP(TORCH_VIEW_AS_COMPLEX, "torch.view_as_complex", view_as_complex,
    "self", CGS_OPF_VIEW)
+OP(TORCH_VIEW_AS_COMPLEX_COPY, "torch.view_as_complex_copy", copy_of_view_as_complex,
+   "self", 0)
 OP(TORCH_VIEW_AS_REAL, "torch.view_as_real", view_as_real,
    "self", CGS_OPF_VIEW)
-OP(TORCH_VIEW_COPY, "torch.view_copy", view_copy,
+OP(TORCH_VIEW_AS_REAL_COPY, "torch.view_as_real_copy", copy_of_view_as_real,
+   "self", 0)
+OP(TORCH_VIEW_COPY, "torch.view_copy", copy_of_view,
    "self, size", 0)
 OP(TORCH_WHERE, "torch.where", where,
    "condition, input, other", CGS_OPF_ELEMENTWISE)

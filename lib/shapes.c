@@ -1624,11 +1624,20 @@ static int fft_run(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const u
     bool cuda = t->device && !strncmp(t->device, "cuda", 4);
     uint32_t i;
 
-    dimcpy(out_sz, t->shape, t->ndim);
-    hints(sc, t, sz, st);
     dt = kind == 1 ? complex_of(t->dtype) : kind == 2 ? real_of(t->dtype) : t->dtype;
     if (nt == 0)
         return copy_like(sc, t, dt, NULL, NULL);
+    // torch refuses a 0-dim signal and repeated dims ("FFT dims must be unique")
+    if (t->ndim == 0 || nt > t->ndim)
+        return cgs_diag_set(d, CGS_E_INVAL, "fft of a %u-dim tensor over %u dims", t->ndim, nt);
+    for (i = 0; i < nt; i++)
+        for (uint32_t j = i + 1; j < nt; j++)
+            if (dims[i] >= t->ndim || dims[i] == dims[j])
+                return cgs_diag_set(d, CGS_E_INVAL, "fft dims must be unique and in range");
+    if (dims[nt - 1] >= t->ndim)
+        return cgs_diag_set(d, CGS_E_INVAL, "fft dim out of range");
+    dimcpy(out_sz, t->shape, t->ndim);
+    hints(sc, t, sz, st);
     if (kind == 1 && onesided)
         out_sz[dims[nt - 1]] = S_add(sc, S_div(sc, t->shape[dims[nt - 1]], K(sc, 2)), K(sc, 1));
     if (kind == 2) {
@@ -4848,40 +4857,45 @@ RULE(like_self_contig)
 }
 
 /* The view rule of the op the _copy variant copies, then a contiguous result. */
-RULE(view_copy)
+/*
+ * The _copy form of a view (torch tags them `view_copy`: expand_copy, permute_copy, ...): the
+ * view's shape, as a fresh contiguous tensor. One rule per view rule (tools/gen-op-list.py maps
+ * each X_copy packet to copy_of_<rule of X>).
+ */
+static int copy_of(const struct cgs_node *n, struct cgs_shape_ctx *sc, cgs_shape_rule_fn view,
+                   struct cgs_diag *d)
 {
-    static const struct {
-        const char *target;
-        cgs_shape_rule_fn view;
-    } views[] = {
-        {"aten.expand_copy.default", cgs_shape_rule_expand},
-        {"aten.permute_copy.default", cgs_shape_rule_permute},
-        {"aten.view_copy.default", cgs_shape_rule_view},
-        {"aten.unsqueeze_copy.default", cgs_shape_rule_unsqueeze},
-        {"aten.squeeze_copy.dims", cgs_shape_rule_squeeze},
-        {"aten.transpose_copy.int", cgs_shape_rule_transpose},
-        {"aten.slice_copy.Tensor", cgs_shape_rule_slice},
-        {"aten.select_copy.int", cgs_shape_rule_select},
-    };
     struct cgs_tensor *o;
     struct cgs_val *v;
 
-    for (size_t i = 0; i < sizeof(views) / sizeof(*views); i++) {
-        if (strcmp(n->target, views[i].target))
-            continue;
-        TRY(views[i].view(n, sc, d));
-        if (!sc->out || sc->out->kind != CGS_VAL_TENSOR)
-            return cgs_diag_set(d, CGS_E_UNKNOWN, "view result not known");
-        v = new_val(sc, CGS_VAL_TENSOR);
-        o = copy_tensor(sc, v, &sc->out->u.t, sc->out->u.t.ndim);
-        dimcpy(o->shape, sc->out->u.t.shape, o->ndim);
-        contiguous_strides(sc, o->ndim, o->shape, o->stride);
-        o->storage_offset = K(sc, 0);
-        sc->out = v;
-        return 0;
-    }
-    return cgs_diag_set(d, CGS_E_UNKNOWN, "no view rule for '%s'", n->target);
+    TRY(view(n, sc, d));
+    if (!sc->out || sc->out->kind != CGS_VAL_TENSOR)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "view result not known");
+    v = new_val(sc, CGS_VAL_TENSOR);
+    o = copy_tensor(sc, v, &sc->out->u.t, sc->out->u.t.ndim);
+    dimcpy(o->shape, sc->out->u.t.shape, o->ndim);
+    contiguous_strides(sc, o->ndim, o->shape, o->stride);
+    o->storage_offset = K(sc, 0);
+    sc->out = v;
+    return 0;
 }
+
+#define COPY_OF(view)                                                                              \
+    RULE(copy_of_##view) { return copy_of(n, sc, cgs_shape_rule_##view, d); }
+COPY_OF(expand)
+COPY_OF(permute)
+COPY_OF(view)
+COPY_OF(unsqueeze)
+COPY_OF(squeeze)
+COPY_OF(transpose)
+COPY_OF(slice)
+COPY_OF(select)
+COPY_OF(t)
+COPY_OF(alias)
+COPY_OF(unfold)
+COPY_OF(view_as_real)
+COPY_OF(view_as_complex)
+#undef COPY_OF
 
 RULE(outer)
 {

@@ -195,6 +195,10 @@ def load_explicit():
 
 
 PROMO_OVERRIDES = []
+# view rules that lib/shapes.c wraps as copy_of_<rule> (the COPY_OF list there)
+COPY_OF_VIEWS = ("expand", "permute", "view", "unsqueeze", "squeeze", "transpose", "slice",
+                 "select", "t", "alias", "unfold", "view_as_real",
+                 "view_as_complex")
 
 
 def load_families():
@@ -355,6 +359,22 @@ def build():
         if target in parsed and "core" in parsed[target][2] and "CORE" not in flags:
             flags.append("CORE")
         entries[target] = (rule, flags, schema)
+    # the _copy forms of views (tagged view_copy): copy_of_<the view's rule>, where the view's
+    # packet has one of the rules lib/shapes.c wraps
+    for name, (params, rets, tags) in parsed.items():
+        if "view_copy" not in tags or entries[name][0] not in ("none", "out"):
+            continue
+        if entries[name][0] == "out":
+            continue
+        base = packet_of(name)[:-len("_copy")] if packet_of(name).endswith("_copy") else None
+        ovl = name.split(".")[-1]
+        cand = [base + "." + ovl] if base else []
+        cand += [c for c in overloads if base and packet_of(c) == base]
+        for c in cand:
+            if c in entries and entries[c][0] in COPY_OF_VIEWS:
+                entries[name] = ("copy_of_" + entries[c][0], entries[name][1],
+                                 entries[name][2])
+                break
     # torch-level callables: the rule of the ATen overload they name, Python's parameters
     by_packet = {}
     for name in sorted(overloads):
