@@ -13,7 +13,7 @@
  * CGS_OPF_* (lib/ops.h). Sorted by target.
  */
 OP(M___ADD__, "__add__", binary,
-   "self, other", CGS_OPF_ELEMENTWISE)
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M___AND__, "__and__", binary,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(M___EQ__, "__eq__", compare,
@@ -39,21 +39,21 @@ OP(M___LSHIFT__, "__lshift__", pointwise,
 OP(M___LT__, "__lt__", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(M___MUL__, "__mul__", binary,
-   "self, other", CGS_OPF_ELEMENTWISE)
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M___NE__, "__ne__", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(M___OR__, "__or__", binary,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(M___RADD__, "__radd__", binary,
-   "self, other", CGS_OPF_ELEMENTWISE)
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M___RMUL__, "__rmul__", binary,
-   "self, other", CGS_OPF_ELEMENTWISE)
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M___RSHIFT__, "__rshift__", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE)
 OP(M___SUB__, "__sub__", binary,
-   "self, other", CGS_OPF_ELEMENTWISE)
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M___TRUEDIV__, "__truediv__", binary_float,
-   "self, other", CGS_OPF_ELEMENTWISE)
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M___XOR__, "__xor__", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE)
 OP(M__COALESCED_, "_coalesced_", inplace,
@@ -73,7 +73,7 @@ OP(M_ACOSH, "acosh", unary_float,
 OP(M_ACOSH_, "acosh_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_ADD, "add", binary,
-   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
+   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M_ADD_, "add_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_ADDBMM, "addbmm", addbmm,
@@ -2111,7 +2111,7 @@ OP(ATEN_ADD_SCALAR, "aten.add.Scalar", binary,
 OP(ATEN_ADD_SCALAR_OUT, "aten.add.Scalar_out", out,
    "self, other, alpha=1, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_ADD_TENSOR, "aten.add.Tensor", binary,
-   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_CORE)
+   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_CORE | CGS_OPF_FAKE_FAST_BINARY)
 OP(ATEN_ADD_COMPLEX, "aten.add.complex", none,
    "a, b", 0)
 OP(ATEN_ADD_COMPLEX_FLOAT, "aten.add.complex_float", none,
@@ -3277,7 +3277,7 @@ OP(ATEN_DIV_SCALAR_MODE_OUT, "aten.div.Scalar_mode_out", out,
 OP(ATEN_DIV_SCALAR_OUT, "aten.div.Scalar_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_DIV_TENSOR, "aten.div.Tensor", binary_float,
-   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_CORE)
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_CORE | CGS_OPF_FAKE_FAST_BINARY)
 OP(ATEN_DIV_TENSOR_MODE, "aten.div.Tensor_mode", binary_div_mode,
    "self, other, *, rounding_mode", CGS_OPF_ELEMENTWISE | CGS_OPF_CORE)
 OP(ATEN_DIV_COMPLEX, "aten.div.complex", none,
@@ -5397,7 +5397,7 @@ OP(ATEN_MUL_SCALAR, "aten.mul.Scalar", binary,
 OP(ATEN_MUL_SCALAR_OUT, "aten.mul.Scalar_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_MUL_TENSOR, "aten.mul.Tensor", binary,
-   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_CORE)
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_CORE | CGS_OPF_FAKE_FAST_BINARY)
 OP(ATEN_MUL_COMPLEX, "aten.mul.complex", none,
    "a, b", 0)
 OP(ATEN_MUL_COMPLEX_FLOAT, "aten.mul.complex_float", none,
@@ -7289,7 +7289,7 @@ OP(ATEN_SUB_SCALAR, "aten.sub.Scalar", binary,
 OP(ATEN_SUB_SCALAR_OUT, "aten.sub.Scalar_out", out,
    "self, other, alpha=1, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_SUB_TENSOR, "aten.sub.Tensor", binary,
-   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_CORE)
+   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_CORE | CGS_OPF_FAKE_FAST_BINARY)
 OP(ATEN_SUB_COMPLEX, "aten.sub.complex", none,
    "a, b", 0)
 OP(ATEN_SUB_COMPLEX_FLOAT, "aten.sub.complex_float", none,
@@ -8011,7 +8011,7 @@ OP(M_DIM, "dim", dim,
 OP(M_DIST, "dist", dist,
    "self, other, p=2", 0)
 OP(M_DIV, "div", binary_float,
-   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
+   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M_DIV_, "div_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_DIVIDE_, "divide_", inplace,
@@ -8307,7 +8307,7 @@ OP(M_MM, "mm", mm,
 OP(M_MODE, "mode", max_dim,
    "self, dim=-1, keepdim=False", 0)
 OP(M_MUL, "mul", binary,
-   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
+   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M_MUL_, "mul_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_MULTINOMIAL, "multinomial", multinomial,
@@ -8363,7 +8363,7 @@ OP(M_NOT_EQUAL_, "not_equal_", inplace,
 OP(M_NUMEL, "numel", numel,
    "self", CGS_OPF_SIZE)
 OP(OPERATOR_ADD, "operator.add", binary,
-   "a, b", CGS_OPF_ELEMENTWISE)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(OPERATOR_AND_, "operator.and_", binary,
    "a, b", CGS_OPF_ELEMENTWISE)
 OP(OPERATOR_EQ, "operator.eq", compare,
@@ -8377,13 +8377,13 @@ OP(OPERATOR_GETITEM, "operator.getitem", getitem,
 OP(OPERATOR_GT, "operator.gt", compare,
    "a, b", CGS_OPF_ELEMENTWISE)
 OP(OPERATOR_IADD, "operator.iadd", binary_iop,
-   "a, b", CGS_OPF_ELEMENTWISE)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(OPERATOR_IMUL, "operator.imul", binary_iop,
-   "a, b", CGS_OPF_ELEMENTWISE)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(OPERATOR_ISUB, "operator.isub", binary_iop,
-   "a, b", CGS_OPF_ELEMENTWISE)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(OPERATOR_ITRUEDIV, "operator.itruediv", binary_iop,
-   "a, b", CGS_OPF_ELEMENTWISE)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(OPERATOR_LE, "operator.le", compare,
    "a, b", CGS_OPF_ELEMENTWISE)
 OP(OPERATOR_LT, "operator.lt", compare,
@@ -8393,7 +8393,7 @@ OP(OPERATOR_MATMUL, "operator.matmul", matmul,
 OP(OPERATOR_MOD, "operator.mod", binary,
    "a, b", CGS_OPF_ELEMENTWISE)
 OP(OPERATOR_MUL, "operator.mul", binary,
-   "a, b", CGS_OPF_ELEMENTWISE)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(OPERATOR_NE, "operator.ne", compare,
    "a, b", CGS_OPF_ELEMENTWISE)
 OP(OPERATOR_NEG, "operator.neg", unary,
@@ -8405,9 +8405,9 @@ OP(OPERATOR_POW, "operator.pow", binary,
 OP(OPERATOR_SETITEM, "operator.setitem", novalue,
    "a, b, c", CGS_OPF_NOVALUE | CGS_OPF_INPLACE)
 OP(OPERATOR_SUB, "operator.sub", binary,
-   "a, b", CGS_OPF_ELEMENTWISE)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(OPERATOR_TRUEDIV, "operator.truediv", binary_float,
-   "a, b", CGS_OPF_ELEMENTWISE)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(OPERATOR_XOR, "operator.xor", binary,
    "a, b", CGS_OPF_ELEMENTWISE)
 OP(M_OUTER, "outer", outer,
@@ -8745,7 +8745,7 @@ OP(M_RSQRT, "rsqrt", unary_float,
 OP(M_RSQRT_, "rsqrt_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_RSUB, "rsub", binary,
-   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
+   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M_SCATTER, "scatter", scatter,
    "self, dim, index, src", 0)
 OP(M_SCATTER_, "scatter_", inplace,
@@ -8823,7 +8823,7 @@ OP(M_SQUEEZE_, "squeeze_", squeeze,
 OP(M_STD, "std", reduce,
    "self, dim=None, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(M_SUB, "sub", binary,
-   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
+   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M_SUB_, "sub_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_SUBTRACT_, "subtract_", inplace,
@@ -9291,7 +9291,7 @@ OP(TORCH_ACOSH_, "torch.acosh_", inplace,
 OP(TORCH_ADAPTIVE_AVG_POOL1D, "torch.adaptive_avg_pool1d", adaptive_pool,
    "self, output_size", 0)
 OP(TORCH_ADD, "torch.add", binary,
-   "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
+   "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(TORCH_ADDBMM, "torch.addbmm", addbmm,
    "self, batch1, batch2, *, beta=1, alpha=1", 0)
 OP(TORCH_ADDCDIV, "torch.addcdiv", pointwise,
@@ -9497,7 +9497,7 @@ OP(TORCH_DIGAMMA, "torch.digamma", unary_float,
 OP(TORCH_DIST, "torch.dist", dist,
    "self, other, p=2", 0)
 OP(TORCH_DIV, "torch.div", binary_float,
-   "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
+   "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(TORCH_DOT, "torch.dot", dot,
    "self, tensor", 0)
 OP(TORCH_DROPOUT, "torch.dropout", dropout,
@@ -9817,7 +9817,7 @@ OP(TORCH_MM, "torch.mm", mm,
 OP(TORCH_MODE, "torch.mode", max_dim,
    "self, dim=-1, keepdim=False", 0)
 OP(TORCH_MUL, "torch.mul", binary,
-   "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
+   "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(TORCH_MULTINOMIAL, "torch.multinomial", multinomial,
    "self, num_samples, replacement=False, *, generator=None", CGS_OPF_RANDOM)
 OP(TORCH_MV, "torch.mv", mv,
@@ -10067,7 +10067,7 @@ OP(TORCH_RSQRT, "torch.rsqrt", unary_float,
 OP(TORCH_RSQRT_, "torch.rsqrt_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_RSUB, "torch.rsub", binary,
-   "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
+   "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(TORCH_SCALAR_TENSOR, "torch.scalar_tensor", scalar_tensor,
    "s, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(TORCH_SCATTER, "torch.scatter", scatter,
@@ -10209,7 +10209,7 @@ OP(TORCH_STD, "torch.std", reduce,
 OP(TORCH_STD_MEAN, "torch.std_mean", var_mean,
    "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_SUB, "torch.sub", binary,
-   "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
+   "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(TORCH_SUM, "torch.sum", reduce,
    "input, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH_SWAPAXES, "torch.swapaxes", transpose,
@@ -10249,7 +10249,7 @@ OP(TORCH_TRIL, "torch.tril", contig_copy,
 OP(TORCH_TRIU, "torch.triu", contig_copy,
    "input, diagonal=0", 0)
 OP(TORCH_TRUE_DIVIDE, "torch.true_divide", binary_float,
-   "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
+   "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(TORCH_TRUNC, "torch.trunc", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_TRUNC_, "torch.trunc_", inplace,
@@ -10309,7 +10309,7 @@ OP(M_TRIU, "triu", contig_copy,
 OP(M_TRIU_, "triu_", inplace,
    "self, diagonal=0", CGS_OPF_INPLACE)
 OP(M_TRUE_DIVIDE, "true_divide", binary_float,
-   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
+   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M_TRUE_DIVIDE_, "true_divide_", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(M_TRUNC, "trunc", unary,

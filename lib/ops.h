@@ -38,6 +38,9 @@ enum cgs_op_flags {
     CGS_OPF_PROMO_COMPLEX_TO_FLOAT = 1 << 15,
     CGS_OPF_PROMO_NO_OPMATH = 1 << 16,
     CGS_OPF_PROMO_BOOL_TO_LONG = 1 << 17,
+    /* dispatches to aten.add/sub/mul/div.Tensor, which FakeTensor serves with its fast binary
+     * implementation (torch/_subclasses/fake_impls.py, make_fast_binary_impl) */
+    CGS_OPF_FAKE_FAST_BINARY = 1 << 18,
 };
 
 struct cgs_node;

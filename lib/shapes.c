@@ -1435,9 +1435,7 @@ static int binary_with(const struct cgs_node *n, struct cgs_shape_ctx *sc, int m
         dt = CGS_DTYPE_BOOL;
     // FakeTensor's fast binary path covers add, sub, mul, div (aten and operator forms),
     // and FakeTensorMode takes it only when an input has symbolic sizes or strides
-    fast = (strstr(n->target, "add") || strstr(n->target, "sub") || strstr(n->target, "mul") ||
-            strstr(n->target, "div")) &&
-           any_symbolic(o, cnt);
+    fast = (sc->op->flags & CGS_OPF_FAKE_FAST_BINARY) && any_symbolic(o, cnt);
     return elementwise(sc, o, cnt, dt, fast, d);
 }
 

@@ -408,6 +408,24 @@ def build():
     return entries
 
 
+# rules whose ops reach FakeTensor's fast binary path when they dispatch to aten.add/sub/mul/
+# div.Tensor: every form of those four (aten overloads, torch.*, operator.*, methods)
+BINARY_RULES = ("binary", "binary_float", "compare", "binary_div_mode", "binary_iop")
+FAST_BINARY = re.compile(r"(^|[._])(r?add|r?sub|r?mul|r?div|r?truediv|multiply|subtract|"
+                         r"true_divide|divide|iadd|isub|imul|itruediv)(_|\.|$)")
+
+
+def fast_binary(target, rule):
+    if rule not in BINARY_RULES:
+        return False
+    if target.startswith("aten."):
+        return target in ("aten.add.Tensor", "aten.sub.Tensor", "aten.mul.Tensor",
+                          "aten.div.Tensor")
+    if "floor_divide" in target:
+        return False    # aten.floor_divide has its own meta kernel
+    return bool(FAST_BINARY.search(target.replace("__", ".")))
+
+
 def render(entries):
     used = set()
     lines = [
@@ -428,6 +446,8 @@ def render(entries):
     ]
     for target in sorted(entries, key=lambda s: s.encode()):
         rule, flags, schema = entries[target]
+        if fast_binary(target, rule):
+            flags = list(flags) + ["FAKE_FAST_BINARY"]
         fl = " | ".join("CGS_OPF_" + f for f in flags) if flags else "0"
         lines.append("OP(%s, %s, %s,\n   %s, %s)" % (make_id(target, used), c_str(target), rule,
                                                    c_str(schema), fl))
