@@ -136,6 +136,8 @@ OP(M_AS_STRIDED, "as_strided", as_strided,
    "self, size, stride, storage_offset=None", CGS_OPF_VIEW)
 OP(M_AS_STRIDED_, "as_strided_", as_strided,
    "self, size, stride, storage_offset=None", CGS_OPF_VIEW)
+OP(M_AS_STRIDED_SCATTER, "as_strided_scatter", clone_preserve_strides,
+   "self, src, size, stride, storage_offset=None", 0)
 OP(M_ASIN, "asin", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_ASIN_, "asin_", inplace,
@@ -2090,7 +2092,7 @@ OP(ATEN_ADAPTIVE_AVG_POOL3D_BACKWARD_GRAD_INPUT, "aten.adaptive_avg_pool3d_backw
    "grad_output, self, *, !grad_input", CGS_OPF_INPLACE)
 OP(ATEN_ADAPTIVE_MAX_POOL1D_DEFAULT, "aten.adaptive_max_pool1d.default", none,
    "self, output_size", 0)
-OP(ATEN_ADAPTIVE_MAX_POOL2D_DEFAULT, "aten.adaptive_max_pool2d.default", none,
+OP(ATEN_ADAPTIVE_MAX_POOL2D_DEFAULT, "aten.adaptive_max_pool2d.default", adaptive_max_pool2d,
    "self, output_size", 0)
 OP(ATEN_ADAPTIVE_MAX_POOL2D_OUT, "aten.adaptive_max_pool2d.out", out,
    "self, output_size, *, !out, !indices", CGS_OPF_INPLACE)
@@ -2362,7 +2364,7 @@ OP(ATEN_AS_STRIDED_COPY_DEFAULT, "aten.as_strided_copy.default", as_strided_copy
    "self, size, stride, storage_offset=None", 0)
 OP(ATEN_AS_STRIDED_COPY_OUT, "aten.as_strided_copy.out", out,
    "self, size, stride, storage_offset=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_AS_STRIDED_SCATTER_DEFAULT, "aten.as_strided_scatter.default", none,
+OP(ATEN_AS_STRIDED_SCATTER_DEFAULT, "aten.as_strided_scatter.default", clone_preserve_strides,
    "self, src, size, stride, storage_offset=None", 0)
 OP(ATEN_AS_STRIDED_SCATTER_OUT, "aten.as_strided_scatter.out", out,
    "self, src, size, stride, storage_offset=None, *, !out", CGS_OPF_INPLACE)
@@ -2752,11 +2754,11 @@ OP(ATEN_CHANNEL_SHUFFLE_DEFAULT, "aten.channel_shuffle.default", like_contiguous
    "self, groups", 0)
 OP(ATEN_CHANNEL_SHUFFLE_OUT, "aten.channel_shuffle.out", out,
    "self, groups, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_CHOLESKY_DEFAULT, "aten.cholesky.default", none,
+OP(ATEN_CHOLESKY_DEFAULT, "aten.cholesky.default", column_major_copy,
    "self, upper=False", 0)
 OP(ATEN_CHOLESKY_OUT, "aten.cholesky.out", out,
    "self, upper=False, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_CHOLESKY_INVERSE_DEFAULT, "aten.cholesky_inverse.default", none,
+OP(ATEN_CHOLESKY_INVERSE_DEFAULT, "aten.cholesky_inverse.default", column_major_copy,
    "self, upper=False", 0)
 OP(ATEN_CHOLESKY_INVERSE_OUT, "aten.cholesky_inverse.out", out,
    "self, upper=False, *, !out", CGS_OPF_INPLACE)
@@ -3220,7 +3222,7 @@ OP(ATEN_DIAGONAL_COPY_DEFAULT, "aten.diagonal_copy.default", diagonal_copy,
    "self, offset=0, dim1=0, dim2=1", 0)
 OP(ATEN_DIAGONAL_COPY_OUT, "aten.diagonal_copy.out", out,
    "self, offset=0, dim1=0, dim2=1, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_DIAGONAL_SCATTER_DEFAULT, "aten.diagonal_scatter.default", none,
+OP(ATEN_DIAGONAL_SCATTER_DEFAULT, "aten.diagonal_scatter.default", clone_preserve_strides,
    "self, src, offset=0, dim1=0, dim2=1", 0)
 OP(ATEN_DIAGONAL_SCATTER_OUT, "aten.diagonal_scatter.out", out,
    "self, src, offset=0, dim1=0, dim2=1, *, !out", CGS_OPF_INPLACE)
@@ -5684,7 +5686,7 @@ OP(ATEN_NONZERO_OUT, "aten.nonzero.out", out,
    "self, *, !out", CGS_OPF_INPLACE | CGS_OPF_DYNAMIC)
 OP(ATEN_NONZERO_NUMPY_DEFAULT, "aten.nonzero_numpy.default", none,
    "self", 0)
-OP(ATEN_NONZERO_STATIC_DEFAULT, "aten.nonzero_static.default", none,
+OP(ATEN_NONZERO_STATIC_DEFAULT, "aten.nonzero_static.default", nonzero_static,
    "self, *, size, fill_value=-1", 0)
 OP(ATEN_NONZERO_STATIC_OUT, "aten.nonzero_static.out", out,
    "self, *, size, fill_value=-1, !out", CGS_OPF_INPLACE)
@@ -5944,7 +5946,7 @@ OP(ATEN_PROD_OUT, "aten.prod.out", out,
    "self, *, dtype=None, !out", CGS_OPF_INPLACE)
 OP(ATEN_PROMOTE_TYPES_DEFAULT, "aten.promote_types.default", none,
    "type1, type2", 0)
-OP(ATEN_PUT_DEFAULT, "aten.put.default", none,
+OP(ATEN_PUT_DEFAULT, "aten.put.default", clone,
    "self, index, source, accumulate=False", 0)
 OP(ATEN_PUT_OUT, "aten.put.out", out,
    "self, index, source, accumulate=False, *, !out", CGS_OPF_INPLACE)
@@ -6260,7 +6262,7 @@ OP(ATEN_RENAME_DEFAULT, "aten.rename.default", none,
    "self, names", CGS_OPF_VIEW)
 OP(ATEN_RENAME__DEFAULT, "aten.rename_.default", inplace,
    "self, names", CGS_OPF_INPLACE | CGS_OPF_VIEW)
-OP(ATEN_RENORM_DEFAULT, "aten.renorm.default", none,
+OP(ATEN_RENORM_DEFAULT, "aten.renorm.default", like_self,
    "self, p, dim, maxnorm", 0)
 OP(ATEN_RENORM_OUT, "aten.renorm.out", out,
    "self, p, dim, maxnorm, *, !out", CGS_OPF_INPLACE)
@@ -6408,7 +6410,7 @@ OP(ATEN_RRELU_DEFAULT, "aten.rrelu.default", pointwise,
    "%self, %lower=0.125, %upper=0.33333333333333331, training=False, generator=None", CGS_OPF_ELEMENTWISE | CGS_OPF_RANDOM)
 OP(ATEN_RRELU__DEFAULT, "aten.rrelu_.default", inplace,
    "self, lower=0.125, upper=0.33333333333333331, training=False, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_RRELU_WITH_NOISE_DEFAULT, "aten.rrelu_with_noise.default", none,
+OP(ATEN_RRELU_WITH_NOISE_DEFAULT, "aten.rrelu_with_noise.default", like_self,
    "self, noise, lower=0.125, upper=0.33333333333333331, training=False, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(ATEN_RRELU_WITH_NOISE_OUT, "aten.rrelu_with_noise.out", out,
    "self, !noise, lower=0.125, upper=0.33333333333333331, training=False, generator=None, *, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
@@ -7928,6 +7930,10 @@ OP(M_CHALF, "chalf", convert_to,
    "self, memory_format='preserve_format', *, dtype='complex32'", CGS_OPF_ELEMENTWISE)
 OP(M_CHAR, "char", convert_to,
    "self, memory_format='preserve_format', *, dtype='int8'", CGS_OPF_ELEMENTWISE)
+OP(M_CHOLESKY, "cholesky", column_major_copy,
+   "self, upper=False", 0)
+OP(M_CHOLESKY_INVERSE, "cholesky_inverse", column_major_copy,
+   "self, upper=False", 0)
 OP(M_CHUNK, "chunk", chunk,
    "self, chunks, dim=0", CGS_OPF_VIEW)
 OP(M_CLAMP, "clamp", unary,
@@ -8000,6 +8006,8 @@ OP(M_DIAG_EMBED, "diag_embed", diag_embed,
    "self, offset=0, dim1=-2, dim2=-1", 0)
 OP(M_DIAGONAL, "diagonal", diagonal,
    "self, *, outdim, dim1, dim2, offset=0", CGS_OPF_VIEW)
+OP(M_DIAGONAL_SCATTER, "diagonal_scatter", clone_preserve_strides,
+   "self, src, offset=0, dim1=0, dim2=1", 0)
 OP(M_DIFF, "diff", diff,
    "self, n=1, dim=-1, prepend=None, append=None", 0)
 OP(M_DIGAMMA, "digamma", unary_float,
@@ -8354,6 +8362,8 @@ OP(M_NEXTAFTER_, "nextafter_", inplace,
    "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_NONZERO, "nonzero", nonzero,
    "self", CGS_OPF_DYNAMIC)
+OP(M_NONZERO_STATIC, "nonzero_static", nonzero_static,
+   "self, *, size, fill_value=-1", 0)
 OP(M_NORM, "norm", norm,
    "self, p, dim, keepdim, *, dtype", CGS_OPF_REDUCTION)
 OP(M_NORMAL_, "normal_", inplace,
@@ -8690,6 +8700,8 @@ OP(PRIMS_ZETA_DEFAULT, "prims.zeta.default", none,
    "self, other", 0)
 OP(M_PROD, "prod", reduce,
    "self, dim, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
+OP(M_PUT, "put", clone,
+   "self, index, source, accumulate=False", 0)
 OP(M_PUT_, "put_", inplace,
    "self, index, source, accumulate=False", CGS_OPF_INPLACE)
 OP(M_RAD2DEG, "rad2deg", pointwise,
@@ -8714,6 +8726,8 @@ OP(M_REMAINDER_, "remainder_", inplace,
    "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_RENAME_, "rename_", inplace,
    "self, names", CGS_OPF_INPLACE | CGS_OPF_VIEW)
+OP(M_RENORM, "renorm", like_self,
+   "self, p, dim, maxnorm", 0)
 OP(M_RENORM_, "renorm_", inplace,
    "self, p, dim, maxnorm", CGS_OPF_INPLACE)
 OP(M_REPEAT, "repeat", repeat,
@@ -8932,6 +8946,8 @@ OP(TORCH__C__NN__UPSAMPLE_NEAREST_EXACT3D, "torch._C._nn._upsample_nearest_exact
    "self, output_size, scales_d=None, scales_h=None, scales_w=None", 0)
 OP(TORCH__C__NN_ADAPTIVE_AVG_POOL2D, "torch._C._nn.adaptive_avg_pool2d", adaptive_pool,
    "self, output_size", 0)
+OP(TORCH__C__NN_ADAPTIVE_MAX_POOL2D, "torch._C._nn.adaptive_max_pool2d", adaptive_max_pool2d,
+   "self, output_size", 0)
 OP(TORCH__C__NN_AVG_POOL2D, "torch._C._nn.avg_pool2d", avg_pool,
    "self, kernel_size, stride=[], padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None", 0)
 OP(TORCH__C__NN_AVG_POOL3D, "torch._C._nn.avg_pool3d", avg_pool3d,
@@ -9002,6 +9018,8 @@ OP(TORCH__C__NN_REPLICATION_PAD2D, "torch._C._nn.replication_pad2d", pad,
    "self, padding", 0)
 OP(TORCH__C__NN_REPLICATION_PAD3D, "torch._C._nn.replication_pad3d", pad,
    "self, padding", 0)
+OP(TORCH__C__NN_RRELU_WITH_NOISE, "torch._C._nn.rrelu_with_noise", like_self,
+   "self, noise, lower=0.125, upper=0.33333333333333331, training=False, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(TORCH__C__NN_RRELU_WITH_NOISE_, "torch._C._nn.rrelu_with_noise_", inplace,
    "self, noise, lower=0.125, upper=0.33333333333333331, training=False, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(TORCH__C__NN_SCALED_DOT_PRODUCT_ATTENTION, "torch._C._nn.scaled_dot_product_attention", sdpa,
@@ -9348,6 +9366,8 @@ OP(TORCH_AS_STRIDED_, "torch.as_strided_", as_strided,
    "self, size, stride, storage_offset=None", CGS_OPF_VIEW)
 OP(TORCH_AS_STRIDED_COPY, "torch.as_strided_copy", as_strided_copy,
    "self, size, stride, storage_offset=None", 0)
+OP(TORCH_AS_STRIDED_SCATTER, "torch.as_strided_scatter", clone_preserve_strides,
+   "self, src, size, stride, storage_offset=None", 0)
 OP(TORCH_ASIN, "torch.asin", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ASIN_, "torch.asin_", inplace,
@@ -9410,6 +9430,10 @@ OP(TORCH_CELU_, "torch.celu_", inplace,
    "self, alpha=1.", CGS_OPF_INPLACE)
 OP(TORCH_CHANNEL_SHUFFLE, "torch.channel_shuffle", like_contiguous,
    "self, groups", 0)
+OP(TORCH_CHOLESKY, "torch.cholesky", column_major_copy,
+   "self, upper=False", 0)
+OP(TORCH_CHOLESKY_INVERSE, "torch.cholesky_inverse", column_major_copy,
+   "self, upper=False", 0)
 OP(TORCH_CHUNK, "torch.chunk", chunk,
    "input, chunks, dim=0", CGS_OPF_VIEW)
 OP(TORCH_CLAMP, "torch.clamp", unary,
@@ -9490,6 +9514,8 @@ OP(TORCH_DIAGONAL, "torch.diagonal", diagonal,
    "self, *, outdim, dim1, dim2, offset=0", CGS_OPF_VIEW)
 OP(TORCH_DIAGONAL_COPY, "torch.diagonal_copy", diagonal_copy,
    "self, offset=0, dim1=0, dim2=1", 0)
+OP(TORCH_DIAGONAL_SCATTER, "torch.diagonal_scatter", clone_preserve_strides,
+   "self, src, offset=0, dim1=0, dim2=1", 0)
 OP(TORCH_DIFF, "torch.diff", diff,
    "input, n=1, dim=-1, prepend=None, append=None", 0)
 OP(TORCH_DIGAMMA, "torch.digamma", unary_float,
@@ -9858,6 +9884,8 @@ OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_AVG_POOL1D, "torch.nn.functional.adaptive_avg_po
    "self, output_size", 0)
 OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_AVG_POOL2D, "torch.nn.functional.adaptive_avg_pool2d", adaptive_pool,
    "input, output_size", 0)
+OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_MAX_POOL2D, "torch.nn.functional.adaptive_max_pool2d", adaptive_max_pool2d,
+   "self, output_size", 0)
 OP(TORCH_NN_FUNCTIONAL_AVG_POOL1D, "torch.nn.functional.avg_pool1d", avg_pool1d,
    "self, kernel_size, stride=[], padding=[0], ceil_mode=False, count_include_pad=True", 0)
 OP(TORCH_NN_FUNCTIONAL_AVG_POOL2D, "torch.nn.functional.avg_pool2d", avg_pool,
@@ -9986,6 +10014,8 @@ OP(TORCH_NN_FUNCTIONAL_THRESHOLD_, "torch.nn.functional.threshold_", inplace,
    "self, threshold, value", CGS_OPF_INPLACE)
 OP(TORCH_NONZERO, "torch.nonzero", nonzero,
    "self", CGS_OPF_DYNAMIC)
+OP(TORCH_NONZERO_STATIC, "torch.nonzero_static", nonzero_static,
+   "self, *, size, fill_value=-1", 0)
 OP(TORCH_NORM, "torch.norm", norm,
    "self, p, dim, keepdim, *, dtype", CGS_OPF_REDUCTION)
 OP(TORCH_ONES, "torch.ones", zeros,
@@ -10018,6 +10048,8 @@ OP(TORCH_POW, "torch.pow", binary,
    "input, exponent", CGS_OPF_ELEMENTWISE)
 OP(TORCH_PROD, "torch.prod", reduce,
    "self, dim, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
+OP(TORCH_PUT, "torch.put", clone,
+   "self, index, source, accumulate=False", 0)
 OP(TORCH_RAD2DEG, "torch.rad2deg", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_RAD2DEG_, "torch.rad2deg_", inplace,
@@ -10044,6 +10076,8 @@ OP(TORCH_RELU_, "torch.relu_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_REMAINDER, "torch.remainder", binary,
    "self, other", CGS_OPF_ELEMENTWISE)
+OP(TORCH_RENORM, "torch.renorm", like_self,
+   "self, p, dim, maxnorm", 0)
 OP(TORCH_REPEAT_INTERLEAVE, "torch.repeat_interleave", repeat_interleave,
    "self, repeats, dim=None, *, output_size=None", 0)
 OP(TORCH_RESHAPE, "torch.reshape", reshape,

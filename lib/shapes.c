@@ -6391,6 +6391,78 @@ RULE(diag)
     return 0;
 }
 
+/* adaptive_max_pool2d(self, output_size): (values, int64 indices), 3-D or 4-D input; a 4-D
+ * one in its suggested memory format (channels-last when it is). */
+RULE(adaptive_max_pool2d)
+{
+    const struct cgs_tensor *t;
+    sym_t os[2], shape[4];
+    uint32_t k;
+    bool cl;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(shape_param(sc, A(sc, "output_size"), os, &k, d));
+    if ((t->ndim != 3 && t->ndim != 4) || k != 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "adaptive_max_pool2d: bad ranks");
+    dimcpy(shape, t->shape, t->ndim - 2);
+    shape[t->ndim - 2] = os[0], shape[t->ndim - 1] = os[1];
+    cl = t->ndim == 4 && suggest_cl(sc, t);
+    sc->out = new_list(sc, 2);
+    fill_dense(sc, &sc->out->u.items[0], t->ndim, shape, t->dtype, t->device, cl);
+    fill_dense(sc, &sc->out->u.items[1], t->ndim, shape, CGS_DTYPE_INT64, t->device, cl);
+    return 0;
+}
+
+/* cholesky / cholesky_inverse(self, upper): a column-major copy of self's shape. */
+RULE(column_major_copy)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(square_input(sc, "self", &t, d));
+    sc->out = new_val(sc, CGS_VAL_TENSOR);
+    lapack_fill(sc, sc->out, t->ndim, t->shape, t->dtype, t->device, true);
+    return 0;
+}
+
+/* nonzero_static(self, *, size, fill_value): int64 [size, ndim]; strides (1, size) on CUDA. */
+RULE(nonzero_static)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+    sym_t size;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (int_of(sc, A(sc, "size"), &size))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "nonzero_static: size not known");
+    o = new_tensor_val(sc, &sc->out, 2, CGS_DTYPE_INT64, t->device);
+    o->shape[0] = size, o->shape[1] = K(sc, t->ndim);
+    if (t->device && !strncmp(t->device, "cuda", 4)) {
+        o->stride[0] = K(sc, 1), o->stride[1] = size;
+    } else {
+        o->stride[0] = K(sc, t->ndim), o->stride[1] = K(sc, 1);
+    }
+    return 0;
+}
+
+/* diagonal_scatter / as_strided_scatter / select_scatter...: a clone of self with its strides
+ * (clone_preserve_strides). */
+RULE(clone_preserve_strides)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    o = out_tensor(sc, t->ndim, t->dtype, t->device);
+    dimcpy(o->shape, t->shape, t->ndim);
+    dimcpy(o->stride, t->stride, t->ndim);
+    o->storage_offset = K(sc, 0);
+    return 0;
+}
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 
 static const char *arena_msg(struct cgs_arena *ar, const char *s)
