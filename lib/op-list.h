@@ -4706,7 +4706,7 @@ OP(ATEN_LINALG_LU_FACTOR_EX_DEFAULT, "aten.linalg_lu_factor_ex.default", linalg_
    "A, *, pivot=True, check_errors=False", 0)
 OP(ATEN_LINALG_LU_FACTOR_EX_OUT, "aten.linalg_lu_factor_ex.out", out,
    "A, *, pivot=True, check_errors=False, !LU, !pivots, !info", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_LU_SOLVE_DEFAULT, "aten.linalg_lu_solve.default", none,
+OP(ATEN_LINALG_LU_SOLVE_DEFAULT, "aten.linalg_lu_solve.default", linalg_lu_solve,
    "LU, pivots, B, *, left=True, adjoint=False", 0)
 OP(ATEN_LINALG_LU_SOLVE_OUT, "aten.linalg_lu_solve.out", out,
    "LU, pivots, B, *, left=True, adjoint=False, !out", CGS_OPF_INPLACE)
@@ -4790,7 +4790,7 @@ OP(ATEN_LINALG_SOLVE_EX_DEFAULT, "aten.linalg_solve_ex.default", none,
    "A, B, *, left=True, check_errors=False", 0)
 OP(ATEN_LINALG_SOLVE_EX_OUT, "aten.linalg_solve_ex.out", out,
    "A, B, *, left=True, check_errors=False, !result, !info", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_SOLVE_TRIANGULAR_DEFAULT, "aten.linalg_solve_triangular.default", none,
+OP(ATEN_LINALG_SOLVE_TRIANGULAR_DEFAULT, "aten.linalg_solve_triangular.default", linalg_solve_triangular,
    "self, B, *, upper, left=True, unitriangular=False", 0)
 OP(ATEN_LINALG_SOLVE_TRIANGULAR_OUT, "aten.linalg_solve_triangular.out", out,
    "self, B, *, upper, left=True, unitriangular=False, !out", CGS_OPF_INPLACE)
@@ -4932,7 +4932,7 @@ OP(ATEN_LOG_SIGMOID_BACKWARD_DEFAULT, "aten.log_sigmoid_backward.default", none,
    "grad_output, self, buffer", 0)
 OP(ATEN_LOG_SIGMOID_BACKWARD_GRAD_INPUT, "aten.log_sigmoid_backward.grad_input", out,
    "grad_output, self, buffer, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_LOG_SIGMOID_FORWARD_DEFAULT, "aten.log_sigmoid_forward.default", none,
+OP(ATEN_LOG_SIGMOID_FORWARD_DEFAULT, "aten.log_sigmoid_forward.default", log_sigmoid_forward,
    "self", 0)
 OP(ATEN_LOG_SIGMOID_FORWARD_OUTPUT, "aten.log_sigmoid_forward.output", out,
    "self, *, !output, !buffer", CGS_OPF_INPLACE)
@@ -8922,12 +8922,16 @@ OP(TORCH__C__LINALG_LINALG_LU_FACTOR, "torch._C._linalg.linalg_lu_factor", linal
    "A, *, pivot=True", 0)
 OP(TORCH__C__LINALG_LINALG_LU_FACTOR_EX, "torch._C._linalg.linalg_lu_factor_ex", linalg_factor_pivots,
    "A, *, pivot=True, check_errors=False", 0)
+OP(TORCH__C__LINALG_LINALG_LU_SOLVE, "torch._C._linalg.linalg_lu_solve", linalg_lu_solve,
+   "LU, pivots, B, *, left=True, adjoint=False", 0)
 OP(TORCH__C__LINALG_LINALG_QR, "torch._C._linalg.linalg_qr", linalg_qr,
    "A, mode='reduced'", 0)
 OP(TORCH__C__LINALG_LINALG_SLOGDET, "torch._C._linalg.linalg_slogdet", linalg_slogdet2,
    "A", 0)
 OP(TORCH__C__LINALG_LINALG_SOLVE, "torch._C._linalg.linalg_solve", linalg_solve1,
    "A, B, *, left=True", 0)
+OP(TORCH__C__LINALG_LINALG_SOLVE_TRIANGULAR, "torch._C._linalg.linalg_solve_triangular", linalg_solve_triangular,
+   "self, B, *, upper, left=True, unitriangular=False", 0)
 OP(TORCH__C__LINALG_LINALG_SVD, "torch._C._linalg.linalg_svd", linalg_svd,
    "A, full_matrices=True, *, driver=None", 0)
 OP(TORCH__C__LINALG_LINALG_SVDVALS, "torch._C._linalg.linalg_svdvals", linalg_svdvals,
@@ -9756,12 +9760,16 @@ OP(TORCH_LINALG_LU_FACTOR, "torch.linalg.lu_factor", linalg_lu_factor,
    "A, *, pivot=True", 0)
 OP(TORCH_LINALG_LU_FACTOR_EX, "torch.linalg.lu_factor_ex", linalg_factor_pivots,
    "A, *, pivot=True, check_errors=False", 0)
+OP(TORCH_LINALG_LU_SOLVE, "torch.linalg.lu_solve", linalg_lu_solve,
+   "LU, pivots, B, *, left=True, adjoint=False", 0)
 OP(TORCH_LINALG_QR, "torch.linalg.qr", linalg_qr,
    "A, mode='reduced'", 0)
 OP(TORCH_LINALG_SLOGDET, "torch.linalg.slogdet", linalg_slogdet2,
    "A", 0)
 OP(TORCH_LINALG_SOLVE, "torch.linalg.solve", linalg_solve1,
    "A, B, *, left=True", 0)
+OP(TORCH_LINALG_SOLVE_TRIANGULAR, "torch.linalg.solve_triangular", linalg_solve_triangular,
+   "self, B, *, upper, left=True, unitriangular=False", 0)
 OP(TORCH_LINALG_SVD, "torch.linalg.svd", linalg_svd,
    "A, full_matrices=True, *, driver=None", 0)
 OP(TORCH_LINALG_SVDVALS, "torch.linalg.svdvals", linalg_svdvals,

@@ -6463,6 +6463,64 @@ RULE(clone_preserve_strides)
     return 0;
 }
 
+/* log_sigmoid_forward(self): (output laid out like self, buffer: empty [0] on CUDA, else
+ * like self) -- its decomposition. */
+RULE(log_sigmoid_forward)
+{
+    struct operand o;
+    uint32_t cnt;
+    struct cgs_val *l;
+    sym_t zero = K(sc, 0);
+
+    (void)n;
+    TRY(operands(sc, 1, &o, &cnt, d));
+    if (cnt != 1 || !o.t)
+        return cgs_diag_set(d, CGS_E_INVAL, "expected a tensor");
+    l = new_list(sc, 2);
+    TRY(elementwise(sc, &o, 1, o.t->dtype, false, d));
+    l->u.items[0] = *sc->out;
+    if (o.t->device && !strncmp(o.t->device, "cuda", 4))
+        fill_dense(sc, &l->u.items[1], 1, &zero, o.t->dtype, o.t->device, false);
+    else
+        l->u.items[1] = *sc->out;
+    sc->out = l;
+    return 0;
+}
+
+/* A solver's result: B's shape (batch dims equal to A's; broadcasting is not tracked),
+ * column-major when col_major. */
+static int solver_result(struct cgs_shape_ctx *sc, const char *a_name, const char *b_name,
+                         bool col_major, struct cgs_diag *d)
+{
+    const struct cgs_tensor *a, *b;
+
+    TRY(need_tensor(sc, a_name, &a, d));
+    TRY(need_tensor(sc, b_name, &b, d));
+    if (a->ndim < 2 || b->ndim != a->ndim)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "solver with broadcast batch dims is not tracked");
+    for (uint32_t i = 0; i + 2 < a->ndim; i++)
+        if (!dim_eq(a->shape[i], b->shape[i]))
+            return cgs_diag_set(d, CGS_E_UNKNOWN,
+                                "solver with broadcast batch dims is not tracked");
+    sc->out = new_val(sc, CGS_VAL_TENSOR);
+    lapack_fill(sc, sc->out, b->ndim, b->shape, b->dtype, b->device, col_major);
+    return 0;
+}
+
+/* linalg_lu_solve(LU, pivots, B, left, adjoint): column-major when left, else row-major. */
+RULE(linalg_lu_solve)
+{
+    (void)n;
+    return solver_result(sc, "LU", "B", bool_of(A(sc, "left"), true), d);
+}
+
+/* linalg_solve_triangular(A, B, upper, left, ...): column-major (Fortran-contiguous). */
+RULE(linalg_solve_triangular)
+{
+    (void)n;
+    return solver_result(sc, "self", "B", true, d);
+}
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 
 static const char *arena_msg(struct cgs_arena *ar, const char *s)
