@@ -8005,7 +8005,7 @@ OP(M_DIAG, "diag", diag,
 OP(M_DIAG_EMBED, "diag_embed", diag_embed,
    "self, offset=0, dim1=-2, dim2=-1", 0)
 OP(M_DIAGONAL, "diagonal", diagonal,
-   "self, *, outdim, dim1, dim2, offset=0", CGS_OPF_VIEW)
+   "self, offset=0, dim1=0, dim2=1", CGS_OPF_VIEW)
 OP(M_DIAGONAL_SCATTER, "diagonal_scatter", clone_preserve_strides,
    "self, src, offset=0, dim1=0, dim2=1", 0)
 OP(M_DIFF, "diff", diff,
@@ -9515,7 +9515,7 @@ OP(TORCH_DIAG, "torch.diag", diag,
 OP(TORCH_DIAG_EMBED, "torch.diag_embed", diag_embed,
    "self, offset=0, dim1=-2, dim2=-1", 0)
 OP(TORCH_DIAGONAL, "torch.diagonal", diagonal,
-   "self, *, outdim, dim1, dim2, offset=0", CGS_OPF_VIEW)
+   "self, offset=0, dim1=0, dim2=1", CGS_OPF_VIEW)
 OP(TORCH_DIAGONAL_COPY, "torch.diagonal_copy", diagonal_copy,
    "self, offset=0, dim1=0, dim2=1", 0)
 OP(TORCH_DIAGONAL_SCATTER, "torch.diagonal_scatter", clone_preserve_strides,
@@ -9892,8 +9892,6 @@ OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_AVG_POOL1D, "torch.nn.functional.adaptive_avg_po
    "self, output_size", 0)
 OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_AVG_POOL2D, "torch.nn.functional.adaptive_avg_pool2d", adaptive_pool,
    "input, output_size", 0)
-OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_MAX_POOL2D, "torch.nn.functional.adaptive_max_pool2d", adaptive_max_pool2d,
-   "self, output_size", 0)
 OP(TORCH_NN_FUNCTIONAL_AVG_POOL1D, "torch.nn.functional.avg_pool1d", avg_pool1d,
    "self, kernel_size, stride=[], padding=[0], ceil_mode=False, count_include_pad=True", 0)
 OP(TORCH_NN_FUNCTIONAL_AVG_POOL2D, "torch.nn.functional.avg_pool2d", avg_pool,
@@ -9903,9 +9901,9 @@ OP(TORCH_NN_FUNCTIONAL_AVG_POOL3D, "torch.nn.functional.avg_pool3d", avg_pool3d,
 OP(TORCH_NN_FUNCTIONAL_BATCH_NORM, "torch.nn.functional.batch_norm", batch_norm,
    "input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05", 0)
 OP(TORCH_NN_FUNCTIONAL_BINARY_CROSS_ENTROPY, "torch.nn.functional.binary_cross_entropy", pointwise_loss,
-   "self, target, weight=None, reduction=1", 0)
+   "input, target, weight=None, size_average=None, reduce=None, reduction='mean'", 0)
 OP(TORCH_NN_FUNCTIONAL_BINARY_CROSS_ENTROPY_WITH_LOGITS, "torch.nn.functional.binary_cross_entropy_with_logits", pointwise_loss,
-   "self, target, weight=None, pos_weight=None, reduction=1", 0)
+   "input, target, weight=None, size_average=None, reduce=None, reduction='mean', pos_weight=None", 0)
 OP(TORCH_NN_FUNCTIONAL_CELU, "torch.nn.functional.celu", pointwise,
    "%self, alpha=1.", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_NN_FUNCTIONAL_CELU_, "torch.nn.functional.celu_", inplace,
@@ -9943,11 +9941,11 @@ OP(TORCH_NN_FUNCTIONAL_HARDTANH, "torch.nn.functional.hardtanh", unary_maybe_inp
 OP(TORCH_NN_FUNCTIONAL_HARDTANH_, "torch.nn.functional.hardtanh_", inplace,
    "self, min_val=-1, max_val=1", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_NN_FUNCTIONAL_HUBER_LOSS, "torch.nn.functional.huber_loss", pointwise_loss,
-   "self, target, reduction=1, delta=1.", 0)
+   "input, target, reduction='mean', delta=1.0, weight=None", 0)
 OP(TORCH_NN_FUNCTIONAL_INTERPOLATE, "torch.nn.functional.interpolate", interpolate,
    "input, size=None, scale_factor=None, mode='nearest', align_corners=None, recompute_scale_factor=None, antialias=False", 0)
 OP(TORCH_NN_FUNCTIONAL_L1_LOSS, "torch.nn.functional.l1_loss", pointwise_loss,
-   "self, target, reduction=1", 0)
+   "input, target, size_average=None, reduce=None, reduction='mean'", 0)
 OP(TORCH_NN_FUNCTIONAL_LAYER_NORM, "torch.nn.functional.layer_norm", layer_norm,
    "input, normalized_shape, weight=None, bias=None, eps=1e-05", 0)
 OP(TORCH_NN_FUNCTIONAL_LEAKY_RELU, "torch.nn.functional.leaky_relu", unary_maybe_inplace,
@@ -9960,20 +9958,16 @@ OP(TORCH_NN_FUNCTIONAL_LOG_SOFTMAX, "torch.nn.functional.log_softmax", softmax,
    "input, dim=None, _stacklevel=3, dtype=None", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NN_FUNCTIONAL_MAX_POOL2D, "torch.nn.functional.max_pool2d", max_pool_f,
    "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False", 0)
-OP(TORCH_NN_FUNCTIONAL_MAX_POOL2D_WITH_INDICES, "torch.nn.functional.max_pool2d_with_indices", max_pool_indices,
-   "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", 0)
-OP(TORCH_NN_FUNCTIONAL_MAX_POOL3D_WITH_INDICES, "torch.nn.functional.max_pool3d_with_indices", max_pool3d_indices,
-   "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", 0)
-OP(TORCH_NN_FUNCTIONAL_MAX_UNPOOL1D, "torch.nn.functional.max_unpool1d", max_unpool,
+OP(TORCH_NN_FUNCTIONAL_MAX_UNPOOL1D, "torch.nn.functional.max_unpool1d", max_unpool_f1,
    "self, indices, kernel_size, stride=None, padding=0, output_size=None", 0)
-OP(TORCH_NN_FUNCTIONAL_MAX_UNPOOL2D, "torch.nn.functional.max_unpool2d", max_unpool,
-   "self, indices, output_size", 0)
-OP(TORCH_NN_FUNCTIONAL_MAX_UNPOOL3D, "torch.nn.functional.max_unpool3d", max_unpool,
-   "self, indices, output_size, stride, padding", 0)
+OP(TORCH_NN_FUNCTIONAL_MAX_UNPOOL2D, "torch.nn.functional.max_unpool2d", max_unpool_f2,
+   "self, indices, kernel_size, stride=None, padding=0, output_size=None", 0)
+OP(TORCH_NN_FUNCTIONAL_MAX_UNPOOL3D, "torch.nn.functional.max_unpool3d", max_unpool_f3,
+   "self, indices, kernel_size, stride=None, padding=0, output_size=None", 0)
 OP(TORCH_NN_FUNCTIONAL_MISH, "torch.nn.functional.mish", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
-OP(TORCH_NN_FUNCTIONAL_MSE_LOSS, "torch.nn.functional.mse_loss", mse_loss,
-   "self, target, reduction=1", 0)
+OP(TORCH_NN_FUNCTIONAL_MSE_LOSS, "torch.nn.functional.mse_loss", pointwise_loss,
+   "input, target, size_average=None, reduce=None, reduction='mean', weight=None", 0)
 OP(TORCH_NN_FUNCTIONAL_MULTI_HEAD_ATTENTION_FORWARD, "torch.nn.functional.multi_head_attention_forward", mha,
    "query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias, bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias, training=True, key_padding_mask=None, need_weights=True, attn_mask=None, use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None, v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True, is_causal=False", 0)
 OP(TORCH_NN_FUNCTIONAL_PAD, "torch.nn.functional.pad", pad,
@@ -10003,9 +9997,9 @@ OP(TORCH_NN_FUNCTIONAL_SIGMOID, "torch.nn.functional.sigmoid", unary_float,
 OP(TORCH_NN_FUNCTIONAL_SILU, "torch.nn.functional.silu", unary_maybe_inplace,
    "input, inplace=False", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NN_FUNCTIONAL_SMOOTH_L1_LOSS, "torch.nn.functional.smooth_l1_loss", pointwise_loss,
-   "self, target, reduction=1, beta=1.", 0)
+   "input, target, size_average=None, reduce=None, reduction='mean', beta=1.0", 0)
 OP(TORCH_NN_FUNCTIONAL_SOFT_MARGIN_LOSS, "torch.nn.functional.soft_margin_loss", pointwise_loss,
-   "self, target, reduction=1", 0)
+   "input, target, size_average=None, reduce=None, reduction='mean'", 0)
 OP(TORCH_NN_FUNCTIONAL_SOFTMAX, "torch.nn.functional.softmax", softmax,
    "input, dim=None, _stacklevel=3, dtype=None", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NN_FUNCTIONAL_SOFTMIN, "torch.nn.functional.softmin", softmax,
@@ -10063,13 +10057,13 @@ OP(TORCH_RAD2DEG, "torch.rad2deg", pointwise,
 OP(TORCH_RAD2DEG_, "torch.rad2deg_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_RAND, "torch.rand", zeros,
-   "size, *, generator, names, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
+   "size, *, generator, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(TORCH_RAND_LIKE, "torch.rand_like", empty_like,
    "self, *, generator, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
 OP(TORCH_RANDINT_LIKE, "torch.randint_like", empty_like,
    "self, low, high, *, generator, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
 OP(TORCH_RANDN, "torch.randn", zeros,
-   "size, *, generator, names, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
+   "size, *, generator, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(TORCH_RANDN_LIKE, "torch.randn_like", empty_like,
    "self, *, generator, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
 OP(TORCH_RANDPERM, "torch.randperm", randperm,

@@ -5190,16 +5190,35 @@ RULE(linspace)
     return 0;
 }
 
-/* max_unpool{2,3}d(self, indices, output_size, ...): self's leading dims + output_size. */
-RULE(max_unpool)
+/* max_unpool{2,3}d(self, indices, output_size, ...): self's leading dims + output_size;
+ * torch.nn.functional.max_unpool{1,2,3}d (nsp spatial dims) may leave output_size out. */
+static int max_unpool_with(struct cgs_shape_ctx *sc, uint32_t nsp, struct cgs_diag *d)
 {
     const struct cgs_tensor *t;
     sym_t os[NDIM_MAX], shape[NDIM_MAX];
     uint32_t k, i;
 
-    (void)n;
     TRY(need_tensor(sc, "self", &t, d));
-    TRY(shape_param(sc, A(sc, "output_size"), os, &k, d));
+    if (is_none(A(sc, "output_size")) && find_param(sc, "kernel_size") >= 0) {
+        // torch.nn.functional: (in - 1) * stride - 2 * padding + kernel over the last dims
+        sym_t kk[3], st[3], pd[3];
+        k = nsp;
+        if (k == 0 || k > 3 || k > t->ndim)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "max_unpool: sizes not known");
+        TRY(spatial_param(sc, "kernel_size", k, 1, kk, d));
+        if (is_none(A(sc, "stride")))
+            dimcpy(st, kk, k);
+        else
+            TRY(spatial_param(sc, "stride", k, 1, st, d));
+        TRY(spatial_param(sc, "padding", k, 0, pd, d));
+        for (i = 0; i < k; i++)
+            os[i] = S_add(sc, S_sub(sc, S_mul(sc, S_sub(sc, t->shape[t->ndim - k + i], K(sc, 1)),
+                                              st[i]),
+                                    S_mul(sc, K(sc, 2), pd[i])),
+                          kk[i]);
+    } else {
+        TRY(shape_param(sc, A(sc, "output_size"), os, &k, d));
+    }
     if (k > t->ndim)
         return cgs_diag_set(d, CGS_E_INVAL, "max_unpool: output_size longer than the rank");
     dimcpy(shape, t->shape, t->ndim);
@@ -5208,6 +5227,11 @@ RULE(max_unpool)
     out_dense(sc, t->ndim, shape, t->dtype, t->device, false);
     return 0;
 }
+
+RULE(max_unpool) { (void)n; return max_unpool_with(sc, 0, d); }
+RULE(max_unpool_f1) { (void)n; return max_unpool_with(sc, 1, d); }
+RULE(max_unpool_f2) { (void)n; return max_unpool_with(sc, 2, d); }
+RULE(max_unpool_f3) { (void)n; return max_unpool_with(sc, 3, d); }
 
 /* The matrix-vector family: contiguous results of the promoted dtype. */
 static int matvec(struct cgs_shape_ctx *sc, const char *a, const char *b, int kind,
@@ -5279,7 +5303,8 @@ static int diagonal_view(struct cgs_shape_ctx *sc, const struct cgs_tensor **tp,
     uint32_t d1, d2, i, j = 0;
     int64_t off = 0, s1, s2, len;
 
-    TRY(need_tensor(sc, "self", &t, d));
+    if (arg_tensor(sc, Ai(sc, 0), &t) != 0) // self, or linalg.diagonal's A
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "input 0 is not known");
     if (t->ndim < 2)
         return cgs_diag_set(d, CGS_E_INVAL, "diagonal of a tensor of rank %u", t->ndim);
     TRY(dim_arg(sc, "dim1", t->ndim, &d1, d));
@@ -5861,8 +5886,17 @@ RULE(pointwise_loss)
     TRY(operands(sc, 2, o, &cnt, d));
     if (cnt != 2 || !o[0].t)
         return cgs_diag_set(d, CGS_E_INVAL, "loss: expected self and target tensors");
-    if (!is_none(A(sc, "reduction")) && !int_const(sc, A(sc, "reduction"), &red))
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "loss: reduction not constant");
+    {
+        // ATen's enum (0 none, 1 mean, 2 sum), or torch.nn.functional's string
+        const struct cgs_arg *ra = A(sc, "reduction");
+        const char *rs = str_of(ra);
+        if (rs)
+            red = !strcmp(rs, "none") ? 0 : !strcmp(rs, "sum") ? 2 : 1;
+        else if (!is_none(ra) && !int_const(sc, ra, &red))
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "loss: reduction not constant");
+        if (!is_none(A(sc, "size_average")) || !is_none(A(sc, "reduce")))
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "loss: legacy size_average/reduce");
+    }
     dt = result_type(o, 2);
     if (red != 0) {
         out_dense(sc, 0, NULL, dt, o[0].t->device, false);

@@ -382,7 +382,9 @@ def build():
     for target, packet, key in torch_level_targets(callables):
         if target in entries or packet not in by_packet:
             continue
-        cands = [n for n in by_packet[packet] if entries[n][0] not in ("none", "out")]
+        # named-tensor overloads (Dimname arguments) are not what Dynamo graphs call
+        cands = [n for n in by_packet[packet] if entries[n][0] not in ("none", "out") and
+                 "Dimname" not in overloads[n][1] and "names" not in n.split(".")[-1].lower()]
         if not cands:
             continue
         # the Python binding takes every overload's arguments: the widest overload's list
@@ -402,8 +404,11 @@ def build():
                 not params_text.startswith("*") and rule != "pointwise":
             names = [x.split("=")[0].strip() for x in split_top(params_text)]
             aten = [p.name for p in parsed[pick][0]]
-            if [("self" if n == "input" else n) for n in names[:2]] != aten[:2]:
-                continue    # a Python wrapper with its own argument order: no guess
+            mapped = [("self" if n == "input" else n) for n in names]
+            # a Python wrapper with its own arguments, or one whose results depend on an option
+            # of its own (return_indices), is not the ATen op: no guess
+            if mapped[:len(aten)] != aten[:len(mapped)] or "return_indices" in mapped:
+                continue
         entries[target] = (rule, [f for f in flags if f != "CORE"], schema)
     return entries
 
