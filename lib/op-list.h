@@ -2914,11 +2914,11 @@ OP(ATEN_CONV_TBC_OUT, "aten.conv_tbc.out", out,
    "self, weight, bias, pad=0, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_CONV_TBC_BACKWARD_DEFAULT, "aten.conv_tbc_backward.default", none,
    "self, input, weight, bias, pad", 0)
-OP(ATEN_CONV_TRANSPOSE1D_DEFAULT, "aten.conv_transpose1d.default", none,
+OP(ATEN_CONV_TRANSPOSE1D_DEFAULT, "aten.conv_transpose1d.default", conv_t,
    "input, weight, bias=None, stride=[1], padding=[0], output_padding=[0], groups=1, dilation=[1]", 0)
 OP(ATEN_CONV_TRANSPOSE2D_INPUT, "aten.conv_transpose2d.input", conv_t,
    "input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1", CGS_OPF_CONV)
-OP(ATEN_CONV_TRANSPOSE3D_INPUT, "aten.conv_transpose3d.input", none,
+OP(ATEN_CONV_TRANSPOSE3D_INPUT, "aten.conv_transpose3d.input", conv_t,
    "input, weight, bias=None, stride=[1, 1, 1], padding=[0, 0, 0], output_padding=[0, 0, 0], groups=1, dilation=[1, 1, 1]", 0)
 OP(ATEN_CONVOLUTION_DEFAULT, "aten.convolution.default", conv,
    "input, weight, bias, stride, padding, dilation, transposed, output_padding, groups", CGS_OPF_CONV | CGS_OPF_CORE)
@@ -5366,13 +5366,13 @@ OP(ATEN_MODE_VALUES, "aten.mode.values", out,
    "self, dim=-1, keepdim=False, *, !values, !indices", CGS_OPF_INPLACE)
 OP(ATEN_MODF_DEFAULT, "aten.modf.default", none,
    "a", 0)
-OP(ATEN_MOVEAXIS_INT, "aten.moveaxis.int", none,
+OP(ATEN_MOVEAXIS_INT, "aten.moveaxis.int", movedim,
    "self, source, destination", CGS_OPF_VIEW)
-OP(ATEN_MOVEAXIS_INTLIST, "aten.moveaxis.intlist", none,
+OP(ATEN_MOVEAXIS_INTLIST, "aten.moveaxis.intlist", movedim,
    "self, source, destination", CGS_OPF_VIEW)
-OP(ATEN_MOVEDIM_INT, "aten.movedim.int", none,
+OP(ATEN_MOVEDIM_INT, "aten.movedim.int", movedim,
    "self, source, destination", CGS_OPF_VIEW)
-OP(ATEN_MOVEDIM_INTLIST, "aten.movedim.intlist", none,
+OP(ATEN_MOVEDIM_INTLIST, "aten.movedim.intlist", movedim,
    "self, source, destination", CGS_OPF_VIEW)
 OP(ATEN_MPS_CONVOLUTION_BACKWARD_DEFAULT, "aten.mps_convolution_backward.default", none,
    "self, grad_output, weight, padding, stride, dilation, groups, output_mask", 0)
@@ -5390,7 +5390,7 @@ OP(ATEN_MSE_LOSS_BACKWARD_DEFAULT, "aten.mse_loss_backward.default", none,
    "grad_output, self, target, reduction", 0)
 OP(ATEN_MSE_LOSS_BACKWARD_GRAD_INPUT, "aten.mse_loss_backward.grad_input", out,
    "grad_output, self, target, reduction, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_MSORT_DEFAULT, "aten.msort.default", none,
+OP(ATEN_MSORT_DEFAULT, "aten.msort.default", msort,
    "self", 0)
 OP(ATEN_MSORT_OUT, "aten.msort.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
@@ -5482,7 +5482,7 @@ OP(ATEN_NAN_TO_NUM_OUT, "aten.nan_to_num.out", out,
    "self, nan=None, posinf=None, neginf=None, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_NAN_TO_NUM__DEFAULT, "aten.nan_to_num_.default", inplace,
    "self, nan=None, posinf=None, neginf=None", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_NANMEAN_DEFAULT, "aten.nanmean.default", none,
+OP(ATEN_NANMEAN_DEFAULT, "aten.nanmean.default", reduce,
    "self, dim=None, keepdim=False, *, dtype=None", 0)
 OP(ATEN_NANMEAN_OUT, "aten.nanmean.out", out,
    "self, dim=None, keepdim=False, *, dtype=None, !out", CGS_OPF_INPLACE)
@@ -8314,6 +8314,12 @@ OP(M_MM, "mm", mm,
    "self, mat2", CGS_OPF_MATMUL)
 OP(M_MODE, "mode", max_dim,
    "self, dim=-1, keepdim=False", 0)
+OP(M_MOVEAXIS, "moveaxis", movedim,
+   "self, source, destination", CGS_OPF_VIEW)
+OP(M_MOVEDIM, "movedim", movedim,
+   "self, source, destination", CGS_OPF_VIEW)
+OP(M_MSORT, "msort", msort,
+   "self", 0)
 OP(M_MUL, "mul", binary,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M_MUL_, "mul_", inplace,
@@ -8332,6 +8338,8 @@ OP(M_NAN_TO_NUM, "nan_to_num", pointwise,
    "%self, nan=None, posinf=None, neginf=None", CGS_OPF_ELEMENTWISE)
 OP(M_NAN_TO_NUM_, "nan_to_num_", inplace,
    "self, nan=None, posinf=None, neginf=None", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(M_NANMEAN, "nanmean", reduce,
+   "self, dim=None, keepdim=False, *, dtype=None", 0)
 OP(M_NANMEDIAN, "nanmedian", minmax,
    "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(M_NANSUM, "nansum", reduce,
@@ -8352,6 +8360,10 @@ OP(M_NEGATIVE_, "negative_", inplace,
    "self", CGS_OPF_INPLACE)
 OP(M_NEW_EMPTY, "new_empty", new_full,
    "self, *size, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
+OP(M_NEW_EMPTY_STRIDED, "new_empty_strided", new_empty_strided,
+   "self, size, stride, *, dtype=None, layout=None, device=None, pin_memory=None, requires_grad=False", CGS_OPF_FACTORY)
+OP(M_NEW_FULL, "new_full", new_full,
+   "self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(M_NEW_ONES, "new_ones", new_full,
    "self, *size, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(M_NEW_ZEROS, "new_zeros", new_full,
@@ -9474,8 +9486,12 @@ OP(TORCH_CONV2D, "torch.conv2d", conv,
    "input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1", CGS_OPF_CONV)
 OP(TORCH_CONV3D, "torch.conv3d", conv,
    "input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1", CGS_OPF_CONV)
+OP(TORCH_CONV_TRANSPOSE1D, "torch.conv_transpose1d", conv_t,
+   "input, weight, bias=None, stride=[1], padding=[0], output_padding=[0], groups=1, dilation=[1]", 0)
 OP(TORCH_CONV_TRANSPOSE2D, "torch.conv_transpose2d", conv_t,
    "input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1", CGS_OPF_CONV)
+OP(TORCH_CONV_TRANSPOSE3D, "torch.conv_transpose3d", conv_t,
+   "input, weight, bias=None, stride=[1, 1, 1], padding=[0, 0, 0], output_padding=[0, 0, 0], groups=1, dilation=[1, 1, 1]", 0)
 OP(TORCH_CONVOLUTION, "torch.convolution", conv,
    "input, weight, bias, stride, padding, dilation, transposed, output_padding, groups", CGS_OPF_CONV)
 OP(TORCH_COPYSIGN, "torch.copysign", pointwise,
@@ -9850,6 +9866,12 @@ OP(TORCH_MM, "torch.mm", mm,
    "input, mat2", CGS_OPF_MATMUL)
 OP(TORCH_MODE, "torch.mode", max_dim,
    "self, dim=-1, keepdim=False", 0)
+OP(TORCH_MOVEAXIS, "torch.moveaxis", movedim,
+   "self, source, destination", CGS_OPF_VIEW)
+OP(TORCH_MOVEDIM, "torch.movedim", movedim,
+   "self, source, destination", CGS_OPF_VIEW)
+OP(TORCH_MSORT, "torch.msort", msort,
+   "self", 0)
 OP(TORCH_MUL, "torch.mul", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(TORCH_MULTINOMIAL, "torch.multinomial", multinomial,
@@ -9862,6 +9884,8 @@ OP(TORCH_NAN_TO_NUM, "torch.nan_to_num", pointwise,
    "%self, nan=None, posinf=None, neginf=None", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NAN_TO_NUM_, "torch.nan_to_num_", inplace,
    "self, nan=None, posinf=None, neginf=None", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH_NANMEAN, "torch.nanmean", reduce,
+   "self, dim=None, keepdim=False, *, dtype=None", 0)
 OP(TORCH_NANMEDIAN, "torch.nanmedian", minmax,
    "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_NANSUM, "torch.nansum", reduce,
@@ -9916,8 +9940,12 @@ OP(TORCH_NN_FUNCTIONAL_CONV2D, "torch.nn.functional.conv2d", conv,
    "input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1", CGS_OPF_CONV)
 OP(TORCH_NN_FUNCTIONAL_CONV3D, "torch.nn.functional.conv3d", conv,
    "input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1", CGS_OPF_CONV)
+OP(TORCH_NN_FUNCTIONAL_CONV_TRANSPOSE1D, "torch.nn.functional.conv_transpose1d", conv_t,
+   "input, weight, bias=None, stride=[1], padding=[0], output_padding=[0], groups=1, dilation=[1]", 0)
 OP(TORCH_NN_FUNCTIONAL_CONV_TRANSPOSE2D, "torch.nn.functional.conv_transpose2d", conv_t,
    "input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1", CGS_OPF_CONV)
+OP(TORCH_NN_FUNCTIONAL_CONV_TRANSPOSE3D, "torch.nn.functional.conv_transpose3d", conv_t,
+   "input, weight, bias=None, stride=[1, 1, 1], padding=[0, 0, 0], output_padding=[0, 0, 0], groups=1, dilation=[1, 1, 1]", 0)
 OP(TORCH_NN_FUNCTIONAL_DROPOUT, "torch.nn.functional.dropout", dropout,
    "input, p=0.5, training=True, inplace=False", 0)
 OP(TORCH_NN_FUNCTIONAL_ELU, "torch.nn.functional.elu", unary_maybe_inplace,

@@ -6555,6 +6555,61 @@ RULE(linalg_solve_triangular)
     return solver_result(sc, "self", "B", true, d);
 }
 
+/* movedim(self, source, destination): a permuted view. */
+RULE(movedim)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+    sym_t src[NDIM_MAX], dst[NDIM_MAX];
+    uint32_t ns, ndst, i, j, perm[NDIM_MAX];
+    bool used_src[NDIM_MAX] = {false}, used_dst[NDIM_MAX] = {false};
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (ints_of(sc, A(sc, "source"), src, &ns) || ints_of(sc, A(sc, "destination"), dst, &ndst) ||
+        ns != ndst || ns > t->ndim)
+        return cgs_diag_set(d, CGS_E_INVAL, "movedim: bad source/destination");
+    for (i = 0; i < t->ndim; i++)
+        perm[i] = UINT32_MAX;
+    for (i = 0; i < ns; i++) {
+        int64_t a, b;
+        uint32_t wa, wb;
+        if (!cgs_sym_is_int(src[i], &a) || !cgs_sym_is_int(dst[i], &b) ||
+            !wrap_dim(a, t->ndim, &wa) || !wrap_dim(b, t->ndim, &wb) || used_src[wa] ||
+            used_dst[wb])
+            return cgs_diag_set(d, CGS_E_INVAL, "movedim: bad dims");
+        perm[wb] = wa;
+        used_src[wa] = used_dst[wb] = true;
+    }
+    // the other dims keep their order in the free places
+    for (i = 0, j = 0; i < t->ndim; i++) {
+        if (perm[i] != UINT32_MAX)
+            continue;
+        while (j < t->ndim && used_src[j])
+            j++;
+        perm[i] = j++;
+    }
+    o = out_view(sc, t, t->ndim);
+    for (i = 0; i < t->ndim; i++) {
+        o->shape[i] = t->shape[perm[i]];
+        o->stride[i] = t->stride[perm[i]];
+    }
+    return 0;
+}
+
+/* msort(self): sort's values along dim 0 (the input's layout). */
+RULE(msort)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    copy_like(sc, t, CGS_DTYPE_UNKNOWN, NULL, NULL);
+    if (sc->out && sc->out->kind == CGS_VAL_TENSOR)
+        preserve_strides(sc, t, sc->out->u.t.stride);
+    return 0;
+}
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 
 static const char *arena_msg(struct cgs_arena *ar, const char *s)
