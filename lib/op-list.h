@@ -9066,6 +9066,8 @@ OP(TORCH__C__NN_UPSAMPLE_NEAREST3D, "torch._C._nn.upsample_nearest3d", upsample,
    "self, output_size, scales_d=None, scales_h=None, scales_w=None", 0)
 OP(TORCH__C__NN_UPSAMPLE_TRILINEAR3D, "torch._C._nn.upsample_trilinear3d", upsample,
    "self, output_size, align_corners, scales_d=None, scales_h=None, scales_w=None", 0)
+OP(TORCH__C__SET_GRAD_ENABLED, "torch._C._set_grad_enabled", novalue,
+   "mode", CGS_OPF_NOVALUE | CGS_OPF_GLOBAL_STATE)
 OP(TORCH__C__SPECIAL_SPECIAL_AIRY_AI, "torch._C._special.special_airy_ai", pointwise,
    "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_BESSEL_J0, "torch._C._special.special_bessel_j0", pointwise,
@@ -9352,6 +9354,14 @@ OP(TORCH_AMIN, "torch.amin", reduce,
    "self, dim=[], keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_AMINMAX, "torch.aminmax", aminmax,
    "self, *, dim=None, keepdim=False", CGS_OPF_REDUCTION)
+OP(TORCH_AMP__ENTER_AUTOCAST, "torch.amp._enter_autocast", novalue,
+   "*args", CGS_OPF_GLOBAL_STATE)
+OP(TORCH_AMP__EXIT_AUTOCAST, "torch.amp._exit_autocast", novalue,
+   "*args", CGS_OPF_NOVALUE | CGS_OPF_GLOBAL_STATE)
+OP(TORCH_AMP_AUTOCAST_MODE__ENTER_AUTOCAST, "torch.amp.autocast_mode._enter_autocast", novalue,
+   "*args", CGS_OPF_GLOBAL_STATE)
+OP(TORCH_AMP_AUTOCAST_MODE__EXIT_AUTOCAST, "torch.amp.autocast_mode._exit_autocast", novalue,
+   "*args", CGS_OPF_NOVALUE | CGS_OPF_GLOBAL_STATE)
 OP(TORCH_ANGLE, "torch.angle", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_ANY, "torch.any", reduce_bool,

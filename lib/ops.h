@@ -41,6 +41,8 @@ enum cgs_op_flags {
     /* dispatches to aten.add/sub/mul/div.Tensor, which FakeTensor serves with its fast binary
      * implementation (torch/_subclasses/fake_impls.py, make_fast_binary_impl) */
     CGS_OPF_FAKE_FAST_BINARY = 1 << 18,
+    /* changes global state (grad mode, autocast): MagiCompiler cuts at it */
+    CGS_OPF_GLOBAL_STATE = 1 << 19,
 };
 
 struct cgs_node;

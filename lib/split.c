@@ -109,56 +109,11 @@ static bool target_has_atom(const char *target, const char *const *names)
     return false;
 }
 
-static bool is_global_state_target(const char *t)
-{
-    static const char *const names[] = {
-        "torch._C._set_grad_enabled",
-        "torch.amp._enter_autocast",
-        "torch.amp._exit_autocast",
-        "torch.amp.autocast_mode._enter_autocast",
-        "torch.amp.autocast_mode._exit_autocast",
-        NULL,
-    };
-    for (size_t i = 0; t && names[i]; i++)
-        if (!strcmp(t, names[i]))
-            return true;
-    return false;
-}
-
 /*
- * Operator traits the fusion policy and the lint need come from the op
- * registry (lib/ops.h); for targets it does not know, a small table of name
- * parts: "add" stands for aten.add.Tensor, torch.add, operator.add,
- * Tensor.add and __add__ alike.
+ * Operator traits the fusion policy and the lint need come from the op registry (lib/ops.h),
+ * which holds every operator torch 2.11 has; a target it does not know has none.
  */
-static const char *const elementwise_names[] = {
-    "abs", "add", "addcdiv", "addcmul", "bitwise_and", "bitwise_not", "bitwise_or",
-    "bitwise_xor", "ceil", "clamp", "clamp_max", "clamp_min", "cos", "cosh", "div", "elu",
-    "eq", "erf", "exp", "expm1", "floor", "floor_divide", "floordiv", "fmod", "ge", "gelu",
-    "gt", "hardsigmoid", "hardswish", "hardtanh", "le", "leaky_relu", "lerp", "log", "log1p",
-    "logical_and", "logical_not", "logical_or", "lt", "masked_fill", "maximum", "minimum",
-    "mish", "mod", "mul", "ne", "neg", "pow", "radd", "reciprocal", "relu", "relu6",
-    "remainder", "rmul", "round", "rsqrt", "rsub", "rtruediv", "sigmoid", "sign", "silu",
-    "sin", "sinh", "softplus", "sqrt", "square", "sub", "tan", "tanh", "true_divide",
-    "truediv", "trunc", "where", NULL,
-};
-
-static const char *const view_names[] = {
-    "_unsafe_view", "alias", "as_strided", "chunk", "detach", "diagonal", "expand",
-    "expand_as", "flatten", "getitem", "movedim", "narrow", "permute", "reshape", "select",
-    "slice", "split", "split_with_sizes", "squeeze", "t", "transpose", "unbind", "unflatten",
-    "unfold", "unsqueeze", "view", "view_as", NULL,
-};
-
 static void name_part(const char *t, char *buf, size_t n);
-
-static bool in_list(const char *s, const char *const *names)
-{
-    for (size_t i = 0; names[i]; i++)
-        if (!strcmp(s, names[i]))
-            return true;
-    return false;
-}
 
 /* The operator's bare name: "add" for aten.add.Tensor, torch.add, __add__, add_. */
 static void bare_name(const char *t, char *buf, size_t n, bool *inplace)
@@ -171,9 +126,14 @@ static void bare_name(const char *t, char *buf, size_t n, bool *inplace)
     if (len > 4 && !strncmp(buf, "__", 2) && !strcmp(buf + len - 2, "__")) {
         memmove(buf, buf + 2, len - 4);
         buf[len - 4] = 0;
-        if (buf[0] == 'i' && in_list(buf + 1, elementwise_names)) {
-            memmove(buf, buf + 1, strlen(buf));
-            *inplace = true; // __iadd__
+        if (buf[0] == 'i') {
+            // __iadd__: in place when __add__ is an elementwise op of the registry
+            char dunder[272];
+            snprintf(dunder, sizeof(dunder), "__%.256s__", buf + 1);
+            if (cgs_op_target_has(dunder, CGS_OPF_ELEMENTWISE)) {
+                memmove(buf, buf + 1, strlen(buf));
+                *inplace = true;
+            }
         }
     } else if (len > 1 && buf[len - 1] == '_' && buf[len - 2] != '_') {
         buf[len - 1] = 0;
@@ -339,13 +299,8 @@ static uintptr_t target_info(struct caches *c, const struct cgs_node *n)
                 t |= T_INPLACE;
             if (f & CGS_OPF_VIEW)
                 t |= T_VIEW;
-        } else {
-            // else the name tables above
-            if (in_list(buf, elementwise_names))
-                t |= T_ELEMENTWISE;
-            if (in_list(buf, view_names))
-                t |= T_VIEW;
         }
+        // a target the registry does not know (not torch's) has no traits
         if (inplace)
             t |= T_INPLACE;
     }
@@ -353,7 +308,7 @@ static uintptr_t target_info(struct caches *c, const struct cgs_node *n)
         t |= T_FACTORY;
     if (is_data_dependent_target(n->target))
         t |= T_DATA_DEPENDENT;
-    if (is_global_state_target(n->target))
+    if (cgs_op_target_has(n->target, CGS_OPF_GLOBAL_STATE))
         t |= T_GLOBAL_STATE;
     if (n->op == CGS_NODE_CALL_FUNCTION)
         for (size_t i = 0; i < c->n_ops; i++)
