@@ -142,6 +142,9 @@ bool cgs_inductor_cpp_wrapper_supports(enum cgs_dtype dt)
 #define T_CONV "aten.convolution.default"
 #define T_BMM "aten.bmm.default"
 
+/* named sets that mirror Inductor's own lists in torch/_inductor/graph.py's decide_layout_opt
+ * (torch 2.11; the _21 set is 2.1's): the mkldnn convolutions it counts as convolutions, and
+ * as_strided_ops, whose presence turns layout optimisation off */
 static const char *const mkldnn_convs[] = {
     "mkldnn._convolution_pointwise.default",
     "mkldnn._convolution_pointwise.binary",
