@@ -4758,21 +4758,21 @@ OP(ATEN_LINALG_NORM_ORD_STR_OUT, "aten.linalg_norm.ord_str_out", out,
    "self, ord, dim=None, keepdim=False, *, dtype=None, !out", CGS_OPF_INPLACE)
 OP(ATEN_LINALG_NORM_OUT, "aten.linalg_norm.out", out,
    "self, ord=None, dim=None, keepdim=False, *, dtype=None, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_PINV_ATOL_RTOL_FLOAT, "aten.linalg_pinv.atol_rtol_float", none,
+OP(ATEN_LINALG_PINV_ATOL_RTOL_FLOAT, "aten.linalg_pinv.atol_rtol_float", linalg_pinv,
    "self, *, atol=None, rtol=None, hermitian=False", 0)
 OP(ATEN_LINALG_PINV_ATOL_RTOL_FLOAT_OUT, "aten.linalg_pinv.atol_rtol_float_out", out,
    "self, *, atol=None, rtol=None, hermitian=False, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_PINV_ATOL_RTOL_TENSOR, "aten.linalg_pinv.atol_rtol_tensor", none,
+OP(ATEN_LINALG_PINV_ATOL_RTOL_TENSOR, "aten.linalg_pinv.atol_rtol_tensor", linalg_pinv,
    "self, *, atol=None, rtol=None, hermitian=False", 0)
 OP(ATEN_LINALG_PINV_ATOL_RTOL_TENSOR_OUT, "aten.linalg_pinv.atol_rtol_tensor_out", out,
    "self, *, atol=None, rtol=None, hermitian=False, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_PINV_DEFAULT, "aten.linalg_pinv.default", none,
+OP(ATEN_LINALG_PINV_DEFAULT, "aten.linalg_pinv.default", linalg_pinv,
    "self, rcond, hermitian=False", 0)
 OP(ATEN_LINALG_PINV_OUT, "aten.linalg_pinv.out", out,
    "self, rcond, hermitian=False, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_LINALG_PINV_OUT_RCOND_TENSOR, "aten.linalg_pinv.out_rcond_tensor", out,
    "self, rcond, hermitian=False, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_PINV_RCOND_TENSOR, "aten.linalg_pinv.rcond_tensor", none,
+OP(ATEN_LINALG_PINV_RCOND_TENSOR, "aten.linalg_pinv.rcond_tensor", linalg_pinv,
    "self, rcond, hermitian=False", 0)
 OP(ATEN_LINALG_QR_DEFAULT, "aten.linalg_qr.default", linalg_qr,
    "A, mode='reduced'", 0)
@@ -6500,7 +6500,7 @@ OP(ATEN_SEARCHSORTED_TENSOR_OUT, "aten.searchsorted.Tensor_out", out,
    "sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None, !out", CGS_OPF_INPLACE)
 OP(ATEN_SEED_DEFAULT, "aten.seed.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN_SEGMENT_REDUCE_DEFAULT, "aten.segment_reduce.default", none,
+OP(ATEN_SEGMENT_REDUCE_DEFAULT, "aten.segment_reduce.default", segment_reduce,
    "data, reduce, *, lengths=None, indices=None, offsets=None, axis=0, unsafe=False, initial=None", 0)
 OP(ATEN_SEGMENT_REDUCE_OUT, "aten.segment_reduce.out", out,
    "data, reduce, *, lengths=None, indices=None, offsets=None, axis=0, unsafe=False, initial=None, !out", CGS_OPF_INPLACE)
@@ -8936,6 +8936,8 @@ OP(TORCH__C__LINALG_LINALG_LU_FACTOR_EX, "torch._C._linalg.linalg_lu_factor_ex",
    "A, *, pivot=True, check_errors=False", 0)
 OP(TORCH__C__LINALG_LINALG_LU_SOLVE, "torch._C._linalg.linalg_lu_solve", linalg_lu_solve,
    "LU, pivots, B, *, left=True, adjoint=False", 0)
+OP(TORCH__C__LINALG_LINALG_PINV, "torch._C._linalg.linalg_pinv", linalg_pinv,
+   "self, *, atol=None, rtol=None, hermitian=False", 0)
 OP(TORCH__C__LINALG_LINALG_QR, "torch._C._linalg.linalg_qr", linalg_qr,
    "A, mode='reduced'", 0)
 OP(TORCH__C__LINALG_LINALG_SLOGDET, "torch._C._linalg.linalg_slogdet", linalg_slogdet2,
@@ -9788,6 +9790,8 @@ OP(TORCH_LINALG_LU_FACTOR_EX, "torch.linalg.lu_factor_ex", linalg_factor_pivots,
    "A, *, pivot=True, check_errors=False", 0)
 OP(TORCH_LINALG_LU_SOLVE, "torch.linalg.lu_solve", linalg_lu_solve,
    "LU, pivots, B, *, left=True, adjoint=False", 0)
+OP(TORCH_LINALG_PINV, "torch.linalg.pinv", linalg_pinv,
+   "self, *, atol=None, rtol=None, hermitian=False", 0)
 OP(TORCH_LINALG_QR, "torch.linalg.qr", linalg_qr,
    "A, mode='reduced'", 0)
 OP(TORCH_LINALG_SLOGDET, "torch.linalg.slogdet", linalg_slogdet2,
@@ -10152,6 +10156,8 @@ OP(TORCH_SCATTER_REDUCE, "torch.scatter_reduce", scatter,
    "self, dim, index, src, reduce, *, include_self=True", 0)
 OP(TORCH_SEED, "torch.seed", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH_SEGMENT_REDUCE, "torch.segment_reduce", segment_reduce,
+   "data, reduce, *, lengths=None, indices=None, offsets=None, axis=0, unsafe=False, initial=None", 0)
 OP(TORCH_SELECT, "torch.select", select,
    "self, dim, index", CGS_OPF_VIEW)
 OP(TORCH_SELECT_COPY, "torch.select_copy", copy_of_select,

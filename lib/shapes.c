@@ -6610,6 +6610,51 @@ RULE(msort)
     return 0;
 }
 
+/* segment_reduce(data, reduce, *, lengths, offsets, axis): lengths' shape (offsets' with
+ * one less at the end) + data's dims after axis, contiguous (its meta kernel). */
+RULE(segment_reduce)
+{
+    const struct cgs_tensor *t, *l;
+    const struct cgs_val *lv = node_val(sc, A(sc, "lengths")), *ov = node_val(sc, A(sc, "offsets"));
+    sym_t shape[NDIM_MAX];
+    uint32_t axis, nd = 0, i;
+
+    (void)n;
+    TRY(need_tensor(sc, "data", &t, d));
+    TRY(dim_arg(sc, "axis", t->ndim, &axis, d));
+    if (lv && lv->kind == CGS_VAL_TENSOR)
+        l = &lv->u.t;
+    else if (ov && ov->kind == CGS_VAL_TENSOR)
+        l = &ov->u.t;
+    else
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "segment_reduce: lengths or offsets not known");
+    if (!tensor_known(l) || l->ndim == 0 || l->ndim + t->ndim - axis - 1 > NDIM_MAX)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "segment_reduce: lengths or offsets not known");
+    for (i = 0; i < l->ndim; i++)
+        shape[nd++] = l->shape[i];
+    if (!(lv && lv->kind == CGS_VAL_TENSOR))
+        shape[nd - 1] = S_sub(sc, shape[nd - 1], K(sc, 1));
+    for (i = axis + 1; i < t->ndim; i++)
+        shape[nd++] = t->shape[i];
+    out_dense(sc, nd, shape, t->dtype, t->device, false);
+    return 0;
+}
+
+/* linalg_pinv(A, ...): [..., n, m], contiguous (the product that ends its decomposition). */
+RULE(linalg_pinv)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+
+    (void)n;
+    TRY(square_input(sc, "self", &t, d));
+    dimcpy(shape, t->shape, t->ndim);
+    shape[t->ndim - 2] = t->shape[t->ndim - 1];
+    shape[t->ndim - 1] = t->shape[t->ndim - 2];
+    out_dense(sc, t->ndim, shape, t->dtype, t->device, false);
+    return 0;
+}
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 
 static const char *arena_msg(struct cgs_arena *ar, const char *s)
