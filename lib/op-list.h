@@ -2762,7 +2762,7 @@ OP(ATEN_CHOLESKY_INVERSE_DEFAULT, "aten.cholesky_inverse.default", column_major_
    "self, upper=False", 0)
 OP(ATEN_CHOLESKY_INVERSE_OUT, "aten.cholesky_inverse.out", out,
    "self, upper=False, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_CHOLESKY_SOLVE_DEFAULT, "aten.cholesky_solve.default", none,
+OP(ATEN_CHOLESKY_SOLVE_DEFAULT, "aten.cholesky_solve.default", column_major_copy,
    "self, input2, upper=False", 0)
 OP(ATEN_CHOLESKY_SOLVE_OUT, "aten.cholesky_solve.out", out,
    "self, input2, upper=False, *, !out", CGS_OPF_INPLACE)
@@ -5716,7 +5716,7 @@ OP(ATEN_NORM_OUT, "aten.norm.out", out,
    "self, p, dim, keepdim=False, *, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
 OP(ATEN_NORM_EXCEPT_DIM_DEFAULT, "aten.norm_except_dim.default", none,
    "v, pow=2, dim=0", 0)
-OP(ATEN_NORMAL_TENSOR_TENSOR, "aten.normal.Tensor_Tensor", none,
+OP(ATEN_NORMAL_TENSOR_TENSOR, "aten.normal.Tensor_Tensor", normal_tensors,
    "mean, std, *, generator=None", CGS_OPF_RANDOM)
 OP(ATEN_NORMAL_TENSOR_TENSOR_OUT, "aten.normal.Tensor_Tensor_out", out,
    "mean, std, *, generator=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
@@ -6494,7 +6494,7 @@ OP(ATEN_SEARCHSORTED_SCALAR, "aten.searchsorted.Scalar", none,
    "sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None", 0)
 OP(ATEN_SEARCHSORTED_SCALAR_OUT, "aten.searchsorted.Scalar_out", out,
    "sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None, !out", CGS_OPF_INPLACE)
-OP(ATEN_SEARCHSORTED_TENSOR, "aten.searchsorted.Tensor", none,
+OP(ATEN_SEARCHSORTED_TENSOR, "aten.searchsorted.Tensor", searchsorted,
    "sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None", 0)
 OP(ATEN_SEARCHSORTED_TENSOR_OUT, "aten.searchsorted.Tensor_out", out,
    "sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None, !out", CGS_OPF_INPLACE)
@@ -7390,7 +7390,7 @@ OP(ATEN_T_COPY_DEFAULT, "aten.t_copy.default", copy_of_t,
    "self", 0)
 OP(ATEN_T_COPY_OUT, "aten.t_copy.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_TAKE_DEFAULT, "aten.take.default", none,
+OP(ATEN_TAKE_DEFAULT, "aten.take.default", take,
    "self, index", 0)
 OP(ATEN_TAKE_OUT, "aten.take.out", out,
    "self, index, *, !out", CGS_OPF_INPLACE)
@@ -7934,6 +7934,8 @@ OP(M_CHOLESKY, "cholesky", column_major_copy,
    "self, upper=False", 0)
 OP(M_CHOLESKY_INVERSE, "cholesky_inverse", column_major_copy,
    "self, upper=False", 0)
+OP(M_CHOLESKY_SOLVE, "cholesky_solve", column_major_copy,
+   "self, input2, upper=False", 0)
 OP(M_CHUNK, "chunk", chunk,
    "self, chunks, dim=0", CGS_OPF_VIEW)
 OP(M_CLAMP, "clamp", unary,
@@ -8868,6 +8870,8 @@ OP(M_T, "t", t,
    "self", CGS_OPF_VIEW)
 OP(M_T_, "t_", t,
    "self", CGS_OPF_INPLACE | CGS_OPF_VIEW)
+OP(M_TAKE, "take", take,
+   "self, index", 0)
 OP(M_TAN, "tan", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_TAN_, "tan_", inplace,
@@ -9462,6 +9466,8 @@ OP(TORCH_CHOLESKY, "torch.cholesky", column_major_copy,
    "self, upper=False", 0)
 OP(TORCH_CHOLESKY_INVERSE, "torch.cholesky_inverse", column_major_copy,
    "self, upper=False", 0)
+OP(TORCH_CHOLESKY_SOLVE, "torch.cholesky_solve", column_major_copy,
+   "self, input2, upper=False", 0)
 OP(TORCH_CHUNK, "torch.chunk", chunk,
    "input, chunks, dim=0", CGS_OPF_VIEW)
 OP(TORCH_CLAMP, "torch.clamp", unary,
@@ -10062,6 +10068,8 @@ OP(TORCH_NONZERO_STATIC, "torch.nonzero_static", nonzero_static,
    "self, *, size, fill_value=-1", 0)
 OP(TORCH_NORM, "torch.norm", norm,
    "self, p, dim, keepdim, *, dtype", CGS_OPF_REDUCTION)
+OP(TORCH_NORMAL, "torch.normal", normal_tensors,
+   "mean, std, *, generator=None", CGS_OPF_RANDOM)
 OP(TORCH_ONES, "torch.ones", zeros,
    "*size, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(TORCH_ONES_LIKE, "torch.ones_like", empty_like,
@@ -10154,6 +10162,8 @@ OP(TORCH_SCATTER_ADD, "torch.scatter_add", scatter,
    "self, dim, index, src", 0)
 OP(TORCH_SCATTER_REDUCE, "torch.scatter_reduce", scatter,
    "self, dim, index, src, reduce, *, include_self=True", 0)
+OP(TORCH_SEARCHSORTED, "torch.searchsorted", searchsorted,
+   "sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None", 0)
 OP(TORCH_SEED, "torch.seed", inplace,
    "self", CGS_OPF_INPLACE)
 OP(TORCH_SEGMENT_REDUCE, "torch.segment_reduce", segment_reduce,
@@ -10306,6 +10316,8 @@ OP(TORCH_T, "torch.t", t,
    "self", CGS_OPF_VIEW)
 OP(TORCH_T_COPY, "torch.t_copy", copy_of_t,
    "self", 0)
+OP(TORCH_TAKE, "torch.take", take,
+   "self, index", 0)
 OP(TORCH_TAN, "torch.tan", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_TAN_, "torch.tan_", inplace,

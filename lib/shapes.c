@@ -6655,6 +6655,47 @@ RULE(linalg_pinv)
     return 0;
 }
 
+/* searchsorted(sorted_sequence, self, out_int32): indices of self's shape, contiguous. */
+RULE(searchsorted)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    out_dense(sc, t->ndim, t->shape,
+              bool_of(A(sc, "out_int32"), false) ? CGS_DTYPE_INT32 : CGS_DTYPE_INT64, t->device,
+              false);
+    return 0;
+}
+
+/* take(self, index): index's shape, self's dtype, contiguous. */
+RULE(take)
+{
+    const struct cgs_tensor *t, *i;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(need_tensor(sc, "index", &i, d));
+    out_dense(sc, i->ndim, i->shape, t->dtype, t->device, false);
+    return 0;
+}
+
+/* normal(mean, std): broadcast, the promoted (floating) dtype, contiguous. */
+RULE(normal_tensors)
+{
+    struct operand o[2];
+    sym_t shape[NDIM_MAX];
+    uint32_t cnt, nd;
+
+    (void)n;
+    TRY(operands(sc, 2, o, &cnt, d));
+    if (cnt != 2 || !o[0].t || !o[1].t)
+        return cgs_diag_set(d, CGS_E_INVAL, "normal: expected two tensors");
+    TRY(broadcast(sc, o, 2, shape, &nd, d));
+    out_dense(sc, nd, shape, result_type(o, 2), o[0].t->device, false);
+    return 0;
+}
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 
 static const char *arena_msg(struct cgs_arena *ar, const char *s)
