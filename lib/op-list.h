@@ -101,7 +101,7 @@ OP(M_ADDR, "addr", addr,
 OP(M_ADDR_, "addr_", inplace,
    "self, vec1, vec2, *, beta=1, alpha=1", CGS_OPF_INPLACE)
 OP(M_ALL, "all", reduce_bool,
-   "self", CGS_OPF_REDUCTION)
+   "self, dim, keepdim=False", CGS_OPF_REDUCTION)
 OP(M_AMAX, "amax", reduce,
    "self, dim=[], keepdim=False", CGS_OPF_REDUCTION)
 OP(M_AMIN, "amin", reduce,
@@ -2214,7 +2214,7 @@ OP(ATEN_ALL_BOOL, "aten.all.bool", none,
    "self", 0)
 OP(ATEN_ALL_DEFAULT, "aten.all.default", reduce_bool,
    "self", CGS_OPF_REDUCTION)
-OP(ATEN_ALL_DIM, "aten.all.dim", none,
+OP(ATEN_ALL_DIM, "aten.all.dim", reduce_bool,
    "self, dim, keepdim=False", CGS_OPF_REDUCTION)
 OP(ATEN_ALL_DIMNAME, "aten.all.dimname", none,
    "self, dim, keepdim=False", CGS_OPF_REDUCTION)
@@ -3960,7 +3960,7 @@ OP(ATEN_GET_DEVICE_DEFAULT, "aten.get_device.default", none,
    "self", 0)
 OP(ATEN_GET_GRADIENTS_DEFAULT, "aten.get_gradients.default", none,
    "context_id", 0)
-OP(ATEN_GLU_DEFAULT, "aten.glu.default", none,
+OP(ATEN_GLU_DEFAULT, "aten.glu.default", glu,
    "self, dim=-1", 0)
 OP(ATEN_GLU_OUT, "aten.glu.out", out,
    "self, dim=-1, *, !out", CGS_OPF_INPLACE)
@@ -4208,7 +4208,7 @@ OP(ATEN_IGAMMAC_OUT, "aten.igammac.out", out,
    "self, other, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_IGAMMAC__DEFAULT, "aten.igammac_.default", inplace,
    "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_IM2COL_DEFAULT, "aten.im2col.default", none,
+OP(ATEN_IM2COL_DEFAULT, "aten.im2col.default", im2col,
    "self, kernel_size, dilation, padding, stride", 0)
 OP(ATEN_IM2COL_OUT, "aten.im2col.out", out,
    "self, kernel_size, dilation, padding, stride, *, !out", CGS_OPF_INPLACE)
@@ -5206,7 +5206,7 @@ OP(ATEN_MEAN_NAMES_OUT, "aten.mean.names_out", out,
    "self, dim, keepdim=False, *, dtype=None, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
 OP(ATEN_MEAN_OUT, "aten.mean.out", out,
    "self, dim, keepdim=False, *, dtype=None, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
-OP(ATEN_MEDIAN_DEFAULT, "aten.median.default", none,
+OP(ATEN_MEDIAN_DEFAULT, "aten.median.default", reduce,
    "self", 0)
 OP(ATEN_MEDIAN_DIM, "aten.median.dim", max_dim,
    "self, dim, keepdim=False", 0)
@@ -5432,7 +5432,7 @@ OP(ATEN_MUL__TENSOR, "aten.mul_.Tensor", inplace,
    "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_MUL__T, "aten.mul_.t", inplace,
    "l, n", CGS_OPF_INPLACE)
-OP(ATEN_MULTI_MARGIN_LOSS_DEFAULT, "aten.multi_margin_loss.default", none,
+OP(ATEN_MULTI_MARGIN_LOSS_DEFAULT, "aten.multi_margin_loss.default", multi_margin_loss,
    "self, target, p=1, margin=1, weight=None, reduction=1", 0)
 OP(ATEN_MULTI_MARGIN_LOSS_OUT, "aten.multi_margin_loss.out", out,
    "self, target, p=1, margin=1, weight=None, reduction=1, *, !out", CGS_OPF_INPLACE)
@@ -5486,7 +5486,7 @@ OP(ATEN_NANMEAN_DEFAULT, "aten.nanmean.default", reduce,
    "self, dim=None, keepdim=False, *, dtype=None", 0)
 OP(ATEN_NANMEAN_OUT, "aten.nanmean.out", out,
    "self, dim=None, keepdim=False, *, dtype=None, !out", CGS_OPF_INPLACE)
-OP(ATEN_NANMEDIAN_DEFAULT, "aten.nanmedian.default", none,
+OP(ATEN_NANMEDIAN_DEFAULT, "aten.nanmedian.default", reduce,
    "self", 0)
 OP(ATEN_NANMEDIAN_DIM, "aten.nanmedian.dim", max_dim,
    "self, dim, keepdim=False", 0)
@@ -5720,7 +5720,7 @@ OP(ATEN_NORMAL_TENSOR_TENSOR, "aten.normal.Tensor_Tensor", normal_tensors,
    "mean, std, *, generator=None", CGS_OPF_RANDOM)
 OP(ATEN_NORMAL_TENSOR_TENSOR_OUT, "aten.normal.Tensor_Tensor_out", out,
    "mean, std, *, generator=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_NORMAL_TENSOR_FLOAT, "aten.normal.Tensor_float", none,
+OP(ATEN_NORMAL_TENSOR_FLOAT, "aten.normal.Tensor_float", normal_like_mean,
    "mean, std=1., *, generator=None", CGS_OPF_RANDOM)
 OP(ATEN_NORMAL_TENSOR_FLOAT_OUT, "aten.normal.Tensor_float_out", out,
    "mean, std=1., *, generator=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
@@ -5728,7 +5728,7 @@ OP(ATEN_NORMAL_FLOAT_TENSOR, "aten.normal.float_Tensor", none,
    "mean, std, *, generator=None", CGS_OPF_RANDOM)
 OP(ATEN_NORMAL_FLOAT_TENSOR_OUT, "aten.normal.float_Tensor_out", out,
    "mean, std, *, generator=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_NORMAL_FLOAT_FLOAT, "aten.normal.float_float", none,
+OP(ATEN_NORMAL_FLOAT_FLOAT, "aten.normal.float_float", normal_sized,
    "mean, std, size, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(ATEN_NORMAL_FLOAT_FLOAT_OUT, "aten.normal.float_float_out", out,
    "mean, std, size, *, generator=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
@@ -5836,17 +5836,17 @@ OP(ATEN_POISSON_OUT, "aten.poisson.out", out,
    "self, generator=None, *, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(ATEN_POISSON_NLL_LOSS_DEFAULT, "aten.poisson_nll_loss.default", none,
    "input, target, log_input, full, eps, reduction", 0)
-OP(ATEN_POLAR_SCALAR_SCALAR, "aten.polar.Scalar_Scalar", none,
+OP(ATEN_POLAR_SCALAR_SCALAR, "aten.polar.Scalar_Scalar", complex,
    "a, b", 0)
-OP(ATEN_POLAR_DEFAULT, "aten.polar.default", none,
+OP(ATEN_POLAR_DEFAULT, "aten.polar.default", complex,
    "abs, angle", 0)
-OP(ATEN_POLAR_FLOAT, "aten.polar.float", none,
+OP(ATEN_POLAR_FLOAT, "aten.polar.float", complex,
    "a, b", 0)
-OP(ATEN_POLAR_FLOAT_INT, "aten.polar.float_int", none,
+OP(ATEN_POLAR_FLOAT_INT, "aten.polar.float_int", complex,
    "a, b", 0)
-OP(ATEN_POLAR_INT, "aten.polar.int", none,
+OP(ATEN_POLAR_INT, "aten.polar.int", complex,
    "a, b", 0)
-OP(ATEN_POLAR_INT_FLOAT, "aten.polar.int_float", none,
+OP(ATEN_POLAR_INT_FLOAT, "aten.polar.int_float", complex,
    "a, b", 0)
 OP(ATEN_POLAR_OUT, "aten.polar.out", out,
    "abs, angle, *, !out", CGS_OPF_INPLACE)
@@ -6076,13 +6076,13 @@ OP(ATEN_RAND_LIKE_GENERATOR_OUT, "aten.rand_like.generator_out", out,
    "self, *, generator, memory_format=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(ATEN_RAND_LIKE_OUT, "aten.rand_like.out", out,
    "self, *, memory_format=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_RANDINT_DEFAULT, "aten.randint.default", none,
+OP(ATEN_RANDINT_DEFAULT, "aten.randint.default", randint,
    "high, size, *, dtype=4, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(ATEN_RANDINT_GENERATOR, "aten.randint.generator", none,
    "high, size, *, generator, dtype=4, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(ATEN_RANDINT_GENERATOR_OUT, "aten.randint.generator_out", out,
    "high, size, *, generator, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_RANDINT_LOW, "aten.randint.low", none,
+OP(ATEN_RANDINT_LOW, "aten.randint.low", randint,
    "low, high, size, *, dtype=4, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(ATEN_RANDINT_LOW_GENERATOR, "aten.randint.low_generator", none,
    "low, high, size, *, generator, dtype=4, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
@@ -6372,7 +6372,7 @@ OP(ATEN_ROLL_DEFAULT, "aten.roll.default", contig_copy,
    "self, shifts, dims=[]", 0)
 OP(ATEN_ROLL_OUT, "aten.roll.out", out,
    "self, shifts, dims=[], *, !out", CGS_OPF_INPLACE)
-OP(ATEN_ROT90_DEFAULT, "aten.rot90.default", none,
+OP(ATEN_ROT90_DEFAULT, "aten.rot90.default", rot90,
    "self, k=1, dims=[0, 1]", 0)
 OP(ATEN_ROT90_OUT, "aten.rot90.out", out,
    "self, k=1, dims=[0, 1], *, !out", CGS_OPF_INPLACE)
@@ -6452,7 +6452,7 @@ OP(ATEN_SCATTER_DIMNAME_SRC, "aten.scatter.dimname_src", none,
    "self, dim, index, src", 0)
 OP(ATEN_SCATTER_DIMNAME_VALUE, "aten.scatter.dimname_value", none,
    "self, dim, index, value", 0)
-OP(ATEN_SCATTER_REDUCE, "aten.scatter.reduce", none,
+OP(ATEN_SCATTER_REDUCE, "aten.scatter.reduce", scatter,
    "self, dim, index, src, *, reduce", 0)
 OP(ATEN_SCATTER_REDUCE_OUT, "aten.scatter.reduce_out", out,
    "self, dim, index, src, *, reduce, !out", CGS_OPF_INPLACE)
@@ -7170,13 +7170,13 @@ OP(ATEN_SPLIT_SIZES, "aten.split.sizes", none,
    "self, split_size, dim=0", CGS_OPF_VIEW)
 OP(ATEN_SPLIT_STR, "aten.split.str", none,
    "self, separator=None, max=-1", 0)
-OP(ATEN_SPLIT_COPY_TENSOR, "aten.split_copy.Tensor", none,
+OP(ATEN_SPLIT_COPY_TENSOR, "aten.split_copy.Tensor", copy_of_split,
    "self, split_size, dim=0", 0)
 OP(ATEN_SPLIT_COPY_TENSOR_OUT, "aten.split_copy.Tensor_out", out,
    "self, split_size, dim=0, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_SPLIT_WITH_SIZES_DEFAULT, "aten.split_with_sizes.default", split,
    "self, split_sizes, dim=0", CGS_OPF_VIEW | CGS_OPF_CORE)
-OP(ATEN_SPLIT_WITH_SIZES_COPY_DEFAULT, "aten.split_with_sizes_copy.default", none,
+OP(ATEN_SPLIT_WITH_SIZES_COPY_DEFAULT, "aten.split_with_sizes_copy.default", copy_of_split,
    "self, split_sizes, dim=0", 0)
 OP(ATEN_SPLIT_WITH_SIZES_COPY_OUT, "aten.split_with_sizes_copy.out", out,
    "self, split_sizes, dim=0, *, !out", CGS_OPF_INPLACE)
@@ -7548,7 +7548,7 @@ OP(ATEN_TRIL_OUT, "aten.tril.out", out,
    "self, diagonal=0, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_TRIL__DEFAULT, "aten.tril_.default", inplace,
    "self, diagonal=0", CGS_OPF_INPLACE)
-OP(ATEN_TRIL_INDICES_DEFAULT, "aten.tril_indices.default", none,
+OP(ATEN_TRIL_INDICES_DEFAULT, "aten.tril_indices.default", tril_indices,
    "row, col, offset=0, *, dtype=4, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_TRIL_INDICES_OUT, "aten.tril_indices.out", out,
    "row, col, offset=0, *, !out", CGS_OPF_INPLACE)
@@ -7560,7 +7560,7 @@ OP(ATEN_TRIU_OUT, "aten.triu.out", out,
    "self, diagonal=0, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_TRIU__DEFAULT, "aten.triu_.default", inplace,
    "self, diagonal=0", CGS_OPF_INPLACE)
-OP(ATEN_TRIU_INDICES_DEFAULT, "aten.triu_indices.default", none,
+OP(ATEN_TRIU_INDICES_DEFAULT, "aten.triu_indices.default", triu_indices,
    "row, col, offset=0, *, dtype=4, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_TRIU_INDICES_OUT, "aten.triu_indices.out", out,
    "row, col, offset=0, *, !out", CGS_OPF_INPLACE)
@@ -7586,7 +7586,7 @@ OP(ATEN_UNBIND_DIMNAME, "aten.unbind.Dimname", none,
    "self, dim", CGS_OPF_VIEW)
 OP(ATEN_UNBIND_INT, "aten.unbind.int", unbind,
    "self, dim=0", CGS_OPF_VIEW)
-OP(ATEN_UNBIND_COPY_INT, "aten.unbind_copy.int", none,
+OP(ATEN_UNBIND_COPY_INT, "aten.unbind_copy.int", copy_of_unbind,
    "self, dim=0", 0)
 OP(ATEN_UNBIND_COPY_INT_OUT, "aten.unbind_copy.int_out", out,
    "self, dim=0, *, !out", CGS_OPF_INPLACE)
@@ -8764,6 +8764,8 @@ OP(M_RETAIN_GRAD, "retain_grad", inplace,
    "self", CGS_OPF_INPLACE)
 OP(M_ROLL, "roll", contig_copy,
    "self, shifts, dims=[]", 0)
+OP(M_ROT90, "rot90", rot90,
+   "self, k=1, dims=[0, 1]", 0)
 OP(M_ROUND, "round", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_ROUND_, "round_", inplace,
@@ -8775,7 +8777,7 @@ OP(M_RSQRT_, "rsqrt_", inplace,
 OP(M_RSUB, "rsub", binary,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M_SCATTER, "scatter", scatter,
-   "self, dim, index, src", 0)
+   "self, dim, index, src, *, reduce", 0)
 OP(M_SCATTER_, "scatter_", inplace,
    "self, dim, index, src, *, reduce", CGS_OPF_INPLACE)
 OP(M_SCATTER_ADD, "scatter_add", scatter,
@@ -8986,6 +8988,8 @@ OP(TORCH__C__NN_GELU, "torch._C._nn.gelu", unary,
    "input, approximate='none'", CGS_OPF_ELEMENTWISE)
 OP(TORCH__C__NN_GELU_, "torch._C._nn.gelu_", inplace,
    "self, approximate='none'", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH__C__NN_GLU, "torch._C._nn.glu", glu,
+   "self, dim=-1", 0)
 OP(TORCH__C__NN_HARDSIGMOID, "torch._C._nn.hardsigmoid", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH__C__NN_HARDSIGMOID_, "torch._C._nn.hardsigmoid_", inplace,
@@ -9000,6 +9004,8 @@ OP(TORCH__C__NN_HARDTANH_, "torch._C._nn.hardtanh_", inplace,
    "self, min_val=-1, max_val=1", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH__C__NN_HUBER_LOSS, "torch._C._nn.huber_loss", pointwise_loss,
    "self, target, reduction=1, delta=1.", 0)
+OP(TORCH__C__NN_IM2COL, "torch._C._nn.im2col", im2col,
+   "self, kernel_size, dilation, padding, stride", 0)
 OP(TORCH__C__NN_L1_LOSS, "torch._C._nn.l1_loss", pointwise_loss,
    "self, target, reduction=1", 0)
 OP(TORCH__C__NN_LEAKY_RELU, "torch._C._nn.leaky_relu", unary,
@@ -9022,6 +9028,8 @@ OP(TORCH__C__NN_MISH_, "torch._C._nn.mish_", inplace,
    "self", CGS_OPF_INPLACE)
 OP(TORCH__C__NN_MSE_LOSS, "torch._C._nn.mse_loss", mse_loss,
    "self, target, reduction=1", 0)
+OP(TORCH__C__NN_MULTI_MARGIN_LOSS, "torch._C._nn.multi_margin_loss", multi_margin_loss,
+   "self, target, p=1, margin=1, weight=None, reduction=1", 0)
 OP(TORCH__C__NN_PAD, "torch._C._nn.pad", pad,
    "input, pad, mode='constant', value=None", 0)
 OP(TORCH__C__NN_REFLECTION_PAD1D, "torch._C._nn.reflection_pad1d", pad,
@@ -9351,7 +9359,7 @@ OP(TORCH_ADDR, "torch.addr", addr,
 OP(TORCH_ALIAS_COPY, "torch.alias_copy", contig_copy,
    "self", 0)
 OP(TORCH_ALL, "torch.all", reduce_bool,
-   "self", CGS_OPF_REDUCTION)
+   "self, dim, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_ALPHA_DROPOUT_, "torch.alpha_dropout_", inplace,
    "self, p, train", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(TORCH_AMAX, "torch.amax", reduce,
@@ -9976,6 +9984,8 @@ OP(TORCH_NN_FUNCTIONAL_EMBEDDING, "torch.nn.functional.embedding", embedding_f,
    "input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False", 0)
 OP(TORCH_NN_FUNCTIONAL_GELU, "torch.nn.functional.gelu", unary,
    "input, approximate='none'", CGS_OPF_ELEMENTWISE)
+OP(TORCH_NN_FUNCTIONAL_GLU, "torch.nn.functional.glu", glu,
+   "self, dim=-1", 0)
 OP(TORCH_NN_FUNCTIONAL_GROUP_NORM, "torch.nn.functional.group_norm", layer_norm_like_input,
    "input, num_groups, weight=None, bias=None, eps=1e-05", 0)
 OP(TORCH_NN_FUNCTIONAL_HARDSHRINK, "torch.nn.functional.hardshrink", pointwise,
@@ -10092,6 +10102,8 @@ OP(TORCH_PIXEL_SHUFFLE, "torch.pixel_shuffle", pixel_shuffle,
    "self, upscale_factor", 0)
 OP(TORCH_PIXEL_UNSHUFFLE, "torch.pixel_unshuffle", pixel_unshuffle,
    "self, downscale_factor", 0)
+OP(TORCH_POLAR, "torch.polar", complex,
+   "abs, angle", 0)
 OP(TORCH_POLYGAMMA, "torch.polygamma", pointwise,
    "n, %self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_POSITIVE, "torch.positive", pointwise,
@@ -10110,6 +10122,8 @@ OP(TORCH_RAND, "torch.rand", zeros,
    "size, *, generator, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(TORCH_RAND_LIKE, "torch.rand_like", empty_like,
    "self, *, generator, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
+OP(TORCH_RANDINT, "torch.randint", randint,
+   "low, high, size, *, dtype=4, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(TORCH_RANDINT_LIKE, "torch.randint_like", empty_like,
    "self, low, high, *, generator, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
 OP(TORCH_RANDN, "torch.randn", zeros,
@@ -10140,6 +10154,8 @@ OP(TORCH_RESIZE_AS_SPARSE_, "torch.resize_as_sparse_", inplace,
    "self, the_template", CGS_OPF_INPLACE)
 OP(TORCH_ROLL, "torch.roll", contig_copy,
    "self, shifts, dims=[]", 0)
+OP(TORCH_ROT90, "torch.rot90", rot90,
+   "self, k=1, dims=[0, 1]", 0)
 OP(TORCH_ROUND, "torch.round", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ROUND_, "torch.round_", inplace,
@@ -10157,7 +10173,7 @@ OP(TORCH_RSUB, "torch.rsub", binary,
 OP(TORCH_SCALAR_TENSOR, "torch.scalar_tensor", scalar_tensor,
    "s, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(TORCH_SCATTER, "torch.scatter", scatter,
-   "self, dim, index, src", 0)
+   "self, dim, index, src, *, reduce", 0)
 OP(TORCH_SCATTER_ADD, "torch.scatter_add", scatter,
    "self, dim, index, src", 0)
 OP(TORCH_SCATTER_REDUCE, "torch.scatter_reduce", scatter,
@@ -10278,8 +10294,12 @@ OP(TORCH_SPECIAL_ZETA, "torch.special.zeta", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPLIT, "torch.split", split,
    "tensor, split_size_or_sections, dim=0", CGS_OPF_VIEW)
+OP(TORCH_SPLIT_COPY, "torch.split_copy", copy_of_split,
+   "self, split_size, dim=0", 0)
 OP(TORCH_SPLIT_WITH_SIZES, "torch.split_with_sizes", split,
    "self, split_sizes, dim=0", CGS_OPF_VIEW)
+OP(TORCH_SPLIT_WITH_SIZES_COPY, "torch.split_with_sizes_copy", copy_of_split,
+   "self, split_sizes, dim=0", 0)
 OP(TORCH_SQRT, "torch.sqrt", unary_float,
    "input", CGS_OPF_ELEMENTWISE)
 OP(TORCH_SQRT_, "torch.sqrt_", inplace,
@@ -10338,8 +10358,12 @@ OP(TORCH_TRANSPOSE_COPY, "torch.transpose_copy", copy_of_transpose,
    "self, dim0, dim1", 0)
 OP(TORCH_TRIL, "torch.tril", contig_copy,
    "input, diagonal=0", 0)
+OP(TORCH_TRIL_INDICES, "torch.tril_indices", tril_indices,
+   "row, col, offset=0, *, dtype=4, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(TORCH_TRIU, "torch.triu", contig_copy,
    "input, diagonal=0", 0)
+OP(TORCH_TRIU_INDICES, "torch.triu_indices", triu_indices,
+   "row, col, offset=0, *, dtype=4, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(TORCH_TRUE_DIVIDE, "torch.true_divide", binary_float,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(TORCH_TRUNC, "torch.trunc", unary,
@@ -10348,6 +10372,8 @@ OP(TORCH_TRUNC_, "torch.trunc_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_UNBIND, "torch.unbind", unbind,
    "input, dim=0", CGS_OPF_VIEW)
+OP(TORCH_UNBIND_COPY, "torch.unbind_copy", copy_of_unbind,
+   "self, dim=0", 0)
 OP(TORCH_UNFLATTEN, "torch.unflatten", unflatten,
    "self, dim, sizes", CGS_OPF_VIEW)
 OP(TORCH_UNFOLD_COPY, "torch.unfold_copy", copy_of_unfold,

@@ -4867,6 +4867,21 @@ static int copy_of(const struct cgs_node *n, struct cgs_shape_ctx *sc, cgs_shape
     struct cgs_val *v;
 
     TRY(view(n, sc, d));
+    if (sc->out && sc->out->kind == CGS_VAL_LIST) {
+        // unbind_copy, split_copy: each piece a fresh contiguous tensor
+        struct cgs_val *l = new_list(sc, sc->out->n);
+        for (uint32_t i = 0; i < sc->out->n; i++) {
+            const struct cgs_val *it = &sc->out->u.items[i];
+            if (it->kind != CGS_VAL_TENSOR)
+                return cgs_diag_set(d, CGS_E_UNKNOWN, "view result not known");
+            o = copy_tensor(sc, &l->u.items[i], &it->u.t, it->u.t.ndim);
+            dimcpy(o->shape, it->u.t.shape, o->ndim);
+            contiguous_strides(sc, o->ndim, o->shape, o->stride);
+            o->storage_offset = K(sc, 0);
+        }
+        sc->out = l;
+        return 0;
+    }
     if (!sc->out || sc->out->kind != CGS_VAL_TENSOR)
         return cgs_diag_set(d, CGS_E_UNKNOWN, "view result not known");
     v = new_val(sc, CGS_VAL_TENSOR);
@@ -4893,6 +4908,8 @@ COPY_OF(alias)
 COPY_OF(unfold)
 COPY_OF(view_as_real)
 COPY_OF(view_as_complex)
+COPY_OF(unbind)
+COPY_OF(split)
 #undef COPY_OF
 
 RULE(outer)
@@ -6693,6 +6710,170 @@ RULE(normal_tensors)
         return cgs_diag_set(d, CGS_E_INVAL, "normal: expected two tensors");
     TRY(broadcast(sc, o, 2, shape, &nd, d));
     out_dense(sc, nd, shape, result_type(o, 2), o[0].t->device, false);
+    return 0;
+}
+
+/* randint(high, size) / randint(low, high, size): int64 unless dtype says. */
+RULE(randint)
+{
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+
+    (void)n;
+    return factory(sc, A(sc, "size"), dt == CGS_DTYPE_UNKNOWN ? CGS_DTYPE_INT64 : dt,
+                   device_arg(sc), d);
+}
+
+/* normal(mean: float, std: float, size): float32 unless dtype says. */
+RULE(normal_sized)
+{
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+
+    (void)n;
+    return factory(sc, A(sc, "size"), dt == CGS_DTYPE_UNKNOWN ? CGS_DTYPE_FLOAT32 : dt,
+                   device_arg(sc), d);
+}
+
+/* normal(mean: Tensor, std: float): like mean, contiguous. */
+RULE(normal_like_mean)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(need_tensor(sc, "mean", &t, d));
+    out_dense(sc, t->ndim, t->shape, t->dtype, t->device, false);
+    return 0;
+}
+
+/* tril_indices / triu_indices(row, col, offset): int64 [2, count]. */
+static int tri_indices(struct cgs_shape_ctx *sc, bool upper, struct cgs_diag *d)
+{
+    int64_t r, c, off = 0, count = 0;
+    sym_t shape[2];
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+
+    if (!int_const(sc, A(sc, "row"), &r) || !int_const(sc, A(sc, "col"), &c) || r < 0 || c < 0 ||
+        r > (1 << 24) || c > (1 << 24))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "tri indices: sizes not constant");
+    if (!is_none(A(sc, "offset")) && !int_const(sc, A(sc, "offset"), &off))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "tri indices: offset not constant");
+    for (int64_t i = 0; i < r; i++) {
+        // row i holds columns j with j - i <= off (lower) or j - i >= off (upper)
+        int64_t lo = upper ? i + off : 0, hi = upper ? c - 1 : i + off;
+        if (lo < 0)
+            lo = 0;
+        if (hi > c - 1)
+            hi = c - 1;
+        if (hi >= lo)
+            count += hi - lo + 1;
+    }
+    shape[0] = K(sc, 2), shape[1] = K(sc, count);
+    out_dense(sc, 2, shape, dt == CGS_DTYPE_UNKNOWN ? CGS_DTYPE_INT64 : dt, device_arg(sc), false);
+    return 0;
+}
+
+RULE(tril_indices) { (void)n; return tri_indices(sc, false, d); }
+RULE(triu_indices) { (void)n; return tri_indices(sc, true, d); }
+
+/* rot90(self, k, dims): flips (contiguous copies) then, for odd k, a transposed view. */
+RULE(rot90)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+    sym_t dv[2], tmp;
+    uint32_t nd, d0, d1;
+    int64_t k = 1, a, b;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (!is_none(A(sc, "k")) && !int_const(sc, A(sc, "k"), &k))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "rot90: k not constant");
+    if (ints_of(sc, A(sc, "dims"), dv, &nd) || nd != 2 || !cgs_sym_is_int(dv[0], &a) ||
+        !cgs_sym_is_int(dv[1], &b) || !wrap_dim(a, t->ndim, &d0) || !wrap_dim(b, t->ndim, &d1) ||
+        d0 == d1 || t->ndim < 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "rot90: bad dims");
+    k = ((k % 4) + 4) % 4;
+    o = out_tensor(sc, t->ndim, t->dtype, t->device);
+    dimcpy(o->shape, t->shape, t->ndim);
+    contiguous_strides(sc, t->ndim, o->shape, o->stride);
+    if (k % 2) {
+        tmp = o->shape[d0], o->shape[d0] = o->shape[d1], o->shape[d1] = tmp;
+        tmp = o->stride[d0], o->stride[d0] = o->stride[d1], o->stride[d1] = tmp;
+    }
+    return 0;
+}
+
+/* glu(self, dim): halves of dim multiplied, laid out as TensorIterator lays out the halves
+ * (views of self with self's strides). */
+RULE(glu)
+{
+    const struct cgs_tensor *t;
+    struct cgs_val *hv_;
+    struct cgs_tensor *h;
+    struct operand o;
+    uint32_t dim;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (t->ndim == 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "glu of a 0-dim tensor");
+    TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
+    hv_ = new_val(sc, CGS_VAL_TENSOR);
+    h = copy_tensor(sc, hv_, t, t->ndim);
+    dimcpy(h->shape, t->shape, t->ndim);
+    dimcpy(h->stride, t->stride, t->ndim);
+    h->shape[dim] = S_div(sc, t->shape[dim], K(sc, 2));
+    memset(&o, 0, sizeof(o));
+    o.t = h;
+    return elementwise(sc, &o, 1, t->dtype, false, d);
+}
+
+/* im2col(self, kernel_size, dilation, padding, stride): [N, C * kh * kw, L], contiguous. */
+RULE(im2col)
+{
+    const struct cgs_tensor *t;
+    sym_t k[2], dl[2], p[2], st[2], shape[3], l = K(sc, 1), c;
+    uint32_t i, sp;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (t->ndim != 3 && t->ndim != 4)
+        return cgs_diag_set(d, CGS_E_INVAL, "im2col of rank %u", t->ndim);
+    TRY(spatial_param(sc, "kernel_size", 2, 1, k, d));
+    TRY(spatial_param(sc, "dilation", 2, 1, dl, d));
+    TRY(spatial_param(sc, "padding", 2, 0, p, d));
+    TRY(spatial_param(sc, "stride", 2, 1, st, d));
+    sp = t->ndim - 2;
+    for (i = 0; i < 2; i++) {
+        // (in + 2p - d(k-1) - 1) / s + 1 blocks along each spatial dim
+        sym_t span = S_add(sc, S_mul(sc, dl[i], S_sub(sc, k[i], K(sc, 1))), K(sc, 1));
+        sym_t r = S_sub(sc, S_add(sc, t->shape[sp + i], S_mul(sc, K(sc, 2), p[i])), span);
+        l = S_mul(sc, l, S_add(sc, S_div(sc, r, st[i]), K(sc, 1)));
+    }
+    c = S_mul(sc, t->shape[sp - 1], S_mul(sc, k[0], k[1]));
+    if (t->ndim == 4) {
+        shape[0] = t->shape[0], shape[1] = c, shape[2] = l;
+        out_dense(sc, 3, shape, t->dtype, t->device, false);
+    } else {
+        shape[0] = c, shape[1] = l;
+        out_dense(sc, 2, shape, t->dtype, t->device, false);
+    }
+    return 0;
+}
+
+/* multi_margin_loss(self [N, C] or [C], target, ..., reduction): [N] for none, else 0-dim. */
+RULE(multi_margin_loss)
+{
+    const struct cgs_tensor *t;
+    int64_t red = 1;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (!is_none(A(sc, "reduction")) && !int_const(sc, A(sc, "reduction"), &red))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "loss: reduction not constant");
+    if (red == 0 && t->ndim == 2)
+        out_dense(sc, 1, t->shape, t->dtype, t->device, false);
+    else
+        out_dense(sc, 0, NULL, t->dtype, t->device, false);
     return 0;
 }
 

@@ -197,7 +197,7 @@ def load_explicit():
 PROMO_OVERRIDES = []
 # view rules that lib/shapes.c wraps as copy_of_<rule> (the COPY_OF list there)
 COPY_OF_VIEWS = ("expand", "permute", "view", "unsqueeze", "squeeze", "transpose", "slice",
-                 "select", "t", "alias", "unfold", "view_as_real",
+                 "select", "t", "alias", "unfold", "view_as_real", "unbind", "split",
                  "view_as_complex")
 
 
