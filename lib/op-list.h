@@ -1906,7 +1906,7 @@ OP(ATEN__UNIQUE_DEFAULT, "aten._unique.default", none,
    "self, sorted=True, return_inverse=False", 0)
 OP(ATEN__UNIQUE_OUT, "aten._unique.out", out,
    "self, sorted=True, return_inverse=False, *, !out0, !out1", CGS_OPF_INPLACE)
-OP(ATEN__UNIQUE2_DEFAULT, "aten._unique2.default", none,
+OP(ATEN__UNIQUE2_DEFAULT, "aten._unique2.default", unique,
    "self, sorted=True, return_inverse=False, return_counts=False", CGS_OPF_DYNAMIC)
 OP(ATEN__UNIQUE2_OUT, "aten._unique2.out", out,
    "self, sorted=True, return_inverse=False, return_counts=False, *, !out0, !out1, !out2", CGS_OPF_INPLACE)
@@ -2672,7 +2672,7 @@ OP(ATEN_BLACKMAN_WINDOW_PERIODIC, "aten.blackman_window.periodic", none,
    "window_length, periodic, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_BLACKMAN_WINDOW_PERIODIC_OUT, "aten.blackman_window.periodic_out", out,
    "window_length, periodic, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_BLOCK_DIAG_DEFAULT, "aten.block_diag.default", none,
+OP(ATEN_BLOCK_DIAG_DEFAULT, "aten.block_diag.default", block_diag,
    "tensors", 0)
 OP(ATEN_BLOCK_DIAG_OUT, "aten.block_diag.out", out,
    "tensors, *, !out", CGS_OPF_INPLACE)
@@ -3396,7 +3396,7 @@ OP(ATEN_EMPTY_LIKE_DEFAULT, "aten.empty_like.default", empty_like,
    "self, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_FACTORY)
 OP(ATEN_EMPTY_LIKE_OUT, "aten.empty_like.out", out,
    "self, *, memory_format=None, !out", CGS_OPF_INPLACE)
-OP(ATEN_EMPTY_PERMUTED_DEFAULT, "aten.empty_permuted.default", none,
+OP(ATEN_EMPTY_PERMUTED_DEFAULT, "aten.empty_permuted.default", empty_permuted,
    "size, physical_layout, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_EMPTY_PERMUTED_OUT, "aten.empty_permuted.out", out,
    "size, physical_layout, *, !out", CGS_OPF_INPLACE)
@@ -7612,7 +7612,7 @@ OP(ATEN_UNIFORM_OUT, "aten.uniform.out", out,
    "self, from=0., to=1., *, generator=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(ATEN_UNIFORM__DEFAULT, "aten.uniform_.default", inplace,
    "self, from=0., to=1., *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_UNIQUE_CONSECUTIVE_DEFAULT, "aten.unique_consecutive.default", none,
+OP(ATEN_UNIQUE_CONSECUTIVE_DEFAULT, "aten.unique_consecutive.default", unique,
    "self, return_inverse=False, return_counts=False, dim=None", CGS_OPF_DYNAMIC)
 OP(ATEN_UNIQUE_CONSECUTIVE_OUT, "aten.unique_consecutive.out", out,
    "self, return_inverse=False, return_counts=False, dim=None, *, !out0, !out1, !out2", CGS_OPF_INPLACE)
@@ -9326,6 +9326,8 @@ OP(TORCH__SOFTMAX, "torch._softmax", softmax,
    "self, dim, half_to_float", CGS_OPF_ELEMENTWISE)
 OP(TORCH__SOFTMAX_BACKWARD_DATA, "torch._softmax_backward_data", softmax_backward,
    "grad_output, output, dim, input_dtype", 0)
+OP(TORCH__UNIQUE2, "torch._unique2", unique,
+   "self, sorted=True, return_inverse=False, return_counts=False", CGS_OPF_DYNAMIC)
 OP(TORCH_ABS, "torch.abs", unary,
    "input", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ABS_, "torch.abs_", inplace,
@@ -9452,6 +9454,8 @@ OP(TORCH_BITWISE_RIGHT_SHIFT, "torch.bitwise_right_shift", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_BITWISE_XOR, "torch.bitwise_xor", binary,
    "self, other", CGS_OPF_ELEMENTWISE)
+OP(TORCH_BLOCK_DIAG, "torch.block_diag", block_diag,
+   "tensors", 0)
 OP(TORCH_BMM, "torch.bmm", bmm,
    "input, mat2", CGS_OPF_MATMUL)
 OP(TORCH_BROADCAST_TO, "torch.broadcast_to", expand,
@@ -9586,6 +9590,8 @@ OP(TORCH_EMPTY, "torch.empty", zeros,
    "*size, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(TORCH_EMPTY_LIKE, "torch.empty_like", empty_like,
    "input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None", CGS_OPF_FACTORY)
+OP(TORCH_EMPTY_PERMUTED, "torch.empty_permuted", empty_permuted,
+   "size, physical_layout, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(TORCH_EMPTY_STRIDED, "torch.empty_strided", empty_strided,
    "size, stride, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(TORCH_EQ, "torch.eq", compare,
@@ -10378,6 +10384,8 @@ OP(TORCH_UNFLATTEN, "torch.unflatten", unflatten,
    "self, dim, sizes", CGS_OPF_VIEW)
 OP(TORCH_UNFOLD_COPY, "torch.unfold_copy", copy_of_unfold,
    "self, dimension, size, step", 0)
+OP(TORCH_UNIQUE_CONSECUTIVE, "torch.unique_consecutive", unique,
+   "self, return_inverse=False, return_counts=False, dim=None", CGS_OPF_DYNAMIC)
 OP(TORCH_UNSAFE_SPLIT, "torch.unsafe_split", split,
    "self, split_size, dim=0", 0)
 OP(TORCH_UNSAFE_SPLIT_WITH_SIZES, "torch.unsafe_split_with_sizes", split,
@@ -10444,6 +10452,8 @@ OP(M_UNFOLD, "unfold", unfold,
    "self, dimension, size, step", CGS_OPF_VIEW)
 OP(M_UNIFORM_, "uniform_", inplace,
    "self, from=0., to=1., *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
+OP(M_UNIQUE_CONSECUTIVE, "unique_consecutive", unique,
+   "self, return_inverse=False, return_counts=False, dim=None", CGS_OPF_DYNAMIC)
 OP(M_UNSAFE_SPLIT, "unsafe_split", split,
    "self, split_size, dim=0", 0)
 OP(M_UNSAFE_SPLIT_WITH_SIZES, "unsafe_split_with_sizes", split,

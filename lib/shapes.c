@@ -6877,6 +6877,82 @@ RULE(multi_margin_loss)
     return 0;
 }
 
+/* _unique2 / unique_consecutive (dim None): FakeTensor's _unique -- an unbacked length for the
+ * values; inverse (self's shape) and counts when asked, else empty; all of self's dtype. */
+RULE(unique)
+{
+    const struct cgs_tensor *t;
+    sym_t numel = K(sc, 1), nnz, zero = K(sc, 0);
+    int64_t c;
+    uint32_t i;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (!is_none(A(sc, "dim")))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "unique along a dim is not tracked");
+    for (i = 0; i < t->ndim; i++)
+        numel = S_mul(sc, numel, t->shape[i]);
+    nnz = cgs_sym_is_int(numel, &c) && c == 0 ? K(sc, 0) : unbacked(sc);
+    sc->out = new_list(sc, 3);
+    fill_dense(sc, &sc->out->u.items[0], 1, &nnz, t->dtype, t->device, false);
+    if (bool_of(A(sc, "return_inverse"), false))
+        fill_dense(sc, &sc->out->u.items[1], t->ndim, t->shape, t->dtype, t->device, false);
+    else
+        fill_dense(sc, &sc->out->u.items[1], 1, &zero, t->dtype, t->device, false);
+    fill_dense(sc, &sc->out->u.items[2], 1, bool_of(A(sc, "return_counts"), false) ? &nnz : &zero,
+               t->dtype, t->device, false);
+    return 0;
+}
+
+/* empty_permuted(size, physical_layout): strides of the physical order, innermost last. */
+RULE(empty_permuted)
+{
+    sym_t shape[NDIM_MAX], perm[NDIM_MAX], mult = K(sc, 1);
+    uint32_t nd, np, i;
+    struct cgs_tensor *o;
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+    bool seen[NDIM_MAX] = {false};
+
+    (void)n;
+    TRY(shape_param(sc, A(sc, "size"), shape, &nd, d));
+    if (ints_of(sc, A(sc, "physical_layout"), perm, &np) || np != nd)
+        return cgs_diag_set(d, CGS_E_INVAL, "empty_permuted: bad physical_layout");
+    o = out_tensor(sc, nd, dt == CGS_DTYPE_UNKNOWN ? CGS_DTYPE_FLOAT32 : dt, device_arg(sc));
+    dimcpy(o->shape, shape, nd);
+    for (i = nd; i-- > 0;) {
+        int64_t l;
+        if (!cgs_sym_is_int(perm[i], &l) || l < 0 || (uint64_t)l >= nd || seen[l])
+            return cgs_diag_set(d, CGS_E_INVAL, "empty_permuted: bad physical_layout");
+        seen[l] = true;
+        o->stride[l] = mult;
+        mult = S_mul(sc, mult, shape[l]);
+    }
+    return 0;
+}
+
+/* block_diag(tensors): [sum of rows, sum of cols] (vectors count as one row), contiguous. */
+RULE(block_diag)
+{
+    struct operand o[64];
+    uint32_t cnt, i;
+    sym_t shape[2] = {K(sc, 0), K(sc, 0)};
+
+    (void)n;
+    TRY(tensor_list(sc, A(sc, "tensors"), o, &cnt, 64, d));
+    for (i = 0; i < cnt; i++) {
+        const struct cgs_tensor *t = o[i].t;
+        if (t->ndim > 2)
+            return cgs_diag_set(d, CGS_E_INVAL, "block_diag of rank %u", t->ndim);
+        shape[0] = S_add(sc, shape[0], t->ndim == 2 ? t->shape[0] : K(sc, 1));
+        shape[1] = S_add(sc, shape[1], t->ndim == 2 ? t->shape[1] : t->ndim == 1 ? t->shape[0]
+                                                                                : K(sc, 1));
+    }
+    if (!cnt)
+        return cgs_diag_set(d, CGS_E_INVAL, "block_diag of no tensors");
+    out_dense(sc, 2, shape, result_type(o, cnt), o[0].t->device, false);
+    return 0;
+}
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 
 static const char *arena_msg(struct cgs_arena *ar, const char *s)
