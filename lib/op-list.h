@@ -458,11 +458,11 @@ OP(ATEN__BATCH_NORM_NO_UPDATE_DEFAULT, "aten._batch_norm_no_update.default", non
    "input, weight, bias, running_mean, running_var, momentum, eps", 0)
 OP(ATEN__BATCH_NORM_NO_UPDATE_OUT, "aten._batch_norm_no_update.out", out,
    "input, weight, bias, running_mean, running_var, momentum, eps, *, !out0, !out1, !out2, !out3", CGS_OPF_INPLACE)
-OP(ATEN__BATCH_NORM_WITH_UPDATE_DEFAULT, "aten._batch_norm_with_update.default", none,
+OP(ATEN__BATCH_NORM_WITH_UPDATE_DEFAULT, "aten._batch_norm_with_update.default", batch_norm_reserve,
    "input, weight, bias, running_mean, running_var, momentum, eps", CGS_OPF_INPLACE)
 OP(ATEN__BATCH_NORM_WITH_UPDATE_OUT, "aten._batch_norm_with_update.out", out,
    "input, weight, bias, !running_mean, !running_var, momentum, eps, *, !out, !save_mean, !save_invstd, !reserve", CGS_OPF_INPLACE)
-OP(ATEN__BATCH_NORM_WITH_UPDATE_FUNCTIONAL_DEFAULT, "aten._batch_norm_with_update_functional.default", none,
+OP(ATEN__BATCH_NORM_WITH_UPDATE_FUNCTIONAL_DEFAULT, "aten._batch_norm_with_update_functional.default", native_batch_norm_functional,
    "input, weight, bias, running_mean, running_var, momentum, eps", 0)
 OP(ATEN__CAST_BYTE_DEFAULT, "aten._cast_Byte.default", none,
    "self, non_blocking=False", 0)
@@ -1392,7 +1392,7 @@ OP(ATEN__NATIVE_BATCH_NORM_LEGIT_NO_STATS_OUT, "aten._native_batch_norm_legit.no
    "input, weight, bias, training, momentum, eps, *, !out, !save_mean, !save_invstd", CGS_OPF_INPLACE)
 OP(ATEN__NATIVE_BATCH_NORM_LEGIT_OUT, "aten._native_batch_norm_legit.out", out,
    "input, weight, bias, !running_mean, !running_var, training, momentum, eps, *, !out, !save_mean, !save_invstd", CGS_OPF_INPLACE)
-OP(ATEN__NATIVE_BATCH_NORM_LEGIT_FUNCTIONAL_DEFAULT, "aten._native_batch_norm_legit_functional.default", native_batch_norm,
+OP(ATEN__NATIVE_BATCH_NORM_LEGIT_FUNCTIONAL_DEFAULT, "aten._native_batch_norm_legit_functional.default", native_batch_norm_functional,
    "input, weight, bias, running_mean, running_var, training, momentum, eps", 0)
 OP(ATEN__NATIVE_BATCH_NORM_LEGIT_NO_TRAINING_DEFAULT, "aten._native_batch_norm_legit_no_training.default", native_batch_norm,
    "input, weight, bias, running_mean, running_var, momentum, eps", CGS_OPF_CORE)
@@ -3074,7 +3074,7 @@ OP(ATEN_CUDNN_AFFINE_GRID_GENERATOR_BACKWARD_DEFAULT, "aten.cudnn_affine_grid_ge
    "grad, N, C, H, W", 0)
 OP(ATEN_CUDNN_AFFINE_GRID_GENERATOR_BACKWARD_OUT, "aten.cudnn_affine_grid_generator_backward.out", out,
    "grad, N, C, H, W, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_CUDNN_BATCH_NORM_DEFAULT, "aten.cudnn_batch_norm.default", none,
+OP(ATEN_CUDNN_BATCH_NORM_DEFAULT, "aten.cudnn_batch_norm.default", batch_norm_reserve,
    "input, weight, bias, running_mean, running_var, training, exponential_average_factor, epsilon", 0)
 OP(ATEN_CUDNN_BATCH_NORM_OUT, "aten.cudnn_batch_norm.out", out,
    "input, weight, bias, running_mean, running_var, training, exponential_average_factor, epsilon, *, !out0, !out1, !out2, !out3", CGS_OPF_INPLACE)
@@ -9538,6 +9538,8 @@ OP(TORCH_COUNT_NONZERO, "torch.count_nonzero", count_nonzero,
    "self, dim=None", CGS_OPF_REDUCTION)
 OP(TORCH_CROSS, "torch.cross", linalg_cross,
    "self, other, dim=None", 0)
+OP(TORCH_CUDNN_BATCH_NORM, "torch.cudnn_batch_norm", batch_norm_reserve,
+   "input, weight, bias, running_mean, running_var, training, exponential_average_factor, epsilon", 0)
 OP(TORCH_CUMMAX, "torch.cummax", cum_pair,
    "self, dim", 0)
 OP(TORCH_CUMMIN, "torch.cummin", cum_pair,

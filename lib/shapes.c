@@ -3340,11 +3340,15 @@ RULE(batch_norm)
     return 0;
 }
 
-RULE(native_batch_norm)
+/* native_batch_norm and its kin: (output, save_mean, save_rstd[, ...]); `cnt` outputs
+ * (5 for the _functional forms, 4 with the cudnn reserve buffer of _batch_norm_with_update
+ * and cudnn_batch_norm, empty unless cuDNN asks for one). */
+static int batch_norm_outputs(struct cgs_shape_ctx *sc, uint32_t cnt, bool reserve,
+                              struct cgs_diag *d)
 {
     const struct cgs_tensor *in;
-    uint32_t cnt = strstr(n->target, "functional") ? 5 : 3, i;
-    sym_t c[1];
+    uint32_t i;
+    sym_t c[1], zero = K(sc, 0);
 
     TRY(need_tensor(sc, "input", &in, d));
     if (in->ndim < 2)
@@ -3353,10 +3357,19 @@ RULE(native_batch_norm)
     sc->out = new_list(sc, cnt);
     fill_dense(sc, &sc->out->u.items[0], in->ndim, in->shape, in->dtype, in->device,
                suggest_cl(sc, in));
+    // cudnn_batch_norm outside training saves no statistics (empty tensors)
+    if (reserve && find_param(sc, "training") >= 0 && !bool_of(A(sc, "training"), true))
+        c[0] = zero;
     for (i = 1; i < cnt; i++)
         fill_dense(sc, &sc->out->u.items[i], 1, c, CGS_DTYPE_FLOAT32, in->device, false);
+    if (reserve)
+        fill_dense(sc, &sc->out->u.items[cnt - 1], 1, &zero, CGS_DTYPE_UINT8, in->device, false);
     return 0;
 }
+
+RULE(native_batch_norm) { (void)n; return batch_norm_outputs(sc, 3, false, d); }
+RULE(native_batch_norm_functional) { (void)n; return batch_norm_outputs(sc, 5, false, d); }
+RULE(batch_norm_reserve) { (void)n; return batch_norm_outputs(sc, 4, true, d); }
 
 RULE(layer_norm)
 {
