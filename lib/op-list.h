@@ -5506,7 +5506,7 @@ OP(ATEN_NANQUANTILE_SCALAR, "aten.nanquantile.scalar", none,
    "self, q, dim=None, keepdim=False, *, interpolation='linear'", 0)
 OP(ATEN_NANQUANTILE_SCALAR_OUT, "aten.nanquantile.scalar_out", out,
    "self, q, dim=None, keepdim=False, *, interpolation='linear', !out", CGS_OPF_INPLACE)
-OP(ATEN_NANSUM_DEFAULT, "aten.nansum.default", reduce,
+OP(ATEN_NANSUM_DEFAULT, "aten.nansum.default", reduce_sum,
    "self, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(ATEN_NANSUM_OUT, "aten.nansum.out", out,
    "self, dim=None, keepdim=False, *, dtype=None, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
@@ -5934,11 +5934,11 @@ OP(ATEN_PRELU_DEFAULT, "aten.prelu.default", none,
    "self, weight", 0)
 OP(ATEN_PROD_DIMNAME_OUT, "aten.prod.Dimname_out", out,
    "self, dim, keepdim=False, *, dtype=None, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
-OP(ATEN_PROD_DEFAULT, "aten.prod.default", reduce,
+OP(ATEN_PROD_DEFAULT, "aten.prod.default", reduce_sum,
    "self, *, dtype=None", CGS_OPF_REDUCTION | CGS_OPF_CORE)
 OP(ATEN_PROD_DIM_DIMNAME, "aten.prod.dim_Dimname", none,
    "self, dim, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
-OP(ATEN_PROD_DIM_INT, "aten.prod.dim_int", reduce,
+OP(ATEN_PROD_DIM_INT, "aten.prod.dim_int", reduce_sum,
    "self, dim, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION | CGS_OPF_CORE)
 OP(ATEN_PROD_INT_OUT, "aten.prod.int_out", out,
    "self, dim, keepdim=False, *, dtype=None, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
@@ -7336,11 +7336,11 @@ OP(ATEN_SUM_BOOL, "aten.sum.bool", none,
    "self", 0)
 OP(ATEN_SUM_COMPLEX, "aten.sum.complex", none,
    "self", 0)
-OP(ATEN_SUM_DEFAULT, "aten.sum.default", reduce,
+OP(ATEN_SUM_DEFAULT, "aten.sum.default", reduce_sum,
    "self, *, dtype=None", CGS_OPF_REDUCTION)
 OP(ATEN_SUM_DIM_DIMNAMELIST, "aten.sum.dim_DimnameList", none,
    "self, dim, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
-OP(ATEN_SUM_DIM_INTLIST, "aten.sum.dim_IntList", reduce,
+OP(ATEN_SUM_DIM_INTLIST, "aten.sum.dim_IntList", reduce_sum,
    "self, dim, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION | CGS_OPF_CORE)
 OP(ATEN_SUM_FLOAT, "aten.sum.float", none,
    "self", 0)
@@ -8344,7 +8344,7 @@ OP(M_NANMEAN, "nanmean", reduce,
    "self, dim=None, keepdim=False, *, dtype=None", 0)
 OP(M_NANMEDIAN, "nanmedian", minmax,
    "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
-OP(M_NANSUM, "nansum", reduce,
+OP(M_NANSUM, "nansum", reduce_sum,
    "self, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(M_NARROW, "narrow", narrow,
    "self, dim, start, length", CGS_OPF_VIEW)
@@ -8712,7 +8712,7 @@ OP(PRIMS_XOR_SUM_DEFAULT, "prims.xor_sum.default", none,
    "inp, dims, *, output_dtype=None", 0)
 OP(PRIMS_ZETA_DEFAULT, "prims.zeta.default", none,
    "self, other", 0)
-OP(M_PROD, "prod", reduce,
+OP(M_PROD, "prod", reduce_sum,
    "self, dim, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(M_PUT, "put", clone,
    "self, index, source, accumulate=False", 0)
@@ -8858,7 +8858,7 @@ OP(M_SUB_, "sub_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_SUBTRACT_, "subtract_", inplace,
    "self, other, *, alpha=1", CGS_OPF_INPLACE)
-OP(M_SUM, "sum", reduce,
+OP(M_SUM, "sum", reduce_sum,
    "self, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(M_SWAPAXES, "swapaxes", transpose,
    "self, dim0, dim1", CGS_OPF_VIEW)
@@ -9924,7 +9924,7 @@ OP(TORCH_NANMEAN, "torch.nanmean", reduce,
    "self, dim=None, keepdim=False, *, dtype=None", 0)
 OP(TORCH_NANMEDIAN, "torch.nanmedian", minmax,
    "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
-OP(TORCH_NANSUM, "torch.nansum", reduce,
+OP(TORCH_NANSUM, "torch.nansum", reduce_sum,
    "self, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH_NARROW, "torch.narrow", narrow,
    "self, dim, start, length", CGS_OPF_VIEW)
@@ -10118,7 +10118,7 @@ OP(TORCH_POSITIVE, "torch.positive", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_VIEW)
 OP(TORCH_POW, "torch.pow", binary,
    "input, exponent", CGS_OPF_ELEMENTWISE)
-OP(TORCH_PROD, "torch.prod", reduce,
+OP(TORCH_PROD, "torch.prod", reduce_sum,
    "self, dim, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH_PUT, "torch.put", clone,
    "self, index, source, accumulate=False", 0)
@@ -10328,7 +10328,7 @@ OP(TORCH_STD_MEAN, "torch.std_mean", var_mean,
    "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_SUB, "torch.sub", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
-OP(TORCH_SUM, "torch.sum", reduce,
+OP(TORCH_SUM, "torch.sum", reduce_sum,
    "input, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH_SWAPAXES, "torch.swapaxes", transpose,
    "input, dim0, dim1", CGS_OPF_VIEW)

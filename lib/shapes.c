@@ -3602,6 +3602,7 @@ static int reduce_shape(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
 static int reduce_with(const struct cgs_node *n, struct cgs_shape_ctx *sc, int mode,
                        struct cgs_diag *d)
 {
+    (void)n;
     const struct cgs_tensor *t;
     sym_t shape[NDIM_MAX];
     uint32_t nd;
@@ -3616,7 +3617,8 @@ static int reduce_with(const struct cgs_node *n, struct cgs_shape_ctx *sc, int m
         dt = CGS_DTYPE_INT64;
     else if (dt == CGS_DTYPE_UNKNOWN) {
         dt = t->dtype;
-        if (strstr(n->target, "sum") && dt_cat(dt) <= 1)
+        // sum and prod accumulate integers (and bools) in int64
+        if (mode == 3 && dt_cat(dt) <= 1)
             dt = CGS_DTYPE_INT64;
     }
     out_dense(sc, nd, shape, dt, t->device, false);
@@ -3628,6 +3630,8 @@ RULE(reduce) { return reduce_with(n, sc, 0, d); }
 RULE(reduce_bool) { return reduce_with(n, sc, 1, d); }
 
 RULE(reduce_index) { return reduce_with(n, sc, 2, d); }
+
+RULE(reduce_sum) { return reduce_with(n, sc, 3, d); }
 
 RULE(var_mean)
 {
