@@ -13,7 +13,7 @@
  * CGS_OPF_* (lib/ops.h). Sorted by target.
  */
 OP(M___ADD__, "__add__", binary,
-   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_ADD)
 OP(M___AND__, "__and__", binary,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(M___EQ__, "__eq__", compare,
@@ -39,19 +39,19 @@ OP(M___LSHIFT__, "__lshift__", pointwise,
 OP(M___LT__, "__lt__", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(M___MUL__, "__mul__", binary,
-   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_MUL)
 OP(M___NE__, "__ne__", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(M___OR__, "__or__", binary,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(M___RADD__, "__radd__", binary,
-   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_ADD | CGS_OPF_ARITH_REFLECTED)
 OP(M___RMUL__, "__rmul__", binary,
-   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_MUL | CGS_OPF_ARITH_REFLECTED)
 OP(M___RSHIFT__, "__rshift__", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE)
 OP(M___SUB__, "__sub__", binary,
-   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_SUB)
 OP(M___TRUEDIV__, "__truediv__", binary_float,
    "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M___XOR__, "__xor__", pointwise,
@@ -8387,13 +8387,13 @@ OP(M_NOT_EQUAL_, "not_equal_", inplace,
 OP(M_NUMEL, "numel", numel,
    "self", CGS_OPF_SIZE)
 OP(OPERATOR_ADD, "operator.add", binary,
-   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_ADD)
 OP(OPERATOR_AND_, "operator.and_", binary,
    "a, b", CGS_OPF_ELEMENTWISE)
 OP(OPERATOR_EQ, "operator.eq", compare,
    "a, b", CGS_OPF_ELEMENTWISE)
 OP(OPERATOR_FLOORDIV, "operator.floordiv", binary,
-   "a, b", CGS_OPF_ELEMENTWISE)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_ARITH_FLOORDIV)
 OP(OPERATOR_GE, "operator.ge", compare,
    "a, b", CGS_OPF_ELEMENTWISE)
 OP(OPERATOR_GETITEM, "operator.getitem", getitem,
@@ -8401,11 +8401,11 @@ OP(OPERATOR_GETITEM, "operator.getitem", getitem,
 OP(OPERATOR_GT, "operator.gt", compare,
    "a, b", CGS_OPF_ELEMENTWISE)
 OP(OPERATOR_IADD, "operator.iadd", binary_iop,
-   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_ADD)
 OP(OPERATOR_IMUL, "operator.imul", binary_iop,
-   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_MUL)
 OP(OPERATOR_ISUB, "operator.isub", binary_iop,
-   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_SUB)
 OP(OPERATOR_ITRUEDIV, "operator.itruediv", binary_iop,
    "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(OPERATOR_LE, "operator.le", compare,
@@ -8415,9 +8415,9 @@ OP(OPERATOR_LT, "operator.lt", compare,
 OP(OPERATOR_MATMUL, "operator.matmul", matmul,
    "a, b", CGS_OPF_MATMUL)
 OP(OPERATOR_MOD, "operator.mod", binary,
-   "a, b", CGS_OPF_ELEMENTWISE)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_ARITH_MOD)
 OP(OPERATOR_MUL, "operator.mul", binary,
-   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_MUL)
 OP(OPERATOR_NE, "operator.ne", compare,
    "a, b", CGS_OPF_ELEMENTWISE)
 OP(OPERATOR_NEG, "operator.neg", unary,
@@ -8429,7 +8429,7 @@ OP(OPERATOR_POW, "operator.pow", binary,
 OP(OPERATOR_SETITEM, "operator.setitem", novalue,
    "a, b, c", CGS_OPF_NOVALUE | CGS_OPF_INPLACE)
 OP(OPERATOR_SUB, "operator.sub", binary,
-   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_SUB)
 OP(OPERATOR_TRUEDIV, "operator.truediv", binary_float,
    "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(OPERATOR_XOR, "operator.xor", binary,

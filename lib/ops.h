@@ -43,6 +43,14 @@ enum cgs_op_flags {
     CGS_OPF_FAKE_FAST_BINARY = 1 << 18,
     /* changes global state (grad mode, autocast): MagiCompiler cuts at it */
     CGS_OPF_GLOBAL_STATE = 1 << 19,
+    /* on two SymInts (sizes), Python's integer arithmetic: a + b, a - b, a * b, a // b, a % b
+     * (reflected forms swap a and b: CGS_OPF_ARITH_REFLECTED) */
+    CGS_OPF_ARITH_ADD = 1 << 20,
+    CGS_OPF_ARITH_SUB = 1 << 21,
+    CGS_OPF_ARITH_MUL = 1 << 22,
+    CGS_OPF_ARITH_FLOORDIV = 1 << 23,
+    CGS_OPF_ARITH_MOD = 1 << 24,
+    CGS_OPF_ARITH_REFLECTED = 1 << 25,
 };
 
 struct cgs_node;

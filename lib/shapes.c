@@ -1386,12 +1386,12 @@ RULE(unary_maybe_inplace)
     return unary_with(sc, 0, d);
 }
 
-/* Scalar arithmetic on SymInts (operator.add on sizes and the like). */
+/* Scalar arithmetic on SymInts (operator.add on sizes and the like): the registry's ARITH
+ * flags say which. */
 static int scalar_arith(struct cgs_shape_ctx *sc, const struct cgs_node *n, const struct operand *o,
                         uint32_t cnt, struct cgs_diag *d)
 {
-    const char *t = n->target;
-    const char *op = strrchr(t, '.') ? strrchr(t, '.') + 1 : t;
+    unsigned f = sc->op->flags;
     sym_t a, b, r = NULL;
 
     if (cnt != 2 || o[0].scalar != CGS_DTYPE_INT64 || o[1].scalar != CGS_DTYPE_INT64 || !o[0].sym ||
@@ -1400,18 +1400,22 @@ static int scalar_arith(struct cgs_shape_ctx *sc, const struct cgs_node *n, cons
         return cgs_diag_set(d, CGS_E_UNKNOWN, "scalar arithmetic on non-integers is not tracked");
     }
     a = o[0].sym, b = o[1].sym;
-    if (strstr(op, "add"))
+    if (f & CGS_OPF_ARITH_REFLECTED) {
+        sym_t t = a;
+        a = b, b = t;
+    }
+    if (f & CGS_OPF_ARITH_ADD)
         r = S_add(sc, a, b);
-    else if (strstr(op, "sub"))
+    else if (f & CGS_OPF_ARITH_SUB)
         r = S_sub(sc, a, b);
-    else if (strstr(op, "mul"))
+    else if (f & CGS_OPF_ARITH_MUL)
         r = S_mul(sc, a, b);
-    else if (strstr(op, "floordiv"))
+    else if (f & CGS_OPF_ARITH_FLOORDIV)
         r = S_div(sc, a, b);
-    else if (strstr(op, "mod"))
+    else if (f & CGS_OPF_ARITH_MOD)
         r = cgs_sym_mod(sc->sx, a, b);
     if (!r)
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "scalar '%s' is not tracked", op);
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "scalar '%s' is not tracked", n->target);
     sc->out = new_val(sc, CGS_VAL_INT);
     set_symint(sc, sc->out, r);
     return 0;

@@ -431,6 +431,28 @@ def fast_binary(target, rule):
     return bool(FAST_BINARY.search(target.replace("__", ".")))
 
 
+# Python's integer arithmetic on sizes: the operator.* functions, their in-place forms and the
+# dunder methods (reflected ones swap the operands)
+ARITH = {"add": "ADD", "sub": "SUB", "mul": "MUL", "floordiv": "FLOORDIV", "mod": "MOD"}
+
+
+def arith_flags(target):
+    name = None
+    if target.startswith("operator."):
+        name = target[9:]
+        if name.startswith("i") and name[1:] in ARITH:
+            name = name[1:]
+        return [ARITH[name]] if name in ARITH else []
+    if target.startswith("__") and target.endswith("__"):
+        name = target[2:-2]
+        if name.startswith("r") and name[1:] in ARITH:
+            return [ARITH[name[1:]], "REFLECTED"]
+        if name.startswith("i") and name[1:] in ARITH:
+            name = name[1:]
+        return [ARITH[name]] if name in ARITH else []
+    return []
+
+
 def render(entries):
     used = set()
     lines = [
@@ -453,6 +475,7 @@ def render(entries):
         rule, flags, schema = entries[target]
         if fast_binary(target, rule):
             flags = list(flags) + ["FAKE_FAST_BINARY"]
+        flags = list(flags) + ["ARITH_" + a for a in arith_flags(target)]
         fl = " | ".join("CGS_OPF_" + f for f in flags) if flags else "0"
         lines.append("OP(%s, %s, %s,\n   %s, %s)" % (make_id(target, used), c_str(target), rule,
                                                    c_str(schema), fl))
