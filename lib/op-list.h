@@ -2100,7 +2100,7 @@ OP(ATEN_ADAPTIVE_MAX_POOL2D_BACKWARD_DEFAULT, "aten.adaptive_max_pool2d_backward
    "grad_output, self, indices", 0)
 OP(ATEN_ADAPTIVE_MAX_POOL2D_BACKWARD_GRAD_INPUT, "aten.adaptive_max_pool2d_backward.grad_input", out,
    "grad_output, self, indices, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_ADAPTIVE_MAX_POOL3D_DEFAULT, "aten.adaptive_max_pool3d.default", none,
+OP(ATEN_ADAPTIVE_MAX_POOL3D_DEFAULT, "aten.adaptive_max_pool3d.default", adaptive_max_pool3d,
    "self, output_size", 0)
 OP(ATEN_ADAPTIVE_MAX_POOL3D_OUT, "aten.adaptive_max_pool3d.out", out,
    "self, output_size, *, !out, !indices", CGS_OPF_INPLACE)
@@ -3814,7 +3814,7 @@ OP(ATEN_FRAC_OUT, "aten.frac.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_FRAC__DEFAULT, "aten.frac_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_FRACTIONAL_MAX_POOL2D_DEFAULT, "aten.fractional_max_pool2d.default", none,
+OP(ATEN_FRACTIONAL_MAX_POOL2D_DEFAULT, "aten.fractional_max_pool2d.default", fractional_max_pool,
    "self, kernel_size, output_size, random_samples", 0)
 OP(ATEN_FRACTIONAL_MAX_POOL2D_OUTPUT, "aten.fractional_max_pool2d.output", out,
    "self, kernel_size, output_size, random_samples, *, !output, !indices", CGS_OPF_INPLACE)
@@ -3822,7 +3822,7 @@ OP(ATEN_FRACTIONAL_MAX_POOL2D_BACKWARD_DEFAULT, "aten.fractional_max_pool2d_back
    "grad_output, self, kernel_size, output_size, indices", 0)
 OP(ATEN_FRACTIONAL_MAX_POOL2D_BACKWARD_GRAD_INPUT, "aten.fractional_max_pool2d_backward.grad_input", out,
    "grad_output, self, kernel_size, output_size, indices, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_FRACTIONAL_MAX_POOL3D_DEFAULT, "aten.fractional_max_pool3d.default", none,
+OP(ATEN_FRACTIONAL_MAX_POOL3D_DEFAULT, "aten.fractional_max_pool3d.default", fractional_max_pool,
    "self, kernel_size, output_size, random_samples", 0)
 OP(ATEN_FRACTIONAL_MAX_POOL3D_OUTPUT, "aten.fractional_max_pool3d.output", out,
    "self, kernel_size, output_size, random_samples, *, !output, !indices", CGS_OPF_INPLACE)
@@ -4666,7 +4666,7 @@ OP(ATEN_LINALG_EIGVALSH_DEFAULT, "aten.linalg_eigvalsh.default", linalg_eigvalsh
    "self, UPLO='L'", 0)
 OP(ATEN_LINALG_EIGVALSH_OUT, "aten.linalg_eigvalsh.out", out,
    "self, UPLO='L', *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_HOUSEHOLDER_PRODUCT_DEFAULT, "aten.linalg_householder_product.default", none,
+OP(ATEN_LINALG_HOUSEHOLDER_PRODUCT_DEFAULT, "aten.linalg_householder_product.default", householder_product,
    "input, tau", 0)
 OP(ATEN_LINALG_HOUSEHOLDER_PRODUCT_OUT, "aten.linalg_householder_product.out", out,
    "input, tau, *, !out", CGS_OPF_INPLACE)
@@ -4686,7 +4686,7 @@ OP(ATEN_LINALG_LDL_FACTOR_EX_DEFAULT, "aten.linalg_ldl_factor_ex.default", linal
    "self, *, hermitian=False, check_errors=False", 0)
 OP(ATEN_LINALG_LDL_FACTOR_EX_OUT, "aten.linalg_ldl_factor_ex.out", out,
    "self, *, hermitian=False, check_errors=False, !LD, !pivots, !info", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_LDL_SOLVE_DEFAULT, "aten.linalg_ldl_solve.default", none,
+OP(ATEN_LINALG_LDL_SOLVE_DEFAULT, "aten.linalg_ldl_solve.default", ldl_solve,
    "LD, pivots, B, *, hermitian=False", 0)
 OP(ATEN_LINALG_LDL_SOLVE_OUT, "aten.linalg_ldl_solve.out", out,
    "LD, pivots, B, *, hermitian=False, !out", CGS_OPF_INPLACE)
@@ -4694,7 +4694,7 @@ OP(ATEN_LINALG_LSTSQ_DEFAULT, "aten.linalg_lstsq.default", none,
    "self, b, rcond=None, *, driver=None", CGS_OPF_DYNAMIC)
 OP(ATEN_LINALG_LSTSQ_OUT, "aten.linalg_lstsq.out", out,
    "self, b, rcond=None, *, driver=None, !solution, !residuals, !rank, !singular_values", CGS_OPF_INPLACE | CGS_OPF_DYNAMIC)
-OP(ATEN_LINALG_LU_DEFAULT, "aten.linalg_lu.default", none,
+OP(ATEN_LINALG_LU_DEFAULT, "aten.linalg_lu.default", linalg_lu,
    "A, *, pivot=True", 0)
 OP(ATEN_LINALG_LU_OUT, "aten.linalg_lu.out", out,
    "A, *, pivot=True, !P, !L, !U", CGS_OPF_INPLACE)
@@ -5064,7 +5064,7 @@ OP(ATEN_LU_SOLVE_DEFAULT, "aten.lu_solve.default", none,
    "self, LU_data, LU_pivots", 0)
 OP(ATEN_LU_SOLVE_OUT, "aten.lu_solve.out", out,
    "self, LU_data, LU_pivots, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LU_UNPACK_DEFAULT, "aten.lu_unpack.default", none,
+OP(ATEN_LU_UNPACK_DEFAULT, "aten.lu_unpack.default", lu_unpack,
    "LU_data, LU_pivots, unpack_data=True, unpack_pivots=True", 0)
 OP(ATEN_LU_UNPACK_OUT, "aten.lu_unpack.out", out,
    "LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, !P, !L, !U", CGS_OPF_INPLACE)
@@ -5786,7 +5786,7 @@ OP(ATEN_ORGQR_DEFAULT, "aten.orgqr.default", none,
    "self, input2", 0)
 OP(ATEN_ORGQR_OUT, "aten.orgqr.out", out,
    "self, input2, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_ORMQR_DEFAULT, "aten.ormqr.default", none,
+OP(ATEN_ORMQR_DEFAULT, "aten.ormqr.default", ormqr,
    "self, input2, input3, left=True, transpose=False", 0)
 OP(ATEN_ORMQR_OUT, "aten.ormqr.out", out,
    "self, input2, input3, left=True, transpose=False, *, !out", CGS_OPF_INPLACE)
@@ -7540,7 +7540,7 @@ OP(ATEN_TRAPZ_X, "aten.trapz.x", none,
    "y, x, *, dim=-1", 0)
 OP(ATEN_TRIANGULAR_SOLVE_X, "aten.triangular_solve.X", out,
    "self, A, upper=True, transpose=False, unitriangular=False, *, !X, !M", CGS_OPF_INPLACE)
-OP(ATEN_TRIANGULAR_SOLVE_DEFAULT, "aten.triangular_solve.default", none,
+OP(ATEN_TRIANGULAR_SOLVE_DEFAULT, "aten.triangular_solve.default", triangular_solve,
    "self, A, upper=True, transpose=False, unitriangular=False", 0)
 OP(ATEN_TRIL_DEFAULT, "aten.tril.default", contig_copy,
    "self, diagonal=0", 0)
@@ -8434,6 +8434,8 @@ OP(OPERATOR_TRUEDIV, "operator.truediv", binary_float,
    "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(OPERATOR_XOR, "operator.xor", binary,
    "a, b", CGS_OPF_ELEMENTWISE)
+OP(M_ORMQR, "ormqr", ormqr,
+   "self, input2, input3, left=True, transpose=False", 0)
 OP(M_OUTER, "outer", outer,
    "self, vec2", 0)
 OP(M_PERMUTE, "permute", permute,
@@ -8930,12 +8932,18 @@ OP(TORCH__C__LINALG_LINALG_EIGVALS, "torch._C._linalg.linalg_eigvals", linalg_ei
    "self", 0)
 OP(TORCH__C__LINALG_LINALG_EIGVALSH, "torch._C._linalg.linalg_eigvalsh", linalg_eigvalsh,
    "self, UPLO='L'", 0)
+OP(TORCH__C__LINALG_LINALG_HOUSEHOLDER_PRODUCT, "torch._C._linalg.linalg_householder_product", householder_product,
+   "input, tau", 0)
 OP(TORCH__C__LINALG_LINALG_INV, "torch._C._linalg.linalg_inv", linalg_first_of_factor,
    "A", 0)
 OP(TORCH__C__LINALG_LINALG_INV_EX, "torch._C._linalg.linalg_inv_ex", linalg_factor_info,
    "A, *, check_errors=False", 0)
 OP(TORCH__C__LINALG_LINALG_LDL_FACTOR_EX, "torch._C._linalg.linalg_ldl_factor_ex", linalg_factor_pivots,
    "self, *, hermitian=False, check_errors=False", 0)
+OP(TORCH__C__LINALG_LINALG_LDL_SOLVE, "torch._C._linalg.linalg_ldl_solve", ldl_solve,
+   "LD, pivots, B, *, hermitian=False", 0)
+OP(TORCH__C__LINALG_LINALG_LU, "torch._C._linalg.linalg_lu", linalg_lu,
+   "A, *, pivot=True", 0)
 OP(TORCH__C__LINALG_LINALG_LU_FACTOR, "torch._C._linalg.linalg_lu_factor", linalg_lu_factor,
    "A, *, pivot=True", 0)
 OP(TORCH__C__LINALG_LINALG_LU_FACTOR_EX, "torch._C._linalg.linalg_lu_factor_ex", linalg_factor_pivots,
@@ -8972,6 +8980,8 @@ OP(TORCH__C__NN_ADAPTIVE_AVG_POOL2D, "torch._C._nn.adaptive_avg_pool2d", adaptiv
    "self, output_size", 0)
 OP(TORCH__C__NN_ADAPTIVE_MAX_POOL2D, "torch._C._nn.adaptive_max_pool2d", adaptive_max_pool2d,
    "self, output_size", 0)
+OP(TORCH__C__NN_ADAPTIVE_MAX_POOL3D, "torch._C._nn.adaptive_max_pool3d", adaptive_max_pool3d,
+   "self, output_size", 0)
 OP(TORCH__C__NN_AVG_POOL2D, "torch._C._nn.avg_pool2d", avg_pool,
    "self, kernel_size, stride=[], padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None", 0)
 OP(TORCH__C__NN_AVG_POOL3D, "torch._C._nn.avg_pool3d", avg_pool3d,
@@ -8984,6 +8994,10 @@ OP(TORCH__C__NN_ELU, "torch._C._nn.elu", unary,
    "self, alpha=1, scale=1, input_scale=1", CGS_OPF_ELEMENTWISE)
 OP(TORCH__C__NN_ELU_, "torch._C._nn.elu_", inplace,
    "self, alpha=1, scale=1, input_scale=1", CGS_OPF_INPLACE)
+OP(TORCH__C__NN_FRACTIONAL_MAX_POOL2D, "torch._C._nn.fractional_max_pool2d", fractional_max_pool,
+   "self, kernel_size, output_size, random_samples", 0)
+OP(TORCH__C__NN_FRACTIONAL_MAX_POOL3D, "torch._C._nn.fractional_max_pool3d", fractional_max_pool,
+   "self, kernel_size, output_size, random_samples", 0)
 OP(TORCH__C__NN_GELU, "torch._C._nn.gelu", unary,
    "input, approximate='none'", CGS_OPF_ELEMENTWISE)
 OP(TORCH__C__NN_GELU_, "torch._C._nn.gelu_", inplace,
@@ -9800,12 +9814,18 @@ OP(TORCH_LINALG_EIGVALS, "torch.linalg.eigvals", linalg_eigvals,
    "self", 0)
 OP(TORCH_LINALG_EIGVALSH, "torch.linalg.eigvalsh", linalg_eigvalsh,
    "self, UPLO='L'", 0)
+OP(TORCH_LINALG_HOUSEHOLDER_PRODUCT, "torch.linalg.householder_product", householder_product,
+   "input, tau", 0)
 OP(TORCH_LINALG_INV, "torch.linalg.inv", linalg_first_of_factor,
    "A", 0)
 OP(TORCH_LINALG_INV_EX, "torch.linalg.inv_ex", linalg_factor_info,
    "A, *, check_errors=False", 0)
 OP(TORCH_LINALG_LDL_FACTOR_EX, "torch.linalg.ldl_factor_ex", linalg_factor_pivots,
    "self, *, hermitian=False, check_errors=False", 0)
+OP(TORCH_LINALG_LDL_SOLVE, "torch.linalg.ldl_solve", ldl_solve,
+   "LD, pivots, B, *, hermitian=False", 0)
+OP(TORCH_LINALG_LU, "torch.linalg.lu", linalg_lu,
+   "A, *, pivot=True", 0)
 OP(TORCH_LINALG_LU_FACTOR, "torch.linalg.lu_factor", linalg_lu_factor,
    "A, *, pivot=True", 0)
 OP(TORCH_LINALG_LU_FACTOR_EX, "torch.linalg.lu_factor_ex", linalg_factor_pivots,
@@ -9874,6 +9894,8 @@ OP(TORCH_LOGSUMEXP, "torch.logsumexp", reduce,
    "self, dim, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_LT, "torch.lt", compare,
    "input, other", CGS_OPF_ELEMENTWISE)
+OP(TORCH_LU_UNPACK, "torch.lu_unpack", lu_unpack,
+   "LU_data, LU_pivots, unpack_data=True, unpack_pivots=True", 0)
 OP(TORCH_MANUAL_SEED, "torch.manual_seed", inplace,
    "self, seed", CGS_OPF_INPLACE)
 OP(TORCH_MASKED_FILL, "torch.masked_fill", masked_fill,
@@ -10100,6 +10122,8 @@ OP(TORCH_OPS_HIGHER_ORDER_WRAP_WITH_AUTOCAST, "torch.ops.higher_order.wrap_with_
    "device_type, dtype, enabled, cache_enabled, body, *args", 0)
 OP(TORCH_OPS_HIGHER_ORDER_WRAP_WITH_SET_GRAD_ENABLED, "torch.ops.higher_order.wrap_with_set_grad_enabled", hop_body,
    "enabled, body, *args", 0)
+OP(TORCH_ORMQR, "torch.ormqr", ormqr,
+   "self, input2, input3, left=True, transpose=False", 0)
 OP(TORCH_OUTER, "torch.outer", outer,
    "input, vec2", 0)
 OP(TORCH_PERMUTE, "torch.permute", permute,
@@ -10364,6 +10388,8 @@ OP(TORCH_TRANSPOSE, "torch.transpose", transpose,
    "input, dim0, dim1", CGS_OPF_VIEW)
 OP(TORCH_TRANSPOSE_COPY, "torch.transpose_copy", copy_of_transpose,
    "self, dim0, dim1", 0)
+OP(TORCH_TRIANGULAR_SOLVE, "torch.triangular_solve", triangular_solve,
+   "self, A, upper=True, transpose=False, unitriangular=False", 0)
 OP(TORCH_TRIL, "torch.tril", contig_copy,
    "input, diagonal=0", 0)
 OP(TORCH_TRIL_INDICES, "torch.tril_indices", tril_indices,
@@ -10428,6 +10454,8 @@ OP(M_TRANSPOSE, "transpose", transpose,
    "self, dim0, dim1", CGS_OPF_VIEW)
 OP(M_TRANSPOSE_, "transpose_", transpose,
    "self, dim0, dim1", CGS_OPF_INPLACE | CGS_OPF_VIEW)
+OP(M_TRIANGULAR_SOLVE, "triangular_solve", triangular_solve,
+   "self, A, upper=True, transpose=False, unitriangular=False", 0)
 OP(M_TRIL, "tril", contig_copy,
    "self, diagonal=0", 0)
 OP(M_TRIL_, "tril_", inplace,

@@ -6974,6 +6974,133 @@ RULE(block_diag)
     return 0;
 }
 
+/* linalg_householder_product(input, tau): column-major like input. */
+RULE(householder_product)
+{
+    (void)n;
+    return cgs_shape_rule_column_major_copy(n, sc, d);
+}
+
+/* linalg_lu(A, pivot) / lu_unpack(LU, pivots, unpack_data, unpack_pivots): (P [.., m, m],
+ * L [.., m, k], U [.., k, n]), contiguous; [0] for the parts not asked for. */
+static int lu_parts(struct cgs_shape_ctx *sc, bool want_p, bool want_lu, struct cgs_diag *d)
+{
+    const struct cgs_tensor *a;
+    sym_t sz[NDIM_MAX], k, zero = K(sc, 0);
+    uint32_t nd;
+
+    TRY(square_input(sc, "A", &a, d));
+    nd = a->ndim;
+    TRY(min_dim(sc, a->shape[nd - 2], a->shape[nd - 1], &k, d));
+    sc->out = new_list(sc, 3);
+    dimcpy(sz, a->shape, nd);
+    sz[nd - 1] = a->shape[nd - 2];
+    if (want_p)
+        fill_dense(sc, &sc->out->u.items[0], nd, sz, a->dtype, a->device, false);
+    else
+        fill_dense(sc, &sc->out->u.items[0], 1, &zero, a->dtype, a->device, false);
+    if (want_lu) {
+        sz[nd - 1] = k;
+        fill_dense(sc, &sc->out->u.items[1], nd, sz, a->dtype, a->device, false);
+        sz[nd - 2] = k, sz[nd - 1] = a->shape[nd - 1];
+        fill_dense(sc, &sc->out->u.items[2], nd, sz, a->dtype, a->device, false);
+    } else {
+        fill_dense(sc, &sc->out->u.items[1], 1, &zero, a->dtype, a->device, false);
+        fill_dense(sc, &sc->out->u.items[2], 1, &zero, a->dtype, a->device, false);
+    }
+    return 0;
+}
+
+RULE(linalg_lu)
+{
+    (void)n;
+    return lu_parts(sc, bool_of(A(sc, "pivot"), true), true, d);
+}
+
+RULE(lu_unpack)
+{
+    (void)n;
+    return lu_parts(sc, bool_of(A(sc, "unpack_pivots"), true), bool_of(A(sc, "unpack_data"), true),
+                    d);
+}
+
+/* linalg_ldl_solve(LD, pivots, B, hermitian): B's shape, column-major. */
+RULE(ldl_solve)
+{
+    (void)n;
+    return solver_result(sc, "LD", "B", true, d);
+}
+
+/* triangular_solve(self, A, ...): (solution like self, cloned A), both column-major; batch
+ * dims equal (broadcasting is not tracked). */
+RULE(triangular_solve)
+{
+    const struct cgs_tensor *b, *a;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &b, d));
+    TRY(need_tensor(sc, "A", &a, d));
+    if (a->ndim < 2 || b->ndim != a->ndim)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "solver with broadcast batch dims is not tracked");
+    for (uint32_t i = 0; i + 2 < a->ndim; i++)
+        if (!dim_eq(a->shape[i], b->shape[i]))
+            return cgs_diag_set(d, CGS_E_UNKNOWN,
+                                "solver with broadcast batch dims is not tracked");
+    sc->out = new_list(sc, 2);
+    lapack_fill(sc, &sc->out->u.items[0], b->ndim, b->shape, b->dtype, b->device, true);
+    lapack_fill(sc, &sc->out->u.items[1], a->ndim, a->shape, a->dtype, a->device, true);
+    return 0;
+}
+
+/* ormqr(input, tau, other, ...): other's shape, column-major. */
+RULE(ormqr)
+{
+    const struct cgs_tensor *o;
+
+    (void)n;
+    TRY(need_tensor(sc, "other", &o, d));
+    sc->out = new_val(sc, CGS_VAL_TENSOR);
+    lapack_fill(sc, sc->out, o->ndim, o->shape, o->dtype, o->device, true);
+    return 0;
+}
+
+/* fractional_max_pool{2,3}d(self, kernel_size, output_size, random_samples): (values, int64
+ * indices) of [(N,) C, *output_size], contiguous. */
+RULE(fractional_max_pool)
+{
+    const struct cgs_tensor *t;
+    sym_t os[3], shape[NDIM_MAX];
+    uint32_t k;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(shape_param(sc, A(sc, "output_size"), os, &k, d));
+    if (k < 2 || k > 3 || t->ndim < k + 1 || t->ndim > k + 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "fractional_max_pool: bad sizes");
+    dimcpy(shape, t->shape, t->ndim - k);
+    dimcpy(shape + t->ndim - k, os, k);
+    pair_out(sc, t, t->ndim, shape);
+    return 0;
+}
+
+/* adaptive_max_pool3d(self, output_size): (values, int64 indices), contiguous. */
+RULE(adaptive_max_pool3d)
+{
+    const struct cgs_tensor *t;
+    sym_t os[3], shape[NDIM_MAX];
+    uint32_t k;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(shape_param(sc, A(sc, "output_size"), os, &k, d));
+    if (k != 3 || (t->ndim != 4 && t->ndim != 5))
+        return cgs_diag_set(d, CGS_E_INVAL, "adaptive_max_pool3d: bad sizes");
+    dimcpy(shape, t->shape, t->ndim - 3);
+    dimcpy(shape + t->ndim - 3, os, 3);
+    pair_out(sc, t, t->ndim, shape);
+    return 0;
+}
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 
 static const char *arena_msg(struct cgs_arena *ar, const char *s)
