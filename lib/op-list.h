@@ -3022,7 +3022,7 @@ OP(ATEN_COSH__DEFAULT, "aten.cosh_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_COSINE_EMBEDDING_LOSS_DEFAULT, "aten.cosine_embedding_loss.default", none,
    "input1, input2, target, margin=0., reduction=1", 0)
-OP(ATEN_COSINE_SIMILARITY_DEFAULT, "aten.cosine_similarity.default", none,
+OP(ATEN_COSINE_SIMILARITY_DEFAULT, "aten.cosine_similarity.default", cosine_similarity,
    "x1, x2, dim=1, eps=1e-08", 0)
 OP(ATEN_COUNT_TENSOR, "aten.count.Tensor", none,
    "self, el", 0)
@@ -4924,7 +4924,7 @@ OP(ATEN_LOG_NORMAL_OUT, "aten.log_normal.out", out,
    "self, mean=1., std=2., *, generator=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(ATEN_LOG_NORMAL__DEFAULT, "aten.log_normal_.default", inplace,
    "self, mean=1., std=2., *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_LOG_SIGMOID_DEFAULT, "aten.log_sigmoid.default", none,
+OP(ATEN_LOG_SIGMOID_DEFAULT, "aten.log_sigmoid.default", unary,
    "self", 0)
 OP(ATEN_LOG_SIGMOID_OUT, "aten.log_sigmoid.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
@@ -5154,7 +5154,7 @@ OP(ATEN_MAX_OUT, "aten.max.out", out,
    "self, other, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_MAX_UNARY_OUT, "aten.max.unary_out", out,
    "self, *, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
-OP(ATEN_MAX_POOL1D_DEFAULT, "aten.max_pool1d.default", none,
+OP(ATEN_MAX_POOL1D_DEFAULT, "aten.max_pool1d.default", max_pool1d,
    "self, kernel_size, stride=[], padding=[0], dilation=[1], ceil_mode=False", 0)
 OP(ATEN_MAX_POOL1D_WITH_INDICES_DEFAULT, "aten.max_pool1d_with_indices.default", none,
    "self, kernel_size, stride=[], padding=[0], dilation=[1], ceil_mode=False", 0)
@@ -5172,7 +5172,7 @@ OP(ATEN_MAX_POOL2D_WITH_INDICES_BACKWARD_DEFAULT, "aten.max_pool2d_with_indices_
    "grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices", CGS_OPF_CORE)
 OP(ATEN_MAX_POOL2D_WITH_INDICES_BACKWARD_GRAD_INPUT, "aten.max_pool2d_with_indices_backward.grad_input", out,
    "grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_MAX_POOL3D_DEFAULT, "aten.max_pool3d.default", none,
+OP(ATEN_MAX_POOL3D_DEFAULT, "aten.max_pool3d.default", max_pool3d,
    "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", 0)
 OP(ATEN_MAX_POOL3D_WITH_INDICES_DEFAULT, "aten.max_pool3d_with_indices.default", max_pool3d_indices,
    "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", CGS_OPF_CORE)
@@ -5804,11 +5804,11 @@ OP(ATEN_PAD_DEFAULT, "aten.pad.default", pad,
    "self, pad, mode='constant', value=None", 0)
 OP(ATEN_PAD_SEQUENCE_DEFAULT, "aten.pad_sequence.default", none,
    "sequences, batch_first=False, padding_value=0., padding_side='right'", 0)
-OP(ATEN_PAIRWISE_DISTANCE_DEFAULT, "aten.pairwise_distance.default", none,
+OP(ATEN_PAIRWISE_DISTANCE_DEFAULT, "aten.pairwise_distance.default", pairwise_distance,
    "x1, x2, p=2., eps=9.9999999999999995e-07, keepdim=False", 0)
 OP(ATEN_PARTITION_DEFAULT, "aten.partition.default", none,
    "self, separator", 0)
-OP(ATEN_PDIST_DEFAULT, "aten.pdist.default", none,
+OP(ATEN_PDIST_DEFAULT, "aten.pdist.default", pdist,
    "self, p=2.", 0)
 OP(ATEN_PERCENTFORMAT_DEFAULT, "aten.percentFormat.default", none,
    "self, *args", 0)
@@ -5820,7 +5820,7 @@ OP(ATEN_PERMUTE_COPY_OUT, "aten.permute_copy.out", out,
    "self, dims, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_PIN_MEMORY_DEFAULT, "aten.pin_memory.default", none,
    "self, device=None", CGS_OPF_VIEW)
-OP(ATEN_PINVERSE_DEFAULT, "aten.pinverse.default", none,
+OP(ATEN_PINVERSE_DEFAULT, "aten.pinverse.default", linalg_pinv,
    "self, rcond=1.0000000000000001e-15", 0)
 OP(ATEN_PIXEL_SHUFFLE_DEFAULT, "aten.pixel_shuffle.default", pixel_shuffle,
    "self, upscale_factor", 0)
@@ -5930,7 +5930,7 @@ OP(ATEN_POW__SCALAR, "aten.pow_.Scalar", inplace,
    "self, exponent", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_POW__TENSOR, "aten.pow_.Tensor", inplace,
    "self, exponent", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_PRELU_DEFAULT, "aten.prelu.default", none,
+OP(ATEN_PRELU_DEFAULT, "aten.prelu.default", binary,
    "self, weight", 0)
 OP(ATEN_PROD_DIMNAME_OUT, "aten.prod.Dimname_out", out,
    "self, dim, keepdim=False, *, dtype=None, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
@@ -5968,7 +5968,7 @@ OP(ATEN_Q_ZERO_POINT_DEFAULT, "aten.q_zero_point.default", none,
    "self", 0)
 OP(ATEN_QR_Q, "aten.qr.Q", out,
    "self, some=True, *, !Q, !R", CGS_OPF_INPLACE)
-OP(ATEN_QR_DEFAULT, "aten.qr.default", none,
+OP(ATEN_QR_DEFAULT, "aten.qr.default", linalg_qr,
    "self, some=True", 0)
 OP(ATEN_QSCHEME_DEFAULT, "aten.qscheme.default", none,
    "self", 0)
@@ -6174,9 +6174,9 @@ OP(ATEN_RANGE_OUT_, "aten.range.out_", out,
    "start, end, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_RANGE_STEP, "aten.range.step", none,
    "start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
-OP(ATEN_RAVEL_DEFAULT, "aten.ravel.default", none,
+OP(ATEN_RAVEL_DEFAULT, "aten.ravel.default", reshape,
    "self", CGS_OPF_VIEW)
-OP(ATEN_REAL_DEFAULT, "aten.real.default", none,
+OP(ATEN_REAL_DEFAULT, "aten.real.default", real_view,
    "self", CGS_OPF_VIEW)
 OP(ATEN_RECIPROCAL_DEFAULT, "aten.reciprocal.default", unary_float,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_CORE)
@@ -6330,9 +6330,9 @@ OP(ATEN_RESIZE_AS_SPARSE_OUT, "aten.resize_as_sparse.out", out,
    "self, the_template, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_RESIZE_AS_SPARSE__DEFAULT, "aten.resize_as_sparse_.default", inplace,
    "self, the_template", CGS_OPF_INPLACE)
-OP(ATEN_RESOLVE_CONJ_DEFAULT, "aten.resolve_conj.default", none,
+OP(ATEN_RESOLVE_CONJ_DEFAULT, "aten.resolve_conj.default", alias,
    "self", CGS_OPF_VIEW)
-OP(ATEN_RESOLVE_NEG_DEFAULT, "aten.resolve_neg.default", none,
+OP(ATEN_RESOLVE_NEG_DEFAULT, "aten.resolve_neg.default", alias,
    "self", CGS_OPF_VIEW)
 OP(ATEN_RESULT_TYPE_SCALAR, "aten.result_type.Scalar", none,
    "tensor, other", 0)
@@ -7040,7 +7040,7 @@ OP(ATEN_SPECIAL_MULTIGAMMALN_DEFAULT, "aten.special_multigammaln.default", none,
    "self, p", 0)
 OP(ATEN_SPECIAL_MULTIGAMMALN_OUT, "aten.special_multigammaln.out", out,
    "self, p, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_NDTR_DEFAULT, "aten.special_ndtr.default", none,
+OP(ATEN_SPECIAL_NDTR_DEFAULT, "aten.special_ndtr.default", unary_float,
    "self", 0)
 OP(ATEN_SPECIAL_NDTR_OUT, "aten.special_ndtr.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
@@ -7048,8 +7048,8 @@ OP(ATEN_SPECIAL_NDTRI_DEFAULT, "aten.special_ndtri.default", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_NDTRI_OUT, "aten.special_ndtri.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_POLYGAMMA_DEFAULT, "aten.special_polygamma.default", none,
-   "n, self", 0)
+OP(ATEN_SPECIAL_POLYGAMMA_DEFAULT, "aten.special_polygamma.default", pointwise,
+   "n, %self", CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_POLYGAMMA_OUT, "aten.special_polygamma.out", out,
    "n, self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_PSI_DEFAULT, "aten.special_psi.default", none,
@@ -7352,7 +7352,7 @@ OP(ATEN_SUM_TO_SIZE_DEFAULT, "aten.sum_to_size.default", none,
    "self, size", 0)
 OP(ATEN_SVD_U, "aten.svd.U", out,
    "self, some=True, compute_uv=True, *, !U, !S, !V", CGS_OPF_INPLACE)
-OP(ATEN_SVD_DEFAULT, "aten.svd.default", none,
+OP(ATEN_SVD_DEFAULT, "aten.svd.default", svd_legacy,
    "self, some=True, compute_uv=True", 0)
 OP(ATEN_SWAPAXES_DEFAULT, "aten.swapaxes.default", transpose,
    "self, dim0, dim1", CGS_OPF_VIEW)
@@ -7624,7 +7624,7 @@ OP(ATEN_UNIQUE_DIM_CONSECUTIVE_DEFAULT, "aten.unique_dim_consecutive.default", n
    "self, dim, return_inverse=False, return_counts=False", CGS_OPF_DYNAMIC)
 OP(ATEN_UNIQUE_DIM_CONSECUTIVE_OUT, "aten.unique_dim_consecutive.out", out,
    "self, dim, return_inverse=False, return_counts=False, *, !out0, !out1, !out2", CGS_OPF_INPLACE)
-OP(ATEN_UNSAFE_CHUNK_DEFAULT, "aten.unsafe_chunk.default", none,
+OP(ATEN_UNSAFE_CHUNK_DEFAULT, "aten.unsafe_chunk.default", chunk,
    "self, chunks, dim=0", 0)
 OP(ATEN_UNSAFE_SPLIT_TENSOR, "aten.unsafe_split.Tensor", split,
    "self, split_size, dim=0", 0)
@@ -8440,6 +8440,8 @@ OP(M_OUTER, "outer", outer,
    "self, vec2", 0)
 OP(M_PERMUTE, "permute", permute,
    "self, *dims", CGS_OPF_VIEW)
+OP(M_PINVERSE, "pinverse", linalg_pinv,
+   "self, rcond=1.0000000000000001e-15", 0)
 OP(M_POLYGAMMA, "polygamma", pointwise,
    "n, %self", CGS_OPF_ELEMENTWISE)
 OP(M_POLYGAMMA_, "polygamma_", inplace,
@@ -8450,6 +8452,8 @@ OP(M_POW, "pow", binary,
    "self, exponent", CGS_OPF_ELEMENTWISE)
 OP(M_POW_, "pow_", inplace,
    "self, exponent", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(M_PRELU, "prelu", binary,
+   "self, weight", 0)
 OP(PRIMS__LOW_MEMORY_MAX_POOL_OFFSETS_TO_INDICES_DEFAULT, "prims._low_memory_max_pool_offsets_to_indices.default", offsets_to_indices,
    "offsets, kernel_size, input_size, stride, padding, dilation", 0)
 OP(PRIMS__LOW_MEMORY_MAX_POOL_WITH_OFFSETS_DEFAULT, "prims._low_memory_max_pool_with_offsets.default", max_pool_offsets,
@@ -8720,12 +8724,16 @@ OP(M_PUT, "put", clone,
    "self, index, source, accumulate=False", 0)
 OP(M_PUT_, "put_", inplace,
    "self, index, source, accumulate=False", CGS_OPF_INPLACE)
+OP(M_QR, "qr", linalg_qr,
+   "self, some=True", 0)
 OP(M_RAD2DEG, "rad2deg", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(M_RAD2DEG_, "rad2deg_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_RANDOM_, "random_", inplace,
    "self, from, to, *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
+OP(M_RAVEL, "ravel", reshape,
+   "self", CGS_OPF_VIEW)
 OP(M_RECIPROCAL, "reciprocal", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_RECIPROCAL_, "reciprocal_", inplace,
@@ -8762,6 +8770,10 @@ OP(M_RESIZE_AS_, "resize_as_", inplace,
    "self, the_template, *, memory_format=None", CGS_OPF_INPLACE | CGS_OPF_VIEW)
 OP(M_RESIZE_AS_SPARSE_, "resize_as_sparse_", inplace,
    "self, the_template", CGS_OPF_INPLACE)
+OP(M_RESOLVE_CONJ, "resolve_conj", alias,
+   "self", CGS_OPF_VIEW)
+OP(M_RESOLVE_NEG, "resolve_neg", alias,
+   "self", CGS_OPF_VIEW)
 OP(M_RETAIN_GRAD, "retain_grad", inplace,
    "self", CGS_OPF_INPLACE)
 OP(M_ROLL, "roll", contig_copy,
@@ -8862,6 +8874,8 @@ OP(M_SUBTRACT_, "subtract_", inplace,
    "self, other, *, alpha=1", CGS_OPF_INPLACE)
 OP(M_SUM, "sum", reduce_sum,
    "self, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
+OP(M_SVD, "svd", svd_legacy,
+   "self, some=True, compute_uv=True", 0)
 OP(M_SWAPAXES, "swapaxes", transpose,
    "self, dim0, dim1", CGS_OPF_VIEW)
 OP(M_SWAPAXES_, "swapaxes_", transpose,
@@ -9028,6 +9042,8 @@ OP(TORCH__C__NN_LEAKY_RELU_, "torch._C._nn.leaky_relu_", inplace,
    "self, negative_slope=0.01", CGS_OPF_INPLACE)
 OP(TORCH__C__NN_LINEAR, "torch._C._nn.linear", linear,
    "input, weight, bias=None", CGS_OPF_MATMUL)
+OP(TORCH__C__NN_LOG_SIGMOID, "torch._C._nn.log_sigmoid", unary,
+   "self", 0)
 OP(TORCH__C__NN_MAX_POOL2D_WITH_INDICES, "torch._C._nn.max_pool2d_with_indices", max_pool_indices,
    "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", 0)
 OP(TORCH__C__NN_MAX_POOL3D_WITH_INDICES, "torch._C._nn.max_pool3d_with_indices", max_pool3d_indices,
@@ -9142,8 +9158,12 @@ OP(TORCH__C__SPECIAL_SPECIAL_MODIFIED_BESSEL_K0, "torch._C._special.special_modi
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_MODIFIED_BESSEL_K1, "torch._C._special.special_modified_bessel_k1", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH__C__SPECIAL_SPECIAL_NDTR, "torch._C._special.special_ndtr", unary_float,
+   "self", 0)
 OP(TORCH__C__SPECIAL_SPECIAL_NDTRI, "torch._C._special.special_ndtri", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH__C__SPECIAL_SPECIAL_POLYGAMMA, "torch._C._special.special_polygamma", pointwise,
+   "n, %self", CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_SCALED_MODIFIED_BESSEL_K0, "torch._C._special.special_scaled_modified_bessel_k0", pointwise,
    "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_SCALED_MODIFIED_BESSEL_K1, "torch._C._special.special_scaled_modified_bessel_k1", pointwise,
@@ -9548,6 +9568,8 @@ OP(TORCH_COSH, "torch.cosh", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_COSH_, "torch.cosh_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH_COSINE_SIMILARITY, "torch.cosine_similarity", cosine_similarity,
+   "x1, x2, dim=1, eps=1e-08", 0)
 OP(TORCH_COUNT_NONZERO, "torch.count_nonzero", count_nonzero,
    "self, dim=None", CGS_OPF_REDUCTION)
 OP(TORCH_CROSS, "torch.cross", linalg_cross,
@@ -9908,7 +9930,11 @@ OP(TORCH_MATMUL, "torch.matmul", matmul,
    "input, other", CGS_OPF_MATMUL)
 OP(TORCH_MAX, "torch.max", minmax,
    "self, dim=None, keepdim=False, *, other=None", CGS_OPF_REDUCTION)
+OP(TORCH_MAX_POOL1D, "torch.max_pool1d", max_pool1d,
+   "self, kernel_size, stride=[], padding=[0], dilation=[1], ceil_mode=False", 0)
 OP(TORCH_MAX_POOL2D, "torch.max_pool2d", max_pool,
+   "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", 0)
+OP(TORCH_MAX_POOL3D, "torch.max_pool3d", max_pool3d,
    "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", 0)
 OP(TORCH_MAXIMUM, "torch.maximum", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
@@ -10004,6 +10030,8 @@ OP(TORCH_NN_FUNCTIONAL_CONV_TRANSPOSE2D, "torch.nn.functional.conv_transpose2d",
    "input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1", CGS_OPF_CONV)
 OP(TORCH_NN_FUNCTIONAL_CONV_TRANSPOSE3D, "torch.nn.functional.conv_transpose3d", conv_t,
    "input, weight, bias=None, stride=[1, 1, 1], padding=[0, 0, 0], output_padding=[0, 0, 0], groups=1, dilation=[1, 1, 1]", 0)
+OP(TORCH_NN_FUNCTIONAL_COSINE_SIMILARITY, "torch.nn.functional.cosine_similarity", cosine_similarity,
+   "x1, x2, dim=1, eps=1e-08", 0)
 OP(TORCH_NN_FUNCTIONAL_DROPOUT, "torch.nn.functional.dropout", dropout,
    "input, p=0.5, training=True, inplace=False", 0)
 OP(TORCH_NN_FUNCTIONAL_ELU, "torch.nn.functional.elu", unary_maybe_inplace,
@@ -10044,7 +10072,11 @@ OP(TORCH_NN_FUNCTIONAL_LINEAR, "torch.nn.functional.linear", linear,
    "input, weight, bias=None", CGS_OPF_MATMUL)
 OP(TORCH_NN_FUNCTIONAL_LOG_SOFTMAX, "torch.nn.functional.log_softmax", softmax,
    "input, dim=None, _stacklevel=3, dtype=None", CGS_OPF_ELEMENTWISE)
+OP(TORCH_NN_FUNCTIONAL_MAX_POOL1D, "torch.nn.functional.max_pool1d", max_pool1d,
+   "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False", 0)
 OP(TORCH_NN_FUNCTIONAL_MAX_POOL2D, "torch.nn.functional.max_pool2d", max_pool_f,
+   "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False", 0)
+OP(TORCH_NN_FUNCTIONAL_MAX_POOL3D, "torch.nn.functional.max_pool3d", max_pool3d,
    "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False", 0)
 OP(TORCH_NN_FUNCTIONAL_MAX_UNPOOL1D, "torch.nn.functional.max_unpool1d", max_unpool_f1,
    "self, indices, kernel_size, stride=None, padding=0, output_size=None", 0)
@@ -10060,10 +10092,16 @@ OP(TORCH_NN_FUNCTIONAL_MULTI_HEAD_ATTENTION_FORWARD, "torch.nn.functional.multi_
    "query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias, bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias, training=True, key_padding_mask=None, need_weights=True, attn_mask=None, use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None, v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True, is_causal=False", 0)
 OP(TORCH_NN_FUNCTIONAL_PAD, "torch.nn.functional.pad", pad,
    "input, pad, mode='constant', value=None", 0)
+OP(TORCH_NN_FUNCTIONAL_PAIRWISE_DISTANCE, "torch.nn.functional.pairwise_distance", pairwise_distance,
+   "x1, x2, p=2., eps=9.9999999999999995e-07, keepdim=False", 0)
+OP(TORCH_NN_FUNCTIONAL_PDIST, "torch.nn.functional.pdist", pdist,
+   "self, p=2.", 0)
 OP(TORCH_NN_FUNCTIONAL_PIXEL_SHUFFLE, "torch.nn.functional.pixel_shuffle", pixel_shuffle,
    "self, upscale_factor", 0)
 OP(TORCH_NN_FUNCTIONAL_PIXEL_UNSHUFFLE, "torch.nn.functional.pixel_unshuffle", pixel_unshuffle,
    "self, downscale_factor", 0)
+OP(TORCH_NN_FUNCTIONAL_PRELU, "torch.nn.functional.prelu", binary,
+   "self, weight", 0)
 OP(TORCH_NN_FUNCTIONAL_RELU, "torch.nn.functional.relu", unary_maybe_inplace,
    "input, inplace=False", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NN_FUNCTIONAL_RELU6, "torch.nn.functional.relu6", unary_maybe_inplace,
@@ -10096,7 +10134,11 @@ OP(TORCH_NN_FUNCTIONAL_SOFTPLUS, "torch.nn.functional.softplus", pointwise,
    "%self, beta=1, %threshold=20", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_NN_FUNCTIONAL_SOFTSHRINK, "torch.nn.functional.softshrink", pointwise,
    "%self, %lambd=0.5", CGS_OPF_ELEMENTWISE)
+OP(TORCH_NN_FUNCTIONAL_SOFTSIGN, "torch.nn.functional.softsign", unary,
+   "input", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NN_FUNCTIONAL_TANH, "torch.nn.functional.tanh", unary_float,
+   "input", CGS_OPF_ELEMENTWISE)
+OP(TORCH_NN_FUNCTIONAL_TANHSHRINK, "torch.nn.functional.tanhshrink", unary,
    "input", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NN_FUNCTIONAL_THRESHOLD, "torch.nn.functional.threshold", pointwise,
    "%self, %threshold, value", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
@@ -10126,10 +10168,16 @@ OP(TORCH_ORMQR, "torch.ormqr", ormqr,
    "self, input2, input3, left=True, transpose=False", 0)
 OP(TORCH_OUTER, "torch.outer", outer,
    "input, vec2", 0)
+OP(TORCH_PAIRWISE_DISTANCE, "torch.pairwise_distance", pairwise_distance,
+   "x1, x2, p=2., eps=9.9999999999999995e-07, keepdim=False", 0)
+OP(TORCH_PDIST, "torch.pdist", pdist,
+   "self, p=2.", 0)
 OP(TORCH_PERMUTE, "torch.permute", permute,
    "input, dims", CGS_OPF_VIEW)
 OP(TORCH_PERMUTE_COPY, "torch.permute_copy", copy_of_permute,
    "self, dims", 0)
+OP(TORCH_PINVERSE, "torch.pinverse", linalg_pinv,
+   "self, rcond=1.0000000000000001e-15", 0)
 OP(TORCH_PIXEL_SHUFFLE, "torch.pixel_shuffle", pixel_shuffle,
    "self, upscale_factor", 0)
 OP(TORCH_PIXEL_UNSHUFFLE, "torch.pixel_unshuffle", pixel_unshuffle,
@@ -10142,10 +10190,14 @@ OP(TORCH_POSITIVE, "torch.positive", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_VIEW)
 OP(TORCH_POW, "torch.pow", binary,
    "input, exponent", CGS_OPF_ELEMENTWISE)
+OP(TORCH_PRELU, "torch.prelu", binary,
+   "self, weight", 0)
 OP(TORCH_PROD, "torch.prod", reduce_sum,
    "self, dim, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH_PUT, "torch.put", clone,
    "self, index, source, accumulate=False", 0)
+OP(TORCH_QR, "torch.qr", linalg_qr,
+   "self, some=True", 0)
 OP(TORCH_RAD2DEG, "torch.rad2deg", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_RAD2DEG_, "torch.rad2deg_", inplace,
@@ -10164,6 +10216,10 @@ OP(TORCH_RANDN_LIKE, "torch.randn_like", empty_like,
    "self, *, generator, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
 OP(TORCH_RANDPERM, "torch.randperm", randperm,
    "n, *, generator, dtype=4, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
+OP(TORCH_RAVEL, "torch.ravel", reshape,
+   "self", CGS_OPF_VIEW)
+OP(TORCH_REAL, "torch.real", real_view,
+   "self", CGS_OPF_VIEW)
 OP(TORCH_RECIPROCAL, "torch.reciprocal", unary_float,
    "input", CGS_OPF_ELEMENTWISE)
 OP(TORCH_RECIPROCAL_, "torch.reciprocal_", inplace,
@@ -10184,6 +10240,10 @@ OP(TORCH_RESIZE_AS_, "torch.resize_as_", inplace,
    "self, the_template, *, memory_format=None", CGS_OPF_INPLACE | CGS_OPF_VIEW)
 OP(TORCH_RESIZE_AS_SPARSE_, "torch.resize_as_sparse_", inplace,
    "self, the_template", CGS_OPF_INPLACE)
+OP(TORCH_RESOLVE_CONJ, "torch.resolve_conj", alias,
+   "self", CGS_OPF_VIEW)
+OP(TORCH_RESOLVE_NEG, "torch.resolve_neg", alias,
+   "self", CGS_OPF_VIEW)
 OP(TORCH_ROLL, "torch.roll", contig_copy,
    "self, shifts, dims=[]", 0)
 OP(TORCH_ROT90, "torch.rot90", rot90,
@@ -10302,8 +10362,12 @@ OP(TORCH_SPECIAL_MODIFIED_BESSEL_K0, "torch.special.modified_bessel_k0", pointwi
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_MODIFIED_BESSEL_K1, "torch.special.modified_bessel_k1", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH_SPECIAL_NDTR, "torch.special.ndtr", unary_float,
+   "self", 0)
 OP(TORCH_SPECIAL_NDTRI, "torch.special.ndtri", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH_SPECIAL_POLYGAMMA, "torch.special.polygamma", pointwise,
+   "n, %self", CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_SCALED_MODIFIED_BESSEL_K0, "torch.special.scaled_modified_bessel_k0", pointwise,
    "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_SCALED_MODIFIED_BESSEL_K1, "torch.special.scaled_modified_bessel_k1", pointwise,
@@ -10354,6 +10418,8 @@ OP(TORCH_SUB, "torch.sub", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(TORCH_SUM, "torch.sum", reduce_sum,
    "input, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
+OP(TORCH_SVD, "torch.svd", svd_legacy,
+   "self, some=True, compute_uv=True", 0)
 OP(TORCH_SWAPAXES, "torch.swapaxes", transpose,
    "input, dim0, dim1", CGS_OPF_VIEW)
 OP(TORCH_SWAPDIMS, "torch.swapdims", transpose,
@@ -10414,6 +10480,8 @@ OP(TORCH_UNFOLD_COPY, "torch.unfold_copy", copy_of_unfold,
    "self, dimension, size, step", 0)
 OP(TORCH_UNIQUE_CONSECUTIVE, "torch.unique_consecutive", unique,
    "self, return_inverse=False, return_counts=False, dim=None", CGS_OPF_DYNAMIC)
+OP(TORCH_UNSAFE_CHUNK, "torch.unsafe_chunk", chunk,
+   "self, chunks, dim=0", 0)
 OP(TORCH_UNSAFE_SPLIT, "torch.unsafe_split", split,
    "self, split_size, dim=0", 0)
 OP(TORCH_UNSAFE_SPLIT_WITH_SIZES, "torch.unsafe_split_with_sizes", split,
@@ -10484,6 +10552,8 @@ OP(M_UNIFORM_, "uniform_", inplace,
    "self, from=0., to=1., *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(M_UNIQUE_CONSECUTIVE, "unique_consecutive", unique,
    "self, return_inverse=False, return_counts=False, dim=None", CGS_OPF_DYNAMIC)
+OP(M_UNSAFE_CHUNK, "unsafe_chunk", chunk,
+   "self, chunks, dim=0", 0)
 OP(M_UNSAFE_SPLIT, "unsafe_split", split,
    "self, split_size, dim=0", 0)
 OP(M_UNSAFE_SPLIT_WITH_SIZES, "unsafe_split_with_sizes", split,

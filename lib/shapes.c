@@ -7101,6 +7101,100 @@ RULE(adaptive_max_pool3d)
     return 0;
 }
 
+/* max_pool1d / max_pool3d (and torch.nn.functional's, without indices): one or three spatial
+ * dims, contiguous. */
+static int max_pool_nd(struct cgs_shape_ctx *sc, uint32_t nsp, struct cgs_diag *d)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    if (bool_of(A(sc, "return_indices"), false)) {
+        TRY(pool_shape(sc, t, true, nsp, shape, d));
+        pair_out(sc, t, t->ndim, shape);
+        return 0;
+    }
+    TRY(pool_shape(sc, t, true, nsp, shape, d));
+    out_dense(sc, t->ndim, shape, t->dtype, t->device, false);
+    return 0;
+}
+
+RULE(max_pool1d) { (void)n; return max_pool_nd(sc, 1, d); }
+RULE(max_pool3d) { (void)n; return max_pool_nd(sc, 3, d); }
+
+/* real(self): complex -> a view of the real parts (strides doubled); real -> self. */
+RULE(real_view)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (dt_cat(t->dtype) != 3)
+        return same_as_first(sc, d);
+    o = out_view(sc, t, t->ndim);
+    o->dtype = real_of(t->dtype);
+    for (uint32_t i = 0; i < t->ndim; i++) {
+        o->shape[i] = t->shape[i];
+        o->stride[i] = S_mul(sc, t->stride[i], K(sc, 2));
+    }
+    o->storage_offset = S_mul(sc, t->storage_offset, K(sc, 2));
+    return 0;
+}
+
+/* svd(self, some, compute_uv): (U, S, V) from linalg_svd, V = Vh.mH (a transposed view). */
+RULE(svd_legacy)
+{
+    struct cgs_tensor *v;
+    sym_t tmp;
+    uint32_t nd;
+
+    TRY(cgs_shape_rule_linalg_svd(n, sc, d));
+    v = &sc->out->u.items[2].u.t;
+    nd = v->ndim;
+    if (nd >= 2) {
+        tmp = v->shape[nd - 1], v->shape[nd - 1] = v->shape[nd - 2], v->shape[nd - 2] = tmp;
+        tmp = v->stride[nd - 1], v->stride[nd - 1] = v->stride[nd - 2], v->stride[nd - 2] = tmp;
+    }
+    return 0;
+}
+
+/* cosine_similarity(x1, x2, dim) / pairwise_distance(x1, x2, ..., keepdim): a reduction of
+ * the broadcast shape over dim (the last dim for the distance), contiguous. */
+static int broadcast_reduce(struct cgs_shape_ctx *sc, const char *dim_name, bool keep,
+                            struct cgs_diag *d)
+{
+    struct operand o[2];
+    sym_t shape[NDIM_MAX], out[NDIM_MAX];
+    uint32_t cnt, nd, dim, i, k = 0;
+    int64_t dv = -1;
+
+    TRY(operands(sc, 2, o, &cnt, d));
+    if (cnt != 2 || !o[0].t || !o[1].t)
+        return cgs_diag_set(d, CGS_E_INVAL, "expected two tensors");
+    TRY(broadcast(sc, o, 2, shape, &nd, d));
+    if (dim_name && !is_none(A(sc, dim_name)) && !int_const(sc, A(sc, dim_name), &dv))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "dim not constant");
+    if (nd == 0 || !wrap_dim(dv, nd, &dim))
+        return cgs_diag_set(d, CGS_E_INVAL, "dim out of range");
+    for (i = 0; i < nd; i++) {
+        if (i != dim)
+            out[k++] = shape[i];
+        else if (keep)
+            out[k++] = K(sc, 1);
+    }
+    out_dense(sc, k, out, result_type(o, 2), o[0].t->device, false);
+    return 0;
+}
+
+RULE(cosine_similarity) { (void)n; return broadcast_reduce(sc, "dim", false, d); }
+
+RULE(pairwise_distance)
+{
+    (void)n;
+    return broadcast_reduce(sc, NULL, bool_of(A(sc, "keepdim"), false), d);
+}
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 
 static const char *arena_msg(struct cgs_arena *ar, const char *s)
