@@ -9920,6 +9920,44 @@ OP(TORCH_LU_UNPACK, "torch.lu_unpack", lu_unpack,
    "LU_data, LU_pivots, unpack_data=True, unpack_pivots=True", 0)
 OP(TORCH_MANUAL_SEED, "torch.manual_seed", inplace,
    "self, seed", CGS_OPF_INPLACE)
+OP(TORCH_MASKED__OPS_AMAX, "torch.masked._ops.amax", reduce,
+   "self, dim=None, *, keepdim=False, dtype=None, mask=None", 0)
+OP(TORCH_MASKED__OPS_AMIN, "torch.masked._ops.amin", reduce,
+   "self, dim=None, *, keepdim=False, dtype=None, mask=None", 0)
+OP(TORCH_MASKED__OPS_ARGMAX, "torch.masked._ops.argmax", reduce,
+   "self, dim=None, *, keepdim=False, dtype=None, mask=None", 0)
+OP(TORCH_MASKED__OPS_ARGMIN, "torch.masked._ops.argmin", reduce,
+   "self, dim=None, *, keepdim=False, dtype=None, mask=None", 0)
+OP(TORCH_MASKED__OPS_CUMPROD, "torch.masked._ops.cumprod", cumsum,
+   "self, dim, *, dtype=None, mask=None", 0)
+OP(TORCH_MASKED__OPS_CUMSUM, "torch.masked._ops.cumsum", cumsum,
+   "self, dim, *, dtype=None, mask=None", 0)
+OP(TORCH_MASKED__OPS_LOG_SOFTMAX, "torch.masked._ops.log_softmax", softmax,
+   "self, dim, *, dtype=None, mask=None", 0)
+OP(TORCH_MASKED__OPS_LOGADDEXP, "torch.masked._ops.logaddexp", binary,
+   "self, other, *, dtype=None, input_mask=None, other_mask=None", 0)
+OP(TORCH_MASKED__OPS_LOGSUMEXP, "torch.masked._ops.logsumexp", reduce,
+   "self, dim=None, *, keepdim=False, dtype=None, mask=None", 0)
+OP(TORCH_MASKED__OPS_MEAN, "torch.masked._ops.mean", reduce,
+   "self, dim=None, *, keepdim=False, dtype=None, mask=None", 0)
+OP(TORCH_MASKED__OPS_MEDIAN, "torch.masked._ops.median", reduce,
+   "self, dim=-1, *, keepdim=False, dtype=None, mask=None", 0)
+OP(TORCH_MASKED__OPS_NORM, "torch.masked._ops.norm", norm,
+   "self, ord=2.0, dim=None, *, keepdim=False, dtype=None, mask=None", 0)
+OP(TORCH_MASKED__OPS_NORMALIZE, "torch.masked._ops.normalize", unary,
+   "self, ord, dim, *, eps=1e-12, dtype=None, mask=None", 0)
+OP(TORCH_MASKED__OPS_PROD, "torch.masked._ops.prod", reduce_sum,
+   "self, dim=None, *, keepdim=False, dtype=None, mask=None", 0)
+OP(TORCH_MASKED__OPS_SOFTMAX, "torch.masked._ops.softmax", softmax,
+   "self, dim, *, dtype=None, mask=None", 0)
+OP(TORCH_MASKED__OPS_SOFTMIN, "torch.masked._ops.softmin", softmax,
+   "self, dim, *, dtype=None, mask=None", 0)
+OP(TORCH_MASKED__OPS_STD, "torch.masked._ops.std", norm,
+   "self, dim=None, unbiased=None, *, correction=None, keepdim=False, dtype=None, mask=None", 0)
+OP(TORCH_MASKED__OPS_SUM, "torch.masked._ops.sum", reduce_sum,
+   "self, dim=None, *, keepdim=False, dtype=None, mask=None", 0)
+OP(TORCH_MASKED__OPS_VAR, "torch.masked._ops.var", norm,
+   "self, dim=None, unbiased=None, *, correction=None, keepdim=False, dtype=None, mask=None", 0)
 OP(TORCH_MASKED_FILL, "torch.masked_fill", masked_fill,
    "self, mask, value", CGS_OPF_ELEMENTWISE)
 OP(TORCH_MASKED_SCATTER, "torch.masked_scatter", masked_scatter,
@@ -10294,6 +10332,28 @@ OP(TORCH_SIGMOID_, "torch.sigmoid_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_SIGN, "torch.sign", unary,
    "input", CGS_OPF_ELEMENTWISE)
+OP(TORCH_SIGNAL_WINDOWS_WINDOWS_BARTLETT, "torch.signal.windows.windows.bartlett", window,
+   "M, *args, sym=True, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
+OP(TORCH_SIGNAL_WINDOWS_WINDOWS_BLACKMAN, "torch.signal.windows.windows.blackman", window,
+   "M, *args, sym=True, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
+OP(TORCH_SIGNAL_WINDOWS_WINDOWS_COSINE, "torch.signal.windows.windows.cosine", window,
+   "M, *args, sym=True, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
+OP(TORCH_SIGNAL_WINDOWS_WINDOWS_EXPONENTIAL, "torch.signal.windows.windows.exponential", window,
+   "M, *args, sym=True, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
+OP(TORCH_SIGNAL_WINDOWS_WINDOWS_GAUSSIAN, "torch.signal.windows.windows.gaussian", window,
+   "M, *args, sym=True, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
+OP(TORCH_SIGNAL_WINDOWS_WINDOWS_GENERAL_COSINE, "torch.signal.windows.windows.general_cosine", window,
+   "M, *args, sym=True, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
+OP(TORCH_SIGNAL_WINDOWS_WINDOWS_GENERAL_HAMMING, "torch.signal.windows.windows.general_hamming", window,
+   "M, *args, sym=True, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
+OP(TORCH_SIGNAL_WINDOWS_WINDOWS_HAMMING, "torch.signal.windows.windows.hamming", window,
+   "M, *args, sym=True, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
+OP(TORCH_SIGNAL_WINDOWS_WINDOWS_HANN, "torch.signal.windows.windows.hann", window,
+   "M, *args, sym=True, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
+OP(TORCH_SIGNAL_WINDOWS_WINDOWS_KAISER, "torch.signal.windows.windows.kaiser", window,
+   "M, *args, sym=True, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
+OP(TORCH_SIGNAL_WINDOWS_WINDOWS_NUTTALL, "torch.signal.windows.windows.nuttall", window,
+   "M, *args, sym=True, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(TORCH_SIGNBIT, "torch.signbit", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_ALWAYS_BOOL)
 OP(TORCH_SIN, "torch.sin", unary_float,

@@ -7195,6 +7195,19 @@ RULE(pairwise_distance)
     return broadcast_reduce(sc, NULL, bool_of(A(sc, "keepdim"), false), d);
 }
 
+/* torch.signal.windows.*(M, ...): a 1-D [M] window, float32 unless dtype says. */
+RULE(window)
+{
+    sym_t m;
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+
+    (void)n;
+    if (int_of(sc, A(sc, "M"), &m))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "window: M not known");
+    out_dense(sc, 1, &m, dt == CGS_DTYPE_UNKNOWN ? CGS_DTYPE_FLOAT32 : dt, device_arg(sc), false);
+    return 0;
+}
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 
 static const char *arena_msg(struct cgs_arena *ar, const char *s)
