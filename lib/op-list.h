@@ -4306,7 +4306,7 @@ OP(ATEN_INFINITELY_DIFFERENTIABLE_GELU_BACKWARD_DEFAULT, "aten.infinitely_differ
    "grad, self", 0)
 OP(ATEN_INITIAL_SEED_DEFAULT, "aten.initial_seed.default", none,
    "self", 0)
-OP(ATEN_INNER_DEFAULT, "aten.inner.default", none,
+OP(ATEN_INNER_DEFAULT, "aten.inner.default", inner,
    "self, other", 0)
 OP(ATEN_INNER_OUT, "aten.inner.out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
@@ -6174,7 +6174,7 @@ OP(ATEN_RANGE_OUT_, "aten.range.out_", out,
    "start, end, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_RANGE_STEP, "aten.range.step", none,
    "start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
-OP(ATEN_RAVEL_DEFAULT, "aten.ravel.default", reshape,
+OP(ATEN_RAVEL_DEFAULT, "aten.ravel.default", ravel,
    "self", CGS_OPF_VIEW)
 OP(ATEN_REAL_DEFAULT, "aten.real.default", real_view,
    "self", CGS_OPF_VIEW)
@@ -7514,7 +7514,7 @@ OP(ATEN_TOPK_DEFAULT, "aten.topk.default", topk,
    "self, k, dim=-1, largest=True, sorted=True", CGS_OPF_CORE)
 OP(ATEN_TOPK_VALUES, "aten.topk.values", out,
    "self, k, dim=-1, largest=True, sorted=True, *, !values, !indices", CGS_OPF_INPLACE)
-OP(ATEN_TRACE_DEFAULT, "aten.trace.default", none,
+OP(ATEN_TRACE_DEFAULT, "aten.trace.default", reduce_sum,
    "self", 0)
 OP(ATEN_TRACE_OUT, "aten.trace.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
@@ -8186,6 +8186,8 @@ OP(M_INDEX_REDUCE_, "index_reduce_", inplace,
    "self, dim, index, source, reduce, *, include_self=True", CGS_OPF_INPLACE)
 OP(M_INDEX_SELECT, "index_select", index_select,
    "self, dim, index", 0)
+OP(M_INNER, "inner", inner,
+   "self, other", 0)
 OP(M_INT, "int", convert_to,
    "self, memory_format='preserve_format', *, dtype='int32'", CGS_OPF_ELEMENTWISE)
 OP(M_ISCLOSE, "isclose", isclose,
@@ -8732,7 +8734,7 @@ OP(M_RAD2DEG_, "rad2deg_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_RANDOM_, "random_", inplace,
    "self, from, to, *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(M_RAVEL, "ravel", reshape,
+OP(M_RAVEL, "ravel", ravel,
    "self", CGS_OPF_VIEW)
 OP(M_RECIPROCAL, "reciprocal", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
@@ -9784,6 +9786,8 @@ OP(TORCH_INDEX_REDUCE, "torch.index_reduce", scatter,
    "self, dim, index, source, reduce, *, include_self=True", 0)
 OP(TORCH_INDEX_SELECT, "torch.index_select", index_select,
    "self, dim, index", 0)
+OP(TORCH_INNER, "torch.inner", inner,
+   "self, other", 0)
 OP(TORCH_ISCLOSE, "torch.isclose", isclose,
    "self, other, rtol=1.0000000000000001e-05, atol=1e-08, equal_nan=False", 0)
 OP(TORCH_ISFINITE, "torch.isfinite", unary_bool,
@@ -10038,6 +10042,8 @@ OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_AVG_POOL1D, "torch.nn.functional.adaptive_avg_po
    "self, output_size", 0)
 OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_AVG_POOL2D, "torch.nn.functional.adaptive_avg_pool2d", adaptive_pool,
    "input, output_size", 0)
+OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_MAX_POOL2D, "torch.nn.functional.adaptive_max_pool2d", adaptive_max_pool2d_f,
+   "self, output_size, return_indices=False", 0)
 OP(TORCH_NN_FUNCTIONAL_AVG_POOL1D, "torch.nn.functional.avg_pool1d", avg_pool1d,
    "self, kernel_size, stride=[], padding=[0], ceil_mode=False, count_include_pad=True", 0)
 OP(TORCH_NN_FUNCTIONAL_AVG_POOL2D, "torch.nn.functional.avg_pool2d", avg_pool,
@@ -10114,6 +10120,8 @@ OP(TORCH_NN_FUNCTIONAL_MAX_POOL1D, "torch.nn.functional.max_pool1d", max_pool1d,
    "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False", 0)
 OP(TORCH_NN_FUNCTIONAL_MAX_POOL2D, "torch.nn.functional.max_pool2d", max_pool_f,
    "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False", 0)
+OP(TORCH_NN_FUNCTIONAL_MAX_POOL2D_WITH_INDICES, "torch.nn.functional.max_pool2d_with_indices", max_pool2d_with_indices_f,
+   "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False", 0)
 OP(TORCH_NN_FUNCTIONAL_MAX_POOL3D, "torch.nn.functional.max_pool3d", max_pool3d,
    "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False", 0)
 OP(TORCH_NN_FUNCTIONAL_MAX_UNPOOL1D, "torch.nn.functional.max_unpool1d", max_unpool_f1,
@@ -10128,6 +10136,8 @@ OP(TORCH_NN_FUNCTIONAL_MSE_LOSS, "torch.nn.functional.mse_loss", pointwise_loss,
    "input, target, size_average=None, reduce=None, reduction='mean', weight=None", 0)
 OP(TORCH_NN_FUNCTIONAL_MULTI_HEAD_ATTENTION_FORWARD, "torch.nn.functional.multi_head_attention_forward", mha,
    "query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias, bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias, training=True, key_padding_mask=None, need_weights=True, attn_mask=None, use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None, v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True, is_causal=False", 0)
+OP(TORCH_NN_FUNCTIONAL_NORMALIZE, "torch.nn.functional.normalize", unary,
+   "input, p=2.0, dim=1, eps=1e-12, out=None", 0)
 OP(TORCH_NN_FUNCTIONAL_PAD, "torch.nn.functional.pad", pad,
    "input, pad, mode='constant', value=None", 0)
 OP(TORCH_NN_FUNCTIONAL_PAIRWISE_DISTANCE, "torch.nn.functional.pairwise_distance", pairwise_distance,
@@ -10182,6 +10192,12 @@ OP(TORCH_NN_FUNCTIONAL_THRESHOLD, "torch.nn.functional.threshold", pointwise,
    "%self, %threshold, value", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_NN_FUNCTIONAL_THRESHOLD_, "torch.nn.functional.threshold_", inplace,
    "self, threshold, value", CGS_OPF_INPLACE)
+OP(TORCH_NN_FUNCTIONAL_UNFOLD, "torch.nn.functional.unfold", im2col,
+   "self, kernel_size, dilation=1, padding=0, stride=1", 0)
+OP(TORCH_NN_FUNCTIONAL_UPSAMPLE_BILINEAR, "torch.nn.functional.upsample_bilinear", interpolate,
+   "input, size=None, scale_factor=None, mode='bilinear', align_corners=True", 0)
+OP(TORCH_NN_FUNCTIONAL_UPSAMPLE_NEAREST, "torch.nn.functional.upsample_nearest", interpolate,
+   "input, size=None, scale_factor=None, mode='nearest'", 0)
 OP(TORCH_NONZERO, "torch.nonzero", nonzero,
    "self", CGS_OPF_DYNAMIC)
 OP(TORCH_NONZERO_STATIC, "torch.nonzero_static", nonzero_static,
@@ -10254,7 +10270,7 @@ OP(TORCH_RANDN_LIKE, "torch.randn_like", empty_like,
    "self, *, generator, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None", CGS_OPF_RANDOM)
 OP(TORCH_RANDPERM, "torch.randperm", randperm,
    "n, *, generator, dtype=4, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
-OP(TORCH_RAVEL, "torch.ravel", reshape,
+OP(TORCH_RAVEL, "torch.ravel", ravel,
    "self", CGS_OPF_VIEW)
 OP(TORCH_REAL, "torch.real", real_view,
    "self", CGS_OPF_VIEW)
@@ -10282,6 +10298,8 @@ OP(TORCH_RESOLVE_CONJ, "torch.resolve_conj", alias,
    "self", CGS_OPF_VIEW)
 OP(TORCH_RESOLVE_NEG, "torch.resolve_neg", alias,
    "self", CGS_OPF_VIEW)
+OP(TORCH_RMS_NORM, "torch.rms_norm", unary,
+   "input, normalized_shape, weight=None, eps=None", 0)
 OP(TORCH_ROLL, "torch.roll", contig_copy,
    "self, shifts, dims=[]", 0)
 OP(TORCH_ROT90, "torch.rot90", rot90,
@@ -10510,6 +10528,8 @@ OP(TORCH_THRESHOLD_, "torch.threshold_", inplace,
    "self, threshold, value", CGS_OPF_INPLACE)
 OP(TORCH_TOPK, "torch.topk", topk,
    "self, k, dim=-1, largest=True, sorted=True", 0)
+OP(TORCH_TRACE, "torch.trace", reduce_sum,
+   "self", 0)
 OP(TORCH_TRANSPOSE, "torch.transpose", transpose,
    "input, dim0, dim1", CGS_OPF_VIEW)
 OP(TORCH_TRANSPOSE_COPY, "torch.transpose_copy", copy_of_transpose,
@@ -10578,6 +10598,8 @@ OP(TORCH_ZEROS, "torch.zeros", zeros,
    "*size, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(TORCH_ZEROS_LIKE, "torch.zeros_like", empty_like,
    "input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None", CGS_OPF_FACTORY)
+OP(M_TRACE, "trace", reduce_sum,
+   "self", 0)
 OP(M_TRANSPOSE, "transpose", transpose,
    "self, dim0, dim1", CGS_OPF_VIEW)
 OP(M_TRANSPOSE_, "transpose_", transpose,

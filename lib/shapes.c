@@ -7058,7 +7058,9 @@ RULE(ormqr)
     const struct cgs_tensor *o;
 
     (void)n;
-    TRY(need_tensor(sc, "other", &o, d));
+    // the third argument (torch.ormqr names it input3)
+    if (arg_tensor(sc, Ai(sc, 2), &o) != 0)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "input 2 is not known");
     sc->out = new_val(sc, CGS_VAL_TENSOR);
     lapack_fill(sc, sc->out, o->ndim, o->shape, o->dtype, o->device, true);
     return 0;
@@ -7205,6 +7207,58 @@ RULE(window)
     if (int_of(sc, A(sc, "M"), &m))
         return cgs_diag_set(d, CGS_E_UNKNOWN, "window: M not known");
     out_dense(sc, 1, &m, dt == CGS_DTYPE_UNKNOWN ? CGS_DTYPE_FLOAT32 : dt, device_arg(sc), false);
+    return 0;
+}
+
+/* ravel(self): a 1-D view when it can be one, else a contiguous copy (reshape(-1)). */
+RULE(ravel)
+{
+    const struct cgs_tensor *t;
+    sym_t numel = K(sc, 1);
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    for (uint32_t i = 0; i < t->ndim; i++)
+        numel = S_mul(sc, numel, t->shape[i]);
+    return view_to(sc, t, &numel, 1, true, d);
+}
+
+/* torch.nn.functional.adaptive_max_pool2d(input, output_size, return_indices): the values
+ * alone unless the indices are asked for. */
+RULE(adaptive_max_pool2d_f)
+{
+    TRY(cgs_shape_rule_adaptive_max_pool2d(n, sc, d));
+    if (!bool_of(A(sc, "return_indices"), false))
+        sc->out = &sc->out->u.items[0];
+    return 0;
+}
+
+/* torch.nn.functional.max_pool2d_with_indices: (values, indices). */
+RULE(max_pool2d_with_indices_f)
+{
+    (void)n;
+    return pool_pair(sc, CGS_DTYPE_INT64, d);
+}
+
+/* inner(self, other): self.shape[:-1] + other.shape[:-1] (0-dim for vectors), contiguous. */
+RULE(inner)
+{
+    struct operand o[2];
+    sym_t shape[NDIM_MAX];
+    uint32_t cnt, nd = 0, i;
+
+    (void)n;
+    TRY(operands(sc, 2, o, &cnt, d));
+    if (cnt != 2 || !o[0].t || !o[1].t)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "inner with a scalar is not tracked");
+    if (o[0].t->ndim == 0 || o[1].t->ndim == 0 ||
+        o[0].t->ndim + o[1].t->ndim - 2 > NDIM_MAX)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "inner with a 0-dim tensor is not tracked");
+    for (i = 0; i + 1 < o[0].t->ndim; i++)
+        shape[nd++] = o[0].t->shape[i];
+    for (i = 0; i + 1 < o[1].t->ndim; i++)
+        shape[nd++] = o[1].t->shape[i];
+    out_dense(sc, nd, shape, result_type(o, 2), o[0].t->device, false);
     return 0;
 }
 
