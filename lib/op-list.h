@@ -3152,9 +3152,9 @@ OP(ATEN_CUMSUM__DEFAULT, "aten.cumsum_.default", inplace,
    "self, dim, *, dtype=None", CGS_OPF_INPLACE)
 OP(ATEN_CUMSUM__DIMNAME, "aten.cumsum_.dimname", inplace,
    "self, dim, *, dtype=None", CGS_OPF_INPLACE)
-OP(ATEN_CUMULATIVE_TRAPEZOID_DX, "aten.cumulative_trapezoid.dx", none,
+OP(ATEN_CUMULATIVE_TRAPEZOID_DX, "aten.cumulative_trapezoid.dx", cumulative_trapezoid,
    "y, *, dx=1, dim=-1", 0)
-OP(ATEN_CUMULATIVE_TRAPEZOID_X, "aten.cumulative_trapezoid.x", none,
+OP(ATEN_CUMULATIVE_TRAPEZOID_X, "aten.cumulative_trapezoid.x", cumulative_trapezoid,
    "y, x, *, dim=-1", 0)
 OP(ATEN_DATA_DEFAULT, "aten.data.default", none,
    "self", 0)
@@ -3208,7 +3208,7 @@ OP(ATEN_DIAG_EMBED_DEFAULT, "aten.diag_embed.default", diag_embed,
    "self, offset=0, dim1=-2, dim2=-1", 0)
 OP(ATEN_DIAG_EMBED_OUT, "aten.diag_embed.out", out,
    "self, offset=0, dim1=-2, dim2=-1, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_DIAGFLAT_DEFAULT, "aten.diagflat.default", none,
+OP(ATEN_DIAGFLAT_DEFAULT, "aten.diagflat.default", diagflat,
    "self, offset=0", 0)
 OP(ATEN_DIAGONAL_DIMNAME, "aten.diagonal.Dimname", diagonal,
    "self, *, outdim, dim1, dim2, offset=0", CGS_OPF_VIEW)
@@ -3616,17 +3616,17 @@ OP(ATEN_FFT_FFTN_DEFAULT, "aten.fft_fftn.default", fft_user_c2c,
    "self, s=None, dim=None, norm=None", 0)
 OP(ATEN_FFT_FFTN_OUT, "aten.fft_fftn.out", out,
    "self, s=None, dim=None, norm=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_FFTSHIFT_DEFAULT, "aten.fft_fftshift.default", none,
+OP(ATEN_FFT_FFTSHIFT_DEFAULT, "aten.fft_fftshift.default", contig_copy,
    "self, dim=None", 0)
-OP(ATEN_FFT_HFFT_DEFAULT, "aten.fft_hfft.default", none,
+OP(ATEN_FFT_HFFT_DEFAULT, "aten.fft_hfft.default", fft_user_c2r,
    "self, n=None, dim=-1, norm=None", 0)
 OP(ATEN_FFT_HFFT_OUT, "aten.fft_hfft.out", out,
    "self, n=None, dim=-1, norm=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_HFFT2_DEFAULT, "aten.fft_hfft2.default", none,
+OP(ATEN_FFT_HFFT2_DEFAULT, "aten.fft_hfft2.default", fft_user_c2r,
    "self, s=None, dim=[-2, -1], norm=None", 0)
 OP(ATEN_FFT_HFFT2_OUT, "aten.fft_hfft2.out", out,
    "self, s=None, dim=[-2, -1], norm=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_HFFTN_DEFAULT, "aten.fft_hfftn.default", none,
+OP(ATEN_FFT_HFFTN_DEFAULT, "aten.fft_hfftn.default", fft_user_c2r,
    "self, s=None, dim=None, norm=None", 0)
 OP(ATEN_FFT_HFFTN_OUT, "aten.fft_hfftn.out", out,
    "self, s=None, dim=None, norm=None, *, !out", CGS_OPF_INPLACE)
@@ -3642,17 +3642,17 @@ OP(ATEN_FFT_IFFTN_DEFAULT, "aten.fft_ifftn.default", fft_user_c2c,
    "self, s=None, dim=None, norm=None", 0)
 OP(ATEN_FFT_IFFTN_OUT, "aten.fft_ifftn.out", out,
    "self, s=None, dim=None, norm=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_IFFTSHIFT_DEFAULT, "aten.fft_ifftshift.default", none,
+OP(ATEN_FFT_IFFTSHIFT_DEFAULT, "aten.fft_ifftshift.default", contig_copy,
    "self, dim=None", 0)
-OP(ATEN_FFT_IHFFT_DEFAULT, "aten.fft_ihfft.default", none,
+OP(ATEN_FFT_IHFFT_DEFAULT, "aten.fft_ihfft.default", fft_user_r2c,
    "self, n=None, dim=-1, norm=None", 0)
 OP(ATEN_FFT_IHFFT_OUT, "aten.fft_ihfft.out", out,
    "self, n=None, dim=-1, norm=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_IHFFT2_DEFAULT, "aten.fft_ihfft2.default", none,
+OP(ATEN_FFT_IHFFT2_DEFAULT, "aten.fft_ihfft2.default", fft_user_r2c,
    "self, s=None, dim=[-2, -1], norm=None", 0)
 OP(ATEN_FFT_IHFFT2_OUT, "aten.fft_ihfft2.out", out,
    "self, s=None, dim=[-2, -1], norm=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_IHFFTN_DEFAULT, "aten.fft_ihfftn.default", none,
+OP(ATEN_FFT_IHFFTN_DEFAULT, "aten.fft_ihfftn.default", fft_user_r2c,
    "self, s=None, dim=None, norm=None", 0)
 OP(ATEN_FFT_IHFFTN_OUT, "aten.fft_ihfftn.out", out,
    "self, s=None, dim=None, norm=None, *, !out", CGS_OPF_INPLACE)
@@ -4480,7 +4480,7 @@ OP(ATEN_KEYS_STR, "aten.keys.str", none,
    "self", 0)
 OP(ATEN_KL_DIV_DEFAULT, "aten.kl_div.default", none,
    "self, target, reduction=1, *, log_target=False", 0)
-OP(ATEN_KRON_DEFAULT, "aten.kron.default", none,
+OP(ATEN_KRON_DEFAULT, "aten.kron.default", kron,
    "self, other", 0)
 OP(ATEN_KRON_OUT, "aten.kron.out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
@@ -5498,11 +5498,11 @@ OP(ATEN_NANMEDIAN_NAMES_DIM_VALUES, "aten.nanmedian.names_dim_values", out,
    "self, dim, keepdim=False, *, !values, !indices", CGS_OPF_INPLACE)
 OP(ATEN_NANMEDIAN_OUT, "aten.nanmedian.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_NANQUANTILE_DEFAULT, "aten.nanquantile.default", none,
+OP(ATEN_NANQUANTILE_DEFAULT, "aten.nanquantile.default", quantile,
    "self, q, dim=None, keepdim=False, *, interpolation='linear'", 0)
 OP(ATEN_NANQUANTILE_OUT, "aten.nanquantile.out", out,
    "self, q, dim=None, keepdim=False, *, interpolation='linear', !out", CGS_OPF_INPLACE)
-OP(ATEN_NANQUANTILE_SCALAR, "aten.nanquantile.scalar", none,
+OP(ATEN_NANQUANTILE_SCALAR, "aten.nanquantile.scalar", quantile,
    "self, q, dim=None, keepdim=False, *, interpolation='linear'", 0)
 OP(ATEN_NANQUANTILE_SCALAR_OUT, "aten.nanquantile.scalar_out", out,
    "self, q, dim=None, keepdim=False, *, interpolation='linear', !out", CGS_OPF_INPLACE)
@@ -5972,11 +5972,11 @@ OP(ATEN_QR_DEFAULT, "aten.qr.default", linalg_qr,
    "self, some=True", 0)
 OP(ATEN_QSCHEME_DEFAULT, "aten.qscheme.default", none,
    "self", 0)
-OP(ATEN_QUANTILE_DEFAULT, "aten.quantile.default", none,
+OP(ATEN_QUANTILE_DEFAULT, "aten.quantile.default", quantile,
    "self, q, dim=None, keepdim=False, *, interpolation='linear'", 0)
 OP(ATEN_QUANTILE_OUT, "aten.quantile.out", out,
    "self, q, dim=None, keepdim=False, *, interpolation='linear', !out", CGS_OPF_INPLACE)
-OP(ATEN_QUANTILE_SCALAR, "aten.quantile.scalar", none,
+OP(ATEN_QUANTILE_SCALAR, "aten.quantile.scalar", quantile,
    "self, q, dim=None, keepdim=False, *, interpolation='linear'", 0)
 OP(ATEN_QUANTILE_SCALAR_OUT, "aten.quantile.scalar_out", out,
    "self, q, dim=None, keepdim=False, *, interpolation='linear', !out", CGS_OPF_INPLACE)
@@ -7464,7 +7464,7 @@ OP(ATEN_THRESHOLD_BACKWARD_DEFAULT, "aten.threshold_backward.default", binary,
    "grad_output, self, threshold", CGS_OPF_ELEMENTWISE)
 OP(ATEN_THRESHOLD_BACKWARD_GRAD_INPUT, "aten.threshold_backward.grad_input", out,
    "grad_output, self, threshold, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_TILE_DEFAULT, "aten.tile.default", none,
+OP(ATEN_TILE_DEFAULT, "aten.tile.default", tile,
    "self, dims", 0)
 OP(ATEN_TITLE_DEFAULT, "aten.title.default", none,
    "self", 0)
@@ -7530,13 +7530,13 @@ OP(ATEN_TRANSPOSE_COPY_INT, "aten.transpose_copy.int", copy_of_transpose,
    "self, dim0, dim1", 0)
 OP(ATEN_TRANSPOSE_COPY_INT_OUT, "aten.transpose_copy.int_out", out,
    "self, dim0, dim1, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_TRAPEZOID_DX, "aten.trapezoid.dx", none,
+OP(ATEN_TRAPEZOID_DX, "aten.trapezoid.dx", trapezoid,
    "y, *, dx=1, dim=-1", 0)
-OP(ATEN_TRAPEZOID_X, "aten.trapezoid.x", none,
+OP(ATEN_TRAPEZOID_X, "aten.trapezoid.x", trapezoid,
    "y, x, *, dim=-1", 0)
-OP(ATEN_TRAPZ_DX, "aten.trapz.dx", none,
+OP(ATEN_TRAPZ_DX, "aten.trapz.dx", trapezoid,
    "y, *, dx=1., dim=-1", 0)
-OP(ATEN_TRAPZ_X, "aten.trapz.x", none,
+OP(ATEN_TRAPZ_X, "aten.trapz.x", trapezoid,
    "y, x, *, dim=-1", 0)
 OP(ATEN_TRIANGULAR_SOLVE_X, "aten.triangular_solve.X", out,
    "self, A, upper=True, transpose=False, unitriangular=False, *, !X, !M", CGS_OPF_INPLACE)
@@ -8006,6 +8006,8 @@ OP(M_DIAG, "diag", diag,
    "self, diagonal=0", 0)
 OP(M_DIAG_EMBED, "diag_embed", diag_embed,
    "self, offset=0, dim1=-2, dim2=-1", 0)
+OP(M_DIAGFLAT, "diagflat", diagflat,
+   "self, offset=0", 0)
 OP(M_DIAGONAL, "diagonal", diagonal,
    "self, offset=0, dim1=0, dim2=1", CGS_OPF_VIEW)
 OP(M_DIAGONAL_SCATTER, "diagonal_scatter", clone_preserve_strides,
@@ -8206,6 +8208,8 @@ OP(M_ISREAL, "isreal", bool_like_first,
    "self", 0)
 OP(M_ITEM, "item", item,
    "self", CGS_OPF_SIZE)
+OP(M_KRON, "kron", kron,
+   "self, other", 0)
 OP(M_KTHVALUE, "kthvalue", max_dim,
    "self, k, dim=-1, keepdim=False", 0)
 OP(M_LCM, "lcm", pointwise,
@@ -8346,6 +8350,8 @@ OP(M_NANMEAN, "nanmean", reduce,
    "self, dim=None, keepdim=False, *, dtype=None", 0)
 OP(M_NANMEDIAN, "nanmedian", minmax,
    "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
+OP(M_NANQUANTILE, "nanquantile", quantile,
+   "self, q, dim=None, keepdim=False, *, interpolation='linear'", 0)
 OP(M_NANSUM, "nansum", reduce_sum,
    "self, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(M_NARROW, "narrow", narrow,
@@ -8728,6 +8734,8 @@ OP(M_PUT_, "put_", inplace,
    "self, index, source, accumulate=False", CGS_OPF_INPLACE)
 OP(M_QR, "qr", linalg_qr,
    "self, some=True", 0)
+OP(M_QUANTILE, "quantile", quantile,
+   "self, q, dim=None, keepdim=False, *, interpolation='linear'", 0)
 OP(M_RAD2DEG, "rad2deg", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(M_RAD2DEG_, "rad2deg_", inplace,
@@ -8876,6 +8884,8 @@ OP(M_SUBTRACT_, "subtract_", inplace,
    "self, other, *, alpha=1", CGS_OPF_INPLACE)
 OP(M_SUM, "sum", reduce_sum,
    "self, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
+OP(M_SUM_TO_SIZE, "sum_to_size", sum_to_size,
+   "self, *size", 0)
 OP(M_SVD, "svd", svd_legacy,
    "self, some=True, compute_uv=True", 0)
 OP(M_SWAPAXES, "swapaxes", transpose,
@@ -8900,6 +8910,8 @@ OP(M_TANH, "tanh", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_TANH_, "tanh_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(M_TILE, "tile", tile,
+   "self, dims", 0)
 OP(M_TO, "to", to,
    "self, *args", CGS_OPF_ELEMENTWISE)
 OP(M_TOPK, "topk", topk,
@@ -8912,11 +8924,27 @@ OP(TORCH__C__FFT_FFT_FFT2, "torch._C._fft.fft_fft2", fft_user_c2c,
    "self, s=None, dim=[-2, -1], norm=None", 0)
 OP(TORCH__C__FFT_FFT_FFTN, "torch._C._fft.fft_fftn", fft_user_c2c,
    "self, s=None, dim=None, norm=None", 0)
+OP(TORCH__C__FFT_FFT_FFTSHIFT, "torch._C._fft.fft_fftshift", contig_copy,
+   "self, dim=None", 0)
+OP(TORCH__C__FFT_FFT_HFFT, "torch._C._fft.fft_hfft", fft_user_c2r,
+   "self, n=None, dim=-1, norm=None", 0)
+OP(TORCH__C__FFT_FFT_HFFT2, "torch._C._fft.fft_hfft2", fft_user_c2r,
+   "self, s=None, dim=[-2, -1], norm=None", 0)
+OP(TORCH__C__FFT_FFT_HFFTN, "torch._C._fft.fft_hfftn", fft_user_c2r,
+   "self, s=None, dim=None, norm=None", 0)
 OP(TORCH__C__FFT_FFT_IFFT, "torch._C._fft.fft_ifft", fft_user_c2c,
    "self, n=None, dim=-1, norm=None", 0)
 OP(TORCH__C__FFT_FFT_IFFT2, "torch._C._fft.fft_ifft2", fft_user_c2c,
    "self, s=None, dim=[-2, -1], norm=None", 0)
 OP(TORCH__C__FFT_FFT_IFFTN, "torch._C._fft.fft_ifftn", fft_user_c2c,
+   "self, s=None, dim=None, norm=None", 0)
+OP(TORCH__C__FFT_FFT_IFFTSHIFT, "torch._C._fft.fft_ifftshift", contig_copy,
+   "self, dim=None", 0)
+OP(TORCH__C__FFT_FFT_IHFFT, "torch._C._fft.fft_ihfft", fft_user_r2c,
+   "self, n=None, dim=-1, norm=None", 0)
+OP(TORCH__C__FFT_FFT_IHFFT2, "torch._C._fft.fft_ihfft2", fft_user_r2c,
+   "self, s=None, dim=[-2, -1], norm=None", 0)
+OP(TORCH__C__FFT_FFT_IHFFTN, "torch._C._fft.fft_ihfftn", fft_user_r2c,
    "self, s=None, dim=None, norm=None", 0)
 OP(TORCH__C__FFT_FFT_IRFFT, "torch._C._fft.fft_irfft", fft_user_c2r,
    "self, n=None, dim=-1, norm=None", 0)
@@ -9586,6 +9614,8 @@ OP(TORCH_CUMPROD, "torch.cumprod", cumsum,
    "self, dim, *, dtype=None", 0)
 OP(TORCH_CUMSUM, "torch.cumsum", cumsum,
    "input, dim, *, dtype=None", 0)
+OP(TORCH_CUMULATIVE_TRAPEZOID, "torch.cumulative_trapezoid", cumulative_trapezoid,
+   "y, *, dx=1, dim=-1", 0)
 OP(TORCH_DEG2RAD, "torch.deg2rad", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_DEG2RAD_, "torch.deg2rad_", inplace,
@@ -9600,6 +9630,8 @@ OP(TORCH_DIAG, "torch.diag", diag,
    "self, diagonal=0", 0)
 OP(TORCH_DIAG_EMBED, "torch.diag_embed", diag_embed,
    "self, offset=0, dim1=-2, dim2=-1", 0)
+OP(TORCH_DIAGFLAT, "torch.diagflat", diagflat,
+   "self, offset=0", 0)
 OP(TORCH_DIAGONAL, "torch.diagonal", diagonal,
    "self, offset=0, dim1=0, dim2=1", CGS_OPF_VIEW)
 OP(TORCH_DIAGONAL_COPY, "torch.diagonal_copy", diagonal_copy,
@@ -9674,11 +9706,27 @@ OP(TORCH_FFT_FFT2, "torch.fft.fft2", fft_user_c2c,
    "self, s=None, dim=[-2, -1], norm=None", 0)
 OP(TORCH_FFT_FFTN, "torch.fft.fftn", fft_user_c2c,
    "self, s=None, dim=None, norm=None", 0)
+OP(TORCH_FFT_FFTSHIFT, "torch.fft.fftshift", contig_copy,
+   "self, dim=None", 0)
+OP(TORCH_FFT_HFFT, "torch.fft.hfft", fft_user_c2r,
+   "self, n=None, dim=-1, norm=None", 0)
+OP(TORCH_FFT_HFFT2, "torch.fft.hfft2", fft_user_c2r,
+   "self, s=None, dim=[-2, -1], norm=None", 0)
+OP(TORCH_FFT_HFFTN, "torch.fft.hfftn", fft_user_c2r,
+   "self, s=None, dim=None, norm=None", 0)
 OP(TORCH_FFT_IFFT, "torch.fft.ifft", fft_user_c2c,
    "self, n=None, dim=-1, norm=None", 0)
 OP(TORCH_FFT_IFFT2, "torch.fft.ifft2", fft_user_c2c,
    "self, s=None, dim=[-2, -1], norm=None", 0)
 OP(TORCH_FFT_IFFTN, "torch.fft.ifftn", fft_user_c2c,
+   "self, s=None, dim=None, norm=None", 0)
+OP(TORCH_FFT_IFFTSHIFT, "torch.fft.ifftshift", contig_copy,
+   "self, dim=None", 0)
+OP(TORCH_FFT_IHFFT, "torch.fft.ihfft", fft_user_r2c,
+   "self, n=None, dim=-1, norm=None", 0)
+OP(TORCH_FFT_IHFFT2, "torch.fft.ihfft2", fft_user_r2c,
+   "self, s=None, dim=[-2, -1], norm=None", 0)
+OP(TORCH_FFT_IHFFTN, "torch.fft.ihfftn", fft_user_r2c,
    "self, s=None, dim=None, norm=None", 0)
 OP(TORCH_FFT_IRFFT, "torch.fft.irfft", fft_user_c2r,
    "self, n=None, dim=-1, norm=None", 0)
@@ -9734,8 +9782,18 @@ OP(TORCH_FUNCTIONAL_ATLEAST_1D, "torch.functional.atleast_1d", atleast_1d,
    "self", CGS_OPF_VIEW)
 OP(TORCH_FUNCTIONAL_ATLEAST_2D, "torch.functional.atleast_2d", atleast_2d,
    "self", CGS_OPF_VIEW)
+OP(TORCH_FUNCTIONAL_ATLEAST_3D, "torch.functional.atleast_3d", atleast_3d,
+   "self", CGS_OPF_VIEW)
+OP(TORCH_FUNCTIONAL_BLOCK_DIAG, "torch.functional.block_diag", block_diag,
+   "*tensors", 0)
+OP(TORCH_FUNCTIONAL_CARTESIAN_PROD, "torch.functional.cartesian_prod", cartesian_prod,
+   "*tensors", 0)
+OP(TORCH_FUNCTIONAL_CDIST, "torch.functional.cdist", cdist,
+   "x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'", 0)
 OP(TORCH_FUNCTIONAL_EINSUM, "torch.functional.einsum", einsum,
    "equation, *operands", CGS_OPF_MATMUL)
+OP(TORCH_FUNCTIONAL_MESHGRID, "torch.functional.meshgrid", meshgrid,
+   "*tensors, indexing=None", CGS_OPF_VIEW)
 OP(TORCH_FUNCTIONAL_NORM, "torch.functional.norm", norm,
    "self, p='fro', dim=None, keepdim=False, out=None, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH_FUNCTIONAL_SPLIT, "torch.functional.split", split,
@@ -9804,6 +9862,8 @@ OP(TORCH_ISPOSINF, "torch.isposinf", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_ALWAYS_BOOL)
 OP(TORCH_ISREAL, "torch.isreal", bool_like_first,
    "self", 0)
+OP(TORCH_KRON, "torch.kron", kron,
+   "self, other", 0)
 OP(TORCH_KTHVALUE, "torch.kthvalue", max_dim,
    "self, k, dim=-1, keepdim=False", 0)
 OP(TORCH_LAYER_NORM, "torch.layer_norm", layer_norm,
@@ -10014,6 +10074,8 @@ OP(TORCH_NANMEAN, "torch.nanmean", reduce,
    "self, dim=None, keepdim=False, *, dtype=None", 0)
 OP(TORCH_NANMEDIAN, "torch.nanmedian", minmax,
    "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
+OP(TORCH_NANQUANTILE, "torch.nanquantile", quantile,
+   "self, q, dim=None, keepdim=False, *, interpolation='linear'", 0)
 OP(TORCH_NANSUM, "torch.nansum", reduce_sum,
    "self, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH_NARROW, "torch.narrow", narrow,
@@ -10252,6 +10314,8 @@ OP(TORCH_PUT, "torch.put", clone,
    "self, index, source, accumulate=False", 0)
 OP(TORCH_QR, "torch.qr", linalg_qr,
    "self, some=True", 0)
+OP(TORCH_QUANTILE, "torch.quantile", quantile,
+   "self, q, dim=None, keepdim=False, *, interpolation='linear'", 0)
 OP(TORCH_RAD2DEG, "torch.rad2deg", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_RAD2DEG_, "torch.rad2deg_", inplace,
@@ -10526,6 +10590,8 @@ OP(TORCH_THRESHOLD, "torch.threshold", pointwise,
    "%self, %threshold, value", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_THRESHOLD_, "torch.threshold_", inplace,
    "self, threshold, value", CGS_OPF_INPLACE)
+OP(TORCH_TILE, "torch.tile", tile,
+   "self, dims", 0)
 OP(TORCH_TOPK, "torch.topk", topk,
    "self, k, dim=-1, largest=True, sorted=True", 0)
 OP(TORCH_TRACE, "torch.trace", reduce_sum,
@@ -10534,6 +10600,10 @@ OP(TORCH_TRANSPOSE, "torch.transpose", transpose,
    "input, dim0, dim1", CGS_OPF_VIEW)
 OP(TORCH_TRANSPOSE_COPY, "torch.transpose_copy", copy_of_transpose,
    "self, dim0, dim1", 0)
+OP(TORCH_TRAPEZOID, "torch.trapezoid", trapezoid,
+   "y, *, dx=1, dim=-1", 0)
+OP(TORCH_TRAPZ, "torch.trapz", trapezoid,
+   "y, *, dx=1., dim=-1", 0)
 OP(TORCH_TRIANGULAR_SOLVE, "torch.triangular_solve", triangular_solve,
    "self, A, upper=True, transpose=False, unitriangular=False", 0)
 OP(TORCH_TRIL, "torch.tril", contig_copy,

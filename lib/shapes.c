@@ -7262,6 +7262,220 @@ RULE(inner)
     return 0;
 }
 
+/* ---- torch.functional and other Python-level functions ------------------------------- */
+
+/* atleast_3d(t): 0-d -> [1, 1, 1]; [n] -> unsqueeze(0).unsqueeze(-1); [m, n] -> unsqueeze(-1). */
+RULE(atleast_3d)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (t->ndim >= 3)
+        return same_as_first(sc, d);
+    o = out_view(sc, t, 3);
+    if (t->ndim == 0) {
+        for (uint32_t i = 0; i < 3; i++)
+            o->shape[i] = K(sc, 1), o->stride[i] = K(sc, 1);
+    } else if (t->ndim == 1) {
+        o->shape[0] = K(sc, 1), o->stride[0] = S_mul(sc, t->shape[0], t->stride[0]);
+        o->shape[1] = t->shape[0], o->stride[1] = t->stride[0];
+        o->shape[2] = K(sc, 1), o->stride[2] = K(sc, 1);
+    } else {
+        o->shape[0] = t->shape[0], o->stride[0] = t->stride[0];
+        o->shape[1] = t->shape[1], o->stride[1] = t->stride[1];
+        o->shape[2] = K(sc, 1), o->stride[2] = K(sc, 1);
+    }
+    return 0;
+}
+
+/* diagflat(self, offset): a square matrix of numel + |offset|, contiguous. */
+RULE(diagflat)
+{
+    const struct cgs_tensor *t;
+    sym_t numel = K(sc, 1), shape[2];
+    int64_t k = 0;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (!is_none(A(sc, "offset")) && !int_const(sc, A(sc, "offset"), &k))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "diagflat: offset not constant");
+    for (uint32_t i = 0; i < t->ndim; i++)
+        numel = S_mul(sc, numel, t->shape[i]);
+    shape[0] = shape[1] = S_add(sc, numel, K(sc, k < 0 ? -k : k));
+    out_dense(sc, 2, shape, t->dtype, t->device, false);
+    return 0;
+}
+
+/* cartesian_prod(*tensors): [prod of lengths, count] (1-D for one tensor), contiguous. */
+RULE(cartesian_prod)
+{
+    struct operand o[32];
+    uint32_t cnt;
+    sym_t shape[2] = {K(sc, 1), K(sc, 0)};
+
+    (void)n;
+    TRY(tensor_list(sc, A(sc, "tensors"), o, &cnt, 32, d));
+    if (!cnt)
+        return cgs_diag_set(d, CGS_E_INVAL, "cartesian_prod of no tensors");
+    for (uint32_t i = 0; i < cnt; i++)
+        shape[0] = S_mul(sc, shape[0], o[i].t->ndim ? o[i].t->shape[0] : K(sc, 1));
+    shape[1] = K(sc, cnt);
+    if (cnt == 1)
+        return same_as_first(sc, d);
+    out_dense(sc, 2, shape, result_type(o, cnt), o[0].t->device, false);
+    return 0;
+}
+
+/* meshgrid(*tensors, indexing): views of each 1-D tensor expanded to the grid ('ij'; 'xy'
+ * swaps the first two dims of the grid). */
+RULE(meshgrid)
+{
+    struct operand o[NDIM_MAX];
+    uint32_t cnt, i, j;
+    const char *ix = str_of(A(sc, "indexing"));
+    bool xy = ix && !strcmp(ix, "xy");
+    sym_t lens[NDIM_MAX];
+    struct cgs_val *l;
+
+    (void)n;
+    TRY(tensor_list(sc, A(sc, "tensors"), o, &cnt, NDIM_MAX, d));
+    for (i = 0; i < cnt; i++) {
+        if (o[i].t->ndim > 1)
+            return cgs_diag_set(d, CGS_E_INVAL, "meshgrid of a tensor of rank %u", o[i].t->ndim);
+        lens[i] = o[i].t->ndim ? o[i].t->shape[0] : K(sc, 1);
+    }
+    l = new_list(sc, cnt);
+    for (i = 0; i < cnt; i++) {
+        struct cgs_tensor *t = copy_tensor(sc, &l->u.items[i], o[i].t, cnt);
+        uint32_t at = i;
+        if (xy && cnt >= 2 && i < 2)
+            at = 1 - i;
+        for (j = 0; j < cnt; j++) {
+            uint32_t src = j;
+            if (xy && cnt >= 2 && j < 2)
+                src = 1 - j;
+            t->shape[j] = lens[src];
+            t->stride[j] = K(sc, 0);
+        }
+        if (o[i].t->ndim)
+            t->stride[at] = o[i].t->stride[0];
+        t->storage_offset = o[i].t->storage_offset;
+    }
+    sc->out = l;
+    return 0;
+}
+
+/* tile(self, dims): dims padded with leading 1s (or the input with leading size-1 dims),
+ * each size multiplied, contiguous. */
+RULE(tile)
+{
+    const struct cgs_tensor *t;
+    sym_t reps[NDIM_MAX], shape[NDIM_MAX];
+    uint32_t nr, nd, i;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (ints_of(sc, A(sc, "dims"), reps, &nr))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "tile: dims not known");
+    nd = nr > t->ndim ? nr : t->ndim;
+    for (i = 0; i < nd; i++) {
+        sym_t s = i + t->ndim >= nd ? t->shape[i + t->ndim - nd] : K(sc, 1);
+        sym_t r = i + nr >= nd ? reps[i + nr - nd] : K(sc, 1);
+        shape[i] = S_mul(sc, s, r);
+    }
+    out_dense(sc, nd, shape, t->dtype, t->device, false);
+    return 0;
+}
+
+/* kron(self, other): sizes multiplied (the shorter padded with 1s), contiguous. */
+RULE(kron)
+{
+    struct operand o[2];
+    sym_t shape[NDIM_MAX];
+    uint32_t cnt, nd, i;
+
+    (void)n;
+    TRY(operands(sc, 2, o, &cnt, d));
+    if (cnt != 2 || !o[0].t || !o[1].t)
+        return cgs_diag_set(d, CGS_E_INVAL, "kron: expected two tensors");
+    nd = o[0].t->ndim > o[1].t->ndim ? o[0].t->ndim : o[1].t->ndim;
+    for (i = 0; i < nd; i++) {
+        sym_t a = i + o[0].t->ndim >= nd ? o[0].t->shape[i + o[0].t->ndim - nd] : K(sc, 1);
+        sym_t b = i + o[1].t->ndim >= nd ? o[1].t->shape[i + o[1].t->ndim - nd] : K(sc, 1);
+        shape[i] = S_mul(sc, a, b);
+    }
+    out_dense(sc, nd, shape, result_type(o, 2), o[0].t->device, false);
+    return 0;
+}
+
+/* trapezoid(y, x, *, dx, dim): y reduced over dim; cumulative_trapezoid keeps dim, one less. */
+static int trapezoid_with(struct cgs_shape_ctx *sc, bool cumulative, struct cgs_diag *d)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+    uint32_t dim, i, k = 0;
+    int64_t dv = -1;
+    enum cgs_dtype dt;
+
+    TRY(need_tensor(sc, "y", &t, d));
+    if (!is_none(A(sc, "dim")) && !int_const(sc, A(sc, "dim"), &dv))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "trapezoid: dim not constant");
+    if (t->ndim == 0 || !wrap_dim(dv, t->ndim, &dim))
+        return cgs_diag_set(d, CGS_E_INVAL, "trapezoid: bad dim");
+    for (i = 0; i < t->ndim; i++) {
+        if (i != dim)
+            shape[k++] = t->shape[i];
+        else if (cumulative)
+            shape[k++] = S_sub(sc, t->shape[i], K(sc, 1));
+    }
+    dt = is_float_like(t->dtype) ? t->dtype : CGS_DTYPE_FLOAT32;
+    out_dense(sc, k, shape, dt, t->device, false);
+    return 0;
+}
+
+RULE(trapezoid) { (void)n; return trapezoid_with(sc, false, d); }
+RULE(cumulative_trapezoid) { (void)n; return trapezoid_with(sc, true, d); }
+
+/* quantile / nanquantile(self, q, dim, keepdim): [len(q)] (a 1-D q) + the reduced shape. */
+RULE(quantile)
+{
+    const struct cgs_tensor *t;
+    const struct cgs_val *qv = node_val(sc, A(sc, "q"));
+    sym_t red[NDIM_MAX], shape[NDIM_MAX];
+    uint32_t nr, nd = 0;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(reduce_shape(sc, t, A(sc, "dim"), bool_of(A(sc, "keepdim"), false), red, &nr, d));
+    if (qv && qv->kind == CGS_VAL_TENSOR && qv->u.t.ndim == 1)
+        shape[nd++] = qv->u.t.shape[0];
+    dimcpy(shape + nd, red, nr);
+    out_dense(sc, nd + nr, shape, t->dtype, t->device, false);
+    return 0;
+}
+
+/* x.sum_to_size(*size): x itself when the size is its own, else a reduction to size. */
+RULE(sum_to_size)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+    uint32_t nd, i;
+    bool same;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(shape_param(sc, A(sc, "size"), shape, &nd, d));
+    same = nd == t->ndim;
+    for (i = 0; same && i < nd; i++)
+        same = dim_eq(shape[i], t->shape[i]);
+    if (same)
+        return same_as_first(sc, d);
+    out_dense(sc, nd, shape, t->dtype, t->device, false);
+    return 0;
+}
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 
 static const char *arena_msg(struct cgs_arena *ar, const char *s)
