@@ -9564,6 +9564,8 @@ OP(TORCH_CLIP_, "torch.clip_", inplace,
    "self, min=None, max=None", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_CLONE, "torch.clone", clone,
    "input, *, memory_format=None", CGS_OPF_ELEMENTWISE)
+OP(TORCH_COLUMN_STACK, "torch.column_stack", column_stack,
+   "tensors", 0)
 OP(TORCH_COMPLEX, "torch.complex", complex,
    "real, imag", 0)
 OP(TORCH_CONJ, "torch.conj", alias,
@@ -9652,6 +9654,8 @@ OP(TORCH_DROPOUT, "torch.dropout", dropout,
    "input, p, train", 0)
 OP(TORCH_DROPOUT_, "torch.dropout_", inplace,
    "self, p, train", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
+OP(TORCH_DSTACK, "torch.dstack", dstack,
+   "tensors", 0)
 OP(TORCH_EINSUM, "torch.einsum", einsum,
    "equation, *operands", CGS_OPF_MATMUL)
 OP(TORCH_EMBEDDING, "torch.embedding", embedding,
@@ -9820,6 +9824,8 @@ OP(TORCH_HEAVISIDE, "torch.heaviside", pointwise,
    "%self, %values", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_HISTC, "torch.histc", histc,
    "self, bins=100, min=0, max=0", 0)
+OP(TORCH_HSTACK, "torch.hstack", hstack,
+   "tensors", 0)
 OP(TORCH_HYPOT, "torch.hypot", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_I0, "torch.i0", pointwise,
@@ -10136,8 +10142,12 @@ OP(TORCH_NN_FUNCTIONAL_CONV_TRANSPOSE2D, "torch.nn.functional.conv_transpose2d",
    "input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1", CGS_OPF_CONV)
 OP(TORCH_NN_FUNCTIONAL_CONV_TRANSPOSE3D, "torch.nn.functional.conv_transpose3d", conv_t,
    "input, weight, bias=None, stride=[1, 1, 1], padding=[0, 0, 0], output_padding=[0, 0, 0], groups=1, dilation=[1, 1, 1]", 0)
+OP(TORCH_NN_FUNCTIONAL_COSINE_EMBEDDING_LOSS, "torch.nn.functional.cosine_embedding_loss", loss_per_sample3,
+   "input1, input2, target, margin=0, size_average=None, reduce=None, reduction='mean'", 0)
 OP(TORCH_NN_FUNCTIONAL_COSINE_SIMILARITY, "torch.nn.functional.cosine_similarity", cosine_similarity,
    "x1, x2, dim=1, eps=1e-08", 0)
+OP(TORCH_NN_FUNCTIONAL_CROSS_ENTROPY, "torch.nn.functional.cross_entropy", nll_like,
+   "input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean', label_smoothing=0.0", 0)
 OP(TORCH_NN_FUNCTIONAL_DROPOUT, "torch.nn.functional.dropout", dropout,
    "input, p=0.5, training=True, inplace=False", 0)
 OP(TORCH_NN_FUNCTIONAL_ELU, "torch.nn.functional.elu", unary_maybe_inplace,
@@ -10162,10 +10172,14 @@ OP(TORCH_NN_FUNCTIONAL_HARDTANH, "torch.nn.functional.hardtanh", unary_maybe_inp
    "input, min_val=-1.0, max_val=1.0, inplace=False", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NN_FUNCTIONAL_HARDTANH_, "torch.nn.functional.hardtanh_", inplace,
    "self, min_val=-1, max_val=1", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH_NN_FUNCTIONAL_HINGE_EMBEDDING_LOSS, "torch.nn.functional.hinge_embedding_loss", loss_elementwise2,
+   "input, target, margin=1.0, size_average=None, reduce=None, reduction='mean'", 0)
 OP(TORCH_NN_FUNCTIONAL_HUBER_LOSS, "torch.nn.functional.huber_loss", pointwise_loss,
    "input, target, reduction='mean', delta=1.0, weight=None", 0)
 OP(TORCH_NN_FUNCTIONAL_INTERPOLATE, "torch.nn.functional.interpolate", interpolate,
    "input, size=None, scale_factor=None, mode='nearest', align_corners=None, recompute_scale_factor=None, antialias=False", 0)
+OP(TORCH_NN_FUNCTIONAL_KL_DIV, "torch.nn.functional.kl_div", loss_elementwise2,
+   "input, target, size_average=None, reduce=None, reduction='mean', log_target=False", 0)
 OP(TORCH_NN_FUNCTIONAL_L1_LOSS, "torch.nn.functional.l1_loss", pointwise_loss,
    "input, target, size_average=None, reduce=None, reduction='mean'", 0)
 OP(TORCH_NN_FUNCTIONAL_LAYER_NORM, "torch.nn.functional.layer_norm", layer_norm,
@@ -10178,6 +10192,8 @@ OP(TORCH_NN_FUNCTIONAL_LINEAR, "torch.nn.functional.linear", linear,
    "input, weight, bias=None", CGS_OPF_MATMUL)
 OP(TORCH_NN_FUNCTIONAL_LOG_SOFTMAX, "torch.nn.functional.log_softmax", softmax,
    "input, dim=None, _stacklevel=3, dtype=None", CGS_OPF_ELEMENTWISE)
+OP(TORCH_NN_FUNCTIONAL_MARGIN_RANKING_LOSS, "torch.nn.functional.margin_ranking_loss", loss_elementwise3,
+   "input1, input2, target, margin=0, size_average=None, reduce=None, reduction='mean'", 0)
 OP(TORCH_NN_FUNCTIONAL_MAX_POOL1D, "torch.nn.functional.max_pool1d", max_pool1d,
    "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False", 0)
 OP(TORCH_NN_FUNCTIONAL_MAX_POOL2D, "torch.nn.functional.max_pool2d", max_pool_f,
@@ -10198,6 +10214,14 @@ OP(TORCH_NN_FUNCTIONAL_MSE_LOSS, "torch.nn.functional.mse_loss", pointwise_loss,
    "input, target, size_average=None, reduce=None, reduction='mean', weight=None", 0)
 OP(TORCH_NN_FUNCTIONAL_MULTI_HEAD_ATTENTION_FORWARD, "torch.nn.functional.multi_head_attention_forward", mha,
    "query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias, bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias, training=True, key_padding_mask=None, need_weights=True, attn_mask=None, use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None, v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True, is_causal=False", 0)
+OP(TORCH_NN_FUNCTIONAL_MULTI_MARGIN_LOSS, "torch.nn.functional.multi_margin_loss", loss_per_sample,
+   "input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction='mean'", 0)
+OP(TORCH_NN_FUNCTIONAL_MULTILABEL_MARGIN_LOSS, "torch.nn.functional.multilabel_margin_loss", loss_per_sample,
+   "input, target, size_average=None, reduce=None, reduction='mean'", 0)
+OP(TORCH_NN_FUNCTIONAL_MULTILABEL_SOFT_MARGIN_LOSS, "torch.nn.functional.multilabel_soft_margin_loss", loss_per_sample,
+   "input, target, weight=None, size_average=None, reduce=None, reduction='mean'", 0)
+OP(TORCH_NN_FUNCTIONAL_NLL_LOSS, "torch.nn.functional.nll_loss", nll_like,
+   "input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean'", 0)
 OP(TORCH_NN_FUNCTIONAL_NORMALIZE, "torch.nn.functional.normalize", unary,
    "input, p=2.0, dim=1, eps=1e-12, out=None", 0)
 OP(TORCH_NN_FUNCTIONAL_PAD, "torch.nn.functional.pad", pad,
@@ -10210,6 +10234,8 @@ OP(TORCH_NN_FUNCTIONAL_PIXEL_SHUFFLE, "torch.nn.functional.pixel_shuffle", pixel
    "self, upscale_factor", 0)
 OP(TORCH_NN_FUNCTIONAL_PIXEL_UNSHUFFLE, "torch.nn.functional.pixel_unshuffle", pixel_unshuffle,
    "self, downscale_factor", 0)
+OP(TORCH_NN_FUNCTIONAL_POISSON_NLL_LOSS, "torch.nn.functional.poisson_nll_loss", loss_elementwise2,
+   "input, target, log_input=True, full=False, size_average=None, eps=1e-08, reduce=None, reduction='mean'", 0)
 OP(TORCH_NN_FUNCTIONAL_PRELU, "torch.nn.functional.prelu", binary,
    "self, weight", 0)
 OP(TORCH_NN_FUNCTIONAL_RELU, "torch.nn.functional.relu", unary_maybe_inplace,
@@ -10254,6 +10280,8 @@ OP(TORCH_NN_FUNCTIONAL_THRESHOLD, "torch.nn.functional.threshold", pointwise,
    "%self, %threshold, value", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_NN_FUNCTIONAL_THRESHOLD_, "torch.nn.functional.threshold_", inplace,
    "self, threshold, value", CGS_OPF_INPLACE)
+OP(TORCH_NN_FUNCTIONAL_TRIPLET_MARGIN_LOSS, "torch.nn.functional.triplet_margin_loss", loss_per_sample3,
+   "anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, size_average=None, reduce=None, reduction='mean'", 0)
 OP(TORCH_NN_FUNCTIONAL_UNFOLD, "torch.nn.functional.unfold", im2col,
    "self, kernel_size, dilation=1, padding=0, stride=1", 0)
 OP(TORCH_NN_FUNCTIONAL_UPSAMPLE_BILINEAR, "torch.nn.functional.upsample_bilinear", interpolate,
@@ -10578,6 +10606,8 @@ OP(TORCH_T_COPY, "torch.t_copy", copy_of_t,
    "self", 0)
 OP(TORCH_TAKE, "torch.take", take,
    "self, index", 0)
+OP(TORCH_TAKE_ALONG_DIM, "torch.take_along_dim", take_along_dim,
+   "self, indices, dim=None", 0)
 OP(TORCH_TAN, "torch.tan", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_TAN_, "torch.tan_", inplace,
@@ -10656,6 +10686,8 @@ OP(TORCH_VIEW_AS_REAL_COPY, "torch.view_as_real_copy", copy_of_view_as_real,
    "self", 0)
 OP(TORCH_VIEW_COPY, "torch.view_copy", copy_of_view,
    "self, size", 0)
+OP(TORCH_VSTACK, "torch.vstack", vstack,
+   "tensors", 0)
 OP(TORCH_WHERE, "torch.where", where,
    "condition, input, other", CGS_OPF_ELEMENTWISE)
 OP(TORCH_XLOGY, "torch.xlogy", pointwise,

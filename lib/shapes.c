@@ -7476,6 +7476,158 @@ RULE(sum_to_size)
     return 0;
 }
 
+/* torch.nn.functional losses with a string reduction: 'none' gives the per-element (or
+ * per-sample) values, anything else a 0-dim tensor. elementwise: the broadcast of the first
+ * `nops` tensor arguments; per-sample: the first argument's batch dim ([N], or 0-dim for an
+ * unbatched input). */
+static int py_loss(struct cgs_shape_ctx *sc, uint32_t nops, bool per_sample, struct cgs_diag *d)
+{
+    struct operand o[3];
+    uint32_t cnt;
+    const char *red = str_of(A(sc, "reduction"));
+    enum cgs_dtype dt;
+
+    TRY(operands(sc, nops, o, &cnt, d));
+    if (cnt != nops || !o[0].t)
+        return cgs_diag_set(d, CGS_E_INVAL, "loss: expected %u tensors", nops);
+    if (!is_none(A(sc, "size_average")) || !is_none(A(sc, "reduce")))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "loss: legacy size_average/reduce");
+    dt = result_type(o, cnt);
+    if (!is_float_like(dt))
+        dt = CGS_DTYPE_FLOAT32;
+    if (red && strcmp(red, "none")) {
+        out_dense(sc, 0, NULL, o[0].t->dtype, o[0].t->device, false);
+        return 0;
+    }
+    if (per_sample) {
+        if (o[0].t->ndim >= 2)
+            out_dense(sc, 1, o[0].t->shape, o[0].t->dtype, o[0].t->device, false);
+        else
+            out_dense(sc, 0, NULL, o[0].t->dtype, o[0].t->device, false);
+        return 0;
+    }
+    {
+        sym_t shape[NDIM_MAX];
+        uint32_t nd;
+        TRY(broadcast(sc, o, cnt, shape, &nd, d));
+        out_dense(sc, nd, shape, o[0].t->dtype, o[0].t->device, false);
+    }
+    return 0;
+}
+
+RULE(loss_elementwise2) { (void)n; return py_loss(sc, 2, false, d); }
+RULE(loss_elementwise3) { (void)n; return py_loss(sc, 3, false, d); }
+RULE(loss_per_sample) { (void)n; return py_loss(sc, 2, true, d); }
+RULE(loss_per_sample3) { (void)n; return py_loss(sc, 3, true, d); }
+
+/* nll_loss / cross_entropy(input [N, C, ...], target, ...): 'none' gives target's shape. */
+RULE(nll_like)
+{
+    const struct cgs_tensor *in, *tg;
+    const char *red = str_of(A(sc, "reduction"));
+
+    (void)n;
+    TRY(need_tensor(sc, "input", &in, d));
+    TRY(need_tensor(sc, "target", &tg, d));
+    if (!is_none(A(sc, "size_average")) || !is_none(A(sc, "reduce")))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "loss: legacy size_average/reduce");
+    if (red && strcmp(red, "none")) {
+        out_dense(sc, 0, NULL, in->dtype, in->device, false);
+        return 0;
+    }
+    if (dt_cat(tg->dtype) >= 2) // probabilities as the target: per-sample over dim 1
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "cross_entropy with probabilities is not tracked");
+    out_dense(sc, tg->ndim, tg->shape, in->dtype, in->device, false);
+    return 0;
+}
+
+/* hstack / vstack / dstack / column_stack(tensors): a concatenation, contiguous. */
+static int stack_like(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
+{
+    struct operand o[256];
+    uint32_t cnt, i, want, dim;
+    sym_t shape[NDIM_MAX], cat = NULL;
+    uint32_t nd = 0;
+
+    TRY(tensor_list(sc, A(sc, "tensors"), o, &cnt, 256, d));
+    if (!cnt)
+        return cgs_diag_set(d, CGS_E_INVAL, "stack of no tensors");
+    // kind 0 hstack, 1 vstack, 2 dstack, 3 column_stack
+    for (i = 0; i < cnt; i++) {
+        const struct cgs_tensor *t = o[i].t;
+        sym_t s[NDIM_MAX];
+        uint32_t sn = t->ndim, j;
+        dimcpy(s, t->shape, t->ndim);
+        want = kind == 0 ? 1 : kind == 1 ? 2 : kind == 2 ? 3 : 2;
+        if (kind == 3 && sn <= 1) { // column_stack: vectors become columns
+            s[0] = sn ? t->shape[0] : K(sc, 1), s[1] = K(sc, 1), sn = 2;
+        } else if (sn < want) {
+            // atleast_1d/2d/3d: [n] -> [1, n] (2d), [1, n, 1] (3d); [m, n] -> [m, n, 1]
+            sym_t tmp[3];
+            if (sn == 0)
+                tmp[0] = tmp[1] = tmp[2] = K(sc, 1);
+            else if (sn == 1)
+                tmp[0] = K(sc, 1), tmp[1] = t->shape[0], tmp[2] = K(sc, 1);
+            else
+                tmp[0] = t->shape[0], tmp[1] = t->shape[1], tmp[2] = K(sc, 1);
+            if (want == 1)
+                s[0] = K(sc, 1);
+            else
+                dimcpy(s, tmp, want);
+            sn = want;
+        }
+        dim = kind == 0 ? (sn == 1 ? 0 : 1) : kind == 1 ? 0 : kind == 2 ? 2 : 1;
+        if (i == 0) {
+            nd = sn;
+            dimcpy(shape, s, sn);
+            cat = s[dim];
+        } else {
+            if (sn != nd)
+                return cgs_diag_set(d, CGS_E_INVAL, "stack: ranks differ");
+            cat = S_add(sc, cat, s[dim]);
+        }
+        (void)j;
+        shape[dim] = cat;
+    }
+    out_dense(sc, nd, shape, result_type(o, cnt), o[0].t->device, false);
+    return 0;
+}
+
+RULE(hstack) { (void)n; return stack_like(sc, 0, d); }
+RULE(vstack) { (void)n; return stack_like(sc, 1, d); }
+RULE(dstack) { (void)n; return stack_like(sc, 2, d); }
+RULE(column_stack) { (void)n; return stack_like(sc, 3, d); }
+
+/* take_along_dim(self, indices, dim): indices' size along dim, the broadcast of the others;
+ * contiguous (gather). Without dim: the flattened take. */
+RULE(take_along_dim)
+{
+    const struct cgs_tensor *t, *ix;
+    sym_t shape[NDIM_MAX];
+    uint32_t dim, i;
+    int64_t dv;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(need_tensor(sc, "indices", &ix, d));
+    if (is_none(A(sc, "dim"))) {
+        sym_t numel = K(sc, 1);
+        for (i = 0; i < ix->ndim; i++)
+            numel = S_mul(sc, numel, ix->shape[i]);
+        out_dense(sc, 1, &numel, t->dtype, t->device, false);
+        return 0;
+    }
+    if (!int_const(sc, A(sc, "dim"), &dv) || t->ndim != ix->ndim || !wrap_dim(dv, t->ndim, &dim))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "take_along_dim: bad dims");
+    for (i = 0; i < t->ndim; i++) {
+        int64_t a = hv(sc, t->shape[i]), b = hv(sc, ix->shape[i]);
+        shape[i] = i == dim ? ix->shape[i] : a == 1 ? ix->shape[i] : b == 1 ? t->shape[i]
+                                                                           : t->shape[i];
+    }
+    out_dense(sc, t->ndim, shape, t->dtype, t->device, false);
+    return 0;
+}
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 
 static const char *arena_msg(struct cgs_arena *ar, const char *s)
