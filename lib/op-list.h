@@ -3618,15 +3618,15 @@ OP(ATEN_FFT_FFTN_OUT, "aten.fft_fftn.out", out,
    "self, s=None, dim=None, norm=None, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_FFT_FFTSHIFT_DEFAULT, "aten.fft_fftshift.default", contig_copy,
    "self, dim=None", 0)
-OP(ATEN_FFT_HFFT_DEFAULT, "aten.fft_hfft.default", fft_user_c2r,
+OP(ATEN_FFT_HFFT_DEFAULT, "aten.fft_hfft.default", fft_user_hfft,
    "self, n=None, dim=-1, norm=None", 0)
 OP(ATEN_FFT_HFFT_OUT, "aten.fft_hfft.out", out,
    "self, n=None, dim=-1, norm=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_HFFT2_DEFAULT, "aten.fft_hfft2.default", fft_user_c2r,
+OP(ATEN_FFT_HFFT2_DEFAULT, "aten.fft_hfft2.default", fft_user_hfft,
    "self, s=None, dim=[-2, -1], norm=None", 0)
 OP(ATEN_FFT_HFFT2_OUT, "aten.fft_hfft2.out", out,
    "self, s=None, dim=[-2, -1], norm=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_HFFTN_DEFAULT, "aten.fft_hfftn.default", fft_user_c2r,
+OP(ATEN_FFT_HFFTN_DEFAULT, "aten.fft_hfftn.default", fft_user_hfft,
    "self, s=None, dim=None, norm=None", 0)
 OP(ATEN_FFT_HFFTN_OUT, "aten.fft_hfftn.out", out,
    "self, s=None, dim=None, norm=None, *, !out", CGS_OPF_INPLACE)
@@ -3644,15 +3644,15 @@ OP(ATEN_FFT_IFFTN_OUT, "aten.fft_ifftn.out", out,
    "self, s=None, dim=None, norm=None, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_FFT_IFFTSHIFT_DEFAULT, "aten.fft_ifftshift.default", contig_copy,
    "self, dim=None", 0)
-OP(ATEN_FFT_IHFFT_DEFAULT, "aten.fft_ihfft.default", fft_user_r2c,
+OP(ATEN_FFT_IHFFT_DEFAULT, "aten.fft_ihfft.default", fft_user_ihfft,
    "self, n=None, dim=-1, norm=None", 0)
 OP(ATEN_FFT_IHFFT_OUT, "aten.fft_ihfft.out", out,
    "self, n=None, dim=-1, norm=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_IHFFT2_DEFAULT, "aten.fft_ihfft2.default", fft_user_r2c,
+OP(ATEN_FFT_IHFFT2_DEFAULT, "aten.fft_ihfft2.default", fft_user_ihfft,
    "self, s=None, dim=[-2, -1], norm=None", 0)
 OP(ATEN_FFT_IHFFT2_OUT, "aten.fft_ihfft2.out", out,
    "self, s=None, dim=[-2, -1], norm=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_FFT_IHFFTN_DEFAULT, "aten.fft_ihfftn.default", fft_user_r2c,
+OP(ATEN_FFT_IHFFTN_DEFAULT, "aten.fft_ihfftn.default", fft_user_ihfft,
    "self, s=None, dim=None, norm=None", 0)
 OP(ATEN_FFT_IHFFTN_OUT, "aten.fft_ihfftn.out", out,
    "self, s=None, dim=None, norm=None, *, !out", CGS_OPF_INPLACE)
@@ -8881,7 +8881,7 @@ OP(M_SUB, "sub", binary,
 OP(M_SUB_, "sub_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_SUBTRACT_, "subtract_", inplace,
-   "self, other, *, alpha=1", CGS_OPF_INPLACE)
+   "self, other, alpha=1", CGS_OPF_INPLACE)
 OP(M_SUM, "sum", reduce_sum,
    "self, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(M_SUM_TO_SIZE, "sum_to_size", sum_to_size,
@@ -8926,11 +8926,11 @@ OP(TORCH__C__FFT_FFT_FFTN, "torch._C._fft.fft_fftn", fft_user_c2c,
    "self, s=None, dim=None, norm=None", 0)
 OP(TORCH__C__FFT_FFT_FFTSHIFT, "torch._C._fft.fft_fftshift", contig_copy,
    "self, dim=None", 0)
-OP(TORCH__C__FFT_FFT_HFFT, "torch._C._fft.fft_hfft", fft_user_c2r,
+OP(TORCH__C__FFT_FFT_HFFT, "torch._C._fft.fft_hfft", fft_user_hfft,
    "self, n=None, dim=-1, norm=None", 0)
-OP(TORCH__C__FFT_FFT_HFFT2, "torch._C._fft.fft_hfft2", fft_user_c2r,
+OP(TORCH__C__FFT_FFT_HFFT2, "torch._C._fft.fft_hfft2", fft_user_hfft,
    "self, s=None, dim=[-2, -1], norm=None", 0)
-OP(TORCH__C__FFT_FFT_HFFTN, "torch._C._fft.fft_hfftn", fft_user_c2r,
+OP(TORCH__C__FFT_FFT_HFFTN, "torch._C._fft.fft_hfftn", fft_user_hfft,
    "self, s=None, dim=None, norm=None", 0)
 OP(TORCH__C__FFT_FFT_IFFT, "torch._C._fft.fft_ifft", fft_user_c2c,
    "self, n=None, dim=-1, norm=None", 0)
@@ -8940,11 +8940,11 @@ OP(TORCH__C__FFT_FFT_IFFTN, "torch._C._fft.fft_ifftn", fft_user_c2c,
    "self, s=None, dim=None, norm=None", 0)
 OP(TORCH__C__FFT_FFT_IFFTSHIFT, "torch._C._fft.fft_ifftshift", contig_copy,
    "self, dim=None", 0)
-OP(TORCH__C__FFT_FFT_IHFFT, "torch._C._fft.fft_ihfft", fft_user_r2c,
+OP(TORCH__C__FFT_FFT_IHFFT, "torch._C._fft.fft_ihfft", fft_user_ihfft,
    "self, n=None, dim=-1, norm=None", 0)
-OP(TORCH__C__FFT_FFT_IHFFT2, "torch._C._fft.fft_ihfft2", fft_user_r2c,
+OP(TORCH__C__FFT_FFT_IHFFT2, "torch._C._fft.fft_ihfft2", fft_user_ihfft,
    "self, s=None, dim=[-2, -1], norm=None", 0)
-OP(TORCH__C__FFT_FFT_IHFFTN, "torch._C._fft.fft_ihfftn", fft_user_r2c,
+OP(TORCH__C__FFT_FFT_IHFFTN, "torch._C._fft.fft_ihfftn", fft_user_ihfft,
    "self, s=None, dim=None, norm=None", 0)
 OP(TORCH__C__FFT_FFT_IRFFT, "torch._C._fft.fft_irfft", fft_user_c2r,
    "self, n=None, dim=-1, norm=None", 0)
@@ -9219,7 +9219,7 @@ OP(TORCH__ADAPTIVE_AVG_POOL2D, "torch._adaptive_avg_pool2d", adaptive_pool,
 OP(TORCH__ADAPTIVE_AVG_POOL3D, "torch._adaptive_avg_pool3d", adaptive_pool,
    "self, output_size", 0)
 OP(TORCH__ADD_RELU_, "torch._add_relu_", inplace,
-   "self, other, *, alpha=1", CGS_OPF_INPLACE)
+   "self, other, alpha=1", CGS_OPF_INPLACE)
 OP(TORCH__AMP_FOREACH_NON_FINITE_CHECK_AND_UNSCALE_, "torch._amp_foreach_non_finite_check_and_unscale_", inplace,
    "self, found_inf, inv_scale", CGS_OPF_INPLACE)
 OP(TORCH__AMP_UPDATE_SCALE_, "torch._amp_update_scale_", inplace,
@@ -9617,7 +9617,7 @@ OP(TORCH_CUMPROD, "torch.cumprod", cumsum,
 OP(TORCH_CUMSUM, "torch.cumsum", cumsum,
    "input, dim, *, dtype=None", 0)
 OP(TORCH_CUMULATIVE_TRAPEZOID, "torch.cumulative_trapezoid", cumulative_trapezoid,
-   "y, *, dx=1, dim=-1", 0)
+   "y, x, *, dim=-1", 0)
 OP(TORCH_DEG2RAD, "torch.deg2rad", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_DEG2RAD_, "torch.deg2rad_", inplace,
@@ -9712,11 +9712,11 @@ OP(TORCH_FFT_FFTN, "torch.fft.fftn", fft_user_c2c,
    "self, s=None, dim=None, norm=None", 0)
 OP(TORCH_FFT_FFTSHIFT, "torch.fft.fftshift", contig_copy,
    "self, dim=None", 0)
-OP(TORCH_FFT_HFFT, "torch.fft.hfft", fft_user_c2r,
+OP(TORCH_FFT_HFFT, "torch.fft.hfft", fft_user_hfft,
    "self, n=None, dim=-1, norm=None", 0)
-OP(TORCH_FFT_HFFT2, "torch.fft.hfft2", fft_user_c2r,
+OP(TORCH_FFT_HFFT2, "torch.fft.hfft2", fft_user_hfft,
    "self, s=None, dim=[-2, -1], norm=None", 0)
-OP(TORCH_FFT_HFFTN, "torch.fft.hfftn", fft_user_c2r,
+OP(TORCH_FFT_HFFTN, "torch.fft.hfftn", fft_user_hfft,
    "self, s=None, dim=None, norm=None", 0)
 OP(TORCH_FFT_IFFT, "torch.fft.ifft", fft_user_c2c,
    "self, n=None, dim=-1, norm=None", 0)
@@ -9726,11 +9726,11 @@ OP(TORCH_FFT_IFFTN, "torch.fft.ifftn", fft_user_c2c,
    "self, s=None, dim=None, norm=None", 0)
 OP(TORCH_FFT_IFFTSHIFT, "torch.fft.ifftshift", contig_copy,
    "self, dim=None", 0)
-OP(TORCH_FFT_IHFFT, "torch.fft.ihfft", fft_user_r2c,
+OP(TORCH_FFT_IHFFT, "torch.fft.ihfft", fft_user_ihfft,
    "self, n=None, dim=-1, norm=None", 0)
-OP(TORCH_FFT_IHFFT2, "torch.fft.ihfft2", fft_user_r2c,
+OP(TORCH_FFT_IHFFT2, "torch.fft.ihfft2", fft_user_ihfft,
    "self, s=None, dim=[-2, -1], norm=None", 0)
-OP(TORCH_FFT_IHFFTN, "torch.fft.ihfftn", fft_user_r2c,
+OP(TORCH_FFT_IHFFTN, "torch.fft.ihfftn", fft_user_ihfft,
    "self, s=None, dim=None, norm=None", 0)
 OP(TORCH_FFT_IRFFT, "torch.fft.irfft", fft_user_c2r,
    "self, n=None, dim=-1, norm=None", 0)
@@ -10294,8 +10294,8 @@ OP(TORCH_NONZERO_STATIC, "torch.nonzero_static", nonzero_static,
    "self, *, size, fill_value=-1", 0)
 OP(TORCH_NORM, "torch.norm", norm,
    "self, p, dim, keepdim, *, dtype", CGS_OPF_REDUCTION)
-OP(TORCH_NORMAL, "torch.normal", normal_tensors,
-   "mean, std, *, generator=None", CGS_OPF_RANDOM)
+OP(TORCH_NORMAL, "torch.normal", normal_sized,
+   "mean, std, size, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(TORCH_ONES, "torch.ones", zeros,
    "*size, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(TORCH_ONES_LIKE, "torch.ones_like", empty_like,
@@ -10631,9 +10631,9 @@ OP(TORCH_TRANSPOSE, "torch.transpose", transpose,
 OP(TORCH_TRANSPOSE_COPY, "torch.transpose_copy", copy_of_transpose,
    "self, dim0, dim1", 0)
 OP(TORCH_TRAPEZOID, "torch.trapezoid", trapezoid,
-   "y, *, dx=1, dim=-1", 0)
+   "y, x, *, dim=-1", 0)
 OP(TORCH_TRAPZ, "torch.trapz", trapezoid,
-   "y, *, dx=1., dim=-1", 0)
+   "y, x, *, dim=-1", 0)
 OP(TORCH_TRIANGULAR_SOLVE, "torch.triangular_solve", triangular_solve,
    "self, A, upper=True, transpose=False, unitriangular=False", 0)
 OP(TORCH_TRIL, "torch.tril", contig_copy,

@@ -1716,6 +1716,21 @@ static int fft_user(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
                    S_mul(sc, S_sub(sc, t->shape[dims[nt - 1]], K(sc, 1)), K(sc, 2)), d);
 }
 
+/* torch.fft's Hermitian transforms of several dims run a c2c pass besides: only one dim
+ * is tracked. */
+static int fft_user_hermitian(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
+{
+    const struct cgs_arg *da = A(sc, "dim");
+
+    if (is_none(da) || (da->kind == CGS_ARG_LIST && da->n != 1))
+        return cgs_diag_set(d, CGS_E_UNKNOWN,
+                            "a Hermitian FFT over several dims (c2c passes) is not tracked");
+    return fft_user(sc, kind, d);
+}
+
+RULE(fft_user_hfft) { (void)n; return fft_user_hermitian(sc, 2, d); }
+RULE(fft_user_ihfft) { (void)n; return fft_user_hermitian(sc, 1, d); }
+
 RULE(fft_user_c2c) { (void)n; return fft_user(sc, 0, d); }
 RULE(fft_user_r2c) { (void)n; return fft_user(sc, 1, d); }
 RULE(fft_user_c2r) { (void)n; return fft_user(sc, 2, d); }
@@ -2400,8 +2415,9 @@ static int expand_to(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const
     if (nd < t->ndim)
         return cgs_diag_set(d, CGS_E_INVAL, "expand: fewer sizes than dimensions");
     o = out_view(sc, t, nd);
-    // from the last dim back, as inferExpandGeometry: a new leading dim of size 1 gets the
-    // stride size*stride of the dim after it (1 after the last); any other new dim 0
+    // as prims.broadcast_in_dim lays it out (torch 2.11's records, static and symbolic): a
+    // new leading dim of size 1 takes stride * size of the input's first dim, any other new
+    // dim stride 0
     for (i = nd; i-- > 0;) {
         int64_t off = (int64_t)i - (int64_t)(nd - t->ndim);
         if (off < 0) {
@@ -2411,10 +2427,8 @@ static int expand_to(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const
             // a 0-dim tensor expands with stride 0 everywhere (recorded: expand_as to [1, 1])
             if (hv(sc, size[i]) != 1 || t->ndim == 0)
                 o->stride[i] = K(sc, 0);
-            else if (i + 1 == nd)
-                o->stride[i] = K(sc, 1);
             else
-                o->stride[i] = S_mul(sc, o->shape[i + 1], o->stride[i + 1]);
+                o->stride[i] = S_mul(sc, t->stride[0], t->shape[0]);
             continue;
         }
         if (is_const(size[i], -1) || hv(sc, size[i]) == hv(sc, t->shape[off])) {
@@ -7359,8 +7373,8 @@ RULE(meshgrid)
             t->shape[j] = lens[src];
             t->stride[j] = K(sc, 0);
         }
-        if (o[i].t->ndim)
-            t->stride[at] = o[i].t->stride[0];
+        // a 0-dim input is viewed as [1] (stride 1) first
+        t->stride[at] = o[i].t->ndim ? o[i].t->stride[0] : K(sc, 1);
         t->storage_offset = o[i].t->storage_offset;
     }
     sc->out = l;

@@ -25,7 +25,7 @@
 
 /* floors: exact cases in percent, as measured on the committed data (docs/shapes-breadth.md) */
 #define ATEN_FLOOR 97.0
-#define TORCH_FLOOR 89.5
+#define TORCH_FLOOR 90.5
 
 struct family {
     const char *rule;
@@ -84,7 +84,8 @@ static void run_case(struct tally *t, const char *name, const char *text, size_t
              (r->cmp == CGS_SHAPE_CMP_MATCH || r->cmp == CGS_SHAPE_CMP_NONE);
         t->nodes_exact += ok;
         exact = exact && ok;
-        if (r->status == CGS_SHAPE_OK && r->cmp == CGS_SHAPE_CMP_MISMATCH) {
+        if (r->status == CGS_SHAPE_OK &&
+            (r->cmp == CGS_SHAPE_CMP_MISMATCH || r->cmp == CGS_SHAPE_CMP_STRIDES)) {
             t->wrong_ok++;
             if (getenv("OPINFO_REPORT"))
                 fprintf(stderr, "%s: %s: %s\n", name, n->target, r->reason ? r->reason : "");

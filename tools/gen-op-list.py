@@ -393,7 +393,8 @@ def build():
         rules = {entries[c][0] for c in cands}
         def rank(c):
             ovl = c[len(packet) + 1:]
-            return (-len(parsed[c][0]) if len(rules) == 1 else 0,
+            positional = sum(1 for p in parsed[c][0] if not p.kwonly)
+            return (-len(parsed[c][0]) if len(rules) == 1 else 0, -positional,
                     prefer.index(ovl) if ovl in prefer else len(prefer), c)
         pick = sorted(cands, key=rank)[0]
         rule, flags, schema = entries[pick]
