@@ -2554,7 +2554,7 @@ OP(ATEN_BERNOULLI__TENSOR, "aten.bernoulli_.Tensor", inplace,
    "self, p, *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(ATEN_BERNOULLI__FLOAT, "aten.bernoulli_.float", inplace,
    "self, p=0.5, *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_BILINEAR_DEFAULT, "aten.bilinear.default", none,
+OP(ATEN_BILINEAR_DEFAULT, "aten.bilinear.default", bilinear,
    "input1, input2, weight, bias=None", 0)
 OP(ATEN_BIN_DEFAULT, "aten.bin.default", none,
    "i", 0)
@@ -4632,11 +4632,11 @@ OP(ATEN_LINALG_CHOLESKY_EX_L, "aten.linalg_cholesky_ex.L", out,
    "self, *, upper=False, check_errors=False, !L, !info", CGS_OPF_INPLACE)
 OP(ATEN_LINALG_CHOLESKY_EX_DEFAULT, "aten.linalg_cholesky_ex.default", linalg_factor_info,
    "self, *, upper=False, check_errors=False", 0)
-OP(ATEN_LINALG_COND_DEFAULT, "aten.linalg_cond.default", none,
+OP(ATEN_LINALG_COND_DEFAULT, "aten.linalg_cond.default", linalg_cond,
    "self, p=None", 0)
 OP(ATEN_LINALG_COND_OUT, "aten.linalg_cond.out", out,
    "self, p=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_COND_P_STR, "aten.linalg_cond.p_str", none,
+OP(ATEN_LINALG_COND_P_STR, "aten.linalg_cond.p_str", linalg_cond,
    "self, p", 0)
 OP(ATEN_LINALG_COND_P_STR_OUT, "aten.linalg_cond.p_str_out", out,
    "self, p, *, !out", CGS_OPF_INPLACE)
@@ -4678,7 +4678,7 @@ OP(ATEN_LINALG_INV_EX_DEFAULT, "aten.linalg_inv_ex.default", linalg_factor_info,
    "A, *, check_errors=False", 0)
 OP(ATEN_LINALG_INV_EX_INVERSE, "aten.linalg_inv_ex.inverse", out,
    "A, *, check_errors=False, !inverse, !info", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_LDL_FACTOR_DEFAULT, "aten.linalg_ldl_factor.default", none,
+OP(ATEN_LINALG_LDL_FACTOR_DEFAULT, "aten.linalg_ldl_factor.default", ldl_factor,
    "self, *, hermitian=False", 0)
 OP(ATEN_LINALG_LDL_FACTOR_OUT, "aten.linalg_ldl_factor.out", out,
    "self, *, hermitian=False, !LD, !pivots", CGS_OPF_INPLACE)
@@ -4718,11 +4718,11 @@ OP(ATEN_LINALG_MATRIX_EXP_DEFAULT, "aten.linalg_matrix_exp.default", none,
    "self", 0)
 OP(ATEN_LINALG_MATRIX_EXP_OUT, "aten.linalg_matrix_exp.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_MATRIX_NORM_DEFAULT, "aten.linalg_matrix_norm.default", none,
+OP(ATEN_LINALG_MATRIX_NORM_DEFAULT, "aten.linalg_matrix_norm.default", norm,
    "self, ord, dim=[-2, -1], keepdim=False, *, dtype=None", 0)
 OP(ATEN_LINALG_MATRIX_NORM_OUT, "aten.linalg_matrix_norm.out", out,
    "self, ord, dim=[-2, -1], keepdim=False, *, dtype=None, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_MATRIX_NORM_STR_ORD, "aten.linalg_matrix_norm.str_ord", none,
+OP(ATEN_LINALG_MATRIX_NORM_STR_ORD, "aten.linalg_matrix_norm.str_ord", norm,
    "self, ord='fro', dim=[-2, -1], keepdim=False, *, dtype=None", 0)
 OP(ATEN_LINALG_MATRIX_NORM_STR_ORD_OUT, "aten.linalg_matrix_norm.str_ord_out", out,
    "self, ord='fro', dim=[-2, -1], keepdim=False, *, dtype=None, !out", CGS_OPF_INPLACE)
@@ -4730,29 +4730,29 @@ OP(ATEN_LINALG_MATRIX_POWER_DEFAULT, "aten.linalg_matrix_power.default", none,
    "self, n", 0)
 OP(ATEN_LINALG_MATRIX_POWER_OUT, "aten.linalg_matrix_power.out", out,
    "self, n, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_MATRIX_RANK_ATOL_RTOL_FLOAT, "aten.linalg_matrix_rank.atol_rtol_float", none,
+OP(ATEN_LINALG_MATRIX_RANK_ATOL_RTOL_FLOAT, "aten.linalg_matrix_rank.atol_rtol_float", matrix_rank,
    "self, *, atol=None, rtol=None, hermitian=False", 0)
 OP(ATEN_LINALG_MATRIX_RANK_ATOL_RTOL_FLOAT_OUT, "aten.linalg_matrix_rank.atol_rtol_float_out", out,
    "self, *, atol=None, rtol=None, hermitian=False, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_MATRIX_RANK_ATOL_RTOL_TENSOR, "aten.linalg_matrix_rank.atol_rtol_tensor", none,
+OP(ATEN_LINALG_MATRIX_RANK_ATOL_RTOL_TENSOR, "aten.linalg_matrix_rank.atol_rtol_tensor", matrix_rank,
    "input, *, atol=None, rtol=None, hermitian=False", 0)
 OP(ATEN_LINALG_MATRIX_RANK_ATOL_RTOL_TENSOR_OUT, "aten.linalg_matrix_rank.atol_rtol_tensor_out", out,
    "input, *, atol=None, rtol=None, hermitian=False, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_MATRIX_RANK_DEFAULT, "aten.linalg_matrix_rank.default", none,
+OP(ATEN_LINALG_MATRIX_RANK_DEFAULT, "aten.linalg_matrix_rank.default", matrix_rank,
    "self, tol, hermitian=False", 0)
 OP(ATEN_LINALG_MATRIX_RANK_OUT, "aten.linalg_matrix_rank.out", out,
    "self, tol, hermitian=False, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_LINALG_MATRIX_RANK_OUT_TOL_TENSOR, "aten.linalg_matrix_rank.out_tol_tensor", out,
    "input, tol, hermitian=False, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_MATRIX_RANK_TOL_TENSOR, "aten.linalg_matrix_rank.tol_tensor", none,
+OP(ATEN_LINALG_MATRIX_RANK_TOL_TENSOR, "aten.linalg_matrix_rank.tol_tensor", matrix_rank,
    "input, tol, hermitian=False", 0)
-OP(ATEN_LINALG_MULTI_DOT_DEFAULT, "aten.linalg_multi_dot.default", none,
+OP(ATEN_LINALG_MULTI_DOT_DEFAULT, "aten.linalg_multi_dot.default", multi_dot,
    "tensors", 0)
 OP(ATEN_LINALG_MULTI_DOT_OUT, "aten.linalg_multi_dot.out", out,
    "tensors, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_NORM_DEFAULT, "aten.linalg_norm.default", none,
+OP(ATEN_LINALG_NORM_DEFAULT, "aten.linalg_norm.default", norm,
    "self, ord=None, dim=None, keepdim=False, *, dtype=None", 0)
-OP(ATEN_LINALG_NORM_ORD_STR, "aten.linalg_norm.ord_str", none,
+OP(ATEN_LINALG_NORM_ORD_STR, "aten.linalg_norm.ord_str", norm,
    "self, ord, dim=None, keepdim=False, *, dtype=None", 0)
 OP(ATEN_LINALG_NORM_ORD_STR_OUT, "aten.linalg_norm.ord_str_out", out,
    "self, ord, dim=None, keepdim=False, *, dtype=None, !out", CGS_OPF_INPLACE)
@@ -4786,7 +4786,7 @@ OP(ATEN_LINALG_SOLVE_DEFAULT, "aten.linalg_solve.default", linalg_solve1,
    "A, B, *, left=True", 0)
 OP(ATEN_LINALG_SOLVE_OUT, "aten.linalg_solve.out", out,
    "A, B, *, left=True, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_SOLVE_EX_DEFAULT, "aten.linalg_solve_ex.default", none,
+OP(ATEN_LINALG_SOLVE_EX_DEFAULT, "aten.linalg_solve_ex.default", linalg_solve_ex2,
    "A, B, *, left=True, check_errors=False", 0)
 OP(ATEN_LINALG_SOLVE_EX_OUT, "aten.linalg_solve_ex.out", out,
    "A, B, *, left=True, check_errors=False, !result, !info", CGS_OPF_INPLACE)
@@ -4810,9 +4810,9 @@ OP(ATEN_LINALG_TENSORSOLVE_DEFAULT, "aten.linalg_tensorsolve.default", none,
    "self, other, dims=None", 0)
 OP(ATEN_LINALG_TENSORSOLVE_OUT, "aten.linalg_tensorsolve.out", out,
    "self, other, dims=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_VANDER_DEFAULT, "aten.linalg_vander.default", none,
+OP(ATEN_LINALG_VANDER_DEFAULT, "aten.linalg_vander.default", vander,
    "x, *, N=None", 0)
-OP(ATEN_LINALG_VECDOT_DEFAULT, "aten.linalg_vecdot.default", none,
+OP(ATEN_LINALG_VECDOT_DEFAULT, "aten.linalg_vecdot.default", cosine_similarity,
    "x, y, *, dim=-1", 0)
 OP(ATEN_LINALG_VECDOT_OUT, "aten.linalg_vecdot.out", out,
    "x, y, *, dim=-1, !out", CGS_OPF_INPLACE)
@@ -5060,7 +5060,7 @@ OP(ATEN_LT__SCALAR, "aten.lt_.Scalar", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(ATEN_LT__TENSOR, "aten.lt_.Tensor", inplace,
    "self, other", CGS_OPF_INPLACE)
-OP(ATEN_LU_SOLVE_DEFAULT, "aten.lu_solve.default", none,
+OP(ATEN_LU_SOLVE_DEFAULT, "aten.lu_solve.default", lu_solve_legacy,
    "self, LU_data, LU_pivots", 0)
 OP(ATEN_LU_SOLVE_OUT, "aten.lu_solve.out", out,
    "self, LU_data, LU_pivots, *, !out", CGS_OPF_INPLACE)
@@ -8292,6 +8292,8 @@ OP(M_LT, "lt", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(M_LT_, "lt_", inplace,
    "self, other", CGS_OPF_INPLACE)
+OP(M_LU_SOLVE, "lu_solve", lu_solve_legacy,
+   "self, LU_data, LU_pivots", 0)
 OP(M_MASKED_FILL, "masked_fill", masked_fill,
    "self, mask, value", CGS_OPF_ELEMENTWISE)
 OP(M_MASKED_FILL_, "masked_fill_", inplace,
@@ -8962,6 +8964,8 @@ OP(TORCH__C__LINALG_LINALG_CHOLESKY, "torch._C._linalg.linalg_cholesky", linalg_
    "self, *, upper=False", 0)
 OP(TORCH__C__LINALG_LINALG_CHOLESKY_EX, "torch._C._linalg.linalg_cholesky_ex", linalg_factor_info,
    "self, *, upper=False, check_errors=False", 0)
+OP(TORCH__C__LINALG_LINALG_COND, "torch._C._linalg.linalg_cond", linalg_cond,
+   "self, p=None", 0)
 OP(TORCH__C__LINALG_LINALG_CROSS, "torch._C._linalg.linalg_cross", linalg_cross,
    "self, other, *, dim=-1", 0)
 OP(TORCH__C__LINALG_LINALG_DET, "torch._C._linalg.linalg_det", linalg_det1,
@@ -8982,6 +8986,8 @@ OP(TORCH__C__LINALG_LINALG_INV, "torch._C._linalg.linalg_inv", linalg_first_of_f
    "A", 0)
 OP(TORCH__C__LINALG_LINALG_INV_EX, "torch._C._linalg.linalg_inv_ex", linalg_factor_info,
    "A, *, check_errors=False", 0)
+OP(TORCH__C__LINALG_LINALG_LDL_FACTOR, "torch._C._linalg.linalg_ldl_factor", ldl_factor,
+   "self, *, hermitian=False", 0)
 OP(TORCH__C__LINALG_LINALG_LDL_FACTOR_EX, "torch._C._linalg.linalg_ldl_factor_ex", linalg_factor_pivots,
    "self, *, hermitian=False, check_errors=False", 0)
 OP(TORCH__C__LINALG_LINALG_LDL_SOLVE, "torch._C._linalg.linalg_ldl_solve", ldl_solve,
@@ -8994,6 +9000,14 @@ OP(TORCH__C__LINALG_LINALG_LU_FACTOR_EX, "torch._C._linalg.linalg_lu_factor_ex",
    "A, *, pivot=True, check_errors=False", 0)
 OP(TORCH__C__LINALG_LINALG_LU_SOLVE, "torch._C._linalg.linalg_lu_solve", linalg_lu_solve,
    "LU, pivots, B, *, left=True, adjoint=False", 0)
+OP(TORCH__C__LINALG_LINALG_MATRIX_NORM, "torch._C._linalg.linalg_matrix_norm", norm,
+   "self, ord, dim=[-2, -1], keepdim=False, *, dtype=None", 0)
+OP(TORCH__C__LINALG_LINALG_MATRIX_RANK, "torch._C._linalg.linalg_matrix_rank", matrix_rank,
+   "self, *, atol=None, rtol=None, hermitian=False", 0)
+OP(TORCH__C__LINALG_LINALG_MULTI_DOT, "torch._C._linalg.linalg_multi_dot", multi_dot,
+   "tensors", 0)
+OP(TORCH__C__LINALG_LINALG_NORM, "torch._C._linalg.linalg_norm", norm,
+   "self, ord=None, dim=None, keepdim=False, *, dtype=None", 0)
 OP(TORCH__C__LINALG_LINALG_PINV, "torch._C._linalg.linalg_pinv", linalg_pinv,
    "self, *, atol=None, rtol=None, hermitian=False", 0)
 OP(TORCH__C__LINALG_LINALG_QR, "torch._C._linalg.linalg_qr", linalg_qr,
@@ -9002,12 +9016,18 @@ OP(TORCH__C__LINALG_LINALG_SLOGDET, "torch._C._linalg.linalg_slogdet", linalg_sl
    "A", 0)
 OP(TORCH__C__LINALG_LINALG_SOLVE, "torch._C._linalg.linalg_solve", linalg_solve1,
    "A, B, *, left=True", 0)
+OP(TORCH__C__LINALG_LINALG_SOLVE_EX, "torch._C._linalg.linalg_solve_ex", linalg_solve_ex2,
+   "A, B, *, left=True, check_errors=False", 0)
 OP(TORCH__C__LINALG_LINALG_SOLVE_TRIANGULAR, "torch._C._linalg.linalg_solve_triangular", linalg_solve_triangular,
    "self, B, *, upper, left=True, unitriangular=False", 0)
 OP(TORCH__C__LINALG_LINALG_SVD, "torch._C._linalg.linalg_svd", linalg_svd,
    "A, full_matrices=True, *, driver=None", 0)
 OP(TORCH__C__LINALG_LINALG_SVDVALS, "torch._C._linalg.linalg_svdvals", linalg_svdvals,
    "A, *, driver=None", 0)
+OP(TORCH__C__LINALG_LINALG_VANDER, "torch._C._linalg.linalg_vander", vander,
+   "x, *, N=None", 0)
+OP(TORCH__C__LINALG_LINALG_VECDOT, "torch._C._linalg.linalg_vecdot", cosine_similarity,
+   "x, y, *, dim=-1", 0)
 OP(TORCH__C__LINALG_LINALG_VECTOR_NORM, "torch._C._linalg.linalg_vector_norm", reduce,
    "self, ord=2, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH__C__LOG_API_USAGE_ONCE, "torch._C._log_api_usage_once", novalue,
@@ -9504,6 +9524,8 @@ OP(TORCH_BATCH_NORM, "torch.batch_norm", batch_norm,
    "input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled", 0)
 OP(TORCH_BERNOULLI, "torch.bernoulli", empty_like,
    "self, *, generator=None", CGS_OPF_RANDOM)
+OP(TORCH_BILINEAR, "torch.bilinear", bilinear,
+   "input1, input2, weight, bias=None", 0)
 OP(TORCH_BINARY_CROSS_ENTROPY_WITH_LOGITS, "torch.binary_cross_entropy_with_logits", pointwise_loss,
    "self, target, weight=None, pos_weight=None, reduction=1", 0)
 OP(TORCH_BITWISE_AND, "torch.bitwise_and", binary,
@@ -9790,18 +9812,24 @@ OP(TORCH_FUNCTIONAL_ATLEAST_3D, "torch.functional.atleast_3d", atleast_3d,
    "self", CGS_OPF_VIEW)
 OP(TORCH_FUNCTIONAL_BLOCK_DIAG, "torch.functional.block_diag", block_diag,
    "*tensors", 0)
+OP(TORCH_FUNCTIONAL_BROADCAST_TENSORS, "torch.functional.broadcast_tensors", broadcast_tensors,
+   "*tensors", CGS_OPF_VIEW)
 OP(TORCH_FUNCTIONAL_CARTESIAN_PROD, "torch.functional.cartesian_prod", cartesian_prod,
    "*tensors", 0)
 OP(TORCH_FUNCTIONAL_CDIST, "torch.functional.cdist", cdist,
    "x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'", 0)
 OP(TORCH_FUNCTIONAL_EINSUM, "torch.functional.einsum", einsum,
    "equation, *operands", CGS_OPF_MATMUL)
+OP(TORCH_FUNCTIONAL_LU, "torch.functional.lu", lu_legacy,
+   "A, pivot=True, get_infos=False, out=None", 0)
 OP(TORCH_FUNCTIONAL_MESHGRID, "torch.functional.meshgrid", meshgrid,
    "*tensors, indexing=None", CGS_OPF_VIEW)
 OP(TORCH_FUNCTIONAL_NORM, "torch.functional.norm", norm,
    "self, p='fro', dim=None, keepdim=False, out=None, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH_FUNCTIONAL_SPLIT, "torch.functional.split", split,
    "tensor, split_size_or_sections, dim=0", CGS_OPF_VIEW)
+OP(TORCH_FUNCTIONAL_TENSORDOT, "torch.functional.tensordot", tensordot_int,
+   "a, b, dims=2, out=None", 0)
 OP(TORCH_GATHER, "torch.gather", gather,
    "self, dim, index, *, sparse_grad=False", 0)
 OP(TORCH_GCD, "torch.gcd", pointwise,
@@ -9892,6 +9920,8 @@ OP(TORCH_LINALG_CHOLESKY, "torch.linalg.cholesky", linalg_first_of_factor,
    "self, *, upper=False", 0)
 OP(TORCH_LINALG_CHOLESKY_EX, "torch.linalg.cholesky_ex", linalg_factor_info,
    "self, *, upper=False, check_errors=False", 0)
+OP(TORCH_LINALG_COND, "torch.linalg.cond", linalg_cond,
+   "self, p=None", 0)
 OP(TORCH_LINALG_CROSS, "torch.linalg.cross", linalg_cross,
    "self, other, *, dim=-1", 0)
 OP(TORCH_LINALG_DET, "torch.linalg.det", linalg_det1,
@@ -9912,6 +9942,8 @@ OP(TORCH_LINALG_INV, "torch.linalg.inv", linalg_first_of_factor,
    "A", 0)
 OP(TORCH_LINALG_INV_EX, "torch.linalg.inv_ex", linalg_factor_info,
    "A, *, check_errors=False", 0)
+OP(TORCH_LINALG_LDL_FACTOR, "torch.linalg.ldl_factor", ldl_factor,
+   "self, *, hermitian=False", 0)
 OP(TORCH_LINALG_LDL_FACTOR_EX, "torch.linalg.ldl_factor_ex", linalg_factor_pivots,
    "self, *, hermitian=False, check_errors=False", 0)
 OP(TORCH_LINALG_LDL_SOLVE, "torch.linalg.ldl_solve", ldl_solve,
@@ -9924,6 +9956,14 @@ OP(TORCH_LINALG_LU_FACTOR_EX, "torch.linalg.lu_factor_ex", linalg_factor_pivots,
    "A, *, pivot=True, check_errors=False", 0)
 OP(TORCH_LINALG_LU_SOLVE, "torch.linalg.lu_solve", linalg_lu_solve,
    "LU, pivots, B, *, left=True, adjoint=False", 0)
+OP(TORCH_LINALG_MATRIX_NORM, "torch.linalg.matrix_norm", norm,
+   "self, ord, dim=[-2, -1], keepdim=False, *, dtype=None", 0)
+OP(TORCH_LINALG_MATRIX_RANK, "torch.linalg.matrix_rank", matrix_rank,
+   "self, *, atol=None, rtol=None, hermitian=False", 0)
+OP(TORCH_LINALG_MULTI_DOT, "torch.linalg.multi_dot", multi_dot,
+   "tensors", 0)
+OP(TORCH_LINALG_NORM, "torch.linalg.norm", norm,
+   "self, ord=None, dim=None, keepdim=False, *, dtype=None", 0)
 OP(TORCH_LINALG_PINV, "torch.linalg.pinv", linalg_pinv,
    "self, *, atol=None, rtol=None, hermitian=False", 0)
 OP(TORCH_LINALG_QR, "torch.linalg.qr", linalg_qr,
@@ -9932,12 +9972,18 @@ OP(TORCH_LINALG_SLOGDET, "torch.linalg.slogdet", linalg_slogdet2,
    "A", 0)
 OP(TORCH_LINALG_SOLVE, "torch.linalg.solve", linalg_solve1,
    "A, B, *, left=True", 0)
+OP(TORCH_LINALG_SOLVE_EX, "torch.linalg.solve_ex", linalg_solve_ex2,
+   "A, B, *, left=True, check_errors=False", 0)
 OP(TORCH_LINALG_SOLVE_TRIANGULAR, "torch.linalg.solve_triangular", linalg_solve_triangular,
    "self, B, *, upper, left=True, unitriangular=False", 0)
 OP(TORCH_LINALG_SVD, "torch.linalg.svd", linalg_svd,
    "A, full_matrices=True, *, driver=None", 0)
 OP(TORCH_LINALG_SVDVALS, "torch.linalg.svdvals", linalg_svdvals,
    "A, *, driver=None", 0)
+OP(TORCH_LINALG_VANDER, "torch.linalg.vander", vander,
+   "x, *, N=None", 0)
+OP(TORCH_LINALG_VECDOT, "torch.linalg.vecdot", cosine_similarity,
+   "x, y, *, dim=-1", 0)
 OP(TORCH_LINALG_VECTOR_NORM, "torch.linalg.vector_norm", reduce,
    "self, ord=2, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH_LINSPACE, "torch.linspace", linspace,
@@ -9986,6 +10032,8 @@ OP(TORCH_LOGSUMEXP, "torch.logsumexp", reduce,
    "self, dim, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_LT, "torch.lt", compare,
    "input, other", CGS_OPF_ELEMENTWISE)
+OP(TORCH_LU_SOLVE, "torch.lu_solve", lu_solve_legacy,
+   "self, LU_data, LU_pivots", 0)
 OP(TORCH_LU_UNPACK, "torch.lu_unpack", lu_unpack,
    "LU_data, LU_pivots, unpack_data=True, unpack_pivots=True", 0)
 OP(TORCH_MANUAL_SEED, "torch.manual_seed", inplace,
@@ -10110,7 +10158,11 @@ OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_AVG_POOL1D, "torch.nn.functional.adaptive_avg_po
    "self, output_size", 0)
 OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_AVG_POOL2D, "torch.nn.functional.adaptive_avg_pool2d", adaptive_pool,
    "input, output_size", 0)
+OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_AVG_POOL3D, "torch.nn.functional.adaptive_avg_pool3d", adaptive_pool,
+   "input, output_size", 0)
 OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_MAX_POOL2D, "torch.nn.functional.adaptive_max_pool2d", adaptive_max_pool2d_f,
+   "self, output_size, return_indices=False", 0)
+OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_MAX_POOL3D, "torch.nn.functional.adaptive_max_pool3d", adaptive_max_pool3d_f,
    "self, output_size, return_indices=False", 0)
 OP(TORCH_NN_FUNCTIONAL_AVG_POOL1D, "torch.nn.functional.avg_pool1d", avg_pool1d,
    "self, kernel_size, stride=[], padding=[0], ceil_mode=False, count_include_pad=True", 0)
@@ -10120,6 +10172,8 @@ OP(TORCH_NN_FUNCTIONAL_AVG_POOL3D, "torch.nn.functional.avg_pool3d", avg_pool3d,
    "self, kernel_size, stride=[], padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None", 0)
 OP(TORCH_NN_FUNCTIONAL_BATCH_NORM, "torch.nn.functional.batch_norm", batch_norm,
    "input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05", 0)
+OP(TORCH_NN_FUNCTIONAL_BILINEAR, "torch.nn.functional.bilinear", bilinear,
+   "input1, input2, weight, bias=None", 0)
 OP(TORCH_NN_FUNCTIONAL_BINARY_CROSS_ENTROPY, "torch.nn.functional.binary_cross_entropy", pointwise_loss,
    "input, target, weight=None, size_average=None, reduce=None, reduction='mean'", 0)
 OP(TORCH_NN_FUNCTIONAL_BINARY_CROSS_ENTROPY_WITH_LOGITS, "torch.nn.functional.binary_cross_entropy_with_logits", pointwise_loss,
@@ -10160,6 +10214,8 @@ OP(TORCH_NN_FUNCTIONAL_GELU, "torch.nn.functional.gelu", unary,
    "input, approximate='none'", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NN_FUNCTIONAL_GLU, "torch.nn.functional.glu", glu,
    "self, dim=-1", 0)
+OP(TORCH_NN_FUNCTIONAL_GRID_SAMPLE, "torch.nn.functional.grid_sample", grid_sampler,
+   "input, grid, mode='bilinear', padding_mode='zeros', align_corners=None", 0)
 OP(TORCH_NN_FUNCTIONAL_GROUP_NORM, "torch.nn.functional.group_norm", layer_norm_like_input,
    "input, num_groups, weight=None, bias=None, eps=1e-05", 0)
 OP(TORCH_NN_FUNCTIONAL_HARDSHRINK, "torch.nn.functional.hardshrink", pointwise,
@@ -10176,6 +10232,8 @@ OP(TORCH_NN_FUNCTIONAL_HINGE_EMBEDDING_LOSS, "torch.nn.functional.hinge_embeddin
    "input, target, margin=1.0, size_average=None, reduce=None, reduction='mean'", 0)
 OP(TORCH_NN_FUNCTIONAL_HUBER_LOSS, "torch.nn.functional.huber_loss", pointwise_loss,
    "input, target, reduction='mean', delta=1.0, weight=None", 0)
+OP(TORCH_NN_FUNCTIONAL_INSTANCE_NORM, "torch.nn.functional.instance_norm", instance_norm,
+   "input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True, momentum=0.1, eps=1e-05", 0)
 OP(TORCH_NN_FUNCTIONAL_INTERPOLATE, "torch.nn.functional.interpolate", interpolate,
    "input, size=None, scale_factor=None, mode='nearest', align_corners=None, recompute_scale_factor=None, antialias=False", 0)
 OP(TORCH_NN_FUNCTIONAL_KL_DIV, "torch.nn.functional.kl_div", loss_elementwise2,
@@ -10190,6 +10248,8 @@ OP(TORCH_NN_FUNCTIONAL_LEAKY_RELU_, "torch.nn.functional.leaky_relu_", inplace,
    "self, negative_slope=0.01", CGS_OPF_INPLACE)
 OP(TORCH_NN_FUNCTIONAL_LINEAR, "torch.nn.functional.linear", linear,
    "input, weight, bias=None", CGS_OPF_MATMUL)
+OP(TORCH_NN_FUNCTIONAL_LOCAL_RESPONSE_NORM, "torch.nn.functional.local_response_norm", unary,
+   "input, size, alpha=0.0001, beta=0.75, k=1.0", 0)
 OP(TORCH_NN_FUNCTIONAL_LOG_SOFTMAX, "torch.nn.functional.log_softmax", softmax,
    "input, dim=None, _stacklevel=3, dtype=None", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NN_FUNCTIONAL_MARGIN_RANKING_LOSS, "torch.nn.functional.margin_ranking_loss", loss_elementwise3,

@@ -7642,6 +7642,179 @@ RULE(take_along_dim)
     return 0;
 }
 
+/* ---- more composite linalg and nn functions ------------------------------------------ */
+
+/* A value per matrix of the batch (self.shape[:-2]): matrix_rank (int64), cond (real). */
+static int per_matrix(struct cgs_shape_ctx *sc, enum cgs_dtype dt, struct cgs_diag *d)
+{
+    const struct cgs_tensor *t;
+
+    TRY(square_input(sc, "self", &t, d));
+    out_dense(sc, t->ndim - 2, t->shape, dt == CGS_DTYPE_UNKNOWN ? real_of(t->dtype) : dt,
+              t->device, false);
+    return 0;
+}
+
+RULE(matrix_rank) { (void)n; return per_matrix(sc, CGS_DTYPE_INT64, d); }
+RULE(linalg_cond) { (void)n; return per_matrix(sc, CGS_DTYPE_UNKNOWN, d); }
+
+/* linalg_multi_dot(tensors): [first's rows (none for a vector), last's cols (none for a
+ * vector)], contiguous. */
+RULE(multi_dot)
+{
+    struct operand o[64];
+    uint32_t cnt, nd = 0;
+    sym_t shape[2];
+
+    (void)n;
+    TRY(tensor_list(sc, A(sc, "tensors"), o, &cnt, 64, d));
+    if (cnt < 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "multi_dot of fewer than two tensors");
+    if (o[0].t->ndim == 2)
+        shape[nd++] = o[0].t->shape[0];
+    if (o[cnt - 1].t->ndim == 2)
+        shape[nd++] = o[cnt - 1].t->shape[1];
+    out_dense(sc, nd, shape, result_type(o, cnt), o[0].t->device, false);
+    return 0;
+}
+
+/* linalg_solve_ex(A, B, left): (result, info) of _linalg_solve_ex. */
+RULE(linalg_solve_ex2)
+{
+    struct cgs_val *l;
+
+    TRY(cgs_shape_rule_linalg_solve_ex(n, sc, d));
+    l = new_list(sc, 2);
+    l->u.items[0] = sc->out->u.items[0];
+    l->u.items[1] = sc->out->u.items[3];
+    sc->out = l;
+    return 0;
+}
+
+/* linalg_ldl_factor(self): (LD, pivots) of linalg_ldl_factor_ex. */
+RULE(ldl_factor)
+{
+    TRY(cgs_shape_rule_linalg_factor_pivots(n, sc, d));
+    return take_items(sc, 0, 2);
+}
+
+/* torch.lu_solve(b, LU_data, LU_pivots): linalg_lu_solve's result (column-major like b). */
+RULE(lu_solve_legacy)
+{
+    (void)n;
+    return solver_result(sc, "LU_data", "self", true, d);
+}
+
+/* linalg_vander(x, N): [..., n, N (default n)], contiguous. */
+RULE(vander)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+
+    (void)n;
+    TRY(need_tensor(sc, "x", &t, d));
+    if (t->ndim == 0 || t->ndim + 1 > NDIM_MAX)
+        return cgs_diag_set(d, CGS_E_INVAL, "vander of rank %u", t->ndim);
+    dimcpy(shape, t->shape, t->ndim);
+    if (is_none(A(sc, "N")))
+        shape[t->ndim] = t->shape[t->ndim - 1];
+    else if (int_of(sc, A(sc, "N"), &shape[t->ndim]))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "vander: N not known");
+    out_dense(sc, t->ndim + 1, shape, t->dtype, t->device, false);
+    return 0;
+}
+
+/* bilinear(input1, input2, weight, bias): input1.shape[:-1] + [weight.shape[0]], contiguous. */
+RULE(bilinear)
+{
+    const struct cgs_tensor *a, *w;
+    sym_t shape[NDIM_MAX];
+
+    (void)n;
+    TRY(need_tensor(sc, "input1", &a, d));
+    TRY(need_tensor(sc, "weight", &w, d));
+    if (a->ndim == 0 || w->ndim != 3)
+        return cgs_diag_set(d, CGS_E_INVAL, "bilinear: bad ranks");
+    dimcpy(shape, a->shape, a->ndim);
+    shape[a->ndim - 1] = w->shape[0];
+    out_dense(sc, a->ndim, shape, a->dtype, a->device, false);
+    return 0;
+}
+
+/* tensordot(a, b, dims: int): a.shape[:-dims] + b.shape[dims:], contiguous. */
+RULE(tensordot_int)
+{
+    const struct cgs_tensor *a, *b;
+    sym_t shape[NDIM_MAX];
+    int64_t k = 2;
+    uint32_t nd = 0, i;
+
+    (void)n;
+    TRY(need_tensor(sc, "a", &a, d));
+    TRY(need_tensor(sc, "b", &b, d));
+    if (!is_none(A(sc, "dims")) && !int_const(sc, A(sc, "dims"), &k))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "tensordot with a list of dims is not tracked");
+    if (k < 0 || (uint64_t)k > a->ndim || (uint64_t)k > b->ndim)
+        return cgs_diag_set(d, CGS_E_INVAL, "tensordot: bad dims");
+    for (i = 0; i + k < a->ndim; i++)
+        shape[nd++] = a->shape[i];
+    for (i = (uint32_t)k; i < b->ndim && nd < NDIM_MAX; i++)
+        shape[nd++] = b->shape[i];
+    {
+        struct operand o[2] = {{0}};
+        o[0].t = a, o[1].t = b;
+        out_dense(sc, nd, shape, result_type(o, 2), a->device, false);
+    }
+    return 0;
+}
+
+/* broadcast_tensors(*tensors): each expanded to the broadcast shape (views). */
+RULE(broadcast_tensors)
+{
+    struct operand o[64];
+    sym_t shape[NDIM_MAX];
+    uint32_t cnt, nd, i;
+    struct cgs_val *l;
+
+    (void)n;
+    TRY(tensor_list(sc, A(sc, "tensors"), o, &cnt, 64, d));
+    TRY(broadcast(sc, o, cnt, shape, &nd, d));
+    l = new_list(sc, cnt);
+    for (i = 0; i < cnt; i++) {
+        TRY(expand_to(sc, o[i].t, shape, nd, d));
+        l->u.items[i] = *sc->out;
+    }
+    sc->out = l;
+    return 0;
+}
+
+/* torch.functional.lu(A, pivot, get_infos): (LU, pivots[, infos]). */
+RULE(lu_legacy)
+{
+    TRY(cgs_shape_rule_linalg_factor_pivots(n, sc, d));
+    return take_items(sc, 0, bool_of(A(sc, "get_infos"), false) ? 3 : 2);
+}
+
+/* adaptive_max_pool3d through torch.nn.functional: values unless the indices are asked for. */
+RULE(adaptive_max_pool3d_f)
+{
+    TRY(cgs_shape_rule_adaptive_max_pool3d(n, sc, d));
+    if (!bool_of(A(sc, "return_indices"), false))
+        sc->out = &sc->out->u.items[0];
+    return 0;
+}
+
+/* instance_norm: the input's shape and dtype, contiguous. */
+RULE(instance_norm)
+{
+    const struct cgs_tensor *t;
+
+    (void)n;
+    TRY(need_tensor(sc, "input", &t, d));
+    out_dense(sc, t->ndim, t->shape, t->dtype, t->device, false);
+    return 0;
+}
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 
 static const char *arena_msg(struct cgs_arena *ar, const char *s)
