@@ -1678,14 +1678,22 @@ static int fft_common(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
 static int fft_user(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
 {
     const struct cgs_tensor *t;
-    const struct cgs_arg *da = A(sc, "dim");
+    const struct cgs_arg *da = A(sc, "dim"), *na = A(sc, "n"), *sa = A(sc, "s");
     uint32_t dims[NDIM_MAX], nt = 0, i;
+    sym_t want[NDIM_MAX], last = NULL;
+    bool resize = false;
     int cat;
 
     TRY(need_tensor(sc, "self", &t, d));
-    if (!is_none(A(sc, "n")) || !is_none(A(sc, "s")))
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "fft with n or s (a resized signal) is not tracked");
-    if (is_none(da)) {
+    if (!is_none(sa) && is_none(da)) {
+        // s without dim: the last len(s) dims
+        uint32_t ns;
+        if (ints_of(sc, sa, want, &ns) || ns > t->ndim)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "fft: s not known");
+        for (i = 0; i < ns; i++)
+            dims[nt++] = t->ndim - ns + i;
+        resize = true;
+    } else if (is_none(da)) {
         for (i = 0; i < t->ndim; i++)
             dims[nt++] = i;
     } else if (da->kind == CGS_ARG_LIST) {
@@ -1696,10 +1704,50 @@ static int fft_user(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
             return cgs_diag_set(d, CGS_E_INVAL, "fft: bad dim");
         nt = 1;
     }
+    if (!is_none(na) || (!is_none(sa) && !resize)) {
+        uint32_t ns = 1;
+        if (!is_none(na) ? int_of(sc, na, &want[0]) != 0
+                         : ints_of(sc, sa, want, &ns) != 0 || ns != nt)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "fft: n or s not known");
+        if (!is_none(na) && nt != 1)
+            return cgs_diag_set(d, CGS_E_INVAL, "fft: n with several dims");
+        resize = true;
+    }
     cat = dt_cat(t->dtype);
     if (cat < 2)
         return cgs_diag_set(d, CGS_E_UNKNOWN, "fft of an integer tensor (a promoted copy) is not "
                                               "tracked");
+    if (kind == 2 && cat != 3)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "irfft of a real tensor (a promoted copy) is not "
+                                              "tracked");
+    if (kind == 2 && nt == 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "irfft over no dims");
+    if (resize) {
+        // torch's resize of the signal: narrow the dims that are too long (a view), then pad
+        // the ones too short (constant_pad_nd: a contiguous copy); for c2r the last dim's
+        // input length is n // 2 + 1
+        struct cgs_val *rv = new_val(sc, CGS_VAL_TENSOR);
+        struct cgs_tensor *r = copy_tensor(sc, rv, t, t->ndim);
+        bool pad = false;
+        dimcpy(r->shape, t->shape, t->ndim);
+        dimcpy(r->stride, t->stride, t->ndim);
+        for (i = 0; i < nt; i++) {
+            sym_t w = want[i];
+            int64_t wv;
+            if (cgs_sym_is_int(w, &wv) && wv == -1)
+                continue;
+            if (kind == 2 && i == nt - 1) {
+                last = w;
+                w = S_add(sc, S_div(sc, w, K(sc, 2)), K(sc, 1));
+            }
+            if (hv(sc, t->shape[dims[i]]) < hv(sc, w))
+                pad = true;
+            r->shape[dims[i]] = w;
+        }
+        if (pad)
+            contiguous_strides(sc, r->ndim, r->shape, r->stride), r->storage_offset = K(sc, 0);
+        t = r;
+    }
     if (kind == 0)
         return fft_run(sc, t, dims, nt, cat == 3 ? 0 : 1, false, NULL, d);
     if (kind == 1) {
@@ -1707,13 +1755,9 @@ static int fft_user(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
             return cgs_diag_set(d, CGS_E_INVAL, "rfft of a complex tensor");
         return fft_run(sc, t, dims, nt, 1, true, NULL, d);
     }
-    if (cat != 3)
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "irfft of a real tensor (a promoted copy) is not "
-                                              "tracked");
-    if (nt == 0)
-        return cgs_diag_set(d, CGS_E_INVAL, "irfft over no dims");
-    return fft_run(sc, t, dims, nt, 2, false,
-                   S_mul(sc, S_sub(sc, t->shape[dims[nt - 1]], K(sc, 1)), K(sc, 2)), d);
+    if (!last)
+        last = S_mul(sc, S_sub(sc, t->shape[dims[nt - 1]], K(sc, 1)), K(sc, 2));
+    return fft_run(sc, t, dims, nt, 2, false, last, d);
 }
 
 /* torch.fft's Hermitian transforms of several dims run a c2c pass besides: only one dim
@@ -1722,7 +1766,7 @@ static int fft_user_hermitian(struct cgs_shape_ctx *sc, int kind, struct cgs_dia
 {
     const struct cgs_arg *da = A(sc, "dim");
 
-    if (is_none(da) || (da->kind == CGS_ARG_LIST && da->n != 1))
+    if ((is_none(da) && find_param(sc, "n") < 0) || (da && da->kind == CGS_ARG_LIST && da->n != 1))
         return cgs_diag_set(d, CGS_E_UNKNOWN,
                             "a Hermitian FFT over several dims (c2c passes) is not tracked");
     return fft_user(sc, kind, d);
