@@ -131,7 +131,7 @@ OP(M_ARGMAX, "argmax", reduce_index,
 OP(M_ARGMIN, "argmin", reduce_index,
    "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(M_ARGSORT, "argsort", argsort,
-   "self, *, stable, dim=-1, descending=False", 0)
+   "self, dim=-1, descending=False", 0)
 OP(M_AS_STRIDED, "as_strided", as_strided,
    "self, size, stride, storage_offset=None", CGS_OPF_VIEW)
 OP(M_AS_STRIDED_, "as_strided_", as_strided,
@@ -8912,6 +8912,8 @@ OP(M_TANH, "tanh", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_TANH_, "tanh_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(M_TENSOR_SPLIT, "tensor_split", tensor_split,
+   "self, indices_or_sections, dim=0", CGS_OPF_VIEW)
 OP(M_TILE, "tile", tile,
    "self, dims", 0)
 OP(M_TO, "to", to,
@@ -9003,13 +9005,13 @@ OP(TORCH__C__LINALG_LINALG_LU_SOLVE, "torch._C._linalg.linalg_lu_solve", linalg_
 OP(TORCH__C__LINALG_LINALG_MATRIX_NORM, "torch._C._linalg.linalg_matrix_norm", norm,
    "self, ord, dim=[-2, -1], keepdim=False, *, dtype=None", 0)
 OP(TORCH__C__LINALG_LINALG_MATRIX_RANK, "torch._C._linalg.linalg_matrix_rank", matrix_rank,
-   "self, *, atol=None, rtol=None, hermitian=False", 0)
+   "self, tol, hermitian=False", 0)
 OP(TORCH__C__LINALG_LINALG_MULTI_DOT, "torch._C._linalg.linalg_multi_dot", multi_dot,
    "tensors", 0)
 OP(TORCH__C__LINALG_LINALG_NORM, "torch._C._linalg.linalg_norm", norm,
    "self, ord=None, dim=None, keepdim=False, *, dtype=None", 0)
 OP(TORCH__C__LINALG_LINALG_PINV, "torch._C._linalg.linalg_pinv", linalg_pinv,
-   "self, *, atol=None, rtol=None, hermitian=False", 0)
+   "self, rcond, hermitian=False", 0)
 OP(TORCH__C__LINALG_LINALG_QR, "torch._C._linalg.linalg_qr", linalg_qr,
    "A, mode='reduced'", 0)
 OP(TORCH__C__LINALG_LINALG_SLOGDET, "torch._C._linalg.linalg_slogdet", linalg_slogdet2,
@@ -9485,7 +9487,7 @@ OP(TORCH_ARGMAX, "torch.argmax", reduce_index,
 OP(TORCH_ARGMIN, "torch.argmin", reduce_index,
    "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_ARGSORT, "torch.argsort", argsort,
-   "self, *, stable, dim=-1, descending=False", 0)
+   "self, dim=-1, descending=False", 0)
 OP(TORCH_AS_STRIDED, "torch.as_strided", as_strided,
    "self, size, stride, storage_offset=None", CGS_OPF_VIEW)
 OP(TORCH_AS_STRIDED_, "torch.as_strided_", as_strided,
@@ -9676,6 +9678,8 @@ OP(TORCH_DROPOUT, "torch.dropout", dropout,
    "input, p, train", 0)
 OP(TORCH_DROPOUT_, "torch.dropout_", inplace,
    "self, p, train", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
+OP(TORCH_DSPLIT, "torch.dsplit", dsplit,
+   "self, indices_or_sections", CGS_OPF_VIEW)
 OP(TORCH_DSTACK, "torch.dstack", dstack,
    "tensors", 0)
 OP(TORCH_EINSUM, "torch.einsum", einsum,
@@ -9852,6 +9856,8 @@ OP(TORCH_HEAVISIDE, "torch.heaviside", pointwise,
    "%self, %values", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_HISTC, "torch.histc", histc,
    "self, bins=100, min=0, max=0", 0)
+OP(TORCH_HSPLIT, "torch.hsplit", hsplit,
+   "self, indices_or_sections", CGS_OPF_VIEW)
 OP(TORCH_HSTACK, "torch.hstack", hstack,
    "tensors", 0)
 OP(TORCH_HYPOT, "torch.hypot", pointwise,
@@ -9959,13 +9965,13 @@ OP(TORCH_LINALG_LU_SOLVE, "torch.linalg.lu_solve", linalg_lu_solve,
 OP(TORCH_LINALG_MATRIX_NORM, "torch.linalg.matrix_norm", norm,
    "self, ord, dim=[-2, -1], keepdim=False, *, dtype=None", 0)
 OP(TORCH_LINALG_MATRIX_RANK, "torch.linalg.matrix_rank", matrix_rank,
-   "self, *, atol=None, rtol=None, hermitian=False", 0)
+   "self, tol, hermitian=False", 0)
 OP(TORCH_LINALG_MULTI_DOT, "torch.linalg.multi_dot", multi_dot,
    "tensors", 0)
 OP(TORCH_LINALG_NORM, "torch.linalg.norm", norm,
    "self, ord=None, dim=None, keepdim=False, *, dtype=None", 0)
 OP(TORCH_LINALG_PINV, "torch.linalg.pinv", linalg_pinv,
-   "self, *, atol=None, rtol=None, hermitian=False", 0)
+   "self, rcond, hermitian=False", 0)
 OP(TORCH_LINALG_QR, "torch.linalg.qr", linalg_qr,
    "A, mode='reduced'", 0)
 OP(TORCH_LINALG_SLOGDET, "torch.linalg.slogdet", linalg_slogdet2,
@@ -10354,8 +10360,8 @@ OP(TORCH_NONZERO_STATIC, "torch.nonzero_static", nonzero_static,
    "self, *, size, fill_value=-1", 0)
 OP(TORCH_NORM, "torch.norm", norm,
    "self, p, dim, keepdim, *, dtype", CGS_OPF_REDUCTION)
-OP(TORCH_NORMAL, "torch.normal", normal_sized,
-   "mean, std, size, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
+OP(TORCH_NORMAL, "torch.normal", normal_tensors,
+   "mean, std, *, generator=None", CGS_OPF_RANDOM)
 OP(TORCH_ONES, "torch.ones", zeros,
    "*size, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(TORCH_ONES_LIKE, "torch.ones_like", empty_like,
@@ -10676,6 +10682,8 @@ OP(TORCH_TANH, "torch.tanh", unary_float,
    "input", CGS_OPF_ELEMENTWISE)
 OP(TORCH_TANH_, "torch.tanh_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH_TENSOR_SPLIT, "torch.tensor_split", tensor_split,
+   "self, indices_or_sections, dim=0", CGS_OPF_VIEW)
 OP(TORCH_THRESHOLD, "torch.threshold", pointwise,
    "%self, %threshold, value", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_THRESHOLD_, "torch.threshold_", inplace,
@@ -10746,6 +10754,8 @@ OP(TORCH_VIEW_AS_REAL_COPY, "torch.view_as_real_copy", copy_of_view_as_real,
    "self", 0)
 OP(TORCH_VIEW_COPY, "torch.view_copy", copy_of_view,
    "self, size", 0)
+OP(TORCH_VSPLIT, "torch.vsplit", vsplit,
+   "self, indices_or_sections", CGS_OPF_VIEW)
 OP(TORCH_VSTACK, "torch.vstack", vstack,
    "tensors", 0)
 OP(TORCH_WHERE, "torch.where", where,

@@ -7148,12 +7148,11 @@ RULE(adaptive_max_pool3d)
 {
     const struct cgs_tensor *t;
     sym_t os[3], shape[NDIM_MAX];
-    uint32_t k;
 
     (void)n;
     TRY(need_tensor(sc, "self", &t, d));
-    TRY(shape_param(sc, A(sc, "output_size"), os, &k, d));
-    if (k != 3 || (t->ndim != 4 && t->ndim != 5))
+    TRY(spatial_param(sc, "output_size", 3, 1, os, d));
+    if (t->ndim != 4 && t->ndim != 5)
         return cgs_diag_set(d, CGS_E_INVAL, "adaptive_max_pool3d: bad sizes");
     dimcpy(shape, t->shape, t->ndim - 3);
     dimcpy(shape + t->ndim - 3, os, 3);
@@ -7859,6 +7858,75 @@ RULE(instance_norm)
     return 0;
 }
 
+/* tensor_split(self, indices_or_sections, dim) and h/v/dsplit: views; n sections give
+ * n % k pieces of n // k + 1 first, a list of indices the pieces between them. */
+static int tensor_split_along(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t dim,
+                              const struct cgs_arg *how, bool must_divide, struct cgs_diag *d)
+{
+    sym_t sizes[NDIM_MAX * 4];
+    int64_t total, k, v;
+    uint32_t cnt = 0, i;
+
+    if (!cgs_sym_is_int(t->shape[dim], &total))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "tensor_split of a symbolic size is not tracked");
+    if (how && how->kind == CGS_ARG_LIST) {
+        int64_t prev = 0;
+        if (how->n + 1 > NDIM_MAX * 4)
+            return cgs_diag_set(d, CGS_E_LIMIT, "tensor_split into too many pieces");
+        for (i = 0; i <= how->n; i++) {
+            int64_t at = total;
+            if (i < how->n && !int_const(sc, &how->u.items[i], &at))
+                return cgs_diag_set(d, CGS_E_UNKNOWN, "tensor_split: indices not constant");
+            if (at > total)
+                at = total;
+            if (at < prev)
+                at = prev;
+            sizes[cnt++] = K(sc, at - prev);
+            prev = at;
+        }
+        return split_into(sc, t, dim, sizes, cnt);
+    }
+    if (!int_const(sc, how, &k) || k <= 0 || k > NDIM_MAX * 4)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "tensor_split: sections not constant");
+    if (must_divide && total % k)
+        return cgs_diag_set(d, CGS_E_INVAL, "split: size %lld not divisible by %lld",
+                            (long long)total, (long long)k);
+    for (i = 0; i < (uint32_t)k; i++) {
+        v = total / k + ((int64_t)i < total % k ? 1 : 0);
+        sizes[cnt++] = K(sc, v);
+    }
+    return split_into(sc, t, dim, sizes, cnt);
+}
+
+RULE(tensor_split)
+{
+    const struct cgs_tensor *t;
+    uint32_t dim;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (t->ndim == 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "tensor_split of a 0-dim tensor");
+    TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
+    return tensor_split_along(sc, t, dim, A(sc, "indices_or_sections"), false, d);
+}
+
+static int xsplit(struct cgs_shape_ctx *sc, int which, struct cgs_diag *d)
+{
+    const struct cgs_tensor *t;
+    uint32_t dim;
+
+    TRY(need_tensor(sc, "self", &t, d));
+    dim = which == 0 ? (t->ndim > 1 ? 1 : 0) : which == 1 ? 0 : 2;
+    if (t->ndim <= dim || (which == 1 && t->ndim < 2) || (which == 2 && t->ndim < 3))
+        return cgs_diag_set(d, CGS_E_INVAL, "split of a tensor of rank %u", t->ndim);
+    return tensor_split_along(sc, t, dim, A(sc, "indices_or_sections"), true, d);
+}
+
+RULE(hsplit) { (void)n; return xsplit(sc, 0, d); }
+RULE(vsplit) { (void)n; return xsplit(sc, 1, d); }
+RULE(dsplit) { (void)n; return xsplit(sc, 2, d); }
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 
 static const char *arena_msg(struct cgs_arena *ar, const char *s)
@@ -8013,7 +8081,7 @@ static void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struc
                  n->target ? n->target : "",
                  op != CGS_OP_UNKNOWN                    ? " (an operator torch 2.11 has)"
                  : slot->suggested && slot->suggest      ? "; did you mean '"
-                 : " (not an operator of torch 2.11: declare it with --ops)",
+                 : " (not in cgscope's registry of torch 2.11: declare it with --ops)",
                  op == CGS_OP_UNKNOWN && slot->suggested && slot->suggest ? slot->suggest : "",
                  op == CGS_OP_UNKNOWN && slot->suggested && slot->suggest ? "'?" : "");
         r->reason = arena_msg(sc->ar, msg);

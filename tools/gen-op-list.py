@@ -394,7 +394,8 @@ def build():
         def rank(c):
             ovl = c[len(packet) + 1:]
             positional = sum(1 for p in parsed[c][0] if not p.kwonly)
-            return (-len(parsed[c][0]) if len(rules) == 1 else 0, -positional,
+            return (-positional if len(rules) == 1 else 0,
+                    -len(parsed[c][0]) if len(rules) == 1 else 0,
                     prefer.index(ovl) if ovl in prefer else len(prefer), c)
         pick = sorted(cands, key=rank)[0]
         rule, flags, schema = entries[pick]
