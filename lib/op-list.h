@@ -8138,10 +8138,14 @@ OP(M_HEAVISIDE, "heaviside", pointwise,
    "%self, %values", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(M_HEAVISIDE_, "heaviside_", inplace,
    "self, values", CGS_OPF_INPLACE)
+OP(HIGHER_ORDER_AUTO_FUNCTIONALIZED_V2, "higher_order.auto_functionalized_v2", hop_auto_functionalized_v2,
+   "_mutable_op", 0)
 OP(HIGHER_ORDER_COND, "higher_order.cond", hop_cond,
    "pred, true_fn, false_fn, operands", 0)
 OP(HIGHER_ORDER_INVOKE_SUBGRAPH, "higher_order.invoke_subgraph", hop_body,
    "body, identifier, *args", 0)
+OP(HIGHER_ORDER_WHILE_LOOP, "higher_order.while_loop", hop_while,
+   "cond_fn, body_fn, carried_inputs, additional_inputs", 0)
 OP(HIGHER_ORDER_WRAP_WITH_AUTOCAST, "higher_order.wrap_with_autocast", hop_autocast,
    "device_type, dtype, enabled, cache_enabled, body, *args", 0)
 OP(HIGHER_ORDER_WRAP_WITH_SET_GRAD_ENABLED, "higher_order.wrap_with_set_grad_enabled", hop_body,
@@ -10366,10 +10370,14 @@ OP(TORCH_ONES, "torch.ones", zeros,
    "*size, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(TORCH_ONES_LIKE, "torch.ones_like", empty_like,
    "input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None", CGS_OPF_FACTORY)
+OP(TORCH_OPS_HIGHER_ORDER_AUTO_FUNCTIONALIZED_V2, "torch.ops.higher_order.auto_functionalized_v2", hop_auto_functionalized_v2,
+   "_mutable_op", 0)
 OP(TORCH_OPS_HIGHER_ORDER_COND, "torch.ops.higher_order.cond", hop_cond,
    "pred, true_fn, false_fn, operands", 0)
 OP(TORCH_OPS_HIGHER_ORDER_INVOKE_SUBGRAPH, "torch.ops.higher_order.invoke_subgraph", hop_body,
    "body, identifier, *args", 0)
+OP(TORCH_OPS_HIGHER_ORDER_WHILE_LOOP, "torch.ops.higher_order.while_loop", hop_while,
+   "cond_fn, body_fn, carried_inputs, additional_inputs", 0)
 OP(TORCH_OPS_HIGHER_ORDER_WRAP_WITH_AUTOCAST, "torch.ops.higher_order.wrap_with_autocast", hop_autocast,
    "device_type, dtype, enabled, cache_enabled, body, *args", 0)
 OP(TORCH_OPS_HIGHER_ORDER_WRAP_WITH_SET_GRAD_ENABLED, "torch.ops.higher_order.wrap_with_set_grad_enabled", hop_body,

@@ -5967,6 +5967,67 @@ RULE(hop_cond)
     return enter_body(sc, n, body_of(sc, &n->args[1]), n->args[3].u.items, n->args[3].n, d);
 }
 
+/* while_loop(cond_fn, body_fn, carried_inputs, additional_inputs): the body's outputs. */
+RULE(hop_while)
+{
+    const struct cgs_arg *ops;
+    struct cgs_arg *all;
+    uint32_t nc, na, i;
+
+    if (n->n_args < 3 || n->args[2].kind != CGS_ARG_LIST)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "while_loop: expected (cond, body, carried, "
+                                              "additional)");
+    nc = n->args[2].n;
+    na = n->n_args >= 4 && n->args[3].kind == CGS_ARG_LIST ? n->args[3].n : 0;
+    all = cgs_arena_calloc(sc->ar, nc + na ? nc + na : 1, sizeof(*all));
+    for (i = 0; i < nc; i++)
+        all[i] = n->args[2].u.items[i];
+    for (i = 0; i < na; i++)
+        all[nc + i] = n->args[3].u.items[i];
+    ops = all;
+    return enter_body(sc, n, body_of(sc, &n->args[1]), ops, nc + na, d);
+}
+
+/* auto_functionalized_v2(op, **kwargs, _all_bases): (the op's result, then each base as a
+ * fresh copy with its strides). The op's result comes from a declaration (lib/opdecl.h) or
+ * the registry's "returns None"; otherwise it is not known. */
+RULE(hop_auto_functionalized_v2)
+{
+    const struct cgs_arg *op = Ai(sc, 0), *bases = NULL;
+    const char *target = op && (op->kind == CGS_ARG_REPR || op->kind == CGS_ARG_STR) ? op->u.s : NULL;
+    const struct cgs_decl *dc = target ? cgs_opdecls_find(sc->decls, target) : NULL;
+    bool returns_none;
+    struct cgs_val *l;
+    uint32_t i;
+
+    for (i = 0; i < n->n_kwargs; i++)
+        if (!strcmp(n->kwargs[i].key, "_all_bases"))
+            bases = &n->kwargs[i].val;
+    if (!target || !bases || bases->kind != CGS_ARG_LIST)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "auto_functionalized: op or bases not known");
+    returns_none = (dc && dc->n_outs == 1 && dc->outs[0].none) ||
+                   cgs_op_target_has(target, CGS_OPF_NOVALUE);
+    if (!returns_none)
+        return cgs_diag_set(d, CGS_E_UNKNOWN,
+                            "auto_functionalized: the result of '%s' is not known (declare it "
+                            "with --ops)",
+                            target);
+    l = new_list(sc, 1 + bases->n);
+    l->u.items[0].kind = CGS_VAL_NONE;
+    for (i = 0; i < bases->n; i++) {
+        const struct cgs_val *b = node_val(sc, &bases->u.items[i]);
+        struct cgs_tensor *o;
+        if (!b || b->kind != CGS_VAL_TENSOR || !tensor_known(&b->u.t))
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "auto_functionalized: base %u not known", i);
+        o = copy_tensor(sc, &l->u.items[1 + i], &b->u.t, b->u.t.ndim);
+        dimcpy(o->shape, b->u.t.shape, o->ndim);
+        dimcpy(o->stride, b->u.t.stride, o->ndim);
+        o->storage_offset = K(sc, 0);
+    }
+    sc->out = l;
+    return 0;
+}
+
 /* ---- losses, shuffles, cumulative ops, complex views ---------------------------------- */
 
 /* Pointwise losses (self, target, ..., reduction): elementwise when reduction is 0 (none),

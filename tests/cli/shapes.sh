@@ -163,7 +163,8 @@ rm -f "$p"
 # higher-order ops (torch 2.11 graphs, tests/gpu/hop_graphs.py): their bodies are entered with
 # the operands' values, and the op's own value matches what torch recorded
 for h in "$(dirname "$0")"/../data/hop/*.json; do
-    "$CGSCOPE" shapes --reinfer --json "$h" 2>/dev/null | python3 -c '
+    "$CGSCOPE" shapes --reinfer --json --ops "$(dirname "$0")/../data/hop/hop.ops" "$h" \
+        2>/dev/null | python3 -c '
 import json, sys
 doc = json.load(sys.stdin)
 hops = [n for n in doc["nodes"] if n["target"].startswith("higher_order.")]

@@ -4,7 +4,8 @@
 On the GPU machine (torch 2.11), writes OUT/hop/<name>.json with the bridge (subgraphs
 included): torch.export of modules using torch.no_grad() inside forward
 (wrap_with_set_grad_enabled), an autocast region (wrap_with_autocast), torch.cond, and a
-Dynamo graph with torch.compiler.nested_compile_region (invoke_subgraph).
+Dynamo graph with torch.compiler.nested_compile_region (invoke_subgraph), while_loop,
+a mutating custom op (auto_functionalized) and an effectful op (with_effects).
 
 usage: hop_graphs.py --out DIR
 """
@@ -71,6 +72,58 @@ def main():
             print(name, "export: ok", flush=True)
         except Exception as exc:
             print(name, "export FAILED", type(exc).__name__, str(exc)[:300], flush=True)
+    # while_loop, auto_functionalized (a mutating custom op), with_effects (an effectful op)
+    try:
+        class Loop(torch.nn.Module):
+            def forward(self, x):
+                def cond_fn(i, y):
+                    return i < 3
+
+                def body_fn(i, y):
+                    return i + 1, (y * 2).relu()
+
+                return torch._higher_order_ops.while_loop(
+                    cond_fn, body_fn, (torch.zeros((), dtype=torch.int64, device=x.device), x))
+
+        ep = torch.export.export(Loop().cuda(), (x,), strict=False)
+        ct.dump(ep.graph_module, os.path.join(out, "while_loop.export.json"), stage="export",
+                is_inference=False)
+        print("while_loop export: ok", flush=True)
+    except Exception as exc:
+        print("while_loop FAILED", type(exc).__name__, str(exc)[:300], flush=True)
+    try:
+        @torch.library.custom_op("cgs::scale_", mutates_args={"y"})
+        def scale_(y: torch.Tensor, k: float) -> None:
+            y.mul_(k)
+
+        @scale_.register_fake
+        def _(y, k):
+            return None
+
+        class Mut(torch.nn.Module):
+            def forward(self, x):
+                y = x.transpose(0, 1).contiguous() + 1
+                scale_(y, 2.0)
+                return y.sum(dim=0)
+
+        ep = torch.export.export(Mut().cuda(), (x,), strict=False).run_decompositions({})
+        ct.dump(ep.graph_module, os.path.join(out, "auto_functionalized.export.json"),
+                stage="export", is_inference=False)
+        print("auto_functionalized export: ok", flush=True)
+    except Exception as exc:
+        print("auto_functionalized FAILED", type(exc).__name__, str(exc)[:300], flush=True)
+    try:
+        class Eff(torch.nn.Module):
+            def forward(self, x):
+                torch.ops.aten._print("hello")
+                return x.cos()
+
+        ep = torch.export.export(Eff().cuda(), (x,), strict=False)
+        ct.dump(ep.graph_module, os.path.join(out, "with_effects.export.json"), stage="export",
+                is_inference=False)
+        print("with_effects export: ok", flush=True)
+    except Exception as exc:
+        print("with_effects FAILED", type(exc).__name__, str(exc)[:300], flush=True)
     # invoke_subgraph through Dynamo
     try:
         region = torch.compiler.nested_compile_region
