@@ -4556,8 +4556,24 @@ static int adv_index(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
             continue;
         if (rc < 0 || !o[cnt].t)
             return cgs_diag_set(d, CGS_E_UNKNOWN, "index tensor not known");
-        if (o[cnt].t->dtype == CGS_DTYPE_BOOL || o[cnt].t->dtype == CGS_DTYPE_UINT8)
-            return cgs_diag_set(d, CGS_E_UNKNOWN, "boolean mask indexing is data-dependent");
+        if (o[cnt].t->dtype == CGS_DTYPE_BOOL || o[cnt].t->dtype == CGS_DTYPE_UINT8) {
+            // x[mask] (the mask the only index, over the leading dims): nonzero's unbacked
+            // count replaces the masked dims, as FakeTensor's index meta gives it
+            const struct cgs_tensor *m = o[cnt].t;
+            sym_t numel = K(sc, 1), rs[NDIM_MAX];
+            uint32_t k, rn = 0;
+            int64_t c;
+            if (n_items != 1 || i != 0 || m->ndim == 0 || m->ndim > t->ndim)
+                return cgs_diag_set(d, CGS_E_UNKNOWN, "boolean mask indexing with other "
+                                                      "indices is not tracked");
+            for (k = 0; k < m->ndim; k++)
+                numel = S_mul(sc, numel, m->shape[k]);
+            rs[rn++] = cgs_sym_is_int(numel, &c) && c == 0 ? K(sc, 0) : unbacked(sc);
+            for (k = m->ndim; k < t->ndim; k++)
+                rs[rn++] = t->shape[k];
+            out_dense(sc, rn, rs, t->dtype, t->device, false);
+            return 0;
+        }
         if (first != UINT32_MAX && i != last + 1)
             adjacent = false;
         if (first == UINT32_MAX)

@@ -37,10 +37,13 @@ def enc(x):
     return json.dumps(x, separators=(",", ":"))
 
 
-def case(target, op, fn, args, kwargs=None, note=""):
-    """fn(*materialized args, **kwargs); args hold T(...) specs for tensor inputs."""
+def case(target, op, fn, args, kwargs=None, note="", dynamic=False):
+    """fn(*materialized args, **kwargs); args hold T(...) specs for tensor inputs. dynamic:
+    a ShapeEnv that allows data-dependent output sizes (unbacked symbols u0, ...)."""
     kwargs = kwargs or {}
-    with FakeTensorMode():
+    from torch.fx.experimental.symbolic_shapes import ShapeEnv
+    mode = FakeTensorMode(shape_env=ShapeEnv()) if dynamic else FakeTensorMode()
+    with mode:
         tensors = []
 
         def mat(a):
@@ -129,6 +132,15 @@ def main():
     case("torch.float_power", cf, torch.float_power, [T([3]), 2])
     case("operator.getitem", cf, operator.getitem, [T([5, 3]), L([1, 2])])
     case("aten.swapaxes.default", cf, torch.ops.aten.swapaxes.default, [T([2, 3, 4]), 0, 2])
+    # data-dependent sizes: unbacked symbols
+    case("operator.getitem", cf, operator.getitem, [T([5, 3]), T([5], dtype=torch.bool)],
+         dynamic=True, note="ShapeEnv")
+    case("operator.getitem", cf, operator.getitem, [T([4, 6, 2]), T([4, 6], dtype=torch.bool)],
+         dynamic=True, note="ShapeEnv")
+    case("aten.nonzero.default", cf, torch.ops.aten.nonzero.default, [T([3, 4])],
+         dynamic=True, note="ShapeEnv")
+    case("aten.masked_select.default", cf, torch.ops.aten.masked_select.default,
+         [T([3, 4]), T([3, 4], dtype=torch.bool)], dynamic=True, note="ShapeEnv")
 
 
 if __name__ == "__main__":
