@@ -1,4 +1,5 @@
 #include "lib/graph.h"
+#include "lib/ops.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -246,8 +247,35 @@ static void collect_inputs(struct cgs_graph *g, struct cgs_node *n, struct arg_f
         memcpy(n->inputs, *tmp, ntmp * sizeof(*n->inputs));
 }
 
+/* Resolve each call node's target to its registry entry, once per distinct (interned) target. */
+static void resolve_ops(struct cgs_graph *g)
+{
+    enum { SLOTS = 1024 };
+    struct {
+        const char *target;
+        uint32_t op;
+    } cache[SLOTS];
+
+    memset(cache, 0, sizeof(cache));
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        struct cgs_node *n = g->nodes[i];
+        size_t h;
+        if ((n->op != CGS_NODE_CALL_FUNCTION && n->op != CGS_NODE_CALL_METHOD) || !n->target) {
+            n->op_id = CGS_OP_UNKNOWN;
+            continue;
+        }
+        h = ((uintptr_t)n->target >> 3) & (SLOTS - 1);
+        if (cache[h].target != n->target) {
+            cache[h].target = n->target;
+            cache[h].op = (uint32_t)cgs_op_lookup(n->target);
+        }
+        n->op_id = cache[h].op;
+    }
+}
+
 void cgs_graph_link(struct cgs_graph *g)
 {
+    resolve_ops(g);
     struct arg_frame *stack = NULL;
     struct cgs_node **tmp = NULL;
     size_t stack_alloc = 0, tmp_alloc = 0;

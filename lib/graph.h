@@ -167,6 +167,9 @@ struct cgs_node {
     uint32_t n_users;
     uint64_t src_offset; /* byte offset of the node in its source file */
     int32_t pt2_kind;    /* placeholders of a .pt2: enum cgs_pt2_kind, else 0 */
+    /* call nodes: the operator registry entry of target (enum cgs_op, lib/ops.h), resolved
+     * once when the graph is linked; 0 (CGS_OP_UNKNOWN) when the registry has none */
+    uint32_t op_id;
 };
 
 /* ---- the graph ------------------------------------------------------------------ */

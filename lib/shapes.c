@@ -8120,10 +8120,11 @@ static void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struc
 
     if (slot->target != n->target || !n->target) {
         slot->target = n->target;
-        slot->op = cgs_op_lookup(n->target);
         slot->suggested = false;
     }
-    op = slot->op;
+    op = (enum cgs_op)n->op_id; // resolved when the graph was linked
+    if ((unsigned)op >= CGS_OP_COUNT)
+        op = CGS_OP_UNKNOWN;
 
     r->val = NULL;
     if (sc->decls && sc->decls->n &&

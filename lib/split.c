@@ -287,7 +287,7 @@ static uintptr_t target_info(struct caches *c, const struct cgs_node *n)
     {
         char buf[256];
         bool inplace = false;
-        enum cgs_op op = cgs_op_lookup(n->target);
+        enum cgs_op op = (enum cgs_op)n->op_id; // resolved when the graph was linked
 
         bare_name(n->target, buf, sizeof(buf), &inplace);
         if (op != CGS_OP_UNKNOWN) {
