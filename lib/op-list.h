@@ -436,10 +436,10 @@ OP(ATEN__AMP_UPDATE_SCALE_OUT, "aten._amp_update_scale.out", out,
    "self, !growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__AMP_UPDATE_SCALE__DEFAULT, "aten._amp_update_scale_.default", inplace,
    "self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval", CGS_OPF_INPLACE)
-OP(ATEN__ASSERT_ASYNC_DEFAULT, "aten._assert_async.default", none,
-   "self", 0)
-OP(ATEN__ASSERT_ASYNC_MSG, "aten._assert_async.msg", none,
-   "self, assert_msg", 0)
+OP(ATEN__ASSERT_ASYNC_DEFAULT, "aten._assert_async.default", novalue,
+   "self", CGS_OPF_NOVALUE)
+OP(ATEN__ASSERT_ASYNC_MSG, "aten._assert_async.msg", novalue,
+   "self, assert_msg", CGS_OPF_NOVALUE)
 OP(ATEN__ASSERT_SCALAR_DEFAULT, "aten._assert_scalar.default", novalue,
    "self, assert_msg", CGS_OPF_NOVALUE)
 OP(ATEN__ASSERT_TENSOR_METADATA_DEFAULT, "aten._assert_tensor_metadata.default", novalue,
@@ -448,8 +448,8 @@ OP(ATEN__AUTOCAST_TO_FULL_PRECISION_DEFAULT, "aten._autocast_to_full_precision.d
    "self, cuda_enabled, cpu_enabled", CGS_OPF_VIEW)
 OP(ATEN__AUTOCAST_TO_REDUCED_PRECISION_DEFAULT, "aten._autocast_to_reduced_precision.default", none,
    "self, cuda_enabled, cpu_enabled, cuda_dtype, cpu_dtype", CGS_OPF_VIEW)
-OP(ATEN__BACKWARD_DEFAULT, "aten._backward.default", none,
-   "self, inputs, gradient=None, retain_graph=None, create_graph=False", 0)
+OP(ATEN__BACKWARD_DEFAULT, "aten._backward.default", novalue,
+   "self, inputs, gradient=None, retain_graph=None, create_graph=False", CGS_OPF_NOVALUE)
 OP(ATEN__BATCH_NORM_IMPL_INDEX_DEFAULT, "aten._batch_norm_impl_index.default", none,
    "input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled", 0)
 OP(ATEN__BATCH_NORM_IMPL_INDEX_BACKWARD_DEFAULT, "aten._batch_norm_impl_index_backward.default", none,
@@ -602,18 +602,18 @@ OP(ATEN__CUDNN_RNN_FLATTEN_WEIGHT_DEFAULT, "aten._cudnn_rnn_flatten_weight.defau
    "weight_arr, weight_stride0, input_size, mode, hidden_size, proj_size, num_layers, batch_first, bidirectional", 0)
 OP(ATEN__CUDNN_RNN_FLATTEN_WEIGHT_OUT, "aten._cudnn_rnn_flatten_weight.out", out,
    "weight_arr, weight_stride0, input_size, mode, hidden_size, proj_size, num_layers, batch_first, bidirectional, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__CUFFT_CLEAR_PLAN_CACHE_DEFAULT, "aten._cufft_clear_plan_cache.default", none,
-   "device_index", 0)
+OP(ATEN__CUFFT_CLEAR_PLAN_CACHE_DEFAULT, "aten._cufft_clear_plan_cache.default", novalue,
+   "device_index", CGS_OPF_NOVALUE)
 OP(ATEN__CUFFT_GET_PLAN_CACHE_MAX_SIZE_DEFAULT, "aten._cufft_get_plan_cache_max_size.default", none,
    "device_index", 0)
 OP(ATEN__CUFFT_GET_PLAN_CACHE_SIZE_DEFAULT, "aten._cufft_get_plan_cache_size.default", none,
    "device_index", 0)
-OP(ATEN__CUFFT_SET_PLAN_CACHE_MAX_SIZE_DEFAULT, "aten._cufft_set_plan_cache_max_size.default", none,
-   "device_index, max_size", 0)
-OP(ATEN__CUMMAX_HELPER_DEFAULT, "aten._cummax_helper.default", none,
-   "self, values, indices, dim", CGS_OPF_INPLACE)
-OP(ATEN__CUMMIN_HELPER_DEFAULT, "aten._cummin_helper.default", none,
-   "self, values, indices, dim", CGS_OPF_INPLACE)
+OP(ATEN__CUFFT_SET_PLAN_CACHE_MAX_SIZE_DEFAULT, "aten._cufft_set_plan_cache_max_size.default", novalue,
+   "device_index, max_size", CGS_OPF_NOVALUE)
+OP(ATEN__CUMMAX_HELPER_DEFAULT, "aten._cummax_helper.default", novalue,
+   "self, values, indices, dim", CGS_OPF_INPLACE | CGS_OPF_NOVALUE)
+OP(ATEN__CUMMIN_HELPER_DEFAULT, "aten._cummin_helper.default", novalue,
+   "self, values, indices, dim", CGS_OPF_INPLACE | CGS_OPF_NOVALUE)
 OP(ATEN__DEBUG_HAS_INTERNAL_OVERLAP_DEFAULT, "aten._debug_has_internal_overlap.default", none,
    "self", 0)
 OP(ATEN__DIMI_DEFAULT, "aten._dimI.default", none,
@@ -1536,10 +1536,10 @@ OP(ATEN__PRELU_KERNEL_DEFAULT, "aten._prelu_kernel.default", binary,
    "self, weight", 0)
 OP(ATEN__PRELU_KERNEL_BACKWARD_DEFAULT, "aten._prelu_kernel_backward.default", none,
    "grad_output, self, weight", 0)
-OP(ATEN__PRINT_DEFAULT, "aten._print.default", none,
-   "s", 0)
-OP(ATEN__PROPAGATE_XLA_DATA_DEFAULT, "aten._propagate_xla_data.default", none,
-   "input, output", 0)
+OP(ATEN__PRINT_DEFAULT, "aten._print.default", novalue,
+   "s", CGS_OPF_NOVALUE)
+OP(ATEN__PROPAGATE_XLA_DATA_DEFAULT, "aten._propagate_xla_data.default", novalue,
+   "input, output", CGS_OPF_NOVALUE)
 OP(ATEN__REMOVE_BATCH_DIM_DEFAULT, "aten._remove_batch_dim.default", none,
    "self, level, batch_size, out_dim", 0)
 OP(ATEN__RESHAPE_ALIAS_DEFAULT, "aten._reshape_alias.default", none,
@@ -1990,20 +1990,20 @@ OP(ATEN__USE_MIOPEN_CTC_LOSS_TENSOR, "aten._use_miopen_ctc_loss.Tensor", none,
    "log_probs, targets, input_lengths, target_lengths, blank", 0)
 OP(ATEN__USE_MIOPEN_CTC_LOSS_DEFAULT, "aten._use_miopen_ctc_loss.default", none,
    "log_probs, targets, input_lengths, target_lengths, blank", 0)
-OP(ATEN__VALIDATE_COMPRESSED_SPARSE_INDICES_DEFAULT, "aten._validate_compressed_sparse_indices.default", none,
-   "is_crow, compressed_idx, plain_idx, cdim, dim, nnz", 0)
-OP(ATEN__VALIDATE_SPARSE_BSC_TENSOR_ARGS_DEFAULT, "aten._validate_sparse_bsc_tensor_args.default", none,
-   "ccol_indices, row_indices, values, size, check_pinning=None", 0)
-OP(ATEN__VALIDATE_SPARSE_BSR_TENSOR_ARGS_DEFAULT, "aten._validate_sparse_bsr_tensor_args.default", none,
-   "crow_indices, col_indices, values, size, check_pinning=None", 0)
-OP(ATEN__VALIDATE_SPARSE_COMPRESSED_TENSOR_ARGS_DEFAULT, "aten._validate_sparse_compressed_tensor_args.default", none,
-   "compressed_indices, plain_indices, values, size, layout, check_pinning=None", 0)
-OP(ATEN__VALIDATE_SPARSE_COO_TENSOR_ARGS_DEFAULT, "aten._validate_sparse_coo_tensor_args.default", none,
-   "indices, values, size, is_coalesced=None, check_pinning=None", 0)
-OP(ATEN__VALIDATE_SPARSE_CSC_TENSOR_ARGS_DEFAULT, "aten._validate_sparse_csc_tensor_args.default", none,
-   "ccol_indices, row_indices, values, size, check_pinning=None", 0)
-OP(ATEN__VALIDATE_SPARSE_CSR_TENSOR_ARGS_DEFAULT, "aten._validate_sparse_csr_tensor_args.default", none,
-   "crow_indices, col_indices, values, size, check_pinning=None", 0)
+OP(ATEN__VALIDATE_COMPRESSED_SPARSE_INDICES_DEFAULT, "aten._validate_compressed_sparse_indices.default", novalue,
+   "is_crow, compressed_idx, plain_idx, cdim, dim, nnz", CGS_OPF_NOVALUE)
+OP(ATEN__VALIDATE_SPARSE_BSC_TENSOR_ARGS_DEFAULT, "aten._validate_sparse_bsc_tensor_args.default", novalue,
+   "ccol_indices, row_indices, values, size, check_pinning=None", CGS_OPF_NOVALUE)
+OP(ATEN__VALIDATE_SPARSE_BSR_TENSOR_ARGS_DEFAULT, "aten._validate_sparse_bsr_tensor_args.default", novalue,
+   "crow_indices, col_indices, values, size, check_pinning=None", CGS_OPF_NOVALUE)
+OP(ATEN__VALIDATE_SPARSE_COMPRESSED_TENSOR_ARGS_DEFAULT, "aten._validate_sparse_compressed_tensor_args.default", novalue,
+   "compressed_indices, plain_indices, values, size, layout, check_pinning=None", CGS_OPF_NOVALUE)
+OP(ATEN__VALIDATE_SPARSE_COO_TENSOR_ARGS_DEFAULT, "aten._validate_sparse_coo_tensor_args.default", novalue,
+   "indices, values, size, is_coalesced=None, check_pinning=None", CGS_OPF_NOVALUE)
+OP(ATEN__VALIDATE_SPARSE_CSC_TENSOR_ARGS_DEFAULT, "aten._validate_sparse_csc_tensor_args.default", novalue,
+   "ccol_indices, row_indices, values, size, check_pinning=None", CGS_OPF_NOVALUE)
+OP(ATEN__VALIDATE_SPARSE_CSR_TENSOR_ARGS_DEFAULT, "aten._validate_sparse_csr_tensor_args.default", novalue,
+   "crow_indices, col_indices, values, size, check_pinning=None", CGS_OPF_NOVALUE)
 OP(ATEN__VALUES_DEFAULT, "aten._values.default", none,
    "self", CGS_OPF_VIEW)
 OP(ATEN__VALUES_COPY_DEFAULT, "aten._values_copy.default", none,
@@ -2484,10 +2484,10 @@ OP(ATEN_AVG_POOL3D_BACKWARD_DEFAULT, "aten.avg_pool3d_backward.default", none,
    "grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override", 0)
 OP(ATEN_AVG_POOL3D_BACKWARD_GRAD_INPUT, "aten.avg_pool3d_backward.grad_input", out,
    "grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_BACKWARD_TENSORLIST, "aten.backward.TensorList", none,
-   "tensors, grad_tensors=None, retain_graph=None, create_graph=False", 0)
-OP(ATEN_BACKWARD_DEFAULT, "aten.backward.default", none,
-   "self, gradient=None, retain_graph=None, create_graph=False", 0)
+OP(ATEN_BACKWARD_TENSORLIST, "aten.backward.TensorList", novalue,
+   "tensors, grad_tensors=None, retain_graph=None, create_graph=False", CGS_OPF_NOVALUE)
+OP(ATEN_BACKWARD_DEFAULT, "aten.backward.default", novalue,
+   "self, gradient=None, retain_graph=None, create_graph=False", CGS_OPF_NOVALUE)
 OP(ATEN_BADDBMM_DEFAULT, "aten.baddbmm.default", baddbmm,
    "self, batch1, batch2, *, beta=1, alpha=1", CGS_OPF_MATMUL)
 OP(ATEN_BADDBMM_DTYPE, "aten.baddbmm.dtype", none,
@@ -3268,8 +3268,8 @@ OP(ATEN_DIST_DEFAULT, "aten.dist.default", dist,
    "self, other, p=2", 0)
 OP(ATEN_DIST_OUT, "aten.dist.out", out,
    "self, other, p=2, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_DIST_BACKWARD_DEFAULT, "aten.dist_backward.default", none,
-   "context_id, roots, retain_graph=False", 0)
+OP(ATEN_DIST_BACKWARD_DEFAULT, "aten.dist_backward.default", novalue,
+   "context_id, roots, retain_graph=False", CGS_OPF_NOVALUE)
 OP(ATEN_DIV_SCALAR, "aten.div.Scalar", binary_float,
    "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_CORE)
 OP(ATEN_DIV_SCALAR_MODE, "aten.div.Scalar_mode", pointwise,
@@ -5076,8 +5076,8 @@ OP(ATEN_MT_A, "aten.mT.a", none,
    "self", CGS_OPF_VIEW)
 OP(ATEN_MT_DEFAULT, "aten.mT.default", none,
    "self", CGS_OPF_VIEW)
-OP(ATEN_MANUAL_SEED_DEFAULT, "aten.manual_seed.default", none,
-   "seed", 0)
+OP(ATEN_MANUAL_SEED_DEFAULT, "aten.manual_seed.default", novalue,
+   "seed", CGS_OPF_NOVALUE)
 OP(ATEN_MANUAL_SEED_GENERATOR, "aten.manual_seed.generator", inplace,
    "self, seed", CGS_OPF_INPLACE)
 OP(ATEN_MARGIN_RANKING_LOSS_DEFAULT, "aten.margin_ranking_loss.default", none,
@@ -6440,8 +6440,8 @@ OP(ATEN_RSUB_TENSOR, "aten.rsub.Tensor", binary,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(ATEN_RSUB_TENSOR_OUT, "aten.rsub.Tensor_out", out,
    "self, other, *, alpha=1, !out", CGS_OPF_INPLACE)
-OP(ATEN_SAVE_DEFAULT, "aten.save.default", none,
-   "item, filename", 0)
+OP(ATEN_SAVE_DEFAULT, "aten.save.default", novalue,
+   "item, filename", CGS_OPF_NOVALUE)
 OP(ATEN_SCALAR_TENSOR_DEFAULT, "aten.scalar_tensor.default", scalar_tensor,
    "s, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY | CGS_OPF_CORE)
 OP(ATEN_SCALAR_TENSOR_OUT, "aten.scalar_tensor.out", out,
@@ -6554,8 +6554,8 @@ OP(ATEN_SET__SOURCE_TENSOR_STORAGE_OFFSET, "aten.set_.source_Tensor_storage_offs
    "self, source, storage_offset, size, stride=[]", CGS_OPF_INPLACE | CGS_OPF_VIEW)
 OP(ATEN_SET_DATA_DEFAULT, "aten.set_data.default", inplace,
    "self, new_data", CGS_OPF_INPLACE)
-OP(ATEN_SET_GRAD_ENABLED_DEFAULT, "aten.set_grad_enabled.default", none,
-   "val", 0)
+OP(ATEN_SET_GRAD_ENABLED_DEFAULT, "aten.set_grad_enabled.default", novalue,
+   "val", CGS_OPF_NOVALUE)
 OP(ATEN_SETDEFAULT_TENSOR, "aten.setdefault.Tensor", inplace,
    "self, key, default_value", CGS_OPF_INPLACE)
 OP(ATEN_SETDEFAULT_BOOL, "aten.setdefault.bool", inplace,
@@ -7364,10 +7364,10 @@ OP(ATEN_SWAPDIMS_DEFAULT, "aten.swapdims.default", transpose,
    "self, dim0, dim1", CGS_OPF_VIEW)
 OP(ATEN_SWAPDIMS__DEFAULT, "aten.swapdims_.default", transpose,
    "self, dim0, dim1", CGS_OPF_INPLACE | CGS_OPF_VIEW)
-OP(ATEN_SYM_CONSTRAIN_RANGE_DEFAULT, "aten.sym_constrain_range.default", none,
-   "size, *, min=None, max=None", 0)
-OP(ATEN_SYM_CONSTRAIN_RANGE_FOR_SIZE_DEFAULT, "aten.sym_constrain_range_for_size.default", none,
-   "size, *, min=None, max=None", 0)
+OP(ATEN_SYM_CONSTRAIN_RANGE_DEFAULT, "aten.sym_constrain_range.default", novalue,
+   "size, *, min=None, max=None", CGS_OPF_NOVALUE)
+OP(ATEN_SYM_CONSTRAIN_RANGE_FOR_SIZE_DEFAULT, "aten.sym_constrain_range_for_size.default", novalue,
+   "size, *, min=None, max=None", CGS_OPF_NOVALUE)
 OP(ATEN_SYM_IS_CONTIGUOUS_DEFAULT, "aten.sym_is_contiguous.default", sym_is_contiguous,
    "self, memory_format=0", CGS_OPF_CORE)
 OP(ATEN_SYM_NUMEL_DEFAULT, "aten.sym_numel.default", numel,
@@ -7822,8 +7822,8 @@ OP(ATEN_VSTACK_OUT, "aten.vstack.out", out,
    "tensors, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_WAIT_DEFAULT, "aten.wait.default", none,
    "self", 0)
-OP(ATEN_WARN_DEFAULT, "aten.warn.default", none,
-   "message, stacklevel=2", 0)
+OP(ATEN_WARN_DEFAULT, "aten.warn.default", novalue,
+   "message, stacklevel=2", CGS_OPF_NOVALUE)
 OP(ATEN_WHERE_SCALAR, "aten.where.Scalar", none,
    "condition, self, other", 0)
 OP(ATEN_WHERE_SCALAROTHER, "aten.where.ScalarOther", where,
@@ -7872,6 +7872,8 @@ OP(ATEN_ZEROS_LIKE_OUT, "aten.zeros_like.out", out,
    "self, *, memory_format=None, !out", CGS_OPF_INPLACE)
 OP(ATEN_ZFILL_DEFAULT, "aten.zfill.default", none,
    "self, width", 0)
+OP(M_BACKWARD, "backward", novalue,
+   "self, gradient=None, retain_graph=None, create_graph=False", CGS_OPF_NOVALUE)
 OP(M_BADDBMM, "baddbmm", baddbmm,
    "self, batch1, batch2, *, beta=1, alpha=1", CGS_OPF_MATMUL)
 OP(M_BADDBMM_, "baddbmm_", inplace,
@@ -8474,8 +8476,8 @@ OP(PRIMS__LOW_MEMORY_MAX_POOL_WITH_OFFSETS_DEFAULT, "prims._low_memory_max_pool_
    "self, kernel_size, stride, padding, dilation, ceil_mode", 0)
 OP(PRIMS__MAKE_TOKEN_DEFAULT, "prims._make_token.default", none,
    "", CGS_OPF_FACTORY)
-OP(PRIMS__SINK_TOKENS_DEFAULT, "prims._sink_tokens.default", none,
-   "tokens", 0)
+OP(PRIMS__SINK_TOKENS_DEFAULT, "prims._sink_tokens.default", novalue,
+   "tokens", CGS_OPF_NOVALUE)
 OP(PRIMS_ABS_DEFAULT, "prims.abs.default", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_COMPLEX_TO_FLOAT)
 OP(PRIMS_ACOS_DEFAULT, "prims.acos.default", none,
@@ -9252,6 +9254,8 @@ OP(TORCH__AMP_UPDATE_SCALE_, "torch._amp_update_scale_", inplace,
    "self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval", CGS_OPF_INPLACE)
 OP(TORCH__ASSERT, "torch._assert", novalue,
    "condition, message", CGS_OPF_NOVALUE)
+OP(TORCH__ASSERT_ASYNC, "torch._assert_async", novalue,
+   "self, assert_msg", CGS_OPF_NOVALUE)
 OP(TORCH__ASSERT_SCALAR, "torch._assert_scalar", novalue,
    "self, assert_msg", CGS_OPF_NOVALUE)
 OP(TORCH__ASSERT_TENSOR_METADATA, "torch._assert_tensor_metadata", novalue,
@@ -9264,6 +9268,14 @@ OP(TORCH__CONJ_COPY, "torch._conj_copy", copy_of_alias,
    "self", 0)
 OP(TORCH__CONJ_PHYSICAL, "torch._conj_physical", clone,
    "self", 0)
+OP(TORCH__CUFFT_CLEAR_PLAN_CACHE, "torch._cufft_clear_plan_cache", novalue,
+   "device_index", CGS_OPF_NOVALUE)
+OP(TORCH__CUFFT_SET_PLAN_CACHE_MAX_SIZE, "torch._cufft_set_plan_cache_max_size", novalue,
+   "device_index, max_size", CGS_OPF_NOVALUE)
+OP(TORCH__CUMMAX_HELPER, "torch._cummax_helper", novalue,
+   "self, values, indices, dim", CGS_OPF_INPLACE | CGS_OPF_NOVALUE)
+OP(TORCH__CUMMIN_HELPER, "torch._cummin_helper", novalue,
+   "self, values, indices, dim", CGS_OPF_INPLACE | CGS_OPF_NOVALUE)
 OP(TORCH__EMBEDDING_BAG, "torch._embedding_bag", embedding_bag,
    "weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=-1", 0)
 OP(TORCH__EMBEDDING_BAG_FORWARD_ONLY, "torch._embedding_bag_forward_only", embedding_bag,
@@ -9398,6 +9410,10 @@ OP(TORCH__NATIVE_BATCH_NORM_LEGIT_NO_TRAINING, "torch._native_batch_norm_legit_n
    "input, weight, bias, running_mean, running_var, momentum, eps", 0)
 OP(TORCH__PRELU_KERNEL, "torch._prelu_kernel", binary,
    "self, weight", 0)
+OP(TORCH__PRINT, "torch._print", novalue,
+   "s", CGS_OPF_NOVALUE)
+OP(TORCH__PROPAGATE_XLA_DATA, "torch._propagate_xla_data", novalue,
+   "input, output", CGS_OPF_NOVALUE)
 OP(TORCH__RESIZE_OUTPUT_, "torch._resize_output_", inplace,
    "self, size, device", CGS_OPF_INPLACE)
 OP(TORCH__SAFE_SOFTMAX, "torch._safe_softmax", softmax,
@@ -9418,6 +9434,20 @@ OP(TORCH__SOFTMAX_BACKWARD_DATA, "torch._softmax_backward_data", softmax_backwar
    "grad_output, output, dim, input_dtype", 0)
 OP(TORCH__UNIQUE2, "torch._unique2", unique,
    "self, sorted=True, return_inverse=False, return_counts=False", CGS_OPF_DYNAMIC)
+OP(TORCH__VALIDATE_COMPRESSED_SPARSE_INDICES, "torch._validate_compressed_sparse_indices", novalue,
+   "is_crow, compressed_idx, plain_idx, cdim, dim, nnz", CGS_OPF_NOVALUE)
+OP(TORCH__VALIDATE_SPARSE_BSC_TENSOR_ARGS, "torch._validate_sparse_bsc_tensor_args", novalue,
+   "ccol_indices, row_indices, values, size, check_pinning=None", CGS_OPF_NOVALUE)
+OP(TORCH__VALIDATE_SPARSE_BSR_TENSOR_ARGS, "torch._validate_sparse_bsr_tensor_args", novalue,
+   "crow_indices, col_indices, values, size, check_pinning=None", CGS_OPF_NOVALUE)
+OP(TORCH__VALIDATE_SPARSE_COMPRESSED_TENSOR_ARGS, "torch._validate_sparse_compressed_tensor_args", novalue,
+   "compressed_indices, plain_indices, values, size, layout, check_pinning=None", CGS_OPF_NOVALUE)
+OP(TORCH__VALIDATE_SPARSE_COO_TENSOR_ARGS, "torch._validate_sparse_coo_tensor_args", novalue,
+   "indices, values, size, is_coalesced=None, check_pinning=None", CGS_OPF_NOVALUE)
+OP(TORCH__VALIDATE_SPARSE_CSC_TENSOR_ARGS, "torch._validate_sparse_csc_tensor_args", novalue,
+   "ccol_indices, row_indices, values, size, check_pinning=None", CGS_OPF_NOVALUE)
+OP(TORCH__VALIDATE_SPARSE_CSR_TENSOR_ARGS, "torch._validate_sparse_csr_tensor_args", novalue,
+   "crow_indices, col_indices, values, size, check_pinning=None", CGS_OPF_NOVALUE)
 OP(TORCH_ABS, "torch.abs", unary,
    "input", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ABS_, "torch.abs_", inplace,
@@ -10046,8 +10076,8 @@ OP(TORCH_LU_SOLVE, "torch.lu_solve", lu_solve_legacy,
    "self, LU_data, LU_pivots", 0)
 OP(TORCH_LU_UNPACK, "torch.lu_unpack", lu_unpack,
    "LU_data, LU_pivots, unpack_data=True, unpack_pivots=True", 0)
-OP(TORCH_MANUAL_SEED, "torch.manual_seed", inplace,
-   "self, seed", CGS_OPF_INPLACE)
+OP(TORCH_MANUAL_SEED, "torch.manual_seed", novalue,
+   "seed", CGS_OPF_NOVALUE)
 OP(TORCH_MASKED__OPS_AMAX, "torch.masked._ops.amax", reduce,
    "self, dim=None, *, keepdim=False, dtype=None, mask=None", 0)
 OP(TORCH_MASKED__OPS_AMIN, "torch.masked._ops.amin", reduce,
@@ -10484,6 +10514,8 @@ OP(TORCH_RSQRT_, "torch.rsqrt_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_RSUB, "torch.rsub", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
+OP(TORCH_SAVE, "torch.save", novalue,
+   "item, filename", CGS_OPF_NOVALUE)
 OP(TORCH_SCALAR_TENSOR, "torch.scalar_tensor", scalar_tensor,
    "s, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(TORCH_SCATTER, "torch.scatter", scatter,
@@ -10668,6 +10700,10 @@ OP(TORCH_SWAPAXES, "torch.swapaxes", transpose,
    "input, dim0, dim1", CGS_OPF_VIEW)
 OP(TORCH_SWAPDIMS, "torch.swapdims", transpose,
    "input, dim0, dim1", CGS_OPF_VIEW)
+OP(TORCH_SYM_CONSTRAIN_RANGE, "torch.sym_constrain_range", novalue,
+   "size, *, min=None, max=None", CGS_OPF_NOVALUE)
+OP(TORCH_SYM_CONSTRAIN_RANGE_FOR_SIZE, "torch.sym_constrain_range_for_size", novalue,
+   "size, *, min=None, max=None", CGS_OPF_NOVALUE)
 OP(TORCH_SYM_MAX, "torch.sym_max", sym_max,
    "a, b", CGS_OPF_SIZE)
 OP(TORCH_SYM_MIN, "torch.sym_min", sym_min,

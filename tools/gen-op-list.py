@@ -344,6 +344,10 @@ def build():
         parsed[name] = (params, rets, tags)
         rule = rule_for(name, tags, params, families)
         flags = flags_of(tags, params, rets, name)
+        if rets == "()" and rule == "none":
+            # an op that returns nothing (asserts, prints, profiler marks): its value is None
+            rule = "novalue"
+            flags.append("NOVALUE")
         pf = promo_flag(packet_of(name), promo) if rule == "pointwise" else None
         if pf:
             flags.append(pf)
