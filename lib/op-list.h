@@ -8148,6 +8148,8 @@ OP(HIGHER_ORDER_INVOKE_SUBGRAPH, "higher_order.invoke_subgraph", hop_body,
    "body, identifier, *args", 0)
 OP(HIGHER_ORDER_WHILE_LOOP, "higher_order.while_loop", hop_while,
    "cond_fn, body_fn, carried_inputs, additional_inputs", 0)
+OP(HIGHER_ORDER_WITH_EFFECTS, "higher_order.with_effects", hop_with_effects,
+   "token, op, *args", 0)
 OP(HIGHER_ORDER_WRAP_WITH_AUTOCAST, "higher_order.wrap_with_autocast", hop_autocast,
    "device_type, dtype, enabled, cache_enabled, body, *args", 0)
 OP(HIGHER_ORDER_WRAP_WITH_SET_GRAD_ENABLED, "higher_order.wrap_with_set_grad_enabled", hop_body,
@@ -10408,6 +10410,8 @@ OP(TORCH_OPS_HIGHER_ORDER_INVOKE_SUBGRAPH, "torch.ops.higher_order.invoke_subgra
    "body, identifier, *args", 0)
 OP(TORCH_OPS_HIGHER_ORDER_WHILE_LOOP, "torch.ops.higher_order.while_loop", hop_while,
    "cond_fn, body_fn, carried_inputs, additional_inputs", 0)
+OP(TORCH_OPS_HIGHER_ORDER_WITH_EFFECTS, "torch.ops.higher_order.with_effects", hop_with_effects,
+   "token, op, *args", 0)
 OP(TORCH_OPS_HIGHER_ORDER_WRAP_WITH_AUTOCAST, "torch.ops.higher_order.wrap_with_autocast", hop_autocast,
    "device_type, dtype, enabled, cache_enabled, body, *args", 0)
 OP(TORCH_OPS_HIGHER_ORDER_WRAP_WITH_SET_GRAD_ENABLED, "torch.ops.higher_order.wrap_with_set_grad_enabled", hop_body,

@@ -6044,6 +6044,33 @@ RULE(hop_auto_functionalized_v2)
     return 0;
 }
 
+/* with_effects(token, op, *args): (a new token like the old one, the op's result); the result
+ * comes from a declaration or the registry's "returns nothing". */
+RULE(hop_with_effects)
+{
+    const struct cgs_val *tok;
+    const struct cgs_arg *op = n->n_args >= 2 ? &n->args[1] : NULL;
+    const char *target = op && (op->kind == CGS_ARG_REPR || op->kind == CGS_ARG_STR) ? op->u.s : NULL;
+    const struct cgs_decl *dc = target ? cgs_opdecls_find(sc->decls, target) : NULL;
+    struct cgs_val *l;
+
+    if (n->n_args < 2 || !target)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "with_effects: expected (token, op, *args)");
+    tok = node_val(sc, &n->args[0]);
+    if (!tok)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "with_effects: the token is not known");
+    if (!((dc && dc->n_outs == 1 && dc->outs[0].none) ||
+          cgs_op_target_has(target, CGS_OPF_NOVALUE)))
+        return cgs_diag_set(d, CGS_E_UNKNOWN,
+                            "with_effects: the result of '%s' is not known (declare it with --ops)",
+                            target);
+    l = new_list(sc, 2);
+    l->u.items[0] = *tok;
+    l->u.items[1].kind = CGS_VAL_NONE;
+    sc->out = l;
+    return 0;
+}
+
 /* ---- losses, shuffles, cumulative ops, complex views ---------------------------------- */
 
 /* Pointwise losses (self, target, ..., reduction): elementwise when reduction is 0 (none),

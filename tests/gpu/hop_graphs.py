@@ -118,7 +118,12 @@ def main():
                 torch.ops.aten._print("hello")
                 return x.cos()
 
+        # the training IR keeps aten._print as it is (tests/data/print.export.json); the
+        # decomposed graph threads an effect token through with_effects
         ep = torch.export.export(Eff().cuda(), (x,), strict=False)
+        ct.dump(ep.graph_module, os.path.join(out, "print.export.json"), stage="export",
+                is_inference=False)
+        ep = ep.run_decompositions()
         ct.dump(ep.graph_module, os.path.join(out, "with_effects.export.json"), stage="export",
                 is_inference=False)
         print("with_effects export: ok", flush=True)
