@@ -740,7 +740,6 @@ static const char *matched_op(struct run *r, const struct cgs_node *n)
 
     if (!k)
         return NULL;
-    r->s->ops[k - 1].n_matched++;
     return r->s->ops[k - 1].op;
 }
 
@@ -758,8 +757,15 @@ static void visit(struct run *r, struct cgs_node *nd)
         if (!*slot)
             *slot = nd;
     }
-    if (is_call(nd))
+    if (is_call(nd)) {
+        uint32_t k;
         r->info[nd->index] = (uint32_t)target_info(&r->c, nd);
+        // every policy counts the nodes each splitting op matches (what --split-ops names
+        // must exist in the graph, whichever policy cuts it)
+        k = r->info[nd->index] >> 16;
+        if (k)
+            r->s->ops[k - 1].n_matched++;
+    }
 }
 
 static void policy_magi(struct run *r)

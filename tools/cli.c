@@ -11,6 +11,7 @@
 #include "lib/arena.h"
 #include "lib/load.h"
 #include "lib/opdecl.h"
+#include "lib/split.h"
 
 void cli_print_help(const struct cmd *c, FILE *f)
 {
@@ -309,4 +310,30 @@ bool cli_parse_uint(const char *s, unsigned long *out)
         return false;
     *out = v;
     return true;
+}
+
+int cli_check_split_ops(const struct cgs_split *s, const char *graph, bool allow_missing)
+{
+    int rc = 0;
+
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        const struct cgs_split_opmatch *m = &s->ops[i];
+        struct cgs_buf b = CGS_BUF_INIT;
+        if (m->n_matched)
+            continue;
+        for (uint32_t k = 0; k < m->n_suggestions; k++)
+            cgs_buf_addf(&b, "%s'%s'", k ? (k + 1 == m->n_suggestions ? " or " : ", ") : "",
+                         m->suggestions[k]);
+        if (allow_missing)
+            cli_warn("splitting op '%s' matches no node of %s%s%s%s", m->op, graph,
+                     m->n_suggestions ? "; did you mean " : "", b.buf,
+                     m->n_suggestions ? "?" : "");
+        else
+            rc = cli_error("%s: splitting op '%s' matches no node%s%s%s (--allow-missing-ops "
+                           "if it may be absent)",
+                           graph, m->op, m->n_suggestions ? "; did you mean " : "", b.buf,
+                           m->n_suggestions ? "?" : "");
+        cgs_buf_release(&b);
+    }
+    return rc ? CGS_EXIT_BAD_INPUT : 0;
 }

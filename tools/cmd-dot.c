@@ -27,7 +27,9 @@ const struct cmd cmd_dot = {
             "findings are marked; SVG tooltips give the source line and the reasons.\n"
             "Single-use parameters are folded into their user's label (+ weight ...).\n\n"
             "options:\n"
-            "  --split-ops OP[,OP...]  split first (as 'cgscope split'); repeatable\n"
+            "  --split-ops OP[,OP...]  split first (as 'cgscope split'); repeatable; an op that\n"
+            "                          matches no node is an input error (exit 2)\n"
+            "  --allow-missing-ops     a splitting op may be absent (a warning)\n"
             "  --policy P              magi (default with --split-ops), fusion or device\n"
             "  -o, --output FILE       write FILE (atomically: a failure leaves nothing);\n"
             "                          without it DOT or SVG go to stdout\n"
@@ -93,10 +95,12 @@ static int run(int argc, char **argv)
         O_NOFOLD,
         O_PROFILE,
         O_RANKDIR,
-        O_MODEL
+        O_MODEL,
+        O_ALLOW_MISSING
     };
     static const struct option opts[] = {
         {"split-ops", required_argument, NULL, O_SPLIT},
+        {"allow-missing-ops", no_argument, NULL, O_ALLOW_MISSING},
         {"policy", required_argument, NULL, O_POLICY},
         {"output", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, O_FORMAT},
@@ -115,7 +119,7 @@ static int run(int argc, char **argv)
     int policy = -1, view = -1, c, rc = CGS_EXIT_OK;
     unsigned depth = 0;
     unsigned long max_nodes = CGS_DOT_DEFAULT_MAX_NODES, max_boxes = CGS_DOT_DEFAULT_MAX_BOXES;
-    bool no_fold = false;
+    bool no_fold = false, allow_missing = false;
     struct cgs_graph *g = NULL;
     struct cgs_split *s = NULL;
     struct cgs_layout *lay = NULL;
@@ -133,6 +137,9 @@ static int run(int argc, char **argv)
         switch (c) {
         case O_SPLIT:
             cli_list_add_csv(&ops, optarg);
+            break;
+        case O_ALLOW_MISSING:
+            allow_missing = true;
             break;
         case O_POLICY:
             policy = cgs_split_policy_from_name(optarg);
@@ -232,12 +239,9 @@ static int run(int argc, char **argv)
             rc = cli_report_diag(&d);
             goto out;
         }
-        for (uint32_t i = 0; i < s->n_ops; i++)
-            if (!s->ops[i].n_matched)
-                cli_warn("splitting op '%s' matches no node of this graph%s%s%s", s->ops[i].op,
-                         s->ops[i].n_suggestions ? "; did you mean '" : "",
-                         s->ops[i].n_suggestions ? s->ops[i].suggestions[0] : "",
-                         s->ops[i].n_suggestions ? "'?" : "");
+        rc = cli_check_split_ops(s, argv[optind], allow_missing);
+        if (rc)
+            goto out;
     } else if (prof) {
         cli_warn("--profile colours pieces: give --split-ops (or --policy) to draw them");
     }

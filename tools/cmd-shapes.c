@@ -12,6 +12,8 @@
 
 static int run(int argc, char **argv);
 
+static bool allow_missing_ops; /* --allow-missing-ops */
+
 const struct cmd cmd_shapes = {
     .name = "shapes",
     .usage =
@@ -25,6 +27,7 @@ const struct cmd cmd_shapes = {
             "                     inferred from its inputs' recorded values (a local check)\n"
             "  --bind SYM=INT     evaluate shapes with symbol SYM bound (repeatable) and\n"
             "                     report bytes per node and in total\n"
+            "  --allow-missing-ops  a splitting op may be absent (else exit 2)\n"
             "  --split-ops OP[,OP]  also split the graph as MagiCompiler does at these ops\n"
             "                     and report the bytes each piece computes (needs every\n"
             "                     symbol bound, or a static graph)\n"
@@ -308,6 +311,13 @@ static int piece_bytes(struct cgs_graph *g, const struct cgs_shapes *s, const ch
         cli_list_release(&list);
         return cli_report_diag(&d);
     }
+    {
+        int rc = cli_check_split_ops(sp, g->file ? g->file : "the graph", allow_missing_ops);
+        if (rc) {
+            cli_list_release(&list);
+            return rc;
+        }
+    }
     if (!doc)
         printf("\npieces (split at %s):\n", ops_arg);
     for (uint32_t p = 0; p < sp->n_pieces; p++) {
@@ -350,6 +360,7 @@ static int run(int argc, char **argv)
         {"json", no_argument, NULL, 'j'},
         {"model", required_argument, NULL, 'm'},
         {"ops", required_argument, NULL, 'o'},
+        {"allow-missing-ops", no_argument, NULL, 'M'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -400,6 +411,9 @@ static int run(int argc, char **argv)
             break;
         case 'm':
             model = optarg;
+            break;
+        case 'M':
+            allow_missing_ops = true;
             break;
         case 'o':
             if (n_ops == 16) {

@@ -12,8 +12,9 @@ static int run(int argc, char **argv);
 
 const struct cmd cmd_split = {
     .name = "split",
-    .usage = "cgscope split GRAPH --split-ops OP[,OP...] [--policy magi|fusion|device] [--json]\n"
-             "                     [--why NODE] [--max-pieces N]",
+    .usage = "cgscope split GRAPH --split-ops OP[,OP...] [--allow-missing-ops]\n"
+             "                     [--policy magi|fusion|device] [--json] [--why NODE]\n"
+             "                     [--max-pieces N]",
     .summary = "piecewise split as MagiCompiler/vLLM do it, with the reason for every cut",
     .help =
         "Splits the graph the way MagiCompiler's (and vLLM's) backend does before it\n"
@@ -23,7 +24,9 @@ const struct cmd cmd_split = {
         "symbols included) and outputs.\n\n"
         "options:\n"
         "  --split-ops OP[,OP...]  splitting ops in target syntax (repeatable); a packet\n"
-        "                          name (aten.mm) matches all its overloads\n"
+        "                          name (aten.mm) matches all its overloads; one that\n"
+        "                          matches no node is an input error (exit 2)\n"
+        "  --allow-missing-ops     a splitting op may be absent from the graph (a warning)\n"
         "  --policy P              magi (default), fusion (elementwise regions with equal\n"
         "                          shape, dtype and device) or device (device transitions)\n"
         "  --json                  write one JSON document to stdout\n"
@@ -398,28 +401,11 @@ static void split_text(const struct cgs_graph *g, const struct cgs_split *s)
 
 /* ---- main ------------------------------------------------------------------------------ */
 
-static void warn_unmatched(const struct cgs_split *s)
-{
-    for (uint32_t i = 0; i < s->n_ops; i++) {
-        const struct cgs_split_opmatch *m = &s->ops[i];
-        struct cgs_buf b = CGS_BUF_INIT;
-        if (m->n_matched)
-            continue;
-        for (uint32_t k = 0; k < m->n_suggestions; k++)
-            cgs_buf_addf(&b, "%s'%s'", k ? (k + 1 == m->n_suggestions ? " or " : ", ") : "",
-                         m->suggestions[k]);
-        if (m->n_suggestions)
-            cli_warn("splitting op '%s' matches no node; did you mean %s?", m->op, b.buf);
-        else
-            cli_warn("splitting op '%s' matches no node of this graph", m->op);
-        cgs_buf_release(&b);
-    }
-}
-
 static int run(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"split-ops", required_argument, NULL, 's'},
+        {"allow-missing-ops", no_argument, NULL, 'A'},
         {"policy", required_argument, NULL, 'p'},
         {"json", no_argument, NULL, 'j'},
         {"why", required_argument, NULL, 'w'},
@@ -429,7 +415,7 @@ static int run(int argc, char **argv)
     };
     struct cli_list ops = CLI_LIST_INIT;
     const char *model = NULL, *why = NULL;
-    bool json = false, have_max = false;
+    bool json = false, have_max = false, allow_missing = false;
     unsigned long max_pieces = 0;
     int policy = CGS_SPLIT_MAGI, c, rc = CGS_EXIT_OK;
     struct cgs_graph *g = NULL;
@@ -443,6 +429,9 @@ static int run(int argc, char **argv)
         switch (c) {
         case 's':
             cli_list_add_csv(&ops, optarg);
+            break;
+        case 'A':
+            allow_missing = true;
             break;
         case 'p':
             policy = cgs_split_policy_from_name(optarg);
@@ -516,7 +505,9 @@ static int run(int argc, char **argv)
             goto out;
         }
     }
-    warn_unmatched(s);
+    rc = cli_check_split_ops(s, argv[optind], allow_missing);
+    if (rc)
+        goto out;
     if (json) {
         cli_print_json(split_json(g, s, why_node));
     } else if (why_node) {

@@ -58,6 +58,14 @@ struct cgs_graph *cli_load_graph(const char *path, const char *model);
 struct cgs_opdecls;
 int cli_load_opdecls(struct cgs_opdecls *ds, const char *const *files, size_t n_files);
 
+/*
+ * Splitting ops that match no node of the graph: an input error (a typo must not let a CI gate
+ * pass), printed with "did you mean" and CGS_EXIT_BAD_INPUT returned; with allow_missing, a
+ * warning and 0. Shared by every command that takes --split-ops.
+ */
+struct cgs_split;
+int cli_check_split_ops(const struct cgs_split *s, const char *graph, bool allow_missing);
+
 /* Print the graph's warnings and errors (notes) on stderr, at most `max` of them. */
 void cli_print_notes(const struct cgs_graph *g, unsigned max);
 

@@ -51,8 +51,18 @@ has "why unknown message" $err "no node named 'no_such_node'"
 check "why near miss" 2 "$CGSCOPE" split $G --split-ops cgs.attention --why linear_x
 has "why near miss message" $err "did you mean 'linear_1'?"
 
-check "near miss" 0 "$CGSCOPE" split $G --split-ops cgs.atention
+# a typo in --split-ops is an input error: a CI gate must not pass with one piece
+check "near miss" 2 "$CGSCOPE" split $G --split-ops cgs.atention --max-pieces 9
 has "near miss message" $err "'cgs.atention' matches no node; did you mean 'cgs.attention'?"
+[ -s $out ] && { echo "FAIL near miss: output on stdout"; fails=$((fails + 1)); }
+check "near miss allowed" 0 "$CGSCOPE" split $G --split-ops cgs.atention --allow-missing-ops
+has "near miss allowed warning" $err "warning: splitting op 'cgs.atention' matches no node"
+check "dot near miss" 2 "$CGSCOPE" dot $G --split-ops cgs.atention -o $out.svg
+[ -e $out.svg ] && { echo "FAIL dot near miss wrote a file"; fails=$((fails + 1)); }
+check "shapes near miss" 2 "$CGSCOPE" shapes $G --split-ops cgs.atention
+# the fusion policy cuts elsewhere, but the op is still found in the graph
+check "fusion with a present op" 0 "$CGSCOPE" split $G --policy fusion --split-ops cgs.attention
+grep -q "matches no node" $err && { echo "FAIL fusion: a present op reported missing"; fails=$((fails + 1)); }
 check "overload name on a packet" 0 "$CGSCOPE" split $G --split-ops cgs.attention.default
 has "overload matches" $out "9 pieces"
 
