@@ -241,10 +241,11 @@ static void shapes_text(const struct cgs_graph *g, const struct cgs_shapes *s,
             printf("\n    %s", r->reason);
         printf("\n");
     }
-    printf("%u nodes: %u inferred, %u matched, %u mismatched, %u unknown op, %u partial, "
-           "%u errors; %s\n",
-           sm->nodes, sm->inferred, sm->matched, sm->mismatched, sm->unknown, sm->partial,
-           sm->errors, sm->validated ? "validated" : "not validated");
+    printf("%u node%s: %u inferred, %u matched, %u mismatched, %u unknown op%s, %u partial, "
+           "%u error%s; %s\n",
+           sm->nodes, PLURAL(sm->nodes), sm->inferred, sm->matched, sm->mismatched, sm->unknown,
+           PLURAL(sm->unknown), sm->partial, sm->errors, PLURAL(sm->errors),
+           sm->validated ? "validated" : "not validated");
     if (bind->n) {
         if (total_known)
             printf("total: %lld bytes of node values (views and in-place results counted once)\n",

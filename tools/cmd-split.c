@@ -348,16 +348,21 @@ static void split_text(const struct cgs_graph *g, const struct cgs_split *s)
 {
     static const char *const levels[] = {"info", "warning", "error"};
 
-    printf("%s: %u nodes, policy %s", g->name ? g->name : g->file, g->n_nodes,
-           cgs_split_policy_names[s->policy]);
+    printf("%s: %u node%s, policy %s", g->name ? g->name : g->file, g->n_nodes,
+           PLURAL(g->n_nodes), cgs_split_policy_names[s->policy]);
     if (s->n_ops) {
         printf(", splitting ops ");
         for (uint32_t i = 0; i < s->n_ops; i++)
             printf("%s%s", i ? "," : "", s->ops[i].op);
     }
-    printf("\n%u pieces (%u compiled, %u %s)\n\n", s->n_pieces, s->counters.capturable_graphs,
-           s->n_pieces - s->counters.capturable_graphs,
-           s->policy == CGS_SPLIT_FUSION ? "other" : "splitting");
+    {
+        uint32_t compiled = 0;
+        for (uint32_t i = 0; i < s->n_pieces; i++)
+            compiled += !s->pieces[i].is_splitting_graph;
+        printf("\n%u piece%s (%u compiled, %u %s)\n\n", s->n_pieces, PLURAL(s->n_pieces),
+               compiled, s->n_pieces - compiled,
+               s->policy == CGS_SPLIT_FUSION ? "other" : "splitting");
+    }
     printf("  %-4s %-10s %-9s %6s  %s\n", "id", "piece", "kind", "nodes", "source");
     for (uint32_t i = 0; i < s->n_pieces; i++) {
         const struct cgs_split_piece *p = &s->pieces[i];
@@ -520,8 +525,8 @@ static int run(int argc, char **argv)
         cli_print_notes(g, 20);
     }
     if (have_max && s->n_pieces > max_pieces) {
-        fprintf(stderr, "cgscope split: %u pieces, more than --max-pieces %lu\n", s->n_pieces,
-                max_pieces);
+        fprintf(stderr, "cgscope split: %u piece%s, more than --max-pieces %lu\n", s->n_pieces,
+                PLURAL(s->n_pieces), max_pieces);
         rc = CGS_EXIT_CHECK;
     }
 out:

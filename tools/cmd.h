@@ -39,6 +39,9 @@ int cli_report_diag(const struct cgs_diag *d);
 /* Print an error line "cgscope: error: ..." on stderr; returns CGS_EXIT_BAD_INPUT. */
 int cli_error(const char *fmt, ...) CGS_PRINTF(1, 2);
 
+/* "s" unless n is 1: printf("%u piece%s", n, PLURAL(n)). */
+#define PLURAL(n) ((n) == 1 ? "" : "s")
+
 /* A warning line on stderr. */
 void cli_warn(const char *fmt, ...) CGS_PRINTF(1, 2);
 
