@@ -1,4 +1,5 @@
 /* cgscope shapes: shape inference, and how it compares with what PyTorch recorded. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,8 +63,9 @@ static int parse_bind(const char *s, struct cgs_sym_binding *b)
 
     if (!eq || eq == s || !eq[1])
         return -1;
+    errno = 0;
     v = strtoll(eq + 1, &end, 10);
-    if (*end)
+    if (*end || errno == ERANGE) // 99999999999999999999 is refused, not clamped
         return -1;
     b->name = cgs_xstrdup(s);
     ((char *)b->name)[eq - s] = 0;
@@ -445,9 +447,31 @@ static int run(int argc, char **argv)
         goto out;
     }
     cli_print_notes(g, 20); // stderr: the loader's warnings (unknown dims, ...)
-    for (size_t i = 0; i < bind.n; i++)
-        if (!cgs_graph_symbol(g, binds[i].name))
-            cli_warn("--bind: graph has no symbol '%s'", binds[i].name);
+    for (size_t i = 0; i < bind.n; i++) {
+        const struct cgs_symbol *sy = cgs_graph_symbol(g, binds[i].name);
+        if (!sy) {
+            // name the graph's symbols: a typo must not evaluate nothing silently
+            struct cgs_buf names = CGS_BUF_INIT;
+            for (uint32_t k = 0; k < g->n_symbols; k++)
+                cgs_buf_addf(&names, "%s%s", k ? ", " : "", g->symbols[k].name);
+            rc = cli_error("%s: --bind: the graph has no symbol '%s' (its symbols: %s)",
+                           argv[optind], binds[i].name, g->n_symbols ? names.buf : "none");
+            cgs_buf_release(&names);
+            cgs_graph_free(g);
+            goto out;
+        }
+        if ((sy->has_min && binds[i].value < sy->min) || (sy->has_max && binds[i].value > sy->max)) {
+            char lo[32] = "-inf", hi[32] = "inf";
+            if (sy->has_min)
+                snprintf(lo, sizeof(lo), "%lld", (long long)sy->min);
+            if (sy->has_max)
+                snprintf(hi, sizeof(hi), "%lld", (long long)sy->max);
+            rc = cli_error("%s: --bind %s=%lld is outside the symbol's recorded range [%s, %s]",
+                           argv[optind], binds[i].name, (long long)binds[i].value, lo, hi);
+            cgs_graph_free(g);
+            goto out;
+        }
+    }
     if (cgs_shapes_infer(g, &so, &s, &d)) {
         rc = cli_report_diag(&d);
         cgs_graph_free(g);

@@ -85,8 +85,16 @@ PY
 "$CGSCOPE" shapes --split-ops , "$t" >/dev/null 2>&1; rc=$?
 [ "$rc" = 0 ] || [ "$rc" = 2 ] || fail "empty --split-ops: exit $rc"
 
-"$CGSCOPE" shapes --bind s99=3 "$g" >/dev/null 2>$err || fail "unknown symbol: exit $?"
-grep -q "no symbol 's99'" $err || fail "unknown symbol not warned: $(cat $err)"
+# --bind refuses what would evaluate nothing or nonsense: an unknown symbol (named with the
+# graph's own), a value outside the recorded range, an integer past 64 bits
+"$CGSCOPE" shapes --bind s99=3 "$g" >/dev/null 2>$err; rc=$?
+[ $rc = 2 ] || fail "unknown symbol: exit $rc"
+grep -q "no symbol 's99' (its symbols: s53, s77)" $err || fail "unknown symbol: $(cat $err)"
+"$CGSCOPE" shapes --bind s77=1 "$g" >/dev/null 2>$err; rc=$?
+[ $rc = 2 ] && grep -q "outside the symbol's recorded range \[2, " $err ||
+    fail "out-of-range --bind: exit $rc $(cat $err)"
+"$CGSCOPE" shapes --bind s77=99999999999999999999 "$g" >/dev/null 2>$err; rc=$?
+[ $rc = 2 ] || fail "--bind past 64 bits: exit $rc"
 
 # --check: a CI gate; exit 1 when not every node is inferred exactly (here: an operator
 # nobody knows, and the two nodes it blocks)
