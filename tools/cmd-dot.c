@@ -50,8 +50,9 @@ const struct cmd cmd_dot = {
             "SVG, PNG and PDF run Graphviz's dot layout (see docs/pictures.md for costs).\n\n"
             "examples:\n"
             "  cgscope dot samples/cgs_transformer_dyn.json --split-ops cgs.attention -o t.svg\n"
-            "  cgscope dot big.json --split-ops aten.bmm --collapse pieces -o big.svg\n"
-            "  cgscope dot model.json --collapse module:2 -o modules.png\n",
+            "  cgscope dot samples/llama_tiny.dynamo.json --collapse pieces -o llama.svg \\\n"
+            "      --split-ops torch._C._nn.scaled_dot_product_attention\n"
+            "  cgscope dot samples/resnet18.dynamo.json --collapse module:2 -o modules.png\n",
     .run = run,
 };
 

@@ -45,7 +45,7 @@ const struct cmd cmd_layout = {
         "lowering_table, inferred_values (nodes without a recorded value, whose value\n"
         "came from shape inference).\n\n"
         "example:\n"
-        "  cgscope layout ../shared/fixtures/post_grad/resnet18_eval.json\n",
+        "  cgscope layout samples/resnet18.post_grad.json\n",
     .run = run,
 };
 

@@ -49,7 +49,7 @@ const struct cmd cmd_shapes = {
             "status is ok, partial, unknown_op or error; match is true, false or \"strides\"\n"
             "(same shape and dtype, other strides); bound is val at the --bind values.\n\n"
             "example:\n"
-            "  cgscope shapes --reinfer --bind s77=64 resnet18_dyn.json\n",
+            "  cgscope shapes --reinfer --bind s77=64 samples/resnet18_dyn.dynamo.json\n",
     .run = run,
 };
 

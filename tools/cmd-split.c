@@ -42,7 +42,7 @@ const struct cmd cmd_split = {
         "capturable_graphs}, why (with --why).\n\n"
         "examples:\n"
         "  cgscope split samples/cgs_transformer_dyn.json --split-ops cgs.attention\n"
-        "  cgscope split model.json --split-ops aten.mm --why addmm_3\n",
+        "  cgscope split samples/cgs_transformer_dyn.json --split-ops cgs.attention --why layer_norm\n",
     .run = run,
 };
 
