@@ -1,10 +1,15 @@
 #!/bin/sh
-# Install the Debian packages cgscope needs to build and test, when missing
-# (apt-get, through sudo when not root). `make deps` runs this; on a machine
-# without make yet, run it directly: sh tools/deps.sh
+# Install the Debian packages cgscope needs, when missing (apt-get; through sudo when not
+# root). `make deps` runs this; on a machine without make yet, run it directly:
+#   sh tools/deps.sh          what building and running cgscope needs
+#   sh tools/deps.sh --test   that, and what the tests need (cmocka, python3, valgrind, tmux)
 set -eu
-PKGS="make gcc libc6-dev pkg-config libcjson-dev libzip-dev libgraphviz-dev libncurses-dev \
-libcmocka-dev graphviz python3 valgrind tmux"
+PKGS="make gcc libc6-dev pkg-config libcjson-dev libzip-dev libgraphviz-dev libncurses-dev graphviz"
+case "${1:-}" in
+--test) PKGS="$PKGS libcmocka-dev python3 valgrind tmux" ;;
+"") ;;
+*) echo "usage: sh tools/deps.sh [--test]" >&2; exit 2 ;;
+esac
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -15,6 +20,15 @@ if [ -z "$missing" ]; then
     exit 0
 fi
 echo "deps: installing$missing"
-if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+if [ "$(id -u)" = 0 ]; then
+    SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+else
+    echo "deps: missing:$missing" >&2
+    echo "deps: not root and no sudo here: run this script as root (su -c 'sh tools/deps.sh')," >&2
+    echo "      or install those packages with your administrator" >&2
+    exit 1
+fi
 $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
