@@ -397,6 +397,21 @@ static int run(int argc, char **argv)
     struct cgs_graph *g = cli_load_graph(argv[optind], model);
     if (!g)
         return CGS_EXIT_BAD_INPUT;
+    if (g->producer.stage == CGS_STAGE_DYNAMO || g->producer.stage == CGS_STAGE_EXPORT ||
+        g->producer.stage == CGS_STAGE_AOT_JOINT) {
+        // Inductor decides layouts on the post-grad graph: answering for another stage (where
+        // torch.conv2d is no aten.convolution) would be wrong, not merely approximate
+        int rc = cli_error("%s: a %s graph: Inductor decides layout on the post-grad graph; "
+                           "dump one with the bridge "
+                           "(cgscope_torch.dump_backend(dir, post_grad=True))",
+                           argv[optind], cgs_stage_names[g->producer.stage]);
+        cgs_graph_free(g);
+        return rc;
+    }
+    if (g->producer.stage != CGS_STAGE_POST_GRAD)
+        cli_warn("%s: a graph of stage '%s': layout decisions are Inductor's on post-grad "
+                 "graphs; answering as if this were one",
+                 argv[optind], cgs_stage_names[g->producer.stage]);
     if (cgs_layout_run(g, &lo, &l, &d) < 0) {
         if (!d.file)
             cgs_diag_at(&d, argv[optind], 0, 0);

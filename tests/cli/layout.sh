@@ -97,6 +97,10 @@ json.dump(d, open(sys.argv[2], "w"))' "$PG/resnet18_eval.json" $out.noflag.json
     check "no is_inference --inference" 0 "$CGSCOPE" layout --inference --json $out.noflag.json
     has "--inference" $out '"is_inference":	true'
 fi
+# a Dynamo graph (torch.conv2d, not aten.convolution) is refused, saying how to get a post-grad
+# one; no "no convolution in the graph" answer that would be wrong
+check "dynamo graph" 2 "$CGSCOPE" layout "$(dirname "$0")/../../samples/resnet18.dynamo.json"
+has "dynamo graph hint" $err "Inductor decides layout on the post-grad graph"
 rm -f $out* $err
 echo "$fails failures"
 [ $fails = 0 ]
