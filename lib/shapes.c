@@ -52,11 +52,11 @@ struct cgs_shape_ctx {
         int64_t v;
         bool ok;
     } * hints;
-    struct op_slot {
+    struct op_slot { /* per distinct target (by interned pointer): what is looked up by name */
         const char *target;
-        enum cgs_op op;
-        const char *suggest; /* unknown targets: the nearest registry name, once asked */
-        bool suggested;
+        const char *suggest;       /* unknown targets: the nearest registry name, once asked */
+        const struct cgs_decl *decl; /* its declaration (lib/opdecl.h), once looked up */
+        bool suggested, decl_looked;
     } * ops;
     struct schema {
         uint32_t n; /* UINT32_MAX until parsed */
@@ -1632,12 +1632,13 @@ static int fft_run(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const u
     // torch refuses a 0-dim signal and repeated dims ("FFT dims must be unique")
     if (t->ndim == 0 || nt > t->ndim)
         return cgs_diag_set(d, CGS_E_INVAL, "fft of a %u-dim tensor over %u dims", t->ndim, nt);
-    for (i = 0; i < nt; i++)
+    for (i = 0; i < nt; i++) {
+        bool dup = false;
         for (uint32_t j = i + 1; j < nt; j++)
-            if (dims[i] >= t->ndim || dims[i] == dims[j])
-                return cgs_diag_set(d, CGS_E_INVAL, "fft dims must be unique and in range");
-    if (dims[nt - 1] >= t->ndim)
-        return cgs_diag_set(d, CGS_E_INVAL, "fft dim out of range");
+            dup = dup || dims[i] == dims[j];
+        if (dims[i] >= t->ndim || dup)
+            return cgs_diag_set(d, CGS_E_INVAL, "fft dims must be unique and in range");
+    }
     dimcpy(out_sz, t->shape, t->ndim);
     hints(sc, t, sz, st);
     if (kind == 1 && onesided)
@@ -5467,14 +5468,6 @@ RULE(diagonal_copy)
     return 0;
 }
 
-/* argsort: the indices of sort (int64, the input's layout). */
-RULE(argsort)
-{
-    TRY(cgs_shape_rule_sort(n, sc, d));
-    sc->out = &sc->out->u.items[1];
-    return 0;
-}
-
 /* aminmax(self, *, dim, keepdim): (min, max), reductions of self's dtype. */
 RULE(aminmax)
 {
@@ -5821,74 +5814,53 @@ static int take_items(struct cgs_shape_ctx *sc, uint32_t first, uint32_t count)
     return 0;
 }
 
-RULE(linalg_eigvalsh)
-{
-    TRY(cgs_shape_rule_linalg_eigh(n, sc, d));
-    return take_items(sc, 0, 1);
-}
-
-RULE(linalg_eigvals)
-{
-    TRY(cgs_shape_rule_linalg_eig(n, sc, d));
-    return take_items(sc, 0, 1);
-}
-
-RULE(linalg_first_of_factor) /* linalg_inv, linalg_cholesky */
-{
-    TRY(cgs_shape_rule_linalg_factor_info(n, sc, d));
-    return take_items(sc, 0, 1);
-}
-
-RULE(linalg_lu_factor)
-{
-    TRY(cgs_shape_rule_linalg_factor_pivots(n, sc, d));
-    return take_items(sc, 0, 2);
-}
-
-RULE(linalg_slogdet2)
-{
-    TRY(cgs_shape_rule_linalg_slogdet(n, sc, d));
-    return take_items(sc, 0, 2);
-}
-
-RULE(linalg_det1)
-{
-    TRY(cgs_shape_rule_linalg_det(n, sc, d));
-    return take_items(sc, 0, 1);
-}
-
-RULE(linalg_solve1)
-{
-    TRY(cgs_shape_rule_linalg_solve_ex(n, sc, d));
-    return take_items(sc, 0, 1);
-}
-
-RULE(linalg_svdvals)
-{
-    TRY(cgs_shape_rule_linalg_svd(n, sc, d));
-    return take_items(sc, 1, 1);
-}
+/* A rule that keeps `count` results, from `first`, of another rule. */
+#define TAKE_OF(name, rule, first, count)                                                          \
+    RULE(name)                                                                                     \
+    {                                                                                              \
+        TRY(cgs_shape_rule_##rule(n, sc, d));                                                      \
+        return take_items(sc, first, count);                                                       \
+    }
+TAKE_OF(linalg_eigvalsh, linalg_eigh, 0, 1)
+TAKE_OF(linalg_eigvals, linalg_eig, 0, 1)
+TAKE_OF(linalg_first_of_factor, linalg_factor_info, 0, 1) /* linalg_inv, linalg_cholesky */
+TAKE_OF(linalg_lu_factor, linalg_factor_pivots, 0, 2)
+TAKE_OF(linalg_slogdet2, linalg_slogdet, 0, 2)
+TAKE_OF(linalg_det1, linalg_det, 0, 1)
+TAKE_OF(linalg_solve1, linalg_solve_ex, 0, 1)
+TAKE_OF(linalg_svdvals, linalg_svd, 1, 1)
+TAKE_OF(argsort, sort, 1, 1)
+TAKE_OF(ldl_factor, linalg_factor_pivots, 0, 2)
+#undef TAKE_OF
 
 /* ---- higher-order ops: their bodies entered as torch traces them ---------------------- */
 
-/* The subgraph a get_attr argument names (keys are paths from the root: "submod_1.body"). */
-static struct cgs_graph *body_of(struct cgs_shape_ctx *sc, const struct cgs_arg *a)
+/*
+ * The subgraph a get_attr node of g names: keys are paths from the root ("submod_1.body"), so
+ * inside a subgraph its own name comes first. NULL when it names none.
+ */
+static struct cgs_graph *subgraph_of(const struct cgs_graph *g, const struct cgs_node *gn)
 {
-    const struct cgs_node *gn;
-    struct cgs_graph *root = sc->g, *sub;
+    const struct cgs_graph *root = g;
+    struct cgs_graph *sub;
     char key[512];
 
-    if (!a || a->kind != CGS_ARG_NODE || !(gn = a->u.node) || gn->op != CGS_NODE_GET_ATTR ||
-        !gn->target)
+    if (!gn || gn->op != CGS_NODE_GET_ATTR || !gn->target)
         return NULL;
     while (root->parent)
         root = root->parent;
-    if (sc->g->parent) {
-        snprintf(key, sizeof(key), "%s.%s", sc->g->name, gn->target);
+    if (g->parent) {
+        snprintf(key, sizeof(key), "%s.%s", g->name, gn->target);
         if ((sub = cgs_graph_subgraph(root, key)))
             return sub;
     }
     return cgs_graph_subgraph(root, gn->target);
+}
+
+/* The body a higher-order op's argument names. */
+static struct cgs_graph *body_of(struct cgs_shape_ctx *sc, const struct cgs_arg *a)
+{
+    return a && a->kind == CGS_ARG_NODE ? subgraph_of(sc->g, a->u.node) : NULL;
 }
 
 /*
@@ -6004,6 +5976,16 @@ RULE(hop_while)
     return enter_body(sc, n, body_of(sc, &n->args[1]), ops, nc + na, d);
 }
 
+/* Whether the op a higher-order op wraps returns nothing: declared "none" (lib/opdecl.h), or
+ * the registry's NOVALUE. */
+static bool wrapped_op_returns_none(const struct cgs_shape_ctx *sc, const char *target)
+{
+    const struct cgs_decl *dc = cgs_opdecls_find(sc->decls, target);
+
+    return (dc && dc->n_outs == 1 && dc->outs[0].none) ||
+           cgs_op_target_has(target, CGS_OPF_NOVALUE);
+}
+
 /* auto_functionalized_v2(op, **kwargs, _all_bases): (the op's result, then each base as a
  * fresh copy with its strides). The op's result comes from a declaration (lib/opdecl.h) or
  * the registry's "returns None"; otherwise it is not known. */
@@ -6011,8 +5993,6 @@ RULE(hop_auto_functionalized_v2)
 {
     const struct cgs_arg *op = Ai(sc, 0), *bases = NULL;
     const char *target = op && (op->kind == CGS_ARG_REPR || op->kind == CGS_ARG_STR) ? op->u.s : NULL;
-    const struct cgs_decl *dc = target ? cgs_opdecls_find(sc->decls, target) : NULL;
-    bool returns_none;
     struct cgs_val *l;
     uint32_t i;
 
@@ -6021,9 +6001,7 @@ RULE(hop_auto_functionalized_v2)
             bases = &n->kwargs[i].val;
     if (!target || !bases || bases->kind != CGS_ARG_LIST)
         return cgs_diag_set(d, CGS_E_UNKNOWN, "auto_functionalized: op or bases not known");
-    returns_none = (dc && dc->n_outs == 1 && dc->outs[0].none) ||
-                   cgs_op_target_has(target, CGS_OPF_NOVALUE);
-    if (!returns_none)
+    if (!wrapped_op_returns_none(sc, target))
         return cgs_diag_set(d, CGS_E_UNKNOWN,
                             "auto_functionalized: the result of '%s' is not known (declare it "
                             "with --ops)",
@@ -6051,7 +6029,6 @@ RULE(hop_with_effects)
     const struct cgs_val *tok;
     const struct cgs_arg *op = n->n_args >= 2 ? &n->args[1] : NULL;
     const char *target = op && (op->kind == CGS_ARG_REPR || op->kind == CGS_ARG_STR) ? op->u.s : NULL;
-    const struct cgs_decl *dc = target ? cgs_opdecls_find(sc->decls, target) : NULL;
     struct cgs_val *l;
 
     if (n->n_args < 2 || !target)
@@ -6059,8 +6036,7 @@ RULE(hop_with_effects)
     tok = node_val(sc, &n->args[0]);
     if (!tok)
         return cgs_diag_set(d, CGS_E_UNKNOWN, "with_effects: the token is not known");
-    if (!((dc && dc->n_outs == 1 && dc->outs[0].none) ||
-          cgs_op_target_has(target, CGS_OPF_NOVALUE)))
+    if (!wrapped_op_returns_none(sc, target))
         return cgs_diag_set(d, CGS_E_UNKNOWN,
                             "with_effects: the result of '%s' is not known (declare it with --ops)",
                             target);
@@ -6721,6 +6697,18 @@ RULE(log_sigmoid_forward)
     return 0;
 }
 
+/* A solver's matrices: batch dims equal (torch broadcasts them; that is not tracked). */
+static int same_batch(const struct cgs_tensor *a, const struct cgs_tensor *b, struct cgs_diag *d)
+{
+    if (a->ndim < 2 || b->ndim != a->ndim)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "solver with broadcast batch dims is not tracked");
+    for (uint32_t i = 0; i + 2 < a->ndim; i++)
+        if (!dim_eq(a->shape[i], b->shape[i]))
+            return cgs_diag_set(d, CGS_E_UNKNOWN,
+                                "solver with broadcast batch dims is not tracked");
+    return 0;
+}
+
 /* A solver's result: B's shape (batch dims equal to A's; broadcasting is not tracked),
  * column-major when col_major. */
 static int solver_result(struct cgs_shape_ctx *sc, const char *a_name, const char *b_name,
@@ -6730,12 +6718,7 @@ static int solver_result(struct cgs_shape_ctx *sc, const char *a_name, const cha
 
     TRY(need_tensor(sc, a_name, &a, d));
     TRY(need_tensor(sc, b_name, &b, d));
-    if (a->ndim < 2 || b->ndim != a->ndim)
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "solver with broadcast batch dims is not tracked");
-    for (uint32_t i = 0; i + 2 < a->ndim; i++)
-        if (!dim_eq(a->shape[i], b->shape[i]))
-            return cgs_diag_set(d, CGS_E_UNKNOWN,
-                                "solver with broadcast batch dims is not tracked");
+    TRY(same_batch(a, b, d));
     sc->out = new_val(sc, CGS_VAL_TENSOR);
     lapack_fill(sc, sc->out, b->ndim, b->shape, b->dtype, b->device, col_major);
     return 0;
@@ -7202,12 +7185,7 @@ RULE(triangular_solve)
     (void)n;
     TRY(need_tensor(sc, "self", &b, d));
     TRY(need_tensor(sc, "A", &a, d));
-    if (a->ndim < 2 || b->ndim != a->ndim)
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "solver with broadcast batch dims is not tracked");
-    for (uint32_t i = 0; i + 2 < a->ndim; i++)
-        if (!dim_eq(a->shape[i], b->shape[i]))
-            return cgs_diag_set(d, CGS_E_UNKNOWN,
-                                "solver with broadcast batch dims is not tracked");
+    TRY(same_batch(a, b, d));
     sc->out = new_list(sc, 2);
     lapack_fill(sc, &sc->out->u.items[0], b->ndim, b->shape, b->dtype, b->device, true);
     lapack_fill(sc, &sc->out->u.items[1], a->ndim, a->shape, a->dtype, a->device, true);
@@ -7717,7 +7695,7 @@ static int stack_like(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
     for (i = 0; i < cnt; i++) {
         const struct cgs_tensor *t = o[i].t;
         sym_t s[NDIM_MAX];
-        uint32_t sn = t->ndim, j;
+        uint32_t sn = t->ndim;
         dimcpy(s, t->shape, t->ndim);
         want = kind == 0 ? 1 : kind == 1 ? 2 : kind == 2 ? 3 : 2;
         if (kind == 3 && sn <= 1) { // column_stack: vectors become columns
@@ -7747,7 +7725,6 @@ static int stack_like(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
                 return cgs_diag_set(d, CGS_E_INVAL, "stack: ranks differ");
             cat = S_add(sc, cat, s[dim]);
         }
-        (void)j;
         shape[dim] = cat;
     }
     out_dense(sc, nd, shape, result_type(o, cnt), o[0].t->device, false);
@@ -7836,13 +7813,6 @@ RULE(linalg_solve_ex2)
     l->u.items[1] = sc->out->u.items[3];
     sc->out = l;
     return 0;
-}
-
-/* linalg_ldl_factor(self): (LD, pivots) of linalg_ldl_factor_ex. */
-RULE(ldl_factor)
-{
-    TRY(cgs_shape_rule_linalg_factor_pivots(n, sc, d));
-    return take_items(sc, 0, 2);
 }
 
 /* torch.lu_solve(b, LU_data, LU_pivots): linalg_lu_solve's result (column-major like b). */
@@ -8147,7 +8117,7 @@ static void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struc
 
     if (slot->target != n->target || !n->target) {
         slot->target = n->target;
-        slot->suggested = false;
+        slot->suggested = slot->decl_looked = false;
     }
     op = (enum cgs_op)n->op_id; // resolved when the graph was linked
     if ((unsigned)op >= CGS_OP_COUNT)
@@ -8156,7 +8126,12 @@ static void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struc
     r->val = NULL;
     if (sc->decls && sc->decls->n &&
         (n->op == CGS_NODE_CALL_FUNCTION || n->op == CGS_NODE_CALL_METHOD)) {
-        const struct cgs_decl *dc = cgs_opdecls_find(sc->decls, n->target);
+        const struct cgs_decl *dc;
+        if (!slot->decl_looked) {
+            slot->decl = cgs_opdecls_find(sc->decls, n->target);
+            slot->decl_looked = true;
+        }
+        dc = slot->decl;
         if (dc) {
             struct cgs_diag dd = CGS_DIAG_INIT;
             int drc;
@@ -8259,24 +8234,6 @@ done:
     res->nodes[r->root].blocks++;
 }
 
-/* Whether a get_attr node names a subgraph (the body of a higher-order op). */
-static bool names_subgraph(const struct cgs_graph *g, const struct cgs_node *n)
-{
-    const struct cgs_graph *root = g;
-    char key[512];
-
-    if (!n->target)
-        return false;
-    while (root->parent)
-        root = root->parent;
-    if (g->parent) {
-        snprintf(key, sizeof(key), "%s.%s", g->name, n->target);
-        if (cgs_graph_subgraph(root, key))
-            return true;
-    }
-    return cgs_graph_subgraph(root, n->target) != NULL;
-}
-
 int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
                      struct cgs_shapes **out, struct cgs_diag *d)
 {
@@ -8330,7 +8287,7 @@ int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
                 n_placeholders++;
             r->status = r->val ? CGS_SHAPE_OK : CGS_SHAPE_PARTIAL;
             r->root = r->val ? -1 : (int32_t)i;
-            if (!r->val && n->op == CGS_NODE_GET_ATTR && names_subgraph(g, n)) {
+            if (!r->val && n->op == CGS_NODE_GET_ATTR && subgraph_of(g, n)) {
                 // a higher-order op's body: a module, no tensor value to infer
                 r->status = CGS_SHAPE_OK;
                 r->root = -1;
