@@ -6049,30 +6049,40 @@ RULE(hop_with_effects)
 
 /* ---- losses, shuffles, cumulative ops, complex views ---------------------------------- */
 
+/*
+ * A loss's reduction: ATen's enum (0 none, 1 mean, 2 sum) or torch.nn.functional's string
+ * ("none", "sum", anything else reduces like "mean"); the legacy size_average / reduce
+ * arguments are not tracked.
+ */
+static int loss_reduction(struct cgs_shape_ctx *sc, int64_t *red, struct cgs_diag *d)
+{
+    const struct cgs_arg *ra = A(sc, "reduction");
+    const char *rs = str_of(ra);
+
+    *red = 1;
+    if (rs)
+        *red = !strcmp(rs, "none") ? 0 : !strcmp(rs, "sum") ? 2 : 1;
+    else if (!is_none(ra) && !int_const(sc, ra, red))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "loss: reduction not constant");
+    if (!is_none(A(sc, "size_average")) || !is_none(A(sc, "reduce")))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "loss: legacy size_average/reduce");
+    return 0;
+}
+
 /* Pointwise losses (self, target, ..., reduction): elementwise when reduction is 0 (none),
  * else a 0-dim tensor. */
 RULE(pointwise_loss)
 {
     struct operand o[2];
     uint32_t cnt;
-    int64_t red = 1;
+    int64_t red;
     enum cgs_dtype dt;
 
     (void)n;
     TRY(operands(sc, 2, o, &cnt, d));
     if (cnt != 2 || !o[0].t)
         return cgs_diag_set(d, CGS_E_INVAL, "loss: expected self and target tensors");
-    {
-        // ATen's enum (0 none, 1 mean, 2 sum), or torch.nn.functional's string
-        const struct cgs_arg *ra = A(sc, "reduction");
-        const char *rs = str_of(ra);
-        if (rs)
-            red = !strcmp(rs, "none") ? 0 : !strcmp(rs, "sum") ? 2 : 1;
-        else if (!is_none(ra) && !int_const(sc, ra, &red))
-            return cgs_diag_set(d, CGS_E_UNKNOWN, "loss: reduction not constant");
-        if (!is_none(A(sc, "size_average")) || !is_none(A(sc, "reduce")))
-            return cgs_diag_set(d, CGS_E_UNKNOWN, "loss: legacy size_average/reduce");
-    }
+    TRY(loss_reduction(sc, &red, d));
     dt = result_type(o, 2);
     if (red != 0) {
         out_dense(sc, 0, NULL, dt, o[0].t->device, false);
@@ -7030,12 +7040,11 @@ RULE(im2col)
 RULE(multi_margin_loss)
 {
     const struct cgs_tensor *t;
-    int64_t red = 1;
+    int64_t red;
 
     (void)n;
     TRY(need_tensor(sc, "self", &t, d));
-    if (!is_none(A(sc, "reduction")) && !int_const(sc, A(sc, "reduction"), &red))
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "loss: reduction not constant");
+    TRY(loss_reduction(sc, &red, d));
     if (red == 0 && t->ndim == 2)
         out_dense(sc, 1, t->shape, t->dtype, t->device, false);
     else
@@ -7623,18 +7632,13 @@ static int py_loss(struct cgs_shape_ctx *sc, uint32_t nops, bool per_sample, str
 {
     struct operand o[3];
     uint32_t cnt;
-    const char *red = str_of(A(sc, "reduction"));
-    enum cgs_dtype dt;
+    int64_t red;
 
     TRY(operands(sc, nops, o, &cnt, d));
     if (cnt != nops || !o[0].t)
         return cgs_diag_set(d, CGS_E_INVAL, "loss: expected %u tensors", nops);
-    if (!is_none(A(sc, "size_average")) || !is_none(A(sc, "reduce")))
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "loss: legacy size_average/reduce");
-    dt = result_type(o, cnt);
-    if (!is_float_like(dt))
-        dt = CGS_DTYPE_FLOAT32;
-    if (red && strcmp(red, "none")) {
+    TRY(loss_reduction(sc, &red, d));
+    if (red != 0) {
         out_dense(sc, 0, NULL, o[0].t->dtype, o[0].t->device, false);
         return 0;
     }
@@ -7663,14 +7667,13 @@ RULE(loss_per_sample3) { (void)n; return py_loss(sc, 3, true, d); }
 RULE(nll_like)
 {
     const struct cgs_tensor *in, *tg;
-    const char *red = str_of(A(sc, "reduction"));
+    int64_t red;
 
     (void)n;
     TRY(need_tensor(sc, "input", &in, d));
     TRY(need_tensor(sc, "target", &tg, d));
-    if (!is_none(A(sc, "size_average")) || !is_none(A(sc, "reduce")))
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "loss: legacy size_average/reduce");
-    if (red && strcmp(red, "none")) {
+    TRY(loss_reduction(sc, &red, d));
+    if (red != 0) {
         out_dense(sc, 0, NULL, in->dtype, in->device, false);
         return 0;
     }
