@@ -3,6 +3,9 @@
  */
 #include "lib/ops.h"
 
+#include "lib/arena.h"
+
+#include <stdlib.h>
 #include <string.h>
 
 const struct cgs_op_info cgs_ops[CGS_OP_COUNT] = {
@@ -119,10 +122,12 @@ bool cgs_op_name_matches(const char *name, const char *target)
 size_t cgs_edit_distance(const char *a, const char *b, size_t cap)
 {
     size_t la = strlen(a), lb = strlen(b);
-    size_t row[256], best, i, j;
+    size_t small[256], *row = small, best = 0, i, j, res;
 
-    if ((la > lb ? la - lb : lb - la) > cap || lb >= sizeof(row) / sizeof(row[0]))
+    if ((la > lb ? la - lb : lb - la) > cap)
         return cap + 1;
+    if (lb >= sizeof(small) / sizeof(small[0]))
+        row = cgs_xcalloc(lb + 1, sizeof(*row)); // long names: on the heap
     for (j = 0; j <= lb; j++)
         row[j] = j;
     for (i = 1; i <= la; i++) {
@@ -142,9 +147,12 @@ size_t cgs_edit_distance(const char *a, const char *b, size_t cap)
                 best = v;
         }
         if (best > cap)
-            return cap + 1;
+            break;
     }
-    return row[lb] > cap ? cap + 1 : row[lb];
+    res = best > cap || row[lb] > cap ? cap + 1 : row[lb];
+    if (row != small)
+        free(row);
+    return res;
 }
 
 const char *cgs_op_suggest(const char *target)
