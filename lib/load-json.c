@@ -118,81 +118,6 @@ static void install_hooks(void)
     cJSON_InitHooks(&h);
 }
 
-/* ---- files and positions --------------------------------------------------- */
-
-int cgs_read_file(const char *path, char **bufp, size_t *lenp, size_t max, struct cgs_diag *d)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t len = 0, alloc = 0;
-
-    if (!f) {
-        cgs_diag_at(d, path, 0, 0);
-        return cgs_diag_set(d, CGS_E_IO, "cannot open: %s", strerror(errno));
-    }
-    {
-        /* a regular file: one buffer of the right size */
-        struct stat st;
-        if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size >= 0 &&
-            (uint64_t)st.st_size <= max) {
-            alloc = (size_t)st.st_size + 65536 + 2;
-            buf = malloc(alloc);
-        }
-    }
-    for (;;) {
-        if (alloc - len < 65536 + 1) {
-            size_t want = alloc ? alloc * 2 : 1 << 20;
-            char *nb = realloc(buf, want);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                cgs_diag_at(d, path, 0, 0);
-                return cgs_diag_set(d, CGS_E_NOMEM, "out of memory reading the file");
-            }
-            buf = nb;
-            alloc = want;
-        }
-        size_t n = fread(buf + len, 1, alloc - len - 1, f);
-        len += n;
-        if (len > max) {
-            free(buf);
-            fclose(f);
-            cgs_diag_at(d, path, 0, 0);
-            return cgs_diag_set(d, CGS_E_LIMIT, "file larger than the limit of %zu bytes", max);
-        }
-        if (n == 0)
-            break;
-    }
-    if (ferror(f)) {
-        free(buf);
-        fclose(f);
-        cgs_diag_at(d, path, 0, 0);
-        return cgs_diag_set(d, CGS_E_IO, "read error");
-    }
-    fclose(f);
-    buf[len] = '\0';
-    *bufp = buf;
-    *lenp = len;
-    return 0;
-}
-
-void cgs_text_position(const char *buf, size_t len, size_t off, uint32_t *line, uint32_t *col)
-{
-    uint32_t l = 1, c = 1;
-    if (off > len)
-        off = len;
-    for (size_t i = 0; i < off; i++) {
-        if (buf[i] == '\n') {
-            l++;
-            c = 1;
-        } else if (((unsigned char)buf[i] & 0xC0) != 0x80) {
-            c++;
-        }
-    }
-    *line = l;
-    *col = c;
-}
-
 /* ---- the loader's state ------------------------------------------------------ */
 
 struct unresolved {
@@ -1549,28 +1474,4 @@ struct cgs_graph *cgs_graph_load_json(const char *path, struct cgs_diag *d)
     if (d && d->code)
         d->file = path;
     return g;
-}
-
-struct cgs_graph *cgs_graph_load(const char *path, const struct cgs_load_opts *opts,
-                                 struct cgs_diag *d)
-{
-    unsigned char magic[4] = {0};
-    FILE *f = fopen(path, "rb");
-    size_t n;
-
-    cgs_diag_clear(d);
-    if (!f) {
-        cgs_diag_at(d, path, 0, 0);
-        cgs_diag_set(d, CGS_E_IO, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    n = fread(magic, 1, sizeof(magic), f);
-    fclose(f);
-    if (n == 4 && magic[0] == 'P' && magic[1] == 'K' && (magic[2] == 3 || magic[2] == 5))
-        return cgs_graph_load_pt2(path, opts ? opts->model : NULL, d);
-    /* a damaged or foreign file named .pt2 gets the archive reader's message */
-    size_t pl = strlen(path);
-    if (pl > 4 && !strcmp(path + pl - 4, ".pt2") && (n == 0 || magic[0] != '{'))
-        return cgs_graph_load_pt2(path, opts ? opts->model : NULL, d);
-    return cgs_graph_load_json(path, d);
 }

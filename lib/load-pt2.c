@@ -2051,21 +2051,57 @@ static int small_record(const char *file, struct archive *A, const char *rel, ch
     return 0;
 }
 
-static bool file_starts_with_zip_header(const char *path, bool *empty)
+/* The archive's bytes when it was read into memory (standard input), else NULL. */
+struct archive_mem {
+    const void *buf;
+    size_t len;
+};
+
+static bool starts_with_zip_header(const char *path, const struct archive_mem *mem, bool *empty)
 {
     unsigned char m[4] = {0};
-    FILE *f = fopen(path, "rb");
     size_t n;
     *empty = false;
-    if (!f)
-        return false;
-    n = fread(m, 1, 4, f);
-    fclose(f);
+    if (mem) {
+        n = mem->len < 4 ? mem->len : 4;
+        memcpy(m, mem->buf, n);
+    } else {
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            return false;
+        n = fread(m, 1, 4, f);
+        fclose(f);
+    }
     *empty = n == 0;
     return n == 4 && m[0] == 'P' && m[1] == 'K' && m[2] == 3 && m[3] == 4;
 }
 
-static int archive_open(const char *path, struct archive *A, struct cgs_diag *d)
+static zip_t *open_zip(const char *path, const struct archive_mem *mem, int *zerr)
+{
+    zip_error_t ze;
+    zip_source_t *src;
+    zip_t *z;
+
+    if (!mem)
+        return zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, zerr);
+    zip_error_init(&ze);
+    src = zip_source_buffer_create(mem->buf, mem->len, 0, &ze);
+    if (!src) {
+        *zerr = zip_error_code_zip(&ze);
+        zip_error_fini(&ze);
+        return NULL;
+    }
+    z = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &ze);
+    if (!z) {
+        *zerr = zip_error_code_zip(&ze);
+        zip_source_free(src);
+    }
+    zip_error_fini(&ze);
+    return z;
+}
+
+static int archive_open(const char *path, const struct archive_mem *mem, struct archive *A,
+                        struct cgs_diag *d)
 {
     int zerr = 0, err;
     zip_int64_t n;
@@ -2075,10 +2111,10 @@ static int archive_open(const char *path, struct archive *A, struct cgs_diag *d)
 
     memset(A, 0, sizeof(*A));
     cgs_diag_at(d, path, 0, 0);
-    A->z = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &zerr);
+    A->z = open_zip(path, mem, &zerr);
     if (!A->z) {
         zip_error_t ze;
-        bool local = file_starts_with_zip_header(path, &empty);
+        bool local = starts_with_zip_header(path, mem, &empty);
         zip_error_init_with_code(&ze, zerr);
         if (zerr == ZIP_ER_OPEN || zerr == ZIP_ER_READ || zerr == ZIP_ER_SEEK ||
             zerr == ZIP_ER_NOENT)
@@ -2174,7 +2210,7 @@ char **cgs_pt2_list_models(const char *path, struct cgs_diag *d)
     struct archive A;
     char **m;
     cgs_diag_clear(d);
-    if (archive_open(path, &A, d))
+    if (archive_open(path, NULL, &A, d))
         return NULL;
     m = A.models;
     A.models = NULL;
@@ -2194,7 +2230,8 @@ static void list_models(const struct archive *A, char *out, size_t n)
     }
 }
 
-struct cgs_graph *cgs_graph_load_pt2(const char *path, const char *model, struct cgs_diag *d)
+static struct cgs_graph *load_pt2(const char *path, const struct archive_mem *mem,
+                                  const char *model, struct cgs_diag *d)
 {
     struct archive A;
     struct pt2 P = {0};
@@ -2205,7 +2242,7 @@ struct cgs_graph *cgs_graph_load_pt2(const char *path, const char *model, struct
     zip_int64_t idx;
 
     cgs_diag_clear(d);
-    if (archive_open(path, &A, d))
+    if (archive_open(path, mem, &A, d))
         return NULL;
     cgs_diag_at(d, path, 0, 0);
     list_models(&A, names, sizeof(names));
@@ -2255,4 +2292,16 @@ out:
     if (g)
         cgs_diag_clear(d);
     return g;
+}
+
+struct cgs_graph *cgs_graph_load_pt2(const char *path, const char *model, struct cgs_diag *d)
+{
+    return load_pt2(path, NULL, model, d);
+}
+
+struct cgs_graph *cgs_graph_load_pt2_buf(const void *buf, size_t len, const char *name,
+                                         const char *model, struct cgs_diag *d)
+{
+    struct archive_mem mem = {buf, len};
+    return load_pt2(name, &mem, model, d);
 }

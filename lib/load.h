@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "lib/diag.h"
+#include "lib/file.h"
 #include "lib/graph.h"
 
 /* Limits on input; past them a load fails with CGS_E_LIMIT. */
@@ -26,7 +27,10 @@ struct cgs_load_opts {
     const char *model; /* .pt2: the model to read when the archive holds several */
 };
 
-/* Load a graph JSON or a .pt2 archive, whichever path holds. opts may be NULL. */
+/*
+ * Load a graph JSON or a .pt2 archive, whichever path holds (lib/load.c, the front door
+ * above the readers); "-" reads standard input. opts may be NULL.
+ */
 struct cgs_graph *cgs_graph_load(const char *path, const struct cgs_load_opts *opts,
                                  struct cgs_diag *d) CGS_WUR;
 
@@ -47,6 +51,10 @@ struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const cha
 struct cgs_graph *cgs_graph_load_pt2(const char *path, const char *model,
                                      struct cgs_diag *d) CGS_WUR;
 
+/* The same from an archive in memory (standard input); name names it in messages. */
+struct cgs_graph *cgs_graph_load_pt2_buf(const void *buf, size_t len, const char *name,
+                                         const char *model, struct cgs_diag *d) CGS_WUR;
+
 /*
  * The models a .pt2 archive holds, in archive order: a NULL-terminated heap
  * array of heap strings (caller frees with cgs_pt2_models_free), or NULL
@@ -60,12 +68,5 @@ const char *cgs_pt2_kind_name(int kind);
 
 /* The schema major version of the serialized ExportedProgram this reader knows. */
 #define CGS_PT2_SCHEMA_MAJOR 8
-
-/* Read a whole file into a heap buffer (caller frees), NUL-terminated. */
-int cgs_read_file(const char *path, char **buf, size_t *len, size_t max,
-                  struct cgs_diag *d) CGS_WUR;
-
-/* 1-based line and column of byte offset off in buf. */
-void cgs_text_position(const char *buf, size_t len, size_t off, uint32_t *line, uint32_t *col);
 
 #endif

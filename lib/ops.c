@@ -104,9 +104,20 @@ static bool is_python_module(const char *name)
 bool cgs_op_name_matches(const char *name, const char *target)
 {
     size_t len;
+    char dotted[256];
 
     if (!name || !target)
         return false;
+    if (strstr(name, "::")) {
+        // torch's own spelling "vllm::unified_attention" (torch.ops.vllm.unified_attention)
+        size_t k = 0;
+        for (const char *p = name; *p && k + 1 < sizeof(dotted); p++) {
+            dotted[k++] = *p == ':' && p[1] == ':' ? '.' : *p;
+            p += *p == ':' && p[1] == ':';
+        }
+        dotted[k] = '\0';
+        name = dotted;
+    }
     if (!strcmp(name, target))
         return true;
     len = strlen(name);
@@ -185,4 +196,56 @@ bool cgs_op_target_has(const char *target, unsigned flags)
     enum cgs_op op = cgs_op_lookup(target);
 
     return op != CGS_OP_UNKNOWN && (cgs_ops[op].flags & flags) == flags;
+}
+
+/*
+ * Splitting-op presets. Each mirrors an upstream default list, named with the file it comes
+ * from; members are written in the spec's target syntax (torch's "vllm::x" is "vllm.x").
+ */
+static const char *const preset_vllm[] = {
+    "vllm.unified_attention",     "vllm.unified_attention_with_output",
+    "vllm.unified_mla_attention", "vllm.unified_mla_attention_with_output",
+    "vllm.mamba_mixer2",          "vllm.mamba_mixer",
+    "vllm.short_conv",            "vllm.linear_attention",
+    "vllm.plamo2_mamba_mixer",    "vllm.gdn_attention_core",
+    "vllm.kda_attention",         "vllm.sparse_attn_indexer",
+    NULL,
+};
+static const char *const preset_magi[] = {
+    "athena.flash_attn", "infra.flash_attn_func", "magi_compiler.flash_attn", NULL,
+};
+static const char *const preset_sdpa[] = {
+    "torch._C._nn.scaled_dot_product_attention",
+    "torch.nn.functional.scaled_dot_product_attention",
+    "aten._scaled_dot_product_flash_attention",
+    "aten._scaled_dot_product_efficient_attention",
+    "aten._scaled_dot_product_cudnn_attention",
+    "aten._scaled_dot_product_flash_attention_for_cpu",
+    "aten.scaled_dot_product_attention",
+    NULL,
+};
+
+const struct cgs_op_preset cgs_op_presets[] = {
+    {"vllm",
+     "vLLM's default splitting ops (CompilationConfig._attention_ops, vllm/config/"
+     "compilation.py, vLLM main of 2026)",
+     preset_vllm},
+    {"magi",
+     "MagiCompiler has no default (CompileConfig.splitting_ops is empty; ops registered with "
+     "@magi_register_custom_op(is_subgraph_boundary=True) join it): the attention ops its "
+     "README and examples register so",
+     preset_magi},
+    {"sdpa", "torch's scaled_dot_product_attention, at every stage (torch-level and ATen)",
+     preset_sdpa},
+    {NULL, NULL, NULL},
+};
+
+const struct cgs_op_preset *cgs_op_preset_find(const char *name)
+{
+    if (name && name[0] == '@')
+        name++;
+    for (const struct cgs_op_preset *p = cgs_op_presets; name && p->name; p++)
+        if (!strcmp(p->name, name))
+            return p;
+    return NULL;
 }

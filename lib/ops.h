@@ -109,6 +109,20 @@ size_t cgs_edit_distance(const char *a, const char *b, size_t cap);
  * distance), for "did you mean"; NULL when none is close. */
 const char *cgs_op_suggest(const char *target);
 
+/*
+ * Named lists of splitting ops ("--split-ops @vllm"): name, where the list comes from, and
+ * its members (NULL-terminated). cgs_op_presets ends with a NULL name.
+ */
+struct cgs_op_preset {
+    const char *name;
+    const char *source;
+    const char *const *ops;
+};
+extern const struct cgs_op_preset cgs_op_presets[];
+
+/* The preset called name ("vllm" or "@vllm"); NULL when there is none. */
+const struct cgs_op_preset *cgs_op_preset_find(const char *name);
+
 /* Whether target has the given flags (all of them); false for unknown targets. */
 bool cgs_op_target_has(const char *target, unsigned flags);
 

@@ -1092,7 +1092,7 @@ static void build_pieces(struct run *r)
     s->piece_of = r->part;
     s->counters.graphs_seen = 1;
     s->counters.piecewise_graphs = s->n_pieces;
-    s->counters.capturable_graphs = (uint32_t)compiled;
+    s->counters.compiled_graphs = (uint32_t)compiled;
 }
 
 static void build_boundaries(struct run *r)
@@ -1257,6 +1257,23 @@ static const struct cgs_node *view_root(struct caches *c, const struct cgs_node 
     return NULL;
 }
 
+/*
+ * A placeholder that holds module state (a parameter or a buffer): Dynamo marks them static
+ * (its input names carry the source, L['self']._modules['bn']._buffers['running_mean'] ->
+ * l_self_modules_bn_buffers_running_mean_), torch.export says so in its signature.
+ */
+static bool is_static_input(const struct cgs_node *n)
+{
+    const char *name = n->name;
+    if (n->pt2_kind == CGS_PT2_PARAMETER || n->pt2_kind == CGS_PT2_BUFFER)
+        return true;
+    if (n->pt2_kind != CGS_PT2_NONE || !name)
+        return false;
+    if (strncmp(name, "l_self_", 7) && strncmp(name, "L_self_", 7))
+        return false;
+    return strstr(name, "_parameters_") || strstr(name, "_buffers_");
+}
+
 static bool is_unbacked_name(const char *s)
 {
     return s[0] == 'u' && s[1] >= '0' && s[1] <= '9';
@@ -1347,9 +1364,19 @@ static void lint(struct run *r)
             // torch's convention: a trailing underscore mutates self (add_, relu_)
             if ((tr & T_INPLACE) && n->n_args && n->args[0].kind == CGS_ARG_NODE) {
                 const struct cgs_node *root = view_root(&r->c, n->args[0].u.node);
-                if (root)
+                if (root && is_static_input(root))
+                    finding(r, p, n, CGS_LINT_INPUT_MUTATION, CGS_NOTE_WARNING,
+                            arena_printf(g, "'%s' (%s) mutates module state '%s' in place%s: "
+                                            "capture keeps it (a parameter or buffer has a "
+                                            "fixed address; Inductor's cudagraph trees allow "
+                                            "mutating static inputs)",
+                                         n->name, tname(n), root->name,
+                                         root == n->args[0].u.node ? "" : " (through a view)"),
+                            &arr, &alloc);
+                else if (root)
                     finding(r, p, n, CGS_LINT_INPUT_MUTATION, CGS_NOTE_ERROR,
-                            arena_printf(g, "'%s' (%s) mutates graph input '%s' in place%s",
+                            arena_printf(g, "'%s' (%s) mutates graph input '%s' in place%s: a "
+                                            "replay would not see a new input's storage",
                                          n->name, tname(n), root->name,
                                          root == n->args[0].u.node ? "" : " (through a view)"),
                             &arr, &alloc);
@@ -1401,6 +1428,17 @@ static void lint(struct run *r)
         memcpy(s->findings, arr, s->n_findings * sizeof(*arr));
     }
     free(arr);
+    // the verdicts: a compiled piece is capturable unless a finding breaks capture
+    s->counters.capturable_graphs = 0;
+    for (uint32_t p = 0; p < s->n_pieces; p++)
+        s->pieces[p].capturable = s->policy == CGS_SPLIT_MAGI && !s->pieces[p].is_splitting_graph;
+    for (uint32_t i = 0; i < s->n_findings; i++)
+        if (s->findings[i].level == CGS_NOTE_ERROR) {
+            s->pieces[s->findings[i].piece].capturable = false;
+            s->pieces[s->findings[i].piece].n_capture_blockers++;
+        }
+    for (uint32_t p = 0; p < s->n_pieces; p++)
+        s->counters.capturable_graphs += s->pieces[p].capturable;
 }
 
 /* ---- the pass ------------------------------------------------------------------------ */

@@ -110,6 +110,10 @@ struct cgs_split_piece {
     uint32_t n_outputs;
     uint32_t *sym_shape_indices; /* indices into inputs[] of SymInt inputs */
     uint32_t n_sym_shape_indices;
+    /* the CUDA-graph verdict (magi policy): a compiled piece with no finding of level
+       ERROR; splitting pieces run eagerly and are never captured */
+    bool capturable;
+    uint32_t n_capture_blockers; /* its ERROR findings */
 };
 
 /* A --split-ops name, what it matched and, when nothing, what it may have meant. */
@@ -137,7 +141,9 @@ struct cgs_split {
     struct {
         uint32_t graphs_seen;       /* compilation_counter.num_graphs_seen */
         uint32_t piecewise_graphs;  /* num_piecewise_graphs_seen */
-        uint32_t capturable_graphs; /* num_piecewise_capturable_graphs_seen */
+        uint32_t compiled_graphs;   /* num_piecewise_capturable_graphs_seen: MagiCompiler
+                                       counts every compiled piece as one it will capture */
+        uint32_t capturable_graphs; /* compiled pieces whose verdict is capturable */
     } counters;
 };
 

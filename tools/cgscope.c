@@ -6,11 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/ops.h"
 #include "tools/cmd.h"
-
-#ifndef CGS_VERSION
-#define CGS_VERSION "0.1.0"
-#endif
 
 #define CMD(n) extern const struct cmd cmd_##n;
 #include "tools/cmd-list.h"
@@ -47,6 +44,39 @@ static const struct cmd *find_command(const char *name)
     return NULL;
 }
 
+/* "'splt' is not a cgscope command; did you mean 'split'?" (git's help.autocorrect, without
+   running the guess). */
+static int unknown_command(const char *name)
+{
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        size_t dist = cgs_edit_distance(name, commands[i]->name, best_d);
+        if (dist < best_d) {
+            best_d = dist;
+            best = commands[i]->name;
+        }
+    }
+    if (best)
+        fprintf(stderr, "cgscope: '%s' is not a cgscope command; did you mean '%s'? (see "
+                        "'cgscope help')\n", name, best);
+    else
+        fprintf(stderr, "cgscope: '%s' is not a cgscope command (see 'cgscope help')\n", name);
+    return CGS_EXIT_BAD_INPUT;
+}
+
+/* --json anywhere before "--": errors also as a JSON object. */
+static bool wants_json(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--"))
+            break;
+        if (!strcmp(argv[i], "--json"))
+            return true;
+    }
+    return false;
+}
+
 /* Flush and check stdout, as git's run_builtin does. */
 static int finish_stdout(int status)
 {
@@ -77,6 +107,7 @@ static bool wants_help(int argc, char **argv)
 int main(int argc, char **argv)
 {
     const struct cmd *c;
+    int status;
 
     if (argc < 2) {
         print_usage(stderr);
@@ -89,11 +120,8 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         if (argc > 2 && strcmp(argv[1], "help") == 0) {
             c = find_command(argv[2]);
-            if (!c) {
-                fprintf(stderr, "cgscope: '%s' is not a cgscope command (see 'cgscope help')\n",
-                        argv[2]);
-                return CGS_EXIT_BAD_INPUT;
-            }
+            if (!c)
+                return unknown_command(argv[2]);
             cli_print_help(c, stdout);
         } else {
             print_usage(stdout);
@@ -101,13 +129,14 @@ int main(int argc, char **argv)
         return finish_stdout(CGS_EXIT_OK);
     }
     c = find_command(argv[1]);
-    if (!c) {
-        fprintf(stderr, "cgscope: '%s' is not a cgscope command (see 'cgscope help')\n", argv[1]);
-        return CGS_EXIT_BAD_INPUT;
-    }
+    if (!c)
+        return unknown_command(argv[1]);
     if (wants_help(argc - 1, argv + 1)) {
         cli_print_help(c, stdout);
         return finish_stdout(CGS_EXIT_OK);
     }
-    return finish_stdout(c->run(argc - 1, argv + 1));
+    cli_json_mode = wants_json(argc - 1, argv + 1);
+    status = finish_stdout(c->run(argc - 1, argv + 1));
+    cli_flush_json_error(status);
+    return status;
 }

@@ -11,7 +11,95 @@
 #include "lib/arena.h"
 #include "lib/load.h"
 #include "lib/opdecl.h"
+#include "lib/ops.h"
 #include "lib/split.h"
+
+bool cli_json_mode;
+
+/* The first error of the run, kept for --json (cli_flush_json_error). */
+static struct {
+    bool set;
+    char message[1024];
+    char file[512];
+    uint32_t line, col;
+    char path[256];
+} first_error;
+
+static void keep_error(const char *file, uint32_t line, uint32_t col, const char *path,
+                       const char *fmt, va_list ap) CGS_PRINTF(5, 0);
+static void keep_error(const char *file, uint32_t line, uint32_t col, const char *path,
+                       const char *fmt, va_list ap)
+{
+    if (first_error.set || !cli_json_mode)
+        return;
+    first_error.set = true;
+    vsnprintf(first_error.message, sizeof(first_error.message), fmt, ap);
+    snprintf(first_error.file, sizeof(first_error.file), "%s", file ? file : "");
+    first_error.line = line;
+    first_error.col = col;
+    snprintf(first_error.path, sizeof(first_error.path), "%s", path ? path : "");
+}
+
+static void keep_errorf(const char *file, uint32_t line, uint32_t col, const char *path,
+                        const char *fmt, ...) CGS_PRINTF(5, 6);
+static void keep_errorf(const char *file, uint32_t line, uint32_t col, const char *path,
+                        const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    keep_error(file, line, col, path, fmt, ap);
+    va_end(ap);
+}
+
+void cli_flush_json_error(int status)
+{
+    cJSON *doc, *e;
+    char *s;
+
+    if (!cli_json_mode || status != CGS_EXIT_BAD_INPUT)
+        return;
+    if (!first_error.set)
+        snprintf(first_error.message, sizeof(first_error.message), "bad input or usage");
+    doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "format", "cgscope-error");
+    cJSON_AddNumberToObject(doc, "version", CGS_JSON_VERSION);
+    cJSON_AddStringToObject(doc, "cgscope", CGS_VERSION);
+    e = cJSON_AddObjectToObject(doc, "error");
+    cJSON_AddStringToObject(e, "message", first_error.message);
+    if (first_error.file[0])
+        cJSON_AddStringToObject(e, "file", first_error.file);
+    else
+        cJSON_AddNullToObject(e, "file");
+    if (first_error.line)
+        cJSON_AddNumberToObject(e, "line", first_error.line);
+    else
+        cJSON_AddNullToObject(e, "line");
+    if (first_error.col)
+        cJSON_AddNumberToObject(e, "column", first_error.col);
+    else
+        cJSON_AddNullToObject(e, "column");
+    if (first_error.path[0])
+        cJSON_AddStringToObject(e, "path", first_error.path);
+    else
+        cJSON_AddNullToObject(e, "path");
+    cJSON_AddNumberToObject(e, "exit", status);
+    s = cJSON_PrintUnformatted(doc);
+    if (s)
+        fprintf(stderr, "%s\n", s);
+    free(s);
+    cJSON_Delete(doc);
+}
+
+cJSON *cli_json_doc(const char *command)
+{
+    cJSON *doc = cJSON_CreateObject();
+    char format[64];
+    snprintf(format, sizeof(format), "cgscope-%s", command);
+    cJSON_AddStringToObject(doc, "format", format);
+    cJSON_AddNumberToObject(doc, "version", CGS_JSON_VERSION);
+    cJSON_AddStringToObject(doc, "cgscope", CGS_VERSION);
+    return doc;
+}
 
 void cli_print_help(const struct cmd *c, FILE *f)
 {
@@ -27,6 +115,9 @@ int cli_usage_error(const struct cmd *c, const char *fmt, ...)
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
+    va_start(ap, fmt);
+    keep_error(NULL, 0, 0, NULL, fmt, ap);
+    va_end(ap);
     fprintf(stderr, "\nusage: %s\n(see 'cgscope %s --help')\n", c->usage, c->name);
     return CGS_EXIT_BAD_INPUT;
 }
@@ -36,6 +127,7 @@ int cli_report_diag(const struct cgs_diag *d)
     char msg[1024];
     cgs_diag_format(d, msg, sizeof(msg));
     fprintf(stderr, "%s\n", msg);
+    keep_errorf(d->file, d->line, d->col, d->path, "%s", d->msg[0] ? d->msg : cgs_strerror(d->code));
     return CGS_EXIT_BAD_INPUT;
 }
 
@@ -45,6 +137,9 @@ int cli_error(const char *fmt, ...)
     fputs("cgscope: error: ", stderr);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    va_start(ap, fmt);
+    keep_error(NULL, 0, 0, NULL, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
     return CGS_EXIT_BAD_INPUT;
@@ -209,7 +304,8 @@ const char *cli_tmp_begin(const char *path)
     snprintf(tmp_path, n, "%s.tmp-XXXXXX", path);
     fd = mkstemp(tmp_path);
     if (fd < 0) {
-        cli_error("cannot create '%s': %s", tmp_path, strerror(errno));
+        cli_error("cannot write '%s': %s (a temporary file beside it could not be made)",
+                  path, strerror(errno));
         free(tmp_path);
         free(final_path);
         tmp_path = final_path = NULL;
@@ -229,7 +325,8 @@ int cli_tmp_commit(void)
     if (!tmp_path)
         return -1;
     if (rename(tmp_path, final_path)) {
-        cli_error("cannot rename '%s' to '%s': %s", tmp_path, final_path, strerror(errno));
+        cli_error("cannot write '%s': %s (renaming the finished temporary file onto it)",
+                  final_path, strerror(errno));
         unlink(tmp_path);
         r = -1;
     }
@@ -294,8 +391,54 @@ void cli_list_release(struct cli_list *l)
     for (size_t i = 0; i < l->n; i++)
         free(l->items[i]);
     free(l->items);
+    free(l->preset);
     l->items = NULL;
-    l->n = l->alloc = 0;
+    l->preset = NULL;
+    l->n = l->alloc = l->preset_alloc = 0;
+}
+
+static void list_mark(struct cli_list *l, size_t from, unsigned char preset)
+{
+    CGS_ALLOC_GROW(l->preset, l->n, l->preset_alloc);
+    for (size_t i = from; i < l->n; i++)
+        l->preset[i] = preset;
+}
+
+int cli_split_ops_add(struct cli_list *l, const char *arg)
+{
+    struct cli_list tmp = CLI_LIST_INIT;
+
+    cli_list_add_csv(&tmp, arg);
+    for (size_t i = 0; i < tmp.n; i++) {
+        const char *name = tmp.items[i];
+        size_t from = l->n;
+        if (name[0] == '@') {
+            const struct cgs_op_preset *p = cgs_op_preset_find(name);
+            if (!p) {
+                cli_error("unknown splitting-op preset '%s' (presets: @vllm, @magi, @sdpa; "
+                          "'cgscope split --presets' lists them)", name);
+                cli_list_release(&tmp);
+                return -1;
+            }
+            for (const char *const *op = p->ops; *op; op++)
+                cli_list_add_csv(l, *op);
+            list_mark(l, from, (unsigned char)(p - cgs_op_presets + 1));
+        } else {
+            cli_list_add_csv(l, name);
+            list_mark(l, from, 0);
+        }
+    }
+    cli_list_release(&tmp);
+    return 0;
+}
+
+void cli_print_presets(FILE *f)
+{
+    for (const struct cgs_op_preset *p = cgs_op_presets; p->name; p++) {
+        fprintf(f, "@%s: %s\n", p->name, p->source);
+        for (const char *const *op = p->ops; *op; op++)
+            fprintf(f, "  %s\n", *op);
+    }
 }
 
 bool cli_parse_uint(const char *s, unsigned long *out)
@@ -312,14 +455,33 @@ bool cli_parse_uint(const char *s, unsigned long *out)
     return true;
 }
 
-int cli_check_split_ops(const struct cgs_split *s, const char *graph, bool allow_missing)
+int cli_check_split_ops(const struct cgs_split *s, const struct cli_list *ops, const char *graph,
+                        bool allow_missing)
 {
     int rc = 0;
 
+    // a preset: some of its ops matching is enough
+    for (const struct cgs_op_preset *p = cgs_op_presets; p->name; p++) {
+        unsigned char id = (unsigned char)(p - cgs_op_presets + 1);
+        bool used = false, any = false;
+        for (uint32_t i = 0; ops && ops->preset && i < s->n_ops && i < ops->n; i++)
+            if (ops->preset[i] == id) {
+                used = true;
+                any = any || s->ops[i].n_matched;
+            }
+        if (!used || any)
+            continue;
+        if (allow_missing)
+            cli_warn("no op of the preset @%s matches a node of %s", p->name, graph);
+        else
+            rc = cli_error("%s: no op of the preset @%s matches a node (--allow-missing-ops if "
+                           "they may be absent; 'cgscope info' lists the graph's ops)",
+                           graph, p->name);
+    }
     for (uint32_t i = 0; i < s->n_ops; i++) {
         const struct cgs_split_opmatch *m = &s->ops[i];
         struct cgs_buf b = CGS_BUF_INIT;
-        if (m->n_matched)
+        if (m->n_matched || (ops && ops->preset && i < ops->n && ops->preset[i]))
             continue;
         for (uint32_t k = 0; k < m->n_suggestions; k++)
             cgs_buf_addf(&b, "%s'%s'", k ? (k + 1 == m->n_suggestions ? " or " : ", ") : "",

@@ -137,7 +137,10 @@ static int run(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
         switch (c) {
         case O_SPLIT:
-            cli_list_add_csv(&ops, optarg);
+            if (cli_split_ops_add(&ops, optarg)) {
+                rc = CGS_EXIT_BAD_INPUT;
+                goto out;
+            }
             break;
         case O_ALLOW_MISSING:
             allow_missing = true;
@@ -240,7 +243,7 @@ static int run(int argc, char **argv)
             rc = cli_report_diag(&d);
             goto out;
         }
-        rc = cli_check_split_ops(s, argv[optind], allow_missing);
+        rc = cli_check_split_ops(s, &ops, argv[optind], allow_missing);
         if (rc)
             goto out;
     } else if (prof) {

@@ -147,7 +147,7 @@ static void describe_sig(const struct cgs_sig_spec *sp, struct cgs_buf *b)
 static cJSON *info_json(const struct cgs_graph *g, struct op_count *h, size_t nh,
                         const struct cgs_node **outs, size_t nouts)
 {
-    cJSON *doc = cJSON_CreateObject(), *o, *arr;
+    cJSON *doc = cli_json_doc("info"), *o, *arr;
     uint32_t kinds[CGS_NODE_OP_COUNT] = {0};
 
     cJSON_AddStringToObject(doc, "name", g->name ? g->name : "");

@@ -82,7 +82,7 @@ static const char *req_name(enum cgs_stride_req r)
 static cJSON *layout_json(const struct cgs_layout *l)
 {
     const struct cgs_graph *g = l->graph;
-    cJSON *doc = cJSON_CreateObject(), *a, *o;
+    cJSON *doc = cli_json_doc("layout"), *a, *o;
 
     cJSON_AddBoolToObject(doc, "layout_opt", l->layout_opt);
     cJSON_AddStringToObject(doc, "reason", l->reason);

@@ -113,7 +113,7 @@ static uint32_t root_causes(const struct cgs_shapes *s, uint32_t **out)
 static cJSON *shapes_json(const struct cgs_graph *g, const struct cgs_shapes *s,
                           const struct cgs_sym_bindings *bind, int64_t total, bool total_known)
 {
-    cJSON *doc = cJSON_CreateObject(), *arr, *o;
+    cJSON *doc = cli_json_doc("shapes"), *arr, *o;
     const struct cgs_shapes_summary *sm = &s->summary;
 
     cJSON_AddStringToObject(doc, "graph", g->name ? g->name : "");
@@ -306,7 +306,8 @@ static int piece_bytes(struct cgs_graph *g, const struct cgs_shapes *s, const ch
     struct cgs_split *sp;
     cJSON *arr = doc ? cJSON_AddArrayToObject(doc, "pieces") : NULL;
 
-    cli_list_add_csv(&list, ops_arg);
+    if (cli_split_ops_add(&list, ops_arg))
+        return CGS_EXIT_BAD_INPUT;
     so.policy = CGS_SPLIT_MAGI;
     so.ops = (const char *const *)list.items;
     so.n_ops = list.n;
@@ -315,7 +316,8 @@ static int piece_bytes(struct cgs_graph *g, const struct cgs_shapes *s, const ch
         return cli_report_diag(&d);
     }
     {
-        int rc = cli_check_split_ops(sp, g->file ? g->file : "the graph", allow_missing_ops);
+        int rc = cli_check_split_ops(sp, &list, g->file ? g->file : "the graph",
+                                     allow_missing_ops);
         if (rc) {
             cli_list_release(&list);
             return rc;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/arena.h"
 #include "lib/buf.h"
 #include "lib/report-json.h"
 #include "lib/split.h"
@@ -26,23 +27,31 @@ const struct cmd cmd_split = {
         "  --split-ops OP[,OP...]  splitting ops in target syntax (repeatable); a packet\n"
         "                          name (aten.mm) matches all its overloads; one that\n"
         "                          matches no node is an input error (exit 2)\n"
+CLI_SPLIT_PRESETS_HELP
         "  --allow-missing-ops     a splitting op may be absent from the graph (a warning)\n"
         "  --policy P              magi (default), fusion (elementwise regions with equal\n"
         "                          shape, dtype and device) or device (device transitions)\n"
         "  --json                  write one JSON document to stdout\n"
         "  --why NODE              explain the piece NODE landed in and its neighbours\n"
         "  --max-pieces N          exit 1 when the graph splits into more than N pieces\n"
+        "  --summary, --quiet      text: one line per piece and the verdicts, without the\n"
+        "                          inputs, outputs, cuts and lint (for CI logs)\n"
+        "  --presets               list the splitting-op presets and exit\n"
         "  --model NAME            the model to read from a .pt2 archive holding several\n"
         "  -h, --help              show this help\n\n"
         "JSON keys: graph, policy, splitting_ops, pieces [{name, graph_id,\n"
         "is_splitting_graph, nodes, inputs, outputs, compile_index, sym_shape_indices,\n"
-        "input_vals, output_vals, first_line, last_line}], boundaries [{after, before,\n"
-        "node, rule, op, reason, source}], lint [{piece, node, kind, level, reason}],\n"
-        "unmatched_ops [{op, suggestions}], counters {graphs_seen, piecewise_graphs,\n"
-        "capturable_graphs}, why (with --why).\n\n"
+        "input_vals, output_vals, first_line, last_line, capturable, capturable_reasons}],\n"
+        "boundaries [{after, before, node, rule, op, reason, source}], lint [{piece, node,\n"
+        "kind, level, reason}], unmatched_ops [{op, suggestions}], counters {graphs_seen,\n"
+        "piecewise_graphs, compiled_graphs, capturable_graphs, not_capturable_graphs}, why\n"
+        "(with --why). A compiled piece is capturable (a CUDA graph can be captured for it)\n"
+        "unless a lint finding of level error says why not; compiled_graphs is\n"
+        "MagiCompiler's own counter (it tries to capture every compiled piece).\n\n"
         "examples:\n"
         "  cgscope split samples/cgs_transformer_dyn.json --split-ops cgs.attention\n"
-        "  cgscope split samples/cgs_transformer_dyn.json --split-ops cgs.attention --why layer_norm\n",
+        "  cgscope split samples/cgs_transformer_dyn.json --split-ops cgs.attention --why layer_norm\n"
+        "  cgscope split samples/llama_tiny.dynamo.json --split-ops @sdpa --summary\n",
     .run = run,
 };
 
@@ -98,6 +107,58 @@ static const char *piece_kind(const struct cgs_split *s, const struct cgs_split_
     return p->is_splitting_graph ? "splitting" : "compiled";
 }
 
+/* "yes", "no" or "eager" (a splitting piece); "-" for policies that capture nothing. */
+static const char *verdict(const struct cgs_split *s, const struct cgs_split_piece *p)
+{
+    if (s->policy != CGS_SPLIT_MAGI)
+        return "-";
+    if (p->is_splitting_graph)
+        return "eager";
+    return p->capturable ? "yes" : "no";
+}
+
+/*
+ * The source lines a piece's nodes come from, in file order: "models.py:582 .. 604" for
+ * the file of its first node with a source, and "(+ other files)" when others appear.
+ */
+static void source_range(const struct cgs_split_piece *p, struct cgs_buf *out)
+{
+    struct cgs_buf b = CGS_BUF_INIT;
+    char *file = NULL;
+    long lo = 0, hi = 0;
+    bool others = false;
+
+    for (uint32_t k = 0; k < p->n_nodes; k++) {
+        const char *colon;
+        long line;
+        cgs_buf_reset(&b);
+        if (!source_line(p->nodes[k], &b, false) || !(colon = strrchr(b.buf, ':')))
+            continue;
+        line = strtol(colon + 1, NULL, 10);
+        if (!file) {
+            file = cgs_xmalloc((size_t)(colon - b.buf) + 1);
+            memcpy(file, b.buf, (size_t)(colon - b.buf));
+            file[colon - b.buf] = '\0';
+            lo = hi = line;
+        } else if (strlen(file) == (size_t)(colon - b.buf) &&
+                   !strncmp(file, b.buf, (size_t)(colon - b.buf))) {
+            lo = line < lo ? line : lo;
+            hi = line > hi ? line : hi;
+        } else {
+            others = true;
+        }
+    }
+    if (file) {
+        cgs_buf_addf(out, "%s:%ld", file, lo);
+        if (hi != lo)
+            cgs_buf_addf(out, "..%ld", hi);
+        if (others)
+            cgs_buf_addf(out, " (+ other files)");
+    }
+    free(file);
+    cgs_buf_release(&b);
+}
+
 static void describe_node_val(const struct cgs_node *n, struct cgs_buf *b)
 {
     cgs_buf_addf(b, "%s ", n->name);
@@ -137,7 +198,7 @@ static cJSON *why_json(const struct cgs_split *s, const struct cgs_node *n);
 static cJSON *split_json(const struct cgs_graph *g, const struct cgs_split *s,
                          const struct cgs_node *why)
 {
-    cJSON *doc = cJSON_CreateObject(), *arr;
+    cJSON *doc = cli_json_doc("split"), *arr;
 
     cJSON_AddStringToObject(doc, "graph", g->file ? g->file : "");
     cJSON_AddStringToObject(doc, "name", g->name ? g->name : "");
@@ -166,6 +227,16 @@ static cJSON *split_json(const struct cgs_graph *g, const struct cgs_split *s,
         cJSON_AddItemToObject(o, "output_vals", vals_json(p->outputs, p->n_outputs));
         add_source(o, "first_line", p->n_nodes ? p->nodes[0] : NULL);
         add_source(o, "last_line", p->n_nodes ? p->nodes[p->n_nodes - 1] : NULL);
+        if (s->policy == CGS_SPLIT_MAGI) {
+            cJSON_AddBoolToObject(o, "capturable", p->capturable);
+            a = cJSON_AddArrayToObject(o, "capturable_reasons");
+            if (p->is_splitting_graph)
+                cJSON_AddItemToArray(a, cJSON_CreateString(
+                                            "splitting piece: runs eagerly, never captured"));
+            for (uint32_t k = 0; k < s->n_findings; k++)
+                if (s->findings[k].piece == i && s->findings[k].level == CGS_NOTE_ERROR)
+                    cJSON_AddItemToArray(a, cJSON_CreateString(s->findings[k].reason));
+        }
         cJSON_AddItemToArray(arr, o);
     }
     arr = cJSON_AddArrayToObject(doc, "boundaries");
@@ -215,7 +286,10 @@ static cJSON *split_json(const struct cgs_graph *g, const struct cgs_split *s,
         cJSON *c = cJSON_AddObjectToObject(doc, "counters");
         cJSON_AddNumberToObject(c, "graphs_seen", s->counters.graphs_seen);
         cJSON_AddNumberToObject(c, "piecewise_graphs", s->counters.piecewise_graphs);
+        cJSON_AddNumberToObject(c, "compiled_graphs", s->counters.compiled_graphs);
         cJSON_AddNumberToObject(c, "capturable_graphs", s->counters.capturable_graphs);
+        cJSON_AddNumberToObject(c, "not_capturable_graphs",
+                                s->counters.compiled_graphs - s->counters.capturable_graphs);
     }
     if (why)
         cJSON_AddItemToObject(doc, "why", why_json(s, why));
@@ -344,16 +418,27 @@ static void print_list(const char *label, struct cgs_node *const *nodes, uint32_
     cgs_buf_release(&b);
 }
 
-static void split_text(const struct cgs_graph *g, const struct cgs_split *s)
+static void split_text(const struct cgs_graph *g, const struct cgs_split *s, bool summary,
+                       const struct cli_list *ops)
 {
     static const char *const levels[] = {"info", "warning", "error"};
+    int name_w = 10;
 
     printf("%s: %u node%s, policy %s", g->name ? g->name : g->file, g->n_nodes,
            PLURAL(g->n_nodes), cgs_split_policy_names[s->policy]);
     if (s->n_ops) {
+        // a preset's ops that match nothing are left out (it names them all in --presets)
+        uint32_t shown = 0, hidden = 0;
         printf(", splitting ops ");
-        for (uint32_t i = 0; i < s->n_ops; i++)
-            printf("%s%s", i ? "," : "", s->ops[i].op);
+        for (uint32_t i = 0; i < s->n_ops; i++) {
+            if (!s->ops[i].n_matched && ops->preset && i < ops->n && ops->preset[i]) {
+                hidden++;
+                continue;
+            }
+            printf("%s%s", shown++ ? "," : "", s->ops[i].op);
+        }
+        if (hidden)
+            printf(" (and %u op%s of the preset absent from the graph)", hidden, PLURAL(hidden));
     }
     {
         uint32_t compiled = 0;
@@ -363,26 +448,29 @@ static void split_text(const struct cgs_graph *g, const struct cgs_split *s)
                compiled, s->n_pieces - compiled,
                s->policy == CGS_SPLIT_FUSION ? "other" : "splitting");
     }
-    printf("  %-4s %-10s %-9s %6s  %s\n", "id", "piece", "kind", "nodes", "source");
+    for (uint32_t i = 0; i < s->n_pieces; i++)
+        if ((int)strlen(s->pieces[i].name) > name_w)
+            name_w = (int)strlen(s->pieces[i].name);
+    printf("  %-4s %-*s %-9s %6s  %-9s %s\n", "id", name_w, "piece", "kind", "nodes",
+           "cudagraph", "source");
     for (uint32_t i = 0; i < s->n_pieces; i++) {
         const struct cgs_split_piece *p = &s->pieces[i];
-        struct cgs_buf a = CGS_BUF_INIT, z = CGS_BUF_INIT;
+        struct cgs_buf a = CGS_BUF_INIT;
         const struct cgs_split_boundary *bb = boundary_before(s, i);
 
-        if (bb) {
+        if (bb && !summary) {
             struct cgs_buf src = CGS_BUF_INIT;
             printf("  ---- cut (%s): %s\n", cgs_split_rule_names[bb->rule], bb->reason);
             if (source_line(bb->node, &src, true))
                 printf("       at %s\n", src.buf);
             cgs_buf_release(&src);
         }
-        source_line(p->n_nodes ? p->nodes[0] : NULL, &a, false);
-        source_line(p->n_nodes ? p->nodes[p->n_nodes - 1] : NULL, &z, false);
-        printf("  %-4lld %-10s %-9s %6u  %s%s%s\n", (long long)p->graph_id, p->name,
-               piece_kind(s, p), p->n_nodes, a.len ? a.buf : "-",
-               z.len && strcmp(a.buf, z.buf) ? " .. " : "", z.len && strcmp(a.buf, z.buf) ? z.buf : "");
+        source_range(p, &a);
+        printf("  %-4lld %-*s %-9s %6u  %-9s %s\n", (long long)p->graph_id, name_w, p->name,
+               piece_kind(s, p), p->n_nodes, verdict(s, p), a.len ? a.buf : "-");
         cgs_buf_release(&a);
-        cgs_buf_release(&z);
+        if (summary)
+            continue;
         print_list("in:  ", p->inputs, p->n_inputs);
         print_list("out: ", p->outputs, p->n_outputs);
         if (p->n_sym_shape_indices) {
@@ -392,7 +480,7 @@ static void split_text(const struct cgs_graph *g, const struct cgs_split *s)
             putchar('\n');
         }
     }
-    if (s->n_findings) {
+    if (s->n_findings && !summary) {
         printf("\ncudagraph lint:\n");
         for (uint32_t i = 0; i < s->n_findings; i++) {
             const struct cgs_split_finding *f = &s->findings[i];
@@ -400,8 +488,32 @@ static void split_text(const struct cgs_graph *g, const struct cgs_split *s)
                    cgs_lint_kind_names[f->kind], f->reason);
         }
     }
-    printf("\ncounters: graphs_seen %u, piecewise_graphs %u, capturable_graphs %u\n",
-           s->counters.graphs_seen, s->counters.piecewise_graphs, s->counters.capturable_graphs);
+    if (s->policy == CGS_SPLIT_MAGI) {
+        uint32_t compiled = s->counters.compiled_graphs, ok = s->counters.capturable_graphs;
+        if (compiled && ok == compiled)
+            printf("\nCUDA graphs: every compiled piece is capturable (%u of %u)\n", ok, compiled);
+        else if (compiled) {
+            uint32_t shown = 0;
+            printf("\nCUDA graphs: %u of %u compiled piece%s capturable; not capturable:", ok,
+                   compiled, PLURAL(compiled));
+            for (uint32_t i = 0; i < s->n_pieces; i++) {
+                const struct cgs_split_piece *p = &s->pieces[i];
+                if (p->is_splitting_graph || p->capturable)
+                    continue;
+                if (shown++ == 8) {
+                    printf(" ... (%u more)", compiled - ok - 8);
+                    break;
+                }
+                printf("%s %s (%u reason%s)", shown > 1 ? "," : "", p->name,
+                       p->n_capture_blockers, PLURAL(p->n_capture_blockers));
+            }
+            printf("%s\n", summary ? "" : "; the errors of the lint above are why");
+        }
+    }
+    printf("\ncounters: graphs_seen %u, piecewise_graphs %u, compiled_graphs %u, "
+           "capturable_graphs %u\n",
+           s->counters.graphs_seen, s->counters.piecewise_graphs, s->counters.compiled_graphs,
+           s->counters.capturable_graphs);
 }
 
 /* ---- main ------------------------------------------------------------------------------ */
@@ -416,11 +528,14 @@ static int run(int argc, char **argv)
         {"why", required_argument, NULL, 'w'},
         {"max-pieces", required_argument, NULL, 'x'},
         {"model", required_argument, NULL, 'm'},
+        {"summary", no_argument, NULL, 'S'},
+        {"quiet", no_argument, NULL, 'S'},
+        {"presets", no_argument, NULL, 'P'},
         {NULL, 0, NULL, 0},
     };
     struct cli_list ops = CLI_LIST_INIT;
     const char *model = NULL, *why = NULL;
-    bool json = false, have_max = false, allow_missing = false;
+    bool json = false, have_max = false, allow_missing = false, summary = false;
     unsigned long max_pieces = 0;
     int policy = CGS_SPLIT_MAGI, c, rc = CGS_EXIT_OK;
     struct cgs_graph *g = NULL;
@@ -433,8 +548,17 @@ static int run(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
         switch (c) {
         case 's':
-            cli_list_add_csv(&ops, optarg);
+            if (cli_split_ops_add(&ops, optarg)) {
+                rc = CGS_EXIT_BAD_INPUT;
+                goto out;
+            }
             break;
+        case 'S':
+            summary = true;
+            break;
+        case 'P':
+            cli_print_presets(stdout);
+            goto out;
         case 'A':
             allow_missing = true;
             break;
@@ -510,7 +634,7 @@ static int run(int argc, char **argv)
             goto out;
         }
     }
-    rc = cli_check_split_ops(s, argv[optind], allow_missing);
+    rc = cli_check_split_ops(s, &ops, argv[optind], allow_missing);
     if (rc)
         goto out;
     if (json) {
@@ -521,7 +645,7 @@ static int run(int argc, char **argv)
         fputs(b.buf, stdout);
         cgs_buf_release(&b);
     } else {
-        split_text(g, s);
+        split_text(g, s, summary, &ops);
         cli_print_notes(g, 20);
     }
     if (have_max && s->n_pieces > max_pieces) {

@@ -64,16 +64,44 @@ int cli_load_opdecls(struct cgs_opdecls *ds, const char *const *files, size_t n_
 /*
  * Splitting ops that match no node of the graph: an input error (a typo must not let a CI gate
  * pass), printed with "did you mean" and CGS_EXIT_BAD_INPUT returned; with allow_missing, a
- * warning and 0. Shared by every command that takes --split-ops.
+ * warning and 0. Ops from a preset (ops, as cli_split_ops_add made it) may be absent one
+ * by one, but a preset none of whose ops matches is the same error. Shared by every
+ * command that takes --split-ops.
  */
 struct cgs_split;
-int cli_check_split_ops(const struct cgs_split *s, const char *graph, bool allow_missing);
+struct cli_list;
+int cli_check_split_ops(const struct cgs_split *s, const struct cli_list *ops, const char *graph,
+                        bool allow_missing);
+
+/* Print the splitting-op presets with their sources and members. */
+void cli_print_presets(FILE *f);
 
 /* Print the graph's warnings and errors (notes) on stderr, at most `max` of them. */
 void cli_print_notes(const struct cgs_graph *g, unsigned max);
 
+/* cgscope's version ("0.1.0"), and the version of its JSON documents' layout. */
+#ifndef CGS_VERSION
+#define CGS_VERSION "0.1.0"
+#endif
+#define CGS_JSON_VERSION 1
+
+/*
+ * A new JSON document for command `command`, carrying the keys every document has
+ * (DESIGN.md): "format" ("cgscope-split"), "version" (CGS_JSON_VERSION) and "cgscope"
+ * (the program's version).
+ */
+cJSON *cli_json_doc(const char *command);
+
 /* Print a JSON document (pretty) to stdout and delete it. */
 void cli_print_json(cJSON *doc);
+
+/*
+ * --json was given (set by main before the command runs): the first error is then also
+ * written as one JSON object {"error": {"message", "file", "line", "column", "path"}} on
+ * standard error when the command ends (cli_flush_json_error).
+ */
+extern bool cli_json_mode;
+void cli_flush_json_error(int status);
 
 /*
  * Output files are written to a temporary file beside the target and
@@ -96,12 +124,27 @@ int cli_write_file(const char *path, const void *data, size_t len);
 struct cli_list {
     char **items;
     size_t n, alloc;
+    unsigned char *preset; /* split ops: 1 + the cgs_op_presets index an item came from, or 0 */
+    size_t preset_alloc;
 };
 #define CLI_LIST_INIT                                                                              \
     {                                                                                              \
-        NULL, 0, 0                                                                                 \
+        NULL, 0, 0, NULL, 0                                                                        \
     }
 void cli_list_add_csv(struct cli_list *l, const char *arg);
+
+/*
+ * --split-ops values: like cli_list_add_csv, with "@NAME" expanded to the preset's ops
+ * (lib/ops.h cgs_op_presets). An unknown preset is a usage error: printed, and -1.
+ */
+int cli_split_ops_add(struct cli_list *l, const char *arg);
+
+/* The --split-ops help lines about presets (for a command's --help). */
+#define CLI_SPLIT_PRESETS_HELP                                                                     \
+    "                          presets: @vllm (vLLM's default list), @magi (the attention\n"     \
+    "                          ops MagiCompiler's examples split at), @sdpa (torch's\n"          \
+    "                          scaled_dot_product_attention); 'cgscope split --presets'\n"       \
+    "                          lists them with their sources\n"
 void cli_list_release(struct cli_list *l);
 
 /* Parse a non-negative integer option value; false on junk. */

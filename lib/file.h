@@ -1,0 +1,34 @@
+/*
+ * Files and positions, below every reader: reading a whole input (a file, or
+ * standard input for "-") and turning a byte offset into line:col.
+ */
+#ifndef CGS_FILE_H
+#define CGS_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/diag.h"
+
+/* The name standard input has in messages when a command reads "-". */
+#define CGS_STDIN_NAME "<stdin>"
+
+/* True for "-", the path that means standard input. */
+bool cgs_path_is_stdin(const char *path);
+
+/*
+ * Read a whole file (or standard input, for "-") into a heap buffer (caller
+ * frees), NUL-terminated. A folder, a file over max bytes and a read error
+ * fail with d filled (the path named).
+ */
+int cgs_read_file(const char *path, char **buf, size_t *len, size_t max,
+                  struct cgs_diag *d) CGS_WUR;
+
+/* 1-based line and column (in UTF-8 characters) of byte offset off in buf. */
+void cgs_text_position(const char *buf, size_t len, size_t off, uint32_t *line, uint32_t *col);
+
+/* True when path ends in ext (".pt2"), compared without regard to case. */
+bool cgs_path_has_ext(const char *path, const char *ext);
+
+#endif
