@@ -1,5 +1,8 @@
 /* cgscope dot: a picture of a graph and its pieces (DOT, SVG, PNG, PDF). */
 #include <getopt.h>
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,15 +13,16 @@
 #include "lib/split.h"
 #include "tools/cmd.h"
 #include "viz/dot.h"
+#include "viz/gv.h"
 
 static int run(int argc, char **argv);
 
 const struct cmd cmd_dot = {
     .name = "dot",
     .usage =
-        "cgscope dot GRAPH [--split-ops OPS | --policy P] [-o FILE] [--format dot|svg|png|pdf]\n"
+        "cgscope dot GRAPH [--split-ops OPS | --policy P] [-o FILE|-] [--format dot|svg|png|pdf]\n"
         "                   [--collapse none|pieces|module[:DEPTH]] [--max-nodes N]\n"
-        "                   [--profile REPORT.json]",
+        "                   [--profile REPORT.json] [--json]",
     .summary = "draw the graph and its pieces (Graphviz: DOT, SVG, PNG, PDF)",
     .help = "Every piece of the split is a cluster named cluster_<piece> (cluster_submod_3);\n"
             "splitting pieces are orange and dashed, compiled ones blue. Nodes show their\n"
@@ -29,12 +33,14 @@ const struct cmd cmd_dot = {
             "options:\n"
             "  --split-ops OP[,OP...]  split first (as 'cgscope split'); repeatable; an op that\n"
             "                          matches no node is an input error (exit 2)\n"
+CLI_SPLIT_PRESETS_HELP
             "  --allow-missing-ops     a splitting op may be absent (a warning)\n"
             "  --policy P              magi (default with --split-ops), fusion or device\n"
             "  -o, --output FILE       write FILE (atomically: a failure leaves nothing);\n"
-            "                          without it DOT or SVG go to stdout\n"
-            "  --format F              dot, svg, png or pdf; default from FILE's extension,\n"
-            "                          else dot\n"
+            "                          '-' or none: standard output (PNG and PDF only\n"
+            "                          when it is not a terminal)\n"
+            "  --format F              dot, svg, png or pdf; default from FILE's extension\n"
+            "                          (any case), else dot\n"
             "  --collapse V            none (every node), pieces (one box per piece) or\n"
             "                          module[:DEPTH] (one box per module_path prefix run);\n"
             "                          repeated identical boxes fold into one (xN)\n"
@@ -45,9 +51,20 @@ const struct cmd cmd_dot = {
             "  --profile REPORT.json   colour pieces by GPU time ('cgscope report --json')\n"
             "  --rankdir D             TB (default), LR, BT or RL\n"
             "  --model NAME            the model to read from a .pt2 archive holding several\n"
+            "  --json                  after writing FILE, describe it on stdout: view chosen\n"
+            "                          and why, nodes and pieces drawn, size, layout cost\n"
             "  -h, --help              show this help\n\n"
             "The DOT output is the graph as built (no layout), so it is fast and diffable;\n"
-            "SVG, PNG and PDF run Graphviz's dot layout (see docs/pictures.md for costs).\n\n"
+            "SVG, PNG and PDF run Graphviz's dot layout (see docs/pictures.md for costs).\n"
+            "Unless --collapse is given, the view is chosen for the picture to stay cheap:\n"
+            "collapsed above --max-nodes, when a layout of every node would take more than\n"
+            "10 s (estimated from the edges it must route), and for a PNG larger than\n"
+            "16384 px a side; the line on stderr says which view was chosen and why. A\n"
+            "layout expected to take more than 3 s says so and, on a terminal, counts.\n\n"
+            "JSON keys: format, version, graph, output, image_format, bytes, view,\n"
+            "view_reason, graph_nodes, nodes_drawn, edges_drawn, clusters, boxes, flagged,\n"
+            "pieces [{name, nodes, is_splitting_graph}], layout {width_pt, height_pt,\n"
+            "width_px, height_px, long_edges, virtual_nodes, estimated_seconds}.\n\n"
             "examples:\n"
             "  cgscope dot samples/cgs_transformer_dyn.json --split-ops cgs.attention -o t.svg\n"
             "  cgscope dot samples/llama_tiny.dynamo.json --collapse pieces -o llama.svg \\\n"
@@ -84,6 +101,126 @@ static bool parse_collapse(const char *s, int *view, unsigned *depth)
 static const char *const view_names[] = {"every node", "one box per piece",
                                          "one box per module run"};
 
+/* Views chosen automatically stay below these (the user's --collapse none goes past them). */
+#define MAX_AUTO_SECONDS 10.0 /* estimated layout time */
+#define MAX_BITMAP_SIDE  16384 /* pixels on a side of a PNG (cairo itself stops at 32767) */
+#define PROGRESS_SECONDS 3.0  /* layouts estimated longer than this say so and show time */
+
+enum { RENDER_OK = 0, RENDER_FAILED = 1, RENDER_TOO_LARGE = 2 };
+
+/* A thread that shows the seconds a long layout has taken, on a terminal's stderr. */
+struct progress {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool done, started;
+    int fd;
+    double est;
+};
+
+static void *progress_main(void *arg)
+{
+    struct progress *p = arg;
+    struct timespec t0, now, until;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pthread_mutex_lock(&p->lock);
+    while (!p->done) {
+        char line[128];
+        int n;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 1;
+        pthread_cond_timedwait(&p->cond, &p->lock, &until);
+        if (p->done)
+            break;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        n = snprintf(line, sizeof(line), "\rcgscope dot: laying out... %.0f s (about %.0f s "
+                     "expected) ", (double)(now.tv_sec - t0.tv_sec), p->est);
+        if (n > 0 && write(p->fd, line, (size_t)n) < 0)
+            break;
+    }
+    pthread_mutex_unlock(&p->lock);
+    if (write(p->fd, "\r\033[K", 4) < 0)
+        return NULL;
+    return NULL;
+}
+
+static void progress_start(struct progress *p, double est)
+{
+    memset(p, 0, sizeof(*p));
+    p->est = est;
+    if (!isatty(2) || (p->fd = dup(2)) < 0)
+        return;
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->cond, NULL);
+    p->started = !pthread_create(&p->thread, NULL, progress_main, p);
+    if (!p->started)
+        close(p->fd);
+}
+
+static void progress_stop(struct progress *p)
+{
+    if (!p->started)
+        return;
+    pthread_mutex_lock(&p->lock);
+    p->done = true;
+    pthread_cond_signal(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+    pthread_join(p->thread, NULL);
+    close(p->fd);
+    pthread_mutex_destroy(&p->lock);
+    pthread_cond_destroy(&p->cond);
+}
+
+/*
+ * Lay out and render, with the bitmap limit: past it an automatic view reports
+ * RENDER_TOO_LARGE, one the user asked for is drawn at a lower dpi that fits. Graphviz's
+ * messages are printed as ours. Errors are printed.
+ */
+static int render(Agraph_t *dg, const char *format, const struct cgs_dot_cost *cost,
+                  bool scale_to_fit, char **data, size_t *len, struct cgs_dot_render_info *info)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_dot_render_opts ro = {MAX_BITMAP_SIDE};
+    struct progress pr;
+    int r;
+
+    if (strcmp(format, "dot") && cost->est_seconds > PROGRESS_SECONDS)
+        fprintf(stderr, "cgscope dot: laying out %u nodes and %u edges: about %.0f s\n",
+                cost->nodes, cost->edges, cost->est_seconds);
+    progress_start(&pr, cost->est_seconds > PROGRESS_SECONDS ? cost->est_seconds : 0);
+    if (!pr.est)
+        progress_stop(&pr);
+    r = cgs_dot_render_ex(dg, format, &ro, data, len, info, &d);
+    if (!r && info->too_large && scale_to_fit) {
+        double side = info->width_px > info->height_px ? info->width_px : info->height_px;
+        char dpi[32];
+        snprintf(dpi, sizeof(dpi), "%.2f", 96.0 * (MAX_BITMAP_SIDE - 64) / side);
+        fprintf(stderr, "cgscope dot: the PNG would be %.0f x %.0f px: drawn at %s dpi to stay "
+                "within %d px a side (SVG keeps every detail)\n", info->width_px,
+                info->height_px, dpi, MAX_BITMAP_SIDE);
+        gv_set(dg, "dpi", dpi);
+        r = cgs_dot_render_ex(dg, format, &ro, data, len, info, &d);
+    }
+    progress_stop(&pr);
+    if (r < 0) {
+        cli_report_diag(&d);
+        return RENDER_FAILED;
+    }
+    if (info->too_large)
+        return RENDER_TOO_LARGE;
+    for (char *m = info->messages; *m;) {
+        char *nl = strchr(m, '\n');
+        if (nl)
+            *nl = '\0';
+        if (*m)
+            cli_warn("graphviz: %s", m);
+        if (!nl)
+            break;
+        m = nl + 1;
+    }
+    return RENDER_OK;
+}
+
 static int run(int argc, char **argv)
 {
     enum {
@@ -97,7 +234,8 @@ static int run(int argc, char **argv)
         O_PROFILE,
         O_RANKDIR,
         O_MODEL,
-        O_ALLOW_MISSING
+        O_ALLOW_MISSING,
+        O_JSON
     };
     static const struct option opts[] = {
         {"split-ops", required_argument, NULL, O_SPLIT},
@@ -112,6 +250,7 @@ static int run(int argc, char **argv)
         {"profile", required_argument, NULL, O_PROFILE},
         {"rankdir", required_argument, NULL, O_RANKDIR},
         {"model", required_argument, NULL, O_MODEL},
+        {"json", no_argument, NULL, O_JSON},
         {NULL, 0, NULL, 0},
     };
     struct cli_list ops = CLI_LIST_INIT;
@@ -120,7 +259,11 @@ static int run(int argc, char **argv)
     int policy = -1, view = -1, c, rc = CGS_EXIT_OK;
     unsigned depth = 0;
     unsigned long max_nodes = CGS_DOT_DEFAULT_MAX_NODES, max_boxes = CGS_DOT_DEFAULT_MAX_BOXES;
-    bool no_fold = false, allow_missing = false;
+    bool no_fold = false, allow_missing = false, json = false, explicit_view = false;
+    const char *view_reason = "asked for (--collapse)";
+    char reason_buf[256];
+    struct cgs_dot_cost cost = {0};
+    struct cgs_dot_render_info info = {0};
     struct cgs_graph *g = NULL;
     struct cgs_split *s = NULL;
     struct cgs_layout *lay = NULL;
@@ -164,6 +307,7 @@ static int run(int argc, char **argv)
             format = optarg;
             break;
         case O_COLLAPSE:
+            explicit_view = true;
             if (!parse_collapse(optarg, &view, &depth)) {
                 rc = cli_usage_error(
                     &cmd_dot, "unknown --collapse '%s' (none, pieces, module[:DEPTH])", optarg);
@@ -196,6 +340,9 @@ static int run(int argc, char **argv)
         case O_MODEL:
             model = optarg;
             break;
+        case O_JSON:
+            json = true;
+            break;
         case ':':
             rc = cli_usage_error(&cmd_dot, "option '%s' needs a value", argv[optind - 1]);
             goto out;
@@ -208,6 +355,8 @@ static int run(int argc, char **argv)
         rc = cli_usage_error(&cmd_dot, optind == argc ? "missing GRAPH" : "expected one GRAPH");
         goto out;
     }
+    if (out && !strcmp(out, "-"))
+        out = NULL; // -o -: standard output, in any format
     if (!format) {
         format = out ? cgs_dot_format_from_path(out) : "dot";
         if (!format) {
@@ -218,8 +367,13 @@ static int run(int argc, char **argv)
             goto out;
         }
     }
-    if (!out && strcmp(format, "dot") && strcmp(format, "svg")) {
-        rc = cli_usage_error(&cmd_dot, "%s output needs -o FILE", format);
+    if (!out && json) {
+        rc = cli_usage_error(&cmd_dot, "--json describes the picture written: give -o FILE");
+        goto out;
+    }
+    if (!out && strcmp(format, "dot") && strcmp(format, "svg") && isatty(1)) {
+        rc = cli_usage_error(&cmd_dot, "%s output is binary: give -o FILE (or -o - to send it "
+                             "through a pipe)", format);
         goto out;
     }
     if (view == CGS_DOT_VIEW_PIECES && !ops.n && policy < 0) {
@@ -251,8 +405,12 @@ static int run(int argc, char **argv)
     }
     if (view < 0) {
         view = CGS_DOT_VIEW_FULL;
+        view_reason = "every node (the graph is small enough)";
         if (max_nodes && g->n_nodes > max_nodes) {
             view = s && s->n_pieces > 1 ? CGS_DOT_VIEW_PIECES : CGS_DOT_VIEW_MODULE;
+            snprintf(reason_buf, sizeof(reason_buf), "%u nodes, more than --max-nodes %lu",
+                     g->n_nodes, max_nodes);
+            view_reason = reason_buf;
             fprintf(stderr,
                     "cgscope dot: %u nodes, more than --max-nodes %lu: drawing %s "
                     "(--collapse none draws every node)\n",
@@ -298,8 +456,47 @@ static int run(int argc, char **argv)
     if (st.profile_unmatched)
         cli_warn("%s: %u piece%s of the profile name no piece of this split", profile_path,
                  st.profile_unmatched, st.profile_unmatched == 1 ? "" : "s");
-    if (cgs_dot_render(dg, format, &data, &len, &d) < 0) {
-        rc = cli_report_diag(&d);
+    if (strcmp(format, "dot")) {
+        cgs_dot_cost(dg, &cost);
+        if (!explicit_view && view == CGS_DOT_VIEW_FULL && cost.est_seconds > MAX_AUTO_SECONDS) {
+            // too slow to lay out: the collapsed view of the same graph, said so
+            int nv = s && s->n_pieces > 1 ? CGS_DOT_VIEW_PIECES : CGS_DOT_VIEW_MODULE;
+            snprintf(reason_buf, sizeof(reason_buf),
+                     "a layout of every node would take about %.0f s", cost.est_seconds);
+            view_reason = reason_buf;
+            fprintf(stderr, "cgscope dot: %s (%u long edges): drawing %s instead (--collapse "
+                    "none insists)\n", reason_buf, cost.long_edges, view_names[nv]);
+            agclose(dg);
+            o.view = (enum cgs_dot_view)(view = nv);
+            dg = cgs_dot_build(g, &o, &st, &d);
+            if (!dg) {
+                rc = cli_report_diag(&d);
+                goto out;
+            }
+            cgs_dot_cost(dg, &cost);
+        }
+    }
+    rc = render(dg, format, &cost, explicit_view, &data, &len, &info);
+    if (rc == RENDER_TOO_LARGE && view == CGS_DOT_VIEW_FULL && !explicit_view) {
+        int nv = s && s->n_pieces > 1 ? CGS_DOT_VIEW_PIECES : CGS_DOT_VIEW_MODULE;
+        snprintf(reason_buf, sizeof(reason_buf), "a PNG of every node would be %.0f x %.0f px",
+                 info.width_px, info.height_px);
+        view_reason = reason_buf;
+        fprintf(stderr, "cgscope dot: %s, past the %d px a side this draws: drawing %s instead "
+                "(SVG has no such limit; --collapse none scales the PNG down)\n", reason_buf,
+                MAX_BITMAP_SIDE, view_names[nv]);
+        agclose(dg);
+        o.view = (enum cgs_dot_view)(view = nv);
+        dg = cgs_dot_build(g, &o, &st, &d);
+        if (!dg) {
+            rc = cli_report_diag(&d);
+            goto out;
+        }
+        cgs_dot_cost(dg, &cost);
+        rc = render(dg, format, &cost, true, &data, &len, &info);
+    }
+    if (rc) {
+        rc = CGS_EXIT_BAD_INPUT;
         goto out;
     }
     if (out) {
@@ -313,6 +510,49 @@ static int run(int argc, char **argv)
         }
     } else if (fwrite(data, 1, len, stdout) != len) {
         rc = cli_error("cannot write to standard output");
+    }
+    if (!rc && json) {
+        cJSON *doc = cli_json_doc("dot");
+        cJSON_AddStringToObject(doc, "graph", argv[optind]);
+        cJSON_AddStringToObject(doc, "output", out);
+        cJSON_AddStringToObject(doc, "image_format", format);
+        cJSON_AddNumberToObject(doc, "bytes", (double)len);
+        cJSON_AddStringToObject(doc, "view", view == CGS_DOT_VIEW_FULL     ? "full"
+                                             : view == CGS_DOT_VIEW_PIECES ? "pieces"
+                                                                           : "module");
+        cJSON_AddStringToObject(doc, "view_reason", view_reason);
+        if (view == CGS_DOT_VIEW_MODULE)
+            cJSON_AddNumberToObject(doc, "module_depth", st.module_depth);
+        cJSON_AddNumberToObject(doc, "graph_nodes", g->n_nodes);
+        cJSON_AddNumberToObject(doc, "nodes_drawn", st.nodes);
+        cJSON_AddNumberToObject(doc, "edges_drawn", st.edges);
+        cJSON_AddNumberToObject(doc, "clusters", st.clusters);
+        if (view != CGS_DOT_VIEW_FULL)
+            cJSON_AddNumberToObject(doc, "boxes", st.boxes);
+        cJSON_AddNumberToObject(doc, "flagged", st.flagged);
+        if (s) {
+            cJSON *a = cJSON_AddArrayToObject(doc, "pieces");
+            for (uint32_t i = 0; i < s->n_pieces; i++) {
+                cJSON *p = cJSON_CreateObject();
+                cJSON_AddStringToObject(p, "name", s->pieces[i].name);
+                cJSON_AddNumberToObject(p, "nodes", s->pieces[i].n_nodes);
+                cJSON_AddBoolToObject(p, "is_splitting_graph", s->pieces[i].is_splitting_graph);
+                cJSON_AddItemToArray(a, p);
+            }
+        } else {
+            cJSON_AddNullToObject(doc, "pieces");
+        }
+        if (strcmp(format, "dot")) {
+            cJSON *l = cJSON_AddObjectToObject(doc, "layout");
+            cJSON_AddNumberToObject(l, "width_pt", info.width_pt);
+            cJSON_AddNumberToObject(l, "height_pt", info.height_pt);
+            cJSON_AddNumberToObject(l, "width_px", info.width_px);
+            cJSON_AddNumberToObject(l, "height_px", info.height_px);
+            cJSON_AddNumberToObject(l, "long_edges", cost.long_edges);
+            cJSON_AddNumberToObject(l, "virtual_nodes", (double)cost.virtual_nodes);
+            cJSON_AddNumberToObject(l, "estimated_seconds", cost.est_seconds);
+        }
+        cli_print_json(doc);
     }
 out:
     free(data);

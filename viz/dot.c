@@ -9,9 +9,12 @@
 #include "viz/dot.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include "lib/arena.h"
 #include "lib/buf.h"
@@ -2128,6 +2131,69 @@ Agraph_t *cgs_dot_build(const struct cgs_graph *g, const struct cgs_dot_opts *op
     return build_collapsed(g, opts, stats, d);
 }
 
+/* ---- cost ---------------------------------------------------------------------------------- */
+
+/*
+ * What dot's layout will cost: it ranks the nodes and turns every edge spanning k ranks into
+ * k - 1 virtual nodes, and its crossing minimisation grows with them. Ranks here are the
+ * longest path from a source in the order the nodes were made (the graph's order, which is
+ * topological); edges against that order are counted as spanning one rank.
+ */
+void cgs_dot_cost(Agraph_t *dg, struct cgs_dot_cost *c)
+{
+    uint64_t max_seq = 0;
+    uint32_t *rank;
+    Agnode_t *v;
+
+    memset(c, 0, sizeof(*c));
+    c->nodes = (uint32_t)agnnodes(dg);
+    c->edges = (uint32_t)agnedges(dg);
+    for (v = agfstnode(dg); v; v = agnxtnode(dg, v))
+        max_seq = AGSEQ(v) > max_seq ? AGSEQ(v) : max_seq;
+    if (!c->nodes)
+        return;
+    rank = cgs_xcalloc((size_t)max_seq + 1, sizeof(*rank));
+    for (v = agfstnode(dg); v; v = agnxtnode(dg, v)) {
+        uint32_t r = 1;
+        for (Agedge_t *e = agfstin(dg, v); e; e = agnxtin(dg, e))
+            if (AGSEQ(agtail(e)) < AGSEQ(v) && rank[AGSEQ(agtail(e))] + 1 > r)
+                r = rank[AGSEQ(agtail(e))] + 1;
+        rank[AGSEQ(v)] = r;
+        c->ranks = r > c->ranks ? r : c->ranks;
+    }
+    // a source (an input, a weight) is pulled down next to its first user, as dot's
+    // network simplex ranking does to shorten its edges
+    for (v = agfstnode(dg); v; v = agnxtnode(dg, v)) {
+        uint32_t lo = UINT32_MAX;
+        if (agfstin(dg, v))
+            continue;
+        for (Agedge_t *e = agfstout(dg, v); e; e = agnxtout(dg, e))
+            if (AGSEQ(aghead(e)) > AGSEQ(v) && rank[AGSEQ(aghead(e))] < lo)
+                lo = rank[AGSEQ(aghead(e))];
+        if (lo != UINT32_MAX && lo > 1)
+            rank[AGSEQ(v)] = lo - 1;
+    }
+    for (v = agfstnode(dg); v; v = agnxtnode(dg, v))
+        for (Agedge_t *e = agfstout(dg, v); e; e = agnxtout(dg, e)) {
+            uint64_t h = AGSEQ(aghead(e)), t = AGSEQ(v);
+            if (h > t && rank[h] > rank[t] + 1) {
+                c->virtual_nodes += rank[h] - rank[t] - 1;
+                c->long_edges++;
+            }
+        }
+    free(rank);
+    /*
+     * Seconds of dot layout: grows with the long edges times the virtual nodes they make
+     * (crossing minimisation works on both). Fitted to ten bundled and fixture graphs (docs/
+     * pictures.md): within a factor of about 3, which is what a "this will take a while"
+     * needs.
+     */
+    {
+        double work = (double)c->virtual_nodes * (double)c->long_edges;
+        c->est_seconds = 2e-5 * c->nodes + (work > 0 ? 1.6e-12 * pow(work, 1.63) : 0);
+    }
+}
+
 /* ---- rendering ----------------------------------------------------------------------------- */
 
 static const char *const formats[] = {"dot", "svg", "png", "pdf"};
@@ -2146,9 +2212,9 @@ const char *cgs_dot_format_from_path(const char *path)
     if (!dot || (slash && dot < slash))
         return NULL;
     for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-        if (!strcmp(dot + 1, formats[i]))
+        if (!strcasecmp(dot + 1, formats[i]))
             return formats[i];
-    if (!strcmp(dot + 1, "gv"))
+    if (!strcasecmp(dot + 1, "gv"))
         return "dot";
     return NULL;
 }
@@ -2192,13 +2258,61 @@ static GVC_t *gvc_get(void)
     return gvc;
 }
 
-int cgs_dot_render(Agraph_t *dg, const char *format, char **data, size_t *len, struct cgs_diag *d)
+/*
+ * Graphviz's plugins print some messages straight to standard error ("(null): graph is too
+ * large for cairo-renderer bitmaps. Scaling by 0.62 to fit"), past agseterrf. While Graphviz
+ * works, fd 2 goes to a temporary file; what it said is read back into gv_msg afterwards.
+ */
+struct stderr_capture {
+    int saved;
+    FILE *tmp;
+};
+
+static void capture_begin(struct stderr_capture *c)
+{
+    c->saved = -1;
+    c->tmp = tmpfile();
+    fflush(stderr);
+    if (c->tmp && (c->saved = dup(2)) >= 0 && dup2(fileno(c->tmp), 2) < 0) {
+        close(c->saved);
+        c->saved = -1;
+    }
+}
+
+static void capture_end(struct stderr_capture *c)
+{
+    char line[512];
+    fflush(stderr);
+    if (c->saved >= 0) {
+        dup2(c->saved, 2);
+        close(c->saved);
+    }
+    if (!c->tmp)
+        return;
+    rewind(c->tmp);
+    while (fgets(line, sizeof(line), c->tmp)) {
+        const char *m = line;
+        if (!strncmp(m, "(null): ", 8))
+            m += 8;
+        gv_collect((char *)(uintptr_t)m);
+    }
+    fclose(c->tmp);
+}
+
+int cgs_dot_render_ex(Agraph_t *dg, const char *format, const struct cgs_dot_render_opts *o,
+                      char **data, size_t *len, struct cgs_dot_render_info *info,
+                      struct cgs_diag *d)
 {
     GVC_t *gvc;
     char *res = NULL;
     unsigned int rlen = 0;
     int rc = 0;
+    struct stderr_capture cap;
+    struct cgs_dot_render_info local;
 
+    if (!info)
+        info = &local;
+    memset(info, 0, sizeof(*info));
     *data = NULL;
     *len = 0;
     if (!cgs_dot_format_known(format))
@@ -2229,18 +2343,49 @@ int cgs_dot_render(Agraph_t *dg, const char *format, char **data, size_t *len, s
     gvc = gvc_get();
     if (!gvc)
         return cgs_diag_set(d, CGS_E_NOMEM, "graphviz could not start");
-    if (gvLayout(gvc, dg, "dot"))
+    capture_begin(&cap);
+    if (gvLayout(gvc, dg, "dot")) {
+        capture_end(&cap);
         return gv_fail(d, "layout");
+    }
+    {
+        /* the picture's size: points at 72 per inch; bitmaps at 96 dpi unless told */
+        double dpi = 96.0;
+        const char *ds = agget(dg, (char *)(uintptr_t)"dpi");
+        boxf bb = GD_bb(dg);
+        if (ds && *ds && atof(ds) > 0)
+            dpi = atof(ds);
+        info->width_pt = bb.UR.x - bb.LL.x;
+        info->height_pt = bb.UR.y - bb.LL.y;
+        info->width_px = info->width_pt * dpi / 72.0;
+        info->height_px = info->height_pt * dpi / 72.0;
+    }
+    if (o && o->max_bitmap_side && !strcmp(format, "png") &&
+        (info->width_px > o->max_bitmap_side || info->height_px > o->max_bitmap_side)) {
+        info->too_large = true;
+        gvFreeLayout(gvc, dg);
+        capture_end(&cap);
+        return 0;
+    }
     if (gvRenderData(gvc, dg, format, &res, &rlen) || !res) {
-        rc = gv_fail(d, "rendering");
+        rc = 1;
     } else {
         *data = cgs_xmalloc((size_t)rlen + 1);
         memcpy(*data, res, rlen);
         (*data)[rlen] = 0;
         *len = rlen;
     }
+    capture_end(&cap);
+    if (rc)
+        rc = gv_fail(d, "rendering");
     if (res)
         gvFreeRenderData(res);
     gvFreeLayout(gvc, dg);
+    snprintf(info->messages, sizeof(info->messages), "%s", gv_msg);
     return rc;
+}
+
+int cgs_dot_render(Agraph_t *dg, const char *format, char **data, size_t *len, struct cgs_diag *d)
+{
+    return cgs_dot_render_ex(dg, format, NULL, data, len, NULL, d);
 }

@@ -116,6 +116,17 @@ struct cgs_dot_stats {
 Agraph_t *cgs_dot_build(const struct cgs_graph *g, const struct cgs_dot_opts *opts,
                         struct cgs_dot_stats *stats, struct cgs_diag *d) CGS_WUR;
 
+/* ---- cost ------------------------------------------------------------------------------------ */
+
+/* What a layout of a built graph will cost (see cgs_dot_cost). */
+struct cgs_dot_cost {
+    uint32_t nodes, edges, ranks;
+    uint32_t long_edges;    /* edges spanning more than one rank */
+    uint64_t virtual_nodes; /* dot's virtual nodes: edge spans beyond one rank */
+    double est_seconds;     /* estimated layout time */
+};
+void cgs_dot_cost(Agraph_t *dg, struct cgs_dot_cost *c);
+
 /* ---- rendering ---------------------------------------------------------------------------- */
 
 /* Whether cgscope renders this format: "dot", "svg", "png", "pdf". */
@@ -132,5 +143,22 @@ const char *cgs_dot_format_from_path(const char *path);
  */
 int cgs_dot_render(Agraph_t *dg, const char *format, char **data, size_t *len,
                    struct cgs_diag *d) CGS_WUR;
+
+struct cgs_dot_render_opts {
+    double max_bitmap_side; /* png: pixels on a side past which nothing is rendered (the
+                               layout's size is reported, too_large set); 0 = no limit */
+};
+
+struct cgs_dot_render_info {
+    double width_pt, height_pt; /* the layout's size (72 points per inch) */
+    double width_px, height_px; /* at the graph's dpi (96 unless set) */
+    bool too_large;             /* past max_bitmap_side: no data */
+    char messages[512];         /* what Graphviz said (its warnings), one per line */
+};
+
+/* cgs_dot_render with limits and what Graphviz said; opts and info may be NULL. */
+int cgs_dot_render_ex(Agraph_t *dg, const char *format, const struct cgs_dot_render_opts *opts,
+                      char **data, size_t *len, struct cgs_dot_render_info *info,
+                      struct cgs_diag *d) CGS_WUR;
 
 #endif

@@ -91,7 +91,45 @@ check "broken profile" 2 "$CGSCOPE" dot $G $OPS --profile $dir/broken-profile.js
 has "broken profile place" $err "broken-profile.json:2:"
 
 # usage errors
-check "png needs -o" 2 "$CGSCOPE" dot $G --format png
+# a binary format goes to stdout only when it is not a terminal (here: a file), and with -o -
+check "png to a pipe" 0 "$CGSCOPE" dot $G --format png
+head -c 4 $out | grep -q PNG || { echo "FAIL png to a pipe: no PNG on stdout"; fails=$((fails + 1)); }
+check "png to -o -" 0 "$CGSCOPE" dot $G $OPS -o - --format png
+head -c 4 $out | grep -q PNG || { echo "FAIL -o -: no PNG on stdout"; fails=$((fails + 1)); }
+check "-o - defaults to dot" 0 "$CGSCOPE" dot $G -o -
+has "-o - dot" $out "digraph"
+# upper-case extensions name the format too
+check "upper-case extension" 0 "$CGSCOPE" dot $G $OPS -o $dir/UP.SVG
+has "upper-case svg" $dir/UP.SVG "<svg"
+# --json describes what was written
+check "dot --json" 0 "$CGSCOPE" dot $G $OPS --collapse pieces -o $dir/j.svg --json
+for k in '"format":	"cgscope-dot"' '"version":	1' '"output":' '"view":	"pieces"' '"view_reason":' '"pieces":' '"width_px":' '"estimated_seconds":'; do
+    has "dot --json key" $out "$k"
+done
+check "dot --json without -o" 2 "$CGSCOPE" dot $G --json
+has "dot --json needs -o" $err "give -o FILE"
+has "dot --json error object" $err '{"format":"cgscope-error"'
+# a graph whose every-node PNG would be huge is drawn collapsed, saying so; asked for, it is
+# scaled to fit (torch's efficientnet_b0 post-grad graph: 1435 nodes)
+F=${FIXTURES:-../shared/fixtures}/post_grad/efficientnet_b0_eval.json
+if [ -f "$F" ]; then
+    check "big png collapses" 0 "$CGSCOPE" dot $F -o $dir/big.png --json
+    has "big png view" $out '"view":	"module"'
+    has "big png says why" $err "past the 16384 px a side"
+    hasnt "no graphviz line" $err "(null)"
+    check "big png insisted" 0 "$CGSCOPE" dot $F --collapse none -o $dir/big2.png --json
+    has "big png scaled" $err "dpi to stay within 16384 px"
+    w=$(sed -n 's/.*"height_px":	\([0-9]*\).*/\1/p' $out)
+    [ "${w:-99999}" -le 16384 ] || { echo "FAIL scaled png is $w px high"; fails=$((fails + 1)); }
+fi
+# a layout that would take long (mobilenet_v2's training backward graph: a full SVG took
+# 34 s on the development machine) is collapsed by default, saying so
+F=${FIXTURES:-../shared/fixtures}/post_grad/mobilenet_v2_train.bwd.json
+if [ -f "$F" ]; then
+    check "slow layout collapses" 0 "$CGSCOPE" dot $F --max-nodes 0 -o $dir/bwd.svg --json
+    has "slow layout says why" $err "a layout of every node would take about"
+    has "slow layout view" $out '"view":	"module"'
+fi
 check "unknown extension" 2 "$CGSCOPE" dot $G -o $dir/t.jpeg
 nofile "unknown extension" $dir/t.jpeg
 check "unknown format" 2 "$CGSCOPE" dot $G --format gif
