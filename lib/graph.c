@@ -15,6 +15,36 @@ const struct cgs_dtype_info cgs_dtypes[CGS_DTYPE_COUNT] = {
 #undef DT
 };
 
+/* torch.fx.graph's dtype_abbrs, the notation TORCH_LOGS and print_readable use (f32[2, 3]). */
+const char *cgs_dtype_abbr(enum cgs_dtype dt)
+{
+    static const char *const abbr[CGS_DTYPE_COUNT] = {
+        [CGS_DTYPE_BOOL] = "b8",
+        [CGS_DTYPE_UINT8] = "u8",
+        [CGS_DTYPE_UINT16] = "u16",
+        [CGS_DTYPE_UINT32] = "u32",
+        [CGS_DTYPE_UINT64] = "u64",
+        [CGS_DTYPE_INT8] = "i8",
+        [CGS_DTYPE_INT16] = "i16",
+        [CGS_DTYPE_INT32] = "i32",
+        [CGS_DTYPE_INT64] = "i64",
+        [CGS_DTYPE_FLOAT8_E5M2] = "f8e5m2",
+        [CGS_DTYPE_FLOAT8_E4M3FN] = "f8e4m3fn",
+        [CGS_DTYPE_FLOAT8_E5M2FNUZ] = "f8e5m2fnuz",
+        [CGS_DTYPE_FLOAT8_E4M3FNUZ] = "f8e4m3fnuz",
+        [CGS_DTYPE_FLOAT16] = "f16",
+        [CGS_DTYPE_BFLOAT16] = "bf16",
+        [CGS_DTYPE_FLOAT32] = "f32",
+        [CGS_DTYPE_FLOAT64] = "f64",
+        [CGS_DTYPE_COMPLEX32] = "c32",
+        [CGS_DTYPE_COMPLEX64] = "c64",
+        [CGS_DTYPE_COMPLEX128] = "c128",
+    };
+    if (dt <= CGS_DTYPE_UNKNOWN || dt >= CGS_DTYPE_COUNT)
+        return "?";
+    return abbr[dt] ? abbr[dt] : cgs_dtypes[dt].name;
+}
+
 enum cgs_dtype cgs_dtype_from_name(const char *name)
 {
     for (int i = 1; i < CGS_DTYPE_COUNT; i++)

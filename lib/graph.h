@@ -39,6 +39,10 @@ struct cgs_dtype_info {
 
 extern const struct cgs_dtype_info cgs_dtypes[CGS_DTYPE_COUNT];
 
+/* torch's short name of a dtype, as TORCH_LOGS prints it ("f32", "bf16", "b8"); "?" when
+   unknown. Text output and pictures use it. */
+const char *cgs_dtype_abbr(enum cgs_dtype dt);
+
 /* CGS_DTYPE_UNKNOWN when the name is not a torch dtype. */
 enum cgs_dtype cgs_dtype_from_name(const char *name);
 

@@ -185,7 +185,7 @@ void cgs_val_describe(const struct cgs_val *v, struct cgs_buf *out)
         cgs_buf_addch(out, ')');
         break;
     case CGS_VAL_TENSOR:
-        cgs_buf_addstr(out, v->u.t.dtype ? cgs_dtypes[v->u.t.dtype].name : "?");
+        cgs_buf_addstr(out, cgs_dtype_abbr(v->u.t.dtype));
         if (v->u.t.ndim == CGS_NDIM_UNKNOWN)
             cgs_buf_addstr(out, "[...]");
         else

@@ -134,7 +134,7 @@ int cli_report_diag(const struct cgs_diag *d)
 int cli_error(const char *fmt, ...)
 {
     va_list ap;
-    fputs("cgscope: error: ", stderr);
+    fprintf(stderr, "cgscope: %serror%s: ", cli_paint(2, "bad"), CLI_RESET(2));
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
@@ -148,7 +148,7 @@ int cli_error(const char *fmt, ...)
 void cli_warn(const char *fmt, ...)
 {
     va_list ap;
-    fputs("cgscope: warning: ", stderr);
+    fprintf(stderr, "cgscope: %swarning%s: ", cli_paint(2, "warn"), CLI_RESET(2));
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
@@ -439,6 +439,51 @@ void cli_print_presets(FILE *f)
         for (const char *const *op = p->ops; *op; op++)
             fprintf(f, "  %s\n", *op);
     }
+}
+
+const char *cli_human_bytes(int64_t bytes, char *buf, size_t n)
+{
+    static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = (double)bytes;
+    int u = -1;
+    if (bytes < 1024 && bytes > -1024) {
+        snprintf(buf, n, "%lld byte%s", (long long)bytes, bytes == 1 ? "" : "s");
+        return buf;
+    }
+    while ((v >= 1024 || v <= -1024) && u < 5) {
+        v /= 1024;
+        u++;
+    }
+    snprintf(buf, n, "%.1f %s", v, units[u]);
+    return buf;
+}
+
+static int color_on[3] = {-1, -1, -1};
+
+const char *cli_paint(int fd, const char *role)
+{
+    static const struct {
+        const char *role, *sgr;
+    } roles[] = {{"ok", "\033[32m"},   {"warn", "\033[33m"}, {"bad", "\033[31m"},
+                 {"dim", "\033[2m"},   {"bold", "\033[1m"},  {"reset", "\033[0m"}};
+    if (fd != 1 && fd != 2)
+        return "";
+    if (color_on[fd] < 0) {
+        const char *force = getenv("CGSCOPE_COLOR"), *term = getenv("TERM");
+        if (force && !strcmp(force, "always"))
+            color_on[fd] = 1;
+        else if (force && !strcmp(force, "never"))
+            color_on[fd] = 0;
+        else
+            color_on[fd] = isatty(fd) && !(getenv("NO_COLOR") && *getenv("NO_COLOR")) &&
+                           !(term && !strcmp(term, "dumb"));
+    }
+    if (!color_on[fd])
+        return "";
+    for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
+        if (!strcmp(roles[i].role, role))
+            return roles[i].sgr;
+    return "";
 }
 
 bool cli_parse_uint(const char *s, unsigned long *out)

@@ -193,16 +193,30 @@ static cJSON *layout_json(const struct cgs_layout *l)
     return doc;
 }
 
+/* A titled list of names in columns (as ls lays them out), at most 12 without --all. */
 static void print_names(const char *title, const struct cgs_node *const *nodes, uint32_t n,
                         bool all)
 {
-    uint32_t max = all ? n : 12;
-    printf("%s (%u):", title, n);
-    for (uint32_t i = 0; i < n && i < max; i++)
-        printf(" %s", nodes[i]->name);
+    uint32_t max = all ? n : 12, shown = n < max ? n : max, w = 8, cols, rows;
+    printf("%s (%u):\n", title, n);
+    for (uint32_t i = 0; i < shown; i++)
+        if (strlen(nodes[i]->name) + 2 > w)
+            w = (uint32_t)strlen(nodes[i]->name) + 2;
+    cols = 96 / w ? 96 / w : 1;
+    rows = (shown + cols - 1) / cols;
+    for (uint32_t r = 0; r < rows; r++) {
+        int pad = 1;
+        for (uint32_t c = 0; c < cols; c++) {
+            uint32_t i = c * rows + r;
+            if (i >= shown)
+                break;
+            printf("%*s%s", pad + 1, "", nodes[i]->name);
+            pad = (int)(w - 1 - strlen(nodes[i]->name));
+        }
+        printf("\n");
+    }
     if (n > max)
-        printf(" ... (%u more; --all lists them)", n - max);
-    printf("\n");
+        printf("  ... (%u more; --all lists them)\n", n - max);
 }
 
 static void print_order(const uint8_t *order, uint32_t n)
@@ -218,7 +232,8 @@ static void layout_text(const struct cgs_layout *l, bool all)
     const struct cgs_graph *g = l->graph;
     uint32_t shown;
 
-    printf("layout opt %s: %s\n", l->layout_opt ? "ON" : "OFF", l->reason);
+    printf("%slayout opt %s%s: %s\n", cli_paint(1, "bold"), l->layout_opt ? "ON" : "OFF",
+           CLI_RESET(1), l->reason);
     printf("rule %s (%s), %s graph, %u nodes, %u convolution%s\n", cgs_layout_rule_id(l->rule),
            cgs_layout_rules_name(l->opts.rules),
            l->is_backward ? "backward" : l->is_inference ? "inference" : "training forward",

@@ -189,6 +189,8 @@ static cJSON *shapes_json(const struct cgs_graph *g, const struct cgs_shapes *s,
     return doc;
 }
 
+#define NAME_COL_MAX 40
+
 static void shapes_text(const struct cgs_graph *g, const struct cgs_shapes *s,
                         const struct cgs_sym_bindings *bind, bool all, int64_t total,
                         bool total_known)
@@ -212,11 +214,33 @@ static void shapes_text(const struct cgs_graph *g, const struct cgs_shapes *s,
         printf("\n");
     }
     free(idx);
+    // the name column fits the longest name shown, up to a cap; longer ones get a line each
+    int name_w = 4, status_w = 6;
+    bool any = false;
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const struct cgs_shape_node *r = &s->nodes[i];
+        bool notable = r->status != CGS_SHAPE_OK ||
+                       (r->cmp != CGS_SHAPE_CMP_NONE && r->cmp != CGS_SHAPE_CMP_MATCH);
+        int len = (int)strlen(g->nodes[i]->name);
+        if (!all && !notable && !bind->n)
+            continue;
+        any = true;
+        if (len > name_w)
+            name_w = len > NAME_COL_MAX ? NAME_COL_MAX : len;
+        len = (int)strlen(cgs_shape_status_names[r->status]);
+        status_w = len > status_w ? len : status_w;
+    }
+    if (any)
+        printf("%s%-*s  %-*s  value%s%s\n", cli_paint(1, "bold"), name_w, "node", status_w,
+               "status", bind->n ? "  (= at the --bind values)  bytes" : "", CLI_RESET(1));
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         const struct cgs_node *n = g->nodes[i];
         const struct cgs_shape_node *r = &s->nodes[i];
         bool notable = r->status != CGS_SHAPE_OK ||
                        (r->cmp != CGS_SHAPE_CMP_NONE && r->cmp != CGS_SHAPE_CMP_MATCH);
+        const char *role = r->status == CGS_SHAPE_OK        ? "ok"
+                           : r->status == CGS_SHAPE_PARTIAL ? "warn"
+                                                            : "bad";
         if (!all && !notable && !bind->n)
             continue;
         cgs_buf_reset(&b);
@@ -231,11 +255,17 @@ static void shapes_text(const struct cgs_graph *g, const struct cgs_shapes *s,
                 cgs_buf_addf(&b, " = %s", bb.buf);
             cgs_buf_release(&bb);
         }
-        printf("%-32s %-10s %s", n->name, cgs_shape_status_names[r->status], b.buf);
+        if ((int)strlen(n->name) > name_w)
+            printf("%s\n%-*s", n->name, name_w, "");
+        else
+            printf("%-*s", name_w, n->name);
+        printf("  %s%-*s%s  %s", cli_paint(1, role), status_w,
+               cgs_shape_status_names[r->status], CLI_RESET(1), b.buf);
         if (bind->n) {
             int64_t bytes;
+            char hb[32];
             if (r->val && cgs_val_bytes(r->val, cgs_sym_bindings_lookup, (void *)bind, &bytes) == 0)
-                printf("  %lld bytes", (long long)bytes);
+                printf("  %s", cli_human_bytes(bytes, hb, sizeof(hb)));
         }
         if (r->cmp != CGS_SHAPE_CMP_NONE && r->cmp != CGS_SHAPE_CMP_MATCH)
             printf("  [%s]", match_word(r->cmp));
@@ -249,9 +279,11 @@ static void shapes_text(const struct cgs_graph *g, const struct cgs_shapes *s,
            PLURAL(sm->unknown), sm->partial, sm->errors, PLURAL(sm->errors),
            sm->validated ? "validated" : "not validated");
     if (bind->n) {
+        char hb[32];
         if (total_known)
-            printf("total: %lld bytes of node values (views and in-place results counted once)\n",
-                   (long long)total);
+            printf("total: %s (%lld bytes) of node values (views and in-place results counted "
+                   "once)\n",
+                   cli_human_bytes(total, hb, sizeof(hb)), (long long)total);
         else
             printf("total: unknown (unbound symbols or unknown values)\n");
     }
@@ -343,7 +375,9 @@ static int piece_bytes(struct cgs_graph *g, const struct cgs_shapes *s, const ch
                 cJSON_AddNullToObject(o, "bytes");
             cJSON_AddItemToArray(arr, o);
         } else if (known) {
-            printf("  %-12s %6u nodes  %lld bytes%s\n", pc->name, pc->n_nodes, (long long)sum,
+            char hb[32];
+            printf("  %-12s %6u node%s  %12s%s\n", pc->name, pc->n_nodes, PLURAL(pc->n_nodes),
+                   cli_human_bytes(sum, hb, sizeof(hb)),
                    pc->is_splitting_graph ? "  (splitting op)" : "");
         } else {
             printf("  %-12s %6u nodes  ? bytes (unbound symbols or unknown values)\n", pc->name,

@@ -466,8 +466,12 @@ static void split_text(const struct cgs_graph *g, const struct cgs_split *s, boo
             cgs_buf_release(&src);
         }
         source_range(p, &a);
-        printf("  %-4lld %-*s %-9s %6u  %-9s %s\n", (long long)p->graph_id, name_w, p->name,
-               piece_kind(s, p), p->n_nodes, verdict(s, p), a.len ? a.buf : "-");
+        printf("  %-4lld %-*s %-9s %6u  %s%-9s%s %s\n", (long long)p->graph_id, name_w, p->name,
+               piece_kind(s, p), p->n_nodes,
+               cli_paint(1, !strcmp(verdict(s, p), "yes")  ? "ok"
+                            : !strcmp(verdict(s, p), "no") ? "bad"
+                                                           : "dim"),
+               verdict(s, p), CLI_RESET(1), a.len ? a.buf : "-");
         cgs_buf_release(&a);
         if (summary)
             continue;
@@ -491,7 +495,8 @@ static void split_text(const struct cgs_graph *g, const struct cgs_split *s, boo
     if (s->policy == CGS_SPLIT_MAGI) {
         uint32_t compiled = s->counters.compiled_graphs, ok = s->counters.capturable_graphs;
         if (compiled && ok == compiled)
-            printf("\nCUDA graphs: every compiled piece is capturable (%u of %u)\n", ok, compiled);
+            printf("\n%sCUDA graphs: every compiled piece is capturable (%u of %u)%s\n",
+                   cli_paint(1, "ok"), ok, compiled, CLI_RESET(1));
         else if (compiled) {
             uint32_t shown = 0;
             printf("\nCUDA graphs: %u of %u compiled piece%s capturable; not capturable:", ok,

@@ -147,6 +147,18 @@ int cli_split_ops_add(struct cli_list *l, const char *arg);
     "                          lists them with their sources\n"
 void cli_list_release(struct cli_list *l);
 
+/* "1.5 KiB", "12.0 MiB", "512 bytes" (binary units; JSON keeps exact bytes) into buf. */
+const char *cli_human_bytes(int64_t bytes, char *buf, size_t n);
+
+/*
+ * Colour for text on stdout (fd 1) or stderr (fd 2): on a terminal unless NO_COLOR is set
+ * (no-color.org) or TERM is dumb; CGSCOPE_COLOR=always|never overrides. cli_paint returns
+ * the SGR sequence for a role ("ok", "warn", "bad", "dim", "bold") or "" when colour is
+ * off; CLI_RESET ends it.
+ */
+const char *cli_paint(int fd, const char *role);
+#define CLI_RESET(fd) (cli_paint((fd), "reset"))
+
 /* Parse a non-negative integer option value; false on junk. */
 bool cli_parse_uint(const char *s, unsigned long *out);
 

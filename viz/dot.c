@@ -59,29 +59,7 @@ static const double heat_min_share[] = {0.0, 0.01, 0.025, 0.05, 0.10, 0.20, 0.40
 
 static void dtype_short(enum cgs_dtype dt, struct cgs_buf *b)
 {
-    const char *n = dt > CGS_DTYPE_UNKNOWN && dt < CGS_DTYPE_COUNT ? cgs_dtypes[dt].name : NULL;
-    static const struct {
-        const char *prefix, *abbrev;
-    } map[] = {{"bfloat", "bf"}, {"float8", "f8"}, {"float", "f"},
-               {"uint", "u"},    {"int", "i"},     {"complex", "c"}};
-
-    if (!n) {
-        cgs_buf_addch(b, '?');
-        return;
-    }
-    if (!strcmp(n, "bool")) {
-        cgs_buf_addstr(b, "b8");
-        return;
-    }
-    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-        size_t k = strlen(map[i].prefix);
-        if (!strncmp(n, map[i].prefix, k)) {
-            cgs_buf_addstr(b, map[i].abbrev);
-            cgs_buf_addstr(b, n + k);
-            return;
-        }
-    }
-    cgs_buf_addstr(b, n);
+    cgs_buf_addstr(b, cgs_dtype_abbr(dt));
 }
 
 static void tensor_text(const struct cgs_tensor *t, struct cgs_buf *b)

@@ -1,0 +1,126 @@
+#!/bin/sh
+# What a new user meets in the first hour (issue 12): errors that name the right thing, JSON
+# for scripts (errors too), presets, CUDA-graph verdicts, text made for people.
+. tests/cli/lib.sh
+G=samples/cgs_transformer_dyn.json
+
+# ---- errors ----
+mkdir "$T/graphs"
+check "folder as GRAPH" 2 "$CGSCOPE" info "$T/graphs"
+has "folder named" "$err" "is a folder, not a file"
+check "stdin JSON" 0 sh -c "\"\$0\" info - < $G" "$CGSCOPE"
+has "stdin named" "$out" "<stdin>"
+check "stdin JSON to split" 0 sh -c "\"\$0\" split - --split-ops cgs.attention --summary < $G" "$CGSCOPE"
+has "stdin split" "$out" "9 pieces"
+check "stdin garbage" 2 sh -c "echo '{\"nodes\": [' | \"\$0\" info -" "$CGSCOPE"
+has "stdin garbage named" "$err" "<stdin>:"
+check "mistyped command" 2 "$CGSCOPE" splt $G
+has "did you mean" "$err" "did you mean 'split'?"
+check "mistyped help" 2 "$CGSCOPE" help shape
+has "did you mean shapes" "$err" "did you mean 'shapes'?"
+# write errors name the file the user gave, not the temporary one
+check "unwritable folder" 2 "$CGSCOPE" dot $G -o /proc/no-such-dir/x.svg
+has "target named" "$err" "'/proc/no-such-dir/x.svg'"
+hasnt "no temporary named" "$err" ".tmp-"
+# a full standard output: one message, exit 2
+check "full stdout" 2 sh -c "\"\$0\" info $G > /dev/full" "$CGSCOPE"
+[ "$(wc -l < "$err")" = 1 ] || fail "full stdout: $(wc -l < "$err") lines on stderr"
+
+# ---- JSON: every document has format and version; errors as a JSON object too ----
+for c in "info $G" "split $G --split-ops cgs.attention" "shapes $G" \
+         "layout samples/resnet18.post_grad.json" "dot $G -o $T/j.svg"; do
+    check "json: $c" 0 "$CGSCOPE" $c --json
+    python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['format'].startswith('cgscope-') and d['version'] == 1, d.get('format')
+" "$out" || fail "json keys: $c"
+done
+check "json error" 2 "$CGSCOPE" split $G --split-ops cgs.atention --json
+tail -n 1 "$err" | python3 -c "
+import json, sys
+e = json.loads(sys.stdin.read())['error']
+assert 'cgs.atention' in e['message'] and 'did you mean' in e['message'], e
+assert set(e) >= {'message', 'file', 'line', 'column', 'path'}, e
+" || fail "json error object"
+[ ! -s "$out" ] || fail "json error: something on stdout"
+check "json load error" 2 "$CGSCOPE" info tests/bad/cycle.json --json
+tail -n 1 "$err" | python3 -c "
+import json, sys
+e = json.loads(sys.stdin.read())['error']
+assert e['file'] == 'tests/bad/cycle.json', e
+" || fail "json load error names the file"
+
+# ---- presets ----
+check "presets listed" 0 "$CGSCOPE" split --presets
+has "vllm preset source" "$out" "vllm/config/compilation.py"
+has "vllm preset member" "$out" "vllm.unified_attention_with_output"
+check "sdpa preset" 0 "$CGSCOPE" split samples/llama_tiny.dynamo.json --split-ops @sdpa --json
+python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+# torch's split of this graph at sdpa: samples/llama_tiny.split-attn.json
+ref = json.load(open('samples/llama_tiny.split-attn.json'))
+names = [p['name'] for p in d['pieces']]
+want = [p['name'] for p in ref['pieces']] if 'pieces' in ref else None
+assert want is None or names == want, (names, want)
+assert len(names) == 5, names
+" "$out" || fail "sdpa preset split"
+check "absent preset" 2 "$CGSCOPE" split $G --split-ops @vllm
+has "absent preset says" "$err" "no op of the preset @vllm"
+check "absent preset allowed" 0 "$CGSCOPE" split $G --split-ops @vllm --allow-missing-ops
+check "unknown preset" 2 "$CGSCOPE" split $G --split-ops @vlm
+has "unknown preset says" "$err" "unknown splitting-op preset '@vlm'"
+check "torch spelling" 0 "$CGSCOPE" split $G --split-ops cgs::attention --summary
+has "torch spelling splits" "$out" "9 pieces"
+
+# ---- CUDA-graph verdicts: every piece has one, the counters agree ----
+check "verdicts" 0 "$CGSCOPE" split $G --split-ops cgs.attention --json
+python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+comp = [p for p in d['pieces'] if not p['is_splitting_graph']]
+assert all(isinstance(p['capturable'], bool) for p in d['pieces'])
+assert all(p['capturable'] == (not p['capturable_reasons']) for p in comp)
+c = d['counters']
+assert c['compiled_graphs'] == len(comp)
+assert c['capturable_graphs'] == sum(p['capturable'] for p in comp)
+assert c['not_capturable_graphs'] == c['compiled_graphs'] - c['capturable_graphs']
+" "$out" || fail "verdicts agree with counters"
+check "verdict line" 0 "$CGSCOPE" split $G --split-ops cgs.attention
+has "positive verdict" "$out" "CUDA graphs: every compiled piece is capturable (5 of 5)"
+# a user input mutated in place breaks capture; the piece says so
+cat > "$T/mut.json" <<'JSON'
+{"format": "cgscope.graph", "version": 1, "name": "mut",
+ "producer": {"tool": "torch", "version": "2.11.0", "stage": "dynamo"},
+ "nodes": [
+  {"name": "l_x_", "op": "placeholder", "target": "l_x_", "args": [], "kwargs": {},
+   "val": {"dtype": "float32", "shape": [4], "stride": [1], "storage_offset": 0, "device": "cuda:0"}},
+  {"name": "add_", "op": "call_method", "target": "add_", "args": [{"node": "l_x_"}, 1], "kwargs": {},
+   "val": {"dtype": "float32", "shape": [4], "stride": [1], "storage_offset": 0, "device": "cuda:0"}},
+  {"name": "output", "op": "output", "target": "output", "args": [[{"node": "add_"}]], "kwargs": {}}]}
+JSON
+check "mutation verdict" 0 "$CGSCOPE" split "$T/mut.json" --summary
+has "not capturable" "$out" "0 of 1 compiled piece capturable"
+has "not capturable piece" "$out" "submod_0 (1 reason)"
+
+# ---- text for people ----
+check "summary is short" 0 "$CGSCOPE" split $G --split-ops cgs.attention --summary
+[ "$(wc -l < "$out")" -lt 20 ] || fail "--summary printed $(wc -l < "$out") lines"
+hasnt "summary has no inputs" "$out" "in:"
+check "plural" 0 "$CGSCOPE" split $G
+has "one piece" "$out" "1 piece (1 compiled"
+check "human bytes" 0 "$CGSCOPE" shapes samples/resnet18_dyn.dynamo.json --bind s77=2
+has "KiB" "$out" "36.8 KiB"
+has "exact total" "$out" "bytes) of node values"
+has "shapes header" "$out" "node "
+has "torch dtype notation" "$out" "f32[64, 3, 7, 7]"
+check "source range in file order" 0 "$CGSCOPE" split $G --split-ops cgs.attention --summary
+has "range ascending" "$out" "models.py:581..604"
+check "no colour when piped" 0 "$CGSCOPE" split $G --split-ops cgs.attention --summary
+hasnt "no escape" "$out" "$(printf '\033[')"
+check "colour forced" 0 env CGSCOPE_COLOR=always "$CGSCOPE" split $G --split-ops cgs.attention --summary
+has "escape" "$out" "$(printf '\033[32m')"
+check "layout names as a table" 0 "$CGSCOPE" layout samples/resnet18.post_grad.json --all
+awk 'length > 120 { exit 1 }' "$out" || fail "layout --all has a line over 120 characters"
+finish
