@@ -1045,6 +1045,32 @@ def _nvtx_pop():
         pass
 
 
+class CgscopeDumpError(RuntimeError):
+    """A graph could not be written (strict backends raise it: nothing was half-written)."""
+
+
+def _inductor_options(mode=None, options=None):
+    """Inductor's config patches for torch.compile's mode= and options=, as torch.compile's
+    own Inductor wrapper derives them: the mode's preset (list_mode_options), then options,
+    each key checked against torch._inductor.config."""
+    cfg = {}
+    if mode not in (None, "default"):
+        from torch._inductor import list_mode_options
+        if mode not in list_mode_options():
+            raise RuntimeError("cgscope_torch: unknown torch.compile mode %r (one of %s)"
+                               % (mode, ", ".join(sorted(list_mode_options()))))
+        cfg.update(list_mode_options(mode))
+    if options:
+        import torch._inductor.config as inductor_config
+        known = inductor_config.get_config_copy()
+        for key, value in dict(options).items():
+            name = key.replace("-", "_")
+            if name not in known:
+                raise RuntimeError("cgscope_torch: unknown Inductor option %r" % key)
+            cfg[name] = value
+    return cfg
+
+
 class DumpBackend:
     """torch.compile backend: dumps every frame's Dynamo graph to folder (and, with
     post_grad=True, each post-grad graph Inductor lowers), then compiles with Inductor
@@ -1057,9 +1083,12 @@ class DumpBackend:
     self.graphs keeps (path, GraphModule) of each Dynamo graph."""
 
     def __init__(self, folder, post_grad=False, compiler="inductor", prefix="", splits=None,
-                 strict=False):
+                 strict=True, mode=None, options=None):
         if compiler not in ("inductor", "eager"):
             raise ValueError("cgscope_torch: compiler must be 'inductor' or 'eager'")
+        self.mode = mode
+        self.options = dict(options or {})
+        _inductor_options(mode, options)   # a bad mode or option fails here, not mid-run
         self.folder = os.fspath(folder)
         self.post_grad = post_grad
         self.compiler = compiler
@@ -1075,11 +1104,30 @@ class DumpBackend:
     def _fail(self, what, exc):
         self.errors.append("%s: %s: %s" % (what, type(exc).__name__, exc))
         if self.strict:
-            raise exc
+            raise CgscopeDumpError("cgscope_torch: %s failed: %s: %s (strict=False writes what "
+                                   "it can and reports the rest at exit)"
+                                   % (what, type(exc).__name__, exc)) from exc
         import warnings
         warnings.warn("cgscope_torch: %s failed: %s" % (what, exc))
+        sys.stderr.write("cgscope_torch: error: %s failed: %s\n" % (what, exc))
+        if not getattr(self, "_atexit", False):
+            import atexit
+            self._atexit = True
+            atexit.register(self._report_errors)
 
-    def __call__(self, gm, example_inputs):
+    def _report_errors(self):
+        if self.errors:
+            sys.stderr.write("cgscope_torch: error: %d graph dump%s FAILED in this run; the "
+                             "files listed below were not written:\n"
+                             % (len(self.errors), "" if len(self.errors) == 1 else "s"))
+            for e in self.errors:
+                sys.stderr.write("  %s\n" % e)
+
+    def __call__(self, gm, example_inputs, mode=None, options=None):
+        # torch.compile(model, backend=this, mode=..., options=...) passes them here
+        if mode is not None or options:
+            self.mode = mode if mode is not None else self.mode
+            self.options.update(options or {})
         text, _ = _compile_id()
         ident = _safe(text) if text is not None else str(self._count)
         self._count += 1
@@ -1098,11 +1146,12 @@ class DumpBackend:
         if self.compiler == "eager":
             return gm.forward
         from torch._inductor.compile_fx import compile_fx
+        patches = _inductor_options(self.mode, self.options)
         if not self.post_grad:
-            return compile_fx(gm, example_inputs)
-        return self._compile_with_post_grad(gm, example_inputs, base)
+            return compile_fx(gm, example_inputs, config_patches=patches)
+        return self._compile_with_post_grad(gm, example_inputs, base, patches)
 
-    def _compile_with_post_grad(self, gm, example_inputs, base):
+    def _compile_with_post_grad(self, gm, example_inputs, base, user_patches=None):
         import inspect
         from torch._inductor import config as inductor_config
         from torch._inductor.compile_fx import compile_fx, compile_fx_inner
@@ -1153,7 +1202,8 @@ class DumpBackend:
             pass_obj = _DumpPass()
         except Exception:
             pass
-        patches = {"post_grad_custom_post_pass": pass_obj, "fx_graph_cache": False}
+        patches = dict(user_patches or {})
+        patches.update({"post_grad_custom_post_pass": pass_obj, "fx_graph_cache": False})
         kw = {"config_patches": patches}
         if "inner_compile" in inspect.signature(compile_fx).parameters:
             kw["inner_compile"] = inner
@@ -1169,11 +1219,14 @@ class DumpBackend:
 
 
 def dump_backend(folder, post_grad=False, compiler="inductor", prefix="", splits=None,
-                 strict=False):
+                 strict=True, mode=None, options=None):
     """A torch.compile backend that writes the graphs it sees into folder (see DumpBackend):
-    torch.compile(model, backend=cgscope_torch.dump_backend("graphs"))."""
+    torch.compile(model, backend=cgscope_torch.dump_backend("graphs")). torch.compile's own
+    mode= and options= reach it and Inductor compiles with them (mode and options here do
+    the same). A dump that fails raises CgscopeDumpError (strict=False: a warning, an error
+    line on stderr, and at exit the list of what was not written)."""
     return DumpBackend(folder, post_grad=post_grad, compiler=compiler, prefix=prefix,
-                       splits=splits, strict=strict)
+                       splits=splits, strict=strict, mode=mode, options=options)
 
 
 class _Piece:
@@ -1247,9 +1300,12 @@ class PiecewiseBackend:
     """MagiCompiler's piecewise model as a torch.compile backend (see piecewise_backend)."""
 
     def __init__(self, splitting_ops, events=None, compiler="inductor", compile_sizes=None,
-                 nvtx=True, sync=False, dump_dir=None):
+                 nvtx=True, sync=False, dump_dir=None, mode=None, options=None):
         if compiler not in ("inductor", "eager"):
             raise ValueError("cgscope_torch: compiler must be 'inductor' or 'eager'")
+        self.mode = mode
+        self.options = dict(options or {})
+        _inductor_options(mode, options)
         self.splitting_ops = _split_ops(splitting_ops)
         self.log = events if isinstance(events, EventLog) else EventLog(events)
         self.compiler = compiler
@@ -1274,7 +1330,8 @@ class PiecewiseBackend:
             fn = piece.item.graph
         else:
             try:
-                fn = _inductor_compile(piece.item.graph, list(args), runtime_shape)
+                fn = _inductor_compile(piece.item.graph, list(args), runtime_shape,
+                                       _inductor_options(self.mode, self.options))
             except Exception as exc:
                 error = "%s: %s" % (type(exc).__name__, str(exc).splitlines()[0] if str(exc)
                                     else "")
@@ -1290,7 +1347,10 @@ class PiecewiseBackend:
 
     # -- the backend -------------------------------------------------------------------------
 
-    def __call__(self, gm, example_inputs):
+    def __call__(self, gm, example_inputs, mode=None, options=None):
+        if mode is not None or options:
+            self.mode = mode if mode is not None else self.mode
+            self.options.update(options or {})
         text, attempt = _compile_id()
         ident = text if text is not None else str(self._calls)
         if (attempt is not None and attempt > 0) or (attempt is None and self._calls > 0):
@@ -1325,7 +1385,7 @@ class PiecewiseBackend:
         return split_gm
 
 
-def _inductor_compile(submod, args, runtime_shape):
+def _inductor_compile(submod, args, runtime_shape, options=None):
     from torch._inductor import standalone_compile
     if runtime_shape is None:
         mode = "from_tracing_context"
@@ -1337,7 +1397,11 @@ def _inductor_compile(submod, args, runtime_shape):
             pass
     else:
         mode = "from_example_inputs"
-    return standalone_compile(submod, args, dynamic_shapes=mode, options={})
+    # standalone_compile's options are compile_fx's keyword arguments, not config: the
+    # user's mode and options are Inductor config, patched in around the compile
+    import torch._inductor.config as inductor_config
+    with inductor_config.patch(dict(options or {})):
+        return standalone_compile(submod, args, dynamic_shapes=mode, options={})
 
 
 class _GeneralCompile(torch.fx.Interpreter):
@@ -1405,7 +1469,7 @@ class _GeneralCompile(torch.fx.Interpreter):
 
 
 def piecewise_backend(splitting_ops, events=None, compiler="inductor", compile_sizes=None,
-                      nvtx=True, sync=False, dump_dir=None):
+                      nvtx=True, sync=False, dump_dir=None, mode=None, options=None):
     """A torch.compile backend that runs the model piecewise, as MagiCompiler does.
 
     splitting_ops: targets in the spec's syntax ("cgs.attention",
@@ -1422,7 +1486,7 @@ def piecewise_backend(splitting_ops, events=None, compiler="inductor", compile_s
     synchronizes the GPU after each piece so piece_run's ms is the piece's time."""
     return PiecewiseBackend(splitting_ops, events=events, compiler=compiler,
                             compile_sizes=compile_sizes, nvtx=nvtx, sync=sync,
-                            dump_dir=dump_dir)
+                            dump_dir=dump_dir, mode=mode, options=options)
 
 
 def _main(argv):
