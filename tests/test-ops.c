@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/graph.h"
 #include "lib/ops.h"
 
 static void test_table_complete_and_sorted(void **state)
@@ -162,6 +163,46 @@ static void test_core_ops_have_rules(void **state)
     assert_int_equal(missing, 0);
 }
 
+/* Every dtype's short name is torch.fx.graph.dtype_abbrs' (recorded on the GPU machine). */
+static void test_dtype_abbr_is_torchs(void **state)
+{
+    FILE *f = fopen("tests/data/gpu-logs/bridge_options.log", "r");
+    char line[4096], *p;
+    unsigned checked = 0;
+    (void)state;
+    assert_non_null(f);
+    while (fgets(line, sizeof(line), f) && strncmp(line, "DTYPE_ABBRS ", 12))
+        ;
+    fclose(f);
+    assert_int_equal(strncmp(line, "DTYPE_ABBRS ", 12), 0);
+    for (p = line; (p = strchr(p, '\'')) != NULL;) {
+        char name[64], abbr[64];
+        if (sscanf(p, "'%63[^']': '%63[^']'", name, abbr) != 2)
+            break;
+        enum cgs_dtype dt = cgs_dtype_from_name(name);
+        if (dt != CGS_DTYPE_UNKNOWN) {
+            assert_string_equal(cgs_dtype_abbr(dt), abbr);
+            checked++;
+        }
+        p = strchr(p + strlen(name) + strlen(abbr) + 6, ',');
+        if (!p)
+            break;
+    }
+    assert_true(checked >= 20); /* every dtype cgscope knows */
+}
+
+static void test_preset_and_torch_spelling(void **state)
+{
+    const struct cgs_op_preset *v = cgs_op_preset_find("@vllm");
+    (void)state;
+    assert_non_null(v);
+    assert_ptr_equal(cgs_op_preset_find("vllm"), v);
+    assert_null(cgs_op_preset_find("@nope"));
+    assert_true(cgs_op_name_matches("vllm::unified_attention", "vllm.unified_attention.default"));
+    assert_true(cgs_op_name_matches("vllm::unified_attention", "vllm.unified_attention"));
+    assert_false(cgs_op_name_matches("vllm::unified", "vllm.unified_attention"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -172,6 +213,8 @@ int main(void)
         cmocka_unit_test(test_traits),
         cmocka_unit_test(test_schemas_well_formed),
         cmocka_unit_test(test_core_ops_have_rules),
+        cmocka_unit_test(test_dtype_abbr_is_torchs),
+        cmocka_unit_test(test_preset_and_torch_spelling),
     };
 
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
