@@ -7,6 +7,9 @@
 #   make op-list         regenerate lib/op-list.h from tools/ops/ (make check-ops compares)
 #   make check-layering  lib/ must not include viz/, profiler/, curses, gvc or cupti
 #   make deps            install the missing Debian packages (tools/deps.sh, apt-get)
+#   make install         PREFIX=/usr/local DESTDIR=: the binary, libcgscope.a and its headers,
+#                        cgscope.pc, man pages, bash/zsh completion, ops/, the Python bridge
+#   make uninstall       remove what make install put there (same PREFIX and DESTDIR)
 #   make DEVELOPER=1     warnings are errors (CI)
 #   make V=1             show the commands
 
@@ -70,7 +73,7 @@ LIBVIZ    = $(B)/libcgsviz.a
 # the CUPTI profiler builds only where CUDA is present
 HAVE_CUPTI := $(wildcard $(CUDA_HOME)/include/cupti.h)
 
-.PHONY: op-list check-ops all test check unit-test cli-test valgrind asan bench check-layering deps format clean
+.PHONY: install uninstall man op-list check-ops all test check unit-test cli-test valgrind asan bench check-layering deps format clean
 
 all: $(BIN)
 
@@ -156,6 +159,56 @@ check-layering:
 
 deps:
 	@sh tools/deps.sh
+
+# ---- installing ------------------------------------------------------------------------------
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR    ?= $(PREFIX)/share
+MANDIR     ?= $(DATADIR)/man
+VERSION    := $(shell sed -n 's/^\#define CGS_VERSION "\(.*\)"/\1/p' tools/cmd.h)
+COMMANDS   := $(shell sed -n 's/^CMD(\(.*\))/\1/p' tools/cmd-list.h)
+INSTALL    ?= install
+MAN_PAGES   = $(B)/man/cgscope.1 $(COMMANDS:%=$(B)/man/cgscope-%.1)
+
+# man pages come from the same tables as --help (cgscope help --man)
+$(B)/man/cgscope.1: $(BIN)
+	@mkdir -p $(dir $@)
+	@echo '   MAN   ' $@; ./$(BIN) help --man > $@.tmp && mv -f $@.tmp $@
+$(B)/man/cgscope-%.1: $(BIN)
+	@mkdir -p $(dir $@)
+	@echo '   MAN   ' $@; ./$(BIN) help --man $* > $@.tmp && mv -f $@.tmp $@
+man: $(MAN_PAGES)
+
+$(B)/cgscope.pc: tools/cgscope.pc.in
+	@mkdir -p $(dir $@)
+	@sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|' $< > $@.tmp && mv -f $@.tmp $@
+
+install: $(BIN) $(LIBCGS) $(MAN_PAGES) $(B)/cgscope.pc
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
+		$(DESTDIR)$(INCLUDEDIR)/cgscope/lib $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(DATADIR)/cgscope/ops $(DESTDIR)$(DATADIR)/cgscope/python \
+		$(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(DATADIR)/zsh/site-functions
+	$(INSTALL) -m 755 $(BIN) $(DESTDIR)$(BINDIR)/cgscope
+	$(INSTALL) -m 644 $(LIBCGS) $(DESTDIR)$(LIBDIR)/libcgscope.a
+	$(INSTALL) -m 644 lib/*.h $(DESTDIR)$(INCLUDEDIR)/cgscope/lib/
+	$(INSTALL) -m 644 $(B)/cgscope.pc $(DESTDIR)$(LIBDIR)/pkgconfig/cgscope.pc
+	$(INSTALL) -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 644 ops/*.ops $(DESTDIR)$(DATADIR)/cgscope/ops/
+	$(INSTALL) -m 644 tools/python/cgscope_torch.py $(DESTDIR)$(DATADIR)/cgscope/python/
+	$(INSTALL) -m 644 tools/completion/cgscope.bash \
+		$(DESTDIR)$(DATADIR)/bash-completion/completions/cgscope
+	$(INSTALL) -m 644 tools/completion/_cgscope $(DESTDIR)$(DATADIR)/zsh/site-functions/_cgscope
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/cgscope $(DESTDIR)$(LIBDIR)/libcgscope.a \
+		$(DESTDIR)$(LIBDIR)/pkgconfig/cgscope.pc \
+		$(DESTDIR)$(MANDIR)/man1/cgscope.1 $(COMMANDS:%=$(DESTDIR)$(MANDIR)/man1/cgscope-%.1) \
+		$(DESTDIR)$(DATADIR)/bash-completion/completions/cgscope \
+		$(DESTDIR)$(DATADIR)/zsh/site-functions/_cgscope
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/cgscope $(DESTDIR)$(DATADIR)/cgscope
 
 format:
 	clang-format -i lib/*.[ch] viz/*.[ch] tools/*.[ch] tests/*.c tests/bench/*.c 2>/dev/null || true

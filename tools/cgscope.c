@@ -65,6 +65,118 @@ static int unknown_command(const char *name)
     return CGS_EXIT_BAD_INPUT;
 }
 
+static int finish_stdout(int status);
+
+/* Text in a roff .nf block: backslashes doubled, a leading '.' or '\'' guarded. */
+static void roff_text(FILE *f, const char *t)
+{
+    bool bol = true;
+    for (; t && *t; t++) {
+        if (bol && (*t == '.' || *t == '\''))
+            fputs("\\&", f);
+        if (*t == '\\')
+            fputs("\\e", f);
+        else if (*t == '-')
+            fputs("\\-", f);
+        else
+            fputc(*t, f);
+        bol = *t == '\n';
+    }
+    if (!bol)
+        fputc('\n', f);
+}
+
+/* A man page from the same table as --help: cgscope(1), or cgscope-NAME(1) for a command. */
+static void print_man(FILE *f, const struct cmd *c)
+{
+    fputs(".TH CGSCOPE", f);
+    if (c) {
+        fputs("\\-", f);
+        for (const char *p = c->name; *p; p++)
+            fputc(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p, f);
+    }
+    fprintf(f, " 1 \"\" \"cgscope %s\" \"cgscope manual\"\n", CGS_VERSION);
+    if (c) {
+        fprintf(f, ".SH NAME\ncgscope\\-%s \\- ", c->name);
+        roff_text(f, c->summary);
+        fputs(".SH SYNOPSIS\n.nf\n", f);
+        roff_text(f, c->usage);
+        fputs(".fi\n.SH DESCRIPTION\n.nf\n", f);
+        roff_text(f, c->help);
+        fputs(".fi\n.SH EXIT STATUS\n0 success, 1 a check failed (a CI gate), 2 bad input or "
+              "usage.\n.SH SEE ALSO\n\\fBcgscope\\fR(1)\n", f);
+        return;
+    }
+    fputs(".SH NAME\ncgscope \\- look inside the computation graphs that PyTorch compilers "
+          "build\n.SH SYNOPSIS\n.B cgscope\n\\fICOMMAND\\fR [\\fIoptions\\fR] "
+          "\\fIFILE\\fR...\n.SH COMMANDS\n",
+          f);
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        fprintf(f, ".TP\n\\fB%s\\fR\n", commands[i]->name);
+        roff_text(f, commands[i]->summary);
+    }
+    fputs(".SH DESCRIPTION\nGRAPH is a graph JSON or a torch.export .pt2 archive; \"\\-\" reads "
+          "standard input. Every command has \\fB\\-\\-help\\fR and "
+          "\\fB\\-\\-json\\fR.\n.SH EXIT STATUS\n0 success, 1 a check failed (a CI "
+          "gate), 2 bad input or usage.\n.SH ENVIRONMENT\n.TP\nCGSCOPE_OPS\n':'-separated "
+          "operator declaration files (docs/custom-ops.md)\n.TP\nNO_COLOR, CGSCOPE_COLOR\nno "
+          "colour; always or never\n.SH SEE ALSO\n",
+          f);
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(f, "\\fBcgscope\\-%s\\fR(1)%s\n", commands[i]->name,
+                i + 1 < N_COMMANDS ? "," : "");
+}
+
+/* The long options a command's help lists ("--split-ops"), one per line, for completion. */
+static void print_options(FILE *f, const struct cmd *c)
+{
+    char seen[4096] = "\n";
+    size_t used = 1;
+    for (const char *p = c->help; p && (p = strstr(p, "\n  ")); p++) {
+        const char *q = p + 3;
+        while (*q == ' ')
+            q++;
+        for (int k = 0; k < 2 && q[0] == '-'; k++) {
+            size_t n = 1;
+            char opt[64];
+            while (q[n] && n < 60 &&
+                   (q[n] == '-' || (q[n] >= 'a' && q[n] <= 'z') || (q[n] >= '0' && q[n] <= '9')))
+                n++;
+            snprintf(opt, sizeof(opt), "\n%.*s\n", (int)n, q);
+            if (n > 1 && !strstr(seen, opt) && used + n + 2 < sizeof(seen)) {
+                fprintf(f, "%.*s\n", (int)n, q);
+                memcpy(seen + used, opt + 1, n + 1);
+                used += n + 1;
+                seen[used] = '\0';
+            }
+            q += n;
+            while (*q == ',' || *q == ' ')
+                q++;
+        }
+    }
+}
+
+/* cgscope help --man [COMMAND] | --commands | --options COMMAND: for make install's man
+   pages and the shell completions. */
+static int help_tool(int argc, char **argv)
+{
+    const struct cmd *c = argc > 3 ? find_command(argv[3]) : NULL;
+    if (argc > 3 && !c)
+        return unknown_command(argv[3]);
+    if (!strcmp(argv[2], "--man")) {
+        print_man(stdout, c);
+    } else if (!strcmp(argv[2], "--commands")) {
+        for (size_t i = 0; i < N_COMMANDS; i++)
+            printf("%s\n", commands[i]->name);
+    } else if (!strcmp(argv[2], "--options") && c) {
+        print_options(stdout, c);
+    } else {
+        fprintf(stderr, "usage: cgscope help --man [COMMAND] | --commands | --options COMMAND\n");
+        return CGS_EXIT_BAD_INPUT;
+    }
+    return finish_stdout(CGS_EXIT_OK);
+}
+
 /* --json anywhere before "--": errors also as a JSON object. */
 static bool wants_json(int argc, char **argv)
 {
@@ -118,6 +230,8 @@ int main(int argc, char **argv)
         return finish_stdout(CGS_EXIT_OK);
     }
     if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        if (argc > 2 && strcmp(argv[1], "help") == 0 && argv[2][0] == '-')
+            return help_tool(argc, argv);
         if (argc > 2 && strcmp(argv[1], "help") == 0) {
             c = find_command(argv[2]);
             if (!c)

@@ -13,11 +13,13 @@ static int run(int argc, char **argv);
 
 const struct cmd cmd_info = {
     .name = "info",
-    .usage = "cgscope info [--json] [--model NAME] GRAPH",
+    .usage = "cgscope info [--json | --targets] [--model NAME] GRAPH",
     .summary = "summarise a graph: nodes, operator histogram, inputs, outputs, symbols",
     .help = "options:\n"
             "  --json         write one JSON document to stdout\n"
             "  --model NAME   the model to read from a .pt2 archive holding several\n"
+            "  --targets      print the graph's distinct call targets, one per line (for\n"
+            "                 scripts and shell completion of --split-ops)\n"
             "  -h, --help     show this help\n\n"
             "JSON keys: name, file, producer, nodes, node_kinds, ops {target: count},\n"
             "inputs [{name, target, val}], outputs [{name, val}], symbols {name: {hint, min,\n"
@@ -304,9 +306,10 @@ static int run(int argc, char **argv)
     static const struct option opts[] = {
         {"json", no_argument, NULL, 'j'},
         {"model", required_argument, NULL, 'm'},
+        {"targets", no_argument, NULL, 't'},
         {NULL, 0, NULL, 0},
     };
-    bool json = false;
+    bool json = false, targets = false;
     const char *model = NULL;
     struct cgs_graph *g;
     struct op_count *h;
@@ -320,6 +323,7 @@ static int run(int argc, char **argv)
         switch (c) {
         case 'j': json = true; break;
         case 'm': model = optarg; break;
+        case 't': targets = true; break;
         default: return cli_usage_error(&cmd_info, "unknown option '%s'", argv[optind - 1]);
         }
     }
@@ -332,7 +336,10 @@ static int run(int argc, char **argv)
     const struct cgs_node *out = output_node(g);
     if (out && out->n_args)
         collect_outputs(&out->args[0], &outs, &nouts, &outs_alloc);
-    if (json)
+    if (targets) {
+        for (size_t i = 0; i < nh; i++)
+            printf("%s\n", h[i].target);
+    } else if (json)
         cli_print_json(info_json(g, h, nh, outs, nouts));
     else {
         info_text(g, h, nh, outs, nouts);
