@@ -240,6 +240,15 @@ static cJSON *info_json(const struct cgs_graph *g, struct op_count *h, size_t nh
     return doc;
 }
 
+/* "  name   value", a name too long for the column on a line of its own. */
+static void print_row(const char *name, const char *value)
+{
+    if (strlen(name) > 40)
+        printf("  %s\n  %-40s %s\n", name, "", value);
+    else
+        printf("  %-40s %s\n", name, value);
+}
+
 static void info_text(const struct cgs_graph *g, struct op_count *h, size_t nh,
                       const struct cgs_node **outs, size_t nouts)
 {
@@ -282,7 +291,7 @@ static void info_text(const struct cgs_graph *g, struct op_count *h, size_t nh,
         cgs_val_describe(n->val, &b);
         describe_sig(k < g->n_sig_inputs ? &g->sig_inputs[k] : NULL, &b);
         k++;
-        printf("  %-40s %s\n", n->name, b.buf);
+        print_row(n->name, b.buf);
     }
     printf("\noutputs (%zu):\n", nouts);
     for (size_t i = 0; i < nouts; i++) {
@@ -290,7 +299,7 @@ static void info_text(const struct cgs_graph *g, struct op_count *h, size_t nh,
         if (outs[i])
             cgs_val_describe(outs[i]->val, &b);
         describe_sig(i < g->n_sig_outputs ? &g->sig_outputs[i] : NULL, &b);
-        printf("  %-40s %s\n", outs[i] ? outs[i]->name : "None", outs[i] ? b.buf : "");
+        print_row(outs[i] ? outs[i]->name : "None", outs[i] ? b.buf : "");
     }
     printf("\noperators (%zu distinct):\n", nh);
     for (size_t i = 0; i < nh; i++)

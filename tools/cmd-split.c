@@ -630,6 +630,12 @@ static int run(int argc, char **argv)
     }
     if (policy == CGS_SPLIT_MAGI && !ops.n)
         cli_warn("no --split-ops given: the whole graph is one piece");
+    if (policy == CGS_SPLIT_MAGI && g->producer.stage != CGS_STAGE_DYNAMO &&
+        g->producer.stage != CGS_STAGE_UNKNOWN)
+        cli_warn("%s is a %s graph: MagiCompiler and vLLM split the Dynamo graph (the one "
+                 "torch.compile hands its backend); these are the pieces of this stage, split "
+                 "with the same rules, not the pieces they compile",
+                 argv[optind], cgs_stage_names[g->producer.stage]);
     {
         struct cgs_split_opts so = {(enum cgs_split_policy)policy,
                                     (const char *const *)ops.items, ops.n};
