@@ -123,4 +123,32 @@ check "colour forced" 0 env CGSCOPE_COLOR=always "$CGSCOPE" split $G --split-ops
 has "escape" "$out" "$(printf '\033[32m')"
 check "layout names as a table" 0 "$CGSCOPE" layout samples/resnet18.post_grad.json --all
 awk 'length > 120 { exit 1 }' "$out" || fail "layout --all has a line over 120 characters"
+
+# ---- stages: every command is right for its stage or says so ----
+check "split on post-grad warns" 0 "$CGSCOPE" split samples/resnet18.post_grad.json --split-ops aten.convolution --summary
+has "split stage warning" "$err" "MagiCompiler and vLLM split the Dynamo graph"
+check "split on dynamo quiet" 0 "$CGSCOPE" split $G --split-ops cgs.attention --summary
+hasnt "no stage warning" "$err" "split the Dynamo graph"
+check "layout refuses dynamo" 2 "$CGSCOPE" layout samples/resnet18.dynamo.json
+has "layout says how" "$err" "post_grad=True"
+check "info --targets" 0 "$CGSCOPE" info --targets $G
+has "targets list" "$out" "cgs.attention"
+hasnt "targets has no placeholders" "$out" "l_ids_"
+
+# ---- docs promise only what exists ----
+for f in samples/*; do
+    b=$(basename "$f")
+    case $b in README.md) continue ;; esac
+    # a file is named in samples/README.md itself or by a pattern of its name's family
+    grep -qF "$b" samples/README.md || grep -qF "$(echo "$b" | sed 's/\.split-.*/.split-/; s/_dyn//')" samples/README.md ||
+        grep -q "$(echo "$b" | sed 's/\..*//')" samples/README.md || fail "samples/README.md does not say what $b is"
+done
+for c in top profile report breaks cache; do
+    if ! "$CGSCOPE" help "$c" >/dev/null 2>&1; then
+        grep -rn "cgscope $c\b" README.md docs/guide.md tools/python/README.md samples/README.md \
+            profiler/README.md && fail "docs advertise 'cgscope $c', which is not a command"
+    fi
+done
+check "help names no missing command" 0 "$CGSCOPE" help
+for c in top profile report; do hasnt "help: $c" "$out" "  $c "; done
 finish
