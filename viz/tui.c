@@ -1,0 +1,505 @@
+/* The terminal dashboard (viz/tui.h): the one place curses is set up. */
+#include "viz/tui.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "lib/dash.h"
+
+/* ---- CRT: curses setup, colours, teardown ------------------------------------------------ */
+
+enum color_element { C_NORMAL, C_HEADER, C_OK, C_WARN, C_BAD, C_DIM, C_SELECT, C_TITLE, C_COUNT };
+
+static const struct {
+    short fg, bg;
+    attr_t attr;
+} color_scheme[C_COUNT] = {
+    [C_NORMAL] = {-1, -1, A_NORMAL},         [C_HEADER] = {COLOR_BLACK, COLOR_CYAN, A_NORMAL},
+    [C_OK] = {COLOR_GREEN, -1, A_NORMAL},    [C_WARN] = {COLOR_YELLOW, -1, A_NORMAL},
+    [C_BAD] = {COLOR_RED, -1, A_BOLD},       [C_DIM] = {COLOR_BLUE, -1, A_NORMAL},
+    [C_SELECT] = {COLOR_BLACK, COLOR_YELLOW, A_NORMAL}, [C_TITLE] = {-1, -1, A_BOLD},
+};
+
+static struct {
+    SCREEN *screen;
+    bool colors, utf8, active;
+    volatile sig_atomic_t quit;
+} crt;
+
+static attr_t attr_of(enum color_element e)
+{
+    if (!crt.colors)
+        return e == C_HEADER || e == C_SELECT ? A_REVERSE : e == C_BAD || e == C_TITLE ? A_BOLD
+                                                                                      : A_NORMAL;
+    return COLOR_PAIR(e) | color_scheme[e].attr;
+}
+
+static void crt_done(void)
+{
+    if (crt.active) {
+        endwin();
+        delscreen(crt.screen);
+        crt.active = false;
+    }
+}
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    crt.quit = 1; /* the loop ends and tears curses down */
+}
+
+static int crt_init(void)
+{
+    struct sigaction sa;
+    setlocale(LC_ALL, "");
+    crt.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+    crt.screen = newterm(NULL, stdout, stdin);
+    if (!crt.screen) {
+        fprintf(stderr, "cgscope top: error: cannot use this terminal (TERM=%s); --once prints "
+                        "the table as text\n", getenv("TERM") ? getenv("TERM") : "");
+        return -1;
+    }
+    crt.active = true;
+    atexit(crt_done);
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    noecho();
+    cbreak();
+    nonl();
+    intrflush(stdscr, false);
+    keypad(stdscr, true);
+    curs_set(0);
+    if (has_colors()) {
+        start_color();
+        use_default_colors();
+        crt.colors = true;
+        for (int e = 1; e < C_COUNT; e++)
+            init_pair((short)e, color_scheme[e].fg, color_scheme[e].bg);
+    }
+    return 0;
+}
+
+/* ---- the screen's state ----------------------------------------------------------------- */
+
+enum handler_result { HANDLED = 0x01, IGNORED = 0x02, BREAK_LOOP = 0x04, REDRAW = 0x08 };
+enum view { VIEW_TABLE, VIEW_DETAIL, VIEW_HELP, VIEW_FILTER };
+
+struct screen {
+    struct cgs_tui_opts *o;
+    enum view view;
+    enum cgs_dash_col sort;
+    char filter[64];
+    size_t filter_len;
+    bool paused;
+    uint32_t selected, top;
+    const struct cgs_dash_row **rows;
+    uint32_t n_rows;
+    double now, rate, rate_t;
+    uint64_t rate_events;
+};
+
+static const enum cgs_dash_col shown_cols[] = {
+    CGS_DASH_COL_RANK,       CGS_DASH_COL_KEY,        CGS_DASH_COL_SHAPE,
+    CGS_DASH_COL_BACKEND,    CGS_DASH_COL_HITS,       CGS_DASH_COL_MISSES,
+    CGS_DASH_COL_BYPASS,     CGS_DASH_COL_RATE,       CGS_DASH_COL_COMPILES,
+    CGS_DASH_COL_COMPILE_MS, CGS_DASH_COL_LAST_MS,    CGS_DASH_COL_RUNS,
+    CGS_DASH_COL_RECOMPILES, CGS_DASH_COL_AGE,        CGS_DASH_COL_WHAT,
+};
+static const int col_width[CGS_DASH_COL_COUNT] = {
+    [CGS_DASH_COL_RANK] = 4,       [CGS_DASH_COL_KEY] = 7,     [CGS_DASH_COL_SHAPE] = 7,
+    [CGS_DASH_COL_BACKEND] = 8,    [CGS_DASH_COL_HITS] = 6,    [CGS_DASH_COL_MISSES] = 6,
+    [CGS_DASH_COL_BYPASS] = 4,     [CGS_DASH_COL_RATE] = 16,   [CGS_DASH_COL_COMPILES] = 8,
+    [CGS_DASH_COL_COMPILE_MS] = 10, [CGS_DASH_COL_LAST_MS] = 9, [CGS_DASH_COL_RUNS] = 6,
+    [CGS_DASH_COL_RECOMPILES] = 6, [CGS_DASH_COL_AGE] = 5,     [CGS_DASH_COL_WHAT] = 0,
+};
+#define N_SHOWN (sizeof(shown_cols) / sizeof(shown_cols[0]))
+
+static double wall_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void refresh_view(struct screen *s)
+{
+    free(s->rows);
+    s->n_rows = cgs_dash_view(s->o->follow->dash, s->sort, s->filter, s->now, &s->rows);
+    if (s->selected >= s->n_rows)
+        s->selected = s->n_rows ? s->n_rows - 1 : 0;
+}
+
+/* A hit-rate bar of width w: UTF-8 blocks where the terminal has them, '#' and '.' else. */
+static void draw_bar(double rate, int w)
+{
+    int fill = rate < 0 ? 0 : (int)(rate * w + 0.5);
+    attr_t a = attr_of(rate < 0 ? C_DIM : rate >= 0.9 ? C_OK : rate >= 0.5 ? C_WARN : C_BAD);
+    attron(a);
+    for (int i = 0; i < w; i++) {
+        if (crt.utf8)
+            addstr(i < fill ? "\xe2\x96\x88" : "\xe2\x96\x91");
+        else
+            addch(i < fill ? '#' : '.');
+    }
+    attroff(a);
+}
+
+static void draw_header(struct screen *s)
+{
+    const struct cgs_dash *d = s->o->follow->dash;
+    double hr = cgs_dash_hit_rate(d);
+    int w = COLS;
+    char line[512];
+
+    move(0, 0);
+    attron(attr_of(C_TITLE));
+    printw("%.*s", w, s->o->title ? s->o->title : "cgscope top");
+    attroff(attr_of(C_TITLE));
+    if (s->paused)
+        printw("  [paused]");
+    if (s->o->child && s->o->child_done) {
+        attron(attr_of(C_WARN));
+        if (WIFEXITED(s->o->child_status))
+            printw("  command exited with %d: q quits", WEXITSTATUS(s->o->child_status));
+        else
+            printw("  command ended by signal %d: q quits", WTERMSIG(s->o->child_status));
+        attroff(attr_of(C_WARN));
+    }
+    clrtoeol();
+    snprintf(line, sizeof(line),
+             "events %llu (%.1f/s)  compiles %llu  hit rate %s  recompiles %llu  graph breaks "
+             "%llu  piece runs %llu  bad lines %llu",
+             (unsigned long long)d->events, s->rate, (unsigned long long)d->compiles,
+             hr < 0 ? "-" : "", (unsigned long long)d->recompiles,
+             (unsigned long long)d->graph_breaks, (unsigned long long)d->piece_runs,
+             (unsigned long long)d->bad_lines);
+    if (hr >= 0) {
+        char pct[16];
+        snprintf(pct, sizeof(pct), "%.1f%%", hr * 100);
+        char *p = strstr(line, "hit rate ");
+        if (p) {
+            char rest[512];
+            snprintf(rest, sizeof(rest), "%s", p + 9);
+            snprintf(p + 9, sizeof(line) - (size_t)(p + 9 - line), "%s%s", pct, rest);
+        }
+    }
+    mvprintw(1, 0, "%.*s", w, line);
+    clrtoeol();
+    move(2, 0);
+    for (uint32_t i = 0; i < d->n_caches && i < 6; i++)
+        printw("%s%s %llu hit / %llu miss / %llu bypass", i ? "   " : "caches: ",
+               d->caches[i].name, (unsigned long long)d->caches[i].hit,
+               (unsigned long long)d->caches[i].miss, (unsigned long long)d->caches[i].bypass);
+    if (!d->n_caches)
+        printw("caches: no lookup yet");
+    clrtoeol();
+    move(3, 0);
+    if (s->o->follow->status[0]) {
+        attron(attr_of(C_WARN));
+        printw("%.*s", w, s->o->follow->status);
+        attroff(attr_of(C_WARN));
+    } else if (d->bad_lines) {
+        attron(attr_of(C_BAD));
+        printw("first bad line: %.*s", w - 16, d->first_bad);
+        attroff(attr_of(C_BAD));
+    } else if (s->filter_len) {
+        printw("filter: %s", s->filter);
+    }
+    clrtoeol();
+}
+
+static void draw_table(struct screen *s)
+{
+    int y = 5, height = LINES - 7;
+    char cell[512];
+
+    move(4, 0);
+    attron(attr_of(C_HEADER));
+    for (size_t k = 0; k < N_SHOWN; k++) {
+        enum cgs_dash_col c = shown_cols[k];
+        printw("%-*s", col_width[c] ? col_width[c] : 1, cgs_dash_col_names[c]);
+        if (c == s->sort)
+            printw("*");
+        else
+            addch(' ');
+    }
+    for (int x = getcurx(stdscr); x < COLS; x++)
+        addch(' ');
+    attroff(attr_of(C_HEADER));
+    if (s->selected < s->top)
+        s->top = s->selected;
+    if (height > 0 && s->selected >= s->top + (uint32_t)height)
+        s->top = s->selected - (uint32_t)height + 1;
+    for (uint32_t i = s->top; i < s->n_rows && y < LINES - 2; i++, y++) {
+        const struct cgs_dash_row *r = s->rows[i];
+        bool sel = i == s->selected;
+        move(y, 0);
+        if (sel)
+            attron(attr_of(C_SELECT));
+        for (size_t k = 0; k < N_SHOWN; k++) {
+            enum cgs_dash_col c = shown_cols[k];
+            if (c == CGS_DASH_COL_RATE) {
+                double rate = cgs_dash_row_rate(r);
+                cgs_dash_row_cell(r, c, s->now, cell, sizeof(cell));
+                printw("%4s ", cell);
+                if (sel)
+                    attroff(attr_of(C_SELECT));
+                draw_bar(rate, col_width[c] - 5);
+                if (sel)
+                    attron(attr_of(C_SELECT));
+                addch(' ');
+                continue;
+            }
+            cgs_dash_row_cell(r, c, s->now, cell, sizeof(cell));
+            if (c == CGS_DASH_COL_WHAT) {
+                int room = COLS - getcurx(stdscr);
+                if (room > 0)
+                    printw("%.*s", room, cell);
+            } else {
+                printw("%-*.*s ", col_width[c], col_width[c], cell);
+            }
+        }
+        clrtoeol();
+        if (sel)
+            attroff(attr_of(C_SELECT));
+    }
+    for (; y < LINES - 1; y++) {
+        move(y, 0);
+        clrtoeol();
+    }
+    if (!s->n_rows)
+        mvprintw(6, 2, "%s", s->filter_len ? "no row matches the filter" : "no compile seen yet");
+}
+
+static void draw_detail(struct screen *s)
+{
+    const struct cgs_dash *d = s->o->follow->dash;
+    const struct cgs_dash_row *r = s->selected < s->n_rows ? s->rows[s->selected] : NULL;
+    char cell[512];
+    int y = 5;
+
+    for (int k = 4; k < LINES - 1; k++) {
+        move(k, 0);
+        clrtoeol();
+    }
+    if (!r) {
+        mvprintw(5, 2, "no row selected");
+        return;
+    }
+    attron(attr_of(C_TITLE));
+    mvprintw(4, 0, "row detail (Esc or Enter: back)");
+    attroff(attr_of(C_TITLE));
+    for (int c = 0; c < CGS_DASH_COL_WHAT && y < LINES - 2; c++, y++) {
+        cgs_dash_row_cell(r, (enum cgs_dash_col)c, s->now, cell, sizeof(cell));
+        mvprintw(y, 2, "%-12s %s", cgs_dash_col_names[c], cell);
+    }
+    if (r->frame && y < LINES - 2)
+        mvprintw(y++, 2, "%-12s %s", "frame", r->frame);
+    if (r->indexed && y < LINES - 2)
+        mvprintw(y++, 2, "%-12s yes (restart_analysis_count %lld)", "cache index",
+                 (long long)r->restart_analysis_count);
+    if (r->reason) {
+        const char *p = r->reason;
+        mvprintw(y++, 2, "reason:");
+        while (*p && y < LINES - 2) {
+            size_t k = strcspn(p, "\n");
+            mvprintw(y++, 4, "%.*s", (int)(k < (size_t)COLS - 5 ? k : (size_t)COLS - 5), p);
+            p += k + (p[k] == '\n');
+        }
+    }
+    for (uint32_t i = 0; i < d->n_breaks && y < LINES - 2; i++)
+        if (r->compile_id && d->breaks[i].compile_id && !strcmp(d->breaks[i].compile_id, r->compile_id))
+            mvprintw(y++, 2, "graph break: %s (%s:%lld)", d->breaks[i].reason,
+                     d->breaks[i].file ? d->breaks[i].file : "?", (long long)d->breaks[i].line);
+}
+
+static void draw_help(void)
+{
+    static const char *const lines[] = {
+        "keys",
+        "  Up/Down, PgUp/PgDn  select a row",
+        "  Enter, d            the selected row in detail",
+        "  s / S               sort by the next / previous column (* marks it)",
+        "  /                   filter rows by text in any cell (Enter ends, empty clears)",
+        "  p, space            pause / resume reading the sources",
+        "  h, ?                this help",
+        "  q, Esc              quit (from a view: back)",
+        "",
+        "A row is a (graph_index, runtime_shape, backend) of the events file, or a compile id",
+        "of a TORCH_TRACE log; hit% counts cache hits over hits and misses.",
+    };
+    for (int k = 4; k < LINES - 1; k++) {
+        move(k, 0);
+        clrtoeol();
+    }
+    for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]) && (int)i + 5 < LINES - 1; i++)
+        mvprintw((int)i + 5, 2, "%s", lines[i]);
+}
+
+static void draw_footer(struct screen *s)
+{
+    move(LINES - 1, 0);
+    attron(attr_of(C_HEADER));
+    if (s->view == VIEW_FILTER)
+        printw("filter: %s_", s->filter);
+    else
+        printw("q quit  s sort  / filter  p %s  Enter detail  h help  [%u row%s]%s%s",
+               s->paused ? "resume" : "pause", s->n_rows, s->n_rows == 1 ? "" : "s",
+               s->o->log_path ? "  output: " : "", s->o->log_path ? s->o->log_path : "");
+    for (int x = getcurx(stdscr); x < COLS && getcury(stdscr) == LINES - 1; x++)
+        addch(' ');
+    attroff(attr_of(C_HEADER));
+}
+
+static void draw(struct screen *s)
+{
+    draw_header(s);
+    if (s->view == VIEW_DETAIL)
+        draw_detail(s);
+    else if (s->view == VIEW_HELP)
+        draw_help();
+    else
+        draw_table(s);
+    draw_footer(s);
+    refresh();
+}
+
+/* ---- keys -------------------------------------------------------------------------------- */
+
+static int handle_key(struct screen *s, int ch)
+{
+    if (s->view == VIEW_FILTER) {
+        if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == 27) {
+            s->view = VIEW_TABLE;
+        } else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && s->filter_len) {
+            s->filter[--s->filter_len] = '\0';
+        } else if (ch >= 32 && ch < 127 && s->filter_len + 1 < sizeof(s->filter)) {
+            s->filter[s->filter_len++] = (char)ch;
+            s->filter[s->filter_len] = '\0';
+        }
+        s->selected = s->top = 0;
+        return HANDLED | REDRAW;
+    }
+    switch (ch) {
+    case 'q':
+        return HANDLED | BREAK_LOOP;
+    case 27:
+        if (s->view != VIEW_TABLE) {
+            s->view = VIEW_TABLE;
+            return HANDLED | REDRAW;
+        }
+        return HANDLED | BREAK_LOOP;
+    case KEY_UP: case 'k':
+        if (s->selected)
+            s->selected--;
+        return HANDLED | REDRAW;
+    case KEY_DOWN: case 'j':
+        if (s->selected + 1 < s->n_rows)
+            s->selected++;
+        return HANDLED | REDRAW;
+    case KEY_PPAGE:
+        s->selected = s->selected > (uint32_t)LINES / 2 ? s->selected - (uint32_t)LINES / 2 : 0;
+        return HANDLED | REDRAW;
+    case KEY_NPAGE:
+        s->selected += (uint32_t)LINES / 2;
+        if (s->selected >= s->n_rows)
+            s->selected = s->n_rows ? s->n_rows - 1 : 0;
+        return HANDLED | REDRAW;
+    case 's': case 'S': {
+        static const enum cgs_dash_col order[] = {
+            CGS_DASH_COL_KEY,        CGS_DASH_COL_HITS,       CGS_DASH_COL_MISSES,
+            CGS_DASH_COL_RATE,       CGS_DASH_COL_COMPILES,   CGS_DASH_COL_COMPILE_MS,
+            CGS_DASH_COL_LAST_MS,    CGS_DASH_COL_RUNS,       CGS_DASH_COL_RECOMPILES,
+            CGS_DASH_COL_AGE,
+        };
+        size_t n = sizeof(order) / sizeof(order[0]), k = 0;
+        while (k < n && order[k] != s->sort)
+            k++;
+        s->sort = order[ch == 's' ? (k + 1) % n : (k + n - 1) % n];
+        return HANDLED | REDRAW;
+    }
+    case '/':
+        s->view = VIEW_FILTER;
+        return HANDLED | REDRAW;
+    case 'p': case ' ':
+        s->paused = !s->paused;
+        return HANDLED | REDRAW;
+    case '\n': case '\r': case KEY_ENTER: case 'd':
+        s->view = s->view == VIEW_DETAIL ? VIEW_TABLE : VIEW_DETAIL;
+        return HANDLED | REDRAW;
+    case 'h': case '?': case KEY_F(1):
+        s->view = s->view == VIEW_HELP ? VIEW_TABLE : VIEW_HELP;
+        return HANDLED | REDRAW;
+    case KEY_RESIZE:
+        clear();
+        return HANDLED | REDRAW;
+    }
+    return IGNORED;
+}
+
+/* ---- the loop ---------------------------------------------------------------------------- */
+
+int cgs_tui_run(struct cgs_tui_opts *o)
+{
+    struct screen s;
+    bool dirty = true;
+
+    if (crt_init())
+        return -1;
+    memset(&s, 0, sizeof(s));
+    s.o = o;
+    s.sort = CGS_DASH_COL_KEY;
+    s.now = wall_now();
+    s.rate_t = s.now;
+    timeout(o->interval_ms > 0 ? o->interval_ms : 100);
+    while (!crt.quit) {
+        int ch, r;
+        s.now = wall_now();
+        if (!s.paused && cgs_follow_poll(o->follow))
+            dirty = true;
+        if (o->child && !o->child_done) {
+            int st;
+            pid_t w = waitpid(o->child, &st, WNOHANG);
+            if (w == o->child) {
+                o->child_done = true;
+                o->child_status = st;
+                cgs_follow_poll(o->follow);
+                cgs_follow_finish(o->follow);
+                dirty = true;
+            }
+        }
+        if (s.now - s.rate_t >= 1.0) {
+            s.rate = (double)(o->follow->dash->events - s.rate_events) / (s.now - s.rate_t);
+            s.rate_events = o->follow->dash->events;
+            s.rate_t = s.now;
+            dirty = true; /* ages move */
+        }
+        if (dirty) {
+            refresh_view(&s);
+            draw(&s);
+            dirty = false;
+        }
+        ch = getch();
+        if (ch == ERR)
+            continue;
+        r = handle_key(&s, ch);
+        if (r & BREAK_LOOP)
+            break;
+        if (r & REDRAW)
+            dirty = true;
+    }
+    free(s.rows);
+    crt_done();
+    return 0;
+}
