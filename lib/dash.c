@@ -42,6 +42,7 @@ static void free_rows(struct cgs_dash *d)
         free(r->compile_id);
         free(r->frame);
         free(r->reason);
+        free(r->piece);
         free(r);
     }
     for (uint32_t i = 0; i < d->n_caches; i++)
@@ -129,15 +130,19 @@ static struct cgs_dash_row *row_for(struct cgs_dash *d, const char *key, bool *m
 }
 
 static struct cgs_dash_row *event_row(struct cgs_dash *d, int rank, bool has_gi, int64_t gi,
-                                      bool dynamic, int64_t shape, const char *backend)
+                                      bool dynamic, int64_t shape, const char *backend,
+                                      const char *piece)
 {
     char key[512];
     bool made;
     struct cgs_dash_row *r;
-    snprintf(key, sizeof(key), "e|%d|%d|%lld|%d|%lld|%s", rank, has_gi, (long long)gi, dynamic,
-             (long long)(dynamic ? 0 : shape), backend ? backend : "");
+    // a piece without a graph_index (a splitting piece, run eagerly) is a row of its own
+    snprintf(key, sizeof(key), "e|%d|%d|%lld|%d|%lld|%.200s|%.200s", rank, has_gi,
+             (long long)gi, dynamic, (long long)(dynamic ? 0 : shape), backend ? backend : "",
+             !has_gi && piece ? piece : "");
     r = row_for(d, key, &made);
     if (r && made) {
+        r->piece = !has_gi ? xstrdup0(piece) : NULL;
         r->rank = rank;
         r->has_graph_index = has_gi;
         r->graph_index = gi;
@@ -279,8 +284,9 @@ static void event_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, si
     backend = jstr(o, "backend");
     jnum(o, "ms", &ms);
     if (strcmp(ev, "recompile")) {
-        r = event_row(d, f->rank, has_gi, has_gi ? gi : -1, shape_null ||
-                      !cJSON_GetObjectItemCaseSensitive(o, "runtime_shape"), shape, backend);
+        r = event_row(d, f->rank, has_gi, has_gi ? gi : -1,
+                      shape_null || !cJSON_GetObjectItemCaseSensitive(o, "runtime_shape"), shape,
+                      backend, jstr(o, "piece"));
         if (r && ts > r->last_ts)
             r->last_ts = ts;
         if (r && jstr(o, "graph") && !r->compile_id)
@@ -328,20 +334,18 @@ static size_t glog_json_at(const char *s, size_t n)
     return (size_t)(close - s) + 2;
 }
 
-/* "F/C", "F/C_A" for an attempt, "!A/F/C" for compiled autograd: torch's own spelling. */
+/* "F/C" (restart attempts of a compile are the same compile), "!A/F/C" for compiled
+   autograd: torch's own spelling, the one compilation_metrics uses. */
 static void compile_id_of(const cJSON *o, char *out, size_t n)
 {
-    int64_t fid, fcid, att = 0, ca;
+    int64_t fid, fcid, ca;
     out[0] = '\0';
     if (!jint(o, "frame_id", &fid, NULL) || !jint(o, "frame_compile_id", &fcid, NULL))
         return;
-    jint(o, "attempt", &att, NULL);
     if (jint(o, "compiled_autograd_id", &ca, NULL))
         snprintf(out, n, "!%lld/%lld/%lld", (long long)ca, (long long)fid, (long long)fcid);
     else
         snprintf(out, n, "%lld/%lld", (long long)fid, (long long)fcid);
-    if (att > 0)
-        snprintf(out + strlen(out), n - strlen(out), "_%lld", (long long)att);
 }
 
 /* The payload as one text (tabs stripped, lines joined by '\n'); "" when none. */
@@ -383,15 +387,51 @@ static void keep_lookup(struct cgs_dash *d, int rank, const char *cid, const cha
     cJSON_Delete(p);
 }
 
-/* The user frame of a graph break: the last "File "x", line N, in f" of its payload. */
-static void break_frame(struct cgs_dash_break *b, const char *text)
+/* A line of text that starts with prefix (after spaces), as a new string; NULL when none. */
+static char *line_after(const char *text, const char *prefix)
 {
-    const char *last = NULL, *p;
-    for (p = text; (p = strstr(p, "File \"")); p += 6)
-        last = p;
-    if (!last)
-        return;
-    {
+    const char *p = strstr(text, prefix), *e;
+    char *out;
+    if (!p)
+        return NULL;
+    p += strlen(prefix);
+    e = p + strcspn(p, "\n");
+    out = cgs_xmalloc((size_t)(e - p) + 1);
+    memcpy(out, p, (size_t)(e - p));
+    out[e - p] = '\0';
+    return out;
+}
+
+/*
+ * A graph break's reason and user frame, from torch's payload: "Graph break in user code at
+ * FILE:LINE", "Graph Break Reason: ...", an "Explanation: ..." line, then "User code
+ * traceback:" whose last File entry (before the compiler's own traceback) is the user frame.
+ */
+static void break_parse(struct cgs_dash_break *b, const char *text)
+{
+    const char *user = strstr(text, "User code traceback:"), *end, *last = NULL, *p;
+    char *why = line_after(text, "Graph Break Reason: "), *expl = line_after(text, "Explanation: ");
+
+    if (why && expl) {
+        size_t n = strlen(why) + strlen(expl) + 4;
+        b->reason = cgs_xmalloc(n);
+        snprintf(b->reason, n, "%s %s", why, expl);
+    } else if (why || expl) {
+        b->reason = cgs_xstrdup(why ? why : expl);
+    } else {
+        size_t k = strcspn(text, "\n");
+        b->reason = cgs_xmalloc(k + 1);
+        memcpy(b->reason, text, k);
+        b->reason[k] = '\0';
+    }
+    free(why);
+    free(expl);
+    if (user) {
+        end = strstr(user, "\nTraceback (most recent call last)");
+        for (p = user; (p = strstr(p, "File \"")) && (!end || p < end); p += 6)
+            last = p;
+    }
+    if (last) {
         const char *q = strchr(last + 6, '"'), *ln, *in;
         if (!q)
             return;
@@ -402,12 +442,24 @@ static void break_frame(struct cgs_dash_break *b, const char *text)
         if (ln)
             b->line = strtol(ln + 5, NULL, 10);
         in = strstr(q, ", in ");
-        if (in) {
-            const char *e = in + 5;
-            size_t k = strcspn(e, "\n");
+        if (in && in < q + 64) {
+            size_t k = strcspn(in + 5, "\n");
             b->name = cgs_xmalloc(k + 1);
-            memcpy(b->name, e, k);
+            memcpy(b->name, in + 5, k);
             b->name[k] = '\0';
+        }
+    } else if ((p = strstr(text, "user code at ")) != NULL) {
+        /* "Graph break in user code at /x/model.py:12" */
+        const char *f = p + 13, *colon = NULL;
+        size_t k = strcspn(f, "\n");
+        for (const char *x = f; x < f + k; x++)
+            if (*x == ':')
+                colon = x;
+        if (colon) {
+            b->file = cgs_xmalloc((size_t)(colon - f) + 1);
+            memcpy(b->file, f, (size_t)(colon - f));
+            b->file[colon - f] = '\0';
+            b->line = strtol(colon + 1, NULL, 10);
         }
     }
 }
@@ -448,17 +500,13 @@ static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
         } else if (name && !strcmp(name, "dynamo_graph_break_reason")) {
             struct cgs_dash_break *b;
             const char *t = payload_text(f);
-            size_t k = strcspn(t, "\n");
             d->graph_breaks++;
             CGS_ALLOC_GROW(d->breaks, d->n_breaks + 1, d->alloc_breaks);
             b = &d->breaks[d->n_breaks++];
             memset(b, 0, sizeof(*b));
             b->compile_id = cgs_xstrdup(cid);
             b->rank = f->rank;
-            b->reason = cgs_xmalloc(k + 1);
-            memcpy(b->reason, t, k);
-            b->reason[k] = '\0';
-            break_frame(b, t);
+            break_parse(b, t);
         }
     } else if ((x = cJSON_GetObjectItemCaseSensitive(o, "compilation_metrics")) ||
                (x = cJSON_GetObjectItemCaseSensitive(o, "bwd_compilation_metrics"))) {
@@ -594,7 +642,7 @@ static void index_text(struct cgs_dash *d, struct cgs_feed *f)
         en->path = cgs_xstrdup(vp->valuestring);
         en->restart_analysis_count = vr ? (int64_t)vr->valuedouble : 0;
         r = event_row(d, f->rank, true, en->graph_index, en->dynamic, en->runtime_shape,
-                      en->backend);
+                      en->backend, NULL);
         if (r) {
             r->indexed = true;
             r->restart_analysis_count = en->restart_analysis_count;
@@ -814,7 +862,7 @@ void cgs_dash_row_cell(const struct cgs_dash_row *r, enum cgs_dash_col c, double
         else if (r->has_graph_index)
             snprintf(out, n, "%lld", (long long)r->graph_index);
         else
-            snprintf(out, n, "-");
+            snprintf(out, n, "%s", r->piece ? r->piece : "-");
         break;
     case CGS_DASH_COL_SHAPE:
         if (r->trace)
@@ -825,7 +873,7 @@ void cgs_dash_row_cell(const struct cgs_dash_row *r, enum cgs_dash_col c, double
             snprintf(out, n, "%lld", (long long)r->runtime_shape);
         break;
     case CGS_DASH_COL_BACKEND:
-        snprintf(out, n, "%s", r->backend ? r->backend : r->trace ? "inductor" : "-");
+        snprintf(out, n, "%s", r->backend ? r->backend : "-");
         break;
     case CGS_DASH_COL_HITS: snprintf(out, n, "%llu", (unsigned long long)r->hits); break;
     case CGS_DASH_COL_MISSES: snprintf(out, n, "%llu", (unsigned long long)r->misses); break;

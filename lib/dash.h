@@ -50,6 +50,7 @@ struct cgs_dash_row {
     char *backend;
     char *compile_id;        /* trace: "0/1"; events: the bridge's 'graph' field, or NULL */
     char *frame;             /* trace: "forward (resnet.py:284)" */
+    char *piece;             /* events without a graph_index: the (splitting) piece's name */
     uint64_t hits, misses, bypasses, compiles, runs, recompiles;
     double compile_ms, last_compile_ms, run_ms;
     double last_ts;          /* seconds since the epoch of its last event; 0 unknown */

@@ -2,6 +2,7 @@
 #include "lib/follow.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -54,6 +55,14 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* In a folder, the files a run writes: TORCH_TRACE's *.log, events *.jsonl, cache indexes. */
+static bool is_run_log(const char *name)
+{
+    size_t n = strlen(name);
+    return (n > 4 && !strcmp(name + n - 4, ".log")) || (n > 6 && !strcmp(name + n - 6, ".jsonl")) ||
+           strstr(name, "torch_trace") || strstr(name, "magi_compile_cache");
+}
+
 /* The files of a folder, in name order (so ranks come in order). */
 static void scan_dir(struct cgs_follow *f, const char *dir)
 {
@@ -66,7 +75,7 @@ static void scan_dir(struct cgs_follow *f, const char *dir)
     while ((e = readdir(dp))) {
         char path[4096];
         struct stat st;
-        if (e->d_name[0] == '.' || strstr(e->d_name, ".tmp-"))
+        if (e->d_name[0] == '.' || strstr(e->d_name, ".tmp-") || !is_run_log(e->d_name))
             continue;
         snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
         if (stat(path, &st) || !S_ISREG(st.st_mode))
@@ -144,6 +153,7 @@ static int read_new(struct cgs_follow *f, struct cgs_follow_file *x, bool *chang
 bool cgs_follow_poll(struct cgs_follow *f)
 {
     bool changed = false;
+    uint32_t present = 0;
     f->status[0] = '\0';
     for (uint32_t r = 0; r < f->n_roots; r++) {
         struct stat st;
@@ -151,11 +161,14 @@ bool cgs_follow_poll(struct cgs_follow *f)
             snprintf(f->status, sizeof(f->status), "waiting for %.200s to appear", f->roots[r]);
             continue;
         }
+        present++;
         if (S_ISDIR(st.st_mode))
             scan_dir(f, f->roots[r]);
         else
             file_for(f, f->roots[r]);
     }
+    if (f->any_root && present)
+        f->status[0] = '\0';
     for (int pass = 0; pass < 2; pass++) {
         bool again = false;
         for (uint32_t i = 0; i < f->n_files; i++)

@@ -33,6 +33,7 @@ struct cgs_follow {
     uint64_t resets;   /* times a source was truncated or replaced */
     uint64_t bytes;    /* read so far */
     char status[256];  /* "waiting for trace/ to appear", "" when all is there */
+    bool any_root;     /* set by the caller: wait quietly while at least one root exists */
 };
 
 void cgs_follow_init(struct cgs_follow *f, const char *const *roots, uint32_t n,

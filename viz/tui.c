@@ -228,11 +228,9 @@ static void draw_table(struct screen *s)
     attron(attr_of(C_HEADER));
     for (size_t k = 0; k < N_SHOWN; k++) {
         enum cgs_dash_col c = shown_cols[k];
-        printw("%-*s", col_width[c] ? col_width[c] : 1, cgs_dash_col_names[c]);
-        if (c == s->sort)
-            printw("*");
-        else
-            addch(' ');
+        char name[40];
+        snprintf(name, sizeof(name), "%s%s", cgs_dash_col_names[c], c == s->sort ? "*" : "");
+        printw("%-*s ", col_width[c] ? col_width[c] : 1, name);
     }
     for (int x = getcurx(stdscr); x < COLS; x++)
         addch(' ');

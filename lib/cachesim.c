@@ -1,0 +1,221 @@
+/* Compile-cache replay (lib/cachesim.h). */
+#include "lib/cachesim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/arena.h"
+#include "lib/buf.h"
+#include "lib/report-json.h"
+#include "lib/strmap.h"
+#include "lib/symexpr.h"
+
+static size_t intern(struct cgs_cachesim *s, const char *text)
+{
+    size_t n = strlen(text) + 1, at = s->strings_len;
+    CGS_ALLOC_GROW(s->strings, s->strings_len + n, s->strings_alloc);
+    memcpy(s->strings + at, text, n);
+    s->strings_len += n;
+    return at;
+}
+
+static void emit(struct cgs_cachesim *s, enum cgs_cachesim_kind k, uint32_t call, int64_t gi,
+                 bool dyn, int64_t shape, const char *key, const char *piece)
+{
+    struct cgs_cachesim_event *e;
+    CGS_ALLOC_GROW(s->events, s->n_events + 1, s->alloc);
+    CGS_ALLOC_GROW(s->key_offs, s->n_events + 1, s->key_alloc);
+    e = &s->events[s->n_events];
+    s->key_offs[s->n_events++] = intern(s, key);
+    e->kind = k;
+    e->call = call;
+    e->graph_index = gi;
+    e->dynamic = dyn;
+    e->runtime_shape = shape;
+    e->key = NULL; /* resolved at the end: strings may move while growing */
+    e->piece = piece;
+    if (k == CGS_SIM_HIT)
+        s->hits++, s->lookups++;
+    else if (k == CGS_SIM_MISS)
+        s->misses++, s->lookups++;
+    else
+        s->compiles++;
+}
+
+static bool in_list(const int64_t *v, size_t n, int64_t x)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i] == x)
+            return true;
+    return false;
+}
+
+static void run_magi(const struct cgs_split *sp, const struct cgs_cachesim_opts *o,
+                     struct cgs_cachesim *s)
+{
+    struct cgs_strmap *seen = cgs_strmap_new();
+    char key[128], **keys = NULL;
+    size_t n_keys = 0, alloc_keys = 0;
+
+    // the frame's compile: every compiled piece for the dynamic shape
+    for (uint32_t p = 0; p < sp->n_pieces; p++) {
+        const struct cgs_split_piece *pc = &sp->pieces[p];
+        if (pc->is_splitting_graph)
+            continue;
+        snprintf(key, sizeof(key), "artifact_shape_None_subgraph_%d", pc->compile_index);
+        emit(s, CGS_SIM_MISS, 0, pc->compile_index, true, 0, key, pc->name);
+        emit(s, CGS_SIM_COMPILE, 0, pc->compile_index, true, 0, key, pc->name);
+    }
+    for (size_t c = 0; c < o->n_shapes; c++) {
+        int64_t shape = o->shapes[c];
+        for (uint32_t p = 0; p < sp->n_pieces; p++) {
+            const struct cgs_split_piece *pc = &sp->pieces[p];
+            bool sized;
+            if (pc->is_splitting_graph)
+                continue;
+            // a piece with no size argument has one artifact, whatever the shape
+            sized = pc->n_sym_shape_indices && in_list(o->compile_sizes, o->n_compile_sizes, shape);
+            if (!sized) {
+                snprintf(key, sizeof(key), "artifact_shape_None_subgraph_%d", pc->compile_index);
+                emit(s, CGS_SIM_HIT, (uint32_t)c + 1, pc->compile_index, true, 0, key, pc->name);
+                continue;
+            }
+            snprintf(key, sizeof(key), "artifact_shape_%lld_subgraph_%d", (long long)shape,
+                     pc->compile_index);
+            if (cgs_strmap_get(seen, key)) {
+                emit(s, CGS_SIM_HIT, (uint32_t)c + 1, pc->compile_index, false, shape, key,
+                     pc->name);
+            } else {
+                CGS_ALLOC_GROW(keys, n_keys + 1, alloc_keys);
+                keys[n_keys] = cgs_xstrdup(key);
+                cgs_strmap_put(seen, keys[n_keys], keys[n_keys]);
+                n_keys++;
+                emit(s, CGS_SIM_MISS, (uint32_t)c + 1, pc->compile_index, false, shape, key,
+                     pc->name);
+                emit(s, CGS_SIM_COMPILE, (uint32_t)c + 1, pc->compile_index, false, shape, key,
+                     pc->name);
+            }
+        }
+    }
+    for (size_t i = 0; i < n_keys; i++)
+        free(keys[i]);
+    free(keys);
+    cgs_strmap_free(seen);
+}
+
+/* MegEngine's key of a call at a binding: target, then per input dtype/device/shape. */
+static bool op_key(struct cgs_graph *g, const struct cgs_shapes *sh, const struct cgs_node *n,
+                   struct cgs_sym_bindings *b, struct cgs_buf *out)
+{
+    bool value_dep = false;
+    cgs_buf_reset(out);
+    cgs_buf_addstr(out, n->target ? n->target : "?");
+    for (uint32_t i = 0; i < n->n_args; i++) {
+        const struct cgs_arg *a = &n->args[i];
+        cgs_buf_addstr(out, i ? ", " : "(");
+        if (a->kind == CGS_ARG_NODE) {
+            const struct cgs_val *v = sh->nodes[a->u.node->index].val;
+            struct cgs_val *bv = v ? cgs_val_bind(v, g->syms, g->arena, cgs_sym_bindings_lookup, b)
+                                   : NULL;
+            int64_t bytes, numel = 0;
+            cgs_val_describe(bv, out);
+            if (bv && bv->kind == CGS_VAL_TENSOR && !cgs_val_bytes(bv, cgs_sym_bindings_lookup, b,
+                                                                   &bytes)) {
+                int64_t item = cgs_dtypes[bv->u.t.dtype].itemsize;
+                numel = item ? bytes / item : 0;
+                if (numel <= 7) {
+                    value_dep = true;
+                    cgs_buf_addstr(out, "=<values>");
+                }
+            }
+            if (bv && bv->kind == CGS_VAL_TENSOR && bv->u.t.device)
+                cgs_buf_addf(out, "@%s", bv->u.t.device);
+        } else {
+            cJSON *j = cgs_json_arg(a);
+            char *t = cJSON_PrintUnformatted(j);
+            cgs_buf_addstr(out, t ? t : "?");
+            free(t);
+            cJSON_Delete(j);
+        }
+    }
+    cgs_buf_addch(out, ')');
+    return value_dep;
+}
+
+static void run_megengine(struct cgs_graph *g, const struct cgs_shapes *sh, const char *sym,
+                          const struct cgs_cachesim_opts *o, struct cgs_cachesim *s)
+{
+    struct cgs_strmap *seen = cgs_strmap_new();
+    struct cgs_buf key = CGS_BUF_INIT;
+    char **keys = NULL;
+    size_t n_keys = 0, alloc_keys = 0;
+
+    for (size_t c = 0; c < o->n_shapes; c++) {
+        struct cgs_sym_binding bind = {sym, o->shapes[c]};
+        struct cgs_sym_bindings b = {&bind, sym ? 1 : 0};
+        for (uint32_t i = 0; i < g->n_nodes; i++) {
+            const struct cgs_node *n = g->nodes[i];
+            if (n->op != CGS_NODE_CALL_FUNCTION && n->op != CGS_NODE_CALL_METHOD)
+                continue;
+            if (op_key(g, sh, n, &b, &key) && c == 0)
+                s->value_dependent_keys++;
+            if (cgs_strmap_get(seen, key.buf)) {
+                emit(s, CGS_SIM_HIT, (uint32_t)c + 1, n->index, false, o->shapes[c], key.buf,
+                     n->name);
+            } else {
+                CGS_ALLOC_GROW(keys, n_keys + 1, alloc_keys);
+                keys[n_keys] = cgs_xstrdup(key.buf);
+                cgs_strmap_put(seen, keys[n_keys], keys[n_keys]);
+                n_keys++;
+                emit(s, CGS_SIM_MISS, (uint32_t)c + 1, n->index, false, o->shapes[c], key.buf,
+                     n->name);
+                emit(s, CGS_SIM_COMPILE, (uint32_t)c + 1, n->index, false, o->shapes[c],
+                     key.buf, n->name);
+            }
+        }
+    }
+    for (size_t i = 0; i < n_keys; i++)
+        free(keys[i]);
+    free(keys);
+    cgs_buf_release(&key);
+    cgs_strmap_free(seen);
+}
+
+int cgs_cachesim_run(struct cgs_graph *g, const struct cgs_split *split,
+                     const struct cgs_shapes *shapes, const struct cgs_cachesim_opts *o,
+                     struct cgs_cachesim *s, struct cgs_diag *d)
+{
+    const char *sym = o->symbol;
+    memset(s, 0, sizeof(*s));
+    if (!sym && g->n_symbols)
+        sym = g->symbols[0].name;
+    if (o->symbol) {
+        bool found = false;
+        for (uint32_t i = 0; i < g->n_symbols; i++)
+            found = found || !strcmp(g->symbols[i].name, o->symbol);
+        if (!found)
+            return cgs_diag_set(d, CGS_E_INVAL, "the graph has no size symbol '%s'", o->symbol);
+    }
+    s->symbol = sym;
+    if (o->policy == CGS_CACHESIM_MAGI) {
+        if (!split)
+            return cgs_diag_set(d, CGS_E_INVAL, "the magi policy needs a split");
+        run_magi(split, o, s);
+    } else {
+        if (!shapes)
+            return cgs_diag_set(d, CGS_E_INVAL, "the megengine policy needs inferred shapes");
+        run_megengine(g, shapes, sym, o, s);
+    }
+    for (size_t i = 0; i < s->n_events; i++)
+        s->events[i].key = s->strings + s->key_offs[i];
+    return 0;
+}
+
+void cgs_cachesim_release(struct cgs_cachesim *s)
+{
+    free(s->events);
+    free(s->strings);
+    free(s->key_offs);
+    memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,560 @@
+/* cgscope cache: compile-cache indexes, why a warm run missed, and cache replay. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "lib/cachesim.h"
+#include "lib/dash.h"
+#include "lib/follow.h"
+#include "lib/opdecl.h"
+#include "lib/shapes.h"
+#include "lib/split.h"
+#include "tools/cmd.h"
+
+static int run(int argc, char **argv);
+
+const struct cmd cmd_cache = {
+    .name = "cache",
+    .usage = "cgscope cache INDEX [--json]\n"
+             "       cgscope cache diff TRACE_A TRACE_B [--json] [--all]\n"
+             "       cgscope cache simulate GRAPH --split-ops OPS --shapes N,N,... [--policy "
+             "magi|megengine]\n"
+             "                      [--compile-sizes N,...] [--symbol SYM] [--events FILE] "
+             "[--json]",
+    .summary = "compile-cache indexes, why a lookup missed, and what a run would hit",
+    .help =
+        "cgscope cache INDEX lists a MagiCompiler compile-cache index (magi_compile_cache.py,\n"
+        "the dict {(runtime_shape, graph_index, backend): (key, path,\n"
+        "restart_analysis_count)} its CompilerManager writes; vLLM's has the same shape),\n"
+        "read as a Python literal, never run.\n\n"
+        "cgscope cache diff TRACE_A TRACE_B pairs the cache lookups of two TORCH_TRACE runs\n"
+        "(same compile id and cache, in order) and, for each pair whose key differs, names\n"
+        "the hashed components of the key that differ (a config value, the graph, an input's\n"
+        "shape, the torch version), one line each: why the warm run was not warm.\n\n"
+        "cgscope cache simulate replays a compile-cache policy over runtime shapes (the\n"
+        "values of the graph's first size symbol, or --symbol): magi (default) compiles each\n"
+        "compiled piece for the dynamic shape, and again per shape in --compile-sizes;\n"
+        "megengine's CompiledOp compiles each op call per key (op, input dtypes, devices,\n"
+        "shapes; inputs of at most 7 elements by value, which are marked). It writes the\n"
+        "events a run would (--events FILE: then 'cgscope top FILE --once' shows them).\n\n"
+        "options:\n"
+        "  --json                write one JSON document to stdout\n"
+        "  --all                 diff: list equal pairs too\n"
+        "  --split-ops OPS       simulate: splitting ops (presets @vllm, @magi, @sdpa)\n"
+        "  --allow-missing-ops   simulate: a splitting op may be absent\n"
+        "  --shapes N,N,...      simulate: the runtime shapes, in call order\n"
+        "  --compile-sizes N,..  simulate, magi: shapes compiled on their own\n"
+        "  --policy P            simulate: magi (default) or megengine\n"
+        "  --symbol SYM          simulate: the size symbol the shapes bind\n"
+        "  --events FILE         simulate: write the events (JSON lines) to FILE\n"
+        "  -h, --help            show this help\n\n"
+        "JSON keys: entries [{runtime_shape, graph_index, backend, key, path,\n"
+        "restart_analysis_count}]; diff: pairs [{compile_id, cache, a {status, key}, b\n"
+        "{status, key}, differs [{component, a, b}]}], unpaired; simulate: lookups, hits,\n"
+        "misses, compiles, hit_rate, symbol, value_dependent_keys.\n\n"
+        "examples:\n"
+        "  cgscope cache tests/data/traces/magi_compile_cache.py\n"
+        "  cgscope cache simulate samples/cgs_transformer_dyn.json --split-ops cgs.attention \\\n"
+        "      --shapes 1,2,4,8,2,1 --compile-sizes 1,2\n",
+    .run = run,
+};
+
+/* ---- cache INDEX -------------------------------------------------------------------------- */
+
+static int list_index(int argc, char **argv, bool json)
+{
+    struct cgs_dash d;
+    struct cgs_diag e = CGS_DIAG_INIT;
+    int rc = CGS_EXIT_OK;
+
+    if (argc != 1)
+        return cli_usage_error(&cmd_cache, argc ? "expected one INDEX" : "missing INDEX");
+    cgs_dash_init(&d);
+    if (cgs_dash_read_file(&d, argv[0], CGS_SRC_CACHE_INDEX, &e)) {
+        cgs_dash_release(&d);
+        return cli_report_diag(&e);
+    }
+    if (d.bad_lines) {
+        rc = cli_error("%s (expected a compile-cache index: a dict {(runtime_shape, "
+                       "graph_index, backend): (key, path, restart_analysis_count)})",
+                       d.first_bad);
+        cgs_dash_release(&d);
+        return rc;
+    }
+    if (json) {
+        cJSON *doc = cli_json_doc("cache"), *a = cJSON_AddArrayToObject(doc, "entries");
+        for (uint32_t i = 0; i < d.n_entries; i++) {
+            const struct cgs_dash_entry *en = &d.entries[i];
+            cJSON *o = cJSON_CreateObject();
+            if (en->dynamic)
+                cJSON_AddNullToObject(o, "runtime_shape");
+            else
+                cJSON_AddNumberToObject(o, "runtime_shape", (double)en->runtime_shape);
+            cJSON_AddNumberToObject(o, "graph_index", (double)en->graph_index);
+            cJSON_AddStringToObject(o, "backend", en->backend);
+            cJSON_AddStringToObject(o, "key", en->key);
+            cJSON_AddStringToObject(o, "path", en->path);
+            cJSON_AddNumberToObject(o, "restart_analysis_count",
+                                    (double)en->restart_analysis_count);
+            cJSON_AddItemToArray(a, o);
+        }
+        cli_print_json(doc);
+    } else {
+        uint32_t dyn = 0, pieces = 0;
+        for (uint32_t i = 0; i < d.n_entries; i++) {
+            dyn += d.entries[i].dynamic;
+            if (d.entries[i].graph_index + 1 > (int64_t)pieces)
+                pieces = (uint32_t)d.entries[i].graph_index + 1;
+        }
+        printf("%s: %u entr%s, %u compiled piece%s, %u dynamic-shape artifact%s\n\n", argv[0],
+               d.n_entries, d.n_entries == 1 ? "y" : "ies", pieces, PLURAL(pieces), dyn,
+               PLURAL(dyn));
+        printf("%-8s %-6s %-10s %-8s %s\n", "shape", "graph", "backend", "restarts", "key / path");
+        for (uint32_t i = 0; i < d.n_entries; i++) {
+            const struct cgs_dash_entry *en = &d.entries[i];
+            char shape[32];
+            if (en->dynamic)
+                snprintf(shape, sizeof(shape), "dynamic");
+            else
+                snprintf(shape, sizeof(shape), "%lld", (long long)en->runtime_shape);
+            printf("%-8s %-6lld %-10s %-8lld %s\n%37s%s\n", shape, (long long)en->graph_index,
+                   en->backend, (long long)en->restart_analysis_count, en->key, "", en->path);
+        }
+    }
+    cgs_dash_release(&d);
+    return rc;
+}
+
+/* ---- cache diff --------------------------------------------------------------------------- */
+
+static const char *const status_names[] = {"hit", "miss", "bypass"};
+
+/* "[hash] name: value" -> the name's extent and the hash's. */
+static bool component_parts(const char *c, const char **name, size_t *name_len, const char **hash,
+                            size_t *hash_len, const char **value)
+{
+    const char *close, *colon;
+    if (c[0] != '[' || !(close = strchr(c, ']')))
+        return false;
+    *hash = c + 1;
+    *hash_len = (size_t)(close - c - 1);
+    *name = close + 1 + (close[1] == ' ');
+    colon = strstr(*name, ": ");
+    *name_len = colon ? (size_t)(colon - *name) : strcspn(*name, "\n");
+    *value = colon ? colon + 2 : "";
+    return true;
+}
+
+static void short_value(const char *v, char *out, size_t n)
+{
+    size_t k = strcspn(v, "\n");
+    if (k > 100)
+        snprintf(out, n, "%.97s...", v);
+    else
+        snprintf(out, n, "%.*s", (int)k, v);
+}
+
+/* The components of a and b that differ, as (name, a value, b value) into arr. */
+static uint32_t differing(const struct cgs_dash_lookup *a, const struct cgs_dash_lookup *b,
+                          cJSON *arr, bool print)
+{
+    uint32_t n = 0;
+    for (int side = 0; side < 2; side++) {
+        const struct cgs_dash_lookup *x = side ? b : a, *y = side ? a : b;
+        for (uint32_t i = 0; i < x->n_components; i++) {
+            const char *nm, *hs, *val, *nm2, *hs2, *val2 = NULL;
+            size_t nl, hl, nl2, hl2;
+            bool found = false, same = false;
+            if (!component_parts(x->components[i], &nm, &nl, &hs, &hl, &val))
+                continue;
+            for (uint32_t k = 0; k < y->n_components && !found; k++) {
+                const char *v2;
+                if (!component_parts(y->components[k], &nm2, &nl2, &hs2, &hl2, &v2))
+                    continue;
+                if (nl == nl2 && !strncmp(nm, nm2, nl)) {
+                    found = true;
+                    same = hl == hl2 && !strncmp(hs, hs2, hl);
+                    val2 = v2;
+                }
+            }
+            if (same || (found && side == 1))
+                continue; /* a differing pair is reported once, from a's side */
+            {
+                char va[128], vb[128], name[256];
+                snprintf(name, sizeof(name), "%.*s", (int)(nl < 250 ? nl : 250), nm);
+                short_value(side ? (found ? val2 : "(absent)") : val, va, sizeof(va));
+                short_value(side ? val : (found ? val2 : "(absent)"), vb, sizeof(vb));
+                if (side) {
+                    snprintf(va, sizeof(va), "(absent)");
+                    short_value(val, vb, sizeof(vb));
+                }
+                if (print)
+                    printf("    %s: %s  ->  %s\n", name, va, vb);
+                if (arr) {
+                    cJSON *o = cJSON_CreateObject();
+                    cJSON_AddStringToObject(o, "component", name);
+                    cJSON_AddStringToObject(o, "a", va);
+                    cJSON_AddStringToObject(o, "b", vb);
+                    cJSON_AddItemToArray(arr, o);
+                }
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
+static int read_trace(struct cgs_dash *d, const char *path)
+{
+    struct cgs_follow f;
+    struct stat st;
+    const char *roots[1] = {path};
+    if (stat(path, &st))
+        return cli_error("%s: cannot open: %s", path, strerror(errno));
+    d->keep_lookups = true;
+    cgs_follow_init(&f, roots, 1, d);
+    cgs_follow_poll(&f);
+    cgs_follow_finish(&f);
+    cgs_follow_release(&f);
+    if (!d->n_lookups)
+        cli_warn("%s: no cache lookup logged (is it a TORCH_TRACE log of a torch.compile run?)",
+                 path);
+    return 0;
+}
+
+static int diff(int argc, char **argv, bool json, bool all)
+{
+    struct cgs_dash A, B;
+    int rc;
+    uint32_t shown = 0, n_differ = 0, unpaired = 0;
+    cJSON *doc = NULL, *pairs = NULL;
+    bool *used;
+
+    if (argc != 2)
+        return cli_usage_error(&cmd_cache, "diff wants two TORCH_TRACE logs: TRACE_A TRACE_B");
+    cgs_dash_init(&A);
+    cgs_dash_init(&B);
+    if ((rc = read_trace(&A, argv[0])) || (rc = read_trace(&B, argv[1]))) {
+        cgs_dash_release(&A);
+        cgs_dash_release(&B);
+        return rc;
+    }
+    used = calloc(B.n_lookups + 1, 1);
+    if (json) {
+        doc = cli_json_doc("cache-diff");
+        pairs = cJSON_AddArrayToObject(doc, "pairs");
+    }
+    for (uint32_t i = 0; i < A.n_lookups; i++) {
+        const struct cgs_dash_lookup *a = &A.lookups[i], *b = NULL;
+        for (uint32_t k = 0; k < B.n_lookups && !b; k++)
+            if (!used[k] && B.lookups[k].rank == a->rank &&
+                !strcmp(B.lookups[k].compile_id, a->compile_id) &&
+                !strcmp(B.lookups[k].cache, a->cache)) {
+                used[k] = true;
+                b = &B.lookups[k];
+            }
+        if (!b) {
+            unpaired++;
+            continue;
+        }
+        bool same = a->key && b->key && !strcmp(a->key, b->key);
+        if (same && !all)
+            continue;
+        n_differ += !same;
+        if (!json) {
+            printf("%s %s: %s in A, %s in B%s\n", a->compile_id, a->cache, status_names[a->status],
+                   status_names[b->status], same ? " (same key)" : "; the key differs in:");
+        }
+        cJSON *o = NULL, *arr = NULL;
+        if (json) {
+            cJSON *x;
+            o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "compile_id", a->compile_id);
+            cJSON_AddStringToObject(o, "cache", a->cache);
+            x = cJSON_AddObjectToObject(o, "a");
+            cJSON_AddStringToObject(x, "status", status_names[a->status]);
+            if (a->key)
+                cJSON_AddStringToObject(x, "key", a->key);
+            x = cJSON_AddObjectToObject(o, "b");
+            cJSON_AddStringToObject(x, "status", status_names[b->status]);
+            if (b->key)
+                cJSON_AddStringToObject(x, "key", b->key);
+            arr = cJSON_AddArrayToObject(o, "differs");
+            cJSON_AddItemToArray(pairs, o);
+        }
+        if (!same && !differing(a, b, arr, !json) && !json)
+            printf("    (no component differs: the keys hash something torch did not log)\n");
+        shown++;
+    }
+    for (uint32_t k = 0; k < B.n_lookups; k++)
+        unpaired += !used[k];
+    if (json) {
+        cJSON_AddNumberToObject(doc, "unpaired", unpaired);
+        cli_print_json(doc);
+    } else {
+        if (!n_differ)
+            printf("every paired lookup has the same key in both runs (%u lookup%s in A, %u in "
+                   "B)\n", A.n_lookups, PLURAL(A.n_lookups), B.n_lookups);
+        if (unpaired)
+            printf("%u lookup%s without a partner in the other run (different compile ids: "
+                   "the runs compiled different frames)\n", unpaired, PLURAL(unpaired));
+    }
+    free(used);
+    cgs_dash_release(&A);
+    cgs_dash_release(&B);
+    return CGS_EXIT_OK;
+}
+
+/* ---- cache simulate --------------------------------------------------------------------- */
+
+static int parse_ints(const char *s, int64_t **out, size_t *n)
+{
+    struct cli_list l = CLI_LIST_INIT;
+    cli_list_add_csv(&l, s);
+    *out = calloc(l.n ? l.n : 1, sizeof(**out));
+    *n = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        unsigned long v;
+        if (!cli_parse_uint(l.items[i], &v) || v > (1UL << 62)) {
+            cli_list_release(&l);
+            return -1;
+        }
+        (*out)[(*n)++] = (int64_t)v;
+    }
+    cli_list_release(&l);
+    return 0;
+}
+
+static int write_events(const char *path, const struct cgs_cachesim *s, const char *backend)
+{
+    struct cgs_buf b = CGS_BUF_INIT;
+    struct timespec t;
+    int rc;
+    static const char *const names[] = {"cache_miss", "cache_hit", "compile_end"};
+    clock_gettime(CLOCK_REALTIME, &t);
+    for (size_t i = 0; i < s->n_events; i++) {
+        const struct cgs_cachesim_event *e = &s->events[i];
+        cJSON *o = cJSON_CreateObject();
+        char *line;
+        cJSON_AddNumberToObject(o, "ts", (double)t.tv_sec + (double)i * 1e-6);
+        cJSON_AddStringToObject(o, "event", names[e->kind]);
+        cJSON_AddNumberToObject(o, "graph_index", (double)e->graph_index);
+        if (e->dynamic)
+            cJSON_AddNullToObject(o, "runtime_shape");
+        else
+            cJSON_AddNumberToObject(o, "runtime_shape", (double)e->runtime_shape);
+        cJSON_AddStringToObject(o, "backend", backend);
+        cJSON_AddStringToObject(o, "key", e->key);
+        if (e->kind == CGS_SIM_COMPILE)
+            cJSON_AddNumberToObject(o, "ms", 0);
+        cJSON_AddStringToObject(o, "piece", e->piece);
+        cJSON_AddBoolToObject(o, "simulated", true);
+        line = cJSON_PrintUnformatted(o);
+        cgs_buf_addstr(&b, line);
+        cgs_buf_addch(&b, '\n');
+        free(line);
+        cJSON_Delete(o);
+    }
+    rc = cli_write_file(path, b.buf, b.len);
+    cgs_buf_release(&b);
+    return rc;
+}
+
+static int simulate(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"split-ops", required_argument, NULL, 's'}, {"shapes", required_argument, NULL, 'S'},
+        {"compile-sizes", required_argument, NULL, 'c'}, {"policy", required_argument, NULL, 'p'},
+        {"symbol", required_argument, NULL, 'y'}, {"events", required_argument, NULL, 'e'},
+        {"json", no_argument, NULL, 'j'}, {"allow-missing-ops", no_argument, NULL, 'A'},
+        {"model", required_argument, NULL, 'm'}, {NULL, 0, NULL, 0},
+    };
+    struct cli_list ops = CLI_LIST_INIT;
+    struct cgs_cachesim_opts o = {CGS_CACHESIM_MAGI, NULL, 0, NULL, 0, NULL, "inductor"};
+    int64_t *shapes = NULL, *sizes = NULL;
+    size_t n_shapes = 0, n_sizes = 0;
+    const char *events = NULL, *model = NULL;
+    bool json = false, allow_missing = false;
+    int c, rc = CGS_EXIT_OK;
+    struct cgs_graph *g = NULL;
+    struct cgs_split *sp = NULL;
+    struct cgs_shapes *sh = NULL;
+    struct cgs_cachesim sim = {0};
+    struct cgs_diag d = CGS_DIAG_INIT;
+
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        switch (c) {
+        case 's':
+            if (cli_split_ops_add(&ops, optarg)) {
+                rc = CGS_EXIT_BAD_INPUT;
+                goto out;
+            }
+            break;
+        case 'S':
+            free(shapes);
+            if (parse_ints(optarg, &shapes, &n_shapes) || !n_shapes) {
+                rc = cli_usage_error(&cmd_cache, "--shapes wants sizes like 1,2,4,8, got '%s'",
+                                     optarg);
+                goto out;
+            }
+            break;
+        case 'c':
+            free(sizes);
+            if (parse_ints(optarg, &sizes, &n_sizes)) {
+                rc = cli_usage_error(&cmd_cache, "--compile-sizes wants sizes like 1,2, got "
+                                     "'%s'", optarg);
+                goto out;
+            }
+            break;
+        case 'p':
+            if (!strcmp(optarg, "magi"))
+                o.policy = CGS_CACHESIM_MAGI;
+            else if (!strcmp(optarg, "megengine"))
+                o.policy = CGS_CACHESIM_MEGENGINE;
+            else {
+                rc = cli_usage_error(&cmd_cache, "unknown policy '%s' (magi, megengine)", optarg);
+                goto out;
+            }
+            break;
+        case 'y': o.symbol = optarg; break;
+        case 'e': events = optarg; break;
+        case 'j': json = true; break;
+        case 'A': allow_missing = true; break;
+        case 'm': model = optarg; break;
+        case ':': rc = cli_usage_error(&cmd_cache, "option '%s' needs a value", argv[optind - 1]); goto out;
+        default: rc = cli_usage_error(&cmd_cache, "unknown option '%s'", argv[optind - 1]); goto out;
+        }
+    }
+    if (optind != argc - 1) {
+        rc = cli_usage_error(&cmd_cache, "simulate wants one GRAPH");
+        goto out;
+    }
+    if (!n_shapes) {
+        rc = cli_usage_error(&cmd_cache, "simulate needs --shapes (the runtime shapes, in call "
+                             "order)");
+        goto out;
+    }
+    if (o.policy == CGS_CACHESIM_MAGI && !ops.n) {
+        rc = cli_usage_error(&cmd_cache, "the magi policy needs --split-ops");
+        goto out;
+    }
+    g = cli_load_graph(argv[optind], model);
+    if (!g) {
+        rc = CGS_EXIT_BAD_INPUT;
+        goto out;
+    }
+    if (!g->n_symbols)
+        cli_warn("%s has no size symbol (a static graph): every runtime shape runs the same "
+                 "artifacts", argv[optind]);
+    if (o.policy == CGS_CACHESIM_MAGI) {
+        struct cgs_split_opts so = {CGS_SPLIT_MAGI, (const char *const *)ops.items, ops.n};
+        if (cgs_split_run(g, &so, &sp, &d) < 0) {
+            rc = cli_report_diag(&d);
+            goto out;
+        }
+        if ((rc = cli_check_split_ops(sp, &ops, argv[optind], allow_missing)))
+            goto out;
+    } else {
+        static struct cgs_opdecls decls;
+        struct cgs_shapes_opts so = {.reinfer = true};
+        if (!decls.n && cli_load_opdecls(&decls, NULL, 0)) {
+            rc = CGS_EXIT_BAD_INPUT;
+            goto out;
+        }
+        so.decls = &decls;
+        if (cgs_shapes_infer(g, &so, &sh, &d) < 0) {
+            rc = cli_report_diag(&d);
+            goto out;
+        }
+    }
+    o.shapes = shapes;
+    o.n_shapes = n_shapes;
+    o.compile_sizes = sizes;
+    o.n_compile_sizes = n_sizes;
+    if (cgs_cachesim_run(g, sp, sh, &o, &sim, &d) < 0) {
+        cgs_diag_at(&d, argv[optind], 0, 0);
+        rc = cli_report_diag(&d);
+        goto out;
+    }
+    if (events && write_events(events, &sim, o.policy == CGS_CACHESIM_MAGI ? "inductor"
+                                                                        : "megengine") < 0) {
+        rc = CGS_EXIT_BAD_INPUT;
+        goto out;
+    }
+    if (json) {
+        cJSON *doc = cli_json_doc("cache-simulate");
+        cJSON_AddStringToObject(doc, "policy", o.policy == CGS_CACHESIM_MAGI ? "magi" : "megengine");
+        if (sim.symbol)
+            cJSON_AddStringToObject(doc, "symbol", sim.symbol);
+        else
+            cJSON_AddNullToObject(doc, "symbol");
+        cJSON_AddNumberToObject(doc, "lookups", (double)sim.lookups);
+        cJSON_AddNumberToObject(doc, "hits", (double)sim.hits);
+        cJSON_AddNumberToObject(doc, "misses", (double)sim.misses);
+        cJSON_AddNumberToObject(doc, "compiles", (double)sim.compiles);
+        if (sim.lookups)
+            cJSON_AddNumberToObject(doc, "hit_rate", (double)sim.hits / (double)sim.lookups);
+        else
+            cJSON_AddNullToObject(doc, "hit_rate");
+        cJSON_AddNumberToObject(doc, "value_dependent_keys", (double)sim.value_dependent_keys);
+        if (events)
+            cJSON_AddStringToObject(doc, "events", events);
+        cli_print_json(doc);
+    } else {
+        printf("%s policy over %zu call%s (%s = ", o.policy == CGS_CACHESIM_MAGI ? "MagiCompiler's"
+               : "MegEngine's CompiledOp", n_shapes, PLURAL(n_shapes),
+               sim.symbol ? sim.symbol : "no symbol");
+        for (size_t i = 0; i < n_shapes; i++)
+            printf("%s%lld", i ? "," : "", (long long)shapes[i]);
+        printf("): %llu lookup%s, %llu hit%s, %llu miss%s, %llu compile%s; hit rate %.1f%%\n",
+               (unsigned long long)sim.lookups, PLURAL(sim.lookups), (unsigned long long)sim.hits,
+               PLURAL(sim.hits), (unsigned long long)sim.misses, sim.misses == 1 ? "" : "es",
+               (unsigned long long)sim.compiles, PLURAL(sim.compiles),
+               sim.lookups ? 100.0 * (double)sim.hits / (double)sim.lookups : 0.0);
+        if (sim.value_dependent_keys)
+            printf("%llu op key%s hold inputs of at most 7 elements, keyed by value in MegEngine: "
+                   "counted as if the values repeat\n",
+                   (unsigned long long)sim.value_dependent_keys, PLURAL(sim.value_dependent_keys));
+        if (events)
+            printf("events written to %s ('cgscope top %s --once' shows them)\n", events, events);
+    }
+out:
+    cgs_cachesim_release(&sim);
+    free(shapes);
+    free(sizes);
+    cli_list_release(&ops);
+    cgs_graph_free(g);
+    return rc;
+}
+
+/* ---- main -------------------------------------------------------------------------------- */
+
+static int run(int argc, char **argv)
+{
+    bool json = false, all = false;
+    int n = 0;
+    char *args[8];
+
+    if (argc >= 2 && !strcmp(argv[1], "simulate"))
+        return simulate(argc - 1, argv + 1);
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            json = true;
+        else if (!strcmp(argv[i], "--all"))
+            all = true;
+        else if (argv[i][0] == '-' && argv[i][1])
+            return cli_usage_error(&cmd_cache, "unknown option '%s'", argv[i]);
+        else if (n < 8)
+            args[n++] = argv[i];
+        else
+            return cli_usage_error(&cmd_cache, "too many arguments");
+    }
+    if (n && !strcmp(args[0], "diff"))
+        return diff(n - 1, args + 1, json, all);
+    return list_index(n, args, json);
+}

@@ -1,0 +1,396 @@
+/* cgscope top: a live dashboard of compiles and cache lookups, from what a run writes. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/dash.h"
+#include "lib/follow.h"
+#include "tools/cmd.h"
+#include "viz/tui.h"
+
+static int run(int argc, char **argv);
+
+const struct cmd cmd_top = {
+    .name = "top",
+    .usage = "cgscope top SOURCE... [--once] [--json] [--interval MS]\n"
+             "       cgscope top [--log FILE] [--dir DIR] -- CMD [ARGS...]",
+    .summary = "live dashboard of compiles and cache hits (events, TORCH_TRACE, cache index)",
+    .help =
+        "SOURCE is any of, told apart by their content:\n"
+        "  - the events file the Python bridge's piecewise runner writes (JSON lines: a row\n"
+        "    per (graph_index, runtime_shape, backend));\n"
+        "  - a TORCH_TRACE log (TORCH_TRACE=DIR python ...), a file or the folder of per-rank\n"
+        "    files (a row per compile id and rank; torch's own cache artifacts counted per\n"
+        "    cache, one per lookup; recompiles with their reasons; graph breaks);\n"
+        "  - MagiCompiler's compile-cache index magi_compile_cache.py (or vLLM's).\n"
+        "Sources are followed as they grow: a file that does not exist yet is waited for, a\n"
+        "new file in a folder is picked up, a file truncated or replaced starts the count\n"
+        "again. Lines that do not parse are counted and shown, never fatal.\n\n"
+        "options:\n"
+        "  --once            print the table once as text and exit (no terminal needed)\n"
+        "  --json            with --once: one JSON document (DESIGN.md's keys)\n"
+        "  --interval MS     how often sources are read (default 100)\n"
+        "  -- CMD ARGS...    run CMD with TORCH_TRACE and CGSCOPE_EVENTS pointed at a fresh\n"
+        "                    folder and show its compiles live; CMD's output goes to a log\n"
+        "                    file named in the footer; the exit status is CMD's\n"
+        "  --dir DIR         with -- CMD: the folder (default: a new one under $TMPDIR)\n"
+        "  --log FILE        with -- CMD: CMD's output (default DIR/cmd.log)\n"
+        "  -h, --help        show this help\n\n"
+        "keys: Up/Down select, Enter detail, s sort, / filter, p pause, h help, q quit.\n\n"
+        "JSON keys (--once --json): format, version, sources [{path, kind, bytes}], rows\n"
+        "[{graph_index, runtime_shape, backend, compile_id, rank, frame, hits, misses,\n"
+        "bypasses, compiles, compile_ms, last_compile_ms, runs, run_ms, recompiles, reason,\n"
+        "indexed}], caches {NAME: {hit, miss, bypass}} (fx_graph and aotautograd always),\n"
+        "compiles, recompiles, graph_breaks, events, hit_rate, bad_lines, first_bad_line.\n\n"
+        "examples:\n"
+        "  cgscope top samples/llama_tiny.events.jsonl --once\n"
+        "  cgscope top -- python3 train.py\n",
+    .run = run,
+};
+
+/* ---- --once ---------------------------------------------------------------------------- */
+
+static double wall_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void print_text(const struct cgs_follow *f)
+{
+    const struct cgs_dash *d = f->dash;
+    const struct cgs_dash_row **rows;
+    double now = d->last_ts > 0 ? d->last_ts : wall_now(), hr = cgs_dash_hit_rate(d);
+    uint32_t n = cgs_dash_view(d, CGS_DASH_COL_KEY, NULL, now, &rows);
+    static const enum cgs_dash_col cols[] = {
+        CGS_DASH_COL_RANK,       CGS_DASH_COL_KEY,     CGS_DASH_COL_SHAPE,
+        CGS_DASH_COL_BACKEND,    CGS_DASH_COL_HITS,    CGS_DASH_COL_MISSES,
+        CGS_DASH_COL_BYPASS,     CGS_DASH_COL_RATE,    CGS_DASH_COL_COMPILES,
+        CGS_DASH_COL_COMPILE_MS, CGS_DASH_COL_RUNS,    CGS_DASH_COL_RECOMPILES,
+        CGS_DASH_COL_WHAT,
+    };
+    int w[CGS_DASH_COL_COUNT] = {0};
+    char cell[512];
+
+    printf("%llu event%s, %llu compile%s, hit rate ", (unsigned long long)d->events,
+           PLURAL(d->events), (unsigned long long)d->compiles, PLURAL(d->compiles));
+    if (hr < 0)
+        printf("- (no lookup)");
+    else
+        printf("%.1f%%", hr * 100);
+    printf(", %llu recompile%s, %llu graph break%s, %llu bad line%s\n",
+           (unsigned long long)d->recompiles, PLURAL(d->recompiles),
+           (unsigned long long)d->graph_breaks, PLURAL(d->graph_breaks),
+           (unsigned long long)d->bad_lines, PLURAL(d->bad_lines));
+    for (uint32_t i = 0; i < d->n_caches; i++)
+        printf("%s%s %llu hit / %llu miss / %llu bypass", i ? ", " : "caches: ",
+               d->caches[i].name, (unsigned long long)d->caches[i].hit,
+               (unsigned long long)d->caches[i].miss, (unsigned long long)d->caches[i].bypass);
+    if (d->n_caches)
+        printf("\n");
+    if (d->bad_lines)
+        printf("first bad line: %s\n", d->first_bad);
+    if (f->status[0])
+        printf("%s\n", f->status);
+    for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
+        w[cols[k]] = (int)strlen(cgs_dash_col_names[cols[k]]);
+    for (uint32_t i = 0; i < n; i++)
+        for (size_t k = 0; k + 1 < sizeof(cols) / sizeof(cols[0]); k++) {
+            cgs_dash_row_cell(rows[i], cols[k], now, cell, sizeof(cell));
+            if ((int)strlen(cell) > w[cols[k]])
+                w[cols[k]] = (int)strlen(cell);
+        }
+    printf("\n");
+    for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
+        printf("%-*s%s", w[cols[k]], cgs_dash_col_names[cols[k]],
+               k + 1 < sizeof(cols) / sizeof(cols[0]) ? "  " : "\n");
+    for (uint32_t i = 0; i < n; i++)
+        for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
+            cgs_dash_row_cell(rows[i], cols[k], now, cell, sizeof(cell));
+            if (k + 1 < sizeof(cols) / sizeof(cols[0]))
+                printf("%-*s  ", w[cols[k]], cell);
+            else
+                printf("%s\n", cell);
+        }
+    if (!n)
+        printf("(no compile or lookup in the sources)\n");
+    free(rows);
+}
+
+static void add_str_or_null(cJSON *o, const char *k, const char *v)
+{
+    if (v)
+        cJSON_AddStringToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *top_json(const struct cgs_follow *f)
+{
+    const struct cgs_dash *d = f->dash;
+    cJSON *doc = cli_json_doc("top"), *a, *c;
+    double hr = cgs_dash_hit_rate(d);
+
+    a = cJSON_AddArrayToObject(doc, "sources");
+    for (uint32_t i = 0; i < f->n_files; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "path", f->files[i].path);
+        cJSON_AddStringToObject(o, "kind", cgs_src_kind_names[f->files[i].feed.kind]);
+        cJSON_AddNumberToObject(o, "bytes", (double)f->files[i].off);
+        cJSON_AddItemToArray(a, o);
+    }
+    a = cJSON_AddArrayToObject(doc, "rows");
+    for (uint32_t i = 0; i < d->n_rows; i++) {
+        const struct cgs_dash_row *r = d->rows[i];
+        cJSON *o = cJSON_CreateObject();
+        if (r->has_graph_index)
+            cJSON_AddNumberToObject(o, "graph_index", (double)r->graph_index);
+        else
+            cJSON_AddNullToObject(o, "graph_index");
+        if (r->trace || r->dynamic)
+            cJSON_AddNullToObject(o, "runtime_shape");
+        else
+            cJSON_AddNumberToObject(o, "runtime_shape", (double)r->runtime_shape);
+        add_str_or_null(o, "backend", r->backend);
+        add_str_or_null(o, "compile_id", r->compile_id);
+        if (r->rank >= 0)
+            cJSON_AddNumberToObject(o, "rank", r->rank);
+        else
+            cJSON_AddNullToObject(o, "rank");
+        add_str_or_null(o, "frame", r->frame);
+        cJSON_AddNumberToObject(o, "hits", (double)r->hits);
+        cJSON_AddNumberToObject(o, "misses", (double)r->misses);
+        cJSON_AddNumberToObject(o, "bypasses", (double)r->bypasses);
+        cJSON_AddNumberToObject(o, "compiles", (double)r->compiles);
+        cJSON_AddNumberToObject(o, "compile_ms", r->compile_ms);
+        cJSON_AddNumberToObject(o, "last_compile_ms", r->last_compile_ms);
+        cJSON_AddNumberToObject(o, "runs", (double)r->runs);
+        cJSON_AddNumberToObject(o, "run_ms", r->run_ms);
+        cJSON_AddNumberToObject(o, "recompiles", (double)r->recompiles);
+        add_str_or_null(o, "reason", r->reason);
+        cJSON_AddBoolToObject(o, "indexed", r->indexed);
+        cJSON_AddItemToArray(a, o);
+    }
+    c = cJSON_AddObjectToObject(doc, "caches");
+    {
+        static const char *const always[] = {"fx_graph", "aotautograd"};
+        for (size_t k = 0; k < 2; k++)
+            if (!cgs_dash_cache(d, always[k])) {
+                cJSON *o = cJSON_AddObjectToObject(c, always[k]);
+                cJSON_AddNumberToObject(o, "hit", 0);
+                cJSON_AddNumberToObject(o, "miss", 0);
+                cJSON_AddNumberToObject(o, "bypass", 0);
+            }
+    }
+    for (uint32_t i = 0; i < d->n_caches; i++) {
+        cJSON *o = cJSON_AddObjectToObject(c, d->caches[i].name);
+        cJSON_AddNumberToObject(o, "hit", (double)d->caches[i].hit);
+        cJSON_AddNumberToObject(o, "miss", (double)d->caches[i].miss);
+        cJSON_AddNumberToObject(o, "bypass", (double)d->caches[i].bypass);
+    }
+    cJSON_AddNumberToObject(doc, "compiles", (double)d->compiles);
+    cJSON_AddNumberToObject(doc, "recompiles", (double)d->recompiles);
+    cJSON_AddNumberToObject(doc, "graph_breaks", (double)d->graph_breaks);
+    cJSON_AddNumberToObject(doc, "events", (double)d->events);
+    if (hr < 0)
+        cJSON_AddNullToObject(doc, "hit_rate");
+    else
+        cJSON_AddNumberToObject(doc, "hit_rate", hr);
+    cJSON_AddNumberToObject(doc, "bad_lines", (double)d->bad_lines);
+    add_str_or_null(doc, "first_bad_line", d->bad_lines ? d->first_bad : NULL);
+    return doc;
+}
+
+/* ---- -- CMD ---------------------------------------------------------------------------- */
+
+static pid_t spawn(char **cmd, const char *dir, const char *log)
+{
+    char trace[4096], events[4096];
+    pid_t pid;
+    snprintf(trace, sizeof(trace), "%.4000s/trace", dir);
+    snprintf(events, sizeof(events), "%.4000s/events.jsonl", dir);
+    if (mkdir(trace, 0777) && errno != EEXIST) {
+        cli_error("cannot make '%s': %s", trace, strerror(errno));
+        return -1;
+    }
+    pid = fork();
+    if (pid < 0) {
+        cli_error("cannot start '%s': %s", cmd[0], strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+        }
+        if (nul >= 0)
+            dup2(nul, 0);
+        setenv("TORCH_TRACE", trace, 1);
+        setenv("CGSCOPE_EVENTS", events, 1);
+        signal(SIGINT, SIG_DFL);
+        execvp(cmd[0], cmd);
+        fprintf(stderr, "cgscope top: cannot run '%s': %s\n", cmd[0], strerror(errno));
+        _exit(127);
+    }
+    return pid;
+}
+
+static int exit_status_of(int st)
+{
+    if (WIFEXITED(st))
+        return WEXITSTATUS(st);
+    if (WIFSIGNALED(st))
+        return 128 + WTERMSIG(st);
+    return 1;
+}
+
+/* ---- main ------------------------------------------------------------------------------ */
+
+static int run(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"once", no_argument, NULL, 'o'},     {"json", no_argument, NULL, 'j'},
+        {"interval", required_argument, NULL, 'i'}, {"dir", required_argument, NULL, 'd'},
+        {"log", required_argument, NULL, 'l'}, {NULL, 0, NULL, 0},
+    };
+    bool once = false, json = false;
+    unsigned long interval = 100;
+    const char *dir = NULL, *log = NULL;
+    char **cmd = NULL, dirbuf[4096], logbuf[4096], tracebuf[4200], eventsbuf[4200], title[512];
+    int c, rc = CGS_EXIT_OK, n_cmd = 0;
+    struct cgs_dash dash;
+    struct cgs_follow follow;
+    struct cgs_tui_opts t = {0};
+
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--")) {
+            cmd = argv + i + 1;
+            n_cmd = argc - i - 1;
+            argc = i;
+            break;
+        }
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': once = true; break;
+        case 'j': json = true; break;
+        case 'd': dir = optarg; break;
+        case 'l': log = optarg; break;
+        case 'i':
+            if (!cli_parse_uint(optarg, &interval) || interval == 0 || interval > 60000)
+                return cli_usage_error(&cmd_top, "--interval wants milliseconds (1-60000), got "
+                                       "'%s'", optarg);
+            break;
+        case ':': return cli_usage_error(&cmd_top, "option '%s' needs a value", argv[optind - 1]);
+        default: return cli_usage_error(&cmd_top, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (json && !once)
+        return cli_usage_error(&cmd_top, "--json needs --once (the live view is for a terminal)");
+    if (cmd && !n_cmd)
+        return cli_usage_error(&cmd_top, "nothing after '--': give the command to run");
+    if (cmd && optind < argc)
+        return cli_usage_error(&cmd_top, "give SOURCE... or -- CMD, not both");
+    if (!cmd && optind == argc)
+        return cli_usage_error(&cmd_top, "missing SOURCE (an events file, a TORCH_TRACE file "
+                               "or folder, or a cache index), or -- CMD");
+    if (cmd && once)
+        return cli_usage_error(&cmd_top, "--once reads finished sources; with -- CMD the "
+                               "dashboard follows the run");
+    if (!once && (!isatty(0) || !isatty(1)))
+        return cli_usage_error(&cmd_top, "the live view needs a terminal; --once prints the "
+                               "table as text");
+
+    cgs_dash_init(&dash);
+    if (cmd) {
+        const char *roots[2];
+        if (!dir) {
+            const char *tmp = getenv("TMPDIR");
+            snprintf(dirbuf, sizeof(dirbuf), "%s/cgscope-top.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+            if (!mkdtemp(dirbuf)) {
+                cgs_dash_release(&dash);
+                return cli_error("cannot make a folder for the run: %s", strerror(errno));
+            }
+            dir = dirbuf;
+        } else if (mkdir(dir, 0777) && errno != EEXIST) {
+            cgs_dash_release(&dash);
+            return cli_error("cannot make '%s': %s", dir, strerror(errno));
+        }
+        if (!log) {
+            snprintf(logbuf, sizeof(logbuf), "%.4000s/cmd.log", dir);
+            log = logbuf;
+        }
+        snprintf(tracebuf, sizeof(tracebuf), "%.4000s/trace", dir);
+        snprintf(eventsbuf, sizeof(eventsbuf), "%.4000s/events.jsonl", dir);
+        roots[0] = tracebuf;
+        roots[1] = eventsbuf;
+        cgs_follow_init(&follow, roots, 2, &dash);
+        follow.any_root = true; /* a run writes a trace, events, or both */
+        t.child = spawn(cmd, dir, log);
+        if (t.child < 0) {
+            cgs_follow_release(&follow);
+            cgs_dash_release(&dash);
+            return CGS_EXIT_BAD_INPUT;
+        }
+        snprintf(title, sizeof(title), "cgscope top -- %.200s (run folder %.200s)", cmd[0], dir);
+    } else {
+        cgs_follow_init(&follow, (const char *const *)argv + optind, (uint32_t)(argc - optind),
+                        &dash);
+        snprintf(title, sizeof(title), "cgscope top: %.400s%s", argv[optind],
+                 argc - optind > 1 ? " ..." : "");
+    }
+    if (once) {
+        cgs_follow_poll(&follow);
+        cgs_follow_finish(&follow);
+        for (uint32_t i = 0; i < follow.n_roots; i++) {
+            struct stat st;
+            if (stat(follow.roots[i], &st)) {
+                rc = cli_error("%s: cannot open: %s", follow.roots[i], strerror(errno));
+                goto out;
+            }
+        }
+        if (json)
+            cli_print_json(top_json(&follow));
+        else
+            print_text(&follow);
+        goto out;
+    }
+    t.follow = &follow;
+    t.interval_ms = (int)interval;
+    t.title = title;
+    t.log_path = cmd ? log : NULL;
+    if (cgs_tui_run(&t) < 0) {
+        if (t.child > 0) {
+            kill(t.child, SIGTERM);
+            waitpid(t.child, &t.child_status, 0);
+        }
+        rc = CGS_EXIT_BAD_INPUT;
+        goto out;
+    }
+    if (t.child > 0) {
+        if (!t.child_done) {
+            // the user quit while CMD runs: it keeps its terminal-less run to the end
+            fprintf(stderr, "cgscope top: waiting for %s (pid %d) to finish; its output: %s\n",
+                    cmd[0], (int)t.child, log);
+            waitpid(t.child, &t.child_status, 0);
+        }
+        rc = exit_status_of(t.child_status);
+        fprintf(stderr, "cgscope top: %s exited with %d; its output: %s; the trace: %s\n",
+                cmd[0], rc, log, dir);
+    }
+out:
+    cgs_follow_release(&follow);
+    cgs_dash_release(&dash);
+    return rc;
+}
