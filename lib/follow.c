@@ -84,7 +84,8 @@ static void scan_dir(struct cgs_follow *f, const char *dir)
         names[n++] = cgs_xstrdup(path);
     }
     closedir(dp);
-    qsort(names, n, sizeof(*names), by_name);
+    if (n > 1)
+        qsort(names, n, sizeof(*names), by_name);
     for (size_t i = 0; i < n; i++) {
         file_for(f, names[i]);
         free(names[i]);

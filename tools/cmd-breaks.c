@@ -24,7 +24,7 @@ const struct cmd cmd_breaks = {
             "JSON keys: format, version, breaks [{compile_id, reason, frame {file, line,\n"
             "name}, rank}], graphs (compile ids seen), recompiles, bad_lines.\n\n"
             "example:\n"
-            "  cgscope breaks tests/data/traces/graph_break.torch_trace.log\n",
+            "  cgscope breaks samples/graph_break.torch_trace.log\n",
     .run = run,
 };
 

@@ -56,7 +56,7 @@ const struct cmd cmd_cache = {
         "{status, key}, differs [{component, a, b}]}], unpaired; simulate: lookups, hits,\n"
         "misses, compiles, hit_rate, symbol, value_dependent_keys.\n\n"
         "examples:\n"
-        "  cgscope cache tests/data/traces/magi_compile_cache.py\n"
+        "  cgscope cache samples/magi_compile_cache.py\n"
         "  cgscope cache simulate samples/cgs_transformer_dyn.json --split-ops cgs.attention \\\n"
         "      --shapes 1,2,4,8,2,1 --compile-sizes 1,2\n",
     .run = run,

@@ -43,7 +43,8 @@ const struct cmd cmd_top = {
         "  --dir DIR         with -- CMD: the folder (default: a new one under $TMPDIR)\n"
         "  --log FILE        with -- CMD: CMD's output (default DIR/cmd.log)\n"
         "  -h, --help        show this help\n\n"
-        "keys: Up/Down select, Enter detail, s sort, / filter, p pause, h help, q quit.\n\n"
+        "keys: Up/Down select, Enter detail, s sort, / filter, p pause, h help, q quit.\n"
+        "In a run: prefix the command you already run, 'cgscope top -- python3 train.py'.\n\n"
         "JSON keys (--once --json): format, version, sources [{path, kind, bytes}], rows\n"
         "[{graph_index, runtime_shape, backend, compile_id, rank, frame, hits, misses,\n"
         "bypasses, compiles, compile_ms, last_compile_ms, runs, run_ms, recompiles, reason,\n"
@@ -51,7 +52,7 @@ const struct cmd cmd_top = {
         "compiles, recompiles, graph_breaks, events, hit_rate, bad_lines, first_bad_line.\n\n"
         "examples:\n"
         "  cgscope top samples/llama_tiny.events.jsonl --once\n"
-        "  cgscope top -- python3 train.py\n",
+        "  cgscope top samples/graph_break.torch_trace.log --once --json\n",
     .run = run,
 };
 

@@ -117,7 +117,7 @@ static const enum cgs_dash_col shown_cols[] = {
     CGS_DASH_COL_RECOMPILES, CGS_DASH_COL_AGE,        CGS_DASH_COL_WHAT,
 };
 static const int col_width[CGS_DASH_COL_COUNT] = {
-    [CGS_DASH_COL_RANK] = 4,       [CGS_DASH_COL_KEY] = 7,     [CGS_DASH_COL_SHAPE] = 7,
+    [CGS_DASH_COL_RANK] = 4,       [CGS_DASH_COL_KEY] = 9,     [CGS_DASH_COL_SHAPE] = 7,
     [CGS_DASH_COL_BACKEND] = 8,    [CGS_DASH_COL_HITS] = 6,    [CGS_DASH_COL_MISSES] = 6,
     [CGS_DASH_COL_BYPASS] = 4,     [CGS_DASH_COL_RATE] = 16,   [CGS_DASH_COL_COMPILES] = 8,
     [CGS_DASH_COL_COMPILE_MS] = 10, [CGS_DASH_COL_LAST_MS] = 9, [CGS_DASH_COL_RUNS] = 6,

@@ -1307,6 +1307,9 @@ class PiecewiseBackend:
         self.options = dict(options or {})
         _inductor_options(mode, options)
         self.splitting_ops = _split_ops(splitting_ops)
+        if events is None:
+            # `cgscope top -- CMD` points CGSCOPE_EVENTS at the file it follows
+            events = os.environ.get("CGSCOPE_EVENTS") or None
         self.log = events if isinstance(events, EventLog) else EventLog(events)
         self.compiler = compiler
         self.compile_sizes = None if compile_sizes is None else set(int(s) for s in compile_sizes)
@@ -1480,7 +1483,8 @@ def piecewise_backend(splitting_ops, events=None, compiler="inductor", compile_s
     else only those listed (the others run the general compile). The cache is keyed by
     (runtime_shape, graph_index, backend), graph_index counting only the compiled pieces.
 
-    events: a path (JSON lines appended) or an EventLog; the events are compile_start,
+    events: a path (JSON lines appended) or an EventLog (default: $CGSCOPE_EVENTS, which
+    `cgscope top -- CMD` sets, else kept in memory); the events are compile_start,
     compile_end, cache_hit, cache_miss, cache_store, recompile and piece_run. Each piece's call
     is wrapped in the NVTX range "cgscope:submod_N" (nvtx=False turns that off); sync=True
     synchronizes the GPU after each piece so piece_run's ms is the piece's time."""

@@ -1,0 +1,188 @@
+#!/bin/sh
+# cgscope top / breaks / cache on what runs write: torch's TORCH_TRACE logs recorded on the GPU
+# machine (tests/data/traces: a model with a print graph break, compiled cold, warm, and warm
+# with Inductor's epilogue_fusion changed; the piecewise runner's events), the fixtures' logs
+# and MagiCompiler index when present, and the live dashboard driven under tmux.
+. tests/cli/lib.sh
+TR=tests/data/traces
+for n in cold warm changed; do xz -dc $TR/graph_break.$n.torch_trace.log.xz > "$T/$n.log"; done
+
+# ground truth from the logs themselves: one artifact record per lookup, as torch wrote them
+count() { grep -c "^V.*\"artifact\": {\"name\": \"$1\"" "$2"; }
+for n in cold warm changed; do
+    check "top --once --json $n" 0 "$CGSCOPE" top "$T/$n.log" --once --json
+    python3 - "$out" "$(count fx_graph_cache_hit "$T/$n.log")" "$(count fx_graph_cache_miss "$T/$n.log")" \
+        "$(count aotautograd_cache_hit "$T/$n.log")" "$(count aotautograd_cache_miss "$T/$n.log")" \
+        "$(grep -c '"compilation_metrics": {' "$T/$n.log")" "$(count recompile_reasons "$T/$n.log")" <<'PY' || fail "top --once --json $n: counts"
+import json, sys
+d = json.load(open(sys.argv[1]))
+fh, fm, ah, am, compiles, recompiles = map(int, sys.argv[2:])
+c = d["caches"]
+assert (c["fx_graph"]["hit"], c["fx_graph"]["miss"]) == (fh, fm), c
+assert (c["aotautograd"]["hit"], c["aotautograd"]["miss"]) == (ah, am), c
+assert d["compiles"] == compiles, (d["compiles"], compiles)
+assert d["recompiles"] == recompiles, d["recompiles"]
+assert d["bad_lines"] == 0 and d["format"] == "cgscope-top"
+assert sum(r["hits"] + r["misses"] for r in d["rows"]) == fh + fm + ah + am
+PY
+done
+check "top text" 0 "$CGSCOPE" top "$T/cold.log" --once
+has "top text rows" "$out" "forward (model.py:10)"
+has "top text recompile reason" "$out" "tensor 'x' size mismatch at index 0. expected 8, actual 32"
+# the fixtures' run: cold = 6 FX-graph misses + 4 AOTAutograd misses over 4 compiles, warm hits
+if [ -d "$FIXTURES/traces" ]; then
+    check "fixture cold" 0 "$CGSCOPE" top "$FIXTURES/traces/resnet18_mlp.cold.torch_trace.log" --once --json
+    python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); c=d['caches']
+assert (c['fx_graph']['miss'], c['aotautograd']['miss'], d['compiles']) == (6, 4, 4), d
+assert c['fx_graph']['hit'] == c['aotautograd']['hit'] == 0" "$out" || fail "fixture cold counts"
+    check "fixture warm" 0 "$CGSCOPE" top "$FIXTURES/traces/resnet18_mlp.warm.torch_trace.log" --once --json
+    python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); c=d['caches']
+assert (c['fx_graph']['hit'], c['aotautograd']['hit'], d['compiles']) == (6, 4, 4), d
+assert c['fx_graph']['miss'] == c['aotautograd']['miss'] == 0" "$out" || fail "fixture warm counts"
+    check "magi index" 0 "$CGSCOPE" cache "$FIXTURES/magi/magi_compile_cache.py" --json
+    python3 -c "
+import json,sys,ast,re
+d=json.load(open(sys.argv[1]))
+ref=ast.literal_eval(open(sys.argv[2]).read())   # Python's own reading of the index
+got={(e['runtime_shape'],e['graph_index'],e['backend']):(e['key'],e['path'],e['restart_analysis_count']) for e in d['entries']}
+assert got==ref, (len(got), len(ref))" "$out" "$FIXTURES/magi/magi_compile_cache.py" || fail "magi index equals Python's literal_eval"
+    check "top shows the index" 0 "$CGSCOPE" top "$FIXTURES/magi/magi_compile_cache.py" --once
+    has "indexed rows" "$out" "in the cache index"
+fi
+
+# graph breaks: the model's print, at its line
+check "breaks" 0 "$CGSCOPE" breaks "$T/cold.log" --json
+python3 -c "
+import json,sys; d=json.load(open(sys.argv[1]))
+src=open('tests/data/traces/model.py').read().splitlines()
+assert len(d['breaks']) == 2, d
+for b in d['breaks']:
+    assert b['frame']['file'].endswith('model.py') and b['frame']['name'] == 'forward', b
+    assert 'print' in src[b['frame']['line'] - 1], b     # the line torch names holds the print
+    assert 'print' in b['reason'], b" "$out" || fail "breaks point at the print"
+check "breaks text" 0 "$CGSCOPE" breaks "$T/cold.log"
+has "breaks text" "$out" "2 graph breaks"
+check "breaks on events warns" 0 "$CGSCOPE" breaks $TR/piecewise.events.jsonl
+has "breaks warns" "$err" "not a TORCH_TRACE log"
+
+# why the warm run missed: the one config value the third run changed
+check "cache diff" 0 "$CGSCOPE" cache diff "$T/warm.log" "$T/changed.log"
+has "diff names the config" "$out" "inductor_config[epilogue_fusion]: True  ->  False"
+check "cache diff json" 0 "$CGSCOPE" cache diff "$T/warm.log" "$T/changed.log" --json
+python3 -c "
+import json,sys; d=json.load(open(sys.argv[1]))
+fx=[p for p in d['pairs'] if p['cache']=='fx_graph']
+assert fx and all(p['a']['status']=='hit' and p['b']['status']=='miss' for p in fx), fx
+assert all([x['component'] for x in p['differs']]==['inductor_config[epilogue_fusion]'] for p in fx), fx" "$out" || fail "diff json"
+check "cache diff same" 0 "$CGSCOPE" cache diff "$T/cold.log" "$T/warm.log"
+has "same keys" "$out" "same key"
+
+# cache replay, checked against torch's split of the graph (the sample's sidecar): every
+# compiled piece compiles for the dynamic shape; pieces with a size input once per listed size
+check "simulate" 0 "$CGSCOPE" cache simulate samples/cgs_transformer_dyn.dynamo.json \
+    --split-ops cgs.attention --shapes 1,2,4,8,2,1 --compile-sizes 1,2 --json --events "$T/sim.jsonl"
+python3 - "$out" <<'PY' || fail "simulate counts"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ref = json.load(open("samples/cgs_transformer_dyn.split-attn.json"))
+comp = [p for p in ref["pieces"] if not p["is_splitting_graph"]]
+sized = [p for p in comp if any(i in ("s23",) for i in p["inputs"])]
+shapes, sizes = [1, 2, 4, 8, 2, 1], {1, 2}
+misses = len(comp) + len(sized) * len(sizes)
+lookups = len(comp) + len(comp) * len(shapes)
+assert (d["misses"], d["lookups"], d["hits"]) == (misses, lookups, lookups - misses), d
+PY
+check "top reads the simulated events" 0 "$CGSCOPE" top "$T/sim.jsonl" --once --json
+python3 -c "
+import json,sys; a=json.load(open(sys.argv[1])); c=a['caches']['piecewise']
+assert c['hit']>0 and a['bad_lines']==0, a" "$out" || fail "simulated events"
+check "simulate megengine" 0 "$CGSCOPE" cache simulate samples/cgs_transformer_dyn.dynamo.json \
+    --policy megengine --shapes 1,2,1 --json
+python3 -c "
+import json,sys; d=json.load(open(sys.argv[1]))
+# the third call repeats the first shape: every op key was seen, all hits
+assert d['misses'] * 3 <= d['lookups'] * 2 and d['hits'] >= d['lookups'] // 3, d" "$out" || fail "megengine"
+
+# hostile input: never fatal, counted, named
+printf '{"event": "cache_hit", "graph_index": 0}\nnot json\n{"no_event": 1}\n\n{"event":"cache_miss","graph_index":0,"runtime_shape":"x"}\n' > "$T/bad.jsonl"
+check "garbage lines" 0 "$CGSCOPE" top "$T/bad.jsonl" --once --json
+python3 -c "
+import json,sys; d=json.load(open(sys.argv[1]))
+assert d['bad_lines']==3 and d['caches']['piecewise']['hit']==1, d
+assert d['first_bad_line'].startswith('$T/bad.jsonl:2:'), d['first_bad_line']" "$out" || fail "bad lines"
+printf '{(None, 0, "inductor"): ("k", "/p", 0), (1, 2): }' > "$T/bad_index.py"
+check "bad index" 2 "$CGSCOPE" cache "$T/bad_index.py"
+has "bad index place" "$err" "bad_index.py:1:"
+printf '{(None, 0, "x"): __import__("os").system("echo pwned")}' > "$T/evil_index.py"
+check "index is never run" 2 "$CGSCOPE" cache "$T/evil_index.py"
+hasnt "not run" "$out" "pwned"
+check "missing source" 2 "$CGSCOPE" top "$T/none.log" --once
+check "top needs a terminal" 2 "$CGSCOPE" top "$T/cold.log"
+has "says --once" "$err" "--once"
+head -c 100000 "$T/cold.log" > "$T/cut.log"
+check "truncated trace" 0 "$CGSCOPE" top "$T/cut.log" --once --json
+
+# ---- the live dashboard, under tmux ----
+command -v tmux >/dev/null || { echo "note: no tmux, live view not tested"; finish; exit $?; }
+S="$T/tmux.sock"
+tm() { tmux -S "$S" "$@"; }
+screen() { tm capture-pane -p -t cgs > "$T/screen"; }
+wait_for() { # text: up to 10 s
+    i=0
+    while [ $i -lt 100 ]; do screen; grep -qF -- "$1" "$T/screen" && return 0; sleep 0.1; i=$((i + 1)); done
+    fail "live view: no '$1' on screen"; sed 's/^/  | /' "$T/screen" | head -20; return 1
+}
+EV="$T/live.jsonl"
+tm new-session -d -s cgs -x 150 -y 30 "env TERM=xterm LANG=C.UTF-8 $CGSCOPE top $EV; sleep 30"
+wait_for "waiting for $EV to appear"
+head -n 20 $TR/piecewise.events.jsonl > "$EV"
+wait_for "submod_1"
+wait_for "events 20"
+tail -n +21 $TR/piecewise.events.jsonl >> "$EV"
+wait_for "events 44"
+echo 'garbage' >> "$EV"
+wait_for "bad lines 1"
+wait_for "first bad line"
+tm resize-window -t cgs -x 100 -y 20 2>/dev/null || tm resize-pane -t cgs -x 100 -y 20
+sleep 0.3
+screen
+python3 -c "
+import sys; w = max(len(l.rstrip('\\n')) for l in open(sys.argv[1], encoding='utf-8'))
+sys.exit(w > 100)" "$T/screen" || fail "resize: lines wider than the pane"
+wait_for "submod_1"
+wait_for "q quit"
+# a file truncated (a new run): counted again from the start
+: > "$EV"
+head -n 5 $TR/piecewise.events.jsonl > "$EV.new" && mv "$EV.new" "$EV"
+wait_for "events 5 "
+tm send-keys -t cgs h
+wait_for "filter rows by text"
+tm send-keys -t cgs Escape
+tm send-keys -t cgs q
+sleep 0.5
+screen
+hasnt "quit with q" "$T/screen" "q quit  s sort"
+tm kill-server 2>/dev/null
+
+# top -- CMD with a small fake command that writes a trace where TORCH_TRACE says, slowly
+cat > "$T/fake.sh" <<EOF2
+#!/bin/sh
+echo "fake run starting"
+head -n 300 "$T/cold.log" > "\$TORCH_TRACE/rank_0.log"; sleep 1
+cat "$T/cold.log" > "\$TORCH_TRACE/rank_0.log"; sleep 1
+echo "fake run done"
+exit 3
+EOF2
+chmod +x "$T/fake.sh"
+tm new-session -d -s cgs -x 150 -y 30 "env TERM=xterm $CGSCOPE top --dir $T/run -- $T/fake.sh; echo top-exit=\$? > $T/top-exit; sleep 30"
+wait_for "command exited with 3"
+has "live rows from the trace" "$T/screen" "forward (model.py:10)"
+has "footer names the log" "$T/screen" "output: $T/run/cmd.log"
+tm send-keys -t cgs q
+i=0; while [ ! -s "$T/top-exit" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+has "exit status is CMD's" "$T/top-exit" "top-exit=3"
+has "CMD's output kept out of the screen" "$T/run/cmd.log" "fake run done"
+tm kill-server 2>/dev/null
+finish
