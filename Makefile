@@ -59,6 +59,10 @@ VIZ_SRC   = $(sort $(wildcard viz/*.c))
 TOOL_SRC  = $(sort $(wildcard tools/*.c))
 TEST_SRC  = $(sort $(wildcard tests/test-*.c))
 BENCH_SRC = $(sort $(wildcard tests/bench/bench-*.c))
+FUZZ_SRC  = $(sort $(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_NAMES = $(FUZZ_SRC:tests/fuzz/fuzz-%.c=%)
+# each fuzz target built with a plain main (tests/fuzz/driver.c) replays corpora with any compiler
+REPLAY_BIN = $(FUZZ_NAMES:%=$(B)/fuzz/replay-%)
 LIB_OBJ   = $(LIB_SRC:%.c=$(B)/%.o)
 VIZ_OBJ   = $(VIZ_SRC:%.c=$(B)/%.o)
 TOOL_OBJ  = $(TOOL_SRC:%.c=$(B)/%.o)
@@ -73,7 +77,7 @@ LIBVIZ    = $(B)/libcgsviz.a
 # the CUPTI profiler builds only where CUDA is present
 HAVE_CUPTI := $(wildcard $(CUDA_HOME)/include/cupti.h)
 
-.PHONY: install uninstall man op-list check-ops all test check unit-test cli-test valgrind asan bench check-layering deps format clean
+.PHONY: fuzz fuzz-bins install uninstall man op-list check-ops all test check unit-test cli-test valgrind asan bench check-layering deps format clean
 
 all: $(BIN)
 
@@ -119,7 +123,27 @@ op-list:
 check-ops:
 	@python3 tools/gen-op-list.py --check
 
-test check: $(BIN) $(TEST_BIN) check-ops
+$(B)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/driver.c $(LIBVIZ) $(LIBCGS)
+	@mkdir -p $(dir $@)
+	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(VIZ_CFLAGS) $(LDFLAGS) -o $@ $< \
+		tests/fuzz/driver.c $(LIBVIZ) $(LIBCGS) $(VIZ_LIBS) $(LIB_LIBS)
+
+# libFuzzer builds (clang): make fuzz FUZZ_SECONDS=60 runs every target that long on its corpus
+# (seeded from the samples, tests/bad, tests/fuzz/seeds and tests/fuzz/regress) and prints the
+# executions each reached; a crash leaves its input in build-fuzz/crash-<target>-*
+FUZZ_SECONDS ?= 30
+FUZZ_CC ?= clang
+$(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(LIBVIZ) $(LIBCGS)
+	@mkdir -p $(dir $@)
+	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(VIZ_CFLAGS) $(LDFLAGS) \
+		-fsanitize=fuzzer -o $@ $< $(LIBVIZ) $(LIBCGS) $(VIZ_LIBS) $(LIB_LIBS)
+fuzz-bins: $(FUZZ_NAMES:%=$(B)/fuzz/fuzz-%)
+fuzz:
+	@$(MAKE) --no-print-directory B=build-fuzz CC=$(FUZZ_CC) SANITIZE=address,undefined \
+		OPT=-O1 CFLAGS="-O1 -g -fsanitize=fuzzer-no-link" fuzz-bins
+	@sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+test check: $(BIN) $(TEST_BIN) $(REPLAY_BIN) check-ops
 	@CGSCOPE=$(abspath $(BIN)) FIXTURES=$(FIXTURES) BUILD=$(B) sh tests/run-tests.sh $(TEST_BIN)
 
 unit-test: $(TEST_BIN)

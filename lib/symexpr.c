@@ -560,7 +560,10 @@ static void split_divisible(struct cgs_symctx *ctx, const struct cgs_sym *a, int
     memset(&pr, 0, sizeof(pr));
     py_floordiv(p.c, k, &cq);
     pq.c = cq;
-    pr.c = p.c - cq * k;
+    /* Python's p.c % k (k > 0), without forming cq * k: that overflows near INT64_MIN */
+    pr.c = p.c % k;
+    if (pr.c < 0)
+        pr.c += k;
     for (size_t i = 0; i < p.n; i++) {
         if (p.t[i].coeff % k == 0)
             poly_push(&pq, p.t[i].coeff / k, p.t[i].mono);
@@ -659,8 +662,11 @@ const struct cgs_sym *cgs_sym_floordiv(struct cgs_symctx *ctx, const struct cgs_
             return NULL;
         if (r->kind == CGS_SYM_INT)
             return q; /* 0 <= r < k */
-        if (r->kind == CGS_SYM_FLOORDIV && r->op[1]->kind == CGS_SYM_INT && r->op[1]->v > 0)
-            return cgs_sym_add(ctx, q, cgs_sym_floordiv(ctx, r, b)); /* merges the two */
+        // merges the two divisions; when their divisors' product overflows (a == r: nothing was
+        // taken out) the division stays as it is instead of trying again forever
+        if (r != a && r->kind == CGS_SYM_FLOORDIV && r->op[1]->kind == CGS_SYM_INT &&
+            r->op[1]->v > 0)
+            return cgs_sym_add(ctx, q, cgs_sym_floordiv(ctx, r, b));
         ops[0] = r;
         ops[1] = b;
         return cgs_sym_add(ctx, q, intern(ctx, CGS_SYM_FLOORDIV, 0, NULL, 2, ops));
@@ -822,6 +828,15 @@ static void print_term_abs(const struct cgs_sym *t, struct cgs_buf *out)
 {
     if (t->kind == CGS_SYM_MUL) {
         int64_t c = t->v;
+        if (c == INT64_MIN) {
+            /* 2**63 is past the parser's integers: |c|*F printed as (2**63 - 1)*F + F, which
+               the sign before it turns into -(2**63 - 1)*F - F */
+            cgs_buf_addf(out, "%lld*", (long long)INT64_MAX);
+            print_factors(t, out);
+            cgs_buf_addstr(out, " - ");
+            print_factors(t, out);
+            return;
+        }
         if (c != 1 && c != -1) {
             if (c < 0)
                 cgs_buf_addf(out, "%llu*", (unsigned long long)(-(uint64_t)c));
@@ -854,7 +869,12 @@ static void print_args(const char *fn, const struct cgs_sym *e, struct cgs_buf *
 static void print_rec(const struct cgs_sym *e, struct cgs_buf *out)
 {
     switch (e->kind) {
-    case CGS_SYM_INT: cgs_buf_addf(out, "%lld", (long long)e->v); break;
+    case CGS_SYM_INT:
+        if (e->v == INT64_MIN)
+            cgs_buf_addf(out, "%lld - 1", (long long)(INT64_MIN + 1)); /* parses back */
+        else
+            cgs_buf_addf(out, "%lld", (long long)e->v);
+        break;
     case CGS_SYM_VAR: cgs_buf_addstr(out, e->name); break;
     case CGS_SYM_POW:
         print_wrapped(e->op[0], out);
@@ -876,6 +896,8 @@ static void print_rec(const struct cgs_sym *e, struct cgs_buf *out)
         }
         if (e->v > 0)
             cgs_buf_addf(out, " + %lld", (long long)e->v);
+        else if (e->v == INT64_MIN)
+            cgs_buf_addf(out, " - %lld - 1", (long long)INT64_MAX);
         else if (e->v < 0)
             cgs_buf_addf(out, " - %llu", (unsigned long long)(-(uint64_t)e->v));
         break;

@@ -1,0 +1,53 @@
+/* The graph JSON loader, then every pass: shapes, split (each policy), layout, DOT building. */
+#include "tests/fuzz/fuzz.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/layout.h"
+#include "lib/load.h"
+#include "lib/shapes.h"
+#include "lib/split.h"
+#include "viz/dot.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_graph *g = cgs_graph_load_json_buf((const char *)data, size, "fuzz.json", &d);
+    const char *ops[2] = {NULL, "aten.mm"};
+    if (!g)
+        return 0;
+    for (uint32_t i = 0; i < g->n_nodes && !ops[0]; i++)
+        if (g->nodes[i]->target && g->nodes[i]->op != CGS_NODE_PLACEHOLDER)
+            ops[0] = g->nodes[i]->target;
+    {
+        struct cgs_shapes_opts so = {.reinfer = true};
+        struct cgs_shapes *sh;
+        struct cgs_split *s = NULL;
+        struct cgs_layout *l = NULL;
+        struct cgs_layout_opts lo = CGS_LAYOUT_OPTS_INIT;
+        (void)!cgs_shapes_infer(g, &so, &sh, &d);
+        for (int p = 0; p < CGS_SPLIT_POLICY_COUNT; p++) {
+            struct cgs_split_opts spo = {(enum cgs_split_policy)p, ops, ops[0] ? 2 : 0};
+            if (cgs_split_run(g, &spo, &s, &d) < 0)
+                s = NULL;
+        }
+        if (cgs_layout_run(g, &lo, &l, &d) == 0)
+            cgs_layout_free(l);
+        {
+            struct cgs_dot_opts o = {0};
+            Agraph_t *dg;
+            o.split = s;
+            o.view = CGS_DOT_VIEW_FULL;
+            if (g->n_nodes < 2000 && (dg = cgs_dot_build(g, &o, NULL, &d)) != NULL)
+                agclose(dg);
+            if (s) {
+                o.view = CGS_DOT_VIEW_PIECES;
+                if ((dg = cgs_dot_build(g, &o, NULL, &d)) != NULL)
+                    agclose(dg);
+            }
+        }
+    }
+    cgs_graph_free(g);
+    return 0;
+}

@@ -1,0 +1,13 @@
+/* The per-piece profile report reader (dot --profile). */
+#include "tests/fuzz/fuzz.h"
+
+#include "viz/dot.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_dot_profile *p = NULL;
+    if (cgs_dot_profile_parse((const char *)data, size, "fuzz.json", &p, &d) == 0)
+        cgs_dot_profile_free(p);
+    return 0;
+}

@@ -1,0 +1,29 @@
+#!/bin/sh
+# make fuzz: run each libFuzzer target for SECONDS on a corpus seeded from the repository,
+# then print one line per target with the executions reached (libFuzzer's final stats).
+# usage: sh tests/fuzz/run.sh BUILD_DIR SECONDS TARGET...
+set -u
+B=$1 secs=$2
+shift 2
+. tests/fuzz/seeds.sh
+rc=0
+for t in "$@"; do
+    corpus=$B/corpus/$t
+    mkdir -p "$corpus"
+    for s in $(seeds "$t"); do
+        if [ -d "$s" ]; then cp "$s"/* "$corpus"/ 2>/dev/null; else cp "$s" "$corpus"/; fi
+    done
+    log=$B/fuzz-$t.log
+    "$B/fuzz/fuzz-$t" -max_total_time="$secs" -print_final_stats=1 -max_len=1048576 \
+        -artifact_prefix="$B/crash-$t-" -timeout=20 -rss_limit_mb=4096 "$corpus" >"$log" 2>&1
+    r=$?
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
+    if [ $r -eq 0 ]; then
+        echo "fuzz-$t: ${execs:-?} executions, $cov, 0 crashes ($secs s)"
+    else
+        echo "fuzz-$t: FAILED after ${execs:-?} executions (exit $r): see $log and $B/crash-$t-*"
+        rc=1
+    fi
+done
+exit $rc

@@ -1,0 +1,13 @@
+# The seed inputs of each fuzz target (sourced by run.sh and tests/cli/fuzz-replay.sh):
+# seeds TARGET prints the files and folders, one per line.
+seeds() {
+    case $1 in
+    graph) ls samples/*.json tests/bad/*.json tests/data/hop/*.json 2>/dev/null ;;
+    symexpr) echo tests/fuzz/seeds/symexpr ;;
+    pt2) ls tests/data/pt2/*.pt2 2>/dev/null ;;
+    pylit) echo tests/fuzz/seeds/pylit; echo samples/magi_compile_cache.py ;;
+    dash) ls samples/*.jsonl samples/magi_compile_cache.py samples/graph_break.torch_trace.log ;;
+    profile) ls samples/*.profile.json ;;
+    esac
+    [ -d "tests/fuzz/regress/$1" ] && echo "tests/fuzz/regress/$1"
+}
