@@ -15,8 +15,17 @@ struct cgs_arena_block {
 #define FIRST_BLOCK ((size_t)64 * 1024)
 #define MAX_BLOCK   ((size_t)16 * 1024 * 1024)
 
+static cgs_oom_fn oom_handler;
+
+void cgs_set_oom_handler(cgs_oom_fn fn)
+{
+    oom_handler = fn;
+}
+
 static _Noreturn void oom(size_t size)
 {
+    if (oom_handler)
+        oom_handler(size); /* the application's way out; it must not return */
     fprintf(stderr, "fatal: out of memory allocating %zu bytes\n", size);
     abort();
 }

@@ -47,6 +47,13 @@ char *cgs_arena_strndup(struct cgs_arena *a, const char *s, size_t n);
 #define CGS_ARENA_MAX ((size_t)1 << 40)
 
 /* Heap allocation that never returns NULL: OOM prints and aborts. */
+/*
+ * What an allocation failure in the x-helpers does: the handler set here (the CLI's reports
+ * the failure and exits 2), else a message and abort(). A handler must not return.
+ */
+typedef void (*cgs_oom_fn)(size_t size);
+void cgs_set_oom_handler(cgs_oom_fn fn);
+
 void *cgs_xmalloc(size_t size);
 void *cgs_xcalloc(size_t n, size_t size);
 void *cgs_xrealloc(void *p, size_t size);

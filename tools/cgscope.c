@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/arena.h"
 #include "lib/ops.h"
 #include "tools/cmd.h"
 
@@ -221,6 +222,7 @@ int main(int argc, char **argv)
     const struct cmd *c;
     int status;
 
+    cgs_set_oom_handler(cli_out_of_memory);
     if (argc < 2) {
         print_usage(stderr);
         return CGS_EXIT_BAD_INPUT;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 
 #include "lib/arena.h"
 #include "lib/load.h"
@@ -269,10 +271,8 @@ void cli_print_notes(const struct cgs_graph *g, unsigned max)
 void cli_print_json(cJSON *doc)
 {
     char *s = cJSON_Print(doc);
-    if (!s) {
-        fprintf(stderr, "fatal: out of memory printing JSON\n");
-        abort();
-    }
+    if (!s)
+        cli_out_of_memory(0);
     fputs(s, stdout);
     fputc('\n', stdout);
     free(s);
@@ -282,6 +282,30 @@ void cli_print_json(cJSON *doc)
 /* ---- atomic output files ------------------------------------------------------ */
 
 static char *tmp_path, *final_path;
+static int tmp_notify_fd = -1;
+
+void cli_tmp_notify(int fd)
+{
+    tmp_notify_fd = fd;
+}
+
+void cli_out_of_memory(size_t size)
+{
+    /* no allocation from here on: the message is built on the stack */
+    char msg[256];
+    int n = snprintf(msg, sizeof(msg),
+                     "cgscope: error: out of memory%s%zu%s: the input needs more memory than "
+                     "this machine gives (try a smaller graph, or raise the limit)\n",
+                     size ? " (allocating " : "", size, size ? " bytes)" : "");
+    if (!size)
+        n = snprintf(msg, sizeof(msg), "cgscope: error: out of memory: the input needs more "
+                     "memory than this machine gives (try a smaller graph, or raise the limit)\n");
+    if (n > 0 && write(2, msg, (size_t)n) < 0)
+        n = 0;
+    if (tmp_path)
+        unlink(tmp_path); /* no half-written output */
+    _exit(CGS_EXIT_BAD_INPUT);
+}
 static bool cleanup_registered;
 
 static void tmp_cleanup(void)
@@ -297,10 +321,8 @@ const char *cli_tmp_begin(const char *path)
     cli_tmp_abort();
     tmp_path = malloc(n);
     final_path = strdup(path);
-    if (!tmp_path || !final_path) {
-        fprintf(stderr, "fatal: out of memory\n");
-        abort();
-    }
+    if (!tmp_path || !final_path)
+        cli_out_of_memory(n);
     snprintf(tmp_path, n, "%s.tmp-XXXXXX", path);
     fd = mkstemp(tmp_path);
     if (fd < 0) {
@@ -312,6 +334,13 @@ const char *cli_tmp_begin(const char *path)
         return NULL;
     }
     close(fd);
+    if (tmp_notify_fd >= 0) {
+        // the parent removes it when this process dies before finishing it
+        size_t plen = strlen(tmp_path);
+        if (write(tmp_notify_fd, tmp_path, plen) != (ssize_t)plen ||
+            write(tmp_notify_fd, "\n", 1) != 1)
+            tmp_notify_fd = -1;
+    }
     if (!cleanup_registered) {
         atexit(tmp_cleanup);
         cleanup_registered = true;
@@ -345,10 +374,49 @@ void cli_tmp_abort(void)
     tmp_path = final_path = NULL;
 }
 
+/* Write everything to an open descriptor; -1 with errno on failure. */
+static int write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
 int cli_write_file(const char *path, const void *data, size_t len)
 {
-    const char *tmp = cli_tmp_begin(path);
+    struct stat st;
+    char resolved[PATH_MAX];
+    const char *target = path, *tmp;
     FILE *f;
+
+    if (!stat(path, &st) && S_ISDIR(st.st_mode))
+        return cli_error("cannot write '%s': it is a folder", path), -1;
+    if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+        // a FIFO, a terminal, /dev/stdout, /dev/null: written through, as they are; a
+        // rename would replace them with a regular file
+        int fd = open(path, O_WRONLY | O_CLOEXEC);
+        if (fd < 0 || write_all(fd, data, len) < 0) {
+            cli_error("cannot write '%s': %s", path, strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            return -1;
+        }
+        if (close(fd))
+            return cli_error("cannot write '%s': %s", path, strerror(errno)), -1;
+        return 0;
+    }
+    // a symlink: the file it points at is replaced (atomically, beside it), not the link
+    if (!lstat(path, &st) && S_ISLNK(st.st_mode) && realpath(path, resolved))
+        target = resolved;
+    tmp = cli_tmp_begin(target);
     if (!tmp)
         return -1;
     f = fopen(tmp, "wb");

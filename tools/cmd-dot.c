@@ -1,5 +1,8 @@
 /* cgscope dot: a picture of a graph and its pieces (DOT, SVG, PNG, PDF). */
+#include <errno.h>
 #include <getopt.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <pthread.h>
 #include <time.h>
 #include <unistd.h>
@@ -101,6 +104,68 @@ static bool parse_collapse(const char *s, int *view, unsigned *depth)
 
 static const char *const view_names[] = {"every node", "one box per piece",
                                          "one box per module run"};
+
+/* ---- the drawing's process ------------------------------------------------------------ */
+
+/* Fork the drawing; 0 in the child (its temporary file's path goes to the parent through
+   the pipe), the child's pid in the parent (*fd: the pipe's read end), -1 when no child could
+   be made (the drawing then runs here). */
+static pid_t drawing_fork(int *fd)
+{
+    int p[2];
+    pid_t pid;
+    fflush(stdout);
+    fflush(stderr);
+    if (pipe(p))
+        return -1;
+    pid = fork();
+    if (pid < 0) {
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(p[0]);
+        cli_tmp_notify(p[1]);
+        return 0;
+    }
+    close(p[1]);
+    *fd = p[0];
+    return pid;
+}
+
+static int drawing_wait(pid_t pid, int fd, const char *graph)
+{
+    char tmp[4096];
+    size_t len = 0;
+    int st;
+    ssize_t n;
+    while ((n = read(fd, tmp + len, sizeof(tmp) - 1 - len)) > 0 || (n < 0 && errno == EINTR))
+        if (n > 0)
+            len += (size_t)n;
+    tmp[len] = '\0';
+    close(fd);
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFEXITED(st))
+        return WEXITSTATUS(st);
+    // the temporary files the child began and did not finish
+    for (char *p = tmp, *nl; *p; p = nl + 1) {
+        nl = strchr(p, '\n');
+        if (!nl)
+            break;
+        *nl = '\0';
+        unlink(p);
+    }
+    return cli_error("%s: drawing failed: Graphviz died with signal %d (%s)%s; nothing was "
+                     "written (a smaller view: --collapse pieces or module)",
+                     graph, WIFSIGNALED(st) ? WTERMSIG(st) : 0,
+                     WIFSIGNALED(st) ? strsignal(WTERMSIG(st)) : "?",
+                     WIFSIGNALED(st) && (WTERMSIG(st) == SIGSEGV || WTERMSIG(st) == SIGABRT ||
+                                         WTERMSIG(st) == SIGKILL)
+                         ? ", most likely out of memory"
+                         : "");
+}
 
 /* Views chosen automatically stay below these (the user's --collapse none goes past them). */
 #define MAX_AUTO_SECONDS 10.0 /* estimated layout time */
@@ -265,6 +330,9 @@ static int run(int argc, char **argv)
     char reason_buf[256];
     struct cgs_dot_cost cost = {0};
     struct cgs_dot_render_info info = {0};
+    pid_t child;
+    int notify_fd = -1;
+    bool in_child = false;
     struct cgs_graph *g = NULL;
     struct cgs_split *s = NULL;
     struct cgs_layout *lay = NULL;
@@ -440,6 +508,14 @@ static int run(int argc, char **argv)
             shapes = NULL;
         }
     }
+    // Graphviz runs in a child process: a crash or an out-of-memory inside it (cgraph, gvc,
+    // cairo, fontconfig) becomes a message and exit 2 here, with no output file left
+    child = drawing_fork(&notify_fd);
+    if (child > 0) {
+        rc = drawing_wait(child, notify_fd, argv[optind]);
+        goto out;
+    }
+    in_child = child == 0;
     o.view = (enum cgs_dot_view)view;
     o.module_depth = depth;
     o.no_fold = no_fold;
@@ -504,10 +580,13 @@ static int run(int argc, char **argv)
         if (cli_write_file(out, data, len) < 0) {
             rc = CGS_EXIT_BAD_INPUT;
         } else {
-            // the temporary was made 0600 by mkstemp; a picture is for sharing
+            // the temporary was made 0600 by mkstemp; a picture is for sharing (a FIFO or a
+            // device written through keeps its own mode)
+            struct stat ost;
             mode_t mask = umask(0);
             umask(mask);
-            chmod(out, 0666 & ~mask);
+            if (!stat(out, &ost) && S_ISREG(ost.st_mode))
+                chmod(out, 0666 & ~mask);
         }
     } else if (fwrite(data, 1, len, stdout) != len) {
         rc = cli_error("cannot write to standard output");
@@ -556,6 +635,11 @@ static int run(int argc, char **argv)
         cli_print_json(doc);
     }
 out:
+    if (in_child) {
+        fflush(stdout);
+        fflush(stderr);
+        _exit(rc);
+    }
     free(data);
     if (dg)
         agclose(dg);

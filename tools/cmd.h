@@ -114,6 +114,12 @@ const char *cli_tmp_begin(const char *final_path);
 int cli_tmp_commit(void);
 void cli_tmp_abort(void);
 
+/* Tell fd (a pipe to a parent) the path of every temporary file this process begins. */
+void cli_tmp_notify(int fd);
+
+/* Out of memory: a clear message, the temporary output removed, exit 2 (no allocation). */
+_Noreturn void cli_out_of_memory(size_t size);
+
 /* Write len bytes to path atomically (through the temporary); 0 or -1 (reported). */
 int cli_write_file(const char *path, const void *data, size_t len);
 

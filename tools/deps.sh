@@ -3,11 +3,11 @@
 # root). `make deps` runs this; on a machine without make yet, run it directly:
 #   sh tools/deps.sh          what building and running cgscope needs
 #   sh tools/deps.sh --test   that, and what the tests need (cmocka, python3 with pip and
-#                             setuptools, valgrind, tmux)
+#                             setuptools, valgrind, tmux, clang for make fuzz)
 set -eu
 PKGS="make gcc libc6-dev pkg-config libcjson-dev libzip-dev libgraphviz-dev libncurses-dev graphviz"
 case "${1:-}" in
---test) PKGS="$PKGS libcmocka-dev python3 python3-pip python3-setuptools python3-wheel valgrind tmux" ;;
+--test) PKGS="$PKGS libcmocka-dev python3 python3-pip python3-setuptools python3-wheel valgrind tmux clang" ;;
 "") ;;
 *) echo "usage: sh tools/deps.sh [--test]" >&2; exit 2 ;;
 esac

@@ -26,6 +26,42 @@ hasnt "no temporary named" "$err" ".tmp-"
 check "full stdout" 2 sh -c "\"\$0\" info $G > /dev/full" "$CGSCOPE"
 [ "$(wc -l < "$err")" = 1 ] || fail "full stdout: $(wc -l < "$err") lines on stderr"
 
+# -o onto what is not a regular file: written through, never replaced (hardening item 6)
+touch "$T/real.svg"; ln -s real.svg "$T/link.svg"
+check "-o symlink" 0 "$CGSCOPE" dot $G -o "$T/link.svg"
+[ -L "$T/link.svg" ] || fail "-o replaced the symlink"
+has "-o symlink wrote its target" "$T/real.svg" "<svg"
+mkfifo "$T/fifo"
+cat "$T/fifo" > "$T/from-fifo" &
+check "-o fifo" 0 "$CGSCOPE" dot $G -o "$T/fifo" --format svg
+wait
+[ -p "$T/fifo" ] || fail "-o replaced the FIFO"
+has "-o fifo wrote" "$T/from-fifo" "<svg"
+check "-o /dev/stdout" 0 "$CGSCOPE" dot $G -o /dev/stdout --format dot
+has "-o /dev/stdout" "$out" "digraph"
+check "-o /dev/full" 2 "$CGSCOPE" dot $G -o /dev/full --format svg
+has "-o /dev/full says" "$err" "No space left on device"
+[ -c /dev/full ] || fail "/dev/full replaced"
+# out of memory: a clear message, exit 2, no output file
+python3 - "$T/big.json" <<'PY'
+import json, sys
+nodes = [{"name": "x", "op": "placeholder", "target": "x", "args": [], "kwargs": {},
+          "val": {"dtype": "float32", "shape": [64, 64], "stride": [64, 1], "storage_offset": 0,
+                  "device": "cuda:0"}}]
+for i in range(60000):
+    nodes.append({"name": "r%d" % i, "op": "call_function", "target": "aten.relu.default",
+                  "args": [{"node": nodes[-1]["name"]}], "kwargs": {}})
+nodes.append({"name": "output", "op": "output", "target": "output",
+              "args": [[{"node": nodes[-1]["name"]}]], "kwargs": {}})
+json.dump({"format": "cgscope.graph", "version": 1, "name": "big",
+           "producer": {"tool": "torch", "version": "2.11.0", "stage": "post_grad"},
+           "nodes": nodes}, open(sys.argv[1], "w"))
+PY
+check "out of memory" 2 sh -c "ulimit -v 90000; exec \"\$0\" dot $T/big.json --collapse none -o $T/oom.dot" "$CGSCOPE"
+has "out of memory says so" "$err" "out of memory"
+hasnt "no abort" "$err" "Aborted"
+nofile "no output after out of memory" "$T/oom.dot"
+
 # ---- JSON: every document has format and version; errors as a JSON object too ----
 for c in "info $G" "split $G --split-ops cgs.attention" "shapes $G" \
          "layout samples/resnet18.post_grad.json" "dot $G -o $T/j.svg"; do
