@@ -5,7 +5,8 @@
 #include <string.h>
 
 #define MAX_TERMS 4096 /* products of sums expand only up to this many terms */
-#define MAX_DEPTH 64   /* parser nesting */
+#define MAX_DEPTH 400  /* parser recursion (parentheses and unary signs), a stack bound; the
+                          expression's own depth is bounded by CGS_SYM_MAX_TREE_DEPTH */
 
 /* ---- interning ----------------------------------------------------------- */
 
@@ -90,6 +91,10 @@ static const struct cgs_sym *intern(struct cgs_symctx *ctx, int kind, int64_t v,
     if (!s)
         CGS_BUG("symbolic expression too large");
     s->kind = (uint8_t)kind;
+    s->depth = 1;
+    for (uint32_t i = 0; i < n; i++)
+        if (op[i]->depth >= s->depth)
+            s->depth = op[i]->depth == UINT16_MAX ? UINT16_MAX : (uint16_t)(op[i]->depth + 1);
     s->n = n;
     s->hash = h;
     s->v = v;
@@ -1123,6 +1128,9 @@ static const struct cgs_sym *p_check(struct parser *ps, const struct cgs_sym *r)
         return p_fail(ps, e == -CGS_E_LIMIT ? CGS_E_LIMIT : CGS_E_SCHEMA,
                       e == -CGS_E_LIMIT ? "integer overflow" : "division by zero");
     }
+    if (r && r->depth > CGS_SYM_MAX_TREE_DEPTH)
+        return p_fail(ps, CGS_E_LIMIT, "nesting too deep (the expression is more than 64 "
+                                       "levels deep)");
     return r;
 }
 

@@ -46,6 +46,7 @@ enum cgs_sym_kind {
 
 struct cgs_sym {
     uint8_t kind;
+    uint16_t depth;   /* 1 + the deepest operand's (saturating): the tree's nesting */
     uint32_t n;       /* number of operands */
     uint32_t hash;    /* structural hash, independent of addresses */
     int64_t v;        /* INT: value; ADD: constant; MUL: coefficient; POW: exponent */
@@ -99,6 +100,9 @@ const struct cgs_sym *cgs_sym_mul_int(struct cgs_symctx *ctx, const struct cgs_s
  */
 int cgs_sym_parse(struct cgs_symctx *ctx, const char *text, const struct cgs_sym **out,
                   struct cgs_diag *d) CGS_WUR;
+
+/* The deepest expression the parser accepts (what it reads, it can print and read again). */
+#define CGS_SYM_MAX_TREE_DEPTH 64
 
 /* Append the SymPy-syntax text of e to out. */
 void cgs_sym_print(const struct cgs_sym *e, struct cgs_buf *out);

@@ -312,7 +312,7 @@ static void expect_parse_error(struct fx *f, const char *text, int code, uint32_
 static void test_parse_errors(void **state)
 {
     struct fx *f = *state;
-    char deep[300];
+    char deep[1000];
     expect_parse_error(f, "s0 +", CGS_E_SCHEMA, 5, "unexpected end");
     expect_parse_error(f, "Foo(s0)", CGS_E_SCHEMA, 1, "unknown function");
     expect_parse_error(f, "s0 $ 1", CGS_E_SCHEMA, 4, "unexpected character");
@@ -323,11 +323,34 @@ static void test_parse_errors(void **state)
     expect_parse_error(f, "s0 ** s1", CGS_E_SCHEMA, 0, "exponent");
     expect_parse_error(f, "Max(s0)", CGS_E_SCHEMA, 0, "too few");
     expect_parse_error(f, "s0 / 2", CGS_E_SCHEMA, 0, "true division");
-    memset(deep, '(', 100);
-    strcpy(deep + 100, "s0");
-    memset(deep + 102, ')', 100);
-    deep[202] = 0;
+    // 300 parentheses: past the parser's recursion bound
+    memset(deep, '(', 300);
+    strcpy(deep + 300, "s0");
+    memset(deep + 302, ')', 300);
+    deep[602] = 0;
     expect_parse_error(f, deep, CGS_E_LIMIT, 0, "nesting");
+    // an expression 70 levels deep: past what the parser reads (so never printed and refused)
+    {
+        size_t k = 0;
+        for (int i = 0; i < 70; i++)
+            k += (size_t)snprintf(deep + k, sizeof(deep) - k, "Mod(");
+        k += (size_t)snprintf(deep + k, sizeof(deep) - k, "s0");
+        for (int i = 0; i < 70; i++)
+            k += (size_t)snprintf(deep + k, sizeof(deep) - k, ", s%d)", 1 + i % 2);
+        deep[k] = 0;
+        expect_parse_error(f, deep, CGS_E_LIMIT, 0, "64 levels");
+    }
+    // redundant parentheses are no nesting at all (Python reads them too)
+    {
+        const struct cgs_sym *e;
+        struct cgs_diag d = CGS_DIAG_INIT;
+        memset(deep, '(', 100);
+        strcpy(deep + 100, "s0");
+        memset(deep + 102, ')', 100);
+        deep[202] = 0;
+        assert_int_equal(cgs_sym_parse(&f->ctx, deep, &e, &d), 0);
+        assert_int_equal(e->kind, CGS_SYM_VAR);
+    }
 }
 
 /* Deterministic random expressions: print/parse fixpoint and value preserved. */
