@@ -143,7 +143,7 @@ fuzz:
 		OPT=-O1 CFLAGS="-O1 -g -fsanitize=fuzzer-no-link" fuzz-bins
 	@sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
-test check: $(BIN) $(TEST_BIN) $(REPLAY_BIN) check-ops
+test check: $(BIN) $(TEST_BIN) $(REPLAY_BIN) check-ops check-layering
 	@CGSCOPE=$(abspath $(BIN)) FIXTURES=$(FIXTURES) BUILD=$(B) sh tests/run-tests.sh $(TEST_BIN)
 
 unit-test: $(TEST_BIN)
@@ -169,7 +169,7 @@ bench: $(BIN) $(BENCH_BIN) $(BENCH_GRAPHS)
 	@rc=0; for b in $(BENCH_BIN); do case $$b in *gen-graph) continue;; esac; \
 		$$b $(BENCH_GRAPHS) || rc=1; done; exit $$rc
 
-check-layering:
+check-layering: $(LIBCGS)
 	@bad=$$(grep -nE '#include *[<"](viz/|profiler/|tools/|curses|ncurses|gvc|cgraph|graphviz/|cupti|cuda)' lib/*.c lib/*.h); \
 	if [ -n "$$bad" ]; then echo "layering violation: lib/ must not include these:"; \
 		echo "$$bad"; exit 1; fi; \
@@ -178,6 +178,9 @@ check-layering:
 		echo "$$bad"; exit 1; fi; \
 	bad=$$(grep -lE '#include *[<"]cupti' lib/* viz/* tools/*.c tools/*.h 2>/dev/null); \
 	if [ -n "$$bad" ]; then echo "layering violation: only profiler/ may include cupti:"; \
+		echo "$$bad"; exit 1; fi; \
+	bad=$$(nm -A $(LIBCGS) 2>/dev/null | grep -E ' U (printf|fprintf|vprintf|vfprintf|puts|fputs|putchar|putc|fputc|perror|exit|_exit|_Exit)$$'); \
+	if [ -n "$$bad" ]; then echo "layering violation: lib/ prints or exits (nm):"; \
 		echo "$$bad"; exit 1; fi; \
 	echo "layering ok"
 

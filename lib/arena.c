@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct cgs_arena_block {
     struct cgs_arena_block *next;
@@ -24,9 +25,13 @@ void cgs_set_oom_handler(cgs_oom_fn fn)
 
 static _Noreturn void oom(size_t size)
 {
+    char msg[96];
+    int n;
     if (oom_handler)
         oom_handler(size); /* the application's way out; it must not return */
-    fprintf(stderr, "fatal: out of memory allocating %zu bytes\n", size);
+    n = snprintf(msg, sizeof(msg), "fatal: out of memory allocating %zu bytes\n", size);
+    if (n > 0 && write(2, msg, (size_t)n) < 0)
+        n = 0; /* nothing more can be done */
     abort();
 }
 

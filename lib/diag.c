@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const messages[CGS_E_COUNT] = {[CGS_OK] = "success",
 #define X(name, msg) [CGS_E_##name] = msg,
@@ -86,10 +87,16 @@ void cgs_diag_format(const struct cgs_diag *d, char *out, size_t n)
 void cgs_bug(const char *file, int line, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "BUG: %s:%d: ", file, line);
+    char msg[512];
+    int n = snprintf(msg, sizeof(msg), "BUG: %s:%d: ", file, line);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    if (n > 0 && (size_t)n < sizeof(msg))
+        vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    n = (int)strlen(msg);
+    if (n + 1 < (int)sizeof(msg))
+        msg[n++] = '\n';
+    if (write(2, msg, (size_t)n) < 0)
+        n = 0; /* nothing more can be done */
     abort();
 }

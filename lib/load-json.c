@@ -1310,8 +1310,37 @@ static int top_member(struct loader *L, struct member *m, void *ud)
     return 1;
 }
 
+static struct cgs_graph *load_json_buf(const char *buf, size_t len, const char *file,
+                                       struct cgs_diag *d);
+
+/*
+ * Numbers keep their source text, read up to the first byte that is not part of a number: a
+ * buffer that ends inside a number (a truncated file) is copied with a NUL after it first, so
+ * that nothing reads past its end. Every other number ends at a delimiter inside the buffer.
+ */
 struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const char *file,
                                           struct cgs_diag *d)
+{
+    char c = len ? buf[len - 1] : ' ';
+    if ((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
+        char *copy = malloc(len + 1);
+        struct cgs_graph *g;
+        if (!copy) {
+            cgs_diag_at(d, file, 0, 0);
+            cgs_diag_set(d, CGS_E_NOMEM, "out of memory reading the graph");
+            return NULL;
+        }
+        memcpy(copy, buf, len);
+        copy[len] = '\0';
+        g = load_json_buf(copy, len, file, d);
+        free(copy);
+        return g;
+    }
+    return load_json_buf(buf, len, file, d);
+}
+
+static struct cgs_graph *load_json_buf(const char *buf, size_t len, const char *file,
+                                       struct cgs_diag *d)
 {
     struct loader L = {0};
     struct member *top = NULL;
