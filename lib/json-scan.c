@@ -73,6 +73,43 @@ static const unsigned char string_stop[256] = {
     [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1, ['"'] = 1,  ['\\'] = 1,
 };
 
+/* The length of the valid UTF-8 sequence at b[p] (a byte >= 0x80), 0 when it is not valid
+   (overlong forms, surrogates and code points past U+10FFFF are not). */
+static size_t utf8_len(const unsigned char *b, size_t p, size_t len)
+{
+    unsigned char c = b[p];
+    size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+    uint32_t cp;
+    if (!n || c > 0xF4 || p + n > len)
+        return 0;
+    cp = c & (0x7F >> n);
+    for (size_t i = 1; i < n; i++) {
+        if ((b[p + i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (b[p + i] & 0x3F);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+        (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+static int hex4(const char *s, size_t p, size_t len, unsigned *v)
+{
+    *v = 0;
+    if (p + 4 > len)
+        return -1;
+    for (int i = 0; i < 4; i++) {
+        char h = s[p + (size_t)i];
+        int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
+              : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+        if (d < 0)
+            return -1;
+        *v = *v * 16 + (unsigned)d;
+    }
+    return 0;
+}
+
 /* Scan a string starting at p (the quote); *end is past the closing quote. */
 int cgs_jscan_string(struct cgs_jscan *S, size_t p, size_t *end)
 {
@@ -87,11 +124,12 @@ int cgs_jscan_string(struct cgs_jscan *S, size_t p, size_t *end)
             uint64_t hit = ((q - 0x0101010101010101ull) & ~q) |
                            ((bs - 0x0101010101010101ull) & ~bs) |
                            ((w - 0x2020202020202020ull) & ~w);
-            if (hit & 0x8080808080808080ull)
+            if ((hit | w) & 0x8080808080808080ull)
                 break;
             p += 8;
         }
-        while (p < S->len && !string_stop[b[p]])
+        /* bytes >= 0x80 stop too: each multi-byte UTF-8 sequence is checked */
+        while (p < S->len && b[p] < 0x80 && !string_stop[b[p]])
             p++;
         if (p >= S->len)
             break;
@@ -103,6 +141,14 @@ int cgs_jscan_string(struct cgs_jscan *S, size_t p, size_t *end)
             *end = p + 1;
             return 0;
         }
+        if (c >= 0x80) {
+            size_t n = utf8_len(b, p, S->len);
+            if (!n)
+                return cgs_jscan_fail(S, p, CGS_E_PARSE, "invalid UTF-8 in a string (byte "
+                                      "0x%02X): graph JSON is UTF-8 text", c);
+            p += n;
+            continue;
+        }
         if (c < 0x20)
             return cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: control character in string");
         /* a backslash */
@@ -112,6 +158,26 @@ int cgs_jscan_string(struct cgs_jscan *S, size_t p, size_t *end)
         if (!strchr("\"\\/bfnrtu", S->buf[p]) || !S->buf[p])
             return cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: bad escape '\\%c' in string",
                                   S->buf[p]);
+        if (S->buf[p] == 'u') {
+            unsigned v, lo;
+            if (hex4(S->buf, p + 1, S->len, &v))
+                return cgs_jscan_fail(S, p - 1, CGS_E_PARSE, "malformed JSON: '\\u' wants "
+                                      "four hex digits");
+            if (v == 0)
+                return cgs_jscan_fail(S, p - 1, CGS_E_PARSE, "a string holds \\u0000 (NUL), "
+                                      "which names and targets cannot hold");
+            if (v >= 0xDC00 && v <= 0xDFFF)
+                return cgs_jscan_fail(S, p - 1, CGS_E_PARSE, "a lone low surrogate \\u%04X in "
+                                      "a string (not a character)", v);
+            if (v >= 0xD800 && v <= 0xDBFF) {
+                if (p + 6 >= S->len || S->buf[p + 5] != '\\' || S->buf[p + 6] != 'u' ||
+                    hex4(S->buf, p + 7, S->len, &lo) || lo < 0xDC00 || lo > 0xDFFF)
+                    return cgs_jscan_fail(S, p - 1, CGS_E_PARSE, "a lone high surrogate "
+                                          "\\u%04X in a string (not followed by a low one)", v);
+                p += 6;
+            }
+            p += 4;
+        }
         p++;
     }
     return cgs_jscan_fail(S, start, CGS_E_PARSE, "malformed JSON: unterminated string");

@@ -1321,7 +1321,20 @@ static struct cgs_graph *load_json_buf(const char *buf, size_t len, const char *
 struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const char *file,
                                           struct cgs_diag *d)
 {
-    char c = len ? buf[len - 1] : ' ';
+    char c;
+    const unsigned char *u = (const unsigned char *)buf;
+    if (len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF) ||
+                     (u[0] && !u[1]) || (!u[0] && u[1]))) {
+        cgs_diag_at(d, file, 1, 1);
+        cgs_diag_set(d, CGS_E_FORMAT, "the file is UTF-16 (or UTF-32) text: graph JSON is "
+                     "UTF-8; convert it (iconv -f UTF-16 -t UTF-8) or write it with json.dump");
+        return NULL;
+    }
+    if (len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
+        buf += 3; /* a UTF-8 byte-order mark: JSON readers may skip it (RFC 8259 8.1) */
+        len -= 3;
+    }
+    c = len ? buf[len - 1] : ' ';
     if ((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
         char *copy = malloc(len + 1);
         struct cgs_graph *g;

@@ -1979,6 +1979,10 @@ void cgs_pt2_models_free(char **models)
 }
 
 /* Read a whole record into a heap buffer (NUL-terminated; caller frees). */
+/* Records this much larger than their compressed size, and past a minimum size, are refused. */
+#define PT2_BOMB_RATIO    1000u
+#define PT2_BOMB_MIN_SIZE ((zip_uint64_t)64 << 20)
+
 static int read_record(const char *file, zip_t *z, zip_int64_t idx, const char *name, size_t max,
                        char **out, size_t *len, struct cgs_diag *d)
 {
@@ -1994,6 +1998,13 @@ static int read_record(const char *file, zip_t *z, zip_int64_t idx, const char *
     if (st.size > max)
         return cgs_diag_set(d, CGS_E_LIMIT, "record '%s' is %llu bytes, past the limit of %zu",
                             name, (unsigned long long)st.size, max);
+    // a zip bomb: refused before a byte is inflated (torch's JSON compresses about 10:1)
+    if ((st.valid & ZIP_STAT_COMP_SIZE) && st.size > PT2_BOMB_MIN_SIZE &&
+        st.size / (st.comp_size ? st.comp_size : 1) > PT2_BOMB_RATIO)
+        return cgs_diag_set(d, CGS_E_LIMIT, "record '%s' would inflate %llu bytes to %llu "
+                            "(%llu:1): not a torch archive's record (a zip bomb?)", name,
+                            (unsigned long long)st.comp_size, (unsigned long long)st.size,
+                            (unsigned long long)(st.size / (st.comp_size ? st.comp_size : 1)));
     f = zip_fopen_index(z, (zip_uint64_t)idx, 0);
     if (!f)
         return cgs_diag_set(d, CGS_E_IO, "cannot read record '%s': %s (is the archive "
