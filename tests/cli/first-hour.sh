@@ -32,7 +32,7 @@ check "-o symlink" 0 "$CGSCOPE" dot $G -o "$T/link.svg"
 [ -L "$T/link.svg" ] || fail "-o replaced the symlink"
 has "-o symlink wrote its target" "$T/real.svg" "<svg"
 mkfifo "$T/fifo"
-cat "$T/fifo" > "$T/from-fifo" &
+timeout 20 cat "$T/fifo" > "$T/from-fifo" &
 check "-o fifo" 0 "$CGSCOPE" dot $G -o "$T/fifo" --format svg
 wait
 [ -p "$T/fifo" ] || fail "-o replaced the FIFO"
@@ -57,10 +57,15 @@ json.dump({"format": "cgscope.graph", "version": 1, "name": "big",
            "producer": {"tool": "torch", "version": "2.11.0", "stage": "post_grad"},
            "nodes": nodes}, open(sys.argv[1], "w"))
 PY
-check "out of memory" 2 sh -c "ulimit -v 90000; exec \"\$0\" dot $T/big.json --collapse none -o $T/oom.dot" "$CGSCOPE"
-has "out of memory says so" "$err" "out of memory"
-hasnt "no abort" "$err" "Aborted"
-nofile "no output after out of memory" "$T/oom.dot"
+# (a sanitizer build cannot start under a memory limit: there the check is left out)
+if sh -c "ulimit -v 90000; exec \"\$0\" --version" "$CGSCOPE" >/dev/null 2>&1; then
+    check "out of memory" 2 sh -c "ulimit -v 90000; exec \"\$0\" dot $T/big.json --collapse none -o $T/oom.dot" "$CGSCOPE"
+    has "out of memory says so" "$err" "out of memory"
+    hasnt "no abort" "$err" "Aborted"
+    nofile "no output after out of memory" "$T/oom.dot"
+    check "out of memory in shapes" 2 sh -c "ulimit -v 90000; exec \"\$0\" shapes --reinfer --json $T/big.json" "$CGSCOPE"
+    has "shapes out of memory says so" "$err" "out of memory"
+fi
 
 # ---- JSON: every document has format and version; errors as a JSON object too ----
 for c in "info $G" "split $G --split-ops cgs.attention" "shapes $G" \
