@@ -721,11 +721,11 @@ static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, c
             const char *s = cJSON_IsString(k) ? k->valuestring : "";
             a->kind = CGS_ARG_FLOAT;
             if (!strcmp(s, "inf"))
-                a->u.f = INFINITY;
+                a->u.f = (double)INFINITY;
             else if (!strcmp(s, "-inf"))
-                a->u.f = -INFINITY;
+                a->u.f = -(double)INFINITY;
             else if (!strcmp(s, "nan"))
-                a->u.f = NAN;
+                a->u.f = (double)NAN;
             else
                 return fail_item(L, k, CGS_E_SCHEMA,
                                  "expected \"inf\", \"-inf\" or \"nan\" "

@@ -336,11 +336,11 @@ static bool json_float(const cJSON *x, double *v)
     if (!cJSON_IsString(x))
         return false;
     if (!strcmp(x->valuestring, "Infinity"))
-        *v = INFINITY;
+        *v = (double)INFINITY;
     else if (!strcmp(x->valuestring, "-Infinity"))
-        *v = -INFINITY;
+        *v = -(double)INFINITY;
     else if (!strcmp(x->valuestring, "NaN"))
-        *v = NAN;
+        *v = (double)NAN;
     else
         return false;
     return true;

@@ -338,8 +338,8 @@ static void test_every_rule_survives_odd_args(void **state)
         "[{\"node\": \"t4\"}, -1]", "[{\"node\": \"t1\"}, [1, 1]]",
         "[{\"node\": \"ts\"}, [{\"node\": \"s\"}, -1]]",
         "[[{\"node\": \"t4\"}, {\"node\": \"t0\"}], 5]",
-        "[{\"node\": \"t4\"}, {\"node\": \"t1\"}, {\"node\": \"t0\"}, 99, [99, 99, 99], "
-        "null, true, 1.5, {\"dtype\": \"int8\"}, {\"node\": \"s\"}, [], [[]]]",
+        ("[{\"node\": \"t4\"}, {\"node\": \"t1\"}, {\"node\": \"t0\"}, 99, [99, 99, 99], "
+         "null, true, 1.5, {\"dtype\": \"int8\"}, {\"node\": \"s\"}, [], [[]]]"),
         "[{\"node\": \"ts\"}, {\"slice\": [null, {\"node\": \"s\"}, 2]}]",
     };
     struct cgs_buf b = CGS_BUF_INIT;
