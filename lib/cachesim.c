@@ -39,6 +39,8 @@ static void emit(struct cgs_cachesim *s, enum cgs_cachesim_kind k, uint32_t call
         s->hits++, s->lookups++;
     else if (k == CGS_SIM_MISS)
         s->misses++, s->lookups++;
+    else if (k == CGS_SIM_SKIP)
+        s->misses++, s->lookups++, s->restart_skips++;
     else
         s->compiles++;
 }
@@ -51,6 +53,49 @@ static bool in_list(const int64_t *v, size_t n, int64_t x)
     return false;
 }
 
+/* A warm start's answer for (shape, graph_index): -1 not in the index, else the skips left
+   (decremented as they are used). */
+static int64_t warm_lookup(const struct cgs_cachesim_opts *o, int64_t *skips, bool dyn,
+                           int64_t shape, int64_t gi)
+{
+    for (size_t i = 0; i < o->n_warm; i++) {
+        const struct cgs_dash_entry *e = &o->warm[i];
+        if (e->graph_index == gi && e->dynamic == dyn && (dyn || e->runtime_shape == shape))
+            return skips[i]-- > 0 ? skips[i] + 1 : 0;
+    }
+    return -1;
+}
+
+/* One lookup of a magi artifact: a warm entry (skips first), one already compiled, or a
+   miss and a compile. */
+static void magi_lookup(struct cgs_cachesim *s, const struct cgs_cachesim_opts *o,
+                        int64_t *skips, struct cgs_strmap *seen, char ***keys, size_t *n_keys,
+                        size_t *alloc_keys, uint32_t call, int64_t gi, bool dyn, int64_t shape,
+                        const char *key, const char *piece)
+{
+    int64_t w = cgs_strmap_get(seen, key) ? -2 : warm_lookup(o, skips, dyn, shape, gi);
+    if (w == -2 || w == 0) {
+        emit(s, CGS_SIM_HIT, call, gi, dyn, shape, key, piece);
+        if (w == 0 && !cgs_strmap_get(seen, key)) {
+            CGS_ALLOC_GROW(*keys, *n_keys + 1, *alloc_keys);
+            (*keys)[*n_keys] = cgs_xstrdup(key);
+            cgs_strmap_put(seen, (*keys)[*n_keys], (*keys)[*n_keys]);
+            (*n_keys)++;
+        }
+        return;
+    }
+    if (w > 0) { /* the loader's replay of a restart: nothing this time */
+        emit(s, CGS_SIM_SKIP, call, gi, dyn, shape, key, piece);
+        return;
+    }
+    CGS_ALLOC_GROW(*keys, *n_keys + 1, *alloc_keys);
+    (*keys)[*n_keys] = cgs_xstrdup(key);
+    cgs_strmap_put(seen, (*keys)[*n_keys], (*keys)[*n_keys]);
+    (*n_keys)++;
+    emit(s, CGS_SIM_MISS, call, gi, dyn, shape, key, piece);
+    emit(s, CGS_SIM_COMPILE, call, gi, dyn, shape, key, piece);
+}
+
 static void run_magi(const struct cgs_split *sp, const struct cgs_cachesim_opts *o,
                      struct cgs_cachesim *s)
 {
@@ -58,14 +103,23 @@ static void run_magi(const struct cgs_split *sp, const struct cgs_cachesim_opts 
     char key[128], **keys = NULL;
     size_t n_keys = 0, alloc_keys = 0;
 
-    // the frame's compile: every compiled piece for the dynamic shape
+    int64_t *skips = cgs_xcalloc(o->n_warm ? o->n_warm : 1, sizeof(*skips));
+    for (size_t i = 0; i < o->n_warm; i++)
+        skips[i] = o->warm[i].restart_analysis_count;
+    // the frame's compile: every compiled piece for the dynamic shape (a warm start loads it)
     for (uint32_t p = 0; p < sp->n_pieces; p++) {
         const struct cgs_split_piece *pc = &sp->pieces[p];
         if (pc->is_splitting_graph)
             continue;
         snprintf(key, sizeof(key), "artifact_shape_None_subgraph_%d", pc->compile_index);
-        emit(s, CGS_SIM_MISS, 0, pc->compile_index, true, 0, key, pc->name);
-        emit(s, CGS_SIM_COMPILE, 0, pc->compile_index, true, 0, key, pc->name);
+        // a restart skip means Dynamo analyses the frame again: the lookup is repeated
+        while (!cgs_strmap_get(seen, key)) {
+            uint64_t before = s->restart_skips;
+            magi_lookup(s, o, skips, seen, &keys, &n_keys, &alloc_keys, 0, pc->compile_index,
+                        true, 0, key, pc->name);
+            if (s->restart_skips == before)
+                break;
+        }
     }
     for (size_t c = 0; c < o->n_shapes; c++) {
         int64_t shape = o->shapes[c];
@@ -76,28 +130,21 @@ static void run_magi(const struct cgs_split *sp, const struct cgs_cachesim_opts 
                 continue;
             // a piece with no size argument has one artifact, whatever the shape
             sized = pc->n_sym_shape_indices && in_list(o->compile_sizes, o->n_compile_sizes, shape);
-            if (!sized) {
+            if (!sized)
                 snprintf(key, sizeof(key), "artifact_shape_None_subgraph_%d", pc->compile_index);
-                emit(s, CGS_SIM_HIT, (uint32_t)c + 1, pc->compile_index, true, 0, key, pc->name);
-                continue;
-            }
-            snprintf(key, sizeof(key), "artifact_shape_%lld_subgraph_%d", (long long)shape,
-                     pc->compile_index);
-            if (cgs_strmap_get(seen, key)) {
-                emit(s, CGS_SIM_HIT, (uint32_t)c + 1, pc->compile_index, false, shape, key,
-                     pc->name);
-            } else {
-                CGS_ALLOC_GROW(keys, n_keys + 1, alloc_keys);
-                keys[n_keys] = cgs_xstrdup(key);
-                cgs_strmap_put(seen, keys[n_keys], keys[n_keys]);
-                n_keys++;
-                emit(s, CGS_SIM_MISS, (uint32_t)c + 1, pc->compile_index, false, shape, key,
-                     pc->name);
-                emit(s, CGS_SIM_COMPILE, (uint32_t)c + 1, pc->compile_index, false, shape, key,
-                     pc->name);
+            else
+                snprintf(key, sizeof(key), "artifact_shape_%lld_subgraph_%d", (long long)shape,
+                         pc->compile_index);
+            for (;;) {
+                uint64_t before = s->restart_skips;
+                magi_lookup(s, o, skips, seen, &keys, &n_keys, &alloc_keys, (uint32_t)c + 1,
+                            pc->compile_index, !sized, sized ? shape : 0, key, pc->name);
+                if (s->restart_skips == before)
+                    break;
             }
         }
     }
+    free(skips);
     for (size_t i = 0; i < n_keys; i++)
         free(keys[i]);
     free(keys);

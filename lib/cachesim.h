@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/dash.h"
 #include "lib/diag.h"
 #include "lib/graph.h"
 #include "lib/shapes.h"
@@ -24,7 +25,7 @@
 
 enum cgs_cachesim_policy { CGS_CACHESIM_MAGI, CGS_CACHESIM_MEGENGINE };
 
-enum cgs_cachesim_kind { CGS_SIM_MISS, CGS_SIM_HIT, CGS_SIM_COMPILE };
+enum cgs_cachesim_kind { CGS_SIM_MISS, CGS_SIM_HIT, CGS_SIM_COMPILE, CGS_SIM_SKIP };
 
 struct cgs_cachesim_event {
     enum cgs_cachesim_kind kind;
@@ -44,12 +45,18 @@ struct cgs_cachesim_opts {
     size_t n_compile_sizes;
     const char *symbol;           /* the size symbol the shapes bind; NULL: the graph's first */
     const char *backend;          /* "inductor" */
+    /* magi, a warm start: the entries of a compile-cache index (lib/dash.h) are on disk; a
+       lookup of one is a hit, after restart_analysis_count skips (MagiCompiler's loader
+       returns nothing that many times first, as its bake saw Dynamo restart the analysis) */
+    const struct cgs_dash_entry *warm;
+    size_t n_warm;
 };
 
 struct cgs_cachesim {
     struct cgs_cachesim_event *events;
     size_t n_events, alloc;
     uint64_t lookups, hits, misses, compiles, value_dependent_keys;
+    uint64_t restart_skips;       /* warm start: lookups answered "not yet" (a miss each) */
     const char *symbol;           /* the symbol bound */
     char *strings;                /* the keys' text, freed with the result */
     size_t strings_len, strings_alloc;

@@ -22,7 +22,7 @@ const struct cmd cmd_cache = {
              "       cgscope cache diff TRACE_A TRACE_B [--json] [--all]\n"
              "       cgscope cache simulate GRAPH --split-ops OPS --shapes N,N,... [--policy "
              "magi|megengine]\n"
-             "                      [--compile-sizes N,...] [--symbol SYM] [--events FILE] "
+             "                      [--compile-sizes N,...] [--symbol SYM] [--index FILE] [--events FILE] "
              "[--json]",
     .summary = "compile-cache indexes, why a lookup missed, and what a run would hit",
     .help =
@@ -37,7 +37,10 @@ const struct cmd cmd_cache = {
         "cgscope cache simulate replays a compile-cache policy over runtime shapes (the\n"
         "values of the graph's first size symbol, or --symbol): magi (default) compiles each\n"
         "compiled piece for the dynamic shape, and again per shape in --compile-sizes;\n"
-        "megengine's CompiledOp compiles each op call per key (op, input dtypes, devices,\n"
+        "--index replays a warm start from a compile-cache index: its entries load, each\n"
+        "after the restart-analysis skips it records (MagiCompiler's loader answers nothing\n"
+        "that many times, and Dynamo analyses again). megengine's CompiledOp compiles each\n"
+        "op call per key (op, input dtypes, devices,\n"
         "shapes; inputs of at most 7 elements by value, which are marked). It writes the\n"
         "events a run would (--events FILE: then 'cgscope top FILE --once' shows them).\n\n"
         "options:\n"
@@ -50,11 +53,13 @@ const struct cmd cmd_cache = {
         "  --policy P            simulate: magi (default) or megengine\n"
         "  --symbol SYM          simulate: the size symbol the shapes bind\n"
         "  --events FILE         simulate: write the events (JSON lines) to FILE\n"
+        "  --index FILE          simulate, magi: a warm start from this compile-cache index\n"
+        "                        (its entries load; restart_analysis_count skips first)\n"
         "  -h, --help            show this help\n\n"
         "JSON keys: entries [{runtime_shape, graph_index, backend, key, path,\n"
         "restart_analysis_count}]; diff: pairs [{compile_id, cache, a {status, key}, b\n"
         "{status, key}, differs [{component, a, b}]}], unpaired; simulate: lookups, hits,\n"
-        "misses, compiles, hit_rate, symbol, value_dependent_keys.\n\n"
+        "misses, compiles, hit_rate, symbol, value_dependent_keys, restart_skips.\n\n"
         "examples:\n"
         "  cgscope cache samples/magi_compile_cache.py\n"
         "  cgscope cache simulate samples/cgs_transformer_dyn.json --split-ops cgs.attention \\\n"
@@ -333,7 +338,7 @@ static int write_events(const char *path, const struct cgs_cachesim *s, const ch
     struct cgs_buf b = CGS_BUF_INIT;
     struct timespec t;
     int rc;
-    static const char *const names[] = {"cache_miss", "cache_hit", "compile_end"};
+    static const char *const names[] = {"cache_miss", "cache_hit", "compile_end", "cache_miss"};
     clock_gettime(CLOCK_REALTIME, &t);
     for (size_t i = 0; i < s->n_events; i++) {
         const struct cgs_cachesim_event *e = &s->events[i];
@@ -352,6 +357,8 @@ static int write_events(const char *path, const struct cgs_cachesim *s, const ch
             cJSON_AddNumberToObject(o, "ms", 0);
         cJSON_AddStringToObject(o, "piece", e->piece);
         cJSON_AddBoolToObject(o, "simulated", true);
+        if (e->kind == CGS_SIM_SKIP)
+            cJSON_AddBoolToObject(o, "restart_skip", true);
         line = cJSON_PrintUnformatted(o);
         cgs_buf_addstr(&b, line);
         cgs_buf_addch(&b, '\n');
@@ -370,10 +377,14 @@ static int simulate(int argc, char **argv)
         {"compile-sizes", required_argument, NULL, 'c'}, {"policy", required_argument, NULL, 'p'},
         {"symbol", required_argument, NULL, 'y'}, {"events", required_argument, NULL, 'e'},
         {"json", no_argument, NULL, 'j'}, {"allow-missing-ops", no_argument, NULL, 'A'},
-        {"model", required_argument, NULL, 'm'}, {NULL, 0, NULL, 0},
+        {"model", required_argument, NULL, 'm'}, {"index", required_argument, NULL, 'I'},
+        {NULL, 0, NULL, 0},
     };
     struct cli_list ops = CLI_LIST_INIT;
-    struct cgs_cachesim_opts o = {CGS_CACHESIM_MAGI, NULL, 0, NULL, 0, NULL, "inductor"};
+    struct cgs_cachesim_opts o = {CGS_CACHESIM_MAGI, NULL, 0, NULL, 0, NULL, "inductor", NULL, 0};
+    struct cgs_dash index;
+    bool have_index = false;
+    const char *index_path = NULL;
     int64_t *shapes = NULL, *sizes = NULL;
     size_t n_shapes = 0, n_sizes = 0;
     const char *events = NULL, *model = NULL;
@@ -426,6 +437,7 @@ static int simulate(int argc, char **argv)
         case 'j': json = true; break;
         case 'A': allow_missing = true; break;
         case 'm': model = optarg; break;
+        case 'I': index_path = optarg; break;
         case ':': rc = cli_usage_error(&cmd_cache, "option '%s' needs a value", argv[optind - 1]); goto out;
         default: rc = cli_usage_error(&cmd_cache, "unknown option '%s'", argv[optind - 1]); goto out;
         }
@@ -472,6 +484,21 @@ static int simulate(int argc, char **argv)
             goto out;
         }
     }
+    if (index_path) {
+        struct cgs_diag e = CGS_DIAG_INIT;
+        cgs_dash_init(&index);
+        have_index = true;
+        if (cgs_dash_read_file(&index, index_path, CGS_SRC_CACHE_INDEX, &e)) {
+            rc = cli_report_diag(&e);
+            goto out;
+        }
+        if (index.bad_lines) {
+            rc = cli_error("%s (expected a compile-cache index)", index.first_bad);
+            goto out;
+        }
+        o.warm = index.entries;
+        o.n_warm = index.n_entries;
+    }
     o.shapes = shapes;
     o.n_shapes = n_shapes;
     o.compile_sizes = sizes;
@@ -502,6 +529,7 @@ static int simulate(int argc, char **argv)
         else
             cJSON_AddNullToObject(doc, "hit_rate");
         cJSON_AddNumberToObject(doc, "value_dependent_keys", (double)sim.value_dependent_keys);
+        cJSON_AddNumberToObject(doc, "restart_skips", (double)sim.restart_skips);
         if (events)
             cJSON_AddStringToObject(doc, "events", events);
         cli_print_json(doc);
@@ -516,6 +544,9 @@ static int simulate(int argc, char **argv)
                PLURAL(sim.hits), (unsigned long long)sim.misses, sim.misses == 1 ? "" : "es",
                (unsigned long long)sim.compiles, PLURAL(sim.compiles),
                sim.lookups ? 100.0 * (double)sim.hits / (double)sim.lookups : 0.0);
+        if (sim.restart_skips)
+            printf("%llu of the misses are restart-analysis skips of a warm start (the index's "
+                   "restart_analysis_count)\n", (unsigned long long)sim.restart_skips);
         if (sim.value_dependent_keys)
             printf("%llu op key%s hold inputs of at most 7 elements, keyed by value in MegEngine: "
                    "counted as if the values repeat\n",
@@ -524,6 +555,8 @@ static int simulate(int argc, char **argv)
             printf("events written to %s ('cgscope top %s --once' shows them)\n", events, events);
     }
 out:
+    if (have_index)
+        cgs_dash_release(&index);
     cgs_cachesim_release(&sim);
     free(shapes);
     free(sizes);

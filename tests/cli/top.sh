@@ -94,6 +94,41 @@ misses = len(comp) + len(sized) * len(sizes)
 lookups = len(comp) + len(comp) * len(shapes)
 assert (d["misses"], d["lookups"], d["hits"]) == (misses, lookups, lookups - misses), d
 PY
+# a warm start from a compile-cache index: its entries load, after their restart skips
+python3 - "$T/warm.py" <<'PY'
+import pprint, sys
+d = {}
+for shape in (None, 1):
+    for gi in range(3):
+        k = "artifact_shape_%s_subgraph_%d" % (shape, gi)
+        d[(shape, gi, "inductor")] = (k, "/cache/" + k, 2 if (shape, gi) == (None, 0) else 0)
+open(sys.argv[1], "w").write(pprint.PrettyPrinter(indent=4).pformat(d))
+PY
+check "simulate warm" 0 "$CGSCOPE" cache simulate samples/cgs_transformer_dyn.dynamo.json \
+    --split-ops cgs.attention --shapes 1,2,4,1 --compile-sizes 1,2 --index "$T/warm.py" --json
+python3 - "$out" "$T/warm.py" <<'PY' || fail "simulate warm counts"
+import ast, json, sys
+d = json.load(open(sys.argv[1]))
+idx = ast.literal_eval(open(sys.argv[2]).read())
+ref = json.load(open("samples/cgs_transformer_dyn.split-attn.json"))
+comp = [p for p in ref["pieces"] if not p["is_splitting_graph"]]
+shapes, sizes = [1, 2, 4, 1], {1, 2}
+skips = sum(v[2] for v in idx.values())
+cached, compiles, lookups = set(k[:2] for k in idx), 0, 0
+for gi in range(len(comp)):                       # the frame: the dynamic artifacts
+    lookups += 1
+    if (None, gi) not in cached:
+        compiles += 1; cached.add((None, gi))
+for s in shapes:
+    for gi in range(len(comp)):
+        key = (s, gi) if s in sizes else (None, gi)
+        lookups += 1
+        if key not in cached:
+            compiles += 1; cached.add(key)
+lookups += skips
+assert (d["lookups"], d["compiles"], d["restart_skips"]) == (lookups, compiles, skips), d
+assert d["misses"] == compiles + skips, d
+PY
 check "top reads the simulated events" 0 "$CGSCOPE" top "$T/sim.jsonl" --once --json
 python3 -c "
 import json,sys; a=json.load(open(sys.argv[1])); c=a['caches']['piecewise']
