@@ -1487,8 +1487,11 @@ static int load_inputs(struct pt2 *P, struct gctx *G, const struct gsrc *s, cons
         int idx = i++;
         size_t old = path_push(P, ".inputs[%d]", idx);
         if (!u) {
+            // the message first: x lives in the cursor's tree
+            int e = FAIL(P, CGS_E_SCHEMA, "expected an argument (one key), got %s",
+                         cgs_json_type(x));
             cursor_end(&c);
-            return FAIL(P, CGS_E_SCHEMA, "expected an argument (one key), got %s", cgs_json_type(x));
+            return e;
         }
         if (!strcmp(u->string, "as_tensor") || !strcmp(u->string, "as_custom_obj"))
             name = get_str(u, "name");
@@ -1517,8 +1520,10 @@ static int load_inputs(struct pt2 *P, struct gctx *G, const struct gsrc *s, cons
         }
         struct cgs_node *n = cgs_graph_add_node(G->g, CGS_NODE_PLACEHOLDER, name, name);
         if (!n) {
+            // the message first: name lives in the cursor's tree
+            int e = FAIL(P, CGS_E_SCHEMA, "duplicate input name '%s'", name);
             cursor_end(&c);
-            return FAIL(P, CGS_E_SCHEMA, "duplicate input name '%s'", name);
+            return e;
         }
         n->src_offset = P->piece;
         n->val = cval ? cval : valmap_get(&G->vals, name);

@@ -27,6 +27,13 @@ for f in tests/bad/*.json tests/bad/*.pt2; do
 done
 rm -rf "$tmpd"
 rm -f /tmp/cgs-bad-stdout.$$
+# the .pt2 errors that once printed freed memory (issue 15 finding 3): clean under valgrind
+if command -v valgrind >/dev/null && ! nm "$CGSCOPE" 2>/dev/null | grep -q __asan_init; then
+    valgrind -q --error-exitcode=99 "$CGSCOPE" info tests/bad/duplicate-input-name.pt2 >/dev/null 2>/tmp/cgs-vg.$$
+    rc=$?
+    [ "$rc" = 2 ] || { echo "FAIL valgrind on duplicate-input-name.pt2: exit $rc"; head -5 /tmp/cgs-vg.$$; fails=$((fails + 1)); }
+    rm -f /tmp/cgs-vg.$$
+fi
 # also through --json
 out=$("$CGSCOPE" info --json tests/bad/cycle.json 2>&1 >/dev/null); rc=$?
 [ "$rc" = 2 ] || { echo "FAIL --json on a bad file: exit $rc"; fails=$((fails + 1)); }
