@@ -1,0 +1,196 @@
+/*
+ * The small library modules everything stands on: arena, buf, strmap, diag, file, json-scan,
+ * ops presets' table shape. Each test checks behaviour a caller relies on.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdalign.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/arena.h"
+#include "lib/buf.h"
+#include "lib/diag.h"
+#include "lib/file.h"
+#include "lib/json-scan.h"
+#include "lib/strmap.h"
+
+static void test_arena(void **state)
+{
+    struct cgs_arena a;
+    char *big, *s;
+    (void)state;
+    cgs_arena_init(&a);
+    for (int i = 0; i < 10000; i++) {
+        void *p = cgs_arena_alloc(&a, (size_t)(i % 97) + 1);
+        assert_non_null(p);
+        assert_int_equal((uintptr_t)p % alignof(max_align_t), 0); /* every block aligned */
+        memset(p, 0xAB, (size_t)(i % 97) + 1);                 /* ASan: all of it usable */
+    }
+    big = cgs_arena_alloc(&a, (size_t)40 << 20); /* past the largest block size */
+    assert_non_null(big);
+    big[((size_t)40 << 20) - 1] = 1;
+    {
+        int *z = cgs_arena_calloc(&a, 1000, sizeof(int));
+        for (int i = 0; i < 1000; i++)
+            assert_int_equal(z[i], 0);
+    }
+    s = cgs_arena_strndup(&a, "abcdef", 3);
+    assert_string_equal(s, "abc");
+    assert_string_equal(cgs_arena_strdup(&a, "x y"), "x y");
+    cgs_arena_release(&a);
+}
+
+static void test_buf(void **state)
+{
+    struct cgs_buf b = CGS_BUF_INIT;
+    char *d;
+    (void)state;
+    assert_string_equal(b.buf, ""); /* never NULL */
+    for (int i = 0; i < 1000; i++)
+        cgs_buf_addf(&b, "%d,", i);
+    assert_int_equal(b.len, strlen(b.buf));
+    assert_memory_equal(b.buf, "0,1,2,", 6);
+    cgs_buf_reset(&b);
+    assert_int_equal(b.len, 0);
+    assert_string_equal(b.buf, "");
+    cgs_buf_add(&b, "a\0b", 3); /* binary-safe */
+    assert_int_equal(b.len, 3);
+    cgs_buf_addch(&b, 'c');
+    assert_memory_equal(b.buf, "a\0bc", 5);
+    d = cgs_buf_detach(&b);
+    assert_string_equal(b.buf, "");
+    assert_int_equal(b.len, 0);
+    free(d);
+    cgs_buf_release(&b);
+}
+
+static void test_strmap(void **state)
+{
+    struct cgs_strmap *m = cgs_strmap_new();
+    static char keys[5000][12];
+    (void)state;
+    for (int i = 0; i < 5000; i++) {
+        snprintf(keys[i], sizeof(keys[i]), "k%d", i);
+        assert_ptr_equal(cgs_strmap_put(m, keys[i], keys[i]), keys[i]);
+    }
+    for (int i = 0; i < 5000; i++)
+        assert_ptr_equal(cgs_strmap_get(m, keys[i]), keys[i]); /* found across rehashes */
+    assert_ptr_equal(cgs_strmap_put(m, "k7", (void *)1), keys[7]); /* present: kept */
+    assert_null(cgs_strmap_get(m, "k5000"));
+    assert_null(cgs_strmap_get(m, ""));
+    assert_int_equal(m->count, 5000);
+    cgs_strmap_free(m);
+}
+
+static void test_diag(void **state)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    char out[1024];
+    char longmsg[2000];
+    (void)state;
+    assert_int_equal(cgs_diag_set(&d, CGS_E_SCHEMA, "expected %s", "a string"), -CGS_E_SCHEMA);
+    cgs_diag_at(&d, "g.json", 3, 7);
+    cgs_diag_path(&d, "nodes[%d].args", 2);
+    cgs_diag_format(&d, out, sizeof(out));
+    assert_string_equal(out, "g.json:3:7: error: expected a string (at nodes[2].args)");
+    cgs_diag_clear(&d);
+    assert_int_equal(d.code, 0);
+    cgs_diag_set(&d, CGS_E_IO, "read error");
+    cgs_diag_at(&d, "x", 0, 0);
+    cgs_diag_format(&d, out, sizeof(out));
+    assert_string_equal(out, "x: error: read error"); /* unknown place left out */
+    memset(longmsg, 'm', sizeof(longmsg) - 1);
+    longmsg[sizeof(longmsg) - 1] = '\0';
+    cgs_diag_set(&d, CGS_E_LIMIT, "%s", longmsg); /* truncated, never overflowing */
+    assert_true(strlen(d.msg) < sizeof(d.msg));
+    cgs_diag_format(&d, out, 16);
+    assert_int_equal(strlen(out), 15);
+    for (int e = 1; e < CGS_E_COUNT; e++) {
+        assert_non_null(cgs_strerror(e));
+        assert_string_equal(cgs_strerror(e), cgs_strerror(-e));
+    }
+    /* a NULL diag is accepted everywhere */
+    cgs_diag_clear(NULL);
+    assert_int_equal(cgs_diag_set(NULL, CGS_E_IO, "x"), -CGS_E_IO);
+}
+
+static void test_file(void **state)
+{
+    char path[] = "/tmp/cgs-util-XXXXXX";
+    int fd = mkstemp(path);
+    char *buf;
+    size_t len;
+    uint32_t line, col;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    (void)state;
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "ab\ncd\xc3\xa9x", 8), 8);
+    close(fd);
+    assert_int_equal(cgs_read_file(path, &buf, &len, 100, &d), 0);
+    assert_int_equal(len, 8);
+    assert_int_equal(buf[len], '\0'); /* NUL-terminated */
+    cgs_text_position(buf, len, 7, &line, &col);
+    assert_int_equal(line, 2);
+    assert_int_equal(col, 4); /* "cdé": the é counts as one column */
+    free(buf);
+    assert_true(cgs_read_file(path, &buf, &len, 4, &d) < 0);
+    assert_int_equal(d.code, CGS_E_LIMIT);
+    unlink(path);
+    assert_true(cgs_read_file("/tmp", &buf, &len, 100, &d) < 0);
+    assert_non_null(strstr(d.msg, "is a folder"));
+    assert_true(cgs_read_file("/nonexistent/x", &buf, &len, 100, &d) < 0);
+    assert_int_equal(d.code, CGS_E_IO);
+    assert_true(cgs_path_is_stdin("-"));
+    assert_false(cgs_path_is_stdin("--"));
+    assert_true(cgs_path_has_ext("A.PT2", ".pt2"));
+    assert_false(cgs_path_has_ext(".pt2", ".pt2"));
+}
+
+static void test_json_scan(void **state)
+{
+    static const struct {
+        const char *text;
+        int code;
+        const char *msg;
+    } cases[] = {
+        {"{\"a\": [1, 2.5e3, -0, true, null, \"x\\u00e9\\ud83d\\ude00\"]}", 0, NULL},
+        {"[1, 2", -CGS_E_PARSE, ""},
+        {"\"\\ud800\"", -CGS_E_PARSE, "lone high surrogate"},
+        {"\"\\u0000\"", -CGS_E_PARSE, "\\u0000"},
+        {"\"\xff\"", -CGS_E_PARSE, "invalid UTF-8"},
+        {"\"\xe0\x80\x80\"", -CGS_E_PARSE, "invalid UTF-8"}, /* overlong */
+        {"\"\xed\xa0\x80\"", -CGS_E_PARSE, "invalid UTF-8"}, /* an encoded surrogate */
+        {"\"\xf0\x9f\x98\x80 ok\"", 0, NULL},
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct cgs_jscan s;
+        size_t end;
+        int rc;
+        cgs_jscan_init(&s, cases[i].text, strlen(cases[i].text), "the end of the file");
+        rc = cgs_jscan_value(&s, 0, &end);
+        if (cases[i].code == 0) {
+            assert_int_equal(rc, 0);
+            assert_int_equal(end, strlen(cases[i].text));
+        } else {
+            assert_int_equal(rc, cases[i].code);
+            assert_non_null(strstr(s.err_msg, cases[i].msg));
+        }
+        cgs_jscan_release(&s);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_arena), cmocka_unit_test(test_buf),  cmocka_unit_test(test_strmap),
+        cmocka_unit_test(test_diag),  cmocka_unit_test(test_file), cmocka_unit_test(test_json_scan),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
