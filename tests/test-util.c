@@ -73,7 +73,7 @@ static void test_buf(void **state)
 static void test_strmap(void **state)
 {
     struct cgs_strmap *m = cgs_strmap_new();
-    static char keys[5000][12];
+    static char keys[5000][16];
     (void)state;
     for (int i = 0; i < 5000; i++) {
         snprintf(keys[i], sizeof(keys[i]), "k%d", i);
