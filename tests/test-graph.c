@@ -1,0 +1,94 @@
+/* lib/graph (the IR: nodes, interning, links, notes) and lib/report-json (values as JSON/text). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/buf.h"
+#include "lib/graph.h"
+#include "lib/load.h"
+#include "lib/report-json.h"
+
+static const char graph[] =
+    "{\"format\": \"cgscope.graph\", \"version\": 1, \"name\": \"t\", \"symbols\": {\"s0\": "
+    "{\"hint\": 4}}, \"nodes\": [\n"
+    "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], \"kwargs\": {},"
+    " \"val\": {\"dtype\": \"float32\", \"shape\": [\"s0\", 3], \"stride\": [3, 1],"
+    " \"storage_offset\": 0, \"device\": \"cuda:0\"}},\n"
+    "{\"name\": \"a\", \"op\": \"call_function\", \"target\": \"aten.add.Tensor\","
+    " \"args\": [{\"node\": \"x\"}, {\"node\": \"x\"}], \"kwargs\": {}},\n"
+    "{\"name\": \"b\", \"op\": \"call_function\", \"target\": \"aten.add.Tensor\","
+    " \"args\": [{\"node\": \"a\"}, 1], \"kwargs\": {\"alpha\": {\"node\": \"x\"}}},\n"
+    "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", \"args\": [[{\"node\": "
+    "\"b\"}]], \"kwargs\": {}}]}";
+
+static void test_links_and_interning(void **state)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_graph *g = cgs_graph_load_json_buf(graph, sizeof(graph) - 1, "t.json", &d);
+    struct cgs_node *x, *a, *b;
+    (void)state;
+    assert_non_null(g);
+    x = cgs_graph_find(g, "x");
+    a = cgs_graph_find(g, "a");
+    b = cgs_graph_find(g, "b");
+    assert_non_null(x);
+    assert_null(cgs_graph_find(g, "nope"));
+    /* inputs: distinct, in order of first use in args then kwargs (FX's all_input_nodes) */
+    assert_int_equal(a->n_inputs, 1);
+    assert_ptr_equal(a->inputs[0], x);
+    assert_int_equal(b->n_inputs, 2);
+    assert_ptr_equal(b->inputs[0], a);
+    assert_ptr_equal(b->inputs[1], x);
+    /* users in graph order */
+    assert_int_equal(x->n_users, 2);
+    assert_ptr_equal(x->users[0], a);
+    assert_ptr_equal(x->users[1], b);
+    /* equal targets share the pointer */
+    assert_ptr_equal(a->target, b->target);
+    assert_ptr_equal(cgs_graph_intern(g, "aten.add.Tensor"), a->target);
+    /* names are unique */
+    assert_null(cgs_graph_add_node(g, CGS_NODE_CALL_FUNCTION, "a", "aten.mul.Tensor"));
+    assert_non_null(cgs_graph_symbol(g, "s0"));
+    assert_int_equal(cgs_graph_symbol(g, "s0")->hint, 4);
+    cgs_graph_note(g, CGS_NOTE_WARNING, CGS_E_SCHEMA, a, "something about %s", "a");
+    assert_string_equal(g->notes[g->n_notes - 1].msg, "something about a");
+    cgs_graph_free(g);
+}
+
+static void test_values(void **state)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_graph *g = cgs_graph_load_json_buf(graph, sizeof(graph) - 1, "t.json", &d);
+    struct cgs_buf b = CGS_BUF_INIT;
+    cJSON *j;
+    char *text;
+    (void)state;
+    assert_non_null(g);
+    cgs_val_describe(cgs_graph_find(g, "x")->val, &b);
+    assert_string_equal(b.buf, "f32[s0, 3]"); /* torch's TORCH_LOGS notation */
+    j = cgs_json_val(cgs_graph_find(g, "x")->val);
+    text = cJSON_PrintUnformatted(j);
+    assert_non_null(strstr(text, "\"dtype\":\"float32\""));
+    assert_non_null(strstr(text, "\"shape\":[\"s0\",3]"));
+    assert_non_null(strstr(text, "\"stride\":[3,1]"));
+    free(text);
+    cJSON_Delete(j);
+    cgs_buf_reset(&b);
+    cgs_val_describe(NULL, &b);
+    assert_string_equal(b.buf, "?");
+    cgs_buf_release(&b);
+    assert_int_equal(cgs_dtype_from_name("half"), CGS_DTYPE_FLOAT16);
+    assert_string_equal(cgs_dtype_abbr(CGS_DTYPE_BFLOAT16), "bf16");
+    assert_string_equal(cgs_dtype_abbr(CGS_DTYPE_UNKNOWN), "?");
+    cgs_graph_free(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_links_and_interning),
+                                       cmocka_unit_test(test_values)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
