@@ -64,8 +64,10 @@ unset PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
 # the Python bridge installs as a package (torch is its only dependency; not needed to install)
 PY=python3; [ -x /usr/bin/python3 ] && PY=/usr/bin/python3 # Debian's, the one tools/deps.sh equips
 if $PY -c "import setuptools, pip, wheel" 2>/dev/null; then
+    # from a copy: setuptools writes build/ and *.egg-info beside the sources it builds
+    cp -r tools/python "$T/pysrc"
     check "pip install tools/python" 0 $PY -m pip install --quiet --no-build-isolation \
-        --no-deps --target "$T/py" tools/python
+        --no-deps --target "$T/py" "$T/pysrc"
     [ -s "$T/py/cgscope_torch.py" ] || fail "pip install: no cgscope_torch.py"
     ls "$T/py" | grep -q '^cgscope_torch-0.1.0.dist-info$' || fail "pip install: no dist-info"
 fi
