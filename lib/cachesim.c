@@ -45,6 +45,36 @@ static void emit(struct cgs_cachesim *s, enum cgs_cachesim_kind k, uint32_t call
         s->compiles++;
 }
 
+/* The keys compiled so far (the map borrows the copies it owns). */
+struct keyset {
+    struct cgs_strmap *map;
+    char **keys;
+    size_t n, alloc;
+};
+
+static bool keyset_has(const struct keyset *k, const char *key)
+{
+    return cgs_strmap_get(k->map, key) != NULL;
+}
+
+static void keyset_add(struct keyset *k, const char *key)
+{
+    if (keyset_has(k, key))
+        return;
+    CGS_ALLOC_GROW(k->keys, k->n + 1, k->alloc);
+    k->keys[k->n] = cgs_xstrdup(key);
+    cgs_strmap_put(k->map, k->keys[k->n], k->keys[k->n]);
+    k->n++;
+}
+
+static void keyset_release(struct keyset *k)
+{
+    for (size_t i = 0; i < k->n; i++)
+        free(k->keys[i]);
+    free(k->keys);
+    cgs_strmap_free(k->map);
+}
+
 static bool in_list(const int64_t *v, size_t n, int64_t x)
 {
     for (size_t i = 0; i < n; i++)
@@ -66,32 +96,25 @@ static int64_t warm_lookup(const struct cgs_cachesim_opts *o, int64_t *skips, bo
     return -1;
 }
 
-/* One lookup of a magi artifact: a warm entry (skips first), one already compiled, or a
+/* One lookup of a magi artifact, as many times as the analysis restarts: one already in
+   memory hits; a warm entry answers nothing for each restart skip it records, then loads; else a
    miss and a compile. */
 static void magi_lookup(struct cgs_cachesim *s, const struct cgs_cachesim_opts *o,
-                        int64_t *skips, struct cgs_strmap *seen, char ***keys, size_t *n_keys,
-                        size_t *alloc_keys, uint32_t call, int64_t gi, bool dyn, int64_t shape,
-                        const char *key, const char *piece)
+                        int64_t *skips, struct keyset *seen, uint32_t call, int64_t gi,
+                        bool dyn, int64_t shape, const char *key, const char *piece)
 {
-    int64_t w = cgs_strmap_get(seen, key) ? -2 : warm_lookup(o, skips, dyn, shape, gi);
-    if (w == -2 || w == 0) {
+    int64_t w;
+    if (keyset_has(seen, key)) {
         emit(s, CGS_SIM_HIT, call, gi, dyn, shape, key, piece);
-        if (w == 0 && !cgs_strmap_get(seen, key)) {
-            CGS_ALLOC_GROW(*keys, *n_keys + 1, *alloc_keys);
-            (*keys)[*n_keys] = cgs_xstrdup(key);
-            cgs_strmap_put(seen, (*keys)[*n_keys], (*keys)[*n_keys]);
-            (*n_keys)++;
-        }
         return;
     }
-    if (w > 0) { /* the loader's replay of a restart: nothing this time */
-        emit(s, CGS_SIM_SKIP, call, gi, dyn, shape, key, piece);
+    while ((w = warm_lookup(o, skips, dyn, shape, gi)) > 0)
+        emit(s, CGS_SIM_SKIP, call, gi, dyn, shape, key, piece); /* Dynamo analyses again */
+    keyset_add(seen, key);
+    if (w == 0) {
+        emit(s, CGS_SIM_HIT, call, gi, dyn, shape, key, piece);
         return;
     }
-    CGS_ALLOC_GROW(*keys, *n_keys + 1, *alloc_keys);
-    (*keys)[*n_keys] = cgs_xstrdup(key);
-    cgs_strmap_put(seen, (*keys)[*n_keys], (*keys)[*n_keys]);
-    (*n_keys)++;
     emit(s, CGS_SIM_MISS, call, gi, dyn, shape, key, piece);
     emit(s, CGS_SIM_COMPILE, call, gi, dyn, shape, key, piece);
 }
@@ -99,9 +122,8 @@ static void magi_lookup(struct cgs_cachesim *s, const struct cgs_cachesim_opts *
 static void run_magi(const struct cgs_split *sp, const struct cgs_cachesim_opts *o,
                      struct cgs_cachesim *s)
 {
-    struct cgs_strmap *seen = cgs_strmap_new();
-    char key[128], **keys = NULL;
-    size_t n_keys = 0, alloc_keys = 0;
+    struct keyset seen = {cgs_strmap_new(), NULL, 0, 0};
+    char key[128];
 
     int64_t *skips = cgs_xcalloc(o->n_warm ? o->n_warm : 1, sizeof(*skips));
     for (size_t i = 0; i < o->n_warm; i++)
@@ -112,14 +134,7 @@ static void run_magi(const struct cgs_split *sp, const struct cgs_cachesim_opts 
         if (pc->is_splitting_graph)
             continue;
         snprintf(key, sizeof(key), "artifact_shape_None_subgraph_%d", pc->compile_index);
-        // a restart skip means Dynamo analyses the frame again: the lookup is repeated
-        while (!cgs_strmap_get(seen, key)) {
-            uint64_t before = s->restart_skips;
-            magi_lookup(s, o, skips, seen, &keys, &n_keys, &alloc_keys, 0, pc->compile_index,
-                        true, 0, key, pc->name);
-            if (s->restart_skips == before)
-                break;
-        }
+        magi_lookup(s, o, skips, &seen, 0, pc->compile_index, true, 0, key, pc->name);
     }
     for (size_t c = 0; c < o->n_shapes; c++) {
         int64_t shape = o->shapes[c];
@@ -135,20 +150,12 @@ static void run_magi(const struct cgs_split *sp, const struct cgs_cachesim_opts 
             else
                 snprintf(key, sizeof(key), "artifact_shape_%lld_subgraph_%d", (long long)shape,
                          pc->compile_index);
-            for (;;) {
-                uint64_t before = s->restart_skips;
-                magi_lookup(s, o, skips, seen, &keys, &n_keys, &alloc_keys, (uint32_t)c + 1,
-                            pc->compile_index, !sized, sized ? shape : 0, key, pc->name);
-                if (s->restart_skips == before)
-                    break;
-            }
+            magi_lookup(s, o, skips, &seen, (uint32_t)c + 1, pc->compile_index, !sized,
+                        sized ? shape : 0, key, pc->name);
         }
     }
     free(skips);
-    for (size_t i = 0; i < n_keys; i++)
-        free(keys[i]);
-    free(keys);
-    cgs_strmap_free(seen);
+    keyset_release(&seen);
 }
 
 /* MegEngine's key of a call at a binding: target, then per input dtype/device/shape. */
@@ -193,10 +200,8 @@ static bool op_key(struct cgs_graph *g, const struct cgs_shapes *sh, const struc
 static void run_megengine(struct cgs_graph *g, const struct cgs_shapes *sh, const char *sym,
                           const struct cgs_cachesim_opts *o, struct cgs_cachesim *s)
 {
-    struct cgs_strmap *seen = cgs_strmap_new();
+    struct keyset seen = {cgs_strmap_new(), NULL, 0, 0};
     struct cgs_buf key = CGS_BUF_INIT;
-    char **keys = NULL;
-    size_t n_keys = 0, alloc_keys = 0;
 
     for (size_t c = 0; c < o->n_shapes; c++) {
         struct cgs_sym_binding bind = {sym, o->shapes[c]};
@@ -207,14 +212,11 @@ static void run_megengine(struct cgs_graph *g, const struct cgs_shapes *sh, cons
                 continue;
             if (op_key(g, sh, n, &b, &key) && c == 0)
                 s->value_dependent_keys++;
-            if (cgs_strmap_get(seen, key.buf)) {
+            if (keyset_has(&seen, key.buf)) {
                 emit(s, CGS_SIM_HIT, (uint32_t)c + 1, n->index, false, o->shapes[c], key.buf,
                      n->name);
             } else {
-                CGS_ALLOC_GROW(keys, n_keys + 1, alloc_keys);
-                keys[n_keys] = cgs_xstrdup(key.buf);
-                cgs_strmap_put(seen, keys[n_keys], keys[n_keys]);
-                n_keys++;
+                keyset_add(&seen, key.buf);
                 emit(s, CGS_SIM_MISS, (uint32_t)c + 1, n->index, false, o->shapes[c], key.buf,
                      n->name);
                 emit(s, CGS_SIM_COMPILE, (uint32_t)c + 1, n->index, false, o->shapes[c],
@@ -222,11 +224,8 @@ static void run_megengine(struct cgs_graph *g, const struct cgs_shapes *sh, cons
             }
         }
     }
-    for (size_t i = 0; i < n_keys; i++)
-        free(keys[i]);
-    free(keys);
+    keyset_release(&seen);
     cgs_buf_release(&key);
-    cgs_strmap_free(seen);
 }
 
 int cgs_cachesim_run(struct cgs_graph *g, const struct cgs_split *split,

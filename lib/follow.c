@@ -170,20 +170,15 @@ bool cgs_follow_poll(struct cgs_follow *f)
     }
     if (f->any_root && present)
         f->status[0] = '\0';
-    for (int pass = 0; pass < 2; pass++) {
-        bool again = false;
-        for (uint32_t i = 0; i < f->n_files; i++)
-            if (read_new(f, &f->files[i], &changed) < 0) {
-                reset_all(f);
-                changed = again = true;
-                break;
-            }
-        if (!again)
+    for (uint32_t i = 0; i < f->n_files; i++)
+        if (read_new(f, &f->files[i], &changed) < 0) {
+            // a new run: everything is read again from the start, once
+            reset_all(f);
+            changed = true;
+            for (uint32_t k = 0; k < f->n_files; k++)
+                read_new(f, &f->files[k], &changed);
             break;
-        for (uint32_t i = 0; i < f->n_files; i++)
-            read_new(f, &f->files[i], &changed);
-        break;
-    }
+        }
     return changed;
 }
 

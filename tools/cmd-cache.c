@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "lib/arena.h"
 #include "lib/cachesim.h"
 #include "lib/dash.h"
 #include "lib/follow.h"
@@ -247,7 +248,7 @@ static int diff(int argc, char **argv, bool json, bool all)
         cgs_dash_release(&B);
         return rc;
     }
-    used = calloc(B.n_lookups + 1, 1);
+    used = cgs_xcalloc(B.n_lookups + 1, 1);
     if (json) {
         doc = cli_json_doc("cache-diff");
         pairs = cJSON_AddArrayToObject(doc, "pairs");
@@ -319,7 +320,7 @@ static int parse_ints(const char *s, int64_t **out, size_t *n)
 {
     struct cli_list l = CLI_LIST_INIT;
     cli_list_add_csv(&l, s);
-    *out = calloc(l.n ? l.n : 1, sizeof(**out));
+    *out = cgs_xcalloc(l.n ? l.n : 1, sizeof(**out));
     *n = 0;
     for (size_t i = 0; i < l.n; i++) {
         unsigned long v;

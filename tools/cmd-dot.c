@@ -174,6 +174,29 @@ static int drawing_wait(pid_t pid, int fd, const char *graph)
 
 enum { RENDER_OK = 0, RENDER_FAILED = 1, RENDER_TOO_LARGE = 2 };
 
+/* The view an automatic choice collapses to: one box per piece when split, else modules. */
+static int collapsed_view(const struct cgs_split *s)
+{
+    return s && s->n_pieces > 1 ? CGS_DOT_VIEW_PIECES : CGS_DOT_VIEW_MODULE;
+}
+
+/* Build the picture again in view v (the old one closed), with its cost; NULL, the error
+   reported, when that fails. */
+static Agraph_t *rebuild(Agraph_t *old, const struct cgs_graph *g, struct cgs_dot_opts *o,
+                         int v, struct cgs_dot_stats *st, struct cgs_dot_cost *cost)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    Agraph_t *dg;
+    agclose(old);
+    o->view = (enum cgs_dot_view)v;
+    dg = cgs_dot_build(g, o, st, &d);
+    if (!dg)
+        cli_report_diag(&d);
+    else
+        cgs_dot_cost(dg, cost);
+    return dg;
+}
+
 /* A thread that shows the seconds a long layout has taken, on a terminal's stderr. */
 struct progress {
     pthread_t thread;
@@ -253,9 +276,9 @@ static int render(Agraph_t *dg, const char *format, const struct cgs_dot_cost *c
     if (strcmp(format, "dot") && cost->est_seconds > PROGRESS_SECONDS)
         fprintf(stderr, "cgscope dot: laying out %u nodes and %u edges: about %.0f s\n",
                 cost->nodes, cost->edges, cost->est_seconds);
-    progress_start(&pr, cost->est_seconds > PROGRESS_SECONDS ? cost->est_seconds : 0);
-    if (!pr.est)
-        progress_stop(&pr);
+    memset(&pr, 0, sizeof(pr));
+    if (cost->est_seconds > PROGRESS_SECONDS)
+        progress_start(&pr, cost->est_seconds); /* no thread for a quick layout */
     r = cgs_dot_render_ex(dg, format, &ro, data, len, info, &d);
     if (!r && info->too_large && scale_to_fit) {
         double side = info->width_px > info->height_px ? info->width_px : info->height_px;
@@ -476,7 +499,7 @@ static int run(int argc, char **argv)
         view = CGS_DOT_VIEW_FULL;
         view_reason = "every node (the graph is small enough)";
         if (max_nodes && g->n_nodes > max_nodes) {
-            view = s && s->n_pieces > 1 ? CGS_DOT_VIEW_PIECES : CGS_DOT_VIEW_MODULE;
+            view = collapsed_view(s);
             snprintf(reason_buf, sizeof(reason_buf), "%u nodes, more than --max-nodes %lu",
                      g->n_nodes, max_nodes);
             view_reason = reason_buf;
@@ -537,39 +560,31 @@ static int run(int argc, char **argv)
         cgs_dot_cost(dg, &cost);
         if (!explicit_view && view == CGS_DOT_VIEW_FULL && cost.est_seconds > MAX_AUTO_SECONDS) {
             // too slow to lay out: the collapsed view of the same graph, said so
-            int nv = s && s->n_pieces > 1 ? CGS_DOT_VIEW_PIECES : CGS_DOT_VIEW_MODULE;
+            view = collapsed_view(s);
             snprintf(reason_buf, sizeof(reason_buf),
                      "a layout of every node would take about %.0f s", cost.est_seconds);
             view_reason = reason_buf;
             fprintf(stderr, "cgscope dot: %s (%u long edges): drawing %s instead (--collapse "
-                    "none insists)\n", reason_buf, cost.long_edges, view_names[nv]);
-            agclose(dg);
-            o.view = (enum cgs_dot_view)(view = nv);
-            dg = cgs_dot_build(g, &o, &st, &d);
-            if (!dg) {
-                rc = cli_report_diag(&d);
+                    "none insists)\n", reason_buf, cost.long_edges, view_names[view]);
+            if (!(dg = rebuild(dg, g, &o, view, &st, &cost))) {
+                rc = CGS_EXIT_BAD_INPUT;
                 goto out;
             }
-            cgs_dot_cost(dg, &cost);
         }
     }
     rc = render(dg, format, &cost, explicit_view, &data, &len, &info);
     if (rc == RENDER_TOO_LARGE && view == CGS_DOT_VIEW_FULL && !explicit_view) {
-        int nv = s && s->n_pieces > 1 ? CGS_DOT_VIEW_PIECES : CGS_DOT_VIEW_MODULE;
+        view = collapsed_view(s);
         snprintf(reason_buf, sizeof(reason_buf), "a PNG of every node would be %.0f x %.0f px",
                  info.width_px, info.height_px);
         view_reason = reason_buf;
         fprintf(stderr, "cgscope dot: %s, past the %d px a side this draws: drawing %s instead "
                 "(SVG has no such limit; --collapse none scales the PNG down)\n", reason_buf,
-                MAX_BITMAP_SIDE, view_names[nv]);
-        agclose(dg);
-        o.view = (enum cgs_dot_view)(view = nv);
-        dg = cgs_dot_build(g, &o, &st, &d);
-        if (!dg) {
-            rc = cli_report_diag(&d);
+                MAX_BITMAP_SIDE, view_names[view]);
+        if (!(dg = rebuild(dg, g, &o, view, &st, &cost))) {
+            rc = CGS_EXIT_BAD_INPUT;
             goto out;
         }
-        cgs_dot_cost(dg, &cost);
         rc = render(dg, format, &cost, true, &data, &len, &info);
     }
     if (rc) {

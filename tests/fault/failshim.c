@@ -67,31 +67,27 @@ static int fails(int k)
     return ++counts[k] == fail_at && kind == k;
 }
 
+static int malloc_fails(void)
+{
+    if (!fails(K_MALLOC))
+        return 0;
+    errno = ENOMEM;
+    return 1;
+}
+
 void *malloc(size_t n)
 {
-    if (fails(K_MALLOC)) {
-        errno = ENOMEM;
-        return NULL;
-    }
-    return __libc_malloc(n);
+    return malloc_fails() ? NULL : __libc_malloc(n);
 }
 
 void *calloc(size_t a, size_t b)
 {
-    if (fails(K_MALLOC)) {
-        errno = ENOMEM;
-        return NULL;
-    }
-    return __libc_calloc(a, b);
+    return malloc_fails() ? NULL : __libc_calloc(a, b);
 }
 
 void *realloc(void *p, size_t n)
 {
-    if (fails(K_MALLOC)) {
-        errno = ENOMEM;
-        return NULL;
-    }
-    return __libc_realloc(p, n);
+    return malloc_fails() ? NULL : __libc_realloc(p, n);
 }
 
 #define REAL(ret, name, ...)                                                                    \
@@ -99,56 +95,52 @@ void *realloc(void *p, size_t n)
     if (!real_##name)                                                                           \
         real_##name = (ret(*)(__VA_ARGS__))dlsym(RTLD_NEXT, #name);
 
+/* The open kind's failure, shared by every way of opening (EMFILE, as a full table gives). */
+static int open_fails(void)
+{
+    if (!fails(K_OPEN))
+        return 0;
+    errno = EMFILE;
+    return 1;
+}
+
+static mode_t mode_arg(int flags, va_list ap)
+{
+    return flags & O_CREAT ? (mode_t)va_arg(ap, int) : 0;
+}
+
 int open(const char *path, int flags, ...)
 {
-    mode_t mode = 0;
+    mode_t mode;
     va_list ap;
     REAL(int, open, const char *, int, ...)
     va_start(ap, flags);
-    if (flags & O_CREAT)
-        mode = (mode_t)va_arg(ap, int);
+    mode = mode_arg(flags, ap);
     va_end(ap);
-    if (fails(K_OPEN)) {
-        errno = EMFILE;
-        return -1;
-    }
-    return real_open(path, flags, mode);
+    return open_fails() ? -1 : real_open(path, flags, mode);
 }
 
 int open64(const char *path, int flags, ...)
 {
-    mode_t mode = 0;
+    mode_t mode;
     va_list ap;
     REAL(int, open64, const char *, int, ...)
     va_start(ap, flags);
-    if (flags & O_CREAT)
-        mode = (mode_t)va_arg(ap, int);
+    mode = mode_arg(flags, ap);
     va_end(ap);
-    if (fails(K_OPEN)) {
-        errno = EMFILE;
-        return -1;
-    }
-    return real_open64(path, flags, mode);
+    return open_fails() ? -1 : real_open64(path, flags, mode);
 }
 
 FILE *fopen(const char *path, const char *m)
 {
     REAL(FILE *, fopen, const char *, const char *)
-    if (fails(K_OPEN)) {
-        errno = EMFILE;
-        return NULL;
-    }
-    return real_fopen(path, m);
+    return open_fails() ? NULL : real_fopen(path, m);
 }
 
 FILE *fopen64(const char *path, const char *m)
 {
     REAL(FILE *, fopen64, const char *, const char *)
-    if (fails(K_OPEN)) {
-        errno = EMFILE;
-        return NULL;
-    }
-    return real_fopen64(path, m);
+    return open_fails() ? NULL : real_fopen64(path, m);
 }
 
 ssize_t read(int fd, void *buf, size_t n)

@@ -19,33 +19,9 @@ import subprocess
 import sys
 import time
 
-MODEL = r'''
-import os, sys, torch
-sys.path.insert(0, os.environ.get("CGS_BRIDGE", "tools/python"))
-torch.manual_seed(0)
-class Net(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.a = torch.nn.Linear(32, 64)
-        self.b = torch.nn.Linear(64, 16)
-    def forward(self, x):
-        x = torch.relu(self.a(x))
-        print("between the layers")          # a graph break: Dynamo cannot trace print
-        return self.b(x).softmax(-1)
-net = Net().cuda()
-if os.environ.get("CGS_CHANGE"):
-    import torch._inductor.config as c
-    c.epilogue_fusion = False                # one config value changed
-if os.environ.get("CGS_PIECEWISE"):
-    import cgscope_torch as ct
-    fn = torch.compile(net, backend=ct.piecewise_backend(["torch.relu"], compile_sizes=[8]))
-else:
-    fn = torch.compile(net)
-for n in (8, 8, 32, 8):
-    fn(torch.randn(n, 32, device="cuda"))
-torch.cuda.synchronize()
-print("done")
-'''
+# the model run: the file kept beside the recordings it made
+MODEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "traces",
+                     "model.py")
 
 results = []
 
@@ -81,8 +57,7 @@ def main():
     out = os.path.abspath(a.out)
     cg = os.path.abspath(a.cgscope)
     os.makedirs(out, exist_ok=True)
-    with open(os.path.join(out, "model.py"), "w") as f:
-        f.write(MODEL)
+    shutil.copyfile(MODEL, os.path.join(out, "model.py"))
     os.environ["CGS_BRIDGE"] = os.path.abspath("tools/python")
     if a.live_only:
         return live(a, out, cg)
