@@ -41,7 +41,7 @@ endif
 pc_cflags = $(shell $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
 pc_libs   = $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null)
 LIB_CFLAGS  := $(call pc_cflags,$(LIB_PKGS))
-LIB_LIBS    := $(call pc_libs,$(LIB_PKGS)) -lm -lpthread
+LIB_LIBS    := $(call pc_libs,$(LIB_PKGS)) -lstdc++ -lm -lpthread
 VIZ_CFLAGS  := $(call pc_cflags,$(VIZ_PKGS))
 VIZ_LIBS    := $(call pc_libs,$(VIZ_PKGS))
 TEST_CFLAGS := $(call pc_cflags,$(TEST_PKGS))

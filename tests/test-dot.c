@@ -685,7 +685,7 @@ static void test_profile(void **state)
         "              {\"name\": \"submod_2\", \"kernels\": 30, \"gpu_ns\": 4000},\n"
         "              {\"name\": \"submod_99\", \"kernels\": 1, \"gpu_ns\": 1}],\n"
         " \"kernels\": 43, \"gpu_ns\": 1000000}";
-    struct cgs_dot_profile *prof = NULL;
+    struct cgs_prof_summary *prof = NULL;
     struct cgs_diag d = CGS_DIAG_INIT;
     struct cgs_dot_opts o = {0};
     struct cgs_dot_stats st;
@@ -695,7 +695,7 @@ static void test_profile(void **state)
 
     // the fixture first: pic_make skips the test when it is absent, which must leak nothing
     pic_make(&p, "dynamo/cgs_transformer_dyn.json", "cgs.attention", CGS_DOT_VIEW_FULL, false);
-    assert_int_equal(cgs_dot_profile_parse(report, sizeof(report) - 1, "r.json", &prof, &d), 0);
+    assert_int_equal(cgs_prof_summary_parse(report, sizeof(report) - 1, "r.json", &prof, &d), 0);
     assert_int_equal(prof->n_pieces, 3);
     assert_int_equal(prof->gpu_ns, 1000000);
     o.split = p.s;
@@ -713,21 +713,21 @@ static void test_profile(void **state)
     agclose(back);
     agclose(dg);
     pic_free(&p);
-    cgs_dot_profile_free(prof);
+    cgs_prof_summary_free(prof);
 
     // bad reports: place and path
-    assert_true(cgs_dot_profile_parse("{\"pieces\": [}", 13, "r.json", &prof, &d) < 0);
+    assert_true(cgs_prof_summary_parse("{\"pieces\": [}", 13, "r.json", &prof, &d) < 0);
     assert_int_equal(d.code, CGS_E_PARSE);
     assert_int_equal(d.line, 1);
     assert_null(prof);
     cgs_diag_clear(&d);
-    assert_true(cgs_dot_profile_parse("{\"pieces\": [{\"name\": \"a\", \"kernels\": 1}], "
+    assert_true(cgs_prof_summary_parse("{\"pieces\": [{\"name\": \"a\", \"kernels\": 1}], "
                                       "\"kernels\": 1, \"gpu_ns\": 1}",
                                       68, "r.json", &prof, &d) < 0);
     assert_int_equal(d.code, CGS_E_SCHEMA);
     assert_string_equal(d.path, "pieces[0].gpu_ns");
     cgs_diag_clear(&d);
-    assert_true(cgs_dot_profile_parse("[]", 2, "r.json", &prof, &d) < 0);
+    assert_true(cgs_prof_summary_parse("[]", 2, "r.json", &prof, &d) < 0);
     assert_int_equal(d.code, CGS_E_SCHEMA);
 }
 

@@ -360,7 +360,7 @@ static int run(int argc, char **argv)
     struct cgs_split *s = NULL;
     struct cgs_layout *lay = NULL;
     struct cgs_shapes *shapes = NULL;
-    struct cgs_dot_profile *prof = NULL;
+    struct cgs_prof_summary *prof = NULL;
     struct cgs_diag d = CGS_DIAG_INIT;
     struct cgs_dot_opts o = {0};
     struct cgs_dot_stats st;
@@ -477,7 +477,7 @@ static int run(int argc, char **argv)
         rc = CGS_EXIT_BAD_INPUT;
         goto out;
     }
-    if (profile_path && cgs_dot_profile_load(profile_path, &prof, &d) < 0) {
+    if (profile_path && cgs_prof_summary_load(profile_path, &prof, &d) < 0) {
         rc = cli_report_diag(&d);
         goto out;
     }
@@ -659,7 +659,7 @@ out:
     if (dg)
         agclose(dg);
     cli_list_release(&ops);
-    cgs_dot_profile_free(prof);
+    cgs_prof_summary_free(prof);
     cgs_layout_free(lay);
     cgs_graph_free(g);
     return rc;

@@ -1,14 +1,13 @@
 /*
  * Pictures through cgraph/gvc (see dot.h). Layout of this file:
  *   text helpers (short dtypes, values, targets, HTML escapes, stack lines)
- *   the profile overlay (report JSON, heat colours)
+ *   the profile overlay (heat colours; the report JSON reader is lib/prof.c)
  *   the full view (clusters, nodes, edges, legend)
  *   the collapsed views (groups, signatures, folding, ranges, boxes)
  *   rendering (gvc into memory; Graphviz messages captured, never printed)
  */
 #include "viz/dot.h"
 
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -366,118 +365,18 @@ static void fmt_ns(uint64_t ns, struct cgs_buf *b)
 
 /* ---- profile overlay ---------------------------------------------------------------------- */
 
-void cgs_dot_profile_free(struct cgs_dot_profile *p)
-{
-    if (!p)
-        return;
-    for (uint32_t i = 0; i < p->n_pieces; i++)
-        free(p->pieces[i].name);
-    free(p->pieces);
-    free(p);
-}
-
-static int get_count(const cJSON *o, const char *key, uint64_t *out, struct cgs_diag *d,
-                     const char *where)
-{
-    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (!cJSON_IsNumber(x) || x->valuedouble < 0 || x->valuedouble > 1.8e19) {
-        cgs_diag_path(d, "%s%s%s", where, *where ? "." : "", key);
-        return cgs_diag_set(d, CGS_E_SCHEMA, "expected a non-negative number for '%s'", key);
-    }
-    *out = (uint64_t)x->valuedouble;
-    return 0;
-}
-
-int cgs_dot_profile_parse(const char *buf, size_t len, const char *file,
-                          struct cgs_dot_profile **out, struct cgs_diag *d)
-{
-    const char *end = NULL;
-    cJSON *doc = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
-    const cJSON *arr, *it;
-    struct cgs_dot_profile *p;
-    uint32_t i = 0;
-    int rc;
-
-    *out = NULL;
-    if (!doc) {
-        uint32_t line, col;
-        size_t off = end && end >= buf ? (size_t)(end - buf) : 0;
-        const char *e = cJSON_GetErrorPtr();
-        if (e && e >= buf && e <= buf + len)
-            off = (size_t)(e - buf);
-        cgs_text_position(buf, len, off, &line, &col);
-        cgs_diag_at(d, file, line, col);
-        return cgs_diag_set(d, CGS_E_PARSE, "malformed JSON in profile report");
-    }
-    cgs_diag_at(d, file, 0, 0);
-    if (!cJSON_IsObject(doc)) {
-        cJSON_Delete(doc);
-        return cgs_diag_set(d, CGS_E_SCHEMA, "expected a report object");
-    }
-    arr = cJSON_GetObjectItemCaseSensitive(doc, "pieces");
-    if (!cJSON_IsArray(arr)) {
-        cJSON_Delete(doc);
-        cgs_diag_path(d, "pieces");
-        return cgs_diag_set(d, CGS_E_SCHEMA, "expected array for 'pieces'");
-    }
-    p = cgs_xcalloc(1, sizeof(*p));
-    p->pieces = cgs_xcalloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof(*p->pieces));
-    cJSON_ArrayForEach(it, arr)
-    {
-        char where[32];
-        const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
-        snprintf(where, sizeof(where), "pieces[%u]", i);
-        if (!cJSON_IsObject(it) || !cJSON_IsString(name)) {
-            cgs_diag_path(d, "%s.name", where);
-            rc = cgs_diag_set(d, CGS_E_SCHEMA, "expected a string for 'name'");
-            goto fail;
-        }
-        if ((rc = get_count(it, "kernels", &p->pieces[i].kernels, d, where)) ||
-            (rc = get_count(it, "gpu_ns", &p->pieces[i].gpu_ns, d, where)))
-            goto fail;
-        p->pieces[i].name = cgs_xstrdup(name->valuestring);
-        p->n_pieces = ++i;
-    }
-    if ((rc = get_count(doc, "kernels", &p->kernels, d, "")) ||
-        (rc = get_count(doc, "gpu_ns", &p->gpu_ns, d, "")))
-        goto fail;
-    cJSON_Delete(doc);
-    *out = p;
-    return 0;
-fail:
-    cJSON_Delete(doc);
-    cgs_dot_profile_free(p);
-    return rc;
-}
-
-int cgs_dot_profile_load(const char *path, struct cgs_dot_profile **out, struct cgs_diag *d)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    int rc;
-
-    *out = NULL;
-    if ((rc = cgs_read_file(path, &buf, &len, (size_t)256 << 20, d)) < 0) {
-        cgs_diag_at(d, path, 0, 0);
-        return rc;
-    }
-    rc = cgs_dot_profile_parse(buf, len, path, out, d);
-    free(buf);
-    return rc;
-}
-
 static int prof_cmp(const void *a, const void *b)
 {
-    const struct cgs_dot_profile_piece *x = *(const struct cgs_dot_profile_piece *const *)a;
-    const struct cgs_dot_profile_piece *y = *(const struct cgs_dot_profile_piece *const *)b;
+    const struct cgs_prof_summary_piece *x = *(const struct cgs_prof_summary_piece *const *)a;
+    const struct cgs_prof_summary_piece *y = *(const struct cgs_prof_summary_piece *const *)b;
     return strcmp(x->name, y->name);
 }
 
 /* Per split piece: its profile entry, or NULL. Counts report pieces matching none. */
-static const struct cgs_dot_profile_piece **
-profile_match(const struct cgs_dot_profile *prof, const struct cgs_split *s, uint32_t *unmatched)
+static const struct cgs_prof_summary_piece **
+profile_match(const struct cgs_prof_summary *prof, const struct cgs_split *s, uint32_t *unmatched)
 {
-    const struct cgs_dot_profile_piece **by_name, **of;
+    const struct cgs_prof_summary_piece **by_name, **of;
     uint32_t matched = 0;
 
     of = cgs_xcalloc(s->n_pieces + 1, sizeof(*of));
@@ -486,8 +385,8 @@ profile_match(const struct cgs_dot_profile *prof, const struct cgs_split *s, uin
         by_name[i] = &prof->pieces[i];
     qsort(by_name, prof->n_pieces, sizeof(*by_name), prof_cmp);
     for (uint32_t i = 0; i < s->n_pieces; i++) {
-        struct cgs_dot_profile_piece key = {(char *)s->pieces[i].name, 0, 0}, *kp = &key;
-        const struct cgs_dot_profile_piece **hit =
+        struct cgs_prof_summary_piece key = {(char *)s->pieces[i].name, 0, 0}, *kp = &key;
+        const struct cgs_prof_summary_piece **hit =
             prof->n_pieces ? bsearch(&kp, by_name, prof->n_pieces, sizeof(*by_name), prof_cmp)
                            : NULL;
         if (hit) {
@@ -616,7 +515,7 @@ static Agraph_t *open_root(const struct cgs_graph *g, const struct cgs_dot_opts 
 }
 
 static void split_facts(const struct cgs_graph *g, const struct cgs_split *s,
-                        const struct cgs_dot_profile *prof, const struct cgs_layout *lay,
+                        const struct cgs_prof_summary *prof, const struct cgs_layout *lay,
                         struct cgs_buf *b)
 {
     cgs_buf_addf(b, "%u nodes", g->n_nodes);
@@ -672,7 +571,7 @@ struct full {
     Agraph_t **cl;  /* per piece */
     Agnode_t **gn;  /* per node index; NULL when not drawn */
     uint8_t *level; /* per node: 0, or 1 + enum cgs_note_level of the worst finding */
-    const struct cgs_dot_profile_piece **prof_of;
+    const struct cgs_prof_summary_piece **prof_of;
     struct cgs_buf lbl, tip, tmp;
     struct cgs_dot_stats *st;
     bool edge_labels;
@@ -1241,7 +1140,7 @@ struct col {
     uint32_t n_boxes, alloc_boxes;
     uint32_t *box_of; /* per group */
     unsigned depth;
-    const struct cgs_dot_profile_piece **prof_of;
+    const struct cgs_prof_summary_piece **prof_of;
     struct cgs_buf a, b, c;
 };
 
@@ -1671,7 +1570,7 @@ static void box_profile(const struct col *c, const struct box *bx, uint64_t *ns,
     if (!c->prof_of)
         return;
     for (uint32_t q = bx->first; q <= bx->last; q += bx->step) {
-        const struct cgs_dot_profile_piece *pp = c->prof_of[c->groups[q].piece];
+        const struct cgs_prof_summary_piece *pp = c->prof_of[c->groups[q].piece];
         if (pp) {
             *ns += pp->gpu_ns;
             *kern += pp->kernels;

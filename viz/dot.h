@@ -31,6 +31,7 @@
 #include "lib/diag.h"
 #include "lib/graph.h"
 #include "lib/layout.h"
+#include "lib/prof.h"
 #include "lib/shapes.h"
 #include "lib/split.h"
 #include "viz/gv.h"
@@ -58,31 +59,6 @@ enum cgs_dot_view {
 /* Deepest module_path prefix the module view groups by. */
 #define CGS_DOT_MAX_MODULE_DEPTH 16
 
-/* ---- profile overlay: a `cgscope report --json` document ---------------------------------- */
-
-struct cgs_dot_profile_piece {
-    char *name;
-    uint64_t kernels;
-    uint64_t gpu_ns;
-};
-
-struct cgs_dot_profile {
-    struct cgs_dot_profile_piece *pieces;
-    uint32_t n_pieces;
-    uint64_t kernels, gpu_ns; /* totals as the report gives them */
-};
-
-/*
- * Read {"pieces":[{"name","kernels","gpu_ns"}],"kernels":N,"gpu_ns":N}.
- * Returns 0 with *out set (caller frees with cgs_dot_profile_free), or
- * -CGS_E_* with d filled (file, line:col, JSON path).
- */
-int cgs_dot_profile_load(const char *path, struct cgs_dot_profile **out,
-                         struct cgs_diag *d) CGS_WUR;
-int cgs_dot_profile_parse(const char *buf, size_t len, const char *file,
-                          struct cgs_dot_profile **out, struct cgs_diag *d) CGS_WUR;
-void cgs_dot_profile_free(struct cgs_dot_profile *p);
-
 /* ---- building ------------------------------------------------------------------------------- */
 
 struct cgs_dot_opts {
@@ -94,7 +70,7 @@ struct cgs_dot_opts {
     const struct cgs_split *split;         /* pieces; NULL draws none (pieces view needs it) */
     const struct cgs_layout *layout;       /* channels-last marks; may be NULL */
     const struct cgs_shapes *shapes;       /* unknown ops and shape errors flagged; may be NULL */
-    const struct cgs_dot_profile *profile; /* GPU time per piece; may be NULL */
+    const struct cgs_prof_summary *profile; /* GPU time per piece; may be NULL */
 };
 
 struct cgs_dot_stats {

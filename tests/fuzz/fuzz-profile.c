@@ -6,8 +6,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct cgs_diag d = CGS_DIAG_INIT;
-    struct cgs_dot_profile *p = NULL;
-    if (cgs_dot_profile_parse((const char *)data, size, "fuzz.json", &p, &d) == 0)
-        cgs_dot_profile_free(p);
+    struct cgs_prof_summary *p = NULL;
+    if (cgs_prof_summary_parse((const char *)data, size, "fuzz.json", &p, &d) == 0)
+        cgs_prof_summary_free(p);
     return 0;
 }
