@@ -74,12 +74,33 @@ BIN       = $(if $(filter build,$(B)),cgscope,$(B)/cgscope)
 LIBCGS    = $(B)/libcgscope.a
 LIBVIZ    = $(B)/libcgsviz.a
 
-# the CUPTI profiler builds only where CUDA is present
-HAVE_CUPTI := $(wildcard $(CUDA_HOME)/include/cupti.h)
+# the CUPTI profiler builds only where CUDA's headers are: the toolkit (CUDA_HOME), torch's
+# own (CUDA_HOME=$SP/nvidia/cu13, the pip layout), or Debian's (CUPTI_INC=/usr/include)
+CUPTI_INC    ?= $(firstword $(wildcard $(CUDA_HOME)/include/cupti.h $(CUDA_HOME)/extras/CUPTI/include/cupti.h))
+HAVE_CUPTI   := $(CUPTI_INC)
+CUPTI_INCDIR  = $(patsubst %/,%,$(dir $(CUPTI_INC)))
+CUPTI_LIBDIR ?= $(patsubst %/,%,$(dir $(firstword $(wildcard $(CUDA_HOME)/lib64/libcupti.so* \
+                $(CUDA_HOME)/lib/libcupti.so* $(CUDA_HOME)/extras/CUPTI/lib64/libcupti.so*))))
+# -lcupti where the unversioned name exists; the pip package has only libcupti.so.13
+CUPTI_LINK   ?= $(if $(wildcard $(CUPTI_LIBDIR)/libcupti.so),-lcupti,\
+                -l:$(notdir $(firstword $(wildcard $(CUPTI_LIBDIR)/libcupti.so.*))))
+PROFILER_SO   = $(B)/profiler/libcgscope-cupti.so
+# the injected library is built plainly (no sanitizer runtime inside someone's process)
+PROF_CFLAGS  ?= -O2 -g
 
-.PHONY: fuzz fuzz-bins install uninstall man op-list check-ops all test check unit-test cli-test valgrind asan bench check-layering deps format clean
+.PHONY: profiler fuzz fuzz-bins install uninstall man op-list check-ops all test check unit-test cli-test valgrind asan bench check-layering deps format clean
 
-all: $(BIN)
+all: $(BIN) $(if $(HAVE_CUPTI),$(PROFILER_SO))
+
+# make profiler: the CUPTI injection library (needs cupti.h; see CUPTI_INC above)
+profiler: $(PROFILER_SO)
+$(PROFILER_SO): profiler/cgscope-cupti.c lib/proftrace.h
+	@if [ -z "$(CUPTI_INC)" ]; then echo "make profiler: no cupti.h under CUDA_HOME=$(CUDA_HOME)" \
+		"(set CUDA_HOME to a CUDA with include/cupti.h, or CUPTI_INC=/path/to/cupti.h)"; exit 2; fi
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) -std=c11 $(WARNINGS) $(PROF_CFLAGS) -fPIC -shared -fvisibility=hidden \
+		-I. -isystem $(CUPTI_INCDIR) $(PROF_EXTRA_INC) -o $@.tmp$$$$ $< \
+		-L$(CUPTI_LIBDIR) $(CUPTI_LINK) -Wl,-rpath,$(CUPTI_LIBDIR) -lpthread && mv -f $@.tmp$$$$ $@
 
 $(B)/lib/%.o: lib/%.c
 	@mkdir -p $(dir $@)

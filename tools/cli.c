@@ -333,6 +333,14 @@ const char *cli_tmp_begin(const char *path)
         tmp_path = final_path = NULL;
         return NULL;
     }
+    {
+        /* mkstemp makes it 0600; an output file gets the usual 0666 less the umask */
+        mode_t mask = umask(0);
+        umask(mask);
+        if (fchmod(fd, 0666 & ~mask)) {
+            /* keeps 0600: still a correct file */
+        }
+    }
     close(fd);
     if (tmp_notify_fd >= 0) {
         // the parent removes it when this process dies before finishing it

@@ -1241,6 +1241,7 @@ class _Piece:
         self.graph_index = graph_index          # None for a splitting op's piece
         self.sym_shape_indices = []
         self.calls = 0
+        self.graphs = {}                        # cudagraph=True: runtime shape -> state
 
     def _lookup(self, runtime_shape, args):
         owner, state = self.owner, self.state
@@ -1257,6 +1258,37 @@ class _Piece:
                        graph=state.ident, piece=self.name)
         fn = owner._compile(state, self, args, runtime_shape, label)
         return fn
+
+    def _graph_call(self, runtime_shape, fn, args):
+        """cudagraph=True: the first call per runtime shape runs as is (warm-up), the second
+        captures the piece into a CUDA graph (inside its NVTX range), later calls copy the
+        inputs into the captured ones and replay. Parameters are captured in place; the
+        outputs are the graph's own buffers, overwritten by the next replay (as in vLLM)."""
+        state = self.graphs.get(runtime_shape)
+        if state is None:
+            self.graphs[runtime_shape] = "warm"
+            return fn(*args)
+        if state == "warm":
+            static = [a if not isinstance(a, torch.Tensor) or isinstance(a, torch.nn.Parameter)
+                      else a.clone() for a in args]
+            copy = [i for i, a in enumerate(args)
+                    if isinstance(a, torch.Tensor) and not isinstance(a, torch.nn.Parameter)]
+            side = torch.cuda.Stream()
+            side.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(side):
+                fn(*static)
+            torch.cuda.current_stream().wait_stream(side)
+            if self.owner.graph_pool is None:
+                self.owner.graph_pool = torch.cuda.graph_pool_handle()
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph, pool=self.owner.graph_pool):
+                out = fn(*static)
+            state = self.graphs[runtime_shape] = (graph, static, copy, out)
+        graph, static, copy, out = state
+        for i in copy:
+            static[i].copy_(args[i])
+        graph.replay()
+        return out
 
     def __call__(self, *args):
         self.calls += 1
@@ -1275,7 +1307,10 @@ class _Piece:
                             runtime_shape not in owner.compile_sizes:
                         runtime_shape = None
                 fn = self._lookup(runtime_shape, args)
-                out = fn(*args)
+                if owner.cudagraph:
+                    out = self._graph_call(runtime_shape, fn, args)
+                else:
+                    out = fn(*args)
             if owner.sync and torch.cuda.is_available():
                 torch.cuda.synchronize()
         finally:
@@ -1300,7 +1335,8 @@ class PiecewiseBackend:
     """MagiCompiler's piecewise model as a torch.compile backend (see piecewise_backend)."""
 
     def __init__(self, splitting_ops, events=None, compiler="inductor", compile_sizes=None,
-                 nvtx=True, sync=False, dump_dir=None, mode=None, options=None):
+                 nvtx=True, sync=False, dump_dir=None, mode=None, options=None,
+                 cudagraph=False):
         if compiler not in ("inductor", "eager"):
             raise ValueError("cgscope_torch: compiler must be 'inductor' or 'eager'")
         self.mode = mode
@@ -1315,6 +1351,8 @@ class PiecewiseBackend:
         self.compile_sizes = None if compile_sizes is None else set(int(s) for s in compile_sizes)
         self.nvtx = nvtx
         self.sync = sync
+        self.cudagraph = bool(cudagraph) and torch.cuda.is_available()
+        self.graph_pool = None
         self.dump_dir = dump_dir
         self.graphs = []            # _GraphState per Dynamo graph
         self.split_items = []       # [SplitItem...] per Dynamo graph
@@ -1472,7 +1510,8 @@ class _GeneralCompile(torch.fx.Interpreter):
 
 
 def piecewise_backend(splitting_ops, events=None, compiler="inductor", compile_sizes=None,
-                      nvtx=True, sync=False, dump_dir=None, mode=None, options=None):
+                      nvtx=True, sync=False, dump_dir=None, mode=None, options=None,
+                      cudagraph=False):
     """A torch.compile backend that runs the model piecewise, as MagiCompiler does.
 
     splitting_ops: targets in the spec's syntax ("cgs.attention",
@@ -1487,10 +1526,14 @@ def piecewise_backend(splitting_ops, events=None, compiler="inductor", compile_s
     `cgscope top -- CMD` sets, else kept in memory); the events are compile_start,
     compile_end, cache_hit, cache_miss, cache_store, recompile and piece_run. Each piece's call
     is wrapped in the NVTX range "cgscope:submod_N" (nvtx=False turns that off); sync=True
-    synchronizes the GPU after each piece so piece_run's ms is the piece's time."""
+    synchronizes the GPU after each piece so piece_run's ms is the piece's time.
+    cudagraph=True runs each compiled piece as a CUDA graph per runtime shape, as vLLM and
+    MagiCompiler do (warm-up, capture on the second call, then replays; splitting-op pieces
+    stay eager); `cgscope profile` attributes the replayed kernels to the piece."""
     return PiecewiseBackend(splitting_ops, events=events, compiler=compiler,
                             compile_sizes=compile_sizes, nvtx=nvtx, sync=sync,
-                            dump_dir=dump_dir, mode=mode, options=options)
+                            dump_dir=dump_dir, mode=mode, options=options,
+                            cudagraph=cudagraph)
 
 
 def _main(argv):

@@ -1,0 +1,340 @@
+/* cgscope profile: run a command under the CUPTI injection library, then summarise. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/prof.h"
+#include "tools/cmd.h"
+#include "tools/prof-out.h"
+
+static int run(int argc, char **argv);
+
+const struct cmd cmd_profile = {
+    .name = "profile",
+    .usage = "cgscope profile [-o DIR] [--nvtx-prefix P] [--json] [--quiet] -- CMD [ARGS...]",
+    .summary = "run CMD under CUPTI and report the GPU time of each piece",
+    .help =
+        "Runs CMD unchanged with cgscope's CUPTI library injected (CUDA_INJECTION64_PATH and\n"
+        "NVTX_INJECTION64_PATH), which records every kernel, memcpy and memset with the NVTX\n"
+        "range open when it was launched, into one trace per process in DIR. When CMD ends,\n"
+        "the per-piece summary is printed on stderr and written to DIR/report.json (what\n"
+        "`cgscope dot --profile` reads); `cgscope report DIR` shows it all. CMD's exit status\n"
+        "is cgscope's. Pieces are the ranges \"cgscope:submod_N\" the Python bridge's\n"
+        "piecewise runner opens (tools/python/cgscope_torch.py, piecewise_backend).\n\n"
+        "CUPTI takes one client per process: torch.profiler, Nsight Systems and Nsight\n"
+        "Compute cannot run alongside (the trace's log says which tool held it).\n\n"
+        "options:\n"
+        "  -o, --output DIR     where the traces go (default: cgscope-profile); traces of an\n"
+        "                       earlier run there are removed first\n"
+        "  --nvtx-prefix P      the range-name prefix that marks a piece (default \"cgscope:\")\n"
+        "  --json               print the report as JSON on stdout when CMD ends\n"
+        "  -q, --quiet          no summary (DIR/report.json is still written)\n"
+        "  -h, --help           show this help\n\n"
+        "environment: CGSCOPE_CUPTI_LIB the injection library to use (default: the one\n"
+        "built beside this cgscope, build/profiler/libcgscope-cupti.so, or installed under\n"
+        "lib/cgscope/).\n\n"
+        "examples:\n"
+        "  cgscope profile -- python3 run.py --steps 20\n"
+        "  cgscope profile -o prof -- torchrun --nproc-per-node 2 train.py\n"
+        "  cgscope report prof --kernels 30\n",
+    .run = run,
+};
+
+#define LIB_NAME "libcgscope-cupti.so"
+
+static int find_lib(char *out, size_t n)
+{
+    const char *env = getenv("CGSCOPE_CUPTI_LIB");
+    char exe[PATH_MAX];
+    ssize_t len;
+    static const char *const rel[] = {"build/profiler/", "profiler/", "../profiler/",
+                                      "../lib/cgscope/", "../build/profiler/"};
+
+    if (env && *env) {
+        if (!realpath(env, out) || access(out, R_OK))
+            return cli_error("CGSCOPE_CUPTI_LIB=%s: cannot read it: %s", env, strerror(errno));
+        return 0;
+    }
+    len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (len > 0) {
+        char *slash;
+        exe[len] = 0;
+        if ((slash = strrchr(exe, '/')))
+            *slash = 0;
+        for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+            char p[PATH_MAX + 64];
+            snprintf(p, sizeof(p), "%s/%s" LIB_NAME, exe, rel[i]);
+            if (access(p, R_OK) == 0 && realpath(p, out) && strlen(out) < n)
+                return 0;
+        }
+    }
+    return cli_error("the CUPTI library (" LIB_NAME ") was not built: it needs CUDA's headers "
+                     "(cupti.h); build it with 'make profiler CUDA_HOME=/usr/local/cuda' (or "
+                     "the CUDA that has include/cupti.h), or set CGSCOPE_CUPTI_LIB");
+}
+
+static bool ours(const char *name)
+{
+    size_t n = strlen(name);
+    if (strcmp(name, "report.json") == 0)
+        return true;
+    if (strncmp(name, "cgscope-", 8) || !strchr("0123456789", name[8]))
+        return false;
+    return (n > 9 && strcmp(name + n - 9, ".cgstrace") == 0) ||
+           (n > 14 && strcmp(name + n - 14, ".cgstrace.part") == 0) ||
+           (n > 4 && strcmp(name + n - 4, ".log") == 0);
+}
+
+/* Make DIR (and parents) and remove the files an earlier profile left in it. */
+static int prepare_dir(const char *dir, unsigned *removed)
+{
+    char tmp[PATH_MAX];
+    DIR *dp;
+    struct dirent *e;
+
+    *removed = 0;
+    if (strlen(dir) >= sizeof(tmp))
+        return cli_error("%s: path too long", dir);
+    strcpy(tmp, dir);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (mkdir(tmp, 0777) && errno != EEXIST)
+            return cli_error("cannot make '%s': %s", tmp, strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(tmp, 0777) && errno != EEXIST)
+        return cli_error("cannot make '%s': %s", tmp, strerror(errno));
+    if (!(dp = opendir(dir)))
+        return cli_error("%s: not a folder cgscope can write (%s)", dir, strerror(errno));
+    while ((e = readdir(dp))) {
+        char p[PATH_MAX + 256];
+        if (!ours(e->d_name))
+            continue;
+        snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+        if (unlink(p) == 0 && strcmp(e->d_name, "report.json") && !strstr(e->d_name, ".log"))
+            (*removed)++;
+    }
+    closedir(dp);
+    if (access(dir, W_OK))
+        return cli_error("%s: cannot write there: %s", dir, strerror(errno));
+    return 0;
+}
+
+static volatile sig_atomic_t child_pid;
+
+static void forward(int sig)
+{
+    if (child_pid > 0)
+        kill((pid_t)child_pid, sig);
+}
+
+static double mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The library's own log lines (what went wrong when there is no trace). */
+static void show_logs(const char *dir)
+{
+    DIR *dp = opendir(dir);
+    struct dirent *e;
+    while (dp && (e = readdir(dp))) {
+        char p[PATH_MAX + 256], line[1024];
+        FILE *f;
+        size_t n = strlen(e->d_name);
+        if (strncmp(e->d_name, "cgscope-", 8) || n < 5 || strcmp(e->d_name + n - 4, ".log"))
+            continue;
+        snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+        if (!(f = fopen(p, "r")))
+            continue;
+        while (fgets(line, sizeof(line), f))
+            fprintf(stderr, "  %s", line);
+        fclose(f);
+    }
+    if (dp)
+        closedir(dp);
+}
+
+static int exit_status_of(int st)
+{
+    if (WIFEXITED(st))
+        return WEXITSTATUS(st);
+    if (WIFSIGNALED(st))
+        return 128 + WTERMSIG(st);
+    return 1;
+}
+
+static int run(int argc, char **argv)
+{
+    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+                                         {"nvtx-prefix", required_argument, NULL, 'p'},
+                                         {"json", no_argument, NULL, 'j'},
+                                         {"quiet", no_argument, NULL, 'q'},
+                                         {NULL, 0, NULL, 0}};
+    const char *dir = "cgscope-profile", *prefix = NULL;
+    bool json = false, quiet = false;
+    char lib[PATH_MAX], absdir[PATH_MAX];
+    unsigned removed;
+    int c, st = 0, status;
+    pid_t pid;
+    double t0, secs;
+    struct sigaction sa, old_int, old_quit, old_term, old_hup;
+    struct cli_prof_set set;
+    struct cgs_prof_report rep;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    const char *paths[1];
+
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:o:q", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            dir = optarg;
+            break;
+        case 'p':
+            prefix = optarg;
+            break;
+        case 'j':
+            json = true;
+            break;
+        case 'q':
+            quiet = true;
+            break;
+        case ':':
+            return cli_usage_error(&cmd_profile, "'%s' needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error(&cmd_profile, "unknown option '%s' (the command to run goes "
+                                                 "after --)", argv[optind - 1]);
+        }
+    }
+    if (optind == argc)
+        return cli_usage_error(&cmd_profile, "missing the command to run: cgscope profile -- "
+                                             "CMD [ARGS...]");
+    if (!*dir)
+        return cli_usage_error(&cmd_profile, "-o needs a folder name");
+    if (find_lib(lib, sizeof(lib)) || prepare_dir(dir, &removed))
+        return CGS_EXIT_BAD_INPUT;
+    if (!realpath(dir, absdir))
+        return cli_error("%s: %s", dir, strerror(errno));
+    if (removed && !quiet)
+        fprintf(stderr, "cgscope profile: removed %u trace%s of an earlier run from %s\n",
+                removed, PLURAL(removed), dir);
+    {
+        const char *cur = getenv("CUDA_INJECTION64_PATH");
+        if (cur && *cur && strcmp(cur, lib))
+            cli_warn("CUDA_INJECTION64_PATH was %s; cgscope's library replaces it for CMD", cur);
+    }
+
+    t0 = mono();
+    pid = fork();
+    if (pid < 0)
+        return cli_error("cannot start '%s': %s", argv[optind], strerror(errno));
+    if (pid == 0) {
+        setenv("CUDA_INJECTION64_PATH", lib, 1);
+        setenv("NVTX_INJECTION64_PATH", lib, 1);
+        setenv("CGSCOPE_TRACE_DIR", absdir, 1);
+        if (prefix)
+            setenv("CGSCOPE_NVTX_PREFIX", prefix, 1);
+        else
+            unsetenv("CGSCOPE_NVTX_PREFIX");
+        execvp(argv[optind], argv + optind);
+        fprintf(stderr, "cgscope profile: cannot run '%s': %s\n", argv[optind], strerror(errno));
+        _exit(127);
+    }
+    /* the terminal's ^C reaches CMD itself; cgscope waits and then summarises */
+    child_pid = pid;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGQUIT, &sa, &old_quit);
+    sa.sa_handler = forward;
+    sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup);
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    child_pid = 0;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
+    secs = mono() - t0;
+    status = exit_status_of(st);
+
+    if (!quiet) {
+        if (WIFSIGNALED(st))
+            fprintf(stderr, "\ncgscope profile: %s ended on signal %d after %.1f s\n",
+                    argv[optind], WTERMSIG(st), secs);
+        else
+            fprintf(stderr, "\ncgscope profile: %s exited with status %d after %.1f s\n",
+                    argv[optind], status, secs);
+    }
+    paths[0] = dir;
+    {
+        DIR *dp = opendir(dir);
+        struct dirent *e;
+        bool any = false;
+        while (dp && (e = readdir(dp)))
+            any |= strstr(e->d_name, ".cgstrace") != NULL;
+        if (dp)
+            closedir(dp);
+        if (!any) {
+            cli_warn("no trace was written in %s: CMD did not initialise CUDA, or the profiler "
+                     "could not start", dir);
+            show_logs(dir);
+            return status;
+        }
+    }
+    if (cli_prof_load(paths, 1, &set)) {
+        cli_prof_release(&set);
+        return status;
+    }
+    {
+        struct cgs_prof_opts po = {prefix, CGS_PROF_BY_PIECE};
+        struct cli_prof_out out = {15, NULL, true};
+        char rp[PATH_MAX + 16];
+        cJSON *doc;
+        char *text;
+
+        if (cgs_prof_report_build(set.traces, (uint32_t)set.n, &po, &rep, &d) < 0) {
+            cli_report_diag(&d);
+            cli_prof_release(&set);
+            return status;
+        }
+        for (size_t i = 0; i < set.n; i++)
+            if (set.traces[i].error)
+                show_logs(dir);
+        doc = cli_prof_json(&set, &rep, &out);
+        text = cJSON_Print(doc);
+        snprintf(rp, sizeof(rp), "%s/report.json", dir);
+        if (!text || cli_write_file(rp, text, strlen(text)) != 0)
+            cli_warn("could not write %s", rp);
+        if (json)
+            cli_print_json(doc);
+        else
+            cJSON_Delete(doc);
+        free(text);
+        if (!quiet) {
+            cli_prof_warn(&set, &rep, NULL);
+            fprintf(stderr, "%zu process%s traced into %s\n", set.n, set.n == 1 ? "" : "es", dir);
+            cli_prof_print(stderr, &set, &rep, &out);
+            fprintf(stderr, "\nmore: cgscope report %s   |   pictures: cgscope dot GRAPH "
+                            "--split-ops OPS --profile %s\n", dir, rp);
+        }
+        cgs_prof_report_release(&rep);
+    }
+    cli_prof_release(&set);
+    return status;
+}

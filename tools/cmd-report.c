@@ -1,0 +1,163 @@
+/* cgscope report: the GPU time of each piece (or NVTX range) from CUPTI traces. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/graph.h"
+#include "lib/prof.h"
+#include "lib/split.h"
+#include "tools/cmd.h"
+#include "tools/prof-out.h"
+
+static int run(int argc, char **argv);
+
+const struct cmd cmd_report = {
+    .name = "report",
+    .usage = "cgscope report TRACE|DIR... [--ranges] [--prefix P] [--kernels N]\n"
+             "                      [--graph G --split-ops OPS] [--json]",
+    .summary = "GPU time per piece, per NVTX range and per kernel, from `cgscope profile`",
+    .help =
+        "Reads the CUPTI traces `cgscope profile` wrote (a .cgstrace file, or the folder of\n"
+        "them: one per process, so several ranks are merged with a column each) and puts\n"
+        "every kernel, memcpy and memset on the piece that launched it: the NVTX range\n"
+        "\"cgscope:submod_N\" the bridge's piecewise runner opens around each piece. A kernel\n"
+        "launched from a thread with no range open (autograd's backward thread) goes to the\n"
+        "range most recently opened on any thread; a kernel replayed from a CUDA graph goes to\n"
+        "the range it was captured in. Work outside every piece is shown, never dropped.\n\n"
+        "options:\n"
+        "  --ranges             one row per NVTX range (innermost), not per piece\n"
+        "  --prefix P           the range-name prefix that marks a piece (default: what\n"
+        "                       `cgscope profile --nvtx-prefix` recorded, else \"cgscope:\")\n"
+        "  --kernels N          rows of the per-kernel table (default 15; 0: all)\n"
+        "  --graph G            the Dynamo graph the pieces come from: every piece of its\n"
+        "  --split-ops OPS      split is listed, with its node count, run or not\n" CLI_SPLIT_PRESETS_HELP
+        "  --json               write one JSON document to stdout\n"
+        "  -h, --help           show this help\n\n"
+        "JSON keys: format, version, prefix, by (\"piece\"|\"range\"), traces [{file, pid,\n"
+        "rank, complete, truncated, error, dropped, cmdline}], pieces [{name, range, calls,\n"
+        "kernels, gpu_ns, cpu_ns, memcpy {count, bytes, gpu_ns}, memset {...}, graph_replays,\n"
+        "graph_kernels, captured_kernels, any_thread, ranks [{rank, pid, kernels, gpu_ns}],\n"
+        "top_kernels [{name, count, gpu_ns}]} + with --graph: in_split, nodes, splitting],\n"
+        "unattributed {...as a piece}, kernels, gpu_ns, memcpy, memset, no_launch,\n"
+        "kernel_table [{name, count, gpu_ns, min_ns, max_ns, pieces}]. dot --profile reads it.\n\n"
+        "examples:\n"
+        "  cgscope profile -o prof -- python3 run.py\n"
+        "  cgscope report prof\n"
+        "  cgscope report prof --json > report.json && cgscope dot g.json --split-ops @magi \\\n"
+        "      --profile report.json -o pieces.svg\n",
+    .run = run,
+};
+
+static int run(int argc, char **argv)
+{
+    enum { O_PREFIX = 256, O_KERNELS, O_GRAPH, O_SPLIT_OPS, O_MODEL };
+    static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
+                                         {"ranges", no_argument, NULL, 'r'},
+                                         {"prefix", required_argument, NULL, O_PREFIX},
+                                         {"kernels", required_argument, NULL, O_KERNELS},
+                                         {"graph", required_argument, NULL, O_GRAPH},
+                                         {"split-ops", required_argument, NULL, O_SPLIT_OPS},
+                                         {"model", required_argument, NULL, O_MODEL},
+                                         {NULL, 0, NULL, 0}};
+    bool json = false;
+    struct cgs_prof_opts po = {NULL, CGS_PROF_BY_PIECE};
+    struct cli_prof_out out = {0};
+    const char *graph = NULL, *model = NULL;
+    struct cli_list ops = CLI_LIST_INIT;
+    struct cli_prof_set set;
+    struct cgs_prof_report rep;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_graph *g = NULL;
+    struct cgs_split *s = NULL;
+    unsigned long k = 15;
+    int c, rc = CGS_EXIT_OK;
+
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        switch (c) {
+        case 'j':
+            json = true;
+            break;
+        case 'r':
+            po.by = CGS_PROF_BY_RANGE;
+            break;
+        case O_PREFIX:
+            po.prefix = optarg;
+            break;
+        case O_KERNELS:
+            if (!cli_parse_uint(optarg, &k))
+                return cli_usage_error(&cmd_report, "--kernels needs a number, not '%s'", optarg);
+            break;
+        case O_GRAPH:
+            graph = optarg;
+            break;
+        case O_MODEL:
+            model = optarg;
+            break;
+        case O_SPLIT_OPS:
+            if (cli_split_ops_add(&ops, optarg)) {
+                cli_list_release(&ops);
+                return CGS_EXIT_BAD_INPUT;
+            }
+            break;
+        case ':':
+            cli_list_release(&ops);
+            return cli_usage_error(&cmd_report, "'%s' needs a value", argv[optind - 1]);
+        default:
+            cli_list_release(&ops);
+            return cli_usage_error(&cmd_report, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind == argc) {
+        cli_list_release(&ops);
+        return cli_usage_error(&cmd_report, "missing TRACE (a .cgstrace file or the folder "
+                                            "`cgscope profile -o DIR` wrote)");
+    }
+    if ((graph != NULL) != (ops.n > 0)) {
+        cli_list_release(&ops);
+        return cli_usage_error(&cmd_report, "--graph and --split-ops go together (the pieces "
+                                            "are those of that graph's split)");
+    }
+    if (graph && po.by == CGS_PROF_BY_RANGE) {
+        cli_list_release(&ops);
+        return cli_usage_error(&cmd_report, "--graph lists pieces; --ranges lists NVTX ranges: "
+                                            "give one of them");
+    }
+    if ((rc = cli_prof_load((const char *const *)argv + optind, (size_t)(argc - optind), &set))) {
+        cli_list_release(&ops);
+        cli_prof_release(&set);
+        return rc;
+    }
+    if (graph) {
+        struct cgs_split_opts so = {CGS_SPLIT_MAGI, (const char *const *)ops.items, ops.n};
+        if (!(g = cli_load_graph(graph, model))) {
+            rc = CGS_EXIT_BAD_INPUT;
+            goto done;
+        }
+        if (cgs_split_run(g, &so, &s, &d) < 0) {
+            cgs_diag_at(&d, graph, 0, 0);
+            rc = cli_report_diag(&d);
+            goto done;
+        }
+        if ((rc = cli_check_split_ops(s, &ops, graph, false)))
+            goto done;
+    }
+    if (cgs_prof_report_build(set.traces, (uint32_t)set.n, &po, &rep, &d) < 0) {
+        rc = cli_report_diag(&d);
+        goto done;
+    }
+    out.kernels = (uint32_t)(k > 1000000 ? 1000000 : k);
+    out.split = s;
+    cli_prof_warn(&set, &rep, s);
+    if (json)
+        cli_print_json(cli_prof_json(&set, &rep, &out));
+    else
+        cli_prof_print(stdout, &set, &rep, &out);
+    cgs_prof_report_release(&rep);
+done:
+    cgs_graph_free(g);
+    cli_list_release(&ops);
+    cli_prof_release(&set);
+    return rc;
+}

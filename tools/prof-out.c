@@ -1,0 +1,481 @@
+/* The traces of a run, and the report as text and JSON (see prof-out.h). */
+#include "tools/prof-out.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lib/split.h"
+#include "tools/cmd.h"
+
+static int load_one(const char *path, struct cli_prof_set *set)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_prof_trace *t;
+
+    set->traces = realloc(set->traces, (set->n + 1) * sizeof(*set->traces));
+    if (!set->traces)
+        cli_out_of_memory((set->n + 1) * sizeof(*set->traces));
+    t = &set->traces[set->n];
+    if (cgs_prof_read(path, t, &d) < 0) {
+        cgs_prof_trace_release(t);
+        return cli_report_diag(&d);
+    }
+    set->n++;
+    return 0;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+int cli_prof_load(const char *const *paths, size_t n, struct cli_prof_set *set)
+{
+    memset(set, 0, sizeof(*set));
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0)
+            return cli_error("%s: cannot open: %s", paths[i], strerror(errno));
+        if (!S_ISDIR(st.st_mode)) {
+            if (load_one(paths[i], set))
+                return CGS_EXIT_BAD_INPUT;
+            continue;
+        }
+        DIR *dir = opendir(paths[i]);
+        struct dirent *e;
+        char **names = NULL;
+        size_t nn = 0, found = 0;
+        if (!dir)
+            return cli_error("%s: cannot read the folder: %s", paths[i], strerror(errno));
+        while ((e = readdir(dir))) {
+            if (!ends_with(e->d_name, ".cgstrace") && !ends_with(e->d_name, ".cgstrace.part"))
+                continue;
+            names = realloc(names, (nn + 1) * sizeof(*names));
+            if (!names || !(names[nn] = strdup(e->d_name)))
+                cli_out_of_memory(64);
+            nn++;
+        }
+        closedir(dir);
+        qsort(names, nn, sizeof(*names), name_cmp);
+        for (size_t k = 0; k < nn; k++) {
+            char path[8192];
+            int rc = 0;
+            /* a .part next to its finished file is a leftover; a lone one is a killed process */
+            if (ends_with(names[k], ".part")) {
+                size_t len = strlen(names[k]) - 5;
+                bool twin = false;
+                for (size_t q = 0; q < nn; q++)
+                    twin |= strlen(names[q]) == len && strncmp(names[q], names[k], len) == 0;
+                if (twin)
+                    continue;
+            }
+            snprintf(path, sizeof(path), "%s/%s", paths[i], names[k]);
+            if (!rc)
+                rc = load_one(path, set);
+            found++;
+            if (rc) {
+                for (; k < nn; k++)
+                    free(names[k]);
+                free(names);
+                return CGS_EXIT_BAD_INPUT;
+            }
+        }
+        for (size_t k = 0; k < nn; k++)
+            free(names[k]);
+        free(names);
+        if (!found)
+            return cli_error("%s: no CUPTI trace (*.cgstrace) in this folder; traces come from "
+                             "`cgscope profile -o %s -- CMD`",
+                             paths[i], paths[i]);
+    }
+    return 0;
+}
+
+void cli_prof_release(struct cli_prof_set *set)
+{
+    for (size_t i = 0; i < set->n; i++)
+        cgs_prof_trace_release(&set->traces[i]);
+    free(set->traces);
+    memset(set, 0, sizeof(*set));
+}
+
+/* ---- text ----------------------------------------------------------------------------------- */
+
+static const char *fmt_ns(uint64_t ns, char *buf, size_t n)
+{
+    if (ns >= 10000000000ull)
+        snprintf(buf, n, "%.1f s", (double)ns / 1e9);
+    else if (ns >= 1000000000ull)
+        snprintf(buf, n, "%.2f s", (double)ns / 1e9);
+    else if (ns >= 1000000ull)
+        snprintf(buf, n, "%.2f ms", (double)ns / 1e6);
+    else
+        snprintf(buf, n, "%.1f us", (double)ns / 1e3);
+    return buf;
+}
+
+static double share(uint64_t part, uint64_t whole)
+{
+    return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static void trace_label(const struct cgs_prof_trace *t, char *buf, size_t n)
+{
+    if (t->rank >= 0)
+        snprintf(buf, n, "rank%d", t->rank);
+    else
+        snprintf(buf, n, "pid%" PRIu64, t->pid);
+}
+
+void cli_prof_warn(const struct cli_prof_set *set, const struct cgs_prof_report *r,
+                   const struct cgs_split *s)
+{
+    for (size_t i = 0; i < set->n; i++) {
+        const struct cgs_prof_trace *t = &set->traces[i];
+        if (t->error)
+            cli_warn("%s: the profiler recorded no GPU work: %s", t->file, t->error);
+        if (t->truncated)
+            cli_warn("%s: the file ends inside a record (cut short); what comes before is read",
+                     t->file);
+        else if (!t->complete)
+            cli_warn("%s: incomplete (the process was killed, or is still running): the "
+                     "records written so far are read", t->file);
+        if (t->complete && t->end_reason == 1)
+            cli_warn("%s: the process ended on signal %u (the trace was flushed)", t->file,
+                     t->signo);
+        if (t->dropped)
+            cli_warn("%s: CUPTI dropped %" PRIu64 " activity record%s (its buffers were full)",
+                     t->file, t->dropped, PLURAL(t->dropped));
+        if (t->lost)
+            cli_warn("%s: %" PRIu64 " record%s lost (the profiler ran out of memory)", t->file,
+                     t->lost, PLURAL(t->lost));
+    }
+    if (r->no_launch)
+        cli_warn("%" PRIu64 " GPU record%s have no launch call in the trace (issued before the "
+                 "profiler was loaded?); they are counted as unattributed",
+                 r->no_launch, PLURAL(r->no_launch));
+    if (s) {
+        for (uint32_t i = 0; i < r->n_groups; i++) {
+            bool found = false;
+            for (uint32_t k = 0; k < s->n_pieces && !found; k++)
+                found = strcmp(s->pieces[k].name, r->groups[i].name) == 0;
+            if (!found)
+                cli_warn("'%s' ran (%s) but is not a piece of %s's split", r->groups[i].name,
+                         r->groups[i].range, s->g && s->g->file ? s->g->file : "the graph");
+        }
+    }
+}
+
+static void row(FILE *f, const struct cgs_prof_report *r, const char *name, int width,
+                const struct cgs_prof_group *g, const char *nodes, bool per_rank)
+{
+    char a[32], b[32], c[32], e[32];
+    fprintf(f, "%-*s", width, name);
+    if (nodes)
+        fprintf(f, " %6s", nodes);
+    if (!g) {
+        fprintf(f, " %6s %8s %10s %6s %10s %10s %7s %7s %7s\n", "-", "-", "-", "-", "-", "-",
+                "-", "-", "-");
+        return;
+    }
+    if (g->calls)
+        fprintf(f, " %6" PRIu64, g->calls);
+    else
+        fprintf(f, " %6s", "");
+    fprintf(f, " %8" PRIu64 " %10s %5.1f%% %10s %10s %7" PRIu64 " %7" PRIu64 " %7" PRIu64,
+            g->kernels.count, fmt_ns(g->kernels.ns, a, sizeof(a)),
+            share(g->kernels.ns, r->kernels_total.ns),
+            g->calls ? fmt_ns(g->kernels.ns / g->calls, b, sizeof(b)) : "",
+            g->calls ? fmt_ns(g->cpu_ns, c, sizeof(c)) : "", g->memcpy.count, g->memset.count,
+            g->graph_replays);
+    if (per_rank)
+        for (uint32_t t = 0; t < r->n_traces; t++)
+            fprintf(f, " %10s", fmt_ns(g->per_trace[t].ns, e, sizeof(e)));
+    fputc('\n', f);
+}
+
+static void print_name(FILE *f, const char *name, size_t max)
+{
+    size_t n = strlen(name);
+    if (n <= max)
+        fputs(name, f);
+    else
+        fprintf(f, "%.*s...", (int)(max - 3), name);
+}
+
+void cli_prof_print(FILE *f, const struct cli_prof_set *set, const struct cgs_prof_report *r,
+                    const struct cli_prof_out *o)
+{
+    char a[32], b[32], c[32];
+    const char *unit = r->by == CGS_PROF_BY_PIECE ? "piece" : "range";
+    bool per_rank = r->n_traces > 1 && r->n_traces <= 8;
+    uint64_t in_groups = r->kernels_total.ns - r->none.kernels.ns;
+    int width = (int)strlen(unit) + 2;
+    const struct cgs_split *s = o->split;
+    uint32_t never = 0;
+
+    if (!o->brief) {
+        for (size_t i = 0; i < set->n && i < 8; i++) {
+            const struct cgs_prof_trace *t = &set->traces[i];
+            fprintf(f, "%s: pid %" PRIu64, base_name(t->file), t->pid);
+            if (t->rank >= 0)
+                fprintf(f, ", rank %d", t->rank);
+            if (t->cmdline) {
+                fputs(", ", f);
+                print_name(f, t->cmdline, 60);
+            }
+            fprintf(f, "%s\n", t->complete ? "" : " (incomplete)");
+        }
+        if (set->n > 8)
+            fprintf(f, "... and %zu more traces\n", set->n - 8);
+    }
+    fprintf(f, "GPU: %" PRIu64 " kernel%s, %s", r->kernels_total.count,
+            PLURAL(r->kernels_total.count), fmt_ns(r->kernels_total.ns, a, sizeof(a)));
+    fprintf(f, "; %" PRIu64 " memcpy (%s, %s); %" PRIu64 " memset (%s)\n", r->memcpy_total.count,
+            cli_human_bytes((int64_t)r->memcpy_total.bytes, b, sizeof(b)),
+            fmt_ns(r->memcpy_total.ns, c, sizeof(c)), r->memset_total.count,
+            fmt_ns(r->memset_total.ns, a, sizeof(a)));
+    if (r->by == CGS_PROF_BY_PIECE)
+        fprintf(f, "%u piece%s (NVTX ranges \"%s...\") hold %.1f%% of the kernel time\n",
+                r->n_groups, PLURAL(r->n_groups), r->prefix, share(in_groups,
+                                                                    r->kernels_total.ns));
+    else
+        fprintf(f, "%u NVTX range name%s hold %.1f%% of the kernel time\n", r->n_groups,
+                PLURAL(r->n_groups), share(in_groups, r->kernels_total.ns));
+
+    for (uint32_t i = 0; i < r->n_groups; i++)
+        if ((int)strlen(r->groups[i].name) + 2 > width)
+            width = (int)strlen(r->groups[i].name) + 2;
+    if (s)
+        for (uint32_t i = 0; i < s->n_pieces; i++)
+            if ((int)strlen(s->pieces[i].name) + 5 > width)
+                width = (int)strlen(s->pieces[i].name) + 5;
+    if (width > 48)
+        width = 48;
+    fprintf(f, "\n%-*s", width, unit);
+    if (s)
+        fprintf(f, " %6s", "nodes");
+    fprintf(f, " %6s %8s %10s %6s %10s %10s %7s %7s %7s", "calls", "kernels", "GPU time", "share",
+            "per call", "CPU time", "memcpy", "memset", "replays");
+    if (per_rank)
+        for (uint32_t t = 0; t < r->n_traces; t++) {
+            char lab[40];
+            trace_label(&set->traces[t], lab, sizeof(lab));
+            fprintf(f, " %10s", lab);
+        }
+    fputc('\n', f);
+    if (s) {
+        for (uint32_t i = 0; i < s->n_pieces; i++) {
+            char name[160], nodes[16];
+            const struct cgs_prof_group *g = cgs_prof_find(r, s->pieces[i].name);
+            snprintf(name, sizeof(name), "%s%s", s->pieces[i].name,
+                     s->pieces[i].is_splitting_graph ? " (op)" : "");
+            snprintf(nodes, sizeof(nodes), "%u", s->pieces[i].n_nodes);
+            never += !g;
+            row(f, r, name, width, g, nodes, per_rank);
+        }
+        for (uint32_t i = 0; i < r->n_groups; i++) {
+            bool found = false;
+            for (uint32_t k = 0; k < s->n_pieces && !found; k++)
+                found = strcmp(s->pieces[k].name, r->groups[i].name) == 0;
+            if (!found)
+                row(f, r, r->groups[i].name, width, &r->groups[i], "?", per_rank);
+        }
+    } else {
+        uint32_t shown = r->n_groups;
+        if (o->brief && shown > 40)
+            shown = 40;
+        for (uint32_t i = 0; i < shown; i++)
+            row(f, r, r->groups[i].name, width, &r->groups[i], NULL, per_rank);
+        if (shown < r->n_groups)
+            fprintf(f, "... and %u more (cgscope report)\n", r->n_groups - shown);
+    }
+    if (r->none.kernels.count || r->none.memcpy.count || r->none.memset.count)
+        row(f, r, r->by == CGS_PROF_BY_PIECE ? "(no piece)" : "(no range)", width, &r->none,
+            s ? "" : NULL, per_rank);
+    if (never)
+        fprintf(f, "%u piece%s of the split never ran (no range of %s)\n", never, PLURAL(never),
+                never == 1 ? "its name" : "their names");
+
+    if (r->n_kernels) {
+        uint32_t n = o->brief ? 5 : o->kernels ? o->kernels : r->n_kernels;
+        if (n > r->n_kernels)
+            n = r->n_kernels;
+        fprintf(f, "\nkernels by GPU time (%u of %u):\n", n, r->n_kernels);
+        fprintf(f, "%10s %6s %8s %10s %6s  %s\n", "GPU time", "share", "count", "avg",
+                r->by == CGS_PROF_BY_PIECE ? "pieces" : "ranges", "name");
+        for (uint32_t i = 0; i < n; i++) {
+            const struct cgs_prof_kernel *k = &r->kernels[i];
+            fprintf(f, "%10s %5.1f%% %8" PRIu64 " %10s %6u  ", fmt_ns(k->stat.ns, a, sizeof(a)),
+                    share(k->stat.ns, r->kernels_total.ns), k->stat.count,
+                    fmt_ns(k->stat.count ? k->stat.ns / k->stat.count : 0, b, sizeof(b)),
+                    k->groups);
+            print_name(f, k->name[0] ? k->name : "(unnamed)", 110);
+            fputc('\n', f);
+        }
+    }
+}
+
+/* ---- JSON ----------------------------------------------------------------------------------- */
+
+static cJSON *stat_json(const struct cgs_prof_stat *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "count", (double)s->count);
+    cJSON_AddNumberToObject(o, "bytes", (double)s->bytes);
+    cJSON_AddNumberToObject(o, "gpu_ns", (double)s->ns);
+    return o;
+}
+
+static cJSON *group_json(const struct cli_prof_set *set, const struct cgs_prof_report *r,
+                         const struct cgs_prof_group *g)
+{
+    cJSON *o = cJSON_CreateObject(), *a;
+    cJSON_AddStringToObject(o, "name", g->name);
+    cJSON_AddStringToObject(o, "range", g->range);
+    cJSON_AddNumberToObject(o, "calls", (double)g->calls);
+    cJSON_AddNumberToObject(o, "kernels", (double)g->kernels.count);
+    cJSON_AddNumberToObject(o, "gpu_ns", (double)g->kernels.ns);
+    cJSON_AddNumberToObject(o, "cpu_ns", (double)g->cpu_ns);
+    cJSON_AddItemToObject(o, "memcpy", stat_json(&g->memcpy));
+    cJSON_AddItemToObject(o, "memset", stat_json(&g->memset));
+    cJSON_AddNumberToObject(o, "graph_replays", (double)g->graph_replays);
+    cJSON_AddNumberToObject(o, "graph_kernels", (double)g->graph_kernels);
+    cJSON_AddNumberToObject(o, "captured_kernels", (double)g->captured_kernels);
+    cJSON_AddNumberToObject(o, "any_thread", (double)g->any_thread);
+    a = cJSON_AddArrayToObject(o, "ranks");
+    for (uint32_t t = 0; t < r->n_traces; t++) {
+        cJSON *x = cJSON_CreateObject();
+        if (set->traces[t].rank >= 0)
+            cJSON_AddNumberToObject(x, "rank", set->traces[t].rank);
+        else
+            cJSON_AddNullToObject(x, "rank");
+        cJSON_AddNumberToObject(x, "pid", (double)set->traces[t].pid);
+        cJSON_AddNumberToObject(x, "kernels", (double)g->per_trace[t].count);
+        cJSON_AddNumberToObject(x, "gpu_ns", (double)g->per_trace[t].ns);
+        cJSON_AddItemToArray(a, x);
+    }
+    a = cJSON_AddArrayToObject(o, "top_kernels");
+    for (uint32_t k = 0; k < g->n_top && k < 10; k++) {
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "name", r->kernels[g->top[k].kernel].name);
+        cJSON_AddNumberToObject(x, "count", (double)g->top[k].stat.count);
+        cJSON_AddNumberToObject(x, "gpu_ns", (double)g->top[k].stat.ns);
+        cJSON_AddItemToArray(a, x);
+    }
+    return o;
+}
+
+cJSON *cli_prof_json(const struct cli_prof_set *set, const struct cgs_prof_report *r,
+                     const struct cli_prof_out *o)
+{
+    cJSON *doc = cli_json_doc("report"), *a;
+    const struct cgs_split *s = o->split;
+
+    cJSON_AddStringToObject(doc, "prefix", r->prefix);
+    cJSON_AddStringToObject(doc, "by", r->by == CGS_PROF_BY_PIECE ? "piece" : "range");
+    a = cJSON_AddArrayToObject(doc, "traces");
+    for (size_t i = 0; i < set->n; i++) {
+        const struct cgs_prof_trace *t = &set->traces[i];
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "file", t->file);
+        cJSON_AddNumberToObject(x, "pid", (double)t->pid);
+        if (t->rank >= 0)
+            cJSON_AddNumberToObject(x, "rank", t->rank);
+        else
+            cJSON_AddNullToObject(x, "rank");
+        cJSON_AddBoolToObject(x, "complete", t->complete);
+        cJSON_AddBoolToObject(x, "truncated", t->truncated);
+        if (t->error)
+            cJSON_AddStringToObject(x, "error", t->error);
+        else
+            cJSON_AddNullToObject(x, "error");
+        if (t->complete && t->end_reason == 1)
+            cJSON_AddNumberToObject(x, "signal", t->signo);
+        cJSON_AddNumberToObject(x, "dropped", (double)t->dropped);
+        cJSON_AddStringToObject(x, "cmdline", t->cmdline ? t->cmdline : "");
+        cJSON_AddNumberToObject(x, "cupti_version", t->cupti_runtime);
+        cJSON_AddItemToArray(a, x);
+    }
+    a = cJSON_AddArrayToObject(doc, "pieces");
+    if (s) {
+        for (uint32_t i = 0; i < s->n_pieces; i++) {
+            const struct cgs_prof_group *g = cgs_prof_find(r, s->pieces[i].name);
+            cJSON *x;
+            if (g) {
+                x = group_json(set, r, g);
+            } else {
+                x = cJSON_CreateObject();
+                cJSON_AddStringToObject(x, "name", s->pieces[i].name);
+                cJSON_AddNumberToObject(x, "calls", 0);
+                cJSON_AddNumberToObject(x, "kernels", 0);
+                cJSON_AddNumberToObject(x, "gpu_ns", 0);
+            }
+            cJSON_AddBoolToObject(x, "in_split", true);
+            cJSON_AddNumberToObject(x, "nodes", s->pieces[i].n_nodes);
+            cJSON_AddBoolToObject(x, "splitting", s->pieces[i].is_splitting_graph);
+            cJSON_AddItemToArray(a, x);
+        }
+    }
+    for (uint32_t i = 0; i < r->n_groups; i++) {
+        bool found = false;
+        cJSON *x;
+        for (uint32_t k = 0; s && k < s->n_pieces && !found; k++)
+            found = strcmp(s->pieces[k].name, r->groups[i].name) == 0;
+        if (found)
+            continue;
+        x = group_json(set, r, &r->groups[i]);
+        if (s)
+            cJSON_AddBoolToObject(x, "in_split", false);
+        cJSON_AddItemToArray(a, x);
+    }
+    cJSON_AddItemToObject(doc, "unattributed", group_json(set, r, &r->none));
+    cJSON_AddNumberToObject(doc, "kernels", (double)r->kernels_total.count);
+    cJSON_AddNumberToObject(doc, "gpu_ns", (double)r->kernels_total.ns);
+    cJSON_AddItemToObject(doc, "memcpy", stat_json(&r->memcpy_total));
+    cJSON_AddItemToObject(doc, "memset", stat_json(&r->memset_total));
+    cJSON_AddNumberToObject(doc, "no_launch", (double)r->no_launch);
+    a = cJSON_AddArrayToObject(doc, "kernel_table");
+    {
+        uint32_t n = o->kernels && o->kernels < r->n_kernels ? o->kernels : r->n_kernels;
+        cJSON **where = calloc(n + 1, sizeof(*where));
+        if (!where)
+            cli_out_of_memory((n + 1) * sizeof(*where));
+        for (uint32_t i = 0; i < n; i++) {
+            const struct cgs_prof_kernel *k = &r->kernels[i];
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddStringToObject(x, "name", k->name);
+            cJSON_AddNumberToObject(x, "count", (double)k->stat.count);
+            cJSON_AddNumberToObject(x, "gpu_ns", (double)k->stat.ns);
+            cJSON_AddNumberToObject(x, "min_ns", (double)k->min_ns);
+            cJSON_AddNumberToObject(x, "max_ns", (double)k->max_ns);
+            where[i] = cJSON_AddArrayToObject(x, "pieces");
+            cJSON_AddItemToArray(a, x);
+        }
+        /* the pieces (or ranges) each kernel ran in, in the report's order */
+        for (uint32_t g = 0; g <= r->n_groups; g++) {
+            const struct cgs_prof_group *gr = g < r->n_groups ? &r->groups[g] : &r->none;
+            for (uint32_t q = 0; q < gr->n_top; q++)
+                if (gr->top[q].kernel < n)
+                    cJSON_AddItemToArray(where[gr->top[q].kernel], cJSON_CreateString(gr->name));
+        }
+        free(where);
+    }
+    return doc;
+}

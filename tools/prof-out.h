@@ -1,0 +1,40 @@
+/*
+ * What `cgscope report` and `cgscope profile` share: the traces of a run (files or folders),
+ * and the report as text and as JSON.
+ */
+#ifndef CGS_PROF_OUT_H
+#define CGS_PROF_OUT_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+#include "lib/prof.h"
+
+struct cgs_split;
+
+struct cli_prof_set {
+    struct cgs_prof_trace *traces;
+    size_t n;
+};
+
+struct cli_prof_out {
+    uint32_t kernels;             /* rows of the kernel table (0: all) */
+    const struct cgs_split *split; /* --graph: list its pieces */
+    bool brief;                    /* profile's end-of-run summary: pieces and 5 kernels */
+};
+
+/* Read traces from files and folders (their *.cgstrace, and a lone .cgstrace.part of a
+ * process that was killed); prints the error and returns CGS_EXIT_BAD_INPUT on failure. */
+int cli_prof_load(const char *const *paths, size_t n, struct cli_prof_set *set);
+void cli_prof_release(struct cli_prof_set *set);
+
+/* Warnings about the traces: incomplete, dropped records, the library's own errors, ranges
+ * not in the split. */
+void cli_prof_warn(const struct cli_prof_set *set, const struct cgs_prof_report *r,
+                   const struct cgs_split *s);
+void cli_prof_print(FILE *f, const struct cli_prof_set *set, const struct cgs_prof_report *r,
+                    const struct cli_prof_out *o);
+cJSON *cli_prof_json(const struct cli_prof_set *set, const struct cgs_prof_report *r,
+                     const struct cli_prof_out *o);
+
+#endif
