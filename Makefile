@@ -91,6 +91,7 @@ PROF_CFLAGS  ?= -O2 -g
 .PHONY: profiler fuzz fuzz-bins install uninstall man op-list check-ops all test check unit-test cli-test valgrind asan bench check-layering deps format clean
 
 all: $(BIN) $(if $(HAVE_CUPTI),$(PROFILER_SO))
+NVTX_CLIENT = $(B)/profiler/nvtx-client
 
 # make profiler: the CUPTI injection library (needs cupti.h; see CUPTI_INC above)
 profiler: $(PROFILER_SO)
@@ -101,6 +102,10 @@ $(PROFILER_SO): profiler/cgscope-cupti.c lib/proftrace.h
 	$(QUIET_CC)$(CC) -std=c11 $(WARNINGS) $(PROF_CFLAGS) -fPIC -shared -fvisibility=hidden \
 		-I. -isystem $(CUPTI_INCDIR) $(PROF_EXTRA_INC) -o $@.tmp$$$$ $< \
 		-L$(CUPTI_LIBDIR) $(CUPTI_LINK) -Wl,-rpath,$(CUPTI_LIBDIR) -lpthread && mv -f $@.tmp$$$$ $@
+# a CPU-only NVTX client the CLI tests inject the library into (tests/profiler/nvtx-client.c)
+$(NVTX_CLIENT): tests/profiler/nvtx-client.c
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) -std=c11 $(PROF_CFLAGS) -D_DEFAULT_SOURCE -isystem $(CUPTI_INCDIR) -o $@ $< -ldl -lpthread
 
 $(B)/lib/%.o: lib/%.c
 	@mkdir -p $(dir $@)
@@ -164,7 +169,7 @@ fuzz:
 		OPT=-O1 CFLAGS="-O1 -g -fsanitize=fuzzer-no-link" fuzz-bins
 	@sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
-test check: $(BIN) $(TEST_BIN) $(REPLAY_BIN) check-ops check-layering
+test check: $(BIN) $(TEST_BIN) $(REPLAY_BIN) $(if $(HAVE_CUPTI),$(PROFILER_SO) $(NVTX_CLIENT)) check-ops check-layering
 	@CGSCOPE=$(abspath $(BIN)) FIXTURES=$(FIXTURES) BUILD=$(B) sh tests/run-tests.sh $(TEST_BIN)
 
 unit-test: $(TEST_BIN)

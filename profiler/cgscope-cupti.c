@@ -388,8 +388,10 @@ static void finish(uint32_t reason, uint32_t signo)
             if (rename(G.part, G.path) != 0)
                 logf_("rename %s: %s", G.part, strerror(errno));
             else
-                logf_("wrote %s: %llu records, %llu dropped by CUPTI%s", G.path,
-                      (unsigned long long)e.records, (unsigned long long)e.dropped,
+                logf_("wrote %s: %llu records, %s%llu dropped by CUPTI%s", G.path,
+                      (unsigned long long)e.records,
+                      G.cupti_on ? "" : "NVTX only (CUDA was never initialised), ",
+                      (unsigned long long)e.dropped,
                       reason == CGS_END_SIGNAL ? " (on a signal)" : "");
         } else {
             logf_("write %s: %s", G.part, strerror(errno));

@@ -15,6 +15,7 @@
 #include "lib/shapes.h"
 #include "lib/split.h"
 #include "tools/cmd.h"
+#include "tools/prof-out.h"
 #include "viz/dot.h"
 #include "viz/gv.h"
 
@@ -51,8 +52,9 @@ CLI_SPLIT_PRESETS_HELP
             "                          0 never): to pieces when split, else to modules\n"
             "  --max-boxes N           collapsed views: merge ranges of boxes above N (200)\n"
             "  --no-fold               collapsed views: draw repeated boxes one by one\n"
-            "  --profile REPORT.json   colour pieces by GPU time from a per-piece report\n"
-            "                          (format in docs/pictures.md)\n"
+            "  --profile REPORT        colour pieces by GPU time: `cgscope report --json`'s\n"
+            "                          document (format in docs/pictures.md), or the traces\n"
+            "                          themselves (a .cgstrace, or cgscope profile's folder)\n"
             "  --rankdir D             TB (default), LR, BT or RL\n"
             "  --model NAME            the model to read from a .pt2 archive holding several\n"
             "  --json                  after writing FILE, describe it on stdout: view chosen\n"
@@ -310,6 +312,38 @@ static int render(Agraph_t *dg, const char *format, const struct cgs_dot_cost *c
     return RENDER_OK;
 }
 
+/* --profile: a report JSON, or traces (a folder, a .cgstrace) reported on the spot */
+static int load_profile(const char *path, struct cgs_prof_summary **out)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct stat st;
+    char head[8] = {0};
+    FILE *f;
+    bool trace = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+
+    if (!trace && (f = fopen(path, "rb"))) {
+        trace = fread(head, 1, sizeof(head), f) == sizeof(head) &&
+                cgs_prof_is_trace(head, sizeof(head));
+        fclose(f);
+    }
+    if (trace) {
+        struct cli_prof_set set;
+        struct cgs_prof_report rep;
+        int rc = cli_prof_load(&path, 1, &set);
+        if (!rc && cgs_prof_report_build(set.traces, (uint32_t)set.n, NULL, &rep, &d) < 0)
+            rc = cli_report_diag(&d);
+        else if (!rc) {
+            *out = cgs_prof_summary_of(&rep);
+            cgs_prof_report_release(&rep);
+        }
+        cli_prof_release(&set);
+        return rc;
+    }
+    if (cgs_prof_summary_load(path, out, &d) < 0)
+        return cli_report_diag(&d);
+    return 0;
+}
+
 static int run(int argc, char **argv)
 {
     enum {
@@ -477,8 +511,8 @@ static int run(int argc, char **argv)
         rc = CGS_EXIT_BAD_INPUT;
         goto out;
     }
-    if (profile_path && cgs_prof_summary_load(profile_path, &prof, &d) < 0) {
-        rc = cli_report_diag(&d);
+    if (profile_path && load_profile(profile_path, &prof)) {
+        rc = CGS_EXIT_BAD_INPUT;
         goto out;
     }
     if (ops.n || policy >= 0) {

@@ -42,7 +42,7 @@ const struct cmd cmd_profile = {
         "environment: CGSCOPE_CUPTI_LIB the injection library to use (default: the one\n"
         "built beside this cgscope, build/profiler/libcgscope-cupti.so, or installed under\n"
         "lib/cgscope/).\n\n"
-        "examples:\n"
+        "on a machine with CUDA (the profile of samples/profile was made so):\n"
         "  cgscope profile -- python3 run.py --steps 20\n"
         "  cgscope profile -o prof -- torchrun --nproc-per-node 2 train.py\n"
         "  cgscope report prof --kernels 30\n",

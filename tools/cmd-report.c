@@ -40,11 +40,12 @@ const struct cmd cmd_report = {
         "top_kernels [{name, count, gpu_ns}]} + with --graph: in_split, nodes, splitting],\n"
         "unattributed {...as a piece}, kernels, gpu_ns, memcpy, memset, no_launch,\n"
         "kernel_table [{name, count, gpu_ns, min_ns, max_ns, pieces}]. dot --profile reads it.\n\n"
-        "examples:\n"
-        "  cgscope profile -o prof -- python3 run.py\n"
-        "  cgscope report prof\n"
-        "  cgscope report prof --json > report.json && cgscope dot g.json --split-ops @magi \\\n"
-        "      --profile report.json -o pieces.svg\n",
+        "examples (samples/profile: a transformer profiled on an H200):\n"
+        "  cgscope report samples/profile\n"
+        "  cgscope report samples/profile --ranges --kernels 5\n"
+        "  cgscope report samples/profile --graph samples/profile/transformer.dynamo.json \\\n"
+        "      --split-ops @sdpa\n"
+        "  cgscope report samples/profile --json\n",
     .run = run,
 };
 

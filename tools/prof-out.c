@@ -151,8 +151,8 @@ void cli_prof_warn(const struct cli_prof_set *set, const struct cgs_prof_report 
         if (t->error)
             cli_warn("%s: the profiler recorded no GPU work: %s", t->file, t->error);
         if (t->truncated)
-            cli_warn("%s: the file ends inside a record (cut short); what comes before is read",
-                     t->file);
+            cli_warn("%s: incomplete: the file ends inside a record (cut short); what comes "
+                     "before it is read", t->file);
         else if (!t->complete)
             cli_warn("%s: incomplete (the process was killed, or is still running): the "
                      "records written so far are read", t->file);

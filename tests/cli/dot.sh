@@ -81,8 +81,16 @@ check "auto collapse without split" 0 "$CGSCOPE" dot $G --max-nodes 50
 has "module when unsplit" $err "one box per module run"
 
 # profile overlay
-check "profile" 0 "$CGSCOPE" dot $G $OPS --profile samples/cgs_transformer_dyn.profile.json
-has "profile share" $out "25.0%"
+# (samples/profile: a transformer measured on the H200 by cgscope profile; each piece's share
+# is its gpu_ns over the report's total, as the report states them)
+PG=samples/profile/transformer.dynamo.json
+share=$(python3 -c "import json; r=json.load(open('samples/profile/report.json')); p=[x for x in r['pieces'] if x['name']=='submod_2'][0]; print('%.1f%%' % (100.0*p['gpu_ns']/r['gpu_ns']))")
+check "profile" 0 "$CGSCOPE" dot $PG --split-ops @sdpa --collapse pieces --profile samples/profile/report.json
+has "profile share" $out "$share"
+check "profile from the traces" 0 "$CGSCOPE" dot $PG --split-ops @sdpa --collapse pieces --profile samples/profile
+has "profile share from the traces" $out "$share"
+check "profile from a trace file" 0 "$CGSCOPE" dot $PG --split-ops @sdpa --collapse pieces --profile samples/profile/cgscope-658.cgstrace
+has "profile share from a trace file" $out "$share"
 printf '{"pieces": [{"name": "submod_0", "kernels": 1}], "kernels": 1, "gpu_ns": 1}' > $dir/bad-profile.json
 check "bad profile" 2 "$CGSCOPE" dot $G $OPS --profile $dir/bad-profile.json
 has "bad profile message" $err "expected a non-negative number for 'gpu_ns'"

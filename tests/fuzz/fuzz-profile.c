@@ -1,7 +1,7 @@
-/* The per-piece profile report reader (dot --profile). */
+/* The per-piece profile report reader (dot --profile; lib/prof.c). */
 #include "tests/fuzz/fuzz.h"
 
-#include "viz/dot.h"
+#include "lib/prof.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,7 +7,8 @@ seeds() {
     pt2) ls tests/data/pt2/*.pt2 2>/dev/null ;;
     pylit) echo tests/fuzz/seeds/pylit; echo samples/magi_compile_cache.py ;;
     dash) ls samples/*.jsonl samples/magi_compile_cache.py samples/graph_break.torch_trace.log ;;
-    profile) ls samples/*.profile.json ;;
+    profile) ls samples/profile/report.json ;;
+    trace) ls samples/profile/*.cgstrace tests/data/prof/*/*.cgstrace ;;
     esac
     [ -d "tests/fuzz/regress/$1" ] && echo "tests/fuzz/regress/$1"
 }
