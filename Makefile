@@ -4,6 +4,8 @@
 #   make SANITIZE=address,undefined test
 #   make valgrind        the unit tests under valgrind
 #   make bench           benchmarks on generated 100k/1M-node graphs (not tests)
+#   make profiler       the CUPTI injection library (where cupti.h is: CUDA_HOME, CUPTI_INC)
+#   make profiler-debian  that, against Debian's CUPTI 11.8 fetched into build/ (CI)
 #   make op-list         regenerate lib/op-list.h from tools/ops/ (make check-ops compares)
 #   make check-layering  lib/ must not include viz/, profiler/, curses, gvc or cupti
 #   make deps            install the missing Debian packages (tools/deps.sh, apt-get)
@@ -88,7 +90,7 @@ PROFILER_SO   = $(B)/profiler/libcgscope-cupti.so
 # the injected library is built plainly (no sanitizer runtime inside someone's process)
 PROF_CFLAGS  ?= -O2 -g
 
-.PHONY: profiler fuzz fuzz-bins install uninstall man op-list check-ops all test check unit-test cli-test valgrind asan bench check-layering deps format clean
+.PHONY: profiler profiler-debian fuzz fuzz-bins install uninstall man op-list check-ops all test check unit-test cli-test valgrind asan bench check-layering deps format clean
 
 all: $(BIN) $(if $(HAVE_CUPTI),$(PROFILER_SO))
 NVTX_CLIENT = $(B)/profiler/nvtx-client
@@ -102,6 +104,18 @@ $(PROFILER_SO): profiler/cgscope-cupti.c lib/proftrace.h
 	$(QUIET_CC)$(CC) -std=c11 $(WARNINGS) $(PROF_CFLAGS) -fPIC -shared -fvisibility=hidden \
 		-I. -isystem $(CUPTI_INCDIR) $(PROF_EXTRA_INC) -o $@.tmp$$$$ $< \
 		-L$(CUPTI_LIBDIR) $(CUPTI_LINK) -Wl,-rpath,$(CUPTI_LIBDIR) -lpthread && mv -f $@.tmp$$$$ $@
+# make profiler-debian: the profiler built against Debian's CUDA 11.8 CUPTI (fetched into
+# build/cupti-debian by tools/cupti-debian.sh, nothing installed), then the injection tests on it
+CUPTI_DEBIAN ?= build/cupti-debian
+DEB_MULTIARCH := $(shell dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
+profiler-debian: $(BIN)
+	@sh tools/cupti-debian.sh $(CUPTI_DEBIAN)
+	@$(MAKE) --no-print-directory B=build-cupti118 \
+		CUPTI_INC=$(abspath $(CUPTI_DEBIAN))/usr/include/cupti.h \
+		CUPTI_LIBDIR=$(abspath $(CUPTI_DEBIAN))/usr/lib/$(DEB_MULTIARCH) \
+		build-cupti118/profiler/libcgscope-cupti.so build-cupti118/profiler/nvtx-client
+	@echo "profiler-debian: built against CUPTI 11.8; injection tests:"
+	@CGSCOPE=$(abspath $(BIN)) BUILD=build-cupti118 sh tests/cli/profile.sh
 # a CPU-only NVTX client the CLI tests inject the library into (tests/profiler/nvtx-client.c)
 $(NVTX_CLIENT): tests/profiler/nvtx-client.c
 	@mkdir -p $(dir $@)
