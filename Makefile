@@ -268,6 +268,10 @@ install: $(BIN) $(LIBCGS) $(MAN_PAGES) $(B)/cgscope.pc
 	$(INSTALL) -m 644 tools/completion/cgscope.bash \
 		$(DESTDIR)$(DATADIR)/bash-completion/completions/cgscope
 	$(INSTALL) -m 644 tools/completion/_cgscope $(DESTDIR)$(DATADIR)/zsh/site-functions/_cgscope
+	@if [ -f $(PROFILER_SO) ]; then $(INSTALL) -d $(DESTDIR)$(LIBDIR)/cgscope && \
+		echo "$(INSTALL) -m 755 $(PROFILER_SO) $(DESTDIR)$(LIBDIR)/cgscope/" && \
+		$(INSTALL) -m 755 $(PROFILER_SO) $(DESTDIR)$(LIBDIR)/cgscope/; \
+	else echo "install: no $(PROFILER_SO) (no cupti.h here): cgscope profile will say so"; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cgscope $(DESTDIR)$(LIBDIR)/libcgscope.a \
@@ -275,7 +279,7 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man1/cgscope.1 $(COMMANDS:%=$(DESTDIR)$(MANDIR)/man1/cgscope-%.1) \
 		$(DESTDIR)$(DATADIR)/bash-completion/completions/cgscope \
 		$(DESTDIR)$(DATADIR)/zsh/site-functions/_cgscope
-	rm -rf $(DESTDIR)$(INCLUDEDIR)/cgscope $(DESTDIR)$(DATADIR)/cgscope
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/cgscope $(DESTDIR)$(DATADIR)/cgscope $(DESTDIR)$(LIBDIR)/cgscope
 
 format:
 	clang-format -i lib/*.[ch] viz/*.[ch] tools/*.[ch] tests/*.c tests/bench/*.c 2>/dev/null || true

@@ -22,6 +22,7 @@
  */
 #define _GNU_SOURCE
 #include <cupti.h>
+#include <dlfcn.h>
 #define NVTX_NO_IMPL
 #include <nvtx3/nvToolsExt.h>
 
@@ -927,7 +928,18 @@ API int InitializeInjection(void)
         (r = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET)) != CUPTI_SUCCESS)
         return fail("cuptiActivityEnable", r);
     G.cupti_on = 1;
-    logf_("recording: CUPTI %u (built with %d), %u launch callbacks, trace %s", version,
-          (int)CUPTI_API_VERSION, n, G.path);
+    {
+        /* the libcupti this process uses: torch's own copy when torch loaded one first */
+        Dl_info where;
+        const char *from = "?";
+        void *fn;
+        CUptiResult (*sym)(uint32_t *) = cuptiGetVersion;
+        memcpy(&fn, &sym, sizeof(fn)); /* dladdr takes an object pointer (POSIX allows it) */
+        if (dladdr(fn, &where) && where.dli_fname)
+            from = where.dli_fname;
+        info("cupti_path", "%.1024s", from);
+        logf_("recording: CUPTI %u from %s (built with %d), %u launch callbacks, trace %s",
+              version, from, (int)CUPTI_API_VERSION, n, G.path);
+    }
     return 1;
 }

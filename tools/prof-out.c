@@ -313,6 +313,21 @@ void cli_prof_print(FILE *f, const struct cli_prof_set *set, const struct cgs_pr
         fprintf(f, "%u piece%s of the split never ran (no range of %s)\n", never, PLURAL(never),
                 never == 1 ? "its name" : "their names");
 
+    if (!o->brief && r->n_groups) {
+        fprintf(f, "\ntop kernels of each %s (share of its GPU time):\n", unit);
+        for (uint32_t i = 0; i < r->n_groups && i < 64; i++) {
+            const struct cgs_prof_group *g = &r->groups[i];
+            fprintf(f, "%s\n", g->name);
+            for (uint32_t k = 0; k < g->n_top && k < 3; k++) {
+                fprintf(f, "  %5.1f%% %6" PRIu64 "x  ", share(g->top[k].stat.ns, g->kernels.ns),
+                        g->top[k].stat.count);
+                print_name(f, r->kernels[g->top[k].kernel].name, 100);
+                fputc('\n', f);
+            }
+            if (g->n_top > 3)
+                fprintf(f, "  ... %u more kernel%s\n", g->n_top - 3, PLURAL(g->n_top - 3));
+        }
+    }
     if (r->n_kernels) {
         uint32_t n = o->brief ? 5 : o->kernels ? o->kernels : r->n_kernels;
         if (n > r->n_kernels)

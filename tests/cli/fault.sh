@@ -17,7 +17,9 @@ runs=0
 for c in "split $G --split-ops cgs.attention --json" "shapes --reinfer $G" \
          "layout samples/resnet18.post_grad.json --json" "dot $G --split-ops cgs.attention -o $O/o.svg" \
          "dot $G -o $O/o.dot" "top samples/llama_tiny.events.jsonl --once --json" \
-         "cache samples/magi_compile_cache.py" "info tests/data/pt2/qwen2_tiny.export.pt2"; do
+         "cache samples/magi_compile_cache.py" "info tests/data/pt2/qwen2_tiny.export.pt2" \
+         "report samples/profile --json" "report tests/data/prof/ranks" \
+         "dot samples/profile/transformer.dynamo.json --split-ops @sdpa --profile samples/profile -o $O/o.svg"; do
     rm -f "$T/cnt"
     CGS_FAIL_COUNT=$T/cnt LD_PRELOAD=$SHIM "$CGSCOPE" $c >/dev/null 2>&1 || fail "$c fails without a fault"
     for k in malloc open write rename; do
