@@ -1,4 +1,5 @@
 #include "tools/cmd.h"
+#include "lib/jsonw.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -268,14 +269,20 @@ void cli_print_notes(const struct cgs_graph *g, unsigned max)
         fprintf(stderr, "%s: ... and %u more\n", g->file ? g->file : "graph", skipped);
 }
 
+static bool to_file(void *ctx, const char *p, size_t n)
+{
+    return fwrite(p, 1, n, ctx) == n;
+}
+
 void cli_print_json(cJSON *doc)
 {
-    char *s = cJSON_Print(doc);
-    if (!s)
-        cli_out_of_memory(0);
-    fputs(s, stdout);
-    fputc('\n', stdout);
-    free(s);
+    struct jsonw w;
+    fflush(stdout);
+    jsonw_init(&w, to_file, stdout);
+    jsonw_value(&w, doc, 0);
+    jsonw_raw(&w, "\n", 1);
+    jsonw_finish(&w);
+    fflush(stdout);
     cJSON_Delete(doc);
 }
 

@@ -66,7 +66,8 @@ int cli_prof_load(const char *const *paths, size_t n, struct cli_prof_set *set)
             nn++;
         }
         closedir(dir);
-        qsort(names, nn, sizeof(*names), name_cmp);
+        if (nn)
+            qsort(names, nn, sizeof(*names), name_cmp);
         for (size_t k = 0; k < nn; k++) {
             char path[8192];
             int rc = 0;

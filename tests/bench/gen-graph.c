@@ -2,10 +2,13 @@
  * Generate a synthetic graph JSON of about N nodes for the benchmarks:
  * stacked transformer blocks (post-grad style aten ops) over a symbolic batch
  * s0 and sequence length s1, with recorded vals, strides and stack traces.
- * usage: gen-graph N > graph.json
+ * usage: gen-graph N [--shared] > graph.json
+ *   --shared: every block uses the same six weight placeholders (as a traced model whose
+ *   blocks share weights: every piece of a split takes them), so piece inputs fan out widely
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define D 512
 #define F 2048
@@ -62,7 +65,8 @@ static void node(const char *name, long blk, const char *target, const char *arg
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 100000;
-    long blocks = n / 23 > 0 ? n / 23 : 1;
+    int shared = argc > 2 && strcmp(argv[2], "--shared") == 0;
+    long blocks = n / (shared ? 17 : 23) > 0 ? n / (shared ? 17 : 23) : 1;
     static const char *const w[6] = {"wq", "wk", "wv", "wo", "w1", "w2"};
     char a[512], b[512];
 
@@ -79,7 +83,7 @@ int main(int argc, char **argv)
            "\"kwargs\": {}");
     val("\"s0*s1\", 512", "512, 1");
     printf("}");
-    for (long i = 0; i < blocks; i++)
+    for (long i = 0; i < (shared ? 1 : blocks); i++)
         for (int k = 0; k < 6; k++) {
             int rows = k == 5 ? F : D, cols = k == 4 ? F : D;
             printf(",\n  {\"name\": \"%s_%ld\", \"op\": \"placeholder\", \"target\": \"%s_%ld\", "
@@ -91,12 +95,13 @@ int main(int argc, char **argv)
         }
     for (long i = 0; i < blocks; i++) {
         char x[64];
+        long wi = shared ? 0 : i; /* the block's weights */
         snprintf(x, sizeof(x), "{\"node\": \"x_%ld\"}", i);
-        snprintf(a, sizeof(a), "%s, {\"node\": \"wq_%ld\"}", x, i);
+        snprintf(a, sizeof(a), "%s, {\"node\": \"wq_%ld\"}", x, wi);
         node("q", i, "aten.mm.default", a, "\"s0*s1\", 512", "512, 1", 10);
-        snprintf(a, sizeof(a), "%s, {\"node\": \"wk_%ld\"}", x, i);
+        snprintf(a, sizeof(a), "%s, {\"node\": \"wk_%ld\"}", x, wi);
         node("k", i, "aten.mm.default", a, "\"s0*s1\", 512", "512, 1", 11);
-        snprintf(a, sizeof(a), "%s, {\"node\": \"wv_%ld\"}", x, i);
+        snprintf(a, sizeof(a), "%s, {\"node\": \"wv_%ld\"}", x, wi);
         node("v", i, "aten.mm.default", a, "\"s0*s1\", 512", "512, 1", 12);
         snprintf(a, sizeof(a), "{\"node\": \"q_%ld\"}, [{\"node\": \"s0\"}, {\"node\": \"s1\"}, 512]", i);
         node("qv", i, "aten.view.default", a, "\"s0\", \"s1\", 512", "\"512*s1\", 512, 1", 13);
@@ -115,15 +120,15 @@ int main(int argc, char **argv)
         snprintf(a, sizeof(a), "{\"node\": \"av_%ld\"}, [\"s0*s1\", 512]", i);
         snprintf(a, sizeof(a), "{\"node\": \"av_%ld\"}, [-1, 512]", i);
         node("a2", i, "aten.view.default", a, "\"s0*s1\", 512", "512, 1", 20);
-        snprintf(a, sizeof(a), "{\"node\": \"a2_%ld\"}, {\"node\": \"wo_%ld\"}", i, i);
+        snprintf(a, sizeof(a), "{\"node\": \"a2_%ld\"}, {\"node\": \"wo_%ld\"}", i, wi);
         node("o", i, "aten.mm.default", a, "\"s0*s1\", 512", "512, 1", 21);
         snprintf(a, sizeof(a), "%s, {\"node\": \"o_%ld\"}", x, i);
         node("x1", i, "aten.add.Tensor", a, "\"s0*s1\", 512", "512, 1", 22);
-        snprintf(a, sizeof(a), "{\"node\": \"x1_%ld\"}, {\"node\": \"w1_%ld\"}", i, i);
+        snprintf(a, sizeof(a), "{\"node\": \"x1_%ld\"}, {\"node\": \"w1_%ld\"}", i, wi);
         node("h", i, "aten.mm.default", a, "\"s0*s1\", 2048", "2048, 1", 23);
         snprintf(a, sizeof(a), "{\"node\": \"h_%ld\"}", i);
         node("g", i, "aten.gelu.default", a, "\"s0*s1\", 2048", "2048, 1", 24);
-        snprintf(a, sizeof(a), "{\"node\": \"g_%ld\"}, {\"node\": \"w2_%ld\"}", i, i);
+        snprintf(a, sizeof(a), "{\"node\": \"g_%ld\"}, {\"node\": \"w2_%ld\"}", i, wi);
         node("h2", i, "aten.mm.default", a, "\"s0*s1\", 512", "512, 1", 25);
         snprintf(a, sizeof(a), "{\"node\": \"x1_%ld\"}, {\"node\": \"h2_%ld\"}", i, i);
         /* the block's output is the next block's input */
