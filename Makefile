@@ -206,8 +206,9 @@ $(BENCH_DIR)/g1m.json: $(GEN_BIN)
 
 # every benchmark runs, and the target fails at the end if any missed its target
 bench: $(BIN) $(BENCH_BIN) $(BENCH_GRAPHS)
-	@rc=0; for b in $(BENCH_BIN); do case $$b in *gen-graph) continue;; esac; \
-		$$b $(BENCH_GRAPHS) || rc=1; done; exit $$rc
+	@rc=0; for b in $(BENCH_BIN); do case $$b in *gen-graph|*bench-scale) continue;; esac; \
+		$$b $(BENCH_GRAPHS) || rc=1; done; \
+		$(B)/bench/bench-scale $(abspath $(BIN)) $(GEN_BIN) $(BENCH_DIR) || rc=1; exit $$rc
 
 check-layering: $(LIBCGS)
 	@bad=$$(grep -nE '#include *[<"](viz/|profiler/|tools/|curses|ncurses|gvc|cgraph|graphviz/|cupti|cuda)' lib/*.c lib/*.h); \
