@@ -9532,6 +9532,10 @@ OP(TORCH_AS_STRIDED_COPY, "torch.as_strided_copy", as_strided_copy,
    "self, size, stride, storage_offset=None", 0)
 OP(TORCH_AS_STRIDED_SCATTER, "torch.as_strided_scatter", clone_preserve_strides,
    "self, src, size, stride, storage_offset=None", 0)
+OP(TORCH_AS_TENSOR, "torch.as_tensor", tensor_data,
+   "data, dtype=None, device=None", CGS_OPF_FACTORY)
+OP(TORCH_ASARRAY, "torch.asarray", tensor_data,
+   "data, *, dtype=None, device=None, copy=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(TORCH_ASIN, "torch.asin", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ASIN_, "torch.asin_", inplace,
@@ -10730,6 +10734,8 @@ OP(TORCH_TANH, "torch.tanh", unary_float,
    "input", CGS_OPF_ELEMENTWISE)
 OP(TORCH_TANH_, "torch.tanh_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH_TENSOR, "torch.tensor", tensor_data,
+   "data, *, dtype=None, device=None, requires_grad=False, pin_memory=False", CGS_OPF_FACTORY)
 OP(TORCH_TENSOR_SPLIT, "torch.tensor_split", tensor_split,
    "self, indices_or_sections, dim=0", CGS_OPF_VIEW)
 OP(TORCH_THRESHOLD, "torch.threshold", pointwise,

@@ -4833,6 +4833,127 @@ RULE(scalar_tensor)
     return 0;
 }
 
+/*
+ * torch.tensor(data) / torch.as_tensor(data): the shape of the nested lists and the dtype
+ * torch infers from their leaves (bools: bool; ints and SymInts: int64; any float: the default
+ * float32) unless dtype= says; torch.tensor([]) is float32 of shape [0]. A tensor as the data
+ * keeps its shape, dtype and device; 0-d tensors may be leaves.
+ */
+struct data_scan {
+    uint32_t nd;
+    int64_t shape[NDIM_MAX];
+    int leaf_depth; /* -1 until the first leaf */
+    int kind;       /* 0 no leaf, 1 bool, 2 int, 3 float */
+    enum cgs_dtype leaf_dtype;
+    bool ragged, unknown;
+};
+
+static void scan_leaf(struct data_scan *s, uint32_t depth, int kind)
+{
+    if (s->leaf_depth < 0)
+        s->leaf_depth = (int)depth;
+    else if (s->leaf_depth != (int)depth)
+        s->ragged = true;
+    if (depth < s->nd)
+        s->ragged = true;
+    if (kind > s->kind)
+        s->kind = kind;
+}
+
+static int dtype_kind(enum cgs_dtype dt)
+{
+    if (dt == CGS_DTYPE_BOOL)
+        return 1;
+    if (dt >= CGS_DTYPE_COUNT)
+        return 3;
+    return cgs_dtypes[dt].kind == 'F' || cgs_dtypes[dt].kind == 'C' ? 3 : 2;
+}
+
+static void scan_data(struct cgs_shape_ctx *sc, const struct cgs_arg *a, uint32_t depth,
+                      struct data_scan *s)
+{
+    const struct cgs_val *v;
+
+    if (s->ragged || s->unknown)
+        return;
+    switch (a->kind) {
+    case CGS_ARG_LIST:
+        if (depth >= NDIM_MAX || (s->leaf_depth >= 0 && (int)depth >= s->leaf_depth)) {
+            s->ragged = depth < NDIM_MAX;
+            s->unknown = depth >= NDIM_MAX;
+            return;
+        }
+        if (depth == s->nd)
+            s->shape[s->nd++] = a->n;
+        else if (depth > s->nd || s->shape[depth] != (int64_t)a->n)
+            s->ragged = true;
+        for (uint32_t i = 0; i < a->n; i++)
+            scan_data(sc, &a->u.items[i], depth + 1, s);
+        break;
+    case CGS_ARG_BOOL:
+        scan_leaf(s, depth, 1);
+        break;
+    case CGS_ARG_INT:
+    case CGS_ARG_SYM:
+        scan_leaf(s, depth, 2);
+        break;
+    case CGS_ARG_FLOAT:
+        scan_leaf(s, depth, 3);
+        break;
+    case CGS_ARG_NODE:
+        v = node_val(sc, a);
+        if (!v) {
+            s->unknown = true;
+        } else if (v->kind == CGS_VAL_SYMINT || v->kind == CGS_VAL_INT) {
+            scan_leaf(s, depth, 2);
+        } else if (v->kind == CGS_VAL_SYMFLOAT || v->kind == CGS_VAL_FLOAT) {
+            scan_leaf(s, depth, 3);
+        } else if (v->kind == CGS_VAL_SYMBOOL || v->kind == CGS_VAL_BOOL) {
+            scan_leaf(s, depth, 1);
+        } else if (v->kind == CGS_VAL_TENSOR && v->u.t.ndim == 0 && depth > 0) {
+            scan_leaf(s, depth, dtype_kind(v->u.t.dtype));
+        } else {
+            s->unknown = true;
+        }
+        break;
+    default:
+        s->unknown = true;
+        break;
+    }
+}
+
+RULE(tensor_data)
+{
+    const struct cgs_arg *data = A(sc, "data");
+    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
+    const char *dev = str_of(A(sc, "device"));
+    struct data_scan s;
+    sym_t shape[NDIM_MAX];
+    const struct cgs_tensor *t;
+
+    (void)n;
+    if (!data)
+        return cgs_diag_set(d, CGS_E_INVAL, "missing data");
+    if (data->kind == CGS_ARG_NODE && arg_tensor(sc, data, &t) == 0) {
+        out_dense(sc, t->ndim, t->shape, dt == CGS_DTYPE_UNKNOWN ? t->dtype : dt,
+                  dev ? dev : t->device, false);
+        return 0;
+    }
+    memset(&s, 0, sizeof(s));
+    s.leaf_depth = -1;
+    scan_data(sc, data, 0, &s);
+    if (s.unknown)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "the data's values are not known");
+    if (s.ragged)
+        return cgs_diag_set(d, CGS_E_INVAL, "the data is not a rectangular nesting of lists");
+    for (uint32_t i = 0; i < s.nd; i++)
+        shape[i] = K(sc, s.shape[i]);
+    if (dt == CGS_DTYPE_UNKNOWN)
+        dt = s.kind == 1 ? CGS_DTYPE_BOOL : s.kind == 2 ? CGS_DTYPE_INT64 : CGS_DTYPE_FLOAT32;
+    out_dense(sc, s.nd, shape, dt, dev ? dev : "cpu", false);
+    return 0;
+}
+
 RULE(group_norm)
 {
     const struct cgs_tensor *in;

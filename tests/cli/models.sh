@@ -1,7 +1,8 @@
 #!/bin/sh
 # Shape inference on real model graphs of families the fixtures do not have (torchvision, timm,
 # Hugging Face; Dynamo, AOT, export, post-grad stages), recorded by torch 2.11 on the H200
-# (tests/gpu/model_graphs.py; tests/data/models.tar.xz). Mixtral's own op is declared the way
+# (tests/gpu/model_graphs.py, and GPT-2 48 layers and a 200-layer MLP backward from
+# tests/gpu/torch_bench.py; tests/data/models.tar.xz). Mixtral's own op is declared the way
 # a user would (tests/data/models.ops). The minimums are the targets.
 : "${CGSCOPE:=./cgscope}"
 here=$(dirname "$0")
