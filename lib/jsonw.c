@@ -190,6 +190,40 @@ void jsonw_value(struct jsonw *w, const cJSON *item, int depth)
     }
 }
 
+void jsonw_key(struct jsonw *w, const char *key, int depth)
+{
+    tabs(w, depth);
+    string(w, key);
+    jsonw_raw(w, ":\t", 2);
+}
+
+void jsonw_doc_streamed(struct jsonw *w, const cJSON *doc, const char *key, cgs_jsonw_item_fn item,
+                        void *ctx, size_t n)
+{
+    const cJSON *c;
+    jsonw_raw(w, "{\n", 2);
+    for (c = doc->child; c; c = c->next) {
+        jsonw_key(w, c->string, 1);
+        if (c->string && strcmp(c->string, key) == 0 && cJSON_IsArray(c)) {
+            ch(w, '[');
+            for (size_t i = 0; i < n; i++) {
+                cJSON *x = item(ctx, i);
+                jsonw_value(w, x, 2);
+                cJSON_Delete(x);
+                if (i + 1 < n)
+                    jsonw_raw(w, ", ", 2);
+            }
+            ch(w, ']');
+        } else {
+            jsonw_value(w, c, 1);
+        }
+        if (c->next)
+            ch(w, ',');
+        ch(w, '\n');
+    }
+    ch(w, '}');
+}
+
 bool jsonw_finish(struct jsonw *w)
 {
     flush(w);

@@ -29,6 +29,18 @@ void jsonw_init(struct jsonw *w, cgs_jsonw_sink sink, void *ctx);
 /* Write item (at nesting depth `depth`, 0 for a document) as cJSON_Print would. */
 void jsonw_value(struct jsonw *w, const cJSON *item, int depth);
 void jsonw_raw(struct jsonw *w, const char *s, size_t n);
+/* An object member's head as cJSON_Print writes it at depth: tabs, "key":<tab>. */
+void jsonw_key(struct jsonw *w, const char *key, int depth);
+
+/*
+ * A document whose one long array is made an item at a time: doc is written as
+ * cJSON_Print would, except that its member `key` (an empty array placeholder) is filled with
+ * item(ctx, i) for i in [0, n), each written and then deleted, so the array never exists as a
+ * tree. The text equals cJSON_Print of the document with the array filled in.
+ */
+typedef cJSON *(*cgs_jsonw_item_fn)(void *ctx, size_t i);
+void jsonw_doc_streamed(struct jsonw *w, const cJSON *doc, const char *key, cgs_jsonw_item_fn item,
+                        void *ctx, size_t n);
 /* Flush and release the buffer; false when any write failed. */
 bool jsonw_finish(struct jsonw *w);
 

@@ -110,48 +110,63 @@ static uint32_t root_causes(const struct cgs_shapes *s, uint32_t **out)
     return n;
 }
 
+/* One node's entry of shapes --json (streamed: cli_print_json_streamed). */
+struct node_ctx {
+    const struct cgs_graph *g;
+    const struct cgs_shapes *s;
+    const struct cgs_sym_bindings *bind;
+};
+
+static cJSON *node_json(void *ctx, size_t idx)
+{
+    const struct node_ctx *nc = ctx;
+    const struct cgs_graph *g = nc->g;
+    const struct cgs_shapes *s = nc->s;
+    const struct cgs_sym_bindings *bind = nc->bind;
+    uint32_t i = (uint32_t)idx;
+    cJSON *o;
+    const struct cgs_node *n = g->nodes[i];
+    const struct cgs_shape_node *r = &s->nodes[i];
+    o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", n->name);
+    cJSON_AddStringToObject(o, "op", cgs_node_op_names[n->op]);
+    cJSON_AddStringToObject(o, "target", n->target ? n->target : "");
+    cJSON_AddItemToObject(o, "val", cgs_json_val(r->val));
+    cJSON_AddStringToObject(o, "status", cgs_shape_status_names[r->status]);
+    if (r->reason)
+        cJSON_AddStringToObject(o, "reason", r->reason);
+    if (r->root >= 0)
+        cJSON_AddStringToObject(o, "root_cause", g->nodes[r->root]->name);
+    if (r->cmp == CGS_SHAPE_CMP_MATCH)
+        cJSON_AddBoolToObject(o, "match", 1);
+    else if (r->cmp == CGS_SHAPE_CMP_STRIDES)
+        cJSON_AddStringToObject(o, "match", "strides");
+    else if (r->cmp == CGS_SHAPE_CMP_MISMATCH)
+        cJSON_AddBoolToObject(o, "match", 0);
+    if (r->cmp == CGS_SHAPE_CMP_STRIDES || r->cmp == CGS_SHAPE_CMP_MISMATCH)
+        cJSON_AddItemToObject(o, "recorded", cgs_json_val(n->val));
+    if (bind->n) {
+        int64_t bytes;
+        cJSON_AddItemToObject(
+            o, "bound",
+            cgs_json_val(cgs_val_bind(r->val, g->syms, g->arena, cgs_sym_bindings_lookup,
+                                      (void *)bind)));
+        if (r->val && cgs_val_bytes(r->val, cgs_sym_bindings_lookup, (void *)bind, &bytes) == 0)
+            cJSON_AddNumberToObject(o, "bytes", (double)bytes);
+        else
+            cJSON_AddNullToObject(o, "bytes");
+    }
+    return o;
+}
+
 static cJSON *shapes_json(const struct cgs_graph *g, const struct cgs_shapes *s,
                           const struct cgs_sym_bindings *bind, int64_t total, bool total_known)
 {
-    cJSON *doc = cli_json_doc("shapes"), *arr, *o;
+    cJSON *doc = cli_json_doc("shapes"), *o;
     const struct cgs_shapes_summary *sm = &s->summary;
 
     cJSON_AddStringToObject(doc, "graph", g->name ? g->name : "");
-    arr = cJSON_AddArrayToObject(doc, "nodes");
-    for (uint32_t i = 0; i < g->n_nodes; i++) {
-        const struct cgs_node *n = g->nodes[i];
-        const struct cgs_shape_node *r = &s->nodes[i];
-        o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", n->name);
-        cJSON_AddStringToObject(o, "op", cgs_node_op_names[n->op]);
-        cJSON_AddStringToObject(o, "target", n->target ? n->target : "");
-        cJSON_AddItemToObject(o, "val", cgs_json_val(r->val));
-        cJSON_AddStringToObject(o, "status", cgs_shape_status_names[r->status]);
-        if (r->reason)
-            cJSON_AddStringToObject(o, "reason", r->reason);
-        if (r->root >= 0)
-            cJSON_AddStringToObject(o, "root_cause", g->nodes[r->root]->name);
-        if (r->cmp == CGS_SHAPE_CMP_MATCH)
-            cJSON_AddBoolToObject(o, "match", 1);
-        else if (r->cmp == CGS_SHAPE_CMP_STRIDES)
-            cJSON_AddStringToObject(o, "match", "strides");
-        else if (r->cmp == CGS_SHAPE_CMP_MISMATCH)
-            cJSON_AddBoolToObject(o, "match", 0);
-        if (r->cmp == CGS_SHAPE_CMP_STRIDES || r->cmp == CGS_SHAPE_CMP_MISMATCH)
-            cJSON_AddItemToObject(o, "recorded", cgs_json_val(n->val));
-        if (bind->n) {
-            int64_t bytes;
-            cJSON_AddItemToObject(
-                o, "bound",
-                cgs_json_val(cgs_val_bind(r->val, g->syms, g->arena, cgs_sym_bindings_lookup,
-                                          (void *)bind)));
-            if (r->val && cgs_val_bytes(r->val, cgs_sym_bindings_lookup, (void *)bind, &bytes) == 0)
-                cJSON_AddNumberToObject(o, "bytes", (double)bytes);
-            else
-                cJSON_AddNullToObject(o, "bytes");
-        }
-        cJSON_AddItemToArray(arr, o);
-    }
+    cJSON_AddArrayToObject(doc, "nodes"); /* filled as it is written (node_json) */
     {
         uint32_t *idx, k = root_causes(s, &idx);
         cJSON *rc = cJSON_AddArrayToObject(doc, "root_causes");
@@ -522,7 +537,8 @@ static int run(int argc, char **argv)
             cgs_graph_free(g);
             goto out;
         }
-        cli_print_json(doc);
+        struct node_ctx nc = {g, s, &bind};
+        cli_print_json_streamed(doc, "nodes", node_json, &nc, g->n_nodes);
     } else {
         shapes_text(g, s, &bind, all, total, total_known);
         if (split_ops)

@@ -195,12 +195,57 @@ static void add_source(cJSON *o, const char *key, const struct cgs_node *n)
 
 static cJSON *why_json(const struct cgs_split *s, const struct cgs_node *n);
 
+/* What making one piece's JSON needs: the split, and each piece's blocking findings, in
+ * finding order, from an index built once (a scan of every finding for every piece was
+ * quadratic on graphs of many pieces). */
+struct piece_ctx {
+    const struct cgs_split *s;
+    uint32_t *first, *blocking;
+};
+
+static cJSON *piece_json(void *ctx, size_t idx)
+{
+    const struct piece_ctx *pc = ctx;
+    const struct cgs_split *s = pc->s;
+    const uint32_t *first = pc->first, *blocking = pc->blocking;
+    uint32_t i = (uint32_t)idx;
+    const struct cgs_split_piece *p = &s->pieces[i];
+    cJSON *o = cJSON_CreateObject(), *a;
+    cJSON_AddStringToObject(o, "name", p->name);
+    cJSON_AddNumberToObject(o, "graph_id", (double)p->graph_id);
+    cJSON_AddBoolToObject(o, "is_splitting_graph", p->is_splitting_graph);
+    cJSON_AddItemToObject(o, "nodes", names_json(p->nodes, p->n_nodes));
+    cJSON_AddItemToObject(o, "inputs", names_json(p->inputs, p->n_inputs));
+    cJSON_AddItemToObject(o, "outputs", names_json(p->outputs, p->n_outputs));
+    if (p->compile_index >= 0)
+        cJSON_AddNumberToObject(o, "compile_index", p->compile_index);
+    else
+        cJSON_AddNullToObject(o, "compile_index");
+    a = cJSON_AddArrayToObject(o, "sym_shape_indices");
+    for (uint32_t k = 0; k < p->n_sym_shape_indices; k++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(p->sym_shape_indices[k]));
+    cJSON_AddItemToObject(o, "input_vals", vals_json(p->inputs, p->n_inputs));
+    cJSON_AddItemToObject(o, "output_vals", vals_json(p->outputs, p->n_outputs));
+    add_source(o, "first_line", p->n_nodes ? p->nodes[0] : NULL);
+    add_source(o, "last_line", p->n_nodes ? p->nodes[p->n_nodes - 1] : NULL);
+    if (s->policy == CGS_SPLIT_MAGI) {
+        cJSON_AddBoolToObject(o, "capturable", p->capturable);
+        a = cJSON_AddArrayToObject(o, "capturable_reasons");
+        if (p->is_splitting_graph)
+            cJSON_AddItemToArray(a, cJSON_CreateString(
+                                        "splitting piece: runs eagerly, never captured"));
+        for (uint32_t k = first[i]; k < first[i + 1]; k++)
+            cJSON_AddItemToArray(a, cJSON_CreateString(s->findings[blocking[k]].reason));
+    }
+    return o;
+}
+
+/* The document without its pieces (an empty "pieces" array where they go: cli_print_json_
+ * pieces fills it one piece at a time); *pc is what piece_json needs, freed by the caller. */
 static cJSON *split_json(const struct cgs_graph *g, const struct cgs_split *s,
-                         const struct cgs_node *why)
+                         const struct cgs_node *why, struct piece_ctx *pc)
 {
     cJSON *doc = cli_json_doc("split"), *arr;
-    /* each piece's blocking findings, in finding order: an index built once (a scan of every
-     * finding for every piece was quadratic on graphs of many pieces) */
     uint32_t *first = calloc((size_t)s->n_pieces + 2, sizeof(*first));
     uint32_t *blocking = calloc((size_t)s->n_findings + 1, sizeof(*blocking));
 
@@ -217,8 +262,8 @@ static cJSON *split_json(const struct cgs_graph *g, const struct cgs_split *s,
             cli_out_of_memory(((size_t)s->n_pieces + 1) * sizeof(*fill));
         for (uint32_t k = 0; k < s->n_findings; k++)
             if (s->findings[k].level == CGS_NOTE_ERROR) {
-                uint32_t pc = s->findings[k].piece;
-                blocking[first[pc] + fill[pc]++] = k;
+                uint32_t at = s->findings[k].piece;
+                blocking[first[at] + fill[at]++] = k;
             }
         free(fill);
     }
@@ -229,38 +274,10 @@ static cJSON *split_json(const struct cgs_graph *g, const struct cgs_split *s,
     arr = cJSON_AddArrayToObject(doc, "splitting_ops");
     for (uint32_t i = 0; i < s->n_ops; i++)
         cJSON_AddItemToArray(arr, cJSON_CreateString(s->ops[i].op));
-    arr = cJSON_AddArrayToObject(doc, "pieces");
-    for (uint32_t i = 0; i < s->n_pieces; i++) {
-        const struct cgs_split_piece *p = &s->pieces[i];
-        cJSON *o = cJSON_CreateObject(), *a;
-        cJSON_AddStringToObject(o, "name", p->name);
-        cJSON_AddNumberToObject(o, "graph_id", (double)p->graph_id);
-        cJSON_AddBoolToObject(o, "is_splitting_graph", p->is_splitting_graph);
-        cJSON_AddItemToObject(o, "nodes", names_json(p->nodes, p->n_nodes));
-        cJSON_AddItemToObject(o, "inputs", names_json(p->inputs, p->n_inputs));
-        cJSON_AddItemToObject(o, "outputs", names_json(p->outputs, p->n_outputs));
-        if (p->compile_index >= 0)
-            cJSON_AddNumberToObject(o, "compile_index", p->compile_index);
-        else
-            cJSON_AddNullToObject(o, "compile_index");
-        a = cJSON_AddArrayToObject(o, "sym_shape_indices");
-        for (uint32_t k = 0; k < p->n_sym_shape_indices; k++)
-            cJSON_AddItemToArray(a, cJSON_CreateNumber(p->sym_shape_indices[k]));
-        cJSON_AddItemToObject(o, "input_vals", vals_json(p->inputs, p->n_inputs));
-        cJSON_AddItemToObject(o, "output_vals", vals_json(p->outputs, p->n_outputs));
-        add_source(o, "first_line", p->n_nodes ? p->nodes[0] : NULL);
-        add_source(o, "last_line", p->n_nodes ? p->nodes[p->n_nodes - 1] : NULL);
-        if (s->policy == CGS_SPLIT_MAGI) {
-            cJSON_AddBoolToObject(o, "capturable", p->capturable);
-            a = cJSON_AddArrayToObject(o, "capturable_reasons");
-            if (p->is_splitting_graph)
-                cJSON_AddItemToArray(a, cJSON_CreateString(
-                                            "splitting piece: runs eagerly, never captured"));
-            for (uint32_t k = first[i]; k < first[i + 1]; k++)
-                cJSON_AddItemToArray(a, cJSON_CreateString(s->findings[blocking[k]].reason));
-        }
-        cJSON_AddItemToArray(arr, o);
-    }
+    cJSON_AddArrayToObject(doc, "pieces"); /* filled as it is written */
+    pc->s = s;
+    pc->first = first;
+    pc->blocking = blocking;
     arr = cJSON_AddArrayToObject(doc, "boundaries");
     for (uint32_t i = 0; i < s->n_boundaries; i++) {
         const struct cgs_split_boundary *b = &s->boundaries[i];
@@ -315,8 +332,6 @@ static cJSON *split_json(const struct cgs_graph *g, const struct cgs_split *s,
     }
     if (why)
         cJSON_AddItemToObject(doc, "why", why_json(s, why));
-    free(first);
-    free(blocking);
     return doc;
 }
 
@@ -673,7 +688,11 @@ static int run(int argc, char **argv)
     if (rc)
         goto out;
     if (json) {
-        cli_print_json(split_json(g, s, why_node));
+        struct piece_ctx pc;
+        cJSON *doc = split_json(g, s, why_node, &pc);
+        cli_print_json_streamed(doc, "pieces", piece_json, &pc, s->n_pieces);
+        free(pc.first);
+        free(pc.blocking);
     } else if (why_node) {
         struct cgs_buf b = CGS_BUF_INIT;
         why_text(s, why_node, &b);

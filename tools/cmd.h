@@ -95,6 +95,12 @@ cJSON *cli_json_doc(const char *command);
 /* Print a JSON document (pretty) to stdout and delete it. */
 void cli_print_json(cJSON *doc);
 
+/* The same, with the array member `key` of doc (an empty placeholder) filled by item(ctx, i)
+ * for i in [0, n), each made, written and freed in turn (lib/jsonw.h): large lists stream. */
+#include "lib/jsonw.h"
+void cli_print_json_streamed(cJSON *doc, const char *key, cgs_jsonw_item_fn item, void *ctx,
+                             size_t n);
+
 /*
  * --json was given (set by main before the command runs): the first error is then also
  * written as one JSON object {"error": {"message", "file", "line", "column", "path"}} on
