@@ -605,6 +605,8 @@ static void index_text(struct cgs_dash *d, struct cgs_feed *f)
     }
     if (!cJSON_IsArray(v) || (cJSON_GetArraySize(v) &&
                               !cgs_pylit_key(cJSON_GetArrayItem(v, 0)))) {
+        if (!f->line_no)
+            f->line_no = 1;
         bad_line(d, f, "expected a dict {(runtime_shape, graph_index, backend): (key, path, "
                        "restart_analysis_count)}");
         cJSON_Delete(v);

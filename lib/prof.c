@@ -12,6 +12,7 @@
 
 #include "lib/arena.h"
 #include "lib/file.h"
+#include "lib/json-scan.h"
 #include "lib/proftrace.h"
 #include "lib/strmap.h"
 
@@ -170,7 +171,10 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
                             "trace format version %u; this cgscope reads version %u", h.version,
                             CGS_TRACE_VERSION);
     if (h.header_size < sizeof(h) || h.header_size > len || h.header_size % 8)
-        return cgs_diag_set(d, CGS_E_FORMAT, "bad header size %u", h.header_size);
+        return cgs_diag_set(d, CGS_E_FORMAT,
+                            "bad header size %u (expected at least %zu, a multiple of 8, "
+                            "within the file)",
+                            h.header_size, sizeof(h));
     t->pid = h.pid;
 
     for (off = h.header_size; off < len;) {
@@ -971,7 +975,13 @@ int cgs_prof_summary_parse(const char *buf, size_t len, const char *file,
         char where[32];
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
         snprintf(where, sizeof(where), "pieces[%u]", i);
-        if (!cJSON_IsObject(it) || !cJSON_IsString(name)) {
+        if (!cJSON_IsObject(it)) {
+            cgs_diag_path(d, "%s", where);
+            rc = cgs_diag_set(d, CGS_E_SCHEMA, "expected a piece object, got %s",
+                              cgs_json_type(it));
+            goto fail;
+        }
+        if (!cJSON_IsString(name)) {
             cgs_diag_path(d, "%s.name", where);
             rc = cgs_diag_set(d, CGS_E_SCHEMA, "expected a string for 'name'");
             goto fail;

@@ -78,6 +78,14 @@ static int list_index(int argc, char **argv, bool json)
 
     if (argc != 1)
         return cli_usage_error(&cmd_cache, argc ? "expected one INDEX" : "missing INDEX");
+    {
+        /* an index being written is empty for a moment (top follows it); here it is an error */
+        struct stat st;
+        if (stat(argv[0], &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+            return cli_error("%s: empty file (expected a compile-cache index: a dict "
+                             "{(runtime_shape, graph_index, backend): (key, path, "
+                             "restart_analysis_count)}, `{}` when it has no entry)", argv[0]);
+    }
     cgs_dash_init(&d);
     if (cgs_dash_read_file(&d, argv[0], CGS_SRC_CACHE_INDEX, &e)) {
         cgs_dash_release(&d);

@@ -5,10 +5,10 @@ seeds() {
     graph) ls samples/*.json tests/bad/*.json tests/data/hop/*.json 2>/dev/null ;;
     symexpr) echo tests/fuzz/seeds/symexpr ;;
     pt2) ls tests/data/pt2/*.pt2 2>/dev/null ;;
-    pylit) echo tests/fuzz/seeds/pylit; echo samples/magi_compile_cache.py ;;
+    pylit) echo tests/fuzz/seeds/pylit; echo samples/magi_compile_cache.py; ls tests/bad/index/*.py ;;
     dash) ls samples/*.jsonl samples/magi_compile_cache.py samples/graph_break.torch_trace.log ;;
-    profile) ls samples/profile/report.json ;;
-    trace) ls samples/profile/*.cgstrace tests/data/prof/*/*.cgstrace ;;
+    profile) ls samples/profile/report.json tests/bad/report/*.json ;;
+    trace) ls samples/profile/*.cgstrace tests/data/prof/*/*.cgstrace tests/bad/trace/*.cgstrace ;;
     esac
     [ -d "tests/fuzz/regress/$1" ] && echo "tests/fuzz/regress/$1"
 }

@@ -1,0 +1,1 @@
+{(None, 0, "inductor"): __import__("os")}

@@ -1,0 +1,1 @@
+{(None, 0, 'inductor'): ('k', 'p', 0)
