@@ -3,6 +3,7 @@
 #   make test            unit tests (cmocka), CLI tests, golden tests on ../shared/fixtures
 #   make SANITIZE=address,undefined test
 #   make valgrind        the unit tests under valgrind
+#   make coverage        the tests on a gcov build, then line coverage per file (tests/coverage.sh)
 #   make bench           benchmarks on generated 100k/1M-node graphs (not tests)
 #   make profiler       the CUPTI injection library (where cupti.h is: CUDA_HOME, CUPTI_INC)
 #   make profiler-debian  that, against Debian's CUPTI 11.8 fetched into build/ (CI)
@@ -90,7 +91,7 @@ PROFILER_SO   = $(B)/profiler/libcgscope-cupti.so
 # the injected library is built plainly (no sanitizer runtime inside someone's process)
 PROF_CFLAGS  ?= -O2 -g
 
-.PHONY: profiler profiler-debian fuzz fuzz-bins install uninstall man op-list check-ops all test check unit-test cli-test valgrind asan bench check-layering deps format clean
+.PHONY: coverage profiler profiler-debian fuzz fuzz-bins install uninstall man op-list check-ops all test check unit-test cli-test valgrind asan bench check-layering deps format clean
 
 all: $(BIN) $(if $(HAVE_CUPTI),$(PROFILER_SO))
 NVTX_CLIENT = $(B)/profiler/nvtx-client
@@ -194,6 +195,13 @@ valgrind: $(BIN) $(TEST_BIN)
 
 asan:
 	$(MAKE) SANITIZE=address,undefined OPT=-O1 test
+
+# make coverage: the test suite on a gcov build (build-cov), then line coverage per file
+coverage:
+	@rm -f $$(find build-cov -name '*.gcda' 2>/dev/null)
+	-@$(MAKE) --no-print-directory B=build-cov OPT=-O0 CFLAGS="-O0 -g --coverage" \
+		LDFLAGS="--coverage" test
+	@sh tests/coverage.sh build-cov
 
 BENCH_DIR = $(B)/bench-data
 BENCH_GRAPHS = $(BENCH_DIR)/g100k.json $(BENCH_DIR)/g1m.json
