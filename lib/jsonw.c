@@ -208,6 +208,10 @@ void jsonw_doc_streamed(struct jsonw *w, const cJSON *doc, const char *key, cgs_
             ch(w, '[');
             for (size_t i = 0; i < n; i++) {
                 cJSON *x = item(ctx, i);
+                if (!x) {
+                    w->failed = true; /* the item could not be made: the text would be wrong */
+                    break;
+                }
                 jsonw_value(w, x, 2);
                 cJSON_Delete(x);
                 if (i + 1 < n)

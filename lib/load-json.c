@@ -33,8 +33,10 @@
  * While a graph loads, the cJSON trees of its nodes come from a per-thread bump
  * allocator that is reset after each node: allocation is a pointer bump and
  * cJSON_Delete frees nothing. cJSON's hooks are process-wide, so they are
- * installed once and fall through to malloc/free whenever no load is running
- * on the calling thread (or the pointer is not from the bump blocks).
+ * installed once and fall through to cgs_xmalloc/free whenever no load is running
+ * on the calling thread (or the pointer is not from the bump blocks): a cJSON
+ * allocation that fails goes to the application's out-of-memory handler, as
+ * every other allocation does, instead of looking like malformed input.
  */
 struct bump_block {
     struct bump_block *next;
@@ -53,14 +55,12 @@ static void *bump_malloc(size_t n)
     struct bump *b = cur_bump;
     struct bump_block *blk;
     if (!b)
-        return malloc(n);
+        return cgs_xmalloc(n); /* every cJSON allocation: out of memory is the OOM handler's */
     n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
     blk = b->head;
     if (!blk || blk->cap - blk->used < n) {
         size_t cap = n > ((size_t)1 << 20) ? n : (size_t)1 << 20;
-        blk = malloc(sizeof(*blk) + cap);
-        if (!blk)
-            return NULL;
+        blk = cgs_xmalloc(sizeof(*blk) + cap);
         blk->used = 0;
         blk->cap = cap;
         blk->next = b->head;
@@ -116,6 +116,11 @@ static void install_hooks(void)
 {
     cJSON_Hooks h = {bump_malloc, bump_free};
     cJSON_InitHooks(&h);
+}
+
+void cgs_json_init(void)
+{
+    pthread_once(&hooks_once, install_hooks);
 }
 
 /* ---- the loader's state ------------------------------------------------------ */

@@ -37,6 +37,11 @@ struct cgs_graph *cgs_graph_load(const char *path, const struct cgs_load_opts *o
 /* Load graph JSON from a file. */
 struct cgs_graph *cgs_graph_load_json(const char *path, struct cgs_diag *d) CGS_WUR;
 
+/* Route cJSON's allocations through cgs_xmalloc (and the loader's per-node blocks) now
+ * rather than at the first graph load: an application that sets an out-of-memory handler
+ * calls this so that JSON it builds or parses without a graph fails the same way. */
+void cgs_json_init(void);
+
 /* Load graph JSON from memory; `file` names it in messages (borrowed). */
 struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const char *file,
                                           struct cgs_diag *d) CGS_WUR;

@@ -8,6 +8,7 @@
 
 #include "lib/arena.h"
 #include "lib/ops.h"
+#include "lib/load.h"
 #include "tools/cmd.h"
 
 #define CMD(n) extern const struct cmd cmd_##n;
@@ -223,6 +224,7 @@ int main(int argc, char **argv)
     int status;
 
     cgs_set_oom_handler(cli_out_of_memory);
+    cgs_json_init();
     if (argc < 2) {
         print_usage(stderr);
         return CGS_EXIT_BAD_INPUT;
