@@ -5,7 +5,8 @@
 # with nothing on stdout and no output file.
 : "${CGSCOPE:=./cgscope}"
 fails=0; n=0; runs=0
-tmpd=$(mktemp -d)
+tmpd=$(mktemp -d "${TMPDIR:-/tmp}/cgs-bad.XXXXXX")
+trap 'rm -rf "$tmpd"' EXIT
 for f in tests/bad/*.json tests/bad/*.pt2; do
     [ -f "$f" ] || continue
     n=$((n + 1))
@@ -13,7 +14,7 @@ for f in tests/bad/*.json tests/bad/*.pt2; do
     for c in "info" "split --split-ops aten.mm --allow-missing-ops" "shapes --reinfer" "layout" \
              "dot -o $tmpd/out.svg"; do
         runs=$((runs + 1))
-        out=$("$CGSCOPE" $c "$f" 2>&1 >/tmp/cgs-bad-stdout.$$)
+        out=$("$CGSCOPE" $c "$f" 2>&1 >$tmpd/stdout)
         rc=$?
         case "$out" in
         *"$f:"*"$exp"* | *"$f: $exp"* ) ;;
@@ -21,18 +22,15 @@ for f in tests/bad/*.json tests/bad/*.pt2; do
         *) echo "FAIL $c $f: expected '$exp'"; echo "     got '$out'"; fails=$((fails + 1));;
         esac
         [ "$rc" = 2 ] || { echo "FAIL $c $f: exit $rc, expected 2"; fails=$((fails + 1)); }
-        [ -s /tmp/cgs-bad-stdout.$$ ] && { echo "FAIL $c $f: wrote to stdout"; fails=$((fails + 1)); }
+        [ -s $tmpd/stdout ] && { echo "FAIL $c $f: wrote to stdout"; fails=$((fails + 1)); }
         [ -e "$tmpd/out.svg" ] && { echo "FAIL $c $f: wrote an output file"; fails=$((fails + 1)); rm -f "$tmpd/out.svg"; }
     done
 done
-rm -rf "$tmpd"
-rm -f /tmp/cgs-bad-stdout.$$
 # the .pt2 errors that once printed freed memory (issue 15 finding 3): clean under valgrind
 if command -v valgrind >/dev/null && ! nm "$CGSCOPE" 2>/dev/null | grep -q __asan_init; then
-    valgrind -q --error-exitcode=99 "$CGSCOPE" info tests/bad/duplicate-input-name.pt2 >/dev/null 2>/tmp/cgs-vg.$$
+    valgrind -q --error-exitcode=99 "$CGSCOPE" info tests/bad/duplicate-input-name.pt2 >/dev/null 2>"$tmpd/vg"
     rc=$?
-    [ "$rc" = 2 ] || { echo "FAIL valgrind on duplicate-input-name.pt2: exit $rc"; head -5 /tmp/cgs-vg.$$; fails=$((fails + 1)); }
-    rm -f /tmp/cgs-vg.$$
+    [ "$rc" = 2 ] || { echo "FAIL valgrind on duplicate-input-name.pt2: exit $rc"; head -5 "$tmpd/vg"; fails=$((fails + 1)); }
 fi
 # also through --json
 out=$("$CGSCOPE" info --json tests/bad/cycle.json 2>&1 >/dev/null); rc=$?

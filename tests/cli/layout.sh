@@ -1,21 +1,8 @@
 #!/bin/sh
 # cgscope layout: help, usage errors, bad input, and verdicts on post-grad fixtures
 # (the verdicts are PyTorch's own, from the fixtures' .layout.json sidecars).
-: "${CGSCOPE:=./cgscope}"
-: "${FIXTURES:=../shared/fixtures}"
+. tests/cli/lib.sh
 PG=$FIXTURES/post_grad
-fails=0
-out=/tmp/cgs-layout-out.$$
-err=/tmp/cgs-layout-err.$$
-check() { # description, expected status, command...
-    desc=$1; want=$2; shift 2
-    "$@" >$out 2>$err
-    rc=$?
-    [ "$rc" = "$want" ] || { echo "FAIL $desc: exit $rc, expected $want"; sed 's/^/  | /' $err | head -5; fails=$((fails + 1)); }
-}
-has() { # description, file, text
-    grep -qF -- "$3" "$2" || { echo "FAIL $1: no '$3' in output"; fails=$((fails + 1)); }
-}
 first() { # description, file, prefix of the first line
     head -n 1 "$2" | grep -q "^$3" || { echo "FAIL $1: first line '$(head -n 1 "$2")'"; fails=$((fails + 1)); }
 }
@@ -101,6 +88,4 @@ fi
 # one; no "no convolution in the graph" answer that would be wrong
 check "dynamo graph" 2 "$CGSCOPE" layout "$(dirname "$0")/../../samples/resnet18.dynamo.json"
 has "dynamo graph hint" $err "Inductor decides layout on the post-grad graph"
-rm -f $out* $err
-echo "$fails failures"
-[ $fails = 0 ]
+finish

@@ -2,13 +2,7 @@
 # cgscope shapes: exit codes and messages for bad usage and bad input, the
 # --json contract keys, --reinfer against a fixture recorded by torch 2.11,
 # and --bind (bytes per node at a batch size).
-: "${CGSCOPE:=./cgscope}"
-: "${FIXTURES:=../shared/fixtures}"
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-out=/tmp/cgs-shapes-out.$$
-err=/tmp/cgs-shapes-err.$$
-trap 'rm -f $out $err' EXIT
+. tests/cli/lib.sh
 
 # usage errors: exit 2, the message on stderr, nothing on stdout
 "$CGSCOPE" shapes >$out 2>$err; rc=$?
@@ -201,5 +195,4 @@ assert h["status"] == "partial" and "in the body" in h["reason"], h
 ' || fail "an unknown op inside a body"
 rm -f $err.hop.json
 
-echo "shapes CLI: $fails failures"
-[ $fails = 0 ]
+finish

@@ -3,20 +3,8 @@
 # --max-pieces gate, --why, near-miss warnings and bad input. Piece counts come
 # from PyTorch's own split of the sample (shared/fixtures/dynamo/cgs_transformer_dyn.split-attn.json:
 # 9 pieces, the first splitting piece holds node 'a').
-: "${CGSCOPE:=./cgscope}"
+. tests/cli/lib.sh
 G=samples/cgs_transformer_dyn.json
-out=/tmp/cgs-split-out.$$ err=/tmp/cgs-split-err.$$
-trap 'rm -f $out $err $out.2' EXIT
-fails=0
-check() { # description, expected status, command...
-    desc=$1; want=$2; shift 2
-    "$@" >$out 2>$err
-    rc=$?
-    [ "$rc" = "$want" ] || { echo "FAIL $desc: exit $rc, expected $want"; sed 's/^/  | /' $err; fails=$((fails + 1)); }
-}
-has() { # description, file, text
-    grep -qF -- "$3" "$2" || { echo "FAIL $1: no '$3' in output"; fails=$((fails + 1)); }
-}
 check "split --help" 0 "$CGSCOPE" split --help
 cp $out $out.2
 check "help split" 0 "$CGSCOPE" help split
@@ -75,5 +63,4 @@ check "missing graph" 2 "$CGSCOPE" split --split-ops cgs.attention
 check "bad graph" 2 "$CGSCOPE" split tests/bad/cycle.json --split-ops cgs.attention
 [ -s $out ] && { echo "FAIL bad graph wrote to stdout"; fails=$((fails + 1)); }
 check "missing file" 2 "$CGSCOPE" split /nonexistent/graph.json --split-ops x
-echo "$fails failures"
-[ $fails -eq 0 ]
+finish
