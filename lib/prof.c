@@ -87,14 +87,6 @@ bool cgs_prof_is_trace(const char *buf, size_t len)
     return len >= 8 && memcmp(buf, CGS_TRACE_MAGIC, 8) == 0;
 }
 
-#define GROW(t, arr, n, a)                                                                         \
-    do {                                                                                           \
-        if ((t)->n == (t)->a) {                                                                    \
-            (t)->a = (t)->a ? (t)->a * 2 : 256;                                                    \
-            (t)->arr = cgs_xrealloc((t)->arr, cgs_array_bytes((t)->a, sizeof(*(t)->arr)));       \
-        }                                                                                          \
-    } while (0)
-
 static int bad(struct cgs_diag *d, const char *file, size_t off, const char *fmt, ...)
     CGS_PRINTF(4, 5);
 static int bad(struct cgs_diag *d, const char *file, size_t off, const char *fmt, ...)
@@ -154,7 +146,7 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
     arena = cgs_xcalloc(1, sizeof(*arena));
     cgs_arena_init(arena);
     t->arena = arena;
-    GROW(t, names, n_names, a_names);
+    CGS_ALLOC_GROW(t->names, t->n_names + 1, t->a_names);
     t->names[t->n_names++] = cgs_xstrdup("");
 
     cgs_diag_at(d, file, 0, 0);
@@ -229,7 +221,7 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
             NEED(struct cgs_tr_push);
             TEXT(sizeof(x));
             memcpy(&x, p, sizeof(x));
-            GROW(t, ranges, n_ranges, a_ranges);
+            CGS_ALLOC_GROW(t->ranges, t->n_ranges + 1, t->a_ranges);
             rg = &t->ranges[t->n_ranges];
             rg->uid = x.uid;
             rg->parent = x.parent;
@@ -258,7 +250,7 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
             struct cgs_tr_launch x;
             NEED(struct cgs_tr_launch);
             memcpy(&x, p, sizeof(x));
-            GROW(t, launches, n_launches, a_launches);
+            CGS_ALLOC_GROW(t->launches, t->n_launches + 1, t->a_launches);
             t->launches[t->n_launches++] = (struct cgs_prof_launch){x.ts, x.uid, x.corr, r.tid,
                                                                     x.graph};
             break;
@@ -273,10 +265,9 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
                 return bad(d, file, off, "%s record with id %u (expected 1..%u)",
                            type_name(r.type), x.id, 1u << 24);
             }
-            while (t->n_names <= x.id) {
-                GROW(t, names, n_names, a_names);
+            CGS_ALLOC_GROW(t->names, (size_t)x.id + 1, t->a_names);
+            while (t->n_names <= x.id)
                 t->names[t->n_names++] = NULL;
-            }
             free(t->names[x.id]);
             t->names[x.id] = cgs_xstrdup(p + sizeof(x));
             break;
@@ -285,7 +276,7 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
             struct cgs_tr_kernel x;
             NEED(struct cgs_tr_kernel);
             memcpy(&x, p, sizeof(x));
-            GROW(t, work, n_work, a_work);
+            CGS_ALLOC_GROW(t->work, t->n_work + 1, t->a_work);
             t->work[t->n_work++] = (struct cgs_prof_work){
                 x.start, x.end, 0, x.graph_node, x.corr, x.graph_id, x.device, x.stream,
                 x.name, CGS_PROF_KERNEL};
@@ -295,7 +286,7 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
             struct cgs_tr_memcpy x;
             NEED(struct cgs_tr_memcpy);
             memcpy(&x, p, sizeof(x));
-            GROW(t, work, n_work, a_work);
+            CGS_ALLOC_GROW(t->work, t->n_work + 1, t->a_work);
             t->work[t->n_work++] = (struct cgs_prof_work){
                 x.start, x.end, x.bytes, x.graph_node, x.corr, x.graph_id, x.device, x.stream,
                 0, CGS_PROF_MEMCPY};
@@ -305,7 +296,7 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
             struct cgs_tr_memset x;
             NEED(struct cgs_tr_memset);
             memcpy(&x, p, sizeof(x));
-            GROW(t, work, n_work, a_work);
+            CGS_ALLOC_GROW(t->work, t->n_work + 1, t->a_work);
             t->work[t->n_work++] = (struct cgs_prof_work){
                 x.start, x.end, x.bytes, x.graph_node, x.corr, x.graph_id, x.device, x.stream,
                 0, CGS_PROF_MEMSET};
@@ -315,7 +306,7 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
             struct cgs_tr_gnode x;
             NEED(struct cgs_tr_gnode);
             memcpy(&x, p, sizeof(x));
-            GROW(t, gnodes, n_gnodes, a_gnodes);
+            CGS_ALLOC_GROW(t->gnodes, t->n_gnodes + 1, t->a_gnodes);
             t->gnodes[t->n_gnodes][0] = x.node;
             t->gnodes[t->n_gnodes++][1] = x.uid;
             break;
@@ -324,7 +315,7 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
             struct cgs_tr_gclone x;
             NEED(struct cgs_tr_gclone);
             memcpy(&x, p, sizeof(x));
-            GROW(t, gclones, n_gclones, a_gclones);
+            CGS_ALLOC_GROW(t->gclones, t->n_gclones + 1, t->a_gclones);
             t->gclones[t->n_gclones][0] = x.node;
             t->gclones[t->n_gclones++][1] = x.original;
             break;
@@ -518,22 +509,9 @@ struct build {
     struct u64map pk;           /* (group + 1) << 32 | kernel + 1 -> index + 1 into pks */
     struct cgs_prof_pk *pks;
     uint32_t *pk_group;
-    size_t n_pks, a_pks;
-    struct u64map replay;       /* hash of (group, trace, corr) -> 1 */
-    uint32_t a_groups, a_kernels;
-    char **keys;                /* strings the maps borrow */
-    size_t n_keys, a_keys;
+    size_t n_pks, a_pks, a_pk_group;
+    size_t a_groups, a_kernels;
 };
-
-static const char *keep_key(struct build *b, char *s)
-{
-    if (b->n_keys == b->a_keys) {
-        b->a_keys = b->a_keys ? b->a_keys * 2 : 64;
-        b->keys = cgs_xrealloc(b->keys, cgs_array_bytes(b->a_keys, sizeof(*b->keys)));
-    }
-    b->keys[b->n_keys++] = s;
-    return s;
-}
 
 static uint32_t group_of(struct build *b, const char *name, const char *range)
 {
@@ -543,16 +521,14 @@ static uint32_t group_of(struct build *b, const char *name, const char *range)
 
     if (v)
         return (uint32_t)((uintptr_t)v - 1);
-    if (r->n_groups == b->a_groups) {
-        b->a_groups = b->a_groups ? b->a_groups * 2 : 16;
-        r->groups = cgs_xrealloc(r->groups, cgs_array_bytes(b->a_groups, sizeof(*r->groups)));
-    }
+    CGS_ALLOC_GROW(r->groups, r->n_groups + 1, b->a_groups);
     g = &r->groups[r->n_groups];
     memset(g, 0, sizeof(*g));
     g->name = cgs_xstrdup(name);
     g->range = cgs_xstrdup(range);
     g->per_trace = cgs_xcalloc(r->n_traces + 1, sizeof(*g->per_trace));
-    cgs_strmap_put(b->groups, keep_key(b, cgs_xstrdup(name)), (void *)(uintptr_t)(r->n_groups + 1));
+    /* the map borrows the group's own copy of the name */
+    cgs_strmap_put(b->groups, g->name, (void *)(uintptr_t)(r->n_groups + 1));
     return r->n_groups++;
 }
 
@@ -566,10 +542,7 @@ static uint32_t kernel_of(struct build *b, const char *mangled)
         free(name);
         return (uint32_t)((uintptr_t)v - 1);
     }
-    if (r->n_kernels == b->a_kernels) {
-        b->a_kernels = b->a_kernels ? b->a_kernels * 2 : 64;
-        r->kernels = cgs_xrealloc(r->kernels, cgs_array_bytes(b->a_kernels, sizeof(*r->kernels)));
-    }
+    CGS_ALLOC_GROW(r->kernels, r->n_kernels + 1, b->a_kernels);
     memset(&r->kernels[r->n_kernels], 0, sizeof(r->kernels[0]));
     r->kernels[r->n_kernels].name = name;
     r->kernels[r->n_kernels].min_ns = UINT64_MAX;
@@ -668,7 +641,7 @@ static void trace_into(struct build *b, const struct cgs_prof_trace *t, uint32_t
                        const char *prefix)
 {
     struct cgs_prof_report *r = b->r;
-    struct u64map by_uid = {0}, by_corr = {0}, node_uid = {0}, clone = {0};
+    struct u64map by_uid = {0}, by_corr = {0}, node_uid = {0}, clone = {0}, replay = {0};
     uint32_t *fallback = any_thread_ranges(t);
     int64_t *rgroup = cgs_xmalloc(cgs_array_bytes(t->n_ranges + 1, sizeof(*rgroup)));
     uint32_t *kname = cgs_xcalloc(t->n_names + 1, sizeof(*kname));
@@ -760,12 +733,8 @@ static void trace_into(struct build *b, const struct cgs_prof_trace *t, uint32_t
             key = ((uint64_t)(gi + 2) << 32) | k;
             slot = u64map_slot(&b->pk, key, true, 0);
             if (!*slot) {
-                if (b->n_pks == b->a_pks) {
-                    b->a_pks = b->a_pks ? b->a_pks * 2 : 256;
-                    b->pks = cgs_xrealloc(b->pks, cgs_array_bytes(b->a_pks, sizeof(*b->pks)));
-                    b->pk_group = cgs_xrealloc(b->pk_group,
-                                               cgs_array_bytes(b->a_pks, sizeof(*b->pk_group)));
-                }
+                CGS_ALLOC_GROW(b->pks, b->n_pks + 1, b->a_pks);
+                CGS_ALLOC_GROW(b->pk_group, b->n_pks + 1, b->a_pk_group);
                 b->pks[b->n_pks] = (struct cgs_prof_pk){k - 1, {0, 0, 0}};
                 b->pk_group[b->n_pks] = (uint32_t)(gi + 1);
                 *slot = ++b->n_pks;
@@ -780,8 +749,9 @@ static void trace_into(struct build *b, const struct cgs_prof_trace *t, uint32_t
             add(&r->memset_total, ns, w->bytes);
         }
         if (w->graph_id) {
-            uint64_t key = mix64(((uint64_t)(gi + 2) << 40) ^ ((uint64_t)ti << 32) ^ w->corr) | 1;
-            slot = u64map_slot(&b->replay, key, true, 0);
+            /* a replay is one graph launch (its correlation id) of this trace per group */
+            uint64_t key = ((uint64_t)(gi + 2) << 32) | w->corr;
+            slot = u64map_slot(&replay, key, true, 0);
             if (!*slot) {
                 *slot = 1;
                 g->graph_replays++;
@@ -795,6 +765,7 @@ static void trace_into(struct build *b, const struct cgs_prof_trace *t, uint32_t
     u64map_release(&by_corr);
     u64map_release(&node_uid);
     u64map_release(&clone);
+    u64map_release(&replay);
 }
 
 int cgs_prof_report_build(const struct cgs_prof_trace *traces, uint32_t n,
@@ -870,13 +841,14 @@ int cgs_prof_report_build(const struct cgs_prof_trace *traces, uint32_t n,
         qsort(r->groups, r->n_groups, sizeof(*r->groups),
               r->by == CGS_PROF_BY_PIECE ? group_name_cmp : group_time_cmp);
 
+    /* names to groups, for cgs_prof_find, now that the groups have their final places */
+    r->by_name = cgs_strmap_new();
+    for (uint32_t i = 0; i < r->n_groups; i++)
+        cgs_strmap_put(r->by_name, r->groups[i].name, &r->groups[i]);
+
     cgs_strmap_free(b.groups);
     cgs_strmap_free(b.kernels);
-    for (size_t i = 0; i < b.n_keys; i++)
-        free(b.keys[i]);
-    free(b.keys);
     u64map_release(&b.pk);
-    u64map_release(&b.replay);
     free(b.pks);
     free(b.pk_group);
     return 0;
@@ -901,15 +873,13 @@ void cgs_prof_report_release(struct cgs_prof_report *r)
     for (uint32_t i = 0; i < r->n_kernels; i++)
         free(r->kernels[i].name);
     free(r->kernels);
+    cgs_strmap_free(r->by_name);
     memset(r, 0, sizeof(*r));
 }
 
 const struct cgs_prof_group *cgs_prof_find(const struct cgs_prof_report *r, const char *name)
 {
-    for (uint32_t i = 0; i < r->n_groups; i++)
-        if (strcmp(r->groups[i].name, name) == 0)
-            return &r->groups[i];
-    return NULL;
+    return r->by_name ? cgs_strmap_get(r->by_name, name) : NULL;
 }
 
 /* ---- report JSON, as dot --profile reads it ----------------------------------------------------- */

@@ -145,6 +145,7 @@ struct cgs_prof_report {
     struct cgs_prof_stat kernels_total, memcpy_total, memset_total;
     uint64_t no_launch; /* records whose API call was not seen (started before injection) */
     uint32_t n_traces;
+    struct cgs_strmap *by_name; /* group name -> group (cgs_prof_find) */
 };
 
 /* Attribute and sum the traces (several processes, one column each). */

@@ -8,17 +8,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/arena.h"
+#include "lib/file.h"
 #include "lib/split.h"
 #include "tools/cmd.h"
 
-static int load_one(const char *path, struct cli_prof_set *set)
+static int load_one(const char *path, struct cli_prof_set *set, size_t *alloc)
 {
     struct cgs_diag d = CGS_DIAG_INIT;
     struct cgs_prof_trace *t;
 
-    set->traces = realloc(set->traces, (set->n + 1) * sizeof(*set->traces));
-    if (!set->traces)
-        cli_out_of_memory((set->n + 1) * sizeof(*set->traces));
+    CGS_ALLOC_GROW(set->traces, set->n + 1, *alloc);
     t = &set->traces[set->n];
     if (cgs_prof_read(path, t, &d) < 0) {
         cgs_prof_trace_release(t);
@@ -33,67 +33,54 @@ static int name_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
 int cli_prof_load(const char *const *paths, size_t n, struct cli_prof_set *set)
 {
+    size_t alloc = 0;
+
     memset(set, 0, sizeof(*set));
     for (size_t i = 0; i < n; i++) {
         struct stat st;
         if (stat(paths[i], &st) != 0)
             return cli_error("%s: cannot open: %s", paths[i], strerror(errno));
         if (!S_ISDIR(st.st_mode)) {
-            if (load_one(paths[i], set))
+            if (load_one(paths[i], set, &alloc))
                 return CGS_EXIT_BAD_INPUT;
             continue;
         }
         DIR *dir = opendir(paths[i]);
         struct dirent *e;
         char **names = NULL;
-        size_t nn = 0, found = 0;
+        size_t nn = 0, names_alloc = 0, found = 0;
+        int rc = 0;
         if (!dir)
             return cli_error("%s: cannot read the folder: %s", paths[i], strerror(errno));
         while ((e = readdir(dir))) {
-            if (!ends_with(e->d_name, ".cgstrace") && !ends_with(e->d_name, ".cgstrace.part"))
+            if (!cgs_path_has_ext(e->d_name, ".cgstrace") &&
+                !cgs_path_has_ext(e->d_name, ".cgstrace.part"))
                 continue;
-            names = realloc(names, (nn + 1) * sizeof(*names));
-            if (!names || !(names[nn] = strdup(e->d_name)))
-                cli_out_of_memory(64);
-            nn++;
+            CGS_ALLOC_GROW(names, nn + 1, names_alloc);
+            names[nn++] = cgs_xstrdup(e->d_name);
         }
         closedir(dir);
         if (nn)
             qsort(names, nn, sizeof(*names), name_cmp);
-        for (size_t k = 0; k < nn; k++) {
+        for (size_t k = 0; k < nn && !rc; k++) {
             char path[8192];
-            int rc = 0;
-            /* a .part next to its finished file is a leftover; a lone one is a killed process */
-            if (ends_with(names[k], ".part")) {
-                size_t len = strlen(names[k]) - 5;
-                bool twin = false;
-                for (size_t q = 0; q < nn; q++)
-                    twin |= strlen(names[q]) == len && strncmp(names[q], names[k], len) == 0;
-                if (twin)
-                    continue;
-            }
+            /* a .part next to its finished file (just before it, in name order) is a leftover;
+             * a lone one is a process that was killed */
+            if (cgs_path_has_ext(names[k], ".part") && k > 0 &&
+                strlen(names[k - 1]) == strlen(names[k]) - 5 &&
+                !strncmp(names[k - 1], names[k], strlen(names[k - 1])))
+                continue;
             snprintf(path, sizeof(path), "%s/%s", paths[i], names[k]);
-            if (!rc)
-                rc = load_one(path, set);
+            rc = load_one(path, set, &alloc);
             found++;
-            if (rc) {
-                for (; k < nn; k++)
-                    free(names[k]);
-                free(names);
-                return CGS_EXIT_BAD_INPUT;
-            }
         }
         for (size_t k = 0; k < nn; k++)
             free(names[k]);
         free(names);
+        if (rc)
+            return CGS_EXIT_BAD_INPUT;
         if (!found)
             return cli_error("%s: no CUPTI trace (*.cgstrace) in this folder; traces come from "
                              "`cgscope profile -o %s -- CMD`",
@@ -144,6 +131,28 @@ static void trace_label(const struct cgs_prof_trace *t, char *buf, size_t n)
         snprintf(buf, n, "pid%" PRIu64, t->pid);
 }
 
+/* Whether name is a piece of the split: its pieces are "submod_<graph_id>", sorted by id. */
+static bool in_split(const struct cgs_split *s, const char *name)
+{
+    char *end;
+    long long id;
+    uint32_t lo = 0, hi = s->n_pieces;
+
+    if (strncmp(name, "submod_", 7) || name[7] < '0' || name[7] > '9')
+        return false;
+    id = strtoll(name + 7, &end, 10);
+    if (*end)
+        return false;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->pieces[mid].graph_id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->n_pieces && s->pieces[lo].graph_id == id && !strcmp(s->pieces[lo].name, name);
+}
+
 void cli_prof_warn(const struct cli_prof_set *set, const struct cgs_prof_report *r,
                    const struct cgs_split *s)
 {
@@ -173,10 +182,7 @@ void cli_prof_warn(const struct cli_prof_set *set, const struct cgs_prof_report 
                  r->no_launch, PLURAL(r->no_launch));
     if (s) {
         for (uint32_t i = 0; i < r->n_groups; i++) {
-            bool found = false;
-            for (uint32_t k = 0; k < s->n_pieces && !found; k++)
-                found = strcmp(s->pieces[k].name, r->groups[i].name) == 0;
-            if (!found)
+            if (!in_split(s, r->groups[i].name))
                 cli_warn("'%s' ran (%s) but is not a piece of %s's split", r->groups[i].name,
                          r->groups[i].range, s->g && s->g->file ? s->g->file : "the graph");
         }
@@ -292,10 +298,7 @@ void cli_prof_print(FILE *f, const struct cli_prof_set *set, const struct cgs_pr
             row(f, r, name, width, g, nodes, per_rank);
         }
         for (uint32_t i = 0; i < r->n_groups; i++) {
-            bool found = false;
-            for (uint32_t k = 0; k < s->n_pieces && !found; k++)
-                found = strcmp(s->pieces[k].name, r->groups[i].name) == 0;
-            if (!found)
+            if (!in_split(s, r->groups[i].name))
                 row(f, r, r->groups[i].name, width, &r->groups[i], "?", per_rank);
         }
     } else {
@@ -450,11 +453,8 @@ cJSON *cli_prof_json(const struct cli_prof_set *set, const struct cgs_prof_repor
         }
     }
     for (uint32_t i = 0; i < r->n_groups; i++) {
-        bool found = false;
         cJSON *x;
-        for (uint32_t k = 0; s && k < s->n_pieces && !found; k++)
-            found = strcmp(s->pieces[k].name, r->groups[i].name) == 0;
-        if (found)
+        if (s && in_split(s, r->groups[i].name))
             continue;
         x = group_json(set, r, &r->groups[i]);
         if (s)
