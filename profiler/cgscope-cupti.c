@@ -711,6 +711,19 @@ static void CUPTIAPI buf_request(uint8_t **buf, size_t *size, size_t *max_record
     *max_records = 0;
 }
 
+/* The fields every GPU record has, from a CUPTI activity record into ours. */
+#define COPY_COMMON(r, a)                                                                          \
+    do {                                                                                           \
+        memset(&(r), 0, sizeof(r));                                                                \
+        (r).start = (a)->start;                                                                    \
+        (r).end = (a)->end;                                                                        \
+        (r).graph_node = (a)->graphNodeId;                                                         \
+        (r).corr = (a)->correlationId;                                                             \
+        (r).graph_id = (a)->graphId;                                                               \
+        (r).device = (a)->deviceId;                                                                \
+        (r).stream = (a)->streamId;                                                                \
+    } while (0)
+
 static void CUPTIAPI buf_complete(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size,
                                   size_t valid)
 {
@@ -725,14 +738,7 @@ static void CUPTIAPI buf_complete(CUcontext ctx, uint32_t stream, uint8_t *buf, 
         case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
             const kernel_rec *k = (const kernel_rec *)rec;
             struct cgs_tr_kernel r;
-            memset(&r, 0, sizeof(r));
-            r.start = k->start;
-            r.end = k->end;
-            r.graph_node = k->graphNodeId;
-            r.corr = k->correlationId;
-            r.graph_id = k->graphId;
-            r.device = k->deviceId;
-            r.stream = k->streamId;
+            COPY_COMMON(r, k);
             r.name = name_id(k->name ? k->name : "");
             r.grid[0] = k->gridX, r.grid[1] = k->gridY, r.grid[2] = k->gridZ;
             r.block[0] = k->blockX, r.block[1] = k->blockY, r.block[2] = k->blockZ;
@@ -742,15 +748,8 @@ static void CUPTIAPI buf_complete(CUcontext ctx, uint32_t stream, uint8_t *buf, 
         case CUPTI_ACTIVITY_KIND_MEMCPY: {
             const memcpy_rec *m = (const memcpy_rec *)rec;
             struct cgs_tr_memcpy r;
-            memset(&r, 0, sizeof(r));
-            r.start = m->start;
-            r.end = m->end;
+            COPY_COMMON(r, m);
             r.bytes = m->bytes;
-            r.graph_node = m->graphNodeId;
-            r.corr = m->correlationId;
-            r.graph_id = m->graphId;
-            r.device = m->deviceId;
-            r.stream = m->streamId;
             r.kind = m->copyKind;
             r.src_kind = m->srcKind;
             r.dst_kind = m->dstKind;
@@ -760,15 +759,8 @@ static void CUPTIAPI buf_complete(CUcontext ctx, uint32_t stream, uint8_t *buf, 
         case CUPTI_ACTIVITY_KIND_MEMSET: {
             const memset_rec *m = (const memset_rec *)rec;
             struct cgs_tr_memset r;
-            memset(&r, 0, sizeof(r));
-            r.start = m->start;
-            r.end = m->end;
+            COPY_COMMON(r, m);
             r.bytes = m->bytes;
-            r.graph_node = m->graphNodeId;
-            r.corr = m->correlationId;
-            r.graph_id = m->graphId;
-            r.device = m->deviceId;
-            r.stream = m->streamId;
             r.value = m->value;
             emit(tb, CGS_TR_MEMSET, 0, &r, sizeof(r), NULL, 0);
             break;

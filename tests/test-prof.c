@@ -22,6 +22,11 @@
 
 /* ---- the recorded traces ------------------------------------------------------------------ */
 
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
 static void read_dir(const char *dir, struct cgs_prof_trace *t, uint32_t max, uint32_t *n)
 {
     DIR *dp = opendir(dir);
@@ -33,15 +38,7 @@ static void read_dir(const char *dir, struct cgs_prof_trace *t, uint32_t max, ui
         if (strstr(e->d_name, ".cgstrace"))
             snprintf(names[k++], sizeof(names[0]), "%s", e->d_name);
     closedir(dp);
-    /* ranks in name order */
-    for (uint32_t i = 0; i + 1 < k; i++)
-        for (uint32_t j = i + 1; j < k; j++)
-            if (strcmp(names[j], names[i]) < 0) {
-                char tmp[256];
-                memcpy(tmp, names[i], sizeof(tmp));
-                memcpy(names[i], names[j], sizeof(tmp));
-                memcpy(names[j], tmp, sizeof(tmp));
-            }
+    qsort(names, k, sizeof(names[0]), name_cmp); /* ranks in name order */
     assert_true(k >= 1 && k <= max);
     for (uint32_t i = 0; i < k; i++) {
         char path[4096];

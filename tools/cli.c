@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -639,4 +640,13 @@ int cli_check_split_ops(const struct cgs_split *s, const struct cli_list *ops, c
         cgs_buf_release(&b);
     }
     return rc ? CGS_EXIT_BAD_INPUT : 0;
+}
+
+int cli_exit_status(int wait_status)
+{
+    if (WIFEXITED(wait_status))
+        return WEXITSTATUS(wait_status);
+    if (WIFSIGNALED(wait_status))
+        return 128 + WTERMSIG(wait_status);
+    return 1;
 }

@@ -320,10 +320,8 @@ static int load_profile(const char *path, struct cgs_prof_summary **out)
     struct stat st;
     char head[8] = {0};
     FILE *f;
-    size_t len = strlen(path);
     bool trace = (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) ||
-                 cgs_path_has_ext(path, ".cgstrace") ||
-                 (len > 14 && strcmp(path + len - 14, ".cgstrace.part") == 0);
+                 cgs_path_has_ext(path, ".cgstrace") || cgs_path_has_ext(path, ".cgstrace.part");
 
     if (!trace && (f = fopen(path, "rb"))) {
         trace = fread(head, 1, sizeof(head), f) == sizeof(head) &&

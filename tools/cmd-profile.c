@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/file.h"
 #include "lib/prof.h"
 #include "tools/cmd.h"
 #include "tools/prof-out.h"
@@ -82,16 +83,15 @@ static int find_lib(char *out, size_t n)
                      "the CUDA that has include/cupti.h), or set CGSCOPE_CUPTI_LIB");
 }
 
+/* The files a profile leaves in its folder: cgscope-<pid>... traces and logs, report.json. */
 static bool ours(const char *name)
 {
-    size_t n = strlen(name);
     if (strcmp(name, "report.json") == 0)
         return true;
-    if (strncmp(name, "cgscope-", 8) || !strchr("0123456789", name[8]))
+    if (strncmp(name, "cgscope-", 8) || !strchr("0123456789", name[8]) || !name[8])
         return false;
-    return (n > 9 && strcmp(name + n - 9, ".cgstrace") == 0) ||
-           (n > 14 && strcmp(name + n - 14, ".cgstrace.part") == 0) ||
-           (n > 4 && strcmp(name + n - 4, ".log") == 0);
+    return cgs_path_has_ext(name, ".cgstrace") || cgs_path_has_ext(name, ".cgstrace.part") ||
+           cgs_path_has_ext(name, ".log");
 }
 
 /* Make DIR (and parents) and remove the files an earlier profile left in it. */
@@ -154,8 +154,7 @@ static void show_logs(const char *dir)
     while (dp && (e = readdir(dp))) {
         char p[PATH_MAX + 256], line[1024];
         FILE *f;
-        size_t n = strlen(e->d_name);
-        if (strncmp(e->d_name, "cgscope-", 8) || n < 5 || strcmp(e->d_name + n - 4, ".log"))
+        if (strncmp(e->d_name, "cgscope-", 8) || !cgs_path_has_ext(e->d_name, ".log"))
             continue;
         snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
         if (!(f = fopen(p, "r")))
@@ -166,15 +165,6 @@ static void show_logs(const char *dir)
     }
     if (dp)
         closedir(dp);
-}
-
-static int exit_status_of(int st)
-{
-    if (WIFEXITED(st))
-        return WEXITSTATUS(st);
-    if (WIFSIGNALED(st))
-        return 128 + WTERMSIG(st);
-    return 1;
 }
 
 static int run(int argc, char **argv)
@@ -271,7 +261,7 @@ static int run(int argc, char **argv)
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
     secs = mono() - t0;
-    status = exit_status_of(st);
+    status = cli_exit_status(st);
 
     if (!quiet) {
         if (WIFSIGNALED(st))
@@ -314,8 +304,10 @@ static int run(int argc, char **argv)
             return status;
         }
         for (size_t i = 0; i < set.n; i++)
-            if (set.traces[i].error)
-                show_logs(dir);
+            if (set.traces[i].error) {
+                show_logs(dir); /* every process's log, once */
+                break;
+            }
         doc = cli_prof_json(&set, &rep, &out);
         text = cJSON_Print(doc);
         snprintf(rp, sizeof(rp), "%s/report.json", dir);

@@ -246,27 +246,19 @@ static cJSON *split_json(const struct cgs_graph *g, const struct cgs_split *s,
                          const struct cgs_node *why, struct piece_ctx *pc)
 {
     cJSON *doc = cli_json_doc("split"), *arr;
-    uint32_t *first = calloc((size_t)s->n_pieces + 2, sizeof(*first));
-    uint32_t *blocking = calloc((size_t)s->n_findings + 1, sizeof(*blocking));
+    uint32_t *first = cgs_xcalloc((size_t)s->n_pieces + 2, sizeof(*first));
+    uint32_t *blocking = cgs_xcalloc((size_t)s->n_findings + 1, sizeof(*blocking));
 
-    if (!first || !blocking)
-        cli_out_of_memory(((size_t)s->n_pieces + s->n_findings + 3) * sizeof(*first));
+    /* a counting sort of the blocking findings by piece: piece i's are
+     * blocking[first[i] .. first[i + 1]), in finding order */
     for (uint32_t k = 0; k < s->n_findings; k++)
         if (s->findings[k].level == CGS_NOTE_ERROR)
-            first[s->findings[k].piece + 1]++;
-    for (uint32_t i = 0; i < s->n_pieces; i++)
-        first[i + 1] += first[i];
-    {
-        uint32_t *fill = calloc((size_t)s->n_pieces + 1, sizeof(*fill));
-        if (!fill)
-            cli_out_of_memory(((size_t)s->n_pieces + 1) * sizeof(*fill));
-        for (uint32_t k = 0; k < s->n_findings; k++)
-            if (s->findings[k].level == CGS_NOTE_ERROR) {
-                uint32_t at = s->findings[k].piece;
-                blocking[first[at] + fill[at]++] = k;
-            }
-        free(fill);
-    }
+            first[s->findings[k].piece + 2]++;
+    for (uint32_t i = 2; i <= s->n_pieces + 1; i++)
+        first[i] += first[i - 1];
+    for (uint32_t k = 0; k < s->n_findings; k++)
+        if (s->findings[k].level == CGS_NOTE_ERROR)
+            blocking[first[s->findings[k].piece + 1]++] = k;
 
     cJSON_AddStringToObject(doc, "graph", g->file ? g->file : "");
     cJSON_AddStringToObject(doc, "name", g->name ? g->name : "");

@@ -246,15 +246,6 @@ static pid_t spawn(char **cmd, const char *dir, const char *log)
     return pid;
 }
 
-static int exit_status_of(int st)
-{
-    if (WIFEXITED(st))
-        return WEXITSTATUS(st);
-    if (WIFSIGNALED(st))
-        return 128 + WTERMSIG(st);
-    return 1;
-}
-
 /* ---- main ------------------------------------------------------------------------------ */
 
 static int run(int argc, char **argv)
@@ -386,7 +377,7 @@ static int run(int argc, char **argv)
                     cmd[0], (int)t.child, log);
             waitpid(t.child, &t.child_status, 0);
         }
-        rc = exit_status_of(t.child_status);
+        rc = cli_exit_status(t.child_status);
         fprintf(stderr, "cgscope top: %s exited with %d; its output: %s; the trace: %s\n",
                 cmd[0], rc, log, dir);
     }

@@ -12,6 +12,7 @@
 
 #include "lib/diag.h"
 #include "lib/graph.h"
+#include "lib/jsonw.h"
 
 enum cgs_exit {
     CGS_EXIT_OK = 0,        /* success */
@@ -97,7 +98,6 @@ void cli_print_json(cJSON *doc);
 
 /* The same, with the array member `key` of doc (an empty placeholder) filled by item(ctx, i)
  * for i in [0, n), each made, written and freed in turn (lib/jsonw.h): large lists stream. */
-#include "lib/jsonw.h"
 void cli_print_json_streamed(cJSON *doc, const char *key, cgs_jsonw_item_fn item, void *ctx,
                              size_t n);
 
@@ -170,6 +170,9 @@ const char *cli_human_bytes(int64_t bytes, char *buf, size_t n);
  */
 const char *cli_paint(int fd, const char *role);
 #define CLI_RESET(fd) (cli_paint((fd), "reset"))
+
+/* A child's wait status as a shell gives it: its exit status, or 128 + the signal. */
+int cli_exit_status(int wait_status);
 
 /* Parse a non-negative integer option value; false on junk. */
 bool cli_parse_uint(const char *s, unsigned long *out);
