@@ -4843,12 +4843,11 @@ struct data_scan {
     uint32_t nd;
     int64_t shape[NDIM_MAX];
     int leaf_depth; /* -1 until the first leaf */
-    int kind;       /* 0 no leaf, 1 bool, 2 int, 3 float */
-    enum cgs_dtype leaf_dtype;
+    int cat;        /* the highest dt_cat of the leaves (bool < int < float < complex), -1 none */
     bool ragged, unknown;
 };
 
-static void scan_leaf(struct data_scan *s, uint32_t depth, int kind)
+static void scan_leaf(struct data_scan *s, uint32_t depth, int cat)
 {
     if (s->leaf_depth < 0)
         s->leaf_depth = (int)depth;
@@ -4856,17 +4855,10 @@ static void scan_leaf(struct data_scan *s, uint32_t depth, int kind)
         s->ragged = true;
     if (depth < s->nd)
         s->ragged = true;
-    if (kind > s->kind)
-        s->kind = kind;
-}
-
-static int dtype_kind(enum cgs_dtype dt)
-{
-    if (dt == CGS_DTYPE_BOOL)
-        return 1;
-    if (dt >= CGS_DTYPE_COUNT)
-        return 3;
-    return cgs_dtypes[dt].kind == 'F' || cgs_dtypes[dt].kind == 'C' ? 3 : 2;
+    if (cat < 0)
+        s->unknown = true;
+    if (cat > s->cat)
+        s->cat = cat;
 }
 
 static void scan_data(struct cgs_shape_ctx *sc, const struct cgs_arg *a, uint32_t depth,
@@ -4891,27 +4883,27 @@ static void scan_data(struct cgs_shape_ctx *sc, const struct cgs_arg *a, uint32_
             scan_data(sc, &a->u.items[i], depth + 1, s);
         break;
     case CGS_ARG_BOOL:
-        scan_leaf(s, depth, 1);
+        scan_leaf(s, depth, dt_cat(CGS_DTYPE_BOOL));
         break;
     case CGS_ARG_INT:
     case CGS_ARG_SYM:
-        scan_leaf(s, depth, 2);
+        scan_leaf(s, depth, dt_cat(CGS_DTYPE_INT64));
         break;
     case CGS_ARG_FLOAT:
-        scan_leaf(s, depth, 3);
+        scan_leaf(s, depth, dt_cat(CGS_DTYPE_FLOAT32));
         break;
     case CGS_ARG_NODE:
         v = node_val(sc, a);
         if (!v) {
             s->unknown = true;
         } else if (v->kind == CGS_VAL_SYMINT || v->kind == CGS_VAL_INT) {
-            scan_leaf(s, depth, 2);
+            scan_leaf(s, depth, dt_cat(CGS_DTYPE_INT64));
         } else if (v->kind == CGS_VAL_SYMFLOAT || v->kind == CGS_VAL_FLOAT) {
-            scan_leaf(s, depth, 3);
+            scan_leaf(s, depth, dt_cat(CGS_DTYPE_FLOAT32));
         } else if (v->kind == CGS_VAL_SYMBOOL || v->kind == CGS_VAL_BOOL) {
-            scan_leaf(s, depth, 1);
+            scan_leaf(s, depth, dt_cat(CGS_DTYPE_BOOL));
         } else if (v->kind == CGS_VAL_TENSOR && v->u.t.ndim == 0 && depth > 0) {
-            scan_leaf(s, depth, dtype_kind(v->u.t.dtype));
+            scan_leaf(s, depth, dt_cat(v->u.t.dtype));
         } else {
             s->unknown = true;
         }
@@ -4941,6 +4933,7 @@ RULE(tensor_data)
     }
     memset(&s, 0, sizeof(s));
     s.leaf_depth = -1;
+    s.cat = -1;
     scan_data(sc, data, 0, &s);
     if (s.unknown)
         return cgs_diag_set(d, CGS_E_UNKNOWN, "the data's values are not known");
@@ -4949,7 +4942,9 @@ RULE(tensor_data)
     for (uint32_t i = 0; i < s.nd; i++)
         shape[i] = K(sc, s.shape[i]);
     if (dt == CGS_DTYPE_UNKNOWN)
-        dt = s.kind == 1 ? CGS_DTYPE_BOOL : s.kind == 2 ? CGS_DTYPE_INT64 : CGS_DTYPE_FLOAT32;
+        /* no leaf ([]) and float leaves: the default float32; complex: complex64 */
+        dt = s.cat == 0 ? CGS_DTYPE_BOOL : s.cat == 1 ? CGS_DTYPE_INT64
+             : s.cat == 3 ? CGS_DTYPE_COMPLEX64 : CGS_DTYPE_FLOAT32;
     out_dense(sc, s.nd, shape, dt, dev ? dev : "cpu", false);
     return 0;
 }

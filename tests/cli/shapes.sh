@@ -195,4 +195,19 @@ assert h["status"] == "partial" and "in the body" in h["reason"], h
 ' || fail "an unknown op inside a body"
 rm -f $err.hop.json
 
+# torch.tensor's own rules (torch 2.11): the nesting is the shape; bools give bool, ints and
+# SymInts int64, any float the default float32, [] float32 of shape [0]; dtype= and device=
+# win; a ragged nesting raises (ValueError in torch)
+check "torch.tensor data" 0 "$CGSCOPE" shapes --json tests/data/tensor-data.dynamo.json
+python3 - "$out" <<'PY' || fail "torch.tensor data: shapes and dtypes"
+import json, sys
+d = {n["name"]: n for n in json.load(open(sys.argv[1]))["nodes"]}
+want = {"a": ("int64", [2, 2], "cpu"), "b": ("bool", [3], "cpu"), "c": ("float32", [2], "cpu"),
+        "d": ("float32", [0], "cpu"), "e": ("float16", [2], "cuda:0"), "f": ("int64", [2], "cpu"),
+        "h": ("float64", [2, 2], "cpu")}
+for k, (dt, shape, dev) in want.items():
+    v = d[k]["val"]
+    assert (d[k]["status"], v["dtype"], v["shape"], v["device"]) == ("ok", dt, shape, dev), (k, d[k])
+assert d["g"]["status"] == "error" and "rectangular" in d["g"]["reason"], d["g"]
+PY
 finish
