@@ -355,9 +355,10 @@ static double get_double(const cJSON *x)
 /* ---- DIMs and VALs ---------------------------------------------------------------- */
 
 /*
- * Functions of torch's sympy vocabulary (torch.utils._sympy.functions) that cgscope's
- * expressions do not model: a dimension using one loads as unknown (partial knowledge, a
- * warning), so the graph still loads and everything around it is analysed.
+ * Functions of torch's sympy vocabulary (torch.utils._sympy.functions): the expression
+ * parser keeps most as opaque calls (lib/symexpr.h); a dimension using one it does not
+ * accept loads as unknown (partial knowledge, a warning), so the graph still loads and
+ * everything around it is analysed. A malformed call is still a format error.
  */
 static bool torch_sympy_function(const char *s)
 {
@@ -400,7 +401,8 @@ static int get_dim(struct loader *L, struct cgs_graph *g, const cJSON *x, bool i
         err = cgs_sym_parse(g->syms, x->valuestring, out, &pd);
         if (!err && !(is_size && cgs_sym_is_int(*out, &v) && v < 0))
             cgs_strmap_put(L->dims, cgs_arena_strdup(g->arena, x->valuestring), (void *)*out);
-        if (err && torch_sympy_function(x->valuestring) && strlen(x->valuestring) < 4096) {
+        if (err && strstr(pd.msg, "unknown function") && torch_sympy_function(x->valuestring) &&
+            strlen(x->valuestring) < 4096) {
             // known to torch, not modelled: an unknown dim, said once per expression
             cgs_graph_note(g, CGS_NOTE_WARNING, CGS_E_UNKNOWN, NULL,
                            "dimension '%.200s' uses a sympy function cgscope does not model "

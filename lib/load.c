@@ -17,21 +17,24 @@ static bool is_zip_magic(const unsigned char *m, size_t n)
     return n >= 4 && m[0] == 'P' && m[1] == 'K' && (m[2] == 3 || m[2] == 5);
 }
 
-static struct cgs_graph *load_stdin(const struct cgs_load_opts *opts, struct cgs_diag *d)
+/* Standard input, a pipe, a FIFO or a process substitution (/dev/fd/63): what can be read
+ * once only is read whole, then told apart by its first bytes. */
+static struct cgs_graph *load_stream(const char *path, const char *name,
+                                     const struct cgs_load_opts *opts, struct cgs_diag *d)
 {
     char *buf;
     size_t len;
     struct cgs_graph *g;
 
-    if (cgs_read_file("-", &buf, &len, CGS_LOAD_MAX_FILE, d))
+    if (cgs_read_file(path, &buf, &len, CGS_LOAD_MAX_FILE, d))
         return NULL;
     if (is_zip_magic((const unsigned char *)buf, len))
-        g = cgs_graph_load_pt2_buf(buf, len, CGS_STDIN_NAME, opts ? opts->model : NULL, d);
+        g = cgs_graph_load_pt2_buf(buf, len, name, opts ? opts->model : NULL, d);
     else
-        g = cgs_graph_load_json_buf(buf, len, CGS_STDIN_NAME, d);
+        g = cgs_graph_load_json_buf(buf, len, name, d);
     free(buf);
     if (!g && d && !d->file)
-        d->file = CGS_STDIN_NAME;
+        d->file = name;
     return g;
 }
 
@@ -45,7 +48,9 @@ struct cgs_graph *cgs_graph_load(const char *path, const struct cgs_load_opts *o
 
     cgs_diag_clear(d);
     if (cgs_path_is_stdin(path))
-        return load_stdin(opts, d);
+        return load_stream("-", CGS_STDIN_NAME, opts, d);
+    if (!stat(path, &st) && !S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+        return load_stream(path, path, opts, d);
     if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
         cgs_diag_at(d, path, 0, 0);
         cgs_diag_set(d, CGS_E_IO, "is a folder, not a file: give the path of a graph JSON or "

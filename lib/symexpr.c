@@ -1,6 +1,7 @@
 #include "lib/symexpr.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,7 +82,7 @@ static const struct cgs_sym *intern(struct cgs_symctx *ctx, int kind, int64_t v,
     for (j = h & (ctx->cap - 1); (s = ctx->table[j]); j = (j + 1) & (ctx->cap - 1)) {
         if (s->hash != h || s->kind != kind || s->v != v || s->n != n)
             continue;
-        if (kind == CGS_SYM_VAR && strcmp(s->name, name))
+        if ((kind == CGS_SYM_VAR || kind == CGS_SYM_FUNC) && strcmp(s->name, name))
             continue;
         if (n && memcmp(s->op, op, n * sizeof(*op)))
             continue;
@@ -138,7 +139,7 @@ bool cgs_sym_is_int(const struct cgs_sym *e, int64_t *v)
 static const int kind_rank[CGS_SYM_KIND_COUNT] = {
     [CGS_SYM_VAR] = 0,     [CGS_SYM_POW] = 1, [CGS_SYM_MUL] = 2,  [CGS_SYM_FLOORDIV] = 3,
     [CGS_SYM_MOD] = 4,     [CGS_SYM_MAX] = 5, [CGS_SYM_MIN] = 6,  [CGS_SYM_CEIL] = 7,
-    [CGS_SYM_TRUEDIV] = 8, [CGS_SYM_ADD] = 9, [CGS_SYM_INT] = 10,
+    [CGS_SYM_FUNC] = 8,    [CGS_SYM_TRUEDIV] = 9, [CGS_SYM_ADD] = 10, [CGS_SYM_INT] = 11,
 };
 
 int cgs_sym_cmp(const struct cgs_sym *a, const struct cgs_sym *b)
@@ -149,7 +150,8 @@ int cgs_sym_cmp(const struct cgs_sym *a, const struct cgs_sym *b)
         return kind_rank[a->kind] - kind_rank[b->kind];
     switch (a->kind) {
     case CGS_SYM_INT: return a->v < b->v ? -1 : 1;
-    case CGS_SYM_VAR: return strcmp(a->name, b->name);
+    case CGS_SYM_VAR:
+    case CGS_SYM_FUNC: return strcmp(a->name, b->name);
     default: break;
     }
     for (uint32_t i = 0; i < a->n && i < b->n; i++) {
@@ -880,7 +882,8 @@ static void print_rec(const struct cgs_sym *e, struct cgs_buf *out)
         else
             cgs_buf_addf(out, "%lld", (long long)e->v);
         break;
-    case CGS_SYM_VAR: cgs_buf_addstr(out, e->name); break;
+    case CGS_SYM_VAR:
+    case CGS_SYM_FUNC: cgs_buf_addstr(out, e->name); break;
     case CGS_SYM_POW:
         print_wrapped(e->op[0], out);
         cgs_buf_addf(out, "**%lld", (long long)e->v);
@@ -964,6 +967,505 @@ void cgs_sym_foreach_var(const struct cgs_sym *e, void (*fn)(void *ud, const cha
     free(s.names);
 }
 
+/* ---- opaque functions of torch's sympy vocabulary ---------------------------------- */
+
+/*
+ * Functions torch writes into sizes (torch/utils/_sympy/functions.py and sympy's own) that
+ * the algebra above does not model: the parser keeps such a call as one CGS_SYM_FUNC atom,
+ * and its value is computed here from its text, with Python's int/float semantics (ints stay
+ * exact; a float appears only through ToFloat, FloatTrueDiv, IntTrueDiv, a float literal or
+ * a float function, and becomes an int again through TruncToInt, FloorToInt, ...).
+ */
+static const char *const torch_sympy_fns[] = {
+    "Piecewise",     "TruncToInt",  "TruncToFloat", "ToFloat",     "FloatTrueDiv",
+    "ModularIndexing", "RoundToInt", "RoundDecimal", "FloorToInt", "PowByNatural",
+    "FloatPow",      "Abs",         "Where",        "LShift",      "RShift",
+    "Identity",      "Eq",          "Ne",           "floor",       "sqrt",
+};
+
+static bool torch_sympy_fn(const char *name, size_t len)
+{
+    for (size_t i = 0; i < sizeof(torch_sympy_fns) / sizeof(torch_sympy_fns[0]); i++)
+        if (strlen(torch_sympy_fns[i]) == len && !strncmp(torch_sympy_fns[i], name, len))
+            return true;
+    return (len > 14 && !strncmp(name, "OpaqueUnaryFn_", 14)) ||
+           (len > 10 && !strncmp(name, "BitwiseFn_", 10));
+}
+
+enum { NV_INT, NV_FLT, NV_BOOL, NV_ERR };
+struct num {
+    int t;
+    int err;   /* NV_ERR: -CGS_E_* */
+    int64_t i; /* NV_INT, NV_BOOL */
+    double f;  /* NV_FLT */
+};
+
+struct fev {
+    const char *p;
+    cgs_sym_lookup_fn lookup; /* NULL: check the syntax only, symbols are 1 */
+    void *ud;
+    int depth;
+    const char *bad; /* where the syntax failed, or NULL */
+    void (*on_var)(void *ud, const char *name, size_t len);
+    void *var_ud;
+};
+
+static struct num nv_int(int64_t i) { return (struct num){NV_INT, 0, i, 0}; }
+static struct num nv_flt(double f) { return (struct num){NV_FLT, 0, 0, f}; }
+static struct num nv_bool(bool b) { return (struct num){NV_BOOL, 0, b, 0}; }
+static struct num nv_err(int err) { return (struct num){NV_ERR, err, 0, 0}; }
+static double nv_d(struct num a) { return a.t == NV_FLT ? a.f : (double)a.i; }
+static bool nv_truth(struct num a) { return a.t == NV_FLT ? a.f != 0 : a.i != 0; }
+
+static struct num f_expr(struct fev *F);
+
+static void f_ws(struct fev *F)
+{
+    while (*F->p == ' ' || *F->p == '\t')
+        F->p++;
+}
+
+static bool f_accept(struct fev *F, const char *tok)
+{
+    size_t n = strlen(tok);
+    f_ws(F);
+    if (strncmp(F->p, tok, n))
+        return false;
+    F->p += n;
+    return true;
+}
+
+static struct num f_bad(struct fev *F)
+{
+    if (!F->bad)
+        F->bad = F->p;
+    return nv_err(-CGS_E_SCHEMA);
+}
+
+/* A float from a double, or an error for what Python would raise on (inf, nan). */
+static struct num f_real(double f)
+{
+    return f != f || f - f != 0 ? nv_err(-CGS_E_LIMIT) : nv_flt(f);
+}
+
+/* A double to an int as int() would, with the 64-bit range checked. */
+static struct num f_toint(double f)
+{
+    if (!(f > -9.2233720368547758e18 && f < 9.2233720368547758e18))
+        return nv_err(-CGS_E_LIMIT);
+    return nv_int((int64_t)f);
+}
+
+static struct num f_arith(char op, struct num a, struct num b)
+{
+    int64_t r;
+    if (a.t == NV_ERR)
+        return a;
+    if (b.t == NV_ERR)
+        return b;
+    if (a.t != NV_FLT && b.t != NV_FLT) {
+        switch (op) {
+        case '+': return add_ov(a.i, b.i, &r) ? nv_err(-CGS_E_LIMIT) : nv_int(r);
+        case '-':
+            return (b.i == INT64_MIN || add_ov(a.i, -b.i, &r)) ? nv_err(-CGS_E_LIMIT) : nv_int(r);
+        case '*': return mul_ov(a.i, b.i, &r) ? nv_err(-CGS_E_LIMIT) : nv_int(r);
+        case 'f':
+            if (!b.i)
+                return nv_err(-CGS_E_INVAL);
+            return py_floordiv(a.i, b.i, &r) ? nv_int(r) : nv_err(-CGS_E_LIMIT);
+        case '%': return b.i ? nv_int(py_mod(a.i, b.i)) : nv_err(-CGS_E_INVAL);
+        case '/': return b.i ? f_real((double)a.i / (double)b.i) : nv_err(-CGS_E_INVAL);
+        case '^':
+            if (b.i < 0)
+                return a.i ? f_real(pow((double)a.i, (double)b.i)) : nv_err(-CGS_E_INVAL);
+            return ipow(a.i, b.i, &r) ? nv_int(r) : nv_err(-CGS_E_LIMIT);
+        }
+    }
+    double x = nv_d(a), y = nv_d(b);
+    switch (op) {
+    case '+': return f_real(x + y);
+    case '-': return f_real(x - y);
+    case '*': return f_real(x * y);
+    case '/': return y != 0 ? f_real(x / y) : nv_err(-CGS_E_INVAL);
+    case 'f': return y != 0 ? f_real(floor(x / y)) : nv_err(-CGS_E_INVAL);
+    case '%': return y != 0 ? f_real(x - floor(x / y) * y) : nv_err(-CGS_E_INVAL);
+    case '^': return f_real(pow(x, y));
+    }
+    return nv_err(-CGS_E_SCHEMA);
+}
+
+static struct num f_args(struct fev *F, struct num *a, int max, int *n)
+{
+    *n = 0;
+    if (f_accept(F, ")"))
+        return nv_int(0);
+    do {
+        if (*n == max)
+            return f_bad(F);
+        a[(*n)++] = f_expr(F);
+        if (F->bad)
+            return nv_err(-CGS_E_SCHEMA);
+    } while (f_accept(F, ","));
+    return f_accept(F, ")") ? nv_int(0) : f_bad(F);
+}
+
+/* Piecewise((value, condition), ...): the first pair whose condition holds. */
+static struct num f_piecewise(struct fev *F)
+{
+    struct num chosen = nv_err(-CGS_E_UNKNOWN);
+    bool have = false;
+    do {
+        if (!f_accept(F, "("))
+            return f_bad(F);
+        struct num v = f_expr(F);
+        if (F->bad || !f_accept(F, ","))
+            return f_bad(F);
+        struct num c = f_expr(F);
+        if (F->bad || !f_accept(F, ")"))
+            return f_bad(F);
+        if (!have && c.t == NV_ERR) {
+            chosen = c;
+            have = true;
+        } else if (!have && nv_truth(c)) {
+            chosen = v;
+            have = true;
+        }
+    } while (f_accept(F, ","));
+    return f_accept(F, ")") ? chosen : f_bad(F);
+}
+
+static struct num f_call(struct fev *F, const char *name, size_t len)
+{
+    struct num a[16];
+    int n;
+#define IS(s) (len == sizeof(s) - 1 && !strncmp(name, s, len))
+    if (IS("Piecewise"))
+        return f_piecewise(F);
+    f_args(F, a, 16, &n);
+    if (F->bad)
+        return nv_err(-CGS_E_SCHEMA);
+    for (int i = 0; i < n; i++)
+        if (a[i].t == NV_ERR)
+            return a[i];
+    if ((IS("Max") || IS("Min")) && n >= 1) {
+        struct num r = a[0];
+        for (int i = 1; i < n; i++)
+            if (IS("Max") ? nv_d(a[i]) > nv_d(r) : nv_d(a[i]) < nv_d(r))
+                r = a[i];
+        return r;
+    }
+    if (n == 1) {
+        double x = nv_d(a[0]);
+        if (IS("ToFloat"))
+            return nv_flt(x);
+        if (IS("TruncToInt"))
+            return a[0].t == NV_FLT ? f_toint(trunc(x)) : a[0];
+        if (IS("TruncToFloat"))
+            return nv_flt(trunc(x));
+        if (IS("FloorToInt") || IS("floor"))
+            return a[0].t == NV_FLT ? f_toint(floor(x)) : a[0];
+        if (IS("CeilToInt") || IS("ceiling"))
+            return a[0].t == NV_FLT ? f_toint(ceil(x)) : a[0];
+        if (IS("RoundToInt"))
+            return a[0].t == NV_FLT ? f_toint(nearbyint(x)) : a[0];
+        if (IS("Abs"))
+            return a[0].t == NV_FLT ? nv_flt(fabs(x))
+                   : a[0].i == INT64_MIN ? nv_err(-CGS_E_LIMIT) : nv_int(a[0].i < 0 ? -a[0].i : a[0].i);
+        if (IS("Identity"))
+            return a[0];
+        if (IS("sqrt") || IS("OpaqueUnaryFn_sqrt"))
+            return x < 0 ? nv_err(-CGS_E_INVAL) : f_real(sqrt(x));
+        if (IS("OpaqueUnaryFn_exp"))
+            return f_real(exp(x));
+        if (IS("OpaqueUnaryFn_log"))
+            return x <= 0 ? nv_err(-CGS_E_INVAL) : f_real(log(x));
+        if (IS("OpaqueUnaryFn_log2"))
+            return x <= 0 ? nv_err(-CGS_E_INVAL) : f_real(log2(x));
+        if (IS("OpaqueUnaryFn_cos"))
+            return f_real(cos(x));
+        if (IS("OpaqueUnaryFn_sin"))
+            return f_real(sin(x));
+        if (IS("OpaqueUnaryFn_tanh"))
+            return f_real(tanh(x));
+    }
+    if (n == 2) {
+        if (IS("FloatTrueDiv") || IS("IntTrueDiv"))
+            return f_arith('/', nv_flt(nv_d(a[0])), a[1]);
+        if (IS("FloorDiv") || IS("CleanDiv"))
+            return f_arith('f', a[0], a[1]);
+        if (IS("Mod") || IS("PythonMod"))
+            return f_arith('%', a[0], a[1]);
+        if (IS("PowByNatural"))
+            return a[1].t == NV_INT && a[1].i >= 0 ? f_arith('^', a[0], a[1])
+                                                   : nv_err(-CGS_E_INVAL);
+        if (IS("FloatPow"))
+            return f_real(pow(nv_d(a[0]), nv_d(a[1])));
+        if (IS("Eq") || IS("Ne"))
+            return nv_bool((nv_d(a[0]) == nv_d(a[1])) == IS("Eq"));
+        if (IS("RoundDecimal")) {
+            if (a[1].t == NV_FLT)
+                return nv_err(-CGS_E_INVAL);
+            double m = pow(10.0, (double)a[1].i);
+            return f_real(nearbyint(nv_d(a[0]) * m) / m);
+        }
+        if (a[0].t != NV_FLT && a[1].t != NV_FLT) {
+            if (IS("LShift") || IS("RShift")) {
+                if (a[1].i < 0 || a[1].i > 62)
+                    return nv_err(-CGS_E_LIMIT);
+                return IS("RShift") ? nv_int(a[0].i >> a[1].i)
+                                    : f_arith('*', a[0], nv_int((int64_t)1 << a[1].i));
+            }
+            if (IS("BitwiseFn_bitwise_and"))
+                return nv_int(a[0].i & a[1].i);
+            if (IS("BitwiseFn_bitwise_or"))
+                return nv_int(a[0].i | a[1].i);
+            if (IS("BitwiseFn_bitwise_xor"))
+                return nv_int(a[0].i ^ a[1].i);
+        }
+    }
+    if (n == 3) {
+        if (IS("ModularIndexing"))
+            return f_arith('%', f_arith('f', a[0], a[1]), a[2]);
+        if (IS("Where"))
+            return nv_truth(a[0]) ? a[1] : a[2];
+    }
+#undef IS
+    return nv_err(-CGS_E_UNKNOWN); /* well-formed, not a function cgscope evaluates */
+}
+
+static struct num f_atom(struct fev *F)
+{
+    f_ws(F);
+    const char *start = F->p;
+    if (isdigit((unsigned char)*F->p) || (*F->p == '.' && isdigit((unsigned char)F->p[1]))) {
+        bool flt = false;
+        while (isdigit((unsigned char)*F->p))
+            F->p++;
+        if (*F->p == '.') {
+            flt = true;
+            F->p++;
+            while (isdigit((unsigned char)*F->p))
+                F->p++;
+        }
+        if ((*F->p == 'e' || *F->p == 'E') &&
+            (isdigit((unsigned char)F->p[1]) ||
+             ((F->p[1] == '-' || F->p[1] == '+') && isdigit((unsigned char)F->p[2])))) {
+            flt = true;
+            F->p += 2;
+            while (isdigit((unsigned char)*F->p))
+                F->p++;
+        }
+        if (flt)
+            return f_real(strtod(start, NULL));
+        int64_t v = 0;
+        for (const char *q = start; q < F->p; q++)
+            if (mul_ov(v, 10, &v) || add_ov(v, *q - '0', &v))
+                return nv_err(-CGS_E_LIMIT);
+        return nv_int(v);
+    }
+    if (isalpha((unsigned char)*F->p) || *F->p == '_') {
+        while (isalnum((unsigned char)*F->p) || *F->p == '_')
+            F->p++;
+        size_t len = (size_t)(F->p - start);
+        if (f_accept(F, "("))
+            return f_call(F, start, len);
+        if (len == 4 && !strncmp(start, "True", 4))
+            return nv_bool(true);
+        if (len == 5 && !strncmp(start, "False", 5))
+            return nv_bool(false);
+        if (len >= 128) {
+            F->p = start;
+            return f_bad(F);
+        }
+        if (F->on_var)
+            F->on_var(F->var_ud, start, len);
+        if (!F->lookup)
+            return nv_int(1);
+        char nm[128];
+        int64_t v;
+        memcpy(nm, start, len);
+        nm[len] = '\0';
+        int err = F->lookup(F->ud, nm, &v);
+        return err ? nv_err(err) : nv_int(v);
+    }
+    if (f_accept(F, "(")) {
+        struct num r = f_expr(F);
+        if (F->bad)
+            return r;
+        return f_accept(F, ")") ? r : f_bad(F);
+    }
+    return f_bad(F);
+}
+
+static struct num f_unary(struct fev *F);
+
+static struct num f_power(struct fev *F)
+{
+    struct num a = f_atom(F);
+    if (F->bad || !f_accept(F, "**"))
+        return a;
+    return f_arith('^', a, f_unary(F));
+}
+
+static struct num f_unary(struct fev *F)
+{
+    struct num r;
+    if (++F->depth > MAX_DEPTH)
+        return f_bad(F);
+    if (f_accept(F, "-"))
+        r = f_arith('-', nv_int(0), f_unary(F));
+    else if (f_accept(F, "+"))
+        r = f_unary(F);
+    else if (f_accept(F, "~")) {
+        r = f_unary(F);
+        r = r.t == NV_ERR ? r : nv_bool(!nv_truth(r));
+    } else
+        r = f_power(F);
+    F->depth--;
+    return r;
+}
+
+static struct num f_term(struct fev *F)
+{
+    struct num r = f_unary(F);
+    while (!F->bad) {
+        f_ws(F);
+        char op;
+        if (F->p[0] == '*' && F->p[1] != '*')
+            op = '*', F->p++;
+        else if (F->p[0] == '/' && F->p[1] == '/')
+            op = 'f', F->p += 2;
+        else if (F->p[0] == '/')
+            op = '/', F->p++;
+        else if (F->p[0] == '%')
+            op = '%', F->p++;
+        else
+            break;
+        r = f_arith(op, r, f_unary(F));
+    }
+    return r;
+}
+
+static struct num f_sum(struct fev *F)
+{
+    struct num r = f_term(F);
+    while (!F->bad) {
+        if (f_accept(F, "+"))
+            r = f_arith('+', r, f_term(F));
+        else if (f_accept(F, "-"))
+            r = f_arith('-', r, f_term(F));
+        else
+            break;
+    }
+    return r;
+}
+
+static struct num f_cmp(struct fev *F)
+{
+    static const char *const ops[] = {"<=", ">=", "==", "!=", "<", ">"};
+    struct num a = f_sum(F), b;
+    for (int i = 0; i < 6 && !F->bad; i++) {
+        if (!f_accept(F, ops[i]))
+            continue;
+        b = f_sum(F);
+        if (a.t == NV_ERR || b.t == NV_ERR)
+            return a.t == NV_ERR ? a : b;
+        double x = nv_d(a), y = nv_d(b);
+        bool r = i == 0 ? x <= y : i == 1 ? x >= y : i == 2 ? x == y : i == 3 ? x != y
+               : i == 4 ? x < y : x > y;
+        return nv_bool(r);
+    }
+    return a;
+}
+
+static struct num f_expr(struct fev *F)
+{
+    struct num r;
+    if (++F->depth > MAX_DEPTH)
+        return f_bad(F);
+    r = f_cmp(F);
+    while (!F->bad) {
+        bool is_and = f_accept(F, "&");
+        if (!is_and && !f_accept(F, "|"))
+            break;
+        struct num b = f_cmp(F);
+        if (r.t == NV_ERR || b.t == NV_ERR)
+            r = r.t == NV_ERR ? r : b;
+        else
+            r = nv_bool(is_and ? nv_truth(r) && nv_truth(b) : nv_truth(r) || nv_truth(b));
+    }
+    F->depth--;
+    return r;
+}
+
+static int func_eval(const char *text, cgs_sym_lookup_fn lookup, void *ud, int64_t *out)
+{
+    struct fev F = {text, lookup, ud, 0, NULL, NULL, NULL};
+    struct num r = f_expr(&F);
+    if (F.bad)
+        return -CGS_E_SCHEMA;
+    if (r.t == NV_ERR)
+        return r.err;
+    if (r.t == NV_FLT)
+        return -CGS_E_INVAL; /* a float where a size belongs */
+    *out = r.i;
+    return 0;
+}
+
+struct fvars {
+    struct cgs_symctx *ctx;
+    const struct cgs_sym *v[16];
+    uint32_t n;
+    bool too_many;
+};
+
+static void fvar_seen(void *ud, const char *name, size_t len)
+{
+    struct fvars *fv = ud;
+    char nm[128];
+    memcpy(nm, name, len);
+    nm[len] = '\0';
+    const struct cgs_sym *s = cgs_sym_var(fv->ctx, nm);
+    for (uint32_t i = 0; i < fv->n; i++)
+        if (fv->v[i] == s)
+            return;
+    if (fv->n == 16) {
+        fv->too_many = true;
+        return;
+    }
+    fv->v[fv->n++] = s;
+}
+
+static int var_name_cmp(const void *a, const void *b)
+{
+    return strcmp((*(const struct cgs_sym *const *)a)->name, (*(const struct cgs_sym *const *)b)->name);
+}
+
+/*
+ * The call starting at text (a name, its parentheses and its arguments, len bytes) as an
+ * opaque atom; NULL with *bad set to where its syntax fails.
+ */
+static const struct cgs_sym *func_atom(struct cgs_symctx *ctx, const char *text, size_t len,
+                                       const char **bad)
+{
+    char *t = cgs_xmalloc(len + 1);
+    memcpy(t, text, len);
+    t[len] = '\0';
+    struct fvars fv = {ctx, {0}, 0, false};
+    struct fev F = {t, NULL, NULL, 0, NULL, fvar_seen, &fv};
+    const struct cgs_sym *r = NULL;
+    f_expr(&F);
+    f_ws(&F);
+    if (F.bad || *F.p || fv.too_many) {
+        *bad = text + ((F.bad ? F.bad : F.p) - t);
+    } else {
+        qsort(fv.v, fv.n, sizeof(fv.v[0]), var_name_cmp);
+        r = intern(ctx, CGS_SYM_FUNC, 0, t, fv.n, fv.v);
+    }
+    free(t);
+    return r;
+}
+
 /* ---- evaluation ---------------------------------------------------------------- */
 
 int cgs_sym_bindings_lookup(void *ud, const char *name, int64_t *v)
@@ -985,6 +1487,7 @@ int cgs_sym_eval(const struct cgs_sym *e, cgs_sym_lookup_fn lookup, void *ud, in
     switch (e->kind) {
     case CGS_SYM_INT: *out = e->v; return 0;
     case CGS_SYM_VAR: return lookup(ud, e->name, out);
+    case CGS_SYM_FUNC: return func_eval(e->name, lookup, ud, out);
     case CGS_SYM_POW:
         if ((err = cgs_sym_eval(e->op[0], lookup, ud, &a)))
             return err;
@@ -1160,6 +1663,28 @@ static const struct cgs_sym *p_call(struct parser *ps, const char *name, size_t 
     for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
         if (strlen(fns[i].name) == len && !strncmp(fns[i].name, name, len))
             f = (int)i;
+    if (f < 0 && torch_sympy_fn(name, len)) {
+        /* torch's, not modelled: the whole call is one atom, kept as written */
+        int open = 1;
+        const char *q = ps->p, *bad = NULL;
+        for (; *q && open; q++)
+            open += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+        if (open) {
+            ps->p = q;
+            return p_fail(ps, CGS_E_SCHEMA, "expected ')'");
+        }
+        if (q - name > 4096) {
+            ps->p = name;
+            return p_fail(ps, CGS_E_LIMIT, "function call longer than 4096 bytes");
+        }
+        const struct cgs_sym *r = func_atom(ps->ctx, name, (size_t)(q - name), &bad);
+        if (!r) {
+            ps->p = bad;
+            return p_fail(ps, CGS_E_SCHEMA, "unexpected character");
+        }
+        ps->p = q;
+        return p_check(ps, r);
+    }
     if (f < 0) {
         ps->p = name;
         return p_fail(ps, CGS_E_SCHEMA, "unknown function");

@@ -10,7 +10,10 @@
  *     (FloorDiv(4*s0 + 6, 2) = 2*s0 + 3, Mod(4*s0 + 5, 2) = 1), nested
  *     FloorDivs by constants merge, CeilToInt(IntTrueDiv(a, k)) becomes
  *     FloorDiv(a + k - 1, k);
- *   - Max/Min are flattened, sorted, deduplicated, constants folded.
+ *   - Max/Min are flattened, sorted, deduplicated, constants folded;
+ *   - other functions of torch's sympy vocabulary (Piecewise, TruncToInt,
+ *     ToFloat, ModularIndexing, ...) are opaque atoms kept as written
+ *     (CGS_SYM_FUNC), equal when their text is, evaluated numerically.
  * Printing gives SymPy's syntax (`3*s53**2`, `((s53 - 1)//2) + 1`,
  * `Max(s0, 4)`), and printing then parsing gives back the same pointer.
  *
@@ -41,6 +44,10 @@ enum cgs_sym_kind {
     CGS_SYM_CEIL,     /* CeilToInt(op[0]) */
     CGS_SYM_TRUEDIV,  /* IntTrueDiv(op[0], op[1]): a rational, only under CeilToInt */
     CGS_SYM_ADD,      /* v + op[0] + ... + op[n-1], terms sorted */
+    CGS_SYM_FUNC,     /* a call of torch's sympy vocabulary that is not modelled
+                         (Piecewise, TruncToInt, ToFloat, ...): name is its text as torch
+                         wrote it, op[] its free symbols (VARs, sorted); an atom to the
+                         algebra, evaluated numerically from its text */      /* v + op[0] + ... + op[n-1], terms sorted */
     CGS_SYM_KIND_COUNT
 };
 

@@ -389,6 +389,76 @@ static void gen(char *out, size_t n, int depth)
     }
 }
 
+/* Functions of torch's sympy vocabulary that cgscope keeps as opaque atoms: printed as
+ * written, equal by text, evaluated with Python's int/float semantics (the expected values
+ * are what Python gives for the same expression: int(1.7*10.0) == 17, round(2.5) == 2). */
+static int64_t ev_at(struct fx *f, const char *text, const char *var, int64_t val, int *err)
+{
+    const struct cgs_sym_binding b[] = {{var, val}};
+    const struct cgs_sym_bindings bs = {b, 1};
+    int64_t v = INT64_MIN;
+    *err = cgs_sym_eval(P(f, text), cgs_sym_bindings_lookup, (void *)&bs, &v);
+    return v;
+}
+
+static void collect_one(void *ud, const char *name)
+{
+    char *s = ud;
+    strcat(s, name);
+    strcat(s, ";");
+}
+
+static void test_torch_functions(void **state)
+{
+    struct fx *f = *state;
+    static const struct {
+        const char *text, *var;
+        int64_t val, want;
+    } cases[] = {
+        {"TruncToInt(1.7*ToFloat(s7))", "s7", 10, 17},
+        {"TruncToInt(1.7*ToFloat(s7))", "s7", 3, 5},
+        {"2*TruncToInt(1.7*ToFloat(s7)) + 1", "s7", 10, 35},
+        {"Piecewise((1, Eq(u0, -2) & (u0 < 0)), (0, True))", "u0", -2, 1},
+        {"Piecewise((1, Eq(u0, -2) & (u0 < 0)), (0, True))", "u0", 3, 0},
+        {"ModularIndexing(s0, 2, 4)", "s0", 13, 2},
+        {"FloorToInt(FloatTrueDiv(ToFloat(s0), 3.0))", "s0", -7, -3},
+        {"RoundToInt(2.5) + s0", "s0", 0, 2},
+        {"RoundToInt(3.5) + s0", "s0", 0, 4},
+        {"PowByNatural(s0, 3)", "s0", 5, 125},
+        {"Where(s0 > 4, s0, 4)", "s0", 2, 4},
+        {"Abs(s0 - 10)", "s0", 3, 7},
+    };
+    int err;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        int64_t v = ev_at(f, cases[i].text, cases[i].var, cases[i].val, &err);
+        if (err || v != cases[i].want)
+            fail_msg("'%s' at %s=%lld: got %lld (err %d), expected %lld", cases[i].text,
+                     cases[i].var, (long long)cases[i].val, (long long)v, err,
+                     (long long)cases[i].want);
+    }
+    /* kept as written, one pointer for one text, and read back from what it prints */
+    const struct cgs_sym *a = P(f, "TruncToInt(1.7*ToFloat(s7))");
+    assert_ptr_equal(a, P(f, "TruncToInt(1.7*ToFloat(s7))"));
+    assert_prints(a, "TruncToInt(1.7*ToFloat(s7))");
+    assert_prints(P(f, "s3 + Piecewise((1, Eq(u0, -2) & (u0 < 0)), (0, True))"),
+                  "s3 + Piecewise((1, Eq(u0, -2) & (u0 < 0)), (0, True))");
+    assert_ptr_equal(P(f, "2*TruncToInt(1.7*ToFloat(s7))"),
+                     cgs_sym_mul_int(&f->ctx, a, 2));
+    char vars[64] = "";
+    cgs_sym_foreach_var(P(f, "ModularIndexing(s2 + s1, s1, 4) + s0"), collect_one, vars);
+    assert_string_equal(vars, "s0;s1;s2;"); /* symbols sort before calls; a call's by name */
+    /* a float where a size belongs, an unbound symbol, a division by zero */
+    ev_at(f, "TruncToFloat(ToFloat(s0))", "s0", 3, &err);
+    assert_int_equal(err, -CGS_E_INVAL);
+    ev_at(f, "TruncToInt(ToFloat(s9))", "s0", 3, &err);
+    assert_int_equal(err, -CGS_E_UNKNOWN);
+    ev_at(f, "TruncToInt(FloatTrueDiv(1.0, ToFloat(s0)))", "s0", 0, &err);
+    assert_int_equal(err, -CGS_E_INVAL);
+    /* syntax: unbalanced, a character torch never writes */
+    expect_parse_error(f, "TruncToInt(1.7*ToFloat(s7)", CGS_E_SCHEMA, 0, "expected ')'");
+    expect_parse_error(f, "TruncToInt(1.7 $ s7)", CGS_E_SCHEMA, 16, "unexpected character");
+}
+
 static void test_random_roundtrip(void **state)
 {
     struct fx *f = *state;
@@ -462,6 +532,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_semantic_equality, setup, teardown),
         cmocka_unit_test_setup_teardown(test_eval_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_parse_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_torch_functions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_random_roundtrip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fixture_dims, setup, teardown),
     };

@@ -134,33 +134,51 @@ adv = [n for n in doc["nodes"] if n["target"] == "operator.getitem"][0]
 assert adv["val"]["shape"] == [2, 3] and adv["match"] is True, adv
 ' || fail "list index read as a tuple"
 
-# dimensions in torch's sympy vocabulary that cgscope does not model (Piecewise from narrow
-# with an unbacked size, TruncToInt from a symbolic interpolate) load as unknown dims with a
-# warning; the graph is still analysed
+# dimensions in torch's sympy vocabulary that cgscope keeps as opaque calls (Piecewise from
+# narrow with an unbacked size, TruncToInt from a symbolic interpolate): they load, flow
+# through the rules as atoms, compare by text and evaluate under --bind the way Python does
+# (int(1.7 * 10.0) == 17); a call torch does not write is still a format error
 p=$(mktemp)
 cat >"$p" <<'JSON'
 {"format": "cgscope.graph", "version": 1, "name": "sympy_dims",
  "producer": {"tool": "torch", "version": "2.11.0", "stage": "dynamo", "is_inference": true},
- "symbols": {"s7": {"hint": 10, "min": 2, "max": null}},
+ "symbols": {"s7": {"hint": 10, "min": 2, "max": null}, "u0": {"hint": null, "min": null, "max": null}},
  "nodes": [
   {"name": "x", "op": "placeholder", "target": "x", "args": [], "kwargs": {},
-   "val": {"dtype": "float32", "shape": [2, "s7"], "stride": ["s7", 1], "storage_offset": 0,
+   "val": {"dtype": "float32", "shape": [2, "TruncToInt(1.7*ToFloat(s7))"],
+           "stride": ["TruncToInt(1.7*ToFloat(s7))", 1], "storage_offset": 0,
            "device": "cpu", "requires_grad": false}},
+  {"name": "w", "op": "placeholder", "target": "w", "args": [], "kwargs": {},
+   "val": {"dtype": "float32", "shape": ["Piecewise((1, Eq(u0, -2) & (u0 < 0)), (0, True))", 3],
+           "stride": [3, 1], "storage_offset": 0, "device": "cpu", "requires_grad": false}},
   {"name": "y", "op": "call_function", "target": "torch.relu", "args": [{"node": "x"}],
    "kwargs": {}, "val": {"dtype": "float32", "shape": [2, "TruncToInt(1.7*ToFloat(s7))"],
    "stride": ["TruncToInt(1.7*ToFloat(s7))", 1], "storage_offset": 0, "device": "cpu",
    "requires_grad": false}},
-  {"name": "z", "op": "call_function", "target": "torch.relu", "args": [{"node": "x"}],
+  {"name": "z", "op": "call_function", "target": "torch.cat", "args": [[{"node": "y"}, {"node": "y"}], 1],
+   "kwargs": {}, "val": {"dtype": "float32", "shape": [2, "2*TruncToInt(1.7*ToFloat(s7))"],
+   "stride": ["2*TruncToInt(1.7*ToFloat(s7))", 1], "storage_offset": 0, "device": "cpu",
+   "requires_grad": false}},
+  {"name": "v", "op": "call_function", "target": "torch.sigmoid", "args": [{"node": "w"}],
    "kwargs": {}, "val": {"dtype": "float32",
-   "shape": [2, "Piecewise((1, Eq(u0, -2) & (u0 < 0)), (0, True))"], "stride": [1, 1],
+   "shape": ["Piecewise((1, Eq(u0, -2) & (u0 < 0)), (0, True))", 3], "stride": [3, 1],
    "storage_offset": 0, "device": "cpu", "requires_grad": false}},
-  {"name": "output", "op": "output", "target": "output", "args": [[{"node": "y"}, {"node": "z"}]],
+  {"name": "output", "op": "output", "target": "output", "args": [[{"node": "z"}, {"node": "v"}]],
    "kwargs": {}, "val": null}]}
 JSON
-"$CGSCOPE" shapes "$p" >/dev/null 2>$err || fail "sympy dims: exit $?: $(cat $err)"
-grep -q "TruncToInt.*loaded as unknown" $err || fail "sympy dims: no warning: $(cat $err)"
-grep -q "Piecewise.*loaded as unknown" $err || fail "Piecewise: no warning: $(cat $err)"
-rm -f "$p"
+"$CGSCOPE" shapes --reinfer --check "$p" >$out 2>$err || fail "sympy dims: exit $?: $(cat $err)"
+grep -q "3 matched, 0 mismatched" $out || fail "sympy dims: $(cat $out)"
+"$CGSCOPE" shapes --bind s7=10 --bind u0=-2 --json "$p" 2>$err | python3 -c '
+import json, sys
+by = {n["name"]: n for n in json.load(sys.stdin)["nodes"]}
+assert by["z"]["bound"]["shape"] == [2, 34], by["z"]
+assert by["z"]["bound"]["stride"] == [34, 1], by["z"]
+assert by["v"]["bound"]["shape"] == [1, 3], by["v"]
+' || fail "sympy dims under --bind: $(cat $err)"
+sed 's/TruncToInt(1.7\*ToFloat(s7))"\],/TruncToInt(1.7*ToFloat(s7)"],/' "$p" >"$p.bad"
+check "unbalanced sympy call" 2 "$CGSCOPE" shapes "$p.bad"
+has "unbalanced sympy call" $err "expected ')'"
+rm -f "$p" "$p.bad"
 
 # higher-order ops (torch 2.11 graphs, tests/gpu/hop_graphs.py): their bodies are entered with
 # the operands' values, and the op's own value matches what torch recorded
