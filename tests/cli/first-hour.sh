@@ -12,6 +12,13 @@ check "stdin JSON" 0 sh -c "\"\$0\" info - < $G" "$CGSCOPE"
 has "stdin named" "$out" "<stdin>"
 check "stdin JSON to split" 0 sh -c "\"\$0\" split - --split-ops cgs.attention --summary < $G" "$CGSCOPE"
 has "stdin split" "$out" "9 pieces"
+# a pipe given by name (/dev/stdin, a FIFO, a shell's <(...)) is read once, whole
+check "pipe by name" 0 sh -c "cat $G | \"\$0\" info /dev/stdin" "$CGSCOPE"
+has "pipe by name" "$out" "graph:"
+mkfifo "$T/in-fifo"
+(cat $G >"$T/in-fifo" &)
+check "FIFO" 0 "$CGSCOPE" split "$T/in-fifo" --split-ops cgs.attention --summary
+has "FIFO" "$out" "9 pieces"
 check "stdin garbage" 2 sh -c "echo '{\"nodes\": [' | \"\$0\" info -" "$CGSCOPE"
 has "stdin garbage named" "$err" "<stdin>:"
 check "mistyped command" 2 "$CGSCOPE" splt $G
