@@ -266,7 +266,8 @@ static void collect_inputs(struct cgs_graph *g, struct cgs_node *n, struct arg_f
                 CGS_ALLOC_GROW(*tmp, ntmp + 1, *tmp_alloc);
                 (*tmp)[ntmp++] = u;
             }
-        } else if ((a->kind == CGS_ARG_LIST || a->kind == CGS_ARG_SLICE) && a->n) {
+        } else if ((a->kind == CGS_ARG_LIST || a->kind == CGS_ARG_SLICE || a->kind == CGS_ARG_DICT) &&
+                   a->n) {
             CGS_ALLOC_GROW(*stack, sp + 1, *stack_alloc);
             (*stack)[sp++] = (struct arg_frame){a->u.items, a->n, 0};
         }

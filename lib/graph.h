@@ -64,13 +64,15 @@ enum cgs_arg_kind {
     CGS_ARG_ELLIPSIS,
     CGS_ARG_REPR, /* s = Python repr, for display only */
     CGS_ARG_SYM,  /* sym = a symbolic integer (pt2 SymInt arguments) */
+    CGS_ARG_DICT, /* {"dict": [[key, value], ...]}: items[0..n), key and value alternating
+                     (a triton kernel's kwargs, a HOP's dict of tensors) */
 };
 
 struct cgs_node;
 
 struct cgs_arg {
     enum cgs_arg_kind kind;
-    uint32_t n : 31;     /* LIST, SLICE: number of items */
+    uint32_t n : 31;     /* LIST, SLICE, DICT: number of items */
     uint32_t pylist : 1; /* LIST written {"list": [...]}: a Python list where the graph tells
                             lists from tuples (an index of getitem: advanced indexing) */
     union {

@@ -671,7 +671,7 @@ static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, c
         return fail_item(L, x, CGS_E_SCHEMA,
                          "expected an argument object with one key "
                          "(node, dtype, device, memory_format, layout, slice, float, ellipsis, "
-                         "list or repr)");
+                         "list, dict or repr)");
     } else {
         k = x->child;
         const char *key = k->string;
@@ -748,13 +748,39 @@ static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, c
             if (err)
                 return err;
             path_pop(L, old);
+        } else if (!strcmp(key, "dict")) {
+            /* {"dict": [[key, value], ...]}: flattened to key, value, key, value, ... */
+            const cJSON *pair;
+            uint32_t i = 0;
+            if (!cJSON_IsArray(k))
+                return fail_item(L, k, CGS_E_SCHEMA, "expected an array of [key, value] pairs "
+                                 "for 'dict', got %s", cgs_json_type(k));
+            cJSON_ArrayForEach(pair, k)
+            {
+                if (!cJSON_IsArray(pair) || cJSON_GetArraySize(pair) != 2)
+                    return fail_item(L, pair, CGS_E_SCHEMA, "expected a [key, value] pair in "
+                                     "'dict', got %s", cgs_json_type(pair));
+            }
+            struct cgs_arg pairs = {0};
+            size_t old = path_key(L, "dict");
+            int err = get_arg_list(L, g, node_index, k, &pairs, depth);
+            if (err)
+                return err;
+            path_pop(L, old);
+            a->kind = CGS_ARG_DICT;
+            a->n = pairs.n * 2;
+            a->u.items = a->n ? cgs_arena_calloc(g->arena, a->n, sizeof(*a->u.items)) : NULL;
+            for (i = 0; i < pairs.n; i++) {
+                a->u.items[2 * i] = pairs.u.items[i].u.items[0];
+                a->u.items[2 * i + 1] = pairs.u.items[i].u.items[1];
+            }
         } else if (!strcmp(key, "ellipsis")) {
             a->kind = CGS_ARG_ELLIPSIS;
         } else {
             return fail_item(L, x, CGS_E_SCHEMA,
                              "unknown argument kind '%s' (expected node, "
                              "dtype, device, memory_format, layout, slice, float, ellipsis, "
-                             "list or repr)",
+                             "list, dict or repr)",
                              key);
         }
     }

@@ -8140,12 +8140,18 @@ OP(M_HEAVISIDE, "heaviside", pointwise,
    "%self, %values", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(M_HEAVISIDE_, "heaviside_", inplace,
    "self, values", CGS_OPF_INPLACE)
+OP(HIGHER_ORDER_AUTO_FUNCTIONALIZED, "higher_order.auto_functionalized", hop_auto_functionalized,
+   "_mutable_op", 0)
 OP(HIGHER_ORDER_AUTO_FUNCTIONALIZED_V2, "higher_order.auto_functionalized_v2", hop_auto_functionalized_v2,
    "_mutable_op", 0)
 OP(HIGHER_ORDER_COND, "higher_order.cond", hop_cond,
    "pred, true_fn, false_fn, operands", 0)
 OP(HIGHER_ORDER_INVOKE_SUBGRAPH, "higher_order.invoke_subgraph", hop_body,
    "body, identifier, *args", 0)
+OP(HIGHER_ORDER_TRITON_KERNEL_WRAPPER_FUNCTIONAL, "higher_order.triton_kernel_wrapper_functional", hop_triton_functional,
+   "*, kernel_idx, constant_args_idx, grid, tma_descriptor_metadata, kwargs, tensors_to_clone", 0)
+OP(HIGHER_ORDER_TRITON_KERNEL_WRAPPER_MUTATION, "higher_order.triton_kernel_wrapper_mutation", novalue,
+   "*, kernel_idx, constant_args_idx, grid, tma_descriptor_metadata, kwargs", 0)
 OP(HIGHER_ORDER_WHILE_LOOP, "higher_order.while_loop", hop_while,
    "cond_fn, body_fn, carried_inputs, additional_inputs", 0)
 OP(HIGHER_ORDER_WITH_EFFECTS, "higher_order.with_effects", hop_with_effects,
@@ -10406,12 +10412,18 @@ OP(TORCH_ONES, "torch.ones", zeros,
    "*size, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(TORCH_ONES_LIKE, "torch.ones_like", empty_like,
    "input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None", CGS_OPF_FACTORY)
+OP(TORCH_OPS_HIGHER_ORDER_AUTO_FUNCTIONALIZED, "torch.ops.higher_order.auto_functionalized", hop_auto_functionalized,
+   "_mutable_op", 0)
 OP(TORCH_OPS_HIGHER_ORDER_AUTO_FUNCTIONALIZED_V2, "torch.ops.higher_order.auto_functionalized_v2", hop_auto_functionalized_v2,
    "_mutable_op", 0)
 OP(TORCH_OPS_HIGHER_ORDER_COND, "torch.ops.higher_order.cond", hop_cond,
    "pred, true_fn, false_fn, operands", 0)
 OP(TORCH_OPS_HIGHER_ORDER_INVOKE_SUBGRAPH, "torch.ops.higher_order.invoke_subgraph", hop_body,
    "body, identifier, *args", 0)
+OP(TORCH_OPS_HIGHER_ORDER_TRITON_KERNEL_WRAPPER_FUNCTIONAL, "torch.ops.higher_order.triton_kernel_wrapper_functional", hop_triton_functional,
+   "*, kernel_idx, constant_args_idx, grid, tma_descriptor_metadata, kwargs, tensors_to_clone", 0)
+OP(TORCH_OPS_HIGHER_ORDER_TRITON_KERNEL_WRAPPER_MUTATION, "torch.ops.higher_order.triton_kernel_wrapper_mutation", novalue,
+   "*, kernel_idx, constant_args_idx, grid, tma_descriptor_metadata, kwargs", 0)
 OP(TORCH_OPS_HIGHER_ORDER_WHILE_LOOP, "torch.ops.higher_order.while_loop", hop_while,
    "cond_fn, body_fn, carried_inputs, additional_inputs", 0)
 OP(TORCH_OPS_HIGHER_ORDER_WITH_EFFECTS, "torch.ops.higher_order.with_effects", hop_with_effects,

@@ -123,6 +123,11 @@ static int parse_out(struct cur *c, struct cgs_decl_out *o, struct cgs_opdecls *
             return fail(c, "too many modifiers (8 at most)");
         m = &o->mods[o->n_mods];
         memset(m, 0, sizeof(*m));
+        const char *before = c->p;
+        if (keyword(c, "mutates")) {
+            c->p = before; /* the declaration's own clause, after its outputs */
+            return 0;
+        }
         if (keyword(c, "dtype")) {
             char buf[32];
             word(c, buf, sizeof(buf));
@@ -172,6 +177,8 @@ static int parse_out(struct cur *c, struct cgs_decl_out *o, struct cgs_opdecls *
 static void free_decl(struct cgs_decl *dc)
 {
     free((char *)dc->target);
+    for (uint32_t k = 0; k < dc->n_mutates; k++)
+        free((char *)dc->mutates[k]);
     for (uint32_t k = 0; k < CGS_DECL_OUTS; k++) {
         free((char *)dc->outs[k].like.name);
         for (uint32_t m = 0; m < CGS_DECL_MODS; m++)
@@ -214,9 +221,29 @@ int cgs_opdecls_parse(struct cgs_opdecls *ds, const char *text, const char *name
                     break;
                 c.p++;
             }
+            if (keyword(&c, "mutates")) {
+                do {
+                    char arg[128];
+                    skip_blanks(&c);
+                    if (dc.n_mutates == CGS_DECL_OUTS) {
+                        free_decl(&dc);
+                        return fail(&c, "too many mutated arguments (8 at most)");
+                    }
+                    if (!word(&c, arg, sizeof(arg)) ||
+                        (!isalpha((unsigned char)arg[0]) && arg[0] != '_')) {
+                        free_decl(&dc);
+                        return fail(&c, "expected the name of an argument the op mutates");
+                    }
+                    if (!(dc.mutates[dc.n_mutates++] = strdup(arg))) {
+                        free_decl(&dc);
+                        return cgs_diag_set(d, CGS_E_NOMEM, "no memory");
+                    }
+                    skip_blanks(&c);
+                } while (!at_end(&c));
+            }
             if (!at_end(&c)) {
                 free_decl(&dc);
-                return fail(&c, "expected ',' or the line's end");
+                return fail(&c, "expected ',', 'mutates ARG ...' or the line's end");
             }
             dc.target = strdup(target);
             if (!dc.target) {

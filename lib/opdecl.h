@@ -4,7 +4,7 @@
  *
  * One declaration a line; '#' starts a comment:
  *
- *   TARGET: OUTPUT [, OUTPUT ...]
+ *   TARGET: OUTPUT [, OUTPUT ...] [mutates NAME ...]
  *   OUTPUT := none                      the op returns None (an out= or logging op)
  *           | like ARG [MOD ...]        a fresh tensor with ARG's shape, dtype and device,
  *                                       changed by the modifiers: torch.empty_like(ARG)
@@ -18,7 +18,10 @@
  *   mylib.fused_rmsnorm: like 0
  *   transformers.grouped_mm_fallback: like 0 dim -1 = 1 dim -1
  *   mylib.topk_pair: like 0 dim -1 = 8, like 0 dim -1 = 8 dtype int64
+ *   mylib.scale_: none mutates y
  *
+ * "mutates" names the keyword arguments the op writes, in its schema's order: what
+ * auto_functionalized (torch's v1) returns after the op's result.
  * TARGET matches as MagiCompiler names ops: "mylib.fused_rmsnorm" also matches the graph's
  * "mylib.fused_rmsnorm.default" (lib/ops.h, cgs_op_name_matches). A declaration wins over
  * the registry. Several files may be loaded; a later one wins for the same target.
@@ -63,6 +66,9 @@ struct cgs_decl {
     uint32_t line;
     struct cgs_decl_out outs[CGS_DECL_OUTS];
     uint32_t n_outs;
+    const char *mutates[CGS_DECL_OUTS]; /* "mutates y z": the arguments it writes, in the
+                                           schema's order (auto_functionalized's outputs) */
+    uint32_t n_mutates;
 };
 
 struct cgs_opdecls {

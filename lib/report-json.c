@@ -115,6 +115,17 @@ cJSON *cgs_json_arg(const struct cgs_arg *a)
         o = cJSON_CreateObject();
         cJSON_AddItemToObject(o, "slice", l);
         return o;
+    case CGS_ARG_DICT:
+        l = cJSON_CreateArray();
+        for (uint32_t i = 0; i + 1 < a->n; i += 2) {
+            cJSON *pair = cJSON_CreateArray();
+            cJSON_AddItemToArray(pair, cgs_json_arg(&a->u.items[i]));
+            cJSON_AddItemToArray(pair, cgs_json_arg(&a->u.items[i + 1]));
+            cJSON_AddItemToArray(l, pair);
+        }
+        o = cJSON_CreateObject();
+        cJSON_AddItemToObject(o, "dict", l);
+        return o;
     case CGS_ARG_NODE:
         o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "node", a->u.node ? a->u.node->name : "?");

@@ -2935,6 +2935,8 @@ static int list_index(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
     return 0;
 }
 
+static int triton_clone_index(const struct cgs_node *n, const char *key);
+
 RULE(getitem)
 {
     const struct cgs_arg *a = Ai(sc, 0), *b = Ai(sc, 1);
@@ -2944,6 +2946,18 @@ RULE(getitem)
     (void)n;
     if (!v)
         return cgs_diag_set(d, CGS_E_UNKNOWN, "input is not known");
+    if (v->kind == CGS_VAL_LIST && b && b->kind == CGS_ARG_STR) {
+        // a dict a HOP returned (triton_kernel_wrapper_functional), held as a list
+        int k = a->u.node->op_id == CGS_OP_HIGHER_ORDER_TRITON_KERNEL_WRAPPER_FUNCTIONAL ||
+                        a->u.node->op_id == CGS_OP_TORCH_OPS_HIGHER_ORDER_TRITON_KERNEL_WRAPPER_FUNCTIONAL
+                    ? triton_clone_index(a->u.node, b->u.s)
+                    : -1;
+        if (k < 0 || (uint32_t)k >= v->n)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "getitem: key '%s' of a dict is not tracked",
+                                b->u.s);
+        sc->out = &v->u.items[k];
+        return 0;
+    }
     if (v->kind == CGS_VAL_LIST) {
         if (!int_const(sc, b, &i))
             return cgs_diag_set(d, CGS_E_UNKNOWN, "getitem: index not constant");
@@ -6102,6 +6116,23 @@ static bool wrapped_op_returns_none(const struct cgs_shape_ctx *sc, const char *
            cgs_op_target_has(target, CGS_OPF_NOVALUE);
 }
 
+/* clone_preserve_strides(a): a fresh tensor with a's shape and strides at offset 0 (torch's
+ * torch._prims_common.clone_preserve_strides). 0, or -1 when a is not a known tensor. */
+static int clone_preserve_strides(struct cgs_shape_ctx *sc, struct cgs_val *out,
+                                  const struct cgs_arg *a)
+{
+    const struct cgs_val *b = node_val(sc, a);
+    struct cgs_tensor *o;
+
+    if (!b || b->kind != CGS_VAL_TENSOR || !tensor_known(&b->u.t))
+        return -1;
+    o = copy_tensor(sc, out, &b->u.t, b->u.t.ndim);
+    dimcpy(o->shape, b->u.t.shape, o->ndim);
+    dimcpy(o->stride, b->u.t.stride, o->ndim);
+    o->storage_offset = K(sc, 0);
+    return 0;
+}
+
 /* auto_functionalized_v2(op, **kwargs, _all_bases): (the op's result, then each base as a
  * fresh copy with its strides). The op's result comes from a declaration (lib/opdecl.h) or
  * the registry's "returns None"; otherwise it is not known. */
@@ -6124,15 +6155,108 @@ RULE(hop_auto_functionalized_v2)
                             target);
     l = new_list(sc, 1 + bases->n);
     l->u.items[0].kind = CGS_VAL_NONE;
-    for (i = 0; i < bases->n; i++) {
-        const struct cgs_val *b = node_val(sc, &bases->u.items[i]);
-        struct cgs_tensor *o;
-        if (!b || b->kind != CGS_VAL_TENSOR || !tensor_known(&b->u.t))
+    for (i = 0; i < bases->n; i++)
+        if (clone_preserve_strides(sc, &l->u.items[1 + i], &bases->u.items[i]))
             return cgs_diag_set(d, CGS_E_UNKNOWN, "auto_functionalized: base %u not known", i);
-        o = copy_tensor(sc, &l->u.items[1 + i], &b->u.t, b->u.t.ndim);
-        dimcpy(o->shape, b->u.t.shape, o->ndim);
-        dimcpy(o->stride, b->u.t.stride, o->ndim);
-        o->storage_offset = K(sc, 0);
+    sc->out = l;
+    return 0;
+}
+
+/* The value of a keyword argument of a node (not of the schema): NULL when absent. */
+static const struct cgs_arg *node_kwarg(const struct cgs_node *n, const char *key)
+{
+    for (uint32_t i = 0; i < n->n_kwargs; i++)
+        if (!strcmp(n->kwargs[i].key, key))
+            return &n->kwargs[i].val;
+    return NULL;
+}
+
+/* auto_functionalized(op, **kwargs), torch's v1: (the op's result, then a copy of each argument
+ * the op mutates, in its schema's order, strides kept). Which arguments it mutates comes from
+ * a declaration ("mutates y", lib/opdecl.h). */
+RULE(hop_auto_functionalized)
+{
+    const struct cgs_arg *op = Ai(sc, 0);
+    const char *target = op && (op->kind == CGS_ARG_REPR || op->kind == CGS_ARG_STR) ? op->u.s : NULL;
+    const struct cgs_decl *dc = target ? cgs_opdecls_find(sc->decls, target) : NULL;
+    struct cgs_val *l;
+
+    if (!target)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "auto_functionalized: the op is not known");
+    if (!dc || !dc->n_mutates)
+        return cgs_diag_set(d, CGS_E_UNKNOWN,
+                            "auto_functionalized: which arguments '%s' mutates is not known "
+                            "(declare it with --ops: '%s: none mutates ARG')",
+                            target, target);
+    if (!wrapped_op_returns_none(sc, target))
+        return cgs_diag_set(d, CGS_E_UNKNOWN,
+                            "auto_functionalized: the result of '%s' is not known (declare it "
+                            "with --ops)",
+                            target);
+    l = new_list(sc, 1 + dc->n_mutates);
+    l->u.items[0].kind = CGS_VAL_NONE;
+    for (uint32_t i = 0; i < dc->n_mutates; i++) {
+        const struct cgs_arg *a = node_kwarg(n, dc->mutates[i]);
+        if (is_none(a))
+            l->u.items[1 + i].kind = CGS_VAL_NONE;
+        else if (clone_preserve_strides(sc, &l->u.items[1 + i], a))
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "auto_functionalized: argument '%s' not known",
+                                dc->mutates[i]);
+    }
+    sc->out = l;
+    return 0;
+}
+
+/* triton_kernel_wrapper_functional(kernel_idx, constant_args_idx, grid, tma_descriptor_metadata,
+ * kwargs, tensors_to_clone): {name: a copy of kwargs[name], strides kept} for the names in
+ * tensors_to_clone, in kwargs' order; held as a list, which getitem reads by name through
+ * triton_clone_index. */
+static bool in_str_list(const struct cgs_arg *l, const char *s)
+{
+    if (!l || l->kind != CGS_ARG_LIST)
+        return false;
+    for (uint32_t i = 0; i < l->n; i++)
+        if (l->u.items[i].kind == CGS_ARG_STR && !strcmp(l->u.items[i].u.s, s))
+            return true;
+    return false;
+}
+
+static int triton_clone_index(const struct cgs_node *n, const char *key)
+{
+    const struct cgs_arg *kw = node_kwarg(n, "kwargs"), *clone = node_kwarg(n, "tensors_to_clone");
+    int k = 0;
+
+    if (!kw || kw->kind != CGS_ARG_DICT)
+        return -1;
+    for (uint32_t i = 0; i + 1 < kw->n; i += 2) {
+        const char *name = kw->u.items[i].kind == CGS_ARG_STR ? kw->u.items[i].u.s : NULL;
+        if (!name || !in_str_list(clone, name))
+            continue;
+        if (!strcmp(name, key))
+            return k;
+        k++;
+    }
+    return -1;
+}
+
+RULE(hop_triton_functional)
+{
+    const struct cgs_arg *kw = node_kwarg(n, "kwargs"), *clone = node_kwarg(n, "tensors_to_clone");
+    struct cgs_val *l;
+    uint32_t i, k = 0, count = 0;
+
+    if (!kw || kw->kind != CGS_ARG_DICT || !clone || clone->kind != CGS_ARG_LIST)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "triton_kernel_wrapper_functional: expected a "
+                                              "kwargs dict and tensors_to_clone");
+    for (i = 0; i + 1 < kw->n; i += 2)
+        count += kw->u.items[i].kind == CGS_ARG_STR && in_str_list(clone, kw->u.items[i].u.s);
+    l = new_list(sc, count);
+    for (i = 0; i + 1 < kw->n; i += 2) {
+        if (kw->u.items[i].kind != CGS_ARG_STR || !in_str_list(clone, kw->u.items[i].u.s))
+            continue;
+        if (clone_preserve_strides(sc, &l->u.items[k++], &kw->u.items[i + 1]))
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "triton kernel argument '%s' not known",
+                                kw->u.items[i].u.s);
     }
     sc->out = l;
     return 0;

@@ -56,6 +56,26 @@ class Cond(torch.nn.Module):
         return torch.cond(x.sum() > 0, t, f, (x,))
 
 
+try:
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def _add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        m = offs < n
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m),
+                 mask=m)
+
+    def triton_user(x, y):
+        out = torch.empty_like(x)
+        n = x.numel()
+        _add_kernel[(triton.cdiv(n, 64),)](x, y, out, n, BLOCK=64)
+        return out.relu().t()
+except ImportError:  # no triton: those graphs are skipped
+    triton_user = None
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -106,6 +126,7 @@ def main():
                 scale_(y, 2.0)
                 return y.sum(dim=0)
 
+        globals()["Mut"] = Mut
         ep = torch.export.export(Mut().cuda(), (x,), strict=False).run_decompositions({})
         ct.dump(ep.graph_module, os.path.join(out, "auto_functionalized.export.json"),
                 stage="export", is_inference=False)
@@ -129,6 +150,54 @@ def main():
         print("with_effects export: ok", flush=True)
     except Exception as exc:
         print("with_effects FAILED", type(exc).__name__, str(exc)[:300], flush=True)
+    # a user's triton kernel: Dynamo records triton_kernel_wrapper_mutation (its kwargs a
+    # dict holding the tensors), AOTAutograd's forward graph the functional form whose dict
+    # result getitem reads by name
+    try:
+        graphs, fw = [], []
+
+        def dyn_backend(gm, ex):
+            graphs.append(gm)
+            from torch._dynamo.backends.common import aot_autograd
+
+            def fw_compiler(g, ex2):
+                fw.append(g)
+                return g.forward
+            return aot_autograd(fw_compiler=fw_compiler)(gm, ex)
+
+        torch._dynamo.reset()
+        with torch.no_grad():
+            torch.compile(triton_user, backend=dyn_backend)(x, x * 3)
+        ct.dump(graphs[0], os.path.join(out, "triton_kernel.dynamo.json"), stage="dynamo",
+                is_inference=True)
+        ct.dump(fw[0], os.path.join(out, "triton_kernel.aot.json"), stage="aot",
+                is_inference=True)
+        print("triton kernel dynamo+aot: ok", [str(n.target) for n in fw[0].graph.nodes
+                                               if "triton" in str(n.target)], flush=True)
+    except Exception as exc:
+        print("triton kernel FAILED", type(exc).__name__, str(exc)[:300], flush=True)
+    # auto_functionalized v1: what AOTAutograd records when Inductor's v2 is switched off
+    try:
+        fw = []
+
+        def v1_backend(gm, ex):
+            from torch._dynamo.backends.common import aot_autograd
+
+            def fw_compiler(g, ex2):
+                fw.append(g)
+                return g.forward
+            return aot_autograd(fw_compiler=fw_compiler)(gm, ex)
+
+        torch._dynamo.reset()
+        import torch._inductor.config as ic
+        with ic.patch(enable_auto_functionalized_v2=False), torch.no_grad():
+            torch.compile(Mut().cuda(), backend=v1_backend)(x)
+        ct.dump(fw[0], os.path.join(out, "auto_functionalized_v1.aot.json"), stage="aot",
+                is_inference=True)
+        print("auto_functionalized v1: ok", [str(n.target) for n in fw[0].graph.nodes
+                                             if "auto" in str(n.target)], flush=True)
+    except Exception as exc:
+        print("auto_functionalized v1 FAILED", type(exc).__name__, str(exc)[:300], flush=True)
     # invoke_subgraph through Dynamo
     try:
         region = torch.compiler.nested_compile_region

@@ -10,7 +10,9 @@ Graphs, built here with torch (random weights, no network):
   attn100k     torch.fx.symbolic_trace of 14,300 attention blocks sharing 4 weight inputs
                (about 100k nodes), split at scaled_dot_product_attention;
   mlp_bwd      the AOTAutograd backward graph of a 200-layer MLP's training step (FakeTensorProp
-               only; split at aten.mm).
+               only; split at aten.mm);
+  cnn_pg       the post-grad graph Inductor lowers for a ResNet-152 on CUDA (inference), split
+               at aten.convolution.
 torch: min of R runs of cgscope_torch.split_graph (torch.fx.passes.split_module with
 MagiCompiler's partition) and of FakeTensorProp.propagate on fake copies of the inputs.
 cgscope: min of 5 whole processes of `info --json`, `split --split-ops OP --json` and `shapes
@@ -117,7 +119,35 @@ def mlp_bwd():
     return gm, ex, "aten.mm", "post_grad"
 
 
-BUILDERS = {"gpt2_48": gpt2_48, "llama80": llama80, "mlp_bwd": mlp_bwd, "attn100k": attn100k}
+def cnn_pg():
+    """The post-grad graph Inductor lowers for a ResNet-152 (CUDA, inference), taken from its
+    post-grad custom pass; compilation is stopped there."""
+    import torchvision
+    import torch._inductor.config as ic
+    m = torchvision.models.resnet152().cuda().eval()
+    got = []
+
+    class Stop(Exception):
+        pass
+
+    def grab(graph):
+        got.append(graph.owning_module)
+        raise Stop()
+
+    torch._dynamo.reset()
+    with ic.patch(post_grad_custom_post_pass=grab), torch.no_grad():
+        try:
+            torch.compile(m)(torch.randn(8, 3, 224, 224, device="cuda"))
+        except Exception:
+            if not got:
+                raise
+    gm = got[0]
+    inputs = [n.meta["val"] for n in gm.graph.nodes if n.op == "placeholder"]
+    return gm, inputs, "aten.convolution.default", "post_grad"
+
+
+BUILDERS = {"gpt2_48": gpt2_48, "llama80": llama80, "mlp_bwd": mlp_bwd, "cnn_pg": cnn_pg,
+            "attn100k": attn100k}
 
 
 def fake_prop(gm, inputs):
@@ -128,7 +158,8 @@ def fake_prop(gm, inputs):
     fakes = []
     for t in inputs:
         if isinstance(t, FakeTensor):   # AOTAutograd's own fakes: a real stand-in first
-            t = torch.empty_strided(tuple(t.size()), tuple(t.stride()), dtype=t.dtype)
+            t = torch.empty_strided(tuple(t.size()), tuple(t.stride()), dtype=t.dtype,
+                                    device=t.device)
         fakes.append(mode.from_tensor(t) if isinstance(t, torch.Tensor) else t)
     t0 = time.perf_counter()
     FakeTensorProp(gm, mode).propagate_dont_convert_inputs(*fakes)
@@ -187,13 +218,14 @@ def main():
         sh = json.loads(p.stdout)
         mism = sum(1 for n in sh["nodes"] if n.get("match") is False)
         unknown = sum(1 for n in sh["nodes"] if n.get("status") not in ("ok", None))
+        causes = sh.get("root_causes") or []
         size = os.path.getsize(path)
         row = {"graph": name, "nodes": nodes, "pieces": len(rep["pieces"]), "bytes": size,
                "torch_split_s": t_split, "torch_fakeprop_s": t_prop, "cgscope_info_s": c_info,
                "cgscope_split_s": c_split, "cgscope_shapes_s": c_shapes,
                "ratio": (t_split + t_prop) / (c_split + c_shapes),
                "load_mb_s": size / 1e6 / c_info, "split_equal": same_split,
-               "shape_mismatches": mism, "shape_not_ok": unknown,
+               "shape_mismatches": mism, "shape_not_ok": unknown, "root_causes": causes[:5],
                "build_s": time.perf_counter() - t_build}
         rows.append(row)
         print(json.dumps(row))

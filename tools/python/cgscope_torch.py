@@ -290,6 +290,10 @@ class _Writer:
             return {"list": [self.arg(x) for x in a]}
         if isinstance(a, (list, tuple)):
             return [self.arg(x) for x in a]
+        if isinstance(a, dict):
+            # a triton kernel's kwargs, tma_descriptor_metadata: keys and values kept, so the
+            # nodes a dict holds stay inputs of the node (graph-json.md, "Arguments")
+            return {"dict": [[self.arg(k), self.arg(v)] for k, v in a.items()]}
         if isinstance(a, torch.dtype):
             return {"dtype": str(a).replace("torch.", "")}
         if isinstance(a, torch.device):
@@ -835,6 +839,8 @@ class _Reader:
             return env[a["node"]]
         if "list" in a:
             return [self.arg(x, env) for x in a["list"]]
+        if "dict" in a:
+            return {self.arg(k, env): self.arg(v, env) for k, v in a["dict"]}
         if "dtype" in a:
             return getattr(torch, a["dtype"], None) or a["dtype"]
         if "device" in a:

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Long fuzzing on a machine with many cores: every target at once, each in libFuzzer's fork
+# mode with JOBS workers, on a corpus seeded like run.sh's; one line per target with the
+# executions reached (the fork-mode parent's running total) and the crashes.
+# usage: sh tests/fuzz/parallel.sh BUILD_DIR SECONDS JOBS TARGET...
+set -u
+B=$1 secs=$2 jobs=$3
+shift 3
+. tests/fuzz/seeds.sh
+for t in "$@"; do
+    corpus=$B/corpus/$t
+    mkdir -p "$corpus"
+    for s in $(seeds "$t"); do
+        if [ -d "$s" ]; then cp "$s"/* "$corpus"/ 2>/dev/null; else cp "$s" "$corpus"/; fi
+    done
+    "$B/fuzz/fuzz-$t" -fork="$jobs" -max_total_time="$secs" -max_len=65536 \
+        -artifact_prefix="$B/crash-$t-" -timeout=20 -rss_limit_mb=4096 -ignore_crashes=1 \
+        "$corpus" >"$B/fuzz-$t.log" 2>&1 &
+done
+wait
+rc=0
+for t in "$@"; do
+    log=$B/fuzz-$t.log
+    last=$(grep -E '^#[0-9]+:' "$log" | tail -n 1)
+    execs=$(echo "$last" | sed -n 's/^#\([0-9]*\):.*/\1/p')
+    cov=$(echo "$last" | grep -o 'cov: [0-9]*')
+    crashes=$(ls "$B"/crash-"$t"-* 2>/dev/null | wc -l)
+    echo "fuzz-$t: ${execs:-?} executions, ${cov:-cov: ?}, $crashes crashes ($secs s, $jobs jobs)"
+    [ "$crashes" -eq 0 ] || rc=1
+done
+exit $rc
