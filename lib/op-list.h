@@ -17,11 +17,11 @@ OP(M___ADD__, "__add__", binary,
 OP(M___AND__, "__and__", binary,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(M___EQ__, "__eq__", compare,
-   "self, other", CGS_OPF_ELEMENTWISE)
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_CMP_EQ)
 OP(M___GE__, "__ge__", compare,
-   "self, other", CGS_OPF_ELEMENTWISE)
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_CMP_GE)
 OP(M___GT__, "__gt__", compare,
-   "self, other", CGS_OPF_ELEMENTWISE)
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_CMP_GT)
 OP(M___IAND__, "__iand__", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(M___ILSHIFT__, "__ilshift__", inplace,
@@ -33,15 +33,15 @@ OP(M___IRSHIFT__, "__irshift__", inplace,
 OP(M___IXOR__, "__ixor__", inplace,
    "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M___LE__, "__le__", compare,
-   "self, other", CGS_OPF_ELEMENTWISE)
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_CMP_LE)
 OP(M___LSHIFT__, "__lshift__", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE)
 OP(M___LT__, "__lt__", compare,
-   "self, other", CGS_OPF_ELEMENTWISE)
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_CMP_LT)
 OP(M___MUL__, "__mul__", binary,
    "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_MUL)
 OP(M___NE__, "__ne__", compare,
-   "self, other", CGS_OPF_ELEMENTWISE)
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_CMP_NE)
 OP(M___OR__, "__or__", binary,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(M___RADD__, "__radd__", binary,
@@ -8412,18 +8412,18 @@ OP(M_NUMEL, "numel", numel,
    "self", CGS_OPF_SIZE)
 OP(OPERATOR_ADD, "operator.add", binary,
    "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_ADD)
-OP(OPERATOR_AND_, "operator.and_", binary,
+OP(OPERATOR_AND_, "operator.and_", logic_binary,
    "a, b", CGS_OPF_ELEMENTWISE)
 OP(OPERATOR_EQ, "operator.eq", compare,
-   "a, b", CGS_OPF_ELEMENTWISE)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_CMP_EQ)
 OP(OPERATOR_FLOORDIV, "operator.floordiv", binary,
    "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_ARITH_FLOORDIV)
 OP(OPERATOR_GE, "operator.ge", compare,
-   "a, b", CGS_OPF_ELEMENTWISE)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_CMP_GE)
 OP(OPERATOR_GETITEM, "operator.getitem", getitem,
    "a, b", CGS_OPF_VIEW)
 OP(OPERATOR_GT, "operator.gt", compare,
-   "a, b", CGS_OPF_ELEMENTWISE)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_CMP_GT)
 OP(OPERATOR_IADD, "operator.iadd", binary_iop,
    "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_ADD)
 OP(OPERATOR_IMUL, "operator.imul", binary_iop,
@@ -8433,9 +8433,9 @@ OP(OPERATOR_ISUB, "operator.isub", binary_iop,
 OP(OPERATOR_ITRUEDIV, "operator.itruediv", binary_iop,
    "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(OPERATOR_LE, "operator.le", compare,
-   "a, b", CGS_OPF_ELEMENTWISE)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_CMP_LE)
 OP(OPERATOR_LT, "operator.lt", compare,
-   "a, b", CGS_OPF_ELEMENTWISE)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_CMP_LT)
 OP(OPERATOR_MATMUL, "operator.matmul", matmul,
    "a, b", CGS_OPF_MATMUL)
 OP(OPERATOR_MOD, "operator.mod", binary,
@@ -8443,10 +8443,10 @@ OP(OPERATOR_MOD, "operator.mod", binary,
 OP(OPERATOR_MUL, "operator.mul", binary,
    "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_MUL)
 OP(OPERATOR_NE, "operator.ne", compare,
-   "a, b", CGS_OPF_ELEMENTWISE)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_CMP_NE)
 OP(OPERATOR_NEG, "operator.neg", unary,
    "a", CGS_OPF_ELEMENTWISE)
-OP(OPERATOR_OR_, "operator.or_", binary,
+OP(OPERATOR_OR_, "operator.or_", logic_binary,
    "a, b", CGS_OPF_ELEMENTWISE)
 OP(OPERATOR_POW, "operator.pow", binary,
    "a, b", CGS_OPF_ELEMENTWISE)

@@ -51,6 +51,15 @@ enum cgs_op_flags {
     CGS_OPF_ARITH_FLOORDIV = 1 << 23,
     CGS_OPF_ARITH_MOD = 1 << 24,
     CGS_OPF_ARITH_REFLECTED = 1 << 25,
+    /* on two SymInts, Python's comparisons (operator.lt, ..., __ge__): a SymBool; one 3-bit
+     * field, read with CGS_OPF_CMP_MASK */
+    CGS_OPF_CMP_LT = 1 << 26,
+    CGS_OPF_CMP_LE = 2 << 26,
+    CGS_OPF_CMP_GT = 3 << 26,
+    CGS_OPF_CMP_GE = 4 << 26,
+    CGS_OPF_CMP_EQ = 5 << 26,
+    CGS_OPF_CMP_NE = 6 << 26,
+    CGS_OPF_CMP_MASK = 7 << 26,
 };
 
 struct cgs_node;

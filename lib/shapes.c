@@ -220,7 +220,19 @@ static sym_t S_div(struct cgs_shape_ctx *sc, sym_t a, sym_t b)
     return a && b ? memo(sc, '/', a, b) : NULL;
 }
 
-/* max(a, 1) for a size: sizes of symbolic tensors are at least 1 (size-like). */
+static bool has_func(sym_t a)
+{
+    if (a->kind == CGS_SYM_FUNC)
+        return true;
+    for (uint32_t i = 0; i < a->n; i++)
+        if (has_func(a->op[i]))
+            return true;
+    return false;
+}
+
+/* max(a, 1) for a size, as torch's contiguous strides take it: sizes of symbolic tensors are at
+ * least 1 (size-like), which torch's simplifier does not see through its own opaque functions
+ * (Max(1, TruncToInt(1.7*ToFloat(s0))) stays). */
 static sym_t S_max1(struct cgs_shape_ctx *sc, sym_t a)
 {
     int64_t v;
@@ -229,7 +241,22 @@ static sym_t S_max1(struct cgs_shape_ctx *sc, sym_t a)
         return NULL;
     if (cgs_sym_is_int(a, &v))
         return v < 1 ? K(sc, 1) : a;
+    if (has_func(a))
+        return cgs_sym_max(sc->sx, K(sc, 1), a);
     return a;
+}
+
+/* Python's repr of a float (the shortest text that reads back the same), as torch writes a
+ * float coefficient in a size ("1.7", "2.5", "2.0"). */
+static void float_repr(double f, char *out, size_t cap)
+{
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(out, cap, "%.*g", prec, f);
+        if (strtod(out, NULL) == f)
+            break;
+    }
+    if (!strpbrk(out, ".eEn")) /* integral: Python writes "2.0" */
+        snprintf(out + strlen(out), cap - strlen(out), ".0");
 }
 
 static bool is_const(sym_t e, int64_t v)
@@ -1386,6 +1413,63 @@ RULE(unary_maybe_inplace)
     return unary_with(sc, 0, d);
 }
 
+/* A comparison of two SymInts (operator.ge on sizes, the runtime asserts Dynamo writes around
+ * unbacked sizes): a bool when both are constants, else a SymBool written like torch writes it
+ * ("u1 >= 0", "u0 <= s77"), its hint from the sizes' hints when they have them. */
+static int scalar_compare(struct cgs_shape_ctx *sc, unsigned cmp, sym_t a, sym_t b)
+{
+    static const char *const ops[] = {"", "<", "<=", ">", ">=", "==", "!="};
+    unsigned k = cmp >> 26;
+    int64_t x, y;
+    bool known = hint(sc, a, &x) && hint(sc, b, &y), r = false;
+    struct cgs_buf text = CGS_BUF_INIT;
+
+    if (known)
+        r = k == 1 ? x < y : k == 2 ? x <= y : k == 3 ? x > y : k == 4 ? x >= y : k == 5 ? x == y
+                                                                                     : x != y;
+    if (cgs_sym_is_int(a, &x) && cgs_sym_is_int(b, &y)) {
+        sc->out = new_val(sc, CGS_VAL_BOOL);
+        sc->out->u.b = r;
+        return 0;
+    }
+    cgs_sym_print(a, &text);
+    cgs_buf_addf(&text, " %s ", ops[k]);
+    cgs_sym_print(b, &text);
+    sc->out = new_val(sc, CGS_VAL_SYMBOOL);
+    sc->out->u.s.text = cgs_arena_strdup(sc->ar, text.buf);
+    sc->out->has_hint = known;
+    sc->out->u.s.hint = r;
+    cgs_buf_release(&text);
+    return 0;
+}
+
+/* operator.and_ / or_: on SymBools (Dynamo's runtime asserts, "(u0 <= s77) & (s77 + u0 >= 0)")
+ * a SymBool, its hint from theirs; on tensors and ints the bitwise op (the binary family). */
+RULE(logic_binary)
+{
+    const struct cgs_val *a = node_val(sc, Ai(sc, 0)), *b = node_val(sc, Ai(sc, 1));
+    bool is_and = n->op_id == CGS_OP_OPERATOR_AND_;
+    struct cgs_buf text = CGS_BUF_INIT;
+
+    if (!a || !b || (a->kind != CGS_VAL_SYMBOOL && a->kind != CGS_VAL_BOOL) ||
+        (b->kind != CGS_VAL_SYMBOOL && b->kind != CGS_VAL_BOOL) ||
+        (a->kind == CGS_VAL_BOOL && b->kind == CGS_VAL_BOOL))
+        return cgs_shape_rule_binary(n, sc, d);
+    bool ha = a->kind == CGS_VAL_BOOL || a->has_hint, hb = b->kind == CGS_VAL_BOOL || b->has_hint;
+    bool va = a->kind == CGS_VAL_BOOL ? a->u.b : a->u.s.hint != 0;
+    bool vb = b->kind == CGS_VAL_BOOL ? b->u.b : b->u.s.hint != 0;
+    cgs_buf_addf(&text, "(%s) %s (%s)", a->kind == CGS_VAL_BOOL ? (va ? "True" : "False") : a->u.s.text,
+                 is_and ? "&" : "|", b->kind == CGS_VAL_BOOL ? (vb ? "True" : "False") : b->u.s.text);
+    sc->out = new_val(sc, CGS_VAL_SYMBOOL);
+    sc->out->u.s.text = cgs_arena_strdup(sc->ar, text.buf);
+    // the result is known from one side alone where it decides (False & x, True | x)
+    sc->out->has_hint = (ha && hb) || (ha && va != is_and) || (hb && vb != is_and);
+    sc->out->u.s.hint = is_and ? (ha && !va) || (hb && !vb) ? 0 : 1
+                               : (ha && va) || (hb && vb) ? 1 : 0;
+    cgs_buf_release(&text);
+    return 0;
+}
+
 /* Scalar arithmetic on SymInts (operator.add on sizes and the like): the registry's ARITH
  * flags say which. */
 static int scalar_arith(struct cgs_shape_ctx *sc, const struct cgs_node *n, const struct operand *o,
@@ -1400,6 +1484,8 @@ static int scalar_arith(struct cgs_shape_ctx *sc, const struct cgs_node *n, cons
         return cgs_diag_set(d, CGS_E_UNKNOWN, "scalar arithmetic on non-integers is not tracked");
     }
     a = o[0].sym, b = o[1].sym;
+    if (f & CGS_OPF_CMP_MASK)
+        return scalar_compare(sc, f & CGS_OPF_CMP_MASK, a, b);
     if (f & CGS_OPF_ARITH_REFLECTED) {
         sym_t t = a;
         a = b, b = t;
@@ -2555,6 +2641,15 @@ RULE(select)
     return select_into(sc, sc->out, t, dim, index, d);
 }
 
+/* A fresh unbacked size symbol (u0, u1, ... in order of creation, as torch numbers them). */
+static sym_t unbacked(struct cgs_shape_ctx *sc)
+{
+    char name[24];
+
+    snprintf(name, sizeof(name), "u%u", sc->n_unbacked++);
+    return cgs_sym_var(sc->sx, name);
+}
+
 /* Clamp a slice bound (None = default) like ATen's slice; symbolic bounds kept when in range. */
 static sym_t slice_bound(struct cgs_shape_ctx *sc, sym_t b, sym_t size, bool is_end)
 {
@@ -2582,11 +2677,20 @@ static int slice_into(struct cgs_shape_ctx *sc, struct cgs_tensor *o, const stru
     if (step <= 0)
         return cgs_diag_set(d, CGS_E_INVAL, "slice step must be positive");
     {
-        // a data-dependent bound (an unbacked symbol): torch makes fresh unbacked size and
-        // offset symbols, whose relation to these cgscope does not guess
+        // a data-dependent bound (an unbacked symbol): FakeTensor cannot clamp it, so the
+        // size is a fresh unbacked symbol, and so is the offset when the start is one
         int64_t hs, he;
-        if ((start && !hint(sc, start, &hs)) || (end && !hint(sc, end, &he)))
-            return cgs_diag_set(d, CGS_E_UNKNOWN, "slice bounds are data-dependent");
+        bool start_dd = start && !hint(sc, start, &hs), end_dd = end && !hint(sc, end, &he);
+        if (start_dd || end_dd) {
+            o->shape[dim] = unbacked(sc);
+            o->stride[dim] = step == 1 ? t->stride[dim] : S_mul(sc, t->stride[dim], K(sc, step));
+            o->storage_offset =
+                start_dd ? unbacked(sc)
+                         : S_add(sc, o->storage_offset,
+                                 S_mul(sc, slice_bound(sc, start, t->shape[dim], false),
+                                       t->stride[dim]));
+            return 0;
+        }
     }
     start = slice_bound(sc, start, t->shape[dim], false);
     end = slice_bound(sc, end, t->shape[dim], true);
@@ -2641,6 +2745,16 @@ RULE(narrow)
     o = out_view(sc, t, t->ndim);
     dimcpy(o->shape, t->shape, t->ndim);
     dimcpy(o->stride, t->stride, t->ndim);
+    {
+        // a known start and a data-dependent length: narrow gives exactly `length` rows (or
+        // raises), so the size is the length itself, as torch records it
+        int64_t hs, hl;
+        if (hint(sc, start, &hs) && !hint(sc, len, &hl) && hs >= 0) {
+            o->shape[dim] = len;
+            o->storage_offset = S_add(sc, o->storage_offset, S_mul(sc, start, t->stride[dim]));
+            return 0;
+        }
+    }
     return slice_into(sc, o, t, dim, start, S_add(sc, start, len), 1, d);
 }
 
@@ -3107,13 +3221,6 @@ RULE(getattr)
 }
 
 /* A fresh unbacked size symbol (u0, u1, ...): a data-dependent value, as FakeTensor makes one. */
-static sym_t unbacked(struct cgs_shape_ctx *sc)
-{
-    char name[24];
-
-    snprintf(name, sizeof(name), "u%u", sc->n_unbacked++);
-    return cgs_sym_var(sc->sx, name);
-}
 
 /* item / _local_scalar_dense: an unbacked SymInt (SymFloat, SymBool) for the tensor's value. */
 RULE(item)
@@ -5005,10 +5112,33 @@ static int upsample_to(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
                 it = i < scale->n ? &scale->u.items[i] : NULL;
             if (!it || (it->kind != CGS_ARG_FLOAT && it->kind != CGS_ARG_INT))
                 return cgs_diag_set(d, CGS_E_UNKNOWN, "upsample: scale not known");
+            int64_t in;
             f = it->kind == CGS_ARG_FLOAT ? it->u.f : (double)it->u.i;
-            if (f != floor(f) || !cgs_sym_is_int(t->shape[2 + i], &(int64_t){0}))
-                return cgs_diag_set(d, CGS_E_UNKNOWN, "upsample: fractional or symbolic scale");
-            shape[2 + i] = S_mul(sc, t->shape[2 + i], K(sc, (int64_t)f));
+            if (!(f > 0) || f > 1e15)
+                return cgs_diag_set(d, CGS_E_INVAL, "upsample: scale %g", f);
+            if (cgs_sym_is_int(t->shape[2 + i], &in)) {
+                // int(float(size) * scale), as interpolate computes it
+                double o = (double)in * f;
+                if (o >= 9.2e18)
+                    return cgs_diag_set(d, CGS_E_LIMIT, "upsample: output size past 2^63");
+                shape[2 + i] = K(sc, (int64_t)o);
+            } else if (it->kind == CGS_ARG_INT) {
+                shape[2 + i] = S_mul(sc, t->shape[2 + i], K(sc, it->u.i));
+            } else {
+                // a symbolic size: torch's sym_int(scale * sym_float(size)), an opaque call
+                char num[40], *dim = cgs_sym_to_string(t->shape[2 + i]), *text;
+                struct cgs_diag pd = CGS_DIAG_INIT;
+                const struct cgs_sym *e = NULL;
+                float_repr(f, num, sizeof(num));
+                text = cgs_xmalloc(strlen(dim) + 64);
+                sprintf(text, "TruncToInt(%s*ToFloat(%s))", num, dim);
+                int perr = cgs_sym_parse(sc->sx, text, &e, &pd);
+                free(text);
+                free(dim);
+                if (perr)
+                    return cgs_diag_set(d, CGS_E_UNKNOWN, "upsample: symbolic scale: %s", pd.msg);
+                shape[2 + i] = e;
+            }
         }
     } else {
         return cgs_diag_set(d, CGS_E_INVAL, "upsample needs a size or a scale");

@@ -459,6 +459,20 @@ def arith_flags(target):
     return []
 
 
+# Python's comparisons on sizes (a SymBool): operator.lt ... and the dunder methods
+CMP = {"lt": "LT", "le": "LE", "gt": "GT", "ge": "GE", "eq": "EQ", "ne": "NE"}
+
+
+def cmp_flags(target):
+    if target.startswith("operator."):
+        name = target[9:]
+    elif target.startswith("__") and target.endswith("__"):
+        name = target[2:-2]
+    else:
+        return []
+    return ["CMP_" + CMP[name]] if name in CMP else []
+
+
 def render(entries):
     used = set()
     lines = [
@@ -481,7 +495,7 @@ def render(entries):
         rule, flags, schema = entries[target]
         if fast_binary(target, rule):
             flags = list(flags) + ["FAKE_FAST_BINARY"]
-        flags = list(flags) + ["ARITH_" + a for a in arith_flags(target)]
+        flags = list(flags) + ["ARITH_" + a for a in arith_flags(target)] + cmp_flags(target)
         fl = " | ".join("CGS_OPF_" + f for f in flags) if flags else "0"
         lines.append("OP(%s, %s, %s,\n   %s, %s)" % (make_id(target, used), c_str(target), rule,
                                                    c_str(schema), fl))

@@ -170,7 +170,7 @@ def main():
             torch.compile(triton_user, backend=dyn_backend)(x, x * 3)
         ct.dump(graphs[0], os.path.join(out, "triton_kernel.dynamo.json"), stage="dynamo",
                 is_inference=True)
-        ct.dump(fw[0], os.path.join(out, "triton_kernel.aot.json"), stage="aot",
+        ct.dump(fw[0], os.path.join(out, "triton_kernel.aot.json"), stage="aot_forward",
                 is_inference=True)
         print("triton kernel dynamo+aot: ok", [str(n.target) for n in fw[0].graph.nodes
                                                if "triton" in str(n.target)], flush=True)
@@ -192,7 +192,7 @@ def main():
         import torch._inductor.config as ic
         with ic.patch(enable_auto_functionalized_v2=False), torch.no_grad():
             torch.compile(Mut().cuda(), backend=v1_backend)(x)
-        ct.dump(fw[0], os.path.join(out, "auto_functionalized_v1.aot.json"), stage="aot",
+        ct.dump(fw[0], os.path.join(out, "auto_functionalized_v1.aot.json"), stage="aot_forward",
                 is_inference=True)
         print("auto_functionalized v1: ok", [str(n.target) for n in fw[0].graph.nodes
                                              if "auto" in str(n.target)], flush=True)

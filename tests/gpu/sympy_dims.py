@@ -37,6 +37,14 @@ def interp_twice(x):
     return F.avg_pool2d(y, 2) + 1
 
 
+def interp_integral(x):
+    return F.interpolate(x, scale_factor=2.0, mode="nearest") * 2
+
+
+def interp_third(x):
+    return F.interpolate(x, scale_factor=1 / 3, mode="bilinear") - 1
+
+
 def narrow_unbacked(x, n):
     k = n.item()
     torch._check(k >= 0)
@@ -60,6 +68,8 @@ CASES = {
     "interp_nearest": (interp_nearest, lambda: (torch.randn(2, 3, 10, 12, device="cuda"),)),
     "interp_bilinear": (interp_bilinear, lambda: (torch.randn(2, 3, 10, 12, device="cuda"),)),
     "interp_twice": (interp_twice, lambda: (torch.randn(1, 4, 9, 7, device="cuda"),)),
+    "interp_integral": (interp_integral, lambda: (torch.randn(2, 3, 10, 12, device="cuda"),)),
+    "interp_third": (interp_third, lambda: (torch.randn(2, 3, 10, 12, device="cuda"),)),
     "narrow_unbacked": (narrow_unbacked, lambda: (torch.randn(8, 5, device="cuda"),
                                                   torch.tensor(3, device="cuda"))),
     "slice_unbacked": (slice_unbacked, lambda: (torch.randn(8, 5, device="cuda"),
