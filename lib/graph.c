@@ -1,11 +1,13 @@
 #include "lib/graph.h"
-#include "lib/ops.h"
 
+#include <cjson/cJSON.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
+#include "lib/ops.h"
 #include "lib/strmap.h"
 
 const struct cgs_dtype_info cgs_dtypes[CGS_DTYPE_COUNT] = {
@@ -150,10 +152,27 @@ void cgs_graph_free(struct cgs_graph *g)
     if (g->parent)
         CGS_BUG("cgs_graph_free on a subgraph");
     graph_release(g);
+    if (g->src_map)
+        munmap(g->src_map, g->src_map_len);
     cgs_strmap_free(g->strings);
     cgs_symctx_release(&g->syms_storage);
     cgs_arena_release(&g->arena_storage);
     free(g);
+}
+
+const char *cgs_node_stack_trace(const struct cgs_graph *g, const struct cgs_node *n)
+{
+    if (!n->stack_trace && n->stack_raw) {
+        cJSON *x = cJSON_ParseWithLength(n->stack_raw, n->stack_raw_len);
+        struct cgs_graph *root = (struct cgs_graph *)g;
+        if (!cJSON_IsString(x))
+            CGS_BUG("a stack trace the loader checked does not parse");
+        while (root->parent)
+            root = root->parent;
+        ((struct cgs_node *)n)->stack_trace = cgs_graph_intern(root, x->valuestring);
+        cJSON_Delete(x);
+    }
+    return n->stack_trace;
 }
 
 const char *cgs_graph_intern(struct cgs_graph *g, const char *s)

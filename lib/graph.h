@@ -163,7 +163,11 @@ struct cgs_node {
     struct cgs_kwarg *kwargs;
     uint32_t n_kwargs;
     struct cgs_val *val;                                 /* NULL when unknown */
-    const char *stack_trace, *module_path, *module_type; /* NULL when absent */
+    /* NULL when absent; stack_trace is read through cgs_node_stack_trace (a graph read from
+     * a file keeps it undecoded, stack_raw, until something asks) */
+    const char *stack_trace, *module_path, *module_type;
+    const char *stack_raw; /* the JSON string (quotes included) in the mapped file, or NULL */
+    uint32_t stack_raw_len;
     /* distinct nodes this one uses, in order of first use in args then kwargs
      * (FX's all_input_nodes) */
     struct cgs_node **inputs;
@@ -282,7 +286,16 @@ struct cgs_graph {
      * and output order */
     struct cgs_sig_spec *sig_inputs, *sig_outputs;
     uint32_t n_sig_inputs, n_sig_outputs;
+
+    /* root only: the source file mapped into memory while the graph lives (the undecoded
+     * stack traces point into it), or NULL */
+    void *src_map;
+    size_t src_map_len;
 };
+
+/* A node of g's stack trace, or NULL: decoded and interned in g the first time it is asked
+ * for (g and n change only in that cache, so they may be const to the caller). */
+const char *cgs_node_stack_trace(const struct cgs_graph *g, const struct cgs_node *n);
 
 /* A new empty root graph (file and name are copied). */
 struct cgs_graph *cgs_graph_new(const char *file, const char *name);

@@ -25,6 +25,11 @@ struct cgs_jscan {
     bool record;
     size_t *offs;
     size_t n_offs, alloc_offs;
+    /* when cut_key is set, a string value of that key directly inside the scanned object
+     * (a node's "stack_trace"): where it is, [cut_start, cut_end) with its quotes */
+    const char *cut_key;
+    size_t cut_key_len, cut_start, cut_end;
+    bool cut_found;
     /* the last error */
     size_t err_off;
     char err_msg[256];

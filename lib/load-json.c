@@ -26,7 +26,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- cJSON allocation ------------------------------------------------------------
  *
@@ -162,6 +165,12 @@ struct loader {
 
     /* dimension text -> expression: the same strings recur on every node */
     struct cgs_strmap *dims;
+
+    /* the buffer outlives the graph (a mapped file): each node's stack trace is checked by
+     * the scanner, left out of what cJSON parses and decoded only when asked for */
+    bool lazy_stack;
+    char *scratch; /* the node's text with its stack trace cut out */
+    size_t scratch_alloc;
 };
 
 static int fail_at(struct loader *L, size_t off, int code, const char *fmt, ...) CGS_PRINTF(4, 5);
@@ -951,16 +960,44 @@ static int load_nodes(struct loader *L, struct cgs_graph *g, size_t start, const
         L->n_segs = 0;
         L->js.n_offs = 0;
         L->js.record = true;
+        L->js.cut_found = false;
+        L->js.cut_key = L->lazy_stack ? "stack_trace" : NULL;
+        L->js.cut_key_len = sizeof("stack_trace") - 1;
         p = skip_ws(L, p);
         if ((err = scan_value(L, p, &end)))
             return err;
         L->js.record = false;
-        L->elem = cJSON_ParseWithLengthOpts(L->buf + p, end - p, NULL, 0);
+        L->js.cut_key = NULL;
+        size_t cut = L->js.cut_found ? L->js.cut_end - L->js.cut_start : 0;
+        if (cut > 2) {
+            // cJSON reads the node with "" for its stack trace (the value count, and so the
+            // offsets recorded in preorder, stay the same)
+            size_t head = L->js.cut_start - p, tail = end - L->js.cut_end;
+            if (head + tail + 2 > L->scratch_alloc) {
+                L->scratch_alloc = 2 * (head + tail + 2);
+                free(L->scratch);
+                L->scratch = cgs_xmalloc(L->scratch_alloc);
+            }
+            memcpy(L->scratch, L->buf + p, head);
+            memcpy(L->scratch + head, "\"\"", 2);
+            memcpy(L->scratch + head + 2, L->buf + L->js.cut_end, tail);
+            L->elem = cJSON_ParseWithLengthOpts(L->scratch, head + tail + 2, NULL, 0);
+        } else {
+            L->elem = cJSON_ParseWithLengthOpts(L->buf + p, end - p, NULL, 0);
+        }
         if (!L->elem)
             return fail_at(L, p, CGS_E_PARSE, "malformed JSON in node");
         L->elem_base = p;
         attach_offsets(L, L->elem);
         err = convert_node(L, g, L->elem);
+        if (!err && cut > 2) {
+            struct cgs_node *nn = g->nodes[g->n_nodes - 1];
+            if (cut > UINT32_MAX)
+                CGS_BUG("a stack trace past the string limit");
+            nn->stack_trace = NULL;
+            nn->stack_raw = L->buf + L->js.cut_start;
+            nn->stack_raw_len = (uint32_t)cut;
+        }
         cJSON_Delete(L->elem);
         L->elem = NULL;
         if (cur_bump)
@@ -1344,15 +1381,15 @@ static int top_member(struct loader *L, struct member *m, void *ud)
 }
 
 static struct cgs_graph *load_json_buf(const char *buf, size_t len, const char *file,
-                                       struct cgs_diag *d);
+                                       bool lazy_stack, struct cgs_diag *d);
 
 /*
  * Numbers keep their source text, read up to the first byte that is not part of a number: a
  * buffer that ends inside a number (a truncated file) is copied with a NUL after it first, so
  * that nothing reads past its end. Every other number ends at a delimiter inside the buffer.
  */
-struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const char *file,
-                                          struct cgs_diag *d)
+static struct cgs_graph *load_json_front(const char *buf, size_t len, const char *file,
+                                         bool lasting, struct cgs_diag *d)
 {
     char c;
     const unsigned char *u = (const unsigned char *)buf;
@@ -1378,15 +1415,27 @@ struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const cha
         }
         memcpy(copy, buf, len);
         copy[len] = '\0';
-        g = load_json_buf(copy, len, file, d);
+        g = load_json_buf(copy, len, file, false, d);
         free(copy);
         return g;
     }
-    return load_json_buf(buf, len, file, d);
+    return load_json_buf(buf, len, file, lasting, d);
+}
+
+struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const char *file,
+                                          struct cgs_diag *d)
+{
+    return load_json_front(buf, len, file, false, d);
+}
+
+struct cgs_graph *cgs_graph_load_json_lasting(const char *buf, size_t len, const char *file,
+                                              struct cgs_diag *d)
+{
+    return load_json_front(buf, len, file, true, d);
 }
 
 static struct cgs_graph *load_json_buf(const char *buf, size_t len, const char *file,
-                                       struct cgs_diag *d)
+                                       bool lazy_stack, struct cgs_diag *d)
 {
     struct loader L = {0};
     struct member *top = NULL;
@@ -1406,6 +1455,7 @@ static struct cgs_graph *load_json_buf(const char *buf, size_t len, const char *
     L.buf = buf;
     L.len = len;
     L.d = d;
+    L.lazy_stack = lazy_stack;
     L.dims = cgs_strmap_new();
     cgs_jscan_init(&L.js, buf, len, "end of file");
     st.g = cgs_graph_new(file, NULL);
@@ -1517,6 +1567,7 @@ static struct cgs_graph *load_json_buf(const char *buf, size_t len, const char *
     free(top);
     cgs_jscan_release(&L.js);
     free(L.unres);
+    free(L.scratch);
     cgs_strmap_free(L.dims);
     cur_bump = outer_bump;
     bump_release(&bump);
@@ -1527,6 +1578,7 @@ fail:
     free(top);
     cgs_jscan_release(&L.js);
     free(L.unres);
+    free(L.scratch);
     cgs_strmap_free(L.dims);
     cur_bump = outer_bump;
     bump_release(&bump);
@@ -1541,6 +1593,33 @@ struct cgs_graph *cgs_graph_load_json(const char *path, struct cgs_diag *d)
     struct cgs_graph *g;
 
     cgs_diag_clear(d);
+    {
+        // a regular file is mapped, not copied, and stays mapped while the graph lives: the
+        // stack traces (most of a Dynamo graph's bytes) are decoded from it on demand
+        void *map = NULL;
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        struct stat st;
+        if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+            (uint64_t)st.st_size <= CGS_LOAD_MAX_FILE) {
+            map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+            if (map == MAP_FAILED)
+                map = NULL;
+        }
+        if (fd >= 0)
+            close(fd);
+        if (map) {
+            g = cgs_graph_load_json_lasting(map, (size_t)st.st_size, path, d);
+            if (g) {
+                g->src_map = map;
+                g->src_map_len = (size_t)st.st_size;
+            } else {
+                munmap(map, (size_t)st.st_size);
+                if (d && d->code)
+                    d->file = path;
+            }
+            return g;
+        }
+    }
     if (cgs_read_file(path, &buf, &len, CGS_LOAD_MAX_FILE, d))
         return NULL;
     g = cgs_graph_load_json_buf(buf, len, path, d);

@@ -45,6 +45,10 @@ void cgs_json_init(void);
 /* Load graph JSON from memory; `file` names it in messages (borrowed). */
 struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const char *file,
                                           struct cgs_diag *d) CGS_WUR;
+/* The same from a buffer that outlives the graph (a mapped file): stack traces stay in it,
+ * undecoded, until cgs_node_stack_trace asks for one. */
+struct cgs_graph *cgs_graph_load_json_lasting(const char *buf, size_t len, const char *file,
+                                              struct cgs_diag *d) CGS_WUR;
 
 /*
  * Load a torch.export .pt2 archive (PyTorch 2.11: archive version 0, schema

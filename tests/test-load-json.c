@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/file.h"
 #include "lib/load.h"
 #include "lib/report-json.h"
 #include "tests/fixtures.h"
@@ -180,6 +181,62 @@ static void test_users_and_inputs(void **state)
     cgs_graph_free(g);
 }
 
+/* A graph read from its file keeps each stack trace undecoded until asked for: what it gives
+ * then is what the eager reader (from memory) gives, escapes and UTF-8 included; a dict
+ * argument keeps the nodes it holds as inputs. */
+static void test_lazy_stack_traces(void **state)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    const char *path = "samples/llama_tiny.dynamo.json";
+    char *buf;
+    size_t len, lazy = 0, seen = 0;
+    (void)state;
+    if (cgs_read_file(path, &buf, &len, (size_t)1 << 30, &d))
+        fail_msg("%s", d.msg);
+    struct cgs_graph *a = cgs_graph_load_json(path, &d), *b;
+    if (!a)
+        fail_msg("%s", d.msg);
+    b = cgs_graph_load_json_buf(buf, len, path, &d);
+    if (!b)
+        fail_msg("%s", d.msg);
+    assert_int_equal(a->n_nodes, b->n_nodes);
+    for (uint32_t i = 0; i < a->n_nodes; i++) {
+        struct cgs_node *x = a->nodes[i], *y = b->nodes[i];
+        lazy += x->stack_raw != NULL;
+        assert_null(y->stack_raw);
+        const char *sx = cgs_node_stack_trace(a, x), *sy = cgs_node_stack_trace(b, y);
+        assert_true((sx == NULL) == (sy == NULL));
+        if (sx) {
+            assert_string_equal(sx, sy);
+            assert_ptr_equal(sx, cgs_node_stack_trace(a, x)); /* decoded once */
+            seen++;
+        }
+    }
+    assert_true(lazy > 0 && seen == lazy);
+    cgs_graph_free(a);
+    cgs_graph_free(b);
+    free(buf);
+
+    struct cgs_graph *g = load_str(
+        HEAD "\"nodes\": ["
+             "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\"},"
+             "{\"name\": \"k\", \"op\": \"call_function\", \"target\": "
+             "\"higher_order.triton_kernel_wrapper_mutation\", \"args\": [], \"kwargs\": "
+             "{\"kwargs\": {\"dict\": [[\"in_ptr\", {\"node\": \"x\"}], [\"n\", 4]]}}},"
+             "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\","
+             " \"args\": [[{\"node\": \"x\"}]]}]}",
+        &d);
+    if (!g)
+        fail_msg("%s", d.msg);
+    struct cgs_node *k = cgs_graph_find(g, "k");
+    assert_int_equal(k->n_inputs, 1);
+    assert_ptr_equal(k->inputs[0], cgs_graph_find(g, "x"));
+    assert_int_equal(k->kwargs[0].val.kind, CGS_ARG_DICT);
+    assert_int_equal(k->kwargs[0].val.n, 4);
+    assert_string_equal(k->kwargs[0].val.u.items[0].u.s, "in_ptr");
+    cgs_graph_free(g);
+}
+
 static void test_numbers(void **state)
 {
     struct cgs_diag d = CGS_DIAG_INIT;
@@ -266,6 +323,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixtures),
         cmocka_unit_test(test_users_and_inputs),
+        cmocka_unit_test(test_lazy_stack_traces),
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_symbols_subgraphs_producer),
         cmocka_unit_test(test_error_place),

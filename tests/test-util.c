@@ -186,11 +186,48 @@ static void test_json_scan(void **state)
     }
 }
 
+/* Every special byte at every position of a long string (the scanner reads 16 and 8 bytes at
+ * a time): the string's end, an escape, a control byte, invalid and valid UTF-8, each found
+ * where it is. */
+static void test_json_scan_positions(void **state)
+{
+    static const struct {
+        const char *ins;
+        int code;
+    } kinds[] = {{"\\n", 0}, {"\\\"", 0}, {"\x01", -CGS_E_PARSE}, {"\xff", -CGS_E_PARSE},
+                 {"\xc3\xa9", 0}, {"\\q", -CGS_E_PARSE}};
+    (void)state;
+    for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+        for (size_t at = 1; at < 48; at++) {
+            char text[128];
+            size_t n = 0, end = 0, ins = strlen(kinds[k].ins);
+            struct cgs_jscan s;
+            text[n++] = '"';
+            for (size_t i = 1; i < at; i++)
+                text[n++] = 'a';
+            memcpy(text + n, kinds[k].ins, ins);
+            n += ins;
+            for (size_t i = 0; i < 40; i++)
+                text[n++] = 'b';
+            text[n++] = '"';
+            text[n] = '\0';
+            cgs_jscan_init(&s, text, n, "the end");
+            int rc = cgs_jscan_string(&s, 0, &end);
+            if (rc != kinds[k].code)
+                fail_msg("kind %zu at %zu: rc %d (%s)", k, at, rc, s.err_msg);
+            if (!rc)
+                assert_int_equal(end, n);
+            else
+                assert_true(s.err_off >= at && s.err_off <= at + 1);
+            cgs_jscan_release(&s);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_arena), cmocka_unit_test(test_buf),  cmocka_unit_test(test_strmap),
-        cmocka_unit_test(test_diag),  cmocka_unit_test(test_file), cmocka_unit_test(test_json_scan),
+        cmocka_unit_test(test_diag),  cmocka_unit_test(test_file), cmocka_unit_test(test_json_scan), cmocka_unit_test(test_json_scan_positions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -58,9 +58,10 @@ CLI_SPLIT_PRESETS_HELP
 /* ---- helpers ----------------------------------------------------------------------- */
 
 /* "model.py:12" from the last frame of a stack trace, into b; false when none. */
-static bool source_line(const struct cgs_node *n, struct cgs_buf *b, bool with_code)
+static bool source_line(const struct cgs_graph *g, const struct cgs_node *n, struct cgs_buf *b,
+                        bool with_code)
 {
-    const char *st = n ? n->stack_trace : NULL;
+    const char *st = n ? cgs_node_stack_trace(g, n) : NULL;
     const char *f, *last = NULL, *p;
 
     if (!st)
@@ -121,7 +122,8 @@ static const char *verdict(const struct cgs_split *s, const struct cgs_split_pie
  * The source lines a piece's nodes come from, in file order: "models.py:582 .. 604" for
  * the file of its first node with a source, and "(+ other files)" when others appear.
  */
-static void source_range(const struct cgs_split_piece *p, struct cgs_buf *out)
+static void source_range(const struct cgs_split *s, const struct cgs_split_piece *p,
+                         struct cgs_buf *out)
 {
     struct cgs_buf b = CGS_BUF_INIT;
     char *file = NULL;
@@ -132,7 +134,7 @@ static void source_range(const struct cgs_split_piece *p, struct cgs_buf *out)
         const char *colon;
         long line;
         cgs_buf_reset(&b);
-        if (!source_line(p->nodes[k], &b, false) || !(colon = strrchr(b.buf, ':')))
+        if (!source_line(s->g, p->nodes[k], &b, false) || !(colon = strrchr(b.buf, ':')))
             continue;
         line = strtol(colon + 1, NULL, 10);
         if (!file) {
@@ -183,10 +185,11 @@ static cJSON *vals_json(struct cgs_node *const *nodes, uint32_t n)
     return a;
 }
 
-static void add_source(cJSON *o, const char *key, const struct cgs_node *n)
+static void add_source(const struct cgs_split *s, cJSON *o, const char *key,
+                       const struct cgs_node *n)
 {
     struct cgs_buf b = CGS_BUF_INIT;
-    if (source_line(n, &b, false))
+    if (source_line(s->g, n, &b, false))
         cJSON_AddStringToObject(o, key, b.buf);
     else
         cJSON_AddNullToObject(o, key);
@@ -226,8 +229,8 @@ static cJSON *piece_json(void *ctx, size_t idx)
         cJSON_AddItemToArray(a, cJSON_CreateNumber(p->sym_shape_indices[k]));
     cJSON_AddItemToObject(o, "input_vals", vals_json(p->inputs, p->n_inputs));
     cJSON_AddItemToObject(o, "output_vals", vals_json(p->outputs, p->n_outputs));
-    add_source(o, "first_line", p->n_nodes ? p->nodes[0] : NULL);
-    add_source(o, "last_line", p->n_nodes ? p->nodes[p->n_nodes - 1] : NULL);
+    add_source(s, o, "first_line", p->n_nodes ? p->nodes[0] : NULL);
+    add_source(s, o, "last_line", p->n_nodes ? p->nodes[p->n_nodes - 1] : NULL);
     if (s->policy == CGS_SPLIT_MAGI) {
         cJSON_AddBoolToObject(o, "capturable", p->capturable);
         a = cJSON_AddArrayToObject(o, "capturable_reasons");
@@ -286,7 +289,7 @@ static cJSON *split_json(const struct cgs_graph *g, const struct cgs_split *s,
         else
             cJSON_AddNullToObject(o, "op");
         cJSON_AddStringToObject(o, "reason", b->reason ? b->reason : "");
-        add_source(o, "source", b->node);
+        add_source(s, o, "source", b->node);
         cJSON_AddItemToArray(arr, o);
     }
     arr = cJSON_AddArrayToObject(doc, "lint");
@@ -492,11 +495,11 @@ static void split_text(const struct cgs_graph *g, const struct cgs_split *s, boo
         if (bb && !summary) {
             struct cgs_buf src = CGS_BUF_INIT;
             printf("  ---- cut (%s): %s\n", cgs_split_rule_names[bb->rule], bb->reason);
-            if (source_line(bb->node, &src, true))
+            if (source_line(s->g, bb->node, &src, true))
                 printf("       at %s\n", src.buf);
             cgs_buf_release(&src);
         }
-        source_range(p, &a);
+        source_range(s, p, &a);
         printf("  %-4lld %-*s %-9s %6u  %s%-9s%s %s\n", (long long)p->graph_id, name_w, p->name,
                piece_kind(s, p), p->n_nodes,
                cli_paint(1, !strcmp(verdict(s, p), "yes")  ? "ok"

@@ -779,7 +779,7 @@ static void full_node(struct full *f, const struct cgs_node *n)
         tip_line(&f->tip, f->tmp.buf);
     }
     cgs_buf_reset(&f->tmp);
-    if (source_line(n->stack_trace, &f->tmp))
+    if (source_line(cgs_node_stack_trace(f->g, n), &f->tmp))
         tip_line(&f->tip, f->tmp.buf);
     if (n->module_path) {
         cgs_buf_reset(&f->tmp);
@@ -1676,7 +1676,7 @@ static void draw_box(struct col *c, Agraph_t *root, uint32_t b, Agnode_t **out_n
     tip_line(tip, tmp->buf);
     if (g0->n) {
         cgs_buf_reset(tmp);
-        if (source_line(c->members[g0->off]->stack_trace, tmp))
+        if (source_line(cgs_node_stack_trace(c->g, c->members[g0->off]), tmp))
             tip_line(tip, tmp->buf);
     }
     if (c->s && g0->piece >= 0)

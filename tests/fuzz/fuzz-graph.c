@@ -1,4 +1,4 @@
-/* The graph JSON loader, then every pass: shapes, split (each policy), layout, DOT building. */
+/* The graph JSON loader (stack traces decoded on demand), then every pass: shapes, split (each policy), layout, DOT building. */
 #include "tests/fuzz/fuzz.h"
 
 #include <stdlib.h>
@@ -13,10 +13,13 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct cgs_diag d = CGS_DIAG_INIT;
-    struct cgs_graph *g = cgs_graph_load_json_buf((const char *)data, size, "fuzz.json", &d);
+    /* the input outlives the graph, as a mapped file does: stack traces are read lazily */
+    struct cgs_graph *g = cgs_graph_load_json_lasting((const char *)data, size, "fuzz.json", &d);
     const char *ops[2] = {NULL, "aten.mm"};
     if (!g)
         return 0;
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        (void)cgs_node_stack_trace(g, g->nodes[i]);
     for (uint32_t i = 0; i < g->n_nodes && !ops[0]; i++)
         if (g->nodes[i]->target && g->nodes[i]->op != CGS_NODE_PLACEHOLDER)
             ops[0] = g->nodes[i]->target;
