@@ -4064,9 +4064,16 @@ RULE(einsum)
 
 #define MAX_CAT 4096
 
+/* Room for the operands of a list argument (cat, stack): as many as it has, at least one. */
+static struct operand *list_operands(struct cgs_shape_ctx *sc, const struct cgs_arg *a)
+{
+    uint32_t n = a && a->kind == CGS_ARG_LIST && a->n ? a->n : 1;
+    return cgs_arena_calloc(sc->ar, n < MAX_CAT ? n : MAX_CAT, sizeof(struct operand));
+}
+
 RULE(cat)
 {
-    struct operand *o = cgs_arena_calloc(sc->ar, MAX_CAT, sizeof(*o));
+    struct operand *o = list_operands(sc, Ai(sc, 0));
     const struct cgs_tensor *first = NULL;
     sym_t shape[NDIM_MAX];
     uint32_t cnt, i, dim, fmt = 0;
@@ -4112,7 +4119,7 @@ RULE(cat)
 
 RULE(stack)
 {
-    struct operand *o = cgs_arena_calloc(sc->ar, MAX_CAT, sizeof(*o));
+    struct operand *o = list_operands(sc, Ai(sc, 0));
     sym_t shape[NDIM_MAX], cshape[NDIM_MAX], cstride[NDIM_MAX];
     uint32_t cnt, dim, i, j = 0;
     int64_t dv = 0;
