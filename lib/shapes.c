@@ -246,17 +246,11 @@ static sym_t S_max1(struct cgs_shape_ctx *sc, sym_t a)
     return a;
 }
 
-/* Python's repr of a float (the shortest text that reads back the same), as torch writes a
- * float coefficient in a size ("1.7", "2.5", "2.0"). */
+/* A float coefficient as torch writes it in a size: sympy's Float printed with 15 significant
+ * digits, trailing zeros dropped ("1.7", "2.5", "0.333333333333333"; measured on torch 2.11). */
 static void float_repr(double f, char *out, size_t cap)
 {
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(out, cap, "%.*g", prec, f);
-        if (strtod(out, NULL) == f)
-            break;
-    }
-    if (!strpbrk(out, ".eEn")) /* integral: Python writes "2.0" */
-        snprintf(out + strlen(out), cap - strlen(out), ".0");
+    snprintf(out, cap, "%.15g", f);
 }
 
 static bool is_const(sym_t e, int64_t v)
@@ -5129,8 +5123,9 @@ static int upsample_to(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
                 if (o >= 9.2e18)
                     return cgs_diag_set(d, CGS_E_LIMIT, "upsample: output size past 2^63");
                 shape[2 + i] = K(sc, (int64_t)o);
-            } else if (it->kind == CGS_ARG_INT) {
-                shape[2 + i] = S_mul(sc, t->shape[2 + i], K(sc, it->u.i));
+            } else if (it->kind == CGS_ARG_INT || f == floor(f)) {
+                // an integral scale: torch's simplifier makes TruncToInt(2.0*ToFloat(s)) 2*s
+                shape[2 + i] = S_mul(sc, t->shape[2 + i], K(sc, (int64_t)f));
             } else {
                 // a symbolic size: torch's sym_int(scale * sym_float(size)), an opaque call
                 char num[40], *dim = cgs_sym_to_string(t->shape[2 + i]), *text;

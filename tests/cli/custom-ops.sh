@@ -76,6 +76,8 @@ check_bad "mylib.op: like 0 dim x = 3" "1:23" "expected a dim number"
 check_bad "mylib.op: like 0 extra" "1:18" "expected 'dtype DTYPE'"
 check_bad "# ok
 mylib.op: like -3" "2:16" "position >= 0"
+check_bad "mylib.op_: none mutates 3" "1:26" "the name of an argument the op mutates"
+check_bad "mylib.op_: none mutates" "1:24" "the name of an argument the op mutates"
 "$CGSCOPE" shapes --ops "$tmp/nope.ops" "$g" >/dev/null 2>"$tmp/e"; rc=$?
 [ $rc = 2 ] && grep -q "nope.ops" "$tmp/e" || fail "missing --ops file: exit $rc $(cat "$tmp/e")"
 
