@@ -82,6 +82,24 @@ static uint64_t *u64map_slot(struct u64map *m, uint64_t key, bool insert, uint64
 
 /* ---- reading ---------------------------------------------------------------------------------- */
 
+/* The dense index of a file's kernel name id (0, no name, stays 0): the writer numbers names
+ * from 1, but a file may use any id up to 2^24, and sparse ids must not cost a slot each
+ * (one 30-byte record naming id 16,777,216 made 16 million empty names). */
+static uint32_t name_index(struct cgs_prof_trace *t, struct u64map *ix, uint32_t id)
+{
+    uint64_t *v;
+
+    if (!id)
+        return 0;
+    v = u64map_slot(ix, id, true, 0);
+    if (!*v) {
+        CGS_ALLOC_GROW(t->names, t->n_names + 1, t->a_names);
+        t->names[t->n_names] = NULL;
+        *v = t->n_names++;
+    }
+    return (uint32_t)*v;
+}
+
 bool cgs_prof_is_trace(const char *buf, size_t len)
 {
     return len >= 8 && memcmp(buf, CGS_TRACE_MAGIC, 8) == 0;
@@ -138,7 +156,7 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
     struct cgs_trace_header h;
     struct cgs_arena *arena;
     size_t off;
-    struct u64map pushed = {0};
+    struct u64map pushed = {0}, names = {0};
 
     memset(t, 0, sizeof(*t));
     t->rank = -1;
@@ -182,6 +200,7 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
         size = (size_t)r.words * 8;
         if (r.words == 0) {
             u64map_release(&pushed);
+            u64map_release(&names);
             return bad(d, file, off, "%s record of size 0", type_name(r.type));
         }
         if (size > len - off) {
@@ -190,6 +209,7 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
         }
         if (t->complete) {
             u64map_release(&pushed);
+            u64map_release(&names);
             return bad(d, file, off, "%s record (type %u) after the END record",
                        type_name(r.type), r.type);
         }
@@ -198,18 +218,21 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
 #define NEED(T)                                                                                    \
     if (plen < sizeof(T)) {                                                                        \
         u64map_release(&pushed);                                                                   \
+        u64map_release(&names);                                                                    \
         return bad(d, file, off, "%s record holds %llu bytes, needs %llu", type_name(r.type),       \
                    (unsigned long long)plen, (unsigned long long)sizeof(T));                       \
     }
 #define TEXT(from)                                                                                 \
     if (!memchr(p + (from), 0, plen - (from))) {                                                   \
         u64map_release(&pushed);                                                                   \
+        u64map_release(&names);                                                                    \
         return bad(d, file, off, "%s record's text is not NUL-terminated", type_name(r.type));    \
     }
         switch (r.type) {
         case CGS_TR_INFO:
             if (plen == 0 || !memchr(p, 0, plen)) {
                 u64map_release(&pushed);
+                u64map_release(&names);
                 return bad(d, file, off, "%s record's text is not NUL-terminated",
                            type_name(r.type));
             }
@@ -262,14 +285,13 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
             memcpy(&x, p, sizeof(x));
             if (x.id == 0 || x.id > (1u << 24)) {
                 u64map_release(&pushed);
+                u64map_release(&names);
                 return bad(d, file, off, "%s record with id %u (expected 1..%u)",
                            type_name(r.type), x.id, 1u << 24);
             }
-            CGS_ALLOC_GROW(t->names, (size_t)x.id + 1, t->a_names);
-            while (t->n_names <= x.id)
-                t->names[t->n_names++] = NULL;
-            free(t->names[x.id]);
-            t->names[x.id] = cgs_xstrdup(p + sizeof(x));
+            uint32_t ni = name_index(t, &names, x.id);
+            free(t->names[ni]);
+            t->names[ni] = cgs_xstrdup(p + sizeof(x));
             break;
         }
         case CGS_TR_KERNEL: {
@@ -279,7 +301,7 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
             CGS_ALLOC_GROW(t->work, t->n_work + 1, t->a_work);
             t->work[t->n_work++] = (struct cgs_prof_work){
                 x.start, x.end, 0, x.graph_node, x.corr, x.graph_id, x.device, x.stream,
-                x.name, CGS_PROF_KERNEL};
+                name_index(t, &names, x.name), CGS_PROF_KERNEL};
             break;
         }
         case CGS_TR_MEMCPY: {
@@ -342,6 +364,7 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
         off += size;
     }
     u64map_release(&pushed);
+    u64map_release(&names);
     for (size_t i = 0; i < t->n_names; i++)
         if (!t->names[i])
             t->names[i] = cgs_xstrdup("");

@@ -199,12 +199,26 @@ static int64_t py_mod(int64_t a, int64_t b)
     return m;
 }
 
+/* b ** e for e >= 0 by squaring (an exponent of 3,688,548,548 on 1 is one step, not a
+ * billion); false on overflow. */
 static bool ipow(int64_t b, int64_t e, int64_t *r)
 {
     int64_t acc = 1;
-    for (int64_t i = 0; i < e; i++)
-        if (mul_ov(acc, b, &acc))
+    if (b == 0 || b == 1) {
+        *r = e == 0 ? 1 : b;
+        return true;
+    }
+    if (b == -1) {
+        *r = e % 2 ? -1 : 1;
+        return true;
+    }
+    while (e > 0) {
+        if ((e & 1) && mul_ov(acc, b, &acc))
             return false;
+        e >>= 1;
+        if (e && mul_ov(b, b, &b))
+            return false;
+    }
     *r = acc;
     return true;
 }

@@ -503,6 +503,23 @@ static void test_bad_traces(void **state)
         cgs_prof_report_release(&r);
         cgs_prof_trace_release(&t);
     }
+    /* the largest name id a file may use costs one name, not 16 million (fuzzing found a
+     * 6 KB trace taking seconds) */
+    {
+        struct cgs_prof_report r;
+        struct cgs_tr_name big = {1u << 24, 0};
+        w_header(&w);
+        w_rec(&w, CGS_TR_NAME, 0, &big, sizeof(big), "_Z3barv");
+        kernel(&w, 1, 9, 0, 0, 1u << 24);
+        end(&w);
+        assert_int_equal(cgs_prof_parse((const char *)w.b, w.n, "a", &t, &d), 0);
+        assert_true(t.n_names <= 2);
+        assert_int_equal(cgs_prof_report_build(&t, 1, NULL, &r, &d), 0);
+        assert_int_equal(r.n_kernels, 1);
+        assert_string_equal(r.kernels[0].name, "bar()");
+        cgs_prof_report_release(&r);
+        cgs_prof_trace_release(&t);
+    }
 }
 
 static void test_demangle(void **state)

@@ -293,6 +293,18 @@ static void test_eval_errors(void **state)
     assert_int_equal(cgs_sym_eval(P(f, "Mod(-7, 3)"), cgs_sym_bindings_lookup, (void *)&bs, &v),
                      0);
     assert_int_equal(v, 2);
+    /* powers by squaring inside torch's functions: a huge exponent of 0, 1 or -1 is one step
+     * (fuzzing found PowByNatural(1, 3688548548) looping a billion times), 2**63 overflows */
+    assert_int_equal(cgs_sym_eval(P(f, "Abs((s0 - 1)**3688548549)"), cgs_sym_bindings_lookup,
+                                  (void *)&bs, &v), 0);
+    assert_int_equal(v, 1);
+    assert_int_equal(cgs_sym_eval(P(f, "PowByNatural(s0 + 2, 63)"), cgs_sym_bindings_lookup,
+                                  (void *)&bs, &v), -CGS_E_LIMIT);
+    assert_prints(P(f, "2**62"), "4611686018427387904");
+    assert_prints(P(f, "3**39"), "4052555153018976267"); /* Python's 3**39 */
+    assert_int_equal(cgs_sym_eval(P(f, "PowByNatural(s0 + 1, 3688548548)"), cgs_sym_bindings_lookup,
+                                  (void *)&bs, &v), 0);
+    assert_int_equal(v, 1);
 }
 
 static void expect_parse_error(struct fx *f, const char *text, int code, uint32_t col,
