@@ -594,8 +594,18 @@ static void index_text(struct cgs_dash *d, struct cgs_feed *f)
     struct cgs_diag e = CGS_DIAG_INIT;
     if (!f->text_len)
         return;
-    cJSON *v = cgs_pylit_parse(f->text ? f->text : "", f->text_len, f->name, &e), *pair;
+    const unsigned char *u = (const unsigned char *)(f->text ? f->text : "");
     char why[256];
+    uint64_t entry = 0;
+
+    if (f->text_len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF) ||
+                             !u[0] || !u[1])) {
+        f->line_no = 1;
+        bad_line(d, f, "the index is UTF-16 (or binary) text: a compile-cache index is the "
+                       "UTF-8 Python literal MagiCompiler writes (convert it with iconv)");
+        return;
+    }
+    cJSON *v = cgs_pylit_parse(f->text ? f->text : "", f->text_len, f->name, &e), *pair;
 
     if (!v) {
         snprintf(why, sizeof(why), "%.200s (column %u)", e.msg, e.col);
@@ -621,14 +631,17 @@ static void index_text(struct cgs_dash *d, struct cgs_feed *f)
                     *vr = cJSON_GetArrayItem(val, 2);
         struct cgs_dash_entry *en;
         struct cgs_dash_row *r;
-        f->line_no++;
+        entry++;
         if (!cJSON_IsArray(k) || cJSON_GetArraySize(k) != 3 || !cJSON_IsArray(val) ||
             cJSON_GetArraySize(val) < 2 || !(cJSON_IsNull(ks) || cJSON_IsNumber(ks)) ||
             !cJSON_IsNumber(kg) || !cJSON_IsString(kb) || !cJSON_IsString(vk) ||
             !cJSON_IsString(vp) || (vr && !cJSON_IsNumber(vr))) {
-            snprintf(why, sizeof(why), "entry %llu: expected (runtime_shape, graph_index, "
-                     "backend): (key, path, restart_analysis_count)",
-                     (unsigned long long)f->line_no);
+            uint32_t line = 1, col = 1;
+            cgs_text_position(f->text, f->text_len, cgs_pylit_offset(pair), &line, &col);
+            snprintf(why, sizeof(why), "entry %llu (column %u): expected (runtime_shape, "
+                     "graph_index, backend): (key, path, restart_analysis_count)",
+                     (unsigned long long)entry, col);
+            f->line_no = line;
             bad_line(d, f, why);
             continue;
         }

@@ -64,6 +64,12 @@ const char *cgs_jscan_what(struct cgs_jscan *S, size_t p)
             snprintf(S->what, sizeof(S->what), "'%c'", S->buf[p]);
             return S->what;
         }
+        if (!S->buf[p])
+            return "a NUL byte (binary data, not JSON text)";
+        if ((unsigned char)S->buf[p] < 0x20 || (unsigned char)S->buf[p] >= 0x7f) {
+            snprintf(S->what, sizeof(S->what), "byte 0x%02X", (unsigned char)S->buf[p]);
+            return S->what;
+        }
         return "an unexpected character";
     }
 }

@@ -33,7 +33,7 @@ struct cgs_jscan {
     /* the last error */
     size_t err_off;
     char err_msg[256];
-    char what[8];
+    char what[16];
 };
 
 void cgs_jscan_init(struct cgs_jscan *s, const char *buf, size_t len, const char *end_name);

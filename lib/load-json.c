@@ -28,6 +28,9 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#ifndef MAP_POPULATE
+#define MAP_POPULATE 0
+#endif
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1599,9 +1602,19 @@ struct cgs_graph *cgs_graph_load_json(const char *path, struct cgs_diag *d)
         void *map = NULL;
         int fd = open(path, O_RDONLY | O_CLOEXEC);
         struct stat st;
-        if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
-            (uint64_t)st.st_size <= CGS_LOAD_MAX_FILE) {
-            map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+            (uint64_t)st.st_size > CGS_LOAD_MAX_FILE) {
+            close(fd);
+            cgs_diag_at(d, path, 0, 0);
+            cgs_diag_set(d, CGS_E_LIMIT, "file of %llu bytes is larger than the limit of %zu bytes",
+                         (unsigned long long)st.st_size, CGS_LOAD_MAX_FILE);
+            return NULL;
+        }
+        if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
+            // pages read up front for a file of a usual size (one pass instead of a fault a
+            // page); a huge one is faulted in as far as the reader gets before it fails
+            int populate = (uint64_t)st.st_size <= ((uint64_t)256 << 20) ? MAP_POPULATE : 0;
+            map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | populate, fd, 0);
             if (map == MAP_FAILED)
                 map = NULL;
         }

@@ -251,6 +251,7 @@ static cJSON *sequence(struct pl *P, char close, bool dict)
             return NULL;
         }
         first = false;
+        size_t key_at = P->p;
         k = value(P);
         if (!k) {
             cJSON_Delete(arr);
@@ -274,6 +275,7 @@ static cJSON *sequence(struct pl *P, char close, bool dict)
             cJSON *pair = cJSON_CreateArray();
             cJSON_AddItemToArray(pair, k);
             cJSON_AddItemToArray(pair, v);
+            pair->valuedouble = (double)key_at; /* an array's own number field: unused */
             cJSON_AddItemToArray(arr, pair);
         } else {
             cJSON_AddItemToArray(arr, k);
@@ -343,6 +345,11 @@ cJSON *cgs_pylit_parse(const char *buf, size_t len, const char *file, struct cgs
         }
     }
     return v;
+}
+
+size_t cgs_pylit_offset(const cJSON *pair)
+{
+    return cJSON_IsArray(pair) && pair->valuedouble > 0 ? (size_t)pair->valuedouble : 0;
 }
 
 const cJSON *cgs_pylit_key(const cJSON *pair)

@@ -25,5 +25,7 @@ cJSON *cgs_pylit_parse(const char *buf, size_t len, const char *file, struct cgs
 /* A dict's [key, value] pairs are arrays of two; these read them. NULL when not a pair. */
 const cJSON *cgs_pylit_key(const cJSON *pair);
 const cJSON *cgs_pylit_value(const cJSON *pair);
+/* The byte offset of a dict pair's key in the text (for messages); 0 when not known. */
+size_t cgs_pylit_offset(const cJSON *pair);
 
 #endif

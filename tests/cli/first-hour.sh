@@ -19,6 +19,16 @@ mkfifo "$T/in-fifo"
 (cat $G >"$T/in-fifo" &)
 check "FIFO" 0 "$CGSCOPE" split "$T/in-fifo" --split-ops cgs.attention --summary
 has "FIFO" "$out" "9 pieces"
+# huge files (sparse, so they cost no disk): a binary one fails at its first byte without
+# being read, one past the 16 GiB limit before a byte is read
+truncate -s 3G "$T/huge.json" 2>/dev/null && {
+    check "3 GB of NUL bytes" 2 "$CGSCOPE" info "$T/huge.json"
+    has "3 GB of NUL bytes" "$err" "NUL byte (binary data, not JSON text)"
+    truncate -s 17G "$T/huge.json"
+    check "past the file limit" 2 "$CGSCOPE" split "$T/huge.json" --split-ops aten.mm
+    has "past the file limit" "$err" "larger than the limit"
+    rm -f "$T/huge.json"
+}
 check "stdin garbage" 2 sh -c "echo '{\"nodes\": [' | \"\$0\" info -" "$CGSCOPE"
 has "stdin garbage named" "$err" "<stdin>:"
 check "mistyped command" 2 "$CGSCOPE" splt $G
