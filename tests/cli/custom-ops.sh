@@ -2,13 +2,10 @@
 # Declared operators (lib/opdecl.h, --ops, $CGSCOPE_OPS, ops/*.ops): a user's own op gets a
 # shape rule from a line of text. The graph is Mixtral's transformers.grouped_mm_fallback
 # node with its inputs, as torch 2.11 recorded them (tests/gpu/model_graphs.py).
-CGSCOPE=${CGSCOPE:-./cgscope}
+. tests/cli/lib.sh
 here=$(dirname "$0")
 g="$here/../data/custom-op.dynamo.json"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+tmp=$T
 
 # without a declaration the op is a root cause, reported with its name
 "$CGSCOPE" shapes --reinfer --json "$g" >"$tmp/out" 2>/dev/null
@@ -81,5 +78,4 @@ check_bad "mylib.op_: none mutates" "1:24" "the name of an argument the op mutat
 "$CGSCOPE" shapes --ops "$tmp/nope.ops" "$g" >/dev/null 2>"$tmp/e"; rc=$?
 [ $rc = 2 ] && grep -q "nope.ops" "$tmp/e" || fail "missing --ops file: exit $rc $(cat "$tmp/e")"
 
-echo "custom ops: $fails failures"
-[ $fails = 0 ]
+finish

@@ -4,30 +4,10 @@
 # shared/fixtures/dynamo/cgs_transformer_dyn.split-attn.json), collapsing,
 # byte-identical output, the profile overlay, and atomic output: a failed
 # render or write leaves no file and no temporary behind.
-: "${CGSCOPE:=./cgscope}"
+. tests/cli/lib.sh
 G=samples/cgs_transformer_dyn.json
 OPS="--split-ops cgs.attention"
-dir=$(mktemp -d /tmp/cgs-dot.XXXXXX)
-out=$dir/stdout err=$dir/stderr
-trap 'rm -rf "$dir"' EXIT
-fails=0
-check() { # description, expected status, command...
-    desc=$1; want=$2; shift 2
-    "$@" >$out 2>$err
-    rc=$?
-    [ "$rc" = "$want" ] || { echo "FAIL $desc: exit $rc, expected $want"; sed 's/^/  | /' $err | head -5; fails=$((fails + 1)); }
-}
-has() { # description, file, text
-    grep -qF -- "$3" "$2" || { echo "FAIL $1: no '$3' in $2"; fails=$((fails + 1)); }
-}
-hasnt() {
-    grep -qF -- "$3" "$2" && { echo "FAIL $1: '$3' in $2"; fails=$((fails + 1)); }
-}
-nofile() { # description, path
-    [ -e "$2" ] && { echo "FAIL $1: $2 exists"; fails=$((fails + 1)); }
-    left=$(ls "$dir" | grep -c '\.tmp-')
-    [ "$left" = 0 ] || { echo "FAIL $1: temporary files left: $(ls $dir)"; fails=$((fails + 1)); }
-}
+dir=$T
 
 check "dot --help" 0 "$CGSCOPE" dot --help
 cp $out $dir/help1
@@ -170,5 +150,4 @@ check "ci step grows" 1 env CGSCOPE="$CGSCOPE" sh samples/ci-split-check.sh $G c
 has "ci step message" $err "more than 8 pieces"
 [ -s $dir/ci.svg ] || { echo "FAIL ci step: no picture when the gate fails"; fails=$((fails + 1)); }
 check "ci step bad graph" 2 env CGSCOPE="$CGSCOPE" sh samples/ci-split-check.sh tests/bad/cycle.json x 1 $dir/ci2.svg
-echo "$fails failures"
-[ $fails -eq 0 ]
+finish

@@ -3,14 +3,10 @@
 # it takes a graph JSON; `info --json` agrees with the JSON twin (node count
 # and operator histogram, counted here with Python's json module); bad
 # archives exit 2 with a message naming the file and nothing on stdout.
-: "${CGSCOPE:=./cgscope}"
-: "${FIXTURES:=../shared/fixtures}"
+. tests/cli/lib.sh
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
 ls "$FIXTURES"/export/*.pt2 >/dev/null 2>&1 || { echo "no .pt2 fixtures in $FIXTURES/export"; exit 77; }
-fails=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+tmp=$T
 
 for p in "$FIXTURES"/export/*.pt2; do
     twin=${p%.pt2}.json
@@ -128,5 +124,4 @@ ends = [n for n in doc["nodes"] if n["target"] == "aten.slice.Tensor"]
 assert ends, "no slice in the qwen2 graph"
 ' || fail "qwen2 .pt2: no slice read"
 
-echo "$fails failures"
-[ $fails = 0 ]
+finish
