@@ -126,6 +126,17 @@ static int64_t hv(const struct cgs_shape_ctx *sc, sym_t e)
     return hint(sc, e, &v) ? v : INT64_MAX / 4;
 }
 
+/* a * b for hints, saturating at hv's "no hint" value (an unbacked size's stand-in must not
+ * overflow what it is multiplied into) */
+static int64_t hmul(int64_t a, int64_t b)
+{
+    int64_t r;
+
+    if (__builtin_mul_overflow(a, b, &r) || r > INT64_MAX / 4 || r < -(INT64_MAX / 4))
+        return (a < 0) != (b < 0) ? -(INT64_MAX / 4) : INT64_MAX / 4;
+    return r;
+}
+
 #define SMALL_INTS 4096
 
 /* A constant; small non-negative ones come from a table (interning is the hot path). */
@@ -385,7 +396,7 @@ static bool h_contiguous(uint32_t nd, const int64_t *sz, const int64_t *st)
             continue;
         if (st[i] != expected)
             return false;
-        expected *= sz[i];
+        expected = hmul(expected, sz[i]);
     }
     return true;
 }
@@ -405,7 +416,7 @@ static bool h_channels_last(uint32_t nd, const int64_t *sz, const int64_t *st)
             continue;
         if (st[d] != expected)
             return false;
-        expected *= sz[d];
+        expected = hmul(expected, sz[d]);
     }
     return true;
 }
@@ -432,7 +443,7 @@ static bool h_strides_like_cl(uint32_t nd, const int64_t *sz, const int64_t *st)
             return false;
         min = st[d];
         if (sz[d] > 1)
-            min *= sz[d];
+            min = hmul(min, sz[d]);
     }
     return true;
 }
@@ -2274,12 +2285,12 @@ static bool view_strides(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, u
     s_tensor_numel = K(sc, 1);
     s_view_numel = K(sc, 1);
     for (td = (int64_t)t->ndim - 1; td >= 0; td--) {
-        tensor_numel *= osz[td];
+        tensor_numel = hmul(tensor_numel, osz[td]);
         s_tensor_numel = S_mul(sc, s_tensor_numel, t->shape[td]);
-        if (td == 0 || (osz[td - 1] != 1 && ost[td - 1] != tensor_numel * hv(sc, chunk_base))) {
+        if (td == 0 || (osz[td - 1] != 1 && ost[td - 1] != hmul(tensor_numel, hv(sc, chunk_base)))) {
             while (view_d >= 0 && (view_numel < tensor_numel || hv(sc, shape[view_d]) == 1)) {
                 stride[view_d] = S_mul(sc, s_view_numel, chunk_base);
-                view_numel *= hv(sc, shape[view_d]);
+                view_numel = hmul(view_numel, hv(sc, shape[view_d]));
                 s_view_numel = S_mul(sc, s_view_numel, shape[view_d]);
                 view_d--;
             }
