@@ -5,7 +5,7 @@
 #   sh tools/deps.sh --test   that, and what the tests need (cmocka, python3 with pip and
 #                             setuptools, valgrind, tmux, clang for make fuzz)
 set -eu
-PKGS="make gcc libc6-dev pkg-config libcjson-dev libzip-dev libgraphviz-dev libncurses-dev graphviz"
+PKGS="make gcc g++ libc6-dev pkg-config libcjson-dev libzip-dev libgraphviz-dev libncurses-dev graphviz"
 case "${1:-}" in
 --test) PKGS="$PKGS libcmocka-dev python3 python3-pip python3-setuptools python3-wheel valgrind tmux clang" ;;
 "") ;;
