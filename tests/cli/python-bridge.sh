@@ -7,7 +7,7 @@
 # (the samples' *.split-*.json); where `cgscope top` is, its rows equal the hits and misses
 # in the runner's events. Exit 0 pass, 1 fail, 77 skipped (no python3).
 cd "$(dirname "$0")/../.." || exit 1
-CGSCOPE=${CGSCOPE:-./cgscope}
+. tests/cli/lib.sh
 
 if ! command -v python3 >/dev/null 2>&1; then
     echo "python3 is missing: the python bridge is not checked"
@@ -17,37 +17,32 @@ if [ ! -x "$CGSCOPE" ]; then
     echo "no cgscope binary at $CGSCOPE"
     exit 1
 fi
-
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+tmp=$T
 
 # byte-compile, leaving no __pycache__ in the tree
 PYTHONPYCACHEPREFIX="$tmp/pycache" python3 -m py_compile \
-    tools/python/cgscope_torch.py tests/gpu/run_bridge.py || {
+    tools/python/cgscope_torch.py tests/gpu/*.py tests/shapes-models.py || {
     echo "python bridge: py_compile failed"
     exit 1
 }
-echo "ok: tools/python/cgscope_torch.py and tests/gpu/run_bridge.py byte-compile"
+echo "ok: tools/python/cgscope_torch.py and the GPU scripts (tests/gpu/*.py) byte-compile"
 
 # the graphs tests/gpu/run_bridge.py dumped on the H200 (torch 2.11)
 graphs="resnet18.dynamo.json resnet18.post_grad.json resnet18_dyn.dynamo.json
 cgs_transformer.dynamo.json cgs_transformer_dyn.dynamo.json llama_tiny.dynamo.json
 mlp_train.post_grad.fwd.json mlp_train.post_grad.bwd.json"
 
-fail=0
 for g in $graphs; do
     f=samples/$g
     if [ ! -f "$f" ]; then
-        echo "FAIL: $f is missing"
-        fail=1
+        fail "$f is missing"
         continue
     fi
     if ! "$CGSCOPE" info --json "$f" >"$tmp/info.json" 2>"$tmp/err"; then
-        echo "FAIL: cgscope info $f: $(cat "$tmp/err")"
-        fail=1
+        fail "cgscope info $f: $(cat "$tmp/err")"
         continue
     fi
-    python3 - "$f" "$tmp/info.json" <<'EOF' || fail=1
+    python3 - "$f" "$tmp/info.json" <<'EOF' || fail "$f: the bridge's check above"
 import collections, json, sys
 doc = json.load(open(sys.argv[1]))
 info = json.load(open(sys.argv[2]))
@@ -87,11 +82,10 @@ print(",".join(json.load(open(sys.argv[1]))["splitting_ops"]))' "$s")
         g=samples/$(python3 -c 'import json, sys
 print(json.load(open(sys.argv[1]))["graph"])' "$s")
         if ! "$CGSCOPE" split --json --split-ops "$ops" "$g" >"$tmp/split.json" 2>"$tmp/err"; then
-            echo "FAIL: cgscope split --split-ops $ops $g: $(cat "$tmp/err")"
-            fail=1
+            fail "cgscope split --split-ops $ops $g: $(cat "$tmp/err")"
             continue
         fi
-        python3 - "$s" "$tmp/split.json" <<'EOF' || fail=1
+        python3 - "$s" "$tmp/split.json" <<'EOF' || fail "$f: the bridge's check above"
 import json, sys
 want = json.load(open(sys.argv[1]))
 got = json.load(open(sys.argv[2]))
@@ -123,11 +117,10 @@ if "$CGSCOPE" top --help >/dev/null 2>&1 &&
     for e in samples/*.events.jsonl; do
         [ -f "$e" ] || continue
         if ! "$CGSCOPE" top --once --json "$e" >"$tmp/top.json" 2>"$tmp/err"; then
-            echo "FAIL: cgscope top --once --json $e: $(cat "$tmp/err")"
-            fail=1
+            fail "cgscope top --once --json $e: $(cat "$tmp/err")"
             continue
         fi
-        python3 - "$e" "$tmp/top.json" <<'EOF' || fail=1
+        python3 - "$e" "$tmp/top.json" <<'EOF' || fail "$f: the bridge's check above"
 import collections, json, sys
 tally = collections.defaultdict(lambda: [0, 0])
 for line in open(sys.argv[1]):
@@ -149,4 +142,4 @@ else
     echo "note: cgscope top is not implemented yet; events not compared"
 fi
 
-exit $fail
+finish
