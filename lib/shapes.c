@@ -8728,7 +8728,9 @@ int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
     free(sc.schemas);
     free(sc.small);
     free(sc.memo);
-    res->summary.validated = !res->summary.unknown && !res->summary.partial && !res->summary.errors;
+    // "validated" promises every value inferred and, where torch recorded one, equal to it
+    res->summary.validated = !res->summary.unknown && !res->summary.partial &&
+                             !res->summary.errors && !res->summary.mismatched;
     *out = res;
     return 0;
 }

@@ -64,7 +64,7 @@ struct cgs_shapes_summary {
     uint32_t unknown;    /* nodes with status unknown_op */
     uint32_t partial;    /* nodes with status partial */
     uint32_t errors;     /* nodes with status error */
-    bool validated;      /* every node inferred exactly (no partial, unknown or error) */
+    bool validated;      /* every node inferred exactly (no partial, unknown, error or mismatch) */
 };
 
 struct cgs_shapes {

@@ -240,6 +240,7 @@ static void test_local_check_uses_records(void **state)
     assert_int_equal(s->nodes[2].cmp, CGS_SHAPE_CMP_MATCH);
     assert_int_equal(s->summary.matched, 1);
     assert_int_equal(s->summary.mismatched, 1);
+    assert_false(s->summary.validated); /* a value that differs from torch's is not validated */
     assert_non_null(strstr(s->nodes[1].reason, "differs"));
     cgs_graph_free(g);
 }
@@ -262,7 +263,9 @@ static void test_reinfer_ignores_records(void **state)
     // the recorded values are left alone
     assert_true(cgs_sym_is_int(g->nodes[2]->val->u.t.shape[0], &v));
     assert_int_equal(v, 5);
-    assert_true(s->summary.validated);
+    // every node inferred, but two differ from what torch recorded: not validated
+    assert_false(s->summary.validated);
+    assert_int_equal(s->summary.mismatched, 2);
     cgs_graph_free(g);
 }
 

@@ -47,7 +47,8 @@ const struct cmd cmd_shapes = {
             "first), summary {nodes, inferred, matched, mismatched, unknown, partial, errors,\n"
             "validated}, bindings {sym: int}, total_bytes, pieces [{name, nodes, bytes}].\n"
             "status is ok, partial, unknown_op or error; match is true, false or \"strides\"\n"
-            "(same shape and dtype, other strides); bound is val at the --bind values.\n\n"
+            "(same shape and dtype, other strides); bound is val at the --bind values;\n"
+            "validated: every node inferred and none differing from what torch recorded.\n\n"
             "example:\n"
             "  cgscope shapes --reinfer --bind s77=64 samples/resnet18_dyn.dynamo.json\n",
     .run = run,
