@@ -96,6 +96,15 @@ static const struct cgs_sym *intern(struct cgs_symctx *ctx, int kind, int64_t v,
     for (uint32_t i = 0; i < n; i++)
         if (op[i]->depth >= s->depth)
             s->depth = op[i]->depth == UINT16_MAX ? UINT16_MAX : (uint16_t)(op[i]->depth + 1);
+    {
+        // what printing it can take: names, 20 digits a constant, separators and
+        // parentheses per operand (a function's own text already holds its operands)
+        uint64_t sz = name ? strlen(name) : 24;
+        if (kind != CGS_SYM_FUNC)
+            for (uint32_t i = 0; i < n; i++)
+                sz += (uint64_t)op[i]->size + 28;
+        s->size = sz > UINT32_MAX ? UINT32_MAX : (uint32_t)sz;
+    }
     s->n = n;
     s->hash = h;
     s->v = v;
@@ -307,11 +316,27 @@ static const struct cgs_sym *make_term(struct cgs_symctx *ctx, int64_t coeff,
 }
 
 /* Combine like terms and build the canonical expression; frees p. */
+/* Count n terms of work against the parser's budget; false when it is spent. */
+static bool spend(struct cgs_symctx *ctx, uint64_t n)
+{
+    if (!ctx->budget)
+        return true;
+    ctx->work += n;
+    if (ctx->work <= ctx->budget)
+        return true;
+    ctx->over_budget = true;
+    return false;
+}
+
 static const struct cgs_sym *poly_build(struct cgs_symctx *ctx, struct poly *p)
 {
     const struct cgs_sym **ops = NULL, *r;
     size_t n = 0;
 
+    if (!spend(ctx, p->n + 1)) {
+        poly_release(p);
+        return fail(ctx, -CGS_E_LIMIT);
+    }
     if (p->n > 1)
         qsort(p->t, p->n, sizeof(*p->t), term_cmp);
     for (size_t i = 0; i < p->n; i++) {
@@ -477,7 +502,7 @@ const struct cgs_sym *cgs_sym_mul(struct cgs_symctx *ctx, const struct cgs_sym *
         return cgs_sym_mul_int(ctx, a, b->v);
     poly_of(ctx, a, &p);
     poly_of(ctx, b, &q);
-    if ((p.n + 1) * (q.n + 1) > MAX_TERMS) {
+    if ((p.n + 1) * (q.n + 1) > MAX_TERMS || !spend(ctx, (uint64_t)(p.n + 1) * (q.n + 1))) {
         poly_release(&p);
         poly_release(&q);
         return fail(ctx, -CGS_E_LIMIT);
@@ -1642,12 +1667,18 @@ static const struct cgs_sym *p_check(struct parser *ps, const struct cgs_sym *r)
 {
     if (!r && !ps->err) {
         int e = ps->ctx->err;
+        if (ps->ctx->over_budget)
+            return p_fail(ps, CGS_E_LIMIT, "expression too large to put in canonical form "
+                                           "(its expansion passes 65,536 terms)");
         return p_fail(ps, e == -CGS_E_LIMIT ? CGS_E_LIMIT : CGS_E_SCHEMA,
                       e == -CGS_E_LIMIT ? "integer overflow" : "division by zero");
     }
     if (r && r->depth > CGS_SYM_MAX_TREE_DEPTH)
         return p_fail(ps, CGS_E_LIMIT, "nesting too deep (the expression is more than 64 "
                                        "levels deep)");
+    if (r && r->size > CGS_SYM_MAX_PRINTED)
+        return p_fail(ps, CGS_E_LIMIT, "expression too large (its canonical form prints to "
+                                       "more than 65,536 bytes)");
     return r;
 }
 
@@ -1865,7 +1896,11 @@ int cgs_sym_parse(struct cgs_symctx *ctx, const char *text, const struct cgs_sym
                   struct cgs_diag *d)
 {
     struct parser ps = {ctx, text, text, 0, d, 0};
+    ctx->work = 0;
+    ctx->budget = (uint64_t)1 << 16;
+    ctx->over_budget = false;
     const struct cgs_sym *r = p_expr(&ps);
+    ctx->budget = 0;
     if (r) {
         skip_ws(&ps);
         if (*ps.p)

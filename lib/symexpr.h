@@ -56,6 +56,8 @@ struct cgs_sym {
     uint16_t depth;   /* 1 + the deepest operand's (saturating): the tree's nesting */
     uint32_t n;       /* number of operands */
     uint32_t hash;    /* structural hash, independent of addresses */
+    uint32_t size;    /* an upper bound of the printed text's length (saturating): shared
+                         operands print once per use, so a small DAG can print huge */
     int64_t v;        /* INT: value; ADD: constant; MUL: coefficient; POW: exponent */
     const char *name; /* VAR: the symbol's name */
     const struct cgs_sym *op[];
@@ -66,6 +68,10 @@ struct cgs_symctx {
     struct cgs_sym **table; /* open addressing, power-of-two capacity */
     size_t cap, count;
     int err; /* -CGS_E_* of the last failed constructor, else 0 */
+    /* while parsing: the terms the constructors may still build; past it a constructor fails
+     * (-CGS_E_LIMIT, over_budget set) -- nested powers of sums expand exponentially */
+    uint64_t work, budget;
+    bool over_budget;
 };
 
 /* Set up a context allocating from arena (borrowed). */
@@ -110,6 +116,8 @@ int cgs_sym_parse(struct cgs_symctx *ctx, const char *text, const struct cgs_sym
 
 /* The deepest expression the parser accepts (what it reads, it can print and read again). */
 #define CGS_SYM_MAX_TREE_DEPTH 64
+/* The longest printed text of an expression the parser accepts. */
+#define CGS_SYM_MAX_PRINTED 65536
 
 /* Append the SymPy-syntax text of e to out. */
 void cgs_sym_print(const struct cgs_sym *e, struct cgs_buf *out);

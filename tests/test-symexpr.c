@@ -332,6 +332,20 @@ static void test_parse_errors(void **state)
     expect_parse_error(f, "s0 // 0", CGS_E_SCHEMA, 0, "division by zero");
     expect_parse_error(f, "99999999999999999999", CGS_E_LIMIT, 0, "out of range");
     expect_parse_error(f, "9223372036854775807 + 1", CGS_E_LIMIT, 0, "overflow");
+    /* shared subexpressions print once per use: 245 bytes that printed to 212 MB (found by
+     * fuzzing) are refused, by the bound on the printed text */
+    {
+        char text[512];
+        FILE *fp = fopen("tests/fuzz/regress/symexpr/shared-subexpressions-print-huge", "rb");
+        assert_non_null(fp);
+        size_t n = fread(text, 1, sizeof(text) - 1, fp);
+        fclose(fp);
+        text[n] = '\0';
+        expect_parse_error(f, text, CGS_E_LIMIT, 0, "prints to more than 65,536 bytes");
+    }
+    /* a power of a sum squared again and again: the expansion's work is bounded */
+    expect_parse_error(f, "((((((s0 + s1 + s2 + s3)**4 + s4)**4 + s5)**4 + s6)**4 + s7)**4 + s8)**4",
+                       CGS_E_LIMIT, 0, "too large");
     expect_parse_error(f, "s0 ** s1", CGS_E_SCHEMA, 0, "exponent");
     expect_parse_error(f, "Max(s0)", CGS_E_SCHEMA, 0, "too few");
     expect_parse_error(f, "s0 / 2", CGS_E_SCHEMA, 0, "true division");
