@@ -6276,6 +6276,28 @@ static int clone_preserve_strides(struct cgs_shape_ctx *sc, struct cgs_val *out,
     return 0;
 }
 
+/* The value of a keyword argument of a node (not of the schema): NULL when absent. */
+static const struct cgs_arg *node_kwarg(const struct cgs_node *n, const char *key)
+{
+    for (uint32_t i = 0; i < n->n_kwargs; i++)
+        if (!strcmp(n->kwargs[i].key, key))
+            return &n->kwargs[i].val;
+    return NULL;
+}
+
+/* A wrapped op's result must be None (declared, or the registry's NOVALUE) for an
+ * auto_functionalized to be followed: 0, or the message saying to declare it. */
+static int wrapped_none_or_say(const struct cgs_shape_ctx *sc, const char *target,
+                               struct cgs_diag *d)
+{
+    if (wrapped_op_returns_none(sc, target))
+        return 0;
+    return cgs_diag_set(d, CGS_E_UNKNOWN,
+                        "auto_functionalized: the result of '%s' is not known (declare it with "
+                        "--ops)",
+                        target);
+}
+
 /* auto_functionalized_v2(op, **kwargs, _all_bases): (the op's result, then each base as a
  * fresh copy with its strides). The op's result comes from a declaration (lib/opdecl.h) or
  * the registry's "returns None"; otherwise it is not known. */
@@ -6286,16 +6308,10 @@ RULE(hop_auto_functionalized_v2)
     struct cgs_val *l;
     uint32_t i;
 
-    for (i = 0; i < n->n_kwargs; i++)
-        if (!strcmp(n->kwargs[i].key, "_all_bases"))
-            bases = &n->kwargs[i].val;
+    bases = node_kwarg(n, "_all_bases");
     if (!target || !bases || bases->kind != CGS_ARG_LIST)
         return cgs_diag_set(d, CGS_E_UNKNOWN, "auto_functionalized: op or bases not known");
-    if (!wrapped_op_returns_none(sc, target))
-        return cgs_diag_set(d, CGS_E_UNKNOWN,
-                            "auto_functionalized: the result of '%s' is not known (declare it "
-                            "with --ops)",
-                            target);
+    TRY(wrapped_none_or_say(sc, target, d));
     l = new_list(sc, 1 + bases->n);
     l->u.items[0].kind = CGS_VAL_NONE;
     for (i = 0; i < bases->n; i++)
@@ -6303,15 +6319,6 @@ RULE(hop_auto_functionalized_v2)
             return cgs_diag_set(d, CGS_E_UNKNOWN, "auto_functionalized: base %u not known", i);
     sc->out = l;
     return 0;
-}
-
-/* The value of a keyword argument of a node (not of the schema): NULL when absent. */
-static const struct cgs_arg *node_kwarg(const struct cgs_node *n, const char *key)
-{
-    for (uint32_t i = 0; i < n->n_kwargs; i++)
-        if (!strcmp(n->kwargs[i].key, key))
-            return &n->kwargs[i].val;
-    return NULL;
 }
 
 /* auto_functionalized(op, **kwargs), torch's v1: (the op's result, then a copy of each argument
@@ -6331,11 +6338,7 @@ RULE(hop_auto_functionalized)
                             "auto_functionalized: which arguments '%s' mutates is not known "
                             "(declare it with --ops: '%s: none mutates ARG')",
                             target, target);
-    if (!wrapped_op_returns_none(sc, target))
-        return cgs_diag_set(d, CGS_E_UNKNOWN,
-                            "auto_functionalized: the result of '%s' is not known (declare it "
-                            "with --ops)",
-                            target);
+    TRY(wrapped_none_or_say(sc, target, d));
     l = new_list(sc, 1 + dc->n_mutates);
     l->u.items[0].kind = CGS_VAL_NONE;
     for (uint32_t i = 0; i < dc->n_mutates; i++) {
