@@ -49,8 +49,8 @@ const char *cgs_dtype_abbr(enum cgs_dtype dt)
 
 enum cgs_dtype cgs_dtype_from_name(const char *name)
 {
-    for (int i = 1; i < CGS_DTYPE_COUNT; i++)
-        if (!strcmp(cgs_dtypes[i].name, name))
+    for (int i = 1; i < CGS_DTYPE_COUNT; i++) /* the first byte first: one call a tensor */
+        if (cgs_dtypes[i].name[0] == name[0] && !strcmp(cgs_dtypes[i].name, name))
             return (enum cgs_dtype)i;
     /* aliases torch prints for some dtypes */
     if (!strcmp(name, "float"))

@@ -156,7 +156,10 @@ struct loader {
     /* the JSON path of what is being read: a prefix ("nodes[12]") and a stack
      * of segments, formatted only when an error needs it */
     char path[256];
-    size_t path_len;
+    /* while reading nodes: the path is prefix "nodes[" node_at "]", formatted only when a
+     * message needs it (node_at < 0: the path is path[]) */
+    const char *node_prefix;
+    long node_at;
     struct path_seg {
         const char *key; /* NULL: an array index */
         long index;
@@ -180,7 +183,11 @@ static int fail_at(struct loader *L, size_t off, int code, const char *fmt, ...)
 
 static void format_path(const struct loader *L, char *out, size_t n)
 {
-    size_t len = (size_t)snprintf(out, n, "%s", L->path);
+    size_t len = L->node_at >= 0
+                     ? (size_t)snprintf(out, n, "%snodes[%ld]", L->node_prefix, L->node_at)
+                     : (size_t)snprintf(out, n, "%s", L->path);
+    if (len >= n)
+        len = n ? n - 1 : 0;
     for (size_t i = 0; i < L->n_segs && len < n; i++) {
         int w = L->segs[i].key ? snprintf(out + len, n - len, ".%s", L->segs[i].key)
                                : snprintf(out + len, n - len, "[%ld]", L->segs[i].index);
@@ -946,7 +953,7 @@ static int load_nodes(struct loader *L, struct cgs_graph *g, size_t start, const
 
     if (p >= L->len || L->buf[p] != '[') {
         snprintf(L->path, sizeof(L->path), "%snodes", prefix);
-        L->path_len = strlen(L->path);
+        L->node_at = -1;
         L->n_segs = 0;
         return fail_at(L, p, CGS_E_SCHEMA, "expected an array for 'nodes', got %s", what_at(L, p));
     }
@@ -958,8 +965,8 @@ static int load_nodes(struct loader *L, struct cgs_graph *g, size_t start, const
     }
     for (;;) {
         size_t end;
-        snprintf(L->path, sizeof(L->path), "%snodes[%u]", prefix, i);
-        L->path_len = strlen(L->path);
+        L->node_prefix = prefix;
+        L->node_at = (long)i;
         L->n_segs = 0;
         L->js.n_offs = 0;
         L->js.record = true;
@@ -1016,6 +1023,7 @@ static int load_nodes(struct loader *L, struct cgs_graph *g, size_t start, const
         if (p < L->len && L->buf[p] == ']') {
             if (end_out)
                 *end_out = p + 1;
+            L->node_at = -1;
             return 0;
         }
         return fail_at(L, p, CGS_E_PARSE,
@@ -1063,6 +1071,7 @@ static int resolve_refs(struct loader *L)
         struct unresolved *u = &L->unres[i];
         const struct cgs_node *user = u->g->nodes[u->node_index];
         snprintf(L->path, sizeof(L->path), "%s", u->path);
+        L->node_at = -1;
         L->n_segs = 0;
         if (!u->arg->u.node) {
             err = fail_at(L, u->off, CGS_E_SCHEMA, "node '%s' uses unknown node '%s'", user->name,
@@ -1201,8 +1210,8 @@ static void set_path(struct loader *L, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(L->path, sizeof(L->path), fmt, ap);
+    L->node_at = -1;
     va_end(ap);
-    L->path_len = strlen(L->path);
     L->n_segs = 0;
 }
 
@@ -1458,6 +1467,7 @@ static struct cgs_graph *load_json_buf(const char *buf, size_t len, const char *
     L.buf = buf;
     L.len = len;
     L.d = d;
+    L.node_at = -1;
     L.lazy_stack = lazy_stack;
     L.dims = cgs_strmap_new();
     cgs_jscan_init(&L.js, buf, len, "end of file");
