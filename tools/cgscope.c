@@ -224,6 +224,7 @@ int main(int argc, char **argv)
     int status;
 
     cgs_set_oom_handler(cli_out_of_memory);
+    cli_catch_sigbus();
     cgs_json_init();
     if (argc < 2) {
         print_usage(stderr);

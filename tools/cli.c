@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -327,6 +328,32 @@ void cli_out_of_memory(size_t size)
         unlink(tmp_path); /* no half-written output */
     _exit(CGS_EXIT_BAD_INPUT);
 }
+/* SIGBUS: a graph file is mapped while its graph lives (lib/load-json.c), and one truncated by
+ * another program meanwhile faults when a page past its new end is read. Async-signal-safe:
+ * a fixed message, the temporary output removed, exit 2. */
+static void on_sigbus(int sig)
+{
+    static const char msg[] = "cgscope: error: an input file shrank while it was being read "
+                              "(another program is writing it?): run again once it is "
+                              "complete\n";
+    (void)sig;
+    if (write(2, msg, sizeof(msg) - 1) < 0) {
+        /* nothing more to say */
+    }
+    if (tmp_path)
+        unlink(tmp_path);
+    _exit(CGS_EXIT_BAD_INPUT);
+}
+
+void cli_catch_sigbus(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_sigbus;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, NULL);
+}
+
 static bool cleanup_registered;
 
 static void tmp_cleanup(void)

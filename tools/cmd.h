@@ -125,6 +125,8 @@ void cli_tmp_notify(int fd);
 
 /* Out of memory: a clear message, the temporary output removed, exit 2 (no allocation). */
 _Noreturn void cli_out_of_memory(size_t size);
+/* A truncated mapped input (SIGBUS) becomes a message and exit 2. */
+void cli_catch_sigbus(void);
 
 /* Write len bytes to path atomically (through the temporary); 0 or -1 (reported). */
 int cli_write_file(const char *path, const void *data, size_t len);
