@@ -420,8 +420,8 @@ static int get_dim(struct loader *L, struct cgs_graph *g, const cJSON *x, bool i
         err = cgs_sym_parse(g->syms, x->valuestring, out, &pd);
         if (!err && !(is_size && cgs_sym_is_int(*out, &v) && v < 0))
             cgs_strmap_put(L->dims, cgs_arena_strdup(g->arena, x->valuestring), (void *)*out);
-        if (err && strstr(pd.msg, "unknown function") && torch_sympy_function(x->valuestring) &&
-            strlen(x->valuestring) < 4096) {
+        if (err && (strstr(pd.msg, "unknown function") || strstr(pd.msg, "unsupported function")) &&
+            torch_sympy_function(x->valuestring) && strlen(x->valuestring) < 4096) {
             // known to torch, not modelled: an unknown dim, said once per expression
             cgs_graph_note(g, CGS_NOTE_WARNING, CGS_E_UNKNOWN, NULL,
                            "dimension '%.200s' uses a sympy function cgscope does not model "

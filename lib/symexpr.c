@@ -1453,7 +1453,7 @@ static int func_eval(const char *text, cgs_sym_lookup_fn lookup, void *ud, int64
 
 struct fvars {
     struct cgs_symctx *ctx;
-    const struct cgs_sym *v[16];
+    const struct cgs_sym *v[64];
     uint32_t n;
     bool too_many;
 };
@@ -1468,7 +1468,7 @@ static void fvar_seen(void *ud, const char *name, size_t len)
     for (uint32_t i = 0; i < fv->n; i++)
         if (fv->v[i] == s)
             return;
-    if (fv->n == 16) {
+    if (fv->n == 64) {
         fv->too_many = true;
         return;
     }
@@ -1485,9 +1485,14 @@ static int var_name_cmp(const void *a, const void *b)
  * opaque atom; NULL with *bad set to where its syntax fails.
  */
 static const struct cgs_sym *func_atom(struct cgs_symctx *ctx, const char *text, size_t len,
-                                       const char **bad)
+                                       const char **bad, bool *too_many)
 {
-    char *t = cgs_xmalloc(len + 1);
+    char t[4097]; /* the caller takes calls of 4096 bytes at most */
+    if (len >= sizeof(t)) {
+        *too_many = false;
+        *bad = text;
+        return NULL;
+    }
     memcpy(t, text, len);
     t[len] = '\0';
     struct fvars fv = {ctx, {0}, 0, false};
@@ -1495,13 +1500,14 @@ static const struct cgs_sym *func_atom(struct cgs_symctx *ctx, const char *text,
     const struct cgs_sym *r = NULL;
     f_expr(&F);
     f_ws(&F);
+    *too_many = fv.too_many;
     if (F.bad || *F.p || fv.too_many) {
-        *bad = text + ((F.bad ? F.bad : F.p) - t);
+        size_t at = (size_t)((F.bad ? F.bad : F.p) - t);
+        *bad = text + at;
     } else {
         qsort(fv.v, fv.n, sizeof(fv.v[0]), var_name_cmp);
         r = intern(ctx, CGS_SYM_FUNC, 0, t, fv.n, fv.v);
     }
-    free(t);
     return r;
 }
 
@@ -1722,7 +1728,12 @@ static const struct cgs_sym *p_call(struct parser *ps, const char *name, size_t 
             ps->p = name;
             return p_fail(ps, CGS_E_LIMIT, "function call longer than 4096 bytes");
         }
-        const struct cgs_sym *r = func_atom(ps->ctx, name, (size_t)(q - name), &bad);
+        bool too_many = false;
+        const struct cgs_sym *r = func_atom(ps->ctx, name, (size_t)(q - name), &bad, &too_many);
+        if (!r && too_many) {
+            ps->p = name;
+            return p_fail(ps, CGS_E_SCHEMA, "unsupported function call (more than 64 symbols)");
+        }
         if (!r) {
             ps->p = bad;
             return p_fail(ps, CGS_E_SCHEMA, "unexpected character");
