@@ -780,19 +780,27 @@ static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, c
                     return fail_item(L, pair, CGS_E_SCHEMA, "expected a [key, value] pair in "
                                      "'dict', got %s", cgs_json_type(pair));
             }
-            struct cgs_arg pairs = {0};
+            // read straight into their final places: a node reference is recorded by the
+            // address of its argument (forward references are resolved through it)
             size_t old = path_key(L, "dict");
-            int err = get_arg_list(L, g, node_index, k, &pairs, depth);
-            if (err)
-                return err;
-            path_pop(L, old);
             a->kind = CGS_ARG_DICT;
-            a->n = pairs.n * 2;
+            a->n = (uint32_t)cJSON_GetArraySize(k) * 2;
             a->u.items = a->n ? cgs_arena_calloc(g->arena, a->n, sizeof(*a->u.items)) : NULL;
-            for (i = 0; i < pairs.n; i++) {
-                a->u.items[2 * i] = pairs.u.items[i].u.items[0];
-                a->u.items[2 * i + 1] = pairs.u.items[i].u.items[1];
+            cJSON_ArrayForEach(pair, k)
+            {
+                size_t o2 = path_idx(L, (long)i);
+                for (int kv = 0; kv < 2; kv++) {
+                    size_t o3 = path_idx(L, kv);
+                    int err = get_arg(L, g, node_index, cJSON_GetArrayItem(pair, kv),
+                                      &a->u.items[2 * i + (uint32_t)kv], depth + 2);
+                    if (err)
+                        return err;
+                    path_pop(L, o3);
+                }
+                path_pop(L, o2);
+                i++;
             }
+            path_pop(L, old);
         } else if (!strcmp(key, "ellipsis")) {
             a->kind = CGS_ARG_ELLIPSIS;
         } else {
