@@ -257,13 +257,6 @@ static sym_t S_max1(struct cgs_shape_ctx *sc, sym_t a)
     return a;
 }
 
-/* A float coefficient as torch writes it in a size: sympy's Float printed with 15 significant
- * digits, trailing zeros dropped ("1.7", "2.5", "0.333333333333333"; measured on torch 2.11). */
-static void float_repr(double f, char *out, size_t cap)
-{
-    snprintf(out, cap, "%.15g", f);
-}
-
 static bool is_const(sym_t e, int64_t v)
 {
     int64_t x;
@@ -3067,8 +3060,7 @@ RULE(getitem)
         return cgs_diag_set(d, CGS_E_UNKNOWN, "input is not known");
     if (v->kind == CGS_VAL_LIST && b && b->kind == CGS_ARG_STR) {
         // a dict a HOP returned (triton_kernel_wrapper_functional), held as a list
-        int k = a->u.node->op_id == CGS_OP_HIGHER_ORDER_TRITON_KERNEL_WRAPPER_FUNCTIONAL ||
-                        a->u.node->op_id == CGS_OP_TORCH_OPS_HIGHER_ORDER_TRITON_KERNEL_WRAPPER_FUNCTIONAL
+        int k = cgs_op_info(a->u.node->op_id)->infer == cgs_shape_rule_hop_triton_functional
                     ? triton_clone_index(a->u.node, b->u.s)
                     : -1;
         if (k < 0 || (uint32_t)k >= v->n)
@@ -5138,16 +5130,17 @@ static int upsample_to(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
                 // an integral scale: torch's simplifier makes TruncToInt(2.0*ToFloat(s)) 2*s
                 shape[2 + i] = S_mul(sc, t->shape[2 + i], K(sc, (int64_t)f));
             } else {
-                // a symbolic size: torch's sym_int(scale * sym_float(size)), an opaque call
-                char num[40], *dim = cgs_sym_to_string(t->shape[2 + i]), *text;
+                // a symbolic size: torch's sym_int(scale * sym_float(size)), an opaque call;
+                // the coefficient as torch writes it: sympy's Float with 15 significant
+                // digits, trailing zeros dropped ("1.7", "0.333333333333333"; measured)
+                struct cgs_buf text = CGS_BUF_INIT;
                 struct cgs_diag pd = CGS_DIAG_INIT;
                 const struct cgs_sym *e = NULL;
-                float_repr(f, num, sizeof(num));
-                text = cgs_xmalloc(strlen(dim) + 64);
-                sprintf(text, "TruncToInt(%s*ToFloat(%s))", num, dim);
-                int perr = cgs_sym_parse(sc->sx, text, &e, &pd);
-                free(text);
-                free(dim);
+                cgs_buf_addf(&text, "TruncToInt(%.15g*ToFloat(", f);
+                cgs_sym_print(t->shape[2 + i], &text);
+                cgs_buf_addstr(&text, "))");
+                int perr = cgs_sym_parse(sc->sx, text.buf, &e, &pd);
+                cgs_buf_release(&text);
                 if (perr)
                     return cgs_diag_set(d, CGS_E_UNKNOWN, "upsample: symbolic scale: %s", pd.msg);
                 shape[2 + i] = e;
@@ -6276,15 +6269,6 @@ static int clone_preserve_strides(struct cgs_shape_ctx *sc, struct cgs_val *out,
     return 0;
 }
 
-/* The value of a keyword argument of a node (not of the schema): NULL when absent. */
-static const struct cgs_arg *node_kwarg(const struct cgs_node *n, const char *key)
-{
-    for (uint32_t i = 0; i < n->n_kwargs; i++)
-        if (!strcmp(n->kwargs[i].key, key))
-            return &n->kwargs[i].val;
-    return NULL;
-}
-
 /* A wrapped op's result must be None (declared, or the registry's NOVALUE) for an
  * auto_functionalized to be followed: 0, or the message saying to declare it. */
 static int wrapped_none_or_say(const struct cgs_shape_ctx *sc, const char *target,
@@ -6308,7 +6292,7 @@ RULE(hop_auto_functionalized_v2)
     struct cgs_val *l;
     uint32_t i;
 
-    bases = node_kwarg(n, "_all_bases");
+    bases = cgs_node_kwarg(n, "_all_bases");
     if (!target || !bases || bases->kind != CGS_ARG_LIST)
         return cgs_diag_set(d, CGS_E_UNKNOWN, "auto_functionalized: op or bases not known");
     TRY(wrapped_none_or_say(sc, target, d));
@@ -6342,7 +6326,7 @@ RULE(hop_auto_functionalized)
     l = new_list(sc, 1 + dc->n_mutates);
     l->u.items[0].kind = CGS_VAL_NONE;
     for (uint32_t i = 0; i < dc->n_mutates; i++) {
-        const struct cgs_arg *a = node_kwarg(n, dc->mutates[i]);
+        const struct cgs_arg *a = cgs_node_kwarg(n, dc->mutates[i]);
         if (is_none(a))
             l->u.items[1 + i].kind = CGS_VAL_NONE;
         else if (clone_preserve_strides(sc, &l->u.items[1 + i], a))
@@ -6357,26 +6341,31 @@ RULE(hop_auto_functionalized)
  * kwargs, tensors_to_clone): {name: a copy of kwargs[name], strides kept} for the names in
  * tensors_to_clone, in kwargs' order; held as a list, which getitem reads by name through
  * triton_clone_index. */
-static bool in_str_list(const struct cgs_arg *l, const char *s)
+
+/* The name of the kernel argument at pair i of a kwargs dict when it is one of
+ * tensors_to_clone (a list of names), else NULL. */
+static const char *cloned_arg(const struct cgs_arg *kw, const struct cgs_arg *clone, uint32_t i)
 {
-    if (!l || l->kind != CGS_ARG_LIST)
-        return false;
-    for (uint32_t i = 0; i < l->n; i++)
-        if (l->u.items[i].kind == CGS_ARG_STR && !strcmp(l->u.items[i].u.s, s))
-            return true;
-    return false;
+    const struct cgs_arg *key = &kw->u.items[2 * i];
+
+    if (key->kind != CGS_ARG_STR || !clone || clone->kind != CGS_ARG_LIST)
+        return NULL;
+    for (uint32_t j = 0; j < clone->n; j++)
+        if (clone->u.items[j].kind == CGS_ARG_STR && !strcmp(clone->u.items[j].u.s, key->u.s))
+            return key->u.s;
+    return NULL;
 }
 
 static int triton_clone_index(const struct cgs_node *n, const char *key)
 {
-    const struct cgs_arg *kw = node_kwarg(n, "kwargs"), *clone = node_kwarg(n, "tensors_to_clone");
+    const struct cgs_arg *kw = cgs_node_kwarg(n, "kwargs"), *clone = cgs_node_kwarg(n, "tensors_to_clone");
     int k = 0;
 
     if (!kw || kw->kind != CGS_ARG_DICT)
         return -1;
-    for (uint32_t i = 0; i + 1 < kw->n; i += 2) {
-        const char *name = kw->u.items[i].kind == CGS_ARG_STR ? kw->u.items[i].u.s : NULL;
-        if (!name || !in_str_list(clone, name))
+    for (uint32_t i = 0; i < kw->n / 2; i++) {
+        const char *name = cloned_arg(kw, clone, i);
+        if (!name)
             continue;
         if (!strcmp(name, key))
             return k;
@@ -6387,22 +6376,22 @@ static int triton_clone_index(const struct cgs_node *n, const char *key)
 
 RULE(hop_triton_functional)
 {
-    const struct cgs_arg *kw = node_kwarg(n, "kwargs"), *clone = node_kwarg(n, "tensors_to_clone");
+    const struct cgs_arg *kw = cgs_node_kwarg(n, "kwargs"), *clone = cgs_node_kwarg(n, "tensors_to_clone");
     struct cgs_val *l;
     uint32_t i, k = 0, count = 0;
 
     if (!kw || kw->kind != CGS_ARG_DICT || !clone || clone->kind != CGS_ARG_LIST)
         return cgs_diag_set(d, CGS_E_UNKNOWN, "triton_kernel_wrapper_functional: expected a "
                                               "kwargs dict and tensors_to_clone");
-    for (i = 0; i + 1 < kw->n; i += 2)
-        count += kw->u.items[i].kind == CGS_ARG_STR && in_str_list(clone, kw->u.items[i].u.s);
+    for (i = 0; i < kw->n / 2; i++)
+        count += cloned_arg(kw, clone, i) != NULL;
     l = new_list(sc, count);
-    for (i = 0; i + 1 < kw->n; i += 2) {
-        if (kw->u.items[i].kind != CGS_ARG_STR || !in_str_list(clone, kw->u.items[i].u.s))
+    for (i = 0; i < kw->n / 2; i++) {
+        const char *name = cloned_arg(kw, clone, i);
+        if (!name)
             continue;
-        if (clone_preserve_strides(sc, &l->u.items[k++], &kw->u.items[i + 1]))
-            return cgs_diag_set(d, CGS_E_UNKNOWN, "triton kernel argument '%s' not known",
-                                kw->u.items[i].u.s);
+        if (clone_preserve_strides(sc, &l->u.items[k++], &kw->u.items[2 * i + 1]))
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "triton kernel argument '%s' not known", name);
     }
     sc->out = l;
     return 0;
