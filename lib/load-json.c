@@ -373,27 +373,6 @@ static double get_double(const cJSON *x)
 
 /* ---- DIMs and VALs ---------------------------------------------------------------- */
 
-/*
- * Functions of torch's sympy vocabulary (torch.utils._sympy.functions): the expression
- * parser keeps most as opaque calls (lib/symexpr.h); a dimension using one it does not
- * accept loads as unknown (partial knowledge, a warning), so the graph still loads and
- * everything around it is analysed. A malformed call is still a format error.
- */
-static bool torch_sympy_function(const char *s)
-{
-    static const char *const names[] = {
-        "Piecewise(",   "TruncToInt(",     "ToFloat(",      "FloatTrueDiv(", "ModularIndexing(",
-        "CleanDiv(",    "RoundToInt(",     "RoundDecimal(", "FloorToInt(",   "OpaqueUnaryFn_",
-        "PowByNatural(", "FloatPow(",      "Abs(",          "Where(",        "TruncToFloat(",
-        "LShift(",      "RShift(",         "BitwiseFn_",    "Identity(",     "IsNonOverlapping",
-        "IntTrueDiv(",  "Eq(",             "Ne(",           "Mod(",
-    };
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-        if (strstr(s, names[i]))
-            return true;
-    return false;
-}
-
 static int get_dim(struct loader *L, struct cgs_graph *g, const cJSON *x, bool is_size,
                    const struct cgs_sym **out)
 {
@@ -420,9 +399,11 @@ static int get_dim(struct loader *L, struct cgs_graph *g, const cJSON *x, bool i
         err = cgs_sym_parse(g->syms, x->valuestring, out, &pd);
         if (!err && !(is_size && cgs_sym_is_int(*out, &v) && v < 0))
             cgs_strmap_put(L->dims, cgs_arena_strdup(g->arena, x->valuestring), (void *)*out);
-        if (err && (strstr(pd.msg, "unknown function") || strstr(pd.msg, "unsupported function")) &&
-            torch_sympy_function(x->valuestring) && strlen(x->valuestring) < 4096) {
-            // known to torch, not modelled: an unknown dim, said once per expression
+        if (err && g->syms->unknown_fn && cgs_sym_mentions_torch_function(x->valuestring) &&
+            strlen(x->valuestring) < 4096) {
+            // torch's sympy vocabulary the parser does not take: an unknown dim (partial
+            // knowledge, a warning), so the graph still loads and everything around it is
+            // analysed; a malformed call stays a format error
             cgs_graph_note(g, CGS_NOTE_WARNING, CGS_E_UNKNOWN, NULL,
                            "dimension '%.200s' uses a sympy function cgscope does not model "
                            "(%s): loaded as unknown",

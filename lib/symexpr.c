@@ -315,7 +315,6 @@ static const struct cgs_sym *make_term(struct cgs_symctx *ctx, int64_t coeff,
     return intern(ctx, CGS_SYM_MUL, coeff, NULL, 1, &mono);
 }
 
-/* Combine like terms and build the canonical expression; frees p. */
 /* Count n terms of work against the parser's budget; false when it is spent. */
 static bool spend(struct cgs_symctx *ctx, uint64_t n)
 {
@@ -328,6 +327,7 @@ static bool spend(struct cgs_symctx *ctx, uint64_t n)
     return false;
 }
 
+/* Combine like terms and build the canonical expression; frees p. */
 static const struct cgs_sym *poly_build(struct cgs_symctx *ctx, struct poly *p)
 {
     const struct cgs_sym **ops = NULL, *r;
@@ -1015,20 +1015,49 @@ void cgs_sym_foreach_var(const struct cgs_sym *e, void (*fn)(void *ud, const cha
  * exact; a float appears only through ToFloat, FloatTrueDiv, IntTrueDiv, a float literal or
  * a float function, and becomes an int again through TruncToInt, FloorToInt, ...).
  */
-static const char *const torch_sympy_fns[] = {
-    "Piecewise",     "TruncToInt",  "TruncToFloat", "ToFloat",     "FloatTrueDiv",
-    "ModularIndexing", "RoundToInt", "RoundDecimal", "FloorToInt", "PowByNatural",
-    "FloatPow",      "Abs",         "Where",        "LShift",      "RShift",
-    "Identity",      "Eq",          "Ne",           "floor",       "sqrt",
+static const struct {
+    const char *name;
+    bool prefix; /* a family of names: OpaqueUnaryFn_sqrt, BitwiseFn_bitwise_and, ... */
+    bool atom;   /* the parser keeps a call as a CGS_SYM_FUNC (else the algebra models it,
+                    or it is only recognised) */
+    bool named;  /* a graph reader may load a size using it as unknown when the parser
+                    refuses it (cgs_sym_mentions_torch_function) */
+} torch_fns[] = {
+    {"Piecewise", false, true, true},      {"TruncToInt", false, true, true},
+    {"TruncToFloat", false, true, true},   {"ToFloat", false, true, true},
+    {"FloatTrueDiv", false, true, true},   {"ModularIndexing", false, true, true},
+    {"RoundToInt", false, true, true},     {"RoundDecimal", false, true, true},
+    {"FloorToInt", false, true, true},     {"PowByNatural", false, true, true},
+    {"FloatPow", false, true, true},       {"Abs", false, true, true},
+    {"Where", false, true, true},          {"LShift", false, true, true},
+    {"RShift", false, true, true},         {"Identity", false, true, true},
+    {"Eq", false, true, true},             {"Ne", false, true, true},
+    {"floor", false, true, false},         {"sqrt", false, true, false},
+    {"OpaqueUnaryFn_", true, true, true},  {"BitwiseFn_", true, true, true},
+    {"CleanDiv", false, false, true},      {"IntTrueDiv", false, false, true},
+    {"Mod", false, false, true},           {"IsNonOverlapping", true, false, true},
 };
 
 static bool torch_sympy_fn(const char *name, size_t len)
 {
-    for (size_t i = 0; i < sizeof(torch_sympy_fns) / sizeof(torch_sympy_fns[0]); i++)
-        if (strlen(torch_sympy_fns[i]) == len && !strncmp(torch_sympy_fns[i], name, len))
+    for (size_t i = 0; i < sizeof(torch_fns) / sizeof(torch_fns[0]); i++) {
+        size_t k = strlen(torch_fns[i].name);
+        if (torch_fns[i].atom && (torch_fns[i].prefix ? len > k : len == k) &&
+            !strncmp(torch_fns[i].name, name, k))
             return true;
-    return (len > 14 && !strncmp(name, "OpaqueUnaryFn_", 14)) ||
-           (len > 10 && !strncmp(name, "BitwiseFn_", 10));
+    }
+    return false;
+}
+
+bool cgs_sym_mentions_torch_function(const char *text)
+{
+    for (size_t i = 0; i < sizeof(torch_fns) / sizeof(torch_fns[0]); i++) {
+        const char *at = torch_fns[i].named ? strstr(text, torch_fns[i].name) : NULL;
+        for (; at; at = strstr(at + 1, torch_fns[i].name))
+            if (torch_fns[i].prefix || at[strlen(torch_fns[i].name)] == '(')
+                return true;
+    }
+    return false;
 }
 
 enum { NV_INT, NV_FLT, NV_BOOL, NV_ERR };
@@ -1732,6 +1761,7 @@ static const struct cgs_sym *p_call(struct parser *ps, const char *name, size_t 
         const struct cgs_sym *r = func_atom(ps->ctx, name, (size_t)(q - name), &bad, &too_many);
         if (!r && too_many) {
             ps->p = name;
+            ps->ctx->unknown_fn = true;
             return p_fail(ps, CGS_E_SCHEMA, "unsupported function call (more than 64 symbols)");
         }
         if (!r) {
@@ -1743,6 +1773,7 @@ static const struct cgs_sym *p_call(struct parser *ps, const char *name, size_t 
     }
     if (f < 0) {
         ps->p = name;
+        ps->ctx->unknown_fn = true;
         return p_fail(ps, CGS_E_SCHEMA, "unknown function");
     }
     if (!accept(ps, ")")) {
@@ -1910,6 +1941,7 @@ int cgs_sym_parse(struct cgs_symctx *ctx, const char *text, const struct cgs_sym
     ctx->work = 0;
     ctx->budget = (uint64_t)1 << 16;
     ctx->over_budget = false;
+    ctx->unknown_fn = false;
     const struct cgs_sym *r = p_expr(&ps);
     ctx->budget = 0;
     if (r) {

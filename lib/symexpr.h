@@ -72,6 +72,9 @@ struct cgs_symctx {
      * (-CGS_E_LIMIT, over_budget set) -- nested powers of sums expand exponentially */
     uint64_t work, budget;
     bool over_budget;
+    /* the last parse failed on a function it does not take: a name it does not know, or a
+     * call of torch's over more symbols than an atom holds */
+    bool unknown_fn;
 };
 
 /* Set up a context allocating from arena (borrowed). */
@@ -113,6 +116,10 @@ const struct cgs_sym *cgs_sym_mul_int(struct cgs_symctx *ctx, const struct cgs_s
  */
 int cgs_sym_parse(struct cgs_symctx *ctx, const char *text, const struct cgs_sym **out,
                   struct cgs_diag *d) CGS_WUR;
+
+/* Whether text calls a function of torch's sympy vocabulary (a graph reader loads a size the
+ * parser refuses as unknown when it does, with unknown_fn set: torch's, not malformed). */
+bool cgs_sym_mentions_torch_function(const char *text);
 
 /* The deepest expression the parser accepts (what it reads, it can print and read again). */
 #define CGS_SYM_MAX_TREE_DEPTH 64
