@@ -594,12 +594,11 @@ static void index_text(struct cgs_dash *d, struct cgs_feed *f)
     struct cgs_diag e = CGS_DIAG_INIT;
     if (!f->text_len)
         return;
-    const unsigned char *u = (const unsigned char *)(f->text ? f->text : "");
     char why[256];
     uint64_t entry = 0;
 
-    if (f->text_len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF) ||
-                             !u[0] || !u[1])) {
+    /* wide text, or binary (two NULs) */
+    if (cgs_text_is_wide(f->text, f->text_len) || (f->text_len >= 2 && !f->text[0])) {
         f->line_no = 1;
         bad_line(d, f, "the index is UTF-16 (or binary) text: a compile-cache index is the "
                        "UTF-8 Python literal MagiCompiler writes (convert it with iconv)");

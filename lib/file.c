@@ -84,6 +84,13 @@ int cgs_read_file(const char *path, char **bufp, size_t *lenp, size_t max, struc
     return 0;
 }
 
+bool cgs_text_is_wide(const void *buf, size_t len)
+{
+    const unsigned char *u = buf;
+    return len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF) ||
+                        (u[0] && !u[1]) || (!u[0] && u[1]));
+}
+
 void cgs_text_position(const char *buf, size_t len, size_t off, uint32_t *line, uint32_t *col)
 {
     uint32_t l = 1, c = 1;

@@ -28,6 +28,10 @@ int cgs_read_file(const char *path, char **buf, size_t *len, size_t max,
 /* 1-based line and column (in UTF-8 characters) of byte offset off in buf. */
 void cgs_text_position(const char *buf, size_t len, size_t off, uint32_t *line, uint32_t *col);
 
+/* True when text starts like UTF-16 or UTF-32: a byte-order mark, or a NUL beside a
+ * non-NUL byte in its first two (ASCII text in a wide encoding). */
+bool cgs_text_is_wide(const void *buf, size_t len);
+
 /* True when path ends in ext (".pt2"), compared without regard to case. */
 bool cgs_path_has_ext(const char *path, const char *ext);
 

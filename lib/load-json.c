@@ -1394,8 +1394,7 @@ static struct cgs_graph *load_json_front(const char *buf, size_t len, const char
 {
     char c;
     const unsigned char *u = (const unsigned char *)buf;
-    if (len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF) ||
-                     (u[0] && !u[1]) || (!u[0] && u[1]))) {
+    if (cgs_text_is_wide(buf, len)) {
         cgs_diag_at(d, file, 1, 1);
         cgs_diag_set(d, CGS_E_FORMAT, "the file is UTF-16 (or UTF-32) text: graph JSON is "
                      "UTF-8; convert it (iconv -f UTF-16 -t UTF-8) or write it with json.dump");
