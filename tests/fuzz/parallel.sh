@@ -9,10 +9,7 @@ shift 3
 . tests/fuzz/seeds.sh
 for t in "$@"; do
     corpus=$B/corpus/$t
-    mkdir -p "$corpus"
-    for s in $(seeds "$t"); do
-        if [ -d "$s" ]; then cp "$s"/* "$corpus"/ 2>/dev/null; else cp "$s" "$corpus"/; fi
-    done
+    seed_corpus "$corpus" "$t"
     "$B/fuzz/fuzz-$t" -fork="$jobs" -max_total_time="$secs" -max_len=65536 \
         -artifact_prefix="$B/crash-$t-" -timeout=20 -rss_limit_mb=4096 -ignore_crashes=1 \
         "$corpus" >"$B/fuzz-$t.log" 2>&1 &

@@ -9,10 +9,7 @@ shift 2
 rc=0
 for t in "$@"; do
     corpus=$B/corpus/$t
-    mkdir -p "$corpus"
-    for s in $(seeds "$t"); do
-        if [ -d "$s" ]; then cp "$s"/* "$corpus"/ 2>/dev/null; else cp "$s" "$corpus"/; fi
-    done
+    seed_corpus "$corpus" "$t"
     log=$B/fuzz-$t.log
     "$B/fuzz/fuzz-$t" -max_total_time="$secs" -print_final_stats=1 -max_len=1048576 \
         -artifact_prefix="$B/crash-$t-" -timeout=20 -rss_limit_mb=4096 "$corpus" >"$log" 2>&1

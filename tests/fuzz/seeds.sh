@@ -1,4 +1,4 @@
-# The seed inputs of each fuzz target (sourced by run.sh and tests/cli/fuzz-replay.sh):
+# The seed inputs of each fuzz target (sourced by run.sh, parallel.sh and tests/cli/fuzz-replay.sh):
 # seeds TARGET prints the files and folders, one per line.
 seeds() {
     case $1 in
@@ -11,4 +11,13 @@ seeds() {
     trace) ls samples/profile/*.cgstrace tests/data/prof/*/*.cgstrace tests/bad/trace/*.cgstrace ;;
     esac
     [ -d "tests/fuzz/regress/$1" ] && echo "tests/fuzz/regress/$1"
+}
+
+# seed_corpus DIR TARGET: DIR made and filled with the target's seeds (files, and the files
+# of seed folders), for libFuzzer to start from.
+seed_corpus() {
+    mkdir -p "$1"
+    for s in $(seeds "$2"); do
+        if [ -d "$s" ]; then cp "$s"/* "$1"/ 2>/dev/null; else cp "$s" "$1"/; fi
+    done
 }
