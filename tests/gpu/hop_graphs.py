@@ -76,6 +76,20 @@ except ImportError:  # no triton: those graphs are skipped
     triton_user = None
 
 
+def aot_capture(dynamo_graphs, forward_graphs):
+    """A torch.compile backend keeping Dynamo's graph and AOTAutograd's forward graph."""
+    from torch._dynamo.backends.common import aot_autograd
+
+    def backend(gm, ex):
+        dynamo_graphs.append(gm)
+
+        def fw_compiler(g, ex2):
+            forward_graphs.append(g)
+            return g.forward
+        return aot_autograd(fw_compiler=fw_compiler)(gm, ex)
+    return backend
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -155,19 +169,9 @@ def main():
     # result getitem reads by name
     try:
         graphs, fw = [], []
-
-        def dyn_backend(gm, ex):
-            graphs.append(gm)
-            from torch._dynamo.backends.common import aot_autograd
-
-            def fw_compiler(g, ex2):
-                fw.append(g)
-                return g.forward
-            return aot_autograd(fw_compiler=fw_compiler)(gm, ex)
-
         torch._dynamo.reset()
         with torch.no_grad():
-            torch.compile(triton_user, backend=dyn_backend)(x, x * 3)
+            torch.compile(triton_user, backend=aot_capture(graphs, fw))(x, x * 3)
         ct.dump(graphs[0], os.path.join(out, "triton_kernel.dynamo.json"), stage="dynamo",
                 is_inference=True)
         ct.dump(fw[0], os.path.join(out, "triton_kernel.aot.json"), stage="aot_forward",
@@ -179,19 +183,10 @@ def main():
     # auto_functionalized v1: what AOTAutograd records when Inductor's v2 is switched off
     try:
         fw = []
-
-        def v1_backend(gm, ex):
-            from torch._dynamo.backends.common import aot_autograd
-
-            def fw_compiler(g, ex2):
-                fw.append(g)
-                return g.forward
-            return aot_autograd(fw_compiler=fw_compiler)(gm, ex)
-
         torch._dynamo.reset()
         import torch._inductor.config as ic
         with ic.patch(enable_auto_functionalized_v2=False), torch.no_grad():
-            torch.compile(Mut().cuda(), backend=v1_backend)(x)
+            torch.compile(Mut().cuda(), backend=aot_capture([], fw))(x)
         ct.dump(fw[0], os.path.join(out, "auto_functionalized_v1.aot.json"), stage="aot_forward",
                 is_inference=True)
         print("auto_functionalized v1: ok", [str(n.target) for n in fw[0].graph.nodes
