@@ -684,10 +684,14 @@ static void trace_into(struct build *b, const struct cgs_prof_trace *t, uint32_t
     }
     for (size_t i = 0; i < t->n_launches; i++)
         *u64map_slot(&by_corr, (uint64_t)t->launches[i].corr + 1, true, 0) = i + 1;
+    /* graph node ids come from the file: 0 is no node (and the maps' empty key), so a record
+     * naming node 0 says nothing and is passed over */
     for (size_t i = 0; i < t->n_gnodes; i++)
-        *u64map_slot(&node_uid, t->gnodes[i][0], true, 0) = t->gnodes[i][1] + 1;
+        if (t->gnodes[i][0])
+            *u64map_slot(&node_uid, t->gnodes[i][0], true, 0) = t->gnodes[i][1] + 1;
     for (size_t i = 0; i < t->n_gclones; i++)
-        *u64map_slot(&clone, t->gclones[i][0], true, 0) = t->gclones[i][1];
+        if (t->gclones[i][0])
+            *u64map_slot(&clone, t->gclones[i][0], true, 0) = t->gclones[i][1];
     for (size_t i = 1; i < t->n_names; i++)
         kname[i] = kernel_of(b, t->names[i]) + 1;
 
