@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/arena.h"
+#include "lib/json-alloc.h"
 
 #define JSONW_BUF ((size_t)1 << 20)
 
@@ -205,6 +206,9 @@ void jsonw_doc_streamed(struct jsonw *w, const cJSON *doc, const char *key, cgs_
     for (c = doc->child; c; c = c->next) {
         jsonw_key(w, c->string, 1);
         if (c->string && strcmp(c->string, key) == 0 && cJSON_IsArray(c)) {
+            /* each item is made in a bump region and dropped whole once written */
+            struct cgs_jbump bump;
+            cgs_jbump_begin(&bump);
             ch(w, '[');
             for (size_t i = 0; i < n; i++) {
                 cJSON *x = item(ctx, i);
@@ -213,11 +217,12 @@ void jsonw_doc_streamed(struct jsonw *w, const cJSON *doc, const char *key, cgs_
                     break;
                 }
                 jsonw_value(w, x, 2);
-                cJSON_Delete(x);
+                cgs_jbump_reset(&bump);
                 if (i + 1 < n)
                     jsonw_raw(w, ", ", 2);
             }
             ch(w, ']');
+            cgs_jbump_end(&bump);
         } else {
             jsonw_value(w, c, 1);
         }

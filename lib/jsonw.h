@@ -35,8 +35,10 @@ void jsonw_key(struct jsonw *w, const char *key, int depth);
 /*
  * A document whose one long array is made an item at a time: doc is written as
  * cJSON_Print would, except that its member `key` (an empty array placeholder) is filled with
- * item(ctx, i) for i in [0, n), each written and then deleted, so the array never exists as a
- * tree. The text equals cJSON_Print of the document with the array filled in.
+ * item(ctx, i) for i in [0, n), each written and then dropped, so the array never exists as a
+ * tree. The text equals cJSON_Print of the document with the array filled in. item runs in a
+ * cJSON bump region (lib/json-alloc.h): what it returns is the region's, and it must not keep
+ * cJSON made there past its return.
  */
 typedef cJSON *(*cgs_jsonw_item_fn)(void *ctx, size_t i);
 void jsonw_doc_streamed(struct jsonw *w, const cJSON *doc, const char *key, cgs_jsonw_item_fn item,

@@ -11,8 +11,10 @@
  *
  * No cJSON pointer leaves this file.
  */
+#define _GNU_SOURCE /* sched_getaffinity: the cores this process may use */
 #include "lib/load.h"
 
+#include "lib/json-alloc.h"
 #include "lib/json-scan.h"
 #include "lib/strmap.h"
 
@@ -20,6 +22,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdalign.h>
 #include <stddef.h>
 #include <stdarg.h>
@@ -34,100 +37,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- cJSON allocation ------------------------------------------------------------
- *
- * While a graph loads, the cJSON trees of its nodes come from a per-thread bump
- * allocator that is reset after each node: allocation is a pointer bump and
- * cJSON_Delete frees nothing. cJSON's hooks are process-wide, so they are
- * installed once and fall through to cgs_xmalloc/free whenever no load is running
- * on the calling thread (or the pointer is not from the bump blocks): a cJSON
- * allocation that fails goes to the application's out-of-memory handler, as
- * every other allocation does, instead of looking like malformed input.
- */
-struct bump_block {
-    struct bump_block *next;
-    size_t used, cap;
-    max_align_t data[];
-};
-
-struct bump {
-    struct bump_block *head;
-};
-
-static _Thread_local struct bump *cur_bump;
-
-static void *bump_malloc(size_t n)
-{
-    struct bump *b = cur_bump;
-    struct bump_block *blk;
-    if (!b)
-        return cgs_xmalloc(n); /* every cJSON allocation: out of memory is the OOM handler's */
-    n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
-    blk = b->head;
-    if (!blk || blk->cap - blk->used < n) {
-        size_t cap = n > ((size_t)1 << 20) ? n : (size_t)1 << 20;
-        blk = cgs_xmalloc(sizeof(*blk) + cap);
-        blk->used = 0;
-        blk->cap = cap;
-        blk->next = b->head;
-        b->head = blk;
-    }
-    void *p = (char *)blk->data + blk->used;
-    blk->used += n;
-    return p;
-}
-
-static bool bump_owns(const struct bump *b, const void *p)
-{
-    for (const struct bump_block *blk = b->head; blk; blk = blk->next)
-        if ((const char *)p >= (const char *)blk->data &&
-            (const char *)p < (const char *)blk->data + blk->cap)
-            return true;
-    return false;
-}
-
-static void bump_free(void *p)
-{
-    if (cur_bump && bump_owns(cur_bump, p))
-        return;
-    free(p);
-}
-
-/* Forget everything allocated: keep only the newest block, emptied. */
-static void bump_reset(struct bump *b)
-{
-    struct bump_block *blk = b->head;
-    if (!blk)
-        return;
-    while (blk->next) {
-        struct bump_block *next = blk->next->next;
-        free(blk->next);
-        blk->next = next;
-    }
-    blk->used = 0;
-}
-
-static void bump_release(struct bump *b)
-{
-    while (b->head) {
-        struct bump_block *next = b->head->next;
-        free(b->head);
-        b->head = next;
-    }
-}
-
-static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
-
-static void install_hooks(void)
-{
-    cJSON_Hooks h = {bump_malloc, bump_free};
-    cJSON_InitHooks(&h);
-}
-
-void cgs_json_init(void)
-{
-    pthread_once(&hooks_once, install_hooks);
-}
+/* The cJSON trees of the nodes come from a bump region (lib/json-alloc.h) reset after each
+ * node: allocation is a pointer bump, and a node's tree is dropped without a cJSON_Delete walk. */
 
 /* ---- the loader's state ------------------------------------------------------ */
 
@@ -148,6 +59,7 @@ struct loader {
     struct cgs_graph *root;
 
     struct cgs_jscan js; /* the scanner, with value start offsets in preorder */
+    struct cgs_jbump *bump; /* where the cJSON trees are made (lib/json-alloc.h) */
 
     /* the current element */
     cJSON *elem;
@@ -249,7 +161,7 @@ static int scan_string(struct loader *L, size_t p, size_t *end)
  * offset the scanner recorded; numbers get their source text (valuestring,
  * marked as a reference so that cJSON_Delete leaves it alone).
  */
-static int attach_offsets(struct loader *L, cJSON *root)
+static void attach_offsets(const char *buf, const size_t *offs, size_t n_offs, cJSON *root)
 {
     cJSON *stack[CGS_LOAD_MAX_DEPTH + 2];
     int sp = 0;
@@ -257,10 +169,10 @@ static int attach_offsets(struct loader *L, cJSON *root)
     cJSON *it = root;
 
     while (it) {
-        if (k >= L->js.n_offs)
+        if (k >= n_offs)
             CGS_BUG("scanner and cJSON disagree on the value count");
-        if (cJSON_IsNumber(it)) {
-            it->valuestring = (char *)(L->buf + L->js.offs[k]);
+        if ((it->type & 0xFF) == cJSON_Number) {
+            it->valuestring = (char *)(buf + offs[k]);
             it->type |= cJSON_IsReference;
         }
         k++;
@@ -273,7 +185,6 @@ static int attach_offsets(struct loader *L, cJSON *root)
             it = stack[--sp];
         it = (it && it != root) ? it->next : NULL;
     }
-    return 0;
 }
 
 /* The source offset of item x in the current element (preorder position). */
@@ -932,13 +843,384 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x)
     return 0;
 }
 
+/* ---- the nodes array ------------------------------------------------------------ */
+
+/* A node the scanner has read: its extent, and its stack trace's place when one is left out
+ * of what cJSON reads ([cut_start, cut_end) with its quotes; both 0 when none is). */
+struct scanned {
+    size_t p, end, cut_start, cut_end;
+    size_t off0, n_offs; /* its value offsets (preorder), where the reader keeps them */
+};
+
+/* Scan the node at p with its value offsets recorded in S (from S->offs[0]). */
+static int scan_node(struct cgs_jscan *S, bool lazy_stack, size_t p, struct scanned *out)
+{
+    int err;
+    S->n_offs = 0;
+    S->record = true;
+    S->cut_found = false;
+    S->cut_key = lazy_stack ? "stack_trace" : NULL;
+    S->cut_key_len = sizeof("stack_trace") - 1;
+    err = cgs_jscan_value(S, p, &out->end);
+    S->record = false;
+    S->cut_key = NULL;
+    out->p = p;
+    out->cut_start = out->cut_end = 0;
+    if (!err && S->cut_found && S->cut_end - S->cut_start > 2) {
+        out->cut_start = S->cut_start;
+        out->cut_end = S->cut_end;
+    }
+    out->off0 = 0;
+    out->n_offs = S->n_offs;
+    return err;
+}
+
+/* cJSON's tree of a scanned node (NULL when cJSON refuses it), made in the calling thread's
+ * allocation region: the node's text, or a copy in *scratch with "" for its stack trace (the
+ * value count, and so the offsets recorded in preorder, stay the same). */
+static cJSON *parse_scanned(const char *buf, const struct scanned *s, char **scratch,
+                            size_t *alloc)
+{
+    if (s->cut_end) {
+        size_t head = s->cut_start - s->p, tail = s->end - s->cut_end;
+        if (head + tail + 2 > *alloc) {
+            *alloc = 2 * (head + tail + 2);
+            free(*scratch);
+            *scratch = cgs_xmalloc(*alloc);
+        }
+        memcpy(*scratch, buf + s->p, head);
+        memcpy(*scratch + head, "\"\"", 2);
+        memcpy(*scratch + head + 2, buf + s->cut_end, tail);
+        return cJSON_ParseWithLengthOpts(*scratch, head + tail + 2, NULL, 0);
+    }
+    return cJSON_ParseWithLengthOpts(buf + s->p, s->end - s->p, NULL, 0);
+}
+
+/* Node i of the array, from its tree (its numbers given their text: attach_offsets); L->js.offs
+ * holds its value offsets. */
+static int convert_scanned(struct loader *L, struct cgs_graph *g, const struct scanned *s,
+                           cJSON *tree)
+{
+    int err;
+    if (!tree)
+        return fail_at(L, s->p, CGS_E_PARSE, "malformed JSON in node");
+    L->elem = tree;
+    L->elem_base = s->p;
+    err = convert_node(L, g, tree);
+    if (!err && s->cut_end) {
+        struct cgs_node *nn = g->nodes[g->n_nodes - 1];
+        size_t cut = s->cut_end - s->cut_start;
+        if (cut > UINT32_MAX)
+            CGS_BUG("a stack trace past the string limit");
+        nn->stack_trace = NULL;
+        nn->stack_raw = L->buf + s->cut_start;
+        nn->stack_raw_len = (uint32_t)cut;
+    }
+    L->elem = NULL;
+    return err;
+}
+
+static void at_node(struct loader *L, const char *prefix, long i)
+{
+    L->node_prefix = prefix;
+    L->node_at = i;
+    L->n_segs = 0;
+}
+
+/*
+ * With several cores, a long nodes array is read by a pipeline: one thread scans the nodes
+ * (their extents, value offsets and stack traces, checked), a few parse them with cJSON, in
+ * batches, each batch's trees in its own allocation region, and the calling thread converts
+ * them in order, as the one-thread loop does. Every answer and every error is the one-thread
+ * loop's: nodes are converted in file order, and an error of the scanner is reported when
+ * conversion reaches its node. cJSON is thread-safe used this way (its README's conditions:
+ * no cJSON_GetErrorPtr, hooks set before any thread starts, no setlocale meanwhile).
+ */
+#define PIPE_SLOTS       16          /* batches scanned and not yet converted, at most */
+#define PIPE_BATCH_BYTES (64u << 10) /* text of one batch, about */
+#define PIPE_BATCH_NODES 1024u
+#define PIPE_MAX_WORKERS 3
+
+static int load_threads;                           /* 0: as many as help, 1: one thread */
+static size_t load_threads_min = (size_t)1 << 19;  /* text left from the array's start */
+
+void cgs_load_set_threads(int threads, size_t min_bytes)
+{
+    load_threads = threads;
+    load_threads_min = min_bytes;
+}
+
+struct batch {
+    struct scanned *nodes;
+    uint32_t n, alloc;
+    size_t *offs;
+    size_t n_offs, alloc_offs;
+    cJSON **trees;
+    struct cgs_jbump region;
+    bool parsed;
+};
+
+struct pipe {
+    const char *buf;
+    size_t len, start;
+    bool lazy_stack;
+    pthread_mutex_t mu;
+    pthread_cond_t cv_work; /* workers wait for batches, the scanner for a free slot */
+    pthread_cond_t cv_done; /* the converter waits for a parsed batch */
+    struct batch *slot[PIPE_SLOTS];
+    uint64_t made, claimed, consumed;
+    bool scan_over, cancel;
+    /* how the scan ended */
+    int scan_err;          /* 0; a scanner error (negative code); 1: no ',' or ']' */
+    size_t err_off, end_out;
+    long err_node;
+    char err_msg[256];
+};
+
+static void batch_free(struct batch *b)
+{
+    if (!b)
+        return;
+    cgs_jbump_release(&b->region);
+    free(b->nodes);
+    free(b->offs);
+    free(b->trees);
+    free(b);
+}
+
+static bool pipe_push(struct pipe *P, struct batch *b)
+{
+    pthread_mutex_lock(&P->mu);
+    while (P->made - P->consumed >= PIPE_SLOTS && !P->cancel)
+        pthread_cond_wait(&P->cv_work, &P->mu);
+    bool ok = !P->cancel;
+    if (ok) {
+        P->slot[P->made % PIPE_SLOTS] = b;
+        P->made++;
+        pthread_cond_broadcast(&P->cv_work);
+    }
+    pthread_mutex_unlock(&P->mu);
+    return ok;
+}
+
+static void *pipe_scanner(void *arg)
+{
+    struct pipe *P = arg;
+    struct cgs_jscan S;
+    struct batch *b = NULL;
+    size_t p = P->start, text = 0;
+    long i = 0;
+    int err = 0;
+
+    cgs_jscan_init(&S, P->buf, P->len, "end of file");
+    for (;;) {
+        struct scanned sn;
+        if (!b) {
+            b = cgs_xcalloc(1, sizeof(*b));
+            text = 0;
+        }
+        p = cgs_jscan_ws(&S, p);
+        if ((err = scan_node(&S, P->lazy_stack, p, &sn))) {
+            P->scan_err = err;
+            P->err_off = S.err_off;
+            snprintf(P->err_msg, sizeof(P->err_msg), "%s", S.err_msg);
+            P->err_node = i;
+            break;
+        }
+        CGS_ALLOC_GROW(b->nodes, b->n + 1, b->alloc);
+        if (b->n_offs + sn.n_offs > b->alloc_offs) {
+            b->alloc_offs = 2 * (b->n_offs + sn.n_offs);
+            b->offs = cgs_xrealloc(b->offs, cgs_array_bytes(b->alloc_offs, sizeof(*b->offs)));
+        }
+        memcpy(b->offs + b->n_offs, S.offs, sn.n_offs * sizeof(*S.offs));
+        sn.off0 = b->n_offs;
+        b->n_offs += sn.n_offs;
+        b->nodes[b->n++] = sn;
+        text += sn.end - sn.p;
+        i++;
+        p = cgs_jscan_ws(&S, sn.end);
+        if (p < P->len && P->buf[p] == ']') {
+            P->end_out = p + 1;
+            break;
+        }
+        if (p >= P->len || P->buf[p] != ',') {
+            P->scan_err = 1;
+            P->err_off = p;
+            snprintf(P->err_msg, sizeof(P->err_msg),
+                     "malformed JSON: expected ',' or ']' after a node, got %s",
+                     cgs_jscan_what(&S, p));
+            P->err_node = i - 1;
+            break;
+        }
+        p++;
+        if (text >= PIPE_BATCH_BYTES || b->n >= PIPE_BATCH_NODES) {
+            if (!pipe_push(P, b)) {
+                batch_free(b);
+                b = NULL;
+                break;
+            }
+            b = NULL;
+        }
+    }
+    if (b && (!b->n || !pipe_push(P, b)))
+        batch_free(b);
+    cgs_jscan_release(&S);
+    pthread_mutex_lock(&P->mu);
+    P->scan_over = true;
+    pthread_cond_broadcast(&P->cv_work);
+    pthread_cond_broadcast(&P->cv_done);
+    pthread_mutex_unlock(&P->mu);
+    return NULL;
+}
+
+static void *pipe_worker(void *arg)
+{
+    struct pipe *P = arg;
+    char *scratch = NULL;
+    size_t alloc = 0;
+    for (;;) {
+        struct batch *b;
+        pthread_mutex_lock(&P->mu);
+        while (P->claimed == P->made && !P->scan_over && !P->cancel)
+            pthread_cond_wait(&P->cv_work, &P->mu);
+        if (P->cancel || P->claimed == P->made) {
+            pthread_mutex_unlock(&P->mu);
+            break;
+        }
+        b = P->slot[P->claimed % PIPE_SLOTS];
+        P->claimed++;
+        pthread_mutex_unlock(&P->mu);
+
+        b->trees = cgs_xcalloc(b->n, sizeof(*b->trees));
+        cgs_jbump_begin(&b->region);
+        for (uint32_t k = 0; k < b->n; k++) {
+            const struct scanned *sn = &b->nodes[k];
+            if ((b->trees[k] = parse_scanned(P->buf, sn, &scratch, &alloc)))
+                attach_offsets(P->buf, b->offs + sn->off0, sn->n_offs, b->trees[k]);
+        }
+        cgs_jbump_leave(&b->region);
+
+        pthread_mutex_lock(&P->mu);
+        b->parsed = true;
+        pthread_cond_broadcast(&P->cv_done);
+        pthread_mutex_unlock(&P->mu);
+    }
+    free(scratch);
+    return NULL;
+}
+
+static int pipe_workers_wanted(size_t text)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef CPU_COUNT
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) < cpus)
+        cpus = CPU_COUNT(&set);
+#endif
+    if (load_threads == 1 || text < load_threads_min)
+        return 0;
+    if (load_threads > 1)
+        return load_threads - 1 < PIPE_MAX_WORKERS ? load_threads - 1 : PIPE_MAX_WORKERS;
+    if (cpus < 2)
+        return 0;
+    return cpus - 1 < PIPE_MAX_WORKERS ? (int)cpus - 1 : PIPE_MAX_WORKERS;
+}
+
+/* The pipeline over the array's nodes from p (its first node); 1 when it could not start
+ * (no thread could be made): the caller reads the nodes itself. */
+static int load_nodes_piped(struct loader *L, struct cgs_graph *g, size_t p, const char *prefix,
+                            size_t *end_out, int n_workers)
+{
+    struct pipe P = {0};
+    pthread_t workers[PIPE_MAX_WORKERS], scanner;
+    int started = 0, err = 0;
+    long i = 0;
+    size_t *own_offs = L->js.offs, own_n = L->js.n_offs;
+
+    P.buf = L->buf;
+    P.len = L->len;
+    P.start = p;
+    P.lazy_stack = L->lazy_stack;
+    pthread_mutex_init(&P.mu, NULL);
+    pthread_cond_init(&P.cv_work, NULL);
+    pthread_cond_init(&P.cv_done, NULL);
+    cgs_json_init(); /* the hooks, before any thread parses */
+    for (int k = 0; k < n_workers; k++)
+        if (pthread_create(&workers[started], NULL, pipe_worker, &P) == 0)
+            started++;
+    if (!started || pthread_create(&scanner, NULL, pipe_scanner, &P) != 0) {
+        pthread_mutex_lock(&P.mu);
+        P.cancel = true;
+        pthread_cond_broadcast(&P.cv_work);
+        pthread_mutex_unlock(&P.mu);
+        for (int k = 0; k < started; k++)
+            pthread_join(workers[k], NULL);
+        err = 1;
+        goto out;
+    }
+    for (uint64_t seq = 0;; seq++) {
+        struct batch *b;
+        pthread_mutex_lock(&P.mu);
+        while (!(seq < P.made && P.slot[seq % PIPE_SLOTS]->parsed) &&
+               !(P.scan_over && seq == P.made))
+            pthread_cond_wait(&P.cv_done, &P.mu);
+        b = seq < P.made ? P.slot[seq % PIPE_SLOTS] : NULL;
+        pthread_mutex_unlock(&P.mu);
+        if (!b)
+            break;
+        cgs_jbump_enter(&b->region); /* what convert frees of a tree is the region's */
+        for (uint32_t k = 0; k < b->n && !err; k++, i++) {
+            at_node(L, prefix, i);
+            L->js.offs = b->offs + b->nodes[k].off0;
+            L->js.n_offs = b->nodes[k].n_offs;
+            err = convert_scanned(L, g, &b->nodes[k], b->trees[k]);
+        }
+        cgs_jbump_leave(&b->region);
+        pthread_mutex_lock(&P.mu);
+        P.slot[seq % PIPE_SLOTS] = NULL;
+        P.consumed++;
+        if (err)
+            P.cancel = true;
+        pthread_cond_broadcast(&P.cv_work);
+        pthread_mutex_unlock(&P.mu);
+        batch_free(b);
+        if (err)
+            break;
+    }
+    pthread_join(scanner, NULL);
+    for (int k = 0; k < started; k++)
+        pthread_join(workers[k], NULL);
+    for (uint64_t seq = P.consumed; seq < P.made; seq++)
+        batch_free(P.slot[seq % PIPE_SLOTS]);
+    L->js.offs = own_offs;
+    L->js.n_offs = own_n;
+    if (!err) {
+        if (P.scan_err) {
+            at_node(L, prefix, P.err_node);
+            err = fail_at(L, P.err_off, P.scan_err == 1 ? CGS_E_PARSE : -P.scan_err, "%s",
+                          P.err_msg);
+        } else {
+            if (end_out)
+                *end_out = P.end_out;
+            L->node_at = -1;
+        }
+    }
+out:
+    L->js.offs = own_offs;
+    L->js.n_offs = own_n;
+    pthread_cond_destroy(&P.cv_done);
+    pthread_cond_destroy(&P.cv_work);
+    pthread_mutex_destroy(&P.mu);
+    return err;
+}
+
 /* Load the elements of the "nodes" array at start; *end_out is past its ']'. */
 static int load_nodes(struct loader *L, struct cgs_graph *g, size_t start, const char *prefix,
                       size_t *end_out)
 {
     size_t p = skip_ws(L, start);
     uint32_t i = 0;
-    int err;
+    int err, workers;
 
     if (p >= L->len || L->buf[p] != '[') {
         snprintf(L->path, sizeof(L->path), "%snodes", prefix);
@@ -952,59 +1234,24 @@ static int load_nodes(struct loader *L, struct cgs_graph *g, size_t start, const
             *end_out = p + 1;
         return 0;
     }
+    if ((workers = pipe_workers_wanted(L->len - p)) > 0 &&
+        (err = load_nodes_piped(L, g, p, prefix, end_out, workers)) != 1)
+        return err;
     for (;;) {
-        size_t end;
-        L->node_prefix = prefix;
-        L->node_at = (long)i;
-        L->n_segs = 0;
-        L->js.n_offs = 0;
-        L->js.record = true;
-        L->js.cut_found = false;
-        L->js.cut_key = L->lazy_stack ? "stack_trace" : NULL;
-        L->js.cut_key_len = sizeof("stack_trace") - 1;
+        struct scanned sn;
+        at_node(L, prefix, (long)i);
         p = skip_ws(L, p);
-        if ((err = scan_value(L, p, &end)))
-            return err;
-        L->js.record = false;
-        L->js.cut_key = NULL;
-        size_t cut = L->js.cut_found ? L->js.cut_end - L->js.cut_start : 0;
-        if (cut > 2) {
-            // cJSON reads the node with "" for its stack trace (the value count, and so the
-            // offsets recorded in preorder, stay the same)
-            size_t head = L->js.cut_start - p, tail = end - L->js.cut_end;
-            if (head + tail + 2 > L->scratch_alloc) {
-                L->scratch_alloc = 2 * (head + tail + 2);
-                free(L->scratch);
-                L->scratch = cgs_xmalloc(L->scratch_alloc);
-            }
-            memcpy(L->scratch, L->buf + p, head);
-            memcpy(L->scratch + head, "\"\"", 2);
-            memcpy(L->scratch + head + 2, L->buf + L->js.cut_end, tail);
-            L->elem = cJSON_ParseWithLengthOpts(L->scratch, head + tail + 2, NULL, 0);
-        } else {
-            L->elem = cJSON_ParseWithLengthOpts(L->buf + p, end - p, NULL, 0);
-        }
-        if (!L->elem)
-            return fail_at(L, p, CGS_E_PARSE, "malformed JSON in node");
-        L->elem_base = p;
-        attach_offsets(L, L->elem);
-        err = convert_node(L, g, L->elem);
-        if (!err && cut > 2) {
-            struct cgs_node *nn = g->nodes[g->n_nodes - 1];
-            if (cut > UINT32_MAX)
-                CGS_BUG("a stack trace past the string limit");
-            nn->stack_trace = NULL;
-            nn->stack_raw = L->buf + L->js.cut_start;
-            nn->stack_raw_len = (uint32_t)cut;
-        }
-        cJSON_Delete(L->elem);
-        L->elem = NULL;
-        if (cur_bump)
-            bump_reset(cur_bump);
+        if ((err = scan_node(&L->js, L->lazy_stack, p, &sn)))
+            return scan_error(L, err);
+        cJSON *tree = parse_scanned(L->buf, &sn, &L->scratch, &L->scratch_alloc);
+        if (tree)
+            attach_offsets(L->buf, L->js.offs, L->js.n_offs, tree);
+        err = convert_scanned(L, g, &sn, tree);
+        cgs_jbump_reset(L->bump); /* the node's tree is the region's: dropped whole */
         if (err)
             return err;
         i++;
-        p = skip_ws(L, end);
+        p = skip_ws(L, sn.end);
         if (p < L->len && L->buf[p] == ',') {
             p++;
             continue;
@@ -1185,7 +1432,7 @@ static cJSON *parse_member(struct loader *L, const struct member *m)
     L->js.record = false;
     cJSON *x = cJSON_ParseWithLengthOpts(L->buf + m->start, m->end - m->start, NULL, 0);
     if (x) {
-        attach_offsets(L, x);
+        attach_offsets(L->buf, L->js.offs, L->js.n_offs, x);
         L->elem = x;
         L->elem_base = m->start;
     }
@@ -1445,11 +1692,10 @@ static struct cgs_graph *load_json_buf(const char *buf, size_t len, const char *
                         *m_producer = NULL, *m_symbols = NULL, *m_subgraphs = NULL;
     cJSON *x = NULL;
 
-    struct bump bump = {NULL};
-    struct bump *outer_bump = cur_bump;
+    struct cgs_jbump bump;
 
-    pthread_once(&hooks_once, install_hooks);
-    cur_bump = &bump;
+    cgs_jbump_begin(&bump);
+    L.bump = &bump;
     cgs_diag_clear(d);
     L.file = file;
     L.buf = buf;
@@ -1570,8 +1816,7 @@ static struct cgs_graph *load_json_buf(const char *buf, size_t len, const char *
     free(L.unres);
     free(L.scratch);
     cgs_strmap_free(L.dims);
-    cur_bump = outer_bump;
-    bump_release(&bump);
+    cgs_jbump_end(&bump);
     return g;
 fail:
     if (x)
@@ -1581,8 +1826,7 @@ fail:
     free(L.unres);
     free(L.scratch);
     cgs_strmap_free(L.dims);
-    cur_bump = outer_bump;
-    bump_release(&bump);
+    cgs_jbump_end(&bump);
     cgs_graph_free(st.g);
     return NULL;
 }

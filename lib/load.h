@@ -42,6 +42,12 @@ struct cgs_graph *cgs_graph_load_json(const char *path, struct cgs_diag *d) CGS_
  * calls this so that JSON it builds or parses without a graph fails the same way. */
 void cgs_json_init(void);
 
+/* How many threads read a graph JSON's nodes: 0 (the default) as many as help on this
+ * machine's cores (up to 4), 1 the calling thread alone; arrays with less than min_bytes of
+ * text after their start are read by the calling thread. Process-wide; the answers and errors
+ * are the same either way (tests and fuzzing compare them). */
+void cgs_load_set_threads(int threads, size_t min_bytes);
+
 /* Load graph JSON from memory; `file` names it in messages (borrowed). */
 struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const char *file,
                                           struct cgs_diag *d) CGS_WUR;

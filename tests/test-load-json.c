@@ -13,6 +13,9 @@
 #include "lib/load.h"
 #include "lib/report-json.h"
 #include "tests/fixtures.h"
+#include "tests/graph-digest.h"
+
+#include <glob.h>
 
 static struct cgs_graph *load_str(const char *s, struct cgs_diag *d)
 {
@@ -318,6 +321,123 @@ static void test_error_place(void **state)
     assert_non_null(strstr(msg, "bad dimension"));
 }
 
+/* ---- the nodes read by several threads give what one thread gives ---------------- */
+
+/* One load of a file's text, one thread or several (the pipeline from the first byte on). */
+static char *digest_of(const char *buf, size_t len, const char *file, int threads)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_graph *g;
+    char *s;
+    cgs_load_set_threads(threads, 0);
+    g = cgs_graph_load_json_lasting(buf, len, file, &d);
+    s = load_digest(g, &d);
+    cgs_graph_free(g);
+    cgs_load_set_threads(0, (size_t)1 << 19);
+    return s;
+}
+
+static int threads_files, threads_failed;
+
+static void check_threads_agree(const char *path, void *ud)
+{
+    char *buf = NULL, *one, *many;
+    size_t len = 0;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    (void)ud;
+    if (cgs_read_file(path, &buf, &len, (size_t)1 << 30, &d) < 0)
+        return;
+    one = digest_of(buf, len, path, 1);
+    for (int t = 2; t <= 4; t++) {
+        many = digest_of(buf, len, path, t);
+        if (strcmp(one, many)) {
+            print_error("%s: %d threads read it differently\n", path, t);
+            assert_string_equal(one, many);
+        }
+        free(many);
+    }
+    threads_files++;
+    threads_failed += strncmp(one, "error ", 6) == 0;
+    free(one);
+    free(buf);
+}
+
+static void test_threads_agree_on_files(void **state)
+{
+    static const char *const pats[] = {"samples/*.json", "tests/data/*.json", "tests/data/*/*.json",
+                                       "tests/bad/*.json"};
+    (void)state;
+    for (size_t k = 0; k < sizeof(pats) / sizeof(pats[0]); k++) {
+        glob_t gl;
+        if (glob(pats[k], 0, NULL, &gl) == 0)
+            for (size_t i = 0; i < gl.gl_pathc; i++)
+                check_threads_agree(gl.gl_pathv[i], NULL);
+        globfree(&gl);
+    }
+    fixture_graphs_foreach(check_threads_agree, NULL);
+    print_message("%d graph files, %d of them refused, read alike by 1-4 threads\n",
+                  threads_files, threads_failed);
+    assert_true(threads_files >= 100);
+    assert_true(threads_failed >= 40); /* the hostile files: their errors agree too */
+}
+
+/* A long graph (many batches) with one fault at node `at`: the error both ways, and where. */
+static void check_fault(int n, int at, const char *fault, const char *want_msg, int want_line)
+{
+    struct cgs_buf b = CGS_BUF_INIT;
+    char *one, *many;
+    cgs_buf_addstr(&b, HEAD "\"nodes\": [\n"
+                            "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\"}");
+    for (int i = 1; i < n; i++) {
+        cgs_buf_addstr(&b, ",\n");
+        if (i == at)
+            cgs_buf_addstr(&b, fault);
+        else
+            cgs_buf_addf(&b, "{\"name\": \"r%d\", \"op\": \"call_function\", \"target\": "
+                             "\"torch.relu\", \"args\": [{\"node\": \"x\"}], \"stack_trace\": "
+                             "\"  File \\\"m.py\\\", line %d, in forward\\n    y = relu(x)\\n\"}",
+                         i, i);
+    }
+    cgs_buf_addstr(&b, "]}\n");
+    one = digest_of(b.buf, b.len, "long.json", 1);
+    many = digest_of(b.buf, b.len, "long.json", 4);
+    assert_string_equal(one, many);
+    if (want_msg) {
+        char line[32];
+        snprintf(line, sizeof(line), "long.json:%d:", want_line);
+        if (!strstr(one, want_msg) || !strstr(one, line))
+            print_error("got %s", one);
+        assert_non_null(strstr(one, want_msg));
+        assert_non_null(strstr(one, line));
+    } else {
+        assert_non_null(strstr(one, "graph "));
+    }
+    free(one);
+    free(many);
+    cgs_buf_release(&b);
+}
+
+static void test_threads_agree_on_faults(void **state)
+{
+    (void)state;
+    /* HEAD and "nodes" are line 1; node i is on line 2 + i */
+    check_fault(20000, -1, NULL, NULL, 0);
+    check_fault(20000, 15000, "{\"name\": \"bad\", \"op\": \"call_function\", \"target\": 7}",
+                "expected a string for 'target'", 2 + 15000);
+    check_fault(20000, 12345, "{\"name\": \"bad\", \"op\": \"call_function\", \"target\": \"t\", "
+                              "\"stack_trace\": \"\\x\"}",
+                "bad escape", 2 + 12345);
+    check_fault(20000, 9999, "{\"name\": \"bad\", \"op\": \"placeholder\", \"target\": \"b\"} {",
+                "expected ',' or ']' after a node", 2 + 9999);
+    check_fault(20000, 19999, "{\"name\": \"r1\", \"op\": \"placeholder\", \"target\": \"x\"}",
+                "duplicate", 2 + 19999);
+    check_fault(20000, 1, "{\"name\": \"bad\", \"op\": \"call_function\", \"target\": \"t\", "
+                          "\"args\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+                          "[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"
+                          "]]]]]]]]]]]}",
+                "deep", 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -327,6 +447,8 @@ int main(void)
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_symbols_subgraphs_producer),
         cmocka_unit_test(test_error_place),
+        cmocka_unit_test(test_threads_agree_on_files),
+        cmocka_unit_test(test_threads_agree_on_faults),
     };
     return cmocka_run_group_tests_name("load-json", tests, NULL, NULL);
 }

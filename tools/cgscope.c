@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/arena.h"
@@ -226,6 +227,20 @@ int main(int argc, char **argv)
     cgs_set_oom_handler(cli_out_of_memory);
     cli_catch_sigbus();
     cgs_json_init();
+    {
+        /* CGSCOPE_THREADS=N: threads that read a graph's nodes (1: one; default: by cores) */
+        const char *t = getenv("CGSCOPE_THREADS");
+        if (t && *t) {
+            char *end;
+            long n = strtol(t, &end, 10);
+            if (*end || n < 1 || n > 64) {
+                fprintf(stderr, "cgscope: error: CGSCOPE_THREADS='%s': expected a number of "
+                        "threads from 1 to 64 (1 reads graphs on one thread)\n", t);
+                return CGS_EXIT_BAD_INPUT;
+            }
+            cgs_load_set_threads((int)n, (size_t)1 << 19);
+        }
+    }
     if (argc < 2) {
         print_usage(stderr);
         return CGS_EXIT_BAD_INPUT;
