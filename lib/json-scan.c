@@ -216,6 +216,30 @@ int cgs_jscan_string(struct cgs_jscan *S, size_t p, size_t *end)
     return cgs_jscan_fail(S, start, CGS_E_PARSE, "malformed JSON: unterminated string");
 }
 
+/* The end of the string at p found, not checked: its closing quote, a backslash taking the
+ * byte after it. A string with no end is checked, for the exact error. */
+static int string_end(struct cgs_jscan *S, size_t p, size_t *end)
+{
+    const char *b = S->buf;
+    size_t q = p + 1;
+    for (;;) {
+        const char *hit = q < S->len ? memchr(b + q, '"', S->len - q) : NULL;
+        size_t bs = 0;
+        if (!hit)
+            return cgs_jscan_string(S, p, end);
+        q = (size_t)(hit - b);
+        while (q - bs > p + 1 && b[q - bs - 1] == '\\')
+            bs++;
+        if (!(bs & 1)) {
+            if (q - p > CGS_LOAD_MAX_STRING)
+                return cgs_jscan_string(S, p, end);
+            *end = q + 1;
+            return 0;
+        }
+        q++;
+    }
+}
+
 static int scan_number(struct cgs_jscan *S, size_t p, size_t *end)
 {
     size_t s = p;
@@ -336,7 +360,7 @@ int cgs_jscan_value(struct cgs_jscan *S, size_t p, size_t *end)
             if (v < S->len && S->buf[v] == ':' && (v = cgs_jscan_ws(S, v + 1)) < S->len &&
                 S->buf[v] == '"') {
                 record(S, v);
-                if ((err = cgs_jscan_string(S, v, &p)))
+                if ((err = S->cut_defer ? string_end(S, v, &p) : cgs_jscan_string(S, v, &p)))
                     return err;
                 S->cut_found = true;
                 S->cut_start = v;

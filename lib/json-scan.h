@@ -30,6 +30,9 @@ struct cgs_jscan {
     const char *cut_key;
     size_t cut_key_len, cut_start, cut_end;
     bool cut_found;
+    /* with cut_defer, the cut string's end is found (its quote, past escaped bytes) and its
+     * content left unchecked: whoever reads it checks it (cgs_jscan_string from cut_start) */
+    bool cut_defer;
     /* the last error */
     size_t err_off;
     char err_msg[256];

@@ -850,6 +850,14 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x)
 struct scanned {
     size_t p, end, cut_start, cut_end;
     size_t off0, n_offs; /* its value offsets (preorder), where the reader keeps them */
+    int32_t cut_err;     /* the pipeline: its stack trace's error (batch->errs), or -1 */
+};
+
+/* An error found in a stack trace that the pipeline's scanner passed over unchecked. */
+struct cut_error {
+    int code; /* negative, as the scanner returns it */
+    size_t off;
+    char msg[256];
 };
 
 /* Scan the node at p with its value offsets recorded in S (from S->offs[0]). */
@@ -872,6 +880,7 @@ static int scan_node(struct cgs_jscan *S, bool lazy_stack, size_t p, struct scan
     }
     out->off0 = 0;
     out->n_offs = S->n_offs;
+    out->cut_err = -1;
     return err;
 }
 
@@ -956,6 +965,8 @@ struct batch {
     size_t *offs;
     size_t n_offs, alloc_offs;
     cJSON **trees;
+    struct cut_error *errs; /* of the stack traces the workers checked */
+    uint32_t n_errs, alloc_errs;
     struct cgs_jbump region;
     bool parsed;
 };
@@ -985,6 +996,7 @@ static void batch_free(struct batch *b)
     free(b->nodes);
     free(b->offs);
     free(b->trees);
+    free(b->errs);
     free(b);
 }
 
@@ -1013,6 +1025,7 @@ static void *pipe_scanner(void *arg)
     int err = 0;
 
     cgs_jscan_init(&S, P->buf, P->len, "end of file");
+    S.cut_defer = true; /* the workers check the stack traces */
     for (;;) {
         struct scanned sn;
         if (!b) {
@@ -1021,6 +1034,12 @@ static void *pipe_scanner(void *arg)
         }
         p = cgs_jscan_ws(&S, p);
         if ((err = scan_node(&S, P->lazy_stack, p, &sn))) {
+            /* one thread would have stopped at a bad stack trace before this error */
+            size_t e;
+            int cut_err;
+            if (S.cut_found && S.cut_start < S.err_off &&
+                (cut_err = cgs_jscan_string(&S, S.cut_start, &e)))
+                err = cut_err;
             P->scan_err = err;
             P->err_off = S.err_off;
             snprintf(P->err_msg, sizeof(P->err_msg), "%s", S.err_msg);
@@ -1078,6 +1097,8 @@ static void *pipe_worker(void *arg)
     struct pipe *P = arg;
     char *scratch = NULL;
     size_t alloc = 0;
+    struct cgs_jscan S; /* checks the stack traces the scanner passed over */
+    cgs_jscan_init(&S, P->buf, P->len, "end of file");
     for (;;) {
         struct batch *b;
         pthread_mutex_lock(&P->mu);
@@ -1094,7 +1115,19 @@ static void *pipe_worker(void *arg)
         b->trees = cgs_xcalloc(b->n, sizeof(*b->trees));
         cgs_jbump_begin(&b->region);
         for (uint32_t k = 0; k < b->n; k++) {
-            const struct scanned *sn = &b->nodes[k];
+            struct scanned *sn = &b->nodes[k];
+            size_t e;
+            int err;
+            if (sn->cut_end && (err = cgs_jscan_string(&S, sn->cut_start, &e))) {
+                CGS_ALLOC_GROW(b->errs, b->n_errs + 1, b->alloc_errs);
+                b->errs[b->n_errs].code = err;
+                b->errs[b->n_errs].off = S.err_off;
+                snprintf(b->errs[b->n_errs].msg, sizeof(b->errs[0].msg), "%s", S.err_msg);
+                sn->cut_err = (int32_t)b->n_errs++;
+                continue; /* the node is not read: its error is reported in its turn */
+            }
+            if (sn->cut_end && e != sn->cut_end)
+                CGS_BUG("a checked stack trace ends elsewhere than its quote");
             if ((b->trees[k] = parse_scanned(P->buf, sn, &scratch, &alloc)))
                 attach_offsets(P->buf, b->offs + sn->off0, sn->n_offs, b->trees[k]);
         }
@@ -1106,6 +1139,7 @@ static void *pipe_worker(void *arg)
         pthread_mutex_unlock(&P->mu);
     }
     free(scratch);
+    cgs_jscan_release(&S);
     return NULL;
 }
 
@@ -1170,10 +1204,16 @@ static int load_nodes_piped(struct loader *L, struct cgs_graph *g, size_t p, con
             break;
         cgs_jbump_enter(&b->region); /* what convert frees of a tree is the region's */
         for (uint32_t k = 0; k < b->n && !err; k++, i++) {
+            const struct scanned *sn = &b->nodes[k];
             at_node(L, prefix, i);
-            L->js.offs = b->offs + b->nodes[k].off0;
-            L->js.n_offs = b->nodes[k].n_offs;
-            err = convert_scanned(L, g, &b->nodes[k], b->trees[k]);
+            if (sn->cut_err >= 0) {
+                const struct cut_error *ce = &b->errs[sn->cut_err];
+                err = fail_at(L, ce->off, -ce->code, "%s", ce->msg);
+                break;
+            }
+            L->js.offs = b->offs + sn->off0;
+            L->js.n_offs = sn->n_offs;
+            err = convert_scanned(L, g, sn, b->trees[k]);
         }
         cgs_jbump_leave(&b->region);
         pthread_mutex_lock(&P.mu);

@@ -436,6 +436,25 @@ static void test_threads_agree_on_faults(void **state)
                           "[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"
                           "]]]]]]]]]]]}",
                 "deep", 3);
+    /* stack traces the pipeline's scanner passes over unchecked, checked by its workers: their
+     * errors come first, as they come first in the text */
+    check_fault(20000, 7000, "{\"name\": \"bad\", \"op\": 5, \"stack_trace\": \"\\x\"}",
+                "bad escape", 2 + 7000);
+    check_fault(20000, 7001, "{\"name\": \"bad\", \"op\": \"call_function\", \"stack_trace\": "
+                             "\"\\q\", \"args\": [1,,]}",
+                "bad escape", 2 + 7001);
+    check_fault(20000, 7002, "{\"name\": \"bad\", \"op\": \"call_function\", \"stack_trace\": "
+                             "\"caf\xe9 \\\\\"} {",
+                "invalid UTF-8", 2 + 7002);
+    check_fault(20000, 7003, "{\"name\": \"bad\", \"op\": \"call_function\", \"stack_trace\": "
+                             "\"tab\there\"}",
+                "control character", 2 + 7003);
+    check_fault(20000, 7004, "{\"name\": \"ok\", \"op\": \"placeholder\", \"target\": \"o\", "
+                             "\"stack_trace\": \"C:\\\\dir\\\\\"}",
+                NULL, 0);
+    check_fault(20000, 19990, "{\"name\": \"bad\", \"op\": \"call_function\", \"stack_trace\": "
+                              "\"no end",
+                "control character", 2 + 19990); /* the line's end, inside the string */
 }
 
 int main(void)
