@@ -62,6 +62,12 @@ static void tabs(struct jsonw *w, int n)
     w->len += (size_t)n;
 }
 
+/* The bytes a JSON string escapes: controls, '"' and '\\' (and the NUL that ends it). */
+static const unsigned char stop[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    ['"'] = 1, ['\\'] = 1,
+};
+
 static void string(struct jsonw *w, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
@@ -69,11 +75,34 @@ static void string(struct jsonw *w, const char *s)
     ch(w, '"');
     for (;;) {
         const unsigned char *q = p;
-        /* the plain run, copied at once */
-        while (*q >= 32 && *q != '"' && *q != '\\')
-            q++;
-        if (q > p)
-            jsonw_raw(w, (const char *)p, (size_t)(q - p));
+        /* the plain run, copied at once (a byte is read only after the one before it was
+         * not the NUL) */
+        for (;;) {
+            if (stop[q[0]])
+                break;
+            if (stop[q[1]]) {
+                q += 1;
+                break;
+            }
+            if (stop[q[2]]) {
+                q += 2;
+                break;
+            }
+            if (stop[q[3]]) {
+                q += 3;
+                break;
+            }
+            q += 4;
+        }
+        if (q > p) {
+            size_t n = (size_t)(q - p);
+            if (w->len + n <= w->cap) {
+                memcpy(w->buf + w->len, p, n);
+                w->len += n;
+            } else {
+                jsonw_raw(w, (const char *)p, n);
+            }
+        }
         if (!*q)
             break;
         room(w, 6);

@@ -263,17 +263,28 @@ static bool number_is_int(const cJSON *x)
     return *s != '.' && *s != 'e' && *s != 'E';
 }
 
+/* The integer the scanner checked ("-?[0-9]+"), read as strtoll would; false past int64. */
+static bool int_text(const char *s, int64_t *v)
+{
+    bool neg = *s == '-';
+    uint64_t u = 0, lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    s += neg;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        unsigned d = (unsigned)(*s - '0');
+        if (u > (lim - d) / 10)
+            return false;
+        u = u * 10 + d;
+    }
+    *v = neg ? (int64_t)(0 - u) : (int64_t)u;
+    return true;
+}
+
 static int get_int(struct loader *L, const cJSON *x, int64_t *v)
 {
-    char *end;
-    long long r;
-    if (!cJSON_IsNumber(x) || !number_is_int(x))
+    if ((x->type & 0xFF) != cJSON_Number || !number_is_int(x))
         return fail_item(L, x, CGS_E_SCHEMA, "expected an integer, got %s", cgs_json_type(x));
-    errno = 0;
-    r = strtoll(x->valuestring, &end, 10);
-    if (errno == ERANGE)
+    if (!int_text(x->valuestring, v))
         return fail_item(L, x, CGS_E_LIMIT, "integer out of the 64-bit range");
-    *v = r;
     return 0;
 }
 
@@ -708,10 +719,10 @@ static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, c
 
 /* ---- nodes ------------------------------------------------------------------------ */
 
-static int opt_string(struct loader *L, struct cgs_graph *g, const cJSON *obj, const char *key,
+/* x: the member `key` of the node (NULL when absent). */
+static int opt_string(struct loader *L, struct cgs_graph *g, const cJSON *x, const char *key,
                       const char **out)
 {
-    const cJSON *x = cJSON_GetObjectItemCaseSensitive(obj, key);
     *out = NULL;
     if (!x || cJSON_IsNull(x))
         return 0;
@@ -727,7 +738,7 @@ static int opt_string(struct loader *L, struct cgs_graph *g, const cJSON *obj, c
 static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x)
 {
     const cJSON *name = NULL, *op = NULL, *target = NULL, *args = NULL, *kwargs = NULL, *val = NULL,
-                *it;
+                *stack = NULL, *mpath = NULL, *mtype = NULL, *it;
     struct cgs_node *n;
     int opk, err;
 
@@ -744,6 +755,12 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x)
         case 'a': slot = !strcmp(k, "args") ? &args : NULL; break;
         case 'k': slot = !strcmp(k, "kwargs") ? &kwargs : NULL; break;
         case 'v': slot = !strcmp(k, "val") ? &val : NULL; break;
+        case 's': slot = !strcmp(k, "stack_trace") ? &stack : NULL; break;
+        case 'm':
+            slot = !strcmp(k, "module_path")   ? &mpath
+                   : !strcmp(k, "module_type") ? &mtype
+                                               : NULL;
+            break;
         default: break;
         }
         if (slot && !*slot)
@@ -836,9 +853,9 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x)
             return err;
         path_pop(L, old);
     }
-    if ((err = opt_string(L, g, x, "stack_trace", &n->stack_trace)) ||
-        (err = opt_string(L, g, x, "module_path", &n->module_path)) ||
-        (err = opt_string(L, g, x, "module_type", &n->module_type)))
+    if ((err = opt_string(L, g, stack, "stack_trace", &n->stack_trace)) ||
+        (err = opt_string(L, g, mpath, "module_path", &n->module_path)) ||
+        (err = opt_string(L, g, mtype, "module_type", &n->module_type)))
         return err;
     return 0;
 }
@@ -948,7 +965,7 @@ static void at_node(struct loader *L, const char *prefix, long i)
 #define PIPE_SLOTS       16          /* batches scanned and not yet converted, at most */
 #define PIPE_BATCH_BYTES (64u << 10) /* text of one batch, about */
 #define PIPE_BATCH_NODES 1024u
-#define PIPE_MAX_WORKERS 3
+#define PIPE_MAX_WORKERS 6
 
 static int load_threads;                           /* 0: as many as help, 1: one thread */
 static size_t load_threads_min = (size_t)1 << 19;  /* text left from the array's start */
@@ -1157,7 +1174,8 @@ static int pipe_workers_wanted(size_t text)
         return load_threads - 1 < PIPE_MAX_WORKERS ? load_threads - 1 : PIPE_MAX_WORKERS;
     if (cpus < 2)
         return 0;
-    return cpus - 1 < PIPE_MAX_WORKERS ? (int)cpus - 1 : PIPE_MAX_WORKERS;
+    /* the scanner and the converter take a core each */
+    return cpus - 2 < 1 ? 1 : cpus - 2 < PIPE_MAX_WORKERS ? (int)cpus - 2 : PIPE_MAX_WORKERS;
 }
 
 /* The pipeline over the array's nodes from p (its first node); 1 when it could not start

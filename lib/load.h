@@ -43,7 +43,7 @@ struct cgs_graph *cgs_graph_load_json(const char *path, struct cgs_diag *d) CGS_
 void cgs_json_init(void);
 
 /* How many threads read a graph JSON's nodes: 0 (the default) as many as help on this
- * machine's cores (up to 4), 1 the calling thread alone; arrays with less than min_bytes of
+ * machine's cores (up to 8), 1 the calling thread alone; arrays with less than min_bytes of
  * text after their start are read by the calling thread. Process-wide; the answers and errors
  * are the same either way (tests and fuzzing compare them). */
 void cgs_load_set_threads(int threads, size_t min_bytes);

@@ -50,6 +50,7 @@ void cgs_symctx_release(struct cgs_symctx *ctx)
     free(ctx->table);
     ctx->table = NULL;
     ctx->cap = ctx->count = 0;
+    memset(ctx->ints, 0, sizeof(ctx->ints));
 }
 
 static void rehash(struct cgs_symctx *ctx)
@@ -124,7 +125,10 @@ static const struct cgs_sym *fail(struct cgs_symctx *ctx, int err)
 
 const struct cgs_sym *cgs_sym_int(struct cgs_symctx *ctx, int64_t v)
 {
-    return intern(ctx, CGS_SYM_INT, v, NULL, 0, NULL);
+    const struct cgs_sym **slot = &ctx->ints[(uint64_t)v % 256];
+    if (!*slot || (*slot)->v != v)
+        *slot = intern(ctx, CGS_SYM_INT, v, NULL, 0, NULL);
+    return *slot;
 }
 
 const struct cgs_sym *cgs_sym_var(struct cgs_symctx *ctx, const char *name)

@@ -75,6 +75,9 @@ struct cgs_symctx {
     /* the last parse failed on a function it does not take: a name it does not know, or a
      * call of torch's over more symbols than an atom holds */
     bool unknown_fn;
+    /* the integer constants last made, by value modulo its size: shapes and strides repeat a
+     * few constants on every node, and this finds them without hashing */
+    const struct cgs_sym *ints[256];
 };
 
 /* Set up a context allocating from arena (borrowed). */
