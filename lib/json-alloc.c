@@ -27,7 +27,8 @@ static void *hook_malloc(size_t n)
     n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
     blk = b->head;
     if (!blk || blk->cap - blk->used < n) {
-        size_t cap = n > BLOCK_BYTES ? n : BLOCK_BYTES;
+        size_t want = b->block ? b->block : (size_t)BLOCK_BYTES;
+        size_t cap = n > want ? n : want;
         blk = cgs_xmalloc(sizeof(*blk) + cap);
         blk->used = 0;
         blk->cap = cap;
@@ -86,6 +87,7 @@ void cgs_jbump_leave(struct cgs_jbump *b)
 void cgs_jbump_begin(struct cgs_jbump *b)
 {
     b->head = NULL;
+    b->block = 0;
     cgs_jbump_enter(b);
 }
 

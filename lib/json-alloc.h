@@ -17,12 +17,14 @@
 #define CGS_JSON_ALLOC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct cgs_jbump_block;
 
 struct cgs_jbump {
     struct cgs_jbump_block *head;
     struct cgs_jbump *outer; /* the region this one is inside, restored by cgs_jbump_end */
+    size_t block;            /* bytes of a block (larger allocations get their own); 0: 1 MiB */
 };
 
 /* Install the hooks (once per process; every cgs_jbump_begin does it too). */

@@ -962,7 +962,8 @@ static void at_node(struct loader *L, const char *prefix, long i)
  * conversion reaches its node. cJSON is thread-safe used this way (its README's conditions:
  * no cJSON_GetErrorPtr, hooks set before any thread starts, no setlocale meanwhile).
  */
-#define PIPE_SLOTS       16          /* batches scanned and not yet converted, at most */
+#define PIPE_SLOTS       8           /* batches scanned and not yet converted, at most */
+#define PIPE_BLOCK       ((size_t)128 << 10) /* a batch region's blocks */
 #define PIPE_BATCH_BYTES (64u << 10) /* text of one batch, about */
 #define PIPE_BATCH_NODES 1024u
 #define PIPE_MAX_WORKERS 6
@@ -993,8 +994,12 @@ struct pipe {
     size_t len, start;
     bool lazy_stack;
     pthread_mutex_t mu;
-    pthread_cond_t cv_work; /* workers wait for batches, the scanner for a free slot */
+    pthread_cond_t cv_work; /* workers wait for a batch */
+    pthread_cond_t cv_slot; /* the scanner waits for a free slot */
     pthread_cond_t cv_done; /* the converter waits for a parsed batch */
+    /* regions of converted batches, emptied, for the next batches (their pages are warm) */
+    struct cgs_jbump pool[PIPE_SLOTS + PIPE_MAX_WORKERS];
+    int n_pool;
     struct batch *slot[PIPE_SLOTS];
     uint64_t made, claimed, consumed;
     bool scan_over, cancel;
@@ -1021,12 +1026,12 @@ static bool pipe_push(struct pipe *P, struct batch *b)
 {
     pthread_mutex_lock(&P->mu);
     while (P->made - P->consumed >= PIPE_SLOTS && !P->cancel)
-        pthread_cond_wait(&P->cv_work, &P->mu);
+        pthread_cond_wait(&P->cv_slot, &P->mu);
     bool ok = !P->cancel;
     if (ok) {
         P->slot[P->made % PIPE_SLOTS] = b;
         P->made++;
-        pthread_cond_broadcast(&P->cv_work);
+        pthread_cond_signal(&P->cv_work);
     }
     pthread_mutex_unlock(&P->mu);
     return ok;
@@ -1104,7 +1109,7 @@ static void *pipe_scanner(void *arg)
     pthread_mutex_lock(&P->mu);
     P->scan_over = true;
     pthread_cond_broadcast(&P->cv_work);
-    pthread_cond_broadcast(&P->cv_done);
+    pthread_cond_signal(&P->cv_done);
     pthread_mutex_unlock(&P->mu);
     return NULL;
 }
@@ -1127,10 +1132,12 @@ static void *pipe_worker(void *arg)
         }
         b = P->slot[P->claimed % PIPE_SLOTS];
         P->claimed++;
+        b->region.head = P->n_pool ? P->pool[--P->n_pool].head : NULL;
+        b->region.block = PIPE_BLOCK;
         pthread_mutex_unlock(&P->mu);
 
         b->trees = cgs_xcalloc(b->n, sizeof(*b->trees));
-        cgs_jbump_begin(&b->region);
+        cgs_jbump_enter(&b->region);
         for (uint32_t k = 0; k < b->n; k++) {
             struct scanned *sn = &b->nodes[k];
             size_t e;
@@ -1152,7 +1159,7 @@ static void *pipe_worker(void *arg)
 
         pthread_mutex_lock(&P->mu);
         b->parsed = true;
-        pthread_cond_broadcast(&P->cv_done);
+        pthread_cond_signal(&P->cv_done);
         pthread_mutex_unlock(&P->mu);
     }
     free(scratch);
@@ -1195,6 +1202,7 @@ static int load_nodes_piped(struct loader *L, struct cgs_graph *g, size_t p, con
     P.lazy_stack = L->lazy_stack;
     pthread_mutex_init(&P.mu, NULL);
     pthread_cond_init(&P.cv_work, NULL);
+    pthread_cond_init(&P.cv_slot, NULL);
     pthread_cond_init(&P.cv_done, NULL);
     cgs_json_init(); /* the hooks, before any thread parses */
     for (int k = 0; k < n_workers; k++)
@@ -1234,12 +1242,20 @@ static int load_nodes_piped(struct loader *L, struct cgs_graph *g, size_t p, con
             err = convert_scanned(L, g, sn, b->trees[k]);
         }
         cgs_jbump_leave(&b->region);
+        cgs_jbump_reset(&b->region);
         pthread_mutex_lock(&P.mu);
         P.slot[seq % PIPE_SLOTS] = NULL;
         P.consumed++;
-        if (err)
+        if (P.n_pool < (int)(sizeof(P.pool) / sizeof(P.pool[0]))) {
+            P.pool[P.n_pool++].head = b->region.head;
+            b->region.head = NULL;
+        }
+        if (err) {
             P.cancel = true;
-        pthread_cond_broadcast(&P.cv_work);
+            pthread_cond_broadcast(&P.cv_work);
+            pthread_cond_broadcast(&P.cv_slot);
+        }
+        pthread_cond_signal(&P.cv_slot);
         pthread_mutex_unlock(&P.mu);
         batch_free(b);
         if (err)
@@ -1250,6 +1266,8 @@ static int load_nodes_piped(struct loader *L, struct cgs_graph *g, size_t p, con
         pthread_join(workers[k], NULL);
     for (uint64_t seq = P.consumed; seq < P.made; seq++)
         batch_free(P.slot[seq % PIPE_SLOTS]);
+    for (int k = 0; k < P.n_pool; k++)
+        cgs_jbump_release(&P.pool[k]);
     L->js.offs = own_offs;
     L->js.n_offs = own_n;
     if (!err) {
@@ -1267,6 +1285,7 @@ out:
     L->js.offs = own_offs;
     L->js.n_offs = own_n;
     pthread_cond_destroy(&P.cv_done);
+    pthread_cond_destroy(&P.cv_slot);
     pthread_cond_destroy(&P.cv_work);
     pthread_mutex_destroy(&P.mu);
     return err;
