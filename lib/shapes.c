@@ -63,6 +63,7 @@ struct cgs_shape_ctx {
         struct param *p;
     } * schemas;
     const struct cgs_sym **small; /* interned constants 0..SMALL_INTS-1 */
+    uint32_t bodies_entered;      /* at the top level: bodies entered, nested ones included */
     struct memo_slot {
         const struct cgs_sym *a, *b, *r;
         char op;
@@ -6142,11 +6143,22 @@ static int enter_body(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct
     const struct cgs_node *out = NULL;
     uint32_t i, k = 0;
 
+    const struct cgs_shapes_nest *outer = sc->opts ? sc->opts->nest : NULL;
+    struct cgs_shapes_nest nest = {sc->g, outer, outer ? outer->entered : &sc->bodies_entered};
+
     (void)n;
     if (!body)
         return cgs_diag_set(d, CGS_E_UNKNOWN, "the op's body is not in the graph (subgraphs)");
+    for (const struct cgs_shapes_nest *x = &nest; x; x = x->outer)
+        if (x->g == body)
+            return cgs_diag_set(d, CGS_E_SCHEMA, "the op's body calls itself (through '%s'): "
+                                "a graph's bodies cannot recurse",
+                                body->name ? body->name : "?");
     if (sc->opts && sc->opts->depth >= 32)
         return cgs_diag_set(d, CGS_E_LIMIT, "bodies nested more than 32 deep");
+    if (++*nest.entered > CGS_SHAPES_MAX_BODIES)
+        return cgs_diag_set(d, CGS_E_LIMIT, "more than %d bodies entered (higher-order ops "
+                            "inside the bodies of others)", CGS_SHAPES_MAX_BODIES);
     in = cgs_arena_calloc(sc->ar, count ? count : 1, sizeof(*in));
     for (i = 0; i < count; i++)
         in[k++] = node_val(sc, &ops[i]);
@@ -6155,6 +6167,7 @@ static int enter_body(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct
     o.inputs = in;
     o.n_inputs = k;
     o.depth = (sc->opts ? sc->opts->depth : 0) + 1;
+    o.nest = &nest;
     TRY(cgs_shapes_infer(body, &o, &res, d));
     for (i = 0; i < body->n_nodes; i++)
         if (body->nodes[i]->op == CGS_NODE_OUTPUT)

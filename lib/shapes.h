@@ -91,7 +91,19 @@ struct cgs_shapes_opts {
     const struct cgs_val *const *inputs;
     uint32_t n_inputs;
     uint32_t depth; /* nesting of bodies entered (a limit against runaway recursion) */
+    /* the bodies being inferred around this one, innermost first (NULL at the top) */
+    const struct cgs_shapes_nest *nest;
 };
+
+/* A body being inferred, and the count of bodies the top-level inference has entered (a
+ * body entering two others at every level would otherwise take 2^depth entries). */
+struct cgs_shapes_nest {
+    const struct cgs_graph *g;
+    const struct cgs_shapes_nest *outer;
+    uint32_t *entered;
+};
+
+#define CGS_SHAPES_MAX_BODIES 4096 /* bodies entered by one inference, nested ones included */
 
 /*
  * Run shape inference on g. The bodies of higher-order ops (wrap_with_set_grad_enabled,

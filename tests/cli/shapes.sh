@@ -251,4 +251,13 @@ for k, (dt, shape, dev) in want.items():
     assert (d[k]["status"], v["dtype"], v["shape"], v["device"]) == ("ok", dt, shape, dev), (k, d[k])
 assert d["g"]["status"] == "error" and "rectangular" in d["g"]["reason"], d["g"]
 PY
+# bodies that would never end: a body invoking itself (a fuzzed invoke_subgraph graph: it ran
+# for hours) and twelve levels of bodies each invoking the next twice (8,190 entries): each a
+# reason on the node, quickly
+check "a body that calls itself" 0 timeout 20 "$CGSCOPE" shapes --reinfer \
+    tests/fuzz/regress/graph/invoke-subgraph-calls-itself
+has "a body that calls itself" $out "the op's body calls itself (through 'subgraph_0')"
+check "bodies entering bodies twice, 12 deep" 0 timeout 20 "$CGSCOPE" shapes --reinfer \
+    tests/data/hostile/invoke-fanout-12-deep.json
+has "bodies entering bodies twice" $out "more than 4096 bodies entered"
 finish
