@@ -963,8 +963,8 @@ static void at_node(struct loader *L, const char *prefix, long i)
  * no cJSON_GetErrorPtr, hooks set before any thread starts, no setlocale meanwhile).
  */
 #define PIPE_SLOTS       8           /* batches scanned and not yet converted, at most */
-#define PIPE_BLOCK       ((size_t)128 << 10) /* a batch region's blocks */
-#define PIPE_BATCH_BYTES (64u << 10) /* text of one batch, about */
+#define PIPE_BLOCK       ((size_t)64 << 10) /* a batch region's blocks */
+#define PIPE_BATCH_BYTES (16u << 10) /* text of one batch, about */
 #define PIPE_BATCH_NODES 1024u
 #define PIPE_MAX_WORKERS 6
 
@@ -1001,6 +1001,7 @@ struct pipe {
     struct cgs_jbump pool[PIPE_SLOTS + PIPE_MAX_WORKERS];
     int n_pool;
     struct batch *slot[PIPE_SLOTS];
+    uint64_t n_slots; /* batches in flight, at most: the workers' count and two */
     uint64_t made, claimed, consumed;
     bool scan_over, cancel;
     /* how the scan ended */
@@ -1025,7 +1026,7 @@ static void batch_free(struct batch *b)
 static bool pipe_push(struct pipe *P, struct batch *b)
 {
     pthread_mutex_lock(&P->mu);
-    while (P->made - P->consumed >= PIPE_SLOTS && !P->cancel)
+    while (P->made - P->consumed >= P->n_slots && !P->cancel)
         pthread_cond_wait(&P->cv_slot, &P->mu);
     bool ok = !P->cancel;
     if (ok) {
@@ -1181,8 +1182,11 @@ static int pipe_workers_wanted(size_t text)
         return load_threads - 1 < PIPE_MAX_WORKERS ? load_threads - 1 : PIPE_MAX_WORKERS;
     if (cpus < 2)
         return 0;
-    /* the scanner and the converter take a core each */
-    return cpus - 2 < 1 ? 1 : cpus - 2 < PIPE_MAX_WORKERS ? (int)cpus - 2 : PIPE_MAX_WORKERS;
+    /* the scanner and the converter take a core each; a worker for each MB of text, at least
+     * one (each costs a region or two of memory, which small graphs would feel per node) */
+    long w = cpus - 2 < 1 ? 1 : cpus - 2 < PIPE_MAX_WORKERS ? cpus - 2 : PIPE_MAX_WORKERS;
+    long by_size = (long)(text >> 20) < 1 ? 1 : (long)(text >> 20);
+    return (int)(w < by_size ? w : by_size);
 }
 
 /* The pipeline over the array's nodes from p (its first node); 1 when it could not start
@@ -1198,6 +1202,7 @@ static int load_nodes_piped(struct loader *L, struct cgs_graph *g, size_t p, con
 
     P.buf = L->buf;
     P.len = L->len;
+    P.n_slots = (uint64_t)n_workers + 2 < PIPE_SLOTS ? (uint64_t)n_workers + 2 : PIPE_SLOTS;
     P.start = p;
     P.lazy_stack = L->lazy_stack;
     pthread_mutex_init(&P.mu, NULL);
