@@ -64,6 +64,7 @@ struct cgs_shape_ctx {
     } * schemas;
     const struct cgs_sym **small; /* interned constants 0..SMALL_INTS-1 */
     uint32_t bodies_entered;      /* at the top level: bodies entered, nested ones included */
+    bool own_caches;              /* the top level: it made the caches (caches_take) */
     struct memo_slot {
         const struct cgs_sym *a, *b, *r;
         char op;
@@ -6144,7 +6145,7 @@ static int enter_body(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct
     uint32_t i, k = 0;
 
     const struct cgs_shapes_nest *outer = sc->opts ? sc->opts->nest : NULL;
-    struct cgs_shapes_nest nest = {sc->g, outer, outer ? outer->entered : &sc->bodies_entered};
+    struct cgs_shapes_nest nest = {sc->g, outer, outer ? outer->root : sc};
 
     (void)n;
     if (!body)
@@ -6156,7 +6157,7 @@ static int enter_body(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct
                                 body->name ? body->name : "?");
     if (sc->opts && sc->opts->depth >= 32)
         return cgs_diag_set(d, CGS_E_LIMIT, "bodies nested more than 32 deep");
-    if (++*nest.entered > CGS_SHAPES_MAX_BODIES)
+    if (++nest.root->bodies_entered > CGS_SHAPES_MAX_BODIES)
         return cgs_diag_set(d, CGS_E_LIMIT, "more than %d bodies entered (higher-order ops "
                             "inside the bodies of others)", CGS_SHAPES_MAX_BODIES);
     in = cgs_arena_calloc(sc->ar, count ? count : 1, sizeof(*in));
@@ -8625,6 +8626,40 @@ done:
     res->nodes[r->root].blocks++;
 }
 
+/* The caches: the top-level inference's own (about 480 KB, zeroed), a body's those of the
+ * inference it is inside (one root's symbols, arena and operator tables: the same answers). */
+static void caches_take(struct cgs_shape_ctx *sc)
+{
+    const struct cgs_shape_ctx *root = sc->opts && sc->opts->nest ? sc->opts->nest->root : NULL;
+    if (root) {
+        sc->hints = root->hints;
+        sc->ops = root->ops;
+        sc->schemas = root->schemas;
+        sc->small = root->small;
+        sc->memo = root->memo;
+        return;
+    }
+    sc->own_caches = true;
+    sc->hints = cgs_xcalloc(HINT_SLOTS, sizeof(*sc->hints));
+    sc->ops = cgs_xcalloc(OP_SLOTS, sizeof(*sc->ops));
+    sc->schemas = cgs_xcalloc(CGS_OP_COUNT, sizeof(*sc->schemas));
+    sc->small = cgs_xcalloc(SMALL_INTS, sizeof(*sc->small));
+    sc->memo = cgs_xcalloc(MEMO_SLOTS, sizeof(*sc->memo));
+    for (uint32_t i = 0; i < CGS_OP_COUNT; i++)
+        sc->schemas[i].n = UINT32_MAX;
+}
+
+static void caches_drop(struct cgs_shape_ctx *sc)
+{
+    if (!sc->own_caches)
+        return;
+    free(sc->hints);
+    free(sc->ops);
+    free(sc->schemas);
+    free(sc->small);
+    free(sc->memo);
+}
+
 int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
                      struct cgs_shapes **out, struct cgs_diag *d)
 {
@@ -8643,22 +8678,12 @@ int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
     sc.opts = opts;
     sc.ar = g->arena;
     sc.vals = cgs_arena_calloc(g->arena, g->n_nodes ? g->n_nodes : 1, sizeof(*sc.vals));
-    sc.hints = cgs_xcalloc(HINT_SLOTS, sizeof(*sc.hints));
-    sc.ops = cgs_xcalloc(OP_SLOTS, sizeof(*sc.ops));
-    sc.schemas = cgs_xcalloc(CGS_OP_COUNT, sizeof(*sc.schemas));
-    sc.small = cgs_xcalloc(SMALL_INTS, sizeof(*sc.small));
-    sc.memo = cgs_xcalloc(MEMO_SLOTS, sizeof(*sc.memo));
-    for (i = 0; i < CGS_OP_COUNT; i++)
-        sc.schemas[i].n = UINT32_MAX;
+    caches_take(&sc);
     res = cgs_arena_alloc(g->arena, sizeof(*res));
     if (res)
         res->nodes = cgs_arena_calloc(g->arena, g->n_nodes ? g->n_nodes : 1, sizeof(*res->nodes));
     if (!sc.vals || !res || !res->nodes) {
-        free(sc.hints);
-        free(sc.ops);
-        free(sc.schemas);
-        free(sc.small);
-        free(sc.memo);
+        caches_drop(&sc);
         return cgs_diag_set(d, CGS_E_NOMEM, "no memory for the shape table of %u nodes",
                             g->n_nodes);
     }
@@ -8728,11 +8753,7 @@ int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
         }
     }
     cgs_buf_release(&why);
-    free(sc.hints);
-    free(sc.ops);
-    free(sc.schemas);
-    free(sc.small);
-    free(sc.memo);
+    caches_drop(&sc);
     // "validated" promises every value inferred and, where torch recorded one, equal to it
     res->summary.validated = !res->summary.unknown && !res->summary.partial &&
                              !res->summary.errors && !res->summary.mismatched;

@@ -95,12 +95,15 @@ struct cgs_shapes_opts {
     const struct cgs_shapes_nest *nest;
 };
 
-/* A body being inferred, and the count of bodies the top-level inference has entered (a
- * body entering two others at every level would otherwise take 2^depth entries). */
+/* A body being inferred, and the top-level inference it is inside: its caches (hints,
+ * operators, schemas, constants, arithmetic: one root's symbols and arena) serve every body,
+ * and it counts the bodies entered (a body entering two others at every level would
+ * otherwise take 2^depth entries). */
+struct cgs_shape_ctx;
 struct cgs_shapes_nest {
     const struct cgs_graph *g;
     const struct cgs_shapes_nest *outer;
-    uint32_t *entered;
+    struct cgs_shape_ctx *root;
 };
 
 #define CGS_SHAPES_MAX_BODIES 4096 /* bodies entered by one inference, nested ones included */
