@@ -123,7 +123,9 @@ static void print_man(FILE *f, const struct cmd *c)
           "\\fB\\-\\-json\\fR.\n.SH EXIT STATUS\n0 success, 1 a check failed (a CI "
           "gate), 2 bad input or usage.\n.SH ENVIRONMENT\n.TP\nCGSCOPE_OPS\n':'-separated "
           "operator declaration files (docs/custom-ops.md)\n.TP\nNO_COLOR, CGSCOPE_COLOR\nno "
-          "colour; always or never\n.SH SEE ALSO\n",
+          "colour; always or never\n.TP\nCGSCOPE_THREADS\nthreads that read a graph's "
+          "nodes (1 to 64; 1 reads on one thread; default: by the cores and the graph's "
+          "size)\n.SH SEE ALSO\n",
           f);
     for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(f, "\\fBcgscope\\-%s\\fR(1)%s\n", commands[i]->name,
