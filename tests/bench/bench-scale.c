@@ -7,7 +7,9 @@
  * range (8x the nodes) costs more than 1.25 x 8 times as much, or one doubling more than 3x
  * (CGS_SCALE_SLACK=1.25 and CGS_SCALE_STEP=3 change them): one step alone is at the mercy of
  * this machine's noise, the whole range is not, and a quadratic path shows 64x there. A
- * quadratic term too small to show at these sizes is not caught.
+ * quadratic term too small to show at these sizes is not caught. The commands read their graphs
+ * on one thread (CGSCOPE_THREADS=1): CPU time is the measure, and a pipeline's wake-ups and
+ * page faults on a loaded machine are noise in it, not the growth this looks for.
  * Usage (make bench): bench-scale CGSCOPE GEN-GRAPH DIR
  */
 #include <stdio.h>
@@ -52,6 +54,7 @@ static int gen(const char *gen_graph, long n, int shared, const char *path)
 int main(int argc, char **argv)
 {
     static const long sizes[] = {40000, 80000, 160000, 320000};
+    setenv("CGSCOPE_THREADS", "1", 1);
     enum { NS = sizeof(sizes) / sizeof(sizes[0]) };
     static const char *const cmds[][6] = {
         {"info", "--json", NULL},
