@@ -24,7 +24,7 @@ static void *hook_malloc(size_t n)
     struct cgs_jbump_block *blk;
     if (!b)
         return cgs_xmalloc(n); /* out of memory is the application's handler's */
-    n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+    n = (n + _Alignof(max_align_t) - 1) & ~(_Alignof(max_align_t) - 1);
     blk = b->head;
     if (!blk || blk->cap - blk->used < n) {
         size_t want = b->block ? b->block : (size_t)BLOCK_BYTES;
