@@ -862,6 +862,9 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x)
 
 /* ---- the nodes array ------------------------------------------------------------ */
 
+/* What a nodes array with something else than ',' or ']' after a node is told (both readers). */
+#define AFTER_NODE "malformed JSON: expected ',' or ']' after a node, got %s"
+
 /* A node the scanner has read: its extent, and its stack trace's place when one is left out
  * of what cJSON reads ([cut_start, cut_end) with its quotes; both 0 when none is). */
 struct scanned {
@@ -1088,9 +1091,7 @@ static void *pipe_scanner(void *arg)
         if (p >= P->len || P->buf[p] != ',') {
             P->scan_err = 1;
             P->err_off = p;
-            snprintf(P->err_msg, sizeof(P->err_msg),
-                     "malformed JSON: expected ',' or ']' after a node, got %s",
-                     cgs_jscan_what(&S, p));
+            snprintf(P->err_msg, sizeof(P->err_msg), AFTER_NODE, cgs_jscan_what(&S, p));
             P->err_node = i - 1;
             break;
         }
@@ -1344,10 +1345,7 @@ static int load_nodes(struct loader *L, struct cgs_graph *g, size_t start, const
             L->node_at = -1;
             return 0;
         }
-        return fail_at(L, p, CGS_E_PARSE,
-                       "malformed JSON: expected ',' or ']' after a node, "
-                       "got %s",
-                       what_at(L, p));
+        return fail_at(L, p, CGS_E_PARSE, AFTER_NODE, what_at(L, p));
     }
 }
 
