@@ -17,8 +17,12 @@ ${CC:-cc} -O1 -fPIC -shared -o "$SHIM" tests/fault/failshim.c -ldl || { fail "sh
 G=samples/cgs_transformer_dyn.json
 O=$T/out
 mkdir -p "$O"
+# a graph the loader reads with threads (its pipeline), failed in each thread in turn
+python3 tests/cli/wide-graph.py $G "$T/wide.json" || fail "wide graph"
+export CGSCOPE_THREADS=4
 runs=0
 for c in "split $G --split-ops cgs.attention --json" "shapes --reinfer $G" \
+         "shapes --reinfer --json $T/wide.json" \
          "layout samples/resnet18.post_grad.json --json" "dot $G --split-ops cgs.attention -o $O/o.svg" \
          "dot $G -o $O/o.dot" "top samples/llama_tiny.events.jsonl --once --json" \
          "cache samples/magi_compile_cache.py" "info tests/data/pt2/qwen2_tiny.export.pt2" \

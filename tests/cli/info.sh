@@ -40,29 +40,7 @@ fi
 # takes) is the same graph to every command
 check "CGSCOPE_THREADS bad" 2 env CGSCOPE_THREADS=0 "$CGSCOPE" info samples/cgs_transformer_dyn.json
 has "CGSCOPE_THREADS message" "$err" "CGSCOPE_THREADS='0': expected a number of threads from 1 to 64"
-python3 - samples/cgs_transformer_dyn.json "$T/wide.json" <<'PY'
-import json, sys
-g = json.load(open(sys.argv[1]))
-nodes = [n for n in g["nodes"] if n["op"] != "output"]
-out = [n for n in g["nodes"] if n["op"] == "output"][0]
-wide = []
-for k in range(12):
-    m = {n["name"]: "%s_c%d" % (n["name"], k) for n in nodes}
-    def fix(a):
-        if isinstance(a, dict):
-            return {kk: (m.get(v, v) if kk == "node" else fix(v)) for kk, v in a.items()}
-        if isinstance(a, list):
-            return [fix(v) for v in a]
-        return a
-    for n in nodes:
-        c = dict(n, name=m[n["name"]], args=fix(n.get("args", [])), kwargs=fix(n.get("kwargs", {})))
-        if c["op"] == "placeholder":
-            c["target"] = c["name"]
-        wide.append(c)
-wide.append(dict(out, args=[[{"node": "%s_c%d" % (nodes[-1]["name"], k)} for k in range(12)]]))
-g["nodes"] = wide
-json.dump(g, open(sys.argv[2], "w"), indent=1)
-PY
+python3 tests/cli/wide-graph.py samples/cgs_transformer_dyn.json "$T/wide.json"
 for c in "info --json" "shapes --reinfer --json" "split --json --split-ops cgs.attention"; do
     CGSCOPE_THREADS=1 "$CGSCOPE" $c "$T/wide.json" >"$T/one.txt" 2>&1
     CGSCOPE_THREADS=4 "$CGSCOPE" $c "$T/wide.json" >"$T/four.txt" 2>&1
