@@ -3,7 +3,7 @@
  * 40k, 80k, 160k and 320k nodes in two shapes (gen-graph: stacked blocks; gen-graph --shared:
  * blocks sharing their six weights, so a split has ~2 pieces per block, every piece taking the
  * shared inputs, and as many cudagraph findings as compiled pieces), runs whole cgscope
- * processes on each (best CPU time of 3, user + system, from wait4), and fails when the whole
+ * processes on each (best CPU time of 5, user + system, from wait4), and fails when the whole
  * range (8x the nodes) costs more than 1.25 x 8 times as much, or one doubling more than 3x
  * (CGS_SCALE_SLACK=1.25 and CGS_SCALE_STEP=3 change them): one step alone is at the mercy of
  * this machine's noise, the whole range is not, and a quadratic path shows 64x there. A
@@ -71,7 +71,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench-scale CGSCOPE GEN-GRAPH DIR\n");
         return 2;
     }
-    printf("scaling: best CPU time of 3 whole processes, ratio per doubling (fails above %.1f) "
+    printf("scaling: best CPU time of 5 whole processes, ratio per doubling (fails above %.1f) "
            "and over the range (fails above %.1f)\n", step_max, 8 * slack);
     for (int shared = 0; shared < 2; shared++) {
         char paths[NS][4096];
@@ -102,7 +102,7 @@ int main(int argc, char **argv)
                 }
                 av[k] = NULL;
                 t[i] = 1e9;
-                for (int r = 0; r < 3; r++) {
+                for (int r = 0; r < 5; r++) {
                     double x = cpu_of(av);
                     if (x < 0) {
                         fprintf(stderr, "\nbench-scale: %s %s failed\n", cmds[c][0], paths[i]);
