@@ -873,12 +873,20 @@ struct scanned {
     int32_t cut_err;     /* the pipeline: its stack trace's error (batch->errs), or -1 */
 };
 
-/* An error found in a stack trace that the pipeline's scanner passed over unchecked. */
-struct cut_error {
-    int code; /* negative, as the scanner returns it */
+/* An error the pipeline's threads found, kept for the converter to report in its node's
+ * turn: the scanner's, or one in a stack trace the scanner passed over unchecked. */
+struct scan_error {
+    int code; /* negative, as the scanner returns it; 0: none */
     size_t off;
     char msg[256];
 };
+
+static void keep_error(struct scan_error *e, int code, size_t off, const char *msg)
+{
+    e->code = code;
+    e->off = off;
+    snprintf(e->msg, sizeof(e->msg), "%s", msg);
+}
 
 /* Scan the node at p with its value offsets recorded in S (from S->offs[0]). */
 static int scan_node(struct cgs_jscan *S, bool lazy_stack, size_t p, struct scanned *out)
@@ -958,8 +966,9 @@ static void at_node(struct loader *L, const char *prefix, long i)
 
 /*
  * With several cores, a long nodes array is read by a pipeline: one thread scans the nodes
- * (their extents, value offsets and stack traces, checked), a few parse them with cJSON, in
- * batches, each batch's trees in its own allocation region, and the calling thread converts
+ * (their extents, value offsets, where their stack traces are), a few parse them with cJSON
+ * and check the stack traces, in batches, each batch's trees in its own allocation region,
+ * and the calling thread converts
  * them in order, as the one-thread loop does. Every answer and every error is the one-thread
  * loop's: nodes are converted in file order, and an error of the scanner is reported when
  * conversion reaches its node. cJSON is thread-safe used this way (its README's conditions:
@@ -972,7 +981,7 @@ static void at_node(struct loader *L, const char *prefix, long i)
 #define PIPE_MAX_WORKERS 6
 
 static int load_threads;                           /* 0: as many as help, 1: one thread */
-static size_t load_threads_min = (size_t)1 << 19;  /* text left from the array's start */
+static size_t load_threads_min = CGS_LOAD_THREADS_MIN; /* text left from the array's start */
 
 void cgs_load_set_threads(int threads, size_t min_bytes)
 {
@@ -986,7 +995,7 @@ struct batch {
     size_t *offs;
     size_t n_offs, alloc_offs;
     cJSON **trees;
-    struct cut_error *errs; /* of the stack traces the workers checked */
+    struct scan_error *errs; /* of the stack traces the workers checked */
     uint32_t n_errs, alloc_errs;
     struct cgs_jbump region;
     bool parsed;
@@ -1007,11 +1016,10 @@ struct pipe {
     uint64_t n_slots; /* batches in flight, at most: the workers' count and two */
     uint64_t made, claimed, consumed;
     bool scan_over, cancel;
-    /* how the scan ended */
-    int scan_err;          /* 0; a scanner error (negative code); 1: no ',' or ']' */
-    size_t err_off, end_out;
+    /* how the scan ended: past the array's ']' (end_out), or with an error at node err_node */
+    struct scan_error scan;
+    size_t end_out;
     long err_node;
-    char err_msg[256];
 };
 
 static void batch_free(struct batch *b)
@@ -1066,9 +1074,7 @@ static void *pipe_scanner(void *arg)
             if (S.cut_found && S.cut_start < S.err_off &&
                 (cut_err = cgs_jscan_string(&S, S.cut_start, &e)))
                 err = cut_err;
-            P->scan_err = err;
-            P->err_off = S.err_off;
-            snprintf(P->err_msg, sizeof(P->err_msg), "%s", S.err_msg);
+            keep_error(&P->scan, err, S.err_off, S.err_msg);
             P->err_node = i;
             break;
         }
@@ -1089,9 +1095,9 @@ static void *pipe_scanner(void *arg)
             break;
         }
         if (p >= P->len || P->buf[p] != ',') {
-            P->scan_err = 1;
-            P->err_off = p;
-            snprintf(P->err_msg, sizeof(P->err_msg), AFTER_NODE, cgs_jscan_what(&S, p));
+            char msg[256];
+            snprintf(msg, sizeof(msg), AFTER_NODE, cgs_jscan_what(&S, p));
+            keep_error(&P->scan, -CGS_E_PARSE, p, msg);
             P->err_node = i - 1;
             break;
         }
@@ -1146,9 +1152,7 @@ static void *pipe_worker(void *arg)
             int err;
             if (sn->cut_end && (err = cgs_jscan_string(&S, sn->cut_start, &e))) {
                 CGS_ALLOC_GROW(b->errs, b->n_errs + 1, b->alloc_errs);
-                b->errs[b->n_errs].code = err;
-                b->errs[b->n_errs].off = S.err_off;
-                snprintf(b->errs[b->n_errs].msg, sizeof(b->errs[0].msg), "%s", S.err_msg);
+                keep_error(&b->errs[b->n_errs], err, S.err_off, S.err_msg);
                 sn->cut_err = (int32_t)b->n_errs++;
                 continue; /* the node is not read: its error is reported in its turn */
             }
@@ -1169,18 +1173,27 @@ static void *pipe_worker(void *arg)
     return NULL;
 }
 
+/* The converter reports a kept error as the one-thread loop would have, at its node. */
+static int report_kept(struct loader *L, const struct scan_error *e)
+{
+    return fail_at(L, e->off, -e->code, "%s", e->msg);
+}
+
 static int pipe_workers_wanted(size_t text)
 {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-#ifdef CPU_COUNT
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) < cpus)
-        cpus = CPU_COUNT(&set);
-#endif
+    long cpus;
     if (load_threads == 1 || text < load_threads_min)
         return 0;
     if (load_threads > 1)
         return load_threads - 1 < PIPE_MAX_WORKERS ? load_threads - 1 : PIPE_MAX_WORKERS;
+    cpus = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef CPU_COUNT
+    {
+        cpu_set_t set;
+        if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) < cpus)
+            cpus = CPU_COUNT(&set);
+    }
+#endif
     if (cpus < 2)
         return 0;
     /* the scanner and the converter take a core each; a worker for each MB of text, at least
@@ -1239,8 +1252,7 @@ static int load_nodes_piped(struct loader *L, struct cgs_graph *g, size_t p, con
             const struct scanned *sn = &b->nodes[k];
             at_node(L, prefix, i);
             if (sn->cut_err >= 0) {
-                const struct cut_error *ce = &b->errs[sn->cut_err];
-                err = fail_at(L, ce->off, -ce->code, "%s", ce->msg);
+                err = report_kept(L, &b->errs[sn->cut_err]);
                 break;
             }
             L->js.offs = b->offs + sn->off0;
@@ -1274,13 +1286,10 @@ static int load_nodes_piped(struct loader *L, struct cgs_graph *g, size_t p, con
         batch_free(P.slot[seq % PIPE_SLOTS]);
     for (int k = 0; k < P.n_pool; k++)
         cgs_jbump_release(&P.pool[k]);
-    L->js.offs = own_offs;
-    L->js.n_offs = own_n;
     if (!err) {
-        if (P.scan_err) {
+        if (P.scan.code) {
             at_node(L, prefix, P.err_node);
-            err = fail_at(L, P.err_off, P.scan_err == 1 ? CGS_E_PARSE : -P.scan_err, "%s",
-                          P.err_msg);
+            err = report_kept(L, &P.scan);
         } else {
             if (end_out)
                 *end_out = P.end_out;

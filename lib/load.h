@@ -47,6 +47,7 @@ void cgs_json_init(void);
  * text after their start are read by the calling thread. Process-wide; the answers and errors
  * are the same either way (tests and fuzzing compare them). */
 void cgs_load_set_threads(int threads, size_t min_bytes);
+#define CGS_LOAD_THREADS_MIN ((size_t)512 << 10) /* the default min_bytes */
 
 /* Load graph JSON from memory; `file` names it in messages (borrowed). */
 struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const char *file,

@@ -333,7 +333,7 @@ static char *digest_of(const char *buf, size_t len, const char *file, int thread
     g = cgs_graph_load_json_lasting(buf, len, file, &d);
     s = load_digest(g, &d);
     cgs_graph_free(g);
-    cgs_load_set_threads(0, (size_t)1 << 19);
+    cgs_load_set_threads(0, CGS_LOAD_THREADS_MIN);
     return s;
 }
 

@@ -232,15 +232,12 @@ int main(int argc, char **argv)
     {
         /* CGSCOPE_THREADS=N: threads that read a graph's nodes (1: one; default: by cores) */
         const char *t = getenv("CGSCOPE_THREADS");
+        unsigned long n;
         if (t && *t) {
-            char *end;
-            long n = strtol(t, &end, 10);
-            if (*end || n < 1 || n > 64) {
-                fprintf(stderr, "cgscope: error: CGSCOPE_THREADS='%s': expected a number of "
-                        "threads from 1 to 64 (1 reads graphs on one thread)\n", t);
-                return CGS_EXIT_BAD_INPUT;
-            }
-            cgs_load_set_threads((int)n, (size_t)1 << 19);
+            if (!cli_parse_uint(t, &n) || n < 1 || n > 64)
+                return cli_error("CGSCOPE_THREADS='%s': expected a number of threads from 1 to "
+                                 "64 (1 reads graphs on one thread)", t);
+            cgs_load_set_threads((int)n, CGS_LOAD_THREADS_MIN);
         }
     }
     if (argc < 2) {

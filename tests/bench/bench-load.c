@@ -81,7 +81,7 @@ int main(int argc, char **argv)
     int rc = 0;
     const char *t = getenv("CGSCOPE_THREADS"); /* as the CLI reads it: 1 is one thread */
     if (t && *t)
-        cgs_load_set_threads(atoi(t), (size_t)1 << 19);
+        cgs_load_set_threads(atoi(t), CGS_LOAD_THREADS_MIN);
     for (int i = 1; i < argc; i++) {
         fflush(stdout);
         pid_t pid = fork();
