@@ -44,18 +44,22 @@ endif
 pc_cflags = $(shell $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
 pc_libs   = $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null)
 LIB_CFLAGS  := $(call pc_cflags,$(LIB_PKGS))
-# the C++ runtime (the kernel-name demangler) is linked statically: mapping and relocating
-# libstdc++.so cost every cgscope process about 0.4 ms of its 2.9 ms start (docs/perf.md)
-LIB_LIBS    := $(call pc_libs,$(LIB_PKGS)) -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic -lm -lpthread
+# Only cJSON is linked. libzip, Graphviz and ncursesw are opened by the commands that use them
+# (lib/dynlib.h): mapping and relocating their 13 shared objects cost every process about 2.5
+# ms of its start (docs/perf.md); their names come from $(B)/gen/sonames.h. The C++ runtime
+# (the kernel-name demangler) is linked statically for the same reason (0.4 ms).
+LIB_LIBS    := $(call pc_libs,libcjson) -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic -lm -lpthread -ldl
 VIZ_CFLAGS  := $(call pc_cflags,$(VIZ_PKGS))
-VIZ_LIBS    := $(call pc_libs,$(VIZ_PKGS))
 TEST_CFLAGS := $(call pc_cflags,$(TEST_PKGS))
-TEST_LIBS   := $(call pc_libs,$(TEST_PKGS))
+# test-load-pt2 writes its archives with libzip itself
+TEST_LIBS   := $(call pc_libs,$(TEST_PKGS)) $(call pc_libs,libzip)
+SONAMES_H    = $(B)/gen/sonames.h
 
 ifneq ($(V),1)
 QUIET_CC = @echo '   CC    ' $@;
 QUIET_AR = @echo '   AR    ' $@;
 QUIET_LD = @echo '   LINK  ' $@;
+QUIET_GEN = @echo '   GEN   ' $@;
 endif
 
 B ?= $(if $(SANITIZE),build-$(subst $(comma),-,$(SANITIZE)),build)
@@ -124,6 +128,15 @@ $(NVTX_CLIENT): tests/profiler/nvtx-client.c
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) -std=c11 $(PROF_CFLAGS) -D_DEFAULT_SOURCE -isystem $(CUPTI_INCDIR) -o $@ $< -ldl -lpthread
 
+# the shared objects lib/dynlib.h opens, as the linker resolves each package's flags
+$(SONAMES_H): Makefile tools/sonames.sh
+	@mkdir -p $(dir $@)
+	$(QUIET_GEN)sh tools/sonames.sh "$(CC)" CGS_SONAMES_GVC="$(call pc_libs,libgvc)" \
+		CGS_SONAMES_CURSES="$(call pc_libs,ncursesw)" CGS_SONAMES_ZIP="$(call pc_libs,libzip)" \
+		> $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
+$(B)/lib/zip-api.o $(B)/viz/gv-api.o $(B)/viz/curses-api.o: $(SONAMES_H)
+$(B)/lib/zip-api.o $(B)/viz/gv-api.o $(B)/viz/curses-api.o: CPPFLAGS += -I$(B)
+
 $(B)/lib/%.o: lib/%.c
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -c -o $@ $<
@@ -147,18 +160,18 @@ $(LIBVIZ): $(VIZ_OBJ) | $(LIBCGS)
 
 $(BIN): $(TOOL_OBJ) $(LIBVIZ) $(LIBCGS)
 	$(QUIET_LD)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@.tmp$$$$ $(TOOL_OBJ) $(LIBVIZ) $(LIBCGS) \
-		$(VIZ_LIBS) $(LIB_LIBS) && mv -f $@.tmp$$$$ $@
+		$(LIB_LIBS) && mv -f $@.tmp$$$$ $@
 
 # each tests/test-NAME.c is one cmocka binary, linked with everything but main
 TOOL_LIB_OBJ = $(filter-out $(B)/tools/cgscope.o,$(TOOL_OBJ))
 $(B)/tests/test-%: $(B)/tests/test-%.o $(LIBVIZ) $(LIBCGS)
 	$(QUIET_LD)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBVIZ) $(LIBCGS) \
-		$(TEST_LIBS) $(VIZ_LIBS) $(LIB_LIBS)
+		$(TEST_LIBS) $(LIB_LIBS)
 
 $(B)/bench/%: tests/bench/%.c $(LIBVIZ) $(LIBCGS)
 	@mkdir -p $(dir $@)
 	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(VIZ_CFLAGS) $(LDFLAGS) -o $@ $< \
-		$(LIBVIZ) $(LIBCGS) $(VIZ_LIBS) $(LIB_LIBS)
+		$(LIBVIZ) $(LIBCGS) $(LIB_LIBS)
 
 # the registry is generated from torch's own operator data (tools/ops/, docs/ops.md)
 op-list:
@@ -169,7 +182,7 @@ check-ops:
 $(B)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/driver.c $(LIBVIZ) $(LIBCGS)
 	@mkdir -p $(dir $@)
 	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(VIZ_CFLAGS) $(LDFLAGS) -o $@ $< \
-		tests/fuzz/driver.c $(LIBVIZ) $(LIBCGS) $(VIZ_LIBS) $(LIB_LIBS)
+		tests/fuzz/driver.c $(LIBVIZ) $(LIBCGS) $(LIB_LIBS)
 
 # libFuzzer builds (clang): make fuzz FUZZ_SECONDS=60 runs every target that long on its corpus
 # (seeded from the samples, tests/bad, tests/fuzz/seeds and tests/fuzz/regress) and prints the
@@ -179,7 +192,7 @@ FUZZ_CC ?= clang
 $(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(LIBVIZ) $(LIBCGS)
 	@mkdir -p $(dir $@)
 	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(VIZ_CFLAGS) $(LDFLAGS) \
-		-fsanitize=fuzzer -o $@ $< $(LIBVIZ) $(LIBCGS) $(VIZ_LIBS) $(LIB_LIBS)
+		-fsanitize=fuzzer -o $@ $< $(LIBVIZ) $(LIBCGS) $(LIB_LIBS)
 fuzz-bins: $(FUZZ_NAMES:%=$(B)/fuzz/fuzz-%)
 fuzz:
 	@$(MAKE) --no-print-directory B=build-fuzz CC=$(FUZZ_CC) SANITIZE=address,undefined \

@@ -30,6 +30,8 @@
 #include <string.h>
 #include <zip.h>
 
+#include "lib/zip-api.h"
+
 /* Record names, as torch/csrc/export/pt2_archive_constants.h spells them. */
 #define ARCHIVE_FORMAT_PATH "archive_format"
 #define ARCHIVE_FORMAT_VALUE "pt2"
@@ -2127,6 +2129,8 @@ static int archive_open(const char *path, const struct archive_mem *mem, struct 
 
     memset(A, 0, sizeof(*A));
     cgs_diag_at(d, path, 0, 0);
+    if (cgs_zip_load(d))
+        return -d->code;
     A->z = open_zip(path, mem, &zerr);
     if (!A->z) {
         zip_error_t ze;

@@ -1999,6 +1999,8 @@ Agraph_t *cgs_dot_build(const struct cgs_graph *g, const struct cgs_dot_opts *op
         stats = &local;
     memset(stats, 0, sizeof(*stats));
     stats->view = opts->view;
+    if (cgs_gv_load(d))
+        return NULL;
     if (opts->view == CGS_DOT_VIEW_FULL) {
         r = build_full(g, opts, stats);
         if (!r)
@@ -2195,6 +2197,8 @@ int cgs_dot_render_ex(Agraph_t *dg, const char *format, const struct cgs_dot_ren
     if (!cgs_dot_format_known(format))
         return cgs_diag_set(d, CGS_E_FORMAT, "unknown picture format '%s' (dot, svg, png, pdf)",
                             format ? format : "");
+    if (cgs_gv_load(d))
+        return -1;
     gv_msg_len = 0;
     gv_msg[0] = 0;
     agseterrf(gv_collect);

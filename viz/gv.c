@@ -135,10 +135,15 @@ static void ids_register(void *state, int objtype, void *obj)
 
 static Agiddisc_t ids_disc = {ids_open,  ids_map,   ids_alloc,   ids_free,
                               ids_print, ids_close, ids_register};
-static Agdisc_t gv_disc = {&AgMemDisc, &ids_disc, &AgIoDisc};
 
 Agraph_t *gv_open(const char *name)
 {
+    /* cgraph's own memory and I/O disciplines are in the library opened at run time, so the
+       discipline is filled here, not by a static initializer */
+    static Agdisc_t gv_disc;
+    gv_disc.mem = &AgMemDisc;
+    gv_disc.id = &ids_disc;
+    gv_disc.io = &AgIoDisc;
     return agopen(unconst(name), Agdirected, &gv_disc);
 }
 

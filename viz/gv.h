@@ -10,8 +10,7 @@
 #ifndef CGS_VIZ_GV_H
 #define CGS_VIZ_GV_H
 
-#include <graphviz/cgraph.h>
-#include <graphviz/gvc.h>
+#include "viz/gv-api.h" /* cgraph and gvc, opened on first use: cgs_gv_load() */
 
 /* A new directed graph (caller closes with agclose). */
 Agraph_t *gv_open(const char *name);

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "lib/dash.h"
+#include "viz/curses-api.h"
 
 /* ---- CRT: curses setup, colours, teardown ------------------------------------------------ */
 
@@ -60,6 +61,11 @@ static void on_signal(int sig)
 static int crt_init(void)
 {
     struct sigaction sa;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    if (cgs_curses_load(&d)) {
+        fprintf(stderr, "cgscope top: error: %s; --once prints the table as text\n", d.msg);
+        return -1;
+    }
     setlocale(LC_ALL, "");
     crt.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
     crt.screen = newterm(NULL, stdout, stdin);

@@ -3,6 +3,27 @@
 . tests/cli/lib.sh
 check "version" 0 "$CGSCOPE" --version
 has "version" "$out" "cgscope "
+# Graphviz, ncursesw and libzip are opened by the commands that use them (lib/dynlib.h), so
+# they are not among the binary's needed libraries and a command that does not draw or read
+# a zip never maps them (LD_DEBUG: glibc's loader lists what it opens)
+if command -v readelf >/dev/null; then
+    readelf -d "$CGSCOPE" >"$T/dyn" 2>&1
+    has "cJSON linked" "$T/dyn" "libcjson"
+    for l in libgvc libcgraph libzip libncurses libtinfo libcrypto; do
+        hasnt "$l not linked" "$T/dyn" "$l"
+    done
+fi
+LD_DEBUG=files "$CGSCOPE" split samples/cgs_transformer_dyn.json --split-ops cgs.attention \
+    >/dev/null 2>"$T/ld-split"
+if grep -q "file=libcjson" "$T/ld-split"; then
+    hasnt "split opens no Graphviz" "$T/ld-split" "file=libgvc"
+    hasnt "split opens no libzip" "$T/ld-split" "file=libzip"
+    LD_DEBUG=files "$CGSCOPE" dot samples/cgs_transformer_dyn.json --collapse pieces \
+        --split-ops cgs.attention -o "$T/p.svg" >/dev/null 2>"$T/ld-dot"
+    has "dot opens Graphviz" "$T/ld-dot" "file=libgvc"
+    hasnt "dot opens no libzip" "$T/ld-dot" "file=libzip"
+    test -s "$T/p.svg" || fail "dot drew nothing"
+fi
 check "help" 0 "$CGSCOPE" help
 has "help lists info" "$out" "  info "
 check "no args" 2 "$CGSCOPE"

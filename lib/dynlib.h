@@ -1,0 +1,51 @@
+/*
+ * Libraries opened when a command first needs them, not when cgscope starts: Graphviz (dot),
+ * ncursesw (top) and libzip (.pt2 input). Linked the usual way, the dynamic loader mapped and
+ * relocated their 13 shared objects in every process, about 2.5 ms of a `split` that takes 20
+ * (docs/perf.md); opened here, a command that does not draw or read a zip never pays for them.
+ *
+ * A user of a library includes its header, then its api header (viz/gv-api.h, viz/curses-api.h,
+ * lib/zip-api.h). That header declares a table of pointers, one per function or variable
+ * cgscope uses (typed from the library's own declarations with __typeof__), and defines each
+ * name as its slot, so the code calls agopen(...) or reads COLS as it always did. A name used
+ * but missing from the table does not link (nothing links the library itself), so the list
+ * cannot fall behind the code. The library's load function must have succeeded first.
+ *
+ * The shared-object names are the ones the linker picks for the package's pkg-config flags,
+ * recorded at build time (tools/sonames.sh writes $(B)/gen/sonames.h).
+ */
+#ifndef CGS_DYNLIB_H
+#define CGS_DYNLIB_H
+
+#include <stddef.h>
+
+#include "lib/diag.h"
+
+/* One symbol: its name and where its address goes in the table. */
+struct cgs_dynsym {
+    const char *name;
+    size_t offset;
+};
+
+struct cgs_dynlib {
+    const char *what;     /* "Graphviz", named in messages */
+    const char *sonames;  /* space-separated, the first one the library proper */
+    const char *install;  /* what to install when it is missing ("Debian: apt-get install ...") */
+    const struct cgs_dynsym *syms;
+    size_t n_syms;
+    void *table; /* n_syms pointers, filled at offsets */
+    int bound;   /* set once every symbol is in the table */
+};
+
+/*
+ * Open every shared object of l (RTLD_NOW | RTLD_LOCAL) and fill its table: 0, at once when
+ * already done; -1 with d saying which object or symbol is missing and what to install. A
+ * failure is not remembered (the next call tries again). Safe from any thread.
+ */
+int cgs_dynlib_load(struct cgs_dynlib *l, struct cgs_diag *d) CGS_WUR;
+
+/* The X-macro helpers for the api headers: a table field, and a symbol's row. */
+#define CGS_DYNLIB_FIELD(name) __typeof__(name) *name;
+#define CGS_DYNLIB_ROW(type, name) {#name, offsetof(type, name)},
+
+#endif
