@@ -131,7 +131,7 @@ int cli_report_diag(const struct cgs_diag *d)
 {
     char msg[1024];
     cgs_diag_format(d, msg, sizeof(msg));
-    fprintf(stderr, "%s\n", msg);
+    fprintf(stderr, "%s%s\n", d->file ? "" : "cgscope: ", msg); /* no file: say who speaks */
     keep_errorf(d->file, d->line, d->col, d->path, "%s", d->msg[0] ? d->msg : cgs_strerror(d->code));
     return CGS_EXIT_BAD_INPUT;
 }

@@ -24,6 +24,20 @@ if grep -q "file=libcjson" "$T/ld-split"; then
     hasnt "dot opens no libzip" "$T/ld-dot" "file=libzip"
     test -s "$T/p.svg" || fail "dot drew nothing"
 fi
+# a machine without them: a copy of the binary with their names changed (same length)
+sed 's/libgvc\.so\./libgvX.so./; s/libncursesw\.so\./libncursesX.so./; s/libzip\.so\./libziX.so./' \
+    "$CGSCOPE" >"$T/cgs-nolib" && chmod +x "$T/cgs-nolib"
+if ! cmp -s "$CGSCOPE" "$T/cgs-nolib" && head -c 4 "$CGSCOPE" | grep -q ELF; then
+    check "split without Graphviz" 0 "$T/cgs-nolib" split samples/cgs_transformer_dyn.json
+    check "dot without Graphviz" 2 "$T/cgs-nolib" dot samples/cgs_transformer_dyn.json -o "$T/n.svg"
+    has "what is missing" "$err" "cgscope: error: cannot load Graphviz: libgvX.so."
+    has "what to install" "$err" "apt-get install libgvc6"
+    nofile "no picture" "$T/n.svg"
+    printf 'PK\003\004' >"$T/a.pt2"
+    check ".pt2 without libzip" 2 "$T/cgs-nolib" info "$T/a.pt2"
+    has "libzip missing" "$err" "a.pt2: error: cannot load libzip: libziX.so."
+    # (top without ncursesw needs a terminal: tests/cli/top.sh)
+fi
 check "help" 0 "$CGSCOPE" help
 has "help lists info" "$out" "  info "
 check "no args" 2 "$CGSCOPE"

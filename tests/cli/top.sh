@@ -220,4 +220,15 @@ i=0; while [ ! -s "$T/top-exit" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); 
 has "exit status is CMD's" "$T/top-exit" "top-exit=3"
 has "CMD's output kept out of the screen" "$T/run/cmd.log" "fake run done"
 tm kill-server 2>/dev/null
+# without ncursesw installed (its name changed in a copy of the binary): a message and exit 2
+sed 's/libncursesw\.so\./libncursesX.so./' "$CGSCOPE" > "$T/cgs-nocurses" && chmod +x "$T/cgs-nocurses"
+if ! cmp -s "$CGSCOPE" "$T/cgs-nocurses"; then
+    tm new-session -d -s cgs -x 150 -y 30 \
+        "env TERM=xterm $T/cgs-nocurses top $EV 2>$T/nocurses.err; echo top-exit=\$? > $T/nc-exit; sleep 30"
+    i=0; while [ ! -s "$T/nc-exit" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    has "no ncursesw: exit 2" "$T/nc-exit" "top-exit=2"
+    has "no ncursesw: what is missing" "$T/nocurses.err" "cannot load ncursesw: libncursesX.so."
+    has "no ncursesw: what to do" "$T/nocurses.err" "--once prints the table as text"
+    tm kill-server 2>/dev/null
+fi
 finish
