@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "lib/arena.h"
+#include "lib/json-alloc.h"
 #include "lib/load.h"
 #include "lib/opdecl.h"
 #include "lib/ops.h"
@@ -298,7 +299,8 @@ void cli_print_json(cJSON *doc)
     jsonw_raw(&w, "\n", 1);
     jsonw_finish(&w);
     fflush(stdout);
-    cJSON_Delete(doc);
+    if (!cgs_jbump_active()) /* a document made in a region goes with the region */
+        cJSON_Delete(doc);
 }
 
 /* ---- atomic output files ------------------------------------------------------ */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "lib/buf.h"
+#include "lib/json-alloc.h"
 #include "lib/load.h"
 #include "lib/report-json.h"
 #include "lib/strmap.h"
@@ -348,9 +349,14 @@ static int run(int argc, char **argv)
     if (targets) {
         for (size_t i = 0; i < nh; i++)
             printf("%s\n", h[i].target);
-    } else if (json)
+    } else if (json) {
+        /* the document (every input's shape: 0.2 MB on GPT-2) is made in a bump region and
+           dropped with it: no allocation per item, no cJSON_Delete walk */
+        struct cgs_jbump region;
+        cgs_jbump_begin(&region);
         cli_print_json(info_json(g, h, nh, outs, nouts));
-    else {
+        cgs_jbump_end(&region);
+    } else {
         info_text(g, h, nh, outs, nouts);
         cli_print_notes(g, 20);
     }
