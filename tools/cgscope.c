@@ -120,7 +120,9 @@ static void print_man(FILE *f, const struct cmd *c)
     }
     fputs(".SH DESCRIPTION\nGRAPH is a graph JSON or a torch.export .pt2 archive; \"\\-\" reads "
           "standard input. Every command has \\fB\\-\\-help\\fR and "
-          "\\fB\\-\\-json\\fR.\n.SH EXIT STATUS\n0 success, 1 a check failed (a CI "
+          "\\fB\\-\\-json\\fR. Graphviz (dot), ncursesw (the live view of top) and libzip (.pt2 "
+          "input) are opened when a command first needs them; where one is missing, that "
+          "command fails with status 2, naming it and the package to install.\n.SH EXIT STATUS\n0 success, 1 a check failed (a CI "
           "gate), 2 bad input or usage.\n.SH ENVIRONMENT\n.TP\nCGSCOPE_OPS\n':'-separated "
           "operator declaration files (docs/custom-ops.md)\n.TP\nNO_COLOR, CGSCOPE_COLOR\nno "
           "colour; always or never\n.TP\nCGSCOPE_THREADS\nthreads that read a graph's "
