@@ -44,8 +44,24 @@ struct cgs_dynlib {
  */
 int cgs_dynlib_load(struct cgs_dynlib *l, struct cgs_diag *d) CGS_WUR;
 
-/* The X-macro helpers for the api headers: a table field, and a symbol's row. */
+/* The X-macro helper of the api headers: a table field typed from the library's declaration. */
 #define CGS_DYNLIB_FIELD(name) __typeof__(name) *name;
-#define CGS_DYNLIB_ROW(type, name) {#name, offsetof(type, name)},
+
+/*
+ * In an api's .c file (which sees the real declarations): the table `struct type table`, its
+ * symbol rows from the X-macro list, and `int load(struct cgs_diag *d)` that fills it.
+ */
+#define CGS_DYNLIB_DEFINE(type, table, list, load, what, sonames, install)                        \
+    struct type table;                                                                             \
+    static const struct cgs_dynsym table##_syms[] = {list(CGS_DYNLIB_ROW_)};                       \
+    static struct cgs_dynlib table##_lib = {                                                       \
+        what, sonames, install, table##_syms, sizeof(table##_syms) / sizeof(table##_syms[0]),     \
+        &table, 0};                                                                                \
+    int load(struct cgs_diag *d)                                                                   \
+    {                                                                                              \
+        return cgs_dynlib_load(&table##_lib, d);                                                   \
+    }
+/* a row of the table CGS_DYNLIB_TYPE (defined by the .c file before CGS_DYNLIB_DEFINE) */
+#define CGS_DYNLIB_ROW_(name) {#name, offsetof(CGS_DYNLIB_TYPE, name)},
 
 #endif

@@ -4,17 +4,6 @@
 
 #include "gen/sonames.h"
 
-struct cgs_zip_api cgs_zip_api;
-
-#define ZIP_ROW(name) CGS_DYNLIB_ROW(struct cgs_zip_api, name)
-static const struct cgs_dynsym zip_syms[] = {CGS_ZIP_SYMBOLS(ZIP_ROW)};
-
-static struct cgs_dynlib zip_lib = {
-    "libzip", CGS_SONAMES_ZIP, "reading .pt2 archives needs libzip; Debian: apt-get install libzip4",
-    zip_syms, sizeof(zip_syms) / sizeof(zip_syms[0]), &cgs_zip_api, 0,
-};
-
-int cgs_zip_load(struct cgs_diag *d)
-{
-    return cgs_dynlib_load(&zip_lib, d);
-}
+#define CGS_DYNLIB_TYPE struct cgs_zip_api
+CGS_DYNLIB_DEFINE(cgs_zip_api, cgs_zip_api, CGS_ZIP_SYMBOLS, cgs_zip_load, "libzip", CGS_SONAMES_ZIP,
+                  "reading .pt2 archives needs libzip; Debian: apt-get install libzip4")

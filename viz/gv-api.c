@@ -4,17 +4,6 @@
 
 #include "gen/sonames.h"
 
-struct cgs_gv_api cgs_gv_api;
-
-#define GV_ROW(name) CGS_DYNLIB_ROW(struct cgs_gv_api, name)
-static const struct cgs_dynsym gv_syms[] = {CGS_GV_SYMBOLS(GV_ROW)};
-
-static struct cgs_dynlib gv_lib = {
-    "Graphviz", CGS_SONAMES_GVC, "drawing needs Graphviz's libraries; Debian: apt-get install libgvc6",
-    gv_syms, sizeof(gv_syms) / sizeof(gv_syms[0]), &cgs_gv_api, 0,
-};
-
-int cgs_gv_load(struct cgs_diag *d)
-{
-    return cgs_dynlib_load(&gv_lib, d);
-}
+#define CGS_DYNLIB_TYPE struct cgs_gv_api
+CGS_DYNLIB_DEFINE(cgs_gv_api, cgs_gv_api, CGS_GV_SYMBOLS, cgs_gv_load, "Graphviz", CGS_SONAMES_GVC,
+                  "drawing needs Graphviz's libraries; Debian: apt-get install libgvc6")
