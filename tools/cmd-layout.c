@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "lib/buf.h"
+#include "lib/json-alloc.h"
 #include "lib/layout.h"
 #include "tools/cmd.h"
 
@@ -435,7 +436,12 @@ static int run(int argc, char **argv)
         return CGS_EXIT_BAD_INPUT;
     }
     if (json) {
+        /* one tree with a row for every strided node (5.6 MB on 320k nodes): made in a bump
+           region and dropped with it, not one allocation and one free per item */
+        struct cgs_jbump region;
+        cgs_jbump_begin(&region);
         cli_print_json(layout_json(l));
+        cgs_jbump_end(&region);
     } else {
         layout_text(l, all);
         cli_print_notes(g, 20);

@@ -3,8 +3,9 @@
  * 40k, 80k, 160k and 320k nodes in two shapes (gen-graph: stacked blocks; gen-graph --shared:
  * blocks sharing their six weights, so a split has ~2 pieces per block, every piece taking the
  * shared inputs, and as many cudagraph findings as compiled pieces), runs whole cgscope
- * processes on each (best CPU time of 5, user + system, from wait4), and fails when the whole
- * range (8x the nodes) costs more than 1.25 x 8 times as much, or one doubling more than 3x
+ * processes on each (best CPU time of 20, 10, 5 and 5 runs, user + system, from wait4, the
+ * sizes' runs interleaved), and fails when the whole range (8x the nodes) costs more than
+ * 1.25 x 8 times as much, or one doubling more than 3x
  * (CGS_SCALE_SLACK=1.25 and CGS_SCALE_STEP=3 change them): one step alone is at the mercy of
  * this machine's noise, the whole range is not, and a quadratic path shows 64x there. A
  * quadratic term too small to show at these sizes is not caught. The commands read their graphs
@@ -71,7 +72,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench-scale CGSCOPE GEN-GRAPH DIR\n");
         return 2;
     }
-    printf("scaling: best CPU time of 5 whole processes, ratio per doubling (fails above %.1f) "
+    printf("scaling: best CPU time of 20/10/5/5 whole processes, ratio per doubling (fails above %.1f) "
            "and over the range (fails above %.1f)\n", step_max, 8 * slack);
     for (int shared = 0; shared < 2; shared++) {
         char paths[NS][4096];
@@ -87,23 +88,30 @@ int main(int argc, char **argv)
             double t[NS];
             char out[4200];
             printf("  %-7s %-36s", shared ? "shared" : "blocks", cmds[c][0]);
-            for (int i = 0; i < NS; i++) {
-                char *av[12];
-                int k = 0;
-                av[k++] = argv[1];
-                av[k++] = (char *)cmds[c][0];
-                av[k++] = paths[i];
-                for (int j = 1; cmds[c][j]; j++)
-                    av[k++] = (char *)cmds[c][j];
-                if (strcmp(cmds[c][0], "dot") == 0) {
-                    snprintf(out, sizeof(out), "%s/scale.dot", argv[3]);
-                    av[k++] = (char *)"-o";
-                    av[k++] = out;
-                }
-                av[k] = NULL;
+            /* the runs of the four sizes interleaved, so that a slow spell of this machine
+               falls on all of them, and more of the small ones (20, 10, 5, 5): their best is
+               the one most at the mercy of noise */
+            for (int i = 0; i < NS; i++)
                 t[i] = 1e9;
-                for (int r = 0; r < 5; r++) {
-                    double x = cpu_of(av);
+            for (int r = 0; r < 20; r++) {
+                for (int i = 0; i < NS; i++) {
+                    char *av[12];
+                    int k = 0;
+                    double x;
+                    if (r >= (i == 0 ? 20 : i == 1 ? 10 : 5))
+                        continue;
+                    av[k++] = argv[1];
+                    av[k++] = (char *)cmds[c][0];
+                    av[k++] = paths[i];
+                    for (int j = 1; cmds[c][j]; j++)
+                        av[k++] = (char *)cmds[c][j];
+                    if (strcmp(cmds[c][0], "dot") == 0) {
+                        snprintf(out, sizeof(out), "%s/scale.dot", argv[3]);
+                        av[k++] = (char *)"-o";
+                        av[k++] = out;
+                    }
+                    av[k] = NULL;
+                    x = cpu_of(av);
                     if (x < 0) {
                         fprintf(stderr, "\nbench-scale: %s %s failed\n", cmds[c][0], paths[i]);
                         return 2;
@@ -111,8 +119,9 @@ int main(int argc, char **argv)
                     if (x < t[i])
                         t[i] = x;
                 }
-                printf(" %7.3f", t[i]);
             }
+            for (int i = 0; i < NS; i++)
+                printf(" %7.3f", t[i]);
             printf("  ratios");
             for (int i = 1; i < NS; i++) {
                 /* below 20 ms a process is mostly start-up: too small to judge */
