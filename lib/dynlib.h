@@ -47,6 +47,15 @@ int cgs_dynlib_load(struct cgs_dynlib *l, struct cgs_diag *d) CGS_WUR;
 /* The X-macro helper of the api headers: a table field typed from the library's declaration. */
 #define CGS_DYNLIB_FIELD(name) __typeof__(name) *name;
 
+/* In an api header: the table `struct type table` of the X-macro list's names, and its load
+ * function `int load(struct cgs_diag *d)`: 0, or -1 with d saying what is missing. */
+#define CGS_DYNLIB_DECLARE(type, table, list, load)                                                \
+    struct type {                                                                                  \
+        list(CGS_DYNLIB_FIELD)                                                                     \
+    };                                                                                             \
+    extern struct type table;                                                                      \
+    int load(struct cgs_diag *d) CGS_WUR;
+
 /*
  * In an api's .c file (which sees the real declarations): the table `struct type table`, its
  * symbol rows from the X-macro list, and `int load(struct cgs_diag *d)` that fills it.

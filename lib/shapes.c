@@ -64,7 +64,6 @@ struct cgs_shape_ctx {
     } * schemas;
     const struct cgs_sym **small; /* interned constants 0..SMALL_INTS-1 */
     uint32_t bodies_entered;      /* at the top level: bodies entered, nested ones included */
-    bool own_caches;              /* the top level: it made the caches (caches_take) */
     struct memo_slot {
         const struct cgs_sym *a, *b, *r;
         char op;
@@ -8628,9 +8627,14 @@ done:
 
 /* The caches: the top-level inference's own (about 480 KB, zeroed), a body's those of the
  * inference it is inside (one root's symbols, arena and operator tables: the same answers). */
+static const struct cgs_shape_ctx *nest_root(const struct cgs_shape_ctx *sc)
+{
+    return sc->opts && sc->opts->nest ? sc->opts->nest->root : NULL;
+}
+
 static void caches_take(struct cgs_shape_ctx *sc)
 {
-    const struct cgs_shape_ctx *root = sc->opts && sc->opts->nest ? sc->opts->nest->root : NULL;
+    const struct cgs_shape_ctx *root = nest_root(sc);
     if (root) {
         sc->hints = root->hints;
         sc->ops = root->ops;
@@ -8639,7 +8643,6 @@ static void caches_take(struct cgs_shape_ctx *sc)
         sc->memo = root->memo;
         return;
     }
-    sc->own_caches = true;
     sc->hints = cgs_xcalloc(HINT_SLOTS, sizeof(*sc->hints));
     sc->ops = cgs_xcalloc(OP_SLOTS, sizeof(*sc->ops));
     sc->schemas = cgs_xcalloc(CGS_OP_COUNT, sizeof(*sc->schemas));
@@ -8651,8 +8654,8 @@ static void caches_take(struct cgs_shape_ctx *sc)
 
 static void caches_drop(struct cgs_shape_ctx *sc)
 {
-    if (!sc->own_caches)
-        return;
+    if (nest_root(sc))
+        return; /* a body's caches are its root's */
     free(sc->hints);
     free(sc->ops);
     free(sc->schemas);

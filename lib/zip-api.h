@@ -18,13 +18,8 @@
     X(zip_open) X(zip_open_from_source) X(zip_source_buffer_create) X(zip_source_free)             \
     X(zip_stat_index) X(zip_strerror)
 
-struct cgs_zip_api {
-    CGS_ZIP_SYMBOLS(CGS_DYNLIB_FIELD)
-};
-extern struct cgs_zip_api cgs_zip_api;
-
-/* Open libzip (once): 0, or -1 with d saying what is missing. */
-int cgs_zip_load(struct cgs_diag *d) CGS_WUR;
+/* the table, and cgs_zip_load(): open libzip (once) and fill it */
+CGS_DYNLIB_DECLARE(cgs_zip_api, cgs_zip_api, CGS_ZIP_SYMBOLS, cgs_zip_load)
 
 #ifndef CGS_ZIP_API_TABLE
 #define zip_discard (*cgs_zip_api.zip_discard)

@@ -18,13 +18,8 @@
     X(start_color) X(use_default_colors) X(waddch) X(waddnstr) X(wattr_off) X(wattr_on)            \
     X(wclear) X(wclrtoeol) X(wgetch) X(wmove) X(wrefresh) X(wtimeout)
 
-struct cgs_curses_api {
-    CGS_CURSES_SYMBOLS(CGS_DYNLIB_FIELD)
-};
-extern struct cgs_curses_api cgs_curses_api;
-
-/* Open ncursesw (once): 0, or -1 with d saying what is missing. */
-int cgs_curses_load(struct cgs_diag *d) CGS_WUR;
+/* the table, and cgs_curses_load(): open ncursesw (once) and fill it */
+CGS_DYNLIB_DECLARE(cgs_curses_api, cgs_curses_api, CGS_CURSES_SYMBOLS, cgs_curses_load)
 
 #ifndef CGS_CURSES_API_TABLE
 #undef COLS

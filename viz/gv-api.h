@@ -19,13 +19,8 @@
     X(agraphof) X(agsafeset) X(agseterrf) X(agstrdup) X(agstrdup_html) X(agstrfree) X(agsubg)    \
     X(agwrite) X(gvContext) X(gvFreeLayout) X(gvFreeRenderData) X(gvLayout) X(gvRenderData)
 
-struct cgs_gv_api {
-    CGS_GV_SYMBOLS(CGS_DYNLIB_FIELD)
-};
-extern struct cgs_gv_api cgs_gv_api;
-
-/* Open Graphviz (once): 0, or -1 with d saying what is missing. */
-int cgs_gv_load(struct cgs_diag *d) CGS_WUR;
+/* the table, and cgs_gv_load(): open Graphviz (once) and fill it */
+CGS_DYNLIB_DECLARE(cgs_gv_api, cgs_gv_api, CGS_GV_SYMBOLS, cgs_gv_load)
 
 #ifndef CGS_GV_API_TABLE
 #define AgIoDisc (*cgs_gv_api.AgIoDisc)

@@ -57,6 +57,9 @@ int main(int argc, char **argv)
     static const long sizes[] = {40000, 80000, 160000, 320000};
     setenv("CGSCOPE_THREADS", "1", 1);
     enum { NS = sizeof(sizes) / sizeof(sizes[0]) };
+    /* runs per size, the best kept: more of the small ones, whose best is most at the mercy
+       of noise */
+    static const int runs[NS] = {20, 10, 5, 5};
     static const char *const cmds[][6] = {
         {"info", "--json", NULL},
         {"split", "--split-ops", "aten._softmax.default", "--json", NULL},
@@ -89,16 +92,15 @@ int main(int argc, char **argv)
             char out[4200];
             printf("  %-7s %-36s", shared ? "shared" : "blocks", cmds[c][0]);
             /* the runs of the four sizes interleaved, so that a slow spell of this machine
-               falls on all of them, and more of the small ones (20, 10, 5, 5): their best is
-               the one most at the mercy of noise */
+               falls on all of them */
             for (int i = 0; i < NS; i++)
                 t[i] = 1e9;
-            for (int r = 0; r < 20; r++) {
+            for (int r = 0; r < runs[0]; r++) {
                 for (int i = 0; i < NS; i++) {
                     char *av[12];
                     int k = 0;
                     double x;
-                    if (r >= (i == 0 ? 20 : i == 1 ? 10 : 5))
+                    if (r >= runs[i])
                         continue;
                     av[k++] = argv[1];
                     av[k++] = (char *)cmds[c][0];
