@@ -161,7 +161,9 @@ check "truncated trace" 0 "$CGSCOPE" top "$T/cut.log" --once --json
 
 # ---- the live dashboard, under tmux ----
 command -v tmux >/dev/null || { echo "note: no tmux, live view not tested"; finish; exit $?; }
-S="$T/tmux.sock"
+# each tmux session gets a server of its own (a socket per block): a new session on a socket whose
+# server is still going away after kill-server dies with it (seen once in CI)
+S="$T/tmux-live.sock"
 tm() { tmux -S "$S" "$@"; }
 screen() { tm capture-pane -p -t cgs > "$T/screen"; }
 wait_for() { # text: up to 10 s
@@ -211,6 +213,7 @@ echo "fake run done"
 exit 3
 EOF2
 chmod +x "$T/fake.sh"
+S="$T/tmux-cmd.sock"
 tm new-session -d -s cgs -x 150 -y 30 "env TERM=xterm $CGSCOPE top --dir $T/run -- $T/fake.sh; echo top-exit=\$? > $T/top-exit; sleep 30"
 wait_for "command exited with 3"
 has "live rows from the trace" "$T/screen" "forward (model.py:10)"
@@ -223,6 +226,7 @@ tm kill-server 2>/dev/null
 # without ncursesw installed (its name changed in a copy of the binary): a message and exit 2
 sed 's/libncursesw\.so\./libncursesX.so./' "$CGSCOPE" > "$T/cgs-nocurses" && chmod +x "$T/cgs-nocurses"
 if ! cmp -s "$CGSCOPE" "$T/cgs-nocurses"; then
+    S="$T/tmux-nocurses.sock"
     tm new-session -d -s cgs -x 150 -y 30 \
         "env TERM=xterm $T/cgs-nocurses top $EV 2>$T/nocurses.err; echo top-exit=\$? > $T/nc-exit; sleep 30"
     i=0; while [ ! -s "$T/nc-exit" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
