@@ -62,6 +62,8 @@ OP(M_ABS, "abs", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_ABS_, "abs_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(M_ABSOLUTE, "absolute", unary,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(M_ABSOLUTE_, "absolute_", inplace,
    "self", CGS_OPF_INPLACE)
 OP(M_ACOS, "acos", unary_float,
@@ -112,18 +114,32 @@ OP(M_ANGLE, "angle", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(M_ANY, "any", reduce_bool,
    "self, dim, keepdim=False", CGS_OPF_REDUCTION)
+OP(M_ARCCOS, "arccos", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(M_ARCCOS_, "arccos_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(M_ARCCOSH, "arccosh", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(M_ARCCOSH_, "arccosh_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(M_ARCSIN, "arcsin", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(M_ARCSIN_, "arcsin_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(M_ARCSINH, "arcsinh", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(M_ARCSINH_, "arcsinh_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(M_ARCTAN, "arctan", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(M_ARCTAN2, "arctan2", binary_float,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(M_ARCTAN2_, "arctan2_", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(M_ARCTAN_, "arctan_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(M_ARCTANH, "arctanh", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(M_ARCTANH_, "arctanh_", inplace,
    "self", CGS_OPF_INPLACE)
 OP(M_ARGMAX, "argmax", reduce_index,
@@ -2042,8 +2058,8 @@ OP(ATEN_ABS_OUT, "aten.abs.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_ABS__DEFAULT, "aten.abs_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_ABSOLUTE_DEFAULT, "aten.absolute.default", none,
-   "self", 0)
+OP(ATEN_ABSOLUTE_DEFAULT, "aten.absolute.default", unary,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_ABSOLUTE_OUT, "aten.absolute.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_ABSOLUTE__DEFAULT, "aten.absolute_.default", inplace,
@@ -2084,7 +2100,7 @@ OP(ATEN_ADAPTIVE_AVG_POOL2D_DEFAULT, "aten.adaptive_avg_pool2d.default", adaptiv
    "self, output_size", 0)
 OP(ATEN_ADAPTIVE_AVG_POOL2D_OUT, "aten.adaptive_avg_pool2d.out", out,
    "self, output_size, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_ADAPTIVE_AVG_POOL3D_DEFAULT, "aten.adaptive_avg_pool3d.default", none,
+OP(ATEN_ADAPTIVE_AVG_POOL3D_DEFAULT, "aten.adaptive_avg_pool3d.default", adaptive_pool,
    "self, output_size", 0)
 OP(ATEN_ADAPTIVE_AVG_POOL3D_OUT, "aten.adaptive_avg_pool3d.out", out,
    "self, output_size, *, !out", CGS_OPF_INPLACE)
@@ -2296,44 +2312,44 @@ OP(ATEN_ARANGE_START_OUT, "aten.arange.start_out", out,
    "start, end, step=1, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_ARANGE_START_STEP, "aten.arange.start_step", arange,
    "start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY | CGS_OPF_CORE)
-OP(ATEN_ARCCOS_DEFAULT, "aten.arccos.default", none,
-   "self", 0)
+OP(ATEN_ARCCOS_DEFAULT, "aten.arccos.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_ARCCOS_OUT, "aten.arccos.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_ARCCOS__DEFAULT, "aten.arccos_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN_ARCCOSH_DEFAULT, "aten.arccosh.default", none,
-   "self", 0)
+OP(ATEN_ARCCOSH_DEFAULT, "aten.arccosh.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_ARCCOSH_OUT, "aten.arccosh.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_ARCCOSH__DEFAULT, "aten.arccosh_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN_ARCSIN_DEFAULT, "aten.arcsin.default", none,
-   "self", 0)
+OP(ATEN_ARCSIN_DEFAULT, "aten.arcsin.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_ARCSIN_OUT, "aten.arcsin.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_ARCSIN__DEFAULT, "aten.arcsin_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN_ARCSINH_DEFAULT, "aten.arcsinh.default", none,
-   "self", 0)
+OP(ATEN_ARCSINH_DEFAULT, "aten.arcsinh.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_ARCSINH_OUT, "aten.arcsinh.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_ARCSINH__DEFAULT, "aten.arcsinh_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN_ARCTAN_DEFAULT, "aten.arctan.default", none,
-   "self", 0)
+OP(ATEN_ARCTAN_DEFAULT, "aten.arctan.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_ARCTAN_OUT, "aten.arctan.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_ARCTAN2_DEFAULT, "aten.arctan2.default", none,
-   "self, other", 0)
+OP(ATEN_ARCTAN2_DEFAULT, "aten.arctan2.default", binary_float,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_ARCTAN2_OUT, "aten.arctan2.out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_ARCTAN2__DEFAULT, "aten.arctan2_.default", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(ATEN_ARCTAN__DEFAULT, "aten.arctan_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN_ARCTANH_DEFAULT, "aten.arctanh.default", none,
-   "self", 0)
+OP(ATEN_ARCTANH_DEFAULT, "aten.arctanh.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_ARCTANH_OUT, "aten.arctanh.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_ARCTANH__DEFAULT, "aten.arctanh_.default", inplace,
@@ -2850,7 +2866,7 @@ OP(ATEN_COL_INDICES_COPY_DEFAULT, "aten.col_indices_copy.default", none,
    "self", 0)
 OP(ATEN_COL_INDICES_COPY_OUT, "aten.col_indices_copy.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_COLUMN_STACK_DEFAULT, "aten.column_stack.default", none,
+OP(ATEN_COLUMN_STACK_DEFAULT, "aten.column_stack.default", column_stack,
    "tensors", 0)
 OP(ATEN_COLUMN_STACK_OUT, "aten.column_stack.out", out,
    "tensors, *, !out", CGS_OPF_INPLACE)
@@ -2860,7 +2876,7 @@ OP(ATEN_COMPLEX_DEFAULT, "aten.complex.default", complex,
    "real, imag", 0)
 OP(ATEN_COMPLEX_OUT, "aten.complex.out", out,
    "real, imag, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_CONCAT_DEFAULT, "aten.concat.default", none,
+OP(ATEN_CONCAT_DEFAULT, "aten.concat.default", cat,
    "tensors, dim=0", 0)
 OP(ATEN_CONCAT_NAMES, "aten.concat.names", none,
    "tensors, dim", 0)
@@ -2868,7 +2884,7 @@ OP(ATEN_CONCAT_NAMES_OUT, "aten.concat.names_out", out,
    "tensors, dim, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_CONCAT_OUT, "aten.concat.out", out,
    "tensors, dim=0, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_CONCATENATE_DEFAULT, "aten.concatenate.default", none,
+OP(ATEN_CONCATENATE_DEFAULT, "aten.concatenate.default", cat,
    "tensors, dim=0", 0)
 OP(ATEN_CONCATENATE_NAMES, "aten.concatenate.names", none,
    "tensors, dim", 0)
@@ -2894,15 +2910,15 @@ OP(ATEN_CONTIGUOUS_DEFAULT, "aten.contiguous.default", contiguous,
    "self, memory_format=None", 0)
 OP(ATEN_CONV1D_DEFAULT, "aten.conv1d.default", conv,
    "input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1", CGS_OPF_CONV)
-OP(ATEN_CONV1D_PADDING, "aten.conv1d.padding", none,
+OP(ATEN_CONV1D_PADDING, "aten.conv1d.padding", conv,
    "input, weight, bias=None, stride=[1], padding='valid', dilation=[1], groups=1", 0)
 OP(ATEN_CONV2D_DEFAULT, "aten.conv2d.default", conv,
    "input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1", CGS_OPF_CONV)
-OP(ATEN_CONV2D_PADDING, "aten.conv2d.padding", none,
+OP(ATEN_CONV2D_PADDING, "aten.conv2d.padding", conv,
    "input, weight, bias=None, stride=[1, 1], padding='valid', dilation=[1, 1], groups=1", 0)
 OP(ATEN_CONV3D_DEFAULT, "aten.conv3d.default", conv,
    "input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1", CGS_OPF_CONV)
-OP(ATEN_CONV3D_PADDING, "aten.conv3d.padding", none,
+OP(ATEN_CONV3D_PADDING, "aten.conv3d.padding", conv,
    "input, weight, bias=None, stride=[1, 1, 1], padding='valid', dilation=[1, 1, 1], groups=1", 0)
 OP(ATEN_CONV_DEPTHWISE3D_DEFAULT, "aten.conv_depthwise3d.default", none,
    "self, weight, kernel_size, bias, stride, padding, dilation", 0)
@@ -3020,7 +3036,7 @@ OP(ATEN_COSH_OUT, "aten.cosh.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_COSH__DEFAULT, "aten.cosh_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_COSINE_EMBEDDING_LOSS_DEFAULT, "aten.cosine_embedding_loss.default", none,
+OP(ATEN_COSINE_EMBEDDING_LOSS_DEFAULT, "aten.cosine_embedding_loss.default", loss_per_sample3,
    "input1, input2, target, margin=0., reduction=1", 0)
 OP(ATEN_COSINE_SIMILARITY_DEFAULT, "aten.cosine_similarity.default", cosine_similarity,
    "x1, x2, dim=1, eps=1e-08", 0)
@@ -3052,7 +3068,7 @@ OP(ATEN_CROSS_DEFAULT, "aten.cross.default", linalg_cross,
    "self, other, dim=None", 0)
 OP(ATEN_CROSS_OUT, "aten.cross.out", out,
    "self, other, dim=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_CROSS_ENTROPY_LOSS_DEFAULT, "aten.cross_entropy_loss.default", none,
+OP(ATEN_CROSS_ENTROPY_LOSS_DEFAULT, "aten.cross_entropy_loss.default", nll_like,
    "self, target, weight=None, reduction=1, ignore_index=-100, label_smoothing=0.", 0)
 OP(ATEN_CROW_INDICES_DEFAULT, "aten.crow_indices.default", none,
    "self", CGS_OPF_VIEW)
@@ -3186,8 +3202,8 @@ OP(ATEN_DEQUANTIZE_TENSORS, "aten.dequantize.tensors", none,
    "tensors", 0)
 OP(ATEN_DEQUANTIZE_TENSORS_OUT, "aten.dequantize.tensors_out", out,
    "tensors, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_DET_DEFAULT, "aten.det.default", none,
-   "self", 0)
+OP(ATEN_DET_DEFAULT, "aten.det.default", linalg_det1,
+   "A", 0)
 OP(ATEN_DETACH_DEFAULT, "aten.detach.default", alias,
    "self", CGS_OPF_VIEW)
 OP(ATEN_DETACH__DEFAULT, "aten.detach_.default", inplace,
@@ -3262,7 +3278,7 @@ OP(ATEN_DIGAMMA_OUT, "aten.digamma.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_DIGAMMA__DEFAULT, "aten.digamma_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_DIM_DEFAULT, "aten.dim.default", none,
+OP(ATEN_DIM_DEFAULT, "aten.dim.default", dim,
    "self", 0)
 OP(ATEN_DIST_DEFAULT, "aten.dist.default", dist,
    "self, other, p=2", 0)
@@ -3302,14 +3318,14 @@ OP(ATEN_DIV__TENSOR, "aten.div_.Tensor", inplace,
    "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_DIV__TENSOR_MODE, "aten.div_.Tensor_mode", inplace,
    "self, other, *, rounding_mode", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_DIVIDE_SCALAR, "aten.divide.Scalar", none,
-   "self, other", 0)
-OP(ATEN_DIVIDE_SCALAR_MODE, "aten.divide.Scalar_mode", none,
-   "self, other, *, rounding_mode", 0)
-OP(ATEN_DIVIDE_TENSOR, "aten.divide.Tensor", none,
-   "self, other", 0)
-OP(ATEN_DIVIDE_TENSOR_MODE, "aten.divide.Tensor_mode", none,
-   "self, other, *, rounding_mode", 0)
+OP(ATEN_DIVIDE_SCALAR, "aten.divide.Scalar", binary_float,
+   "self, other", CGS_OPF_ELEMENTWISE)
+OP(ATEN_DIVIDE_SCALAR_MODE, "aten.divide.Scalar_mode", pointwise,
+   "%self, %other, *, rounding_mode", CGS_OPF_ELEMENTWISE)
+OP(ATEN_DIVIDE_TENSOR, "aten.divide.Tensor", binary_float,
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
+OP(ATEN_DIVIDE_TENSOR_MODE, "aten.divide.Tensor_mode", binary_div_mode,
+   "self, other, *, rounding_mode", CGS_OPF_ELEMENTWISE)
 OP(ATEN_DIVIDE_OUT, "aten.divide.out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_DIVIDE_OUT_MODE, "aten.divide.out_mode", out,
@@ -3338,11 +3354,11 @@ OP(ATEN_DROPOUT_DEFAULT, "aten.dropout.default", dropout,
    "input, p, train", 0)
 OP(ATEN_DROPOUT__DEFAULT, "aten.dropout_.default", inplace,
    "self, p, train", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_DSPLIT_ARRAY, "aten.dsplit.array", none,
+OP(ATEN_DSPLIT_ARRAY, "aten.dsplit.array", dsplit,
    "self, indices", CGS_OPF_VIEW)
-OP(ATEN_DSPLIT_INT, "aten.dsplit.int", none,
+OP(ATEN_DSPLIT_INT, "aten.dsplit.int", dsplit,
    "self, sections", CGS_OPF_VIEW)
-OP(ATEN_DSTACK_DEFAULT, "aten.dstack.default", none,
+OP(ATEN_DSTACK_DEFAULT, "aten.dstack.default", dstack,
    "tensors", 0)
 OP(ATEN_DSTACK_OUT, "aten.dstack.out", out,
    "tensors, *, !out", CGS_OPF_INPLACE)
@@ -3510,7 +3526,7 @@ OP(ATEN_EXP__DEFAULT, "aten.exp_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_EXPAND_DEFAULT, "aten.expand.default", expand,
    "self, size, *, implicit=False", CGS_OPF_VIEW | CGS_OPF_CORE)
-OP(ATEN_EXPAND_AS_DEFAULT, "aten.expand_as.default", none,
+OP(ATEN_EXPAND_AS_DEFAULT, "aten.expand_as.default", expand_as,
    "self, other", CGS_OPF_VIEW)
 OP(ATEN_EXPAND_COPY_DEFAULT, "aten.expand_copy.default", copy_of_expand,
    "self, size, *, implicit=False", 0)
@@ -3700,8 +3716,8 @@ OP(ATEN_FILL_DIAGONAL__DEFAULT, "aten.fill_diagonal_.default", inplace,
    "self, fill_value, wrap=False", CGS_OPF_INPLACE)
 OP(ATEN_FIND_DEFAULT, "aten.find.default", none,
    "self, substr, start=0, end=-1", 0)
-OP(ATEN_FIX_DEFAULT, "aten.fix.default", none,
-   "self", 0)
+OP(ATEN_FIX_DEFAULT, "aten.fix.default", unary,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_FIX_OUT, "aten.fix.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_FIX__DEFAULT, "aten.fix_.default", inplace,
@@ -3926,7 +3942,7 @@ OP(ATEN_GEQRF_A, "aten.geqrf.a", out,
    "self, *, !a, !tau", CGS_OPF_INPLACE)
 OP(ATEN_GEQRF_DEFAULT, "aten.geqrf.default", none,
    "self", 0)
-OP(ATEN_GER_DEFAULT, "aten.ger.default", none,
+OP(ATEN_GER_DEFAULT, "aten.ger.default", outer,
    "self, vec2", 0)
 OP(ATEN_GER_OUT, "aten.ger.out", out,
    "self, vec2, *, !out", CGS_OPF_INPLACE)
@@ -3992,24 +4008,24 @@ OP(ATEN_GRADIENT_TENSORARRAY, "aten.gradient.tensorarray", none,
    "self, *, spacing, dim, edge_order=1", 0)
 OP(ATEN_GRADIENT_TENSORARRAYINT, "aten.gradient.tensorarrayint", none,
    "self, *, spacing, dim=None, edge_order=1", 0)
-OP(ATEN_GREATER_SCALAR, "aten.greater.Scalar", none,
-   "self, other", 0)
+OP(ATEN_GREATER_SCALAR, "aten.greater.Scalar", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_GREATER_SCALAR_OUT, "aten.greater.Scalar_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_GREATER_TENSOR, "aten.greater.Tensor", none,
-   "self, other", 0)
+OP(ATEN_GREATER_TENSOR, "aten.greater.Tensor", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_GREATER_TENSOR_OUT, "aten.greater.Tensor_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_GREATER__SCALAR, "aten.greater_.Scalar", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(ATEN_GREATER__TENSOR, "aten.greater_.Tensor", inplace,
    "self, other", CGS_OPF_INPLACE)
-OP(ATEN_GREATER_EQUAL_SCALAR, "aten.greater_equal.Scalar", none,
-   "self, other", 0)
+OP(ATEN_GREATER_EQUAL_SCALAR, "aten.greater_equal.Scalar", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_GREATER_EQUAL_SCALAR_OUT, "aten.greater_equal.Scalar_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_GREATER_EQUAL_TENSOR, "aten.greater_equal.Tensor", none,
-   "self, other", 0)
+OP(ATEN_GREATER_EQUAL_TENSOR, "aten.greater_equal.Tensor", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_GREATER_EQUAL_TENSOR_OUT, "aten.greater_equal.Tensor_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_GREATER_EQUAL__SCALAR, "aten.greater_equal_.Scalar", inplace,
@@ -4144,7 +4160,7 @@ OP(ATEN_HEAVISIDE__DEFAULT, "aten.heaviside_.default", inplace,
    "self, values", CGS_OPF_INPLACE)
 OP(ATEN_HEX_DEFAULT, "aten.hex.default", none,
    "i", 0)
-OP(ATEN_HINGE_EMBEDDING_LOSS_DEFAULT, "aten.hinge_embedding_loss.default", none,
+OP(ATEN_HINGE_EMBEDDING_LOSS_DEFAULT, "aten.hinge_embedding_loss.default", loss_elementwise2,
    "self, target, margin=1., reduction=1", 0)
 OP(ATEN_HISTC_DEFAULT, "aten.histc.default", histc,
    "self, bins=100, min=0, max=0", 0)
@@ -4164,15 +4180,15 @@ OP(ATEN_HISTOGRAMDD_DEFAULT, "aten.histogramdd.default", none,
    "self, bins, range=None, weight=None, density=False", 0)
 OP(ATEN_HISTOGRAMDD_INT_BINS, "aten.histogramdd.int_bins", none,
    "self, bins, range=None, weight=None, density=False", 0)
-OP(ATEN_HSPLIT_ARRAY, "aten.hsplit.array", none,
+OP(ATEN_HSPLIT_ARRAY, "aten.hsplit.array", hsplit,
    "self, indices", CGS_OPF_VIEW)
-OP(ATEN_HSPLIT_INT, "aten.hsplit.int", none,
+OP(ATEN_HSPLIT_INT, "aten.hsplit.int", hsplit,
    "self, sections", CGS_OPF_VIEW)
 OP(ATEN_HSPMM_DEFAULT, "aten.hspmm.default", none,
    "mat1, mat2", 0)
 OP(ATEN_HSPMM_OUT, "aten.hspmm.out", out,
    "mat1, mat2, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_HSTACK_DEFAULT, "aten.hstack.default", none,
+OP(ATEN_HSTACK_DEFAULT, "aten.hstack.default", hstack,
    "tensors", 0)
 OP(ATEN_HSTACK_OUT, "aten.hstack.out", out,
    "tensors, *, !out", CGS_OPF_INPLACE)
@@ -4312,14 +4328,14 @@ OP(ATEN_INNER_OUT, "aten.inner.out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_INSERT_T, "aten.insert.t", inplace,
    "self, idx, el", CGS_OPF_INPLACE)
-OP(ATEN_INSTANCE_NORM_DEFAULT, "aten.instance_norm.default", none,
+OP(ATEN_INSTANCE_NORM_DEFAULT, "aten.instance_norm.default", instance_norm,
    "input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled", 0)
 OP(ATEN_INT_REPR_DEFAULT, "aten.int_repr.default", none,
    "self", 0)
 OP(ATEN_INT_REPR_OUT, "aten.int_repr.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_INVERSE_DEFAULT, "aten.inverse.default", none,
-   "self", 0)
+OP(ATEN_INVERSE_DEFAULT, "aten.inverse.default", linalg_first_of_factor,
+   "A", 0)
 OP(ATEN_INVERSE_OUT, "aten.inverse.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_IS_AUTOCAST_CPU_ENABLED_DEFAULT, "aten.is_autocast_cpu_enabled.default", none,
@@ -4438,7 +4454,7 @@ OP(ATEN_ISTITLE_DEFAULT, "aten.istitle.default", none,
    "self", 0)
 OP(ATEN_ISUPPER_DEFAULT, "aten.isupper.default", none,
    "self", 0)
-OP(ATEN_ITEM_DEFAULT, "aten.item.default", none,
+OP(ATEN_ITEM_DEFAULT, "aten.item.default", item,
    "self", CGS_OPF_DYNAMIC)
 OP(ATEN_ITEMS_TENSOR, "aten.items.Tensor", none,
    "self", 0)
@@ -4478,7 +4494,7 @@ OP(ATEN_KEYS_INT, "aten.keys.int", none,
    "self", 0)
 OP(ATEN_KEYS_STR, "aten.keys.str", none,
    "self", 0)
-OP(ATEN_KL_DIV_DEFAULT, "aten.kl_div.default", none,
+OP(ATEN_KL_DIV_DEFAULT, "aten.kl_div.default", loss_elementwise2,
    "self, target, reduction=1, *, log_target=False", 0)
 OP(ATEN_KRON_DEFAULT, "aten.kron.default", kron,
    "self, other", 0)
@@ -4576,24 +4592,24 @@ OP(ATEN_LERP__SCALAR, "aten.lerp_.Scalar", inplace,
    "self, end, weight", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_LERP__TENSOR, "aten.lerp_.Tensor", inplace,
    "self, end, weight", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_LESS_SCALAR, "aten.less.Scalar", none,
-   "self, other", 0)
+OP(ATEN_LESS_SCALAR, "aten.less.Scalar", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_LESS_SCALAR_OUT, "aten.less.Scalar_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LESS_TENSOR, "aten.less.Tensor", none,
-   "self, other", 0)
+OP(ATEN_LESS_TENSOR, "aten.less.Tensor", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_LESS_TENSOR_OUT, "aten.less.Tensor_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_LESS__SCALAR, "aten.less_.Scalar", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(ATEN_LESS__TENSOR, "aten.less_.Tensor", inplace,
    "self, other", CGS_OPF_INPLACE)
-OP(ATEN_LESS_EQUAL_SCALAR, "aten.less_equal.Scalar", none,
-   "self, other", 0)
+OP(ATEN_LESS_EQUAL_SCALAR, "aten.less_equal.Scalar", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_LESS_EQUAL_SCALAR_OUT, "aten.less_equal.Scalar_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LESS_EQUAL_TENSOR, "aten.less_equal.Tensor", none,
-   "self, other", 0)
+OP(ATEN_LESS_EQUAL_TENSOR, "aten.less_equal.Tensor", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_LESS_EQUAL_TENSOR_OUT, "aten.less_equal.Tensor_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_LESS_EQUAL__SCALAR, "aten.less_equal_.Scalar", inplace,
@@ -4710,8 +4726,8 @@ OP(ATEN_LINALG_LU_SOLVE_DEFAULT, "aten.linalg_lu_solve.default", linalg_lu_solve
    "LU, pivots, B, *, left=True, adjoint=False", 0)
 OP(ATEN_LINALG_LU_SOLVE_OUT, "aten.linalg_lu_solve.out", out,
    "LU, pivots, B, *, left=True, adjoint=False, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_MATMUL_DEFAULT, "aten.linalg_matmul.default", none,
-   "self, other", 0)
+OP(ATEN_LINALG_MATMUL_DEFAULT, "aten.linalg_matmul.default", matmul,
+   "self, other", CGS_OPF_MATMUL)
 OP(ATEN_LINALG_MATMUL_OUT, "aten.linalg_matmul.out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_LINALG_MATRIX_EXP_DEFAULT, "aten.linalg_matrix_exp.default", none,
@@ -5080,7 +5096,7 @@ OP(ATEN_MANUAL_SEED_DEFAULT, "aten.manual_seed.default", novalue,
    "seed", CGS_OPF_NOVALUE)
 OP(ATEN_MANUAL_SEED_GENERATOR, "aten.manual_seed.generator", inplace,
    "self, seed", CGS_OPF_INPLACE)
-OP(ATEN_MARGIN_RANKING_LOSS_DEFAULT, "aten.margin_ranking_loss.default", none,
+OP(ATEN_MARGIN_RANKING_LOSS_DEFAULT, "aten.margin_ranking_loss.default", loss_elementwise3,
    "input1, input2, target, margin=0., reduction=1", 0)
 OP(ATEN_MASKED_FILL_SCALAR, "aten.masked_fill.Scalar", masked_fill,
    "self, mask, value", CGS_OPF_ELEMENTWISE)
@@ -5440,7 +5456,7 @@ OP(ATEN_MULTI_MARGIN_LOSS_BACKWARD_DEFAULT, "aten.multi_margin_loss_backward.def
    "grad_output, self, target, p, margin, weight=None, reduction=1", 0)
 OP(ATEN_MULTI_MARGIN_LOSS_BACKWARD_GRAD_INPUT, "aten.multi_margin_loss_backward.grad_input", out,
    "grad_output, self, target, p, margin, weight=None, reduction=1, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_MULTILABEL_MARGIN_LOSS_DEFAULT, "aten.multilabel_margin_loss.default", none,
+OP(ATEN_MULTILABEL_MARGIN_LOSS_DEFAULT, "aten.multilabel_margin_loss.default", loss_per_sample,
    "self, target, reduction=1", 0)
 OP(ATEN_MULTILABEL_MARGIN_LOSS_OUT, "aten.multilabel_margin_loss.out", out,
    "self, target, reduction=1, *, !out", CGS_OPF_INPLACE)
@@ -5456,10 +5472,10 @@ OP(ATEN_MULTINOMIAL_DEFAULT, "aten.multinomial.default", multinomial,
    "self, num_samples, replacement=False, *, generator=None", CGS_OPF_RANDOM)
 OP(ATEN_MULTINOMIAL_OUT, "aten.multinomial.out", out,
    "self, num_samples, replacement=False, *, generator=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_MULTIPLY_SCALAR, "aten.multiply.Scalar", none,
-   "self, other", 0)
-OP(ATEN_MULTIPLY_TENSOR, "aten.multiply.Tensor", none,
-   "self, other", 0)
+OP(ATEN_MULTIPLY_SCALAR, "aten.multiply.Scalar", binary,
+   "self, other", CGS_OPF_ELEMENTWISE)
+OP(ATEN_MULTIPLY_TENSOR, "aten.multiply.Tensor", binary,
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(ATEN_MULTIPLY_OUT, "aten.multiply.out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_MULTIPLY__SCALAR, "aten.multiply_.Scalar", inplace,
@@ -5620,8 +5636,8 @@ OP(ATEN_NEG_OUT, "aten.neg.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_NEG__DEFAULT, "aten.neg_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_NEGATIVE_DEFAULT, "aten.negative.default", none,
-   "self", 0)
+OP(ATEN_NEGATIVE_DEFAULT, "aten.negative.default", unary,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_NEGATIVE_OUT, "aten.negative.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_NEGATIVE__DEFAULT, "aten.negative_.default", inplace,
@@ -5654,7 +5670,7 @@ OP(ATEN_NEXTAFTER_OUT, "aten.nextafter.out", out,
    "self, other, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_NEXTAFTER__DEFAULT, "aten.nextafter_.default", inplace,
    "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_NLL_LOSS_DEFAULT, "aten.nll_loss.default", none,
+OP(ATEN_NLL_LOSS_DEFAULT, "aten.nll_loss.default", nll_like,
    "self, target, weight=None, reduction=1, ignore_index=-100", 0)
 OP(ATEN_NLL_LOSS_OUT, "aten.nll_loss.out", out,
    "self, target, weight=None, reduction=1, ignore_index=-100, *, !out", CGS_OPF_INPLACE)
@@ -5678,7 +5694,7 @@ OP(ATEN_NLL_LOSS_FORWARD_DEFAULT, "aten.nll_loss_forward.default", nll_loss,
    "self, target, weight, reduction, ignore_index", 0)
 OP(ATEN_NLL_LOSS_FORWARD_OUTPUT, "aten.nll_loss_forward.output", out,
    "self, target, weight, reduction, ignore_index, *, !output, !total_weight", CGS_OPF_INPLACE)
-OP(ATEN_NLL_LOSS_ND_DEFAULT, "aten.nll_loss_nd.default", none,
+OP(ATEN_NLL_LOSS_ND_DEFAULT, "aten.nll_loss_nd.default", nll_like,
    "self, target, weight=None, reduction=1, ignore_index=-100", 0)
 OP(ATEN_NONZERO_DEFAULT, "aten.nonzero.default", nonzero,
    "self", CGS_OPF_DYNAMIC | CGS_OPF_CORE)
@@ -5738,12 +5754,12 @@ OP(ATEN_NORMAL__DEFAULT, "aten.normal_.default", inplace,
    "self, mean=0., std=1., *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(ATEN_NORMAL_FUNCTIONAL_DEFAULT, "aten.normal_functional.default", none,
    "self, mean=0., std=1., *, generator=None", CGS_OPF_RANDOM)
-OP(ATEN_NOT_EQUAL_SCALAR, "aten.not_equal.Scalar", none,
-   "self, other", 0)
+OP(ATEN_NOT_EQUAL_SCALAR, "aten.not_equal.Scalar", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_NOT_EQUAL_SCALAR_OUT, "aten.not_equal.Scalar_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_NOT_EQUAL_TENSOR, "aten.not_equal.Tensor", none,
-   "self, other", 0)
+OP(ATEN_NOT_EQUAL_TENSOR, "aten.not_equal.Tensor", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_NOT_EQUAL_TENSOR_OUT, "aten.not_equal.Tensor_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_NOT_EQUAL__SCALAR, "aten.not_equal_.Scalar", inplace,
@@ -5758,7 +5774,7 @@ OP(ATEN_NUCLEAR_NORM_DIM_OUT, "aten.nuclear_norm.dim_out", out,
    "self, dim, keepdim=False, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_NUCLEAR_NORM_OUT, "aten.nuclear_norm.out", out,
    "self, keepdim=False, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_NUMEL_DEFAULT, "aten.numel.default", none,
+OP(ATEN_NUMEL_DEFAULT, "aten.numel.default", numel,
    "self", 0)
 OP(ATEN_NUMPY_T_A, "aten.numpy_T.a", none,
    "self", CGS_OPF_VIEW)
@@ -5782,8 +5798,8 @@ OP(ATEN_ONES_LIKE_OUT, "aten.ones_like.out", out,
    "self, *, memory_format=None, !out", CGS_OPF_INPLACE)
 OP(ATEN_ORD_DEFAULT, "aten.ord.default", none,
    "string", 0)
-OP(ATEN_ORGQR_DEFAULT, "aten.orgqr.default", none,
-   "self, input2", 0)
+OP(ATEN_ORGQR_DEFAULT, "aten.orgqr.default", householder_product,
+   "input, tau", 0)
 OP(ATEN_ORGQR_OUT, "aten.orgqr.out", out,
    "self, input2, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_ORMQR_DEFAULT, "aten.ormqr.default", ormqr,
@@ -5834,7 +5850,7 @@ OP(ATEN_POISSON_DEFAULT, "aten.poisson.default", none,
    "self, generator=None", CGS_OPF_RANDOM)
 OP(ATEN_POISSON_OUT, "aten.poisson.out", out,
    "self, generator=None, *, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_POISSON_NLL_LOSS_DEFAULT, "aten.poisson_nll_loss.default", none,
+OP(ATEN_POISSON_NLL_LOSS_DEFAULT, "aten.poisson_nll_loss.default", loss_elementwise2,
    "input, target, log_input, full, eps, reduction", 0)
 OP(ATEN_POLAR_SCALAR_SCALAR, "aten.polar.Scalar_Scalar", complex,
    "a, b", 0)
@@ -6354,7 +6370,7 @@ OP(ATEN_RINDEX_DEFAULT, "aten.rindex.default", none,
    "self, substr, start=0, end=-1", 0)
 OP(ATEN_RJUST_DEFAULT, "aten.rjust.default", none,
    "self, width, fillchar=' '", 0)
-OP(ATEN_RMS_NORM_DEFAULT, "aten.rms_norm.default", none,
+OP(ATEN_RMS_NORM_DEFAULT, "aten.rms_norm.default", rms_norm,
    "input, normalized_shape, weight=None, eps=None", 0)
 OP(ATEN_RNN_RELU_DATA, "aten.rnn_relu.data", none,
    "data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional", CGS_OPF_RANDOM)
@@ -6400,7 +6416,7 @@ OP(ATEN_ROW_INDICES_COPY_DEFAULT, "aten.row_indices_copy.default", none,
    "self", 0)
 OP(ATEN_ROW_INDICES_COPY_OUT, "aten.row_indices_copy.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_ROW_STACK_DEFAULT, "aten.row_stack.default", none,
+OP(ATEN_ROW_STACK_DEFAULT, "aten.row_stack.default", vstack,
    "tensors", 0)
 OP(ATEN_ROW_STACK_OUT, "aten.row_stack.out", out,
    "tensors, *, !out", CGS_OPF_INPLACE)
@@ -6640,9 +6656,9 @@ OP(ATEN_SINH__DEFAULT, "aten.sinh_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SIZE_DIMNAME, "aten.size.Dimname", none,
    "self, dim", 0)
-OP(ATEN_SIZE_DEFAULT_2, "aten.size.default", none,
+OP(ATEN_SIZE_DEFAULT_2, "aten.size.default", size,
    "self", 0)
-OP(ATEN_SIZE_INT, "aten.size.int", none,
+OP(ATEN_SIZE_INT, "aten.size.int", size,
    "self, dim", 0)
 OP(ATEN_SLICE_TENSOR, "aten.slice.Tensor", slice,
    "self, dim=0, start=None, end=None, step=1", CGS_OPF_VIEW | CGS_OPF_CORE)
@@ -6664,8 +6680,8 @@ OP(ATEN_SLICE_SCATTER_DEFAULT, "aten.slice_scatter.default", clone,
    "self, src, dim=0, start=None, end=None, step=1", CGS_OPF_CORE)
 OP(ATEN_SLICE_SCATTER_OUT, "aten.slice_scatter.out", out,
    "self, src, dim=0, start=None, end=None, step=1, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_SLOGDET_DEFAULT, "aten.slogdet.default", none,
-   "self", 0)
+OP(ATEN_SLOGDET_DEFAULT, "aten.slogdet.default", linalg_slogdet2,
+   "A", 0)
 OP(ATEN_SLOGDET_OUT, "aten.slogdet.out", out,
    "self, *, !sign, !logabsdet", CGS_OPF_INPLACE)
 OP(ATEN_SLOW_CONV3D_DEFAULT, "aten.slow_conv3d.default", none,
@@ -6890,52 +6906,52 @@ OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_W_X_SCALAR, "aten.special_chebyshev_polynom
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_CHEBYSHEV_POLYNOMIAL_W_X_SCALAR_OUT, "aten.special_chebyshev_polynomial_w.x_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_DIGAMMA_DEFAULT, "aten.special_digamma.default", none,
-   "self", 0)
+OP(ATEN_SPECIAL_DIGAMMA_DEFAULT, "aten.special_digamma.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SPECIAL_DIGAMMA_OUT, "aten.special_digamma.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_ENTR_DEFAULT, "aten.special_entr.default", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_ENTR_OUT, "aten.special_entr.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_ERF_DEFAULT, "aten.special_erf.default", none,
-   "self", 0)
+OP(ATEN_SPECIAL_ERF_DEFAULT, "aten.special_erf.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SPECIAL_ERF_OUT, "aten.special_erf.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_ERFC_DEFAULT, "aten.special_erfc.default", none,
-   "self", 0)
+OP(ATEN_SPECIAL_ERFC_DEFAULT, "aten.special_erfc.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SPECIAL_ERFC_OUT, "aten.special_erfc.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_ERFCX_DEFAULT, "aten.special_erfcx.default", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_ERFCX_OUT, "aten.special_erfcx.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_ERFINV_DEFAULT, "aten.special_erfinv.default", none,
-   "self", 0)
+OP(ATEN_SPECIAL_ERFINV_DEFAULT, "aten.special_erfinv.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SPECIAL_ERFINV_OUT, "aten.special_erfinv.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_EXP2_DEFAULT, "aten.special_exp2.default", none,
-   "self", 0)
+OP(ATEN_SPECIAL_EXP2_DEFAULT, "aten.special_exp2.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SPECIAL_EXP2_OUT, "aten.special_exp2.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_EXPIT_DEFAULT, "aten.special_expit.default", none,
-   "self", 0)
+OP(ATEN_SPECIAL_EXPIT_DEFAULT, "aten.special_expit.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SPECIAL_EXPIT_OUT, "aten.special_expit.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_EXPM1_DEFAULT, "aten.special_expm1.default", none,
-   "self", 0)
+OP(ATEN_SPECIAL_EXPM1_DEFAULT, "aten.special_expm1.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SPECIAL_EXPM1_OUT, "aten.special_expm1.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_GAMMAINC_DEFAULT, "aten.special_gammainc.default", none,
-   "self, other", 0)
+OP(ATEN_SPECIAL_GAMMAINC_DEFAULT, "aten.special_gammainc.default", pointwise,
+   "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_GAMMAINC_OUT, "aten.special_gammainc.out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_GAMMAINCC_DEFAULT, "aten.special_gammaincc.default", none,
-   "self, other", 0)
+OP(ATEN_SPECIAL_GAMMAINCC_DEFAULT, "aten.special_gammaincc.default", pointwise,
+   "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_GAMMAINCC_OUT, "aten.special_gammaincc.out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_GAMMALN_DEFAULT, "aten.special_gammaln.default", none,
-   "self", 0)
+OP(ATEN_SPECIAL_GAMMALN_DEFAULT, "aten.special_gammaln.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SPECIAL_GAMMALN_OUT, "aten.special_gammaln.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_HERMITE_POLYNOMIAL_H_DEFAULT, "aten.special_hermite_polynomial_h.default", pointwise,
@@ -6962,8 +6978,8 @@ OP(ATEN_SPECIAL_HERMITE_POLYNOMIAL_HE_X_SCALAR, "aten.special_hermite_polynomial
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_HERMITE_POLYNOMIAL_HE_X_SCALAR_OUT, "aten.special_hermite_polynomial_he.x_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_I0_DEFAULT, "aten.special_i0.default", none,
-   "self", 0)
+OP(ATEN_SPECIAL_I0_DEFAULT, "aten.special_i0.default", pointwise,
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_I0_OUT, "aten.special_i0.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_I0E_DEFAULT, "aten.special_i0e.default", pointwise,
@@ -7002,22 +7018,22 @@ OP(ATEN_SPECIAL_LEGENDRE_POLYNOMIAL_P_X_SCALAR, "aten.special_legendre_polynomia
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_LEGENDRE_POLYNOMIAL_P_X_SCALAR_OUT, "aten.special_legendre_polynomial_p.x_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_LOG1P_DEFAULT, "aten.special_log1p.default", none,
-   "self", 0)
+OP(ATEN_SPECIAL_LOG1P_DEFAULT, "aten.special_log1p.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SPECIAL_LOG1P_OUT, "aten.special_log1p.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_LOG_NDTR_DEFAULT, "aten.special_log_ndtr.default", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_LOG_NDTR_OUT, "aten.special_log_ndtr.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_LOG_SOFTMAX_DEFAULT, "aten.special_log_softmax.default", none,
-   "self, dim, *, dtype=None", 0)
-OP(ATEN_SPECIAL_LOGIT_DEFAULT, "aten.special_logit.default", none,
-   "self, eps=None", 0)
+OP(ATEN_SPECIAL_LOG_SOFTMAX_DEFAULT, "aten.special_log_softmax.default", softmax,
+   "self, dim, dtype=None", CGS_OPF_ELEMENTWISE)
+OP(ATEN_SPECIAL_LOGIT_DEFAULT, "aten.special_logit.default", pointwise,
+   "%self, eps=None", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_LOGIT_OUT, "aten.special_logit.out", out,
    "self, eps=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_LOGSUMEXP_DEFAULT, "aten.special_logsumexp.default", none,
-   "self, dim, keepdim=False", 0)
+OP(ATEN_SPECIAL_LOGSUMEXP_DEFAULT, "aten.special_logsumexp.default", reduce,
+   "self, dim, keepdim=False", CGS_OPF_REDUCTION)
 OP(ATEN_SPECIAL_LOGSUMEXP_OUT, "aten.special_logsumexp.out", out,
    "self, dim, keepdim=False, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_MODIFIED_BESSEL_I0_DEFAULT, "aten.special_modified_bessel_i0.default", pointwise,
@@ -7036,8 +7052,8 @@ OP(ATEN_SPECIAL_MODIFIED_BESSEL_K1_DEFAULT, "aten.special_modified_bessel_k1.def
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_MODIFIED_BESSEL_K1_OUT, "aten.special_modified_bessel_k1.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_MULTIGAMMALN_DEFAULT, "aten.special_multigammaln.default", none,
-   "self, p", 0)
+OP(ATEN_SPECIAL_MULTIGAMMALN_DEFAULT, "aten.special_multigammaln.default", pointwise,
+   "%self, p", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SPECIAL_MULTIGAMMALN_OUT, "aten.special_multigammaln.out", out,
    "self, p, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_NDTR_DEFAULT, "aten.special_ndtr.default", unary_float,
@@ -7052,8 +7068,8 @@ OP(ATEN_SPECIAL_POLYGAMMA_DEFAULT, "aten.special_polygamma.default", pointwise,
    "n, %self", CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_POLYGAMMA_OUT, "aten.special_polygamma.out", out,
    "n, self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_PSI_DEFAULT, "aten.special_psi.default", none,
-   "self", 0)
+OP(ATEN_SPECIAL_PSI_DEFAULT, "aten.special_psi.default", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SPECIAL_PSI_OUT, "aten.special_psi.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_ROUND_DEFAULT, "aten.special_round.default", none,
@@ -7116,8 +7132,8 @@ OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_W_X_SCALAR, "aten.special_shifted_c
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_W_X_SCALAR_OUT, "aten.special_shifted_chebyshev_polynomial_w.x_scalar_out", out,
    "x, n, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_SINC_DEFAULT, "aten.special_sinc.default", none,
-   "self", 0)
+OP(ATEN_SPECIAL_SINC_DEFAULT, "aten.special_sinc.default", pointwise,
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_SINC_OUT, "aten.special_sinc.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_SOFTMAX_DEFAULT, "aten.special_softmax.default", softmax,
@@ -7138,16 +7154,16 @@ OP(ATEN_SPECIAL_XLOG1PY_SELF_SCALAR, "aten.special_xlog1py.self_scalar", pointwi
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_XLOG1PY_SELF_SCALAR_OUT, "aten.special_xlog1py.self_scalar_out", out,
    "self, other, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_XLOGY_DEFAULT, "aten.special_xlogy.default", none,
-   "self, other", 0)
-OP(ATEN_SPECIAL_XLOGY_OTHER_SCALAR, "aten.special_xlogy.other_scalar", none,
-   "self, other", 0)
+OP(ATEN_SPECIAL_XLOGY_DEFAULT, "aten.special_xlogy.default", pointwise,
+   "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(ATEN_SPECIAL_XLOGY_OTHER_SCALAR, "aten.special_xlogy.other_scalar", pointwise,
+   "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_XLOGY_OTHER_SCALAR_OUT, "aten.special_xlogy.other_scalar_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_XLOGY_OUT, "aten.special_xlogy.out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_SPECIAL_XLOGY_SELF_SCALAR, "aten.special_xlogy.self_scalar", none,
-   "self, other", 0)
+OP(ATEN_SPECIAL_XLOGY_SELF_SCALAR, "aten.special_xlogy.self_scalar", pointwise,
+   "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_XLOGY_SELF_SCALAR_OUT, "aten.special_xlogy.self_scalar_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_ZETA_DEFAULT, "aten.special_zeta.default", pointwise,
@@ -7166,7 +7182,7 @@ OP(ATEN_SPLIT_TENSOR, "aten.split.Tensor", split,
    "self, split_size, dim=0", CGS_OPF_VIEW)
 OP(ATEN_SPLIT_DEFAULT, "aten.split.default", none,
    "self, split_sizes, dim=0", CGS_OPF_VIEW)
-OP(ATEN_SPLIT_SIZES, "aten.split.sizes", none,
+OP(ATEN_SPLIT_SIZES, "aten.split.sizes", split,
    "self, split_size, dim=0", CGS_OPF_VIEW)
 OP(ATEN_SPLIT_STR, "aten.split.str", none,
    "self, separator=None, max=-1", 0)
@@ -7318,10 +7334,10 @@ OP(ATEN_SUB__SCALAR, "aten.sub_.Scalar", inplace,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SUB__TENSOR, "aten.sub_.Tensor", inplace,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_SUBTRACT_SCALAR, "aten.subtract.Scalar", none,
-   "self, other, alpha=1", 0)
-OP(ATEN_SUBTRACT_TENSOR, "aten.subtract.Tensor", none,
-   "self, other, *, alpha=1", 0)
+OP(ATEN_SUBTRACT_SCALAR, "aten.subtract.Scalar", binary,
+   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
+OP(ATEN_SUBTRACT_TENSOR, "aten.subtract.Tensor", binary,
+   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(ATEN_SUBTRACT_OUT, "aten.subtract.out", out,
    "self, other, *, alpha=1, !out", CGS_OPF_INPLACE)
 OP(ATEN_SUBTRACT__SCALAR, "aten.subtract_.Scalar", inplace,
@@ -7348,7 +7364,7 @@ OP(ATEN_SUM_INT, "aten.sum.int", none,
    "self", 0)
 OP(ATEN_SUM_OUT, "aten.sum.out", out,
    "self, *, dtype=None, !out", CGS_OPF_INPLACE)
-OP(ATEN_SUM_TO_SIZE_DEFAULT, "aten.sum_to_size.default", none,
+OP(ATEN_SUM_TO_SIZE_DEFAULT, "aten.sum_to_size.default", sum_to_size,
    "self, size", 0)
 OP(ATEN_SVD_U, "aten.svd.U", out,
    "self, some=True, compute_uv=True, *, !U, !S, !V", CGS_OPF_INPLACE)
@@ -7394,7 +7410,7 @@ OP(ATEN_TAKE_DEFAULT, "aten.take.default", take,
    "self, index", 0)
 OP(ATEN_TAKE_OUT, "aten.take.out", out,
    "self, index, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_TAKE_ALONG_DIM_DEFAULT, "aten.take_along_dim.default", none,
+OP(ATEN_TAKE_ALONG_DIM_DEFAULT, "aten.take_along_dim.default", take_along_dim,
    "self, indices, dim=None", 0)
 OP(ATEN_TAKE_ALONG_DIM_OUT, "aten.take_along_dim.out", out,
    "self, indices, dim=None, *, !out", CGS_OPF_INPLACE)
@@ -7440,9 +7456,9 @@ OP(ATEN_TENSOR_FLOAT, "aten.tensor.float", none,
    "t, *, dtype=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(ATEN_TENSOR_INT, "aten.tensor.int", none,
    "t, *, dtype=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
-OP(ATEN_TENSOR_SPLIT_INDICES, "aten.tensor_split.indices", none,
+OP(ATEN_TENSOR_SPLIT_INDICES, "aten.tensor_split.indices", tensor_split,
    "self, indices, dim=0", CGS_OPF_VIEW)
-OP(ATEN_TENSOR_SPLIT_SECTIONS, "aten.tensor_split.sections", none,
+OP(ATEN_TENSOR_SPLIT_SECTIONS, "aten.tensor_split.sections", tensor_split,
    "self, sections, dim=0", CGS_OPF_VIEW)
 OP(ATEN_TENSOR_SPLIT_TENSOR_INDICES_OR_SECTIONS, "aten.tensor_split.tensor_indices_or_sections", none,
    "self, tensor_indices_or_sections, dim=0", CGS_OPF_VIEW)
@@ -7552,7 +7568,7 @@ OP(ATEN_TRIL_INDICES_DEFAULT, "aten.tril_indices.default", tril_indices,
    "row, col, offset=0, *, dtype=4, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_TRIL_INDICES_OUT, "aten.tril_indices.out", out,
    "row, col, offset=0, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_TRIPLET_MARGIN_LOSS_DEFAULT, "aten.triplet_margin_loss.default", none,
+OP(ATEN_TRIPLET_MARGIN_LOSS_DEFAULT, "aten.triplet_margin_loss.default", loss_per_sample3,
    "anchor, positive, negative, margin=1., p=2., eps=9.9999999999999995e-07, swap=False, reduction=1", 0)
 OP(ATEN_TRIU_DEFAULT, "aten.triu.default", contig_copy,
    "self, diagonal=0", 0)
@@ -7564,8 +7580,8 @@ OP(ATEN_TRIU_INDICES_DEFAULT, "aten.triu_indices.default", triu_indices,
    "row, col, offset=0, *, dtype=4, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN_TRIU_INDICES_OUT, "aten.triu_indices.out", out,
    "row, col, offset=0, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_TRUE_DIVIDE_SCALAR, "aten.true_divide.Scalar", none,
-   "self, other", 0)
+OP(ATEN_TRUE_DIVIDE_SCALAR, "aten.true_divide.Scalar", binary_float,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(ATEN_TRUE_DIVIDE_TENSOR, "aten.true_divide.Tensor", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_TRUE_DIVIDE_OUT, "aten.true_divide.out", out,
@@ -7580,7 +7596,7 @@ OP(ATEN_TRUNC_OUT, "aten.trunc.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_TRUNC__DEFAULT, "aten.trunc_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_TYPE_AS_DEFAULT, "aten.type_as.default", none,
+OP(ATEN_TYPE_AS_DEFAULT, "aten.type_as.default", type_as,
    "self, other", 0)
 OP(ATEN_UNBIND_DIMNAME, "aten.unbind.Dimname", none,
    "self, dim", CGS_OPF_VIEW)
@@ -7790,7 +7806,7 @@ OP(ATEN_VIEW_DEFAULT, "aten.view.default", view,
    "self, size", CGS_OPF_VIEW | CGS_OPF_CORE)
 OP(ATEN_VIEW_DTYPE, "aten.view.dtype", view_dtype,
    "self, dtype", CGS_OPF_VIEW)
-OP(ATEN_VIEW_AS_DEFAULT, "aten.view_as.default", none,
+OP(ATEN_VIEW_AS_DEFAULT, "aten.view_as.default", view_as,
    "self, other", CGS_OPF_VIEW)
 OP(ATEN_VIEW_AS_COMPLEX_DEFAULT, "aten.view_as_complex.default", view_as_complex,
    "self", CGS_OPF_VIEW)
@@ -7812,11 +7828,11 @@ OP(ATEN_VIEW_COPY_DTYPE_OUT, "aten.view_copy.dtype_out", out,
    "self, dtype, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_VIEW_COPY_OUT, "aten.view_copy.out", out,
    "self, size, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_VSPLIT_ARRAY, "aten.vsplit.array", none,
+OP(ATEN_VSPLIT_ARRAY, "aten.vsplit.array", vsplit,
    "self, indices", CGS_OPF_VIEW)
-OP(ATEN_VSPLIT_INT, "aten.vsplit.int", none,
+OP(ATEN_VSPLIT_INT, "aten.vsplit.int", vsplit,
    "self, sections", CGS_OPF_VIEW)
-OP(ATEN_VSTACK_DEFAULT, "aten.vstack.default", none,
+OP(ATEN_VSTACK_DEFAULT, "aten.vstack.default", vstack,
    "tensors", 0)
 OP(ATEN_VSTACK_OUT, "aten.vstack.out", out,
    "tensors, *, !out", CGS_OPF_INPLACE)
@@ -8000,6 +8016,8 @@ OP(M_DEG2RAD, "deg2rad", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(M_DEG2RAD_, "deg2rad_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(M_DET, "det", linalg_det1,
+   "A", 0)
 OP(M_DETACH, "detach", alias,
    "self", CGS_OPF_VIEW)
 OP(M_DETACH_, "detach_", inplace,
@@ -8028,12 +8046,16 @@ OP(M_DIV, "div", binary_float,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M_DIV_, "div_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(M_DIVIDE, "divide", binary_float,
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_FAKE_FAST_BINARY)
 OP(M_DIVIDE_, "divide_", inplace,
    "self, other, *, rounding_mode", CGS_OPF_INPLACE)
 OP(M_DOT, "dot", dot,
    "self, tensor", 0)
 OP(M_DOUBLE, "double", convert_to,
    "self, memory_format='preserve_format', *, dtype='float64'", CGS_OPF_ELEMENTWISE)
+OP(M_DSPLIT, "dsplit", dsplit,
+   "self, sections", CGS_OPF_VIEW)
 OP(M_EQ, "eq", compare,
    "self, other", CGS_OPF_ELEMENTWISE)
 OP(M_EQ_, "eq_", inplace,
@@ -8074,6 +8096,8 @@ OP(M_FILL_, "fill_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_FILL_DIAGONAL_, "fill_diagonal_", inplace,
    "self, fill_value, wrap=False", CGS_OPF_INPLACE)
+OP(M_FIX, "fix", unary,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(M_FIX_, "fix_", inplace,
    "self", CGS_OPF_INPLACE)
 OP(M_FLATTEN, "flatten", flatten,
@@ -8124,8 +8148,14 @@ OP(M_GE_, "ge_", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(M_GEOMETRIC_, "geometric_", inplace,
    "self, p, *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
+OP(M_GER, "ger", outer,
+   "self, vec2", 0)
+OP(M_GREATER, "greater", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(M_GREATER_, "greater_", inplace,
    "self, other", CGS_OPF_INPLACE)
+OP(M_GREATER_EQUAL, "greater_equal", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(M_GREATER_EQUAL_, "greater_equal_", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(M_GT, "gt", compare,
@@ -8162,6 +8192,8 @@ OP(HIGHER_ORDER_WRAP_WITH_SET_GRAD_ENABLED, "higher_order.wrap_with_set_grad_ena
    "enabled, body, *args", 0)
 OP(M_HISTC, "histc", histc,
    "self, bins=100, min=0, max=0", 0)
+OP(M_HSPLIT, "hsplit", hsplit,
+   "self, sections", CGS_OPF_VIEW)
 OP(M_HYPOT, "hypot", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(M_HYPOT_, "hypot_", inplace,
@@ -8206,6 +8238,8 @@ OP(M_INNER, "inner", inner,
    "self, other", 0)
 OP(M_INT, "int", convert_to,
    "self, memory_format='preserve_format', *, dtype='int32'", CGS_OPF_ELEMENTWISE)
+OP(M_INVERSE, "inverse", linalg_first_of_factor,
+   "A", 0)
 OP(M_ISCLOSE, "isclose", isclose,
    "self, other, rtol=1.0000000000000001e-05, atol=1e-08, equal_nan=False", 0)
 OP(M_ISFINITE, "isfinite", unary_bool,
@@ -8242,8 +8276,12 @@ OP(M_LERP, "lerp", pointwise,
    "%self, %end, %weight", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(M_LERP_, "lerp_", inplace,
    "self, end, weight", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(M_LESS, "less", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(M_LESS_, "less_", inplace,
    "self, other", CGS_OPF_INPLACE)
+OP(M_LESS_EQUAL, "less_equal", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(M_LESS_EQUAL_, "less_equal_", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(M_LGAMMA, "lgamma", unary_float,
@@ -8350,6 +8388,8 @@ OP(M_MUL_, "mul_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_MULTINOMIAL, "multinomial", multinomial,
    "self, num_samples, replacement=False, *, generator=None", CGS_OPF_RANDOM)
+OP(M_MULTIPLY, "multiply", binary,
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_FAKE_FAST_BINARY)
 OP(M_MULTIPLY_, "multiply_", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(M_MV, "mv", mv,
@@ -8382,6 +8422,8 @@ OP(M_NEG, "neg", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_NEG_, "neg_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(M_NEGATIVE, "negative", unary,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(M_NEGATIVE_, "negative_", inplace,
    "self", CGS_OPF_INPLACE)
 OP(M_NEW_EMPTY, "new_empty", new_full,
@@ -8406,6 +8448,8 @@ OP(M_NORM, "norm", norm,
    "self, p, dim, keepdim, *, dtype", CGS_OPF_REDUCTION)
 OP(M_NORMAL_, "normal_", inplace,
    "self, mean=0., std=1., *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
+OP(M_NOT_EQUAL, "not_equal", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(M_NOT_EQUAL_, "not_equal_", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(M_NUMEL, "numel", numel,
@@ -8458,6 +8502,8 @@ OP(OPERATOR_TRUEDIV, "operator.truediv", binary_float,
    "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(OPERATOR_XOR, "operator.xor", binary,
    "a, b", CGS_OPF_ELEMENTWISE)
+OP(M_ORGQR, "orgqr", householder_product,
+   "input, tau", 0)
 OP(M_ORMQR, "ormqr", ormqr,
    "self, input2, input3, left=True, transpose=False", 0)
 OP(M_OUTER, "outer", outer,
@@ -8866,6 +8912,8 @@ OP(M_SIZE, "size", size,
    "self, dim=None", CGS_OPF_SIZE)
 OP(M_SLICE_SCATTER, "slice_scatter", clone,
    "self, src, dim=0, start=None, end=None, step=1", 0)
+OP(M_SLOGDET, "slogdet", linalg_slogdet2,
+   "A", 0)
 OP(M_SOFTMAX, "softmax", softmax,
    "self, dim, dtype=None", CGS_OPF_ELEMENTWISE)
 OP(M_SORT, "sort", sort,
@@ -8896,6 +8944,8 @@ OP(M_SUB, "sub", binary,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M_SUB_, "sub_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(M_SUBTRACT, "subtract", binary,
+   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M_SUBTRACT_, "subtract_", inplace,
    "self, other, alpha=1", CGS_OPF_INPLACE)
 OP(M_SUM, "sum", reduce_sum,
@@ -8918,6 +8968,8 @@ OP(M_T_, "t_", t,
    "self", CGS_OPF_INPLACE | CGS_OPF_VIEW)
 OP(M_TAKE, "take", take,
    "self, index", 0)
+OP(M_TAKE_ALONG_DIM, "take_along_dim", take_along_dim,
+   "self, indices, dim=None", 0)
 OP(M_TAN, "tan", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(M_TAN_, "tan_", inplace,
@@ -9016,6 +9068,8 @@ OP(TORCH__C__LINALG_LINALG_LU_FACTOR_EX, "torch._C._linalg.linalg_lu_factor_ex",
    "A, *, pivot=True, check_errors=False", 0)
 OP(TORCH__C__LINALG_LINALG_LU_SOLVE, "torch._C._linalg.linalg_lu_solve", linalg_lu_solve,
    "LU, pivots, B, *, left=True, adjoint=False", 0)
+OP(TORCH__C__LINALG_LINALG_MATMUL, "torch._C._linalg.linalg_matmul", matmul,
+   "self, other", CGS_OPF_MATMUL)
 OP(TORCH__C__LINALG_LINALG_MATRIX_NORM, "torch._C._linalg.linalg_matrix_norm", norm,
    "self, ord, dim=[-2, -1], keepdim=False, *, dtype=None", 0)
 OP(TORCH__C__LINALG_LINALG_MATRIX_RANK, "torch._C._linalg.linalg_matrix_rank", matrix_rank,
@@ -9058,6 +9112,8 @@ OP(TORCH__C__NN__UPSAMPLE_NEAREST_EXACT3D, "torch._C._nn._upsample_nearest_exact
    "self, output_size, scales_d=None, scales_h=None, scales_w=None", 0)
 OP(TORCH__C__NN_ADAPTIVE_AVG_POOL2D, "torch._C._nn.adaptive_avg_pool2d", adaptive_pool,
    "self, output_size", 0)
+OP(TORCH__C__NN_ADAPTIVE_AVG_POOL3D, "torch._C._nn.adaptive_avg_pool3d", adaptive_pool,
+   "self, output_size", 0)
 OP(TORCH__C__NN_ADAPTIVE_MAX_POOL2D, "torch._C._nn.adaptive_max_pool2d", adaptive_max_pool2d,
    "self, output_size", 0)
 OP(TORCH__C__NN_ADAPTIVE_MAX_POOL3D, "torch._C._nn.adaptive_max_pool3d", adaptive_max_pool3d,
@@ -9070,6 +9126,8 @@ OP(TORCH__C__NN_BINARY_CROSS_ENTROPY, "torch._C._nn.binary_cross_entropy", point
    "self, target, weight=None, reduction=1", 0)
 OP(TORCH__C__NN_COL2IM, "torch._C._nn.col2im", col2im,
    "self, output_size, kernel_size, dilation, padding, stride", 0)
+OP(TORCH__C__NN_CROSS_ENTROPY_LOSS, "torch._C._nn.cross_entropy_loss", nll_like,
+   "self, target, weight=None, reduction=1, ignore_index=-100, label_smoothing=0.", 0)
 OP(TORCH__C__NN_ELU, "torch._C._nn.elu", unary,
    "self, alpha=1, scale=1, input_scale=1", CGS_OPF_ELEMENTWISE)
 OP(TORCH__C__NN_ELU_, "torch._C._nn.elu_", inplace,
@@ -9126,6 +9184,12 @@ OP(TORCH__C__NN_MSE_LOSS, "torch._C._nn.mse_loss", mse_loss,
    "self, target, reduction=1", 0)
 OP(TORCH__C__NN_MULTI_MARGIN_LOSS, "torch._C._nn.multi_margin_loss", multi_margin_loss,
    "self, target, p=1, margin=1, weight=None, reduction=1", 0)
+OP(TORCH__C__NN_MULTILABEL_MARGIN_LOSS, "torch._C._nn.multilabel_margin_loss", loss_per_sample,
+   "self, target, reduction=1", 0)
+OP(TORCH__C__NN_NLL_LOSS, "torch._C._nn.nll_loss", nll_like,
+   "self, target, weight=None, reduction=1, ignore_index=-100", 0)
+OP(TORCH__C__NN_NLL_LOSS_ND, "torch._C._nn.nll_loss_nd", nll_like,
+   "self, target, weight=None, reduction=1, ignore_index=-100", 0)
 OP(TORCH__C__NN_PAD, "torch._C._nn.pad", pad,
    "input, pad, mode='constant', value=None", 0)
 OP(TORCH__C__NN_REFLECTION_PAD1D, "torch._C._nn.reflection_pad1d", pad,
@@ -9196,14 +9260,36 @@ OP(TORCH__C__SPECIAL_SPECIAL_CHEBYSHEV_POLYNOMIAL_V, "torch._C._special.special_
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_CHEBYSHEV_POLYNOMIAL_W, "torch._C._special.special_chebyshev_polynomial_w", pointwise,
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH__C__SPECIAL_SPECIAL_DIGAMMA, "torch._C._special.special_digamma", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH__C__SPECIAL_SPECIAL_ENTR, "torch._C._special.special_entr", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH__C__SPECIAL_SPECIAL_ERF, "torch._C._special.special_erf", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(TORCH__C__SPECIAL_SPECIAL_ERFC, "torch._C._special.special_erfc", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH__C__SPECIAL_SPECIAL_ERFCX, "torch._C._special.special_erfcx", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH__C__SPECIAL_SPECIAL_ERFINV, "torch._C._special.special_erfinv", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(TORCH__C__SPECIAL_SPECIAL_EXP2, "torch._C._special.special_exp2", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(TORCH__C__SPECIAL_SPECIAL_EXPIT, "torch._C._special.special_expit", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(TORCH__C__SPECIAL_SPECIAL_EXPM1, "torch._C._special.special_expm1", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(TORCH__C__SPECIAL_SPECIAL_GAMMAINC, "torch._C._special.special_gammainc", pointwise,
+   "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH__C__SPECIAL_SPECIAL_GAMMAINCC, "torch._C._special.special_gammaincc", pointwise,
+   "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH__C__SPECIAL_SPECIAL_GAMMALN, "torch._C._special.special_gammaln", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH__C__SPECIAL_SPECIAL_HERMITE_POLYNOMIAL_H, "torch._C._special.special_hermite_polynomial_h", pointwise,
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_HERMITE_POLYNOMIAL_HE, "torch._C._special.special_hermite_polynomial_he", pointwise,
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH__C__SPECIAL_SPECIAL_I0, "torch._C._special.special_i0", pointwise,
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_I0E, "torch._C._special.special_i0e", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_I1, "torch._C._special.special_i1", pointwise,
@@ -9214,8 +9300,16 @@ OP(TORCH__C__SPECIAL_SPECIAL_LAGUERRE_POLYNOMIAL_L, "torch._C._special.special_l
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_LEGENDRE_POLYNOMIAL_P, "torch._C._special.special_legendre_polynomial_p", pointwise,
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH__C__SPECIAL_SPECIAL_LOG1P, "torch._C._special.special_log1p", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH__C__SPECIAL_SPECIAL_LOG_NDTR, "torch._C._special.special_log_ndtr", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH__C__SPECIAL_SPECIAL_LOG_SOFTMAX, "torch._C._special.special_log_softmax", softmax,
+   "self, dim, dtype=None", CGS_OPF_ELEMENTWISE)
+OP(TORCH__C__SPECIAL_SPECIAL_LOGIT, "torch._C._special.special_logit", pointwise,
+   "%self, eps=None", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH__C__SPECIAL_SPECIAL_LOGSUMEXP, "torch._C._special.special_logsumexp", reduce,
+   "self, dim, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH__C__SPECIAL_SPECIAL_MODIFIED_BESSEL_I0, "torch._C._special.special_modified_bessel_i0", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_MODIFIED_BESSEL_I1, "torch._C._special.special_modified_bessel_i1", pointwise,
@@ -9224,12 +9318,16 @@ OP(TORCH__C__SPECIAL_SPECIAL_MODIFIED_BESSEL_K0, "torch._C._special.special_modi
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_MODIFIED_BESSEL_K1, "torch._C._special.special_modified_bessel_k1", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH__C__SPECIAL_SPECIAL_MULTIGAMMALN, "torch._C._special.special_multigammaln", pointwise,
+   "%self, p", CGS_OPF_ELEMENTWISE)
 OP(TORCH__C__SPECIAL_SPECIAL_NDTR, "torch._C._special.special_ndtr", unary_float,
    "self", 0)
 OP(TORCH__C__SPECIAL_SPECIAL_NDTRI, "torch._C._special.special_ndtri", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_POLYGAMMA, "torch._C._special.special_polygamma", pointwise,
    "n, %self", CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH__C__SPECIAL_SPECIAL_PSI, "torch._C._special.special_psi", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH__C__SPECIAL_SPECIAL_SCALED_MODIFIED_BESSEL_K0, "torch._C._special.special_scaled_modified_bessel_k0", pointwise,
    "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_SCALED_MODIFIED_BESSEL_K1, "torch._C._special.special_scaled_modified_bessel_k1", pointwise,
@@ -9242,11 +9340,15 @@ OP(TORCH__C__SPECIAL_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_V, "torch._C._special.
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_W, "torch._C._special.special_shifted_chebyshev_polynomial_w", pointwise,
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH__C__SPECIAL_SPECIAL_SINC, "torch._C._special.special_sinc", pointwise,
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_SOFTMAX, "torch._C._special.special_softmax", softmax,
    "self, dim, dtype=None", 0)
 OP(TORCH__C__SPECIAL_SPECIAL_SPHERICAL_BESSEL_J0, "torch._C._special.special_spherical_bessel_j0", pointwise,
    "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_XLOG1PY, "torch._C._special.special_xlog1py", pointwise,
+   "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH__C__SPECIAL_SPECIAL_XLOGY, "torch._C._special.special_xlogy", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_ZETA, "torch._C._special.special_zeta", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
@@ -9460,6 +9562,8 @@ OP(TORCH_ABS, "torch.abs", unary,
    "input", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ABS_, "torch.abs_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH_ABSOLUTE, "torch.absolute", unary,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ACOS, "torch.acos", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ACOS_, "torch.acos_", inplace,
@@ -9512,16 +9616,30 @@ OP(TORCH_ANY, "torch.any", reduce_bool,
    "self, dim, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_ARANGE, "torch.arange", arange,
    "start, end=None, step=1, *, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
+OP(TORCH_ARCCOS, "torch.arccos", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ARCCOS_, "torch.arccos_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH_ARCCOSH, "torch.arccosh", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ARCCOSH_, "torch.arccosh_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH_ARCSIN, "torch.arcsin", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ARCSIN_, "torch.arcsin_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH_ARCSINH, "torch.arcsinh", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ARCSINH_, "torch.arcsinh_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH_ARCTAN, "torch.arctan", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(TORCH_ARCTAN2, "torch.arctan2", binary_float,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ARCTAN_, "torch.arctan_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH_ARCTANH, "torch.arctanh", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ARCTANH_, "torch.arctanh_", inplace,
    "self", CGS_OPF_INPLACE)
 OP(TORCH_ARGMAX, "torch.argmax", reduce_index,
@@ -9638,6 +9756,10 @@ OP(TORCH_COLUMN_STACK, "torch.column_stack", column_stack,
    "tensors", 0)
 OP(TORCH_COMPLEX, "torch.complex", complex,
    "real, imag", 0)
+OP(TORCH_CONCAT, "torch.concat", cat,
+   "tensors, dim=0", 0)
+OP(TORCH_CONCATENATE, "torch.concatenate", cat,
+   "tensors, dim=0", 0)
 OP(TORCH_CONJ, "torch.conj", alias,
    "self", CGS_OPF_VIEW)
 OP(TORCH_CONJ_PHYSICAL, "torch.conj_physical", clone,
@@ -9670,6 +9792,8 @@ OP(TORCH_COSH, "torch.cosh", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_COSH_, "torch.cosh_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH_COSINE_EMBEDDING_LOSS, "torch.cosine_embedding_loss", loss_per_sample3,
+   "input1, input2, target, margin=0., reduction=1", 0)
 OP(TORCH_COSINE_SIMILARITY, "torch.cosine_similarity", cosine_similarity,
    "x1, x2, dim=1, eps=1e-08", 0)
 OP(TORCH_COUNT_NONZERO, "torch.count_nonzero", count_nonzero,
@@ -9692,6 +9816,8 @@ OP(TORCH_DEG2RAD, "torch.deg2rad", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_DEG2RAD_, "torch.deg2rad_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH_DET, "torch.det", linalg_det1,
+   "A", 0)
 OP(TORCH_DETACH, "torch.detach", alias,
    "self", CGS_OPF_VIEW)
 OP(TORCH_DETACH_, "torch.detach_", inplace,
@@ -9718,6 +9844,8 @@ OP(TORCH_DIST, "torch.dist", dist,
    "self, other, p=2", 0)
 OP(TORCH_DIV, "torch.div", binary_float,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
+OP(TORCH_DIVIDE, "torch.divide", binary_float,
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_FAKE_FAST_BINARY)
 OP(TORCH_DOT, "torch.dot", dot,
    "self, tensor", 0)
 OP(TORCH_DROPOUT, "torch.dropout", dropout,
@@ -9820,6 +9948,8 @@ OP(TORCH_FILL, "torch.fill", clone,
    "self, value", CGS_OPF_ELEMENTWISE)
 OP(TORCH_FILL_, "torch.fill_", inplace,
    "self, value", CGS_OPF_INPLACE)
+OP(TORCH_FIX, "torch.fix", unary,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_FIX_, "torch.fix_", inplace,
    "self", CGS_OPF_INPLACE)
 OP(TORCH_FLATTEN, "torch.flatten", flatten,
@@ -9888,6 +10018,12 @@ OP(TORCH_GCD_, "torch.gcd_", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(TORCH_GE, "torch.ge", compare,
    "input, other", CGS_OPF_ELEMENTWISE)
+OP(TORCH_GER, "torch.ger", outer,
+   "self, vec2", 0)
+OP(TORCH_GREATER, "torch.greater", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
+OP(TORCH_GREATER_EQUAL, "torch.greater_equal", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(TORCH_GRID_SAMPLER_2D, "torch.grid_sampler_2d", grid_sampler,
    "input, grid, interpolation_mode, padding_mode, align_corners", 0)
 OP(TORCH_GRID_SAMPLER_3D, "torch.grid_sampler_3d", grid_sampler,
@@ -9900,6 +10036,8 @@ OP(TORCH_HARDSHRINK, "torch.hardshrink", pointwise,
    "%self, %lambd=0.5", CGS_OPF_ELEMENTWISE)
 OP(TORCH_HEAVISIDE, "torch.heaviside", pointwise,
    "%self, %values", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(TORCH_HINGE_EMBEDDING_LOSS, "torch.hinge_embedding_loss", loss_elementwise2,
+   "self, target, margin=1., reduction=1", 0)
 OP(TORCH_HISTC, "torch.histc", histc,
    "self, bins=100, min=0, max=0", 0)
 OP(TORCH_HSPLIT, "torch.hsplit", hsplit,
@@ -9932,6 +10070,10 @@ OP(TORCH_INDEX_SELECT, "torch.index_select", index_select,
    "self, dim, index", 0)
 OP(TORCH_INNER, "torch.inner", inner,
    "self, other", 0)
+OP(TORCH_INSTANCE_NORM, "torch.instance_norm", instance_norm,
+   "input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled", 0)
+OP(TORCH_INVERSE, "torch.inverse", linalg_first_of_factor,
+   "A", 0)
 OP(TORCH_ISCLOSE, "torch.isclose", isclose,
    "self, other, rtol=1.0000000000000001e-05, atol=1e-08, equal_nan=False", 0)
 OP(TORCH_ISFINITE, "torch.isfinite", unary_bool,
@@ -9948,6 +10090,8 @@ OP(TORCH_ISPOSINF, "torch.isposinf", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_ALWAYS_BOOL)
 OP(TORCH_ISREAL, "torch.isreal", bool_like_first,
    "self", 0)
+OP(TORCH_KL_DIV, "torch.kl_div", loss_elementwise2,
+   "self, target, reduction=1, *, log_target=False", 0)
 OP(TORCH_KRON, "torch.kron", kron,
    "self, other", 0)
 OP(TORCH_KTHVALUE, "torch.kthvalue", max_dim,
@@ -9966,6 +10110,10 @@ OP(TORCH_LE, "torch.le", compare,
    "input, other", CGS_OPF_ELEMENTWISE)
 OP(TORCH_LERP, "torch.lerp", pointwise,
    "%self, %end, %weight", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(TORCH_LESS, "torch.less", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
+OP(TORCH_LESS_EQUAL, "torch.less_equal", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
 OP(TORCH_LGAMMA, "torch.lgamma", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_LINALG_CHOLESKY, "torch.linalg.cholesky", linalg_first_of_factor,
@@ -10008,6 +10156,8 @@ OP(TORCH_LINALG_LU_FACTOR_EX, "torch.linalg.lu_factor_ex", linalg_factor_pivots,
    "A, *, pivot=True, check_errors=False", 0)
 OP(TORCH_LINALG_LU_SOLVE, "torch.linalg.lu_solve", linalg_lu_solve,
    "LU, pivots, B, *, left=True, adjoint=False", 0)
+OP(TORCH_LINALG_MATMUL, "torch.linalg.matmul", matmul,
+   "self, other", CGS_OPF_MATMUL)
 OP(TORCH_LINALG_MATRIX_NORM, "torch.linalg.matrix_norm", norm,
    "self, ord, dim=[-2, -1], keepdim=False, *, dtype=None", 0)
 OP(TORCH_LINALG_MATRIX_RANK, "torch.linalg.matrix_rank", matrix_rank,
@@ -10090,6 +10240,8 @@ OP(TORCH_LU_UNPACK, "torch.lu_unpack", lu_unpack,
    "LU_data, LU_pivots, unpack_data=True, unpack_pivots=True", 0)
 OP(TORCH_MANUAL_SEED, "torch.manual_seed", novalue,
    "seed", CGS_OPF_NOVALUE)
+OP(TORCH_MARGIN_RANKING_LOSS, "torch.margin_ranking_loss", loss_elementwise3,
+   "input1, input2, target, margin=0., reduction=1", 0)
 OP(TORCH_MASKED__OPS_AMAX, "torch.masked._ops.amax", reduce,
    "self, dim=None, *, keepdim=False, dtype=None, mask=None", 0)
 OP(TORCH_MASKED__OPS_AMIN, "torch.masked._ops.amin", reduce,
@@ -10168,6 +10320,8 @@ OP(TORCH_MUL, "torch.mul", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(TORCH_MULTINOMIAL, "torch.multinomial", multinomial,
    "self, num_samples, replacement=False, *, generator=None", CGS_OPF_RANDOM)
+OP(TORCH_MULTIPLY, "torch.multiply", binary,
+   "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_FAKE_FAST_BINARY)
 OP(TORCH_MV, "torch.mv", mv,
    "self, vec", 0)
 OP(TORCH_MVLGAMMA, "torch.mvlgamma", pointwise,
@@ -10202,6 +10356,8 @@ OP(TORCH_NEG, "torch.neg", unary,
    "input", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NEG_, "torch.neg_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH_NEGATIVE, "torch.negative", unary,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NEGATIVE_, "torch.negative_", inplace,
    "self", CGS_OPF_INPLACE)
 OP(TORCH_NEXTAFTER, "torch.nextafter", pointwise,
@@ -10408,6 +10564,10 @@ OP(TORCH_NORM, "torch.norm", norm,
    "self, p, dim, keepdim, *, dtype", CGS_OPF_REDUCTION)
 OP(TORCH_NORMAL, "torch.normal", normal_tensors,
    "mean, std, *, generator=None", CGS_OPF_RANDOM)
+OP(TORCH_NOT_EQUAL, "torch.not_equal", compare,
+   "self, other", CGS_OPF_ELEMENTWISE)
+OP(TORCH_NUMEL, "torch.numel", numel,
+   "self", 0)
 OP(TORCH_ONES, "torch.ones", zeros,
    "*size, dtype=None, layout=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(TORCH_ONES_LIKE, "torch.ones_like", empty_like,
@@ -10432,6 +10592,8 @@ OP(TORCH_OPS_HIGHER_ORDER_WRAP_WITH_AUTOCAST, "torch.ops.higher_order.wrap_with_
    "device_type, dtype, enabled, cache_enabled, body, *args", 0)
 OP(TORCH_OPS_HIGHER_ORDER_WRAP_WITH_SET_GRAD_ENABLED, "torch.ops.higher_order.wrap_with_set_grad_enabled", hop_body,
    "enabled, body, *args", 0)
+OP(TORCH_ORGQR, "torch.orgqr", householder_product,
+   "input, tau", 0)
 OP(TORCH_ORMQR, "torch.ormqr", ormqr,
    "self, input2, input3, left=True, transpose=False", 0)
 OP(TORCH_OUTER, "torch.outer", outer,
@@ -10450,6 +10612,8 @@ OP(TORCH_PIXEL_SHUFFLE, "torch.pixel_shuffle", pixel_shuffle,
    "self, upscale_factor", 0)
 OP(TORCH_PIXEL_UNSHUFFLE, "torch.pixel_unshuffle", pixel_unshuffle,
    "self, downscale_factor", 0)
+OP(TORCH_POISSON_NLL_LOSS, "torch.poisson_nll_loss", loss_elementwise2,
+   "input, target, log_input, full, eps, reduction", 0)
 OP(TORCH_POLAR, "torch.polar", complex,
    "abs, angle", 0)
 OP(TORCH_POLYGAMMA, "torch.polygamma", pointwise,
@@ -10514,7 +10678,7 @@ OP(TORCH_RESOLVE_CONJ, "torch.resolve_conj", alias,
    "self", CGS_OPF_VIEW)
 OP(TORCH_RESOLVE_NEG, "torch.resolve_neg", alias,
    "self", CGS_OPF_VIEW)
-OP(TORCH_RMS_NORM, "torch.rms_norm", unary,
+OP(TORCH_RMS_NORM, "torch.rms_norm", rms_norm,
    "input, normalized_shape, weight=None, eps=None", 0)
 OP(TORCH_ROLL, "torch.roll", contig_copy,
    "self, shifts, dims=[]", 0)
@@ -10524,6 +10688,8 @@ OP(TORCH_ROUND, "torch.round", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ROUND_, "torch.round_", inplace,
    "self, *, decimals", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
+OP(TORCH_ROW_STACK, "torch.row_stack", vstack,
+   "tensors", 0)
 OP(TORCH_RRELU, "torch.rrelu", pointwise,
    "%self, %lower=0.125, %upper=0.33333333333333331, training=False, generator=None", CGS_OPF_ELEMENTWISE | CGS_OPF_RANDOM)
 OP(TORCH_RRELU_, "torch.rrelu_", inplace,
@@ -10608,6 +10774,8 @@ OP(TORCH_SLICE_COPY, "torch.slice_copy", copy_of_slice,
    "self, dim=0, start=None, end=None, step=1", 0)
 OP(TORCH_SLICE_SCATTER, "torch.slice_scatter", clone,
    "self, src, dim=0, start=None, end=None, step=1", 0)
+OP(TORCH_SLOGDET, "torch.slogdet", linalg_slogdet2,
+   "A", 0)
 OP(TORCH_SOFTMAX, "torch.softmax", softmax,
    "input, dim, dtype=None", CGS_OPF_ELEMENTWISE)
 OP(TORCH_SORT, "torch.sort", sort,
@@ -10630,14 +10798,36 @@ OP(TORCH_SPECIAL_CHEBYSHEV_POLYNOMIAL_V, "torch.special.chebyshev_polynomial_v",
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_CHEBYSHEV_POLYNOMIAL_W, "torch.special.chebyshev_polynomial_w", pointwise,
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH_SPECIAL_DIGAMMA, "torch.special.digamma", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_SPECIAL_ENTR, "torch.special.entr", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH_SPECIAL_ERF, "torch.special.erf", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(TORCH_SPECIAL_ERFC, "torch.special.erfc", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_SPECIAL_ERFCX, "torch.special.erfcx", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH_SPECIAL_ERFINV, "torch.special.erfinv", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(TORCH_SPECIAL_EXP2, "torch.special.exp2", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(TORCH_SPECIAL_EXPIT, "torch.special.expit", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(TORCH_SPECIAL_EXPM1, "torch.special.expm1", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
+OP(TORCH_SPECIAL_GAMMAINC, "torch.special.gammainc", pointwise,
+   "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH_SPECIAL_GAMMAINCC, "torch.special.gammaincc", pointwise,
+   "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH_SPECIAL_GAMMALN, "torch.special.gammaln", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_SPECIAL_HERMITE_POLYNOMIAL_H, "torch.special.hermite_polynomial_h", pointwise,
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_HERMITE_POLYNOMIAL_HE, "torch.special.hermite_polynomial_he", pointwise,
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH_SPECIAL_I0, "torch.special.i0", pointwise,
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_I0E, "torch.special.i0e", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_I1, "torch.special.i1", pointwise,
@@ -10648,8 +10838,16 @@ OP(TORCH_SPECIAL_LAGUERRE_POLYNOMIAL_L, "torch.special.laguerre_polynomial_l", p
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_LEGENDRE_POLYNOMIAL_P, "torch.special.legendre_polynomial_p", pointwise,
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH_SPECIAL_LOG1P, "torch.special.log1p", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_SPECIAL_LOG_NDTR, "torch.special.log_ndtr", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH_SPECIAL_LOG_SOFTMAX, "torch.special.log_softmax", softmax,
+   "self, dim, dtype=None", CGS_OPF_ELEMENTWISE)
+OP(TORCH_SPECIAL_LOGIT, "torch.special.logit", pointwise,
+   "%self, eps=None", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH_SPECIAL_LOGSUMEXP, "torch.special.logsumexp", reduce,
+   "self, dim, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_SPECIAL_MODIFIED_BESSEL_I0, "torch.special.modified_bessel_i0", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_MODIFIED_BESSEL_I1, "torch.special.modified_bessel_i1", pointwise,
@@ -10658,12 +10856,16 @@ OP(TORCH_SPECIAL_MODIFIED_BESSEL_K0, "torch.special.modified_bessel_k0", pointwi
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_MODIFIED_BESSEL_K1, "torch.special.modified_bessel_k1", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH_SPECIAL_MULTIGAMMALN, "torch.special.multigammaln", pointwise,
+   "%self, p", CGS_OPF_ELEMENTWISE)
 OP(TORCH_SPECIAL_NDTR, "torch.special.ndtr", unary_float,
    "self", 0)
 OP(TORCH_SPECIAL_NDTRI, "torch.special.ndtri", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_POLYGAMMA, "torch.special.polygamma", pointwise,
    "n, %self", CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH_SPECIAL_PSI, "torch.special.psi", unary_float,
+   "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_SPECIAL_SCALED_MODIFIED_BESSEL_K0, "torch.special.scaled_modified_bessel_k0", pointwise,
    "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_SCALED_MODIFIED_BESSEL_K1, "torch.special.scaled_modified_bessel_k1", pointwise,
@@ -10676,11 +10878,15 @@ OP(TORCH_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_V, "torch.special.shifted_chebyshe
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_W, "torch.special.shifted_chebyshev_polynomial_w", pointwise,
    "%x, %n", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH_SPECIAL_SINC, "torch.special.sinc", pointwise,
+   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_SOFTMAX, "torch.special.softmax", softmax,
    "self, dim, dtype=None", 0)
 OP(TORCH_SPECIAL_SPHERICAL_BESSEL_J0, "torch.special.spherical_bessel_j0", pointwise,
    "%x", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_XLOG1PY, "torch.special.xlog1py", pointwise,
+   "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
+OP(TORCH_SPECIAL_XLOGY, "torch.special.xlogy", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_ZETA, "torch.special.zeta", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
@@ -10712,6 +10918,8 @@ OP(TORCH_STD_MEAN, "torch.std_mean", var_mean,
    "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_SUB, "torch.sub", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
+OP(TORCH_SUBTRACT, "torch.subtract", binary,
+   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(TORCH_SUM, "torch.sum", reduce_sum,
    "input, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH_SVD, "torch.svd", svd_legacy,
@@ -10774,6 +10982,8 @@ OP(TORCH_TRIL, "torch.tril", contig_copy,
    "input, diagonal=0", 0)
 OP(TORCH_TRIL_INDICES, "torch.tril_indices", tril_indices,
    "row, col, offset=0, *, dtype=4, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
+OP(TORCH_TRIPLET_MARGIN_LOSS, "torch.triplet_margin_loss", loss_per_sample3,
+   "anchor, positive, negative, margin=1., p=2., eps=9.9999999999999995e-07, swap=False, reduction=1", 0)
 OP(TORCH_TRIU, "torch.triu", contig_copy,
    "input, diagonal=0", 0)
 OP(TORCH_TRIU_INDICES, "torch.triu_indices", triu_indices,
@@ -10890,6 +11100,8 @@ OP(M_VIEW, "view", view,
    "self, *size", CGS_OPF_VIEW)
 OP(M_VIEW_AS, "view_as", view_as,
    "self, other", CGS_OPF_VIEW)
+OP(M_VSPLIT, "vsplit", vsplit,
+   "self, sections", CGS_OPF_VIEW)
 OP(M_WHERE, "where", where,
    "condition, self, other", CGS_OPF_ELEMENTWISE)
 OP(M_XLOGY, "xlogy", pointwise,

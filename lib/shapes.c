@@ -1367,6 +1367,25 @@ RULE(unary)
     return unary_with(sc, 0, d);
 }
 
+/* rms_norm(input, normalized_shape, weight=None, eps=None): normalised in the input's dtype,
+ * then multiplied by the weight, so a weight of another dtype promotes the result; that case
+ * is left unknown (torch's CUDA kernel and its composite are not known to agree on it). */
+RULE(rms_norm)
+{
+    const struct cgs_tensor *t, *w;
+
+    (void)n;
+    TRY(need_tensor(sc, "input", &t, d));
+    if (!is_none(A(sc, "weight"))) {
+        TRY(need_tensor(sc, "weight", &w, d));
+        if (w->dtype != t->dtype)
+            return cgs_diag_set(d, CGS_E_UNKNOWN,
+                                "rms_norm with a %s weight on a %s input is not tracked",
+                                cgs_dtypes[w->dtype].name, cgs_dtypes[t->dtype].name);
+    }
+    return unary_with(sc, 0, d);
+}
+
 RULE(unary_float)
 {
     (void)n;
@@ -8058,7 +8077,9 @@ RULE(nll_like)
     int64_t red;
 
     (void)n;
-    TRY(need_tensor(sc, "input", &in, d));
+    // F.nll_loss / F.cross_entropy name it input; aten.nll_loss, nll_loss_nd and
+    // cross_entropy_loss self
+    TRY(need_tensor(sc, find_param(sc, "input") >= 0 ? "input" : "self", &in, d));
     TRY(need_tensor(sc, "target", &tg, d));
     TRY(loss_reduction(sc, &red, d));
     if (red != 0) {
@@ -8373,7 +8394,9 @@ RULE(tensor_split)
     if (t->ndim == 0)
         return cgs_diag_set(d, CGS_E_INVAL, "tensor_split of a 0-dim tensor");
     TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
-    return tensor_split_along(sc, t, dim, A(sc, "indices_or_sections"), false, d);
+    // by place: torch.tensor_split's indices_or_sections is ATen's indices, sections or
+    // tensor_indices_or_sections, by overload
+    return tensor_split_along(sc, t, dim, Ai(sc, 1), false, d);
 }
 
 static int xsplit(struct cgs_shape_ctx *sc, int which, struct cgs_diag *d)
@@ -8385,7 +8408,7 @@ static int xsplit(struct cgs_shape_ctx *sc, int which, struct cgs_diag *d)
     dim = which == 0 ? (t->ndim > 1 ? 1 : 0) : which == 1 ? 0 : 2;
     if (t->ndim <= dim || (which == 1 && t->ndim < 2) || (which == 2 && t->ndim < 3))
         return cgs_diag_set(d, CGS_E_INVAL, "split of a tensor of rank %u", t->ndim);
-    return tensor_split_along(sc, t, dim, A(sc, "indices_or_sections"), true, d);
+    return tensor_split_along(sc, t, dim, Ai(sc, 1), true, d); // as in tensor_split
 }
 
 RULE(hsplit) { (void)n; return xsplit(sc, 0, d); }

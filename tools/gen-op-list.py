@@ -201,6 +201,9 @@ COPY_OF_VIEWS = ("expand", "permute", "view", "unsqueeze", "squeeze", "transpose
                  "view_as_complex")
 
 
+ALIASES = []    # (alias packet or overload, canonical packet or overload), from "alias" lines
+
+
 def load_families():
     packets, prefixes = {}, []
     for line in open(FAMILIES):
@@ -210,6 +213,9 @@ def load_families():
         key, rule = [x.strip() for x in line.split("|")[:2]]
         if key.startswith("promo "):
             PROMO_OVERRIDES.append((key[6:].strip(), rule))
+            continue
+        if key.startswith("alias "):
+            ALIASES.append((key[6:].strip(), rule))
             continue
         if key.endswith("*"):
             prefixes.append((key[:-1], rule))
@@ -379,6 +385,37 @@ def build():
                 entries[name] = ("copy_of_" + entries[c][0], entries[name][1],
                                  entries[name][2])
                 break
+    # aliases (torch's "alias for" operators: aten.arccos is aten.acos): each overload without
+    # a rule takes the rule, flags and parameter names of the canonical overload of the same
+    # name (or the one the line names), which must take the same arguments in the same places
+    for alias, canon in ALIASES:
+        pairs = []
+        if alias in overloads:
+            pairs.append((alias, canon))
+        else:
+            for name in overloads:
+                if packet_of(name) == alias:
+                    pairs.append((name, canon + name[len(alias):]))
+        took = 0
+        for name, cname in pairs:
+            if entries[name][0] != "none" or cname not in entries or \
+                    entries[cname][0] in ("none", "out"):
+                continue
+            ap, cp = parsed[name][0], parsed[cname][0]
+            # the same types and defaults in the same places (a keyword-only parameter of one
+            # may be positional in the other: it binds by name either way)
+            if [(p.typ.split("(")[0], p.default) for p in ap] != \
+                    [(p.typ.split("(")[0], p.default) for p in cp]:
+                raise SystemExit("families.txt: alias %s takes other arguments than %s" %
+                                 (name, cname))
+            rule, flags, schema = entries[cname]
+            flags = [f for f in flags if f != "CORE"]
+            if fast_binary(cname, rule):     # it runs as the canonical op under FakeTensor
+                flags.append("FAKE_FAST_BINARY")
+            entries[name] = (rule, flags, schema)
+            took += 1
+        if not took:
+            raise SystemExit("families.txt: alias %s -> %s gives no entry" % (alias, canon))
     # torch-level callables: the rule of the ATen overload they name, Python's parameters
     by_packet = {}
     for name in sorted(overloads):
