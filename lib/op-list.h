@@ -2478,7 +2478,7 @@ OP(ATEN_ATLEAST_2D_DEFAULT, "aten.atleast_2d.default", atleast_2d,
    "self", 0)
 OP(ATEN_ATLEAST_3D_SEQUENCE, "aten.atleast_3d.Sequence", none,
    "tensors", 0)
-OP(ATEN_ATLEAST_3D_DEFAULT, "aten.atleast_3d.default", none,
+OP(ATEN_ATLEAST_3D_DEFAULT, "aten.atleast_3d.default", atleast_3d,
    "self", 0)
 OP(ATEN_AVG_POOL1D_DEFAULT, "aten.avg_pool1d.default", avg_pool1d,
    "self, kernel_size, stride=[], padding=[0], ceil_mode=False, count_include_pad=True", CGS_OPF_CORE)
@@ -2700,7 +2700,7 @@ OP(ATEN_BMM_DTYPE_OUT, "aten.bmm.dtype_out", out,
    "self, mat2, out_dtype, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_BMM_OUT, "aten.bmm.out", out,
    "self, mat2, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_BROADCAST_TENSORS_DEFAULT, "aten.broadcast_tensors.default", none,
+OP(ATEN_BROADCAST_TENSORS_DEFAULT, "aten.broadcast_tensors.default", broadcast_tensors,
    "tensors", 0)
 OP(ATEN_BROADCAST_TO_DEFAULT, "aten.broadcast_to.default", expand,
    "self, size", CGS_OPF_VIEW)
@@ -2716,7 +2716,7 @@ OP(ATEN_CAN_CAST_DEFAULT, "aten.can_cast.default", none,
    "from_, to", 0)
 OP(ATEN_CAPITALIZE_DEFAULT, "aten.capitalize.default", none,
    "self", 0)
-OP(ATEN_CARTESIAN_PROD_DEFAULT, "aten.cartesian_prod.default", none,
+OP(ATEN_CARTESIAN_PROD_DEFAULT, "aten.cartesian_prod.default", cartesian_prod,
    "tensors", 0)
 OP(ATEN_CAT_DEFAULT, "aten.cat.default", cat,
    "tensors, dim=0", CGS_OPF_CORE)
@@ -2738,7 +2738,7 @@ OP(ATEN_CCOL_INDICES_COPY_DEFAULT, "aten.ccol_indices_copy.default", none,
    "self", 0)
 OP(ATEN_CCOL_INDICES_COPY_OUT, "aten.ccol_indices_copy.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_CDIST_DEFAULT, "aten.cdist.default", none,
+OP(ATEN_CDIST_DEFAULT, "aten.cdist.default", cdist,
    "x1, x2, p=2., compute_mode=None", 0)
 OP(ATEN_CEIL_SCALAR, "aten.ceil.Scalar", none,
    "a", 0)
@@ -5234,9 +5234,9 @@ OP(ATEN_MEDIAN_NAMES_DIM_VALUES, "aten.median.names_dim_values", out,
    "self, dim, keepdim=False, *, !values, !indices", CGS_OPF_INPLACE)
 OP(ATEN_MEDIAN_OUT, "aten.median.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_MESHGRID_DEFAULT, "aten.meshgrid.default", none,
+OP(ATEN_MESHGRID_DEFAULT, "aten.meshgrid.default", meshgrid,
    "tensors", 0)
-OP(ATEN_MESHGRID_INDEXING, "aten.meshgrid.indexing", none,
+OP(ATEN_MESHGRID_INDEXING, "aten.meshgrid.indexing", meshgrid,
    "tensors, *, indexing", 0)
 OP(ATEN_MIN_DEFAULT, "aten.min.default", reduce,
    "self", CGS_OPF_REDUCTION)
@@ -7264,9 +7264,9 @@ OP(ATEN_STD_CORRECTION_NAMES_OUT, "aten.std.correction_names_out", out,
    "self, dim, *, correction=None, keepdim=False, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
 OP(ATEN_STD_CORRECTION_OUT, "aten.std.correction_out", out,
    "self, dim=None, *, correction=None, keepdim=False, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
-OP(ATEN_STD_DEFAULT, "aten.std.default", none,
+OP(ATEN_STD_DEFAULT, "aten.std.default", norm,
    "self, unbiased=True", CGS_OPF_REDUCTION)
-OP(ATEN_STD_DIM, "aten.std.dim", none,
+OP(ATEN_STD_DIM, "aten.std.dim", norm,
    "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
 OP(ATEN_STD_NAMES_DIM, "aten.std.names_dim", none,
    "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
@@ -7776,7 +7776,7 @@ OP(ATEN_VAR_CORRECTION_NAMES_OUT, "aten.var.correction_names_out", out,
    "self, dim, *, correction=None, keepdim=False, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
 OP(ATEN_VAR_CORRECTION_OUT, "aten.var.correction_out", out,
    "self, dim=None, *, correction=None, keepdim=False, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
-OP(ATEN_VAR_DEFAULT, "aten.var.default", none,
+OP(ATEN_VAR_DEFAULT, "aten.var.default", norm,
    "self, unbiased=True", CGS_OPF_REDUCTION)
 OP(ATEN_VAR_DIM, "aten.var.dim", norm,
    "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION | CGS_OPF_CORE)
@@ -7792,9 +7792,9 @@ OP(ATEN_VAR_MEAN_CORRECTION_NAMES, "aten.var_mean.correction_names", none,
    "self, dim, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(ATEN_VAR_MEAN_CORRECTION_OUT, "aten.var_mean.correction_out", out,
    "self, dim=None, *, correction=None, keepdim=False, !out0, !out1", CGS_OPF_INPLACE)
-OP(ATEN_VAR_MEAN_DEFAULT, "aten.var_mean.default", none,
+OP(ATEN_VAR_MEAN_DEFAULT, "aten.var_mean.default", var_mean,
    "self, unbiased=True", CGS_OPF_REDUCTION)
-OP(ATEN_VAR_MEAN_DIM, "aten.var_mean.dim", none,
+OP(ATEN_VAR_MEAN_DIM, "aten.var_mean.dim", var_mean,
    "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
 OP(ATEN_VAR_MEAN_NAMES_DIM, "aten.var_mean.names_dim", none,
    "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
@@ -8938,8 +8938,8 @@ OP(M_SQUEEZE, "squeeze", squeeze,
    "self, dim=None", CGS_OPF_VIEW)
 OP(M_SQUEEZE_, "squeeze_", squeeze,
    "self, dim", CGS_OPF_VIEW | CGS_OPF_INPLACE)
-OP(M_STD, "std", reduce,
-   "self, dim=None, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
+OP(M_STD, "std", norm,
+   "self, unbiased=True", CGS_OPF_REDUCTION)
 OP(M_SUB, "sub", binary,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M_SUB_, "sub_", inplace,
@@ -9682,6 +9682,8 @@ OP(TORCH_ATLEAST_1D, "torch.atleast_1d", atleast_1d,
    "self", 0)
 OP(TORCH_ATLEAST_2D, "torch.atleast_2d", atleast_2d,
    "self", 0)
+OP(TORCH_ATLEAST_3D, "torch.atleast_3d", atleast_3d,
+   "self", 0)
 OP(TORCH_AVG_POOL1D, "torch.avg_pool1d", avg_pool1d,
    "self, kernel_size, stride=[], padding=[0], ceil_mode=False, count_include_pad=True", 0)
 OP(TORCH_BADDBMM, "torch.baddbmm", baddbmm,
@@ -9710,12 +9712,18 @@ OP(TORCH_BLOCK_DIAG, "torch.block_diag", block_diag,
    "tensors", 0)
 OP(TORCH_BMM, "torch.bmm", bmm,
    "input, mat2", CGS_OPF_MATMUL)
+OP(TORCH_BROADCAST_TENSORS, "torch.broadcast_tensors", broadcast_tensors,
+   "tensors", 0)
 OP(TORCH_BROADCAST_TO, "torch.broadcast_to", expand,
    "self, size", CGS_OPF_VIEW)
 OP(TORCH_BUCKETIZE, "torch.bucketize", bucketize,
    "self, boundaries, *, out_int32=False, right=False", 0)
+OP(TORCH_CARTESIAN_PROD, "torch.cartesian_prod", cartesian_prod,
+   "tensors", 0)
 OP(TORCH_CAT, "torch.cat", cat,
    "tensors, dim=0", 0)
+OP(TORCH_CDIST, "torch.cdist", cdist,
+   "x1, x2, p=2., compute_mode=None", 0)
 OP(TORCH_CEIL, "torch.ceil", unary,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_CEIL_, "torch.ceil_", inplace,
@@ -10302,6 +10310,8 @@ OP(TORCH_MEAN, "torch.mean", reduce,
    "input, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH_MEDIAN, "torch.median", minmax,
    "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
+OP(TORCH_MESHGRID, "torch.meshgrid", meshgrid,
+   "tensors, *, indexing", 0)
 OP(TORCH_MIN, "torch.min", minmax,
    "self, dim=None, keepdim=False, *, other=None", CGS_OPF_REDUCTION)
 OP(TORCH_MINIMUM, "torch.minimum", binary,
@@ -10912,8 +10922,8 @@ OP(TORCH_SQUEEZE_COPY, "torch.squeeze_copy", copy_of_squeeze,
    "self, dim", 0)
 OP(TORCH_STACK, "torch.stack", stack,
    "tensors, dim=0", 0)
-OP(TORCH_STD, "torch.std", reduce,
-   "self, dim=None, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
+OP(TORCH_STD, "torch.std", norm,
+   "self, unbiased=True", CGS_OPF_REDUCTION)
 OP(TORCH_STD_MEAN, "torch.std_mean", var_mean,
    "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_SUB, "torch.sub", binary,
@@ -11015,9 +11025,9 @@ OP(TORCH_UNSQUEEZE, "torch.unsqueeze", unsqueeze,
 OP(TORCH_UNSQUEEZE_COPY, "torch.unsqueeze_copy", copy_of_unsqueeze,
    "self, dim", 0)
 OP(TORCH_VAR, "torch.var", norm,
-   "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
+   "self, unbiased=True", CGS_OPF_REDUCTION)
 OP(TORCH_VAR_MEAN, "torch.var_mean", var_mean,
-   "self, dim=None, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
+   "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_VDOT, "torch.vdot", vdot,
    "self, other", 0)
 OP(TORCH_VIEW_AS_COMPLEX, "torch.view_as_complex", view_as_complex,
@@ -11093,7 +11103,7 @@ OP(M_UNSQUEEZE, "unsqueeze", unsqueeze,
 OP(M_UNSQUEEZE_, "unsqueeze_", unsqueeze,
    "self, dim", CGS_OPF_VIEW | CGS_OPF_INPLACE)
 OP(M_VAR, "var", norm,
-   "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
+   "self, unbiased=True", CGS_OPF_REDUCTION)
 OP(M_VDOT, "vdot", vdot,
    "self, other", 0)
 OP(M_VIEW, "view", view,

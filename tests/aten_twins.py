@@ -56,7 +56,30 @@ def _conv(nd):
     return pick
 
 
+def _legacy_reduction(op):
+    """torch.var(x, True) / torch.var(x, dim=1): the overloads with an unbiased flag."""
+    def pick(args, kwargs):
+        if len(args) == 2 and isinstance(args[1], bool) and not kwargs:
+            return "aten.%s.default" % op, {"self": args[0], "unbiased": args[1]}
+        if len(args) == 1 and set(kwargs) == {"dim"}:
+            d = kwargs["dim"]
+            return "aten.%s.dim" % op, {"self": args[0], "dim": d if isinstance(d, list) else [d]}
+        if len(args) == 1 and not kwargs:
+            return "aten.%s.default" % op, {"self": args[0]}
+        return None
+    return pick
+
+
 COMPOSITES = {
+    "torch.std": _legacy_reduction("std"),
+    "torch.var": _legacy_reduction("var"),
+    "torch.var_mean": _legacy_reduction("var_mean"),
+    "torch.functional.cdist": lambda a, k: "aten.cdist.default",
+    "torch.functional.meshgrid":
+        lambda a, k: "aten.meshgrid.indexing" if "indexing" in k else "aten.meshgrid.default",
+    "torch.functional.broadcast_tensors": lambda a, k: "aten.broadcast_tensors.default",
+    "torch.functional.atleast_3d": lambda a, k: "aten.atleast_3d.default",
+    "torch.functional.cartesian_prod": lambda a, k: "aten.cartesian_prod.default",
     "type_as": lambda a, k: "aten.type_as.default",
     "view_as": lambda a, k: "aten.view_as.default",
     "expand_as": lambda a, k: "aten.expand_as.default",
@@ -136,8 +159,9 @@ def bind(params, args, kwargs):
     """Python-style binding: name -> value (defaults included); None if it does not bind."""
     got, i = {}, 0
     for name, d, var in params:
-        if var:
-            got[name] = list(args[i:])
+        if var:   # f(*tensors) called with one list binds the list, as f(a, b) does
+            rest = list(args[i:])
+            got[name] = rest[0] if len(rest) == 1 and isinstance(rest[0], list) else rest
             i = len(args)
             continue
         if i < len(args):
@@ -160,9 +184,6 @@ def to_aten(target, aten, node, reg):
     got = bind(py, node["args"], node["kwargs"])
     if got is None:
         return None
-    if target == "sum_to_size" and len(got.get("size", [])) == 1 and \
-            isinstance(got["size"][0], list):
-        got["size"] = got["size"][0]
     if got.pop("size_average", None) is not None or got.pop("reduce", None) is not None:
         return None
     if isinstance(got.get("reduction"), str):
@@ -276,7 +297,10 @@ def main():
             for n in new["nodes"]:
                 pick = COMPOSITES.get(n["target"]) if n["op"].startswith("call_") else None
                 aten = pick(n["args"], n["kwargs"]) if pick else None
-                kw = to_aten(n["target"], aten, n, reg) if aten else None
+                if isinstance(aten, tuple):   # the chooser bound the arguments itself
+                    aten, kw = aten
+                else:
+                    kw = to_aten(n["target"], aten, n, reg) if aten else None
                 if kw is None:
                     continue
                 n.update(op="call_function", target=aten, args=[], kwargs=kw)
