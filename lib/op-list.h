@@ -7027,7 +7027,7 @@ OP(ATEN_SPECIAL_LOG_NDTR_DEFAULT, "aten.special_log_ndtr.default", pointwise,
 OP(ATEN_SPECIAL_LOG_NDTR_OUT, "aten.special_log_ndtr.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SPECIAL_LOG_SOFTMAX_DEFAULT, "aten.special_log_softmax.default", softmax,
-   "self, dim, dtype=None", CGS_OPF_ELEMENTWISE)
+   "self, dim, *, dtype=None", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SPECIAL_LOGIT_DEFAULT, "aten.special_logit.default", pointwise,
    "%self, eps=None", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(ATEN_SPECIAL_LOGIT_OUT, "aten.special_logit.out", out,
@@ -7335,7 +7335,7 @@ OP(ATEN_SUB__SCALAR, "aten.sub_.Scalar", inplace,
 OP(ATEN_SUB__TENSOR, "aten.sub_.Tensor", inplace,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_SUBTRACT_SCALAR, "aten.subtract.Scalar", binary,
-   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE)
+   "self, other, alpha=1", CGS_OPF_ELEMENTWISE)
 OP(ATEN_SUBTRACT_TENSOR, "aten.subtract.Tensor", binary,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(ATEN_SUBTRACT_OUT, "aten.subtract.out", out,
@@ -8938,14 +8938,14 @@ OP(M_SQUEEZE, "squeeze", squeeze,
    "self, dim=None", CGS_OPF_VIEW)
 OP(M_SQUEEZE_, "squeeze_", squeeze,
    "self, dim", CGS_OPF_VIEW | CGS_OPF_INPLACE)
-OP(M_STD, "std", norm,
-   "self, unbiased=True", CGS_OPF_REDUCTION)
+OP(M_STD, "std", reduce,
+   "self, dim=None, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(M_SUB, "sub", binary,
    "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M_SUB_, "sub_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_SUBTRACT, "subtract", binary,
-   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
+   "self, other, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M_SUBTRACT_, "subtract_", inplace,
    "self, other, alpha=1", CGS_OPF_INPLACE)
 OP(M_SUM, "sum", reduce_sum,
@@ -9305,7 +9305,7 @@ OP(TORCH__C__SPECIAL_SPECIAL_LOG1P, "torch._C._special.special_log1p", unary_flo
 OP(TORCH__C__SPECIAL_SPECIAL_LOG_NDTR, "torch._C._special.special_log_ndtr", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_LOG_SOFTMAX, "torch._C._special.special_log_softmax", softmax,
-   "self, dim, dtype=None", CGS_OPF_ELEMENTWISE)
+   "self, dim, *, dtype=None", CGS_OPF_ELEMENTWISE)
 OP(TORCH__C__SPECIAL_SPECIAL_LOGIT, "torch._C._special.special_logit", pointwise,
    "%self, eps=None", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__C__SPECIAL_SPECIAL_LOGSUMEXP, "torch._C._special.special_logsumexp", reduce,
@@ -10853,7 +10853,7 @@ OP(TORCH_SPECIAL_LOG1P, "torch.special.log1p", unary_float,
 OP(TORCH_SPECIAL_LOG_NDTR, "torch.special.log_ndtr", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_LOG_SOFTMAX, "torch.special.log_softmax", softmax,
-   "self, dim, dtype=None", CGS_OPF_ELEMENTWISE)
+   "self, dim, *, dtype=None", CGS_OPF_ELEMENTWISE)
 OP(TORCH_SPECIAL_LOGIT, "torch.special.logit", pointwise,
    "%self, eps=None", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH_SPECIAL_LOGSUMEXP, "torch.special.logsumexp", reduce,
@@ -10922,14 +10922,14 @@ OP(TORCH_SQUEEZE_COPY, "torch.squeeze_copy", copy_of_squeeze,
    "self, dim", 0)
 OP(TORCH_STACK, "torch.stack", stack,
    "tensors, dim=0", 0)
-OP(TORCH_STD, "torch.std", norm,
-   "self, unbiased=True", CGS_OPF_REDUCTION)
+OP(TORCH_STD, "torch.std", reduce,
+   "self, dim=None, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_STD_MEAN, "torch.std_mean", var_mean,
    "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_SUB, "torch.sub", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(TORCH_SUBTRACT, "torch.subtract", binary,
-   "self, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
+   "self, other, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(TORCH_SUM, "torch.sum", reduce_sum,
    "input, dim=None, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(TORCH_SVD, "torch.svd", svd_legacy,
@@ -11025,9 +11025,9 @@ OP(TORCH_UNSQUEEZE, "torch.unsqueeze", unsqueeze,
 OP(TORCH_UNSQUEEZE_COPY, "torch.unsqueeze_copy", copy_of_unsqueeze,
    "self, dim", 0)
 OP(TORCH_VAR, "torch.var", norm,
-   "self, unbiased=True", CGS_OPF_REDUCTION)
-OP(TORCH_VAR_MEAN, "torch.var_mean", var_mean,
    "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
+OP(TORCH_VAR_MEAN, "torch.var_mean", var_mean,
+   "self, dim=None, *, correction=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_VDOT, "torch.vdot", vdot,
    "self, other", 0)
 OP(TORCH_VIEW_AS_COMPLEX, "torch.view_as_complex", view_as_complex,
@@ -11103,7 +11103,7 @@ OP(M_UNSQUEEZE, "unsqueeze", unsqueeze,
 OP(M_UNSQUEEZE_, "unsqueeze_", unsqueeze,
    "self, dim", CGS_OPF_VIEW | CGS_OPF_INPLACE)
 OP(M_VAR, "var", norm,
-   "self, unbiased=True", CGS_OPF_REDUCTION)
+   "self, dim, unbiased=True, keepdim=False", CGS_OPF_REDUCTION)
 OP(M_VDOT, "vdot", vdot,
    "self, other", 0)
 OP(M_VIEW, "view", view,

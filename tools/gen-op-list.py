@@ -386,8 +386,9 @@ def build():
                                  entries[name][2])
                 break
     # aliases (torch's "alias for" operators: aten.arccos is aten.acos): each overload without
-    # a rule takes the rule, flags and parameter names of the canonical overload of the same
-    # name (or the one the line names), which must take the same arguments in the same places
+    # a rule takes the rule and flags of the canonical overload of the same name (or the one
+    # the line names), which must take the same types in the same places; its parameters are
+    # its own, or the canonical ones where the names differ (the rule reads those names)
     for alias, canon in ALIASES:
         pairs = []
         if alias in overloads:
@@ -409,6 +410,11 @@ def build():
                 raise SystemExit("families.txt: alias %s takes other arguments than %s" %
                                  (name, cname))
             rule, flags, schema = entries[cname]
+            if [p.name for p in ap] == [p.name for p in cp]:
+                schema = our_schema(ap, rule == "pointwise")   # its own keyword-only marks
+            elif [p.kwonly for p in ap] != [p.kwonly for p in cp]:
+                raise SystemExit("families.txt: alias %s names and places its arguments "
+                                 "unlike %s" % (name, cname))
             flags = [f for f in flags if f != "CORE"]
             if fast_binary(cname, rule):     # it runs as the canonical op under FakeTensor
                 flags.append("FAKE_FAST_BINARY")
