@@ -1220,7 +1220,7 @@ OP(ATEN__FUSED_MOVING_AVG_OBS_FQ_HELPER_OUT, "aten._fused_moving_avg_obs_fq_help
    "self, observer_on, fake_quant_on, !running_min, !running_max, !scale, !zero_point, averaging_const, quant_min, quant_max, ch_axis, per_row_fake_quant=False, symmetric_quant=False, *, !out0, !out1", CGS_OPF_INPLACE)
 OP(ATEN__FUSED_MOVING_AVG_OBS_FQ_HELPER_FUNCTIONAL_DEFAULT, "aten._fused_moving_avg_obs_fq_helper_functional.default", none,
    "self, observer_on, fake_quant_on, running_min, running_max, scale, zero_point, averaging_const, quant_min, quant_max, ch_axis, per_row_fake_quant=False, symmetric_quant=False", 0)
-OP(ATEN__FUSED_RMS_NORM_DEFAULT, "aten._fused_rms_norm.default", none,
+OP(ATEN__FUSED_RMS_NORM_DEFAULT, "aten._fused_rms_norm.default", fused_rms_norm,
    "input, normalized_shape, weight, eps", 0)
 OP(ATEN__FUSED_RMS_NORM_BACKWARD_DEFAULT, "aten._fused_rms_norm_backward.default", none,
    "grad_out, input, normalized_shape, rstd, weight, output_mask", 0)
@@ -3940,7 +3940,7 @@ OP(ATEN_GEOMETRIC__DEFAULT, "aten.geometric_.default", inplace,
    "self, p, *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(ATEN_GEQRF_A, "aten.geqrf.a", out,
    "self, *, !a, !tau", CGS_OPF_INPLACE)
-OP(ATEN_GEQRF_DEFAULT, "aten.geqrf.default", none,
+OP(ATEN_GEQRF_DEFAULT, "aten.geqrf.default", geqrf,
    "self", 0)
 OP(ATEN_GER_DEFAULT, "aten.ger.default", outer,
    "self, vec2", 0)
@@ -4148,7 +4148,7 @@ OP(ATEN_HAS_TORCH_FUNCTION_DEFAULT, "aten.has_torch_function.default", none,
    "*args", 0)
 OP(ATEN_HASH_GENERIC, "aten.hash.generic", none,
    "value", 0)
-OP(ATEN_HASH_TENSOR_DEFAULT, "aten.hash_tensor.default", none,
+OP(ATEN_HASH_TENSOR_DEFAULT, "aten.hash_tensor.default", hash_tensor,
    "self, dim=[], *, keepdim=False, mode=0", 0)
 OP(ATEN_HASH_TENSOR_OUT, "aten.hash_tensor.out", out,
    "self, dim=[], *, keepdim=False, mode=0, !out", CGS_OPF_INPLACE)
@@ -4730,7 +4730,7 @@ OP(ATEN_LINALG_MATMUL_DEFAULT, "aten.linalg_matmul.default", matmul,
    "self, other", CGS_OPF_MATMUL)
 OP(ATEN_LINALG_MATMUL_OUT, "aten.linalg_matmul.out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_MATRIX_EXP_DEFAULT, "aten.linalg_matrix_exp.default", none,
+OP(ATEN_LINALG_MATRIX_EXP_DEFAULT, "aten.linalg_matrix_exp.default", like_contiguous,
    "self", 0)
 OP(ATEN_LINALG_MATRIX_EXP_OUT, "aten.linalg_matrix_exp.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
@@ -5146,7 +5146,7 @@ OP(ATEN_MATRIX_H_A, "aten.matrix_H.a", none,
    "self", CGS_OPF_VIEW)
 OP(ATEN_MATRIX_H_DEFAULT, "aten.matrix_H.default", none,
    "self", CGS_OPF_VIEW)
-OP(ATEN_MATRIX_EXP_DEFAULT, "aten.matrix_exp.default", none,
+OP(ATEN_MATRIX_EXP_DEFAULT, "aten.matrix_exp.default", like_contiguous,
    "self", 0)
 OP(ATEN_MATRIX_EXP_BACKWARD_DEFAULT, "aten.matrix_exp_backward.default", none,
    "self, grad", 0)
@@ -5464,7 +5464,7 @@ OP(ATEN_MULTILABEL_MARGIN_LOSS_BACKWARD_DEFAULT, "aten.multilabel_margin_loss_ba
    "grad_output, self, target, reduction, is_target", 0)
 OP(ATEN_MULTILABEL_MARGIN_LOSS_BACKWARD_GRAD_INPUT, "aten.multilabel_margin_loss_backward.grad_input", out,
    "grad_output, self, target, reduction, is_target, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_MULTILABEL_MARGIN_LOSS_FORWARD_DEFAULT, "aten.multilabel_margin_loss_forward.default", none,
+OP(ATEN_MULTILABEL_MARGIN_LOSS_FORWARD_DEFAULT, "aten.multilabel_margin_loss_forward.default", multilabel_margin_forward,
    "self, target, reduction", 0)
 OP(ATEN_MULTILABEL_MARGIN_LOSS_FORWARD_OUTPUT, "aten.multilabel_margin_loss_forward.output", out,
    "self, target, reduction, *, !output, !is_target", CGS_OPF_INPLACE)
@@ -5682,7 +5682,7 @@ OP(ATEN_NLL_LOSS2D_BACKWARD_DEFAULT, "aten.nll_loss2d_backward.default", none,
    "grad_output, self, target, weight, reduction, ignore_index, total_weight", 0)
 OP(ATEN_NLL_LOSS2D_BACKWARD_GRAD_INPUT, "aten.nll_loss2d_backward.grad_input", out,
    "grad_output, self, target, weight, reduction, ignore_index, total_weight, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_NLL_LOSS2D_FORWARD_DEFAULT, "aten.nll_loss2d_forward.default", none,
+OP(ATEN_NLL_LOSS2D_FORWARD_DEFAULT, "aten.nll_loss2d_forward.default", nll_loss2d,
    "self, target, weight, reduction, ignore_index", 0)
 OP(ATEN_NLL_LOSS2D_FORWARD_OUTPUT, "aten.nll_loss2d_forward.output", out,
    "self, target, weight, reduction, ignore_index, *, !output, !total_weight", CGS_OPF_INPLACE)
@@ -8148,6 +8148,8 @@ OP(M_GE_, "ge_", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(M_GEOMETRIC_, "geometric_", inplace,
    "self, p, *, generator=None", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
+OP(M_GEQRF, "geqrf", geqrf,
+   "self", 0)
 OP(M_GER, "ger", outer,
    "self, vec2", 0)
 OP(M_GREATER, "greater", compare,
@@ -8166,6 +8168,8 @@ OP(M_HALF, "half", convert_to,
    "self, memory_format='preserve_format', *, dtype='float16'", CGS_OPF_ELEMENTWISE)
 OP(M_HARDSHRINK, "hardshrink", pointwise,
    "%self, %lambd=0.5", CGS_OPF_ELEMENTWISE)
+OP(M_HASH_TENSOR, "hash_tensor", hash_tensor,
+   "self, dim=[], *, keepdim=False, mode=0", 0)
 OP(M_HEAVISIDE, "heaviside", pointwise,
    "%self, %values", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(M_HEAVISIDE_, "heaviside_", inplace,
@@ -8360,6 +8364,8 @@ OP(MATH_SQRT, "math.sqrt", scalar_float,
    "a", CGS_OPF_SIZE)
 OP(M_MATMUL, "matmul", matmul,
    "self, other", CGS_OPF_MATMUL)
+OP(M_MATRIX_EXP, "matrix_exp", like_contiguous,
+   "self", 0)
 OP(M_MAX, "max", minmax,
    "self, dim=None, keepdim=False, *, other=None", CGS_OPF_REDUCTION)
 OP(M_MAXIMUM, "maximum", binary,
@@ -9070,6 +9076,8 @@ OP(TORCH__C__LINALG_LINALG_LU_SOLVE, "torch._C._linalg.linalg_lu_solve", linalg_
    "LU, pivots, B, *, left=True, adjoint=False", 0)
 OP(TORCH__C__LINALG_LINALG_MATMUL, "torch._C._linalg.linalg_matmul", matmul,
    "self, other", CGS_OPF_MATMUL)
+OP(TORCH__C__LINALG_LINALG_MATRIX_EXP, "torch._C._linalg.linalg_matrix_exp", like_contiguous,
+   "self", 0)
 OP(TORCH__C__LINALG_LINALG_MATRIX_NORM, "torch._C._linalg.linalg_matrix_norm", norm,
    "self, ord, dim=[-2, -1], keepdim=False, *, dtype=None", 0)
 OP(TORCH__C__LINALG_LINALG_MATRIX_RANK, "torch._C._linalg.linalg_matrix_rank", matrix_rank,
@@ -9492,6 +9500,8 @@ OP(TORCH__FUSED_ADAM_, "torch._fused_adam_", inplace,
    "self, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, *, lr, beta1, beta2, weight_decay, eps, amsgrad, maximize, grad_scale=None, found_inf=None", CGS_OPF_INPLACE)
 OP(TORCH__FUSED_ADAMW_, "torch._fused_adamw_", inplace,
    "self, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, *, lr, beta1, beta2, weight_decay, eps, amsgrad, maximize, grad_scale=None, found_inf=None", CGS_OPF_INPLACE)
+OP(TORCH__FUSED_RMS_NORM, "torch._fused_rms_norm", fused_rms_norm,
+   "input, normalized_shape, weight, eps", 0)
 OP(TORCH__FUSED_SGD_, "torch._fused_sgd_", inplace,
    "self, grads, momentum_buffer_list, *, weight_decay, momentum, lr, dampening, nesterov, maximize, is_first_step, grad_scale=None, found_inf=None", CGS_OPF_INPLACE)
 OP(TORCH__INDEX_PUT_IMPL_, "torch._index_put_impl_", inplace,
@@ -10026,6 +10036,8 @@ OP(TORCH_GCD_, "torch.gcd_", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(TORCH_GE, "torch.ge", compare,
    "input, other", CGS_OPF_ELEMENTWISE)
+OP(TORCH_GEQRF, "torch.geqrf", geqrf,
+   "self", 0)
 OP(TORCH_GER, "torch.ger", outer,
    "self, vec2", 0)
 OP(TORCH_GREATER, "torch.greater", compare,
@@ -10042,6 +10054,8 @@ OP(TORCH_GT, "torch.gt", compare,
    "input, other", CGS_OPF_ELEMENTWISE)
 OP(TORCH_HARDSHRINK, "torch.hardshrink", pointwise,
    "%self, %lambd=0.5", CGS_OPF_ELEMENTWISE)
+OP(TORCH_HASH_TENSOR, "torch.hash_tensor", hash_tensor,
+   "self, dim=[], *, keepdim=False, mode=0", 0)
 OP(TORCH_HEAVISIDE, "torch.heaviside", pointwise,
    "%self, %values", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(TORCH_HINGE_EMBEDDING_LOSS, "torch.hinge_embedding_loss", loss_elementwise2,
@@ -10166,6 +10180,8 @@ OP(TORCH_LINALG_LU_SOLVE, "torch.linalg.lu_solve", linalg_lu_solve,
    "LU, pivots, B, *, left=True, adjoint=False", 0)
 OP(TORCH_LINALG_MATMUL, "torch.linalg.matmul", matmul,
    "self, other", CGS_OPF_MATMUL)
+OP(TORCH_LINALG_MATRIX_EXP, "torch.linalg.matrix_exp", like_contiguous,
+   "self", 0)
 OP(TORCH_LINALG_MATRIX_NORM, "torch.linalg.matrix_norm", norm,
    "self, ord, dim=[-2, -1], keepdim=False, *, dtype=None", 0)
 OP(TORCH_LINALG_MATRIX_RANK, "torch.linalg.matrix_rank", matrix_rank,
@@ -10296,6 +10312,8 @@ OP(TORCH_MASKED_SELECT, "torch.masked_select", masked_select,
    "self, mask", CGS_OPF_DYNAMIC)
 OP(TORCH_MATMUL, "torch.matmul", matmul,
    "input, other", CGS_OPF_MATMUL)
+OP(TORCH_MATRIX_EXP, "torch.matrix_exp", like_contiguous,
+   "self", 0)
 OP(TORCH_MAX, "torch.max", minmax,
    "self, dim=None, keepdim=False, *, other=None", CGS_OPF_REDUCTION)
 OP(TORCH_MAX_POOL1D, "torch.max_pool1d", max_pool1d,

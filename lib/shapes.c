@@ -8415,6 +8415,124 @@ RULE(hsplit) { (void)n; return xsplit(sc, 0, d); }
 RULE(vsplit) { (void)n; return xsplit(sc, 1, d); }
 RULE(dsplit) { (void)n; return xsplit(sc, 2, d); }
 
+/* ---- kernels the OpInfo samples reach below the composites ------------------------------ */
+
+/* hash_tensor(self, dim=[], *, keepdim=False, mode=0): a uint64 reduction (no dims: all). */
+RULE(hash_tensor)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+    uint32_t nd;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(reduce_shape(sc, t, A(sc, "dim"), bool_of(A(sc, "keepdim"), false), shape, &nd, d));
+    out_dense(sc, nd, shape, CGS_DTYPE_UINT64, t->device, false);
+    return 0;
+}
+
+/* geqrf(self [*, m, n]) -> (a, tau): a in LAPACK's column-major layout, tau [*, min(m, n)]. */
+RULE(geqrf)
+{
+    const struct cgs_tensor *t;
+    sym_t tau[NDIM_MAX];
+    int64_t m, k;
+    uint32_t i;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (t->ndim < 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "geqrf of a tensor of rank %u", t->ndim);
+    for (i = 0; i + 2 < t->ndim; i++)
+        tau[i] = t->shape[i];
+    if (cgs_sym_is_int(t->shape[t->ndim - 2], &m) && cgs_sym_is_int(t->shape[t->ndim - 1], &k))
+        tau[t->ndim - 2] = K(sc, m < k ? m : k);
+    else if (dim_eq(t->shape[t->ndim - 2], t->shape[t->ndim - 1]))
+        tau[t->ndim - 2] = t->shape[t->ndim - 1];
+    else
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "geqrf: min of symbolic sizes is not tracked");
+    sc->out = new_list(sc, 2);
+    lapack_fill(sc, &sc->out->u.items[0], t->ndim, t->shape, t->dtype, t->device, true);
+    fill_dense(sc, &sc->out->u.items[1], t->ndim - 1, tau, t->dtype, t->device, false);
+    return 0;
+}
+
+/* _fused_rms_norm(input, normalized_shape, weight, eps) -> (output, rstd): output contiguous
+ * in the input's dtype; rstd [leading dims, 1 for each normalised one] in float32 (float64 for
+ * a float64 input). A weight of another dtype is left unknown, as for rms_norm. */
+RULE(fused_rms_norm)
+{
+    const struct cgs_tensor *t, *w;
+    sym_t norm[NDIM_MAX], rs[NDIM_MAX];
+    uint32_t k, i;
+
+    (void)n;
+    TRY(need_tensor(sc, "input", &t, d));
+    TRY(shape_param(sc, A(sc, "normalized_shape"), norm, &k, d));
+    if (k == 0 || k > t->ndim)
+        return cgs_diag_set(d, CGS_E_INVAL, "rms_norm over %u of %u dims", k, t->ndim);
+    if (!is_none(A(sc, "weight"))) {
+        TRY(need_tensor(sc, "weight", &w, d));
+        if (w->dtype != t->dtype)
+            return cgs_diag_set(d, CGS_E_UNKNOWN,
+                                "rms_norm with a %s weight on a %s input is not tracked",
+                                cgs_dtypes[w->dtype].name, cgs_dtypes[t->dtype].name);
+    }
+    if (dt_cat(t->dtype) != 2)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "rms_norm of a %s tensor is not tracked",
+                            cgs_dtypes[t->dtype].name);
+    for (i = 0; i < t->ndim; i++)
+        rs[i] = i + k < t->ndim ? t->shape[i] : K(sc, 1);
+    sc->out = new_list(sc, 2);
+    fill_dense(sc, &sc->out->u.items[0], t->ndim, t->shape, t->dtype, t->device, false);
+    fill_dense(sc, &sc->out->u.items[1], t->ndim, rs,
+               t->dtype == CGS_DTYPE_FLOAT64 ? CGS_DTYPE_FLOAT64 : CGS_DTYPE_FLOAT32, t->device,
+               false);
+    return 0;
+}
+
+/* multilabel_margin_loss_forward(self, target, reduction) -> (output, is_target): output as
+ * the loss gives it (per sample for 'none' on a batch), is_target target's shape in self's
+ * dtype. */
+RULE(multilabel_margin_forward)
+{
+    const struct cgs_tensor *t, *tg;
+    int64_t red = 1;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(need_tensor(sc, "target", &tg, d));
+    if (!int_const(sc, A(sc, "reduction"), &red))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "loss: reduction not constant");
+    sc->out = new_list(sc, 2);
+    fill_dense(sc, &sc->out->u.items[0], red == 0 && t->ndim == 2 ? 1 : 0, t->shape, t->dtype,
+               t->device, false);
+    fill_dense(sc, &sc->out->u.items[1], tg->ndim, tg->shape, t->dtype, t->device, false);
+    return 0;
+}
+
+/* nll_loss2d_forward(self [N, C, H, W], target [N, H, W], weight, reduction, ignore_index) ->
+ * (output, total_weight): target's shape for 'none', else 0-dim; total_weight 0-dim. */
+RULE(nll_loss2d)
+{
+    const struct cgs_tensor *t, *tg;
+    int64_t red = 1;
+    sym_t none[1];
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(need_tensor(sc, "target", &tg, d));
+    if (!int_const(sc, A(sc, "reduction"), &red))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "loss: reduction not constant");
+    sc->out = new_list(sc, 2);
+    if (red == 0)
+        fill_dense(sc, &sc->out->u.items[0], tg->ndim, tg->shape, t->dtype, t->device, false);
+    else
+        fill_dense(sc, &sc->out->u.items[0], 0, none, t->dtype, t->device, false);
+    fill_dense(sc, &sc->out->u.items[1], 0, none, t->dtype, t->device, false);
+    return 0;
+}
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 
 static const char *arena_msg(struct cgs_arena *ar, const char *s)
