@@ -510,7 +510,7 @@ OP(ATEN__CHOLESKY_SOLVE_HELPER_OUT, "aten._cholesky_solve_helper.out", out,
    "self, A, upper, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__CHOOSE_QPARAMS_PER_TENSOR_DEFAULT, "aten._choose_qparams_per_tensor.default", none,
    "self, reduce_range=False", 0)
-OP(ATEN__CHUNK_CAT_DEFAULT, "aten._chunk_cat.default", none,
+OP(ATEN__CHUNK_CAT_DEFAULT, "aten._chunk_cat.default", chunk_cat,
    "tensors, dim, num_chunks", 0)
 OP(ATEN__CHUNK_CAT_OUT, "aten._chunk_cat.out", out,
    "tensors, dim, num_chunks, *, !out", CGS_OPF_INPLACE)
@@ -1936,9 +1936,9 @@ OP(ATEN__UNSAFE_INDEX_PUT_DEFAULT, "aten._unsafe_index_put.default", none,
    "self, indices, values, accumulate=False", 0)
 OP(ATEN__UNSAFE_INDEX_PUT_HACKED_TWIN, "aten._unsafe_index_put.hacked_twin", none,
    "self, indices, values, accumulate=False", 0)
-OP(ATEN__UNSAFE_MASKED_INDEX_DEFAULT, "aten._unsafe_masked_index.default", none,
+OP(ATEN__UNSAFE_MASKED_INDEX_DEFAULT, "aten._unsafe_masked_index.default", masked_index,
    "self, mask, indices, fill", 0)
-OP(ATEN__UNSAFE_MASKED_INDEX_PUT_ACCUMULATE_DEFAULT, "aten._unsafe_masked_index_put_accumulate.default", none,
+OP(ATEN__UNSAFE_MASKED_INDEX_PUT_ACCUMULATE_DEFAULT, "aten._unsafe_masked_index_put_accumulate.default", clone,
    "self, mask, indices, values", 0)
 OP(ATEN__UNSAFE_VIEW_DEFAULT, "aten._unsafe_view.default", reshape,
    "self, size", CGS_OPF_VIEW)
@@ -9380,6 +9380,8 @@ OP(TORCH__ASSERT_TENSOR_METADATA, "torch._assert_tensor_metadata", novalue,
    "a, size=None, stride=None, dtype=None, *, device=None, layout=None", CGS_OPF_NOVALUE)
 OP(TORCH__CHECK, "torch._check", novalue,
    "cond, message=None", CGS_OPF_NOVALUE)
+OP(TORCH__CHUNK_CAT, "torch._chunk_cat", chunk_cat,
+   "tensors, dim, num_chunks", 0)
 OP(TORCH__CONJ, "torch._conj", alias,
    "self", CGS_OPF_VIEW)
 OP(TORCH__CONJ_COPY, "torch._conj_copy", copy_of_alias,
@@ -9554,6 +9556,10 @@ OP(TORCH__SOFTMAX_BACKWARD_DATA, "torch._softmax_backward_data", softmax_backwar
    "grad_output, output, dim, input_dtype", 0)
 OP(TORCH__UNIQUE2, "torch._unique2", unique,
    "self, sorted=True, return_inverse=False, return_counts=False", CGS_OPF_DYNAMIC)
+OP(TORCH__UNSAFE_MASKED_INDEX, "torch._unsafe_masked_index", masked_index,
+   "self, mask, indices, fill", 0)
+OP(TORCH__UNSAFE_MASKED_INDEX_PUT_ACCUMULATE, "torch._unsafe_masked_index_put_accumulate", clone,
+   "self, mask, indices, values", 0)
 OP(TORCH__VALIDATE_COMPRESSED_SPARSE_INDICES, "torch._validate_compressed_sparse_indices", novalue,
    "is_crow, compressed_idx, plain_idx, cdim, dim, nnz", CGS_OPF_NOVALUE)
 OP(TORCH__VALIDATE_SPARSE_BSC_TENSOR_ARGS, "torch._validate_sparse_bsc_tensor_args", novalue,

@@ -8533,6 +8533,94 @@ RULE(nll_loss2d)
     return 0;
 }
 
+/* _unsafe_masked_index(self, mask, indices, fill): where(mask, self[indices], fill), with
+ * every index a tensor: the broadcast of the indices, then self's remaining dims, broadcast
+ * with the mask; contiguous, self's dtype. */
+RULE(masked_index)
+{
+    const struct cgs_tensor *t, *m;
+    const struct cgs_arg *ix = A(sc, "indices");
+    struct operand o[NDIM_MAX + 1];
+    sym_t shape[NDIM_MAX], out[NDIM_MAX];
+    uint32_t k, i, nd, ond;
+    struct cgs_tensor tmp;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(need_tensor(sc, "mask", &m, d));
+    if (!ix || ix->kind != CGS_ARG_LIST || ix->n == 0 || ix->n > t->ndim)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "masked index: indices not a list of tensors");
+    memset(o, 0, sizeof(o));
+    for (k = 0; k < ix->n; k++) {
+        int rc = arg_tensor(sc, &ix->u.items[k], &o[k].t);
+        if (rc == -CGS_E_UNKNOWN)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "input 'indices' is not known");
+        if (rc || !o[k].t)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "masked index: a None or scalar index");
+    }
+    TRY(broadcast(sc, o, ix->n, shape, &nd, d));
+    for (i = ix->n; i < t->ndim; i++) {
+        if (nd >= NDIM_MAX)
+            return cgs_diag_set(d, CGS_E_LIMIT, "masked index: too many dims");
+        shape[nd++] = t->shape[i];
+    }
+    memset(&tmp, 0, sizeof(tmp));
+    tmp.ndim = nd, tmp.shape = shape, tmp.dtype = t->dtype;
+    memset(o, 0, 2 * sizeof(o[0]));
+    o[0].t = &tmp, o[1].t = m;
+    TRY(broadcast(sc, o, 2, out, &ond, d));
+    out_dense(sc, ond, out, t->dtype, t->device, false);
+    return 0;
+}
+
+/* _chunk_cat(tensors, dim, num_chunks): each tensor cut into num_chunks chunks along dim (the
+ * last padded), chunk i of every tensor flattened and concatenated: leading dims, num_chunks,
+ * the sum of ceil(size / num_chunks) * (the tensor's trailing elements); contiguous. */
+RULE(chunk_cat)
+{
+    const struct cgs_arg *ts = A(sc, "tensors");
+    const struct cgs_tensor *t0 = NULL, *t;
+    sym_t shape[NDIM_MAX];
+    int64_t dv, nc, total = 0;
+    uint32_t dim = 0, k, i;
+
+    (void)n;
+    if (!ts || ts->kind != CGS_ARG_LIST || ts->n == 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "_chunk_cat needs a list of tensors");
+    if (!int_const(sc, A(sc, "dim"), &dv) || !int_const(sc, A(sc, "num_chunks"), &nc) ||
+        nc <= 0)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "_chunk_cat: dim or num_chunks not constant");
+    for (k = 0; k < ts->n; k++) {
+        int64_t len, rest = 1, v;
+        int rc = arg_tensor(sc, &ts->u.items[k], &t);
+        if (rc == -CGS_E_UNKNOWN)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "input 'tensors' is not known");
+        if (rc || !t)
+            return cgs_diag_set(d, CGS_E_INVAL, "_chunk_cat: item %u is not a tensor", k);
+        if (!k) {
+            t0 = t;
+            if (!wrap_dim(dv, t->ndim, &dim) || t->ndim == 0)
+                return cgs_diag_set(d, CGS_E_INVAL, "_chunk_cat: dim out of range");
+        }
+        if (t->ndim <= dim || !cgs_sym_is_int(t->shape[dim], &len))
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "_chunk_cat of symbolic sizes is not tracked");
+        for (i = dim + 1; i < t->ndim; i++) {
+            if (!cgs_sym_is_int(t->shape[i], &v) || __builtin_mul_overflow(rest, v, &rest))
+                return cgs_diag_set(d, CGS_E_UNKNOWN, "_chunk_cat: sizes not tracked");
+        }
+        if (__builtin_mul_overflow((len + nc - 1) / nc, rest, &v) ||
+            __builtin_add_overflow(total, v, &total))
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "_chunk_cat: size overflows");
+    }
+    if (dim + 2 > NDIM_MAX)
+        return cgs_diag_set(d, CGS_E_LIMIT, "_chunk_cat: too many dims");
+    for (i = 0; i < dim; i++)
+        shape[i] = t0->shape[i];
+    shape[dim] = K(sc, nc), shape[dim + 1] = K(sc, total);
+    out_dense(sc, dim + 2, shape, t0->dtype, t0->device, false);
+    return 0;
+}
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 
 static const char *arena_msg(struct cgs_arena *ar, const char *s)
