@@ -1367,22 +1367,31 @@ RULE(unary)
     return unary_with(sc, 0, d);
 }
 
+/* 0 when rms_norm's weight is absent or of the input's dtype, which is all that is tracked. */
+static int rms_weight_ok(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, struct cgs_diag *d)
+{
+    const struct cgs_tensor *w;
+
+    if (is_none(A(sc, "weight")))
+        return 0;
+    TRY(need_tensor(sc, "weight", &w, d));
+    if (w->dtype != t->dtype)
+        return cgs_diag_set(d, CGS_E_UNKNOWN,
+                            "rms_norm with a %s weight on a %s input is not tracked",
+                            cgs_dtypes[w->dtype].name, cgs_dtypes[t->dtype].name);
+    return 0;
+}
+
 /* rms_norm(input, normalized_shape, weight=None, eps=None): normalised in the input's dtype,
  * then multiplied by the weight, so a weight of another dtype promotes the result; that case
  * is left unknown (torch's CUDA kernel and its composite are not known to agree on it). */
 RULE(rms_norm)
 {
-    const struct cgs_tensor *t, *w;
+    const struct cgs_tensor *t;
 
     (void)n;
     TRY(need_tensor(sc, "input", &t, d));
-    if (!is_none(A(sc, "weight"))) {
-        TRY(need_tensor(sc, "weight", &w, d));
-        if (w->dtype != t->dtype)
-            return cgs_diag_set(d, CGS_E_UNKNOWN,
-                                "rms_norm with a %s weight on a %s input is not tracked",
-                                cgs_dtypes[w->dtype].name, cgs_dtypes[t->dtype].name);
-    }
+    TRY(rms_weight_ok(sc, t, d));
     return unary_with(sc, 0, d);
 }
 
@@ -8462,7 +8471,7 @@ RULE(geqrf)
  * a float64 input). A weight of another dtype is left unknown, as for rms_norm. */
 RULE(fused_rms_norm)
 {
-    const struct cgs_tensor *t, *w;
+    const struct cgs_tensor *t;
     sym_t norm[NDIM_MAX], rs[NDIM_MAX];
     uint32_t k, i;
 
@@ -8471,13 +8480,7 @@ RULE(fused_rms_norm)
     TRY(shape_param(sc, A(sc, "normalized_shape"), norm, &k, d));
     if (k == 0 || k > t->ndim)
         return cgs_diag_set(d, CGS_E_INVAL, "rms_norm over %u of %u dims", k, t->ndim);
-    if (!is_none(A(sc, "weight"))) {
-        TRY(need_tensor(sc, "weight", &w, d));
-        if (w->dtype != t->dtype)
-            return cgs_diag_set(d, CGS_E_UNKNOWN,
-                                "rms_norm with a %s weight on a %s input is not tracked",
-                                cgs_dtypes[w->dtype].name, cgs_dtypes[t->dtype].name);
-    }
+    TRY(rms_weight_ok(sc, t, d));
     if (dt_cat(t->dtype) != 2)
         return cgs_diag_set(d, CGS_E_UNKNOWN, "rms_norm of a %s tensor is not tracked",
                             cgs_dtypes[t->dtype].name);
