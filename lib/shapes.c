@@ -8500,13 +8500,12 @@ RULE(fused_rms_norm)
 RULE(multilabel_margin_forward)
 {
     const struct cgs_tensor *t, *tg;
-    int64_t red = 1;
+    int64_t red;
 
     (void)n;
     TRY(need_tensor(sc, "self", &t, d));
     TRY(need_tensor(sc, "target", &tg, d));
-    if (!int_const(sc, A(sc, "reduction"), &red))
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "loss: reduction not constant");
+    TRY(loss_reduction(sc, &red, d));
     sc->out = new_list(sc, 2);
     fill_dense(sc, &sc->out->u.items[0], red == 0 && t->ndim == 2 ? 1 : 0, t->shape, t->dtype,
                t->device, false);
@@ -8519,14 +8518,13 @@ RULE(multilabel_margin_forward)
 RULE(nll_loss2d)
 {
     const struct cgs_tensor *t, *tg;
-    int64_t red = 1;
+    int64_t red;
     sym_t none[1];
 
     (void)n;
     TRY(need_tensor(sc, "self", &t, d));
     TRY(need_tensor(sc, "target", &tg, d));
-    if (!int_const(sc, A(sc, "reduction"), &red))
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "loss: reduction not constant");
+    TRY(loss_reduction(sc, &red, d));
     sc->out = new_list(sc, 2);
     if (red == 0)
         fill_dense(sc, &sc->out->u.items[0], tg->ndim, tg->shape, t->dtype, t->device, false);
@@ -8536,43 +8534,26 @@ RULE(nll_loss2d)
     return 0;
 }
 
-/* _unsafe_masked_index(self, mask, indices, fill): where(mask, self[indices], fill), with
- * every index a tensor: the broadcast of the indices, then self's remaining dims, broadcast
- * with the mask; contiguous, self's dtype. */
+/* _unsafe_masked_index(self, mask, indices, fill): where(mask, self[indices], fill): the
+ * advanced index's shape (adv_index) broadcast with the mask; contiguous, self's dtype. */
 RULE(masked_index)
 {
     const struct cgs_tensor *t, *m;
     const struct cgs_arg *ix = A(sc, "indices");
-    struct operand o[NDIM_MAX + 1];
-    sym_t shape[NDIM_MAX], out[NDIM_MAX];
-    uint32_t k, i, nd, ond;
-    struct cgs_tensor tmp;
+    struct operand o[2];
+    sym_t shape[NDIM_MAX];
+    uint32_t nd;
 
     (void)n;
     TRY(need_tensor(sc, "self", &t, d));
     TRY(need_tensor(sc, "mask", &m, d));
-    if (!ix || ix->kind != CGS_ARG_LIST || ix->n == 0 || ix->n > t->ndim)
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "masked index: indices not a list of tensors");
+    if (!ix || ix->kind != CGS_ARG_LIST)
+        return cgs_diag_set(d, CGS_E_INVAL, "masked index: bad indices");
+    TRY(adv_index(sc, t, ix->u.items, ix->n, d)); // sc->out: self[indices]
     memset(o, 0, sizeof(o));
-    for (k = 0; k < ix->n; k++) {
-        int rc = arg_tensor(sc, &ix->u.items[k], &o[k].t);
-        if (rc == -CGS_E_UNKNOWN)
-            return cgs_diag_set(d, CGS_E_UNKNOWN, "input 'indices' is not known");
-        if (rc || !o[k].t)
-            return cgs_diag_set(d, CGS_E_UNKNOWN, "masked index: a None or scalar index");
-    }
-    TRY(broadcast(sc, o, ix->n, shape, &nd, d));
-    for (i = ix->n; i < t->ndim; i++) {
-        if (nd >= NDIM_MAX)
-            return cgs_diag_set(d, CGS_E_LIMIT, "masked index: too many dims");
-        shape[nd++] = t->shape[i];
-    }
-    memset(&tmp, 0, sizeof(tmp));
-    tmp.ndim = nd, tmp.shape = shape, tmp.dtype = t->dtype;
-    memset(o, 0, 2 * sizeof(o[0]));
-    o[0].t = &tmp, o[1].t = m;
-    TRY(broadcast(sc, o, 2, out, &ond, d));
-    out_dense(sc, ond, out, t->dtype, t->device, false);
+    o[0].t = &sc->out->u.t, o[1].t = m;
+    TRY(broadcast(sc, o, 2, shape, &nd, d));
+    out_dense(sc, nd, shape, t->dtype, t->device, false);
     return 0;
 }
 
