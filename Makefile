@@ -133,9 +133,10 @@ $(SONAMES_H): Makefile tools/sonames.sh
 	@mkdir -p $(dir $@)
 	$(QUIET_GEN)sh tools/sonames.sh "$(CC)" CGS_SONAMES_GVC="$(call pc_libs,libgvc)" \
 		CGS_SONAMES_CURSES="$(call pc_libs,ncursesw)" CGS_SONAMES_ZIP="$(call pc_libs,libzip)" \
-		> $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
-$(B)/lib/zip-api.o $(B)/viz/gv-api.o $(B)/viz/curses-api.o: $(SONAMES_H)
-$(B)/lib/zip-api.o $(B)/viz/gv-api.o $(B)/viz/curses-api.o: CPPFLAGS += -I$(B)
+		CGS_SONAMES_Z="$(call pc_libs,zlib)" CGS_SONAMES_LZMA="$(call pc_libs,liblzma)" \
+		CGS_SONAMES_ZSTD="$(call pc_libs,libzstd)" > $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
+$(B)/lib/zip-api.o $(B)/lib/unpack-api.o $(B)/viz/gv-api.o $(B)/viz/curses-api.o: $(SONAMES_H)
+$(B)/lib/zip-api.o $(B)/lib/unpack-api.o $(B)/viz/gv-api.o $(B)/viz/curses-api.o: CPPFLAGS += -I$(B)
 
 $(B)/lib/%.o: lib/%.c
 	@mkdir -p $(dir $@)

@@ -1,6 +1,8 @@
 /* The run model behind `cgscope top`, `breaks` and `cache` (lib/dash.h). */
 #include "lib/dash.h"
 
+#include "lib/sniff.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -52,6 +54,7 @@ static void free_rows(struct cgs_dash *d)
         free(d->breaks[i].reason);
         free(d->breaks[i].file);
         free(d->breaks[i].name);
+        free(d->breaks[i].compile_ids);
     }
     for (uint32_t i = 0; i < d->n_lookups; i++) {
         struct cgs_dash_lookup *l = &d->lookups[i];
@@ -69,6 +72,8 @@ static void free_rows(struct cgs_dash *d)
     }
     for (uint32_t i = 0; i < d->n_keys; i++)
         free(d->keys[i]);
+    for (uint32_t i = 0; i < d->n_sources; i++)
+        free(d->sources[i]);
 }
 
 void cgs_dash_release(struct cgs_dash *d)
@@ -80,6 +85,7 @@ void cgs_dash_release(struct cgs_dash *d)
     free(d->lookups);
     free(d->entries);
     free(d->keys);
+    free(d->sources);
     cgs_strmap_free(d->row_index);
     memset(d, 0, sizeof(*d));
 }
@@ -109,6 +115,18 @@ static void seen_ts(struct cgs_dash *d, double ts)
         d->last_ts = ts;
 }
 
+/* The index of f's file in d->sources (added on first use). */
+static uint32_t source_of(struct cgs_dash *d, const struct cgs_feed *f)
+{
+    const char *name = f->name ? f->name : "input";
+    for (uint32_t i = d->n_sources; i-- > 0;)
+        if (!strcmp(d->sources[i], name))
+            return i;
+    CGS_ALLOC_GROW(d->sources, d->n_sources + 1, d->alloc_sources);
+    d->sources[d->n_sources] = cgs_xstrdup(name);
+    return d->n_sources++;
+}
+
 /* The row for key, made (by init) when absent; NULL past CGS_DASH_MAX_ROWS. */
 static struct cgs_dash_row *row_for(struct cgs_dash *d, const char *key, bool *made)
 {
@@ -129,19 +147,22 @@ static struct cgs_dash_row *row_for(struct cgs_dash *d, const char *key, bool *m
     return r;
 }
 
-static struct cgs_dash_row *event_row(struct cgs_dash *d, int rank, bool has_gi, int64_t gi,
-                                      bool dynamic, int64_t shape, const char *backend,
-                                      const char *piece)
+static struct cgs_dash_row *event_row(struct cgs_dash *d, const struct cgs_feed *f, bool has_gi,
+                                      int64_t gi, bool dynamic, int64_t shape,
+                                      const char *backend, const char *piece)
 {
     char key[512];
     bool made;
     struct cgs_dash_row *r;
+    int rank = f->rank;
+    uint32_t src = source_of(d, f);
     // a piece without a graph_index (a splitting piece, run eagerly) is a row of its own
-    snprintf(key, sizeof(key), "e|%d|%d|%lld|%d|%lld|%.200s|%.200s", rank, has_gi,
+    snprintf(key, sizeof(key), "e|%u|%d|%d|%lld|%d|%lld|%.200s|%.200s", src, rank, has_gi,
              (long long)gi, dynamic, (long long)(dynamic ? 0 : shape), backend ? backend : "",
              !has_gi && piece ? piece : "");
     r = row_for(d, key, &made);
     if (r && made) {
+        r->source = src;
         r->piece = !has_gi ? xstrdup0(piece) : NULL;
         r->rank = rank;
         r->has_graph_index = has_gi;
@@ -153,20 +174,31 @@ static struct cgs_dash_row *event_row(struct cgs_dash *d, int rank, bool has_gi,
     return r;
 }
 
-static struct cgs_dash_row *trace_row(struct cgs_dash *d, int rank, const char *cid)
+/* "F/C" or "!A/F/C": C, the frame's compile count (-1 when the id has no such part) */
+static long frame_compile_of(const char *cid)
+{
+    const char *slash = strrchr(cid, '/');
+    return slash && slash[1] >= '0' && slash[1] <= '9' ? strtol(slash + 1, NULL, 10) : -1;
+}
+
+static struct cgs_dash_row *trace_row(struct cgs_dash *d, const struct cgs_feed *f,
+                                      const char *cid)
 {
     char key[300];
     bool made;
     struct cgs_dash_row *r;
-    snprintf(key, sizeof(key), "t|%d|%.256s", rank, cid);
+    uint32_t src = source_of(d, f);
+    snprintf(key, sizeof(key), "t|%u|%d|%.256s", src, f->rank, cid);
     r = row_for(d, key, &made);
     if (r && made) {
         r->trace = true;
-        r->rank = rank;
+        r->source = src;
+        r->rank = f->rank;
         r->compile_id = cgs_xstrdup(cid);
-        d->compiles++;
-        if (strchr(cid, '/') && strtol(strchr(cid, '/') + 1, NULL, 10) > 0)
+        if (frame_compile_of(cid) > 0) {
             r->recompiles = 1; /* frame_compile_id > 0: Dynamo compiled the frame again */
+            d->recompiles++;
+        }
     }
     return r;
 }
@@ -272,6 +304,7 @@ static void event_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, si
         return;
     }
     d->events++;
+    f->records++;
     if (jnum(o, "ts", &ts))
         seen_ts(d, ts);
     has_gi = jint(o, "graph_index", &gi, &gi_null);
@@ -283,8 +316,8 @@ static void event_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, si
     }
     backend = jstr(o, "backend");
     jnum(o, "ms", &ms);
-    if (strcmp(ev, "recompile")) {
-        r = event_row(d, f->rank, has_gi, has_gi ? gi : -1,
+    {
+        r = event_row(d, f, has_gi, has_gi ? gi : -1,
                       shape_null || !cJSON_GetObjectItemCaseSensitive(o, "runtime_shape"), shape,
                       backend, jstr(o, "piece"));
         if (r && ts > r->last_ts)
@@ -299,8 +332,8 @@ static void event_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, si
     else if (!strcmp(ev, "cache_bypass"))
         count_lookup(d, r, "piecewise", CGS_LOOKUP_BYPASS);
     else if (!strcmp(ev, "compile_end")) {
-        d->compiles++;
         if (r) {
+            d->compiles++;
             r->compiles++;
             r->compile_ms += ms;
             r->last_compile_ms = ms;
@@ -313,8 +346,11 @@ static void event_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, si
             r->runs++;
             r->run_ms += ms;
         }
-    } else if (!strcmp(ev, "recompile")) {
+    } else if (!strcmp(ev, "recompile") && r) {
         d->recompiles++;
+        r->recompiles++;
+        if (jstr(o, "reason"))
+            set_str(&r->reason, jstr(o, "reason"));
     }
     cJSON_Delete(o);
 }
@@ -472,6 +508,7 @@ static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
 
     f->pending = NULL;
     d->events++;
+    f->records++;
     compile_id_of(o, cid, sizeof(cid));
     if ((x = cJSON_GetObjectItemCaseSensitive(o, "artifact")) && cJSON_IsObject(x)) {
         const char *name = jstr(x, "name");
@@ -486,34 +523,67 @@ static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
         if (lookup) {
             char cache[128];
             snprintf(cache, sizeof(cache), "%.*s", (int)(stem < 120 ? stem : 120), name);
-            count_lookup(d, cid[0] ? trace_row(d, f->rank, cid) : NULL, cache, st);
+            count_lookup(d, cid[0] ? trace_row(d, f, cid) : NULL, cache, st);
             if (d->keep_lookups)
                 keep_lookup(d, f->rank, cid, cache, st, payload_text(f));
         } else if (name && !strcmp(name, "recompile_reasons")) {
-            struct cgs_dash_row *r = cid[0] ? trace_row(d, f->rank, cid) : NULL;
-            const char *t = payload_text(f);
-            d->recompiles++;
+            struct cgs_dash_row *r = cid[0] ? trace_row(d, f, cid) : NULL;
             if (r) {
-                r->recompiles = 1;
-                set_str(&r->reason, t[0] ? t : "recompiled (no reason logged)");
+                char *why = cgs_dash_decode_reasons(payload_text(f));
+                if (!r->recompiles) {
+                    r->recompiles = 1;
+                    d->recompiles++;
+                }
+                free(r->reason);
+                r->reason = why[0] ? why : cgs_xstrdup("recompiled (no reason logged)");
+                if (!why[0])
+                    free(why);
             }
         } else if (name && !strcmp(name, "dynamo_graph_break_reason")) {
-            struct cgs_dash_break *b;
-            const char *t = payload_text(f);
+            struct cgs_dash_break nb, *b = NULL;
+            memset(&nb, 0, sizeof(nb));
+            nb.rank = f->rank;
+            break_parse(&nb, payload_text(f));
             d->graph_breaks++;
-            CGS_ALLOC_GROW(d->breaks, d->n_breaks + 1, d->alloc_breaks);
-            b = &d->breaks[d->n_breaks++];
-            memset(b, 0, sizeof(*b));
-            b->compile_id = cgs_xstrdup(cid);
-            b->rank = f->rank;
-            break_parse(b, t);
+            for (uint32_t i = 0; i < d->n_breaks && !b; i++) { /* the same site: one row */
+                struct cgs_dash_break *ob = &d->breaks[i];
+                if (ob->rank == nb.rank && ob->line == nb.line && !strcmp(ob->reason, nb.reason) &&
+                    !strcmp(ob->file ? ob->file : "", nb.file ? nb.file : ""))
+                    b = ob;
+            }
+            if (b) {
+                free(nb.reason);
+                free(nb.file);
+                free(nb.name);
+                b->hits++;
+                if (strlen(b->compile_ids) < 200) {
+                    size_t n = strlen(b->compile_ids) + strlen(cid) + 3;
+                    char *ids = cgs_xmalloc(n);
+                    snprintf(ids, n, "%s, %s", b->compile_ids, cid);
+                    free(b->compile_ids);
+                    b->compile_ids = ids;
+                } else if (!strstr(b->compile_ids, "...")) {
+                    size_t n = strlen(b->compile_ids) + 6;
+                    char *ids = cgs_xmalloc(n);
+                    snprintf(ids, n, "%s, ...", b->compile_ids);
+                    free(b->compile_ids);
+                    b->compile_ids = ids;
+                }
+            } else {
+                CGS_ALLOC_GROW(d->breaks, d->n_breaks + 1, d->alloc_breaks);
+                b = &d->breaks[d->n_breaks++];
+                *b = nb;
+                b->compile_id = cgs_xstrdup(cid);
+                b->compile_ids = cgs_xstrdup(cid);
+                b->hits = 1;
+            }
         }
     } else if ((x = cJSON_GetObjectItemCaseSensitive(o, "compilation_metrics")) ||
                (x = cJSON_GetObjectItemCaseSensitive(o, "bwd_compilation_metrics"))) {
         const char *id = jstr(x, "compile_id");
         bool bwd = !cJSON_GetObjectItemCaseSensitive(o, "compilation_metrics");
         double s = 0;
-        struct cgs_dash_row *r = id ? trace_row(d, f->rank, id) : cid[0] ? trace_row(d, f->rank, cid) : NULL;
+        struct cgs_dash_row *r = id ? trace_row(d, f, id) : cid[0] ? trace_row(d, f, cid) : NULL;
         if (r && (jnum(x, bwd ? "inductor_compile_time_s" : "entire_frame_compile_time_s", &s))) {
             r->compile_ms += s * 1e3;
             r->last_compile_ms = s * 1e3;
@@ -523,6 +593,7 @@ static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
             int64_t line = 0;
             const char *co = jstr(x, "co_name"), *file = jstr(x, "co_filename");
             r->compiles++;
+            d->compiles++;
             if (jnum(x, "start_time", &st)) {
                 seen_ts(d, st + s);
                 if (st + s > r->last_ts)
@@ -540,7 +611,7 @@ static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
                 set_str(&r->reason, jstr(x, "fail_reason"));
         }
     } else if (cJSON_GetObjectItemCaseSensitive(o, "dynamo_start") && cid[0]) {
-        trace_row(d, f->rank, cid);
+        trace_row(d, f, cid);
     }
     cJSON_Delete(o);
     f->payload_len = 0;
@@ -585,6 +656,51 @@ static void trace_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, si
     }
     if (!cJSON_GetObjectItemCaseSensitive(f->pending, "has_payload"))
         trace_record(d, f);
+}
+
+bool cgs_dash_id_in_list(const char *list, const char *id)
+{
+    size_t n = strlen(id);
+    for (const char *p = list; p && *p;) {
+        size_t k = strcspn(p, ",");
+        if (k == n && !memcmp(p, id, n))
+            return true;
+        p += k;
+        p += strspn(p, ", ");
+    }
+    return false;
+}
+
+char *cgs_dash_decode_reasons(const char *payload)
+{
+    const char *p = payload + strspn(payload, " \t\n\r");
+    cJSON *v = (*p == '[' || *p == '"') ? cJSON_Parse(p) : NULL, *it;
+    char *out;
+    size_t n = 1, k = 0;
+
+    if (!v || !(cJSON_IsString(v) || cJSON_IsArray(v))) {
+        cJSON_Delete(v);
+        return cgs_xstrdup(p); /* plain text, one reason a line (torch 2.11 writes it so) */
+    }
+    if (cJSON_IsString(v)) {
+        out = cgs_xstrdup(v->valuestring);
+        cJSON_Delete(v);
+        return out;
+    }
+    cJSON_ArrayForEach(it, v) if (cJSON_IsString(it)) n += strlen(it->valuestring) + 1;
+    out = cgs_xmalloc(n);
+    out[0] = '\0';
+    cJSON_ArrayForEach(it, v) if (cJSON_IsString(it))
+    {
+        size_t m = strlen(it->valuestring);
+        if (k)
+            out[k++] = '\n';
+        memcpy(out + k, it->valuestring, m);
+        k += m;
+        out[k] = '\0';
+    }
+    cJSON_Delete(v);
+    return out;
 }
 
 /* ---- the compile-cache index ------------------------------------------------------------ */
@@ -645,6 +761,7 @@ static void index_text(struct cgs_dash *d, struct cgs_feed *f)
             continue;
         }
         d->events++;
+        f->records++;
         CGS_ALLOC_GROW(d->entries, d->n_entries + 1, d->alloc_entries);
         en = &d->entries[d->n_entries++];
         memset(en, 0, sizeof(*en));
@@ -655,7 +772,7 @@ static void index_text(struct cgs_dash *d, struct cgs_feed *f)
         en->key = cgs_xstrdup(vk->valuestring);
         en->path = cgs_xstrdup(vp->valuestring);
         en->restart_analysis_count = vr ? (int64_t)vr->valuedouble : 0;
-        r = event_row(d, f->rank, true, en->graph_index, en->dynamic, en->runtime_shape,
+        r = event_row(d, f, true, en->graph_index, en->dynamic, en->runtime_shape,
                       en->backend, NULL);
         if (r) {
             r->indexed = true;
@@ -818,6 +935,15 @@ int cgs_dash_read_file(struct cgs_dash *d, const char *path, enum cgs_src_kind k
     size_t len;
     if (cgs_read_file(path, &buf, &len, (size_t)16 << 30, err))
         return -1;
+    if (kind == CGS_SRC_CACHE_INDEX && len) { /* what a wrong file is, when its bytes tell */
+        enum cgs_input_kind k = cgs_sniff(buf, len < CGS_SNIFF_HEAD ? len : CGS_SNIFF_HEAD, path);
+        if (k != CGS_IN_CACHE_INDEX && k != CGS_IN_TEXT && k != CGS_IN_JSON &&
+            k != CGS_IN_UNKNOWN && k != CGS_IN_WIDE_TEXT) {
+            cgs_sniff_refuse(err, path, k, "a compile-cache index");
+            free(buf);
+            return -1;
+        }
+    }
     cgs_feed_init(&f, path, kind);
     cgs_feed_data(d, &f, buf, len);
     cgs_feed_flush(d, &f);
@@ -829,7 +955,7 @@ int cgs_dash_read_file(struct cgs_dash *d, const char *path, enum cgs_src_kind k
 /* ---- cells ------------------------------------------------------------------------------ */
 
 const char *const cgs_dash_col_names[CGS_DASH_COL_COUNT] = {
-    [CGS_DASH_COL_RANK] = "rank",         [CGS_DASH_COL_KEY] = "graph",
+    [CGS_DASH_COL_SOURCE] = "source",     [CGS_DASH_COL_RANK] = "rank",         [CGS_DASH_COL_KEY] = "graph",
     [CGS_DASH_COL_SHAPE] = "shape",       [CGS_DASH_COL_BACKEND] = "backend",
     [CGS_DASH_COL_HITS] = "hits",         [CGS_DASH_COL_MISSES] = "miss",
     [CGS_DASH_COL_BYPASS] = "byp",        [CGS_DASH_COL_RATE] = "hit%",
@@ -859,11 +985,17 @@ static void age_text(double now, double ts, char *out, size_t n)
         snprintf(out, n, "%.0fd", a / 86400);
 }
 
-void cgs_dash_row_cell(const struct cgs_dash_row *r, enum cgs_dash_col c, double now, char *out,
-                       size_t n)
+void cgs_dash_row_cell(const struct cgs_dash *d, const struct cgs_dash_row *r, enum cgs_dash_col c,
+                       double now, char *out, size_t n)
 {
     double rate = cgs_dash_row_rate(r);
     switch (c) {
+    case CGS_DASH_COL_SOURCE: {
+        const char *name = r->source < d->n_sources ? d->sources[r->source] : "-";
+        const char *base = strrchr(name, '/');
+        snprintf(out, n, "%s", base && base[1] ? base + 1 : name);
+        break;
+    }
     case CGS_DASH_COL_RANK:
         if (r->rank >= 0)
             snprintf(out, n, "%d", r->rank);
@@ -876,7 +1008,7 @@ void cgs_dash_row_cell(const struct cgs_dash_row *r, enum cgs_dash_col c, double
         else if (r->has_graph_index)
             snprintf(out, n, "%lld", (long long)r->graph_index);
         else
-            snprintf(out, n, "%s", r->piece ? r->piece : "-");
+            snprintf(out, n, "%s", r->piece ? r->piece : r->compile_id ? r->compile_id : "-");
         break;
     case CGS_DASH_COL_SHAPE:
         if (r->trace)
@@ -907,12 +1039,18 @@ void cgs_dash_row_cell(const struct cgs_dash_row *r, enum cgs_dash_col c, double
         break;
     case CGS_DASH_COL_AGE: age_text(now, r->last_ts, out, n); break;
     case CGS_DASH_COL_WHAT: {
-        size_t k;
+        /* the frame, and the first reason with how many more there are (each on its line in
+           the detail view and in top --once's "recompiles" section) */
+        size_t more = 0, k;
+        for (const char *p = r->reason ? strchr(r->reason, '\n') : NULL; p; p = strchr(p + 1, '\n'))
+            more++;
         snprintf(out, n, "%s%s%s%s", r->frame ? r->frame : "",
                  r->frame && r->reason ? ": " : "", r->reason ? r->reason : "",
                  r->indexed && !r->reason && !r->frame ? "in the cache index" : "");
         k = strcspn(out, "\n");
         out[k] = '\0';
+        if (more && k + 24 < n)
+            snprintf(out + k, n - k, " (+%zu more)", more);
         break;
     }
     case CGS_DASH_COL_COUNT: out[0] = '\0'; break;
@@ -959,7 +1097,7 @@ uint32_t cgs_dash_view(const struct cgs_dash *d, enum cgs_dash_col sort, const c
             char cell[512];
             bool hit = false;
             for (int c = 0; c < CGS_DASH_COL_COUNT && !hit; c++) {
-                cgs_dash_row_cell(r, (enum cgs_dash_col)c, now, cell, sizeof(cell));
+                cgs_dash_row_cell(d, r, (enum cgs_dash_col)c, now, cell, sizeof(cell));
                 hit = strstr(cell, filter) != NULL;
             }
             if (!hit)

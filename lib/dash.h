@@ -42,6 +42,7 @@ struct cgs_dash_cache {
 
 struct cgs_dash_row {
     bool trace;              /* a TORCH_TRACE compile id; else our events' key */
+    uint32_t source;         /* the file it was read from: an index into cgs_dash.sources */
     int rank;                /* -1: the source has no rank */
     bool has_graph_index;
     int64_t graph_index;
@@ -54,15 +55,19 @@ struct cgs_dash_row {
     uint64_t hits, misses, bypasses, compiles, runs, recompiles;
     double compile_ms, last_compile_ms, run_ms;
     double last_ts;          /* seconds since the epoch of its last event; 0 unknown */
-    char *reason;            /* the last recompile reason or error */
+    char *reason;            /* the recompile reasons (one a line: "0/0: tensor 'x' size
+                                mismatch ...", each an earlier cache entry of the frame and the
+                                guard it failed), or the last error */
     bool indexed;            /* in a compile-cache index */
     int64_t restart_analysis_count;
 };
 
-struct cgs_dash_break {
+struct cgs_dash_break { /* one break site: the same reason at the same user line */
     char *compile_id, *reason, *file, *name;
     int64_t line;
     int rank;
+    uint64_t hits;      /* times Dynamo logged it (once per compile that met it) */
+    char *compile_ids;  /* every compile that met it, "0/0, 0/1" (capped) */
 };
 
 struct cgs_dash_lookup {
@@ -91,11 +96,15 @@ struct cgs_dash {
     struct cgs_dash_entry *entries;
     uint32_t n_entries, alloc_entries;
     bool keep_lookups;
+    char **sources;        /* the names of the files rows came from, in order of first row */
+    uint32_t n_sources, alloc_sources;
     uint64_t events;       /* records read (event lines, trace records, index entries) */
     uint64_t bad_lines;
     char first_bad[256];   /* "file:line: why" of the first bad line */
-    uint64_t compiles;     /* distinct compile ids (trace) + compile_end events */
-    uint64_t recompiles, graph_breaks, piece_runs;
+    uint64_t compiles;     /* the rows' compiles added up */
+    uint64_t recompiles;   /* the rows' recompiles added up */
+    uint64_t graph_breaks; /* break records (the sites' hits added up) */
+    uint64_t piece_runs;
     double first_ts, last_ts;
     struct cgs_strmap *row_index; /* row key -> row */
     char **keys;                  /* the row keys (the map borrows them) */
@@ -111,6 +120,7 @@ void cgs_dash_reset(struct cgs_dash *d);
 struct cgs_feed {
     enum cgs_src_kind kind; /* UNKNOWN until the first line tells */
     const char *name;       /* the source's name in messages (borrowed) */
+    uint64_t records;       /* records read from it (lines, trace records, index entries) */
     int rank;               /* from the file name (rank_N), -1 when none */
     uint64_t line_no;
     char *line;             /* a line not yet ended by '\n' */
@@ -146,6 +156,13 @@ void cgs_feed_idle(struct cgs_dash *d, struct cgs_feed *f);
 int cgs_dash_read_file(struct cgs_dash *d, const char *path, enum cgs_src_kind kind,
                        struct cgs_diag *err);
 
+/* Decode a recompile_reasons payload: torch writes a JSON list of strings (or one string);
+ * the reasons one a line, as a new string. Text that is not JSON is kept as it is. */
+char *cgs_dash_decode_reasons(const char *payload);
+
+/* True when id is one of the ", "-separated compile ids in list. */
+bool cgs_dash_id_in_list(const char *list, const char *id);
+
 /* Hits / (hits + misses) over every row and cache; -1 when there was no lookup. */
 double cgs_dash_hit_rate(const struct cgs_dash *d);
 /* The cache called name, NULL when none was seen. */
@@ -154,6 +171,7 @@ const struct cgs_dash_cache *cgs_dash_cache(const struct cgs_dash *d, const char
 /* ---- the table, as text cells (the TUI and --once share them) ---- */
 
 enum cgs_dash_col {
+    CGS_DASH_COL_SOURCE,  /* the file (shown when rows come from more than one) */
     CGS_DASH_COL_RANK,
     CGS_DASH_COL_KEY,     /* graph_index, or the compile id of a trace row */
     CGS_DASH_COL_SHAPE,
@@ -174,8 +192,8 @@ enum cgs_dash_col {
 extern const char *const cgs_dash_col_names[CGS_DASH_COL_COUNT];
 
 /* A row's cell as text ("-" when it has none); now (epoch seconds) is for the age. */
-void cgs_dash_row_cell(const struct cgs_dash_row *r, enum cgs_dash_col c, double now, char *out,
-                       size_t n);
+void cgs_dash_row_cell(const struct cgs_dash *d, const struct cgs_dash_row *r, enum cgs_dash_col c,
+                       double now, char *out, size_t n);
 double cgs_dash_row_rate(const struct cgs_dash_row *r); /* -1: no lookups */
 
 /* The rows to show: those with filter in some cell (NULL: all), sorted by a column (largest

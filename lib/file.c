@@ -107,3 +107,51 @@ void cgs_text_position(const char *buf, size_t len, size_t off, uint32_t *line, 
     *line = l;
     *col = c;
 }
+
+int cgs_file_tail(const char *path, char lines[][256], int max)
+{
+    char buf[16384];
+    FILE *f = fopen(path, "rb");
+    long size;
+    size_t n;
+    int count = 0;
+    char *end;
+
+    if (!f || max <= 0) {
+        if (f)
+            fclose(f);
+        return 0;
+    }
+    if (!fseek(f, 0, SEEK_END) && (size = ftell(f)) > (long)sizeof(buf) - 1)
+        fseek(f, size - (long)sizeof(buf) + 1, SEEK_SET);
+    else
+        fseek(f, 0, SEEK_SET);
+    n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    end = buf + n;
+    /* walk back from the end, line by line */
+    while (end > buf && count < max) {
+        char *e = end, *b;
+        while (e > buf && (e[-1] == '\n' || e[-1] == '\r'))
+            e--;
+        if (e == buf)
+            break;
+        b = e;
+        while (b > buf && b[-1] != '\n')
+            b--;
+        count++;
+        end = b;
+    }
+    /* now forward: the count lines from end */
+    for (int i = 0; i < count; i++) {
+        char *e = end;
+        while (*e == '\n' || *e == '\r')
+            e++;
+        end = e;
+        e += strcspn(e, "\r\n");
+        snprintf(lines[i], 256, "%.*s", (int)(e - end), end);
+        end = e;
+    }
+    return count;
+}

@@ -32,6 +32,10 @@ void cgs_text_position(const char *buf, size_t len, size_t off, uint32_t *line, 
  * non-NUL byte in its first two (ASCII text in a wide encoding). */
 bool cgs_text_is_wide(const void *buf, size_t len);
 
+/* The last (at most max) non-empty lines of the file at path, each cut to 255 bytes, oldest
+ * first, into lines; how many. 0 when it cannot be read. */
+int cgs_file_tail(const char *path, char lines[][256], int max);
+
 /* True when path ends in ext (".pt2"), compared without regard to case. */
 bool cgs_path_has_ext(const char *path, const char *ext);
 

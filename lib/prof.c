@@ -4,6 +4,8 @@
  */
 #include "lib/prof.h"
 
+#include "lib/sniff.h"
+
 #include <cjson/cJSON.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -168,10 +170,17 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
     t->names[t->n_names++] = cgs_xstrdup("");
 
     cgs_diag_at(d, file, 0, 0);
-    if (len < sizeof(h) || !cgs_prof_is_trace(buf, len))
+    if (len < sizeof(h) || !cgs_prof_is_trace(buf, len)) {
+        enum cgs_input_kind k = cgs_sniff(buf, len < CGS_SNIFF_HEAD ? len : CGS_SNIFF_HEAD, file);
+        if (k != CGS_IN_CUPTI_TRACE && k != CGS_IN_BINARY && k != CGS_IN_UNKNOWN &&
+            k != CGS_IN_TEXT && k != CGS_IN_EMPTY) /* what it is, when its bytes tell */
+            return cgs_diag_set(d, CGS_E_FORMAT, "not a cgscope CUPTI trace: it is %s%s%s",
+                                cgs_input_kind_what(k), cgs_input_kind_hint(k) ? "; " : "",
+                                cgs_input_kind_hint(k) ? cgs_input_kind_hint(k) : "");
         return cgs_diag_set(d, CGS_E_FORMAT,
                             "not a cgscope CUPTI trace (expected the magic \"CGSTRACE\"; "
                             "traces come from `cgscope profile`)");
+    }
     memcpy(&h, buf, sizeof(h));
     if (h.bom != CGS_TRACE_BOM)
         return cgs_diag_set(d, CGS_E_FORMAT, "trace written with another byte order (0x%08x)",

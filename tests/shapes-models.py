@@ -32,6 +32,24 @@ def stage_of(path):
                                                                     base.split(".")[-2])
 
 
+def extract_all(tf, dest):
+    """Extract the archive's regular files and folders only, under dest. tarfile's
+    filter="data" does this on Python >= 3.11.4 (and 3.8.17, 3.9.17, 3.10.12); Debian 12's
+    3.11.2 has no filter argument, so the same check is made here by hand."""
+    root = os.path.realpath(dest)
+    for m in tf.getmembers():
+        path = os.path.realpath(os.path.join(root, m.name))
+        if not (m.isfile() or m.isdir()) or os.path.commonpath([root, path]) != root:
+            raise SystemExit("refusing archive member %r (not a plain file under %s)" % (m.name, dest))
+    for m in tf.getmembers():
+        if m.isdir():
+            os.makedirs(os.path.join(root, m.name), exist_ok=True)
+        else:
+            os.makedirs(os.path.dirname(os.path.join(root, m.name)), exist_ok=True)
+            with tf.extractfile(m) as src, open(os.path.join(root, m.name), "wb") as dst:
+                dst.write(src.read())
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("archive", nargs="?", default=os.path.join(HERE, "data", "models.tar.xz"))
@@ -46,7 +64,7 @@ def main():
     errors = 0
     with tempfile.TemporaryDirectory() as tmp:
         with tarfile.open(a.archive) as tf:
-            tf.extractall(tmp, filter="data")
+            extract_all(tf, tmp)
         files = []
         for dp, _, fs in os.walk(tmp):
             files += [os.path.join(dp, f) for f in fs if f.endswith(".json")]

@@ -141,7 +141,11 @@ static void test_trace_records(void **state)
         cgs_dash_init(&d);
         d.keep_lookups = true;
         feed(&d, "trace.log", text, chunk);
-        assert_int_equal(d.compiles, 2); /* 0/0 and 0/1 */
+        /* the header adds the rows up: one compilation_metrics (0/0; 0/1 has not finished) */
+        assert_int_equal(d.compiles, 1);
+        assert_int_equal(d.n_rows, 2);
+        assert_int_equal(d.rows[0]->compiles + d.rows[1]->compiles, d.compiles);
+        assert_int_equal(d.rows[0]->recompiles + d.rows[1]->recompiles, d.recompiles);
         assert_int_equal(d.bad_lines, 1);
         assert_int_equal(d.recompiles, 1);
         assert_int_equal(cgs_dash_cache(&d, "fx_graph")->miss, 1);
@@ -155,6 +159,72 @@ static void test_trace_records(void **state)
         assert_non_null(strstr(d.rows[1]->reason, "size mismatch"));
         cgs_dash_release(&d);
     }
+}
+
+/* torch writes recompile_reasons as a JSON list (in older releases spread over payload lines),
+   or as plain text (2.11): either way one reason a line */
+static void test_recompile_reasons(void **state)
+{
+    char *a = cgs_dash_decode_reasons("[\n\"0/0: tensor 'x' size mismatch\",\n\"0/1: L['n'] == 3\"\n]");
+    char *b = cgs_dash_decode_reasons("0/0: tensor 'x' size mismatch");
+    char *c = cgs_dash_decode_reasons("\"0/0: a \\\"quoted\\\" guard\"");
+    char *e = cgs_dash_decode_reasons("[not json");
+    (void)state;
+    assert_string_equal(a, "0/0: tensor 'x' size mismatch\n0/1: L['n'] == 3");
+    assert_string_equal(b, "0/0: tensor 'x' size mismatch");
+    assert_string_equal(c, "0/0: a \"quoted\" guard");
+    assert_string_equal(e, "[not json");
+    free(a);
+    free(b);
+    free(c);
+    free(e);
+}
+
+/* rows from two files are two rows, the header agrees with them, a break site is one */
+static void test_two_sources(void **state)
+{
+    const char *text =
+        "V1201 13:44:14.000000 1 torch/x.py:1] {\"artifact\": {\"name\": \"dynamo_graph_break_reason\", "
+        "\"encoding\": \"string\"}, \"frame_id\": 0, \"frame_compile_id\": 0, \"attempt\": 0, "
+        "\"has_payload\": \"x\"}\n"
+        "\tGraph Break Reason: print\n\tUser code traceback:\n\t  File \"/m/model.py\", line 12, in forward\n"
+        "V1201 13:44:15.000000 1 torch/x.py:4] {\"compilation_metrics\": {\"compile_id\": "
+        "\"0/0\", \"co_name\": \"forward\", \"entire_frame_compile_time_s\": 1.5}, "
+        "\"frame_id\": 0, \"frame_compile_id\": 0, \"attempt\": 0}\n"
+        "V1201 13:44:16.000000 1 torch/x.py:1] {\"artifact\": {\"name\": \"recompile_reasons\", "
+        "\"encoding\": \"json\"}, \"frame_id\": 0, \"frame_compile_id\": 1, \"attempt\": 0, "
+        "\"has_payload\": \"x\"}\n"
+        "\t[\n\t\"0/0: tensor 'x' size mismatch\"\n\t]\n"
+        "V1201 13:44:16.000000 1 torch/x.py:1] {\"artifact\": {\"name\": \"dynamo_graph_break_reason\", "
+        "\"encoding\": \"string\"}, \"frame_id\": 0, \"frame_compile_id\": 1, \"attempt\": 0, "
+        "\"has_payload\": \"x\"}\n"
+        "\tGraph Break Reason: print\n\tUser code traceback:\n\t  File \"/m/model.py\", line 12, in forward\n"
+        "V1201 13:44:17.000000 1 torch/x.py:4] {\"compilation_metrics\": {\"compile_id\": "
+        "\"0/1\", \"co_name\": \"forward\", \"entire_frame_compile_time_s\": 1.5}, "
+        "\"frame_id\": 0, \"frame_compile_id\": 1, \"attempt\": 0}\n";
+    struct cgs_dash d;
+    uint64_t compiles = 0, recompiles = 0;
+    (void)state;
+    cgs_dash_init(&d);
+    feed(&d, "cold.log", text, 64);
+    feed(&d, "warm.log", text, 64);
+    assert_int_equal(d.n_sources, 2);
+    assert_int_equal(d.n_rows, 4); /* 0/0 and 0/1 of each file */
+    for (uint32_t i = 0; i < d.n_rows; i++) {
+        compiles += d.rows[i]->compiles;
+        recompiles += d.rows[i]->recompiles;
+    }
+    assert_int_equal(d.compiles, 4);
+    assert_int_equal(compiles, d.compiles);
+    assert_int_equal(recompiles, d.recompiles);
+    assert_int_equal(d.recompiles, 2);
+    assert_string_equal(d.rows[1]->reason, "0/0: tensor 'x' size mismatch");
+    assert_int_equal(d.n_breaks, 1); /* one site, met four times */
+    assert_int_equal(d.breaks[0].hits, 4);
+    assert_int_equal(d.graph_breaks, 4);
+    assert_true(cgs_dash_id_in_list(d.breaks[0].compile_ids, "0/1"));
+    assert_false(cgs_dash_id_in_list(d.breaks[0].compile_ids, "0/2"));
+    cgs_dash_release(&d);
 }
 
 static void test_kind_and_rank(void **state)
@@ -173,6 +243,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pylit_values),   cmocka_unit_test(test_pylit_hostile),
+        cmocka_unit_test(test_recompile_reasons), cmocka_unit_test(test_two_sources),
         cmocka_unit_test(test_events_chunks),  cmocka_unit_test(test_trace_records),
         cmocka_unit_test(test_kind_and_rank),
     };

@@ -1,3 +1,4 @@
+#include "lib/follow.h"
 #include "tools/cmd.h"
 #include "lib/jsonw.h"
 
@@ -240,6 +241,20 @@ int cli_load_opdecls(struct cgs_opdecls *ds, const char *const *files, size_t n_
     for (size_t i = 0; i < n_files && !rc; i++)
         rc = load_decl_file(ds, files[i]);
     return rc;
+}
+
+static void warn_line(const char *msg, void *ctx)
+{
+    (void)ctx;
+    cli_warn("%s", msg);
+}
+
+int cli_sources_read(const struct cgs_follow *f, unsigned want, const char *wanted)
+{
+    if (cgs_follow_verdict(f, want, wanted, warn_line, NULL))
+        return 0;
+    return cli_error("nothing was read from %s (see above): this command reads %s",
+                     f->n_roots == 1 ? f->roots[0] : "the sources", wanted);
 }
 
 struct cgs_graph *cli_load_graph(const char *path, const char *model)

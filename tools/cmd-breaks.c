@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "lib/dash.h"
+#include "lib/file.h"
 #include "lib/follow.h"
 #include "tools/cmd.h"
 
@@ -21,8 +22,12 @@ const struct cmd cmd_breaks = {
             "options:\n"
             "  --json      write one JSON document to stdout\n"
             "  -h, --help  show this help\n\n"
-            "JSON keys: format, version, breaks [{compile_id, reason, frame {file, line,\n"
-            "name}, rank}], graphs (compile ids seen), recompiles, bad_lines.\n\n"
+            "A break site (the same reason at the same line) is listed once, with how many\n"
+            "times Dynamo met it. TRACE may be compressed (.gz, .xz, .zst), a pipe or - .\n"
+            "Exit status 2 when nothing in the sources is a TORCH_TRACE log.\n\n"
+            "JSON keys: format, version, breaks [{compile_id, hits, compile_ids, reason,\n"
+            "frame {file, line, name}, rank}], hits, graphs (compiles), recompiles,\n"
+            "bad_lines.\n\n"
             "example:\n"
             "  cgscope breaks samples/graph_break.torch_trace.log\n",
     .run = run,
@@ -48,23 +53,38 @@ static int run(int argc, char **argv)
         return cli_usage_error(&cmd_breaks, "missing TRACE (a TORCH_TRACE file or folder)");
     for (int i = optind; i < argc; i++) {
         struct stat st;
-        if (stat(argv[i], &st))
+        if (!cgs_path_is_stdin(argv[i]) && stat(argv[i], &st))
             return cli_error("%s: cannot open: no such file or folder", argv[i]);
     }
     cgs_dash_init(&dash);
     cgs_follow_init(&f, (const char *const *)argv + optind, (uint32_t)(argc - optind), &dash);
+    f.blocking = true;
     cgs_follow_poll(&f);
     cgs_follow_finish(&f);
-    for (uint32_t i = 0; i < f.n_files; i++)
-        if (f.files[i].feed.kind != CGS_SRC_TRACE && f.files[i].feed.kind != CGS_SRC_UNKNOWN)
-            cli_warn("%s is a %s file, not a TORCH_TRACE log: no graph break can be in it",
-                     f.files[i].path, cgs_src_kind_names[f.files[i].feed.kind]);
+    if ((rc = cli_sources_read(&f, 1u << CGS_SRC_TRACE, "a TORCH_TRACE log"))) {
+        cgs_follow_release(&f);
+        cgs_dash_release(&dash);
+        return rc;
+    }
     if (json) {
         cJSON *doc = cli_json_doc("breaks"), *a = cJSON_AddArrayToObject(doc, "breaks");
         for (uint32_t i = 0; i < dash.n_breaks; i++) {
             const struct cgs_dash_break *b = &dash.breaks[i];
             cJSON *o = cJSON_CreateObject(), *fr;
             cJSON_AddStringToObject(o, "compile_id", b->compile_id ? b->compile_id : "");
+            cJSON_AddNumberToObject(o, "hits", (double)b->hits);
+            {
+                cJSON *ids = cJSON_AddArrayToObject(o, "compile_ids");
+                for (const char *p = b->compile_ids; p && *p;) {
+                    size_t k = strcspn(p, ",");
+                    char id[128];
+                    snprintf(id, sizeof(id), "%.*s", (int)(k < 120 ? k : 120), p);
+                    if (strcmp(id, "..."))
+                        cJSON_AddItemToArray(ids, cJSON_CreateString(id));
+                    p += k;
+                    p += strspn(p, ", ");
+                }
+            }
             cJSON_AddStringToObject(o, "reason", b->reason ? b->reason : "");
             fr = cJSON_AddObjectToObject(o, "frame");
             if (b->file)
@@ -82,13 +102,16 @@ static int run(int argc, char **argv)
                 cJSON_AddNullToObject(o, "rank");
             cJSON_AddItemToArray(a, o);
         }
+        cJSON_AddNumberToObject(doc, "hits", (double)dash.graph_breaks);
         cJSON_AddNumberToObject(doc, "graphs", (double)dash.compiles);
         cJSON_AddNumberToObject(doc, "recompiles", (double)dash.recompiles);
         cJSON_AddNumberToObject(doc, "bad_lines", (double)dash.bad_lines);
         cli_print_json(doc);
     } else {
-        printf("%u graph break%s; %llu graph%s compiled (compile ids), %llu recompile%s\n",
-               dash.n_breaks, PLURAL(dash.n_breaks), (unsigned long long)dash.compiles,
+        printf("%u graph break%s", dash.n_breaks, PLURAL(dash.n_breaks));
+        if (dash.graph_breaks != dash.n_breaks)
+            printf(" (sites; hit %llu times in all)", (unsigned long long)dash.graph_breaks);
+        printf("; %llu graph%s compiled, %llu recompile%s\n", (unsigned long long)dash.compiles,
                PLURAL(dash.compiles), (unsigned long long)dash.recompiles,
                PLURAL(dash.recompiles));
         for (uint32_t i = 0; i < dash.n_breaks; i++) {
@@ -97,6 +120,9 @@ static int run(int argc, char **argv)
             if (b->rank >= 0)
                 printf(" (rank %d)", b->rank);
             printf(": %s\n", b->reason ? b->reason : "");
+            if (b->hits > 1)
+                printf("  hit %llu times (compiles %s)\n", (unsigned long long)b->hits,
+                       b->compile_ids);
             if (b->file)
                 printf("  at %s:%lld%s%s\n", b->file, (long long)b->line, b->name ? ", in " : "",
                        b->name ? b->name : "");

@@ -9,6 +9,7 @@
 #include "lib/arena.h"
 #include "lib/cachesim.h"
 #include "lib/dash.h"
+#include "lib/file.h"
 #include "lib/follow.h"
 #include "lib/opdecl.h"
 #include "lib/shapes.h"
@@ -226,17 +227,20 @@ static int read_trace(struct cgs_dash *d, const char *path)
     struct cgs_follow f;
     struct stat st;
     const char *roots[1] = {path};
-    if (stat(path, &st))
+    int rc;
+    if (!cgs_path_is_stdin(path) && stat(path, &st))
         return cli_error("%s: cannot open: %s", path, strerror(errno));
     d->keep_lookups = true;
     cgs_follow_init(&f, roots, 1, d);
+    f.blocking = true;
     cgs_follow_poll(&f);
     cgs_follow_finish(&f);
+    rc = cli_sources_read(&f, 1u << CGS_SRC_TRACE, "a TORCH_TRACE log");
     cgs_follow_release(&f);
-    if (!d->n_lookups)
+    if (!rc && !d->n_lookups)
         cli_warn("%s: no cache lookup logged (is it a TORCH_TRACE log of a torch.compile run?)",
                  path);
-    return 0;
+    return rc;
 }
 
 static int diff(int argc, char **argv, bool json, bool all)
@@ -257,6 +261,27 @@ static int diff(int argc, char **argv, bool json, bool all)
         return rc;
     }
     used = cgs_xcalloc(B.n_lookups + 1, 1);
+    if (!json) { /* the summary first: how many pairs, how many differ, how many alone */
+        uint32_t paired = 0, differ = 0;
+        bool *taken = cgs_xcalloc(B.n_lookups + 1, 1);
+        for (uint32_t i = 0; i < A.n_lookups; i++)
+            for (uint32_t k = 0; k < B.n_lookups; k++)
+                if (!taken[k] && B.lookups[k].rank == A.lookups[i].rank &&
+                    !strcmp(B.lookups[k].compile_id, A.lookups[i].compile_id) &&
+                    !strcmp(B.lookups[k].cache, A.lookups[i].cache)) {
+                    taken[k] = true;
+                    paired++;
+                    differ += !(A.lookups[i].key && B.lookups[k].key &&
+                                !strcmp(A.lookups[i].key, B.lookups[k].key));
+                    break;
+                }
+        free(taken);
+        printf("%u lookup%s in A, %u in B: %u paired (same compile id and cache), %u with a "
+               "different key, %u without a partner\n", A.n_lookups, PLURAL(A.n_lookups),
+               B.n_lookups, paired, differ, A.n_lookups + B.n_lookups - 2 * paired);
+        if (differ || all)
+            printf("\n");
+    }
     if (json) {
         doc = cli_json_doc("cache-diff");
         pairs = cJSON_AddArrayToObject(doc, "pairs");

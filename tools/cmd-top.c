@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lib/dash.h"
+#include "lib/file.h"
 #include "lib/follow.h"
 #include "tools/cmd.h"
 #include "viz/tui.h"
@@ -65,19 +66,53 @@ static double wall_now(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* The recompiles, each reason on its own line, said in words: Dynamo compiles a frame again
+   when every entry it already has for the frame fails a guard; torch logs, for each of those
+   entries (by compile id), the first guard that failed. */
+static void print_recompiles(const struct cgs_dash *d, const struct cgs_dash_row *const *rows,
+                             uint32_t n)
+{
+    bool any = false;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct cgs_dash_row *r = rows[i];
+        const char *p = r->reason;
+        if (!r->recompiles || !p)
+            continue;
+        if (!any)
+            printf("\nrecompiles (Dynamo compiled a frame again because every entry it already "
+                   "had for the frame\nfailed a guard; each line names an earlier entry and the "
+                   "guard it failed):\n");
+        any = true;
+        printf("  %s%s%s%s%s%s\n", r->compile_id ? r->compile_id : "?", r->frame ? " " : "",
+               r->frame ? r->frame : "", d->n_sources > 1 ? " [" : "",
+               d->n_sources > 1 ? d->sources[r->source] : "", d->n_sources > 1 ? "]" : "");
+        while (*p) {
+            size_t k = strcspn(p, "\n");
+            printf("      %.*s\n", (int)k, p);
+            p += k;
+            if (*p)
+                p++;
+        }
+    }
+}
+
 static void print_text(const struct cgs_follow *f)
 {
     const struct cgs_dash *d = f->dash;
     const struct cgs_dash_row **rows;
     double now = d->last_ts > 0 ? d->last_ts : wall_now(), hr = cgs_dash_hit_rate(d);
     uint32_t n = cgs_dash_view(d, CGS_DASH_COL_KEY, NULL, now, &rows);
-    static const enum cgs_dash_col cols[] = {
+    static const enum cgs_dash_col all_cols[] = {
+        CGS_DASH_COL_SOURCE,
         CGS_DASH_COL_RANK,       CGS_DASH_COL_KEY,     CGS_DASH_COL_SHAPE,
         CGS_DASH_COL_BACKEND,    CGS_DASH_COL_HITS,    CGS_DASH_COL_MISSES,
         CGS_DASH_COL_BYPASS,     CGS_DASH_COL_RATE,    CGS_DASH_COL_COMPILES,
         CGS_DASH_COL_COMPILE_MS, CGS_DASH_COL_RUNS,    CGS_DASH_COL_RECOMPILES,
         CGS_DASH_COL_WHAT,
     };
+    /* the source column only when the rows come from more than one file */
+    const enum cgs_dash_col *cols = all_cols + (d->n_sources > 1 ? 0 : 1);
+    size_t ncols = sizeof(all_cols) / sizeof(all_cols[0]) - (d->n_sources > 1 ? 0 : 1);
     int w[CGS_DASH_COL_COUNT] = {0};
     char cell[512];
 
@@ -87,10 +122,11 @@ static void print_text(const struct cgs_follow *f)
         printf("- (no lookup)");
     else
         printf("%.1f%%", hr * 100);
-    printf(", %llu recompile%s, %llu graph break%s, %llu bad line%s\n",
-           (unsigned long long)d->recompiles, PLURAL(d->recompiles),
-           (unsigned long long)d->graph_breaks, PLURAL(d->graph_breaks),
-           (unsigned long long)d->bad_lines, PLURAL(d->bad_lines));
+    printf(", %llu recompile%s, %llu graph break%s", (unsigned long long)d->recompiles,
+           PLURAL(d->recompiles), (unsigned long long)d->graph_breaks, PLURAL(d->graph_breaks));
+    if (d->n_breaks && d->n_breaks != d->graph_breaks)
+        printf(" (%u site%s)", d->n_breaks, PLURAL(d->n_breaks));
+    printf(", %llu bad line%s\n", (unsigned long long)d->bad_lines, PLURAL(d->bad_lines));
     for (uint32_t i = 0; i < d->n_caches; i++)
         printf("%s%s %llu hit / %llu miss / %llu bypass", i ? ", " : "caches: ",
                d->caches[i].name, (unsigned long long)d->caches[i].hit,
@@ -101,28 +137,28 @@ static void print_text(const struct cgs_follow *f)
         printf("first bad line: %s\n", d->first_bad);
     if (f->status[0])
         printf("%s\n", f->status);
-    for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
+    for (size_t k = 0; k < ncols; k++)
         w[cols[k]] = (int)strlen(cgs_dash_col_names[cols[k]]);
     for (uint32_t i = 0; i < n; i++)
-        for (size_t k = 0; k + 1 < sizeof(cols) / sizeof(cols[0]); k++) {
-            cgs_dash_row_cell(rows[i], cols[k], now, cell, sizeof(cell));
+        for (size_t k = 0; k + 1 < ncols; k++) {
+            cgs_dash_row_cell(d, rows[i], cols[k], now, cell, sizeof(cell));
             if ((int)strlen(cell) > w[cols[k]])
                 w[cols[k]] = (int)strlen(cell);
         }
     printf("\n");
-    for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
-        printf("%-*s%s", w[cols[k]], cgs_dash_col_names[cols[k]],
-               k + 1 < sizeof(cols) / sizeof(cols[0]) ? "  " : "\n");
+    for (size_t k = 0; k < ncols; k++)
+        printf("%-*s%s", w[cols[k]], cgs_dash_col_names[cols[k]], k + 1 < ncols ? "  " : "\n");
     for (uint32_t i = 0; i < n; i++)
-        for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
-            cgs_dash_row_cell(rows[i], cols[k], now, cell, sizeof(cell));
-            if (k + 1 < sizeof(cols) / sizeof(cols[0]))
+        for (size_t k = 0; k < ncols; k++) {
+            cgs_dash_row_cell(d, rows[i], cols[k], now, cell, sizeof(cell));
+            if (k + 1 < ncols)
                 printf("%-*s  ", w[cols[k]], cell);
             else
                 printf("%s\n", cell);
         }
     if (!n)
         printf("(no compile or lookup in the sources)\n");
+    print_recompiles(d, rows, n);
     free(rows);
 }
 
@@ -162,6 +198,7 @@ static cJSON *top_json(const struct cgs_follow *f)
             cJSON_AddNumberToObject(o, "runtime_shape", (double)r->runtime_shape);
         add_str_or_null(o, "backend", r->backend);
         add_str_or_null(o, "compile_id", r->compile_id);
+        cJSON_AddStringToObject(o, "source", r->source < d->n_sources ? d->sources[r->source] : "");
         if (r->rank >= 0)
             cJSON_AddNumberToObject(o, "rank", r->rank);
         else
@@ -177,6 +214,18 @@ static cJSON *top_json(const struct cgs_follow *f)
         cJSON_AddNumberToObject(o, "run_ms", r->run_ms);
         cJSON_AddNumberToObject(o, "recompiles", (double)r->recompiles);
         add_str_or_null(o, "reason", r->reason);
+        {
+            cJSON *rs = cJSON_AddArrayToObject(o, "reasons");
+            for (const char *p = r->reason; p && *p;) {
+                size_t k = strcspn(p, "\n");
+                char line[1024];
+                snprintf(line, sizeof(line), "%.*s", (int)(k < 1000 ? k : 1000), p);
+                cJSON_AddItemToArray(rs, cJSON_CreateString(line));
+                p += k;
+                if (*p)
+                    p++;
+            }
+        }
         cJSON_AddBoolToObject(o, "indexed", r->indexed);
         cJSON_AddItemToArray(a, o);
     }
@@ -246,6 +295,66 @@ static pid_t spawn(char **cmd, const char *dir, const char *log)
     return pid;
 }
 
+/* The command's last lines of output, when it failed: the why, not only the status. */
+static void print_child_tail(const char *log)
+{
+    char tail[12][256];
+    int n = cgs_file_tail(log, tail, 12);
+    if (!n)
+        return;
+    fprintf(stderr, "cgscope top: the last lines of its output (%s):\n", log);
+    for (int i = 0; i < n; i++)
+        fprintf(stderr, "  | %s\n", tail[i]);
+}
+
+/*
+ * top -- CMD without a terminal (CI, a pipe, TERM=dumb): a status line every few seconds while
+ * CMD runs, then the final table; CMD's exit status is the command's.
+ */
+static int run_plain(struct cgs_tui_opts *t, const char *name, const char *dir,
+                     unsigned interval_ms)
+{
+    struct cgs_follow *f = t->follow;
+    const struct cgs_dash *d = f->dash;
+    double last = 0, t0 = wall_now();
+    int rc;
+    fprintf(stderr, "cgscope top: running %s (no terminal: a status line every 5 s, then the "
+            "table); run folder %s\n", name, dir);
+    for (;;) {
+        int st;
+        pid_t w = waitpid(t->child, &st, WNOHANG);
+        double now = wall_now();
+        cgs_follow_poll(f);
+        if (w == t->child) {
+            t->child_done = true;
+            t->child_status = st;
+            break;
+        }
+        if (now - last >= 5.0) {
+            fprintf(stderr, "cgscope top: %.0f s: %llu events, %llu compiles, %llu recompiles, "
+                    "%llu graph breaks\n", now - t0, (unsigned long long)d->events,
+                    (unsigned long long)d->compiles, (unsigned long long)d->recompiles,
+                    (unsigned long long)d->graph_breaks);
+            last = now;
+        }
+        {
+            struct timespec ts = {(time_t)(interval_ms / 1000),
+                                  (long)(interval_ms % 1000) * 1000000L};
+            nanosleep(&ts, NULL);
+        }
+    }
+    cgs_follow_poll(f);
+    cgs_follow_finish(f);
+    print_text(f);
+    fflush(stdout);
+    rc = cli_exit_status(t->child_status);
+    fprintf(stderr, "cgscope top: %s exited with %d; its output: %s; the trace: %s\n", name, rc,
+            t->log_path, dir);
+    if (rc)
+        print_child_tail(t->log_path);
+    return rc;
+}
+
 /* ---- main ------------------------------------------------------------------------------ */
 
 static int run(int argc, char **argv)
@@ -300,7 +409,7 @@ static int run(int argc, char **argv)
     if (cmd && once)
         return cli_usage_error(&cmd_top, "--once reads finished sources; with -- CMD the "
                                "dashboard follows the run");
-    if (!once && (!isatty(0) || !isatty(1)))
+    if (!once && !cmd && (!isatty(0) || !isatty(1)))
         return cli_usage_error(&cmd_top, "the live view needs a terminal; --once prints the "
                                "table as text");
 
@@ -343,15 +452,20 @@ static int run(int argc, char **argv)
                  argc - optind > 1 ? " ..." : "");
     }
     if (once) {
-        cgs_follow_poll(&follow);
-        cgs_follow_finish(&follow);
+        follow.blocking = true;
         for (uint32_t i = 0; i < follow.n_roots; i++) {
             struct stat st;
-            if (stat(follow.roots[i], &st)) {
+            if (!cgs_path_is_stdin(follow.roots[i]) && stat(follow.roots[i], &st)) {
                 rc = cli_error("%s: cannot open: %s", follow.roots[i], strerror(errno));
                 goto out;
             }
         }
+        cgs_follow_poll(&follow);
+        cgs_follow_finish(&follow);
+        if ((rc = cli_sources_read(&follow, 1u << CGS_SRC_TRACE | 1u << CGS_SRC_EVENTS |
+                                                1u << CGS_SRC_CACHE_INDEX,
+                                   "a TORCH_TRACE log, the bridge's events or a cache index")))
+            goto out;
         if (json)
             cli_print_json(top_json(&follow));
         else
@@ -362,6 +476,10 @@ static int run(int argc, char **argv)
     t.interval_ms = (int)interval;
     t.title = title;
     t.log_path = cmd ? log : NULL;
+    if (cmd && (!isatty(0) || !isatty(1) || !getenv("TERM") || !strcmp(getenv("TERM"), "dumb"))) {
+        rc = run_plain(&t, cmd[0], dir, (unsigned)interval);
+        goto out;
+    }
     if (cgs_tui_run(&t) < 0) {
         if (t.child > 0) {
             kill(t.child, SIGTERM);
@@ -380,6 +498,8 @@ static int run(int argc, char **argv)
         rc = cli_exit_status(t.child_status);
         fprintf(stderr, "cgscope top: %s exited with %d; its output: %s; the trace: %s\n",
                 cmd[0], rc, log, dir);
+        if (rc)
+            print_child_tail(log);
     }
 out:
     cgs_follow_release(&follow);

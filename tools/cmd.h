@@ -53,6 +53,15 @@ void cli_warn(const char *fmt, ...) CGS_PRINTF(1, 2);
 struct cgs_graph *cli_load_graph(const char *path, const char *model);
 
 /*
+ * After a one-shot read of followed sources (breaks, top --once, cache diff): warn about every
+ * source that gave nothing this command reads, naming what it is; 0 when some record of the
+ * kinds in want (bits of enum cgs_src_kind) was read, else an error saying nothing could be
+ * and CGS_EXIT_BAD_INPUT. wanted: "a TORCH_TRACE log".
+ */
+struct cgs_follow;
+int cli_sources_read(const struct cgs_follow *f, unsigned want, const char *wanted);
+
+/*
  * Load the operator declarations (lib/opdecl.h): every *.ops file of the folders shipped
  * beside the binary (<bindir>/ops; <bindir>/../ops for build folders in the tree;
  * <bindir>/../share/cgscope/ops when installed), then the files in

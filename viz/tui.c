@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "lib/dash.h"
+#include "lib/file.h"
 #include "viz/curses-api.h"
 
 /* ---- CRT: curses setup, colours, teardown ------------------------------------------------ */
@@ -111,11 +112,13 @@ struct screen {
     uint32_t selected, top;
     const struct cgs_dash_row **rows;
     uint32_t n_rows;
+    int hscroll; /* Left/Right: the first character of the frame / reason column shown */
     double now, rate, rate_t;
     uint64_t rate_events;
 };
 
 static const enum cgs_dash_col shown_cols[] = {
+    CGS_DASH_COL_SOURCE,
     CGS_DASH_COL_RANK,       CGS_DASH_COL_KEY,        CGS_DASH_COL_SHAPE,
     CGS_DASH_COL_BACKEND,    CGS_DASH_COL_HITS,       CGS_DASH_COL_MISSES,
     CGS_DASH_COL_BYPASS,     CGS_DASH_COL_RATE,       CGS_DASH_COL_COMPILES,
@@ -123,6 +126,7 @@ static const enum cgs_dash_col shown_cols[] = {
     CGS_DASH_COL_RECOMPILES, CGS_DASH_COL_AGE,        CGS_DASH_COL_WHAT,
 };
 static const int col_width[CGS_DASH_COL_COUNT] = {
+    [CGS_DASH_COL_SOURCE] = 16,
     [CGS_DASH_COL_RANK] = 4,       [CGS_DASH_COL_KEY] = 9,     [CGS_DASH_COL_SHAPE] = 7,
     [CGS_DASH_COL_BACKEND] = 8,    [CGS_DASH_COL_HITS] = 6,    [CGS_DASH_COL_MISSES] = 6,
     [CGS_DASH_COL_BYPASS] = 4,     [CGS_DASH_COL_RATE] = 16,   [CGS_DASH_COL_COMPILES] = 8,
@@ -130,6 +134,12 @@ static const int col_width[CGS_DASH_COL_COUNT] = {
     [CGS_DASH_COL_RECOMPILES] = 6, [CGS_DASH_COL_AGE] = 5,     [CGS_DASH_COL_WHAT] = 0,
 };
 #define N_SHOWN (sizeof(shown_cols) / sizeof(shown_cols[0]))
+
+/* the source column only when rows come from more than one file */
+static bool col_shown(const struct screen *s, enum cgs_dash_col c)
+{
+    return c != CGS_DASH_COL_SOURCE || s->o->follow->dash->n_sources > 1;
+}
 
 static double wall_now(void)
 {
@@ -225,6 +235,28 @@ static void draw_header(struct screen *s)
     clrtoeol();
 }
 
+/* When the command failed: the last lines of its output, under the rows (the why). */
+static void draw_child_tail(struct screen *s, int y_rows_end)
+{
+    char tail[8][256];
+    int n, y;
+    if (!s->o->child || !s->o->child_done || !s->o->log_path ||
+        (WIFEXITED(s->o->child_status) && WEXITSTATUS(s->o->child_status) == 0))
+        return;
+    n = cgs_file_tail(s->o->log_path, tail, 8);
+    y = LINES - 2 - n;
+    if (y < 6 || y <= (int)(5 + s->n_rows) || y < y_rows_end - 0)
+        y = y < 6 ? 6 : y;
+    attron(attr_of(C_WARN));
+    mvprintw(y - 1, 0, "the command's last output (%s):", s->o->log_path);
+    attroff(attr_of(C_WARN));
+    for (int i = 0; i < n && y < LINES - 1; i++, y++) {
+        move(y, 0);
+        clrtoeol();
+        mvprintw(y, 2, "%.*s", COLS - 3, tail[i]);
+    }
+}
+
 static void draw_table(struct screen *s)
 {
     int y = 5, height = LINES - 7;
@@ -235,6 +267,8 @@ static void draw_table(struct screen *s)
     for (size_t k = 0; k < N_SHOWN; k++) {
         enum cgs_dash_col c = shown_cols[k];
         char name[40];
+        if (!col_shown(s, c))
+            continue;
         snprintf(name, sizeof(name), "%s%s", cgs_dash_col_names[c], c == s->sort ? "*" : "");
         printw("%-*s ", col_width[c] ? col_width[c] : 1, name);
     }
@@ -253,9 +287,11 @@ static void draw_table(struct screen *s)
             attron(attr_of(C_SELECT));
         for (size_t k = 0; k < N_SHOWN; k++) {
             enum cgs_dash_col c = shown_cols[k];
+            if (!col_shown(s, c))
+                continue;
             if (c == CGS_DASH_COL_RATE) {
                 double rate = cgs_dash_row_rate(r);
-                cgs_dash_row_cell(r, c, s->now, cell, sizeof(cell));
+                cgs_dash_row_cell(s->o->follow->dash, r, c, s->now, cell, sizeof(cell));
                 printw("%4s ", cell);
                 if (sel)
                     attroff(attr_of(C_SELECT));
@@ -265,11 +301,12 @@ static void draw_table(struct screen *s)
                 addch(' ');
                 continue;
             }
-            cgs_dash_row_cell(r, c, s->now, cell, sizeof(cell));
+            cgs_dash_row_cell(s->o->follow->dash, r, c, s->now, cell, sizeof(cell));
             if (c == CGS_DASH_COL_WHAT) {
-                int room = COLS - getcurx(stdscr);
+                int room = COLS - getcurx(stdscr), len = (int)strlen(cell);
+                int from = s->hscroll < len ? s->hscroll : len;
                 if (room > 0)
-                    printw("%.*s", room, cell);
+                    printw("%.*s", room, cell + from);
             } else {
                 printw("%-*.*s ", col_width[c], col_width[c], cell);
             }
@@ -284,6 +321,7 @@ static void draw_table(struct screen *s)
     }
     if (!s->n_rows)
         mvprintw(6, 2, "%s", s->filter_len ? "no row matches the filter" : "no compile seen yet");
+    draw_child_tail(s, y);
 }
 
 static void draw_detail(struct screen *s)
@@ -302,10 +340,14 @@ static void draw_detail(struct screen *s)
         return;
     }
     attron(attr_of(C_TITLE));
-    mvprintw(4, 0, "row detail (Esc or Enter: back)");
+    mvprintw(4, 0, "row detail (q, Esc or Enter: back)");
     attroff(attr_of(C_TITLE));
     for (int c = 0; c < CGS_DASH_COL_WHAT && y < LINES - 2; c++, y++) {
-        cgs_dash_row_cell(r, (enum cgs_dash_col)c, s->now, cell, sizeof(cell));
+        if (!col_shown(s, (enum cgs_dash_col)c)) {
+            y--;
+            continue;
+        }
+        cgs_dash_row_cell(s->o->follow->dash, r, (enum cgs_dash_col)c, s->now, cell, sizeof(cell));
         mvprintw(y, 2, "%-12s %s", cgs_dash_col_names[c], cell);
     }
     if (r->frame && y < LINES - 2)
@@ -315,7 +357,11 @@ static void draw_detail(struct screen *s)
                  (long long)r->restart_analysis_count);
     if (r->reason) {
         const char *p = r->reason;
-        mvprintw(y++, 2, "reason:");
+        if (r->recompiles && r->trace)
+            mvprintw(y++, 2, "recompiled: every entry Dynamo already had for this frame failed a "
+                     "guard; each line names one (compile id) and the guard it failed:");
+        else
+            mvprintw(y++, 2, "reason:");
         while (*p && y < LINES - 2) {
             size_t k = strcspn(p, "\n");
             mvprintw(y++, 4, "%.*s", (int)(k < (size_t)COLS - 5 ? k : (size_t)COLS - 5), p);
@@ -323,7 +369,8 @@ static void draw_detail(struct screen *s)
         }
     }
     for (uint32_t i = 0; i < d->n_breaks && y < LINES - 2; i++)
-        if (r->compile_id && d->breaks[i].compile_id && !strcmp(d->breaks[i].compile_id, r->compile_id))
+        if (r->compile_id && d->breaks[i].compile_ids &&
+            cgs_dash_id_in_list(d->breaks[i].compile_ids, r->compile_id))
             mvprintw(y++, 2, "graph break: %s (%s:%lld)", d->breaks[i].reason,
                      d->breaks[i].file ? d->breaks[i].file : "?", (long long)d->breaks[i].line);
 }
@@ -335,10 +382,12 @@ static void draw_help(void)
         "  Up/Down, PgUp/PgDn  select a row",
         "  Enter, d            the selected row in detail",
         "  s / S               sort by the next / previous column (* marks it)",
+        "  Left/Right          scroll the frame / reason column",
         "  /                   filter rows by text in any cell (Enter ends, empty clears)",
         "  p, space            pause / resume reading the sources",
         "  h, ?                this help",
-        "  q, Esc              quit (from a view: back)",
+        "  q, Esc              quit (from the detail or help view: back)",
+        "  F10                 quit from any view",
         "",
         "A row is a (graph_index, runtime_shape, backend) of the events file, or a compile id",
         "of a TORCH_TRACE log; hit% counts cache hits over hits and misses.",
@@ -358,8 +407,8 @@ static void draw_footer(struct screen *s)
     if (s->view == VIEW_FILTER)
         printw("filter: %s_", s->filter);
     else
-        printw("q quit  s sort  / filter  p %s  Enter detail  h help  [%u row%s]%s%s",
-               s->paused ? "resume" : "pause", s->n_rows, s->n_rows == 1 ? "" : "s",
+        printw("%s  s sort  / filter  p %s  Enter detail  h help  F10 quit  [%u row%s]%s%s",
+               s->view == VIEW_TABLE ? "q quit" : "q back", s->paused ? "resume" : "pause", s->n_rows, s->n_rows == 1 ? "" : "s",
                s->o->log_path ? "  output: " : "", s->o->log_path ? s->o->log_path : "");
     for (int x = getcurx(stdscr); x < COLS && getcury(stdscr) == LINES - 1; x++)
         addch(' ');
@@ -396,8 +445,16 @@ static int handle_key(struct screen *s, int ch)
         return HANDLED | REDRAW;
     }
     switch (ch) {
-    case 'q':
+    case KEY_F(10):
         return HANDLED | BREAK_LOOP;
+    case KEY_LEFT:
+        s->hscroll = s->hscroll > 8 ? s->hscroll - 8 : 0;
+        return HANDLED | REDRAW;
+    case KEY_RIGHT:
+        if (s->hscroll < 4096)
+            s->hscroll += 8;
+        return HANDLED | REDRAW;
+    case 'q':
     case 27:
         if (s->view != VIEW_TABLE) {
             s->view = VIEW_TABLE;

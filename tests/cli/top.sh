@@ -57,15 +57,18 @@ check "breaks" 0 "$CGSCOPE" breaks "$T/cold.log" --json
 python3 -c "
 import json,sys; d=json.load(open(sys.argv[1]))
 src=open('tests/data/traces/model.py').read().splitlines()
-assert len(d['breaks']) == 2, d
+# the log holds two break records, one per compile (0/0 and 0/1), at one site: one row, hit twice
+assert len(d['breaks']) == 1 and d['hits'] == 2, d
+assert d['breaks'][0]['hits'] == 2 and d['breaks'][0]['compile_ids'] == ['0/0', '0/1'], d
 for b in d['breaks']:
     assert b['frame']['file'].endswith('model.py') and b['frame']['name'] == 'forward', b
     assert 'print' in src[b['frame']['line'] - 1], b     # the line torch names holds the print
     assert 'print' in b['reason'], b" "$out" || fail "breaks point at the print"
 check "breaks text" 0 "$CGSCOPE" breaks "$T/cold.log"
-has "breaks text" "$out" "2 graph breaks"
-check "breaks on events warns" 0 "$CGSCOPE" breaks $TR/piecewise.events.jsonl
-has "breaks warns" "$err" "not a TORCH_TRACE log"
+has "breaks text" "$out" "1 graph break (sites; hit 2 times in all)"
+has "breaks text hits" "$out" "hit 2 times (compiles 0/0, 0/1)"
+check "breaks on events refuses" 2 "$CGSCOPE" breaks $TR/piecewise.events.jsonl
+has "breaks says what it is" "$err" "is the bridge's events (JSON lines), not a TORCH_TRACE log"
 
 # why the warm run missed: the one config value the third run changed
 check "cache diff" 0 "$CGSCOPE" cache diff "$T/warm.log" "$T/changed.log"

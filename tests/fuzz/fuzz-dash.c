@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             uint32_t n = cgs_dash_view(&d, CGS_DASH_COL_HITS, "0", 1e9, &rows);
             for (uint32_t i = 0; i < n; i++)
                 for (int c = 0; c < CGS_DASH_COL_COUNT; c++)
-                    cgs_dash_row_cell(rows[i], (enum cgs_dash_col)c, 1e9, cell, sizeof(cell));
+                    cgs_dash_row_cell(&d, rows[i], (enum cgs_dash_col)c, 1e9, cell, sizeof(cell));
             free((void *)rows);
         }
         cgs_feed_release(&f);
