@@ -81,6 +81,9 @@ GEN_BIN   = $(B)/bench/gen-graph
 # the default build leaves ./cgscope in the repository root; others (asan) keep theirs in $(B)
 BIN       = $(if $(filter build,$(B)),cgscope,$(B)/cgscope)
 LIBCGS    = $(B)/libcgscope.a
+# the shared library: its SONAME changes when the ABI does (SOVERSION)
+SOVERSION = 0
+LIBCGS_SO = $(B)/libcgscope.so.$(SOVERSION)
 LIBVIZ    = $(B)/libcgsviz.a
 
 # the CUPTI profiler builds only where CUDA's headers are: the toolkit (CUDA_HOME), torch's
@@ -99,7 +102,7 @@ PROF_CFLAGS  ?= -O2 -g
 
 .PHONY: coverage profiler profiler-debian fuzz fuzz-bins install uninstall man op-list check-ops all test check unit-test cli-test valgrind asan bench check-layering deps format clean
 
-all: $(BIN) $(if $(HAVE_CUPTI),$(PROFILER_SO))
+all: $(BIN) $(LIBCGS_SO) $(if $(HAVE_CUPTI),$(PROFILER_SO))
 NVTX_CLIENT = $(B)/profiler/nvtx-client
 
 # make profiler: the CUPTI injection library (needs cupti.h; see CUPTI_INC above)
@@ -138,9 +141,10 @@ $(SONAMES_H): Makefile tools/sonames.sh
 $(B)/lib/zip-api.o $(B)/lib/unpack-api.o $(B)/viz/gv-api.o $(B)/viz/curses-api.o: $(SONAMES_H)
 $(B)/lib/zip-api.o $(B)/lib/unpack-api.o $(B)/viz/gv-api.o $(B)/viz/curses-api.o: CPPFLAGS += -I$(B)
 
+# position-independent: the same objects make libcgscope.a and libcgscope.so
 $(B)/lib/%.o: lib/%.c
 	@mkdir -p $(dir $@)
-	$(QUIET_CC)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -c -o $@ $<
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC $(LIB_CFLAGS) -c -o $@ $<
 $(B)/viz/%.o: viz/%.c
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(VIZ_CFLAGS) -c -o $@ $<
@@ -156,6 +160,10 @@ $(B)/tests/%.o: tests/%.c
 # concurrent build never sees a half-written file
 $(LIBCGS): $(LIB_OBJ)
 	$(QUIET_AR)rm -f $@.tmp$$$$ && $(AR) rcs $@.tmp$$$$ $^ && mv -f $@.tmp$$$$ $@
+$(LIBCGS_SO): $(LIB_OBJ) tools/libcgscope.map
+	$(QUIET_LD)$(CC) -shared -Wl,-soname,libcgscope.so.$(SOVERSION) -Wl,--no-undefined \
+		-Wl,--version-script,tools/libcgscope.map $(LDFLAGS) \
+		-o $@.tmp$$$$ $(LIB_OBJ) $(LIB_LIBS) && mv -f $@.tmp$$$$ $@
 $(LIBVIZ): $(VIZ_OBJ) | $(LIBCGS)
 	$(QUIET_AR)rm -f $@.tmp$$$$ && $(AR) rcs $@.tmp$$$$ $(VIZ_OBJ) && mv -f $@.tmp$$$$ $@
 
@@ -273,26 +281,44 @@ $(B)/man/cgscope-%.1: $(BIN)
 	@echo '   MAN   ' $@; ./$(BIN) help --man $* > $@.tmp && mv -f $@.tmp $@
 man: $(MAN_PAGES)
 
-$(B)/cgscope.pc: tools/cgscope.pc.in
-	@mkdir -p $(dir $@)
-	@sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-		-e 's|@VERSION@|$(VERSION)|' $< > $@.tmp && mv -f $@.tmp $@
+# the headers installed: lib/cgscope.h and what it includes (the public API), no more
+PUBLIC_HEADERS = lib/cgscope.h lib/arena.h lib/buf.h lib/cachesim.h lib/dash.h lib/diag.h \
+                 lib/dtype-list.h lib/file.h lib/follow.h lib/graph.h lib/layout.h lib/load.h \
+                 lib/op-list.h lib/opdecl.h lib/ops.h lib/prof.h lib/shapes.h lib/sniff.h \
+                 lib/split.h lib/symexpr.h lib/unpack.h
+# where Python finds packages for this PREFIX (Debian: /usr/local/lib/python3.X/dist-packages,
+# /usr/lib/python3/dist-packages); a cgscope_torch.pth there puts the bridge on sys.path
+PYTHON     ?= python3
+PYSITE     ?= $(shell $(PYTHON) -c "import sys; v = '%d.%d' % sys.version_info[:2]; p = '$(PREFIX)'; \
+                print(p + '/lib/python3/dist-packages' if p == '/usr' else p + '/lib/python' + v + '/dist-packages')" 2>/dev/null)
 
-install: $(BIN) $(LIBCGS) $(MAN_PAGES) $(B)/cgscope.pc
+# the .pc is written at install time, for the PREFIX and LIBDIR of this install (never a stale
+# one from an earlier install with other values)
+install: $(BIN) $(LIBCGS) $(LIBCGS_SO) $(MAN_PAGES)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 		$(DESTDIR)$(INCLUDEDIR)/cgscope/lib $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(DATADIR)/cgscope/ops $(DESTDIR)$(DATADIR)/cgscope/python \
 		$(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(DATADIR)/zsh/site-functions
 	$(INSTALL) -m 755 $(BIN) $(DESTDIR)$(BINDIR)/cgscope
 	$(INSTALL) -m 644 $(LIBCGS) $(DESTDIR)$(LIBDIR)/libcgscope.a
-	$(INSTALL) -m 644 lib/*.h $(DESTDIR)$(INCLUDEDIR)/cgscope/lib/
-	$(INSTALL) -m 644 $(B)/cgscope.pc $(DESTDIR)$(LIBDIR)/pkgconfig/cgscope.pc
+	$(INSTALL) -m 755 $(LIBCGS_SO) $(DESTDIR)$(LIBDIR)/libcgscope.so.$(SOVERSION)
+	ln -sf libcgscope.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libcgscope.so
+	$(INSTALL) -m 644 $(filter-out lib/cgscope.h,$(PUBLIC_HEADERS)) $(DESTDIR)$(INCLUDEDIR)/cgscope/lib/
+	$(INSTALL) -m 644 lib/cgscope.h $(DESTDIR)$(INCLUDEDIR)/cgscope/cgscope.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|' tools/cgscope.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/cgscope.pc
 	$(INSTALL) -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 644 ops/*.ops $(DESTDIR)$(DATADIR)/cgscope/ops/
 	$(INSTALL) -m 644 tools/python/cgscope_torch.py $(DESTDIR)$(DATADIR)/cgscope/python/
 	$(INSTALL) -m 644 tools/completion/cgscope.bash \
 		$(DESTDIR)$(DATADIR)/bash-completion/completions/cgscope
 	$(INSTALL) -m 644 tools/completion/_cgscope $(DESTDIR)$(DATADIR)/zsh/site-functions/_cgscope
+	@if [ -n "$(PYSITE)" ]; then $(INSTALL) -d $(DESTDIR)$(PYSITE) && \
+		echo "$(DATADIR)/cgscope/python" > $(DESTDIR)$(PYSITE)/cgscope_torch.pth && \
+		echo "install: the Python bridge: $(PYSITE)/cgscope_torch.pth puts $(DATADIR)/cgscope/python on sys.path" && \
+		if ! $(PYTHON) -c "import sys; sys.exit(0 if '$(PYSITE)' in sys.path else 1)" 2>/dev/null; then \
+		echo "install: $(PYSITE) is not on $(PYTHON)'s path: use PYTHONPATH=$(DATADIR)/cgscope/python"; fi; \
+	else echo "install: no $(PYTHON) here: use PYTHONPATH=$(DATADIR)/cgscope/python for the bridge"; fi
 	@if [ -f $(PROFILER_SO) ]; then $(INSTALL) -d $(DESTDIR)$(LIBDIR)/cgscope && \
 		echo "$(INSTALL) -m 755 $(PROFILER_SO) $(DESTDIR)$(LIBDIR)/cgscope/" && \
 		$(INSTALL) -m 755 $(PROFILER_SO) $(DESTDIR)$(LIBDIR)/cgscope/; \
@@ -300,6 +326,8 @@ install: $(BIN) $(LIBCGS) $(MAN_PAGES) $(B)/cgscope.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cgscope $(DESTDIR)$(LIBDIR)/libcgscope.a \
+		$(DESTDIR)$(LIBDIR)/libcgscope.so $(DESTDIR)$(LIBDIR)/libcgscope.so.$(SOVERSION) \
+		$(if $(PYSITE),$(DESTDIR)$(PYSITE)/cgscope_torch.pth) \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/cgscope.pc \
 		$(DESTDIR)$(MANDIR)/man1/cgscope.1 $(COMMANDS:%=$(DESTDIR)$(MANDIR)/man1/cgscope-%.1) \
 		$(DESTDIR)$(DATADIR)/bash-completion/completions/cgscope \

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <fcntl.h>
@@ -667,8 +668,23 @@ int cli_check_split_ops(const struct cgs_split *s, const struct cli_list *ops, c
     for (uint32_t i = 0; i < s->n_ops; i++) {
         const struct cgs_split_opmatch *m = &s->ops[i];
         struct cgs_buf b = CGS_BUF_INIT;
+        const struct cgs_op_preset *named = NULL;
         if (m->n_matched || (ops && ops->preset && i < ops->n && ops->preset[i]))
             continue;
+        /* a preset's name without its '@' ("sdpa"): that is what was meant, not a near op */
+        for (const struct cgs_op_preset *p = cgs_op_presets; p->name && !named; p++)
+            if (!strcasecmp(p->name, m->op))
+                named = p;
+        if (named) {
+            if (allow_missing)
+                cli_warn("splitting op '%s' matches no node of %s; did you mean '@%s' (the "
+                         "preset)?", m->op, graph, named->name);
+            else
+                rc = cli_error("%s: splitting op '%s' matches no node; did you mean '@%s' (the "
+                               "preset; 'cgscope split --presets' lists them)?", graph, m->op,
+                               named->name);
+            continue;
+        }
         for (uint32_t k = 0; k < m->n_suggestions; k++)
             cgs_buf_addf(&b, "%s'%s'", k ? (k + 1 == m->n_suggestions ? " or " : ", ") : "",
                          m->suggestions[k]);

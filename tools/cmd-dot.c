@@ -313,6 +313,48 @@ static int render(Agraph_t *dg, const char *format, const struct cgs_dot_cost *c
     return RENDER_OK;
 }
 
+/*
+ * A profile belongs to a split when it names exactly the split's pieces: the bridge marks every
+ * piece it runs, so a piece of one that the other lacks means another model, another split
+ * (--split-ops) or another graph. Matched by name alone, a 5-piece profile would paint
+ * submod_0..4 of a 9-piece split; refused instead, saying which differ.
+ */
+static int check_profile_pieces(const struct cgs_prof_summary *prof, const struct cgs_split *s,
+                                const char *profile_path, const char *graph)
+{
+    char extra[512] = "", missing[512] = "";
+    uint32_t n_extra = 0, n_missing = 0;
+    for (uint32_t i = 0; i < prof->n_pieces; i++) {
+        bool found = false;
+        for (uint32_t k = 0; k < s->n_pieces && !found; k++)
+            found = !strcmp(prof->pieces[i].name, s->pieces[k].name);
+        if (!found && n_extra++ < 8)
+            snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra), "%s%.60s",
+                     n_extra > 1 ? ", " : "", prof->pieces[i].name);
+    }
+    for (uint32_t k = 0; k < s->n_pieces; k++) {
+        bool found = false;
+        for (uint32_t i = 0; i < prof->n_pieces && !found; i++)
+            found = !strcmp(prof->pieces[i].name, s->pieces[k].name);
+        if (!found && n_missing++ < 8)
+            snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing), "%s%.60s",
+                     n_missing > 1 ? ", " : "", s->pieces[k].name);
+    }
+    if (!n_extra && !n_missing)
+        return 0;
+    cli_error("%s: the profile's pieces are not this split's: %u piece%s in the profile, %u in "
+              "the split of %s", profile_path, prof->n_pieces, PLURAL(prof->n_pieces),
+              s->n_pieces, graph);
+    if (n_extra)
+        fprintf(stderr, "  in the profile, not in the split: %s%s\n", extra,
+                n_extra > 8 ? ", ..." : "");
+    if (n_missing)
+        fprintf(stderr, "  in the split, not in the profile: %s%s\n", missing,
+                n_missing > 8 ? ", ..." : "");
+    fprintf(stderr, "  (profile the graph you draw, split with the --split-ops the run used)\n");
+    return CGS_EXIT_BAD_INPUT;
+}
+
 /* --profile: a report JSON, or traces (a folder, a .cgstrace) reported on the spot */
 static int load_profile(const char *path, struct cgs_prof_summary **out)
 {
@@ -528,6 +570,8 @@ static int run(int argc, char **argv)
         rc = cli_check_split_ops(s, &ops, argv[optind], allow_missing);
         if (rc)
             goto out;
+        if (prof && (rc = check_profile_pieces(prof, s, profile_path, argv[optind])))
+            goto out;
     } else if (prof) {
         cli_warn("--profile colours pieces: give --split-ops (or --policy) to draw them");
     }
@@ -681,6 +725,9 @@ static int run(int argc, char **argv)
             cJSON_AddNumberToObject(l, "height_px", info.height_px);
             cJSON_AddNumberToObject(l, "long_edges", cost.long_edges);
             cJSON_AddNumberToObject(l, "virtual_nodes", (double)cost.virtual_nodes);
+            cJSON_AddNumberToObject(l, "ranks", cost.ranks);
+            cJSON_AddNumberToObject(l, "max_rank_width", (double)cost.max_width);
+            cJSON_AddNumberToObject(l, "rank_width_squares", cost.width_sq);
             cJSON_AddNumberToObject(l, "estimated_seconds", cost.est_seconds);
         }
         cli_print_json(doc);

@@ -529,9 +529,20 @@ static void split_facts(const struct cgs_graph *g, const struct cgs_split *s,
                      s->policy == CGS_SPLIT_FUSION ? "fused" : "compiled", splitting,
                      s->policy == CGS_SPLIT_FUSION ? "other" : "splitting");
         if (s->n_ops) {
-            cgs_buf_addstr(b, DOT_SEP "split at ");
-            for (uint32_t i = 0; i < s->n_ops; i++)
-                cgs_buf_addf(b, "%s%s", i ? ", " : "", s->ops[i].op);
+            /* the ops that split this graph; a preset's others are only counted (listing the
+               29 ops of @vllm made a 3,000 px wide picture) */
+            uint32_t shown = 0, absent = 0;
+            for (uint32_t i = 0; i < s->n_ops; i++) {
+                if (!s->ops[i].n_matched) {
+                    absent++;
+                    continue;
+                }
+                cgs_buf_addf(b, "%s%s", shown++ ? ", " : DOT_SEP "split at ", s->ops[i].op);
+            }
+            if (!shown)
+                cgs_buf_addstr(b, DOT_SEP "no splitting op in the graph");
+            if (absent)
+                cgs_buf_addf(b, " (%u other op%s given, absent)", absent, absent == 1 ? "" : "s");
         } else {
             cgs_buf_addf(b, DOT_SEP "policy %s", cgs_split_policy_names[s->policy]);
         }
@@ -1626,7 +1637,10 @@ static void draw_box(struct col *c, Agraph_t *root, uint32_t b, Agnode_t **out_n
         }
     } else {
         const struct cgs_split_piece *p = &c->s->pieces[g0->piece];
-        if (p->is_splitting_graph) {
+        if (p->is_splitting_graph && c->s->policy != CGS_SPLIT_MAGI) {
+            /* fusion and device policies: a piece outside the fused groups / the device runs */
+            cgs_buf_addstr(lbl, c->s->policy == CGS_SPLIT_FUSION ? "not fused" : "other device");
+        } else if (p->is_splitting_graph) {
             const char *op = p->n_nodes ? c->s->split_op_of[p->nodes[0]->index] : NULL;
             cgs_buf_addstr(lbl, "splitting (eager)");
             if (op) {
@@ -1634,7 +1648,8 @@ static void draw_box(struct col *c, Agraph_t *root, uint32_t b, Agnode_t **out_n
                 html_add(lbl, op, 60);
             }
         } else {
-            cgs_buf_addf(lbl, "compiled #%d", p->compile_index);
+            cgs_buf_addf(lbl, "%s #%d", c->s->policy == CGS_SPLIT_FUSION ? "fused" : "compiled",
+                         p->compile_index);
         }
         cgs_buf_addf(lbl, DOT_SEP "%u node%s%s", p->n_nodes, p->n_nodes == 1 ? "" : "s",
                      bx->kind == BOX_FOLD ? " each" : "");
@@ -2052,14 +2067,34 @@ void cgs_dot_cost(Agraph_t *dg, struct cgs_dot_cost *c)
         if (lo != UINT32_MAX && lo > 1)
             rank[AGSEQ(v)] = lo - 1;
     }
-    for (v = agfstnode(dg); v; v = agnxtnode(dg, v))
-        for (Agedge_t *e = agfstout(dg, v); e; e = agnxtout(dg, e)) {
-            uint64_t h = AGSEQ(aghead(e)), t = AGSEQ(v);
-            if (h > t && rank[h] > rank[t] + 1) {
-                c->virtual_nodes += rank[h] - rank[t] - 1;
-                c->long_edges++;
+    {
+        /* the width of every rank, real and virtual nodes: dot's crossing minimisation swaps
+           neighbours within ranks, so its cost follows the sum of the squared widths */
+        int64_t *diff = cgs_xcalloc((size_t)c->ranks + 3, sizeof(*diff));
+        int64_t w = 0;
+        for (v = agfstnode(dg); v; v = agnxtnode(dg, v)) {
+            diff[rank[AGSEQ(v)]]++;
+            diff[rank[AGSEQ(v)] + 1]--;
+            for (Agedge_t *e = agfstout(dg, v); e; e = agnxtout(dg, e)) {
+                uint64_t h = AGSEQ(aghead(e)), t = AGSEQ(v);
+                if (h > t && rank[h] > rank[t] + 1) {
+                    c->virtual_nodes += rank[h] - rank[t] - 1;
+                    c->long_edges++;
+                    diff[rank[t] + 1]++;
+                    diff[rank[h]]--;
+                }
             }
         }
+        c->width_sq = 0;
+        c->max_width = 0;
+        for (uint32_t r = 0; r <= c->ranks + 1; r++) {
+            w += diff[r];
+            c->width_sq += (double)w * (double)w;
+            if (w > 0 && (uint64_t)w > c->max_width)
+                c->max_width = (uint64_t)w;
+        }
+        free(diff);
+    }
     free(rank);
     /*
      * Seconds of dot layout: grows with the long edges times the virtual nodes they make

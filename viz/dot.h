@@ -99,6 +99,8 @@ struct cgs_dot_cost {
     uint32_t nodes, edges, ranks;
     uint32_t long_edges;    /* edges spanning more than one rank */
     uint64_t virtual_nodes; /* dot's virtual nodes: edge spans beyond one rank */
+    uint64_t max_width;     /* the widest rank, real and virtual nodes */
+    double width_sq;        /* the ranks' widths squared, added up */
     double est_seconds;     /* estimated layout time */
 };
 void cgs_dot_cost(Agraph_t *dg, struct cgs_dot_cost *c);

@@ -35,11 +35,19 @@ if command -v bash >/dev/null; then
     has "complete options" "$out" "opts: --summary"
     has "complete ops" "$out" "ops: cgs.attention"
 fi
+# the shared library, with its SONAME, beside the static one
+[ -f "$D/usr/lib/libcgscope.a" ] || fail "no libcgscope.a"
+[ -f "$D/usr/lib/libcgscope.so.0" ] && [ -L "$D/usr/lib/libcgscope.so" ] || fail "no libcgscope.so.0 and its link"
+LC_ALL=C readelf -d "$D/usr/lib/libcgscope.so.0" | grep -q 'SONAME.*\[libcgscope.so.0\]' || fail "SONAME is not libcgscope.so.0"
+# only the public API is installed: the umbrella header and what it includes
+[ -s "$D/usr/include/cgscope/cgscope.h" ] || fail "no umbrella header"
+for h in json-scan.h jsonw.h strmap.h dynlib.h zip-api.h pylit.h; do
+    [ ! -e "$D/usr/include/cgscope/lib/$h" ] || fail "private header installed: $h"
+done
 # a program against the installed library, with pkg-config's flags only
 cat > "$T/prog.c" <<'C'
 #include <stdio.h>
-#include "lib/load.h"
-#include "lib/split.h"
+#include <cgscope/cgscope.h>
 int main(int argc, char **argv)
 {
     struct cgs_diag d = CGS_DIAG_INIT;
@@ -57,9 +65,22 @@ int main(int argc, char **argv)
 C
 export PKG_CONFIG_PATH="$D/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$D"
 flags=$(pkg-config --cflags --libs cgscope) || fail "pkg-config cgscope"
+cflags=$(pkg-config --cflags cgscope)
+# every installed header compiles on its own, as C11, with the .pc's flags alone
+for h in "$D"/usr/include/cgscope/cgscope.h "$D"/usr/include/cgscope/lib/*.h; do
+    case $h in *-list.h) continue ;; esac # X-macro lists, included by their headers
+    printf '#include "%s"\nint main(void) { return 0; }\n' "$h" > "$T/one.c"
+    ${CC:-cc} -std=c11 -Wall -Wextra -pedantic -Werror $cflags -c "$T/one.c" -o "$T/one.o" \
+        2>"$err" || { fail "$(basename "$h") does not compile on its own"; head -3 "$err"; }
+done
 check "build against installed lib" 0 ${CC:-cc} -std=c11 -o "$T/prog" "$T/prog.c" $flags
-check "program runs" 0 "$T/prog" samples/cgs_transformer_dyn.json
+LC_ALL=C readelf -d "$T/prog" | grep -q 'NEEDED.*libcgscope.so.0' || fail "the program does not link libcgscope.so.0"
+check "program runs" 0 env LD_LIBRARY_PATH="$D/usr/lib" "$T/prog" samples/cgs_transformer_dyn.json
 has "program split" "$out" "9 pieces"
+check "static build" 0 ${CC:-cc} -std=c11 -o "$T/prog-static" "$T/prog.c" $cflags "$D/usr/lib/libcgscope.a" \
+    $(pkg-config --static --libs cgscope | sed 's/-lcgscope//')
+check "static program runs" 0 "$T/prog-static" samples/cgs_transformer_dyn.json
+has "static program split" "$out" "9 pieces"
 unset PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
 # the Python bridge installs as a package (torch is its only dependency; not needed to install)
 PY=python3; [ -x /usr/bin/python3 ] && PY=/usr/bin/python3 # Debian's, the one tools/deps.sh equips
@@ -71,6 +92,26 @@ if $PY -c "import setuptools, pip, wheel" 2>/dev/null; then
     [ -s "$T/py/cgscope_torch.py" ] || fail "pip install: no cgscope_torch.py"
     ls "$T/py" | grep -q '^cgscope_torch-0.1.0.dist-info$' || fail "pip install: no dist-info"
 fi
+# the .pc always says the PREFIX it was installed with (not the one of an earlier install)
+D2=$T/root2
+check "make install /opt" 0 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s install B=build DESTDIR="$D2" PREFIX=/opt/cgs
+grep -q '^prefix=/opt/cgs$' "$D2/opt/cgs/lib/pkgconfig/cgscope.pc" || fail "the .pc of PREFIX=/opt/cgs says: $(head -1 "$D2/opt/cgs/lib/pkgconfig/cgscope.pc")"
+rm -rf "$D2"
+# the Python bridge importable after make install, without pip (PEP 668): a .pth where Python
+# looks for this PREFIX's packages; checked with Debian's python3, a fresh interpreter
+PY3=/usr/bin/python3; [ -x $PY3 ] || PY3=python3
+P=$T/prefix
+check "make install (no DESTDIR)" 0 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s install B=build PREFIX="$P" PYTHON=$PY3
+pth=$(find "$P/lib" -name cgscope_torch.pth | head -1)
+[ -n "$pth" ] || fail "no cgscope_torch.pth under $P/lib"
+has "install tells PYTHONPATH for a PREFIX off python's path" "$out" "PYTHONPATH=$P/share/cgscope/python"
+# (found, not run: the bridge imports torch, which this machine need not have)
+check "import after install" 0 $PY3 -c "
+import importlib.util, site, sys; site.addsitedir(sys.argv[1])
+spec = importlib.util.find_spec('cgscope_torch')
+assert spec and spec.origin.startswith(sys.argv[2]), spec" "$(dirname "$pth")" "$P/share/cgscope/python"
+check "make uninstall (no DESTDIR)" 0 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s uninstall B=build PREFIX="$P" PYTHON=$PY3
+[ -z "$(find "$P" -type f | head -3)" ] || fail "uninstall left: $(find "$P" -type f | head -3)"
 check "make uninstall" 0 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s uninstall B=build DESTDIR="$D" PREFIX=/usr
 left=$(find "$D" -type f | head -5)
 [ -z "$left" ] || fail "uninstall left: $left"
