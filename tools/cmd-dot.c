@@ -200,12 +200,30 @@ static Agraph_t *rebuild(Agraph_t *old, const struct cgs_graph *g, struct cgs_do
     return dg;
 }
 
-/* A thread that shows the seconds a long layout has taken, on a terminal's stderr. */
+/* An estimate as a person reads it: "about 20 s", "about 4 min", "over an hour". */
+static const char *duration_text(double s, char *buf, size_t n)
+{
+    if (s < 1)
+        snprintf(buf, n, "under a second");
+    else if (s < 90)
+        snprintf(buf, n, "about %.0f s", s);
+    else if (s < 3600)
+        snprintf(buf, n, "about %.0f min", s / 60);
+    else
+        snprintf(buf, n, "over an hour");
+    return buf;
+}
+
+/*
+ * A thread that shows the seconds a layout has taken once it runs past PROGRESS_SECONDS,
+ * whatever was estimated: on a terminal a line rewritten every second, elsewhere (CI logs) a
+ * line then and every 30 s.
+ */
 struct progress {
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t cond;
-    bool done, started;
+    bool done, started, tty, shown;
     int fd;
     double est;
 };
@@ -214,24 +232,42 @@ static void *progress_main(void *arg)
 {
     struct progress *p = arg;
     struct timespec t0, now, until;
+    /* CGSCOPE_PROGRESS_AFTER=S moves the 3 s (the tests use 0: a line on every layout) */
+    const char *after_env = getenv("CGSCOPE_PROGRESS_AFTER");
+    double after = after_env && *after_env ? atof(after_env) : PROGRESS_SECONDS;
+    double next_plain = after;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     pthread_mutex_lock(&p->lock);
     while (!p->done) {
-        char line[128];
-        int n;
+        char line[160];
+        int n = 0;
+        double el;
         clock_gettime(CLOCK_REALTIME, &until);
         until.tv_sec += 1;
-        pthread_cond_timedwait(&p->cond, &p->lock, &until);
+        if (after > 0 || next_plain > 0) /* the first wait is skipped when after is 0 */
+            pthread_cond_timedwait(&p->cond, &p->lock, &until);
         if (p->done)
             break;
         clock_gettime(CLOCK_MONOTONIC, &now);
-        n = snprintf(line, sizeof(line), "\rcgscope dot: laying out... %.0f s (about %.0f s "
-                     "expected) ", (double)(now.tv_sec - t0.tv_sec), p->est);
+        el = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
+        if (el < after)
+            continue;
+        char est[32];
+        duration_text(p->est, est, sizeof(est));
+        if (p->tty)
+            n = snprintf(line, sizeof(line), "\rcgscope dot: laying out... %.0f s (%s estimated) ",
+                         el, est);
+        else if (el >= next_plain) {
+            n = snprintf(line, sizeof(line), "cgscope dot: still laying out after %.0f s (%s "
+                         "estimated)\n", el, est);
+            next_plain = el + 30;
+        }
         if (n > 0 && write(p->fd, line, (size_t)n) < 0)
             break;
+        p->shown = p->shown || n > 0;
     }
     pthread_mutex_unlock(&p->lock);
-    if (write(p->fd, "\r\033[K", 4) < 0)
+    if (p->tty && p->shown && write(p->fd, "\r\033[K", 4) < 0)
         return NULL;
     return NULL;
 }
@@ -240,7 +276,8 @@ static void progress_start(struct progress *p, double est)
 {
     memset(p, 0, sizeof(*p));
     p->est = est;
-    if (!isatty(2) || (p->fd = dup(2)) < 0)
+    p->tty = isatty(2);
+    if ((p->fd = dup(2)) < 0)
         return;
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->cond, NULL);
@@ -276,12 +313,14 @@ static int render(Agraph_t *dg, const char *format, const struct cgs_dot_cost *c
     struct progress pr;
     int r;
 
-    if (strcmp(format, "dot") && cost->est_seconds > PROGRESS_SECONDS)
-        fprintf(stderr, "cgscope dot: laying out %u nodes and %u edges: about %.0f s\n",
-                cost->nodes, cost->edges, cost->est_seconds);
+    if (strcmp(format, "dot") && cost->est_seconds > PROGRESS_SECONDS) {
+        char est[32];
+        fprintf(stderr, "cgscope dot: laying out %u nodes and %u edges: %s\n", cost->nodes,
+                cost->edges, duration_text(cost->est_seconds, est, sizeof(est)));
+    }
     memset(&pr, 0, sizeof(pr));
-    if (cost->est_seconds > PROGRESS_SECONDS)
-        progress_start(&pr, cost->est_seconds); /* no thread for a quick layout */
+    if (strcmp(format, "dot"))
+        progress_start(&pr, cost->est_seconds); /* silent unless the layout passes 3 s */
     r = cgs_dot_render_ex(dg, format, &ro, data, len, info, &d);
     if (!r && info->too_large && scale_to_fit) {
         double side = info->width_px > info->height_px ? info->width_px : info->height_px;
@@ -641,8 +680,9 @@ static int run(int argc, char **argv)
         if (!explicit_view && view == CGS_DOT_VIEW_FULL && cost.est_seconds > MAX_AUTO_SECONDS) {
             // too slow to lay out: the collapsed view of the same graph, said so
             view = collapsed_view(s);
-            snprintf(reason_buf, sizeof(reason_buf),
-                     "a layout of every node would take about %.0f s", cost.est_seconds);
+            char est[32];
+            snprintf(reason_buf, sizeof(reason_buf), "a layout of every node would take %s",
+                     duration_text(cost.est_seconds, est, sizeof(est)));
             view_reason = reason_buf;
             fprintf(stderr, "cgscope dot: %s (%u long edges): drawing %s instead (--collapse "
                     "none insists)\n", reason_buf, cost.long_edges, view_names[view]);

@@ -150,4 +150,33 @@ check "ci step grows" 1 env CGSCOPE="$CGSCOPE" sh samples/ci-split-check.sh $G c
 has "ci step message" $err "more than 8 pieces"
 [ -s $dir/ci.svg ] || { echo "FAIL ci step: no picture when the gate fails"; fails=$((fails + 1)); }
 check "ci step bad graph" 2 env CGSCOPE="$CGSCOPE" sh samples/ci-split-check.sh tests/bad/cycle.json x 1 $dir/ci2.svg
+# progress whenever a layout runs on (CGSCOPE_PROGRESS_AFTER=0 stands for a layout past 3 s),
+# with an estimate a person reads ("about 12 s", "over an hour"), never a raw count of seconds
+CGSCOPE_PROGRESS_AFTER=0 check "progress line" 0 "$CGSCOPE" dot samples/llama_tiny.dynamo.json --collapse none -o "$T/p.svg"
+has "progress line" "$err" "cgscope dot: still laying out after"
+has "estimate in words" "$err" "estimated)"
+check "layout facts" 0 "$CGSCOPE" dot samples/llama_tiny.dynamo.json --collapse none -o "$T/p.svg" --json
+python3 -c "
+import json,sys; l=json.load(open(sys.argv[1]))['layout']
+assert l['ranks'] > 0 and l['max_rank_width'] > 0 and 0 < l['estimated_seconds'] < 5, l" "$out" || fail "layout facts"
+# a profile of another split: refused, naming the pieces that differ; nothing written
+check "profile of another split" 2 "$CGSCOPE" dot samples/cgs_transformer_dyn.json --split-ops cgs.attention \
+    --collapse pieces --profile samples/profile -o "$T/wrong.svg"
+has "which pieces differ" "$err" "in the split, not in the profile: submod_5, submod_6, submod_7, submod_8"
+nofile "profile of another split" "$T/wrong.svg"
+check "profile of its split" 0 "$CGSCOPE" dot samples/profile/transformer.dynamo.json --split-ops @sdpa \
+    --collapse pieces --profile samples/profile -o "$T/right.svg"
+# a preset's bare name: '@sdpa' suggested, not a near op name
+check "sdpa without @" 2 "$CGSCOPE" split samples/llama_tiny.dynamo.json --split-ops sdpa
+has "suggests the preset" "$err" "did you mean '@sdpa'"
+hasnt "not sin" "$err" "'sin'"
+# the subtitle lists the splitting ops present, and counts the preset's others
+check "subtitle" 0 "$CGSCOPE" dot samples/llama_tiny.dynamo.json --split-ops @vllm,@sdpa --allow-missing-ops \
+    --collapse pieces -o "$T/l.dot"
+has "present op listed" "$T/l.dot" "split at torch._C._nn.scaled_dot_product_attention ("
+hasnt "absent op not listed" "$T/l.dot" "vllm.unified_attention"
+# --policy fusion: pieces labelled fused / not fused, never "splitting (eager)"
+check "fusion labels" 0 "$CGSCOPE" dot samples/resnet18.dynamo.json --policy fusion --collapse pieces -o "$T/f.dot"
+has "fused label" "$T/f.dot" "fused #"
+hasnt "no splitting label" "$T/f.dot" "splitting (eager)"
 finish

@@ -199,11 +199,36 @@ head -n 5 $TR/piecewise.events.jsonl > "$EV.new" && mv "$EV.new" "$EV"
 wait_for "events 5 "
 tm send-keys -t cgs h
 wait_for "filter rows by text"
-tm send-keys -t cgs Escape
+# q in the help view goes back to the table (as the help says), not out
 tm send-keys -t cgs q
+wait_for "q quit  s sort"
+hasnt "q in help goes back" "$T/screen" "filter rows by text"
+tm send-keys -t cgs Enter
+wait_for "row detail (q, Esc or Enter: back)"
+tm send-keys -t cgs q
+wait_for "q quit  s sort"
+# F10 quits from any view, as in htop
+tm send-keys -t cgs h
+wait_for "F10                 quit from any view"
+tm send-keys -t cgs F10
 sleep 0.5
 screen
-hasnt "quit with q" "$T/screen" "q quit  s sort"
+hasnt "F10 quits" "$T/screen" "s sort  / filter"
+tm kill-server 2>/dev/null
+
+# Left/Right scroll the frame / reason column; rows of two files carry a source column
+S="$T/tmux-scroll.sock"
+tm new-session -d -s cgs -x 260 -y 30 "env TERM=xterm LANG=C.UTF-8 $CGSCOPE top $T/cold.log $T/warm.log; sleep 30"
+wait_for "size mismatch at index 0"
+has "source column" "$T/screen" "source"
+has "source names the file" "$T/screen" "warm.log"
+tm send-keys -t cgs Right Right Right Right
+sleep 0.5
+screen
+hasnt "Right scrolls the reason column" "$T/screen" "forward (model.py:10): 0/0"
+tm send-keys -t cgs Left Left Left Left
+wait_for "forward (model.py:10): 0/0"
+tm send-keys -t cgs q
 tm kill-server 2>/dev/null
 
 # top -- CMD with a small fake command that writes a trace where TORCH_TRACE says, slowly
@@ -226,6 +251,32 @@ i=0; while [ ! -s "$T/top-exit" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); 
 has "exit status is CMD's" "$T/top-exit" "top-exit=3"
 has "CMD's output kept out of the screen" "$T/run/cmd.log" "fake run done"
 tm kill-server 2>/dev/null
+# the failed command's last output on the screen, not only its status
+S="$T/tmux-cmd2.sock"
+tm new-session -d -s cgs -x 150 -y 30 "env TERM=xterm $CGSCOPE top --dir $T/run2 -- $T/fake.sh; sleep 30"
+wait_for "command exited with 3"
+wait_for "the command's last output"
+has "failed command's output shown" "$T/screen" "fake run done"
+tm send-keys -t cgs q
+tm kill-server 2>/dev/null
+# top -- CMD without a terminal: status lines, then the final table; CMD's exit status
+check "top -- CMD, no terminal" 3 "$CGSCOPE" top --dir "$T/run3" -- "$T/fake.sh"
+has "plain: the final table" "$out" "forward (model.py:10)"
+has "plain: the header agrees with the rows" "$out" "compiles"
+has "plain: why it failed" "$err" "fake run done"
+has "plain: the exit" "$err" "exited with 3"
+# two files at once: a source column, and the header's counts are the rows' sums
+check "top two sources" 0 "$CGSCOPE" top --once --json "$T/cold.log" "$T/warm.log"
+python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); rows=d['rows']
+assert d['compiles'] == sum(r['compiles'] for r in rows), d['compiles']
+assert d['recompiles'] == sum(r['recompiles'] for r in rows), d['recompiles']
+assert {r['source'] for r in rows} == {sys.argv[2], sys.argv[3]}, rows
+assert all(r['reasons'] and r['reasons'][0].startswith(r['compile_id'].split('/')[0] + '/0: ') for r in rows if r['recompiles']), rows" \
+    "$out" "$T/cold.log" "$T/warm.log" || fail "two sources: rows and header"
+check "top two sources text" 0 "$CGSCOPE" top --once "$T/cold.log" "$T/warm.log"
+has "text source column" "$out" "source"
+has "recompile reasons explained" "$out" "every entry it already"
 # without ncursesw installed (its name changed in a copy of the binary): a message and exit 2
 sed 's/libncursesw\.so\./libncursesX.so./' "$CGSCOPE" > "$T/cgs-nocurses" && chmod +x "$T/cgs-nocurses"
 if ! cmp -s "$CGSCOPE" "$T/cgs-nocurses"; then
