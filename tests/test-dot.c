@@ -426,10 +426,27 @@ static void test_png_pdf(void **state)
     (void)state;
 
     pic_make(&p, "dynamo/cgs_transformer_dyn.json", "cgs.attention", CGS_DOT_VIEW_PIECES, false);
+    {
+        /* before a PNG: a multi-line box label and edge label have no gap lines */
+        Agnode_t *b = gv_find_node(p.dg, "submod_0");
+        assert_non_null(b);
+        assert_true(has(attr(b, "label"), "<BR"));
+        assert_false(has(attr(b, "label"), "POINT-SIZE=\"2\""));
+    }
     png = render(p.dg, "png", &len);
     assert_true(len > 10000);
     assert_memory_equal(png, "\x89PNG\r\n\x1a\n", 8);
     free(png);
+    {
+        /* a PNG's labels get a 2-point line between their lines (cairo's underscores touched
+           the next line), on boxes and on multi-line edge labels alike */
+        Agnode_t *b = gv_find_node(p.dg, "submod_0");
+        bool edge_gap = false;
+        assert_true(has(attr(b, "label"), "/><FONT POINT-SIZE=\"2\"> </FONT><BR"));
+        for (Agedge_t *e = agfstout(p.dg, b); e; e = agnxtout(p.dg, e))
+            edge_gap = edge_gap || has(attr(e, "label"), "<BR/><FONT POINT-SIZE=\"2\"> </FONT><BR/>");
+        assert_true(edge_gap);
+    }
     pdf = render(p.dg, "pdf", &len);
     assert_true(len > 1000);
     assert_memory_equal(pdf, "%PDF-", 5);

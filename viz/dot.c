@@ -2217,6 +2217,59 @@ static void capture_end(struct stderr_capture *c)
     fclose(c->tmp);
 }
 
+/*
+ * cairo draws a line's underscores below the line height Graphviz gives an HTML label's lines
+ * (its font size), so in a PNG they touch the next line ("l_ids_" over "+6 params"). A
+ * 2-point line between the lines of every multi-line label keeps them apart; SVG and PDF,
+ * drawn by the viewer's own text engine, keep the labels as built.
+ */
+static void gap_label(void *obj)
+{
+    const char *l = gv_get(obj, "label");
+    struct cgs_buf b = CGS_BUF_INIT;
+    const char *p, *q;
+    if (!l)
+        return;
+    if (!aghtmlstr((char *)(uintptr_t)l)) {
+        /* a plain label: its lines ("\\n" escapes) as HTML lines with the gap */
+        if (!strstr(l, "\\n"))
+            return;
+        for (p = l; *p; p++) {
+            if (p[0] == '\\' && p[1] == 'n') {
+                cgs_buf_addstr(&b, p[2] ? "<BR/><FONT POINT-SIZE=\"2\"> </FONT><BR/>" : "");
+                p++;
+            } else if (*p == '&' || *p == '<' || *p == '>') {
+                cgs_buf_addstr(&b, *p == '&' ? "&amp;" : *p == '<' ? "&lt;" : "&gt;");
+            } else {
+                cgs_buf_add(&b, p, 1);
+            }
+        }
+        gv_set_html(obj, "label", b.buf);
+        cgs_buf_release(&b);
+        return;
+    }
+    if (!strstr(l, "<BR"))
+        return;
+    for (p = l; (q = strstr(p, "<BR")) && strstr(q, "/>"); p = strstr(q, "/>") + 2) {
+        const char *end = strstr(q, "/>") + 2;
+        cgs_buf_add(&b, p, (size_t)(end - p)); /* up to the break, itself included */
+        cgs_buf_addstr(&b, "<FONT POINT-SIZE=\"2\"> </FONT>");
+        cgs_buf_add(&b, q, (size_t)(end - q)); /* the same break again, after the gap */
+    }
+    cgs_buf_addstr(&b, p);
+    gv_set_html(obj, "label", b.buf);
+    cgs_buf_release(&b);
+}
+
+static void png_line_gaps(Agraph_t *dg)
+{
+    for (Agnode_t *v = agfstnode(dg); v; v = agnxtnode(dg, v)) {
+        gap_label(v);
+        for (Agedge_t *e = agfstout(dg, v); e; e = agnxtout(dg, e))
+            gap_label(e);
+    }
+}
+
 int cgs_dot_render_ex(Agraph_t *dg, const char *format, const struct cgs_dot_render_opts *o,
                       char **data, size_t *len, struct cgs_dot_render_info *info,
                       struct cgs_diag *d)
@@ -2263,6 +2316,8 @@ int cgs_dot_render_ex(Agraph_t *dg, const char *format, const struct cgs_dot_ren
     gvc = gvc_get();
     if (!gvc)
         return cgs_diag_set(d, CGS_E_NOMEM, "graphviz could not start");
+    if (!strcmp(format, "png"))
+        png_line_gaps(dg);
     capture_begin(&cap);
     if (gvLayout(gvc, dg, "dot")) {
         capture_end(&cap);

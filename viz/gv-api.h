@@ -16,7 +16,7 @@
     X(AgIoDisc) X(AgMemDisc) X(Agdirected) X(agattr) X(agclose) X(agedge) X(agfstin)             \
     X(agfstnode) X(agfstout) X(agfstsubg) X(agget) X(agmemread) X(agnameof) X(agnedges)          \
     X(agnnodes) X(agnode) X(agnxtin) X(agnxtnode) X(agnxtout) X(agnxtsubg) X(agopen)             \
-    X(agraphof) X(agsafeset) X(agseterrf) X(agstrdup) X(agstrdup_html) X(agstrfree) X(agsubg)    \
+    X(aghtmlstr) X(agraphof) X(agsafeset) X(agseterrf) X(agstrdup) X(agstrdup_html) X(agstrfree) X(agsubg)    \
     X(agwrite) X(gvContext) X(gvFreeLayout) X(gvFreeRenderData) X(gvLayout) X(gvRenderData)
 
 /* the table, and cgs_gv_load(): open Graphviz (once) and fill it */
@@ -49,6 +49,7 @@ CGS_DYNLIB_DECLARE(cgs_gv_api, cgs_gv_api, CGS_GV_SYMBOLS, cgs_gv_load)
 #define agseterrf (*cgs_gv_api.agseterrf)
 #define agstrdup (*cgs_gv_api.agstrdup)
 #define agstrdup_html (*cgs_gv_api.agstrdup_html)
+#define aghtmlstr (*cgs_gv_api.aghtmlstr)
 #define agstrfree (*cgs_gv_api.agstrfree)
 #define agsubg (*cgs_gv_api.agsubg)
 #define agwrite (*cgs_gv_api.agwrite)
