@@ -238,14 +238,21 @@ static void *progress_main(void *arg)
     double next_plain = after;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     pthread_mutex_lock(&p->lock);
+    if (after <= 0) { /* at once, whether or not the layout has ended by now */
+        char line[160], est[32];
+        int n = snprintf(line, sizeof(line), "cgscope dot: still laying out after 0 s (%s "
+                         "estimated)\n", duration_text(p->est, est, sizeof(est)));
+        if (n > 0 && write(p->fd, line, (size_t)n) == n)
+            p->shown = !p->tty;
+        next_plain = 30;
+    }
     while (!p->done) {
         char line[160];
         int n = 0;
         double el;
         clock_gettime(CLOCK_REALTIME, &until);
         until.tv_sec += 1;
-        if (after > 0 || next_plain > 0) /* the first wait is skipped when after is 0 */
-            pthread_cond_timedwait(&p->cond, &p->lock, &until);
+        pthread_cond_timedwait(&p->cond, &p->lock, &until);
         if (p->done)
             break;
         clock_gettime(CLOCK_MONOTONIC, &now);

@@ -2263,6 +2263,10 @@ static void gap_label(void *obj)
 
 static void png_line_gaps(Agraph_t *dg)
 {
+    const char *done = gv_get(dg, "cgscope_png_gaps");
+    if (done && *done)
+        return; /* once: a second render (scaled to fit) keeps the first one's labels */
+    gv_set(dg, "cgscope_png_gaps", "1");
     for (Agnode_t *v = agfstnode(dg); v; v = agnxtnode(dg, v)) {
         gap_label(v);
         for (Agedge_t *e = agfstout(dg, v); e; e = agnxtout(dg, e))
