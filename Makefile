@@ -7,7 +7,7 @@
 #   make bench           benchmarks on generated 100k/1M-node graphs (not tests)
 #   make profiler       the CUPTI injection library (where cupti.h is: CUDA_HOME, CUPTI_INC)
 #   make profiler-debian  that, against Debian's CUPTI 11.8 fetched into build/ (CI)
-#   make op-list         regenerate lib/op-list.h from tools/ops/ (make check-ops compares)
+#   make op-list         regenerate lib/ops/op-list.h from tools/ops/ (make check-ops compares)
 #   make check-layering  lib/ must not include viz/, profiler/, curses, gvc or cupti
 #   make deps            install the missing Debian packages (tools/deps.sh, apt-get)
 #   make install         PREFIX=/usr/local DESTDIR=: the binary, libcgscope.a and its headers,
@@ -45,7 +45,7 @@ pc_cflags = $(shell $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
 pc_libs   = $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null)
 LIB_CFLAGS  := $(call pc_cflags,$(LIB_PKGS))
 # Only cJSON is linked. libzip, Graphviz and ncursesw are opened by the commands that use them
-# (lib/dynlib.h): mapping and relocating their 13 shared objects cost every process about 2.5
+# (lib/base/dynlib.h): mapping and relocating their 13 shared objects cost every process about 2.5
 # ms of its start (docs/perf.md); their names come from $(B)/gen/sonames.h. The C++ runtime
 # (the kernel-name demangler) is linked statically for the same reason (0.4 ms).
 LIB_LIBS    := $(call pc_libs,libcjson) -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic -lm -lpthread -ldl
@@ -63,7 +63,7 @@ QUIET_GEN = @echo '   GEN   ' $@;
 endif
 
 B ?= $(if $(SANITIZE),build-$(subst $(comma),-,$(SANITIZE)),build)
-LIB_SRC   = $(sort $(wildcard lib/*.c))
+LIB_SRC   = $(sort $(wildcard lib/*/*.c))
 VIZ_SRC   = $(sort $(wildcard viz/*.c))
 TOOL_SRC  = $(sort $(wildcard tools/*.c))
 TEST_SRC  = $(sort $(wildcard tests/test-*.c))
@@ -107,7 +107,7 @@ NVTX_CLIENT = $(B)/profiler/nvtx-client
 
 # make profiler: the CUPTI injection library (needs cupti.h; see CUPTI_INC above)
 profiler: $(PROFILER_SO)
-$(PROFILER_SO): profiler/cgscope-cupti.c lib/proftrace.h
+$(PROFILER_SO): profiler/cgscope-cupti.c lib/run/proftrace.h
 	@if [ -z "$(CUPTI_INC)" ]; then echo "make profiler: no cupti.h under CUDA_HOME=$(CUDA_HOME)" \
 		"(set CUDA_HOME to a CUDA with include/cupti.h, or CUPTI_INC=/path/to/cupti.h)"; exit 2; fi
 	@mkdir -p $(dir $@)
@@ -131,15 +131,15 @@ $(NVTX_CLIENT): tests/profiler/nvtx-client.c
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) -std=c11 $(PROF_CFLAGS) -D_DEFAULT_SOURCE -isystem $(CUPTI_INCDIR) -o $@ $< -ldl -lpthread
 
-# the shared objects lib/dynlib.h opens, as the linker resolves each package's flags
+# the shared objects lib/base/dynlib.h opens, as the linker resolves each package's flags
 $(SONAMES_H): Makefile tools/sonames.sh
 	@mkdir -p $(dir $@)
 	$(QUIET_GEN)sh tools/sonames.sh "$(CC)" CGS_SONAMES_GVC="$(call pc_libs,libgvc)" \
 		CGS_SONAMES_CURSES="$(call pc_libs,ncursesw)" CGS_SONAMES_ZIP="$(call pc_libs,libzip)" \
 		CGS_SONAMES_Z="$(call pc_libs,zlib)" CGS_SONAMES_LZMA="$(call pc_libs,liblzma)" \
 		CGS_SONAMES_ZSTD="$(call pc_libs,libzstd)" > $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
-$(B)/lib/zip-api.o $(B)/lib/unpack-api.o $(B)/viz/gv-api.o $(B)/viz/curses-api.o: $(SONAMES_H)
-$(B)/lib/zip-api.o $(B)/lib/unpack-api.o $(B)/viz/gv-api.o $(B)/viz/curses-api.o: CPPFLAGS += -I$(B)
+$(B)/lib/readers/zip-api.o $(B)/lib/readers/unpack-api.o $(B)/viz/gv-api.o $(B)/viz/curses-api.o: $(SONAMES_H)
+$(B)/lib/readers/zip-api.o $(B)/lib/readers/unpack-api.o $(B)/viz/gv-api.o $(B)/viz/curses-api.o: CPPFLAGS += -I$(B)
 
 # position-independent: the same objects make libcgscope.a and libcgscope.so
 $(B)/lib/%.o: lib/%.c
@@ -243,13 +243,14 @@ bench: $(BIN) $(BENCH_BIN) $(BENCH_GRAPHS)
 		$(B)/bench/bench-scale $(abspath $(BIN)) $(GEN_BIN) $(BENCH_DIR) || rc=1; exit $$rc
 
 check-layering: $(LIBCGS)
-	@bad=$$(grep -nE '#include *[<"](viz/|profiler/|tools/|curses|ncurses|gvc|cgraph|graphviz/|cupti|cuda)' lib/*.c lib/*.h); \
+	@sh tools/check-layering.sh || exit 1; \
+	bad=$$(grep -nE '#include *[<"](viz/|profiler/|tools/|curses|ncurses|gvc|cgraph|graphviz/|cupti|cuda)' lib/*/*.[ch] lib/*.h); \
 	if [ -n "$$bad" ]; then echo "layering violation: lib/ must not include these:"; \
 		echo "$$bad"; exit 1; fi; \
 	bad=$$(grep -nE '#include *[<"](tools/|profiler/)' viz/*.c viz/*.h 2>/dev/null); \
 	if [ -n "$$bad" ]; then echo "layering violation: viz/ must not include these:"; \
 		echo "$$bad"; exit 1; fi; \
-	bad=$$(grep -lE '#include *[<"]cupti' lib/* viz/* tools/*.c tools/*.h 2>/dev/null); \
+	bad=$$(grep -lE '#include *[<"]cupti' lib/*/* lib/*.h viz/* tools/*.c tools/*.h 2>/dev/null); \
 	if [ -n "$$bad" ]; then echo "layering violation: only profiler/ may include cupti:"; \
 		echo "$$bad"; exit 1; fi; \
 	bad=$$(nm -A $(LIBCGS) 2>/dev/null | grep -E ' U (printf|fprintf|vprintf|vfprintf|puts|fputs|putchar|putc|fputc|perror|exit|_exit|_Exit)$$'); \
@@ -282,10 +283,11 @@ $(B)/man/cgscope-%.1: $(BIN)
 man: $(MAN_PAGES)
 
 # the headers installed: lib/cgscope.h and what it includes (the public API), no more
-PUBLIC_HEADERS = lib/cgscope.h lib/arena.h lib/buf.h lib/cachesim.h lib/dash.h lib/diag.h \
-                 lib/dtype-list.h lib/file.h lib/follow.h lib/graph.h lib/layout.h lib/load.h \
-                 lib/op-list.h lib/opdecl.h lib/ops.h lib/prof.h lib/shapes.h lib/sniff.h \
-                 lib/split.h lib/symexpr.h lib/unpack.h
+PUBLIC_HEADERS = lib/base/arena.h lib/base/buf.h lib/base/diag.h lib/ops/ops.h lib/ops/op-list.h \
+                 lib/ir/graph.h lib/ir/symexpr.h lib/ir/dtype-list.h lib/readers/file.h \
+                 lib/readers/load.h lib/readers/opdecl.h lib/readers/sniff.h lib/readers/unpack.h \
+                 lib/passes/layout.h lib/passes/shapes.h lib/passes/split.h lib/run/cachesim.h \
+                 lib/run/dash.h lib/run/follow.h lib/run/prof.h
 # where Python finds packages for this PREFIX (Debian: /usr/local/lib/python3.X/dist-packages,
 # /usr/lib/python3/dist-packages); a cgscope_torch.pth there puts the bridge on sys.path
 PYTHON     ?= python3
@@ -303,7 +305,8 @@ install: $(BIN) $(LIBCGS) $(LIBCGS_SO) $(MAN_PAGES)
 	$(INSTALL) -m 644 $(LIBCGS) $(DESTDIR)$(LIBDIR)/libcgscope.a
 	$(INSTALL) -m 755 $(LIBCGS_SO) $(DESTDIR)$(LIBDIR)/libcgscope.so.$(SOVERSION)
 	ln -sf libcgscope.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libcgscope.so
-	$(INSTALL) -m 644 $(filter-out lib/cgscope.h,$(PUBLIC_HEADERS)) $(DESTDIR)$(INCLUDEDIR)/cgscope/lib/
+	for h in $(PUBLIC_HEADERS); do $(INSTALL) -d $(DESTDIR)$(INCLUDEDIR)/cgscope/$$(dirname $$h) && \
+		$(INSTALL) -m 644 $$h $(DESTDIR)$(INCLUDEDIR)/cgscope/$$h || exit 1; done
 	$(INSTALL) -m 644 lib/cgscope.h $(DESTDIR)$(INCLUDEDIR)/cgscope/cgscope.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 		-e 's|@VERSION@|$(VERSION)|' tools/cgscope.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/cgscope.pc
@@ -335,7 +338,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/cgscope $(DESTDIR)$(DATADIR)/cgscope $(DESTDIR)$(LIBDIR)/cgscope
 
 format:
-	clang-format -i lib/*.[ch] viz/*.[ch] tools/*.[ch] tests/*.c tests/bench/*.c 2>/dev/null || true
+	clang-format -i lib/*.h lib/*/*.[ch] viz/*.[ch] tools/*.[ch] tests/*.c tests/bench/*.c 2>/dev/null || true
 
 clean:
 	rm -rf build build-* cgscope

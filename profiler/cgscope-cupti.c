@@ -10,7 +10,7 @@
  *   - NVTX push/pop of the default domain (its own hooks, so no CUPTI NVTX support needed);
  *   - CUDA-graph nodes created during capture (with the capturing thread's range) and the
  *     clone map of instantiation, so replayed kernels reach the range they were captured in.
- * Attribution is done later, offline (lib/prof.c). Records go into per-thread buffers (no
+ * Attribution is done later, offline (lib/run/prof.c). Records go into per-thread buffers (no
  * formatting or I/O on the application's threads); a writer thread writes full buffers, and
  * everything left is flushed at exit, on SIGTERM/SIGINT (when the process has no handler of
  * its own) and when CUPTI hands back its buffers. A forked child records nothing.
@@ -18,7 +18,7 @@
  * Output, one file per process, in $CGSCOPE_TRACE_DIR (default "."):
  *   cgscope-<pid>[-rank<R>].cgstrace   (written as .part, renamed when complete)
  *   cgscope-<pid>.log                  what the library itself has to say
- * The format is lib/proftrace.h (docs/trace-format.md). Nothing is printed to stdout.
+ * The format is lib/run/proftrace.h (docs/trace-format.md). Nothing is printed to stdout.
  */
 #define _GNU_SOURCE
 #include <cupti.h>
@@ -41,7 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/proftrace.h"
+#include "lib/run/proftrace.h"
 
 #define API __attribute__((visibility("default")))
 

@@ -122,8 +122,8 @@ ATEN_ONLY = {("aten.instance_norm.default", "cudnn_enabled"): False}
 
 
 def registry():
-    """target -> [(name, default text or None, variadic)] from lib/op-list.h."""
-    text = open(os.path.join(ROOT, "lib", "op-list.h")).read()
+    """target -> [(name, default text or None, variadic)] from lib/ops/op-list.h."""
+    text = open(os.path.join(ROOT, "lib", "ops", "op-list.h")).read()
     out = {}
     for m in re.finditer(r'^OP\(\w+, "([^"]+)", \w+,\n   "((?:[^"\\]|\\.)*)"', text, re.M):
         params = []

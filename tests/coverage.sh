@@ -6,7 +6,7 @@ set -eu
 B=${1:-build-cov}
 total=0 hit=0
 printf '%-28s %8s %8s\n' file lines covered
-for src in lib/*.c viz/*.c tools/*.c; do
+for src in lib/*/*.c viz/*.c tools/*.c; do
     obj=$B/${src%.c}.gcda
     [ -f "$obj" ] || { printf '%-28s %8s %8s\n' "$src" "-" "never run"; continue; }
     line=$(gcov -n -o "$B/$(dirname "$src")" "$src" 2>/dev/null |

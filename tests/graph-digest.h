@@ -9,9 +9,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "lib/buf.h"
-#include "lib/graph.h"
-#include "lib/report-json.h"
+#include "lib/base/buf.h"
+#include "lib/ir/graph.h"
+#include "lib/writers/report-json.h"
 
 static inline void digest_json(struct cgs_buf *b, cJSON *x)
 {

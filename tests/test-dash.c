@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/dash.h"
-#include "lib/pylit.h"
+#include "lib/run/dash.h"
+#include "lib/readers/pylit.h"
 
 static cJSON *lit(const char *s, struct cgs_diag *d)
 {

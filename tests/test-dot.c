@@ -15,11 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/buf.h"
-#include "lib/layout.h"
-#include "lib/load.h"
-#include "lib/shapes.h"
-#include "lib/split.h"
+#include "lib/base/buf.h"
+#include "lib/passes/layout.h"
+#include "lib/readers/load.h"
+#include "lib/passes/shapes.h"
+#include "lib/passes/split.h"
 #include "viz/dot.h"
 
 /* ---- helpers ----------------------------------------------------------------------------------

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/dynlib.h"
-#include "lib/zip-api.h"
+#include "lib/base/dynlib.h"
+#include "lib/readers/zip-api.h"
 #include "viz/gv-api.h"
 
 /* viz/curses-api.h cannot share a file with Graphviz's headers (both declare 'box') */

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/buf.h"
-#include "lib/graph.h"
-#include "lib/load.h"
-#include "lib/report-json.h"
+#include "lib/base/buf.h"
+#include "lib/ir/graph.h"
+#include "lib/readers/load.h"
+#include "lib/writers/report-json.h"
 
 static const char graph[] =
     "{\"format\": \"cgscope.graph\", \"version\": 1, \"name\": \"t\", \"symbols\": {\"s0\": "

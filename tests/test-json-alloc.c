@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/json-alloc.h"
+#include "lib/base/json-alloc.h"
 
 /* A tree big enough to take several blocks of a small region. */
 static cJSON *make_tree(int n)

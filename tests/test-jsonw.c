@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/buf.h"
-#include "lib/jsonw.h"
+#include "lib/base/buf.h"
+#include "lib/writers/jsonw.h"
 
 static bool to_buf(void *ctx, const char *p, size_t n)
 {

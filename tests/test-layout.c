@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/buf.h"
-#include "lib/layout.h"
-#include "lib/load.h"
+#include "lib/base/buf.h"
+#include "lib/passes/layout.h"
+#include "lib/readers/load.h"
 
 #ifndef FIXTURES_DIR
 #define FIXTURES_DIR "../shared/fixtures"

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/file.h"
-#include "lib/load.h"
-#include "lib/report-json.h"
+#include "lib/readers/file.h"
+#include "lib/readers/load.h"
+#include "lib/writers/report-json.h"
 #include "tests/fixtures.h"
 #include "tests/graph-digest.h"
 

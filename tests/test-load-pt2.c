@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <zip.h>
 
-#include "lib/load.h"
+#include "lib/readers/load.h"
 
 static const char *fixtures(void)
 {

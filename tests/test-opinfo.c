@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/load.h"
-#include "lib/ops.h"
-#include "lib/shapes.h"
+#include "lib/readers/load.h"
+#include "lib/ops/ops.h"
+#include "lib/passes/shapes.h"
 
 /* floors: exact cases in percent, as measured on the committed data (docs/shapes-breadth.md) */
 #define ATEN_FLOOR 98.5

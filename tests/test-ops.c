@@ -1,5 +1,5 @@
 /*
- * The operator registry (lib/ops.c, lib/op-list.h): the table is complete
+ * The operator registry (lib/ops/ops.c, lib/ops/op-list.h): the table is complete
  * and sorted, lookups find exact targets and overload packets, schemas are
  * well formed, traits are where the split and fusion passes expect them.
  */
@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/graph.h"
-#include "lib/ops.h"
+#include "lib/ir/graph.h"
+#include "lib/ops/ops.h"
 
 static void test_table_complete_and_sorted(void **state)
 {
@@ -86,7 +86,7 @@ static void test_traits(void **state)
     assert_true(cgs_op_target_has("aten.copy_.default", CGS_OPF_INPLACE));
     assert_true(cgs_op_target_has("aten.sum.dim_IntList", CGS_OPF_REDUCTION));
     assert_true(cgs_op_target_has("aten.convolution.default", CGS_OPF_CONV));
-    // a user's own op is no registry entry: it is declared (ops/samples.ops, lib/opdecl.h)
+    // a user's own op is no registry entry: it is declared (ops/samples.ops, lib/readers/opdecl.h)
     assert_false(cgs_op_target_has("cgs.attention_out", 0));
     assert_false(cgs_op_target_has("no.such.op", 0));
     assert_ptr_equal(cgs_op_info((enum cgs_op) - 1), &cgs_ops[CGS_OP_UNKNOWN]);

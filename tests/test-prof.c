@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/file.h"
-#include "lib/prof.h"
-#include "lib/proftrace.h"
+#include "lib/readers/file.h"
+#include "lib/run/prof.h"
+#include "lib/run/proftrace.h"
 
 #define DATA "tests/data/prof/"
 

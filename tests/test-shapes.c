@@ -1,5 +1,5 @@
 /*
- * Shape inference (lib/shapes.c): the rule cases of tests/data/shapes.test
+ * Shape inference (lib/passes/shapes.c): the rule cases of tests/data/shapes.test
  * (expected values recorded by torch 2.11), behaviour of the pass (--reinfer
  * or not, unknown operators, partial knowledge, bytes under a binding), and
  * a golden run over every graph in ../shared/fixtures.
@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/buf.h"
-#include "lib/load.h"
-#include "lib/ops.h"
-#include "lib/report-json.h"
-#include "lib/shapes.h"
+#include "lib/base/buf.h"
+#include "lib/readers/load.h"
+#include "lib/ops/ops.h"
+#include "lib/writers/report-json.h"
+#include "lib/passes/shapes.h"
 #include "tests/fixtures.h"
 
 /* the operator declarations cgscope ships (ops/samples.ops: the sample's cgs::attention) */

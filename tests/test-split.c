@@ -1,7 +1,7 @@
 /*
- * The piecewise split (lib/split.c): edge cases on small hand-built graphs,
+ * The piecewise split (lib/passes/split.c): edge cases on small hand-built graphs,
  * whose expected pieces follow torch 2.11's split_module rules by hand
- * (see the comment at the top of lib/split.c), and a golden test that
+ * (see the comment at the top of lib/passes/split.c), and a golden test that
  * reproduces every split sidecar PyTorch wrote in ../shared/fixtures/dynamo.
  */
 #include <stdarg.h>
@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/buf.h"
-#include "lib/load.h"
-#include "lib/split.h"
+#include "lib/base/buf.h"
+#include "lib/readers/load.h"
+#include "lib/passes/split.h"
 
 /* ---- building graphs ------------------------------------------------------------------ */
 

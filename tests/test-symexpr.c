@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/load.h"
-#include "lib/symexpr.h"
+#include "lib/readers/load.h"
+#include "lib/ir/symexpr.h"
 #include "tests/fixtures.h"
 
 struct fx {

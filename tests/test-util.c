@@ -13,12 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/arena.h"
-#include "lib/buf.h"
-#include "lib/diag.h"
-#include "lib/file.h"
-#include "lib/json-scan.h"
-#include "lib/strmap.h"
+#include "lib/base/arena.h"
+#include "lib/base/buf.h"
+#include "lib/base/diag.h"
+#include "lib/readers/file.h"
+#include "lib/readers/json-scan.h"
+#include "lib/base/strmap.h"
 
 static void test_arena(void **state)
 {

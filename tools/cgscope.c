@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/arena.h"
-#include "lib/ops.h"
-#include "lib/load.h"
+#include "lib/base/arena.h"
+#include "lib/ops/ops.h"
+#include "lib/readers/load.h"
 #include "tools/cmd.h"
 
 #define CMD(n) extern const struct cmd cmd_##n;

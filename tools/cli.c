@@ -1,6 +1,6 @@
-#include "lib/follow.h"
+#include "lib/run/follow.h"
 #include "tools/cmd.h"
-#include "lib/jsonw.h"
+#include "lib/writers/jsonw.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,12 +15,12 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "lib/arena.h"
-#include "lib/json-alloc.h"
-#include "lib/load.h"
-#include "lib/opdecl.h"
-#include "lib/ops.h"
-#include "lib/split.h"
+#include "lib/base/arena.h"
+#include "lib/base/json-alloc.h"
+#include "lib/readers/load.h"
+#include "lib/readers/opdecl.h"
+#include "lib/ops/ops.h"
+#include "lib/passes/split.h"
 
 bool cli_json_mode;
 
@@ -346,7 +346,7 @@ void cli_out_of_memory(size_t size)
         unlink(tmp_path); /* no half-written output */
     _exit(CGS_EXIT_BAD_INPUT);
 }
-/* SIGBUS: a graph file is mapped while its graph lives (lib/load-json.c), and one truncated by
+/* SIGBUS: a graph file is mapped while its graph lives (lib/readers/load-json.c), and one truncated by
  * another program meanwhile faults when a page past its new end is read. Async-signal-safe:
  * a fixed message, the temporary output removed, exit 2. */
 static void on_sigbus(int sig)

@@ -4,9 +4,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "lib/dash.h"
-#include "lib/file.h"
-#include "lib/follow.h"
+#include "lib/run/dash.h"
+#include "lib/readers/file.h"
+#include "lib/run/follow.h"
 #include "tools/cmd.h"
 
 static int run(int argc, char **argv);

@@ -6,14 +6,14 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "lib/arena.h"
-#include "lib/cachesim.h"
-#include "lib/dash.h"
-#include "lib/file.h"
-#include "lib/follow.h"
-#include "lib/opdecl.h"
-#include "lib/shapes.h"
-#include "lib/split.h"
+#include "lib/base/arena.h"
+#include "lib/run/cachesim.h"
+#include "lib/run/dash.h"
+#include "lib/readers/file.h"
+#include "lib/run/follow.h"
+#include "lib/readers/opdecl.h"
+#include "lib/passes/shapes.h"
+#include "lib/passes/split.h"
 #include "tools/cmd.h"
 
 static int run(int argc, char **argv);

@@ -10,11 +10,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "lib/file.h"
-#include "lib/layout.h"
-#include "lib/opdecl.h"
-#include "lib/shapes.h"
-#include "lib/split.h"
+#include "lib/readers/file.h"
+#include "lib/passes/layout.h"
+#include "lib/readers/opdecl.h"
+#include "lib/passes/shapes.h"
+#include "lib/passes/split.h"
 #include "tools/cmd.h"
 #include "tools/prof-out.h"
 #include "viz/dot.h"

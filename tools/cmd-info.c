@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/buf.h"
-#include "lib/json-alloc.h"
-#include "lib/load.h"
-#include "lib/report-json.h"
-#include "lib/strmap.h"
+#include "lib/base/buf.h"
+#include "lib/base/json-alloc.h"
+#include "lib/readers/load.h"
+#include "lib/writers/report-json.h"
+#include "lib/base/strmap.h"
 #include "tools/cmd.h"
 
 static int run(int argc, char **argv);

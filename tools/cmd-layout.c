@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/buf.h"
-#include "lib/json-alloc.h"
-#include "lib/layout.h"
+#include "lib/base/buf.h"
+#include "lib/base/json-alloc.h"
+#include "lib/passes/layout.h"
 #include "tools/cmd.h"
 
 static int run(int argc, char **argv);

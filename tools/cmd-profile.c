@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/file.h"
-#include "lib/prof.h"
+#include "lib/readers/file.h"
+#include "lib/run/prof.h"
 #include "tools/cmd.h"
 #include "tools/prof-out.h"
 

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/graph.h"
-#include "lib/prof.h"
-#include "lib/split.h"
+#include "lib/ir/graph.h"
+#include "lib/run/prof.h"
+#include "lib/passes/split.h"
 #include "tools/cmd.h"
 #include "tools/prof-out.h"
 

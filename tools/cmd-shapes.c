@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/buf.h"
-#include "lib/ops.h"
-#include "lib/report-json.h"
-#include "lib/shapes.h"
-#include "lib/split.h"
+#include "lib/base/buf.h"
+#include "lib/ops/ops.h"
+#include "lib/writers/report-json.h"
+#include "lib/passes/shapes.h"
+#include "lib/passes/split.h"
 #include "tools/cmd.h"
 
 static int run(int argc, char **argv);

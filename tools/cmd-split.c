@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/arena.h"
-#include "lib/buf.h"
-#include "lib/report-json.h"
-#include "lib/split.h"
+#include "lib/base/arena.h"
+#include "lib/base/buf.h"
+#include "lib/writers/report-json.h"
+#include "lib/passes/split.h"
 #include "tools/cmd.h"
 
 static int run(int argc, char **argv);

@@ -10,9 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/dash.h"
-#include "lib/file.h"
-#include "lib/follow.h"
+#include "lib/run/dash.h"
+#include "lib/readers/file.h"
+#include "lib/run/follow.h"
 #include "tools/cmd.h"
 #include "viz/tui.h"
 

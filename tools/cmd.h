@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "lib/diag.h"
-#include "lib/graph.h"
-#include "lib/jsonw.h"
+#include "lib/base/diag.h"
+#include "lib/ir/graph.h"
+#include "lib/writers/jsonw.h"
 
 enum cgs_exit {
     CGS_EXIT_OK = 0,        /* success */
@@ -62,7 +62,7 @@ struct cgs_follow;
 int cli_sources_read(const struct cgs_follow *f, unsigned want, const char *wanted);
 
 /*
- * Load the operator declarations (lib/opdecl.h): every *.ops file of the folders shipped
+ * Load the operator declarations (lib/readers/opdecl.h): every *.ops file of the folders shipped
  * beside the binary (<bindir>/ops; <bindir>/../ops for build folders in the tree;
  * <bindir>/../share/cgscope/ops when installed), then the files in
  * $CGSCOPE_OPS (':'-separated), then `files` (--ops). A later declaration wins. On a bad
@@ -106,7 +106,7 @@ cJSON *cli_json_doc(const char *command);
 void cli_print_json(cJSON *doc);
 
 /* The same, with the array member `key` of doc (an empty placeholder) filled by item(ctx, i)
- * for i in [0, n), each made, written and freed in turn (lib/jsonw.h): large lists stream. */
+ * for i in [0, n), each made, written and freed in turn (lib/writers/jsonw.h): large lists stream. */
 void cli_print_json_streamed(cJSON *doc, const char *key, cgs_jsonw_item_fn item, void *ctx,
                              size_t n);
 
@@ -158,7 +158,7 @@ void cli_list_add_csv(struct cli_list *l, const char *arg);
 
 /*
  * --split-ops values: like cli_list_add_csv, with "@NAME" expanded to the preset's ops
- * (lib/ops.h cgs_op_presets). An unknown preset is a usage error: printed, and -1.
+ * (lib/ops/ops.h cgs_op_presets). An unknown preset is a usage error: printed, and -1.
  */
 int cli_split_ops_add(struct cli_list *l, const char *arg);
 

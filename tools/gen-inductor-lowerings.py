@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Make lib/inductor-lowerings.h: which operators Inductor lowers, in one torch version.
+"""Make lib/ops/inductor-lowerings.h: which operators Inductor lowers, in one torch version.
 
 Two steps (docs/inductor-lowerings.md says how the committed table was made):
 
   python3 tools/gen-inductor-lowerings.py dump > inductor.json     # needs torch, no GPU
-  python3 tools/gen-inductor-lowerings.py emit inductor.json > lib/inductor-lowerings.h
+  python3 tools/gen-inductor-lowerings.py emit inductor.json > lib/ops/inductor-lowerings.h
 
 `dump` imports torch._inductor (which registers every lowering) and writes a JSON summary;
 `emit` turns that summary into a sorted C table. Only `dump` needs torch.

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Generate lib/op-list.h, the operator registry, from torch's own operator data.
+"""Generate lib/ops/op-list.h, the operator registry, from torch's own operator data.
 
-  tools/gen-op-list.py                 write lib/op-list.h
-  tools/gen-op-list.py --check         exit 1 when lib/op-list.h differs from what the data gives
+  tools/gen-op-list.py                 write lib/ops/op-list.h
+  tools/gen-op-list.py --check         exit 1 when lib/ops/op-list.h differs from what the data gives
   tools/gen-op-list.py --import F.json write tools/ops/torch-2.11.txt from the GPU machine's dump
                                        (tests/gpu/dump_torch_ops.py)
 
@@ -27,7 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tools", "ops", "torch-2.11.txt")
 EXPLICIT = os.path.join(ROOT, "tools", "ops", "explicit.txt")
 FAMILIES = os.path.join(ROOT, "tools", "ops", "families.txt")
-HEADER = os.path.join(ROOT, "lib", "op-list.h")
+HEADER = os.path.join(ROOT, "lib", "ops", "op-list.h")
 
 # parameters that never take part in type promotion even when typed Scalar/Tensor
 NO_PROMOTE = {"alpha", "value", "out", "beta"}
@@ -195,7 +195,7 @@ def load_explicit():
 
 
 PROMO_OVERRIDES = []
-# view rules that lib/shapes.c wraps as copy_of_<rule> (the COPY_OF list there)
+# view rules that lib/passes/shapes-aten.c wraps as copy_of_<rule> (the COPY_OF list there)
 COPY_OF_VIEWS = ("expand", "permute", "view", "unsqueeze", "squeeze", "transpose", "slice",
                  "select", "t", "alias", "unfold", "view_as_real", "unbind", "split",
                  "view_as_complex")
@@ -370,7 +370,7 @@ def build():
             flags.append("CORE")
         entries[target] = (rule, flags, schema)
     # the _copy forms of views (tagged view_copy): copy_of_<the view's rule>, where the view's
-    # packet has one of the rules lib/shapes.c wraps
+    # packet has one of the rules lib/passes/shapes-*.c wrap
     for name, (params, rets, tags) in parsed.items():
         if "view_copy" not in tags or entries[name][0] not in ("none", "out"):
             continue
@@ -447,7 +447,7 @@ def build():
         pick = sorted(cands, key=rank)[0]
         rule, flags, schema = entries[pick]
         # the Python binding takes ATen's parameters in ATen's order (self is "input" as a
-        # keyword of torch.* functions: lib/shapes.c binds either name)
+        # keyword of torch.* functions: lib/passes/shapes-core.c binds either name)
         params_text = callables[key]
         if target.startswith("torch.nn.functional.") and params_text and \
                 not params_text.startswith("*") and rule != "pointwise":
@@ -527,11 +527,11 @@ def render(entries):
         " *",
         " *   OP(ID, \"target\", rule, \"schema\", flags)",
         " *",
-        " * target  the spec's target syntax; rule  cgs_shape_rule_<rule> in lib/shapes.c (none:",
+        " * target  the spec's target syntax; rule  cgs_shape_rule_<rule> in lib/passes/shapes-*.c (none:",
         " * known to torch, no rule); schema  parameters in positional order, \"=default\", \"*\"",
         " * before keyword-only ones, \"*name\" a variadic tail, \"%\" before a parameter that",
         " * takes part in type promotion, \"!\" before an out= tensor the op writes; flags",
-        " * CGS_OPF_* (lib/ops.h). Sorted by target.",
+        " * CGS_OPF_* (lib/ops/ops.h). Sorted by target.",
         " */",
     ]
     for target in sorted(entries, key=lambda s: s.encode()):
@@ -553,7 +553,7 @@ def main():
     if len(sys.argv) == 2 and sys.argv[1] == "--check":
         old = open(HEADER).read() if os.path.exists(HEADER) else ""
         if old != text:
-            sys.stderr.write("lib/op-list.h is not what tools/ops/ gives: run "
+            sys.stderr.write("lib/ops/op-list.h is not what tools/ops/ gives: run "
                              "`make op-list` and commit the result\n")
             return 1
         print("op-list ok: %d entries" % text.count("\nOP("))
@@ -565,7 +565,7 @@ def main():
     with open(tmp, "w") as f:
         f.write(text)
     os.replace(tmp, HEADER)
-    print("lib/op-list.h: %d entries" % text.count("\nOP("))
+    print("lib/ops/op-list.h: %d entries" % text.count("\nOP("))
     return 0
 
 

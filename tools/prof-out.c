@@ -8,9 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "lib/arena.h"
-#include "lib/file.h"
-#include "lib/split.h"
+#include "lib/base/arena.h"
+#include "lib/readers/file.h"
+#include "lib/passes/split.h"
 #include "tools/cmd.h"
 
 static int load_one(const char *path, struct cli_prof_set *set, size_t *alloc)

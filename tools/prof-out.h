@@ -8,7 +8,7 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 
-#include "lib/prof.h"
+#include "lib/run/prof.h"
 
 struct cgs_split;
 

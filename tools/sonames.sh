@@ -1,5 +1,5 @@
 #!/bin/sh
-# Writes the C header of the shared objects cgscope opens on first use (lib/dynlib.h): for each
+# Writes the C header of the shared objects cgscope opens on first use (lib/base/dynlib.h): for each
 # MACRO=LINK-FLAGS argument, the objects the linker records (DT_NEEDED) when an empty program
 # is linked with those flags, less those of an empty program linked with none, as
 #   #define MACRO "libgvc.so.6 libcgraph.so.6 ..."
@@ -20,7 +20,7 @@ needed() { # the DT_NEEDED names of an empty program linked with "$@"
 }
 
 base=$(needed)
-echo "/* made by tools/sonames.sh: the shared objects opened on first use (lib/dynlib.h) */"
+echo "/* made by tools/sonames.sh: the shared objects opened on first use (lib/base/dynlib.h) */"
 for arg; do
     macro=${arg%%=*}
     # shellcheck disable=SC2086 # the flags are words

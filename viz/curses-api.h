@@ -1,5 +1,5 @@
 /*
- * ncursesw through a table filled on first use (lib/dynlib.h): include after <curses.h>
+ * ncursesw through a table filled on first use (lib/base/dynlib.h): include after <curses.h>
  * (viz/tui.c does), call cgs_curses_load() first, then use curses as usual; its own macros
  * (getch, clear, attron, ...) expand to these names. viz/curses-api.c alone sees the real
  * declarations.
@@ -9,8 +9,8 @@
 
 #include <curses.h>
 
-#include "lib/diag.h"
-#include "lib/dynlib.h"
+#include "lib/base/diag.h"
+#include "lib/base/dynlib.h"
 
 #define CGS_CURSES_SYMBOLS(X)                                                                      \
     X(COLS) X(LINES) X(stdscr) X(cbreak) X(curs_set) X(delscreen) X(endwin) X(has_colors)          \

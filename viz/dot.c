@@ -1,7 +1,7 @@
 /*
  * Pictures through cgraph/gvc (see dot.h). Layout of this file:
  *   text helpers (short dtypes, values, targets, HTML escapes, stack lines)
- *   the profile overlay (heat colours; the report JSON reader is lib/prof.c)
+ *   the profile overlay (heat colours; the report JSON reader is lib/run/prof.c)
  *   the full view (clusters, nodes, edges, legend)
  *   the collapsed views (groups, signatures, folding, ranges, boxes)
  *   rendering (gvc into memory; Graphviz messages captured, never printed)
@@ -15,10 +15,10 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "lib/arena.h"
-#include "lib/buf.h"
-#include "lib/load.h"
-#include "lib/ops.h"
+#include "lib/base/arena.h"
+#include "lib/base/buf.h"
+#include "lib/readers/load.h"
+#include "lib/ops/ops.h"
 
 /* ---- palette ------------------------------------------------------------------------------ */
 

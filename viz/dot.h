@@ -28,12 +28,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/diag.h"
-#include "lib/graph.h"
-#include "lib/layout.h"
-#include "lib/prof.h"
-#include "lib/shapes.h"
-#include "lib/split.h"
+#include "lib/base/diag.h"
+#include "lib/ir/graph.h"
+#include "lib/passes/layout.h"
+#include "lib/run/prof.h"
+#include "lib/passes/shapes.h"
+#include "lib/passes/split.h"
 #include "viz/gv.h"
 
 enum cgs_dot_view {

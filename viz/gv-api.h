@@ -1,5 +1,5 @@
 /*
- * Graphviz (cgraph and gvc) through a table filled on first use (lib/dynlib.h): include after
+ * Graphviz (cgraph and gvc) through a table filled on first use (lib/base/dynlib.h): include after
  * <graphviz/cgraph.h> and <graphviz/gvc.h> (viz/gv.h does), call cgs_gv_load() first, then use
  * the library's names as usual. viz/gv-api.c alone sees the real declarations.
  */
@@ -9,8 +9,8 @@
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 
-#include "lib/diag.h"
-#include "lib/dynlib.h"
+#include "lib/base/diag.h"
+#include "lib/base/dynlib.h"
 
 #define CGS_GV_SYMBOLS(X)                                                                          \
     X(AgIoDisc) X(AgMemDisc) X(Agdirected) X(agattr) X(agclose) X(agedge) X(agfstin)             \

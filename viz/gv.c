@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/arena.h"
+#include "lib/base/arena.h"
 
 /* cgraph 2.42 keeps these parameters non-const although it only reads them. */
 static char *unconst(const char *s)

@@ -12,8 +12,8 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "lib/dash.h"
-#include "lib/file.h"
+#include "lib/run/dash.h"
+#include "lib/readers/file.h"
 #include "viz/curses-api.h"
 
 /* ---- CRT: curses setup, colours, teardown ------------------------------------------------ */

@@ -2,7 +2,7 @@
  * The `cgscope top` dashboard on a terminal (ncursesw), built the htop way: this file alone
  * sets curses up and tears it down (also on SIGINT/SIGTERM), one loop draws, waits for a key
  * under a timeout, dispatches it and acts on the handler's result flags. The data is a
- * lib/follow.h model polled every interval; nothing here parses.
+ * lib/run/follow.h model polled every interval; nothing here parses.
  */
 #ifndef CGS_VIZ_TUI_H
 #define CGS_VIZ_TUI_H
@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "lib/follow.h"
+#include "lib/run/follow.h"
 
 struct cgs_tui_opts {
     struct cgs_follow *follow;

@@ -19,8 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/load.h"
-#include "lib/split.h"
+#include "lib/readers/load.h"
+#include "lib/passes/split.h"
 #include "viz/dot.h"
 
 #define TARGET_S     2.0

@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "lib/buf.h"
-#include "lib/layout.h"
-#include "lib/load.h"
+#include "lib/base/buf.h"
+#include "lib/passes/layout.h"
+#include "lib/readers/load.h"
 
 #define TARGET_MS 5.0
 #define ROUNDS 101

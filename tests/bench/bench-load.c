@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/load.h"
+#include "lib/readers/load.h"
 
 static double now(void)
 {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "lib/load.h"
-#include "lib/shapes.h"
+#include "lib/readers/load.h"
+#include "lib/passes/shapes.h"
 
 #define TARGET_MS 100.0
 #define TARGET_NODES 200000 /* the target applies to graphs up to this size */

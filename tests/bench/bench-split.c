@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "lib/load.h"
-#include "lib/split.h"
+#include "lib/readers/load.h"
+#include "lib/passes/split.h"
 
 #define TARGET_MS 50.0
 #define TARGET_NODES 200000 /* the target applies to graphs up to this size */

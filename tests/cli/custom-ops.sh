@@ -1,5 +1,5 @@
 #!/bin/sh
-# Declared operators (lib/opdecl.h, --ops, $CGSCOPE_OPS, ops/*.ops): a user's own op gets a
+# Declared operators (lib/readers/opdecl.h, --ops, $CGSCOPE_OPS, ops/*.ops): a user's own op gets a
 # shape rule from a line of text. The graph is Mixtral's transformers.grouped_mm_fallback
 # node with its inputs, as torch 2.11 recorded them (tests/gpu/model_graphs.py).
 . tests/cli/lib.sh

@@ -3,7 +3,7 @@
 . tests/cli/lib.sh
 check "version" 0 "$CGSCOPE" --version
 has "version" "$out" "cgscope "
-# Graphviz, ncursesw and libzip are opened by the commands that use them (lib/dynlib.h), so
+# Graphviz, ncursesw and libzip are opened by the commands that use them (lib/base/dynlib.h), so
 # they are not among the binary's needed libraries and a command that does not draw or read
 # a zip never maps them (LD_DEBUG: glibc's loader lists what it opens)
 if command -v readelf >/dev/null; then

@@ -42,7 +42,7 @@ LC_ALL=C readelf -d "$D/usr/lib/libcgscope.so.0" | grep -q 'SONAME.*\[libcgscope
 # only the public API is installed: the umbrella header and what it includes
 [ -s "$D/usr/include/cgscope/cgscope.h" ] || fail "no umbrella header"
 for h in json-scan.h jsonw.h strmap.h dynlib.h zip-api.h pylit.h; do
-    [ ! -e "$D/usr/include/cgscope/lib/$h" ] || fail "private header installed: $h"
+    [ -z "$(find "$D/usr/include/cgscope" -name "$h")" ] || fail "private header installed: $h"
 done
 # a program against the installed library, with pkg-config's flags only
 cat > "$T/prog.c" <<'C'
@@ -67,7 +67,7 @@ export PKG_CONFIG_PATH="$D/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$D"
 flags=$(pkg-config --cflags --libs cgscope) || fail "pkg-config cgscope"
 cflags=$(pkg-config --cflags cgscope)
 # every installed header compiles on its own, as C11, with the .pc's flags alone
-for h in "$D"/usr/include/cgscope/cgscope.h "$D"/usr/include/cgscope/lib/*.h; do
+for h in "$D"/usr/include/cgscope/cgscope.h "$D"/usr/include/cgscope/lib/*/*.h; do
     case $h in *-list.h) continue ;; esac # X-macro lists, included by their headers
     printf '#include "%s"\nint main(void) { return 0; }\n' "$h" > "$T/one.c"
     ${CC:-cc} -std=c11 -Wall -Wextra -pedantic -Werror $cflags -c "$T/one.c" -o "$T/one.o" \

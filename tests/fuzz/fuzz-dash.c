@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "lib/dash.h"
+#include "lib/run/dash.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/layout.h"
-#include "lib/load.h"
-#include "lib/shapes.h"
-#include "lib/split.h"
+#include "lib/passes/layout.h"
+#include "lib/readers/load.h"
+#include "lib/passes/shapes.h"
+#include "lib/passes/split.h"
 #include "tests/graph-digest.h"
 #include "viz/dot.h"
 

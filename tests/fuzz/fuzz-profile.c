@@ -1,7 +1,7 @@
-/* The per-piece profile report reader (dot --profile; lib/prof.c). */
+/* The per-piece profile report reader (dot --profile; lib/run/prof.c). */
 #include "tests/fuzz/fuzz.h"
 
-#include "lib/prof.h"
+#include "lib/run/prof.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

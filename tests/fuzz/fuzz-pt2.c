@@ -1,7 +1,7 @@
 /* The torch.export .pt2 reader on raw bytes (zips and not). */
 #include "tests/fuzz/fuzz.h"
 
-#include "lib/load.h"
+#include "lib/readers/load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,7 +1,7 @@
 /* The Python literal reader (compile-cache indexes). */
 #include "tests/fuzz/fuzz.h"
 
-#include "lib/pylit.h"
+#include "lib/readers/pylit.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

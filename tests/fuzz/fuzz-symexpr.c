@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/arena.h"
-#include "lib/buf.h"
-#include "lib/symexpr.h"
+#include "lib/base/arena.h"
+#include "lib/base/buf.h"
+#include "lib/ir/symexpr.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

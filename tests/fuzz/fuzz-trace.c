@@ -1,7 +1,7 @@
-/* libFuzzer target: the CUPTI trace reader and the attribution (lib/prof.c). */
+/* libFuzzer target: the CUPTI trace reader and the attribution (lib/run/prof.c). */
 #include "tests/fuzz/fuzz.h"
 
-#include "lib/prof.h"
+#include "lib/run/prof.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,5 +1,5 @@
 /*
- * Compressed TORCH_TRACE logs (lib/unpack.h) and the kind sniffer (lib/sniff.h): any bytes,
+ * Compressed TORCH_TRACE logs (lib/readers/unpack.h) and the kind sniffer (lib/readers/sniff.h): any bytes,
  * told apart by sniffing as a reader does, then unpacked in chunks (a growing file) and fed to
  * the run readers. The unpacked bytes must be the same whatever the chunking.
  */
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/dash.h"
-#include "lib/sniff.h"
-#include "lib/unpack.h"
+#include "lib/run/dash.h"
+#include "lib/readers/sniff.h"
+#include "lib/readers/unpack.h"
 
 struct sink {
     struct cgs_dash *d;

@@ -1,0 +1,251 @@
+/*
+ * The operator table, generated from lib/ops/op-list.h, and its lookups.
+ */
+#include "lib/ops/ops.h"
+
+#include "lib/base/arena.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const struct cgs_op_info cgs_ops[CGS_OP_COUNT] = {
+    [CGS_OP_UNKNOWN] = {.name = "", .schema = "", .rule_name = "", .infer = NULL, .flags = 0},
+#define OP(id, target, rule, schema_, flags_)                                                      \
+    [CGS_OP_##id] = {                                                                              \
+        .name = target,                                                                            \
+        .schema = schema_,                                                                         \
+        .rule_name = #rule,                                                                        \
+        .infer = cgs_shape_rule_##rule,                                                            \
+        .flags = (flags_),                                                                         \
+    },
+#include "lib/ops/op-list.h"
+#undef OP
+};
+
+const struct cgs_op_info *cgs_op_info(enum cgs_op op)
+{
+    if ((unsigned)op >= CGS_OP_COUNT)
+        return &cgs_ops[CGS_OP_UNKNOWN];
+    return &cgs_ops[op];
+}
+
+/* First index in [1, COUNT) whose name is >= key (byte order). */
+static size_t lower_bound(const char *key)
+{
+    size_t lo = 1, hi = CGS_OP_COUNT;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(cgs_ops[mid].name, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+enum cgs_op cgs_op_lookup_exact(const char *target)
+{
+    size_t i;
+
+    if (!target || !*target)
+        return CGS_OP_UNKNOWN;
+    i = lower_bound(target);
+    if (i < CGS_OP_COUNT && !strcmp(cgs_ops[i].name, target))
+        return (enum cgs_op)i;
+    return CGS_OP_UNKNOWN;
+}
+
+/* A name is a packet when it has namespace.name and no overload part. */
+static size_t count_dots(const char *s)
+{
+    size_t n = 0;
+
+    for (; *s; s++)
+        n += *s == '.';
+    return n;
+}
+
+enum cgs_op cgs_op_lookup(const char *target)
+{
+    enum cgs_op op = cgs_op_lookup_exact(target);
+    size_t len, i;
+
+    if (op != CGS_OP_UNKNOWN || !target || count_dots(target) != 1)
+        return op;
+    // a packet: the first entry named "target.<overload>"
+    len = strlen(target);
+    for (i = lower_bound(target); i < CGS_OP_COUNT; i++) {
+        const char *name = cgs_ops[i].name;
+        if (strncmp(name, target, len))
+            break;
+        if (name[len] == '.' && !strchr(name + len + 1, '.'))
+            return (enum cgs_op)i;
+    }
+    return CGS_OP_UNKNOWN;
+}
+
+static bool is_python_module(const char *name)
+{
+    static const char *const mods[] = {"torch.", "operator.", "builtins.", "math.", "_operator.",
+                                       NULL};
+    for (size_t i = 0; mods[i]; i++)
+        if (!strncmp(name, mods[i], strlen(mods[i])))
+            return true;
+    return false;
+}
+
+/*
+ * MagiCompiler's rule (resolve_defined_ops): a name is resolved to operator overloads (a
+ * packet name to all its overloads) and a node matches when its target is one of them, or
+ * when the target is a packet (a Dynamo graph's custom op) whose .default is one of them.
+ * Python callables (torch.*, operator.*) are not packets.
+ */
+bool cgs_op_name_matches(const char *name, const char *target)
+{
+    size_t len;
+    char dotted[256];
+
+    if (!name || !target)
+        return false;
+    if (strstr(name, "::")) {
+        // torch's own spelling "vllm::unified_attention" (torch.ops.vllm.unified_attention)
+        size_t k = 0;
+        for (const char *p = name; *p && k + 1 < sizeof(dotted); p++) {
+            dotted[k++] = *p == ':' && p[1] == ':' ? '.' : *p;
+            p += *p == ':' && p[1] == ':';
+        }
+        dotted[k] = '\0';
+        name = dotted;
+    }
+    if (!strcmp(name, target))
+        return true;
+    len = strlen(name);
+    if (count_dots(name) == 1 && !is_python_module(name) && !strncmp(name, target, len) &&
+        target[len] == '.' && target[len + 1] && !strchr(target + len + 1, '.'))
+        return true;
+    len = strlen(target);
+    if (count_dots(target) == 1 && !strncmp(name, target, len) && !strcmp(name + len, ".default"))
+        return true;
+    return false;
+}
+
+size_t cgs_edit_distance(const char *a, const char *b, size_t cap)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    size_t small[256], *row = small, best = 0, i, j, res;
+
+    if ((la > lb ? la - lb : lb - la) > cap)
+        return cap + 1;
+    if (lb >= sizeof(small) / sizeof(small[0]))
+        row = cgs_xcalloc(lb + 1, sizeof(*row)); // long names: on the heap
+    for (j = 0; j <= lb; j++)
+        row[j] = j;
+    for (i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        best = row[0];
+        for (j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t v = diag + (a[i - 1] != b[j - 1]);
+            if (row[j - 1] + 1 < v)
+                v = row[j - 1] + 1;
+            if (up + 1 < v)
+                v = up + 1;
+            row[j] = v;
+            diag = up;
+            if (v < best)
+                best = v;
+        }
+        if (best > cap)
+            break;
+    }
+    res = best > cap || row[lb] > cap ? cap + 1 : row[lb];
+    if (row != small)
+        free(row);
+    return res;
+}
+
+const char *cgs_op_suggest(const char *target)
+{
+    size_t len, cap, best_d;
+    const char *best = NULL;
+
+    if (!target || !*target)
+        return NULL;
+    len = strlen(target);
+    cap = len < 6 ? 1 : len < 16 ? 2 : 3;
+    best_d = cap + 1;
+    for (size_t i = 1; i < CGS_OP_COUNT; i++) {
+        size_t dd;
+        if (cgs_ops[i].infer == cgs_shape_rule_none)
+            continue; // suggest what cgscope can infer
+        dd = cgs_edit_distance(target, cgs_ops[i].name, best_d - 1 < cap ? best_d - 1 : cap);
+        if (dd < best_d) {
+            best_d = dd;
+            best = cgs_ops[i].name;
+            if (dd == 1)
+                break;
+        }
+    }
+    return best;
+}
+
+bool cgs_op_target_has(const char *target, unsigned flags)
+{
+    enum cgs_op op = cgs_op_lookup(target);
+
+    return op != CGS_OP_UNKNOWN && (cgs_ops[op].flags & flags) == flags;
+}
+
+/*
+ * Splitting-op presets. Each mirrors an upstream default list, named with the file it comes
+ * from; members are written in the spec's target syntax (torch's "vllm::x" is "vllm.x").
+ */
+static const char *const preset_vllm[] = {
+    "vllm.unified_attention",     "vllm.unified_attention_with_output",
+    "vllm.unified_mla_attention", "vllm.unified_mla_attention_with_output",
+    "vllm.mamba_mixer2",          "vllm.mamba_mixer",
+    "vllm.short_conv",            "vllm.linear_attention",
+    "vllm.plamo2_mamba_mixer",    "vllm.gdn_attention_core",
+    "vllm.kda_attention",         "vllm.sparse_attn_indexer",
+    NULL,
+};
+static const char *const preset_magi[] = {
+    "athena.flash_attn", "infra.flash_attn_func", "magi_compiler.flash_attn", NULL,
+};
+static const char *const preset_sdpa[] = {
+    "torch._C._nn.scaled_dot_product_attention",
+    "torch.nn.functional.scaled_dot_product_attention",
+    "aten._scaled_dot_product_flash_attention",
+    "aten._scaled_dot_product_efficient_attention",
+    "aten._scaled_dot_product_cudnn_attention",
+    "aten._scaled_dot_product_flash_attention_for_cpu",
+    "aten.scaled_dot_product_attention",
+    NULL,
+};
+
+const struct cgs_op_preset cgs_op_presets[] = {
+    {"vllm",
+     "vLLM's default splitting ops (CompilationConfig._attention_ops, vllm/config/"
+     "compilation.py, vLLM main of 2026)",
+     preset_vllm},
+    {"magi",
+     "MagiCompiler has no default (CompileConfig.splitting_ops is empty; ops registered with "
+     "@magi_register_custom_op(is_subgraph_boundary=True) join it): the attention ops its "
+     "README and examples register so",
+     preset_magi},
+    {"sdpa", "torch's scaled_dot_product_attention, at every stage (torch-level and ATen)",
+     preset_sdpa},
+    {NULL, NULL, NULL},
+};
+
+const struct cgs_op_preset *cgs_op_preset_find(const char *name)
+{
+    if (name && name[0] == '@')
+        name++;
+    for (const struct cgs_op_preset *p = cgs_op_presets; name && p->name; p++)
+        if (!strcmp(p->name, name))
+            return p;
+    return NULL;
+}

@@ -1,0 +1,157 @@
+/* Reading inputs whole, and positions in them (lib/readers/file.h). */
+#include "lib/readers/file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+bool cgs_path_is_stdin(const char *path)
+{
+    return path && path[0] == '-' && path[1] == '\0';
+}
+
+bool cgs_path_has_ext(const char *path, const char *ext)
+{
+    size_t pl = strlen(path), el = strlen(ext);
+    return pl > el && !strcasecmp(path + pl - el, ext);
+}
+
+static int fail(struct cgs_diag *d, const char *path, FILE *f, char *buf, int code,
+                const char *msg)
+{
+    free(buf);
+    if (f && f != stdin)
+        fclose(f);
+    cgs_diag_at(d, path, 0, 0);
+    return cgs_diag_set(d, code, "%s", msg);
+}
+
+int cgs_read_file(const char *path, char **bufp, size_t *lenp, size_t max, struct cgs_diag *d)
+{
+    bool is_stdin = cgs_path_is_stdin(path);
+    const char *name = is_stdin ? CGS_STDIN_NAME : path;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    char *buf = NULL, msg[160];
+    size_t len = 0, alloc = 0;
+    struct stat st;
+
+    if (!f) {
+        snprintf(msg, sizeof(msg), "cannot open: %s", strerror(errno));
+        return fail(d, name, NULL, NULL, CGS_E_IO, msg);
+    }
+    if (!fstat(fileno(f), &st)) {
+        if (S_ISDIR(st.st_mode))
+            return fail(d, name, f, NULL, CGS_E_IO, "is a folder, not a file: give the path "
+                        "of a graph JSON or .pt2 file inside it");
+        /* a regular file: one buffer of the right size */
+        if (S_ISREG(st.st_mode) && st.st_size >= 0 && (uint64_t)st.st_size <= max) {
+            alloc = (size_t)st.st_size + 65536 + 2;
+            buf = malloc(alloc);
+            if (!buf)
+                return fail(d, name, f, NULL, CGS_E_NOMEM, "out of memory reading the file");
+        }
+    }
+    for (;;) {
+        if (alloc - len < 65536 + 1) {
+            size_t want = alloc ? alloc * 2 : 1 << 20;
+            char *nb = realloc(buf, want);
+            if (!nb)
+                return fail(d, name, f, buf, CGS_E_NOMEM, "out of memory reading the file");
+            buf = nb;
+            alloc = want;
+        }
+        size_t n = fread(buf + len, 1, alloc - len - 1, f);
+        len += n;
+        if (len > max) {
+            snprintf(msg, sizeof(msg), "file larger than the limit of %zu bytes", max);
+            return fail(d, name, f, buf, CGS_E_LIMIT, msg);
+        }
+        if (n == 0)
+            break;
+    }
+    if (ferror(f)) {
+        snprintf(msg, sizeof(msg), "read error: %s", strerror(errno));
+        return fail(d, name, f, buf, CGS_E_IO, msg);
+    }
+    if (!is_stdin)
+        fclose(f);
+    buf[len] = '\0';
+    *bufp = buf;
+    *lenp = len;
+    return 0;
+}
+
+bool cgs_text_is_wide(const void *buf, size_t len)
+{
+    const unsigned char *u = buf;
+    return len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF) ||
+                        (u[0] && !u[1]) || (!u[0] && u[1]));
+}
+
+void cgs_text_position(const char *buf, size_t len, size_t off, uint32_t *line, uint32_t *col)
+{
+    uint32_t l = 1, c = 1;
+    if (off > len)
+        off = len;
+    for (size_t i = 0; i < off; i++) {
+        if (buf[i] == '\n') {
+            l++;
+            c = 1;
+        } else if (((unsigned char)buf[i] & 0xC0) != 0x80) {
+            c++;
+        }
+    }
+    *line = l;
+    *col = c;
+}
+
+int cgs_file_tail(const char *path, char lines[][256], int max)
+{
+    char buf[16384];
+    FILE *f = fopen(path, "rb");
+    long size;
+    size_t n;
+    int count = 0;
+    char *end;
+
+    if (!f || max <= 0) {
+        if (f)
+            fclose(f);
+        return 0;
+    }
+    if (!fseek(f, 0, SEEK_END) && (size = ftell(f)) > (long)sizeof(buf) - 1)
+        fseek(f, size - (long)sizeof(buf) + 1, SEEK_SET);
+    else
+        fseek(f, 0, SEEK_SET);
+    n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    end = buf + n;
+    /* walk back from the end, line by line */
+    while (end > buf && count < max) {
+        char *e = end, *b;
+        while (e > buf && (e[-1] == '\n' || e[-1] == '\r'))
+            e--;
+        if (e == buf)
+            break;
+        b = e;
+        while (b > buf && b[-1] != '\n')
+            b--;
+        count++;
+        end = b;
+    }
+    /* now forward: the count lines from end */
+    for (int i = 0; i < count; i++) {
+        char *e = end;
+        while (*e == '\n' || *e == '\r')
+            e++;
+        end = e;
+        e += strcspn(e, "\r\n");
+        snprintf(lines[i], 256, "%.*s", (int)(e - end), end);
+        end = e;
+    }
+    return count;
+}

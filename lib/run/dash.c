@@ -1,0 +1,1114 @@
+/* The run model behind `cgscope top`, `breaks` and `cache` (lib/run/dash.h). */
+#include "lib/run/dash.h"
+
+#include "lib/readers/sniff.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/base/arena.h"
+#include "lib/base/buf.h"
+#include "lib/readers/file.h"
+#include "lib/readers/pylit.h"
+#include "lib/base/strmap.h"
+
+const char *const cgs_src_kind_names[4] = {"unknown", "events", "torch_trace", "cache_index"};
+
+static char *xstrdup0(const char *s)
+{
+    return s ? cgs_xstrdup(s) : NULL;
+}
+
+static void set_str(char **dst, const char *s)
+{
+    free(*dst);
+    *dst = xstrdup0(s);
+}
+
+/* ---- the model ------------------------------------------------------------------------- */
+
+void cgs_dash_init(struct cgs_dash *d)
+{
+    memset(d, 0, sizeof(*d));
+    d->row_index = cgs_strmap_new();
+}
+
+static void free_rows(struct cgs_dash *d)
+{
+    for (uint32_t i = 0; i < d->n_rows; i++) {
+        struct cgs_dash_row *r = d->rows[i];
+        free(r->backend);
+        free(r->compile_id);
+        free(r->frame);
+        free(r->reason);
+        free(r->piece);
+        free(r);
+    }
+    for (uint32_t i = 0; i < d->n_caches; i++)
+        free(d->caches[i].name);
+    for (uint32_t i = 0; i < d->n_breaks; i++) {
+        free(d->breaks[i].compile_id);
+        free(d->breaks[i].reason);
+        free(d->breaks[i].file);
+        free(d->breaks[i].name);
+        free(d->breaks[i].compile_ids);
+    }
+    for (uint32_t i = 0; i < d->n_lookups; i++) {
+        struct cgs_dash_lookup *l = &d->lookups[i];
+        free(l->compile_id);
+        free(l->cache);
+        free(l->key);
+        for (uint32_t k = 0; k < l->n_components; k++)
+            free(l->components[k]);
+        free(l->components);
+    }
+    for (uint32_t i = 0; i < d->n_entries; i++) {
+        free(d->entries[i].backend);
+        free(d->entries[i].key);
+        free(d->entries[i].path);
+    }
+    for (uint32_t i = 0; i < d->n_keys; i++)
+        free(d->keys[i]);
+    for (uint32_t i = 0; i < d->n_sources; i++)
+        free(d->sources[i]);
+}
+
+void cgs_dash_release(struct cgs_dash *d)
+{
+    free_rows(d);
+    free(d->rows);
+    free(d->caches);
+    free(d->breaks);
+    free(d->lookups);
+    free(d->entries);
+    free(d->keys);
+    free(d->sources);
+    cgs_strmap_free(d->row_index);
+    memset(d, 0, sizeof(*d));
+}
+
+void cgs_dash_reset(struct cgs_dash *d)
+{
+    bool keep = d->keep_lookups;
+    cgs_dash_release(d);
+    cgs_dash_init(d);
+    d->keep_lookups = keep;
+}
+
+static void bad_line(struct cgs_dash *d, struct cgs_feed *f, const char *why)
+{
+    if (!d->bad_lines++)
+        snprintf(d->first_bad, sizeof(d->first_bad), "%.100s:%llu: %.140s",
+                 f->name ? f->name : "input", (unsigned long long)f->line_no, why);
+}
+
+static void seen_ts(struct cgs_dash *d, double ts)
+{
+    if (!(ts > 0) || !isfinite(ts))
+        return;
+    if (!d->first_ts || ts < d->first_ts)
+        d->first_ts = ts;
+    if (ts > d->last_ts)
+        d->last_ts = ts;
+}
+
+/* The index of f's file in d->sources (added on first use). */
+static uint32_t source_of(struct cgs_dash *d, const struct cgs_feed *f)
+{
+    const char *name = f->name ? f->name : "input";
+    for (uint32_t i = d->n_sources; i-- > 0;)
+        if (!strcmp(d->sources[i], name))
+            return i;
+    CGS_ALLOC_GROW(d->sources, d->n_sources + 1, d->alloc_sources);
+    d->sources[d->n_sources] = cgs_xstrdup(name);
+    return d->n_sources++;
+}
+
+/* The row for key, made (by init) when absent; NULL past CGS_DASH_MAX_ROWS. */
+static struct cgs_dash_row *row_for(struct cgs_dash *d, const char *key, bool *made)
+{
+    struct cgs_dash_row *r = cgs_strmap_get(d->row_index, key);
+    *made = false;
+    if (r)
+        return r;
+    if (d->n_rows >= CGS_DASH_MAX_ROWS)
+        return NULL;
+    r = cgs_xcalloc(1, sizeof(*r));
+    r->rank = -1;
+    CGS_ALLOC_GROW(d->keys, d->n_keys + 1, d->alloc_keys);
+    d->keys[d->n_keys] = cgs_xstrdup(key);
+    cgs_strmap_put(d->row_index, d->keys[d->n_keys++], r);
+    CGS_ALLOC_GROW(d->rows, d->n_rows + 1, d->alloc_rows);
+    d->rows[d->n_rows++] = r;
+    *made = true;
+    return r;
+}
+
+static struct cgs_dash_row *event_row(struct cgs_dash *d, const struct cgs_feed *f, bool has_gi,
+                                      int64_t gi, bool dynamic, int64_t shape,
+                                      const char *backend, const char *piece)
+{
+    char key[512];
+    bool made;
+    struct cgs_dash_row *r;
+    int rank = f->rank;
+    uint32_t src = source_of(d, f);
+    // a piece without a graph_index (a splitting piece, run eagerly) is a row of its own
+    snprintf(key, sizeof(key), "e|%u|%d|%d|%lld|%d|%lld|%.200s|%.200s", src, rank, has_gi,
+             (long long)gi, dynamic, (long long)(dynamic ? 0 : shape), backend ? backend : "",
+             !has_gi && piece ? piece : "");
+    r = row_for(d, key, &made);
+    if (r && made) {
+        r->source = src;
+        r->piece = !has_gi ? xstrdup0(piece) : NULL;
+        r->rank = rank;
+        r->has_graph_index = has_gi;
+        r->graph_index = gi;
+        r->dynamic = dynamic;
+        r->runtime_shape = dynamic ? 0 : shape;
+        r->backend = xstrdup0(backend);
+    }
+    return r;
+}
+
+/* "F/C" or "!A/F/C": C, the frame's compile count (-1 when the id has no such part) */
+static long frame_compile_of(const char *cid)
+{
+    const char *slash = strrchr(cid, '/');
+    return slash && slash[1] >= '0' && slash[1] <= '9' ? strtol(slash + 1, NULL, 10) : -1;
+}
+
+static struct cgs_dash_row *trace_row(struct cgs_dash *d, const struct cgs_feed *f,
+                                      const char *cid)
+{
+    char key[300];
+    bool made;
+    struct cgs_dash_row *r;
+    uint32_t src = source_of(d, f);
+    snprintf(key, sizeof(key), "t|%u|%d|%.256s", src, f->rank, cid);
+    r = row_for(d, key, &made);
+    if (r && made) {
+        r->trace = true;
+        r->source = src;
+        r->rank = f->rank;
+        r->compile_id = cgs_xstrdup(cid);
+        if (frame_compile_of(cid) > 0) {
+            r->recompiles = 1; /* frame_compile_id > 0: Dynamo compiled the frame again */
+            d->recompiles++;
+        }
+    }
+    return r;
+}
+
+static struct cgs_dash_cache *cache_for(struct cgs_dash *d, const char *name)
+{
+    for (uint32_t i = 0; i < d->n_caches; i++)
+        if (!strcmp(d->caches[i].name, name))
+            return &d->caches[i];
+    CGS_ALLOC_GROW(d->caches, d->n_caches + 1, d->alloc_caches);
+    memset(&d->caches[d->n_caches], 0, sizeof(d->caches[0]));
+    d->caches[d->n_caches].name = cgs_xstrdup(name);
+    return &d->caches[d->n_caches++];
+}
+
+const struct cgs_dash_cache *cgs_dash_cache(const struct cgs_dash *d, const char *name)
+{
+    for (uint32_t i = 0; i < d->n_caches; i++)
+        if (!strcmp(d->caches[i].name, name))
+            return &d->caches[i];
+    return NULL;
+}
+
+static void count_lookup(struct cgs_dash *d, struct cgs_dash_row *r, const char *cache,
+                         enum cgs_lookup st)
+{
+    struct cgs_dash_cache *c = cache_for(d, cache);
+    if (st == CGS_LOOKUP_HIT) {
+        c->hit++;
+        if (r)
+            r->hits++;
+    } else if (st == CGS_LOOKUP_MISS) {
+        c->miss++;
+        if (r)
+            r->misses++;
+    } else {
+        c->bypass++;
+        if (r)
+            r->bypasses++;
+    }
+}
+
+double cgs_dash_hit_rate(const struct cgs_dash *d)
+{
+    uint64_t hit = 0, miss = 0;
+    for (uint32_t i = 0; i < d->n_caches; i++) {
+        hit += d->caches[i].hit;
+        miss += d->caches[i].miss;
+    }
+    return hit + miss ? (double)hit / (double)(hit + miss) : -1;
+}
+
+/* ---- JSON helpers ---------------------------------------------------------------------- */
+
+static const char *jstr(const cJSON *o, const char *k)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(x) ? x->valuestring : NULL;
+}
+
+static bool jnum(const cJSON *o, const char *k, double *v)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
+    if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble))
+        return false;
+    *v = x->valuedouble;
+    return true;
+}
+
+/* An integer key: false when absent, null or not an integer (*is_null set for null). */
+static bool jint(const cJSON *o, const char *k, int64_t *v, bool *is_null)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
+    if (is_null)
+        *is_null = cJSON_IsNull(x);
+    if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble) ||
+        fabs(x->valuedouble) > 9007199254740992.0)
+        return false;
+    *v = (int64_t)x->valuedouble;
+    return true;
+}
+
+/* ---- our events --------------------------------------------------------------------------- */
+
+static void event_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, size_t n)
+{
+    cJSON *o = cJSON_ParseWithLength(s, n);
+    const char *ev, *backend;
+    int64_t gi = -1, shape = 0;
+    bool has_gi, shape_null = false, gi_null = false;
+    double ts = 0, ms = 0;
+    struct cgs_dash_row *r = NULL;
+
+    if (!o || !cJSON_IsObject(o)) {
+        bad_line(d, f, o ? "not a JSON object" : "not JSON");
+        cJSON_Delete(o);
+        return;
+    }
+    ev = jstr(o, "event");
+    if (!ev) {
+        bad_line(d, f, "no \"event\" string");
+        cJSON_Delete(o);
+        return;
+    }
+    d->events++;
+    f->records++;
+    if (jnum(o, "ts", &ts))
+        seen_ts(d, ts);
+    has_gi = jint(o, "graph_index", &gi, &gi_null);
+    if (!jint(o, "runtime_shape", &shape, &shape_null) && !shape_null &&
+        cJSON_GetObjectItemCaseSensitive(o, "runtime_shape")) {
+        bad_line(d, f, "runtime_shape is neither an integer nor null");
+        cJSON_Delete(o);
+        return;
+    }
+    backend = jstr(o, "backend");
+    jnum(o, "ms", &ms);
+    {
+        r = event_row(d, f, has_gi, has_gi ? gi : -1,
+                      shape_null || !cJSON_GetObjectItemCaseSensitive(o, "runtime_shape"), shape,
+                      backend, jstr(o, "piece"));
+        if (r && ts > r->last_ts)
+            r->last_ts = ts;
+        if (r && jstr(o, "graph") && !r->compile_id)
+            r->compile_id = cgs_xstrdup(jstr(o, "graph"));
+    }
+    if (!strcmp(ev, "cache_hit"))
+        count_lookup(d, r, "piecewise", CGS_LOOKUP_HIT);
+    else if (!strcmp(ev, "cache_miss"))
+        count_lookup(d, r, "piecewise", CGS_LOOKUP_MISS);
+    else if (!strcmp(ev, "cache_bypass"))
+        count_lookup(d, r, "piecewise", CGS_LOOKUP_BYPASS);
+    else if (!strcmp(ev, "compile_end")) {
+        if (r) {
+            d->compiles++;
+            r->compiles++;
+            r->compile_ms += ms;
+            r->last_compile_ms = ms;
+            if (jstr(o, "error"))
+                set_str(&r->reason, jstr(o, "error"));
+        }
+    } else if (!strcmp(ev, "piece_run")) {
+        d->piece_runs++;
+        if (r) {
+            r->runs++;
+            r->run_ms += ms;
+        }
+    } else if (!strcmp(ev, "recompile") && r) {
+        d->recompiles++;
+        r->recompiles++;
+        if (jstr(o, "reason"))
+            set_str(&r->reason, jstr(o, "reason"));
+    }
+    cJSON_Delete(o);
+}
+
+/* ---- TORCH_TRACE ----------------------------------------------------------------------- */
+
+/* "V1130 11:20:40.412000 419 torch/_dynamo/utils.py:2126] {...}": the JSON's offset, or 0. */
+static size_t glog_json_at(const char *s, size_t n)
+{
+    const char *close;
+    if (n < 24 || !strchr("VIWEFD", s[0]) || s[1] < '0' || s[1] > '9' || s[5] != ' ' ||
+        s[8] != ':')
+        return 0;
+    close = memchr(s, ']', n < 512 ? n : 512);
+    if (!close || (size_t)(close - s) + 2 >= n || close[1] != ' ')
+        return 0;
+    return (size_t)(close - s) + 2;
+}
+
+/* "F/C" (restart attempts of a compile are the same compile), "!A/F/C" for compiled
+   autograd: torch's own spelling, the one compilation_metrics uses. */
+static void compile_id_of(const cJSON *o, char *out, size_t n)
+{
+    int64_t fid, fcid, ca;
+    out[0] = '\0';
+    if (!jint(o, "frame_id", &fid, NULL) || !jint(o, "frame_compile_id", &fcid, NULL))
+        return;
+    if (jint(o, "compiled_autograd_id", &ca, NULL))
+        snprintf(out, n, "!%lld/%lld/%lld", (long long)ca, (long long)fid, (long long)fcid);
+    else
+        snprintf(out, n, "%lld/%lld", (long long)fid, (long long)fcid);
+}
+
+/* The payload as one text (tabs stripped, lines joined by '\n'); "" when none. */
+static const char *payload_text(struct cgs_feed *f)
+{
+    return f->payload && !f->payload_over ? f->payload : "";
+}
+
+static bool ends_with(const char *s, const char *suf, size_t *stem)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    if (a <= b || strcmp(s + a - b, suf))
+        return false;
+    *stem = a - b;
+    return true;
+}
+
+static void keep_lookup(struct cgs_dash *d, int rank, const char *cid, const char *cache,
+                        enum cgs_lookup st, const char *payload)
+{
+    cJSON *p = payload[0] ? cJSON_Parse(payload) : NULL;
+    const cJSON *comp = cJSON_GetObjectItemCaseSensitive(p, "components"), *c;
+    struct cgs_dash_lookup *l;
+
+    CGS_ALLOC_GROW(d->lookups, d->n_lookups + 1, d->alloc_lookups);
+    l = &d->lookups[d->n_lookups++];
+    memset(l, 0, sizeof(*l));
+    l->compile_id = cgs_xstrdup(cid);
+    l->cache = cgs_xstrdup(cache);
+    l->status = st;
+    l->rank = rank;
+    l->key = xstrdup0(jstr(p, "key"));
+    if (cJSON_IsArray(comp)) {
+        int nc = cJSON_GetArraySize(comp);
+        l->components = cgs_xcalloc((size_t)(nc > 0 ? nc : 1), sizeof(char *));
+        cJSON_ArrayForEach(c, comp) if (cJSON_IsString(c)) l->components[l->n_components++] =
+            cgs_xstrdup(c->valuestring);
+    }
+    cJSON_Delete(p);
+}
+
+/* A line of text that starts with prefix (after spaces), as a new string; NULL when none. */
+static char *line_after(const char *text, const char *prefix)
+{
+    const char *p = strstr(text, prefix), *e;
+    char *out;
+    if (!p)
+        return NULL;
+    p += strlen(prefix);
+    e = p + strcspn(p, "\n");
+    out = cgs_xmalloc((size_t)(e - p) + 1);
+    memcpy(out, p, (size_t)(e - p));
+    out[e - p] = '\0';
+    return out;
+}
+
+/*
+ * A graph break's reason and user frame, from torch's payload: "Graph break in user code at
+ * FILE:LINE", "Graph Break Reason: ...", an "Explanation: ..." line, then "User code
+ * traceback:" whose last File entry (before the compiler's own traceback) is the user frame.
+ */
+static void break_parse(struct cgs_dash_break *b, const char *text)
+{
+    const char *user = strstr(text, "User code traceback:"), *end, *last = NULL, *p;
+    char *why = line_after(text, "Graph Break Reason: "), *expl = line_after(text, "Explanation: ");
+
+    if (why && expl) {
+        size_t n = strlen(why) + strlen(expl) + 4;
+        b->reason = cgs_xmalloc(n);
+        snprintf(b->reason, n, "%s %s", why, expl);
+    } else if (why || expl) {
+        b->reason = cgs_xstrdup(why ? why : expl);
+    } else {
+        size_t k = strcspn(text, "\n");
+        b->reason = cgs_xmalloc(k + 1);
+        memcpy(b->reason, text, k);
+        b->reason[k] = '\0';
+    }
+    free(why);
+    free(expl);
+    if (user) {
+        end = strstr(user, "\nTraceback (most recent call last)");
+        for (p = user; (p = strstr(p, "File \"")) && (!end || p < end); p += 6)
+            last = p;
+    }
+    if (last) {
+        const char *q = strchr(last + 6, '"'), *ln, *in;
+        if (!q)
+            return;
+        b->file = cgs_xmalloc((size_t)(q - last - 6) + 1);
+        memcpy(b->file, last + 6, (size_t)(q - last - 6));
+        b->file[q - last - 6] = '\0';
+        ln = strstr(q, "line ");
+        if (ln)
+            b->line = strtol(ln + 5, NULL, 10);
+        in = strstr(q, ", in ");
+        if (in && in < q + 64) {
+            size_t k = strcspn(in + 5, "\n");
+            b->name = cgs_xmalloc(k + 1);
+            memcpy(b->name, in + 5, k);
+            b->name[k] = '\0';
+        }
+    } else if ((p = strstr(text, "user code at ")) != NULL) {
+        /* "Graph break in user code at /x/model.py:12" */
+        const char *f = p + 13, *colon = NULL;
+        size_t k = strcspn(f, "\n");
+        for (const char *x = f; x < f + k; x++)
+            if (*x == ':')
+                colon = x;
+        if (colon) {
+            b->file = cgs_xmalloc((size_t)(colon - f) + 1);
+            memcpy(b->file, f, (size_t)(colon - f));
+            b->file[colon - f] = '\0';
+            b->line = strtol(colon + 1, NULL, 10);
+        }
+    }
+}
+
+static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
+{
+    cJSON *o = f->pending, *x;
+    char cid[96];
+    size_t stem;
+
+    f->pending = NULL;
+    d->events++;
+    f->records++;
+    compile_id_of(o, cid, sizeof(cid));
+    if ((x = cJSON_GetObjectItemCaseSensitive(o, "artifact")) && cJSON_IsObject(x)) {
+        const char *name = jstr(x, "name");
+        enum cgs_lookup st = CGS_LOOKUP_HIT;
+        bool lookup = false;
+        if (name && ends_with(name, "_cache_hit", &stem))
+            lookup = true;
+        else if (name && ends_with(name, "_cache_miss", &stem))
+            lookup = true, st = CGS_LOOKUP_MISS;
+        else if (name && ends_with(name, "_cache_bypass", &stem))
+            lookup = true, st = CGS_LOOKUP_BYPASS;
+        if (lookup) {
+            char cache[128];
+            snprintf(cache, sizeof(cache), "%.*s", (int)(stem < 120 ? stem : 120), name);
+            count_lookup(d, cid[0] ? trace_row(d, f, cid) : NULL, cache, st);
+            if (d->keep_lookups)
+                keep_lookup(d, f->rank, cid, cache, st, payload_text(f));
+        } else if (name && !strcmp(name, "recompile_reasons")) {
+            struct cgs_dash_row *r = cid[0] ? trace_row(d, f, cid) : NULL;
+            if (r) {
+                char *why = cgs_dash_decode_reasons(payload_text(f));
+                if (!r->recompiles) {
+                    r->recompiles = 1;
+                    d->recompiles++;
+                }
+                free(r->reason);
+                r->reason = why[0] ? why : cgs_xstrdup("recompiled (no reason logged)");
+                if (!why[0])
+                    free(why);
+            }
+        } else if (name && !strcmp(name, "dynamo_graph_break_reason")) {
+            struct cgs_dash_break nb, *b = NULL;
+            memset(&nb, 0, sizeof(nb));
+            nb.rank = f->rank;
+            break_parse(&nb, payload_text(f));
+            d->graph_breaks++;
+            for (uint32_t i = 0; i < d->n_breaks && !b; i++) { /* the same site: one row */
+                struct cgs_dash_break *ob = &d->breaks[i];
+                if (ob->rank == nb.rank && ob->line == nb.line && !strcmp(ob->reason, nb.reason) &&
+                    !strcmp(ob->file ? ob->file : "", nb.file ? nb.file : ""))
+                    b = ob;
+            }
+            if (b) {
+                free(nb.reason);
+                free(nb.file);
+                free(nb.name);
+                b->hits++;
+                if (strlen(b->compile_ids) < 200) {
+                    size_t n = strlen(b->compile_ids) + strlen(cid) + 3;
+                    char *ids = cgs_xmalloc(n);
+                    snprintf(ids, n, "%s, %s", b->compile_ids, cid);
+                    free(b->compile_ids);
+                    b->compile_ids = ids;
+                } else if (!strstr(b->compile_ids, "...")) {
+                    size_t n = strlen(b->compile_ids) + 6;
+                    char *ids = cgs_xmalloc(n);
+                    snprintf(ids, n, "%s, ...", b->compile_ids);
+                    free(b->compile_ids);
+                    b->compile_ids = ids;
+                }
+            } else {
+                CGS_ALLOC_GROW(d->breaks, d->n_breaks + 1, d->alloc_breaks);
+                b = &d->breaks[d->n_breaks++];
+                *b = nb;
+                b->compile_id = cgs_xstrdup(cid);
+                b->compile_ids = cgs_xstrdup(cid);
+                b->hits = 1;
+            }
+        }
+    } else if ((x = cJSON_GetObjectItemCaseSensitive(o, "compilation_metrics")) ||
+               (x = cJSON_GetObjectItemCaseSensitive(o, "bwd_compilation_metrics"))) {
+        const char *id = jstr(x, "compile_id");
+        bool bwd = !cJSON_GetObjectItemCaseSensitive(o, "compilation_metrics");
+        double s = 0;
+        struct cgs_dash_row *r = id ? trace_row(d, f, id) : cid[0] ? trace_row(d, f, cid) : NULL;
+        if (r && (jnum(x, bwd ? "inductor_compile_time_s" : "entire_frame_compile_time_s", &s))) {
+            r->compile_ms += s * 1e3;
+            r->last_compile_ms = s * 1e3;
+        }
+        if (r && !bwd) {
+            double st;
+            int64_t line = 0;
+            const char *co = jstr(x, "co_name"), *file = jstr(x, "co_filename");
+            r->compiles++;
+            d->compiles++;
+            if (jnum(x, "start_time", &st)) {
+                seen_ts(d, st + s);
+                if (st + s > r->last_ts)
+                    r->last_ts = st + s;
+            }
+            jint(x, "co_firstlineno", &line, NULL);
+            if (co && !r->frame) {
+                const char *base = file ? strrchr(file, '/') : NULL;
+                char fr[256];
+                snprintf(fr, sizeof(fr), "%s (%s:%lld)", co, base ? base + 1 : file ? file : "?",
+                         (long long)line);
+                r->frame = cgs_xstrdup(fr);
+            }
+            if (jstr(x, "fail_reason"))
+                set_str(&r->reason, jstr(x, "fail_reason"));
+        }
+    } else if (cJSON_GetObjectItemCaseSensitive(o, "dynamo_start") && cid[0]) {
+        trace_row(d, f, cid);
+    }
+    cJSON_Delete(o);
+    f->payload_len = 0;
+    f->payload_over = false;
+    if (f->payload)
+        f->payload[0] = '\0';
+}
+
+static void trace_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, size_t n)
+{
+    size_t at;
+    if (n && s[0] == '\t') {
+        if (!f->pending)
+            return; /* the rest of a record whose header this reader did not keep */
+        if (f->payload_len + n + 1 > CGS_DASH_MAX_PAYLOAD) {
+            f->payload_over = true;
+            return;
+        }
+        CGS_ALLOC_GROW(f->payload, f->payload_len + n + 2, f->payload_alloc);
+        if (f->payload_len)
+            f->payload[f->payload_len++] = '\n';
+        memcpy(f->payload + f->payload_len, s + 1, n - 1);
+        f->payload_len += n - 1;
+        f->payload[f->payload_len] = '\0';
+        return;
+    }
+    if (f->pending)
+        trace_record(d, f);
+    if (!n)
+        return;
+    at = glog_json_at(s, n);
+    if (!at) {
+        bad_line(d, f, "not a TORCH_TRACE line (expected a glog prefix and a JSON object)");
+        return;
+    }
+    f->pending = cJSON_ParseWithLength(s + at, n - at);
+    if (!f->pending || !cJSON_IsObject(f->pending)) {
+        cJSON_Delete(f->pending);
+        f->pending = NULL;
+        bad_line(d, f, "the TORCH_TRACE record is not a JSON object");
+        return;
+    }
+    if (!cJSON_GetObjectItemCaseSensitive(f->pending, "has_payload"))
+        trace_record(d, f);
+}
+
+bool cgs_dash_id_in_list(const char *list, const char *id)
+{
+    size_t n = strlen(id);
+    for (const char *p = list; p && *p;) {
+        size_t k = strcspn(p, ",");
+        if (k == n && !memcmp(p, id, n))
+            return true;
+        p += k;
+        p += strspn(p, ", ");
+    }
+    return false;
+}
+
+char *cgs_dash_decode_reasons(const char *payload)
+{
+    const char *p = payload + strspn(payload, " \t\n\r");
+    cJSON *v = (*p == '[' || *p == '"') ? cJSON_Parse(p) : NULL, *it;
+    char *out;
+    size_t n = 1, k = 0;
+
+    if (!v || !(cJSON_IsString(v) || cJSON_IsArray(v))) {
+        cJSON_Delete(v);
+        return cgs_xstrdup(p); /* plain text, one reason a line (torch 2.11 writes it so) */
+    }
+    if (cJSON_IsString(v)) {
+        out = cgs_xstrdup(v->valuestring);
+        cJSON_Delete(v);
+        return out;
+    }
+    cJSON_ArrayForEach(it, v) if (cJSON_IsString(it)) n += strlen(it->valuestring) + 1;
+    out = cgs_xmalloc(n);
+    out[0] = '\0';
+    cJSON_ArrayForEach(it, v) if (cJSON_IsString(it))
+    {
+        size_t m = strlen(it->valuestring);
+        if (k)
+            out[k++] = '\n';
+        memcpy(out + k, it->valuestring, m);
+        k += m;
+        out[k] = '\0';
+    }
+    cJSON_Delete(v);
+    return out;
+}
+
+/* ---- the compile-cache index ------------------------------------------------------------ */
+
+static void index_text(struct cgs_dash *d, struct cgs_feed *f)
+{
+    struct cgs_diag e = CGS_DIAG_INIT;
+    if (!f->text_len)
+        return;
+    char why[256];
+    uint64_t entry = 0;
+
+    /* wide text, or binary (two NULs) */
+    if (cgs_text_is_wide(f->text, f->text_len) || (f->text_len >= 2 && !f->text[0])) {
+        f->line_no = 1;
+        bad_line(d, f, "the index is UTF-16 (or binary) text: a compile-cache index is the "
+                       "UTF-8 Python literal MagiCompiler writes (convert it with iconv)");
+        return;
+    }
+    cJSON *v = cgs_pylit_parse(f->text ? f->text : "", f->text_len, f->name, &e), *pair;
+
+    if (!v) {
+        snprintf(why, sizeof(why), "%.200s (column %u)", e.msg, e.col);
+        f->line_no = e.line;
+        bad_line(d, f, why);
+        return;
+    }
+    if (!cJSON_IsArray(v) || (cJSON_GetArraySize(v) &&
+                              !cgs_pylit_key(cJSON_GetArrayItem(v, 0)))) {
+        if (!f->line_no)
+            f->line_no = 1;
+        bad_line(d, f, "expected a dict {(runtime_shape, graph_index, backend): (key, path, "
+                       "restart_analysis_count)}");
+        cJSON_Delete(v);
+        return;
+    }
+    cJSON_ArrayForEach(pair, v)
+    {
+        const cJSON *k = cgs_pylit_key(pair), *val = cgs_pylit_value(pair);
+        const cJSON *ks = cJSON_GetArrayItem(k, 0), *kg = cJSON_GetArrayItem(k, 1),
+                    *kb = cJSON_GetArrayItem(k, 2);
+        const cJSON *vk = cJSON_GetArrayItem(val, 0), *vp = cJSON_GetArrayItem(val, 1),
+                    *vr = cJSON_GetArrayItem(val, 2);
+        struct cgs_dash_entry *en;
+        struct cgs_dash_row *r;
+        entry++;
+        if (!cJSON_IsArray(k) || cJSON_GetArraySize(k) != 3 || !cJSON_IsArray(val) ||
+            cJSON_GetArraySize(val) < 2 || !(cJSON_IsNull(ks) || cJSON_IsNumber(ks)) ||
+            !cJSON_IsNumber(kg) || !cJSON_IsString(kb) || !cJSON_IsString(vk) ||
+            !cJSON_IsString(vp) || (vr && !cJSON_IsNumber(vr))) {
+            uint32_t line = 1, col = 1;
+            cgs_text_position(f->text, f->text_len, cgs_pylit_offset(pair), &line, &col);
+            snprintf(why, sizeof(why), "entry %llu (column %u): expected (runtime_shape, "
+                     "graph_index, backend): (key, path, restart_analysis_count)",
+                     (unsigned long long)entry, col);
+            f->line_no = line;
+            bad_line(d, f, why);
+            continue;
+        }
+        d->events++;
+        f->records++;
+        CGS_ALLOC_GROW(d->entries, d->n_entries + 1, d->alloc_entries);
+        en = &d->entries[d->n_entries++];
+        memset(en, 0, sizeof(*en));
+        en->dynamic = cJSON_IsNull(ks);
+        en->runtime_shape = en->dynamic ? 0 : (int64_t)ks->valuedouble;
+        en->graph_index = (int64_t)kg->valuedouble;
+        en->backend = cgs_xstrdup(kb->valuestring);
+        en->key = cgs_xstrdup(vk->valuestring);
+        en->path = cgs_xstrdup(vp->valuestring);
+        en->restart_analysis_count = vr ? (int64_t)vr->valuedouble : 0;
+        r = event_row(d, f, true, en->graph_index, en->dynamic, en->runtime_shape,
+                      en->backend, NULL);
+        if (r) {
+            r->indexed = true;
+            r->restart_analysis_count = en->restart_analysis_count;
+        }
+    }
+    cJSON_Delete(v);
+}
+
+/* ---- feeding ----------------------------------------------------------------------------- */
+
+void cgs_feed_init(struct cgs_feed *f, const char *name, enum cgs_src_kind kind)
+{
+    memset(f, 0, sizeof(*f));
+    f->name = name;
+    f->kind = kind;
+    f->rank = name ? cgs_rank_from_name(name) : -1;
+}
+
+void cgs_feed_release(struct cgs_feed *f)
+{
+    free(f->line);
+    cJSON_Delete(f->pending);
+    free(f->payload);
+    free(f->text);
+    memset(f, 0, sizeof(*f));
+}
+
+int cgs_rank_from_name(const char *name)
+{
+    const char *p = name, *q;
+    int rank = -1;
+    while ((q = strstr(p, "rank_")) || (q = strstr(p, "rank-"))) {
+        if (q[5] >= '0' && q[5] <= '9')
+            rank = (int)strtol(q + 5, NULL, 10);
+        p = q + 5;
+    }
+    return rank;
+}
+
+enum cgs_src_kind cgs_src_kind_guess(const char *name, const char *head, size_t len)
+{
+    size_t i = 0;
+    if (name && cgs_path_has_ext(name, ".jsonl"))
+        return CGS_SRC_EVENTS;
+    if (name && (cgs_path_has_ext(name, ".py") || strstr(name, "magi_compile_cache")))
+        return CGS_SRC_CACHE_INDEX;
+    while (i < len && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
+        i++;
+    if (i < len && head[i] == '{') {
+        size_t j = i + 1;
+        while (j < len && (head[j] == ' ' || head[j] == '\n'))
+            j++;
+        if (j < len && (head[j] == '(' || head[j] == '}'))
+            return CGS_SRC_CACHE_INDEX;
+        return CGS_SRC_EVENTS;
+    }
+    if (glog_json_at(head + i, len - i))
+        return CGS_SRC_TRACE;
+    return CGS_SRC_UNKNOWN;
+}
+
+static void one_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, size_t n)
+{
+    f->line_no++;
+    if (n && s[n - 1] == '\r')
+        n--;
+    if (f->kind == CGS_SRC_UNKNOWN) {
+        if (!n)
+            return;
+        f->kind = cgs_src_kind_guess(NULL, s, n);
+        if (f->kind == CGS_SRC_UNKNOWN) {
+            bad_line(d, f, "neither an event (JSON) nor a TORCH_TRACE line");
+            return;
+        }
+    }
+    if (f->kind == CGS_SRC_EVENTS) {
+        size_t i = 0;
+        while (i < n && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+        if (i < n)
+            event_line(d, f, s, n);
+    } else {
+        trace_line(d, f, s, n);
+    }
+}
+
+void cgs_feed_data(struct cgs_dash *d, struct cgs_feed *f, const char *data, size_t len)
+{
+    if (f->kind == CGS_SRC_UNKNOWN && !f->line_len && len)
+        f->kind = cgs_src_kind_guess(f->name, data, len);
+    if (f->kind == CGS_SRC_CACHE_INDEX) {
+        if (f->text_len + len + 1 > CGS_DASH_MAX_PAYLOAD)
+            return;
+        CGS_ALLOC_GROW(f->text, f->text_len + len + 1, f->text_alloc);
+        memcpy(f->text + f->text_len, data, len);
+        f->text_len += len;
+        f->text[f->text_len] = '\0';
+        return;
+    }
+    while (len) {
+        const char *nl = memchr(data, '\n', len);
+        size_t n = nl ? (size_t)(nl - data) : len;
+        if (f->skipping) {
+            if (nl)
+                f->skipping = false;
+        } else if (f->line_len + n > CGS_DASH_MAX_LINE) {
+            f->line_no++;
+            bad_line(d, f, "line longer than the limit");
+            f->line_len = 0;
+            f->skipping = !nl;
+        } else if (nl && !f->line_len) {
+            one_line(d, f, data, n); /* the common case: no copy */
+        } else {
+            CGS_ALLOC_GROW(f->line, f->line_len + n + 1, f->line_alloc);
+            memcpy(f->line + f->line_len, data, n);
+            f->line_len += n;
+            if (nl) {
+                one_line(d, f, f->line, f->line_len);
+                f->line_len = 0;
+            }
+        }
+        if (!nl)
+            break;
+        data = nl + 1;
+        len -= n + 1;
+    }
+}
+
+void cgs_feed_flush(struct cgs_dash *d, struct cgs_feed *f)
+{
+    if (f->kind == CGS_SRC_CACHE_INDEX) {
+        index_text(d, f);
+        f->text_len = 0;
+        return;
+    }
+    if (f->line_len && !f->skipping) {
+        one_line(d, f, f->line, f->line_len);
+        f->line_len = 0;
+    }
+    if (f->pending)
+        trace_record(d, f);
+}
+
+void cgs_feed_idle(struct cgs_dash *d, struct cgs_feed *f)
+{
+    if (f->kind == CGS_SRC_CACHE_INDEX) {
+        index_text(d, f);
+        f->text_len = 0;
+    } else if (f->pending) {
+        trace_record(d, f);
+    }
+}
+
+int cgs_dash_read_file(struct cgs_dash *d, const char *path, enum cgs_src_kind kind,
+                       struct cgs_diag *err)
+{
+    struct cgs_feed f;
+    char *buf;
+    size_t len;
+    if (cgs_read_file(path, &buf, &len, (size_t)16 << 30, err))
+        return -1;
+    if (kind == CGS_SRC_CACHE_INDEX && len) { /* what a wrong file is, when its bytes tell */
+        enum cgs_input_kind k = cgs_sniff(buf, len < CGS_SNIFF_HEAD ? len : CGS_SNIFF_HEAD, path);
+        if (k != CGS_IN_CACHE_INDEX && k != CGS_IN_TEXT && k != CGS_IN_JSON &&
+            k != CGS_IN_UNKNOWN && k != CGS_IN_WIDE_TEXT) {
+            cgs_sniff_refuse(err, path, k, "a compile-cache index");
+            free(buf);
+            return -1;
+        }
+    }
+    cgs_feed_init(&f, path, kind);
+    cgs_feed_data(d, &f, buf, len);
+    cgs_feed_flush(d, &f);
+    cgs_feed_release(&f);
+    free(buf);
+    return 0;
+}
+
+/* ---- cells ------------------------------------------------------------------------------ */
+
+const char *const cgs_dash_col_names[CGS_DASH_COL_COUNT] = {
+    [CGS_DASH_COL_SOURCE] = "source",     [CGS_DASH_COL_RANK] = "rank",         [CGS_DASH_COL_KEY] = "graph",
+    [CGS_DASH_COL_SHAPE] = "shape",       [CGS_DASH_COL_BACKEND] = "backend",
+    [CGS_DASH_COL_HITS] = "hits",         [CGS_DASH_COL_MISSES] = "miss",
+    [CGS_DASH_COL_BYPASS] = "byp",        [CGS_DASH_COL_RATE] = "hit%",
+    [CGS_DASH_COL_COMPILES] = "compiles", [CGS_DASH_COL_COMPILE_MS] = "compile ms",
+    [CGS_DASH_COL_LAST_MS] = "last ms",   [CGS_DASH_COL_RUNS] = "runs",
+    [CGS_DASH_COL_RECOMPILES] = "recomp", [CGS_DASH_COL_AGE] = "age",
+    [CGS_DASH_COL_WHAT] = "frame / reason",
+};
+
+double cgs_dash_row_rate(const struct cgs_dash_row *r)
+{
+    return r->hits + r->misses ? (double)r->hits / (double)(r->hits + r->misses) : -1;
+}
+
+static void age_text(double now, double ts, char *out, size_t n)
+{
+    double a = now - ts;
+    if (!(ts > 0) || !(now > 0) || a < 0)
+        snprintf(out, n, "-");
+    else if (a < 60)
+        snprintf(out, n, "%.0fs", a);
+    else if (a < 3600)
+        snprintf(out, n, "%.0fm", a / 60);
+    else if (a < 86400)
+        snprintf(out, n, "%.0fh", a / 3600);
+    else
+        snprintf(out, n, "%.0fd", a / 86400);
+}
+
+void cgs_dash_row_cell(const struct cgs_dash *d, const struct cgs_dash_row *r, enum cgs_dash_col c,
+                       double now, char *out, size_t n)
+{
+    double rate = cgs_dash_row_rate(r);
+    switch (c) {
+    case CGS_DASH_COL_SOURCE: {
+        const char *name = r->source < d->n_sources ? d->sources[r->source] : "-";
+        const char *base = strrchr(name, '/');
+        snprintf(out, n, "%s", base && base[1] ? base + 1 : name);
+        break;
+    }
+    case CGS_DASH_COL_RANK:
+        if (r->rank >= 0)
+            snprintf(out, n, "%d", r->rank);
+        else
+            snprintf(out, n, "-");
+        break;
+    case CGS_DASH_COL_KEY:
+        if (r->trace)
+            snprintf(out, n, "%s", r->compile_id ? r->compile_id : "?");
+        else if (r->has_graph_index)
+            snprintf(out, n, "%lld", (long long)r->graph_index);
+        else
+            snprintf(out, n, "%s", r->piece ? r->piece : r->compile_id ? r->compile_id : "-");
+        break;
+    case CGS_DASH_COL_SHAPE:
+        if (r->trace)
+            snprintf(out, n, "-");
+        else if (r->dynamic)
+            snprintf(out, n, "dynamic");
+        else
+            snprintf(out, n, "%lld", (long long)r->runtime_shape);
+        break;
+    case CGS_DASH_COL_BACKEND:
+        snprintf(out, n, "%s", r->backend ? r->backend : "-");
+        break;
+    case CGS_DASH_COL_HITS: snprintf(out, n, "%llu", (unsigned long long)r->hits); break;
+    case CGS_DASH_COL_MISSES: snprintf(out, n, "%llu", (unsigned long long)r->misses); break;
+    case CGS_DASH_COL_BYPASS: snprintf(out, n, "%llu", (unsigned long long)r->bypasses); break;
+    case CGS_DASH_COL_RATE:
+        if (rate < 0)
+            snprintf(out, n, "-");
+        else
+            snprintf(out, n, "%.0f%%", rate * 100);
+        break;
+    case CGS_DASH_COL_COMPILES: snprintf(out, n, "%llu", (unsigned long long)r->compiles); break;
+    case CGS_DASH_COL_COMPILE_MS: snprintf(out, n, "%.1f", r->compile_ms); break;
+    case CGS_DASH_COL_LAST_MS: snprintf(out, n, "%.1f", r->last_compile_ms); break;
+    case CGS_DASH_COL_RUNS: snprintf(out, n, "%llu", (unsigned long long)r->runs); break;
+    case CGS_DASH_COL_RECOMPILES:
+        snprintf(out, n, "%llu", (unsigned long long)r->recompiles);
+        break;
+    case CGS_DASH_COL_AGE: age_text(now, r->last_ts, out, n); break;
+    case CGS_DASH_COL_WHAT: {
+        /* the frame, and the first reason with how many more there are (each on its line in
+           the detail view and in top --once's "recompiles" section) */
+        size_t more = 0, k;
+        for (const char *p = r->reason ? strchr(r->reason, '\n') : NULL; p; p = strchr(p + 1, '\n'))
+            more++;
+        snprintf(out, n, "%s%s%s%s", r->frame ? r->frame : "",
+                 r->frame && r->reason ? ": " : "", r->reason ? r->reason : "",
+                 r->indexed && !r->reason && !r->frame ? "in the cache index" : "");
+        k = strcspn(out, "\n");
+        out[k] = '\0';
+        if (more && k + 24 < n)
+            snprintf(out + k, n - k, " (+%zu more)", more);
+        break;
+    }
+    case CGS_DASH_COL_COUNT: out[0] = '\0'; break;
+    }
+}
+
+static double sort_value(const struct cgs_dash_row *r, enum cgs_dash_col c)
+{
+    switch (c) {
+    case CGS_DASH_COL_HITS: return (double)r->hits;
+    case CGS_DASH_COL_MISSES: return (double)r->misses;
+    case CGS_DASH_COL_BYPASS: return (double)r->bypasses;
+    case CGS_DASH_COL_RATE: return cgs_dash_row_rate(r);
+    case CGS_DASH_COL_COMPILES: return (double)r->compiles;
+    case CGS_DASH_COL_COMPILE_MS: return r->compile_ms;
+    case CGS_DASH_COL_LAST_MS: return r->last_compile_ms;
+    case CGS_DASH_COL_RUNS: return (double)r->runs;
+    case CGS_DASH_COL_RECOMPILES: return (double)r->recompiles;
+    case CGS_DASH_COL_AGE: return r->last_ts;
+    default: return 0;
+    }
+}
+
+static enum cgs_dash_col sort_col;
+
+static int by_col(const void *a, const void *b)
+{
+    const struct cgs_dash_row *x = *(const struct cgs_dash_row *const *)a,
+                              *y = *(const struct cgs_dash_row *const *)b;
+    double vx = sort_value(x, sort_col), vy = sort_value(y, sort_col);
+    if (vx != vy)
+        return vx < vy ? 1 : -1; /* largest first */
+    return x < y ? -1 : x > y;
+}
+
+uint32_t cgs_dash_view(const struct cgs_dash *d, enum cgs_dash_col sort, const char *filter,
+                       double now, const struct cgs_dash_row ***out)
+{
+    const struct cgs_dash_row **v = cgs_xcalloc(d->n_rows ? d->n_rows : 1, sizeof(*v));
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < d->n_rows; i++) {
+        const struct cgs_dash_row *r = d->rows[i];
+        if (filter && *filter) {
+            char cell[512];
+            bool hit = false;
+            for (int c = 0; c < CGS_DASH_COL_COUNT && !hit; c++) {
+                cgs_dash_row_cell(d, r, (enum cgs_dash_col)c, now, cell, sizeof(cell));
+                hit = strstr(cell, filter) != NULL;
+            }
+            if (!hit)
+                continue;
+        }
+        v[n++] = r;
+    }
+    if (sort != CGS_DASH_COL_KEY && sort < CGS_DASH_COL_COUNT) {
+        sort_col = sort;
+        qsort(v, n, sizeof(*v), by_col);
+    }
+    *out = v;
+    return n;
+}

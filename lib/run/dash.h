@@ -1,0 +1,204 @@
+/*
+ * What a run's compiles and cache lookups look like, read from what torch, the bridge and
+ * MagiCompiler already write (no curses here: viz/tui.c draws it, tools/cmd-top.c prints it):
+ *
+ *   - our events (DESIGN.md, one JSON object a line: cache_hit, cache_miss, compile_end, ...),
+ *     a row per (graph_index, runtime_shape, backend);
+ *   - PyTorch's structured trace (TORCH_TRACE): glog-prefixed JSON lines with tab-indented
+ *     payload lines after them; a row per compile id, torch's own cache artifacts
+ *     (*_cache_hit / _miss / _bypass, one per lookup) counted per cache, compile times from
+ *     compilation_metrics, recompiles with their reasons, graph breaks with their user frame;
+ *   - MagiCompiler's (and vLLM's) compile-cache index, a Python literal
+ *     {(runtime_shape, graph_index, backend): (key, path, restart_analysis_count)}.
+ *
+ * Input arrives in pieces (a followed file grows): cgs_feed_data() takes bytes as they come,
+ * cgs_feed_flush() ends a pending record (end of file, or the writer went quiet). A line
+ * that does not parse is counted (bad_lines, with the first one kept), never fatal.
+ */
+#ifndef CGS_DASH_H
+#define CGS_DASH_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/base/diag.h"
+
+enum cgs_src_kind { CGS_SRC_UNKNOWN, CGS_SRC_EVENTS, CGS_SRC_TRACE, CGS_SRC_CACHE_INDEX };
+extern const char *const cgs_src_kind_names[4];
+
+/* Limits: a line (or a record's payload) past these is counted bad and skipped. */
+#define CGS_DASH_MAX_LINE    ((size_t)64 << 20)
+#define CGS_DASH_MAX_PAYLOAD ((size_t)64 << 20)
+#define CGS_DASH_MAX_ROWS    100000u
+
+enum cgs_lookup { CGS_LOOKUP_HIT, CGS_LOOKUP_MISS, CGS_LOOKUP_BYPASS };
+
+struct cgs_dash_cache {
+    char *name; /* "fx_graph", "aotautograd", "piecewise" (our events), ... */
+    uint64_t hit, miss, bypass;
+};
+
+struct cgs_dash_row {
+    bool trace;              /* a TORCH_TRACE compile id; else our events' key */
+    uint32_t source;         /* the file it was read from: an index into cgs_dash.sources */
+    int rank;                /* -1: the source has no rank */
+    bool has_graph_index;
+    int64_t graph_index;
+    bool dynamic; /* runtime_shape null: the dynamic-shape artifact */
+    int64_t runtime_shape;
+    char *backend;
+    char *compile_id;        /* trace: "0/1"; events: the bridge's 'graph' field, or NULL */
+    char *frame;             /* trace: "forward (resnet.py:284)" */
+    char *piece;             /* events without a graph_index: the (splitting) piece's name */
+    uint64_t hits, misses, bypasses, compiles, runs, recompiles;
+    double compile_ms, last_compile_ms, run_ms;
+    double last_ts;          /* seconds since the epoch of its last event; 0 unknown */
+    char *reason;            /* the recompile reasons (one a line: "0/0: tensor 'x' size
+                                mismatch ...", each an earlier cache entry of the frame and the
+                                guard it failed), or the last error */
+    bool indexed;            /* in a compile-cache index */
+    int64_t restart_analysis_count;
+};
+
+struct cgs_dash_break { /* one break site: the same reason at the same user line */
+    char *compile_id, *reason, *file, *name;
+    int64_t line;
+    int rank;
+    uint64_t hits;      /* times Dynamo logged it (once per compile that met it) */
+    char *compile_ids;  /* every compile that met it, "0/0, 0/1" (capped) */
+};
+
+struct cgs_dash_lookup {
+    char *compile_id, *cache, *key;
+    enum cgs_lookup status;
+    char **components; /* "[hash] name: value" as torch logged them */
+    uint32_t n_components;
+    int rank;
+};
+
+struct cgs_dash_entry { /* one compile-cache index entry */
+    bool dynamic;
+    int64_t runtime_shape, graph_index, restart_analysis_count;
+    char *backend, *key, *path;
+};
+
+struct cgs_dash {
+    struct cgs_dash_row **rows;   /* in order of first appearance */
+    uint32_t n_rows, alloc_rows;
+    struct cgs_dash_cache *caches;
+    uint32_t n_caches, alloc_caches;
+    struct cgs_dash_break *breaks;
+    uint32_t n_breaks, alloc_breaks;
+    struct cgs_dash_lookup *lookups; /* kept only with keep_lookups */
+    uint32_t n_lookups, alloc_lookups;
+    struct cgs_dash_entry *entries;
+    uint32_t n_entries, alloc_entries;
+    bool keep_lookups;
+    char **sources;        /* the names of the files rows came from, in order of first row */
+    uint32_t n_sources, alloc_sources;
+    uint64_t events;       /* records read (event lines, trace records, index entries) */
+    uint64_t bad_lines;
+    char first_bad[256];   /* "file:line: why" of the first bad line */
+    uint64_t compiles;     /* the rows' compiles added up */
+    uint64_t recompiles;   /* the rows' recompiles added up */
+    uint64_t graph_breaks; /* break records (the sites' hits added up) */
+    uint64_t piece_runs;
+    double first_ts, last_ts;
+    struct cgs_strmap *row_index; /* row key -> row */
+    char **keys;                  /* the row keys (the map borrows them) */
+    uint32_t n_keys, alloc_keys;
+};
+
+void cgs_dash_init(struct cgs_dash *d);
+void cgs_dash_release(struct cgs_dash *d);
+/* Forget everything read (a followed file was truncated or replaced: it is read again). */
+void cgs_dash_reset(struct cgs_dash *d);
+
+/* The per-source reading state. */
+struct cgs_feed {
+    enum cgs_src_kind kind; /* UNKNOWN until the first line tells */
+    const char *name;       /* the source's name in messages (borrowed) */
+    uint64_t records;       /* records read from it (lines, trace records, index entries) */
+    int rank;               /* from the file name (rank_N), -1 when none */
+    uint64_t line_no;
+    char *line;             /* a line not yet ended by '\n' */
+    size_t line_len, line_alloc;
+    bool skipping;          /* inside an over-long line */
+    /* trace: the record waiting for its payload lines */
+    cJSON *pending;
+    char *payload;
+    size_t payload_len, payload_alloc;
+    bool payload_over;
+    /* cache index: the whole text (parsed at flush) */
+    char *text;
+    size_t text_len, text_alloc;
+};
+
+void cgs_feed_init(struct cgs_feed *f, const char *name, enum cgs_src_kind kind);
+void cgs_feed_release(struct cgs_feed *f);
+/* The rank a per-rank log's name carries ("..._rank_3_..." -> 3), or -1. */
+int cgs_rank_from_name(const char *name);
+/* The kind a file's name or first bytes say; CGS_SRC_UNKNOWN when they say nothing. */
+enum cgs_src_kind cgs_src_kind_guess(const char *name, const char *head, size_t len);
+
+void cgs_feed_data(struct cgs_dash *d, struct cgs_feed *f, const char *data, size_t len);
+/* End what is pending: a trace record waiting for payload, a last line without '\n', a
+   cache index's text (parsed now: a bad one is one bad line with its place). */
+void cgs_feed_flush(struct cgs_dash *d, struct cgs_feed *f);
+
+/* The writer is quiet: end a pending trace record and parse a cache index's text, but keep
+   a line without '\n' (it is being written). */
+void cgs_feed_idle(struct cgs_dash *d, struct cgs_feed *f);
+
+/* Read a whole file into d (kind guessed when UNKNOWN); 0, or -1 with err filled (I/O). */
+int cgs_dash_read_file(struct cgs_dash *d, const char *path, enum cgs_src_kind kind,
+                       struct cgs_diag *err);
+
+/* Decode a recompile_reasons payload: torch writes a JSON list of strings (or one string);
+ * the reasons one a line, as a new string. Text that is not JSON is kept as it is. */
+char *cgs_dash_decode_reasons(const char *payload);
+
+/* True when id is one of the ", "-separated compile ids in list. */
+bool cgs_dash_id_in_list(const char *list, const char *id);
+
+/* Hits / (hits + misses) over every row and cache; -1 when there was no lookup. */
+double cgs_dash_hit_rate(const struct cgs_dash *d);
+/* The cache called name, NULL when none was seen. */
+const struct cgs_dash_cache *cgs_dash_cache(const struct cgs_dash *d, const char *name);
+
+/* ---- the table, as text cells (the TUI and --once share them) ---- */
+
+enum cgs_dash_col {
+    CGS_DASH_COL_SOURCE,  /* the file (shown when rows come from more than one) */
+    CGS_DASH_COL_RANK,
+    CGS_DASH_COL_KEY,     /* graph_index, or the compile id of a trace row */
+    CGS_DASH_COL_SHAPE,
+    CGS_DASH_COL_BACKEND,
+    CGS_DASH_COL_HITS,
+    CGS_DASH_COL_MISSES,
+    CGS_DASH_COL_BYPASS,
+    CGS_DASH_COL_RATE,
+    CGS_DASH_COL_COMPILES,
+    CGS_DASH_COL_COMPILE_MS,
+    CGS_DASH_COL_LAST_MS,
+    CGS_DASH_COL_RUNS,
+    CGS_DASH_COL_RECOMPILES,
+    CGS_DASH_COL_AGE,
+    CGS_DASH_COL_WHAT,    /* frame and reason */
+    CGS_DASH_COL_COUNT
+};
+extern const char *const cgs_dash_col_names[CGS_DASH_COL_COUNT];
+
+/* A row's cell as text ("-" when it has none); now (epoch seconds) is for the age. */
+void cgs_dash_row_cell(const struct cgs_dash *d, const struct cgs_dash_row *r, enum cgs_dash_col c,
+                       double now, char *out, size_t n);
+double cgs_dash_row_rate(const struct cgs_dash_row *r); /* -1: no lookups */
+
+/* The rows to show: those with filter in some cell (NULL: all), sorted by a column (largest
+   first; CGS_DASH_COL_KEY keeps the order of appearance). *out is the caller's (free). */
+uint32_t cgs_dash_view(const struct cgs_dash *d, enum cgs_dash_col sort, const char *filter,
+                       double now, const struct cgs_dash_row ***out);
+
+#endif

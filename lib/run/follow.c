@@ -1,0 +1,416 @@
+/* Following growing sources into a dash model (lib/run/follow.h). */
+#include "lib/run/follow.h"
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/base/arena.h"
+#include "lib/readers/file.h"
+
+/* What a compressed source may unpack to (a bomb stops there, with its error). */
+#define UNPACK_MAX ((uint64_t)64 << 30)
+
+void cgs_follow_init(struct cgs_follow *f, const char *const *roots, uint32_t n,
+                     struct cgs_dash *dash)
+{
+    memset(f, 0, sizeof(*f));
+    f->dash = dash;
+    f->roots = cgs_xcalloc(n ? n : 1, sizeof(char *));
+    for (uint32_t i = 0; i < n; i++)
+        f->roots[f->n_roots++] = cgs_xstrdup(roots[i]);
+}
+
+void cgs_follow_release(struct cgs_follow *f)
+{
+    for (uint32_t i = 0; i < f->n_files; i++) {
+        cgs_feed_release(&f->files[i].feed);
+        cgs_unpack_release(&f->files[i].unpack);
+        if (f->files[i].fd >= 0)
+            close(f->files[i].fd);
+        free(f->files[i].path);
+    }
+    for (uint32_t i = 0; i < f->n_roots; i++)
+        free(f->roots[i]);
+    free(f->files);
+    free(f->roots);
+    memset(f, 0, sizeof(*f));
+}
+
+static struct cgs_follow_file *file_for(struct cgs_follow *f, const char *path)
+{
+    struct cgs_follow_file *x;
+    for (uint32_t i = 0; i < f->n_files; i++)
+        if (!strcmp(f->files[i].path, path))
+            return &f->files[i];
+    CGS_ALLOC_GROW(f->files, f->n_files + 1, f->alloc_files);
+    x = &f->files[f->n_files++];
+    memset(x, 0, sizeof(*x));
+    x->path = cgs_xstrdup(path);
+    x->fd = -1;
+    cgs_feed_init(&x->feed, cgs_path_is_stdin(path) ? CGS_STDIN_NAME : x->path, CGS_SRC_UNKNOWN);
+    return x;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* In a folder, the files a run writes: TORCH_TRACE's *.log, events *.jsonl, cache indexes. */
+static bool is_run_log(const char *name)
+{
+    size_t n = strlen(name);
+    /* compressed logs (attached to bug reports) count as what they hold */
+    if (n > 3 && (!strcmp(name + n - 3, ".gz") || !strcmp(name + n - 3, ".xz")))
+        n -= 3;
+    else if (n > 4 && !strcmp(name + n - 4, ".zst"))
+        n -= 4;
+    return (n > 4 && !strncmp(name + n - 4, ".log", 4)) ||
+           (n > 6 && !strncmp(name + n - 6, ".jsonl", 6)) ||
+           strstr(name, "torch_trace") || strstr(name, "magi_compile_cache");
+}
+
+/* The files of a folder, in name order (so ranks come in order). */
+static void scan_dir(struct cgs_follow *f, const char *dir)
+{
+    DIR *dp = opendir(dir);
+    struct dirent *e;
+    char **names = NULL;
+    size_t n = 0, alloc = 0;
+    if (!dp)
+        return;
+    while ((e = readdir(dp))) {
+        char path[4096];
+        struct stat st;
+        if (e->d_name[0] == '.' || strstr(e->d_name, ".tmp-") || !is_run_log(e->d_name))
+            continue;
+        snprintf(path, sizeof(path), "%s%s%s", dir, dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/",
+                 e->d_name);
+        if (stat(path, &st) || !S_ISREG(st.st_mode))
+            continue;
+        CGS_ALLOC_GROW(names, n + 1, alloc);
+        names[n++] = cgs_xstrdup(path);
+    }
+    closedir(dp);
+    if (n > 1)
+        qsort(names, n, sizeof(*names), by_name);
+    for (size_t i = 0; i < n; i++) {
+        file_for(f, names[i]);
+        free(names[i]);
+    }
+    free(names);
+}
+
+static void reset_all(struct cgs_follow *f)
+{
+    cgs_dash_reset(f->dash);
+    for (uint32_t i = 0; i < f->n_files; i++) {
+        struct cgs_follow_file *x = &f->files[i];
+        if (x->stream)
+            continue; /* what a pipe gave cannot be read again */
+        cgs_feed_release(&x->feed);
+        cgs_feed_init(&x->feed, x->path, CGS_SRC_UNKNOWN);
+        cgs_unpack_release(&x->unpack);
+        x->unpacking = x->refused = x->ended = false;
+        x->sniffed = CGS_IN_UNKNOWN;
+        x->error[0] = '\0';
+        x->off = 0;
+        x->seen = false;
+    }
+    f->resets++;
+}
+
+/* A kind the dashboard reads, or may: anything that is text and not something else. */
+static bool feedable(enum cgs_input_kind k)
+{
+    return k == CGS_IN_TRACE_LOG || k == CGS_IN_EVENTS || k == CGS_IN_CACHE_INDEX ||
+           k == CGS_IN_JSON || k == CGS_IN_TEXT || k == CGS_IN_UNKNOWN;
+}
+
+struct sink_ctx {
+    struct cgs_follow *f;
+    struct cgs_follow_file *x;
+    bool first;
+};
+
+static void to_feed(void *ctx, const char *data, size_t len)
+{
+    struct sink_ctx *c = ctx;
+    if (c->x->refused)
+        return;
+    if (c->first && !c->x->feed.line_no && !c->x->feed.text_len && !c->x->feed.line_len) {
+        /* the first unpacked bytes: what the compressed file holds */
+        enum cgs_input_kind k = cgs_sniff(data, len, NULL);
+        c->first = false;
+        if (!feedable(k)) {
+            c->x->sniffed = k;
+            c->x->refused = true;
+            return;
+        }
+    }
+    c->first = false;
+    cgs_feed_data(c->f->dash, &c->x->feed, data, len);
+}
+
+/* Bytes of x as read: sniffed first, unpacked when compressed, fed. */
+static void take(struct cgs_follow *f, struct cgs_follow_file *x, const char *buf, size_t n)
+{
+    struct sink_ctx c = {f, x, false};
+    if (x->refused || x->error[0])
+        return;
+    if (x->sniffed == CGS_IN_UNKNOWN && x->off == 0 && n) {
+        x->sniffed = cgs_sniff(buf, n < CGS_SNIFF_HEAD ? n : CGS_SNIFF_HEAD, x->path);
+        if (cgs_input_kind_compressed(x->sniffed)) {
+            struct cgs_diag d = CGS_DIAG_INIT;
+            if (cgs_unpack_init(&x->unpack, x->sniffed, UNPACK_MAX, &d)) {
+                snprintf(x->error, sizeof(x->error), "%s", d.msg);
+                return;
+            }
+            x->unpacking = true;
+            c.first = true;
+        } else if (!feedable(x->sniffed)) {
+            x->refused = true;
+            return;
+        }
+    }
+    if (x->unpacking) {
+        struct cgs_diag d = CGS_DIAG_INIT;
+        if (cgs_unpack_feed(&x->unpack, buf, n, to_feed, &c, &d))
+            snprintf(x->error, sizeof(x->error), "%s", d.msg);
+        return;
+    }
+    cgs_feed_data(f->dash, &x->feed, buf, n);
+}
+
+/* A pipe, FIFO or standard input: what is there now (all of it, to its end, when blocking). */
+static void read_stream(struct cgs_follow *f, struct cgs_follow_file *x, bool *changed)
+{
+    char buf[1 << 16];
+    if (x->ended)
+        return;
+    if (x->fd < 0) {
+        x->fd = cgs_path_is_stdin(x->path) ? dup(0)
+                                           : open(x->path, O_RDONLY | O_CLOEXEC |
+                                                               (f->blocking ? 0 : O_NONBLOCK));
+        if (x->fd < 0) {
+            snprintf(x->error, sizeof(x->error), "cannot open: %s", strerror(errno));
+            x->ended = true;
+            return;
+        }
+        x->seen = true;
+    }
+    for (;;) {
+        ssize_t n = read(x->fd, buf, sizeof(buf));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            break;
+        if (n <= 0) {
+            close(x->fd);
+            x->fd = -1;
+            x->ended = true;
+            break;
+        }
+        take(f, x, buf, (size_t)n);
+        x->off += n;
+        f->bytes += (uint64_t)n;
+        *changed = true;
+    }
+    if (*changed && !x->unpacking)
+        cgs_feed_idle(f->dash, &x->feed);
+}
+
+/* Read what is new in x; -1 when it was truncated or replaced (a reset is due). */
+static int read_new(struct cgs_follow *f, struct cgs_follow_file *x, bool *changed)
+{
+    struct stat st;
+    int fd;
+    char buf[1 << 16];
+
+    if (x->stream) {
+        read_stream(f, x, changed);
+        return 0;
+    }
+    if (stat(x->path, &st) || !S_ISREG(st.st_mode))
+        return x->seen ? -1 : 0; /* gone after being read: a new run will come */
+    if (x->seen && (st.st_ino != x->ino || st.st_dev != x->dev || st.st_size < x->off))
+        return -1;
+    if (x->feed.kind == CGS_SRC_CACHE_INDEX && x->seen &&
+        (st.st_mtim.tv_sec != x->mtime.tv_sec || st.st_mtim.tv_nsec != x->mtime.tv_nsec ||
+         st.st_size != x->off))
+        return -1; /* an index is rewritten whole: read it again */
+    if (x->seen && st.st_size == x->off)
+        return 0;
+    fd = open(x->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    if (lseek(fd, x->off, SEEK_SET) != x->off) {
+        close(fd);
+        return -1;
+    }
+    x->seen = true;
+    x->dev = st.st_dev;
+    x->ino = st.st_ino;
+    x->mtime = st.st_mtim;
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof(buf));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        take(f, x, buf, (size_t)n);
+        x->off += n;
+        f->bytes += (uint64_t)n;
+        *changed = true;
+    }
+    close(fd);
+    if (*changed && !x->unpacking)
+        cgs_feed_idle(f->dash, &x->feed);
+    return 0;
+}
+
+bool cgs_follow_poll(struct cgs_follow *f)
+{
+    bool changed = false;
+    uint32_t present = 0;
+    f->status[0] = '\0';
+    for (uint32_t r = 0; r < f->n_roots; r++) {
+        struct stat st;
+        if (cgs_path_is_stdin(f->roots[r])) {
+            file_for(f, f->roots[r])->stream = true;
+            present++;
+            continue;
+        }
+        if (stat(f->roots[r], &st)) {
+            snprintf(f->status, sizeof(f->status), "waiting for %.200s to appear", f->roots[r]);
+            continue;
+        }
+        present++;
+        if (S_ISDIR(st.st_mode))
+            scan_dir(f, f->roots[r]);
+        else if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) || S_ISSOCK(st.st_mode))
+            file_for(f, f->roots[r])->stream = true; /* <(zcat log.gz), /dev/stdin */
+        else
+            file_for(f, f->roots[r]);
+    }
+    if (f->any_root && present)
+        f->status[0] = '\0';
+    for (uint32_t i = 0; i < f->n_files; i++)
+        if (read_new(f, &f->files[i], &changed) < 0) {
+            // a new run: everything is read again from the start, once
+            reset_all(f);
+            changed = true;
+            for (uint32_t k = 0; k < f->n_files; k++)
+                read_new(f, &f->files[k], &changed);
+            break;
+        }
+    return changed;
+}
+
+void cgs_follow_finish(struct cgs_follow *f)
+{
+    for (uint32_t i = 0; i < f->n_files; i++) {
+        struct cgs_follow_file *x = &f->files[i];
+        if (x->unpacking && !x->error[0]) {
+            struct sink_ctx c = {f, x, false};
+            struct cgs_diag d = CGS_DIAG_INIT;
+            if (cgs_unpack_finish(&x->unpack, to_feed, &c, &d))
+                snprintf(x->error, sizeof(x->error), "%s", d.msg);
+        }
+        cgs_feed_flush(f->dash, &x->feed);
+    }
+}
+
+static bool root_has_files(const struct cgs_follow *f, const char *root)
+{
+    size_t n = strlen(root);
+    while (n > 1 && root[n - 1] == '/')
+        n--;
+    for (uint32_t i = 0; i < f->n_files; i++)
+        if (!strcmp(f->files[i].path, root) ||
+            (!strncmp(f->files[i].path, root, n) && f->files[i].path[n] == '/'))
+            return true;
+    return false;
+}
+
+static bool is_root(const struct cgs_follow *f, const char *path)
+{
+    for (uint32_t r = 0; r < f->n_roots; r++)
+        if (!strcmp(f->roots[r], path))
+            return true;
+    return false;
+}
+
+/* the phrase for what the dashboard reader found a file to be */
+static const char *src_what(enum cgs_src_kind k)
+{
+    static const enum cgs_input_kind as[4] = {CGS_IN_UNKNOWN, CGS_IN_EVENTS, CGS_IN_TRACE_LOG,
+                                              CGS_IN_CACHE_INDEX};
+    return cgs_input_kind_what(as[(unsigned)k < 4 ? k : 0]);
+}
+
+uint64_t cgs_follow_verdict(const struct cgs_follow *f, unsigned want, const char *wanted,
+                            void (*warn)(const char *msg, void *ctx), void *ctx)
+{
+    uint64_t got = 0;
+    char msg[1024];
+    for (uint32_t i = 0; i < f->n_files; i++) {
+        const struct cgs_follow_file *x = &f->files[i];
+        if ((unsigned)x->feed.kind < 32 && (want >> x->feed.kind & 1u))
+            got += x->feed.records;
+    }
+    for (uint32_t r = 0; r < f->n_roots; r++) {
+        struct stat st;
+        if (!cgs_path_is_stdin(f->roots[r]) && stat(f->roots[r], &st)) {
+            snprintf(msg, sizeof(msg), "%.300s: cannot open: no such file or folder", f->roots[r]);
+            warn(msg, ctx);
+        } else if (!cgs_path_is_stdin(f->roots[r]) && S_ISDIR(st.st_mode) &&
+                   !root_has_files(f, f->roots[r])) {
+            snprintf(msg, sizeof(msg), "%.300s: a folder without %s in it (looked for *.log, "
+                     "*.jsonl, *torch_trace* and *magi_compile_cache* files, compressed or not)",
+                     f->roots[r], wanted);
+            warn(msg, ctx);
+        }
+    }
+    for (uint32_t i = 0; i < f->n_files; i++) {
+        const struct cgs_follow_file *x = &f->files[i];
+        const char *name = x->feed.name ? x->feed.name : x->path;
+        bool right = (unsigned)x->feed.kind < 32 && (want >> x->feed.kind & 1u);
+        /* a file found in a folder is told about only when it broke, or nothing was read */
+        bool named = is_root(f, x->path) || !got;
+        if (x->error[0]) {
+            snprintf(msg, sizeof(msg), "%.300s: %.500s%s", name, x->error,
+                     x->feed.records ? " (what came before it was read)" : "");
+            warn(msg, ctx);
+        } else if (!named) {
+            continue;
+        } else if (x->refused) {
+            const char *hint = cgs_input_kind_hint(x->sniffed);
+            snprintf(msg, sizeof(msg), "%.300s: not read: %s %s, not %s%s%s", name,
+                     x->unpacking ? "it holds" : "it is", cgs_input_kind_what(x->sniffed), wanted,
+                     hint ? "; " : "", hint ? hint : "");
+            warn(msg, ctx);
+        } else if (!x->off) {
+            snprintf(msg, sizeof(msg), "%.300s: is empty (expected %s)", name, wanted);
+            warn(msg, ctx);
+        } else if (!x->feed.records) {
+            snprintf(msg, sizeof(msg), "%.300s: nothing in it could be read as %s (it looks like "
+                     "%s)", name, wanted, x->feed.kind != CGS_SRC_UNKNOWN
+                                              ? src_what(x->feed.kind)
+                                              : cgs_input_kind_what(x->sniffed));
+            warn(msg, ctx);
+        } else if (!right) {
+            snprintf(msg, sizeof(msg), "%.300s: is %s, not %s: nothing in it answers this "
+                     "command", name, src_what(x->feed.kind), wanted);
+            warn(msg, ctx);
+        }
+    }
+    return got;
+}

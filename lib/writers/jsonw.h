@@ -1,0 +1,49 @@
+/*
+ * Writing a cJSON document to a sink (a write function: the CLI's is stdout) through one
+ * large buffer, in exactly the text
+ * cJSON_Print makes (tabs, "key":<tab>value, arrays on one line, cJSON's number formats), but
+ * without building the whole text in memory first, and with integers formatted directly
+ * (cJSON_Print grows one buffer by doubling and checks every number by reading it back with
+ * sscanf: most of the time of a large --json). Items can be written one at a time inside an
+ * open array, then freed, so a long list never exists as a tree all at once.
+ */
+#ifndef CGS_JSONW_H
+#define CGS_JSONW_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Write n bytes; false on failure. */
+typedef bool (*cgs_jsonw_sink)(void *ctx, const char *p, size_t n);
+
+struct jsonw {
+    cgs_jsonw_sink sink;
+    void *ctx;
+    char *buf;
+    size_t len, cap;
+    bool failed; /* the sink failed */
+};
+
+void jsonw_init(struct jsonw *w, cgs_jsonw_sink sink, void *ctx);
+/* Write item (at nesting depth `depth`, 0 for a document) as cJSON_Print would. */
+void jsonw_value(struct jsonw *w, const cJSON *item, int depth);
+void jsonw_raw(struct jsonw *w, const char *s, size_t n);
+/* An object member's head as cJSON_Print writes it at depth: tabs, "key":<tab>. */
+void jsonw_key(struct jsonw *w, const char *key, int depth);
+
+/*
+ * A document whose one long array is made an item at a time: doc is written as
+ * cJSON_Print would, except that its member `key` (an empty array placeholder) is filled with
+ * item(ctx, i) for i in [0, n), each written and then dropped, so the array never exists as a
+ * tree. The text equals cJSON_Print of the document with the array filled in. item runs in a
+ * cJSON bump region (lib/base/json-alloc.h): what it returns is the region's, and it must not keep
+ * cJSON made there past its return.
+ */
+typedef cJSON *(*cgs_jsonw_item_fn)(void *ctx, size_t i);
+void jsonw_doc_streamed(struct jsonw *w, const cJSON *doc, const char *key, cgs_jsonw_item_fn item,
+                        void *ctx, size_t n);
+/* Flush and release the buffer; false when any write failed. */
+bool jsonw_finish(struct jsonw *w);
+
+#endif
