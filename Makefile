@@ -72,7 +72,12 @@ FUZZ_SRC  = $(sort $(wildcard tests/fuzz/fuzz-*.c))
 FUZZ_NAMES = $(FUZZ_SRC:tests/fuzz/fuzz-%.c=%)
 # each fuzz target built with a plain main (tests/fuzz/driver.c) replays corpora with any compiler
 REPLAY_BIN = $(FUZZ_NAMES:%=$(B)/fuzz/replay-%)
-LIB_OBJ   = $(LIB_SRC:%.c=$(B)/%.o)
+# the shape pass is one module in seven files (lib/passes/shapes-int.h): its objects are linked
+# into one (ld -r) in which only cgs_* names stay global, so its helpers (A, K, broadcast, ...)
+# are as private to it as when they were static in one file, in libcgscope.a too
+SHAPES_OBJ = $(patsubst %.c,$(B)/%.o,$(sort $(wildcard lib/passes/shapes*.c)))
+SHAPES_MOD = $(B)/lib/passes/shape-pass.o
+LIB_OBJ   = $(filter-out $(SHAPES_OBJ),$(LIB_SRC:%.c=$(B)/%.o)) $(SHAPES_MOD)
 VIZ_OBJ   = $(VIZ_SRC:%.c=$(B)/%.o)
 TOOL_OBJ  = $(TOOL_SRC:%.c=$(B)/%.o)
 TEST_BIN  = $(TEST_SRC:tests/%.c=$(B)/tests/%)
@@ -160,6 +165,11 @@ $(B)/tests/%.o: tests/%.c
 # concurrent build never sees a half-written file
 $(LIBCGS): $(LIB_OBJ)
 	$(QUIET_AR)rm -f $@.tmp$$$$ && $(AR) rcs $@.tmp$$$$ $^ && mv -f $@.tmp$$$$ $@
+LD      ?= ld
+OBJCOPY ?= objcopy
+$(SHAPES_MOD): $(SHAPES_OBJ)
+	$(QUIET_LD)$(LD) -r -o $@.tmp$$$$ $(SHAPES_OBJ) && \
+		$(OBJCOPY) --wildcard --keep-global-symbol='cgs_*' $@.tmp$$$$ $@ && rm -f $@.tmp$$$$
 $(LIBCGS_SO): $(LIB_OBJ) tools/libcgscope.map
 	$(QUIET_LD)$(CC) -shared -Wl,-soname,libcgscope.so.$(SOVERSION) -Wl,--no-undefined \
 		-Wl,--version-script,tools/libcgscope.map $(LDFLAGS) \

@@ -76,7 +76,7 @@ RULE(arange)
 }
 
 int factory(struct cgs_shape_ctx *sc, const struct cgs_arg *size, enum cgs_dtype dt,
-                   const char *dev, struct cgs_diag *d)
+            const char *dev, struct cgs_diag *d)
 {
     sym_t shape[NDIM_MAX];
     uint32_t nd;
@@ -173,7 +173,7 @@ RULE(inductor_random)
 
 /* Advanced indexing: items are index tensors or None (a full slice). */
 int adv_index(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
-                     const struct cgs_arg *items, uint32_t n_items, struct cgs_diag *d)
+              const struct cgs_arg *items, uint32_t n_items, struct cgs_diag *d)
 {
     struct operand o[NDIM_MAX];
     sym_t bshape[NDIM_MAX], shape[NDIM_MAX];
@@ -329,7 +329,7 @@ RULE(repeat)
 
 /* A (values, indices) pair of dense tensors of one shape. */
 void pair_out(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t nd,
-                     const sym_t *shape)
+              const sym_t *shape)
 {
     sc->out = new_list(sc, 2);
     fill_dense(sc, &sc->out->u.items[0], nd, shape, t->dtype, t->device, false);
@@ -496,7 +496,7 @@ void scan_leaf(struct data_scan *s, uint32_t depth, int cat)
 }
 
 void scan_data(struct cgs_shape_ctx *sc, const struct cgs_arg *a, uint32_t depth,
-                      struct data_scan *s)
+               struct data_scan *s)
 {
     const struct cgs_val *v;
 
@@ -603,7 +603,7 @@ RULE(group_norm)
 
 /* Spatial output sizes from output_size, else input * scale (floored). */
 int upsample_to(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
-                       const struct cgs_arg *size, const struct cgs_arg *scale, struct cgs_diag *d)
+                const struct cgs_arg *size, const struct cgs_arg *scale, struct cgs_diag *d)
 {
     sym_t os[NDIM_MAX], shape[NDIM_MAX];
     uint32_t cnt = 0, i, k;
@@ -732,7 +732,7 @@ RULE(like_self_contig)
  * each X_copy packet to copy_of_<rule of X>).
  */
 int copy_of(const struct cgs_node *n, struct cgs_shape_ctx *sc, cgs_shape_rule_fn view,
-                   struct cgs_diag *d)
+            struct cgs_diag *d)
 {
     struct cgs_tensor *o;
     struct cgs_val *v;
@@ -945,7 +945,7 @@ void describe_val(const struct cgs_val *v, struct cgs_buf *out)
 }
 
 void describe(struct cgs_buf *why, const char *what, const struct cgs_val *a,
-                     const struct cgs_val *b)
+              const struct cgs_val *b)
 {
     if (!why)
         return;

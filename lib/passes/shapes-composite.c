@@ -191,7 +191,7 @@ int same_batch(const struct cgs_tensor *a, const struct cgs_tensor *b, struct cg
 /* A solver's result: B's shape (batch dims equal to A's; broadcasting is not tracked),
  * column-major when col_major. */
 int solver_result(struct cgs_shape_ctx *sc, const char *a_name, const char *b_name,
-                         bool col_major, struct cgs_diag *d)
+                  bool col_major, struct cgs_diag *d)
 {
     const struct cgs_tensor *a, *b;
 
@@ -781,7 +781,7 @@ RULE(svd_legacy)
 /* cosine_similarity(x1, x2, dim) / pairwise_distance(x1, x2, ..., keepdim): a reduction of
  * the broadcast shape over dim (the last dim for the distance), contiguous. */
 int broadcast_reduce(struct cgs_shape_ctx *sc, const char *dim_name, bool keep,
-                            struct cgs_diag *d)
+                     struct cgs_diag *d)
 {
     struct operand o[2];
     sym_t shape[NDIM_MAX], out[NDIM_MAX];
@@ -1409,7 +1409,7 @@ RULE(instance_norm)
 /* tensor_split(self, indices_or_sections, dim) and h/v/dsplit: views; n sections give
  * n % k pieces of n // k + 1 first, a list of indices the pieces between them. */
 int tensor_split_along(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t dim,
-                              const struct cgs_arg *how, bool must_divide, struct cgs_diag *d)
+                       const struct cgs_arg *how, bool must_divide, struct cgs_diag *d)
 {
     sym_t sizes[NDIM_MAX * 4];
     int64_t total, k, v;

@@ -185,7 +185,7 @@ struct cgs_val *new_val(struct cgs_shape_ctx *sc, enum cgs_val_kind kind)
 }
 
 struct cgs_tensor *fill_tensor(struct cgs_shape_ctx *sc, struct cgs_val *v, uint32_t ndim,
-                                      enum cgs_dtype dtype, const char *device)
+                               enum cgs_dtype dtype, const char *device)
 {
     struct cgs_tensor *t = &v->u.t;
 
@@ -204,7 +204,7 @@ struct cgs_tensor *fill_tensor(struct cgs_shape_ctx *sc, struct cgs_val *v, uint
 }
 
 struct cgs_tensor *new_tensor_val(struct cgs_shape_ctx *sc, struct cgs_val **vp,
-                                         uint32_t ndim, enum cgs_dtype dtype, const char *device)
+                                  uint32_t ndim, enum cgs_dtype dtype, const char *device)
 {
     *vp = cgs_arena_alloc(sc->ar, sizeof(**vp));
     return fill_tensor(sc, *vp, ndim, dtype, device);
@@ -213,7 +213,7 @@ struct cgs_tensor *new_tensor_val(struct cgs_shape_ctx *sc, struct cgs_val **vp,
 
 /* A new tensor as the node's result. */
 struct cgs_tensor *out_tensor(struct cgs_shape_ctx *sc, uint32_t ndim, enum cgs_dtype dtype,
-                                     const char *device)
+                              const char *device)
 {
     return new_tensor_val(sc, &sc->out, ndim, dtype, device);
 }
@@ -231,7 +231,7 @@ bool tensor_known(const struct cgs_tensor *t)
 }
 
 void contiguous_strides(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t *shape,
-                               sym_t *stride)
+                        sym_t *stride)
 {
     sym_t m = K(sc, 1);
     uint32_t i;
@@ -244,7 +244,7 @@ void contiguous_strides(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t *shap
 
 /* Strides of a dense tensor laid out in the physical order perm (outermost first). */
 void permuted_strides(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t *shape,
-                             const uint32_t *perm, sym_t *stride)
+                      const uint32_t *perm, sym_t *stride)
 {
     sym_t m = K(sc, 1);
     uint32_t i;
@@ -256,7 +256,7 @@ void permuted_strides(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t *shape,
 }
 
 void channels_last_strides(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t *shape,
-                                  sym_t *stride)
+                           sym_t *stride)
 {
     uint32_t perm[5] = {0, 2, 3, 1, 0};
 
@@ -271,7 +271,7 @@ void channels_last_strides(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t *s
 
 /* Hint arrays of a tensor's sizes and strides. */
 void hints(const struct cgs_shape_ctx *sc, const struct cgs_tensor *t, int64_t *sz,
-                  int64_t *st)
+           int64_t *st)
 {
     uint32_t i;
 
@@ -376,7 +376,7 @@ bool ge_nn(int64_t a, int64_t b)
  * FakeTensor fast path already decided.
  */
 void elementwise_strides(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t *shape,
-                                uint32_t nt, int64_t (*st)[NDIM_MAX], sym_t *out)
+                         uint32_t nt, int64_t (*st)[NDIM_MAX], sym_t *out)
 {
     int64_t sz[NDIM_MAX];
     uint32_t perm[NDIM_MAX], phys[NDIM_MAX], i, k;
@@ -443,7 +443,7 @@ void elementwise_strides(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t *sha
 
 /* Strides an operand shows when broadcast to nd dims of sizes out_sz. */
 void broadcast_hint_strides(const struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
-                                   uint32_t nd, const int64_t *out_sz, int64_t *st)
+                            uint32_t nd, const int64_t *out_sz, int64_t *st)
 {
     uint32_t off = nd - t->ndim, i;
 
@@ -676,7 +676,7 @@ const struct cgs_val *node_val(const struct cgs_shape_ctx *sc, const struct cgs_
  * -CGS_E_UNKNOWN when not known (yet), -CGS_E_INVAL when not a tensor.
  */
 int arg_tensor(struct cgs_shape_ctx *sc, const struct cgs_arg *a,
-                      const struct cgs_tensor **t)
+               const struct cgs_tensor **t)
 {
     const struct cgs_val *v;
 
@@ -698,7 +698,7 @@ int arg_tensor(struct cgs_shape_ctx *sc, const struct cgs_arg *a,
 
 /* A tensor parameter that must be there: 0, or an error code with d filled. */
 int need_tensor(struct cgs_shape_ctx *sc, const char *name, const struct cgs_tensor **t,
-                       struct cgs_diag *d)
+                struct cgs_diag *d)
 {
     int rc = arg_tensor(sc, A(sc, name), t);
 
@@ -870,7 +870,7 @@ bool wrap_dim(int64_t dim, uint32_t rank, uint32_t *out)
 }
 
 int dim_arg(struct cgs_shape_ctx *sc, const char *name, uint32_t rank, uint32_t *out,
-                   struct cgs_diag *d)
+            struct cgs_diag *d)
 {
     int64_t v;
 
@@ -1064,7 +1064,7 @@ struct cgs_val *new_list(struct cgs_shape_ctx *sc, uint32_t n)
 
 /* A copy of t's metadata with fresh arrays (for views to edit). */
 struct cgs_tensor *copy_tensor(struct cgs_shape_ctx *sc, struct cgs_val *v,
-                                      const struct cgs_tensor *t, uint32_t ndim)
+                               const struct cgs_tensor *t, uint32_t ndim)
 {
     struct cgs_tensor *o = fill_tensor(sc, v, ndim, t->dtype, t->device);
 
@@ -1075,7 +1075,7 @@ struct cgs_tensor *copy_tensor(struct cgs_shape_ctx *sc, struct cgs_val *v,
 
 /* Python-style broadcast of shapes; 0 or an error. */
 int broadcast(struct cgs_shape_ctx *sc, const struct operand *o, uint32_t n, sym_t *shape,
-                     uint32_t *nd, struct cgs_diag *d)
+              uint32_t *nd, struct cgs_diag *d)
 {
     uint32_t i, k, r = 0;
 
@@ -1137,7 +1137,7 @@ const char *device_of(const struct operand *o, uint32_t n)
  * contiguous or all channels-last) applies first.
  */
 int elementwise(struct cgs_shape_ctx *sc, const struct operand *o, uint32_t n,
-                       enum cgs_dtype dtype, bool fast, struct cgs_diag *d)
+                enum cgs_dtype dtype, bool fast, struct cgs_diag *d)
 {
     sym_t shape[NDIM_MAX];
     int64_t sz[NDIM_MAX], st[4][NDIM_MAX];
@@ -1185,7 +1185,7 @@ int elementwise(struct cgs_shape_ctx *sc, const struct operand *o, uint32_t n,
 
 /* Operands from the first `count` schema parameters. */
 int operands(struct cgs_shape_ctx *sc, uint32_t count, struct operand *o, uint32_t *n,
-                    struct cgs_diag *d)
+             struct cgs_diag *d)
 {
     uint32_t i;
 
@@ -1386,7 +1386,7 @@ RULE(logic_binary)
 /* Scalar arithmetic on SymInts (operator.add on sizes and the like): the registry's ARITH
  * flags say which. */
 int scalar_arith(struct cgs_shape_ctx *sc, const struct cgs_node *n, const struct operand *o,
-                        uint32_t cnt, struct cgs_diag *d)
+                 uint32_t cnt, struct cgs_diag *d)
 {
     unsigned f = sc->op->flags;
     sym_t a, b, r = NULL;
@@ -1421,7 +1421,7 @@ int scalar_arith(struct cgs_shape_ctx *sc, const struct cgs_node *n, const struc
 }
 
 int binary_with(const struct cgs_node *n, struct cgs_shape_ctx *sc, int mode, uint32_t count,
-                       struct cgs_diag *d)
+                struct cgs_diag *d)
 {
     struct operand o[4];
     enum cgs_dtype dt;

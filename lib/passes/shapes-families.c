@@ -84,7 +84,7 @@ RULE(max_unpool_f3) { (void)n; return max_unpool_with(sc, 3, d); }
 
 /* The matrix-vector family: contiguous results of the promoted dtype. */
 int matvec(struct cgs_shape_ctx *sc, const char *a, const char *b, int kind,
-                  struct cgs_diag *d)
+           struct cgs_diag *d)
 {
     const struct cgs_tensor *x, *y;
     sym_t shape[2];
@@ -145,7 +145,7 @@ RULE(eye)
 
 /* diagonal(self, offset, dim1, dim2): a view, the diagonal as the last dim. */
 int diagonal_view(struct cgs_shape_ctx *sc, const struct cgs_tensor **tp,
-                         struct cgs_tensor **op, struct cgs_diag *d)
+                  struct cgs_tensor **op, struct cgs_diag *d)
 {
     const struct cgs_tensor *t;
     struct cgs_tensor *o;
@@ -283,7 +283,7 @@ RULE(atleast_2d) { (void)n; return atleast(sc, 2, d); }
  * or a contiguous batch of column-major matrices: the last two dims (1, max(m, 1)).
  */
 void lapack_fill(struct cgs_shape_ctx *sc, struct cgs_val *v, uint32_t nd,
-                        const sym_t *shape, enum cgs_dtype dt, const char *dev, bool col_major)
+                 const sym_t *shape, enum cgs_dtype dt, const char *dev, bool col_major)
 {
     struct cgs_tensor *t = fill_dense(sc, v, nd, shape, dt, dev, false);
     sym_t mult = K(sc, 1);
@@ -299,7 +299,7 @@ void lapack_fill(struct cgs_shape_ctx *sc, struct cgs_val *v, uint32_t nd,
 }
 
 int square_input(struct cgs_shape_ctx *sc, const char *name, const struct cgs_tensor **t,
-                        struct cgs_diag *d)
+                 struct cgs_diag *d)
 {
     // the matrix is the first argument, whatever its name (A, self, input)
     (void)name;
@@ -604,7 +604,7 @@ struct cgs_graph *body_of(struct cgs_shape_ctx *sc, const struct cgs_arg *a)
  * and give the HOP node the body's outputs (a tuple, as the HOP returns).
  */
 int enter_body(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct cgs_graph *body,
-                      const struct cgs_arg *ops, uint32_t count, struct cgs_diag *d)
+               const struct cgs_arg *ops, uint32_t count, struct cgs_diag *d)
 {
     const struct cgs_val **in;
     struct cgs_shapes_opts o = {0};
@@ -737,7 +737,7 @@ bool wrapped_op_returns_none(const struct cgs_shape_ctx *sc, const char *target)
 /* clone_preserve_strides(a): a fresh tensor with a's shape and strides at offset 0 (torch's
  * torch._prims_common.clone_preserve_strides). 0, or -1 when a is not a known tensor. */
 int clone_preserve_strides(struct cgs_shape_ctx *sc, struct cgs_val *out,
-                                  const struct cgs_arg *a)
+                           const struct cgs_arg *a)
 {
     const struct cgs_val *b = node_val(sc, a);
     struct cgs_tensor *o;
@@ -754,7 +754,7 @@ int clone_preserve_strides(struct cgs_shape_ctx *sc, struct cgs_val *out,
 /* A wrapped op's result must be None (declared, or the registry's NOVALUE) for an
  * auto_functionalized to be followed: 0, or the message saying to declare it. */
 int wrapped_none_or_say(const struct cgs_shape_ctx *sc, const char *target,
-                               struct cgs_diag *d)
+                        struct cgs_diag *d)
 {
     if (wrapped_op_returns_none(sc, target))
         return 0;

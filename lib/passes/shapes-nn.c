@@ -247,7 +247,7 @@ RULE(sym_sum)
 
 /* A fresh dense tensor as result: contiguous, or channels-last when cl. */
 struct cgs_tensor *out_dense(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t *shape,
-                                    enum cgs_dtype dt, const char *dev, bool cl)
+                             enum cgs_dtype dt, const char *dev, bool cl)
 {
     struct cgs_tensor *o = out_tensor(sc, nd, dt, dev);
 
@@ -260,8 +260,8 @@ struct cgs_tensor *out_dense(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t 
 }
 
 struct cgs_tensor *fill_dense(struct cgs_shape_ctx *sc, struct cgs_val *v, uint32_t nd,
-                                     const sym_t *shape, enum cgs_dtype dt, const char *dev,
-                                     bool cl)
+                              const sym_t *shape, enum cgs_dtype dt, const char *dev,
+                              bool cl)
 {
     struct cgs_tensor *o = fill_tensor(sc, v, nd, dt, dev);
 
@@ -275,7 +275,7 @@ struct cgs_tensor *fill_dense(struct cgs_shape_ctx *sc, struct cgs_val *v, uint3
 
 /* stride/padding/dilation style parameter expanded to k entries. */
 int spatial_param(struct cgs_shape_ctx *sc, const char *name, uint32_t k, int64_t def,
-                         sym_t *out, struct cgs_diag *d)
+                  sym_t *out, struct cgs_diag *d)
 {
     const struct cgs_arg *a = A(sc, name);
     sym_t got[NDIM_MAX];
@@ -303,7 +303,7 @@ int spatial_param(struct cgs_shape_ctx *sc, const char *name, uint32_t k, int64_
 
 /* Convolution memory format as FakeTensor's conv decides it (cuDNN's suggestion). */
 bool conv_cl(struct cgs_shape_ctx *sc, const struct cgs_tensor *in,
-                    const struct cgs_tensor *w)
+             const struct cgs_tensor *w)
 {
     if (w->ndim != 4 && w->ndim != 5)
         return false;
@@ -429,7 +429,7 @@ RULE(batch_norm)
  * (5 for the _functional forms, 4 with the cudnn reserve buffer of _batch_norm_with_update
  * and cudnn_batch_norm, empty unless cuDNN asks for one). */
 int batch_norm_outputs(struct cgs_shape_ctx *sc, uint32_t cnt, bool reserve,
-                              struct cgs_diag *d)
+                       struct cgs_diag *d)
 {
     const struct cgs_tensor *in;
     uint32_t i;
@@ -548,7 +548,7 @@ RULE(linear)
 }
 
 int mm_of(struct cgs_shape_ctx *sc, const struct cgs_tensor *a, const struct cgs_tensor *b,
-                 struct cgs_diag *d)
+          struct cgs_diag *d)
 {
     sym_t shape[2];
 
@@ -583,7 +583,7 @@ RULE(addmm)
 }
 
 int bmm_of(struct cgs_shape_ctx *sc, const struct cgs_tensor *a, const struct cgs_tensor *b,
-                  struct cgs_diag *d)
+           struct cgs_diag *d)
 {
     sym_t shape[3];
 
@@ -650,8 +650,8 @@ RULE(matmul)
 
 /* Reduced shape over dims (none = all). */
 int reduce_shape(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
-                        const struct cgs_arg *da, bool keep, sym_t *shape, uint32_t *nd,
-                        struct cgs_diag *d)
+                 const struct cgs_arg *da, bool keep, sym_t *shape, uint32_t *nd,
+                 struct cgs_diag *d)
 {
     sym_t dims[NDIM_MAX];
     bool red[NDIM_MAX] = {false};
@@ -685,7 +685,7 @@ int reduce_shape(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
 }
 
 int reduce_with(const struct cgs_node *n, struct cgs_shape_ctx *sc, int mode,
-                       struct cgs_diag *d)
+                struct cgs_diag *d)
 {
     (void)n;
     const struct cgs_tensor *t;
@@ -773,7 +773,7 @@ RULE(diff)
 }
 
 int embedding_of(struct cgs_shape_ctx *sc, const struct cgs_tensor *w,
-                        const struct cgs_tensor *ix, struct cgs_diag *d)
+                 const struct cgs_tensor *ix, struct cgs_diag *d)
 {
     sym_t shape[NDIM_MAX];
     uint32_t nd;
@@ -809,7 +809,7 @@ RULE(embedding_f)
 
 /* The tensors of a list argument (known ones only); 0 or -CGS_E_*. */
 int tensor_list(struct cgs_shape_ctx *sc, const struct cgs_arg *a, struct operand *o,
-                       uint32_t *cnt, uint32_t max, struct cgs_diag *d)
+                uint32_t *cnt, uint32_t max, struct cgs_diag *d)
 {
     uint32_t i;
 
@@ -1119,7 +1119,7 @@ RULE(adaptive_pool)
 
 /* Pooling output size (ATen's pooling_output_shape). */
 sym_t pool_size(struct cgs_shape_ctx *sc, sym_t in, int64_t k, int64_t s, int64_t p,
-                       int64_t dil, bool ceil_mode)
+                int64_t dil, bool ceil_mode)
 {
     sym_t r = S_add(sc, in, K(sc, 2 * p - dil * (k - 1) - 1 + (ceil_mode ? s - 1 : 0)));
     sym_t out = S_add(sc, S_div(sc, r, K(sc, s)), K(sc, 1));
@@ -1132,7 +1132,7 @@ sym_t pool_size(struct cgs_shape_ctx *sc, sym_t in, int64_t k, int64_t s, int64_
 
 /* Pooled shape of t; kernel/stride/padding/dilation from the schema. */
 int pool_shape(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, bool has_dil,
-                      uint32_t nsp, sym_t *shape, struct cgs_diag *d)
+               uint32_t nsp, sym_t *shape, struct cgs_diag *d)
 {
     sym_t k[3], s[NDIM_MAX], p[3], dl[3];
     int64_t kv[3], sv[3], pv[3], dv[3];
@@ -1262,7 +1262,7 @@ RULE(pool_backward)
 
 /* Attention output [B, H, L, Ev] laid out as [B, L, H, Ev] (transposed back). */
 struct cgs_tensor *fill_bshd(struct cgs_shape_ctx *sc, struct cgs_val *v,
-                                    const struct cgs_tensor *q, const struct cgs_tensor *val)
+                             const struct cgs_tensor *q, const struct cgs_tensor *val)
 {
     struct cgs_tensor *o = fill_tensor(sc, v, q->ndim, q->dtype, q->device);
     static const uint32_t perm4[] = {0, 2, 1, 3};

@@ -9,8 +9,8 @@
  * output allocated contiguous as [batch, out_sizes[dim[0]], ...] and strided back.
  */
 void exec_fft_strides(struct cgs_shape_ctx *sc, uint32_t nd, const int64_t *in_st,
-                             const sym_t *out_sz, const uint32_t *dims, uint32_t nt,
-                             sym_t *out_st)
+                      const sym_t *out_sz, const uint32_t *dims, uint32_t nt,
+                      sym_t *out_st)
 {
     uint32_t perm[NDIM_MAX], nb = 0, i, j;
     bool tr[NDIM_MAX] = {false};
@@ -45,7 +45,7 @@ void exec_fft_strides(struct cgs_shape_ctx *sc, uint32_t nd, const int64_t *in_s
 }
 
 int fft_dims(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t *dims,
-                    uint32_t *nt, struct cgs_diag *d)
+             uint32_t *nt, struct cgs_diag *d)
 {
     sym_t dv[NDIM_MAX];
     uint32_t i;
@@ -79,7 +79,7 @@ bool fft_optimized(const uint32_t *dims, uint32_t nt)
  * tracked).
  */
 int fft_run(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const uint32_t *dims,
-                   uint32_t nt, int kind, bool onesided, sym_t last, struct cgs_diag *d)
+            uint32_t nt, int kind, bool onesided, sym_t last, struct cgs_diag *d)
 {
     struct cgs_tensor *o;
     int64_t sz[NDIM_MAX], st[NDIM_MAX];
@@ -398,7 +398,7 @@ RULE(softmax)
 
 /* A dense copy of t with dtype dt laid out per memory format name (NULL = preserve). */
 int copy_like(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, enum cgs_dtype dt,
-                     const char *memfmt, const char *device)
+              const char *memfmt, const char *device)
 {
     struct cgs_tensor *o = out_tensor(sc, t->ndim, dt != CGS_DTYPE_UNKNOWN ? dt : t->dtype,
                                       device ? device : t->device);
@@ -602,7 +602,7 @@ sym_t numel_of(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t *shape)
 
 /* Resolve one -1 in a requested shape against numel (infer_size). */
 int infer_size(struct cgs_shape_ctx *sc, sym_t numel, sym_t *shape, uint32_t nd,
-                      struct cgs_diag *d)
+               struct cgs_diag *d)
 {
     uint32_t i, neg = nd;
     sym_t known = K(sc, 1);
@@ -632,7 +632,7 @@ int infer_size(struct cgs_shape_ctx *sc, sym_t numel, sym_t *shape, uint32_t nd,
 
 /* ATen's computeStride: strides of a view of t as shape, or false when not viewable. */
 bool view_strides(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t nd,
-                         const sym_t *shape, sym_t *stride)
+                  const sym_t *shape, sym_t *stride)
 {
     int64_t osz[NDIM_MAX], ost[NDIM_MAX], tensor_numel = 1, view_numel = 1;
     sym_t chunk_base, s_tensor_numel, s_view_numel;
@@ -677,7 +677,7 @@ bool view_strides(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t
 
 /* view / reshape to the shape in parameter `name`; reshape copies when it must. */
 int view_to(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, sym_t *shape, uint32_t nd,
-                   bool can_copy, struct cgs_diag *d)
+            bool can_copy, struct cgs_diag *d)
 {
     struct cgs_tensor *o;
     uint32_t i;
@@ -698,7 +698,7 @@ int view_to(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, sym_t *shape, 
 }
 
 int shape_param(struct cgs_shape_ctx *sc, const struct cgs_arg *a, sym_t *shape,
-                       uint32_t *nd, struct cgs_diag *d)
+                uint32_t *nd, struct cgs_diag *d)
 {
     int rc = ints_of(sc, a, shape, nd);
 
@@ -779,7 +779,7 @@ RULE(view_dtype)
 
 /* A fresh view value of t (same offset) with ndim dims, as the node's result. */
 struct cgs_tensor *out_view(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
-                                   uint32_t nd)
+                            uint32_t nd)
 {
     struct cgs_val *v = new_val(sc, CGS_VAL_TENSOR);
 
@@ -912,7 +912,7 @@ RULE(squeeze)
 }
 
 int expand_to(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const sym_t *size,
-                     uint32_t nd, struct cgs_diag *d)
+              uint32_t nd, struct cgs_diag *d)
 {
     struct cgs_tensor *o;
     uint32_t i;
@@ -977,7 +977,7 @@ RULE(expand_as)
 
 /* select(dim, index) into a given value slot. */
 int select_into(struct cgs_shape_ctx *sc, struct cgs_val *v, const struct cgs_tensor *t,
-                       uint32_t dim, sym_t index, struct cgs_diag *d)
+                uint32_t dim, sym_t index, struct cgs_diag *d)
 {
     struct cgs_tensor *o = copy_tensor(sc, v, t, t->ndim - 1);
     uint32_t i, j = 0;
@@ -1044,7 +1044,7 @@ sym_t slice_bound(struct cgs_shape_ctx *sc, sym_t b, sym_t size, bool is_end)
 }
 
 int slice_into(struct cgs_shape_ctx *sc, struct cgs_tensor *o, const struct cgs_tensor *t,
-                      uint32_t dim, sym_t start, sym_t end, int64_t step, struct cgs_diag *d)
+               uint32_t dim, sym_t start, sym_t end, int64_t step, struct cgs_diag *d)
 {
     sym_t len;
 
@@ -1153,7 +1153,7 @@ RULE(unbind)
 
 /* Pieces along dim of the given sizes, as a list of views. */
 int split_into(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t dim,
-                      const sym_t *sizes, uint32_t cnt)
+               const sym_t *sizes, uint32_t cnt)
 {
     sym_t start = K(sc, 0);
     uint32_t i;
@@ -1301,7 +1301,7 @@ RULE(as_strided)
 
 /* tensor[index]: ints select, slices slice, None adds a dim, ... skips ahead. */
 int index_tensor(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
-                        const struct cgs_arg *ix, struct cgs_diag *d)
+                 const struct cgs_arg *ix, struct cgs_diag *d)
 {
     const struct cgs_arg *items = ix;
     uint32_t cnt = 1, i, dim = 0, used = 0;
@@ -1398,7 +1398,7 @@ int index_tensor(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
  * when x is contiguous (other layouts are not tracked).
  */
 int list_index(struct cgs_shape_ctx *sc, const struct cgs_tensor *t,
-                      const struct cgs_arg *b, struct cgs_diag *d)
+               const struct cgs_arg *b, struct cgs_diag *d)
 {
     sym_t shape[NDIM_MAX];
     int64_t sz[NDIM_MAX], st[NDIM_MAX];

@@ -35,7 +35,7 @@ const char *arena_msg(struct cgs_arena *ar, const char *s)
 
 /* The argument a declaration names: a position, or a keyword. */
 const struct cgs_val *decl_arg(struct cgs_shape_ctx *sc, const struct cgs_node *n,
-                                      const struct cgs_decl_ref *ref)
+                               const struct cgs_decl_ref *ref)
 {
     if (ref->pos >= 0)
         return (uint32_t)ref->pos < n->n_args ? node_val(sc, &n->args[ref->pos]) : NULL;
@@ -55,7 +55,7 @@ void ref_text(const struct cgs_decl_ref *ref, char *buf, size_t n)
 
 /* A declared operator's value (lib/readers/opdecl.h). */
 int infer_declared(struct cgs_shape_ctx *sc, const struct cgs_node *n,
-                          const struct cgs_decl *dc, struct cgs_diag *d)
+                   const struct cgs_decl *dc, struct cgs_diag *d)
 {
     struct cgs_val *list = dc->n_outs > 1 ? new_list(sc, dc->n_outs) : NULL;
     char what[300];
@@ -231,7 +231,7 @@ void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct cgs_s
  * operator, a rule that gave up on known inputs) the node is a root cause itself.
  */
 void blame(const struct cgs_graph *g, struct cgs_shapes *res, const struct cgs_node *n,
-                  struct cgs_shape_node *r, bool reinfer)
+           struct cgs_shape_node *r, bool reinfer)
 {
     uint32_t k;
 
@@ -449,7 +449,7 @@ int cgs_val_bytes(const struct cgs_val *v, cgs_sym_lookup_fn lookup, void *ud, i
 }
 
 const struct cgs_sym *bind_dim(struct cgs_symctx *sx, const struct cgs_sym *e,
-                                      cgs_sym_lookup_fn lookup, void *ud)
+                               cgs_sym_lookup_fn lookup, void *ud)
 {
     int64_t v;
 
