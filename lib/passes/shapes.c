@@ -133,6 +133,31 @@ int infer_declared(struct cgs_shape_ctx *sc, const struct cgs_node *n,
     return 0;
 }
 
+/*
+ * What every rule's result must be, whatever the family (a broken one is a bug in cgscope, not
+ * bad input: it aborts with the node named): a tensor's rank within CGS_MAX_NDIM, its shape
+ * array there for a known rank, strides and shape of the same rank; lists nested boundedly.
+ */
+static void check_result(const struct cgs_val *v, const struct cgs_node *n, unsigned depth)
+{
+    if (!v)
+        return;
+    if (depth > 64)
+        CGS_BUG("shape rule for %s: a result nested past 64 lists", n->name);
+    if (v->kind == CGS_VAL_TENSOR) {
+        const struct cgs_tensor *t = &v->u.t;
+        if (t->ndim != CGS_NDIM_UNKNOWN && t->ndim > CGS_MAX_NDIM)
+            CGS_BUG("shape rule for %s: rank %u past CGS_MAX_NDIM", n->name, t->ndim);
+        if (t->ndim != CGS_NDIM_UNKNOWN && t->ndim && !t->shape)
+            CGS_BUG("shape rule for %s: rank %u without a shape", n->name, t->ndim);
+    } else if (v->kind == CGS_VAL_LIST) {
+        if (v->n && !v->u.items)
+            CGS_BUG("shape rule for %s: a list of %u without items", n->name, v->n);
+        for (uint32_t i = 0; i < v->n; i++)
+            check_result(&v->u.items[i], n, depth + 1);
+    }
+}
+
 void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct cgs_shape_node *r)
 {
     struct cgs_diag d = CGS_DIAG_INIT;
@@ -209,6 +234,8 @@ void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct cgs_s
         rc = bind_args(sc, n, &d);
     if (!rc)
         rc = sc->op->infer(n, sc, &d);
+    if (!rc)
+        check_result(sc->out, n, 0);
     r->val = sc->out;
     if (rc == 0) {
         r->status = CGS_SHAPE_OK;
