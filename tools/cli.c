@@ -244,6 +244,32 @@ int cli_load_opdecls(struct cgs_opdecls *ds, const char *const *files, size_t n_
     return rc;
 }
 
+static cJSON *node_names(struct cgs_node *const *nodes, uint32_t n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (uint32_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(nodes[i]->name));
+    return a;
+}
+
+cJSON *cli_piece_json(const struct cgs_split *s, uint32_t i)
+{
+    const struct cgs_split_piece *p = &s->pieces[i];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", p->name);
+    cJSON_AddNumberToObject(o, "graph_id", (double)p->graph_id);
+    cJSON_AddBoolToObject(o, "is_splitting_graph", p->is_splitting_graph);
+    cJSON_AddItemToObject(o, "nodes", node_names(p->nodes, p->n_nodes));
+    cJSON_AddNumberToObject(o, "n_nodes", p->n_nodes);
+    cJSON_AddItemToObject(o, "inputs", node_names(p->inputs, p->n_inputs));
+    cJSON_AddItemToObject(o, "outputs", node_names(p->outputs, p->n_outputs));
+    if (p->compile_index >= 0)
+        cJSON_AddNumberToObject(o, "compile_index", p->compile_index);
+    else
+        cJSON_AddNullToObject(o, "compile_index");
+    return o;
+}
+
 static void warn_line(const char *msg, void *ctx)
 {
     (void)ctx;

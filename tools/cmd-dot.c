@@ -70,7 +70,8 @@ CLI_SPLIT_PRESETS_HELP
             "layout expected to take more than 3 s says so and, on a terminal, counts.\n\n"
             "JSON keys: format, version, graph, output, image_format, bytes, view,\n"
             "view_reason, graph_nodes, nodes_drawn, edges_drawn, clusters, boxes, flagged,\n"
-            "pieces [{name, nodes, is_splitting_graph}], layout {width_pt, height_pt,\n"
+            "pieces [a piece as split --json writes it: {name, graph_id, is_splitting_graph,\n"
+            "nodes [names], n_nodes, inputs, outputs, compile_index}], layout {width_pt, height_pt,\n"
             "width_px, height_px, long_edges, virtual_nodes, estimated_seconds}.\n\n"
             "examples:\n"
             "  cgscope dot samples/cgs_transformer_dyn.json --split-ops cgs.attention -o t.svg\n"
@@ -754,13 +755,8 @@ static int run(int argc, char **argv)
         cJSON_AddNumberToObject(doc, "flagged", st.flagged);
         if (s) {
             cJSON *a = cJSON_AddArrayToObject(doc, "pieces");
-            for (uint32_t i = 0; i < s->n_pieces; i++) {
-                cJSON *p = cJSON_CreateObject();
-                cJSON_AddStringToObject(p, "name", s->pieces[i].name);
-                cJSON_AddNumberToObject(p, "nodes", s->pieces[i].n_nodes);
-                cJSON_AddBoolToObject(p, "is_splitting_graph", s->pieces[i].is_splitting_graph);
-                cJSON_AddItemToArray(a, p);
-            }
+            for (uint32_t i = 0; i < s->n_pieces; i++)
+                cJSON_AddItemToArray(a, cli_piece_json(s, i));
         } else {
             cJSON_AddNullToObject(doc, "pieces");
         }

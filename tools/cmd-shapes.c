@@ -45,7 +45,9 @@ const struct cmd cmd_shapes = {
             "JSON keys: nodes [{name, op, target, val, status, reason, root_cause, match, recorded,\n"
             "bound, bytes}], root_causes [{node, target, status, reason, blocks}] (most blocking\n"
             "first), summary {nodes, inferred, matched, mismatched, unknown, partial, errors,\n"
-            "validated}, bindings {sym: int}, total_bytes, pieces [{name, nodes, bytes}].\n"
+            "validated}, bindings {sym: int}, total_bytes, pieces [a piece as split --json\n"
+            "writes it: {name, graph_id, is_splitting_graph, nodes [names], n_nodes, inputs,\n"
+            "outputs, compile_index}, and bytes].\n"
             "status is ok, partial, unknown_op or error; match is true, false or \"strides\"\n"
             "(same shape and dtype, other strides); bound is val at the --bind values;\n"
             "validated: every node inferred and none differing from what torch recorded.\n\n"
@@ -382,9 +384,7 @@ static int piece_bytes(struct cgs_graph *g, const struct cgs_shapes *s, const ch
             sum += known ? b : 0;
         }
         if (doc) {
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "name", pc->name);
-            cJSON_AddNumberToObject(o, "nodes", pc->n_nodes);
+            cJSON *o = cli_piece_json(sp, p);
             if (known)
                 cJSON_AddNumberToObject(o, "bytes", (double)sum);
             else

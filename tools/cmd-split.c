@@ -40,7 +40,8 @@ CLI_SPLIT_PRESETS_HELP
         "  --model NAME            the model to read from a .pt2 archive holding several\n"
         "  -h, --help              show this help\n\n"
         "JSON keys: graph, policy, splitting_ops, pieces [{name, graph_id,\n"
-        "is_splitting_graph, nodes, inputs, outputs, compile_index, sym_shape_indices,\n"
+        "is_splitting_graph, nodes [names], n_nodes, inputs, outputs, compile_index,\n"
+        "sym_shape_indices,\n"
         "input_vals, output_vals, first_line, last_line, capturable, capturable_reasons}],\n"
         "boundaries [{after, before, node, rule, op, reason, source}], lint [{piece, node,\n"
         "kind, level, reason}], unmatched_ops [{op, suggestions}], counters {graphs_seen,\n"
@@ -169,14 +170,6 @@ static void describe_node_val(const struct cgs_node *n, struct cgs_buf *b)
 
 /* ---- JSON ----------------------------------------------------------------------------- */
 
-static cJSON *names_json(struct cgs_node *const *nodes, uint32_t n)
-{
-    cJSON *a = cJSON_CreateArray();
-    for (uint32_t i = 0; i < n; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateString(nodes[i]->name));
-    return a;
-}
-
 static cJSON *vals_json(struct cgs_node *const *nodes, uint32_t n)
 {
     cJSON *a = cJSON_CreateArray();
@@ -213,17 +206,7 @@ static cJSON *piece_json(void *ctx, size_t idx)
     const uint32_t *first = pc->first, *blocking = pc->blocking;
     uint32_t i = (uint32_t)idx;
     const struct cgs_split_piece *p = &s->pieces[i];
-    cJSON *o = cJSON_CreateObject(), *a;
-    cJSON_AddStringToObject(o, "name", p->name);
-    cJSON_AddNumberToObject(o, "graph_id", (double)p->graph_id);
-    cJSON_AddBoolToObject(o, "is_splitting_graph", p->is_splitting_graph);
-    cJSON_AddItemToObject(o, "nodes", names_json(p->nodes, p->n_nodes));
-    cJSON_AddItemToObject(o, "inputs", names_json(p->inputs, p->n_inputs));
-    cJSON_AddItemToObject(o, "outputs", names_json(p->outputs, p->n_outputs));
-    if (p->compile_index >= 0)
-        cJSON_AddNumberToObject(o, "compile_index", p->compile_index);
-    else
-        cJSON_AddNullToObject(o, "compile_index");
+    cJSON *o = cli_piece_json(s, i), *a;
     a = cJSON_AddArrayToObject(o, "sym_shape_indices");
     for (uint32_t k = 0; k < p->n_sym_shape_indices; k++)
         cJSON_AddItemToArray(a, cJSON_CreateNumber(p->sym_shape_indices[k]));

@@ -58,6 +58,14 @@ struct cgs_graph *cli_load_graph(const char *path, const char *model);
  * kinds in want (bits of enum cgs_src_kind) was read, else an error saying nothing could be
  * and CGS_EXIT_BAD_INPUT. wanted: "a TORCH_TRACE log".
  */
+/*
+ * A piece as every command writes it in JSON: name, graph_id, is_splitting_graph, nodes (their
+ * names), n_nodes, inputs, outputs (names), compile_index (null for a splitting piece).
+ * `split --json` adds its own keys to it; `dot` and `shapes` add theirs.
+ */
+struct cgs_split;
+cJSON *cli_piece_json(const struct cgs_split *s, uint32_t i);
+
 struct cgs_follow;
 int cli_sources_read(const struct cgs_follow *f, unsigned want, const char *wanted);
 

@@ -72,9 +72,24 @@ import json, sys
 doc = json.load(open(sys.argv[1]))
 want = json.load(open(sys.argv[2]))
 assert [p["name"] for p in doc["pieces"]] == [p["name"] for p in want["pieces"]], doc["pieces"]
+# every piece holds torch's nodes (the sidecar lists them by name)
+assert [p["nodes"] for p in doc["pieces"]] == [p["nodes"] for p in want["pieces"]], doc["pieces"]
 # the attention piece holds one node: a float32 [2, 4, 16, 32] output
-att = [p for p in doc["pieces"] if p["nodes"] == 1][0]
+att = [p for p in doc["pieces"] if p["n_nodes"] == 1][0]
 assert att["bytes"] == 2 * 4 * 16 * 32 * 4, att
+PY
+# a piece is written the same by every command: split, dot and shapes agree on each key
+"$CGSCOPE" split --json --split-ops cgs.attention "$t" > "$T/split.json" || fail "split json"
+"$CGSCOPE" dot --json --split-ops cgs.attention --collapse pieces -o "$T/p.dot" "$t" > "$T/dot.json" || fail "dot json"
+python3 - "$out" "$T/split.json" "$T/dot.json" <<'PY' || fail "one piece writer"
+import json, sys
+sh, sp, dt = (json.load(open(f))["pieces"] for f in sys.argv[1:])
+keys = ["name", "graph_id", "is_splitting_graph", "nodes", "n_nodes", "inputs", "outputs", "compile_index"]
+for a, b, c in zip(sh, sp, dt):
+    for k in keys:
+        assert a[k] == b[k] == c[k], (k, a[k], b[k], c[k])
+    assert a["n_nodes"] == len(a["nodes"])
+assert len(sh) == len(sp) == len(dt)
 PY
 "$CGSCOPE" shapes --split-ops , "$t" >/dev/null 2>&1; rc=$?
 [ "$rc" = 0 ] || [ "$rc" = 2 ] || fail "empty --split-ops: exit $rc"
