@@ -58,6 +58,37 @@ static void test_links_and_interning(void **state)
     cgs_graph_free(g);
 }
 
+/* Module state, one answer for split and dot: the names Dynamo gives the placeholders it lifts
+   from a module (recorded in ../shared/fixtures' Dynamo graphs: l_self_modules_bn1_buffers_
+   running_mean_, l_self_modules_fc_parameters_weight_), a plain attribute, get_attr */
+static void test_module_state(void **state)
+{
+    struct cgs_graph *g = cgs_graph_new("m.json", "m");
+    struct cgs_node *w = cgs_graph_add_node(g, CGS_NODE_PLACEHOLDER,
+                                            "l_self_modules_fc_parameters_weight_",
+                                            "L_self_modules_fc_parameters_weight_");
+    struct cgs_node *b = cgs_graph_add_node(g, CGS_NODE_PLACEHOLDER,
+                                            "l_self_modules_bn1_buffers_running_mean_",
+                                            "L_self_modules_bn1_buffers_running_mean_");
+    struct cgs_node *t = cgs_graph_add_node(g, CGS_NODE_PLACEHOLDER, "l_self_scale", "L_self_scale");
+    struct cgs_node *x = cgs_graph_add_node(g, CGS_NODE_PLACEHOLDER, "l_x_", "L_x_");
+    struct cgs_node *c = cgs_graph_add_node(g, CGS_NODE_GET_ATTR, "_tensor_constant0",
+                                            "_tensor_constant0");
+    struct cgs_node *p = cgs_graph_add_node(g, CGS_NODE_PLACEHOLDER, "p_weight", "p_weight");
+    struct cgs_node *u = cgs_graph_add_node(g, CGS_NODE_PLACEHOLDER, "l_self_x", "l_self_x");
+    (void)state;
+    p->pt2_kind = CGS_PT2_PARAMETER;
+    u->pt2_kind = CGS_PT2_USER_INPUT; /* a .pt2's signature has the last word */
+    assert_int_equal(cgs_node_state(w), CGS_STATE_PARAMETER);
+    assert_int_equal(cgs_node_state(b), CGS_STATE_BUFFER);
+    assert_int_equal(cgs_node_state(t), CGS_STATE_ATTRIBUTE);
+    assert_int_equal(cgs_node_state(x), CGS_STATE_NONE);
+    assert_int_equal(cgs_node_state(c), CGS_STATE_CONSTANT);
+    assert_int_equal(cgs_node_state(p), CGS_STATE_PARAMETER);
+    assert_int_equal(cgs_node_state(u), CGS_STATE_NONE);
+    cgs_graph_free(g);
+}
+
 static void test_values(void **state)
 {
     struct cgs_diag d = CGS_DIAG_INIT;
@@ -89,6 +120,7 @@ static void test_values(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_links_and_interning),
+                                       cmocka_unit_test(test_module_state),
                                        cmocka_unit_test(test_values)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

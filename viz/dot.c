@@ -285,18 +285,11 @@ static bool source_line(const char *st, struct cgs_buf *b)
     return true;
 }
 
-/* A parameter, buffer or constant rather than a user input. */
+/* Module state (a parameter, buffer, constant or tensor attribute) rather than a user input:
+ * lib/ir/graph.h decides it for every pass and picture. */
 static bool is_param(const struct cgs_node *n)
 {
-    if (n->op == CGS_NODE_GET_ATTR)
-        return true;
-    if (n->op != CGS_NODE_PLACEHOLDER)
-        return false;
-    if (n->pt2_kind == CGS_PT2_PARAMETER || n->pt2_kind == CGS_PT2_BUFFER ||
-        n->pt2_kind == CGS_PT2_TENSOR_CONSTANT)
-        return true;
-    // Dynamo lifts module state as placeholders named L_self_...
-    return (n->target && !strncmp(n->target, "L_self_", 7)) || !strncmp(n->name, "l_self_", 7);
+    return cgs_node_state(n) != CGS_STATE_NONE;
 }
 
 static bool is_sym_input(const struct cgs_node *n)

@@ -408,3 +408,32 @@ const struct cgs_tensor *cgs_node_tensor(const struct cgs_node *n)
         v = &v->u.items[0];
     return v && v->kind == CGS_VAL_TENSOR ? &v->u.t : NULL;
 }
+
+static bool from_self(const char *s)
+{
+    return s && (!strncmp(s, "l_self_", 7) || !strncmp(s, "L_self_", 7));
+}
+
+enum cgs_state_kind cgs_node_state(const struct cgs_node *n)
+{
+    const char *name;
+    if (n->op == CGS_NODE_GET_ATTR)
+        return CGS_STATE_CONSTANT;
+    if (n->op != CGS_NODE_PLACEHOLDER)
+        return CGS_STATE_NONE;
+    switch (n->pt2_kind) {
+    case CGS_PT2_PARAMETER: return CGS_STATE_PARAMETER;
+    case CGS_PT2_BUFFER: return CGS_STATE_BUFFER;
+    case CGS_PT2_TENSOR_CONSTANT: return CGS_STATE_CONSTANT;
+    case CGS_PT2_NONE: break;
+    default: return CGS_STATE_NONE; /* the signature says what it is: not module state */
+    }
+    name = from_self(n->name) ? n->name : from_self(n->target) ? n->target : NULL;
+    if (!name)
+        return CGS_STATE_NONE;
+    if (strstr(name, "_parameters_"))
+        return CGS_STATE_PARAMETER;
+    if (strstr(name, "_buffers_"))
+        return CGS_STATE_BUFFER;
+    return CGS_STATE_ATTRIBUTE;
+}

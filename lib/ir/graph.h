@@ -182,6 +182,22 @@ struct cgs_node {
     uint32_t op_id;
 };
 
+/*
+ * Module state: what a node holds when it is not a user's input. One answer for every pass and
+ * picture. A .pt2 says it in its signature; Dynamo names the placeholders it lifts from the
+ * module by their source (L['self']._modules['bn']._buffers['running_mean'] becomes
+ * l_self_modules_bn_buffers_running_mean_; a plain tensor attribute L['self'].scale becomes
+ * l_self_scale); get_attr reads a constant of the graph module.
+ */
+enum cgs_state_kind {
+    CGS_STATE_NONE,      /* a user input, or not a placeholder / get_attr */
+    CGS_STATE_PARAMETER, /* a parameter (static: its address never changes) */
+    CGS_STATE_BUFFER,    /* a registered buffer (static) */
+    CGS_STATE_CONSTANT,  /* a tensor constant: get_attr, or a .pt2's lifted constant */
+    CGS_STATE_ATTRIBUTE, /* another tensor attribute of the module (not static for Dynamo) */
+};
+enum cgs_state_kind cgs_node_state(const struct cgs_node *n);
+
 /* ---- the graph ------------------------------------------------------------------ */
 
 enum cgs_stage {

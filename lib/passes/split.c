@@ -1257,21 +1257,12 @@ static const struct cgs_node *view_root(struct caches *c, const struct cgs_node 
     return NULL;
 }
 
-/*
- * A placeholder that holds module state (a parameter or a buffer): Dynamo marks them static
- * (its input names carry the source, L['self']._modules['bn']._buffers['running_mean'] ->
- * l_self_modules_bn_buffers_running_mean_), torch.export says so in its signature.
- */
+/* A placeholder whose address never changes for Dynamo: a parameter or a registered buffer
+ * (lib/ir/graph.h's cgs_node_state; a plain tensor attribute is not static). */
 static bool is_static_input(const struct cgs_node *n)
 {
-    const char *name = n->name;
-    if (n->pt2_kind == CGS_PT2_PARAMETER || n->pt2_kind == CGS_PT2_BUFFER)
-        return true;
-    if (n->pt2_kind != CGS_PT2_NONE || !name)
-        return false;
-    if (strncmp(name, "l_self_", 7) && strncmp(name, "L_self_", 7))
-        return false;
-    return strstr(name, "_parameters_") || strstr(name, "_buffers_");
+    enum cgs_state_kind k = cgs_node_state(n);
+    return n->op == CGS_NODE_PLACEHOLDER && (k == CGS_STATE_PARAMETER || k == CGS_STATE_BUFFER);
 }
 
 static bool is_unbacked_name(const char *s)
