@@ -18,6 +18,8 @@
 #include "lib/base/diag.h"
 #include "lib/readers/file.h"
 #include "lib/readers/json-scan.h"
+#include "lib/readers/pyframe.h"
+#include "lib/readers/sniff.h"
 #include "lib/base/strmap.h"
 
 static void test_arena(void **state)
@@ -223,10 +225,66 @@ static void test_json_scan_positions(void **state)
         }
 }
 
+/* Python traceback frames, as torch writes a node's stack_trace (the last frame is the user's
+   line) and a graph break's "User code traceback:" (frames after it, the compiler's own after
+   "Traceback (most recent call last)") */
+static void test_pyframe(void **state)
+{
+    const char *st = "  File \"/home/u/train.py\", line 40, in <module>\n    loss = model(x)\n"
+                     "  File \"/home/u/models/attn.py\", line 587, in forward\n"
+                     "    a = torch.ops.cgs.attention(q, k, v)\n";
+    const char *brk = "User code traceback:\n  File \"/x/model.py\", line 12, in forward\n"
+                      "    print(\"hi\")\n\nTraceback (most recent call last):\n"
+                      "  File \"/torch/_dynamo/x.py\", line 9, in f\n    raise\n";
+    struct cgs_pyframe f;
+    struct cgs_buf b = CGS_BUF_INIT;
+    (void)state;
+    assert_true(cgs_pyframe_last(st, NULL, &f));
+    assert_int_equal(f.line, 587);
+    assert_int_equal(f.name_len, 7);
+    assert_memory_equal(f.name, "forward", 7);
+    cgs_pyframe_format(&f, true, &b);
+    assert_string_equal(b.buf, "attn.py:587: a = torch.ops.cgs.attention(q, k, v)");
+    cgs_buf_release(&b);
+    cgs_pyframe_format(&f, false, &b);
+    assert_string_equal(b.buf, "attn.py:587");
+    cgs_buf_release(&b);
+    assert_true(cgs_pyframe_last(brk, strstr(brk, "\nTraceback"), &f));
+    assert_int_equal(f.file_len, strlen("/x/model.py"));
+    assert_memory_equal(f.file, "/x/model.py", f.file_len);
+    assert_int_equal(f.line, 12);
+    assert_false(cgs_pyframe_last("no frame here", NULL, &f));
+    assert_false(cgs_pyframe_last("File \"unterminated", NULL, &f));
+}
+
+/* the kinds every reader names a wrong file by, from the first bytes */
+static void test_sniff(void **state)
+{
+    (void)state;
+    assert_int_equal(cgs_sniff("\x89PNG\r\n\x1a\n", 8, NULL), CGS_IN_PNG);
+    assert_int_equal(cgs_sniff("\x1f\x8b\x08", 3, NULL), CGS_IN_GZIP);
+    assert_int_equal(cgs_sniff("\xfd" "7zXZ\0", 6, NULL), CGS_IN_XZ);
+    assert_int_equal(cgs_sniff("\x28\xb5\x2f\xfd", 4, NULL), CGS_IN_ZSTD);
+    assert_int_equal(cgs_sniff("CGSTRACE\1\0\0\0", 12, NULL), CGS_IN_CUPTI_TRACE);
+    assert_int_equal(cgs_sniff("", 0, NULL), CGS_IN_EMPTY);
+    assert_int_equal(cgs_sniff("{\"format\":\"cgscope.graph\"", strlen("{\"format\":\"cgscope.graph\""), NULL), CGS_IN_GRAPH_JSON);
+    assert_int_equal(cgs_sniff("{(None, 0, 'inductor'): ('k', 'p', 0)}", strlen("{(None, 0, 'inductor'): ('k', 'p', 0)}"), NULL), CGS_IN_CACHE_INDEX);
+    assert_int_equal(cgs_sniff("{\"ts\": 1, \"event\": \"cache_hit\"}\n", strlen("{\"ts\": 1, \"event\": \"cache_hit\"}\n"), NULL), CGS_IN_EVENTS);
+    assert_int_equal(cgs_sniff("V1201 13:44:14.000000 1 torch/x.py:1] {\"a\": 1}\n", strlen("V1201 13:44:14.000000 1 torch/x.py:1] {\"a\": 1}\n"), NULL),
+                     CGS_IN_TRACE_LOG);
+    assert_int_equal(cgs_sniff("PK\x03\x04", 4, NULL), CGS_IN_ZIP);
+    assert_int_equal(cgs_sniff("hello", 5, NULL), CGS_IN_TEXT);
+    assert_true(cgs_input_kind_compressed(CGS_IN_XZ));
+    assert_false(cgs_input_kind_compressed(CGS_IN_BZIP2));
+    assert_string_equal(cgs_input_kind_what(CGS_IN_PNG), "a PNG image");
+    assert_non_null(cgs_input_kind_hint(CGS_IN_CUPTI_TRACE));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_arena), cmocka_unit_test(test_buf),  cmocka_unit_test(test_strmap),
+        cmocka_unit_test(test_pyframe), cmocka_unit_test(test_sniff),
         cmocka_unit_test(test_diag),  cmocka_unit_test(test_file), cmocka_unit_test(test_json_scan), cmocka_unit_test(test_json_scan_positions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@
 #include "lib/base/buf.h"
 #include "lib/writers/report-json.h"
 #include "lib/passes/split.h"
+#include "lib/readers/pyframe.h"
 #include "tools/cmd.h"
 
 static int run(int argc, char **argv);
@@ -58,47 +59,15 @@ CLI_SPLIT_PRESETS_HELP
 
 /* ---- helpers ----------------------------------------------------------------------- */
 
-/* "model.py:12" from the last frame of a stack trace, into b; false when none. */
+/* "model.py:12" (": CODE" with_code) from the last frame of a stack trace, into b; false when
+   none. */
 static bool source_line(const struct cgs_graph *g, const struct cgs_node *n, struct cgs_buf *b,
                         bool with_code)
 {
-    const char *st = n ? cgs_node_stack_trace(g, n) : NULL;
-    const char *f, *last = NULL, *p;
-
-    if (!st)
+    struct cgs_pyframe f;
+    if (!n || !cgs_pyframe_last(cgs_node_stack_trace(g, n), NULL, &f))
         return false;
-    for (p = st; (f = strstr(p, "File \"")); p = f + 6)
-        last = f;
-    if (!last)
-        return false;
-    {
-        const char *name = last + 6, *q = strchr(name, '"'), *base, *ln;
-        if (!q)
-            return false;
-        base = name;
-        for (const char *x = name; x < q; x++)
-            if (*x == '/')
-                base = x + 1;
-        ln = strstr(q, "line ");
-        cgs_buf_add(b, base, (size_t)(q - base));
-        if (ln)
-            cgs_buf_addf(b, ":%ld", strtol(ln + 5, NULL, 10));
-        if (with_code) {
-            const char *nl = strchr(q, '\n');
-            if (nl) {
-                const char *c = nl + 1, *e;
-                while (*c == ' ')
-                    c++;
-                e = strchr(c, '\n');
-                if (!e)
-                    e = c + strlen(c);
-                if (e > c) {
-                    cgs_buf_addstr(b, ": ");
-                    cgs_buf_add(b, c, (size_t)(e - c));
-                }
-            }
-        }
-    }
+    cgs_pyframe_format(&f, with_code, b);
     return true;
 }
 

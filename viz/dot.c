@@ -18,6 +18,7 @@
 #include "lib/base/arena.h"
 #include "lib/base/buf.h"
 #include "lib/readers/load.h"
+#include "lib/readers/pyframe.h"
 #include "lib/ops/ops.h"
 
 /* ---- palette ------------------------------------------------------------------------------ */
@@ -249,39 +250,10 @@ static void short_target(const struct cgs_node *n, struct cgs_buf *b)
 /* "models.py:587: a = torch.ops.cgs.attention(q, k, v)" from a stack trace's last frame. */
 static bool source_line(const char *st, struct cgs_buf *b)
 {
-    const char *f, *last = NULL, *p, *name, *q, *base, *ln, *nl;
-
-    if (!st)
+    struct cgs_pyframe f;
+    if (!cgs_pyframe_last(st, NULL, &f))
         return false;
-    for (p = st; (f = strstr(p, "File \"")); p = f + 6)
-        last = f;
-    if (!last)
-        return false;
-    name = last + 6;
-    q = strchr(name, '"');
-    if (!q)
-        return false;
-    base = name;
-    for (const char *x = name; x < q; x++)
-        if (*x == '/' || *x == '\\')
-            base = x + 1;
-    cgs_buf_add(b, base, (size_t)(q - base));
-    ln = strstr(q, "line ");
-    if (ln)
-        cgs_buf_addf(b, ":%ld", strtol(ln + 5, NULL, 10));
-    nl = strchr(q, '\n');
-    if (nl) {
-        const char *c = nl + 1, *e;
-        while (*c == ' ')
-            c++;
-        e = strchr(c, '\n');
-        if (!e)
-            e = c + strlen(c);
-        if (e > c) {
-            cgs_buf_addstr(b, ": ");
-            cgs_buf_add(b, c, (size_t)(e - c));
-        }
-    }
+    cgs_pyframe_format(&f, true, b);
     return true;
 }
 

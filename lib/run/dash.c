@@ -1,6 +1,7 @@
 /* The run model behind `cgscope top`, `breaks` and `cache` (lib/run/dash.h). */
 #include "lib/run/dash.h"
 
+#include "lib/readers/pyframe.h"
 #include "lib/readers/sniff.h"
 
 #include <errno.h>
@@ -445,7 +446,7 @@ static char *line_after(const char *text, const char *prefix)
  */
 static void break_parse(struct cgs_dash_break *b, const char *text)
 {
-    const char *user = strstr(text, "User code traceback:"), *end, *last = NULL, *p;
+    const char *user = strstr(text, "User code traceback:"), *end, *p;
     char *why = line_after(text, "Graph Break Reason: "), *expl = line_after(text, "Explanation: ");
 
     if (why && expl) {
@@ -463,28 +464,23 @@ static void break_parse(struct cgs_dash_break *b, const char *text)
     free(why);
     free(expl);
     if (user) {
+        struct cgs_pyframe f;
+        /* the user's frames end where the compiler's own traceback starts */
         end = strstr(user, "\nTraceback (most recent call last)");
-        for (p = user; (p = strstr(p, "File \"")) && (!end || p < end); p += 6)
-            last = p;
-    }
-    if (last) {
-        const char *q = strchr(last + 6, '"'), *ln, *in;
-        if (!q)
+        if (cgs_pyframe_last(user, end, &f)) {
+            b->file = cgs_xmalloc(f.file_len + 1);
+            memcpy(b->file, f.file, f.file_len);
+            b->file[f.file_len] = '\0';
+            b->line = f.line;
+            if (f.name) {
+                b->name = cgs_xmalloc(f.name_len + 1);
+                memcpy(b->name, f.name, f.name_len);
+                b->name[f.name_len] = '\0';
+            }
             return;
-        b->file = cgs_xmalloc((size_t)(q - last - 6) + 1);
-        memcpy(b->file, last + 6, (size_t)(q - last - 6));
-        b->file[q - last - 6] = '\0';
-        ln = strstr(q, "line ");
-        if (ln)
-            b->line = strtol(ln + 5, NULL, 10);
-        in = strstr(q, ", in ");
-        if (in && in < q + 64) {
-            size_t k = strcspn(in + 5, "\n");
-            b->name = cgs_xmalloc(k + 1);
-            memcpy(b->name, in + 5, k);
-            b->name[k] = '\0';
         }
-    } else if ((p = strstr(text, "user code at ")) != NULL) {
+    }
+    if ((p = strstr(text, "user code at ")) != NULL) {
         /* "Graph break in user code at /x/model.py:12" */
         const char *f = p + 13, *colon = NULL;
         size_t k = strcspn(f, "\n");
