@@ -891,8 +891,8 @@ static const struct cgs_val *carried(const struct full *f, const struct cgs_node
                                      const struct cgs_node *n)
 {
     const struct cgs_val *v = shown_val(f, u);
-    if (v && v->kind == CGS_VAL_LIST && n->op == CGS_NODE_CALL_FUNCTION && n->target &&
-        strstr(n->target, "getitem"))
+    if (v && v->kind == CGS_VAL_LIST && n->op == CGS_NODE_CALL_FUNCTION &&
+        (cgs_ops[n->op_id].flags & CGS_OPF_GETITEM))
         return shown_val(f, n);
     return v;
 }

@@ -8471,7 +8471,7 @@ OP(OPERATOR_FLOORDIV, "operator.floordiv", binary,
 OP(OPERATOR_GE, "operator.ge", compare,
    "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_CMP_GE)
 OP(OPERATOR_GETITEM, "operator.getitem", getitem,
-   "a, b", CGS_OPF_VIEW)
+   "a, b", CGS_OPF_VIEW | CGS_OPF_GETITEM)
 OP(OPERATOR_GT, "operator.gt", compare,
    "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_CMP_GT)
 OP(OPERATOR_IADD, "operator.iadd", binary_iop,

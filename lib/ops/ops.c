@@ -6,6 +6,7 @@
 #include "lib/base/arena.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 const struct cgs_op_info cgs_ops[CGS_OP_COUNT] = {
@@ -71,6 +72,12 @@ enum cgs_op cgs_op_lookup(const char *target)
     enum cgs_op op = cgs_op_lookup_exact(target);
     size_t len, i;
 
+    if (op == CGS_OP_UNKNOWN && target && !strncmp(target, "_operator.", 10)) {
+        /* Python's operator module is _operator underneath: one entry for both spellings */
+        char buf[128];
+        if (snprintf(buf, sizeof(buf), "operator.%s", target + 10) < (int)sizeof(buf))
+            return cgs_op_lookup_exact(buf);
+    }
     if (op != CGS_OP_UNKNOWN || !target || count_dots(target) != 1)
         return op;
     // a packet: the first entry named "target.<overload>"

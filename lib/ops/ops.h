@@ -60,6 +60,8 @@ enum cgs_op_flags {
     CGS_OPF_CMP_EQ = 5 << 26,
     CGS_OPF_CMP_NE = 6 << 26,
     CGS_OPF_CMP_MASK = 7 << 26,
+    /* indexes a multi-output value (operator.getitem): no kernel, the item's value */
+    CGS_OPF_GETITEM = 1 << 29,
 };
 
 struct cgs_node;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/base/buf.h"
+#include "lib/ops/ops.h"
 #include "lib/passes/shapes.h"
 
 /* ---- names --------------------------------------------------------------------- */
@@ -871,7 +872,7 @@ static void fallback_and_constraint(struct ctx *c, const struct cgs_node *n,
     }
     if (n->op != CGS_NODE_CALL_FUNCTION || !n->target)
         return;
-    if (!strcmp(n->target, "operator.getitem") || !strcmp(n->target, "_operator.getitem"))
+    if (cgs_ops[n->op_id].flags & CGS_OPF_GETITEM)
         return; /* indexing a multi-output value: no kernel */
     bool overload = is_op_overload(n->target);
     if (overload && is_builtin_op(n->target) && unsupported_type(c, n)) {

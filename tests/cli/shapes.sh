@@ -275,4 +275,11 @@ has "a body that calls itself" $out "the op's body calls itself (through 'subgra
 check "bodies entering bodies twice, 12 deep" 0 timeout 20 "$CGSCOPE" shapes --reinfer \
     tests/data/hostile/invoke-fanout-12-deep.json
 has "bodies entering bodies twice" $out "more than 4096 bodies entered"
+# one registry entry for both spellings of Python's operator module (a tool that writes
+# getitem's __module__ writes _operator.getitem): the same answers as operator.getitem
+sed 's/"operator.getitem"/"_operator.getitem"/g' samples/llama_tiny.dynamo.json > "$T/underscore.json"
+"$CGSCOPE" shapes --reinfer samples/llama_tiny.dynamo.json | tail -n 1 > "$T/a.txt"
+"$CGSCOPE" shapes --reinfer "$T/underscore.json" | tail -n 1 > "$T/b.txt"
+cmp -s "$T/a.txt" "$T/b.txt" || fail "_operator.getitem: $(cat "$T/b.txt") vs $(cat "$T/a.txt")"
+grep -q "0 unknown ops" "$T/b.txt" || fail "_operator.getitem is an unknown op"
 finish
