@@ -596,6 +596,45 @@ static const char *node_names(const struct cgs_graph *g)
     return buf;
 }
 
+/* An integer past 2^53 (arange(9007199254740993)) reads the same from a .pt2 as from the graph
+   JSON: from its text, not through a double (which gives ...992) */
+static void test_big_int(void **state)
+{
+    static const char split_size[] = "{\"as_int\": 2}, \"kind\": 1}], \"outputs\": [{\"as_tensors\"";
+    static const char graph_json[] =
+        "{\"format\": \"cgscope.graph\", \"version\": 1, \"name\": \"t\", \"symbols\": {}, "
+        "\"nodes\": [{\"name\": \"a\", \"op\": \"call_function\", \"target\": "
+        "\"aten.arange.default\", \"args\": [9007199254740993], \"kwargs\": {}}, {\"name\": "
+        "\"output\", \"op\": \"output\", \"target\": \"output\", \"args\": [[{\"node\": "
+        "\"a\"}]], \"kwargs\": {}}]}";
+    struct cgs_diag d = CGS_DIAG_INIT;
+    const char *at = strstr(small_model, split_size);
+    char *model;
+    const char *p;
+    struct cgs_graph *g, *j;
+    const struct cgs_node *n;
+    (void)state;
+    assert_non_null(at);
+    model = malloc(strlen(small_model) + 32);
+    snprintf(model, strlen(small_model) + 32, "%.*s{\"as_int\": 9007199254740993}%s",
+             (int)(at - small_model), small_model, at + strlen("{\"as_int\": 2}"));
+    p = write_pt2("bigint.pt2", model, NULL);
+    free(model);
+    g = cgs_graph_load(p, NULL, &d);
+    if (!g)
+        fail_msg("%s", d.msg);
+    n = cgs_graph_find(g, "split");
+    assert_non_null(n);
+    assert_int_equal(n->args[1].kind, CGS_ARG_INT);
+    assert_true(n->args[1].u.i == INT64_C(9007199254740993));
+    j = cgs_graph_load_json_buf(graph_json, sizeof(graph_json) - 1, "t.json", &d);
+    if (!j)
+        fail_msg("%s", d.msg);
+    assert_true(cgs_graph_find(j, "a")->args[0].u.i == n->args[1].u.i);
+    cgs_graph_free(j);
+    cgs_graph_free(g);
+}
+
 static void test_small_model(void **state)
 {
     struct cgs_diag d = CGS_DIAG_INIT;
@@ -824,7 +863,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixtures),
         cmocka_unit_test(test_dynamic_sizes),
-        cmocka_unit_test(test_small_model),
+        cmocka_unit_test(test_small_model), cmocka_unit_test(test_big_int),
         cmocka_unit_test(test_several_models),
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_corrupt_record),

@@ -393,3 +393,91 @@ const char *cgs_json_type(const cJSON *x)
         return "an array";
     return "an object";
 }
+
+/* The next item of root's tree in preorder (children first), NULL at the end. */
+static cJSON *preorder_next(cJSON *root, cJSON *it, cJSON **stack, int *sp, int max)
+{
+    if (it->child && !(it->type & cJSON_IsReference) && *sp < max) {
+        stack[(*sp)++] = it;
+        return it->child;
+    }
+    while (it && !it->next && *sp)
+        it = stack[--*sp];
+    return it && it != root ? it->next : NULL;
+}
+
+void cgs_jscan_attach_numbers(cJSON *root, const char *text, size_t len)
+{
+    cJSON *stack[256];
+    int sp = 0;
+    size_t p = 0;
+    cJSON *it = root;
+
+    while (it && p < len) {
+        char c = text[p];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' || c == '}' ||
+            c == ']') {
+            p++;
+            continue;
+        }
+        if (c == '"') {
+            size_t q = p + 1;
+            while (q < len && text[q] != '"')
+                q += text[q] == '\\' ? 2 : 1;
+            p = q + 1;
+            while (q + 1 < len && (text[q + 1] == ' ' || text[q + 1] == '\t' ||
+                                   text[q + 1] == '\n' || text[q + 1] == '\r'))
+                q++;
+            if (q + 1 < len && text[q + 1] == ':')
+                continue; /* a key, not a value */
+            it = preorder_next(root, it, stack, &sp, (int)(sizeof(stack) / sizeof(stack[0])));
+            continue;
+        }
+        if ((it->type & 0xFF) == cJSON_Number && !it->valuestring) {
+            it->valuestring = (char *)(uintptr_t)(text + p);
+            it->type |= cJSON_IsReference;
+        }
+        it = preorder_next(root, it, stack, &sp, (int)(sizeof(stack) / sizeof(stack[0])));
+        if (c == '{' || c == '[') {
+            p++;
+            continue;
+        }
+        while (p < len && !strchr(",:}] \t\r\n", text[p]))
+            p++;
+    }
+}
+
+bool cgs_json_number_is_int(const cJSON *x)
+{
+    const char *s = x && (x->type & 0xFF) == cJSON_Number ? x->valuestring : NULL;
+    if (!s)
+        return false;
+    if (*s == '-')
+        s++;
+    if (*s < '0' || *s > '9')
+        return false;
+    while (*s >= '0' && *s <= '9')
+        s++;
+    return *s != '.' && *s != 'e' && *s != 'E';
+}
+
+bool cgs_json_number_int(const cJSON *x, int64_t *v)
+{
+    const char *s;
+    bool neg;
+    uint64_t u = 0, lim;
+    if (!cgs_json_number_is_int(x))
+        return false;
+    s = x->valuestring;
+    neg = *s == '-';
+    lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    s += neg;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        unsigned d = (unsigned)(*s - '0');
+        if (u > (lim - d) / 10)
+            return false;
+        u = u * 10 + d;
+    }
+    *v = neg ? (int64_t)(0 - u) : (int64_t)u;
+    return true;
+}

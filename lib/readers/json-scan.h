@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/base/diag.h"
 
@@ -60,5 +61,19 @@ int cgs_jscan_fail(struct cgs_jscan *s, size_t off, int code, const char *fmt, .
 
 /* "a string", "an array", ... for messages about a parsed cJSON item; "nothing" for NULL. */
 const char *cgs_json_type(const cJSON *x);
+
+/*
+ * Numbers as written. cJSON keeps a number as a double, which loses int versus float and every
+ * integer past 2^53 (9007199254740993 reads as ...992). The readers give each number item its
+ * source text instead: valuestring points into the text (flagged a reference, so cJSON_Delete
+ * leaves it; it is not terminated at the number's end: read it with the functions below).
+ */
+/* Attach the text of every number of root, parsed from exactly text[0, len). */
+void cgs_jscan_attach_numbers(cJSON *root, const char *text, size_t len);
+/* A number written as an integer ("-?[0-9]+", no fraction or exponent); false for others and
+ * for numbers without text. */
+bool cgs_json_number_is_int(const cJSON *x);
+/* That integer, read exactly from its text; false when x is not one or it passes int64. */
+bool cgs_json_number_int(const cJSON *x, int64_t *v);
 
 #endif

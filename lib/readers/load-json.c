@@ -251,39 +251,15 @@ static void path_pop(struct loader *L, size_t old)
 
 /* ---- numbers ------------------------------------------------------------------- */
 
-static bool number_is_int(const cJSON *x)
-{
-    const char *s = x->valuestring;
-    if (!s)
-        return false;
-    if (*s == '-')
-        s++;
-    while (*s >= '0' && *s <= '9')
-        s++;
-    return *s != '.' && *s != 'e' && *s != 'E';
-}
+/* numbers from their text: cgs_json_number_is_int / _int (lib/readers/json-scan.h), one
+   reading for graph JSON and .pt2 */
 
-/* The integer the scanner checked ("-?[0-9]+"), read as strtoll would; false past int64. */
-static bool int_text(const char *s, int64_t *v)
-{
-    bool neg = *s == '-';
-    uint64_t u = 0, lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-    s += neg;
-    for (; *s >= '0' && *s <= '9'; s++) {
-        unsigned d = (unsigned)(*s - '0');
-        if (u > (lim - d) / 10)
-            return false;
-        u = u * 10 + d;
-    }
-    *v = neg ? (int64_t)(0 - u) : (int64_t)u;
-    return true;
-}
 
 static int get_int(struct loader *L, const cJSON *x, int64_t *v)
 {
-    if ((x->type & 0xFF) != cJSON_Number || !number_is_int(x))
+    if ((x->type & 0xFF) != cJSON_Number || !cgs_json_number_is_int(x))
         return fail_item(L, x, CGS_E_SCHEMA, "expected an integer, got %s", cgs_json_type(x));
-    if (!int_text(x->valuestring, v))
+    if (!cgs_json_number_int(x, v))
         return fail_item(L, x, CGS_E_LIMIT, "integer out of the 64-bit range");
     return 0;
 }
@@ -470,7 +446,7 @@ static int get_val(struct loader *L, struct cgs_graph *g, const cJSON *x, struct
         v->kind = CGS_VAL_BOOL;
         v->u.b = cJSON_IsTrue(x);
     } else if (cJSON_IsNumber(x)) {
-        if (number_is_int(x)) {
+        if (cgs_json_number_is_int(x)) {
             v->kind = CGS_VAL_INT;
             return get_int(L, x, &v->u.i);
         }
@@ -577,7 +553,7 @@ static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, c
         a->kind = CGS_ARG_BOOL;
         a->u.b = cJSON_IsTrue(x);
     } else if (cJSON_IsNumber(x)) {
-        if (number_is_int(x)) {
+        if (cgs_json_number_is_int(x)) {
             a->kind = CGS_ARG_INT;
             return get_int(L, x, &a->u.i);
         }
@@ -1569,7 +1545,7 @@ static int load_symbols(struct loader *L, struct cgs_graph *g, const cJSON *x)
             if (!v || cJSON_IsNull(v))
                 continue;
             set_path(L, "symbols.%s.%s", s->string, keys[k]);
-            if (cJSON_IsNumber(v) && !number_is_int(v)) {
+            if (cJSON_IsNumber(v) && !cgs_json_number_is_int(v)) {
                 /* ShapeEnv prints unbounded ranges as floats (inf) */
                 double dv = get_double(v);
                 if (isinf(dv))
@@ -1679,7 +1655,7 @@ static int check_header(struct loader *L, const struct member *m, int which)
                       "\"cgscope.graph\"",
                       len, L->buf + m->start);
     else if (which == 1 &&
-             (!cJSON_IsNumber(x) || !number_is_int(x) || strtoll(x->valuestring, NULL, 10) != 1))
+             (!cJSON_IsNumber(x) || !cgs_json_number_is_int(x) || strtoll(x->valuestring, NULL, 10) != 1))
         err = fail_at(L, m->start, CGS_E_FORMAT,
                       "unsupported version %.*s: this cgscope "
                       "reads version 1",

@@ -200,6 +200,8 @@ static cJSON *parse_piece(struct pt2 *P, size_t start, size_t end, int *err)
     P->piece = start;
     if (!x)
         *err = fail_at(P, start, CGS_E_PARSE, "malformed JSON");
+    else /* integers exactly as written, past 2^53 too (lib/readers/json-scan.h) */
+        cgs_jscan_attach_numbers(x, P->buf + start, end - start);
     return x;
 }
 
@@ -315,6 +317,8 @@ static bool json_int(const cJSON *x, int64_t *v)
 {
     if (!cJSON_IsNumber(x))
         return false;
+    if (cgs_json_number_is_int(x))
+        return cgs_json_number_int(x, v); /* from its text: exact, and false past int64 */
     double d = x->valuedouble;
     // sys.maxsize (9223372036854775807, torch's "to the end" of a slice) rounds to 2**63 as
     // a double: it is read back as INT64_MAX
@@ -870,9 +874,11 @@ static void sym_val(struct pt2 *P, struct cgs_graph *g, const char *name, const 
             v->u.s.text = cgs_graph_intern(g, s ? s : "?");
         }
         if (h && cJSON_IsNumber(h)) {
+            int64_t iv;
             v->has_hint = true;
             v->u.s.fhint = h->valuedouble;
-            v->u.s.hint = (int64_t)h->valuedouble;
+            v->u.s.hint = json_int(h, &iv) ? iv
+                          : fabs(h->valuedouble) < 9.2e18 ? (int64_t)h->valuedouble : 0;
         } else if (h && cJSON_IsBool(h)) {
             v->has_hint = true;
             v->u.s.hint = cJSON_IsTrue(h);
