@@ -3,6 +3,7 @@
  * main() and the command table; each command lives in tools/cmd-NAME.c.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,8 @@ static void roff_text(FILE *f, const char *t)
         fputc('\n', f);
 }
 
+static bool option_text(const struct cmd *c, const char *name, const char **at, size_t *len);
+
 /* A man page from the same table as --help: cgscope(1), or cgscope-NAME(1) for a command. */
 static void print_man(FILE *f, const struct cmd *c)
 {
@@ -106,7 +109,32 @@ static void print_man(FILE *f, const struct cmd *c)
         roff_text(f, c->usage);
         fputs(".fi\n.SH DESCRIPTION\n.nf\n", f);
         roff_text(f, c->help);
-        fputs(".fi\n.SH EXIT STATUS\n0 success, 1 a check failed (a CI gate), 2 bad input or "
+        fputs(".fi\n.SH OPTIONS\n", f);
+        for (const struct option *o = c->options; o && o->name; o++) {
+            const char *at;
+            size_t len;
+            fputs(".TP\n\\fB\\-\\-", f);
+            for (const char *q = o->name; *q; q++)
+                fputs(*q == '-' ? "\\-" : (char[2]){*q, 0}, f);
+            fprintf(f, "\\fR%s\n", o->has_arg == required_argument ? " \\fIVALUE\\fR" : "");
+            if (option_text(c, o->name, &at, &len)) {
+                char *t = strndup(at, len);
+                const char *q = t, *gap;
+                while (*q == ' ')
+                    q++;
+                gap = strstr(q, "  "); /* the option's own words end at two spaces */
+                if (gap && !memchr(q, '\n', (size_t)(gap - q)))
+                    q = gap;
+                while (*q == ' ')
+                    q++;
+                fputs(".nf\n", f);
+                roff_text(f, *q ? q : t);
+                fputs(".fi\n", f);
+                free(t);
+            }
+        }
+        fputs(".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nshow the help\n", f);
+        fputs(".SH EXIT STATUS\n0 success, 1 a check failed (a CI gate), 2 bad input or "
               "usage.\n.SH SEE ALSO\n\\fBcgscope\\fR(1)\n", f);
         return;
     }
@@ -134,33 +162,44 @@ static void print_man(FILE *f, const struct cmd *c)
                 i + 1 < N_COMMANDS ? "," : "");
 }
 
-/* The long options a command's help lists ("--split-ops"), one per line, for completion. */
+/* The long options a command accepts ("--split-ops"), one per line, from its option table:
+   what completion offers, and what the man page's OPTIONS and --help must describe. */
 static void print_options(FILE *f, const struct cmd *c)
 {
-    char seen[4096] = "\n";
-    size_t used = 1;
-    for (const char *p = c->help; p && (p = strstr(p, "\n  ")); p++) {
-        const char *q = p + 3;
-        while (*q == ' ')
-            q++;
-        for (int k = 0; k < 2 && q[0] == '-'; k++) {
-            size_t n = 1;
-            char opt[64];
-            while (q[n] && n < 60 &&
-                   (q[n] == '-' || (q[n] >= 'a' && q[n] <= 'z') || (q[n] >= '0' && q[n] <= '9')))
-                n++;
-            snprintf(opt, sizeof(opt), "\n%.*s\n", (int)n, q);
-            if (n > 1 && !strstr(seen, opt) && used + n + 2 < sizeof(seen)) {
-                fprintf(f, "%.*s\n", (int)n, q);
-                memcpy(seen + used, opt + 1, n + 1);
-                used += n + 1;
-                seen[used] = '\0';
+    for (const struct option *o = c->options; o && o->name; o++)
+        fprintf(f, "--%s\n", o->name);
+    fputs("--help\n", f);
+}
+
+/* The help text's description of --name: its line and the lines indented under it. */
+static bool option_text(const struct cmd *c, const char *name, const char **at, size_t *len)
+{
+    char key[80];
+    const char *p = c->help;
+    size_t kl = (size_t)snprintf(key, sizeof(key), "--%s", name);
+    while (p && (p = strstr(p, key))) {
+        const char *bol = p, *e;
+        char next = p[kl];
+        while (bol > c->help && bol[-1] != '\n')
+            bol--;
+        /* an option line: "  --name ..." or "  -x, --name ..." */
+        if ((next == ' ' || next == '\n' || next == '=' || next == ',' || next == '\0') &&
+            bol[0] == ' ' && bol[1] == ' ' && (bol[2] == '-' || bol[2] == ' ')) {
+            const char *first = bol;
+            while (*first == ' ')
+                first++;
+            if (*first == '-') {
+                e = strchr(p, '\n');
+                while (e && e[1] == ' ' && e[2] == ' ' && e[3] == ' ' && e[4] == ' ')
+                    e = strchr(e + 1, '\n'); /* continuation lines */
+                *at = bol;
+                *len = e ? (size_t)(e - bol) : strlen(bol);
+                return true;
             }
-            q += n;
-            while (*q == ',' || *q == ' ')
-                q++;
         }
+        p += kl;
     }
+    return false;
 }
 
 /* cgscope help --man [COMMAND] | --commands | --options COMMAND: for make install's man

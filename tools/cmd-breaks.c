@@ -11,6 +11,9 @@
 
 static int run(int argc, char **argv);
 
+/* the options run() accepts: --help, the man page, completion and "did you mean" list them */
+static const struct option options[] = {{"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
+
 const struct cmd cmd_breaks = {
     .name = "breaks",
     .usage = "cgscope breaks TRACE... [--json]",
@@ -31,11 +34,11 @@ const struct cmd cmd_breaks = {
             "example:\n"
             "  cgscope breaks samples/graph_break.torch_trace.log\n",
     .run = run,
+    .options = options,
 };
 
 static int run(int argc, char **argv)
 {
-    static const struct option opts[] = {{"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
     bool json = false;
     int c, rc = CGS_EXIT_OK;
     struct cgs_dash dash;
@@ -43,11 +46,11 @@ static int run(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
         if (c == 'j')
             json = true;
         else
-            return cli_usage_error(&cmd_breaks, "unknown option '%s'", argv[optind - 1]);
+            return cli_unknown_option(&cmd_breaks, argv[optind - 1]);
     }
     if (optind == argc)
         return cli_usage_error(&cmd_breaks, "missing TRACE (a TORCH_TRACE file or folder)");

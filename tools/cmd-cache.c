@@ -18,14 +18,24 @@
 
 static int run(int argc, char **argv);
 
+/* the options run() accepts: --help, the man page, completion and "did you mean" list them */
+static const struct option options[] = {
+    {"split-ops", required_argument, NULL, 's'}, {"shapes", required_argument, NULL, 'S'},
+    {"compile-sizes", required_argument, NULL, 'c'}, {"policy", required_argument, NULL, 'p'},
+    {"symbol", required_argument, NULL, 'y'}, {"events", required_argument, NULL, 'e'},
+    {"json", no_argument, NULL, 'j'}, {"allow-missing-ops", no_argument, NULL, 'A'},
+    {"model", required_argument, NULL, 'm'}, {"index", required_argument, NULL, 'I'},
+    {NULL, 0, NULL, 0},
+};
+
 const struct cmd cmd_cache = {
     .name = "cache",
     .usage = "cgscope cache INDEX [--json]\n"
              "       cgscope cache diff TRACE_A TRACE_B [--json] [--all]\n"
              "       cgscope cache simulate GRAPH --split-ops OPS --shapes N,N,... [--policy "
              "magi|megengine]\n"
-             "                      [--compile-sizes N,...] [--symbol SYM] [--index FILE] [--events FILE] "
-             "[--json]",
+             "                      [--compile-sizes N,...] [--symbol SYM] [--index FILE] [--events FILE]\n"
+             "                      [--allow-missing-ops] [--model NAME] [--json]",
     .summary = "compile-cache indexes, why a lookup missed, and what a run would hit",
     .help =
         "cgscope cache INDEX lists a MagiCompiler compile-cache index (magi_compile_cache.py,\n"
@@ -56,6 +66,8 @@ const struct cmd cmd_cache = {
         "  --symbol SYM          simulate: the size symbol the shapes bind\n"
         "  --events FILE         simulate: write the events (JSON lines) to FILE\n"
         "  --index FILE          simulate, magi: a warm start from this compile-cache index\n"
+        "  --model NAME          simulate: the model to read from a .pt2 archive holding\n"
+        "                        several\n"
         "                        (its entries load; restart_analysis_count skips first)\n"
         "  -h, --help            show this help\n\n"
         "JSON keys: entries [{runtime_shape, graph_index, backend, key, path,\n"
@@ -67,6 +79,7 @@ const struct cmd cmd_cache = {
         "  cgscope cache simulate samples/cgs_transformer_dyn.json --split-ops cgs.attention \\\n"
         "      --shapes 1,2,4,8,2,1 --compile-sizes 1,2\n",
     .run = run,
+    .options = options,
 };
 
 /* ---- cache INDEX -------------------------------------------------------------------------- */
@@ -406,14 +419,6 @@ static int write_events(const char *path, const struct cgs_cachesim *s, const ch
 
 static int simulate(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"split-ops", required_argument, NULL, 's'}, {"shapes", required_argument, NULL, 'S'},
-        {"compile-sizes", required_argument, NULL, 'c'}, {"policy", required_argument, NULL, 'p'},
-        {"symbol", required_argument, NULL, 'y'}, {"events", required_argument, NULL, 'e'},
-        {"json", no_argument, NULL, 'j'}, {"allow-missing-ops", no_argument, NULL, 'A'},
-        {"model", required_argument, NULL, 'm'}, {"index", required_argument, NULL, 'I'},
-        {NULL, 0, NULL, 0},
-    };
     struct cli_list ops = CLI_LIST_INIT;
     struct cgs_cachesim_opts o = {CGS_CACHESIM_MAGI, NULL, 0, NULL, 0, NULL, "inductor", NULL, 0};
     struct cgs_dash index;
@@ -432,7 +437,7 @@ static int simulate(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
         switch (c) {
         case 's':
             if (cli_split_ops_add(&ops, optarg)) {
@@ -473,7 +478,7 @@ static int simulate(int argc, char **argv)
         case 'm': model = optarg; break;
         case 'I': index_path = optarg; break;
         case ':': rc = cli_usage_error(&cmd_cache, "option '%s' needs a value", argv[optind - 1]); goto out;
-        default: rc = cli_usage_error(&cmd_cache, "unknown option '%s'", argv[optind - 1]); goto out;
+        default: rc = cli_unknown_option(&cmd_cache, argv[optind - 1]); goto out;
         }
     }
     if (optind != argc - 1) {
@@ -615,7 +620,7 @@ static int run(int argc, char **argv)
         else if (!strcmp(argv[i], "--all"))
             all = true;
         else if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage_error(&cmd_cache, "unknown option '%s'", argv[i]);
+            return cli_unknown_option(&cmd_cache, argv[i]);
         else if (n < 8)
             args[n++] = argv[i];
         else

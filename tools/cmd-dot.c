@@ -22,12 +22,46 @@
 
 static int run(int argc, char **argv);
 
+/* the options run() accepts: --help, the man page, completion and "did you mean" list them */
+enum {
+    O_SPLIT = 256,
+    O_POLICY,
+    O_FORMAT,
+    O_COLLAPSE,
+    O_MAXN,
+    O_MAXB,
+    O_NOFOLD,
+    O_PROFILE,
+    O_RANKDIR,
+    O_MODEL,
+    O_ALLOW_MISSING,
+    O_JSON
+};
+static const struct option options[] = {
+    {"split-ops", required_argument, NULL, O_SPLIT},
+    {"allow-missing-ops", no_argument, NULL, O_ALLOW_MISSING},
+    {"policy", required_argument, NULL, O_POLICY},
+    {"output", required_argument, NULL, 'o'},
+    {"format", required_argument, NULL, O_FORMAT},
+    {"collapse", required_argument, NULL, O_COLLAPSE},
+    {"max-nodes", required_argument, NULL, O_MAXN},
+    {"max-boxes", required_argument, NULL, O_MAXB},
+    {"no-fold", no_argument, NULL, O_NOFOLD},
+    {"profile", required_argument, NULL, O_PROFILE},
+    {"rankdir", required_argument, NULL, O_RANKDIR},
+    {"model", required_argument, NULL, O_MODEL},
+    {"json", no_argument, NULL, O_JSON},
+    {NULL, 0, NULL, 0},
+};
+
 const struct cmd cmd_dot = {
     .name = "dot",
     .usage =
-        "cgscope dot GRAPH [--split-ops OPS | --policy P] [-o FILE|-] [--format dot|svg|png|pdf]\n"
-        "                   [--collapse none|pieces|module[:DEPTH]] [--max-nodes N]\n"
-        "                   [--profile REPORT.json] [--json]",
+        "cgscope dot GRAPH [--split-ops OPS | --policy P] [--allow-missing-ops]\n"
+        "                   [-o|--output FILE|-] [--format dot|svg|png|pdf]\n"
+        "                   [--collapse none|pieces|module[:DEPTH]] [--max-nodes N] [--max-boxes N]\n"
+        "                   [--no-fold] [--rankdir TB|LR|BT|RL] [--profile REPORT.json]\n"
+        "                   [--model NAME] [--json]",
     .summary = "draw the graph and its pieces (Graphviz: DOT, SVG, PNG, PDF)",
     .help = "Every piece of the split is a cluster named cluster_<piece> (cluster_submod_3);\n"
             "splitting pieces are orange and dashed, compiled ones blue. Nodes show their\n"
@@ -79,6 +113,7 @@ CLI_SPLIT_PRESETS_HELP
             "      --split-ops torch._C._nn.scaled_dot_product_attention\n"
             "  cgscope dot samples/resnet18.dynamo.json --collapse module:2 -o modules.png\n",
     .run = run,
+    .options = options,
 };
 
 /* "none", "pieces", "module", "module:3"; false on junk. */
@@ -437,36 +472,6 @@ static int load_profile(const char *path, struct cgs_prof_summary **out)
 
 static int run(int argc, char **argv)
 {
-    enum {
-        O_SPLIT = 256,
-        O_POLICY,
-        O_FORMAT,
-        O_COLLAPSE,
-        O_MAXN,
-        O_MAXB,
-        O_NOFOLD,
-        O_PROFILE,
-        O_RANKDIR,
-        O_MODEL,
-        O_ALLOW_MISSING,
-        O_JSON
-    };
-    static const struct option opts[] = {
-        {"split-ops", required_argument, NULL, O_SPLIT},
-        {"allow-missing-ops", no_argument, NULL, O_ALLOW_MISSING},
-        {"policy", required_argument, NULL, O_POLICY},
-        {"output", required_argument, NULL, 'o'},
-        {"format", required_argument, NULL, O_FORMAT},
-        {"collapse", required_argument, NULL, O_COLLAPSE},
-        {"max-nodes", required_argument, NULL, O_MAXN},
-        {"max-boxes", required_argument, NULL, O_MAXB},
-        {"no-fold", no_argument, NULL, O_NOFOLD},
-        {"profile", required_argument, NULL, O_PROFILE},
-        {"rankdir", required_argument, NULL, O_RANKDIR},
-        {"model", required_argument, NULL, O_MODEL},
-        {"json", no_argument, NULL, O_JSON},
-        {NULL, 0, NULL, 0},
-    };
     struct cli_list ops = CLI_LIST_INIT;
     size_t len = 0;
     const char *out = NULL, *format = NULL, *profile_path = NULL, *model = NULL, *rankdir = "TB";
@@ -494,7 +499,7 @@ static int run(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:", options, NULL)) != -1) {
         switch (c) {
         case O_SPLIT:
             if (cli_split_ops_add(&ops, optarg)) {
@@ -564,7 +569,7 @@ static int run(int argc, char **argv)
             rc = cli_usage_error(&cmd_dot, "option '%s' needs a value", argv[optind - 1]);
             goto out;
         default:
-            rc = cli_usage_error(&cmd_dot, "unknown option '%s'", argv[optind - 1]);
+            rc = cli_unknown_option(&cmd_dot, argv[optind - 1]);
             goto out;
         }
     }

@@ -12,6 +12,14 @@
 
 static int run(int argc, char **argv);
 
+/* the options run() accepts: --help, the man page, completion and "did you mean" list them */
+static const struct option options[] = {
+    {"json", no_argument, NULL, 'j'},
+    {"model", required_argument, NULL, 'm'},
+    {"targets", no_argument, NULL, 't'},
+    {NULL, 0, NULL, 0},
+};
+
 const struct cmd cmd_info = {
     .name = "info",
     .usage = "cgscope info [--json | --targets] [--model NAME] GRAPH",
@@ -28,6 +36,7 @@ const struct cmd cmd_info = {
             "example:\n"
             "  cgscope info samples/cgs_transformer_dyn.json\n",
     .run = run,
+    .options = options,
 };
 
 struct op_count {
@@ -313,12 +322,6 @@ static void info_text(const struct cgs_graph *g, struct op_count *h, size_t nh,
 
 static int run(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"json", no_argument, NULL, 'j'},
-        {"model", required_argument, NULL, 'm'},
-        {"targets", no_argument, NULL, 't'},
-        {NULL, 0, NULL, 0},
-    };
     bool json = false, targets = false;
     const char *model = NULL;
     struct cgs_graph *g;
@@ -329,12 +332,12 @@ static int run(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
         switch (c) {
         case 'j': json = true; break;
         case 'm': model = optarg; break;
         case 't': targets = true; break;
-        default: return cli_usage_error(&cmd_info, "unknown option '%s'", argv[optind - 1]);
+        default: return cli_unknown_option(&cmd_info, argv[optind - 1]);
         }
     }
     if (optind != argc - 1)

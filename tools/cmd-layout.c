@@ -10,11 +10,29 @@
 
 static int run(int argc, char **argv);
 
+/* the options run() accepts: --help, the man page, completion and "did you mean" list them */
+enum { O_RULES = 256, O_INF, O_TRAIN, O_BWD, O_MKLDNN, O_FORCE, O_OFF, O_UOUT, O_ALL, O_MODEL };
+static const struct option options[] = {
+    {"json", no_argument, NULL, 'j'},
+    {"rules", required_argument, NULL, O_RULES},
+    {"inference", no_argument, NULL, O_INF},
+    {"training", no_argument, NULL, O_TRAIN},
+    {"backward", no_argument, NULL, O_BWD},
+    {"mkldnn", no_argument, NULL, O_MKLDNN},
+    {"force-layout-opt", no_argument, NULL, O_FORCE},
+    {"no-layout-opt", no_argument, NULL, O_OFF},
+    {"user-outputs", required_argument, NULL, O_UOUT},
+    {"all", no_argument, NULL, O_ALL},
+    {"model", required_argument, NULL, O_MODEL},
+    {NULL, 0, NULL, 0},
+};
+
 const struct cmd cmd_layout = {
     .name = "layout",
     .usage = "cgscope layout [--json] [--rules torch-2.11|torch-2.1] "
              "[--inference|--training|--backward] [--mkldnn] "
-             "[--force-layout-opt|--no-layout-opt] GRAPH",
+             "[--force-layout-opt|--no-layout-opt]\n"
+             "                      [--user-outputs] [--all] [--model NAME] GRAPH",
     .summary = "Inductor's layout decisions: channels-last verdict, preferred nodes, stride orders",
     .help =
         "Replays torch/_inductor/graph.py (PyTorch 2.11 by default) on a post-grad graph:\n"
@@ -48,6 +66,7 @@ const struct cmd cmd_layout = {
         "example:\n"
         "  cgscope layout samples/resnet18.post_grad.json\n",
     .run = run,
+    .options = options,
 };
 
 static cJSON *names_json(const struct cgs_node *const *nodes, uint32_t n)
@@ -333,21 +352,6 @@ static void layout_text(const struct cgs_layout *l, bool all)
 
 static int run(int argc, char **argv)
 {
-    enum { O_RULES = 256, O_INF, O_TRAIN, O_BWD, O_MKLDNN, O_FORCE, O_OFF, O_UOUT, O_ALL, O_MODEL };
-    static const struct option opts[] = {
-        {"json", no_argument, NULL, 'j'},
-        {"rules", required_argument, NULL, O_RULES},
-        {"inference", no_argument, NULL, O_INF},
-        {"training", no_argument, NULL, O_TRAIN},
-        {"backward", no_argument, NULL, O_BWD},
-        {"mkldnn", no_argument, NULL, O_MKLDNN},
-        {"force-layout-opt", no_argument, NULL, O_FORCE},
-        {"no-layout-opt", no_argument, NULL, O_OFF},
-        {"user-outputs", required_argument, NULL, O_UOUT},
-        {"all", no_argument, NULL, O_ALL},
-        {"model", required_argument, NULL, O_MODEL},
-        {NULL, 0, NULL, 0},
-    };
     struct cgs_layout_opts lo = CGS_LAYOUT_OPTS_INIT;
     struct cgs_diag d = CGS_DIAG_INIT;
     struct cgs_layout *l = NULL;
@@ -358,7 +362,7 @@ static int run(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
         switch (c) {
         case 'j':
             json = true;
@@ -404,7 +408,7 @@ static int run(int argc, char **argv)
             model = optarg;
             break;
         default:
-            return cli_usage_error(&cmd_layout, "unknown option '%s'", argv[optind - 1]);
+            return cli_unknown_option(&cmd_layout, argv[optind - 1]);
         }
     }
     if (optind != argc - 1)

@@ -19,9 +19,16 @@
 
 static int run(int argc, char **argv);
 
+/* the options run() accepts: --help, the man page, completion and "did you mean" list them */
+static const struct option options[] = {{"output", required_argument, NULL, 'o'},
+                                     {"nvtx-prefix", required_argument, NULL, 'p'},
+                                     {"json", no_argument, NULL, 'j'},
+                                     {"quiet", no_argument, NULL, 'q'},
+                                     {NULL, 0, NULL, 0}};
+
 const struct cmd cmd_profile = {
     .name = "profile",
-    .usage = "cgscope profile [-o DIR] [--nvtx-prefix P] [--json] [--quiet] -- CMD [ARGS...]",
+    .usage = "cgscope profile [-o|--output DIR] [--nvtx-prefix P] [--json] [--quiet] -- CMD [ARGS...]",
     .summary = "run CMD under CUPTI and report the GPU time of each piece",
     .help =
         "Runs CMD unchanged with cgscope's CUPTI library injected (CUDA_INJECTION64_PATH and\n"
@@ -48,6 +55,7 @@ const struct cmd cmd_profile = {
         "  cgscope profile -o prof -- torchrun --nproc-per-node 2 train.py\n"
         "  cgscope report prof --kernels 30\n",
     .run = run,
+    .options = options,
 };
 
 #define LIB_NAME "libcgscope-cupti.so"
@@ -169,11 +177,6 @@ static void show_logs(const char *dir)
 
 static int run(int argc, char **argv)
 {
-    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-                                         {"nvtx-prefix", required_argument, NULL, 'p'},
-                                         {"json", no_argument, NULL, 'j'},
-                                         {"quiet", no_argument, NULL, 'q'},
-                                         {NULL, 0, NULL, 0}};
     const char *dir = "cgscope-profile", *prefix = NULL;
     bool json = false, quiet = false;
     char lib[PATH_MAX], absdir[PATH_MAX];
@@ -189,7 +192,7 @@ static int run(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+:o:q", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+:o:q", options, NULL)) != -1) {
         switch (c) {
         case 'o':
             dir = optarg;

@@ -11,10 +11,21 @@
 
 static int run(int argc, char **argv);
 
+/* the options run() accepts: --help, the man page, completion and "did you mean" list them */
+enum { O_PREFIX = 256, O_KERNELS, O_GRAPH, O_SPLIT_OPS, O_MODEL };
+static const struct option options[] = {{"json", no_argument, NULL, 'j'},
+                                     {"ranges", no_argument, NULL, 'r'},
+                                     {"prefix", required_argument, NULL, O_PREFIX},
+                                     {"kernels", required_argument, NULL, O_KERNELS},
+                                     {"graph", required_argument, NULL, O_GRAPH},
+                                     {"split-ops", required_argument, NULL, O_SPLIT_OPS},
+                                     {"model", required_argument, NULL, O_MODEL},
+                                     {NULL, 0, NULL, 0}};
+
 const struct cmd cmd_report = {
     .name = "report",
     .usage = "cgscope report TRACE|DIR... [--ranges] [--prefix P] [--kernels N]\n"
-             "                      [--graph G --split-ops OPS] [--json]",
+             "                      [--graph G --split-ops OPS [--model NAME]] [--json]",
     .summary = "GPU time per piece, per NVTX range and per kernel, from `cgscope profile`",
     .help =
         "Reads the CUPTI traces `cgscope profile` wrote (a .cgstrace file, or the folder of\n"
@@ -31,6 +42,8 @@ const struct cmd cmd_report = {
         "  --kernels N          rows of the per-kernel table (default 15; 0: all)\n"
         "  --graph G            the Dynamo graph the pieces come from: every piece of its\n"
         "  --split-ops OPS      split is listed, with its node count, run or not\n" CLI_SPLIT_PRESETS_HELP
+        "  --model NAME         with --graph: the model to read from a .pt2 archive holding\n"
+        "                       several\n"
         "  --json               write one JSON document to stdout\n"
         "  -h, --help           show this help\n\n"
         "JSON keys: format, version, prefix, by (\"piece\"|\"range\"), traces [{file, pid,\n"
@@ -47,19 +60,11 @@ const struct cmd cmd_report = {
         "      --split-ops @sdpa\n"
         "  cgscope report samples/profile --json\n",
     .run = run,
+    .options = options,
 };
 
 static int run(int argc, char **argv)
 {
-    enum { O_PREFIX = 256, O_KERNELS, O_GRAPH, O_SPLIT_OPS, O_MODEL };
-    static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
-                                         {"ranges", no_argument, NULL, 'r'},
-                                         {"prefix", required_argument, NULL, O_PREFIX},
-                                         {"kernels", required_argument, NULL, O_KERNELS},
-                                         {"graph", required_argument, NULL, O_GRAPH},
-                                         {"split-ops", required_argument, NULL, O_SPLIT_OPS},
-                                         {"model", required_argument, NULL, O_MODEL},
-                                         {NULL, 0, NULL, 0}};
     bool json = false;
     struct cgs_prof_opts po = {NULL, CGS_PROF_BY_PIECE};
     struct cli_prof_out out = {0};
@@ -75,7 +80,7 @@ static int run(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
         switch (c) {
         case 'j':
             json = true;
@@ -107,7 +112,7 @@ static int run(int argc, char **argv)
             return cli_usage_error(&cmd_report, "'%s' needs a value", argv[optind - 1]);
         default:
             cli_list_release(&ops);
-            return cli_usage_error(&cmd_report, "unknown option '%s'", argv[optind - 1]);
+            return cli_unknown_option(&cmd_report, argv[optind - 1]);
         }
     }
     if (optind == argc) {

@@ -15,11 +15,26 @@ static int run(int argc, char **argv);
 
 static bool allow_missing_ops; /* --allow-missing-ops */
 
+/* the options run() accepts: --help, the man page, completion and "did you mean" list them */
+static const struct option options[] = {
+    {"reinfer", no_argument, NULL, 'r'},
+    {"bind", required_argument, NULL, 'b'},
+    {"all", no_argument, NULL, 'a'},
+    {"check", no_argument, NULL, 'c'},
+    {"split-ops", required_argument, NULL, 's'},
+    {"json", no_argument, NULL, 'j'},
+    {"model", required_argument, NULL, 'm'},
+    {"ops", required_argument, NULL, 'o'},
+    {"allow-missing-ops", no_argument, NULL, 'M'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
 const struct cmd cmd_shapes = {
     .name = "shapes",
     .usage =
-        "cgscope shapes [--reinfer] [--bind SYM=INT ...] [--split-ops OP[,OP]] [--check] [--all] "
-        "[--ops FILE ...] [--json] [--model NAME] GRAPH",
+        "cgscope shapes [--reinfer] [--bind SYM=INT ...] [--split-ops OP[,OP]] [--allow-missing-ops]\n"
+        "                      [--check] [--all] [--ops FILE ...] [--json] [--model NAME] GRAPH",
     .summary = "infer shapes, dtypes and strides of every node (FakeTensor semantics)",
     .help = "options:\n"
             "  --reinfer          drop every recorded value except those of placeholders and\n"
@@ -54,6 +69,7 @@ const struct cmd cmd_shapes = {
             "example:\n"
             "  cgscope shapes --reinfer --bind s77=64 samples/resnet18_dyn.dynamo.json\n",
     .run = run,
+    .options = options,
 };
 
 #define MAX_BINDS 64
@@ -406,19 +422,6 @@ static int piece_bytes(struct cgs_graph *g, const struct cgs_shapes *s, const ch
 
 static int run(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"reinfer", no_argument, NULL, 'r'},
-        {"bind", required_argument, NULL, 'b'},
-        {"all", no_argument, NULL, 'a'},
-        {"check", no_argument, NULL, 'c'},
-        {"split-ops", required_argument, NULL, 's'},
-        {"json", no_argument, NULL, 'j'},
-        {"model", required_argument, NULL, 'm'},
-        {"ops", required_argument, NULL, 'o'},
-        {"allow-missing-ops", no_argument, NULL, 'M'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     struct cgs_sym_binding binds[MAX_BINDS];
     struct cgs_sym_bindings bind = {binds, 0};
     struct cgs_shapes_opts so = {.reinfer = false};
@@ -435,7 +438,7 @@ static int run(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
         switch (c) {
         case 'r':
             so.reinfer = true;
@@ -481,7 +484,7 @@ static int run(int argc, char **argv)
             cli_print_help(&cmd_shapes, stdout);
             goto out;
         default:
-            rc = cli_usage_error(&cmd_shapes, "unknown option '%s'", argv[optind - 1]);
+            rc = cli_unknown_option(&cmd_shapes, argv[optind - 1]);
             goto out;
         }
     }

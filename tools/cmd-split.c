@@ -12,11 +12,27 @@
 
 static int run(int argc, char **argv);
 
+/* the options run() accepts: --help, the man page, completion and "did you mean" list them */
+static const struct option options[] = {
+    {"split-ops", required_argument, NULL, 's'},
+    {"allow-missing-ops", no_argument, NULL, 'A'},
+    {"policy", required_argument, NULL, 'p'},
+    {"json", no_argument, NULL, 'j'},
+    {"why", required_argument, NULL, 'w'},
+    {"max-pieces", required_argument, NULL, 'x'},
+    {"model", required_argument, NULL, 'm'},
+    {"summary", no_argument, NULL, 'S'},
+    {"quiet", no_argument, NULL, 'S'},
+    {"presets", no_argument, NULL, 'P'},
+    {NULL, 0, NULL, 0},
+};
+
 const struct cmd cmd_split = {
     .name = "split",
     .usage = "cgscope split GRAPH --split-ops OP[,OP...] [--allow-missing-ops]\n"
-             "                     [--policy magi|fusion|device] [--json] [--why NODE]\n"
-             "                     [--max-pieces N]",
+             "                     [--policy magi|fusion|device] [--json | --summary | --quiet]\n"
+             "                     [--why NODE] [--max-pieces N] [--model NAME]\n"
+             "       cgscope split --presets",
     .summary = "piecewise split as MagiCompiler/vLLM do it, with the reason for every cut",
     .help =
         "Splits the graph the way MagiCompiler's (and vLLM's) backend does before it\n"
@@ -55,6 +71,7 @@ CLI_SPLIT_PRESETS_HELP
         "  cgscope split samples/cgs_transformer_dyn.json --split-ops cgs.attention --why layer_norm\n"
         "  cgscope split samples/llama_tiny.dynamo.json --split-ops @sdpa --summary\n",
     .run = run,
+    .options = options,
 };
 
 /* ---- helpers ----------------------------------------------------------------------- */
@@ -511,19 +528,6 @@ static void split_text(const struct cgs_graph *g, const struct cgs_split *s, boo
 
 static int run(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"split-ops", required_argument, NULL, 's'},
-        {"allow-missing-ops", no_argument, NULL, 'A'},
-        {"policy", required_argument, NULL, 'p'},
-        {"json", no_argument, NULL, 'j'},
-        {"why", required_argument, NULL, 'w'},
-        {"max-pieces", required_argument, NULL, 'x'},
-        {"model", required_argument, NULL, 'm'},
-        {"summary", no_argument, NULL, 'S'},
-        {"quiet", no_argument, NULL, 'S'},
-        {"presets", no_argument, NULL, 'P'},
-        {NULL, 0, NULL, 0},
-    };
     struct cli_list ops = CLI_LIST_INIT;
     const char *model = NULL, *why = NULL;
     bool json = false, have_max = false, allow_missing = false, summary = false;
@@ -536,7 +540,7 @@ static int run(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
         switch (c) {
         case 's':
             if (cli_split_ops_add(&ops, optarg)) {
@@ -581,7 +585,7 @@ static int run(int argc, char **argv)
             rc = cli_usage_error(&cmd_split, "option '%s' needs a value", argv[optind - 1]);
             goto out;
         default:
-            rc = cli_usage_error(&cmd_split, "unknown option '%s'", argv[optind - 1]);
+            rc = cli_unknown_option(&cmd_split, argv[optind - 1]);
             goto out;
         }
     }

@@ -18,6 +18,13 @@
 
 static int run(int argc, char **argv);
 
+/* the options run() accepts: --help, the man page, completion and "did you mean" list them */
+static const struct option options[] = {
+    {"once", no_argument, NULL, 'o'},     {"json", no_argument, NULL, 'j'},
+    {"interval", required_argument, NULL, 'i'}, {"dir", required_argument, NULL, 'd'},
+    {"log", required_argument, NULL, 'l'}, {NULL, 0, NULL, 0},
+};
+
 const struct cmd cmd_top = {
     .name = "top",
     .usage = "cgscope top SOURCE... [--once] [--json] [--interval MS]\n"
@@ -64,6 +71,7 @@ const struct cmd cmd_top = {
         "  cgscope top samples/llama_tiny.events.jsonl --once\n"
         "  cgscope top samples/graph_break.torch_trace.log --once --json\n",
     .run = run,
+    .options = options,
 };
 
 /* ---- --once ---------------------------------------------------------------------------- */
@@ -368,11 +376,6 @@ static int run_plain(struct cgs_tui_opts *t, const char *name, const char *dir,
 
 static int run(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"once", no_argument, NULL, 'o'},     {"json", no_argument, NULL, 'j'},
-        {"interval", required_argument, NULL, 'i'}, {"dir", required_argument, NULL, 'd'},
-        {"log", required_argument, NULL, 'l'}, {NULL, 0, NULL, 0},
-    };
     bool once = false, json = false;
     unsigned long interval = 100;
     const char *dir = NULL, *log = NULL;
@@ -391,7 +394,7 @@ static int run(int argc, char **argv)
         }
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
         switch (c) {
         case 'o': once = true; break;
         case 'j': json = true; break;
@@ -403,7 +406,7 @@ static int run(int argc, char **argv)
                                        "'%s'", optarg);
             break;
         case ':': return cli_usage_error(&cmd_top, "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error(&cmd_top, "unknown option '%s'", argv[optind - 1]);
+        default: return cli_unknown_option(&cmd_top, argv[optind - 1]);
         }
     }
     if (json && !once)

@@ -7,6 +7,7 @@
 #define CGS_CMD_H
 
 #include <cjson/cJSON.h>
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -26,6 +27,7 @@ struct cmd {
     const char *summary;               /* one line for `cgscope help` */
     const char *help;                  /* the rest of `cgscope NAME --help`: options, examples */
     int (*run)(int argc, char **argv); /* argv[0] is the command name */
+    const struct option *options;      /* what run() accepts (getopt_long's table) */
 };
 
 /* Print `cgscope NAME --help` text to f. */
@@ -33,6 +35,9 @@ void cli_print_help(const struct cmd *c, FILE *f);
 
 /* "cgscope NAME: <message>" and the usage line on stderr; returns CGS_EXIT_BAD_INPUT. */
 int cli_usage_error(const struct cmd *c, const char *fmt, ...) CGS_PRINTF(2, 3);
+/* "unknown option '--splt-ops'; did you mean '--split-ops'?", the nearest from the command's
+   option table (cli_usage_error's status) */
+int cli_unknown_option(const struct cmd *c, const char *arg);
 
 /* Print "cgscope: <formatted diag>" on stderr; returns CGS_EXIT_BAD_INPUT. */
 int cli_report_diag(const struct cgs_diag *d);

@@ -1,0 +1,41 @@
+#!/bin/sh
+# Nothing a command accepts is undocumented: every long option of a command's option table
+# (`cgscope help --options CMD`, read from the table getopt_long parses with) is in its usage
+# line, described in its --help, and in its man page's OPTIONS; bash and zsh complete the
+# values of the same options; a mistyped option gets the nearest one suggested.
+. tests/cli/lib.sh
+n=0
+for c in $("$CGSCOPE" help --commands); do
+    "$CGSCOPE" "$c" --help > "$T/help" 2>&1 || fail "$c --help"
+    sed -n '1,/^$/p' "$T/help" > "$T/usage"
+    "$CGSCOPE" help --man "$c" > "$T/man" || fail "$c man page"
+    sed -n '/^\.SH OPTIONS/,/^\.SH EXIT/p' "$T/man" > "$T/man-options"
+    for o in $("$CGSCOPE" help --options "$c"); do
+        [ "$o" = --help ] && continue
+        n=$((n + 1))
+        python3 - "$o" "$T/usage" "$T/help" "$T/man-options" <<'PY' || fail "$c $o"
+import re, sys
+o, usage, help_, man = sys.argv[1], open(sys.argv[2]).read(), open(sys.argv[3]).read(), open(sys.argv[4]).read()
+word = re.escape(o) + r"(?![\w-])"
+assert re.search(word, usage), "not in the usage line"
+# described: a line of the option list that starts with it (after "-x, " at most)
+assert re.search(r"^\s+(-\w, |--[\w-]+, )?" + word, help_, re.M), "not described in --help"
+roff = re.escape(o.replace("-", "\\-"))
+assert re.search(r"\\fB" + roff + r"\\fR", man), "not in the man page's OPTIONS"
+PY
+    done
+done
+[ "$n" -gt 60 ] || fail "only $n options seen"
+# the value completions of bash and zsh: the same options
+sed -n 's/^ *\(--[a-z-]*\)[|)].*/\1/p' tools/completion/cgscope.bash | sort -u > "$T/bash"
+sed -n 's/^ *\(--[a-z-]*\)[|)].*/\1/p' tools/completion/_cgscope | sort -u > "$T/zsh"
+cmp -s "$T/bash" "$T/zsh" || fail "bash and zsh complete values of different options: $(diff "$T/bash" "$T/zsh" | tr '\n' ' ')"
+# did you mean, from the option table
+check "mistyped option" 2 "$CGSCOPE" split samples/llama_tiny.dynamo.json --splt-ops @sdpa
+has "nearest option" "$err" "did you mean '--split-ops'?"
+check "mistyped dot option" 2 "$CGSCOPE" dot samples/llama_tiny.dynamo.json --colapse pieces
+has "nearest dot option" "$err" "did you mean '--collapse'?"
+check "nothing near" 2 "$CGSCOPE" info --zzzzzzzz samples/llama_tiny.dynamo.json
+hasnt "no suggestion for nonsense" "$err" "did you mean"
+echo "$n options checked"
+finish
