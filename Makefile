@@ -293,7 +293,8 @@ $(B)/man/cgscope-%.1: $(BIN)
 man: $(MAN_PAGES)
 
 # the headers installed: lib/cgscope.h and what it includes (the public API), no more
-PUBLIC_HEADERS = lib/base/arena.h lib/base/buf.h lib/base/diag.h lib/ops/ops.h lib/ops/op-list.h \
+PUBLIC_HEADERS = lib/base/arena.h lib/base/buf.h lib/base/diag.h lib/base/nearest.h lib/ops/ops.h \
+                 lib/ops/op-list.h \
                  lib/ir/graph.h lib/ir/symexpr.h lib/ir/dtype-list.h lib/readers/file.h \
                  lib/readers/load.h lib/readers/opdecl.h lib/readers/sniff.h lib/readers/unpack.h \
                  lib/passes/layout.h lib/passes/shapes.h lib/passes/split.h lib/run/cachesim.h \

@@ -16,6 +16,7 @@
 
 #include "lib/base/buf.h"
 #include "lib/readers/load.h"
+#include "lib/base/nearest.h"
 #include "lib/passes/split.h"
 
 /* ---- building graphs ------------------------------------------------------------------ */
@@ -352,9 +353,22 @@ static void test_op_matching(void **state)
     assert_false(cgs_split_op_matches("cgs.attention.out", "cgs.attention"));
     assert_false(cgs_split_op_matches("torch.nn", "torch.nn.functional"));
     assert_false(cgs_split_op_matches("linear", "torch._C._nn.linear"));
-    assert_int_equal(cgs_split_edit_distance("kitten", "sitting", 10), 3);
-    assert_int_equal(cgs_split_edit_distance("abc", "abc", 0), 0);
-    assert_int_equal(cgs_split_edit_distance("abcdef", "x", 2), 3);
+    assert_int_equal(cgs_edit_distance("kitten", "sitting", 10), 3);
+    assert_int_equal(cgs_edit_distance("abc", "abc", 0), 0);
+    assert_int_equal(cgs_edit_distance("abcdef", "x", 2), 3);
+    {
+        /* the one "did you mean": nearest within the limit, none past it */
+        struct cgs_nearest nr;
+        cgs_nearest_init(&nr, "splt", 2);
+        cgs_nearest_offer(&nr, "shapes");
+        cgs_nearest_offer(&nr, "split");
+        cgs_nearest_offer(&nr, "spit");
+        assert_string_equal(nr.best, "split");
+        assert_int_equal(nr.best_d, 1);
+        cgs_nearest_init(&nr, "zzzzzz", 2);
+        cgs_nearest_offer(&nr, "split");
+        assert_null(nr.best);
+    }
     assert_int_equal(cgs_split_policy_from_name("fusion"), CGS_SPLIT_FUSION);
     assert_int_equal(cgs_split_policy_from_name("nope"), -1);
 }

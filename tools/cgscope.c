@@ -53,14 +53,11 @@ static const struct cmd *find_command(const char *name)
 static int unknown_command(const char *name)
 {
     const char *best = NULL;
-    size_t best_d = 3;
-    for (size_t i = 0; i < N_COMMANDS; i++) {
-        size_t dist = cgs_edit_distance(name, commands[i]->name, best_d);
-        if (dist < best_d) {
-            best_d = dist;
-            best = commands[i]->name;
-        }
-    }
+    struct cgs_nearest nr;
+    cgs_nearest_init(&nr, name, 2);
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        cgs_nearest_offer(&nr, commands[i]->name);
+    best = nr.best;
     if (best)
         fprintf(stderr, "cgscope: '%s' is not a cgscope command; did you mean '%s'? (see "
                         "'cgscope help')\n", name, best);

@@ -133,20 +133,16 @@ int cli_usage_error(const struct cmd *c, const char *fmt, ...)
 int cli_unknown_option(const struct cmd *c, const char *arg)
 {
     const char *best = NULL, *name = arg;
-    size_t best_d = 4;
+    char key[128];
+    struct cgs_nearest nr;
     while (*name == '-')
         name++;
-    if (name - arg == 2) {
-        char key[128];
-        snprintf(key, sizeof(key), "%.*s", (int)strcspn(name, "="), name);
-        for (const struct option *o = c->options; o && o->name; o++) {
-            size_t dist = cgs_edit_distance(key, o->name, best_d);
-            if (dist < best_d || (!best && !strncmp(o->name, key, strlen(key)) && *key)) {
-                best_d = dist < best_d ? dist : best_d;
-                best = o->name;
-            }
-        }
-    }
+    snprintf(key, sizeof(key), "%.*s", (int)strcspn(name, "="), name);
+    cgs_nearest_init(&nr, key, 3);
+    if (name - arg == 2 && *key)
+        for (const struct option *o = c->options; o && o->name; o++)
+            cgs_nearest_offer(&nr, o->name);
+    best = nr.best;
     if (best)
         return cli_usage_error(c, "unknown option '%s'; did you mean '--%s'?", arg, best);
     return cli_usage_error(c, "unknown option '%s'", arg);

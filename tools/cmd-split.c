@@ -7,6 +7,7 @@
 #include "lib/base/buf.h"
 #include "lib/writers/report-json.h"
 #include "lib/passes/split.h"
+#include "lib/base/nearest.h"
 #include "lib/readers/pyframe.h"
 #include "tools/cmd.h"
 
@@ -601,15 +602,12 @@ static int run(int argc, char **argv)
     if (why) {
         why_node = cgs_graph_find(g, why);
         if (!why_node) {
-            const char *best = NULL;
-            size_t bd = strlen(why) / 3 + 1;
-            for (uint32_t i = 0; i < g->n_nodes; i++) {
-                size_t dd = cgs_split_edit_distance(why, g->nodes[i]->name, bd);
-                if (dd < bd || (!best && dd == bd)) {
-                    best = g->nodes[i]->name;
-                    bd = dd;
-                }
-            }
+            const char *best;
+            struct cgs_nearest nr;
+            cgs_nearest_init(&nr, why, strlen(why) / 3 + 1);
+            for (uint32_t i = 0; i < g->n_nodes; i++)
+                cgs_nearest_offer(&nr, g->nodes[i]->name);
+            best = nr.best;
             if (best)
                 rc = cli_error("%s: no node named '%s'; did you mean '%s'?", argv[optind], why,
                                best);

@@ -4,6 +4,7 @@
 #include "lib/ops/ops.h"
 
 #include "lib/base/arena.h"
+#include "lib/base/nearest.h"
 
 #include <stdlib.h>
 #include <stdio.h>
@@ -137,65 +138,20 @@ bool cgs_op_name_matches(const char *name, const char *target)
     return false;
 }
 
-size_t cgs_edit_distance(const char *a, const char *b, size_t cap)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    size_t small[256], *row = small, best = 0, i, j, res;
-
-    if ((la > lb ? la - lb : lb - la) > cap)
-        return cap + 1;
-    if (lb >= sizeof(small) / sizeof(small[0]))
-        row = cgs_xcalloc(lb + 1, sizeof(*row)); // long names: on the heap
-    for (j = 0; j <= lb; j++)
-        row[j] = j;
-    for (i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        best = row[0];
-        for (j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t v = diag + (a[i - 1] != b[j - 1]);
-            if (row[j - 1] + 1 < v)
-                v = row[j - 1] + 1;
-            if (up + 1 < v)
-                v = up + 1;
-            row[j] = v;
-            diag = up;
-            if (v < best)
-                best = v;
-        }
-        if (best > cap)
-            break;
-    }
-    res = best > cap || row[lb] > cap ? cap + 1 : row[lb];
-    if (row != small)
-        free(row);
-    return res;
-}
-
 const char *cgs_op_suggest(const char *target)
 {
-    size_t len, cap, best_d;
-    const char *best = NULL;
+    size_t len, cap;
+    struct cgs_nearest nr;
 
     if (!target || !*target)
         return NULL;
     len = strlen(target);
     cap = len < 6 ? 1 : len < 16 ? 2 : 3;
-    best_d = cap + 1;
-    for (size_t i = 1; i < CGS_OP_COUNT; i++) {
-        size_t dd;
-        if (cgs_ops[i].infer == cgs_shape_rule_none)
-            continue; // suggest what cgscope can infer
-        dd = cgs_edit_distance(target, cgs_ops[i].name, best_d - 1 < cap ? best_d - 1 : cap);
-        if (dd < best_d) {
-            best_d = dd;
-            best = cgs_ops[i].name;
-            if (dd == 1)
-                break;
-        }
-    }
-    return best;
+    cgs_nearest_init(&nr, target, cap);
+    for (size_t i = 1; i < CGS_OP_COUNT && nr.best_d > 1; i++)
+        if (cgs_ops[i].infer != cgs_shape_rule_none) /* suggest what cgscope can infer */
+            cgs_nearest_offer(&nr, cgs_ops[i].name);
+    return nr.best;
 }
 
 bool cgs_op_target_has(const char *target, unsigned flags)

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "lib/base/diag.h"
+#include "lib/base/nearest.h" /* cgs_edit_distance, for the registry's users */
 
 /* Traits of an operator (bit flags). */
 enum cgs_op_flags {
@@ -113,8 +114,6 @@ enum cgs_op cgs_op_lookup_exact(const char *target);
  */
 bool cgs_op_name_matches(const char *name, const char *target);
 
-/* Levenshtein distance of a and b, or cap + 1 when it is larger than cap. */
-size_t cgs_edit_distance(const char *a, const char *b, size_t cap);
 
 /* The registry target nearest a mistyped one (a rule-bearing entry within a small edit
  * distance), for "did you mean"; NULL when none is close. */

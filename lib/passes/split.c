@@ -84,11 +84,6 @@ bool cgs_split_op_matches(const char *name, const char *target)
     return cgs_op_name_matches(name, target);
 }
 
-size_t cgs_split_edit_distance(const char *a, const char *b, size_t cap)
-{
-    return cgs_edit_distance(a, b, cap);
-}
-
 /* Whether one dot-separated component of target equals one of names[]. */
 static bool target_has_atom(const char *target, const char *const *names)
 {
@@ -1158,14 +1153,14 @@ static void suggest(struct run *r, struct cgs_split_opmatch *m)
             continue;
         *slot = (void *)nd;
         name_part(nd->target, have, sizeof(have));
-        d = cgs_split_edit_distance(m->op, nd->target, cap);
+        d = cgs_edit_distance(m->op, nd->target, cap);
         if (d <= cap) {
             score = d * 2;
         } else if (*want && *have && (strstr(nd->target, want) || strstr(m->op, have)) &&
                    strlen(have) >= 3 && strlen(want) >= 3) {
-            score = 2 * cap + 2 + cgs_split_edit_distance(want, have, 64);
+            score = 2 * cap + 2 + cgs_edit_distance(want, have, 64);
         } else {
-            size_t dn = cgs_split_edit_distance(want, have, 2);
+            size_t dn = cgs_edit_distance(want, have, 2);
             if (dn > 2 || strlen(want) < 4)
                 continue;
             score = 2 * cap + 1 + dn;

@@ -164,7 +164,4 @@ const struct cgs_split_piece *cgs_split_piece_of(const struct cgs_split *s,
 /* Whether a --split-ops name matches a graph target (MagiCompiler's rule). */
 bool cgs_split_op_matches(const char *name, const char *target);
 
-/* Levenshtein distance between a and b, capped at cap + 1. */
-size_t cgs_split_edit_distance(const char *a, const char *b, size_t cap);
-
 #endif
