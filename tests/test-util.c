@@ -87,6 +87,18 @@ static void test_strmap(void **state)
     assert_null(cgs_strmap_get(m, "k5000"));
     assert_null(cgs_strmap_get(m, ""));
     assert_int_equal(m->count, 5000);
+    cgs_strmap_set(m, "k7", (void *)1); /* set: replaced, not added */
+    assert_ptr_equal(cgs_strmap_get(m, "k7"), (void *)1);
+    cgs_strmap_set(m, "new", (void *)2);
+    assert_ptr_equal(cgs_strmap_get(m, "new"), (void *)2);
+    assert_int_equal(m->count, 5001);
+    /* the one string hash: of the bytes, not of where they are */
+    {
+        char copy[] = "abcdefghij";
+        assert_true(cgs_str_hash("abcdefghij", 10) == cgs_str_hash(copy, 10));
+    }
+    assert_true(cgs_str_hash("abcdefghij", 10) != cgs_str_hash("abcdefghik", 10));
+    assert_true(cgs_str_hash("a", 1) != cgs_str_hash("a\0", 2));
     cgs_strmap_free(m);
 }
 

@@ -17,6 +17,7 @@
 
 #include "lib/base/arena.h"
 #include "lib/base/buf.h"
+#include "lib/base/strmap.h"
 #include "lib/readers/load.h"
 #include "lib/readers/pyframe.h"
 #include "lib/ops/ops.h"
@@ -1262,16 +1263,6 @@ static void make_groups(struct col *c)
     free(count);
 }
 
-static uint64_t fnv1a(const char *s, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 /* What makes two groups the same picture: ops, values, wiring inside, kinds of inputs. */
 static void signatures(struct col *c)
 {
@@ -1295,7 +1286,7 @@ static void signatures(struct col *c)
             }
             cgs_buf_addch(b, ';');
         }
-        gr->hash = fnv1a(b->buf, b->len);
+        gr->hash = cgs_str_hash(b->buf, b->len);
         gr->sig = cgs_arena_strndup(&c->arena, b->buf, b->len);
     }
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lib/base/arena.h"
+#include "lib/base/strmap.h"
 
 /* cgraph 2.42 keeps these parameters non-const although it only reads them. */
 static char *unconst(const char *s)
@@ -37,10 +38,7 @@ struct ids {
 
 static uint64_t name_hash(const char *s)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
+    return cgs_str_hash(s, strlen(s)); /* lib/base/strmap.h: the one string hash */
 }
 
 static void ids_insert_slot(struct ids *m, size_t k)

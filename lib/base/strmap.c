@@ -6,10 +6,10 @@
 
 #include "lib/base/arena.h"
 
-/* A multiplicative hash over eight bytes at a time; never 0 (0 marks empty slots). */
-static uint32_t hash_str(const char *s)
+uint64_t cgs_str_hash(const void *data, size_t n)
 {
-    size_t n = strlen(s), i = 0;
+    const unsigned char *s = data;
+    size_t i = 0;
     uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
     for (; n - i >= 8; i += 8) {
         uint64_t w;
@@ -18,11 +18,18 @@ static uint32_t hash_str(const char *s)
         h ^= h >> 32;
     }
     for (; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+        h = (h ^ s[i]) * 0x100000001b3ull;
     h ^= h >> 29;
     h *= 0xc4ceb9fe1a85ec53ull;
     h ^= h >> 32;
-    return (uint32_t)h ? (uint32_t)h : 1;
+    return h;
+}
+
+/* The map's slot hash: cgs_str_hash's low bits, never 0 (0 marks empty slots). */
+static uint32_t hash_str(const char *s)
+{
+    uint32_t h = (uint32_t)cgs_str_hash(s, strlen(s));
+    return h ? h : 1;
 }
 
 struct cgs_strmap *cgs_strmap_new(void)
@@ -96,4 +103,19 @@ void *cgs_strmap_put(struct cgs_strmap *m, const char *key, void *val)
     m->hashes[j] = h;
     m->count++;
     return val;
+}
+
+void cgs_strmap_set(struct cgs_strmap *m, const char *key, void *val)
+{
+    uint32_t h = hash_str(key);
+    size_t j;
+    if ((m->count + 1) * 4 >= m->cap * 3)
+        strmap_grow(m);
+    j = strmap_slot(m, key, h);
+    if (!m->hashes[j]) {
+        m->keys[j] = key;
+        m->hashes[j] = h;
+        m->count++;
+    }
+    m->vals[j] = val;
 }

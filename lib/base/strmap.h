@@ -22,5 +22,11 @@ void cgs_strmap_free(struct cgs_strmap *m);
 void *cgs_strmap_get(const struct cgs_strmap *m, const char *key);
 /* Insert key -> val unless key is present; returns the value now stored for key. */
 void *cgs_strmap_put(struct cgs_strmap *m, const char *key, void *val);
+/* Insert key -> val, replacing the value of a key already present. */
+void cgs_strmap_set(struct cgs_strmap *m, const char *key, void *val);
+
+/* The string hash of every map and table in cgscope: n bytes of s, 64 bits (multiplicative,
+ * eight bytes at a time). */
+uint64_t cgs_str_hash(const void *s, size_t n);
 
 #endif

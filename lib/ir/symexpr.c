@@ -1,5 +1,7 @@
 #include "lib/ir/symexpr.h"
 
+#include "lib/base/strmap.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
@@ -20,10 +22,7 @@ static uint32_t mix(uint32_t h, uint64_t x)
 
 static uint32_t str_hash(const char *s)
 {
-    uint32_t h = 2166136261u;
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 16777619u;
-    return h;
+    return (uint32_t)cgs_str_hash(s, strlen(s)); /* lib/base/strmap.h: the one string hash */
 }
 
 static uint32_t node_hash(int kind, int64_t v, const char *name, uint32_t n,

@@ -19,6 +19,7 @@
  */
 #include "lib/readers/load.h"
 
+#include "lib/base/strmap.h"
 #include "lib/readers/json-scan.h"
 
 #include <cjson/cJSON.h>
@@ -45,7 +46,6 @@
 
 /* ---- the loader's state ---------------------------------------------------------- */
 
-struct valmap; /* name -> value of one graph (tensor_values, sym_*_values) */
 
 struct pt2 {
     const char *file;  /* the .pt2 path */
@@ -642,70 +642,6 @@ static const struct cgs_sym *parse_srepr(struct cgs_graph *g, const char *s, cha
 
 /* ---- values ----------------------------------------------------------------------------- */
 
-/* name -> value, open addressing over a heap table; keys are arena strings. */
-struct valmap {
-    const char **keys;
-    struct cgs_val **vals;
-    size_t cap, count;
-};
-
-static uint32_t hash_name(const char *s)
-{
-    uint32_t h = 2166136261u;
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 16777619u;
-    return h;
-}
-
-static void valmap_put(struct valmap *m, const char *key, struct cgs_val *v)
-{
-    if ((m->count + 1) * 2 > m->cap) {
-        size_t ncap = m->cap ? m->cap * 2 : 64;
-        const char **k = cgs_xcalloc(ncap, sizeof(*k));
-        struct cgs_val **vv = cgs_xcalloc(ncap, sizeof(*vv));
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->keys[i])
-                continue;
-            size_t j = hash_name(m->keys[i]) & (ncap - 1);
-            while (k[j])
-                j = (j + 1) & (ncap - 1);
-            k[j] = m->keys[i];
-            vv[j] = m->vals[i];
-        }
-        free(m->keys);
-        free(m->vals);
-        m->keys = k;
-        m->vals = vv;
-        m->cap = ncap;
-    }
-    size_t j = hash_name(key) & (m->cap - 1);
-    while (m->keys[j] && strcmp(m->keys[j], key))
-        j = (j + 1) & (m->cap - 1);
-    if (!m->keys[j])
-        m->count++;
-    m->keys[j] = key;
-    m->vals[j] = v;
-}
-
-static struct cgs_val *valmap_get(const struct valmap *m, const char *key)
-{
-    if (!m->cap || !key)
-        return NULL;
-    size_t j = hash_name(key) & (m->cap - 1);
-    while (m->keys[j]) {
-        if (!strcmp(m->keys[j], key))
-            return m->vals[j];
-        j = (j + 1) & (m->cap - 1);
-    }
-    return NULL;
-}
-
-static void valmap_release(struct valmap *m)
-{
-    free(m->keys);
-    free(m->vals);
-    memset(m, 0, sizeof(*m));
-}
 
 /*
  * A serialized SymInt ({"as_int": n} or {"as_expr": {"expr_str", "hint"}})
@@ -894,7 +830,7 @@ static void sym_val(struct pt2 *P, struct cgs_graph *g, const char *name, const 
 
 struct gctx {
     struct cgs_graph *g;
-    struct valmap vals;
+    struct cgs_strmap vals; /* name -> value (tensor_values, sym_*_values); arena keys */
     int depth; /* of subgraph nesting */
     struct cgs_node *node; /* the node being converted */
 };
@@ -1247,7 +1183,7 @@ static const char *output_name(const cJSON *o)
 
 static struct cgs_val *val_or_none(struct gctx *G, const char *name)
 {
-    struct cgs_val *v = valmap_get(&G->vals, name);
+    struct cgs_val *v = (struct cgs_val *)cgs_strmap_get(&G->vals, name);
     if (!v)
         v = cgs_arena_calloc(G->g->arena, 1, sizeof(*v)); /* CGS_VAL_NONE */
     return v;
@@ -1534,7 +1470,7 @@ static int load_inputs(struct pt2 *P, struct gctx *G, const struct gsrc *s, cons
             return e;
         }
         n->src_offset = P->piece;
-        n->val = cval ? cval : valmap_get(&G->vals, name);
+        n->val = cval ? cval : (struct cgs_val *)cgs_strmap_get(&G->vals, name);
         path_pop(P, old);
     }
     cursor_end(&c);
@@ -1613,7 +1549,7 @@ static int load_values(struct pt2 *P, struct gctx *G, const struct gsrc *s)
             } else {
                 sym_val(P, G->g, name, x, "ifb"[k - 1], v);
             }
-            valmap_put(&G->vals, name, v);
+            cgs_strmap_set(&G->vals, name, v);
         }
         cursor_end(&c);
         if (r < 0)
@@ -1655,7 +1591,9 @@ static int load_graph(struct pt2 *P, struct cgs_graph *g, const struct gsrc *s,
         goto out;
     err = load_outputs(P, &G, s);
 out:
-    valmap_release(&G.vals);
+    free(G.vals.keys);
+    free(G.vals.vals);
+    free(G.vals.hashes);
     if (!err)
         path_pop(P, base);
     return err;
