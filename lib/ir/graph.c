@@ -12,7 +12,7 @@
 
 const struct cgs_dtype_info cgs_dtypes[CGS_DTYPE_COUNT] = {
     [CGS_DTYPE_UNKNOWN] = {"unknown", 0, '?'},
-#define DT(e, nm, size, k) [CGS_DTYPE_##e] = {.name = nm, .itemsize = size, .kind = k},
+#define DT(e, nm, size, k, ex) [CGS_DTYPE_##e] = {.name = nm, .itemsize = size, .kind = k},
 #include "lib/ir/dtype-list.h"
 #undef DT
 };

@@ -25,7 +25,7 @@
 
 enum cgs_dtype {
     CGS_DTYPE_UNKNOWN = 0,
-#define DT(e, name, size, kind) CGS_DTYPE_##e,
+#define DT(e, name, size, kind, export) CGS_DTYPE_##e,
 #include "lib/ir/dtype-list.h"
 #undef DT
     CGS_DTYPE_COUNT

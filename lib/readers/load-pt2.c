@@ -352,30 +352,21 @@ static bool json_float(const cJSON *x, double *v)
     return true;
 }
 
-/* torch.export's ScalarType enum (schema.py) to our dtypes. */
+/* torch.export's ScalarType enum (schema.py) to our dtypes: lib/ir/dtype-list.h has the numbers. */
 static enum cgs_dtype dtype_from_enum(int64_t e)
 {
-    switch (e) {
-    case 1: return CGS_DTYPE_UINT8;
-    case 2: return CGS_DTYPE_INT8;
-    case 3: return CGS_DTYPE_INT16;
-    case 4: return CGS_DTYPE_INT32;
-    case 5: return CGS_DTYPE_INT64;
-    case 6: return CGS_DTYPE_FLOAT16;
-    case 7: return CGS_DTYPE_FLOAT32;
-    case 8: return CGS_DTYPE_FLOAT64;
-    case 9: return CGS_DTYPE_COMPLEX32;
-    case 10: return CGS_DTYPE_COMPLEX64;
-    case 11: return CGS_DTYPE_COMPLEX128;
-    case 12: return CGS_DTYPE_BOOL;
-    case 13: return CGS_DTYPE_BFLOAT16;
-    case 28: return CGS_DTYPE_UINT16;
-    case 29: return CGS_DTYPE_FLOAT8_E4M3FN;
-    case 30: return CGS_DTYPE_FLOAT8_E5M2;
-    case 31: return CGS_DTYPE_FLOAT8_E4M3FNUZ;
-    case 32: return CGS_DTYPE_FLOAT8_E5M2FNUZ;
-    default: return CGS_DTYPE_UNKNOWN;
-    }
+    static const struct {
+        int64_t number;
+        enum cgs_dtype dtype;
+    } numbers[] = {
+#define DT(en, nm, size, k, ex) {ex, CGS_DTYPE_##en},
+#include "lib/ir/dtype-list.h"
+#undef DT
+    };
+    for (size_t i = 0; e > 0 && i < sizeof(numbers) / sizeof(numbers[0]); i++)
+        if (numbers[i].number == e)
+            return numbers[i].dtype;
+    return CGS_DTYPE_UNKNOWN;
 }
 
 static const char *layout_name(int64_t e)
