@@ -119,17 +119,13 @@ static void print_text(const struct cgs_follow *f)
     const struct cgs_dash_row **rows;
     double now = d->last_ts > 0 ? d->last_ts : wall_now(), hr = cgs_dash_hit_rate(d);
     uint32_t n = cgs_dash_view(d, CGS_DASH_COL_KEY, NULL, now, &rows);
-    static const enum cgs_dash_col all_cols[] = {
-        CGS_DASH_COL_SOURCE,
-        CGS_DASH_COL_RANK,       CGS_DASH_COL_KEY,     CGS_DASH_COL_SHAPE,
-        CGS_DASH_COL_BACKEND,    CGS_DASH_COL_HITS,    CGS_DASH_COL_MISSES,
-        CGS_DASH_COL_BYPASS,     CGS_DASH_COL_RATE,    CGS_DASH_COL_COMPILES,
-        CGS_DASH_COL_COMPILE_MS, CGS_DASH_COL_RUNS,    CGS_DASH_COL_RECOMPILES,
-        CGS_DASH_COL_WHAT,
-    };
-    /* the source column only when the rows come from more than one file */
-    const enum cgs_dash_col *cols = all_cols + (d->n_sources > 1 ? 0 : 1);
-    size_t ncols = sizeof(all_cols) / sizeof(all_cols[0]) - (d->n_sources > 1 ? 0 : 1);
+    /* lib/run/dash.h's columns that --once prints; the source only for several files */
+    enum cgs_dash_col cols[CGS_DASH_COL_COUNT];
+    size_t ncols = 0;
+    for (int c = 0; c < CGS_DASH_COL_COUNT; c++)
+        if ((cgs_dash_columns[c].flags & CGS_DASH_ONCE) &&
+            (!(cgs_dash_columns[c].flags & CGS_DASH_MULTI) || d->n_sources > 1))
+            cols[ncols++] = (enum cgs_dash_col)c;
     int w[CGS_DASH_COL_COUNT] = {0};
     char cell[512];
 

@@ -117,28 +117,15 @@ struct screen {
     uint64_t rate_events;
 };
 
-static const enum cgs_dash_col shown_cols[] = {
-    CGS_DASH_COL_SOURCE,
-    CGS_DASH_COL_RANK,       CGS_DASH_COL_KEY,        CGS_DASH_COL_SHAPE,
-    CGS_DASH_COL_BACKEND,    CGS_DASH_COL_HITS,       CGS_DASH_COL_MISSES,
-    CGS_DASH_COL_BYPASS,     CGS_DASH_COL_RATE,       CGS_DASH_COL_COMPILES,
-    CGS_DASH_COL_COMPILE_MS, CGS_DASH_COL_LAST_MS,    CGS_DASH_COL_RUNS,
-    CGS_DASH_COL_RECOMPILES, CGS_DASH_COL_AGE,        CGS_DASH_COL_WHAT,
-};
-static const int col_width[CGS_DASH_COL_COUNT] = {
-    [CGS_DASH_COL_SOURCE] = 16,
-    [CGS_DASH_COL_RANK] = 4,       [CGS_DASH_COL_KEY] = 9,     [CGS_DASH_COL_SHAPE] = 7,
-    [CGS_DASH_COL_BACKEND] = 8,    [CGS_DASH_COL_HITS] = 6,    [CGS_DASH_COL_MISSES] = 6,
-    [CGS_DASH_COL_BYPASS] = 4,     [CGS_DASH_COL_RATE] = 16,   [CGS_DASH_COL_COMPILES] = 8,
-    [CGS_DASH_COL_COMPILE_MS] = 10, [CGS_DASH_COL_LAST_MS] = 9, [CGS_DASH_COL_RUNS] = 6,
-    [CGS_DASH_COL_RECOMPILES] = 6, [CGS_DASH_COL_AGE] = 5,     [CGS_DASH_COL_WHAT] = 0,
-};
-#define N_SHOWN (sizeof(shown_cols) / sizeof(shown_cols[0]))
+/* every column of lib/run/dash.h's table, in its order, at its width */
+#define N_SHOWN ((size_t)CGS_DASH_COL_COUNT)
+#define shown_cols(k) ((enum cgs_dash_col)(k))
+#define col_width(c) (cgs_dash_columns[c].width)
 
 /* the source column only when rows come from more than one file */
 static bool col_shown(const struct screen *s, enum cgs_dash_col c)
 {
-    return c != CGS_DASH_COL_SOURCE || s->o->follow->dash->n_sources > 1;
+    return !(cgs_dash_columns[c].flags & CGS_DASH_MULTI) || s->o->follow->dash->n_sources > 1;
 }
 
 static double wall_now(void)
@@ -265,12 +252,12 @@ static void draw_table(struct screen *s)
     move(4, 0);
     attron(attr_of(C_HEADER));
     for (size_t k = 0; k < N_SHOWN; k++) {
-        enum cgs_dash_col c = shown_cols[k];
+        enum cgs_dash_col c = shown_cols(k);
         char name[40];
         if (!col_shown(s, c))
             continue;
         snprintf(name, sizeof(name), "%s%s", cgs_dash_col_names[c], c == s->sort ? "*" : "");
-        printw("%-*s ", col_width[c] ? col_width[c] : 1, name);
+        printw("%-*s ", col_width(c) ? col_width(c) : 1, name);
     }
     for (int x = getcurx(stdscr); x < COLS; x++)
         addch(' ');
@@ -286,7 +273,7 @@ static void draw_table(struct screen *s)
         if (sel)
             attron(attr_of(C_SELECT));
         for (size_t k = 0; k < N_SHOWN; k++) {
-            enum cgs_dash_col c = shown_cols[k];
+            enum cgs_dash_col c = shown_cols(k);
             if (!col_shown(s, c))
                 continue;
             if (c == CGS_DASH_COL_RATE) {
@@ -295,7 +282,7 @@ static void draw_table(struct screen *s)
                 printw("%4s ", cell);
                 if (sel)
                     attroff(attr_of(C_SELECT));
-                draw_bar(rate, col_width[c] - 5);
+                draw_bar(rate, col_width(c) - 5);
                 if (sel)
                     attron(attr_of(C_SELECT));
                 addch(' ');
@@ -308,7 +295,7 @@ static void draw_table(struct screen *s)
                 if (room > 0)
                     printw("%.*s", room, cell + from);
             } else {
-                printw("%-*.*s ", col_width[c], col_width[c], cell);
+                printw("%-*.*s ", col_width(c), col_width(c), cell);
             }
         }
         clrtoeol();
@@ -478,13 +465,11 @@ static int handle_key(struct screen *s, int ch)
             s->selected = s->n_rows ? s->n_rows - 1 : 0;
         return HANDLED | REDRAW;
     case 's': case 'S': {
-        static const enum cgs_dash_col order[] = {
-            CGS_DASH_COL_KEY,        CGS_DASH_COL_HITS,       CGS_DASH_COL_MISSES,
-            CGS_DASH_COL_RATE,       CGS_DASH_COL_COMPILES,   CGS_DASH_COL_COMPILE_MS,
-            CGS_DASH_COL_LAST_MS,    CGS_DASH_COL_RUNS,       CGS_DASH_COL_RECOMPILES,
-            CGS_DASH_COL_AGE,
-        };
-        size_t n = sizeof(order) / sizeof(order[0]), k = 0;
+        enum cgs_dash_col order[CGS_DASH_COL_COUNT];
+        size_t n = 0, k = 0;
+        for (int c = 0; c < CGS_DASH_COL_COUNT; c++) /* the sortable columns, in table order */
+            if (cgs_dash_columns[c].flags & CGS_DASH_SORTS)
+                order[n++] = (enum cgs_dash_col)c;
         while (k < n && order[k] != s->sort)
             k++;
         s->sort = order[ch == 's' ? (k + 1) % n : (k + n - 1) % n];

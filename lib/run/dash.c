@@ -950,16 +950,13 @@ int cgs_dash_read_file(struct cgs_dash *d, const char *path, enum cgs_src_kind k
 
 /* ---- cells ------------------------------------------------------------------------------ */
 
-const char *const cgs_dash_col_names[CGS_DASH_COL_COUNT] = {
-    [CGS_DASH_COL_SOURCE] = "source",     [CGS_DASH_COL_RANK] = "rank",         [CGS_DASH_COL_KEY] = "graph",
-    [CGS_DASH_COL_SHAPE] = "shape",       [CGS_DASH_COL_BACKEND] = "backend",
-    [CGS_DASH_COL_HITS] = "hits",         [CGS_DASH_COL_MISSES] = "miss",
-    [CGS_DASH_COL_BYPASS] = "byp",        [CGS_DASH_COL_RATE] = "hit%",
-    [CGS_DASH_COL_COMPILES] = "compiles", [CGS_DASH_COL_COMPILE_MS] = "compile ms",
-    [CGS_DASH_COL_LAST_MS] = "last ms",   [CGS_DASH_COL_RUNS] = "runs",
-    [CGS_DASH_COL_RECOMPILES] = "recomp", [CGS_DASH_COL_AGE] = "age",
-    [CGS_DASH_COL_WHAT] = "frame / reason",
-};
+#define CGS_DASH_COL_ROW_(id, nm, w, fl) [CGS_DASH_COL_##id] = {nm, w, fl},
+const struct cgs_dash_column cgs_dash_columns[CGS_DASH_COL_COUNT] = {
+    CGS_DASH_COLUMNS(CGS_DASH_COL_ROW_)};
+#undef CGS_DASH_COL_ROW_
+#define CGS_DASH_COL_NAME_(id, nm, w, fl) [CGS_DASH_COL_##id] = nm,
+const char *const cgs_dash_col_names[CGS_DASH_COL_COUNT] = {CGS_DASH_COLUMNS(CGS_DASH_COL_NAME_)};
+#undef CGS_DASH_COL_NAME_
 
 double cgs_dash_row_rate(const struct cgs_dash_row *r)
 {

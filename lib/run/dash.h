@@ -170,25 +170,44 @@ const struct cgs_dash_cache *cgs_dash_cache(const struct cgs_dash *d, const char
 
 /* ---- the table, as text cells (the TUI and --once share them) ---- */
 
-enum cgs_dash_col {
-    CGS_DASH_COL_SOURCE,  /* the file (shown when rows come from more than one) */
-    CGS_DASH_COL_RANK,
-    CGS_DASH_COL_KEY,     /* graph_index, or the compile id of a trace row */
-    CGS_DASH_COL_SHAPE,
-    CGS_DASH_COL_BACKEND,
-    CGS_DASH_COL_HITS,
-    CGS_DASH_COL_MISSES,
-    CGS_DASH_COL_BYPASS,
-    CGS_DASH_COL_RATE,
-    CGS_DASH_COL_COMPILES,
-    CGS_DASH_COL_COMPILE_MS,
-    CGS_DASH_COL_LAST_MS,
-    CGS_DASH_COL_RUNS,
-    CGS_DASH_COL_RECOMPILES,
-    CGS_DASH_COL_AGE,
-    CGS_DASH_COL_WHAT,    /* frame and reason */
-    CGS_DASH_COL_COUNT
+/*
+ * The columns, one table: X(ID, "header", width on a terminal (0: the rest of the line),
+ * flags). CGS_DASH_SORTS: the live view sorts by it (largest first); CGS_DASH_ONCE: top
+ * --once prints it; CGS_DASH_MULTI: shown only when rows come from more than one file.
+ * A new column is a line here, its cell in cgs_dash_row_cell and, when it sorts, its value
+ * in dash.c's sort_value.
+ */
+#define CGS_DASH_SORTS 1u
+#define CGS_DASH_ONCE 2u
+#define CGS_DASH_MULTI 4u
+#define CGS_DASH_COLUMNS(X)                                                                        \
+    X(SOURCE, "source", 16, CGS_DASH_ONCE | CGS_DASH_MULTI) /* the file */                     \
+    X(RANK, "rank", 4, CGS_DASH_ONCE)                                                             \
+    X(KEY, "graph", 9, CGS_DASH_ONCE | CGS_DASH_SORTS) /* graph_index, or the compile id */     \
+    X(SHAPE, "shape", 7, CGS_DASH_ONCE)                                                           \
+    X(BACKEND, "backend", 8, CGS_DASH_ONCE)                                                       \
+    X(HITS, "hits", 6, CGS_DASH_ONCE | CGS_DASH_SORTS)                                            \
+    X(MISSES, "miss", 6, CGS_DASH_ONCE | CGS_DASH_SORTS)                                          \
+    X(BYPASS, "byp", 4, CGS_DASH_ONCE)                                                            \
+    X(RATE, "hit%", 16, CGS_DASH_ONCE | CGS_DASH_SORTS)                                           \
+    X(COMPILES, "compiles", 8, CGS_DASH_ONCE | CGS_DASH_SORTS)                                    \
+    X(COMPILE_MS, "compile ms", 10, CGS_DASH_ONCE | CGS_DASH_SORTS)                               \
+    X(LAST_MS, "last ms", 9, CGS_DASH_SORTS)                                                      \
+    X(RUNS, "runs", 6, CGS_DASH_ONCE | CGS_DASH_SORTS)                                            \
+    X(RECOMPILES, "recomp", 6, CGS_DASH_ONCE | CGS_DASH_SORTS)                                    \
+    X(AGE, "age", 5, CGS_DASH_SORTS)                                                              \
+    X(WHAT, "frame / reason", 0, CGS_DASH_ONCE) /* frame and reason: the last column */
+
+#define CGS_DASH_COL_ENUM_(id, name, width, flags) CGS_DASH_COL_##id,
+enum cgs_dash_col { CGS_DASH_COLUMNS(CGS_DASH_COL_ENUM_) CGS_DASH_COL_COUNT };
+#undef CGS_DASH_COL_ENUM_
+
+struct cgs_dash_column {
+    const char *name;
+    int width;
+    unsigned flags;
 };
+extern const struct cgs_dash_column cgs_dash_columns[CGS_DASH_COL_COUNT];
 extern const char *const cgs_dash_col_names[CGS_DASH_COL_COUNT];
 
 /* A row's cell as text ("-" when it has none); now (epoch seconds) is for the age. */
