@@ -130,6 +130,28 @@ int cli_usage_error(const struct cmd *c, const char *fmt, ...)
     return CGS_EXIT_BAD_INPUT;
 }
 
+int cli_file_error(const char *file, const char *fmt, ...)
+{
+    va_list ap;
+    char msg[1024];
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "cgscope: %s: %serror%s: %s\n", file, cli_paint(2, "bad"), CLI_RESET(2), msg);
+    keep_errorf(file, 0, 0, NULL, "%s", msg);
+    return CGS_EXIT_BAD_INPUT;
+}
+
+void cli_file_warn(const char *file, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "cgscope: %s: %swarning%s: ", file, cli_paint(2, "warn"), CLI_RESET(2));
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
 int cli_unknown_option(const struct cmd *c, const char *arg)
 {
     const char *best = NULL, *name = arg;
@@ -152,7 +174,7 @@ int cli_report_diag(const struct cgs_diag *d)
 {
     char msg[1024];
     cgs_diag_format(d, msg, sizeof(msg));
-    fprintf(stderr, "%s%s\n", d->file ? "" : "cgscope: ", msg); /* no file: say who speaks */
+    fprintf(stderr, "cgscope: %s\n", msg); /* one voice: "cgscope: FILE:LINE:COL: error: ..." */
     keep_errorf(d->file, d->line, d->col, d->path, "%s", d->msg[0] ? d->msg : cgs_strerror(d->code));
     return CGS_EXIT_BAD_INPUT;
 }
@@ -288,18 +310,21 @@ cJSON *cli_piece_json(const struct cgs_split *s, uint32_t i)
     return o;
 }
 
-static void warn_line(const char *msg, void *ctx)
+static void warn_line(const char *file, const char *msg, void *ctx)
 {
     (void)ctx;
-    cli_warn("%s", msg);
+    cli_file_warn(file, "%s", msg);
 }
 
 int cli_sources_read(const struct cgs_follow *f, unsigned want, const char *wanted)
 {
     if (cgs_follow_verdict(f, want, wanted, warn_line, NULL))
         return 0;
-    return cli_error("nothing was read from %s (see above): this command reads %s",
-                     f->n_roots == 1 ? f->roots[0] : "the sources", wanted);
+    if (f->n_roots == 1)
+        return cli_file_error(f->roots[0], "nothing was read (see above): this command reads %s",
+                              wanted);
+    return cli_error("nothing was read from the sources (see above): this command reads %s",
+                     wanted);
 }
 
 struct cgs_graph *cli_load_graph(const char *path, const char *model)
@@ -705,9 +730,8 @@ int cli_check_split_ops(const struct cgs_split *s, const struct cli_list *ops, c
         if (allow_missing)
             cli_warn("no op of the preset @%s matches a node of %s", p->name, graph);
         else
-            rc = cli_error("%s: no op of the preset @%s matches a node (--allow-missing-ops if "
-                           "they may be absent; 'cgscope info' lists the graph's ops)",
-                           graph, p->name);
+            rc = cli_file_error(graph, "no op of the preset @%s matches a node (--allow-missing-ops if "
+                           "they may be absent; 'cgscope info' lists the graph's ops)", p->name);
     }
     for (uint32_t i = 0; i < s->n_ops; i++) {
         const struct cgs_split_opmatch *m = &s->ops[i];
@@ -724,8 +748,8 @@ int cli_check_split_ops(const struct cgs_split *s, const struct cli_list *ops, c
                 cli_warn("splitting op '%s' matches no node of %s; did you mean '@%s' (the "
                          "preset)?", m->op, graph, named->name);
             else
-                rc = cli_error("%s: splitting op '%s' matches no node; did you mean '@%s' (the "
-                               "preset; 'cgscope split --presets' lists them)?", graph, m->op,
+                rc = cli_file_error(graph, "splitting op '%s' matches no node; did you mean '@%s' (the "
+                               "preset; 'cgscope split --presets' lists them)?", m->op,
                                named->name);
             continue;
         }
@@ -737,9 +761,8 @@ int cli_check_split_ops(const struct cgs_split *s, const struct cli_list *ops, c
                      m->n_suggestions ? "; did you mean " : "", b.buf,
                      m->n_suggestions ? "?" : "");
         else
-            rc = cli_error("%s: splitting op '%s' matches no node%s%s%s (--allow-missing-ops "
-                           "if it may be absent)",
-                           graph, m->op, m->n_suggestions ? "; did you mean " : "", b.buf,
+            rc = cli_file_error(graph, "splitting op '%s' matches no node%s%s%s (--allow-missing-ops "
+                           "if it may be absent)", m->op, m->n_suggestions ? "; did you mean " : "", b.buf,
                            m->n_suggestions ? "?" : "");
         cgs_buf_release(&b);
     }

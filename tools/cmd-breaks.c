@@ -57,7 +57,7 @@ static int run(int argc, char **argv)
     for (int i = optind; i < argc; i++) {
         struct stat st;
         if (!cgs_path_is_stdin(argv[i]) && stat(argv[i], &st))
-            return cli_error("%s: cannot open: no such file or folder", argv[i]);
+            return cli_file_error(argv[i], "cannot open: no such file or folder");
     }
     cgs_dash_init(&dash);
     cgs_follow_init(&f, (const char *const *)argv + optind, (uint32_t)(argc - optind), &dash);

@@ -96,9 +96,9 @@ static int list_index(int argc, char **argv, bool json)
         /* an index being written is empty for a moment (top follows it); here it is an error */
         struct stat st;
         if (stat(argv[0], &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
-            return cli_error("%s: empty file (expected a compile-cache index: a dict "
+            return cli_file_error(argv[0], "empty file (expected a compile-cache index: a dict "
                              "{(runtime_shape, graph_index, backend): (key, path, "
-                             "restart_analysis_count)}, `{}` when it has no entry)", argv[0]);
+                             "restart_analysis_count)}, `{}` when it has no entry)");
     }
     cgs_dash_init(&d);
     if (cgs_dash_read_file(&d, argv[0], CGS_SRC_CACHE_INDEX, &e)) {
@@ -242,7 +242,7 @@ static int read_trace(struct cgs_dash *d, const char *path)
     const char *roots[1] = {path};
     int rc;
     if (!cgs_path_is_stdin(path) && stat(path, &st))
-        return cli_error("%s: cannot open: %s", path, strerror(errno));
+        return cli_file_error(path, "cannot open: %s", strerror(errno));
     d->keep_lookups = true;
     cgs_follow_init(&f, roots, 1, d);
     f.blocking = true;
@@ -251,8 +251,7 @@ static int read_trace(struct cgs_dash *d, const char *path)
     rc = cli_sources_read(&f, 1u << CGS_SRC_TRACE, "a TORCH_TRACE log");
     cgs_follow_release(&f);
     if (!rc && !d->n_lookups)
-        cli_warn("%s: no cache lookup logged (is it a TORCH_TRACE log of a torch.compile run?)",
-                 path);
+        cli_file_warn(path, "no cache lookup logged (is it a TORCH_TRACE log of a torch.compile run?)");
     return rc;
 }
 

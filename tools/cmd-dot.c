@@ -196,9 +196,8 @@ static int drawing_wait(pid_t pid, int fd, const char *graph)
         *nl = '\0';
         unlink(p);
     }
-    return cli_error("%s: drawing failed: Graphviz died with signal %d (%s)%s; nothing was "
-                     "written (a smaller view: --collapse pieces or module)",
-                     graph, WIFSIGNALED(st) ? WTERMSIG(st) : 0,
+    return cli_file_error(graph, "drawing failed: Graphviz died with signal %d (%s)%s; nothing was "
+                     "written (a smaller view: --collapse pieces or module)", WIFSIGNALED(st) ? WTERMSIG(st) : 0,
                      WIFSIGNALED(st) ? strsignal(WTERMSIG(st)) : "?",
                      WIFSIGNALED(st) && (WTERMSIG(st) == SIGSEGV || WTERMSIG(st) == SIGABRT ||
                                          WTERMSIG(st) == SIGKILL)
@@ -424,8 +423,8 @@ static int check_profile_pieces(const struct cgs_prof_summary *prof, const struc
     }
     if (!n_extra && !n_missing)
         return 0;
-    cli_error("%s: the profile's pieces are not this split's: %u piece%s in the profile, %u in "
-              "the split of %s", profile_path, prof->n_pieces, PLURAL(prof->n_pieces),
+    cli_file_error(profile_path, "the profile's pieces are not this split's: %u piece%s in the profile, %u in "
+              "the split of %s", prof->n_pieces, PLURAL(prof->n_pieces),
               s->n_pieces, graph);
     if (n_extra)
         fprintf(stderr, "  in the profile, not in the split: %s%s\n", extra,
@@ -646,7 +645,7 @@ static int run(int argc, char **argv)
     if (g->producer.stage == CGS_STAGE_POST_GRAD) {
         struct cgs_layout_opts lo = CGS_LAYOUT_OPTS_INIT;
         if (cgs_layout_run(g, &lo, &lay, &d) < 0) {
-            cli_warn("%s: no layout marks: %s", argv[optind], d.msg);
+            cli_file_warn(argv[optind], "no layout marks: %s", d.msg);
             cgs_diag_clear(&d);
             lay = NULL;
         }
@@ -655,10 +654,10 @@ static int run(int argc, char **argv)
         struct cgs_shapes_opts so = {.reinfer = false};
         static struct cgs_opdecls decls; // lives until exit: shapes point into it
         if (!decls.n && cli_load_opdecls(&decls, NULL, 0))
-            cli_warn("%s: operator declarations not loaded", argv[optind]);
+            cli_file_warn(argv[optind], "operator declarations not loaded");
         so.decls = &decls;
         if (cgs_shapes_infer(g, &so, &shapes, &d) < 0) {
-            cli_warn("%s: no shape flags: %s", argv[optind], d.msg);
+            cli_file_warn(argv[optind], "no shape flags: %s", d.msg);
             cgs_diag_clear(&d);
             shapes = NULL;
         }
@@ -686,7 +685,7 @@ static int run(int argc, char **argv)
         goto out;
     }
     if (st.profile_unmatched)
-        cli_warn("%s: %u piece%s of the profile name no piece of this split", profile_path,
+        cli_file_warn(profile_path, "%u piece%s of the profile name no piece of this split",
                  st.profile_unmatched, st.profile_unmatched == 1 ? "" : "s");
     if (strcmp(format, "dot")) {
         cgs_dot_cost(dg, &cost);

@@ -421,17 +421,15 @@ static int run(int argc, char **argv)
         g->producer.stage == CGS_STAGE_AOT_JOINT) {
         // Inductor decides layouts on the post-grad graph: answering for another stage (where
         // torch.conv2d is no aten.convolution) would be wrong, not merely approximate
-        int rc = cli_error("%s: a %s graph: Inductor decides layout on the post-grad graph; "
+        int rc = cli_file_error(argv[optind], "a %s graph: Inductor decides layout on the post-grad graph; "
                            "dump one with the bridge "
-                           "(cgscope_torch.dump_backend(dir, post_grad=True))",
-                           argv[optind], cgs_stage_names[g->producer.stage]);
+                           "(cgscope_torch.dump_backend(dir, post_grad=True))", cgs_stage_names[g->producer.stage]);
         cgs_graph_free(g);
         return rc;
     }
     if (g->producer.stage != CGS_STAGE_POST_GRAD)
-        cli_warn("%s: a graph of stage '%s': layout decisions are Inductor's on post-grad "
-                 "graphs; answering as if this were one",
-                 argv[optind], cgs_stage_names[g->producer.stage]);
+        cli_file_warn(argv[optind], "a graph of stage '%s': layout decisions are Inductor's on post-grad "
+                 "graphs; answering as if this were one", cgs_stage_names[g->producer.stage]);
     if (cgs_layout_run(g, &lo, &l, &d) < 0) {
         if (!d.file)
             cgs_diag_at(&d, argv[optind], 0, 0);

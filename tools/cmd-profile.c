@@ -111,7 +111,7 @@ static int prepare_dir(const char *dir, unsigned *removed)
 
     *removed = 0;
     if (strlen(dir) >= sizeof(tmp))
-        return cli_error("%s: path too long", dir);
+        return cli_file_error(dir, "path too long");
     strcpy(tmp, dir);
     for (char *p = tmp + 1; *p; p++) {
         if (*p != '/')
@@ -124,7 +124,7 @@ static int prepare_dir(const char *dir, unsigned *removed)
     if (mkdir(tmp, 0777) && errno != EEXIST)
         return cli_error("cannot make '%s': %s", tmp, strerror(errno));
     if (!(dp = opendir(dir)))
-        return cli_error("%s: not a folder cgscope can write (%s)", dir, strerror(errno));
+        return cli_file_error(dir, "not a folder cgscope can write (%s)", strerror(errno));
     while ((e = readdir(dp))) {
         char p[PATH_MAX + 256];
         if (!ours(e->d_name))
@@ -135,7 +135,7 @@ static int prepare_dir(const char *dir, unsigned *removed)
     }
     closedir(dp);
     if (access(dir, W_OK))
-        return cli_error("%s: cannot write there: %s", dir, strerror(errno));
+        return cli_file_error(dir, "cannot write there: %s", strerror(errno));
     return 0;
 }
 
@@ -221,7 +221,7 @@ static int run(int argc, char **argv)
     if (find_lib(lib, sizeof(lib)) || prepare_dir(dir, &removed))
         return CGS_EXIT_BAD_INPUT;
     if (!realpath(dir, absdir))
-        return cli_error("%s: %s", dir, strerror(errno));
+        return cli_file_error(dir, "%s", strerror(errno));
     if (removed && !quiet)
         fprintf(stderr, "cgscope profile: removed %u trace%s of an earlier run from %s\n",
                 removed, PLURAL(removed), dir);

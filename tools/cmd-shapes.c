@@ -509,8 +509,7 @@ static int run(int argc, char **argv)
             struct cgs_buf names = CGS_BUF_INIT;
             for (uint32_t k = 0; k < g->n_symbols; k++)
                 cgs_buf_addf(&names, "%s%s", k ? ", " : "", g->symbols[k].name);
-            rc = cli_error("%s: --bind: the graph has no symbol '%s' (its symbols: %s)",
-                           argv[optind], binds[i].name, g->n_symbols ? names.buf : "none");
+            rc = cli_file_error(argv[optind], "--bind: the graph has no symbol '%s' (its symbols: %s)", binds[i].name, g->n_symbols ? names.buf : "none");
             cgs_buf_release(&names);
             cgs_graph_free(g);
             goto out;
@@ -521,8 +520,7 @@ static int run(int argc, char **argv)
                 snprintf(lo, sizeof(lo), "%lld", (long long)sy->min);
             if (sy->has_max)
                 snprintf(hi, sizeof(hi), "%lld", (long long)sy->max);
-            rc = cli_error("%s: --bind %s=%lld is outside the symbol's recorded range [%s, %s]",
-                           argv[optind], binds[i].name, (long long)binds[i].value, lo, hi);
+            rc = cli_file_error(argv[optind], "--bind %s=%lld is outside the symbol's recorded range [%s, %s]", binds[i].name, (long long)binds[i].value, lo, hi);
             cgs_graph_free(g);
             goto out;
         }

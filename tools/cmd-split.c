@@ -609,10 +609,10 @@ static int run(int argc, char **argv)
                 cgs_nearest_offer(&nr, g->nodes[i]->name);
             best = nr.best;
             if (best)
-                rc = cli_error("%s: no node named '%s'; did you mean '%s'?", argv[optind], why,
+                rc = cli_file_error(argv[optind], "no node named '%s'; did you mean '%s'?", why,
                                best);
             else
-                rc = cli_error("%s: no node named '%s'", argv[optind], why);
+                rc = cli_file_error(argv[optind], "no node named '%s'", why);
             goto out;
         }
     }

@@ -464,7 +464,7 @@ static int run(int argc, char **argv)
         for (uint32_t i = 0; i < follow.n_roots; i++) {
             struct stat st;
             if (!cgs_path_is_stdin(follow.roots[i]) && stat(follow.roots[i], &st)) {
-                rc = cli_error("%s: cannot open: %s", follow.roots[i], strerror(errno));
+                rc = cli_file_error(follow.roots[i], "cannot open: %s", strerror(errno));
                 goto out;
             }
         }

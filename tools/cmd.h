@@ -50,6 +50,9 @@ int cli_error(const char *fmt, ...) CGS_PRINTF(1, 2);
 
 /* A warning line on stderr. */
 void cli_warn(const char *fmt, ...) CGS_PRINTF(1, 2);
+/* The same about a file, in the voice of every diagnostic: "cgscope: FILE: error: ..." */
+int cli_file_error(const char *file, const char *fmt, ...) CGS_PRINTF(2, 3);
+void cli_file_warn(const char *file, const char *fmt, ...) CGS_PRINTF(2, 3);
 
 /*
  * Load a graph JSON or .pt2 (model may be NULL); on failure print the

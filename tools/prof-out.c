@@ -41,7 +41,7 @@ int cli_prof_load(const char *const *paths, size_t n, struct cli_prof_set *set)
     for (size_t i = 0; i < n; i++) {
         struct stat st;
         if (stat(paths[i], &st) != 0)
-            return cli_error("%s: cannot open: %s", paths[i], strerror(errno));
+            return cli_file_error(paths[i], "cannot open: %s", strerror(errno));
         if (!S_ISDIR(st.st_mode)) {
             if (load_one(paths[i], set, &alloc))
                 return CGS_EXIT_BAD_INPUT;
@@ -53,7 +53,7 @@ int cli_prof_load(const char *const *paths, size_t n, struct cli_prof_set *set)
         size_t nn = 0, names_alloc = 0, found = 0;
         int rc = 0;
         if (!dir)
-            return cli_error("%s: cannot read the folder: %s", paths[i], strerror(errno));
+            return cli_file_error(paths[i], "cannot read the folder: %s", strerror(errno));
         while ((e = readdir(dir))) {
             if (!cgs_path_has_ext(e->d_name, ".cgstrace") &&
                 !cgs_path_has_ext(e->d_name, ".cgstrace.part"))
@@ -82,9 +82,8 @@ int cli_prof_load(const char *const *paths, size_t n, struct cli_prof_set *set)
         if (rc)
             return CGS_EXIT_BAD_INPUT;
         if (!found)
-            return cli_error("%s: no CUPTI trace (*.cgstrace) in this folder; traces come from "
-                             "`cgscope profile -o %s -- CMD`",
-                             paths[i], paths[i]);
+            return cli_file_error(paths[i], "no CUPTI trace (*.cgstrace) in this folder; traces come from "
+                             "`cgscope profile -o %s -- CMD`", paths[i]);
     }
     return 0;
 }
@@ -159,22 +158,22 @@ void cli_prof_warn(const struct cli_prof_set *set, const struct cgs_prof_report 
     for (size_t i = 0; i < set->n; i++) {
         const struct cgs_prof_trace *t = &set->traces[i];
         if (t->error)
-            cli_warn("%s: the profiler recorded no GPU work: %s", t->file, t->error);
+            cli_file_warn(t->file, "the profiler recorded no GPU work: %s", t->error);
         if (t->truncated)
-            cli_warn("%s: incomplete: the file ends inside a record (cut short); what comes "
-                     "before it is read", t->file);
+            cli_file_warn(t->file, "incomplete: the file ends inside a record (cut short); what comes "
+                     "before it is read");
         else if (!t->complete)
-            cli_warn("%s: incomplete (the process was killed, or is still running): the "
-                     "records written so far are read", t->file);
+            cli_file_warn(t->file, "incomplete (the process was killed, or is still running): the "
+                     "records written so far are read");
         if (t->complete && t->end_reason == 1)
-            cli_warn("%s: the process ended on signal %u (the trace was flushed)", t->file,
+            cli_file_warn(t->file, "the process ended on signal %u (the trace was flushed)",
                      t->signo);
         if (t->dropped)
-            cli_warn("%s: CUPTI dropped %" PRIu64 " activity record%s (its buffers were full)",
-                     t->file, t->dropped, PLURAL(t->dropped));
+            cli_file_warn(t->file, "CUPTI dropped %" PRIu64 " activity record%s (its buffers were "
+                          "full)", t->dropped, PLURAL(t->dropped));
         if (t->lost)
-            cli_warn("%s: %" PRIu64 " record%s lost (the profiler ran out of memory)", t->file,
-                     t->lost, PLURAL(t->lost));
+            cli_file_warn(t->file, "%" PRIu64 " record%s lost (the profiler ran out of memory)",
+                          t->lost, PLURAL(t->lost));
     }
     if (r->no_launch)
         cli_warn("%" PRIu64 " GPU record%s have no launch call in the trace (issued before the "

@@ -64,14 +64,14 @@ static int crt_init(void)
     struct sigaction sa;
     struct cgs_diag d = CGS_DIAG_INIT;
     if (cgs_curses_load(&d)) {
-        fprintf(stderr, "cgscope top: error: %s; --once prints the table as text\n", d.msg);
+        fprintf(stderr, "cgscope: error: %s; top --once prints the table as text\n", d.msg);
         return -1;
     }
     setlocale(LC_ALL, "");
     crt.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
     crt.screen = newterm(NULL, stdout, stdin);
     if (!crt.screen) {
-        fprintf(stderr, "cgscope top: error: cannot use this terminal (TERM=%s); --once prints "
+        fprintf(stderr, "cgscope: error: cannot use this terminal (TERM=%s); top --once prints "
                         "the table as text\n", getenv("TERM") ? getenv("TERM") : "");
         return -1;
     }

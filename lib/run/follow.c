@@ -357,7 +357,7 @@ static const char *src_what(enum cgs_src_kind k)
 }
 
 uint64_t cgs_follow_verdict(const struct cgs_follow *f, unsigned want, const char *wanted,
-                            void (*warn)(const char *msg, void *ctx), void *ctx)
+                            void (*warn)(const char *file, const char *msg, void *ctx), void *ctx)
 {
     uint64_t got = 0;
     char msg[1024];
@@ -369,14 +369,12 @@ uint64_t cgs_follow_verdict(const struct cgs_follow *f, unsigned want, const cha
     for (uint32_t r = 0; r < f->n_roots; r++) {
         struct stat st;
         if (!cgs_path_is_stdin(f->roots[r]) && stat(f->roots[r], &st)) {
-            snprintf(msg, sizeof(msg), "%.300s: cannot open: no such file or folder", f->roots[r]);
-            warn(msg, ctx);
+            warn(f->roots[r], "cannot open: no such file or folder", ctx);
         } else if (!cgs_path_is_stdin(f->roots[r]) && S_ISDIR(st.st_mode) &&
                    !root_has_files(f, f->roots[r])) {
-            snprintf(msg, sizeof(msg), "%.300s: a folder without %s in it (looked for *.log, "
-                     "*.jsonl, *torch_trace* and *magi_compile_cache* files, compressed or not)",
-                     f->roots[r], wanted);
-            warn(msg, ctx);
+            snprintf(msg, sizeof(msg), "a folder without %s in it (looked for *.log, "
+                     "*.jsonl, *torch_trace* and *magi_compile_cache* files, compressed or not)", wanted);
+            warn(f->roots[r], msg, ctx);
         }
     }
     for (uint32_t i = 0; i < f->n_files; i++) {
@@ -386,30 +384,30 @@ uint64_t cgs_follow_verdict(const struct cgs_follow *f, unsigned want, const cha
         /* a file found in a folder is told about only when it broke, or nothing was read */
         bool named = is_root(f, x->path) || !got;
         if (x->error[0]) {
-            snprintf(msg, sizeof(msg), "%.300s: %.500s%s", name, x->error,
+            snprintf(msg, sizeof(msg), "%.500s%s", x->error,
                      x->feed.records ? " (what came before it was read)" : "");
-            warn(msg, ctx);
+            warn(name, msg, ctx);
         } else if (!named) {
             continue;
         } else if (x->refused) {
             const char *hint = cgs_input_kind_hint(x->sniffed);
-            snprintf(msg, sizeof(msg), "%.300s: not read: %s %s, not %s%s%s", name,
+            snprintf(msg, sizeof(msg), "not read: %s %s, not %s%s%s",
                      x->unpacking ? "it holds" : "it is", cgs_input_kind_what(x->sniffed), wanted,
                      hint ? "; " : "", hint ? hint : "");
-            warn(msg, ctx);
+            warn(name, msg, ctx);
         } else if (!x->off) {
-            snprintf(msg, sizeof(msg), "%.300s: is empty (expected %s)", name, wanted);
-            warn(msg, ctx);
+            snprintf(msg, sizeof(msg), "is empty (expected %s)", wanted);
+            warn(name, msg, ctx);
         } else if (!x->feed.records) {
-            snprintf(msg, sizeof(msg), "%.300s: nothing in it could be read as %s (it looks like "
-                     "%s)", name, wanted, x->feed.kind != CGS_SRC_UNKNOWN
+            snprintf(msg, sizeof(msg), "nothing in it could be read as %s (it looks like "
+                     "%s)", wanted, x->feed.kind != CGS_SRC_UNKNOWN
                                               ? src_what(x->feed.kind)
                                               : cgs_input_kind_what(x->sniffed));
-            warn(msg, ctx);
+            warn(name, msg, ctx);
         } else if (!right) {
-            snprintf(msg, sizeof(msg), "%.300s: is %s, not %s: nothing in it answers this "
-                     "command", name, src_what(x->feed.kind), wanted);
-            warn(msg, ctx);
+            snprintf(msg, sizeof(msg), "is %s, not %s: nothing in it answers this "
+                     "command", src_what(x->feed.kind), wanted);
+            warn(name, msg, ctx);
         }
     }
     return got;

@@ -66,6 +66,6 @@ void cgs_follow_finish(struct cgs_follow *f);
  * records of those kinds were read. 0 means nothing the command answers about was read.
  */
 uint64_t cgs_follow_verdict(const struct cgs_follow *f, unsigned want, const char *wanted,
-                            void (*warn)(const char *msg, void *ctx), void *ctx);
+                            void (*warn)(const char *file, const char *msg, void *ctx), void *ctx);
 
 #endif
