@@ -52,15 +52,23 @@ static bool word_at(const unsigned char *h, size_t n, size_t i, const char *w)
     return true;
 }
 
-/* "V1130 11:20:40.412000 419 path:line] {": glog's prefix, then a JSON object */
+size_t cgs_glog_payload_at(const char *s, size_t n)
+{
+    const char *close;
+    if (n < 24 || !s[0] || !strchr("VIWEFD", s[0]) || s[1] < '0' || s[1] > '9' || s[5] != ' ' ||
+        s[8] != ':')
+        return 0;
+    close = memchr(s, ']', n < 512 ? n : 512);
+    if (!close || (size_t)(close - s) + 2 >= n || close[1] != ' ')
+        return 0;
+    return (size_t)(close - s) + 2;
+}
+
+/* glog's prefix, then a JSON object */
 static bool glog_line(const unsigned char *h, size_t n)
 {
-    const unsigned char *close;
-    if (n < 24 || !strchr("VIWEFD", h[0]) || h[0] == '\0' || h[1] < '0' || h[1] > '9' ||
-        h[5] != ' ' || h[8] != ':')
-        return false;
-    close = memchr(h, ']', n < 512 ? n : 512);
-    return close && (size_t)(close - h) + 2 < n && close[1] == ' ' && close[2] == '{';
+    size_t at = cgs_glog_payload_at((const char *)h, n);
+    return at && h[at] == '{';
 }
 
 /* a key "k" within the first line (or the head when it has no line end) */

@@ -56,6 +56,10 @@ enum cgs_input_kind cgs_sniff(const void *head, size_t len, const char *name);
  * regular file, no permission): nothing is consumed from a pipe. */
 enum cgs_input_kind cgs_sniff_path(const char *path);
 
+/* A TORCH_TRACE line, "V1130 11:20:40.412000 419 torch/_dynamo/utils.py:2126] {...}": the
+ * offset of what follows glog's prefix, or 0 when s does not start with one. */
+size_t cgs_glog_payload_at(const char *s, size_t n);
+
 /* "a PNG image" */
 const char *cgs_input_kind_what(enum cgs_input_kind k);
 /* "use `cgscope report`", or NULL when no command reads it */

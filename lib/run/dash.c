@@ -358,18 +358,6 @@ static void event_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, si
 
 /* ---- TORCH_TRACE ----------------------------------------------------------------------- */
 
-/* "V1130 11:20:40.412000 419 torch/_dynamo/utils.py:2126] {...}": the JSON's offset, or 0. */
-static size_t glog_json_at(const char *s, size_t n)
-{
-    const char *close;
-    if (n < 24 || !strchr("VIWEFD", s[0]) || s[1] < '0' || s[1] > '9' || s[5] != ' ' ||
-        s[8] != ':')
-        return 0;
-    close = memchr(s, ']', n < 512 ? n : 512);
-    if (!close || (size_t)(close - s) + 2 >= n || close[1] != ' ')
-        return 0;
-    return (size_t)(close - s) + 2;
-}
 
 /* "F/C" (restart attempts of a compile are the same compile), "!A/F/C" for compiled
    autograd: torch's own spelling, the one compilation_metrics uses. */
@@ -638,7 +626,7 @@ static void trace_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, si
         trace_record(d, f);
     if (!n)
         return;
-    at = glog_json_at(s, n);
+    at = cgs_glog_payload_at(s, n);
     if (!at) {
         bad_line(d, f, "not a TORCH_TRACE line (expected a glog prefix and a JSON object)");
         return;
@@ -826,7 +814,7 @@ enum cgs_src_kind cgs_src_kind_guess(const char *name, const char *head, size_t 
             return CGS_SRC_CACHE_INDEX;
         return CGS_SRC_EVENTS;
     }
-    if (glog_json_at(head + i, len - i))
+    if (cgs_glog_payload_at(head + i, len - i))
         return CGS_SRC_TRACE;
     return CGS_SRC_UNKNOWN;
 }
