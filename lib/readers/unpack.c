@@ -31,6 +31,7 @@ int cgs_unpack_init(struct cgs_unpack *u, enum cgs_input_kind kind, uint64_t max
             return cgs_diag_set(d, CGS_E_NOMEM, "cannot start a gzip stream"), -1;
         }
         u->stream = s;
+        u->out_buf = cgs_xmalloc(OUT_CHUNK);
         return 0;
     }
     case CGS_IN_XZ: {
@@ -44,6 +45,7 @@ int cgs_unpack_init(struct cgs_unpack *u, enum cgs_input_kind kind, uint64_t max
             return cgs_diag_set(d, CGS_E_NOMEM, "cannot start an xz stream"), -1;
         }
         u->stream = s;
+        u->out_buf = cgs_xmalloc(OUT_CHUNK);
         return 0;
     }
     case CGS_IN_ZSTD: {
@@ -57,6 +59,7 @@ int cgs_unpack_init(struct cgs_unpack *u, enum cgs_input_kind kind, uint64_t max
             return cgs_diag_set(d, CGS_E_NOMEM, "cannot start a zstd stream"), -1;
         }
         u->stream = s;
+        u->out_buf = cgs_xmalloc(OUT_CHUNK);
         return 0;
     }
     default:
@@ -174,29 +177,20 @@ static int feed_zstd(struct cgs_unpack *u, const void *in, size_t n, cgs_unpack_
 int cgs_unpack_feed(struct cgs_unpack *u, const void *in, size_t n, cgs_unpack_sink sink,
                     void *ctx, struct cgs_diag *d)
 {
-    char *buf;
-    int rc;
     if (!n)
         return 0;
     if (u->kind == CGS_IN_XZ)
         u->at_end = false; /* concatenated streams: only LZMA_FINISH tells the end */
-    buf = cgs_xmalloc(OUT_CHUNK);
-    rc = u->kind == CGS_IN_GZIP ? feed_gzip(u, in, n, sink, ctx, d, buf)
-         : u->kind == CGS_IN_XZ ? code_xz(u, in, n, LZMA_RUN, sink, ctx, d, buf)
-                                : feed_zstd(u, in, n, sink, ctx, d, buf);
-    free(buf);
-    return rc;
+    return u->kind == CGS_IN_GZIP ? feed_gzip(u, in, n, sink, ctx, d, u->out_buf)
+           : u->kind == CGS_IN_XZ ? code_xz(u, in, n, LZMA_RUN, sink, ctx, d, u->out_buf)
+                                  : feed_zstd(u, in, n, sink, ctx, d, u->out_buf);
 }
 
 int cgs_unpack_finish(struct cgs_unpack *u, cgs_unpack_sink sink, void *ctx, struct cgs_diag *d)
 {
-    if (u->kind == CGS_IN_XZ && !u->at_end && u->stream) {
-        char *buf = cgs_xmalloc(OUT_CHUNK);
-        int rc = code_xz(u, NULL, 0, LZMA_FINISH, sink, ctx, d, buf);
-        free(buf);
-        if (rc)
-            return -1;
-    }
+    if (u->kind == CGS_IN_XZ && !u->at_end && u->stream &&
+        code_xz(u, NULL, 0, LZMA_FINISH, sink, ctx, d, u->out_buf))
+        return -1;
     if (!u->at_end)
         return cgs_diag_set(d, CGS_E_PARSE, "the %s data ends early (a truncated file? "
                             "%llu bytes read, %llu unpacked)", kind_name(u->kind),
@@ -206,6 +200,8 @@ int cgs_unpack_finish(struct cgs_unpack *u, cgs_unpack_sink sink, void *ctx, str
 
 void cgs_unpack_release(struct cgs_unpack *u)
 {
+    free(u->out_buf);
+    u->out_buf = NULL;
     if (!u->stream)
         return;
     if (u->kind == CGS_IN_GZIP) {

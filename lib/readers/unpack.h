@@ -20,6 +20,7 @@ typedef void (*cgs_unpack_sink)(void *ctx, const char *data, size_t len);
 struct cgs_unpack {
     enum cgs_input_kind kind; /* GZIP, XZ or ZSTD */
     void *stream;             /* the library's state */
+    char *out_buf;            /* where the library writes, before sink (one per stream) */
     bool at_end;              /* the last member/stream/frame is complete */
     uint64_t in, out;         /* bytes taken and given */
     uint64_t max_out;         /* refuse to give more (a decompression bomb) */
