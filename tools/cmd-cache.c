@@ -262,6 +262,7 @@ static int diff(int argc, char **argv, bool json, bool all)
     uint32_t shown = 0, n_differ = 0, unpaired = 0;
     cJSON *doc = NULL, *pairs = NULL;
     bool *used;
+    uint32_t *partner; /* partner[i]: the lookup of B paired with A's i-th, UINT32_MAX none */
 
     if (argc != 2)
         return cli_usage_error(&cmd_cache, "diff wants two TORCH_TRACE logs: TRACE_A TRACE_B");
@@ -272,22 +273,30 @@ static int diff(int argc, char **argv, bool json, bool all)
         cgs_dash_release(&B);
         return rc;
     }
+    /* pair each lookup of A with the first free one of B of the same rank, compile id and
+       cache, once: the summary and the blocks both read the pairing */
     used = cgs_xcalloc(B.n_lookups + 1, 1);
+    partner = cgs_xcalloc(A.n_lookups + 1, sizeof(*partner));
+    for (uint32_t i = 0; i < A.n_lookups; i++) {
+        partner[i] = UINT32_MAX;
+        for (uint32_t k = 0; k < B.n_lookups && partner[i] == UINT32_MAX; k++)
+            if (!used[k] && B.lookups[k].rank == A.lookups[i].rank &&
+                !strcmp(B.lookups[k].compile_id, A.lookups[i].compile_id) &&
+                !strcmp(B.lookups[k].cache, A.lookups[i].cache)) {
+                used[k] = true;
+                partner[i] = k;
+            }
+    }
     if (!json) { /* the summary first: how many pairs, how many differ, how many alone */
         uint32_t paired = 0, differ = 0;
-        bool *taken = cgs_xcalloc(B.n_lookups + 1, 1);
-        for (uint32_t i = 0; i < A.n_lookups; i++)
-            for (uint32_t k = 0; k < B.n_lookups; k++)
-                if (!taken[k] && B.lookups[k].rank == A.lookups[i].rank &&
-                    !strcmp(B.lookups[k].compile_id, A.lookups[i].compile_id) &&
-                    !strcmp(B.lookups[k].cache, A.lookups[i].cache)) {
-                    taken[k] = true;
-                    paired++;
-                    differ += !(A.lookups[i].key && B.lookups[k].key &&
-                                !strcmp(A.lookups[i].key, B.lookups[k].key));
-                    break;
-                }
-        free(taken);
+        for (uint32_t i = 0; i < A.n_lookups; i++) {
+            const struct cgs_dash_lookup *a = &A.lookups[i];
+            if (partner[i] == UINT32_MAX)
+                continue;
+            paired++;
+            differ += !(a->key && B.lookups[partner[i]].key &&
+                        !strcmp(a->key, B.lookups[partner[i]].key));
+        }
         printf("%u lookup%s in A, %u in B: %u paired (same compile id and cache), %u with a "
                "different key, %u without a partner\n", A.n_lookups, PLURAL(A.n_lookups),
                B.n_lookups, paired, differ, A.n_lookups + B.n_lookups - 2 * paired);
@@ -299,14 +308,8 @@ static int diff(int argc, char **argv, bool json, bool all)
         pairs = cJSON_AddArrayToObject(doc, "pairs");
     }
     for (uint32_t i = 0; i < A.n_lookups; i++) {
-        const struct cgs_dash_lookup *a = &A.lookups[i], *b = NULL;
-        for (uint32_t k = 0; k < B.n_lookups && !b; k++)
-            if (!used[k] && B.lookups[k].rank == a->rank &&
-                !strcmp(B.lookups[k].compile_id, a->compile_id) &&
-                !strcmp(B.lookups[k].cache, a->cache)) {
-                used[k] = true;
-                b = &B.lookups[k];
-            }
+        const struct cgs_dash_lookup *a = &A.lookups[i];
+        const struct cgs_dash_lookup *b = partner[i] == UINT32_MAX ? NULL : &B.lookups[partner[i]];
         if (!b) {
             unpaired++;
             continue;
@@ -354,6 +357,7 @@ static int diff(int argc, char **argv, bool json, bool all)
                    "the runs compiled different frames)\n", unpaired, PLURAL(unpaired));
     }
     free(used);
+    free(partner);
     cgs_dash_release(&A);
     cgs_dash_release(&B);
     return CGS_EXIT_OK;
