@@ -223,7 +223,7 @@ static void draw_header(struct screen *s)
 }
 
 /* When the command failed: the last lines of its output, under the rows (the why). */
-static void draw_child_tail(struct screen *s, int y_rows_end)
+static void draw_child_tail(struct screen *s)
 {
     char tail[8][256];
     int n, y;
@@ -231,9 +231,9 @@ static void draw_child_tail(struct screen *s, int y_rows_end)
         (WIFEXITED(s->o->child_status) && WEXITSTATUS(s->o->child_status) == 0))
         return;
     n = cgs_file_tail(s->o->log_path, tail, 8);
-    y = LINES - 2 - n;
-    if (y < 6 || y <= (int)(5 + s->n_rows) || y < y_rows_end - 0)
-        y = y < 6 ? 6 : y;
+    y = LINES - 2 - n; /* at the bottom, over the last rows, below the header */
+    if (y < 6)
+        y = 6;
     attron(attr_of(C_WARN));
     mvprintw(y - 1, 0, "the command's last output (%s):", s->o->log_path);
     attroff(attr_of(C_WARN));
@@ -308,7 +308,7 @@ static void draw_table(struct screen *s)
     }
     if (!s->n_rows)
         mvprintw(6, 2, "%s", s->filter_len ? "no row matches the filter" : "no compile seen yet");
-    draw_child_tail(s, y);
+    draw_child_tail(s);
 }
 
 static void draw_detail(struct screen *s)

@@ -71,17 +71,6 @@ static bool glog_line(const unsigned char *h, size_t n)
     return at && h[at] == '{';
 }
 
-/* a key "k" within the first line (or the head when it has no line end) */
-static bool key_in_first_line(const unsigned char *h, size_t n, const char *key)
-{
-    const unsigned char *nl = memchr(h, '\n', n);
-    size_t m = nl ? (size_t)(nl - h) : n, kl = strlen(key);
-    for (size_t i = 0; i + kl <= m; i++)
-        if (!memcmp(h + i, key, kl))
-            return true;
-    return false;
-}
-
 static bool key_in(const unsigned char *h, size_t n, const char *key)
 {
     size_t kl = strlen(key);
@@ -91,6 +80,12 @@ static bool key_in(const unsigned char *h, size_t n, const char *key)
     return false;
 }
 
+/* a key "k" within the first line (or the head when it has no line end) */
+static bool key_in_first_line(const unsigned char *h, size_t n, const char *key)
+{
+    const unsigned char *nl = memchr(h, '\n', n);
+    return key_in(h, nl ? (size_t)(nl - h) : n, key);
+}
 static enum cgs_input_kind json_kind(const unsigned char *h, size_t n, size_t i)
 {
     size_t j = i + 1;
