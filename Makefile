@@ -7,7 +7,8 @@
 #   make bench           benchmarks on generated 100k/1M-node graphs (not tests)
 #   make profiler       the CUPTI injection library (where cupti.h is: CUDA_HOME, CUPTI_INC)
 #   make profiler-debian  that, against Debian's CUPTI 11.8 fetched into build/ (CI)
-#   make op-list         regenerate lib/ops/op-list.h from tools/ops/ (make check-ops compares)
+#   make op-list         regenerate lib/ops/op-list.h from tools/ops/ (make check-ops compares,
+#                        and checks lib/ops/inductor-lowerings.h against its JSON summary)
 #   make check-layering  lib/ must not include viz/, profiler/, curses, gvc or cupti
 #   make deps            install the missing Debian packages (tools/deps.sh, apt-get)
 #   make install         PREFIX=/usr/local DESTDIR=: the binary, libcgscope.a and its headers,
@@ -197,6 +198,7 @@ op-list:
 	@python3 tools/gen-op-list.py
 check-ops:
 	@python3 tools/gen-op-list.py --check
+	@python3 tools/gen-inductor-lowerings.py check docs/inductor-lowerings-2.11.json lib/ops/inductor-lowerings.h
 
 $(B)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/driver.c $(LIBVIZ) $(LIBCGS)
 	@mkdir -p $(dir $@)

@@ -700,6 +700,24 @@ static void test_lowering_table(void **state)
     assert_true(cgs_inductor_cpp_wrapper_supports(CGS_DTYPE_BFLOAT16));
     assert_false(cgs_inductor_cpp_wrapper_supports(CGS_DTYPE_UNKNOWN));
     assert_non_null(strstr(cgs_inductor_table_version(), "2.11"));
+
+    /* roles graph.py gives by naming ops (torch 2.11's decide_layout_opt and as_strided_ops;
+     * resize_as joined as_strided_ops after 2.1) */
+    cgs_inductor_lookup("aten.convolution.default", &f);
+    assert_true(f & CGS_LOWERF_ROLE_CONV);
+    assert_false(f & CGS_LOWERF_ROLE_CONV_BACKWARD);
+    assert_int_equal(cgs_inductor_lookup("aten.resize_as.default", &f), CGS_LOWER_NONE);
+    assert_true(f & CGS_LOWERF_ROLE_AS_STRIDED);
+    assert_false(f & CGS_LOWERF_ROLE_AS_STRIDED_21);
+    cgs_inductor_lookup("aten.as_strided.default", &f);
+    assert_true((f & CGS_LOWERF_ROLE_AS_STRIDED) && (f & CGS_LOWERF_ROLE_AS_STRIDED_21));
+    cgs_inductor_lookup("mkldnn._convolution_pointwise.binary", &f);
+    assert_true((f & CGS_LOWERF_ROLE_MKLDNN_CONV) && (f & CGS_LOWERF_ROLE_NEEDS_FIXED_CL));
+    /* FALLBACK_ALLOW_LIST names packets: every overload of torchvision.roi_align */
+    assert_int_equal(cgs_inductor_lookup("torchvision.roi_align.default", &f), CGS_LOWER_NONE);
+    assert_true(f & CGS_LOWERF_FALLBACK_ALLOWED);
+    cgs_inductor_lookup("torchvision.roi_align_x.default", &f);
+    assert_false(f & CGS_LOWERF_FALLBACK_ALLOWED);
 }
 
 static void test_fallbacks(void **state)

@@ -5,12 +5,80 @@ Two steps (docs/inductor-lowerings.md says how the committed table was made):
 
   python3 tools/gen-inductor-lowerings.py dump > inductor.json     # needs torch, no GPU
   python3 tools/gen-inductor-lowerings.py emit inductor.json > lib/ops/inductor-lowerings.h
+  python3 tools/gen-inductor-lowerings.py check inductor.json lib/ops/inductor-lowerings.h
 
 `dump` imports torch._inductor (which registers every lowering) and writes a JSON summary;
 `emit` turns that summary into a sorted C table. Only `dump` needs torch.
 """
 import json
+import re
 import sys
+
+# Operators whose role in Inductor is written into its Python code rather than registered
+# anywhere (named lists and `n.target == aten.X` tests). Each role becomes a flag of the table,
+# so that cgscope's layout pass asks the table and never compares a target's spelling.
+# (flag, torch version, the torch module that names them, operators). `dump` checks that every
+# operator of a 2.11 role is still named in that module's source (a drift check against torch);
+# the 2.1 roles are torch 2.1.0's graph.py, kept for `layout --torch 2.1`.
+ROLES = [
+    ("CGS_LOWERF_ROLE_CONV", "2.11", "torch._inductor.graph",
+     ["aten.convolution.default"]),
+    ("CGS_LOWERF_ROLE_CONV_BACKWARD", "2.11", "torch._inductor.graph",
+     ["aten.convolution_backward.default"]),
+    ("CGS_LOWERF_ROLE_BMM", "2.11", "torch._inductor.graph", ["aten.bmm.default"]),
+    ("CGS_LOWERF_ROLE_MKLDNN_CONV", "2.11", "torch._inductor.graph",
+     ["mkldnn._convolution_pointwise.default", "mkldnn._convolution_pointwise.binary",
+      "mkldnn._convolution_pointwise_.binary"]),
+    ("CGS_LOWERF_ROLE_AS_STRIDED", "2.11", "torch._inductor.graph",
+     ["aten.as_strided.default", "aten.as_strided_.default", "aten.as_strided_scatter.default",
+      "aten.resize.default", "aten.resize_as.default"]),
+    ("CGS_LOWERF_ROLE_NEEDS_FIXED_LAYOUT", "2.11", "torch._inductor.graph",
+     ["aten.convolution_backward.default", "aten.mm.default", "aten._int_mm.default",
+      "mkldnn._linear_pointwise.default", "mkldnn._linear_pointwise.binary",
+      "aten.mkldnn_rnn_layer.default", "onednn.qlinear_pointwise.default",
+      "onednn.qlinear_pointwise.tensor", "onednn.qlinear_pointwise.binary",
+      "onednn.qlinear_pointwise.binary_tensor", "mkl._mkl_linear.default"]),
+    ("CGS_LOWERF_ROLE_NEEDS_FIXED_CL", "2.11", "torch._inductor.graph",
+     ["mkldnn._convolution_pointwise.default", "mkldnn._convolution_pointwise.binary",
+      "mkldnn._convolution_pointwise_.binary", "mkldnn._convolution_transpose_pointwise.default",
+      "onednn.qconv_pointwise.default", "onednn.qconv2d_pointwise.binary"]),
+    ("CGS_LOWERF_ROLE_KEEPS_UNSUPPORTED_TYPE", "2.11", "torch._inductor.lowering",
+     ["aten.view_as_complex.default", "aten.lift_fresh_copy.default"]),
+    ("CGS_LOWERF_ROLE_COMPLEX_VIEW", "2.11", "torch._inductor.lowering",
+     ["aten.view.dtype", "prims.convert_element_type.default"]),
+    ("CGS_LOWERF_ROLE_COMPLEX_COPY_FALLBACK", "2.11", "torch._inductor.lowering",
+     ["prims.convert_element_type.default"]),
+    ("CGS_LOWERF_ROLE_AS_STRIDED_21", "2.1", "torch._inductor.graph",
+     ["aten.as_strided.default", "aten.as_strided_.default", "aten.as_strided_scatter.default"]),
+    ("CGS_LOWERF_ROLE_NEEDS_FIXED_CL_21", "2.1", "torch._inductor.graph",
+     ["mkldnn._convolution_pointwise.default", "mkldnn._convolution_pointwise.binary",
+      "mkldnn._convolution_pointwise_.binary", "mkldnn._convolution_transpose_pointwise.default"]),
+    ("CGS_LOWERF_ROLE_SDPA_21", "2.1", "torch._inductor.graph",
+     ["aten._scaled_dot_product_flash_attention.default",
+      "aten._scaled_dot_product_efficient_attention.default"]),
+]
+
+
+def roles_checked():
+    """The roles, each 2.11 operator checked against the installed torch's source."""
+    import importlib
+    import inspect
+
+    out, missing = [], []
+    for flag, ver, mod, ops in ROLES:
+        if ver != "2.1":
+            src = inspect.getsource(importlib.import_module(mod))
+            for op in ops:
+                ns, name, ov = op.split(".")
+                # torch writes aten.X.Y, torch.ops.aten.X.Y, or ops.X.Y after `ops = torch.ops.ns`
+                pat = r"\b%s\.%s\b" % (re.escape(name), re.escape(ov))
+                if not re.search(pat, src):
+                    missing.append("%s (%s) in %s" % (op, flag, mod))
+        out.append({"flag": flag, "torch": ver, "module": mod, "ops": ops})
+    if missing:
+        sys.exit("dump: torch no longer names these where cgscope expects them; read the "
+                 "module and update ROLES:\n  " + "\n  ".join(missing))
+    return out
 
 PY_MODULE_RENAMES = [
     ("_operator.", "operator."),
@@ -74,6 +142,7 @@ def dump():
     from torch._functorch import config as fc
 
     out["custom_op_default_layout_constraint"] = fc.custom_op_default_layout_constraint
+    out["roles"] = roles_checked()
     json.dump(out, sys.stdout, indent=1)
     sys.stdout.write("\n")
 
@@ -91,10 +160,15 @@ CONS = {"constrain_to_fx_strides": "CGS_LOWERF_CONSTRAIN_FX_STRIDES",
 
 
 def emit(path):
+    """The C table of the summary at path, as text."""
     with open(path) as f:
         d = json.load(f)
+    roles = {}
+    for r in d["roles"]:
+        for op in r["ops"]:
+            roles.setdefault(op, []).append(r["flag"])
     names = set(d["lowerings"]) | set(d["fallbacks"]) | set(d["needs_realized_inputs"]) | \
-        set(d["layout_tags"]) | set(d["layout_constraints"])
+        set(d["layout_tags"]) | set(d["layout_constraints"]) | set(roles)
     fb = set(d["fallbacks"])
     nri = set(d["needs_realized_inputs"])
     rows = []
@@ -117,8 +191,10 @@ def emit(path):
                 sys.exit("emit: unknown layout constraint %r of %s: teach CONS about it" % (fn, name))
             if CONS[fn] not in flags:
                 flags.append(CONS[fn])
+        flags += roles.get(name, [])
         rows.append((name, k, " | ".join(flags) or "0"))
-    w = sys.stdout.write
+    text = []
+    w = text.append
     w("/*\n * Generated by tools/gen-inductor-lowerings.py from torch %s (git %s);\n"
       " * do not edit: docs/inductor-lowerings.md says how to regenerate it.\n"
       " *\n * LOWERING(name, kind, flags): every operator Inductor has a lowering for, or\n"
@@ -134,13 +210,27 @@ def emit(path):
     for name, k, fl in rows:
         w("LOWERING(\"%s\", %s, %s)\n" % (name, k, fl))
     w("#endif\n")
+    return "".join(text)
+
+
+def check(path, header):
+    """Exit 1 when header is not what emit makes of path (someone edited one of them)."""
+    with open(header) as f:
+        have = f.read()
+    if have != emit(path):
+        sys.stderr.write("%s is not what `%s emit %s` makes: regenerate it (docs/"
+                         "inductor-lowerings.md), never edit it by hand\n" % (header, sys.argv[0], path))
+        return 1
+    return 0
 
 
 def main():
     if len(sys.argv) == 2 and sys.argv[1] == "dump":
         dump()
     elif len(sys.argv) == 3 and sys.argv[1] == "emit":
-        emit(sys.argv[2])
+        sys.stdout.write(emit(sys.argv[2]))
+    elif len(sys.argv) == 4 and sys.argv[1] == "check":
+        return check(sys.argv[2], sys.argv[3])
     else:
         sys.stderr.write(__doc__)
         return 2

@@ -212,3 +212,24 @@ const struct cgs_op_preset *cgs_op_preset_find(const char *name)
             return p;
     return NULL;
 }
+
+bool cgs_target_is_overload(const char *t)
+{
+    static const char *const py_modules[] = {"torch", "operator", "_operator", "builtins",
+                                              "math", "functools"};
+    const char *d1 = t ? strchr(t, '.') : NULL;
+    if (!d1)
+        return false;
+    const char *d2 = strchr(d1 + 1, '.');
+    if (!d2 || strchr(d2 + 1, '.'))
+        return false;
+    for (size_t i = 0; i < sizeof(py_modules) / sizeof(py_modules[0]); i++)
+        if (strlen(py_modules[i]) == (size_t)(d1 - t) && !strncmp(t, py_modules[i], d1 - t))
+            return false;
+    return true;
+}
+
+bool cgs_target_is_builtin(const char *t)
+{
+    return t && (!strncmp(t, "aten.", 5) || !strncmp(t, "prims.", 6) || !strncmp(t, "prim.", 5));
+}

@@ -133,6 +133,14 @@ extern const struct cgs_op_preset cgs_op_presets[];
 /* The preset called name ("vllm" or "@vllm"); NULL when there is none. */
 const struct cgs_op_preset *cgs_op_preset_find(const char *name);
 
+/* Whether target names an operator overload "ns.op.overload" of torch.ops (not a Python
+ * callable such as torch.relu or operator.add): what Inductor can make a fallback of. */
+bool cgs_target_is_overload(const char *target);
+
+/* Whether target is in a builtin namespace (torch._library.utils.is_builtin: aten, prim,
+ * prims), as opposed to a custom op's. */
+bool cgs_target_is_builtin(const char *target);
+
 /* Whether target has the given flags (all of them); false for unknown targets. */
 bool cgs_op_target_has(const char *target, unsigned flags);
 

@@ -120,6 +120,15 @@ enum cgs_lower_kind cgs_inductor_lookup(const char *target, unsigned *flags)
         else
             hi = mid;
     }
+    /* FALLBACK_ALLOW_LIST holds packets ("ns.op"): any overload of one */
+    const char *d2 = strrchr(target, '.');
+    for (size_t i = 0; d2 && i < sizeof(fallback_allow_list) / sizeof(fallback_allow_list[0]); i++)
+        if (strlen(fallback_allow_list[i]) == (size_t)(d2 - target) &&
+            !strncmp(fallback_allow_list[i], target, (size_t)(d2 - target))) {
+            if (flags)
+                *flags = CGS_LOWERF_FALLBACK_ALLOWED;
+            break;
+        }
     return CGS_LOWER_NONE;
 }
 
@@ -140,104 +149,7 @@ bool cgs_inductor_cpp_wrapper_supports(enum cgs_dtype dt)
 
 /* ---- targets ----------------------------------------------------------------------- */
 
-#define T_CONV "aten.convolution.default"
-#define T_BMM "aten.bmm.default"
-
-/* named sets that mirror Inductor's own lists in torch/_inductor/graph.py's decide_layout_opt
- * (torch 2.11; the _21 set is 2.1's): the mkldnn convolutions it counts as convolutions, and
- * as_strided_ops, whose presence turns layout optimisation off */
-static const char *const mkldnn_convs[] = {
-    "mkldnn._convolution_pointwise.default",
-    "mkldnn._convolution_pointwise.binary",
-    "mkldnn._convolution_pointwise_.binary",
-};
-
-static const char *const as_strided_ops_211[] = {
-    "aten.as_strided.default", "aten.as_strided_.default", "aten.as_strided_scatter.default",
-    "aten.resize.default",     "aten.resize_as.default",
-};
-static const char *const as_strided_ops_21[] = {
-    "aten.as_strided.default", "aten.as_strided_.default", "aten.as_strided_scatter.default",
-};
-
-/* users that pin their (multi-use) input to its eager stride order */
-static const char *const need_fixed_layout[] = {
-    "aten.convolution_backward.default",
-    "aten.mm.default",
-    "aten._int_mm.default",
-    /* torch built with mkldnn (every x86 wheel) */
-    "mkldnn._linear_pointwise.default",
-    "mkldnn._linear_pointwise.binary",
-    "aten.mkldnn_rnn_layer.default",
-    "onednn.qlinear_pointwise.default",
-    "onednn.qlinear_pointwise.tensor",
-    "onednn.qlinear_pointwise.binary",
-    "onednn.qlinear_pointwise.binary_tensor",
-    "mkl._mkl_linear.default",
-};
-/* ... and those that pin their first argument to channels last (2.11) */
-static const char *const need_fixed_cl_layout[] = {
-    "mkldnn._convolution_pointwise.default",
-    "mkldnn._convolution_pointwise.binary",
-    "mkldnn._convolution_pointwise_.binary",
-    "mkldnn._convolution_transpose_pointwise.default",
-    "onednn.qconv_pointwise.default",
-    "onednn.qconv2d_pointwise.binary",
-};
-static const char *const sdpa_21[] = {
-    "aten._scaled_dot_product_flash_attention.default",
-    "aten._scaled_dot_product_efficient_attention.default",
-};
-
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-static bool in_list(const char *s, const char *const *list, size_t n)
-{
-    if (!s)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(s, list[i]))
-            return true;
-    return false;
-}
-
-static bool calls(const struct cgs_node *n, const char *target)
-{
-    return n->op == CGS_NODE_CALL_FUNCTION && n->target && !strcmp(n->target, target);
-}
-
-static bool calls_any(const struct cgs_node *n, const char *const *list, size_t len)
-{
-    return n->op == CGS_NODE_CALL_FUNCTION && in_list(n->target, list, len);
-}
-
-static bool is_mkldnn_conv(const struct cgs_node *n)
-{
-    return calls_any(n, mkldnn_convs, ARRAY_SIZE(mkldnn_convs));
-}
-
-/* An operator overload target "ns.op.overload" (not a Python callable). */
-static bool is_op_overload(const char *t)
-{
-    static const char *const py_modules[] = {"torch", "operator", "_operator", "builtins",
-                                              "math", "functools"};
-    const char *d1 = t ? strchr(t, '.') : NULL;
-    if (!d1)
-        return false;
-    const char *d2 = strchr(d1 + 1, '.');
-    if (!d2 || strchr(d2 + 1, '.'))
-        return false;
-    for (size_t i = 0; i < ARRAY_SIZE(py_modules); i++)
-        if (strlen(py_modules[i]) == (size_t)(d1 - t) && !strncmp(t, py_modules[i], d1 - t))
-            return false;
-    return true;
-}
-
-/* torch._library.utils.is_builtin: the aten, prim and prims namespaces */
-static bool is_builtin_op(const char *t)
-{
-    return t && (!strncmp(t, "aten.", 5) || !strncmp(t, "prims.", 6) || !strncmp(t, "prim.", 5));
-}
 
 /* ---- values --------------------------------------------------------------------------- */
 
@@ -249,6 +161,17 @@ struct ctx {
     uint8_t *lower_kind;   /* per node: enum cgs_lower_kind of its target */
     unsigned *lower_flags; /* per node: enum cgs_lower_flags of its target */
 };
+
+/* Whether n calls an operator the lowering table gives a role (CGS_LOWERF_ROLE_*). */
+static bool has_role(const struct ctx *c, const struct cgs_node *n, unsigned role)
+{
+    return n->op == CGS_NODE_CALL_FUNCTION && (c->lower_flags[n->index] & role);
+}
+
+static bool is_mkldnn_conv(const struct ctx *c, const struct cgs_node *n)
+{
+    return has_role(c, n, CGS_LOWERF_ROLE_MKLDNN_CONV);
+}
 
 static const struct cgs_tensor *val_tensor(const struct cgs_val *v)
 {
@@ -506,18 +429,18 @@ static int collect_convs(struct ctx *c)
     struct cgs_layout *l = c->l;
     uint32_t n = 0;
     for (uint32_t i = 0; i < g->n_nodes; i++)
-        if (calls(g->nodes[i], T_CONV) || (c->v211 && is_mkldnn_conv(g->nodes[i])))
+        if (has_role(c, g->nodes[i], CGS_LOWERF_ROLE_CONV) || (c->v211 && is_mkldnn_conv(c, g->nodes[i])))
             n++;
     l->convs = cgs_arena_calloc(&l->arena, n ? n : 1, sizeof(*l->convs));
     if (!l->convs)
         return -CGS_E_NOMEM;
     /* first aten.convolution.default, then (2.11) the mkldnn convolutions */
     for (uint32_t i = 0; i < g->n_nodes; i++)
-        if (calls(g->nodes[i], T_CONV))
+        if (has_role(c, g->nodes[i], CGS_LOWERF_ROLE_CONV))
             l->convs[l->n_convs++].node = g->nodes[i];
     if (c->v211)
         for (uint32_t i = 0; i < g->n_nodes; i++)
-            if (is_mkldnn_conv(g->nodes[i])) {
+            if (is_mkldnn_conv(c, g->nodes[i])) {
                 l->convs[l->n_convs].mkldnn = true;
                 l->convs[l->n_convs++].node = g->nodes[i];
             }
@@ -601,7 +524,7 @@ static int decide(struct ctx *c)
     if (!l->n_convs) {
         uint32_t nbwd = 0;
         for (uint32_t i = 0; i < g->n_nodes; i++)
-            nbwd += calls(g->nodes[i], "aten.convolution_backward.default");
+            nbwd += has_role(c, g->nodes[i], CGS_LOWERF_ROLE_CONV_BACKWARD);
         verdict(l, CGS_LAYOUT_RULE_NO_CONV, false);
         cgs_buf_addstr(&why, "no convolution in the graph");
         if (nbwd)
@@ -688,9 +611,9 @@ static int decide(struct ctx *c)
     if (!c->v211) {
         uint32_t ns = 0;
         for (uint32_t i = 0; i < g->n_nodes; i++)
-            ns += calls_any(g->nodes[i], sdpa_21, ARRAY_SIZE(sdpa_21));
+            ns += has_role(c, g->nodes[i], CGS_LOWERF_ROLE_SDPA_21);
         for (uint32_t i = 0; i < g->n_nodes && ns; i++)
-            if (calls_any(g->nodes[i], sdpa_21, ARRAY_SIZE(sdpa_21)))
+            if (has_role(c, g->nodes[i], CGS_LOWERF_ROLE_SDPA_21))
                 add_rule_node(l, g->nodes[i], ns);
         if (ns) {
             verdict(l, CGS_LAYOUT_RULE_SDPA, false);
@@ -740,16 +663,16 @@ static int prefer_channels_last(struct ctx *c)
     }
     for (uint32_t i = g->n_nodes; i-- > 0;) {
         const struct cgs_node *n = g->nodes[i];
-        if (calls(n, T_CONV)) {
+        if (has_role(c, n, CGS_LOWERF_ROLE_CONV)) {
             prefer_add(l, in, n);
             if (!last_conv)
                 last_conv = n;
             continue;
         }
         if (c->v211) {
-            if (calls(n, T_BMM))
+            if (has_role(c, n, CGS_LOWERF_ROLE_BMM))
                 continue;
-            if (is_mkldnn_conv(n)) {
+            if (is_mkldnn_conv(c, n)) {
                 prefer_add(l, in, n);
                 continue;
             }
@@ -768,7 +691,7 @@ static int prefer_channels_last(struct ctx *c)
             continue;
         for (uint32_t k = 0; k < n->n_users; k++) {
             const struct cgs_node *u = n->users[k];
-            if (c->v211 && calls(u, T_BMM))
+            if (c->v211 && has_role(c, u, CGS_LOWERF_ROLE_BMM))
                 continue;
             prefer_add(l, in, u);
         }
@@ -846,14 +769,12 @@ static bool unsupported_input(const struct cgs_val *v)
 /* lowering.fallback_node_due_to_unsupported_type */
 static bool unsupported_type(const struct ctx *c, const struct cgs_node *n)
 {
-    if (!strcmp(n->target, "aten.view_as_complex.default") ||
-        !strcmp(n->target, "aten.lift_fresh_copy.default"))
+    if (has_role(c, n, CGS_LOWERF_ROLE_KEEPS_UNSUPPORTED_TYPE))
         return false;
     for (uint32_t i = 0; i < n->n_inputs; i++)
         if (unsupported_input(node_val(c, n->inputs[i])))
             return true;
-    bool complex_view = !strcmp(n->target, "aten.view.dtype") ||
-                        !strcmp(n->target, "prims.convert_element_type.default");
+    bool complex_view = has_role(c, n, CGS_LOWERF_ROLE_COMPLEX_VIEW);
     const struct cgs_tensor *t = val_tensor(node_val(c, n));
     if (complex_view && t && tensor_is_complex(t))
         return false;
@@ -874,12 +795,12 @@ static void fallback_and_constraint(struct ctx *c, const struct cgs_node *n,
         return;
     if (cgs_ops[n->op_id].flags & CGS_OPF_GETITEM)
         return; /* indexing a multi-output value: no kernel */
-    bool overload = is_op_overload(n->target);
-    if (overload && is_builtin_op(n->target) && unsupported_type(c, n)) {
+    bool overload = cgs_target_is_overload(n->target);
+    if (overload && cgs_target_is_builtin(n->target) && unsupported_type(c, n)) {
         ln->fallback = CGS_FALLBACK_UNSUPPORTED;
         return;
     }
-    if (!strcmp(n->target, "prims.convert_element_type.default") &&
+    if (has_role(c, n, CGS_LOWERF_ROLE_COMPLEX_COPY_FALLBACK) &&
         tensor_is_complex(val_tensor(node_val(c, n)))) {
         ln->fallback = CGS_FALLBACK_KERNEL; /* the lowering copies through an aten fallback */
         return;
@@ -900,15 +821,9 @@ static void fallback_and_constraint(struct ctx *c, const struct cgs_node *n,
             ln->fallback = CGS_FALLBACK_ERROR;
             return;
         }
-        {
-            /* FALLBACK_ALLOW_LIST holds "ns.op" names: made without constraint */
-            const char *d2 = strrchr(n->target, '.');
-            for (size_t i = 0; i < ARRAY_SIZE(fallback_allow_list); i++)
-                if (strlen(fallback_allow_list[i]) == (size_t)(d2 - n->target) &&
-                    !strncmp(fallback_allow_list[i], n->target, d2 - n->target)) {
-                    ln->fallback = CGS_FALLBACK_KERNEL;
-                    return;
-                }
+        if (flags & CGS_LOWERF_FALLBACK_ALLOWED) {
+            ln->fallback = CGS_FALLBACK_KERNEL; /* made without constraint */
+            return;
         }
         ln->fallback = CGS_FALLBACK_IMPLICIT;
         break;
@@ -925,7 +840,7 @@ static void fallback_and_constraint(struct ctx *c, const struct cgs_node *n,
     else if (k == CGS_LOWER_NONE) {
         /* implicit fallback: builtin ops in backward graphs need contiguous inputs;
          * custom ops get functorch's custom_op_default_layout_constraint */
-        if (is_builtin_op(n->target))
+        if (cgs_target_is_builtin(n->target))
             ln->constraint = l->is_backward ? CGS_CONSTRAINT_CONTIGUOUS : CGS_CONSTRAINT_NONE;
         else
             ln->constraint = (CGS_INDUCTOR_CUSTOM_OP_DEFAULT_TAG & CGS_LOWERF_EXACT_STRIDES)
@@ -942,16 +857,9 @@ static int strides_and_pins(struct ctx *c)
     struct cgs_graph *g = c->g;
     struct cgs_layout *l = c->l;
     int64_t size[CGS_MAX_NDIM], stride[CGS_MAX_NDIM], cl[4];
-    const char *const *asops = c->v211 ? as_strided_ops_211 : as_strided_ops_21;
-    size_t n_asops = c->v211 ? ARRAY_SIZE(as_strided_ops_211) : ARRAY_SIZE(as_strided_ops_21);
+    unsigned asops = c->v211 ? CGS_LOWERF_ROLE_AS_STRIDED : CGS_LOWERF_ROLE_AS_STRIDED_21;
 
     user_visible(c);
-    c->lower_kind = cgs_xcalloc(g->n_nodes ? g->n_nodes : 1, sizeof(*c->lower_kind));
-    c->lower_flags = cgs_xcalloc(g->n_nodes ? g->n_nodes : 1, sizeof(*c->lower_flags));
-    for (uint32_t i = 0; i < g->n_nodes; i++)
-        if (g->nodes[i]->op == CGS_NODE_CALL_FUNCTION)
-            c->lower_kind[i] =
-                (uint8_t)cgs_inductor_lookup(g->nodes[i]->target, &c->lower_flags[i]);
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         const struct cgs_node *n = g->nodes[i];
         struct cgs_layout_node *ln = &l->nodes[i];
@@ -961,7 +869,7 @@ static int strides_and_pins(struct ctx *c)
         for (uint32_t k = 0; k < n->n_users; k++) {
             const struct cgs_node *u = n->users[k];
             ln->is_output |= u->op == CGS_NODE_OUTPUT;
-            ln->as_strided_input |= calls_any(u, asops, n_asops);
+            ln->as_strided_input |= has_role(c, u, asops);
         }
         if (!t)
             continue;
@@ -1004,12 +912,10 @@ static int strides_and_pins(struct ctx *c)
                 if (!(uf & CGS_LOWERF_NEEDS_REALIZED_INPUTS))
                     continue;
                 ln->realize_hint = true;
-                bool fixed = calls_any(u, need_fixed_layout, ARRAY_SIZE(need_fixed_layout)) ||
-                             (!l->layout_opt && calls(u, T_CONV)) ||
-                             (!c->v211 && calls_any(u, need_fixed_cl_layout, 4));
-                bool fixed_cl = c->v211 &&
-                                calls_any(u, need_fixed_cl_layout,
-                                          ARRAY_SIZE(need_fixed_cl_layout)) &&
+                bool fixed = has_role(c, u, CGS_LOWERF_ROLE_NEEDS_FIXED_LAYOUT) ||
+                             (!l->layout_opt && has_role(c, u, CGS_LOWERF_ROLE_CONV)) ||
+                             (!c->v211 && has_role(c, u, CGS_LOWERF_ROLE_NEEDS_FIXED_CL_21));
+                bool fixed_cl = c->v211 && has_role(c, u, CGS_LOWERF_ROLE_NEEDS_FIXED_CL) &&
                                 u->n_args && u->args[0].kind == CGS_ARG_NODE &&
                                 u->args[0].u.node == n;
                 if (!ints || !t->ndim)
@@ -1122,6 +1028,12 @@ int cgs_layout_run(struct cgs_graph *g, const struct cgs_layout_opts *opts, stru
         goto fail;
     }
     c = (struct ctx){g, l, opts->rules != CGS_LAYOUT_RULES_2_1, NULL, NULL, NULL};
+    /* every call's lowering kind and flags (its roles among them), looked up once */
+    c.lower_kind = cgs_xcalloc(g->n_nodes ? g->n_nodes : 1, sizeof(*c.lower_kind));
+    c.lower_flags = cgs_xcalloc(g->n_nodes ? g->n_nodes : 1, sizeof(*c.lower_flags));
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        if (g->nodes[i]->op == CGS_NODE_CALL_FUNCTION)
+            c.lower_kind[i] = (uint8_t)cgs_inductor_lookup(g->nodes[i]->target, &c.lower_flags[i]);
     if (opts->infer_missing)
         infer_missing(&c);
     if ((err = decide(&c)) < 0 || (err = prefer_channels_last(&c)) < 0 ||

@@ -234,6 +234,24 @@ enum cgs_lower_flags {
     CGS_LOWERF_FLEXIBLE_LAYOUT = 1 << 4,       /* tag flexible_layout */
     CGS_LOWERF_CONSTRAIN_FX_STRIDES = 1 << 5,  /* registered: inputs keep fx stride order */
     CGS_LOWERF_CONSTRAIN_CONV_FX_STRIDES = 1 << 6, /* same, only when layout opt is off */
+    /* roles Inductor's Python code gives an operator by naming it (graph.py, lowering.py);
+     * tools/gen-inductor-lowerings.py's ROLES lists them and checks them against torch */
+    CGS_LOWERF_ROLE_CONV = 1 << 8,           /* counted as a convolution by decide_layout_opt */
+    CGS_LOWERF_ROLE_CONV_BACKWARD = 1 << 9,  /* a convolution backward (not counted) */
+    CGS_LOWERF_ROLE_BMM = 1 << 10,           /* stops channels-last preference (2.11) */
+    CGS_LOWERF_ROLE_MKLDNN_CONV = 1 << 11,   /* an mkldnn convolution, counted too (2.11) */
+    CGS_LOWERF_ROLE_AS_STRIDED = 1 << 12,    /* as_strided_ops: inputs keep eager strides */
+    CGS_LOWERF_ROLE_NEEDS_FIXED_LAYOUT = 1 << 13, /* pins a multi-use input's stride order */
+    CGS_LOWERF_ROLE_NEEDS_FIXED_CL = 1 << 14,     /* pins its first input channels last */
+    CGS_LOWERF_ROLE_KEEPS_UNSUPPORTED_TYPE = 1 << 15, /* no fallback for unsupported dtypes */
+    CGS_LOWERF_ROLE_COMPLEX_VIEW = 1 << 16,  /* may produce a complex view of its input */
+    CGS_LOWERF_ROLE_COMPLEX_COPY_FALLBACK = 1 << 17, /* to a complex dtype: an aten fallback */
+    CGS_LOWERF_ROLE_AS_STRIDED_21 = 1 << 18,   /* torch 2.1's as_strided_ops */
+    CGS_LOWERF_ROLE_NEEDS_FIXED_CL_21 = 1 << 19, /* torch 2.1's channels-last pins */
+    CGS_LOWERF_ROLE_SDPA_21 = 1 << 20,       /* attention that turns 2.1's layout opt off */
+    /* not in the table: set by cgs_inductor_lookup for an unregistered overload whose
+     * packet ("ns.op") is in FALLBACK_ALLOW_LIST (a fallback made without constraint) */
+    CGS_LOWERF_FALLBACK_ALLOWED = 1 << 24,
 };
 
 /* Look an operator up by target ("aten.mm.default"); flags may be NULL. */
