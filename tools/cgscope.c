@@ -69,6 +69,13 @@ static int unknown_command(const char *name)
 static int finish_stdout(int status);
 
 /* Text in a roff .nf block: backslashes doubled, a leading '.' or '\'' guarded. */
+/* Text inside a line: backslashes and hyphens escaped. */
+static void roff_inline(FILE *f, const char *t)
+{
+    for (; t && *t; t++)
+        fputs(*t == '\\' ? "\\e" : *t == '-' ? "\\-" : (char[2]){*t, 0}, f);
+}
+
 static void roff_text(FILE *f, const char *t)
 {
     bool bol = true;
@@ -87,7 +94,6 @@ static void roff_text(FILE *f, const char *t)
         fputc('\n', f);
 }
 
-static bool option_text(const struct cmd *c, const char *name, const char **at, size_t *len);
 
 /* A man page from the same table as --help: cgscope(1), or cgscope-NAME(1) for a command. */
 static void print_man(FILE *f, const struct cmd *c)
@@ -106,29 +112,31 @@ static void print_man(FILE *f, const struct cmd *c)
         roff_text(f, c->usage);
         fputs(".fi\n.SH DESCRIPTION\n.nf\n", f);
         roff_text(f, c->help);
+        if (c->more && c->more[0]) {
+            fputc('\n', f);
+            roff_text(f, c->more);
+        }
         fputs(".fi\n.SH OPTIONS\n", f);
-        for (const struct option *o = c->options; o && o->name; o++) {
-            const char *at;
-            size_t len;
-            fputs(".TP\n\\fB\\-\\-", f);
-            for (const char *q = o->name; *q; q++)
-                fputs(*q == '-' ? "\\-" : (char[2]){*q, 0}, f);
-            fprintf(f, "\\fR%s\n", o->has_arg == required_argument ? " \\fIVALUE\\fR" : "");
-            if (option_text(c, o->name, &at, &len)) {
-                char *t = strndup(at, len);
-                const char *q = t, *gap;
-                while (*q == ' ')
-                    q++;
-                gap = strstr(q, "  "); /* the option's own words end at two spaces */
-                if (gap && !memchr(q, '\n', (size_t)(gap - q)))
-                    q = gap;
-                while (*q == ' ')
-                    q++;
-                fputs(".nf\n", f);
-                roff_text(f, *q ? q : t);
-                fputs(".fi\n", f);
-                free(t);
+        for (const struct cli_opt *o = c->options; o && o->name; o++) {
+            if (!o->help)
+                continue; /* an alias: on the line of the entry before */
+            fputs(".TP\n", f);
+            if (o->short_name)
+                fprintf(f, "\\fB\\-%c\\fR, ", o->short_name);
+            for (const struct cli_opt *a = o; a == o || (a->name && !a->help); a++) {
+                fprintf(f, "%s\\fB\\-\\-", a == o ? "" : ", ");
+                for (const char *q = a->name; *q; q++)
+                    fputs(*q == '-' ? "\\-" : (char[2]){*q, 0}, f);
+                fputs("\\fR", f);
             }
+            if (o->arg) {
+                fputs(" \\fI", f);
+                roff_inline(f, o->arg);
+                fputs("\\fR", f);
+            }
+            fputs("\n.nf\n", f);
+            roff_text(f, o->help);
+            fputs(".fi\n", f);
         }
         fputs(".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nshow the help\n", f);
         fputs(".SH EXIT STATUS\n0 success, 1 a check failed (a CI gate), 2 bad input or "
@@ -163,41 +171,11 @@ static void print_man(FILE *f, const struct cmd *c)
    what completion offers, and what the man page's OPTIONS and --help must describe. */
 static void print_options(FILE *f, const struct cmd *c)
 {
-    for (const struct option *o = c->options; o && o->name; o++)
+    for (const struct cli_opt *o = c->options; o && o->name; o++)
         fprintf(f, "--%s\n", o->name);
     fputs("--help\n", f);
 }
 
-/* The help text's description of --name: its line and the lines indented under it. */
-static bool option_text(const struct cmd *c, const char *name, const char **at, size_t *len)
-{
-    char key[80];
-    const char *p = c->help;
-    size_t kl = (size_t)snprintf(key, sizeof(key), "--%s", name);
-    while (p && (p = strstr(p, key))) {
-        const char *bol = p, *e;
-        char next = p[kl];
-        while (bol > c->help && bol[-1] != '\n')
-            bol--;
-        /* an option line: "  --name ..." or "  -x, --name ..." */
-        if ((next == ' ' || next == '\n' || next == '=' || next == ',' || next == '\0') &&
-            bol[0] == ' ' && bol[1] == ' ' && (bol[2] == '-' || bol[2] == ' ')) {
-            const char *first = bol;
-            while (*first == ' ')
-                first++;
-            if (*first == '-') {
-                e = strchr(p, '\n');
-                while (e && e[1] == ' ' && e[2] == ' ' && e[3] == ' ' && e[4] == ' ')
-                    e = strchr(e + 1, '\n'); /* continuation lines */
-                *at = bol;
-                *len = e ? (size_t)(e - bol) : strlen(bol);
-                return true;
-            }
-        }
-        p += kl;
-    }
-    return false;
-}
 
 /* cgscope help --man [COMMAND] | --commands | --options COMMAND: for make install's man
    pages and the shell completions. */

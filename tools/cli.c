@@ -109,11 +109,104 @@ cJSON *cli_json_doc(const char *command)
     return doc;
 }
 
+/* "-o, --output FILE" or "--summary, --quiet": an option's heading, its aliases joined */
+static int option_heading(const struct cli_opt *o, char *buf, size_t n)
+{
+    int len = snprintf(buf, n, "%s%s%s--%s", o->short_name ? "-" : "",
+                       o->short_name ? (char[2]){o->short_name, 0} : "",
+                       o->short_name ? ", " : "", o->name);
+    for (const struct cli_opt *a = o + 1; a->name && !a->help; a++)
+        len += snprintf(buf + len, n > (size_t)len ? n - (size_t)len : 0, ", --%s", a->name);
+    if (o->arg)
+        len += snprintf(buf + len, n > (size_t)len ? n - (size_t)len : 0, " %s", o->arg);
+    return len;
+}
+
+int cli_option_column(const struct cmd *c)
+{
+    char buf[160];
+    int w = (int)strlen("-h, --help");
+    for (const struct cli_opt *o = c->options; o && o->name; o++) {
+        int len = o->help ? option_heading(o, buf, sizeof(buf)) : 0;
+        if (len > w && len <= 26)
+            w = len;
+    }
+    return 2 + w + 2;
+}
+
 void cli_print_help(const struct cmd *c, FILE *f)
 {
+    int col = cli_option_column(c);
+    char head[160];
+
     fprintf(f, "usage: %s\n\n%s\n", c->usage, c->summary);
     if (c->help && c->help[0])
         fprintf(f, "\n%s", c->help);
+    else
+        fputc('\n', f);
+    fputs("options:\n", f);
+    for (const struct cli_opt *o = c->options; o && o->name; o++) {
+        if (!o->help)
+            continue; /* an alias: on the line of the entry before */
+        int len = 2 + option_heading(o, head, sizeof(head));
+        fprintf(f, "  %s", head);
+        for (const char *p = o->help; *p;) {
+            size_t n = strcspn(p, "\n");
+            if (len >= col) { /* a long heading: its words start on the next line */
+                fputc('\n', f);
+                len = 0;
+            }
+            fprintf(f, "%*s%.*s\n", col - len, "", (int)n, p);
+            len = 0;
+            p += n + (p[n] == '\n');
+        }
+    }
+    fprintf(f, "  %-*s%s\n", col - 2, "-h, --help", "show this help");
+    if (c->more && c->more[0])
+        fprintf(f, "\n%s", c->more);
+}
+
+int cli_getopt(const struct cmd *c, int argc, char **argv)
+{
+    /* getopt_long's tables, made once from the command's (one command runs per process) */
+    static const struct cmd *made;
+    static struct option *longopts;
+    static char shortopts[64];
+    int r;
+
+    if (made != c) {
+        size_t n = 0, k = 0;
+        for (const struct cli_opt *o = c->options; o && o->name; o++)
+            n++;
+        free(longopts);
+        longopts = cgs_xcalloc(n + 1, sizeof(*longopts));
+        if (c->stop_at_operand)
+            shortopts[k++] = '+';
+        shortopts[k++] = ':';
+        for (size_t i = 0; i < n; i++) {
+            const struct cli_opt *o = &c->options[i];
+            longopts[i] = (struct option){o->name, o->arg ? required_argument : no_argument,
+                                          NULL, o->val};
+            if (o->short_name && k + 3 < sizeof(shortopts)) {
+                shortopts[k++] = o->short_name;
+                if (o->arg)
+                    shortopts[k++] = ':';
+            }
+        }
+        shortopts[k] = 0;
+        made = c;
+    }
+    r = getopt_long(argc, argv, shortopts, longopts, NULL);
+    if (r == ':') {
+        cli_usage_error(c, "option '%s' needs a value", argv[optind - 1]);
+        return '?';
+    }
+    if (r == '?') {
+        char shortname[3] = {'-', (char)optopt, 0};
+        cli_unknown_option(c, optopt ? shortname : argv[optind - 1]);
+        return '?';
+    }
+    return r;
 }
 
 int cli_usage_error(const struct cmd *c, const char *fmt, ...)
@@ -162,7 +255,7 @@ int cli_unknown_option(const struct cmd *c, const char *arg)
     snprintf(key, sizeof(key), "%.*s", (int)strcspn(name, "="), name);
     cgs_nearest_init(&nr, key, 3);
     if (name - arg == 2 && *key)
-        for (const struct option *o = c->options; o && o->name; o++)
+        for (const struct cli_opt *o = c->options; o && o->name; o++)
             cgs_nearest_offer(&nr, o->name);
     best = nr.best;
     if (best)

@@ -12,7 +12,10 @@
 static int run(int argc, char **argv);
 
 /* the options run() accepts: --help, the man page, completion and "did you mean" list them */
-static const struct option options[] = {{"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
+static const struct cli_opt options[] = {
+    CLI_OPT("json", 'j', NULL, "write one JSON document to stdout"),
+    CLI_OPT_END,
+};
 
 const struct cmd cmd_breaks = {
     .name = "breaks",
@@ -21,10 +24,8 @@ const struct cmd cmd_breaks = {
     .help = "The other half of \"why did my graph split\": every graph break Dynamo logged\n"
             "(TORCH_TRACE=DIR python ...; TRACE is a file or that folder), with the reason\n"
             "and the line of your code it happened at, like torch._dynamo.explain but from\n"
-            "the log, without running the model again; and how many graphs the run made.\n\n"
-            "options:\n"
-            "  --json      write one JSON document to stdout\n"
-            "  -h, --help  show this help\n\n"
+            "the log, without running the model again; and how many graphs the run made.\n\n",
+    .more =
             "A break site (the same reason at the same line) is listed once, with how many\n"
             "times Dynamo met it. TRACE may be compressed (.gz, .xz, .zst), a pipe or - .\n"
             "Exit status 2 when nothing in the sources is a TORCH_TRACE log.\n\n"
@@ -46,11 +47,11 @@ static int run(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+    while ((c = cli_getopt(&cmd_breaks, argc, argv)) != -1) {
         if (c == 'j')
             json = true;
         else
-            return cli_unknown_option(&cmd_breaks, argv[optind - 1]);
+            return CGS_EXIT_BAD_INPUT; /* cli_getopt said why */
     }
     if (optind == argc)
         return cli_usage_error(&cmd_breaks, "missing TRACE (a TORCH_TRACE file or folder)");

@@ -19,13 +19,23 @@
 static int run(int argc, char **argv);
 
 /* the options run() accepts: --help, the man page, completion and "did you mean" list them */
-static const struct option options[] = {
-    {"split-ops", required_argument, NULL, 's'}, {"shapes", required_argument, NULL, 'S'},
-    {"compile-sizes", required_argument, NULL, 'c'}, {"policy", required_argument, NULL, 'p'},
-    {"symbol", required_argument, NULL, 'y'}, {"events", required_argument, NULL, 'e'},
-    {"json", no_argument, NULL, 'j'}, {"allow-missing-ops", no_argument, NULL, 'A'},
-    {"model", required_argument, NULL, 'm'}, {"index", required_argument, NULL, 'I'},
-    {NULL, 0, NULL, 0},
+static const struct cli_opt options[] = {
+    CLI_OPT("json", 'j', NULL, "write one JSON document to stdout"),
+    CLI_OPT("all", 'a', NULL, "diff: list equal pairs too"),
+    CLI_OPT("split-ops", 's', "OPS", "simulate: splitting ops (presets @vllm, @magi, @sdpa)"),
+    CLI_OPT("allow-missing-ops", 'A', NULL, "simulate: a splitting op may be absent"),
+    CLI_OPT("shapes", 'S', "N,N,...", "simulate: the runtime shapes, in call order"),
+    CLI_OPT("compile-sizes", 'c', "N,..", "simulate, magi: shapes compiled on their own"),
+    CLI_OPT("policy", 'p', "P", "simulate: magi (default) or megengine"),
+    CLI_OPT("symbol", 'y', "SYM", "simulate: the size symbol the shapes bind"),
+    CLI_OPT("events", 'e', "FILE", "simulate: write the events (JSON lines) to FILE"),
+    CLI_OPT("index", 'I', "FILE",
+     "simulate, magi: a warm start from this compile-cache index\n"
+     "(its entries load; restart_analysis_count skips first)"),
+    CLI_OPT("model", 'm', "NAME",
+     "simulate: the model to read from a .pt2 archive holding\n"
+     "several"),
+    CLI_OPT_END,
 };
 
 const struct cmd cmd_cache = {
@@ -54,22 +64,8 @@ const struct cmd cmd_cache = {
         "that many times, and Dynamo analyses again). megengine's CompiledOp compiles each\n"
         "op call per key (op, input dtypes, devices,\n"
         "shapes; inputs of at most 7 elements by value, which are marked). It writes the\n"
-        "events a run would (--events FILE: then 'cgscope top FILE --once' shows them).\n\n"
-        "options:\n"
-        "  --json                write one JSON document to stdout\n"
-        "  --all                 diff: list equal pairs too\n"
-        "  --split-ops OPS       simulate: splitting ops (presets @vllm, @magi, @sdpa)\n"
-        "  --allow-missing-ops   simulate: a splitting op may be absent\n"
-        "  --shapes N,N,...      simulate: the runtime shapes, in call order\n"
-        "  --compile-sizes N,..  simulate, magi: shapes compiled on their own\n"
-        "  --policy P            simulate: magi (default) or megengine\n"
-        "  --symbol SYM          simulate: the size symbol the shapes bind\n"
-        "  --events FILE         simulate: write the events (JSON lines) to FILE\n"
-        "  --index FILE          simulate, magi: a warm start from this compile-cache index\n"
-        "  --model NAME          simulate: the model to read from a .pt2 archive holding\n"
-        "                        several\n"
-        "                        (its entries load; restart_analysis_count skips first)\n"
-        "  -h, --help            show this help\n\n"
+        "events a run would (--events FILE: then 'cgscope top FILE --once' shows them).\n\n",
+    .more =
         "JSON keys: entries [{runtime_shape, graph_index, backend, key, path,\n"
         "restart_analysis_count}]; diff: pairs [{compile_id, cache, a {status, key}, b\n"
         "{status, key}, differs [{component, a, b}]}], unpaired; simulate: lookups, hits,\n"
@@ -440,7 +436,7 @@ static int simulate(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+    while ((c = cli_getopt(&cmd_cache, argc, argv)) != -1) {
         switch (c) {
         case 's':
             if (cli_split_ops_add(&ops, optarg)) {
@@ -480,8 +476,8 @@ static int simulate(int argc, char **argv)
         case 'A': allow_missing = true; break;
         case 'm': model = optarg; break;
         case 'I': index_path = optarg; break;
-        case ':': rc = cli_usage_error(&cmd_cache, "option '%s' needs a value", argv[optind - 1]); goto out;
-        default: rc = cli_unknown_option(&cmd_cache, argv[optind - 1]); goto out;
+        case 'a': rc = cli_usage_error(&cmd_cache, "'--all' is an option of 'cgscope cache diff'"); goto out;
+        default: rc = CGS_EXIT_BAD_INPUT; goto out; /* cli_getopt said why */
         }
     }
     if (optind != argc - 1) {
@@ -617,14 +613,21 @@ static int run(int argc, char **argv)
 
     if (argc >= 2 && !strcmp(argv[1], "simulate"))
         return simulate(argc - 1, argv + 1);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
+    optind = 0;
+    opterr = 0;
+    for (int c; (c = cli_getopt(&cmd_cache, argc, argv)) != -1;) {
+        if (c == 'j')
             json = true;
-        else if (!strcmp(argv[i], "--all"))
+        else if (c == 'a')
             all = true;
-        else if (argv[i][0] == '-' && argv[i][1])
-            return cli_unknown_option(&cmd_cache, argv[i]);
-        else if (n < 8)
+        else if (c == '?')
+            return CGS_EXIT_BAD_INPUT; /* cli_getopt said why */
+        else
+            return cli_usage_error(&cmd_cache, "'%s' is an option of 'cgscope cache simulate'",
+                                   argv[optind - 1]);
+    }
+    for (int i = optind; i < argc; i++) {
+        if (n < 8)
             args[n++] = argv[i];
         else
             return cli_usage_error(&cmd_cache, "too many arguments");

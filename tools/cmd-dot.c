@@ -37,21 +37,38 @@ enum {
     O_ALLOW_MISSING,
     O_JSON
 };
-static const struct option options[] = {
-    {"split-ops", required_argument, NULL, O_SPLIT},
-    {"allow-missing-ops", no_argument, NULL, O_ALLOW_MISSING},
-    {"policy", required_argument, NULL, O_POLICY},
-    {"output", required_argument, NULL, 'o'},
-    {"format", required_argument, NULL, O_FORMAT},
-    {"collapse", required_argument, NULL, O_COLLAPSE},
-    {"max-nodes", required_argument, NULL, O_MAXN},
-    {"max-boxes", required_argument, NULL, O_MAXB},
-    {"no-fold", no_argument, NULL, O_NOFOLD},
-    {"profile", required_argument, NULL, O_PROFILE},
-    {"rankdir", required_argument, NULL, O_RANKDIR},
-    {"model", required_argument, NULL, O_MODEL},
-    {"json", no_argument, NULL, O_JSON},
-    {NULL, 0, NULL, 0},
+static const struct cli_opt options[] = {
+    CLI_OPT("split-ops", O_SPLIT, "OP[,OP...]",
+     "split first (as 'cgscope split'); repeatable; an op that\n"
+     "matches no node is an input error (exit 2)\n" CLI_SPLIT_PRESETS_HELP),
+    CLI_OPT("allow-missing-ops", O_ALLOW_MISSING, NULL, "a splitting op may be absent (a warning)"),
+    CLI_OPT("policy", O_POLICY, "P", "magi (default with --split-ops), fusion or device"),
+    CLI_OPT_SHORT('o', "output", 'o', "FILE",
+     "write FILE (atomically: a failure leaves nothing);\n"
+     "'-' or none: standard output (PNG and PDF only\n"
+     "when it is not a terminal)"),
+    CLI_OPT("format", O_FORMAT, "F",
+     "dot, svg, png or pdf; default from FILE's extension\n"
+     "(any case), else dot"),
+    CLI_OPT("collapse", O_COLLAPSE, "V",
+     "none (every node), pieces (one box per piece) or\n"
+     "module[:DEPTH] (one box per module_path prefix run);\n"
+     "repeated identical boxes fold into one (xN)"),
+    CLI_OPT("max-nodes", O_MAXN, "N",
+     "collapse automatically above N nodes (default 1500;\n"
+     "0 never): to pieces when split, else to modules"),
+    CLI_OPT("max-boxes", O_MAXB, "N", "collapsed views: merge ranges of boxes above N (200)"),
+    CLI_OPT("no-fold", O_NOFOLD, NULL, "collapsed views: draw repeated boxes one by one"),
+    CLI_OPT("profile", O_PROFILE, "REPORT",
+     "colour pieces by GPU time: `cgscope report --json`'s\n"
+     "document (format in docs/pictures.md), or the traces\n"
+     "themselves (a .cgstrace, or cgscope profile's folder)"),
+    CLI_OPT("rankdir", O_RANKDIR, "D", "TB (default), LR, BT or RL"),
+    CLI_OPT("model", O_MODEL, "NAME", "the model to read from a .pt2 archive holding several"),
+    CLI_OPT("json", O_JSON, NULL,
+     "after writing FILE, describe it on stdout: view chosen\n"
+     "and why, nodes and pieces drawn, size, layout cost"),
+    CLI_OPT_END,
 };
 
 const struct cmd cmd_dot = {
@@ -68,33 +85,8 @@ const struct cmd cmd_dot = {
             "name, short target and value; edges the tensor they carry, red and bold when\n"
             "they cross pieces. Channels-last nodes (post-grad graphs), unknown ops and lint\n"
             "findings are marked; SVG tooltips give the source line and the reasons.\n"
-            "Single-use parameters are folded into their user's label (+ weight ...).\n\n"
-            "options:\n"
-            "  --split-ops OP[,OP...]  split first (as 'cgscope split'); repeatable; an op that\n"
-            "                          matches no node is an input error (exit 2)\n"
-CLI_SPLIT_PRESETS_HELP
-            "  --allow-missing-ops     a splitting op may be absent (a warning)\n"
-            "  --policy P              magi (default with --split-ops), fusion or device\n"
-            "  -o, --output FILE       write FILE (atomically: a failure leaves nothing);\n"
-            "                          '-' or none: standard output (PNG and PDF only\n"
-            "                          when it is not a terminal)\n"
-            "  --format F              dot, svg, png or pdf; default from FILE's extension\n"
-            "                          (any case), else dot\n"
-            "  --collapse V            none (every node), pieces (one box per piece) or\n"
-            "                          module[:DEPTH] (one box per module_path prefix run);\n"
-            "                          repeated identical boxes fold into one (xN)\n"
-            "  --max-nodes N           collapse automatically above N nodes (default 1500;\n"
-            "                          0 never): to pieces when split, else to modules\n"
-            "  --max-boxes N           collapsed views: merge ranges of boxes above N (200)\n"
-            "  --no-fold               collapsed views: draw repeated boxes one by one\n"
-            "  --profile REPORT        colour pieces by GPU time: `cgscope report --json`'s\n"
-            "                          document (format in docs/pictures.md), or the traces\n"
-            "                          themselves (a .cgstrace, or cgscope profile's folder)\n"
-            "  --rankdir D             TB (default), LR, BT or RL\n"
-            "  --model NAME            the model to read from a .pt2 archive holding several\n"
-            "  --json                  after writing FILE, describe it on stdout: view chosen\n"
-            "                          and why, nodes and pieces drawn, size, layout cost\n"
-            "  -h, --help              show this help\n\n"
+            "Single-use parameters are folded into their user's label (+ weight ...).\n\n",
+    .more =
             "The DOT output is the graph as built (no layout), so it is fast and diffable;\n"
             "SVG, PNG and PDF run Graphviz's dot layout (see docs/pictures.md for costs).\n"
             "Unless --collapse is given, the view is chosen for the picture to stay cheap:\n"
@@ -498,7 +490,7 @@ static int run(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:", options, NULL)) != -1) {
+    while ((c = cli_getopt(&cmd_dot, argc, argv)) != -1) {
         switch (c) {
         case O_SPLIT:
             if (cli_split_ops_add(&ops, optarg)) {
@@ -564,11 +556,8 @@ static int run(int argc, char **argv)
         case O_JSON:
             json = true;
             break;
-        case ':':
-            rc = cli_usage_error(&cmd_dot, "option '%s' needs a value", argv[optind - 1]);
-            goto out;
-        default:
-            rc = cli_unknown_option(&cmd_dot, argv[optind - 1]);
+        default: /* cli_getopt said why */
+            rc = CGS_EXIT_BAD_INPUT;
             goto out;
         }
     }

@@ -13,23 +13,21 @@
 static int run(int argc, char **argv);
 
 /* the options run() accepts: --help, the man page, completion and "did you mean" list them */
-static const struct option options[] = {
-    {"json", no_argument, NULL, 'j'},
-    {"model", required_argument, NULL, 'm'},
-    {"targets", no_argument, NULL, 't'},
-    {NULL, 0, NULL, 0},
+static const struct cli_opt options[] = {
+    CLI_OPT("json", 'j', NULL, "write one JSON document to stdout"),
+    CLI_OPT("model", 'm', "NAME", "the model to read from a .pt2 archive holding several"),
+    CLI_OPT("targets", 't', NULL,
+     "print the graph's distinct call targets, one per line (for\n"
+     "scripts and shell completion of --split-ops)"),
+    CLI_OPT_END,
 };
 
 const struct cmd cmd_info = {
     .name = "info",
     .usage = "cgscope info [--json | --targets] [--model NAME] GRAPH",
     .summary = "summarise a graph: nodes, operator histogram, inputs, outputs, symbols",
-    .help = "options:\n"
-            "  --json         write one JSON document to stdout\n"
-            "  --model NAME   the model to read from a .pt2 archive holding several\n"
-            "  --targets      print the graph's distinct call targets, one per line (for\n"
-            "                 scripts and shell completion of --split-ops)\n"
-            "  -h, --help     show this help\n\n"
+    .help = "",
+    .more =
             "JSON keys: name, file, producer, nodes, node_kinds, ops {target: count},\n"
             "inputs [{name, target, val}], outputs [{name, val}], symbols {name: {hint, min,\n"
             "max}}, subgraphs [{name, nodes}], notes.\n\n"
@@ -332,12 +330,12 @@ static int run(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while ((c = cli_getopt(&cmd_info, argc, argv)) != -1) {
         switch (c) {
         case 'j': json = true; break;
         case 'm': model = optarg; break;
         case 't': targets = true; break;
-        default: return cli_unknown_option(&cmd_info, argv[optind - 1]);
+        default: return CGS_EXIT_BAD_INPUT; /* cli_getopt said why */
         }
     }
     if (optind != argc - 1)

@@ -12,19 +12,23 @@ static int run(int argc, char **argv);
 
 /* the options run() accepts: --help, the man page, completion and "did you mean" list them */
 enum { O_RULES = 256, O_INF, O_TRAIN, O_BWD, O_MKLDNN, O_FORCE, O_OFF, O_UOUT, O_ALL, O_MODEL };
-static const struct option options[] = {
-    {"json", no_argument, NULL, 'j'},
-    {"rules", required_argument, NULL, O_RULES},
-    {"inference", no_argument, NULL, O_INF},
-    {"training", no_argument, NULL, O_TRAIN},
-    {"backward", no_argument, NULL, O_BWD},
-    {"mkldnn", no_argument, NULL, O_MKLDNN},
-    {"force-layout-opt", no_argument, NULL, O_FORCE},
-    {"no-layout-opt", no_argument, NULL, O_OFF},
-    {"user-outputs", required_argument, NULL, O_UOUT},
-    {"all", no_argument, NULL, O_ALL},
-    {"model", required_argument, NULL, O_MODEL},
-    {NULL, 0, NULL, 0},
+static const struct cli_opt options[] = {
+    CLI_OPT("json", 'j', NULL, "write one JSON document to stdout"),
+    CLI_OPT("rules", O_RULES, "RULES",
+     "torch-2.11 (default) or torch-2.1 (no FLOP vote; training\n"
+     "vetoes for every graph; scaled-dot-product attention veto)"),
+    CLI_OPT("inference", O_INF, NULL, "lower as an inference graph (default: producer.is_inference)"),
+    CLI_OPT("training", O_TRAIN, NULL, "lower as a training step's forward graph"),
+    CLI_OPT("backward", O_BWD, NULL, "lower as a backward graph (default: producer.is_backward)"),
+    CLI_OPT("mkldnn", O_MKLDNN, NULL, "mkldnn is enabled and available (CPU convolutions)"),
+    CLI_OPT("force-layout-opt", O_FORCE, NULL, "config.force_layout_optimization = True"),
+    CLI_OPT("no-layout-opt", O_OFF, NULL, "config.layout_optimization = False"),
+    CLI_OPT("user-outputs", O_UOUT, "N",
+     "training graphs: the first N outputs are the model's own\n"
+     "(default: those before the first saved input)"),
+    CLI_OPT("all", O_ALL, NULL, "list every row in the text output"),
+    CLI_OPT("model", O_MODEL, "NAME", "the model to read from a .pt2 archive holding several"),
+    CLI_OPT_END,
 };
 
 const struct cmd cmd_layout = {
@@ -38,22 +42,8 @@ const struct cmd cmd_layout = {
         "Replays torch/_inductor/graph.py (PyTorch 2.11 by default) on a post-grad graph:\n"
         "decide_layout_opt (the verdict and the rule that fired), the nodes that prefer\n"
         "channels last, per-node stride-order requirements, fixed-layout pins, and which\n"
-        "nodes Inductor would run as fallback kernels (from torch 2.11's lowering table).\n\n"
-        "options:\n"
-        "  --json                write one JSON document to stdout\n"
-        "  --rules RULES         torch-2.11 (default) or torch-2.1 (no FLOP vote; training\n"
-        "                        vetoes for every graph; scaled-dot-product attention veto)\n"
-        "  --inference           lower as an inference graph (default: producer.is_inference)\n"
-        "  --training            lower as a training step's forward graph\n"
-        "  --backward            lower as a backward graph (default: producer.is_backward)\n"
-        "  --mkldnn              mkldnn is enabled and available (CPU convolutions)\n"
-        "  --force-layout-opt    config.force_layout_optimization = True\n"
-        "  --no-layout-opt       config.layout_optimization = False\n"
-        "  --user-outputs N      training graphs: the first N outputs are the model's own\n"
-        "                        (default: those before the first saved input)\n"
-        "  --all                 list every row in the text output\n"
-        "  --model NAME          the model to read from a .pt2 archive holding several\n"
-        "  -h, --help            show this help\n\n"
+        "nodes Inductor would run as fallback kernels (from torch 2.11's lowering table).\n\n",
+    .more =
         "JSON keys: layout_opt, reason, prefer_channels_last, rule, rule_nodes, rules,\n"
         "is_inference, is_backward, nodes, nconv, convolutions [{name, class, weight, groups,\n"
         "transposed, free_symbols, flops, counted, ...}], flop_vote {flops_by_class,\n"
@@ -362,7 +352,7 @@ static int run(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while ((c = cli_getopt(&cmd_layout, argc, argv)) != -1) {
         switch (c) {
         case 'j':
             json = true;
@@ -407,8 +397,8 @@ static int run(int argc, char **argv)
         case O_MODEL:
             model = optarg;
             break;
-        default:
-            return cli_unknown_option(&cmd_layout, argv[optind - 1]);
+        default: /* cli_getopt said why */
+            return CGS_EXIT_BAD_INPUT;
         }
     }
     if (optind != argc - 1)

@@ -20,11 +20,15 @@
 static int run(int argc, char **argv);
 
 /* the options run() accepts: --help, the man page, completion and "did you mean" list them */
-static const struct option options[] = {{"output", required_argument, NULL, 'o'},
-                                     {"nvtx-prefix", required_argument, NULL, 'p'},
-                                     {"json", no_argument, NULL, 'j'},
-                                     {"quiet", no_argument, NULL, 'q'},
-                                     {NULL, 0, NULL, 0}};
+static const struct cli_opt options[] = {
+    CLI_OPT_SHORT('o', "output", 'o', "DIR",
+     "where the traces go (default: cgscope-profile); traces of an\n"
+     "earlier run there are removed first"),
+    CLI_OPT("nvtx-prefix", 'p', "P", "the range-name prefix that marks a piece (default \"cgscope:\")"),
+    CLI_OPT("json", 'j', NULL, "print the report as JSON on stdout when CMD ends"),
+    CLI_OPT_SHORT('q', "quiet", 'q', NULL, "no summary (DIR/report.json is still written)"),
+    CLI_OPT_END,
+};
 
 const struct cmd cmd_profile = {
     .name = "profile",
@@ -39,14 +43,8 @@ const struct cmd cmd_profile = {
         "is cgscope's. Pieces are the ranges \"cgscope:submod_N\" the Python bridge's\n"
         "piecewise runner opens (tools/python/cgscope_torch.py, piecewise_backend).\n\n"
         "CUPTI takes one client per process: torch.profiler, Nsight Systems and Nsight\n"
-        "Compute cannot run alongside (the trace's log says which tool held it).\n\n"
-        "options:\n"
-        "  -o, --output DIR     where the traces go (default: cgscope-profile); traces of an\n"
-        "                       earlier run there are removed first\n"
-        "  --nvtx-prefix P      the range-name prefix that marks a piece (default \"cgscope:\")\n"
-        "  --json               print the report as JSON on stdout when CMD ends\n"
-        "  -q, --quiet          no summary (DIR/report.json is still written)\n"
-        "  -h, --help           show this help\n\n"
+        "Compute cannot run alongside (the trace's log says which tool held it).\n\n",
+    .more =
         "environment: CGSCOPE_CUPTI_LIB the injection library to use (default: the one\n"
         "built beside this cgscope, build/profiler/libcgscope-cupti.so, or installed under\n"
         "lib/cgscope/).\n\n"
@@ -56,6 +54,7 @@ const struct cmd cmd_profile = {
         "  cgscope report prof --kernels 30\n",
     .run = run,
     .options = options,
+    .stop_at_operand = true,
 };
 
 #define LIB_NAME "libcgscope-cupti.so"
@@ -192,7 +191,7 @@ static int run(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+:o:q", options, NULL)) != -1) {
+    while ((c = cli_getopt(&cmd_profile, argc, argv)) != -1) {
         switch (c) {
         case 'o':
             dir = optarg;
@@ -206,11 +205,8 @@ static int run(int argc, char **argv)
         case 'q':
             quiet = true;
             break;
-        case ':':
-            return cli_usage_error(&cmd_profile, "'%s' needs a value", argv[optind - 1]);
-        default:
-            return cli_usage_error(&cmd_profile, "unknown option '%s' (the command to run goes "
-                                                 "after --)", argv[optind - 1]);
+        default: /* cli_getopt said why */
+            return CGS_EXIT_BAD_INPUT;
         }
     }
     if (optind == argc)

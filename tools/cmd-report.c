@@ -13,14 +13,22 @@ static int run(int argc, char **argv);
 
 /* the options run() accepts: --help, the man page, completion and "did you mean" list them */
 enum { O_PREFIX = 256, O_KERNELS, O_GRAPH, O_SPLIT_OPS, O_MODEL };
-static const struct option options[] = {{"json", no_argument, NULL, 'j'},
-                                     {"ranges", no_argument, NULL, 'r'},
-                                     {"prefix", required_argument, NULL, O_PREFIX},
-                                     {"kernels", required_argument, NULL, O_KERNELS},
-                                     {"graph", required_argument, NULL, O_GRAPH},
-                                     {"split-ops", required_argument, NULL, O_SPLIT_OPS},
-                                     {"model", required_argument, NULL, O_MODEL},
-                                     {NULL, 0, NULL, 0}};
+static const struct cli_opt options[] = {
+    CLI_OPT("ranges", 'r', NULL, "one row per NVTX range (innermost), not per piece"),
+    CLI_OPT("prefix", O_PREFIX, "P",
+     "the range-name prefix that marks a piece (default: what\n"
+     "`cgscope profile --nvtx-prefix` recorded, else \"cgscope:\")"),
+    CLI_OPT("kernels", O_KERNELS, "N", "rows of the per-kernel table (default 15; 0: all)"),
+    CLI_OPT("graph", O_GRAPH, "G",
+     "the Dynamo graph the pieces come from: every piece of its\n"
+     "split (--split-ops) is listed, with its node count, run or not"),
+    CLI_OPT("split-ops", O_SPLIT_OPS, "OPS", "with --graph: the ops it splits at\n" CLI_SPLIT_PRESETS_HELP),
+    CLI_OPT("model", O_MODEL, "NAME",
+     "with --graph: the model to read from a .pt2 archive holding\n"
+     "several"),
+    CLI_OPT("json", 'j', NULL, "write one JSON document to stdout"),
+    CLI_OPT_END,
+};
 
 const struct cmd cmd_report = {
     .name = "report",
@@ -34,18 +42,8 @@ const struct cmd cmd_report = {
         "\"cgscope:submod_N\" the bridge's piecewise runner opens around each piece. A kernel\n"
         "launched from a thread with no range open (autograd's backward thread) goes to the\n"
         "range most recently opened on any thread; a kernel replayed from a CUDA graph goes to\n"
-        "the range it was captured in. Work outside every piece is shown, never dropped.\n\n"
-        "options:\n"
-        "  --ranges             one row per NVTX range (innermost), not per piece\n"
-        "  --prefix P           the range-name prefix that marks a piece (default: what\n"
-        "                       `cgscope profile --nvtx-prefix` recorded, else \"cgscope:\")\n"
-        "  --kernels N          rows of the per-kernel table (default 15; 0: all)\n"
-        "  --graph G            the Dynamo graph the pieces come from: every piece of its\n"
-        "  --split-ops OPS      split is listed, with its node count, run or not\n" CLI_SPLIT_PRESETS_HELP
-        "  --model NAME         with --graph: the model to read from a .pt2 archive holding\n"
-        "                       several\n"
-        "  --json               write one JSON document to stdout\n"
-        "  -h, --help           show this help\n\n"
+        "the range it was captured in. Work outside every piece is shown, never dropped.\n\n",
+    .more =
         "JSON keys: format, version, prefix, by (\"piece\"|\"range\"), traces [{file, pid,\n"
         "rank, complete, truncated, error, dropped, cmdline}], pieces [{name, range, calls,\n"
         "kernels, gpu_ns, cpu_ns, memcpy {count, bytes, gpu_ns}, memset {...}, graph_replays,\n"
@@ -80,7 +78,7 @@ static int run(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+    while ((c = cli_getopt(&cmd_report, argc, argv)) != -1) {
         switch (c) {
         case 'j':
             json = true;
@@ -107,12 +105,9 @@ static int run(int argc, char **argv)
                 return CGS_EXIT_BAD_INPUT;
             }
             break;
-        case ':':
+        default: /* cli_getopt said why */
             cli_list_release(&ops);
-            return cli_usage_error(&cmd_report, "'%s' needs a value", argv[optind - 1]);
-        default:
-            cli_list_release(&ops);
-            return cli_unknown_option(&cmd_report, argv[optind - 1]);
+            return CGS_EXIT_BAD_INPUT;
         }
     }
     if (optind == argc) {

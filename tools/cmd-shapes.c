@@ -16,18 +16,33 @@ static int run(int argc, char **argv);
 static bool allow_missing_ops; /* --allow-missing-ops */
 
 /* the options run() accepts: --help, the man page, completion and "did you mean" list them */
-static const struct option options[] = {
-    {"reinfer", no_argument, NULL, 'r'},
-    {"bind", required_argument, NULL, 'b'},
-    {"all", no_argument, NULL, 'a'},
-    {"check", no_argument, NULL, 'c'},
-    {"split-ops", required_argument, NULL, 's'},
-    {"json", no_argument, NULL, 'j'},
-    {"model", required_argument, NULL, 'm'},
-    {"ops", required_argument, NULL, 'o'},
-    {"allow-missing-ops", no_argument, NULL, 'M'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static const struct cli_opt options[] = {
+    CLI_OPT("reinfer", 'r', NULL,
+     "drop every recorded value except those of placeholders and\n"
+     "get_attr nodes, infer the rest from the inputs alone, and\n"
+     "compare with what was recorded; without it each node is\n"
+     "inferred from its inputs' recorded values (a local check)"),
+    CLI_OPT("bind", 'b', "SYM=INT",
+     "evaluate shapes with symbol SYM bound (repeatable) and\n"
+     "report bytes per node and in total"),
+    CLI_OPT("allow-missing-ops", 'M', NULL, "a splitting op may be absent (else exit 2)"),
+    CLI_OPT("split-ops", 's', "OP[,OP]",
+     "also split the graph as MagiCompiler does at these ops\n"
+     "and report the bytes each piece computes (needs every\n"
+     "symbol bound, or a static graph)"),
+    CLI_OPT("model", 'm', "NAME", "the model to read from a .pt2 archive holding several"),
+    CLI_OPT("ops", 'o', "FILE",
+     "shape rules for your own operators, one line each\n"
+     "('mylib.fused_rmsnorm: like 0'; docs/custom-ops.md);\n"
+     "repeatable, after $CGSCOPE_OPS and the shipped ops/*.ops"),
+    CLI_OPT("check", 'c', NULL,
+     "exit 1 unless every node was inferred exactly and agrees\n"
+     "with its recorded value (a CI gate)"),
+    CLI_OPT("all", 'a', NULL,
+     "text output: list every node, not only the ones that are\n"
+     "not ok or differ from the record"),
+    CLI_OPT("json", 'j', NULL, "write one JSON document to stdout"),
+    CLI_OPT_END,
 };
 
 const struct cmd cmd_shapes = {
@@ -36,27 +51,8 @@ const struct cmd cmd_shapes = {
         "cgscope shapes [--reinfer] [--bind SYM=INT ...] [--split-ops OP[,OP]] [--allow-missing-ops]\n"
         "                      [--check] [--all] [--ops FILE ...] [--json] [--model NAME] GRAPH",
     .summary = "infer shapes, dtypes and strides of every node (FakeTensor semantics)",
-    .help = "options:\n"
-            "  --reinfer          drop every recorded value except those of placeholders and\n"
-            "                     get_attr nodes, infer the rest from the inputs alone, and\n"
-            "                     compare with what was recorded; without it each node is\n"
-            "                     inferred from its inputs' recorded values (a local check)\n"
-            "  --bind SYM=INT     evaluate shapes with symbol SYM bound (repeatable) and\n"
-            "                     report bytes per node and in total\n"
-            "  --allow-missing-ops  a splitting op may be absent (else exit 2)\n"
-            "  --split-ops OP[,OP]  also split the graph as MagiCompiler does at these ops\n"
-            "                     and report the bytes each piece computes (needs every\n"
-            "                     symbol bound, or a static graph)\n"
-            "  --model NAME       the model to read from a .pt2 archive holding several\n"
-            "  --ops FILE         shape rules for your own operators, one line each\n"
-            "                     ('mylib.fused_rmsnorm: like 0'; docs/custom-ops.md);\n"
-            "                     repeatable, after $CGSCOPE_OPS and the shipped ops/*.ops\n"
-            "  --check            exit 1 unless every node was inferred exactly and agrees\n"
-            "                     with its recorded value (a CI gate)\n"
-            "  --all              text output: list every node, not only the ones that are\n"
-            "                     not ok or differ from the record\n"
-            "  --json             write one JSON document to stdout\n"
-            "  -h, --help         show this help\n\n"
+    .help = "",
+    .more =
             "JSON keys: nodes [{name, op, target, val, status, reason, root_cause, match, recorded,\n"
             "bound, bytes}], root_causes [{node, target, status, reason, blocks}] (most blocking\n"
             "first), summary {nodes, inferred, matched, mismatched, unknown, partial, errors,\n"
@@ -438,7 +434,7 @@ static int run(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+    while ((c = cli_getopt(&cmd_shapes, argc, argv)) != -1) {
         switch (c) {
         case 'r':
             so.reinfer = true;
@@ -480,11 +476,8 @@ static int run(int argc, char **argv)
             }
             ops_files[n_ops++] = optarg;
             break;
-        case 'h':
-            cli_print_help(&cmd_shapes, stdout);
-            goto out;
-        default:
-            rc = cli_unknown_option(&cmd_shapes, argv[optind - 1]);
+        default: /* cli_getopt said why */
+            rc = CGS_EXIT_BAD_INPUT;
             goto out;
         }
     }

@@ -14,18 +14,25 @@
 static int run(int argc, char **argv);
 
 /* the options run() accepts: --help, the man page, completion and "did you mean" list them */
-static const struct option options[] = {
-    {"split-ops", required_argument, NULL, 's'},
-    {"allow-missing-ops", no_argument, NULL, 'A'},
-    {"policy", required_argument, NULL, 'p'},
-    {"json", no_argument, NULL, 'j'},
-    {"why", required_argument, NULL, 'w'},
-    {"max-pieces", required_argument, NULL, 'x'},
-    {"model", required_argument, NULL, 'm'},
-    {"summary", no_argument, NULL, 'S'},
-    {"quiet", no_argument, NULL, 'S'},
-    {"presets", no_argument, NULL, 'P'},
-    {NULL, 0, NULL, 0},
+static const struct cli_opt options[] = {
+    CLI_OPT("split-ops", 's', "OP[,OP...]",
+     "splitting ops in target syntax (repeatable); a packet\n"
+     "name (aten.mm) matches all its overloads; one that\n"
+     "matches no node is an input error (exit 2)\n" CLI_SPLIT_PRESETS_HELP),
+    CLI_OPT("allow-missing-ops", 'A', NULL, "a splitting op may be absent from the graph (a warning)"),
+    CLI_OPT("policy", 'p', "P",
+     "magi (default), fusion (elementwise regions with equal\n"
+     "shape, dtype and device) or device (device transitions)"),
+    CLI_OPT("json", 'j', NULL, "write one JSON document to stdout"),
+    CLI_OPT("why", 'w', "NODE", "explain the piece NODE landed in and its neighbours"),
+    CLI_OPT("max-pieces", 'x', "N", "exit 1 when the graph splits into more than N pieces"),
+    CLI_OPT("summary", 'S', NULL,
+     "text: one line per piece and the verdicts, without the\n"
+     "inputs, outputs, cuts and lint (for CI logs)"),
+    CLI_OPT("quiet", 'S', NULL, NULL),
+    CLI_OPT("presets", 'P', NULL, "list the splitting-op presets and exit"),
+    CLI_OPT("model", 'm', "NAME", "the model to read from a .pt2 archive holding several"),
+    CLI_OPT_END,
 };
 
 const struct cmd cmd_split = {
@@ -40,23 +47,8 @@ const struct cmd cmd_split = {
         "compiles the pieces: every node whose target is a splitting op gets a piece of\n"
         "its own, everything else stays in order between them, and torch's\n"
         "split_module(keep_original_order=True) decides each piece's inputs (size\n"
-        "symbols included) and outputs.\n\n"
-        "options:\n"
-        "  --split-ops OP[,OP...]  splitting ops in target syntax (repeatable); a packet\n"
-        "                          name (aten.mm) matches all its overloads; one that\n"
-        "                          matches no node is an input error (exit 2)\n"
-CLI_SPLIT_PRESETS_HELP
-        "  --allow-missing-ops     a splitting op may be absent from the graph (a warning)\n"
-        "  --policy P              magi (default), fusion (elementwise regions with equal\n"
-        "                          shape, dtype and device) or device (device transitions)\n"
-        "  --json                  write one JSON document to stdout\n"
-        "  --why NODE              explain the piece NODE landed in and its neighbours\n"
-        "  --max-pieces N          exit 1 when the graph splits into more than N pieces\n"
-        "  --summary, --quiet      text: one line per piece and the verdicts, without the\n"
-        "                          inputs, outputs, cuts and lint (for CI logs)\n"
-        "  --presets               list the splitting-op presets and exit\n"
-        "  --model NAME            the model to read from a .pt2 archive holding several\n"
-        "  -h, --help              show this help\n\n"
+        "symbols included) and outputs.\n\n",
+    .more =
         "JSON keys: graph, policy, splitting_ops, pieces [{name, graph_id,\n"
         "is_splitting_graph, nodes [names], n_nodes, inputs, outputs, compile_index,\n"
         "sym_shape_indices,\n"
@@ -541,7 +533,7 @@ static int run(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+    while ((c = cli_getopt(&cmd_split, argc, argv)) != -1) {
         switch (c) {
         case 's':
             if (cli_split_ops_add(&ops, optarg)) {
@@ -582,11 +574,8 @@ static int run(int argc, char **argv)
         case 'm':
             model = optarg;
             break;
-        case ':':
-            rc = cli_usage_error(&cmd_split, "option '%s' needs a value", argv[optind - 1]);
-            goto out;
-        default:
-            rc = cli_unknown_option(&cmd_split, argv[optind - 1]);
+        default: /* cli_getopt said why */
+            rc = CGS_EXIT_BAD_INPUT;
             goto out;
         }
     }

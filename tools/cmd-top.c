@@ -19,10 +19,13 @@
 static int run(int argc, char **argv);
 
 /* the options run() accepts: --help, the man page, completion and "did you mean" list them */
-static const struct option options[] = {
-    {"once", no_argument, NULL, 'o'},     {"json", no_argument, NULL, 'j'},
-    {"interval", required_argument, NULL, 'i'}, {"dir", required_argument, NULL, 'd'},
-    {"log", required_argument, NULL, 'l'}, {NULL, 0, NULL, 0},
+static const struct cli_opt options[] = {
+    CLI_OPT("once", 'o', NULL, "print the table once as text and exit (no terminal needed)"),
+    CLI_OPT("json", 'j', NULL, "with --once: one JSON document (DESIGN.md's keys)"),
+    CLI_OPT("interval", 'i', "MS", "how often sources are read (default 100)"),
+    CLI_OPT("dir", 'd', "DIR", "with -- CMD: the folder (default: a new one under $TMPDIR)"),
+    CLI_OPT("log", 'l', "FILE", "with -- CMD: CMD's output (default DIR/cmd.log)"),
+    CLI_OPT_END,
 };
 
 const struct cmd cmd_top = {
@@ -46,18 +49,11 @@ const struct cmd cmd_top = {
         "Sources are followed as they grow: a file that does not exist yet is waited for, a\n"
         "new file in a folder is picked up, a file truncated or replaced starts the count\n"
         "again. Lines that do not parse are counted and shown, never fatal.\n\n"
-        "options:\n"
-        "  --once            print the table once as text and exit (no terminal needed)\n"
-        "  --json            with --once: one JSON document (DESIGN.md's keys)\n"
-        "  --interval MS     how often sources are read (default 100)\n"
-        "  -- CMD ARGS...    run CMD with TORCH_TRACE and CGSCOPE_EVENTS pointed at a fresh\n"
-        "                    folder and show its compiles live; CMD's output goes to a log\n"
-        "                    file named in the footer; the exit status is CMD's; when it\n"
-        "                    fails, its last lines of output are shown. Without a\n"
-        "                    terminal: a status line every 5 s, then the final table\n"
-        "  --dir DIR         with -- CMD: the folder (default: a new one under $TMPDIR)\n"
-        "  --log FILE        with -- CMD: CMD's output (default DIR/cmd.log)\n"
-        "  -h, --help        show this help\n\n"
+        "With -- CMD ARGS...: run CMD with TORCH_TRACE and CGSCOPE_EVENTS pointed at a fresh\n"
+        "folder and show its compiles live; CMD's output goes to a log file named in the\n"
+        "footer; the exit status is CMD's; when it fails, its last lines of output are\n"
+        "shown. Without a terminal: a status line every 5 s, then the final table.\n\n",
+    .more =
         "keys: Up/Down select, Enter detail, s sort, / filter, p pause, h help,\n"
         "Left/Right scroll the frame / reason column, q back (from detail or help) or quit,\n"
         "F10 quit from any view.\n"
@@ -390,7 +386,7 @@ static int run(int argc, char **argv)
         }
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+    while ((c = cli_getopt(&cmd_top, argc, argv)) != -1) {
         switch (c) {
         case 'o': once = true; break;
         case 'j': json = true; break;
@@ -401,8 +397,7 @@ static int run(int argc, char **argv)
                 return cli_usage_error(&cmd_top, "--interval wants milliseconds (1-60000), got "
                                        "'%s'", optarg);
             break;
-        case ':': return cli_usage_error(&cmd_top, "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_unknown_option(&cmd_top, argv[optind - 1]);
+        default: return CGS_EXIT_BAD_INPUT; /* cli_getopt said why */
         }
     }
     if (json && !once)

@@ -21,17 +21,50 @@ enum cgs_exit {
     CGS_EXIT_BAD_INPUT = 2, /* bad input or usage */
 };
 
+/*
+ * One option of a command: the only place it is described. Parsing (cli_getopt), the
+ * "options:" list of --help, the man page's OPTIONS, `cgscope help --options` (what bash and
+ * zsh complete), and "did you mean" all read this table (git's parse_options, in the small).
+ */
+struct cli_opt {
+    const char *name; /* the long name, without "--" */
+    int val;          /* what cli_getopt returns for it */
+    const char *arg;  /* the value's name in help ("N", "FILE"); NULL: the option takes none */
+    const char *help; /* what it does ('\n' breaks a line); NULL: an alias of the entry before,
+                         listed on its line ("--summary, --quiet") */
+    char short_name;  /* also accepted as -X (0: none) */
+};
+
+/* table rows: CLI_OPT("json", 'j', NULL, "write JSON"), CLI_OPT_SHORT('o', "output", 'o',
+   "FILE", "write FILE"), and CLI_OPT_END last */
+#define CLI_OPT(name, val, arg, help) {(name), (val), (arg), (help), 0}
+#define CLI_OPT_SHORT(c, name, val, arg, help) {(name), (val), (arg), (help), (c)}
+#define CLI_OPT_END {NULL, 0, NULL, NULL, 0}
+
 struct cmd {
     const char *name;
-    const char *usage;                 /* "cgscope info [--json] GRAPH" */
+    const char *usage;                 /* "cgscope info [--json] GRAPH": every form */
     const char *summary;               /* one line for `cgscope help` */
-    const char *help;                  /* the rest of `cgscope NAME --help`: options, examples */
+    const char *help;                  /* --help before the options: what it does */
+    const char *more;                  /* --help after the options: JSON keys, examples */
     int (*run)(int argc, char **argv); /* argv[0] is the command name */
-    const struct option *options;      /* what run() accepts (getopt_long's table) */
+    const struct cli_opt *options;     /* what run() accepts, ended by a NULL name */
+    bool stop_at_operand;              /* options end at the first operand (-- CMD ARGS) */
 };
 
 /* Print `cgscope NAME --help` text to f. */
 void cli_print_help(const struct cmd *c, FILE *f);
+
+/* The column an option's description starts at in --help (the widest "-x, --name ARG"). */
+int cli_option_column(const struct cmd *c);
+
+/*
+ * getopt_long over the command's option table: the next option's val, or -1 at the end
+ * (optind is then the first operand). A missing value or an unknown option (with the
+ * nearest option suggested) is reported on stderr, and '?' returned: the command then exits
+ * with CGS_EXIT_BAD_INPUT. optarg holds an option's value.
+ */
+int cli_getopt(const struct cmd *c, int argc, char **argv);
 
 /* "cgscope NAME: <message>" and the usage line on stderr; returns CGS_EXIT_BAD_INPUT. */
 int cli_usage_error(const struct cmd *c, const char *fmt, ...) CGS_PRINTF(2, 3);
@@ -180,10 +213,10 @@ int cli_split_ops_add(struct cli_list *l, const char *arg);
 
 /* The --split-ops help lines about presets (for a command's --help). */
 #define CLI_SPLIT_PRESETS_HELP                                                                     \
-    "                          presets: @vllm (vLLM's default list), @magi (the attention\n"     \
-    "                          ops MagiCompiler's examples split at), @sdpa (torch's\n"          \
-    "                          scaled_dot_product_attention); 'cgscope split --presets'\n"       \
-    "                          lists them with their sources\n"
+    "presets: @vllm (vLLM's default list), @magi (the attention\n"                                \
+    "ops MagiCompiler's examples split at), @sdpa (torch's\n"                                     \
+    "scaled_dot_product_attention); 'cgscope split --presets'\n"                                  \
+    "lists them with their sources"
 void cli_list_release(struct cli_list *l);
 
 /* "1.5 KiB", "12.0 MiB", "512 bytes" (binary units; JSON keeps exact bytes) into buf. */

@@ -1,8 +1,10 @@
 #!/bin/sh
 # Nothing a command accepts is undocumented: every long option of a command's option table
-# (`cgscope help --options CMD`, read from the table getopt_long parses with) is in its usage
-# line, described in its --help, and in its man page's OPTIONS; bash and zsh complete the
-# values of the same options; a mistyped option gets the nearest one suggested.
+# (tools/cmd.h's struct cli_opt: what cli_getopt parses with, and where --help's and the man
+# page's descriptions come from; `cgscope help --options CMD` lists it) is in its usage line,
+# described in its --help, and in its man page's OPTIONS; an option no table holds is refused;
+# bash and zsh complete the values of the same options; a mistyped option gets the nearest one
+# suggested, and an option without its value says so.
 . tests/cli/lib.sh
 n=0
 for c in $("$CGSCOPE" help --commands); do
@@ -37,5 +39,15 @@ check "mistyped dot option" 2 "$CGSCOPE" dot samples/llama_tiny.dynamo.json --co
 has "nearest dot option" "$err" "did you mean '--collapse'?"
 check "nothing near" 2 "$CGSCOPE" info --zzzzzzzz samples/llama_tiny.dynamo.json
 hasnt "no suggestion for nonsense" "$err" "did you mean"
+check "a value missing" 2 "$CGSCOPE" info samples/llama_tiny.dynamo.json --model
+has "value missing named" "$err" "option '--model' needs a value"
+check "short option unknown" 2 "$CGSCOPE" dot -x samples/llama_tiny.dynamo.json
+has "short option named" "$err" "unknown option '-x'"
+# cache's forms share one table: --all is listed, and refused where it means nothing
+"$CGSCOPE" help --options cache | grep -qx -- --all || fail "cache's --all is not in its table"
+check "diff's option given to simulate" 2 "$CGSCOPE" cache simulate samples/cgs_transformer_dyn.dynamo.json --all
+has "names the form it belongs to" "$err" "'--all' is an option of 'cgscope cache diff'"
+check "simulate's option given to the index form" 2 "$CGSCOPE" cache samples/magi_compile_cache.py --shapes 1
+has "names simulate" "$err" "is an option of 'cgscope cache simulate'"
 echo "$n options checked"
 finish
