@@ -13,6 +13,7 @@
 #include "lib/run/dash.h"
 #include "lib/readers/file.h"
 #include "lib/run/follow.h"
+#include "lib/base/strmap.h"
 #include "tools/cmd.h"
 #include "viz/tui.h"
 
@@ -256,6 +257,24 @@ static cJSON *top_json(const struct cgs_follow *f)
         cJSON_AddNumberToObject(o, "bypass", (double)d->caches[i].bypass);
     }
     cJSON_AddNumberToObject(doc, "compiles", (double)d->compiles);
+    {
+        /* distinct compile ids (per rank): what "compiles" counted before it counted
+           compilations (DESIGN.md's contract keeps both) */
+        struct cgs_strmap *ids = cgs_strmap_new(); /* borrows its keys: kept in keys[] */
+        char **keys = cgs_xcalloc(d->n_rows ? d->n_rows : 1, sizeof(*keys));
+        for (uint32_t i = 0; i < d->n_rows; i++)
+            if (d->rows[i]->compile_id) {
+                size_t n = strlen(d->rows[i]->compile_id) + 16;
+                keys[i] = cgs_xmalloc(n);
+                snprintf(keys[i], n, "%d %s", d->rows[i]->rank, d->rows[i]->compile_id);
+                cgs_strmap_put(ids, keys[i], (void *)1);
+            }
+        cJSON_AddNumberToObject(doc, "compile_ids", (double)ids->count);
+        cgs_strmap_free(ids);
+        for (uint32_t i = 0; i < d->n_rows; i++)
+            free(keys[i]);
+        free(keys);
+    }
     cJSON_AddNumberToObject(doc, "recompiles", (double)d->recompiles);
     cJSON_AddNumberToObject(doc, "graph_breaks", (double)d->graph_breaks);
     cJSON_AddNumberToObject(doc, "events", (double)d->events);

@@ -446,7 +446,7 @@ cJSON *cli_prof_json(const struct cli_prof_set *set, const struct cgs_prof_repor
                 cJSON_AddNumberToObject(x, "gpu_ns", 0);
             }
             cJSON_AddBoolToObject(x, "in_split", true);
-            cJSON_AddNumberToObject(x, "nodes", s->pieces[i].n_nodes);
+            cJSON_AddNumberToObject(x, "n_nodes", s->pieces[i].n_nodes);
             cJSON_AddBoolToObject(x, "splitting", s->pieces[i].is_splitting_graph);
             cJSON_AddItemToArray(a, x);
         }

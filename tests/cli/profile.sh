@@ -54,7 +54,7 @@ r = json.load(open(sys.argv[1]))
 s = json.load(open(sys.argv[2]))
 listed = [p["name"] for p in r["pieces"] if p.get("in_split")]
 assert listed == [p["name"] for p in s["pieces"]], (listed, [p["name"] for p in s["pieces"]])
-assert [p["nodes"] for p in r["pieces"] if p.get("in_split")] == [len(p["nodes"]) if isinstance(p["nodes"], list) else p["nodes"] for p in s["pieces"]]
+assert [p["n_nodes"] for p in r["pieces"] if p.get("in_split")] == [p["n_nodes"] for p in s["pieces"]] == [len(p["nodes"]) for p in s["pieces"]]
 PY
 check "report --graph text" 0 "$CGSCOPE" report $P/eager --graph $G --split-ops cgs.attention
 has "report --graph nodes column" "$out" "nodes"
