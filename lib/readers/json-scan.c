@@ -5,6 +5,7 @@
 #include <emmintrin.h>
 #endif
 
+#include <locale.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,8 +42,10 @@ int cgs_jscan_fail(struct cgs_jscan *s, size_t off, int code, const char *fmt, .
 
 size_t cgs_jscan_ws(const struct cgs_jscan *S, size_t p)
 {
-    while (p < S->len &&
-           (S->buf[p] == ' ' || S->buf[p] == '\t' || S->buf[p] == '\n' || S->buf[p] == '\r'))
+    static const unsigned char ws[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1};
+    const unsigned char *b = (const unsigned char *)S->buf;
+    size_t len = S->len;
+    while (p < len && ws[b[p]])
         p++;
     return p;
 }
@@ -176,6 +179,11 @@ int cgs_jscan_string(struct cgs_jscan *S, size_t p, size_t *end)
         }
         if (c >= 0x80) {
             size_t n = utf8_len(b, p, S->len);
+            if (!n && S->lenient) { /* decoded as U+FFFD */
+                S->str_special = true;
+                p++;
+                continue;
+            }
             if (!n)
                 return cgs_jscan_fail(S, p, CGS_E_PARSE, "invalid UTF-8 in a string (byte "
                                       "0x%02X): graph JSON is UTF-8 text", c);
@@ -185,6 +193,7 @@ int cgs_jscan_string(struct cgs_jscan *S, size_t p, size_t *end)
         if (c < 0x20)
             return cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: control character in string");
         /* a backslash */
+        S->str_special = true;
         p++;
         if (p >= S->len)
             break;
@@ -196,7 +205,7 @@ int cgs_jscan_string(struct cgs_jscan *S, size_t p, size_t *end)
             if (hex4(S->buf, p + 1, S->len, &v))
                 return cgs_jscan_fail(S, p - 1, CGS_E_PARSE, "malformed JSON: '\\u' wants "
                                       "four hex digits");
-            if (v == 0)
+            if (v == 0 && !S->lenient) /* lenient: read as U+FFFD (decode_string) */
                 return cgs_jscan_fail(S, p - 1, CGS_E_PARSE, "a string holds \\u0000 (NUL), "
                                       "which names and targets cannot hold");
             if (v >= 0xDC00 && v <= 0xDFFF)
@@ -278,28 +287,192 @@ static void record(struct cgs_jscan *S, size_t off)
     S->offs[S->n_offs++] = off;
 }
 
+/* ---- building cJSON items as the text is scanned ------------------------------------- */
+
+/* code point v as UTF-8 at o; the bytes written */
+static size_t put_utf8(char *o, unsigned v)
+{
+    if (v < 0x80) {
+        o[0] = (char)v;
+        return 1;
+    }
+    if (v < 0x800) {
+        o[0] = (char)(0xC0 | (v >> 6));
+        o[1] = (char)(0x80 | (v & 0x3F));
+        return 2;
+    }
+    if (v < 0x10000) {
+        o[0] = (char)(0xE0 | (v >> 12));
+        o[1] = (char)(0x80 | ((v >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (v & 0x3F));
+        return 3;
+    }
+    o[0] = (char)(0xF0 | (v >> 18));
+    o[1] = (char)(0x80 | ((v >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((v >> 6) & 0x3F));
+    o[3] = (char)(0x80 | (v & 0x3F));
+    return 4;
+}
+
+/* The content of the checked string [p, end) (quotes included), decoded, in cJSON's
+ * allocator (what cJSON_Delete frees); NULL when out of memory. special: it holds an escape
+ * (or, lenient, a byte that is not UTF-8, which becomes U+FFFD). */
+static char *decode_string(const struct cgs_jscan *S, size_t p, size_t end, bool special)
+{
+    const unsigned char *s = (const unsigned char *)S->buf + p + 1;
+    size_t n = end - p - 2, i = 0;
+    char *out = cJSON_malloc(special && S->lenient ? 3 * n + 1 : n + 1), *o = out;
+    if (!out)
+        return NULL;
+    if (!special) {
+        memcpy(out, s, n);
+        out[n] = 0;
+        return out;
+    }
+    while (i < n) {
+        unsigned char c = s[i];
+        if (c >= 0x80 && S->lenient) {
+            size_t k = utf8_len(s, i, n);
+            if (!k) {
+                memcpy(o, "\xEF\xBF\xBD", 3); /* U+FFFD, for a byte that is not UTF-8 */
+                o += 3;
+                i++;
+                continue;
+            }
+            memcpy(o, s + i, k);
+            o += k;
+            i += k;
+            continue;
+        }
+        if (c != '\\') {
+            *o++ = (char)c;
+            i++;
+            continue;
+        }
+        switch (s[i + 1]) {
+        case 'b': *o++ = '\b'; break;
+        case 'f': *o++ = '\f'; break;
+        case 'n': *o++ = '\n'; break;
+        case 'r': *o++ = '\r'; break;
+        case 't': *o++ = '\t'; break;
+        case 'u': {
+            unsigned v = 0, lo = 0;
+            (void)hex4((const char *)s, i + 2, n, &v);
+            if (v >= 0xD800 && v <= 0xDBFF) { /* checked: a low surrogate follows */
+                (void)hex4((const char *)s, i + 8, n, &lo);
+                v = 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00);
+                i += 6;
+            }
+            o += put_utf8(o, v ? v : 0xFFFD); /* a NUL (lenient only) cannot end the string */
+            i += 6;
+            continue;
+        }
+        default: *o++ = (char)s[i + 1]; break; /* '"', '\\', '/' */
+        }
+        i += 2;
+    }
+    *o = 0;
+    return out;
+}
+
+/* A number item for the checked number text [s, e): its value as cJSON's parser gives it (the
+ * correctly rounded double), and its text (valuestring, a reference into the buffer). */
+static cJSON *make_number(const struct cgs_jscan *S, size_t s, size_t e)
+{
+    const char *t = S->buf + s;
+    size_t n = e - s, i = t[0] == '-';
+    double d;
+    bool digits = n - i <= 18;
+    for (size_t k = i; k < n && digits; k++)
+        digits = t[k] >= '0' && t[k] <= '9';
+    if (digits && !(i && n == 2 && t[1] == '0')) { /* "-0" is -0.0: strtod's */
+        int64_t v = 0;
+        for (size_t k = i; k < n; k++)
+            v = v * 10 + (t[k] - '0');
+        d = (double)(i ? -v : v); /* exact below 2^53, correctly rounded above */
+    } else {
+        char tmp[128], *copy = n < sizeof(tmp) ? tmp : malloc(n + 1);
+        const char *dp = localeconv()->decimal_point; /* strtod reads the locale's point */
+        if (!copy)
+            return NULL;
+        memcpy(copy, t, n);
+        copy[n] = 0;
+        if (dp && dp[0] && dp[0] != '.' && !dp[1]) {
+            char *dot = strchr(copy, '.');
+            if (dot)
+                *dot = dp[0];
+        }
+        d = strtod(copy, NULL);
+        if (copy != tmp)
+            free(copy);
+    }
+    cJSON *x = cJSON_CreateNumber(d);
+    if (x) {
+        x->valuestring = (char *)(uintptr_t)t;
+        x->type |= cJSON_IsReference; /* cJSON_Delete leaves the text alone */
+    }
+    return x;
+}
+
 /*
- * Scan one JSON value starting at p (after whitespace); *end is just past
- * it. Iterative: containers keep their kind on an explicit stack.
+ * Scan one JSON value starting at p (after whitespace); *end is just past it. Iterative:
+ * containers keep their kind on an explicit stack. With out, the value's cJSON tree is built
+ * in the same walk (items in cJSON's allocator, linked as cJSON_Parse links them).
  */
-int cgs_jscan_value(struct cgs_jscan *S, size_t p, size_t *end)
+static int scan_value(struct cgs_jscan *S, size_t p, size_t *end, cJSON **out)
 {
     char stack[CGS_LOAD_MAX_DEPTH + 1];
+    cJSON *box[CGS_LOAD_MAX_DEPTH + 1], *last[CGS_LOAD_MAX_DEPTH + 1], *root = NULL, *item;
+    char *key = NULL; /* the pending member's name */
     int sp = 0;
     int err;
 
+#define ATTACH(x)                                                                                  \
+    do {                                                                                           \
+        item = (x);                                                                                \
+        if (!item)                                                                                 \
+            goto nomem;                                                                            \
+        if (!sp) {                                                                                 \
+            root = item;                                                                           \
+        } else {                                                                                   \
+            if (stack[sp - 1] == '{') {                                                            \
+                item->string = key;                                                                \
+                key = NULL;                                                                        \
+            }                                                                                      \
+            if (last[sp - 1]) {                                                                    \
+                last[sp - 1]->next = item;                                                         \
+                item->prev = last[sp - 1];                                                         \
+            } else {                                                                               \
+                box[sp - 1]->child = item;                                                         \
+            }                                                                                      \
+            box[sp - 1]->child->prev = item; /* cJSON: the first child's prev is the last */       \
+            last[sp - 1] = item;                                                                   \
+        }                                                                                          \
+    } while (0)
+
+    if (out)
+        *out = NULL;
     for (;;) {
         /* at the start of a value */
         p = cgs_jscan_ws(S, p);
-        if (p >= S->len)
-            return cgs_jscan_fail(S, p, CGS_E_PARSE,
-                                  "malformed JSON: unexpected %s, expected a value", S->end_name);
+        if (p >= S->len) {
+            err = cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: unexpected %s, expected a value",
+                                 S->end_name);
+            goto fail;
+        }
         record(S, p);
         char c = S->buf[p];
         if (c == '{' || c == '[') {
-            if (sp == CGS_LOAD_MAX_DEPTH)
-                return cgs_jscan_fail(S, p, CGS_E_LIMIT, "nesting too deep (more than %d levels)",
-                                      CGS_LOAD_MAX_DEPTH);
+            if (sp == CGS_LOAD_MAX_DEPTH) {
+                err = cgs_jscan_fail(S, p, CGS_E_LIMIT, "nesting too deep (more than %d levels)",
+                                     CGS_LOAD_MAX_DEPTH);
+                goto fail;
+            }
+            if (out) {
+                ATTACH(c == '{' ? cJSON_CreateObject() : cJSON_CreateArray());
+                box[sp] = item;
+                last[sp] = NULL;
+            }
             stack[sp++] = c;
             p = cgs_jscan_ws(S, p + 1);
             if (p < S->len && S->buf[p] == (c == '{' ? '}' : ']')) {
@@ -311,21 +484,50 @@ int cgs_jscan_value(struct cgs_jscan *S, size_t p, size_t *end)
                 goto member_key;
             continue;
         } else if (c == '"') {
+            size_t s0 = p;
+            S->str_special = false;
             if ((err = cgs_jscan_string(S, p, &p)))
-                return err;
+                goto fail;
+            if (out) {
+                char *v = decode_string(S, s0, p, S->str_special);
+                if (!v)
+                    goto nomem;
+                item = cJSON_CreateNull();
+                if (!item) {
+                    cJSON_free(v);
+                    goto nomem;
+                }
+                item->type = cJSON_String;
+                item->valuestring = v;
+                ATTACH(item);
+            }
         } else if (c == 't' && S->len - p >= 4 && !memcmp(S->buf + p, "true", 4)) {
             p += 4;
+            if (out) {
+                ATTACH(cJSON_CreateTrue());
+                item->valueint = 1; /* as cJSON's parser sets it */
+            }
         } else if (c == 'f' && S->len - p >= 5 && !memcmp(S->buf + p, "false", 5)) {
             p += 5;
+            if (out)
+                ATTACH(cJSON_CreateFalse());
         } else if (c == 'n' && S->len - p >= 4 && !memcmp(S->buf + p, "null", 4)) {
             p += 4;
-        } else if ((err = scan_number(S, p, &p))) {
-            return err;
+            if (out)
+                ATTACH(cJSON_CreateNull());
+        } else {
+            size_t s0 = p;
+            if ((err = scan_number(S, p, &p)))
+                goto fail;
+            if (out)
+                ATTACH(make_number(S, s0, p));
         }
     after_value:
         for (;;) {
             if (sp == 0) {
                 *end = p;
+                if (out)
+                    *out = root;
                 return 0;
             }
             p = cgs_jscan_ws(S, p);
@@ -341,40 +543,92 @@ int cgs_jscan_value(struct cgs_jscan *S, size_t p, size_t *end)
                 p++;
                 continue;
             }
-            return cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: expected ',' or '%c', got %s",
-                                  close, cgs_jscan_what(S, p));
+            err = cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: expected ',' or '%c', got %s",
+                                 close, cgs_jscan_what(S, p));
+            goto fail;
         }
         continue;
     member_key:
         p = cgs_jscan_ws(S, p);
-        if (p >= S->len || S->buf[p] != '"')
-            return cgs_jscan_fail(S, p, CGS_E_PARSE,
-                                  "malformed JSON: expected a string key, got %s",
-                                  cgs_jscan_what(S, p));
-        size_t key = p;
+        if (p >= S->len || S->buf[p] != '"') {
+            err = cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: expected a string key, got %s",
+                                 cgs_jscan_what(S, p));
+            goto fail;
+        }
+        size_t k0 = p;
+        S->str_special = false;
         if ((err = cgs_jscan_string(S, p, &p)))
-            return err;
-        if (sp == 1 && S->cut_key && !S->cut_found && p - key == S->cut_key_len + 2 &&
-            !memcmp(S->buf + key + 1, S->cut_key, S->cut_key_len)) {
+            goto fail;
+        if (out && !(key = decode_string(S, k0, p, S->str_special)))
+            goto nomem;
+        if (sp == 1 && S->cut_key && !S->cut_found && p - k0 == S->cut_key_len + 2 &&
+            !memcmp(S->buf + k0 + 1, S->cut_key, S->cut_key_len)) {
             size_t v = cgs_jscan_ws(S, p);
             if (v < S->len && S->buf[v] == ':' && (v = cgs_jscan_ws(S, v + 1)) < S->len &&
                 S->buf[v] == '"') {
                 record(S, v);
                 if ((err = S->cut_defer ? string_end(S, v, &p) : cgs_jscan_string(S, v, &p)))
-                    return err;
+                    goto fail;
                 S->cut_found = true;
                 S->cut_start = v;
                 S->cut_end = p;
+                if (out) /* the cut string stands in the tree as "" */
+                    ATTACH(cJSON_CreateString(""));
                 goto after_value;
             }
         }
         p = cgs_jscan_ws(S, p);
-        if (p >= S->len || S->buf[p] != ':')
-            return cgs_jscan_fail(S, p, CGS_E_PARSE,
-                                  "malformed JSON: expected ':' after key, got %s",
-                                  cgs_jscan_what(S, p));
+        if (p >= S->len || S->buf[p] != ':') {
+            err = cgs_jscan_fail(S, p, CGS_E_PARSE, "malformed JSON: expected ':' after key, got %s",
+                                 cgs_jscan_what(S, p));
+            goto fail;
+        }
         p++;
     }
+#undef ATTACH
+nomem:
+    err = cgs_jscan_fail(S, p, CGS_E_NOMEM, "out of memory reading JSON");
+fail:
+    if (key)
+        cJSON_free(key);
+    cJSON_Delete(root);
+    return err;
+}
+
+int cgs_jscan_value(struct cgs_jscan *S, size_t p, size_t *end)
+{
+    return scan_value(S, p, end, NULL);
+}
+
+int cgs_jscan_tree(struct cgs_jscan *S, size_t p, size_t *end, cJSON **out)
+{
+    return scan_value(S, p, end, out);
+}
+
+cJSON *cgs_json_parse(const char *text, size_t len, struct cgs_json_error *e)
+{
+    struct cgs_jscan S;
+    cJSON *tree = NULL;
+    size_t end;
+    int err;
+
+    cgs_jscan_init(&S, text, len, "end of the text");
+    S.lenient = e && e->lenient;
+    err = cgs_jscan_tree(&S, 0, &end, &tree);
+    if (!err && (end = cgs_jscan_ws(&S, end)) < len)
+        err = cgs_jscan_fail(&S, end, CGS_E_PARSE, "malformed JSON: %s after the value",
+                             cgs_jscan_what(&S, end));
+    if (err) {
+        cJSON_Delete(tree);
+        tree = NULL;
+        if (e) {
+            e->code = -err;
+            e->off = S.err_off;
+            snprintf(e->msg, sizeof(e->msg), "%s", S.err_msg);
+        }
+    }
+    cgs_jscan_release(&S);
+    return tree;
 }
 
 const char *cgs_json_type(const cJSON *x)
@@ -392,59 +646,6 @@ const char *cgs_json_type(const cJSON *x)
     if (cJSON_IsArray(x))
         return "an array";
     return "an object";
-}
-
-/* The next item of root's tree in preorder (children first), NULL at the end. */
-static cJSON *preorder_next(cJSON *root, cJSON *it, cJSON **stack, int *sp, int max)
-{
-    if (it->child && !(it->type & cJSON_IsReference) && *sp < max) {
-        stack[(*sp)++] = it;
-        return it->child;
-    }
-    while (it && !it->next && *sp)
-        it = stack[--*sp];
-    return it && it != root ? it->next : NULL;
-}
-
-void cgs_jscan_attach_numbers(cJSON *root, const char *text, size_t len)
-{
-    cJSON *stack[256];
-    int sp = 0;
-    size_t p = 0;
-    cJSON *it = root;
-
-    while (it && p < len) {
-        char c = text[p];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' || c == '}' ||
-            c == ']') {
-            p++;
-            continue;
-        }
-        if (c == '"') {
-            size_t q = p + 1;
-            while (q < len && text[q] != '"')
-                q += text[q] == '\\' ? 2 : 1;
-            p = q + 1;
-            while (q + 1 < len && (text[q + 1] == ' ' || text[q + 1] == '\t' ||
-                                   text[q + 1] == '\n' || text[q + 1] == '\r'))
-                q++;
-            if (q + 1 < len && text[q + 1] == ':')
-                continue; /* a key, not a value */
-            it = preorder_next(root, it, stack, &sp, (int)(sizeof(stack) / sizeof(stack[0])));
-            continue;
-        }
-        if ((it->type & 0xFF) == cJSON_Number && !it->valuestring) {
-            it->valuestring = (char *)(uintptr_t)(text + p);
-            it->type |= cJSON_IsReference;
-        }
-        it = preorder_next(root, it, stack, &sp, (int)(sizeof(stack) / sizeof(stack[0])));
-        if (c == '{' || c == '[') {
-            p++;
-            continue;
-        }
-        while (p < len && !strchr(",:}] \t\r\n", text[p]))
-            p++;
-    }
 }
 
 bool cgs_json_number_is_int(const cJSON *x)

@@ -1,8 +1,8 @@
 /*
- * A light JSON scanner for the readers (lib/readers/load-json.c, lib/readers/load-pt2.c).
- * It does not build values -- cJSON parses -- it finds where values start
- * and end in the text, so that a reader can hand cJSON one piece at a time
- * (a node, a record) and still report exact line:col and what was expected.
+ * The JSON core every reader uses (graph JSON, .pt2, profile reports, events and TORCH_TRACE
+ * records): one walk of the text checks it (exact offsets and what was expected), records where
+ * each value starts, and builds the cJSON tree of a piece (a node, a record) in the same walk,
+ * with every number's text kept. cJSON holds the tree; its own parser is not used.
  *
  * Errors: the functions return 0 or -CGS_E_PARSE / -CGS_E_LIMIT and keep the
  * first error's offset and message in the scanner (err_off, err_msg); the
@@ -34,6 +34,11 @@ struct cgs_jscan {
     /* with cut_defer, the cut string's end is found (its quote, past escaped bytes) and its
      * content left unchecked: whoever reads it checks it (cgs_jscan_string from cut_start) */
     bool cut_defer;
+    /* set by cgs_jscan_string when the string holds an escape (or, lenient, a byte that is
+     * not UTF-8): its content is then decoded, not copied */
+    bool str_special;
+    /* bytes that are not UTF-8 are read as U+FFFD instead of refused (logs, events) */
+    bool lenient;
     /* the last error */
     size_t err_off;
     char err_msg[256];
@@ -52,6 +57,25 @@ int cgs_jscan_string(struct cgs_jscan *s, size_t p, size_t *end) CGS_WUR;
 /* Scan the value starting at p (whitespace allowed); *end is just past it. Iterative. */
 int cgs_jscan_value(struct cgs_jscan *s, size_t p, size_t *end) CGS_WUR;
 
+/*
+ * Scan the value at p as cgs_jscan_value does (the same errors; offsets recorded when
+ * S->record) and build its cJSON tree in the same walk (*out; NULL on error): the one JSON
+ * reading core. Strings are decoded as cJSON's parser decodes them; numbers carry their text
+ * (below); the string of S->cut_key, when found, stands in the tree as "". Items are made in
+ * cJSON's allocator, so cJSON_Delete frees the tree.
+ */
+int cgs_jscan_tree(struct cgs_jscan *S, size_t p, size_t *end, cJSON **out) CGS_WUR;
+
+/* A whole text as one JSON value (whitespace around it only): the tree, or NULL with the
+ * error in *e (may be NULL). Set e->lenient first to read bytes that are not UTF-8 as U+FFFD. */
+struct cgs_json_error {
+    bool lenient;
+    int code;      /* CGS_E_PARSE, CGS_E_LIMIT, CGS_E_NOMEM */
+    size_t off;    /* where, in bytes from text */
+    char msg[256]; /* "malformed JSON: expected ',' or '}', got ']'" */
+};
+cJSON *cgs_json_parse(const char *text, size_t len, struct cgs_json_error *e);
+
 /* What stands at p, for messages: "'{'", "a string", "'h'", "end of file". */
 const char *cgs_jscan_what(struct cgs_jscan *s, size_t p);
 
@@ -64,12 +88,10 @@ const char *cgs_json_type(const cJSON *x);
 
 /*
  * Numbers as written. cJSON keeps a number as a double, which loses int versus float and every
- * integer past 2^53 (9007199254740993 reads as ...992). The readers give each number item its
- * source text instead: valuestring points into the text (flagged a reference, so cJSON_Delete
+ * integer past 2^53 (9007199254740993 reads as ...992). The JSON core gives each number item its
+ * source text too: valuestring points into the text (flagged a reference, so cJSON_Delete
  * leaves it; it is not terminated at the number's end: read it with the functions below).
  */
-/* Attach the text of every number of root, parsed from exactly text[0, len). */
-void cgs_jscan_attach_numbers(cJSON *root, const char *text, size_t len);
 /* A number written as an integer ("-?[0-9]+", no fraction or exponent); false for others and
  * for numbers without text. */
 bool cgs_json_number_is_int(const cJSON *x);

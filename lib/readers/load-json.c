@@ -22,6 +22,9 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <sched.h>
 #include <stdalign.h>
 #include <stddef.h>
@@ -87,8 +90,6 @@ struct loader {
     /* the buffer outlives the graph (a mapped file): each node's stack trace is checked by
      * the scanner, left out of what cJSON parses and decoded only when asked for */
     bool lazy_stack;
-    char *scratch; /* the node's text with its stack trace cut out */
-    size_t scratch_alloc;
 };
 
 static int fail_at(struct loader *L, size_t off, int code, const char *fmt, ...) CGS_PRINTF(4, 5);
@@ -155,37 +156,6 @@ static int scan_string(struct loader *L, size_t p, size_t *end)
 }
 
 /* ---- from scanner offsets to cJSON items -------------------------------------- */
-
-/*
- * Walk the element's cJSON tree in preorder, pairing each item with the
- * offset the scanner recorded; numbers get their source text (valuestring,
- * marked as a reference so that cJSON_Delete leaves it alone).
- */
-static void attach_offsets(const char *buf, const size_t *offs, size_t n_offs, cJSON *root)
-{
-    cJSON *stack[CGS_LOAD_MAX_DEPTH + 2];
-    int sp = 0;
-    size_t k = 0;
-    cJSON *it = root;
-
-    while (it) {
-        if (k >= n_offs)
-            CGS_BUG("scanner and cJSON disagree on the value count");
-        if ((it->type & 0xFF) == cJSON_Number) {
-            it->valuestring = (char *)(buf + offs[k]);
-            it->type |= cJSON_IsReference;
-        }
-        k++;
-        if (it->child && !(it->type & cJSON_IsReference)) {
-            stack[sp++] = it;
-            it = it->child;
-            continue;
-        }
-        while (it && !it->next && sp)
-            it = stack[--sp];
-        it = (it && it != root) ? it->next : NULL;
-    }
-}
 
 /* The source offset of item x in the current element (preorder position). */
 static size_t item_offset(const struct loader *L, const cJSON *x)
@@ -846,11 +816,10 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x)
 struct scanned {
     size_t p, end, cut_start, cut_end;
     size_t off0, n_offs; /* its value offsets (preorder), where the reader keeps them */
-    int32_t cut_err;     /* the pipeline: its stack trace's error (batch->errs), or -1 */
+    int32_t err;         /* the pipeline: its error (batch->errs), or -1 */
 };
 
-/* An error the pipeline's threads found, kept for the converter to report in its node's
- * turn: the scanner's, or one in a stack trace the scanner passed over unchecked. */
+/* An error a pipeline worker found in a node, kept for the converter to report in its turn. */
 struct scan_error {
     int code; /* negative, as the scanner returns it; 0: none */
     size_t off;
@@ -864,8 +833,10 @@ static void keep_error(struct scan_error *e, int code, size_t off, const char *m
     snprintf(e->msg, sizeof(e->msg), "%s", msg);
 }
 
-/* Scan the node at p with its value offsets recorded in S (from S->offs[0]). */
-static int scan_node(struct cgs_jscan *S, bool lazy_stack, size_t p, struct scanned *out)
+/* Scan the node at p with its value offsets recorded in S (from S->offs[0]); with tree, build
+ * its cJSON tree in the same walk. */
+static int scan_node(struct cgs_jscan *S, bool lazy_stack, size_t p, struct scanned *out,
+                     cJSON **tree)
 {
     int err;
     S->n_offs = 0;
@@ -873,7 +844,7 @@ static int scan_node(struct cgs_jscan *S, bool lazy_stack, size_t p, struct scan
     S->cut_found = false;
     S->cut_key = lazy_stack ? "stack_trace" : NULL;
     S->cut_key_len = sizeof("stack_trace") - 1;
-    err = cgs_jscan_value(S, p, &out->end);
+    err = tree ? cgs_jscan_tree(S, p, &out->end, tree) : cgs_jscan_value(S, p, &out->end);
     S->record = false;
     S->cut_key = NULL;
     out->p = p;
@@ -884,29 +855,8 @@ static int scan_node(struct cgs_jscan *S, bool lazy_stack, size_t p, struct scan
     }
     out->off0 = 0;
     out->n_offs = S->n_offs;
-    out->cut_err = -1;
+    out->err = -1;
     return err;
-}
-
-/* cJSON's tree of a scanned node (NULL when cJSON refuses it), made in the calling thread's
- * allocation region: the node's text, or a copy in *scratch with "" for its stack trace (the
- * value count, and so the offsets recorded in preorder, stay the same). */
-static cJSON *parse_scanned(const char *buf, const struct scanned *s, char **scratch,
-                            size_t *alloc)
-{
-    if (s->cut_end) {
-        size_t head = s->cut_start - s->p, tail = s->end - s->cut_end;
-        if (head + tail + 2 > *alloc) {
-            *alloc = 2 * (head + tail + 2);
-            free(*scratch);
-            *scratch = cgs_xmalloc(*alloc);
-        }
-        memcpy(*scratch, buf + s->p, head);
-        memcpy(*scratch + head, "\"\"", 2);
-        memcpy(*scratch + head + 2, buf + s->cut_end, tail);
-        return cJSON_ParseWithLengthOpts(*scratch, head + tail + 2, NULL, 0);
-    }
-    return cJSON_ParseWithLengthOpts(buf + s->p, s->end - s->p, NULL, 0);
 }
 
 /* Node i of the array, from its tree (its numbers given their text: attach_offsets); L->js.offs
@@ -941,16 +891,15 @@ static void at_node(struct loader *L, const char *prefix, long i)
 }
 
 /*
- * With several cores, a long nodes array is read by a pipeline: one thread scans the nodes
- * (their extents, value offsets, where their stack traces are), a few parse them with cJSON
- * and check the stack traces, in batches, each batch's trees in its own allocation region,
- * and the calling thread converts
- * them in order, as the one-thread loop does. Every answer and every error is the one-thread
- * loop's: nodes are converted in file order, and an error of the scanner is reported when
- * conversion reaches its node. cJSON is thread-safe used this way (its README's conditions:
- * no cJSON_GetErrorPtr, hooks set before any thread starts, no setlocale meanwhile).
+ * With several cores, a long nodes array is read by a pipeline: one thread finds where each
+ * node starts and ends (brackets and string ends only: memchr, nothing decoded), a few scan
+ * and build the nodes' trees in one walk each (cgs_jscan_tree, exactly as the one-thread loop
+ * does: the same errors at the same offsets), in batches, each batch's trees in its own
+ * allocation region, and the calling thread converts them in order, as the one-thread loop
+ * does. Where the finder meets anything but a clean "{...}," it stops, and the one-thread
+ * loop reads on from that node: every answer and every error is the one-thread loop's.
  */
-#define PIPE_SLOTS       8           /* batches scanned and not yet converted, at most */
+#define PIPE_SLOTS       8           /* batches found and not yet converted, at most */
 #define PIPE_BLOCK       ((size_t)64 << 10) /* a batch region's blocks */
 #define PIPE_BATCH_BYTES (16u << 10) /* text of one batch, about */
 #define PIPE_BATCH_NODES 1024u
@@ -971,7 +920,7 @@ struct batch {
     size_t *offs;
     size_t n_offs, alloc_offs;
     cJSON **trees;
-    struct scan_error *errs; /* of the stack traces the workers checked */
+    struct scan_error *errs; /* of the nodes the workers could not read */
     uint32_t n_errs, alloc_errs;
     struct cgs_jbump region;
     bool parsed;
@@ -983,7 +932,7 @@ struct pipe {
     bool lazy_stack;
     pthread_mutex_t mu;
     pthread_cond_t cv_work; /* workers wait for a batch */
-    pthread_cond_t cv_slot; /* the scanner waits for a free slot */
+    pthread_cond_t cv_slot; /* the finder waits for a free slot */
     pthread_cond_t cv_done; /* the converter waits for a parsed batch */
     /* regions of converted batches, emptied, for the next batches (their pages are warm) */
     struct cgs_jbump pool[PIPE_SLOTS + PIPE_MAX_WORKERS];
@@ -992,10 +941,10 @@ struct pipe {
     uint64_t n_slots; /* batches in flight, at most: the workers' count and two */
     uint64_t made, claimed, consumed;
     bool scan_over, cancel;
-    /* how the scan ended: past the array's ']' (end_out), or with an error at node err_node */
-    struct scan_error scan;
-    size_t end_out;
-    long err_node;
+    /* how the finding ended: past the array's ']' (end_out), or at node resume_node starting
+     * at resume_at, which the one-thread loop reads on from */
+    size_t end_out, resume_at;
+    long resume_node;
 };
 
 static void batch_free(struct batch *b)
@@ -1025,59 +974,107 @@ static bool pipe_push(struct pipe *P, struct batch *b)
     return ok;
 }
 
-static void *pipe_scanner(void *arg)
+/* The end of the object at p ('{'), by its brackets and the ends of its strings (a quote not
+ * escaped by an odd run of backslashes); false when it has none in the text. Exact for valid
+ * JSON; for the rest the worker's scan finds the error. */
+static bool object_extent(const char *b, size_t len, size_t p, size_t *end)
+{
+    static const unsigned char structural[256] = {['"'] = 1, ['{'] = 2, ['['] = 2,
+                                                  ['}'] = 3, [']'] = 3};
+    size_t depth = 0;
+    if (p >= len || b[p] != '{')
+        return false;
+    while (p < len) {
+#ifdef __SSE2__
+        /* sixteen bytes at a time to the next quote or bracket */
+        while (len - p >= 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(b + p));
+            __m128i br = _mm_or_si128(v, _mm_set1_epi8(0x20)); /* '[' -> '{', ']' -> '}' */
+            __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                                    _mm_cmpeq_epi8(br, _mm_set1_epi8('{'))),
+                                       _mm_cmpeq_epi8(br, _mm_set1_epi8('}')));
+            unsigned m = (unsigned)_mm_movemask_epi8(hit);
+            if (m) {
+                p += (size_t)__builtin_ctz(m);
+                break;
+            }
+            p += 16;
+        }
+        if (p >= len)
+            break;
+#endif
+        unsigned char k = structural[(unsigned char)b[p]];
+        if (!k) {
+            p++;
+            continue;
+        }
+        if (k == 1) {
+            size_t q = p + 1;
+            for (;;) {
+                const char *hit = q < len ? memchr(b + q, '"', len - q) : NULL;
+                size_t bs = 0;
+                if (!hit)
+                    return false;
+                q = (size_t)(hit - b);
+                while (q - bs > p + 1 && b[q - bs - 1] == '\\')
+                    bs++;
+                if (!(bs & 1))
+                    break;
+                q++;
+            }
+            p = q + 1;
+            continue;
+        }
+        if (k == 2) {
+            if (++depth > CGS_LOAD_MAX_DEPTH)
+                return false;
+        } else if (--depth == 0) {
+            *end = p + 1;
+            return true;
+        }
+        p++;
+    }
+    return false;
+}
+
+static size_t ws_at(const char *b, size_t len, size_t p)
+{
+    while (p < len && (b[p] == ' ' || b[p] == '\t' || b[p] == '\n' || b[p] == '\r'))
+        p++;
+    return p;
+}
+
+static void *pipe_finder(void *arg)
 {
     struct pipe *P = arg;
-    struct cgs_jscan S;
     struct batch *b = NULL;
     size_t p = P->start, text = 0;
     long i = 0;
-    int err = 0;
 
-    cgs_jscan_init(&S, P->buf, P->len, "end of file");
-    S.cut_defer = true; /* the workers check the stack traces */
     for (;;) {
-        struct scanned sn;
+        size_t e, after;
         if (!b) {
             b = cgs_xcalloc(1, sizeof(*b));
             text = 0;
         }
-        p = cgs_jscan_ws(&S, p);
-        if ((err = scan_node(&S, P->lazy_stack, p, &sn))) {
-            /* one thread would have stopped at a bad stack trace before this error */
-            size_t e;
-            int cut_err;
-            if (S.cut_found && S.cut_start < S.err_off &&
-                (cut_err = cgs_jscan_string(&S, S.cut_start, &e)))
-                err = cut_err;
-            keep_error(&P->scan, err, S.err_off, S.err_msg);
-            P->err_node = i;
+        p = ws_at(P->buf, P->len, p);
+        if (!object_extent(P->buf, P->len, p, &e) ||
+            ((after = ws_at(P->buf, P->len, e)) < P->len && P->buf[after] != ',' &&
+             P->buf[after] != ']') ||
+            after >= P->len) {
+            P->resume_at = p; /* the one-thread loop reads on from this node */
+            P->resume_node = i;
             break;
         }
         CGS_ALLOC_GROW(b->nodes, b->n + 1, b->alloc);
-        if (b->n_offs + sn.n_offs > b->alloc_offs) {
-            b->alloc_offs = 2 * (b->n_offs + sn.n_offs);
-            b->offs = cgs_xrealloc(b->offs, cgs_array_bytes(b->alloc_offs, sizeof(*b->offs)));
-        }
-        memcpy(b->offs + b->n_offs, S.offs, sn.n_offs * sizeof(*S.offs));
-        sn.off0 = b->n_offs;
-        b->n_offs += sn.n_offs;
-        b->nodes[b->n++] = sn;
-        text += sn.end - sn.p;
+        b->nodes[b->n++] = (struct scanned){.p = p, .end = e, .err = -1};
+        text += e - p;
         i++;
-        p = cgs_jscan_ws(&S, sn.end);
-        if (p < P->len && P->buf[p] == ']') {
-            P->end_out = p + 1;
+        if (P->buf[after] == ']') {
+            P->end_out = after + 1;
             break;
         }
-        if (p >= P->len || P->buf[p] != ',') {
-            char msg[256];
-            snprintf(msg, sizeof(msg), AFTER_NODE, cgs_jscan_what(&S, p));
-            keep_error(&P->scan, -CGS_E_PARSE, p, msg);
-            P->err_node = i - 1;
-            break;
-        }
-        p++;
+        p = after + 1;
         if (text >= PIPE_BATCH_BYTES || b->n >= PIPE_BATCH_NODES) {
             if (!pipe_push(P, b)) {
                 batch_free(b);
@@ -1089,7 +1086,6 @@ static void *pipe_scanner(void *arg)
     }
     if (b && (!b->n || !pipe_push(P, b)))
         batch_free(b);
-    cgs_jscan_release(&S);
     pthread_mutex_lock(&P->mu);
     P->scan_over = true;
     pthread_cond_broadcast(&P->cv_work);
@@ -1101,9 +1097,7 @@ static void *pipe_scanner(void *arg)
 static void *pipe_worker(void *arg)
 {
     struct pipe *P = arg;
-    char *scratch = NULL;
-    size_t alloc = 0;
-    struct cgs_jscan S; /* checks the stack traces the scanner passed over */
+    struct cgs_jscan S;
     cgs_jscan_init(&S, P->buf, P->len, "end of file");
     for (;;) {
         struct batch *b;
@@ -1123,19 +1117,24 @@ static void *pipe_worker(void *arg)
         b->trees = cgs_xcalloc(b->n, sizeof(*b->trees));
         cgs_jbump_enter(&b->region);
         for (uint32_t k = 0; k < b->n; k++) {
-            struct scanned *sn = &b->nodes[k];
-            size_t e;
-            int err;
-            if (sn->cut_end && (err = cgs_jscan_string(&S, sn->cut_start, &e))) {
+            struct scanned *sn = &b->nodes[k], got;
+            int err = scan_node(&S, P->lazy_stack, sn->p, &got, &b->trees[k]);
+            if (err) {
                 CGS_ALLOC_GROW(b->errs, b->n_errs + 1, b->alloc_errs);
                 keep_error(&b->errs[b->n_errs], err, S.err_off, S.err_msg);
-                sn->cut_err = (int32_t)b->n_errs++;
-                continue; /* the node is not read: its error is reported in its turn */
+                sn->err = (int32_t)b->n_errs++;
+                continue; /* reported in its turn; the nodes after it are never converted */
             }
-            if (sn->cut_end && e != sn->cut_end)
-                CGS_BUG("a checked stack trace ends elsewhere than its quote");
-            if ((b->trees[k] = parse_scanned(P->buf, sn, &scratch, &alloc)))
-                attach_offsets(P->buf, b->offs + sn->off0, sn->n_offs, b->trees[k]);
+            if (got.end != sn->end)
+                CGS_BUG("a node read ends elsewhere than its brackets");
+            if (b->n_offs + got.n_offs > b->alloc_offs) {
+                b->alloc_offs = 2 * (b->n_offs + got.n_offs);
+                b->offs = cgs_xrealloc(b->offs, cgs_array_bytes(b->alloc_offs, sizeof(*b->offs)));
+            }
+            memcpy(b->offs + b->n_offs, S.offs, got.n_offs * sizeof(*S.offs));
+            got.off0 = b->n_offs;
+            b->n_offs += got.n_offs;
+            *sn = got;
         }
         cgs_jbump_leave(&b->region);
 
@@ -1144,7 +1143,6 @@ static void *pipe_worker(void *arg)
         pthread_cond_signal(&P->cv_done);
         pthread_mutex_unlock(&P->mu);
     }
-    free(scratch);
     cgs_jscan_release(&S);
     return NULL;
 }
@@ -1179,13 +1177,14 @@ static int pipe_workers_wanted(size_t text)
     return (int)(w < by_size ? w : by_size);
 }
 
-/* The pipeline over the array's nodes from p (its first node); 1 when it could not start
- * (no thread could be made): the caller reads the nodes itself. */
+/* The pipeline over the array's nodes from p (its first node); 1 when the caller is to read
+ * on itself from node *resume_node at *resume_at (from the first, when no thread could be
+ * made). */
 static int load_nodes_piped(struct loader *L, struct cgs_graph *g, size_t p, const char *prefix,
-                            size_t *end_out, int n_workers)
+                            size_t *end_out, int n_workers, size_t *resume_at, long *resume_node)
 {
     struct pipe P = {0};
-    pthread_t workers[PIPE_MAX_WORKERS], scanner;
+    pthread_t workers[PIPE_MAX_WORKERS], finder;
     int started = 0, err = 0;
     long i = 0;
     size_t *own_offs = L->js.offs, own_n = L->js.n_offs;
@@ -1203,7 +1202,9 @@ static int load_nodes_piped(struct loader *L, struct cgs_graph *g, size_t p, con
     for (int k = 0; k < n_workers; k++)
         if (pthread_create(&workers[started], NULL, pipe_worker, &P) == 0)
             started++;
-    if (!started || pthread_create(&scanner, NULL, pipe_scanner, &P) != 0) {
+    *resume_at = p;
+    *resume_node = 0;
+    if (!started || pthread_create(&finder, NULL, pipe_finder, &P) != 0) {
         pthread_mutex_lock(&P.mu);
         P.cancel = true;
         pthread_cond_broadcast(&P.cv_work);
@@ -1227,8 +1228,8 @@ static int load_nodes_piped(struct loader *L, struct cgs_graph *g, size_t p, con
         for (uint32_t k = 0; k < b->n && !err; k++, i++) {
             const struct scanned *sn = &b->nodes[k];
             at_node(L, prefix, i);
-            if (sn->cut_err >= 0) {
-                err = report_kept(L, &b->errs[sn->cut_err]);
+            if (sn->err >= 0) {
+                err = report_kept(L, &b->errs[sn->err]);
                 break;
             }
             L->js.offs = b->offs + sn->off0;
@@ -1255,7 +1256,7 @@ static int load_nodes_piped(struct loader *L, struct cgs_graph *g, size_t p, con
         if (err)
             break;
     }
-    pthread_join(scanner, NULL);
+    pthread_join(finder, NULL);
     for (int k = 0; k < started; k++)
         pthread_join(workers[k], NULL);
     for (uint64_t seq = P.consumed; seq < P.made; seq++)
@@ -1263,13 +1264,14 @@ static int load_nodes_piped(struct loader *L, struct cgs_graph *g, size_t p, con
     for (int k = 0; k < P.n_pool; k++)
         cgs_jbump_release(&P.pool[k]);
     if (!err) {
-        if (P.scan.code) {
-            at_node(L, prefix, P.err_node);
-            err = report_kept(L, &P.scan);
-        } else {
+        if (P.end_out) {
             if (end_out)
                 *end_out = P.end_out;
             L->node_at = -1;
+        } else {
+            *resume_at = P.resume_at;
+            *resume_node = P.resume_node;
+            err = 1;
         }
     }
 out:
@@ -1302,18 +1304,21 @@ static int load_nodes(struct loader *L, struct cgs_graph *g, size_t start, const
             *end_out = p + 1;
         return 0;
     }
-    if ((workers = pipe_workers_wanted(L->len - p)) > 0 &&
-        (err = load_nodes_piped(L, g, p, prefix, end_out, workers)) != 1)
-        return err;
+    if ((workers = pipe_workers_wanted(L->len - p)) > 0) {
+        size_t at;
+        long node;
+        if ((err = load_nodes_piped(L, g, p, prefix, end_out, workers, &at, &node)) != 1)
+            return err;
+        p = at; /* read on here, one node at a time */
+        i = (uint32_t)node;
+    }
     for (;;) {
         struct scanned sn;
         at_node(L, prefix, (long)i);
         p = skip_ws(L, p);
-        if ((err = scan_node(&L->js, L->lazy_stack, p, &sn)))
+        cJSON *tree;
+        if ((err = scan_node(&L->js, L->lazy_stack, p, &sn, &tree)))
             return scan_error(L, err);
-        cJSON *tree = parse_scanned(L->buf, &sn, &L->scratch, &L->scratch_alloc);
-        if (tree)
-            attach_offsets(L->buf, L->js.offs, L->js.n_offs, tree);
         err = convert_scanned(L, g, &sn, tree);
         cgs_jbump_reset(L->bump); /* the node's tree is the region's: dropped whole */
         if (err)
@@ -1486,21 +1491,18 @@ fail:
     return err;
 }
 
-/* Parse a small member value with cJSON (the caller deletes it). */
+/* A small member value's tree, with its offsets (the caller deletes it). */
 static cJSON *parse_member(struct loader *L, const struct member *m)
 {
+    cJSON *x;
+    size_t end;
     L->js.n_offs = 0;
     L->js.record = true;
-    size_t end;
-    if (scan_value(L, m->start, &end))
+    if (cgs_jscan_tree(&L->js, m->start, &end, &x))
         CGS_BUG("member rescan failed");
     L->js.record = false;
-    cJSON *x = cJSON_ParseWithLengthOpts(L->buf + m->start, m->end - m->start, NULL, 0);
-    if (x) {
-        attach_offsets(L->buf, L->js.offs, L->js.n_offs, x);
-        L->elem = x;
-        L->elem_base = m->start;
-    }
+    L->elem = x;
+    L->elem_base = m->start;
     return x;
 }
 
@@ -1879,7 +1881,6 @@ static struct cgs_graph *load_json_buf(const char *buf, size_t len, const char *
     free(top);
     cgs_jscan_release(&L.js);
     free(L.unres);
-    free(L.scratch);
     cgs_strmap_free(L.dims);
     cgs_jbump_end(&bump);
     return g;
@@ -1889,7 +1890,6 @@ fail:
     free(top);
     cgs_jscan_release(&L.js);
     free(L.unres);
-    free(L.scratch);
     cgs_strmap_free(L.dims);
     cgs_jbump_end(&bump);
     cgs_graph_free(st.g);

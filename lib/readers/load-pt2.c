@@ -193,15 +193,15 @@ static bool key_is(const struct pt2 *P, size_t kstart, size_t kend, const char *
     return kend - kstart == n + 2 && !memcmp(P->buf + kstart + 1, k, n);
 }
 
-/* Parse the piece [start, end) with cJSON (caller deletes). */
+/* The tree of the piece [start, end) (caller deletes): the JSON core's, whose numbers keep
+ * their text (integers exact past 2^53, lib/readers/json-scan.h). */
 static cJSON *parse_piece(struct pt2 *P, size_t start, size_t end, int *err)
 {
-    cJSON *x = cJSON_ParseWithLengthOpts(P->buf + start, end - start, NULL, 0);
+    struct cgs_json_error e = {0};
+    cJSON *x = cgs_json_parse(P->buf + start, end - start, &e);
     P->piece = start;
     if (!x)
-        *err = fail_at(P, start, CGS_E_PARSE, "malformed JSON");
-    else /* integers exactly as written, past 2^53 too (lib/readers/json-scan.h) */
-        cgs_jscan_attach_numbers(x, P->buf + start, end - start);
+        *err = fail_at(P, start + e.off, e.code ? e.code : CGS_E_PARSE, "%s", e.msg);
     return x;
 }
 
@@ -217,7 +217,7 @@ static const char *member_key(struct pt2 *P, size_t kstart, size_t kend)
         free(tmp);
         return s;
     }
-    cJSON *k = cJSON_ParseWithLengthOpts(P->buf + kstart, kend - kstart, NULL, 0);
+    cJSON *k = cgs_json_parse(P->buf + kstart, kend - kstart, NULL);
     s = cgs_graph_intern(P->root, cJSON_IsString(k) ? k->valuestring : "?");
     cJSON_Delete(k);
     return s;

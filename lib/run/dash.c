@@ -1,5 +1,6 @@
 /* The run model behind `cgscope top`, `breaks` and `cache` (lib/run/dash.h). */
 #include "lib/run/dash.h"
+#include "lib/readers/json-scan.h"
 
 #include "lib/readers/pyframe.h"
 #include "lib/readers/sniff.h"
@@ -284,9 +285,17 @@ static bool jint(const cJSON *o, const char *k, int64_t *v, bool *is_null)
 
 /* ---- our events --------------------------------------------------------------------------- */
 
+/* A line or payload as JSON (the JSON core; bytes that are not UTF-8 read as U+FFFD): NULL
+ * when it is not JSON. */
+static cJSON *parse_text(const char *s, size_t n)
+{
+    struct cgs_json_error e = {.lenient = true};
+    return cgs_json_parse(s, n, &e);
+}
+
 static void event_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, size_t n)
 {
-    cJSON *o = cJSON_ParseWithLength(s, n);
+    cJSON *o = parse_text(s, n);
     const char *ev, *backend;
     int64_t gi = -1, shape = 0;
     bool has_gi, shape_null = false, gi_null = false;
@@ -391,7 +400,7 @@ static bool ends_with(const char *s, const char *suf, size_t *stem)
 static void keep_lookup(struct cgs_dash *d, int rank, const char *cid, const char *cache,
                         enum cgs_lookup st, const char *payload)
 {
-    cJSON *p = payload[0] ? cJSON_Parse(payload) : NULL;
+    cJSON *p = payload[0] ? parse_text(payload, strlen(payload)) : NULL;
     const cJSON *comp = cJSON_GetObjectItemCaseSensitive(p, "components"), *c;
     struct cgs_dash_lookup *l;
 
@@ -631,7 +640,7 @@ static void trace_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, si
         bad_line(d, f, "not a TORCH_TRACE line (expected a glog prefix and a JSON object)");
         return;
     }
-    f->pending = cJSON_ParseWithLength(s + at, n - at);
+    f->pending = parse_text(s + at, n - at);
     if (!f->pending || !cJSON_IsObject(f->pending)) {
         cJSON_Delete(f->pending);
         f->pending = NULL;
@@ -658,7 +667,7 @@ bool cgs_dash_id_in_list(const char *list, const char *id)
 char *cgs_dash_decode_reasons(const char *payload)
 {
     const char *p = payload + strspn(payload, " \t\n\r");
-    cJSON *v = (*p == '[' || *p == '"') ? cJSON_Parse(p) : NULL, *it;
+    cJSON *v = (*p == '[' || *p == '"') ? parse_text(p, strlen(p)) : NULL, *it;
     char *out;
     size_t n = 1, k = 0;
 

@@ -945,8 +945,8 @@ static int get_count(const cJSON *o, const char *key, uint64_t *out, struct cgs_
 int cgs_prof_summary_parse(const char *buf, size_t len, const char *file,
                            struct cgs_prof_summary **out, struct cgs_diag *d)
 {
-    const char *end = NULL;
-    cJSON *doc = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+    struct cgs_json_error e = {0};
+    cJSON *doc = cgs_json_parse(buf, len, &e);
     const cJSON *arr, *it;
     struct cgs_prof_summary *p;
     uint32_t i = 0;
@@ -955,13 +955,13 @@ int cgs_prof_summary_parse(const char *buf, size_t len, const char *file,
     *out = NULL;
     if (!doc) {
         uint32_t line, col;
-        size_t off = end && end >= buf ? (size_t)(end - buf) : 0;
-        const char *e = cJSON_GetErrorPtr();
-        if (e && e >= buf && e <= buf + len)
-            off = (size_t)(e - buf);
-        cgs_text_position(buf, len, off, &line, &col);
+        cgs_text_position(buf, len, e.off, &line, &col);
         cgs_diag_at(d, file, line, col);
-        return cgs_diag_set(d, CGS_E_PARSE, "malformed JSON in profile report");
+        const char *m = e.msg;
+        if (!strncmp(m, "malformed JSON: ", 16))
+            m += 16;
+        return cgs_diag_set(d, e.code ? e.code : CGS_E_PARSE, "malformed JSON in profile report: %s",
+                            m);
     }
     cgs_diag_at(d, file, 0, 0);
     if (!cJSON_IsObject(doc)) {
