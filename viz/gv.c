@@ -31,31 +31,16 @@ struct ids {
     char **names; /* names[k] has ID 2 * (k + 1); cgraph refstrs (agwrite
                      reads their HTML flag), freed with the graph */
     size_t n, alloc;
-    uint32_t *slots; /* open addressing: k + 1, 0 = empty */
-    size_t cap;
+    struct cgs_strmap *index; /* name -> k + 1 (lib/base/strmap.h; keys are names[k]) */
     IDTYPE anon;
 };
-
-static uint64_t name_hash(const char *s)
-{
-    return cgs_str_hash(s, strlen(s)); /* lib/base/strmap.h: the one string hash */
-}
-
-static void ids_insert_slot(struct ids *m, size_t k)
-{
-    size_t i = (size_t)name_hash(m->names[k]) & (m->cap - 1);
-    while (m->slots[i])
-        i = (i + 1) & (m->cap - 1);
-    m->slots[i] = (uint32_t)(k + 1);
-}
 
 static void *ids_open(Agraph_t *g, Agdisc_t *disc)
 {
     struct ids *m = cgs_xcalloc(1, sizeof(*m));
     (void)disc;
     m->g = g;
-    m->cap = 256;
-    m->slots = cgs_xcalloc(m->cap, sizeof(*m->slots));
+    m->index = cgs_strmap_new();
     m->anon = 1;
     return m;
 }
@@ -63,30 +48,22 @@ static void *ids_open(Agraph_t *g, Agdisc_t *disc)
 static long ids_map(void *state, int objtype, char *str, IDTYPE *id, int createflag)
 {
     struct ids *m = state;
-    size_t i;
+    uintptr_t k;
     (void)objtype;
     if (!str) {
         *id = m->anon;
         m->anon += 2;
         return 1;
     }
-    for (i = (size_t)name_hash(str) & (m->cap - 1); m->slots[i]; i = (i + 1) & (m->cap - 1))
-        if (!strcmp(m->names[m->slots[i] - 1], str)) {
-            *id = (IDTYPE)m->slots[i] * 2;
-            return 1;
-        }
+    if ((k = (uintptr_t)cgs_strmap_get(m->index, str))) {
+        *id = (IDTYPE)k * 2;
+        return 1;
+    }
     if (!createflag)
         return 0;
     CGS_ALLOC_GROW(m->names, m->n + 1, m->alloc);
     m->names[m->n] = agstrdup(m->g, str);
-    if ((m->n + 1) * 2 > m->cap) {
-        free(m->slots);
-        m->cap *= 2;
-        m->slots = cgs_xcalloc(m->cap, sizeof(*m->slots));
-        for (size_t k = 0; k < m->n; k++)
-            ids_insert_slot(m, k);
-    }
-    ids_insert_slot(m, m->n);
+    cgs_strmap_put(m->index, m->names[m->n], (void *)(uintptr_t)(m->n + 1));
     m->n++;
     *id = (IDTYPE)m->n * 2;
     return 1;
@@ -120,7 +97,7 @@ static void ids_close(void *state)
 {
     struct ids *m = state;
     free(m->names);
-    free(m->slots);
+    cgs_strmap_free(m->index);
     free(m);
 }
 

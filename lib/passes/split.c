@@ -31,6 +31,7 @@
 
 #include "lib/base/arena.h"
 #include "lib/base/buf.h"
+#include "lib/base/keymap.h"
 #include "lib/ops/ops.h"
 #include "lib/writers/report-json.h"
 
@@ -147,83 +148,6 @@ static bool is_partitioned(const struct cgs_node *n)
            n->op != CGS_NODE_OUTPUT;
 }
 
-/* ---- a pointer -> pointer map (keys are interned strings or nodes) ------------------ */
-
-struct ptrmap {
-    const void **keys;
-    void **vals;
-    size_t cap, count;
-};
-
-static size_t ptr_hash(const void *p, size_t cap)
-{
-    uint64_t x = (uint64_t)(uintptr_t)p;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    return (size_t)x & (cap - 1);
-}
-
-static void ptrmap_release(struct ptrmap *m)
-{
-    free(m->keys);
-    free(m->vals);
-    memset(m, 0, sizeof(*m));
-}
-
-static void ptrmap_grow(struct ptrmap *m)
-{
-    struct ptrmap n = {0};
-    size_t j;
-
-    n.cap = m->cap ? 2 * m->cap : 16;
-    n.keys = cgs_xcalloc(n.cap, sizeof(*n.keys));
-    n.vals = cgs_xcalloc(n.cap, sizeof(*n.vals));
-    for (size_t i = 0; i < m->cap; i++) {
-        if (!m->keys[i])
-            continue;
-        j = ptr_hash(m->keys[i], n.cap);
-        while (n.keys[j])
-            j = (j + 1) & (n.cap - 1);
-        n.keys[j] = m->keys[i];
-        n.vals[j] = m->vals[i];
-    }
-    n.count = m->count;
-    ptrmap_release(m);
-    *m = n;
-}
-
-/* The value slot of key; with insert, a new zeroed slot when absent, else NULL. */
-static inline void **ptrmap_slot(struct ptrmap *m, const void *key, bool insert)
-{
-    size_t j;
-
-    if (m->cap) {
-        j = ptr_hash(key, m->cap);
-        while (m->keys[j]) {
-            if (m->keys[j] == key)
-                return &m->vals[j];
-            j = (j + 1) & (m->cap - 1);
-        }
-    }
-    if (!insert)
-        return NULL;
-    if (2 * (m->count + 1) > m->cap)
-        ptrmap_grow(m);
-    j = ptr_hash(key, m->cap);
-    while (m->keys[j])
-        j = (j + 1) & (m->cap - 1);
-    m->keys[j] = key;
-    m->count++;
-    return &m->vals[j];
-}
-
-static void *ptrmap_get(struct ptrmap *m, const void *key)
-{
-    void **v = ptrmap_slot(m, key, false);
-    return v ? *v : NULL;
-}
-
 struct symset {
     const char **names; /* interned */
     size_t n, alloc;
@@ -241,8 +165,8 @@ static void symset_add(struct symset *s, const char *name)
 /* Per-run memo tables: free symbols per expression, traits per target. */
 struct caches {
     struct cgs_graph *g;
-    struct ptrmap syms;   /* const struct cgs_sym * -> struct symlist * */
-    struct ptrmap traits; /* interned target -> (void *)(uintptr_t)(traits | T_KNOWN) */
+    struct cgs_keymap syms;   /* const struct cgs_sym * -> struct symlist * */
+    struct cgs_keymap traits; /* interned target -> (void *)(uintptr_t)(traits | T_KNOWN) */
     const char *const *ops; /* the splitting ops */
     size_t n_ops;
     struct symset tmp;    /* scratch set, reused */
@@ -271,12 +195,12 @@ static bool is_data_dependent_target(const char *t);
  */
 static uintptr_t target_info(struct caches *c, const struct cgs_node *n)
 {
-    void **slot;
+    uint64_t *slot;
     uintptr_t t = 0;
 
     if (!is_call(n))
         return 0;
-    slot = ptrmap_slot(&c->traits, n->target, true);
+    slot = cgs_keymap_slot(&c->traits, CGS_KEY(n->target), true);
     if (*slot)
         return (uintptr_t)*slot;
     {
@@ -312,7 +236,7 @@ static uintptr_t target_info(struct caches *c, const struct cgs_node *n)
                 break;
             }
     t |= T_KNOWN;
-    *slot = (void *)t;
+    *slot = t;
     return t;
 }
 
@@ -345,7 +269,7 @@ static void add_var(void *ud, const char *name)
 /* Add the free symbols of e, memoised per expression (they are hash-consed). */
 static void add_expr(struct sym_walk *w, const struct cgs_sym *e)
 {
-    void **slot;
+    uint64_t *slot;
     struct symlist *l;
 
     if (!e || e->kind == CGS_SYM_INT)
@@ -356,7 +280,7 @@ static void add_expr(struct sym_walk *w, const struct cgs_sym *e)
             symset_add(w->set, l->names[i]);
         return;
     }
-    slot = ptrmap_slot(&w->c->syms, e, true);
+    slot = cgs_keymap_slot(&w->c->syms, CGS_KEY(e), true);
     if (!*slot) {
         struct symset tmp = {0};
         struct sym_walk tw = {w->g, &tmp, w->c};
@@ -366,9 +290,9 @@ static void add_expr(struct sym_walk *w, const struct cgs_sym *e)
         for (size_t i = 0; i < tmp.n; i++)
             l->names[i] = tmp.names[i];
         free(tmp.names);
-        *slot = l;
+        *slot = CGS_KEY(l);
     }
-    l = *slot;
+    l = CGS_PTR(struct symlist, *slot);
     w->c->last_e = e;
     w->c->last_l = l;
     for (uint32_t i = 0; i < l->n; i++)
@@ -542,14 +466,14 @@ struct run {
     size_t alloc_parts;
     /* symbol threading */
     struct caches c;
-    struct ptrmap sym_node;   /* interned symbol name -> defining node */
-    struct ptrmap missing;    /* symbols already reported as unbound */
+    struct cgs_keymap sym_node;   /* interned symbol name -> defining node */
+    struct cgs_keymap missing;    /* symbols already reported as unbound */
     struct nodelist *no_symbols; /* the shared empty list */
     const char *last_set_buf[8];  /* the symbols of the last list made, and the list */
     const char **last_set;
     size_t last_set_n;
     struct nodelist *last_list;
-    struct ptrmap symnodes;   /* def node -> struct nodelist: its symbols' nodes, sorted */
+    struct cgs_keymap symnodes;   /* def node -> struct nodelist: its symbols' nodes, sorted */
     /* ordered sets */
     uint32_t *info;        /* per node: target_info() (traits, matched op), 0 for non-calls */
     int32_t *in_stamp;
@@ -616,8 +540,8 @@ static const char *tname(const struct cgs_node *n)
 /* Resolve (and cache) the nodes that define the free symbols of d's value, sorted by name. */
 static void symbol_nodes(struct run *r, struct cgs_node *d, struct cgs_node ***out, uint32_t *n)
 {
-    void **slot = ptrmap_slot(&r->symnodes, d, true);
-    struct nodelist *l = *slot;
+    uint64_t *slot = cgs_keymap_slot(&r->symnodes, CGS_KEY(d), true);
+    struct nodelist *l = CGS_PTR(struct nodelist, *slot);
 
     if (!l) {
         struct symset set = r->c.tmp;
@@ -635,7 +559,7 @@ static void symbol_nodes(struct run *r, struct cgs_node *d, struct cgs_node ***o
             if (!r->no_symbols)
                 r->no_symbols = cgs_arena_alloc(r->g->arena, sizeof(*l));
             r->c.tmp = set;
-            *slot = r->no_symbols;
+            *slot = CGS_KEY(r->no_symbols);
             *out = NULL;
             *n = 0;
             return;
@@ -644,18 +568,19 @@ static void symbol_nodes(struct run *r, struct cgs_node *d, struct cgs_node ***o
             !memcmp(r->last_set, set.names, set.n * sizeof(*set.names))) {
             // the same symbols as the last value looked at: share its list
             r->c.tmp = set;
-            *slot = r->last_list;
+            *slot = CGS_KEY(r->last_list);
             *out = r->last_list->nodes;
             *n = r->last_list->n;
             return;
         }
         l = cgs_arena_alloc(r->g->arena, sizeof(*l) + set.n * sizeof(l->nodes[0]));
         for (size_t k = 0; k < set.n; k++) {
-            struct cgs_node *sn = ptrmap_get(&r->sym_node, set.names[k]);
+            struct cgs_node *sn =
+                CGS_PTR(struct cgs_node, cgs_keymap_get(&r->sym_node, CGS_KEY(set.names[k])));
             if (!sn) {
-                void **seen = ptrmap_slot(&r->missing, set.names[k], true);
+                uint64_t *seen = cgs_keymap_slot(&r->missing, CGS_KEY(set.names[k]), true);
                 if (!*seen) {
-                    *seen = d;
+                    *seen = CGS_KEY(d);
                     cgs_graph_note(r->g, CGS_NOTE_WARNING, CGS_E_UNKNOWN, d,
                                    "size symbol '%s' of '%s' has no defining node "
                                    "(torch's split_module would fail with KeyError)",
@@ -666,7 +591,7 @@ static void symbol_nodes(struct run *r, struct cgs_node *d, struct cgs_node ***o
             l->nodes[l->n++] = sn;
         }
         r->c.tmp = set;
-        *slot = l;
+        *slot = CGS_KEY(l);
         if (set.n <= sizeof(r->last_set_buf) / sizeof(r->last_set_buf[0])) {
             memcpy(r->last_set_buf, set.names, set.n * sizeof(*set.names));
             r->last_set = r->last_set_buf;
@@ -748,9 +673,9 @@ static void visit(struct run *r, struct cgs_node *nd)
     const char *sym = nd->val ? val_bare_symbol(r->g, nd->val) : NULL;
 
     if (sym) {
-        void **slot = ptrmap_slot(&r->sym_node, sym, true);
+        uint64_t *slot = cgs_keymap_slot(&r->sym_node, CGS_KEY(sym), true);
         if (!*slot)
-            *slot = nd;
+            *slot = CGS_KEY(nd);
     }
     if (is_call(nd)) {
         uint32_t k;
@@ -1135,7 +1060,7 @@ static void name_part(const char *t, char *buf, size_t n)
 static void suggest(struct run *r, struct cgs_split_opmatch *m)
 {
     struct cgs_graph *g = r->g;
-    struct ptrmap seen = {0};
+    struct cgs_keymap seen = {0};
     size_t best_score[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX};
     char want[256], have[256];
     size_t cap = strlen(m->op) / 3 > 3 ? strlen(m->op) / 3 : 3;
@@ -1144,14 +1069,14 @@ static void suggest(struct run *r, struct cgs_split_opmatch *m)
     for (uint32_t i = 0; i < r->n; i++) {
         const struct cgs_node *nd = g->nodes[i];
         size_t score, d;
-        void **slot;
+        uint64_t *slot;
 
         if ((nd->op != CGS_NODE_CALL_FUNCTION && nd->op != CGS_NODE_CALL_METHOD) || !nd->target)
             continue;
-        slot = ptrmap_slot(&seen, nd->target, true);
+        slot = cgs_keymap_slot(&seen, CGS_KEY(nd->target), true);
         if (*slot)
             continue;
-        *slot = (void *)nd;
+        *slot = CGS_KEY(nd);
         name_part(nd->target, have, sizeof(have));
         d = cgs_edit_distance(m->op, nd->target, cap);
         if (d <= cap) {
@@ -1180,7 +1105,7 @@ static void suggest(struct run *r, struct cgs_split_opmatch *m)
     }
     for (m->n_suggestions = 0; m->n_suggestions < 3 && m->suggestions[m->n_suggestions];)
         m->n_suggestions++;
-    ptrmap_release(&seen);
+    cgs_keymap_release(&seen);
 }
 
 /* ---- cudagraph-safety lint ----------------------------------------------------------- */
@@ -1295,7 +1220,8 @@ static void lint(struct run *r)
     for (uint32_t i = 0; i < g->n_symbols && !any_unbacked; i++)
         any_unbacked = is_unbacked_name(g->symbols[i].name);
     for (size_t i = 0; i < r->sym_node.cap && !any_unbacked; i++)
-        any_unbacked = r->sym_node.keys[i] && is_unbacked_name(r->sym_node.keys[i]);
+        any_unbacked = r->sym_node.keys[i] &&
+                       is_unbacked_name((const char *)(uintptr_t)r->sym_node.keys[i]);
 
     for (uint32_t p = 0; p < s->n_pieces; p++) {
         const struct cgs_split_piece *pc = &s->pieces[p];
@@ -1432,17 +1358,17 @@ static void lint(struct run *r)
 static void run_release(struct run *r)
 {
     free(r->parts);
-    ptrmap_release(&r->symnodes);
+    cgs_keymap_release(&r->symnodes);
     free(r->in_stamp);
     free(r->info);
     free(r->out_added);
     free(r->ins);
     free(r->outs);
-    ptrmap_release(&r->c.syms);
-    ptrmap_release(&r->c.traits);
+    cgs_keymap_release(&r->c.syms);
+    cgs_keymap_release(&r->c.traits);
     free(r->c.tmp.names);
-    ptrmap_release(&r->sym_node);
-    ptrmap_release(&r->missing);
+    cgs_keymap_release(&r->sym_node);
+    cgs_keymap_release(&r->missing);
 }
 
 int cgs_split_run(struct cgs_graph *g, const struct cgs_split_opts *opts, struct cgs_split **out,

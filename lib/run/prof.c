@@ -13,87 +13,24 @@
 #include <string.h>
 
 #include "lib/base/arena.h"
+#include "lib/base/keymap.h"
 #include "lib/readers/file.h"
 #include "lib/readers/json-scan.h"
 #include "lib/run/proftrace.h"
 #include "lib/base/strmap.h"
-
-/* ---- a small u64 -> u64 map (open addressing; key 0 is never stored) ---------------------- */
-struct u64map {
-    uint64_t *keys, *vals;
-    size_t cap, n;
-};
-
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    x ^= x >> 33;
-    return x;
-}
-
-static void u64map_release(struct u64map *m)
-{
-    free(m->keys);
-    free(m->vals);
-    memset(m, 0, sizeof(*m));
-}
-
-static void u64map_grow(struct u64map *m)
-{
-    size_t cap = m->cap ? m->cap * 2 : 64;
-    uint64_t *k = cgs_xcalloc(cap, sizeof(*k)), *v = cgs_xcalloc(cap, sizeof(*v));
-    for (size_t i = 0; i < m->cap; i++) {
-        if (!m->keys[i])
-            continue;
-        size_t j = mix64(m->keys[i]) & (cap - 1);
-        while (k[j])
-            j = (j + 1) & (cap - 1);
-        k[j] = m->keys[i];
-        v[j] = m->vals[i];
-    }
-    free(m->keys);
-    free(m->vals);
-    m->keys = k;
-    m->vals = v;
-    m->cap = cap;
-}
-
-/* The slot of key (inserted with value `init` when absent and insert is set), or NULL. */
-static uint64_t *u64map_slot(struct u64map *m, uint64_t key, bool insert, uint64_t init)
-{
-    size_t i;
-    if (!key)
-        return NULL;
-    if (insert && (m->n + 1) * 2 > m->cap)
-        u64map_grow(m);
-    if (!m->cap)
-        return NULL;
-    for (i = mix64(key) & (m->cap - 1); m->keys[i]; i = (i + 1) & (m->cap - 1))
-        if (m->keys[i] == key)
-            return &m->vals[i];
-    if (!insert)
-        return NULL;
-    m->keys[i] = key;
-    m->vals[i] = init;
-    m->n++;
-    return &m->vals[i];
-}
 
 /* ---- reading ---------------------------------------------------------------------------------- */
 
 /* The dense index of a file's kernel name id (0, no name, stays 0): the writer numbers names
  * from 1, but a file may use any id up to 2^24, and sparse ids must not cost a slot each
  * (one 30-byte record naming id 16,777,216 made 16 million empty names). */
-static uint32_t name_index(struct cgs_prof_trace *t, struct u64map *ix, uint32_t id)
+static uint32_t name_index(struct cgs_prof_trace *t, struct cgs_keymap *ix, uint32_t id)
 {
     uint64_t *v;
 
     if (!id)
         return 0;
-    v = u64map_slot(ix, id, true, 0);
+    v = cgs_keymap_slot(ix, id, true);
     if (!*v) {
         CGS_ALLOC_GROW(t->names, t->n_names + 1, t->a_names);
         t->names[t->n_names] = NULL;
@@ -158,7 +95,7 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
     struct cgs_trace_header h;
     struct cgs_arena *arena;
     size_t off;
-    struct u64map pushed = {0}, names = {0};
+    struct cgs_keymap pushed = {0}, names = {0};
 
     memset(t, 0, sizeof(*t));
     t->rank = -1;
@@ -208,8 +145,8 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
         memcpy(&r, buf + off, sizeof(r));
         size = (size_t)r.words * 8;
         if (r.words == 0) {
-            u64map_release(&pushed);
-            u64map_release(&names);
+            cgs_keymap_release(&pushed);
+            cgs_keymap_release(&names);
             return bad(d, file, off, "%s record of size 0", type_name(r.type));
         }
         if (size > len - off) {
@@ -217,8 +154,8 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
             break;
         }
         if (t->complete) {
-            u64map_release(&pushed);
-            u64map_release(&names);
+            cgs_keymap_release(&pushed);
+            cgs_keymap_release(&names);
             return bad(d, file, off, "%s record (type %u) after the END record",
                        type_name(r.type), r.type);
         }
@@ -226,22 +163,22 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
         plen = size - sizeof(r);
 #define NEED(T)                                                                                    \
     if (plen < sizeof(T)) {                                                                        \
-        u64map_release(&pushed);                                                                   \
-        u64map_release(&names);                                                                    \
+        cgs_keymap_release(&pushed);                                                                   \
+        cgs_keymap_release(&names);                                                                    \
         return bad(d, file, off, "%s record holds %llu bytes, needs %llu", type_name(r.type),       \
                    (unsigned long long)plen, (unsigned long long)sizeof(T));                       \
     }
 #define TEXT(from)                                                                                 \
     if (!memchr(p + (from), 0, plen - (from))) {                                                   \
-        u64map_release(&pushed);                                                                   \
-        u64map_release(&names);                                                                    \
+        cgs_keymap_release(&pushed);                                                                   \
+        cgs_keymap_release(&names);                                                                    \
         return bad(d, file, off, "%s record's text is not NUL-terminated", type_name(r.type));    \
     }
         switch (r.type) {
         case CGS_TR_INFO:
             if (plen == 0 || !memchr(p, 0, plen)) {
-                u64map_release(&pushed);
-                u64map_release(&names);
+                cgs_keymap_release(&pushed);
+                cgs_keymap_release(&names);
                 return bad(d, file, off, "%s record's text is not NUL-terminated",
                            type_name(r.type));
             }
@@ -263,7 +200,7 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
             rg->depth = x.depth;
             rg->name = cgs_arena_strdup(arena, p + sizeof(x));
             if (x.uid)
-                *u64map_slot(&pushed, x.uid, true, 0) = t->n_ranges + 1;
+                *cgs_keymap_slot(&pushed, x.uid, true) = t->n_ranges + 1;
             t->n_ranges++;
             break;
         }
@@ -273,7 +210,7 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
             NEED(struct cgs_tr_pop);
             memcpy(&x, p, sizeof(x));
             /* a thread's records keep their order in the file: its push came first */
-            slot = u64map_slot(&pushed, x.uid, false, 0);
+            slot = cgs_keymap_slot(&pushed, x.uid, false);
             if (slot && *slot)
                 t->ranges[*slot - 1].pop = x.ts;
             break;
@@ -293,8 +230,8 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
             TEXT(sizeof(x));
             memcpy(&x, p, sizeof(x));
             if (x.id == 0 || x.id > (1u << 24)) {
-                u64map_release(&pushed);
-                u64map_release(&names);
+                cgs_keymap_release(&pushed);
+                cgs_keymap_release(&names);
                 return bad(d, file, off, "%s record with id %u (expected 1..%u)",
                            type_name(r.type), x.id, 1u << 24);
             }
@@ -372,8 +309,8 @@ int cgs_prof_parse(const char *buf, size_t len, const char *file, struct cgs_pro
 #undef TEXT
         off += size;
     }
-    u64map_release(&pushed);
-    u64map_release(&names);
+    cgs_keymap_release(&pushed);
+    cgs_keymap_release(&names);
     for (size_t i = 0; i < t->n_names; i++)
         if (!t->names[i])
             t->names[i] = cgs_xstrdup("");
@@ -538,7 +475,7 @@ struct build {
     struct cgs_prof_report *r;
     struct cgs_strmap *groups;  /* name -> index + 1 (as pointer) */
     struct cgs_strmap *kernels; /* demangled name -> index + 1 */
-    struct u64map pk;           /* (group + 1) << 32 | kernel + 1 -> index + 1 into pks */
+    struct cgs_keymap pk;           /* (group + 1) << 32 | kernel + 1 -> index + 1 into pks */
     struct cgs_prof_pk *pks;
     uint32_t *pk_group;
     size_t n_pks, a_pks, a_pk_group;
@@ -590,7 +527,7 @@ static void add(struct cgs_prof_stat *s, uint64_t ns, uint64_t bytes)
 }
 
 /* The group of a range (index into t->ranges), -1 for none (-> r->none). */
-static int64_t range_group(struct build *b, const struct cgs_prof_trace *t, struct u64map *by_uid,
+static int64_t range_group(struct build *b, const struct cgs_prof_trace *t, struct cgs_keymap *by_uid,
                            size_t ri, const char *prefix)
 {
     size_t plen = strlen(prefix);
@@ -601,7 +538,7 @@ static int64_t range_group(struct build *b, const struct cgs_prof_trace *t, stru
         uint64_t *slot;
         if (strncmp(rg->name, prefix, plen) == 0)
             return group_of(b, rg->name + plen, rg->name);
-        if (!rg->parent || !(slot = u64map_slot(by_uid, rg->parent, false, 0)))
+        if (!rg->parent || !(slot = cgs_keymap_slot(by_uid, rg->parent, false)))
             return -1;
         ri = (size_t)*slot - 1;
     }
@@ -673,14 +610,14 @@ static void trace_into(struct build *b, const struct cgs_prof_trace *t, uint32_t
                        const char *prefix)
 {
     struct cgs_prof_report *r = b->r;
-    struct u64map by_uid = {0}, by_corr = {0}, node_uid = {0}, clone = {0}, replay = {0};
+    struct cgs_keymap by_uid = {0}, by_corr = {0}, node_uid = {0}, clone = {0}, replay = {0};
     uint32_t *fallback = any_thread_ranges(t);
     int64_t *rgroup = cgs_xmalloc(cgs_array_bytes(t->n_ranges + 1, sizeof(*rgroup)));
     uint32_t *kname = cgs_xcalloc(t->n_names + 1, sizeof(*kname));
 
     for (size_t i = 0; i < t->n_ranges; i++)
         if (t->ranges[i].uid)
-            *u64map_slot(&by_uid, t->ranges[i].uid, true, 0) = i + 1;
+            *cgs_keymap_slot(&by_uid, t->ranges[i].uid, true) = i + 1;
     for (size_t i = 0; i < t->n_ranges; i++) {
         rgroup[i] = range_group(b, t, &by_uid, i, prefix);
         /* a piece's calls and CPU time: the ranges that are the piece itself */
@@ -692,15 +629,15 @@ static void trace_into(struct build *b, const struct cgs_prof_trace *t, uint32_t
         }
     }
     for (size_t i = 0; i < t->n_launches; i++)
-        *u64map_slot(&by_corr, (uint64_t)t->launches[i].corr + 1, true, 0) = i + 1;
+        *cgs_keymap_slot(&by_corr, (uint64_t)t->launches[i].corr + 1, true) = i + 1;
     /* graph node ids come from the file: 0 is no node (and the maps' empty key), so a record
      * naming node 0 says nothing and is passed over */
     for (size_t i = 0; i < t->n_gnodes; i++)
         if (t->gnodes[i][0])
-            *u64map_slot(&node_uid, t->gnodes[i][0], true, 0) = t->gnodes[i][1] + 1;
+            *cgs_keymap_slot(&node_uid, t->gnodes[i][0], true) = t->gnodes[i][1] + 1;
     for (size_t i = 0; i < t->n_gclones; i++)
         if (t->gclones[i][0])
-            *u64map_slot(&clone, t->gclones[i][0], true, 0) = t->gclones[i][1];
+            *cgs_keymap_slot(&clone, t->gclones[i][0], true) = t->gclones[i][1];
     for (size_t i = 1; i < t->n_names; i++)
         kname[i] = kernel_of(b, t->names[i]) + 1;
 
@@ -715,20 +652,20 @@ static void trace_into(struct build *b, const struct cgs_prof_trace *t, uint32_t
         if (w->graph_node) {
             uint64_t n = w->graph_node;
             for (unsigned hops = 0; hops < 16; hops++) {
-                slot = u64map_slot(&node_uid, n, false, 0);
+                slot = cgs_keymap_slot(&node_uid, n, false);
                 if (slot && *slot > 1) {
                     uid = *slot - 1;
                     captured = true;
                     break;
                 }
-                slot = u64map_slot(&clone, n, false, 0);
+                slot = cgs_keymap_slot(&clone, n, false);
                 if (!slot || *slot == n)
                     break;
                 n = *slot;
             }
         }
         if (!uid) {
-            slot = u64map_slot(&by_corr, (uint64_t)w->corr + 1, false, 0);
+            slot = cgs_keymap_slot(&by_corr, (uint64_t)w->corr + 1, false);
             if (!slot) {
                 r->no_launch++;
             } else {
@@ -741,7 +678,7 @@ static void trace_into(struct build *b, const struct cgs_prof_trace *t, uint32_t
                 }
             }
         }
-        if (uid && (slot = u64map_slot(&by_uid, uid, false, 0)))
+        if (uid && (slot = cgs_keymap_slot(&by_uid, uid, false)))
             gi = rgroup[*slot - 1];
         g = gi >= 0 ? &r->groups[gi] : &r->none;
         if (other)
@@ -767,7 +704,7 @@ static void trace_into(struct build *b, const struct cgs_prof_trace *t, uint32_t
                     g->captured_kernels++;
             }
             key = ((uint64_t)(gi + 2) << 32) | k;
-            slot = u64map_slot(&b->pk, key, true, 0);
+            slot = cgs_keymap_slot(&b->pk, key, true);
             if (!*slot) {
                 CGS_ALLOC_GROW(b->pks, b->n_pks + 1, b->a_pks);
                 CGS_ALLOC_GROW(b->pk_group, b->n_pks + 1, b->a_pk_group);
@@ -787,7 +724,7 @@ static void trace_into(struct build *b, const struct cgs_prof_trace *t, uint32_t
         if (w->graph_id) {
             /* a replay is one graph launch (its correlation id) of this trace per group */
             uint64_t key = ((uint64_t)(gi + 2) << 32) | w->corr;
-            slot = u64map_slot(&replay, key, true, 0);
+            slot = cgs_keymap_slot(&replay, key, true);
             if (!*slot) {
                 *slot = 1;
                 g->graph_replays++;
@@ -797,11 +734,11 @@ static void trace_into(struct build *b, const struct cgs_prof_trace *t, uint32_t
     free(kname);
     free(rgroup);
     free(fallback);
-    u64map_release(&by_uid);
-    u64map_release(&by_corr);
-    u64map_release(&node_uid);
-    u64map_release(&clone);
-    u64map_release(&replay);
+    cgs_keymap_release(&by_uid);
+    cgs_keymap_release(&by_corr);
+    cgs_keymap_release(&node_uid);
+    cgs_keymap_release(&clone);
+    cgs_keymap_release(&replay);
 }
 
 int cgs_prof_report_build(const struct cgs_prof_trace *traces, uint32_t n,
@@ -884,7 +821,7 @@ int cgs_prof_report_build(const struct cgs_prof_trace *traces, uint32_t n,
 
     cgs_strmap_free(b.groups);
     cgs_strmap_free(b.kernels);
-    u64map_release(&b.pk);
+    cgs_keymap_release(&b.pk);
     free(b.pks);
     free(b.pk_group);
     return 0;
