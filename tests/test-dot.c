@@ -21,6 +21,7 @@
 #include "lib/passes/shapes.h"
 #include "lib/passes/split.h"
 #include "viz/dot.h"
+#include "tests/tgraph.h"
 
 /* ---- helpers ----------------------------------------------------------------------------------
  */
@@ -327,23 +328,13 @@ static void test_full_channels_last(void **state)
 /* Unknown ops and lint findings are flagged, with the reason in the tooltip. */
 static void test_full_flags(void **state)
 {
-    static const char json[] =
-        "{\"format\": \"cgscope.graph\", \"version\": 1, \"name\": \"flags\", "
-        "\"producer\": {\"tool\": \"t\", \"version\": \"1\", \"stage\": \"dynamo\"}, "
-        "\"nodes\": ["
-        "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], \"kwargs\": "
-        "{}, "
-        " \"val\": {\"dtype\": \"float32\", \"shape\": [4, 8], \"device\": \"cuda:0\"}},"
-        "{\"name\": \"w\", \"op\": \"call_function\", \"target\": \"mylib.weird_op\", "
-        " \"args\": [{\"node\": \"x\"}], \"kwargs\": {}, "
-        " \"val\": {\"dtype\": \"float32\", \"shape\": [4, 8], \"device\": \"cuda:0\"}},"
-        "{\"name\": \"c\", \"op\": \"call_function\", \"target\": \"torch.relu\", "
-        " \"args\": [{\"node\": \"w\"}], \"kwargs\": {}, "
-        " \"val\": {\"dtype\": \"float32\", \"shape\": [4, 8], \"device\": \"cpu\"}},"
-        "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
-        " \"args\": [[{\"node\": \"c\"}]], \"kwargs\": {}}]}";
+    struct tgraph t;
     struct cgs_diag d = CGS_DIAG_INIT;
-    struct cgs_graph *g = cgs_graph_load_json_buf(json, sizeof(json) - 1, "flags.json", &d);
+    tg_begin(&t, "dynamo", NULL, NULL);
+    tg_ph(&t, "x", TG_F32("4, 8"));
+    tg_call(&t, "w", "mylib.weird_op", "[{\"node\": \"x\"}]", TG_F32("4, 8"));
+    tg_call(&t, "c", "torch.relu", "[{\"node\": \"w\"}]", TG_F32_CPU("4, 8"));
+    struct cgs_graph *g = tg_end(&t, "[{\"node\": \"c\"}]", NULL);
     struct cgs_split *s = NULL;
     struct cgs_shapes *sh = NULL;
     struct cgs_dot_opts o = {0};
@@ -635,28 +626,24 @@ static void test_collapse_large(void **state)
     const int N = 3000;
     (void)state;
 
-    // x -> (mm, relu) x N, alternating; then a unique tail every 7th block breaks the period
-    cgs_buf_addstr(&b,
-                   "{\"format\": \"cgscope.graph\", \"version\": 1, \"name\": \"big\", "
-                   "\"producer\": {\"tool\": \"t\", \"version\": \"1\", \"stage\": \"dynamo\"}, "
-                   "\"nodes\": [{\"name\": \"x0\", \"op\": \"placeholder\", \"target\": \"x\", "
-                   "\"args\": [], \"kwargs\": {}, \"val\": {\"dtype\": \"float32\", "
-                   "\"shape\": [8, 8], \"device\": \"cuda:0\"}}");
-    for (int i = 0; i < N; i++)
-        cgs_buf_addf(
-            &b,
-            ", {\"name\": \"m%d\", \"op\": \"call_function\", \"target\": \"aten.mm.default\", "
-            "\"args\": [{\"node\": \"x%d\"}, {\"node\": \"x%d\"}], \"kwargs\": {}, "
-            "\"val\": {\"dtype\": \"float32\", \"shape\": [8, 8], \"device\": \"cuda:0\"}}"
-            ", {\"name\": \"x%d\", \"op\": \"call_function\", \"target\": \"aten.relu.default\", "
-            "\"args\": [{\"node\": \"m%d\"}], \"kwargs\": {}, "
-            "\"val\": {\"dtype\": \"float32\", \"shape\": [8, 8], \"device\": \"cuda:0\"}}",
-            i, i, i, i + 1, i);
-    cgs_buf_addf(&b,
-                 ", {\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
-                 "\"args\": [[{\"node\": \"x%d\"}]], \"kwargs\": {}}]}",
-                 N);
-    g = cgs_graph_load_json_buf(b.buf, b.len, "big.json", &d);
+    // x -> (mm, relu) x N, alternating
+    struct tgraph t;
+    char name[32];
+    tg_begin(&t, "dynamo", NULL, NULL);
+    tg_ph(&t, "x0", TG_F32("8, 8"));
+    for (int i = 0; i < N; i++) {
+        cgs_buf_reset(&b);
+        cgs_buf_addf(&b, "[{\"node\": \"x%d\"}, {\"node\": \"x%d\"}]", i, i);
+        snprintf(name, sizeof(name), "m%d", i);
+        tg_call(&t, name, "aten.mm.default", b.buf, TG_F32("8, 8"));
+        cgs_buf_reset(&b);
+        cgs_buf_addf(&b, "[{\"node\": \"m%d\"}]", i);
+        snprintf(name, sizeof(name), "x%d", i + 1);
+        tg_call(&t, name, "aten.relu.default", b.buf, TG_F32("8, 8"));
+    }
+    cgs_buf_reset(&b);
+    cgs_buf_addf(&b, "[{\"node\": \"x%d\"}]", N);
+    g = tg_end(&t, b.buf, NULL);
     assert_non_null(g);
     assert_int_equal(cgs_split_run(g, &so, &s, &d), 0);
     assert_int_equal(s->n_pieces, 2 * N);

@@ -20,6 +20,7 @@
 
 #include "lib/base/buf.h"
 #include "lib/passes/layout.h"
+#include "tests/tgraph.h"
 #include "lib/readers/load.h"
 
 #ifndef FIXTURES_DIR
@@ -283,72 +284,44 @@ struct gspec {
     const char *extra;       /* more nodes (JSON, each starting with a comma) */
 };
 
-static void add_tensor(struct cgs_buf *b, const int64_t *dims, int nd, const char *device)
-{
-    int64_t st[4], s = 1;
-    for (int i = nd - 1; i >= 0; i--) {
-        st[i] = s;
-        s *= dims[i];
-    }
-    cgs_buf_addstr(b, "{\"dtype\":\"float32\",\"shape\":[");
-    for (int i = 0; i < nd; i++)
-        cgs_buf_addf(b, "%s%lld", i ? "," : "", (long long)dims[i]);
-    cgs_buf_addstr(b, "],\"stride\":[");
-    for (int i = 0; i < nd; i++)
-        cgs_buf_addf(b, "%s%lld", i ? "," : "", (long long)st[i]);
-    cgs_buf_addf(b, "],\"storage_offset\":0,\"device\":\"%s\",\"requires_grad\":false}",
-                 device ? device : "cuda:0");
-}
-
 static struct cgs_graph *build(const struct gspec *s)
 {
-    struct cgs_buf b = CGS_BUF_INIT;
-    struct cgs_diag d = CGS_DIAG_INIT;
+    struct tgraph t;
+    struct cgs_buf v = CGS_BUF_INIT, a = CGS_BUF_INIT;
     const char *last = "x";
+    char prev[32];
 
-    cgs_buf_addf(&b,
-                 "{\"format\":\"cgscope.graph\",\"version\":1,\"name\":\"t\","
-                 "\"producer\":{\"tool\":\"test\",\"stage\":\"post_grad\"%s%s},\"nodes\":[",
-                 s->producer ? "," : "", s->producer ? s->producer : "");
-    cgs_buf_addstr(&b, "{\"name\":\"x\",\"op\":\"placeholder\",\"target\":\"x\",\"args\":[],"
-                       "\"kwargs\":{},\"val\":");
-    add_tensor(&b, s->x, 4, s->device);
-    cgs_buf_addstr(&b, "},{\"name\":\"w\",\"op\":\"placeholder\",\"target\":\"w\",\"args\":[],"
-                       "\"kwargs\":{},\"val\":");
-    add_tensor(&b, s->w, 4, s->device);
-    cgs_buf_addstr(&b, "}");
+    tg_begin(&t, "post_grad", s->producer, NULL);
+    tg_tensor(&v, "float32", s->x, 4, s->device);
+    tg_ph(&t, "x", v.buf);
+    cgs_buf_reset(&v);
+    tg_tensor(&v, "float32", s->w, 4, s->device);
+    tg_ph(&t, "w", v.buf);
+    cgs_buf_reset(&v);
+    tg_tensor(&v, "float32", s->o, 4, s->device);
     if (!s->conv_target || *s->conv_target) {
-        cgs_buf_addf(&b,
-                     ",{\"name\":\"convolution\",\"op\":\"call_function\",\"target\":\"%s\","
-                     "\"args\":[{\"node\":\"x\"},{\"node\":\"w\"},null,[1,1],[1,1],[1,1],false,"
-                     "[0,0],%lld],\"kwargs\":{},\"val\":",
-                     s->conv_target ? s->conv_target : "aten.convolution.default",
+        cgs_buf_addf(&a, "[{\"node\":\"x\"},{\"node\":\"w\"},null,[1,1],[1,1],[1,1],false,[0,0],%lld]",
                      (long long)(s->groups ? s->groups : 1));
-        add_tensor(&b, s->o, 4, s->device);
-        cgs_buf_addstr(&b, "}");
+        tg_call(&t, "convolution", s->conv_target ? s->conv_target : "aten.convolution.default",
+                a.buf, v.buf);
         last = "convolution";
     }
-    char prev[32];
     snprintf(prev, sizeof(prev), "%s", last);
     for (int i = 0; i < s->filler; i++) {
-        cgs_buf_addf(&b,
-                     ",{\"name\":\"relu_%d\",\"op\":\"call_function\",\"target\":"
-                     "\"aten.relu.default\",\"args\":[{\"node\":\"%s\"}],\"kwargs\":{},\"val\":",
-                     i, prev);
-        add_tensor(&b, s->o, 4, s->device);
-        cgs_buf_addstr(&b, "}");
-        snprintf(prev, sizeof(prev), "relu_%d", i);
+        char name[32];
+        cgs_buf_reset(&a);
+        cgs_buf_addf(&a, "[{\"node\":\"%s\"}]", prev);
+        snprintf(name, sizeof(name), "relu_%d", i);
+        tg_call(&t, name, "aten.relu.default", a.buf, v.buf);
+        snprintf(prev, sizeof(prev), "%s", name);
     }
     if (s->extra)
-        cgs_buf_addstr(&b, s->extra);
-    cgs_buf_addf(&b,
-                 ",{\"name\":\"output\",\"op\":\"output\",\"target\":\"output\","
-                 "\"args\":[[{\"node\":\"%s\"}]],\"kwargs\":{}}]}",
-                 prev);
-    struct cgs_graph *g = cgs_graph_load_json_buf(b.buf, b.len, "hand.json", &d);
-    if (!g)
-        fail_msg("hand-built graph: %s (%s)", d.msg, d.path);
-    cgs_buf_release(&b);
+        tg_raw(&t, s->extra);
+    cgs_buf_reset(&a);
+    cgs_buf_addf(&a, "[{\"node\":\"%s\"}]", prev);
+    struct cgs_graph *g = tg_end(&t, a.buf, NULL);
+    cgs_buf_release(&a);
+    cgs_buf_release(&v);
     return g;
 }
 

@@ -18,66 +18,9 @@
 #include "lib/readers/load.h"
 #include "lib/base/nearest.h"
 #include "lib/passes/split.h"
+#include "tests/tgraph.h"
 
-/* ---- building graphs ------------------------------------------------------------------ */
-
-#define F32(shape) "{\"dtype\": \"float32\", \"shape\": [" shape "], \"device\": \"cuda:0\"}"
-#define F32CPU(shape) "{\"dtype\": \"float32\", \"shape\": [" shape "], \"device\": \"cpu\"}"
-#define SYMINT(s) "{\"symint\": \"" s "\", \"hint\": 4}"
-
-struct gb {
-    struct cgs_buf b;
-    int n;
-};
-
-static void gb_begin(struct gb *g, const char *symbols)
-{
-    cgs_buf_init(&g->b);
-    g->n = 0;
-    cgs_buf_addf(&g->b,
-                 "{\"format\": \"cgscope.graph\", \"version\": 1, \"name\": \"t\", "
-                 "\"producer\": {\"tool\": \"test\", \"version\": \"1\", \"stage\": \"dynamo\"}, "
-                 "\"symbols\": {%s}, \"nodes\": [",
-                 symbols ? symbols : "");
-}
-
-/* One node; args and kwargs are JSON text, val may be NULL. */
-static void gb_node(struct gb *g, const char *name, const char *op, const char *target,
-                    const char *args, const char *kwargs, const char *val)
-{
-    cgs_buf_addf(&g->b,
-                 "%s{\"name\": \"%s\", \"op\": \"%s\", \"target\": \"%s\", \"args\": %s, "
-                 "\"kwargs\": %s, \"val\": %s}",
-                 g->n++ ? ", " : "", name, op, target, args ? args : "[]",
-                 kwargs ? kwargs : "{}", val ? val : "null");
-}
-
-static void gb_ph(struct gb *g, const char *name, const char *val)
-{
-    gb_node(g, name, "placeholder", name, NULL, NULL, val);
-}
-
-static void gb_call(struct gb *g, const char *name, const char *target, const char *args,
-                    const char *val)
-{
-    gb_node(g, name, "call_function", target, args, NULL, val);
-}
-
-static struct cgs_graph *gb_end(struct gb *g, const char *outputs, const char *extra)
-{
-    struct cgs_diag d = CGS_DIAG_INIT;
-    struct cgs_graph *gr;
-    char args[1024];
-
-    snprintf(args, sizeof(args), "[%s]", outputs);
-    gb_node(g, "output", "output", "output", args, NULL, NULL);
-    cgs_buf_addf(&g->b, "]%s}", extra ? extra : "");
-    gr = cgs_graph_load_json_buf(g->b.buf, g->b.len, "test.json", &d);
-    if (!gr)
-        fail_msg("test graph does not load: %s (%s)\n%s", d.msg, d.path, g->b.buf);
-    cgs_buf_release(&g->b);
-    return gr;
-}
+/* ---- building graphs: tests/tgraph.h -------------------------------------------------- */
 
 static struct cgs_split *split_ops(struct cgs_graph *g, enum cgs_split_policy policy,
                                    const char *op1, const char *op2)
@@ -127,18 +70,18 @@ static void check_piece(const struct cgs_split *s, uint32_t i, const char *name,
 /* Two splitting ops back to back: the id between them is never used (no submod_2). */
 static void test_adjacent_splitting_ops(void **state)
 {
-    struct gb b;
+    struct tgraph b;
     struct cgs_graph *g;
     struct cgs_split *s;
 
     (void)state;
-    gb_begin(&b, NULL);
-    gb_ph(&b, "x", F32("4"));
-    gb_call(&b, "a", RELU, "[{\"node\": \"x\"}]", F32("4"));
-    gb_call(&b, "b", ATT, "[{\"node\": \"a\"}]", F32("4"));
-    gb_call(&b, "c", ATT, "[{\"node\": \"b\"}]", F32("4"));
-    gb_call(&b, "d", RELU, "[{\"node\": \"c\"}]", F32("4"));
-    g = gb_end(&b, "{\"node\": \"d\"}", NULL);
+    tg_begin(&b, "dynamo", NULL, NULL);
+    tg_ph(&b, "x", TG_F32("4"));
+    tg_call(&b, "a", RELU, "[{\"node\": \"x\"}]", TG_F32("4"));
+    tg_call(&b, "b", ATT, "[{\"node\": \"a\"}]", TG_F32("4"));
+    tg_call(&b, "c", ATT, "[{\"node\": \"b\"}]", TG_F32("4"));
+    tg_call(&b, "d", RELU, "[{\"node\": \"c\"}]", TG_F32("4"));
+    g = tg_end(&b, "{\"node\": \"d\"}", NULL);
     s = split_ops(g, CGS_SPLIT_MAGI, ATT, NULL);
     assert_int_equal(s->n_pieces, 4);
     check_piece(s, 0, "submod_0", false, "a", "x", "a");
@@ -166,17 +109,17 @@ static void test_adjacent_splitting_ops(void **state)
 /* The first node splits: no submod_0. The last node splits: no trailing piece. */
 static void test_splitting_op_first_and_last(void **state)
 {
-    struct gb b;
+    struct tgraph b;
     struct cgs_graph *g;
     struct cgs_split *s;
 
     (void)state;
-    gb_begin(&b, NULL);
-    gb_ph(&b, "x", F32("4"));
-    gb_call(&b, "a", ATT, "[{\"node\": \"x\"}]", F32("4"));
-    gb_call(&b, "r", RELU, "[{\"node\": \"a\"}]", F32("4"));
-    gb_call(&b, "z", ATT, "[{\"node\": \"r\"}, {\"node\": \"x\"}]", F32("4"));
-    g = gb_end(&b, "{\"node\": \"z\"}", NULL);
+    tg_begin(&b, "dynamo", NULL, NULL);
+    tg_ph(&b, "x", TG_F32("4"));
+    tg_call(&b, "a", ATT, "[{\"node\": \"x\"}]", TG_F32("4"));
+    tg_call(&b, "r", RELU, "[{\"node\": \"a\"}]", TG_F32("4"));
+    tg_call(&b, "z", ATT, "[{\"node\": \"r\"}, {\"node\": \"x\"}]", TG_F32("4"));
+    g = tg_end(&b, "{\"node\": \"z\"}", NULL);
     s = split_ops(g, CGS_SPLIT_MAGI, ATT, NULL);
     assert_int_equal(s->n_pieces, 3);
     check_piece(s, 0, "submod_1", true, "a", "x", "a");
@@ -190,17 +133,17 @@ static void test_splitting_op_first_and_last(void **state)
 /* A graph of splitting ops only: every piece is a splitting piece, nothing compiles. */
 static void test_only_splitting_ops(void **state)
 {
-    struct gb b;
+    struct tgraph b;
     struct cgs_graph *g;
     struct cgs_split *s;
 
     (void)state;
-    gb_begin(&b, NULL);
-    gb_ph(&b, "x", F32("4"));
-    gb_call(&b, "a", ATT, "[{\"node\": \"x\"}]", F32("4"));
-    gb_call(&b, "c", ATT, "[{\"node\": \"a\"}, {\"node\": \"x\"}]", F32("4"));
+    tg_begin(&b, "dynamo", NULL, NULL);
+    tg_ph(&b, "x", TG_F32("4"));
+    tg_call(&b, "a", ATT, "[{\"node\": \"x\"}]", TG_F32("4"));
+    tg_call(&b, "c", ATT, "[{\"node\": \"a\"}, {\"node\": \"x\"}]", TG_F32("4"));
     // the output returns c before a: a is already an output of submod_1 (c used it)
-    g = gb_end(&b, "[{\"node\": \"c\"}, {\"node\": \"a\"}]", NULL);
+    g = tg_end(&b, "[{\"node\": \"c\"}, {\"node\": \"a\"}]", NULL);
     s = split_ops(g, CGS_SPLIT_MAGI, ATT, NULL);
     assert_int_equal(s->n_pieces, 2);
     check_piece(s, 0, "submod_1", true, "a", "x", "a");
@@ -217,21 +160,21 @@ static void test_only_splitting_ops(void **state)
  */
 static void test_symbols_through_shapes(void **state)
 {
-    struct gb b;
+    struct tgraph b;
     struct cgs_graph *g;
     struct cgs_split *s;
 
     (void)state;
-    gb_begin(&b, "\"s9\": {\"hint\": 4}, \"s10\": {\"hint\": 4}");
-    gb_ph(&b, "s9", SYMINT("s9"));
-    gb_ph(&b, "s10", SYMINT("s10"));
-    gb_ph(&b, "w", F32("4"));
-    gb_ph(&b, "x", F32("\"s9\", \"2*s10\""));
-    gb_call(&b, "a", RELU, "[{\"node\": \"w\"}]", F32("4"));
-    gb_call(&b, "m", "torch.mul", "[{\"node\": \"x\"}, {\"node\": \"a\"}]", F32("\"s9\", \"2*s10\""));
-    gb_call(&b, "t", ATT, "[{\"node\": \"m\"}]", F32("\"s9\", \"2*s10\""));
-    gb_call(&b, "u", RELU, "[{\"node\": \"t\"}]", F32("\"s9\", \"2*s10\""));
-    g = gb_end(&b, "{\"node\": \"u\"}", NULL);
+    tg_begin(&b, "dynamo", NULL, "\"s9\": {\"hint\": 4}, \"s10\": {\"hint\": 4}");
+    tg_ph(&b, "s9", TG_SYMINT("s9"));
+    tg_ph(&b, "s10", TG_SYMINT("s10"));
+    tg_ph(&b, "w", TG_F32("4"));
+    tg_ph(&b, "x", TG_F32("\"s9\", \"2*s10\""));
+    tg_call(&b, "a", RELU, "[{\"node\": \"w\"}]", TG_F32("4"));
+    tg_call(&b, "m", "torch.mul", "[{\"node\": \"x\"}, {\"node\": \"a\"}]", TG_F32("\"s9\", \"2*s10\""));
+    tg_call(&b, "t", ATT, "[{\"node\": \"m\"}]", TG_F32("\"s9\", \"2*s10\""));
+    tg_call(&b, "u", RELU, "[{\"node\": \"t\"}]", TG_F32("\"s9\", \"2*s10\""));
+    g = tg_end(&b, "{\"node\": \"u\"}", NULL);
     s = split_ops(g, CGS_SPLIT_MAGI, ATT, NULL);
     assert_int_equal(s->n_pieces, 3);
     check_piece(s, 0, "submod_0", false, "a,m", "w,x,s10,s9", "m");
@@ -253,18 +196,18 @@ static void test_symbols_through_shapes(void **state)
  */
 static void test_symbol_defined_by_node(void **state)
 {
-    struct gb b;
+    struct tgraph b;
     struct cgs_graph *g;
     struct cgs_split *s;
 
     (void)state;
-    gb_begin(&b, NULL);
-    gb_ph(&b, "x", F32("4"));
-    gb_node(&b, "n", "call_method", "item", "[{\"node\": \"x\"}]", NULL,
+    tg_begin(&b, "dynamo", NULL, NULL);
+    tg_ph(&b, "x", TG_F32("4"));
+    tg_node(&b, "n", "call_method", "item", "[{\"node\": \"x\"}]", NULL,
             "{\"symint\": \"u0\", \"hint\": null}");
-    gb_call(&b, "z", "torch.zeros", "[{\"node\": \"n\"}]", F32("\"u0\""));
-    gb_call(&b, "t", ATT, "[{\"node\": \"z\"}]", F32("\"u0\""));
-    g = gb_end(&b, "{\"node\": \"t\"}", NULL);
+    tg_call(&b, "z", "torch.zeros", "[{\"node\": \"n\"}]", TG_F32("\"u0\""));
+    tg_call(&b, "t", ATT, "[{\"node\": \"z\"}]", TG_F32("\"u0\""));
+    g = tg_end(&b, "{\"node\": \"t\"}", NULL);
     s = split_ops(g, CGS_SPLIT_MAGI, ATT, NULL);
     assert_int_equal(s->n_pieces, 2);
     check_piece(s, 0, "submod_0", false, "n,z", "x", "z,n");
@@ -285,21 +228,21 @@ static void test_symbol_defined_by_node(void **state)
 /* An output that is a placeholder is nobody's output; a value both used later and returned. */
 static void test_output_placeholder(void **state)
 {
-    struct gb b;
+    struct tgraph b;
     struct cgs_graph *g;
     struct cgs_split *s;
 
     (void)state;
-    gb_begin(&b, NULL);
-    gb_ph(&b, "x", F32("4"));
-    gb_ph(&b, "y", F32("4"));
-    gb_call(&b, "a", RELU, "[{\"node\": \"x\"}]", F32("4"));
-    gb_call(&b, "b", RELU, "[{\"node\": \"y\"}]", F32("4"));
-    gb_call(&b, "t", ATT, "[{\"node\": \"b\"}]", F32("4"));
+    tg_begin(&b, "dynamo", NULL, NULL);
+    tg_ph(&b, "x", TG_F32("4"));
+    tg_ph(&b, "y", TG_F32("4"));
+    tg_call(&b, "a", RELU, "[{\"node\": \"x\"}]", TG_F32("4"));
+    tg_call(&b, "b", RELU, "[{\"node\": \"y\"}]", TG_F32("4"));
+    tg_call(&b, "t", ATT, "[{\"node\": \"b\"}]", TG_F32("4"));
     // kwargs come after args in use order
-    gb_node(&b, "c", "call_function", "torch.add", "[{\"node\": \"t\"}]",
-            "{\"other\": {\"node\": \"a\"}}", F32("4"));
-    g = gb_end(&b, "[{\"node\": \"x\"}, {\"node\": \"c\"}, {\"node\": \"a\"}]", NULL);
+    tg_node(&b, "c", "call_function", "torch.add", "[{\"node\": \"t\"}]",
+            "{\"other\": {\"node\": \"a\"}}", TG_F32("4"));
+    g = tg_end(&b, "[{\"node\": \"x\"}, {\"node\": \"c\"}, {\"node\": \"a\"}]", NULL);
     s = split_ops(g, CGS_SPLIT_MAGI, ATT, NULL);
     assert_int_equal(s->n_pieces, 3);
     check_piece(s, 0, "submod_0", false, "a,b", "x,y", "b,a");
@@ -313,17 +256,17 @@ static void test_output_placeholder(void **state)
 /* A name that matches nothing is reported with near misses; the graph stays whole. */
 static void test_unknown_op_names(void **state)
 {
-    struct gb b;
+    struct tgraph b;
     struct cgs_graph *g;
     struct cgs_split *s;
 
     (void)state;
-    gb_begin(&b, NULL);
-    gb_ph(&b, "x", F32("4"));
-    gb_call(&b, "a", RELU, "[{\"node\": \"x\"}]", F32("4"));
-    gb_call(&b, "t", ATT, "[{\"node\": \"a\"}]", F32("4"));
-    gb_call(&b, "m", "aten.mm.default", "[{\"node\": \"t\"}, {\"node\": \"t\"}]", F32("4"));
-    g = gb_end(&b, "{\"node\": \"m\"}", NULL);
+    tg_begin(&b, "dynamo", NULL, NULL);
+    tg_ph(&b, "x", TG_F32("4"));
+    tg_call(&b, "a", RELU, "[{\"node\": \"x\"}]", TG_F32("4"));
+    tg_call(&b, "t", ATT, "[{\"node\": \"a\"}]", TG_F32("4"));
+    tg_call(&b, "m", "aten.mm.default", "[{\"node\": \"t\"}, {\"node\": \"t\"}]", TG_F32("4"));
+    g = tg_end(&b, "{\"node\": \"m\"}", NULL);
     s = split_ops(g, CGS_SPLIT_MAGI, "cgs.atention", "vllm.unified_attention");
     assert_int_equal(s->n_pieces, 1);
     check_piece(s, 0, "submod_0", false, "a,t,m", "x", "m");
@@ -376,19 +319,19 @@ static void test_op_matching(void **state)
 /* get_attr: a tensor attribute is a parameter, a module (a subgraph) is not. */
 static void test_get_attr(void **state)
 {
-    struct gb b;
+    struct tgraph b;
     struct cgs_graph *g;
     struct cgs_split *s;
 
     (void)state;
-    gb_begin(&b, NULL);
-    gb_ph(&b, "x", F32("4"));
-    gb_node(&b, "w", "get_attr", "w", NULL, NULL, F32("4"));
-    gb_node(&b, "body", "get_attr", "body", NULL, NULL, NULL);
-    gb_call(&b, "t", ATT, "[{\"node\": \"x\"}]", F32("4"));
-    gb_call(&b, "h", "torch.ops.higher_order.invoke_subgraph",
-            "[{\"node\": \"body\"}, \"body\", {\"node\": \"t\"}, {\"node\": \"w\"}]", F32("4"));
-    g = gb_end(&b, "{\"node\": \"h\"}",
+    tg_begin(&b, "dynamo", NULL, NULL);
+    tg_ph(&b, "x", TG_F32("4"));
+    tg_node(&b, "w", "get_attr", "w", NULL, NULL, TG_F32("4"));
+    tg_node(&b, "body", "get_attr", "body", NULL, NULL, NULL);
+    tg_call(&b, "t", ATT, "[{\"node\": \"x\"}]", TG_F32("4"));
+    tg_call(&b, "h", "torch.ops.higher_order.invoke_subgraph",
+            "[{\"node\": \"body\"}, \"body\", {\"node\": \"t\"}, {\"node\": \"w\"}]", TG_F32("4"));
+    g = tg_end(&b, "{\"node\": \"h\"}",
                ", \"subgraphs\": {\"body\": {\"nodes\": ["
                "{\"name\": \"p\", \"op\": \"placeholder\", \"target\": \"p\", \"args\": [], "
                "\"kwargs\": {}, \"val\": null}, {\"name\": \"q\", \"op\": \"placeholder\", "
@@ -405,22 +348,22 @@ static void test_get_attr(void **state)
 /* fusion: elementwise runs with one shape/dtype/device; each cut says why. */
 static void test_policy_fusion(void **state)
 {
-    struct gb b;
+    struct tgraph b;
     struct cgs_graph *g;
     struct cgs_split *s;
 
     (void)state;
-    gb_begin(&b, NULL);
-    gb_ph(&b, "x", F32("4, 4"));
-    gb_ph(&b, "y", F32("4"));
-    gb_call(&b, "a", RELU, "[{\"node\": \"x\"}]", F32("4, 4"));
-    gb_call(&b, "b", "aten.add.Tensor", "[{\"node\": \"a\"}, {\"node\": \"a\"}]", F32("4, 4"));
-    gb_call(&b, "c", "aten.mm.default", "[{\"node\": \"b\"}, {\"node\": \"b\"}]", F32("4, 4"));
-    gb_call(&b, "d", "aten.sigmoid.default", "[{\"node\": \"c\"}]", F32("4, 4"));
-    gb_call(&b, "e", "aten.add.Tensor", "[{\"node\": \"d\"}, {\"node\": \"y\"}]", F32("4, 4"));
-    gb_call(&b, "f", "aten.sum.default", "[{\"node\": \"e\"}]", F32("4"));
-    gb_call(&b, "h", "aten.relu.default", "[{\"node\": \"f\"}]", F32("4"));
-    g = gb_end(&b, "{\"node\": \"h\"}", NULL);
+    tg_begin(&b, "dynamo", NULL, NULL);
+    tg_ph(&b, "x", TG_F32("4, 4"));
+    tg_ph(&b, "y", TG_F32("4"));
+    tg_call(&b, "a", RELU, "[{\"node\": \"x\"}]", TG_F32("4, 4"));
+    tg_call(&b, "b", "aten.add.Tensor", "[{\"node\": \"a\"}, {\"node\": \"a\"}]", TG_F32("4, 4"));
+    tg_call(&b, "c", "aten.mm.default", "[{\"node\": \"b\"}, {\"node\": \"b\"}]", TG_F32("4, 4"));
+    tg_call(&b, "d", "aten.sigmoid.default", "[{\"node\": \"c\"}]", TG_F32("4, 4"));
+    tg_call(&b, "e", "aten.add.Tensor", "[{\"node\": \"d\"}, {\"node\": \"y\"}]", TG_F32("4, 4"));
+    tg_call(&b, "f", "aten.sum.default", "[{\"node\": \"e\"}]", TG_F32("4"));
+    tg_call(&b, "h", "aten.relu.default", "[{\"node\": \"f\"}]", TG_F32("4"));
+    g = tg_end(&b, "{\"node\": \"h\"}", NULL);
     s = split_ops(g, CGS_SPLIT_FUSION, NULL, NULL);
     assert_int_equal(s->n_pieces, 5);
     check_piece(s, 0, "submod_0", false, "a,b", "x", "b");
@@ -438,20 +381,20 @@ static void test_policy_fusion(void **state)
 /* device: a cut where values move to another device; the lint sees CPU work. */
 static void test_policy_device_and_lint(void **state)
 {
-    struct gb b;
+    struct tgraph b;
     struct cgs_graph *g;
     struct cgs_split *s;
     bool mut = false, fac = false;
 
     (void)state;
-    gb_begin(&b, NULL);
-    gb_ph(&b, "x", F32("4"));
-    gb_node(&b, "m", "call_method", "add_", "[{\"node\": \"x\"}, 1]", NULL, F32("4"));
-    gb_node(&b, "z", "call_function", "torch.zeros", "[4]", "{\"device\": {\"device\": \"cpu\"}}",
-            F32CPU("4"));
-    gb_node(&b, "c", "call_method", "cpu", "[{\"node\": \"m\"}]", NULL, F32CPU("4"));
-    gb_call(&b, "d", "torch.add", "[{\"node\": \"c\"}, {\"node\": \"z\"}]", F32CPU("4"));
-    g = gb_end(&b, "{\"node\": \"d\"}", NULL);
+    tg_begin(&b, "dynamo", NULL, NULL);
+    tg_ph(&b, "x", TG_F32("4"));
+    tg_node(&b, "m", "call_method", "add_", "[{\"node\": \"x\"}, 1]", NULL, TG_F32("4"));
+    tg_node(&b, "z", "call_function", "torch.zeros", "[4]", "{\"device\": {\"device\": \"cpu\"}}",
+            TG_F32_CPU("4"));
+    tg_node(&b, "c", "call_method", "cpu", "[{\"node\": \"m\"}]", NULL, TG_F32_CPU("4"));
+    tg_call(&b, "d", "torch.add", "[{\"node\": \"c\"}, {\"node\": \"z\"}]", TG_F32_CPU("4"));
+    g = tg_end(&b, "{\"node\": \"d\"}", NULL);
     s = split_ops(g, CGS_SPLIT_DEVICE, NULL, NULL);
     assert_int_equal(s->n_pieces, 2);
     check_piece(s, 0, "submod_0", false, "m", "x", "m");
@@ -462,12 +405,12 @@ static void test_policy_device_and_lint(void **state)
     cgs_graph_free(g);
 
     // the same graph under magi: one CUDA piece with CPU work in it
-    gb_begin(&b, NULL);
-    gb_ph(&b, "x", F32("4"));
-    gb_node(&b, "m", "call_method", "add_", "[{\"node\": \"x\"}, 1]", NULL, F32("4"));
-    gb_node(&b, "z", "call_function", "torch.zeros", "[4]", "{\"device\": {\"device\": \"cpu\"}}",
-            F32CPU("4"));
-    g = gb_end(&b, "[{\"node\": \"m\"}, {\"node\": \"z\"}]", NULL);
+    tg_begin(&b, "dynamo", NULL, NULL);
+    tg_ph(&b, "x", TG_F32("4"));
+    tg_node(&b, "m", "call_method", "add_", "[{\"node\": \"x\"}, 1]", NULL, TG_F32("4"));
+    tg_node(&b, "z", "call_function", "torch.zeros", "[4]", "{\"device\": {\"device\": \"cpu\"}}",
+            TG_F32_CPU("4"));
+    g = tg_end(&b, "[{\"node\": \"m\"}, {\"node\": \"z\"}]", NULL);
     s = split_ops(g, CGS_SPLIT_MAGI, ATT, NULL);
     assert_int_equal(s->n_pieces, 1);
     for (uint32_t i = 0; i < s->n_findings; i++) {
@@ -485,16 +428,16 @@ static void test_policy_device_and_lint(void **state)
 /* A size symbol no node binds: torch would raise KeyError; we warn and leave it out. */
 static void test_unbound_symbol(void **state)
 {
-    struct gb b;
+    struct tgraph b;
     struct cgs_graph *g;
     struct cgs_split *s;
     bool noted = false;
 
     (void)state;
-    gb_begin(&b, "\"s5\": {\"hint\": 4}");
-    gb_ph(&b, "x", F32("\"s5\""));
-    gb_call(&b, "t", ATT, "[{\"node\": \"x\"}]", F32("\"s5\""));
-    g = gb_end(&b, "{\"node\": \"t\"}", NULL);
+    tg_begin(&b, "dynamo", NULL, "\"s5\": {\"hint\": 4}");
+    tg_ph(&b, "x", TG_F32("\"s5\""));
+    tg_call(&b, "t", ATT, "[{\"node\": \"x\"}]", TG_F32("\"s5\""));
+    g = tg_end(&b, "{\"node\": \"t\"}", NULL);
     s = split_ops(g, CGS_SPLIT_MAGI, ATT, NULL);
     assert_int_equal(s->n_pieces, 1);
     check_piece(s, 0, "submod_1", true, "t", "x", "t");
@@ -508,23 +451,23 @@ static void test_unbound_symbol(void **state)
 /* fusion: a dtype change and a device change each end a region, with that rule. */
 static void test_policy_fusion_dtype_device(void **state)
 {
-    struct gb b;
+    struct tgraph b;
     struct cgs_graph *g;
     struct cgs_split *s;
 
     (void)state;
-    gb_begin(&b, NULL);
-    gb_ph(&b, "x", F32("4"));
-    gb_call(&b, "a", "aten.relu.default", "[{\"node\": \"x\"}]", F32("4"));
-    gb_call(&b, "h", "aten.neg.default", "[{\"node\": \"x\"}]",
+    tg_begin(&b, "dynamo", NULL, NULL);
+    tg_ph(&b, "x", TG_F32("4"));
+    tg_call(&b, "a", "aten.relu.default", "[{\"node\": \"x\"}]", TG_F32("4"));
+    tg_call(&b, "h", "aten.neg.default", "[{\"node\": \"x\"}]",
             "{\"dtype\": \"float16\", \"shape\": [4], \"device\": \"cuda:0\"}");
-    gb_ph(&b, "y", "{\"dtype\": \"float16\", \"shape\": [4], \"device\": \"cuda:0\"}");
-    gb_call(&b, "c", "aten.neg.default", "[{\"node\": \"y\"}]",
+    tg_ph(&b, "y", "{\"dtype\": \"float16\", \"shape\": [4], \"device\": \"cuda:0\"}");
+    tg_call(&b, "c", "aten.neg.default", "[{\"node\": \"y\"}]",
             "{\"dtype\": \"float16\", \"shape\": [4], \"device\": \"cuda:0\"}");
-    gb_ph(&b, "z", "{\"dtype\": \"float16\", \"shape\": [4], \"device\": \"cpu\"}");
-    gb_call(&b, "d", "aten.neg.default", "[{\"node\": \"z\"}]",
+    tg_ph(&b, "z", "{\"dtype\": \"float16\", \"shape\": [4], \"device\": \"cpu\"}");
+    tg_call(&b, "d", "aten.neg.default", "[{\"node\": \"z\"}]",
             "{\"dtype\": \"float16\", \"shape\": [4], \"device\": \"cpu\"}");
-    g = gb_end(&b, "[{\"node\": \"a\"}, {\"node\": \"h\"}, {\"node\": \"c\"}, "
+    g = tg_end(&b, "[{\"node\": \"a\"}, {\"node\": \"h\"}, {\"node\": \"c\"}, "
                    "{\"node\": \"d\"}]",
                NULL);
     s = split_ops(g, CGS_SPLIT_FUSION, NULL, NULL);
@@ -542,7 +485,7 @@ static void test_policy_fusion_dtype_device(void **state)
 
 static void test_bad_options(void **state)
 {
-    struct gb b;
+    struct tgraph b;
     struct cgs_graph *g;
     struct cgs_split *s = NULL;
     struct cgs_diag d = CGS_DIAG_INIT;
@@ -550,9 +493,9 @@ static void test_bad_options(void **state)
     const char *empty[1] = {""};
 
     (void)state;
-    gb_begin(&b, NULL);
-    gb_ph(&b, "x", F32("4"));
-    g = gb_end(&b, "{\"node\": \"x\"}", NULL);
+    tg_begin(&b, "dynamo", NULL, NULL);
+    tg_ph(&b, "x", TG_F32("4"));
+    g = tg_end(&b, "{\"node\": \"x\"}", NULL);
     assert_int_equal(cgs_split_run(g, &o, &s, &d), -CGS_E_INVAL);
     assert_null(s);
     o.ops = empty;
