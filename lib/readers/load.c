@@ -16,7 +16,7 @@
 
 static bool is_zip_magic(const unsigned char *m, size_t n)
 {
-    return n >= 4 && m[0] == 'P' && m[1] == 'K' && (m[2] == 3 || m[2] == 5);
+    return cgs_sniff(m, n < 8 ? n : 8, NULL) == CGS_IN_ZIP;
 }
 
 /* A file whose first bytes say it is something else than a graph: refused, naming what it is

@@ -809,23 +809,36 @@ int cgs_rank_from_name(const char *name)
 enum cgs_src_kind cgs_src_kind_guess(const char *name, const char *head, size_t len)
 {
     size_t i = 0;
+    /* a follower may see a file before its first line is whole: its name decides first */
     if (name && cgs_path_has_ext(name, ".jsonl"))
         return CGS_SRC_EVENTS;
     if (name && (cgs_path_has_ext(name, ".py") || strstr(name, "magi_compile_cache")))
         return CGS_SRC_CACHE_INDEX;
-    while (i < len && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
-        i++;
-    if (i < len && head[i] == '{') {
-        size_t j = i + 1;
-        while (j < len && (head[j] == ' ' || head[j] == '\n'))
-            j++;
-        if (j < len && (head[j] == '(' || head[j] == '}'))
-            return CGS_SRC_CACHE_INDEX;
-        return CGS_SRC_EVENTS;
-    }
-    if (cgs_glog_payload_at(head + i, len - i))
+    switch (cgs_sniff(head, len, name)) { /* lib/readers/sniff.h: what the content is */
+    case CGS_IN_TRACE_LOG:
         return CGS_SRC_TRACE;
-    return CGS_SRC_UNKNOWN;
+    case CGS_IN_CACHE_INDEX:
+        return CGS_SRC_CACHE_INDEX;
+    case CGS_IN_EVENTS:
+    case CGS_IN_GRAPH_JSON:
+    case CGS_IN_PROFILE_REPORT:
+    case CGS_IN_JSON:
+        /* an object: read as event lines (what is not one is counted), except "{}", an
+           index with no entry yet */
+        while (i < len && strchr(" \t\r\n", head[i]))
+            i++;
+        if (i < len && head[i] == '{') {
+            i++;
+            while (i < len && strchr(" \t\r\n", head[i]))
+                i++;
+            if (i < len && head[i] == '}')
+                return CGS_SRC_CACHE_INDEX;
+            return CGS_SRC_EVENTS;
+        }
+        return CGS_SRC_UNKNOWN;
+    default:
+        return CGS_SRC_UNKNOWN;
+    }
 }
 
 static void one_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, size_t n)

@@ -41,7 +41,7 @@ static uint32_t name_index(struct cgs_prof_trace *t, struct cgs_keymap *ix, uint
 
 bool cgs_prof_is_trace(const char *buf, size_t len)
 {
-    return len >= 8 && memcmp(buf, CGS_TRACE_MAGIC, 8) == 0;
+    return cgs_sniff(buf, len < 8 ? len : 8, NULL) == CGS_IN_CUPTI_TRACE;
 }
 
 static int bad(struct cgs_diag *d, const char *file, size_t off, const char *fmt, ...)
