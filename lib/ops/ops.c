@@ -233,3 +233,47 @@ bool cgs_target_is_builtin(const char *t)
 {
     return t && (!strncmp(t, "aten.", 5) || !strncmp(t, "prims.", 6) || !strncmp(t, "prim.", 5));
 }
+
+/* Whether one of target's dotted parts is one of names (NULL-terminated). */
+static bool has_part(const char *target, const char *const *names)
+{
+    for (const char *p = target; p && *p;) {
+        const char *e = strchr(p, '.');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        for (size_t i = 0; names[i]; i++)
+            if (strlen(names[i]) == n && !strncmp(p, names[i], n))
+                return true;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    return false;
+}
+
+bool cgs_op_target_makes_tensor(const char *t)
+{
+    static const char *const exact[] = {
+        "torch.empty", "torch.zeros",  "torch.ones",   "torch.full",
+        "torch.rand",  "torch.randn",  "torch.arange", "torch.tensor",
+        "aten.empty.memory_format", NULL,
+    };
+    static const char *const names[] = {"empty", "zeros", "ones", "full", NULL};
+    if (!t)
+        return false;
+    for (size_t i = 0; exact[i]; i++)
+        if (!strcmp(t, exact[i]))
+            return true;
+    /* MagiCompiler also takes any callable whose __name__ is one of names */
+    const char *last = strrchr(t, '.');
+    return !strncmp(t, "torch.", 6) && has_part(last ? last + 1 : t, names);
+}
+
+bool cgs_op_target_reads_data(const char *t)
+{
+    static const char *const names[] = {
+        "nonzero", "item", "unique", "unique_consecutive", "unique_dim", "_unique2",
+        "masked_select", "_local_scalar_dense", "tolist", "argwhere", "bincount",
+        "repeat_interleave", NULL,
+    };
+    return t && has_part(t, names);
+}

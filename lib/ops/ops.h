@@ -141,6 +141,16 @@ bool cgs_target_is_overload(const char *target);
  * prims), as opposed to a custom op's. */
 bool cgs_target_is_builtin(const char *target);
 
+/* Whether a call of target makes a new tensor from nothing (torch.empty, zeros, ones, full,
+ * rand, randn, arange, tensor, aten.empty.memory_format, and, as MagiCompiler takes them, any
+ * torch callable named empty, zeros, ones or full): where a piece's CPU factories are found. */
+bool cgs_op_target_makes_tensor(const char *target);
+
+/* Whether target reads tensor data on the host or sizes its result by it (nonzero, item, unique,
+ * masked_select, tolist, argwhere, bincount, repeat_interleave, ...: any target with such a
+ * dotted part): what a CUDA graph cannot capture. */
+bool cgs_op_target_reads_data(const char *target);
+
 /* Whether target has the given flags (all of them); false for unknown targets. */
 bool cgs_op_target_has(const char *target, unsigned flags);
 

@@ -85,26 +85,6 @@ bool cgs_split_op_matches(const char *name, const char *target)
     return cgs_op_name_matches(name, target);
 }
 
-/* Whether one dot-separated component of target equals one of names[]. */
-static bool target_has_atom(const char *target, const char *const *names)
-{
-    const char *p = target;
-
-    if (!target)
-        return false;
-    while (*p) {
-        const char *e = strchr(p, '.');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        for (size_t i = 0; names[i]; i++)
-            if (strlen(names[i]) == n && !strncmp(p, names[i], n))
-                return true;
-        if (!e)
-            break;
-        p = e + 1;
-    }
-    return false;
-}
-
 /*
  * Operator traits the fusion policy and the lint need come from the op registry (lib/ops/ops.h),
  * which holds every operator torch 2.11 has; a target it does not know has none.
@@ -184,8 +164,6 @@ enum {
     T_KNOWN = 1 << 8,
 };
 
-static bool is_factory_target(const char *t);
-static bool is_data_dependent_target(const char *t);
 
 /* The traits of a call node's target (0 for placeholders, get_attr, output, modules). */
 /*
@@ -223,9 +201,9 @@ static uintptr_t target_info(struct caches *c, const struct cgs_node *n)
         if (inplace)
             t |= T_INPLACE;
     }
-    if (n->op == CGS_NODE_CALL_FUNCTION && is_factory_target(n->target))
+    if (n->op == CGS_NODE_CALL_FUNCTION && cgs_op_target_makes_tensor(n->target))
         t |= T_FACTORY;
-    if (is_data_dependent_target(n->target))
+    if (cgs_op_target_reads_data(n->target))
         t |= T_DATA_DEPENDENT;
     if (cgs_op_target_has(n->target, CGS_OPF_GLOBAL_STATE))
         t |= T_GLOBAL_STATE;
@@ -1136,32 +1114,6 @@ static const char *arg_device(const struct cgs_arg *a)
     if (a->kind == CGS_ARG_DEVICE || a->kind == CGS_ARG_STR)
         return a->u.s;
     return NULL;
-}
-
-static bool is_factory_target(const char *t)
-{
-    static const char *const exact[] = {
-        "torch.empty", "torch.zeros",  "torch.ones",   "torch.full",
-        "torch.rand",  "torch.randn",  "torch.arange", "torch.tensor",
-        "aten.empty.memory_format", NULL,
-    };
-    static const char *const names[] = {"empty", "zeros", "ones", "full", NULL};
-
-    for (size_t i = 0; exact[i]; i++)
-        if (!strcmp(t, exact[i]))
-            return true;
-    // MagiCompiler also takes any callable whose __name__ is one of names
-    return !strncmp(t, "torch.", 6) ? target_has_atom(last_atom(t), names) : false;
-}
-
-static bool is_data_dependent_target(const char *t)
-{
-    static const char *const data_dep[] = {
-        "nonzero", "item", "unique", "unique_consecutive", "unique_dim", "_unique2",
-        "masked_select", "_local_scalar_dense", "tolist", "argwhere", "bincount",
-        "repeat_interleave", NULL,
-    };
-    return target_has_atom(t, data_dep);
 }
 
 /* Follow views back from n to a placeholder; NULL when n is not a view of a graph input. */
