@@ -216,7 +216,7 @@ $(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(LIBVIZ) $(LIBCGS)
 		-fsanitize=fuzzer -o $@ $< $(LIBVIZ) $(LIBCGS) $(LIB_LIBS)
 fuzz-bins: $(FUZZ_NAMES:%=$(B)/fuzz/fuzz-%)
 fuzz:
-	@$(MAKE) --no-print-directory B=build-fuzz CC=$(FUZZ_CC) SANITIZE=address,undefined \
+	@$(MAKE) --no-print-directory B=build-fuzz CC=$(FUZZ_CC) SANITIZE=address,undefined,float-cast-overflow \
 		OPT=-O1 CFLAGS="-O1 -g -fsanitize=fuzzer-no-link" fuzz-bins
 	@sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
@@ -230,7 +230,7 @@ valgrind: $(BIN) $(TEST_BIN)
 	@CGSCOPE=$(abspath $(BIN)) FIXTURES=$(FIXTURES) VALGRIND=1 sh tests/run-tests.sh $(TEST_BIN)
 
 asan:
-	$(MAKE) SANITIZE=address,undefined OPT=-O1 test
+	$(MAKE) SANITIZE=address,undefined,float-cast-overflow OPT=-O1 test
 
 # make coverage: the test suite on a gcov build (build-cov), then line coverage per file
 coverage:

@@ -420,6 +420,61 @@ static void golden_graph(const char *path, void *ud)
     cgs_graph_free(g);
 }
 
+/* The declaration grammar's edges (issue 26, item 9): positions and dims past int32 are
+ * refused, not wrapped; two constant dims read as two; torch.library's "::" is accepted. */
+static void test_declaration_edges(void **state)
+{
+    static const struct {
+        const char *text;
+        const char *err; /* NULL: it parses */
+    } cases[] = {
+        {"a.x: like 4294967296\n", "argument position from 0 to 1023"},
+        {"a.x: like 0 dim 4294967295 = 3\n", "dim from -64 to 63"},
+        {"a.x: like 0 dim 0 = 1 dim 4294967296\n", "dim from -64 to 63"},
+        {"a.x: like 0 dim 0 = 4 dim 1 = 8\n", NULL},
+        {"a.x: like 0 dim 0 = 1 dim 1\n", NULL},
+        {"cgs::attention: like 0\n", NULL},
+        {"a.x: like 0, like 0, like 0, like 0, like 0, like name, like 0, like 0, like 0\n",
+         "too many outputs"},
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct cgs_opdecls ds = {0};
+        struct cgs_diag d = CGS_DIAG_INIT;
+        int rc = cgs_opdecls_parse(&ds, cases[i].text, "t.ops", &d);
+        if (cases[i].err) {
+            assert_int_not_equal(rc, 0);
+            if (!strstr(d.msg, cases[i].err))
+                fail_msg("%s: got '%s'", cases[i].text, d.msg);
+        } else if (rc) {
+            fail_msg("%s: refused: %s", cases[i].text, d.msg);
+        }
+        cgs_opdecls_free(&ds);
+    }
+    /* what they mean */
+    struct cgs_opdecls ds = {0};
+    struct cgs_diag d = CGS_DIAG_INIT;
+    assert_int_equal(cgs_opdecls_parse(&ds, "a.x: like 0 dim 0 = 4 dim 1 = 8\n"
+                                            "a.y: like 0 dim 0 = 1 dim 1\n"
+                                            "cgs::attention: like 2\n", "t.ops", &d), 0);
+    const struct cgs_decl *x = cgs_opdecls_find(&ds, "a.x.default");
+    assert_non_null(x);
+    assert_int_equal(x->outs[0].n_mods, 2);
+    assert_false(x->outs[0].mods[0].from_arg);
+    assert_int_equal(x->outs[0].mods[0].size, 4);
+    assert_int_equal(x->outs[0].mods[1].dim, 1);
+    assert_int_equal(x->outs[0].mods[1].size, 8);
+    const struct cgs_decl *y = cgs_opdecls_find(&ds, "a.y");
+    assert_non_null(y);
+    assert_true(y->outs[0].mods[0].from_arg);
+    assert_int_equal(y->outs[0].mods[0].of.pos, 1);
+    assert_int_equal(y->outs[0].mods[0].of_dim, 1);
+    const struct cgs_decl *a = cgs_opdecls_find(&ds, "cgs.attention.default");
+    assert_non_null(a);
+    assert_int_equal(a->outs[0].like.pos, 2);
+    cgs_opdecls_free(&ds);
+}
+
 static void test_golden_fixtures(void **state)
 {
     int graphs, bad = 0;
@@ -443,6 +498,7 @@ int main(void)
         cmocka_unit_test(test_status_names),
         cmocka_unit_test(test_every_rule_survives_odd_args),
         cmocka_unit_test(test_golden_fixtures),
+        cmocka_unit_test(test_declaration_edges),
     };
 
     int rc = cmocka_run_group_tests_name("shapes", tests, NULL, NULL);

@@ -626,6 +626,34 @@ static int write_all(int fd, const void *data, size_t len)
     return 0;
 }
 
+/* The path a chain of symbolic links from path ends at (which need not exist), into out. */
+static bool link_target(const char *path, char *out, size_t n)
+{
+    char cur[PATH_MAX], next[PATH_MAX];
+    struct stat st;
+    if (snprintf(cur, sizeof(cur), "%s", path) >= (int)sizeof(cur))
+        return false;
+    for (int hops = 0; hops < 40; hops++) {
+        ssize_t k;
+        if (lstat(cur, &st) || !S_ISLNK(st.st_mode))
+            return snprintf(out, n, "%s", cur) < (int)n;
+        k = readlink(cur, next, sizeof(next) - 1);
+        if (k < 0)
+            return false;
+        next[k] = '\0';
+        if (next[0] == '/') {
+            memcpy(cur, next, (size_t)k + 1);
+        } else {
+            char *slash = strrchr(cur, '/');
+            size_t dir = slash ? (size_t)(slash - cur) + 1 : 0;
+            if (dir + (size_t)k + 1 > sizeof(cur))
+                return false;
+            memcpy(cur + dir, next, (size_t)k + 1);
+        }
+    }
+    return false;
+}
+
 int cli_write_file(const char *path, const void *data, size_t len)
 {
     struct stat st;
@@ -637,8 +665,14 @@ int cli_write_file(const char *path, const void *data, size_t len)
         return cli_error("cannot write '%s': it is a folder", path), -1;
     if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
         // a FIFO, a terminal, /dev/stdout, /dev/null: written through, as they are; a
-        // rename would replace them with a regular file
-        int fd = open(path, O_WRONLY | O_CLOEXEC);
+        // rename would replace them with a regular file. A FIFO nobody reads is refused, not
+        // waited on (opened without blocking, then written blocking).
+        int fd = open(path, O_WRONLY | O_CLOEXEC | (S_ISFIFO(st.st_mode) ? O_NONBLOCK : 0));
+        if (fd < 0 && errno == ENXIO)
+            return cli_error("cannot write '%s': it is a FIFO that nothing reads (start its "
+                             "reader first)", path), -1;
+        if (fd >= 0 && S_ISFIFO(st.st_mode))
+            (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
         if (fd < 0 || write_all(fd, data, len) < 0) {
             cli_error("cannot write '%s': %s", path, strerror(errno));
             if (fd >= 0)
@@ -649,9 +683,17 @@ int cli_write_file(const char *path, const void *data, size_t len)
             return cli_error("cannot write '%s': %s", path, strerror(errno)), -1;
         return 0;
     }
-    // a symlink: the file it points at is replaced (atomically, beside it), not the link
-    if (!lstat(path, &st) && S_ISLNK(st.st_mode) && realpath(path, resolved))
-        target = resolved;
+    // a symlink: the file it points at is replaced (atomically, beside it), not the link; a
+    // dangling one gets the file it names made
+    if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+        if (realpath(path, resolved))
+            target = resolved;
+        else if (link_target(path, resolved, sizeof(resolved)))
+            target = resolved;
+        else
+            return cli_error("cannot write '%s': a symbolic link that leads nowhere (a loop, or "
+                             "a target longer than a path)", path), -1;
+    }
     tmp = cli_tmp_begin(target);
     if (!tmp)
         return -1;

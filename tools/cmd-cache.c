@@ -116,13 +116,12 @@ static int list_index(int argc, char **argv, bool json)
             if (en->dynamic)
                 cJSON_AddNullToObject(o, "runtime_shape");
             else
-                cJSON_AddNumberToObject(o, "runtime_shape", (double)en->runtime_shape);
-            cJSON_AddNumberToObject(o, "graph_index", (double)en->graph_index);
+                cgs_json_add_int(o, "runtime_shape", en->runtime_shape);
+            cgs_json_add_int(o, "graph_index", en->graph_index);
             cJSON_AddStringToObject(o, "backend", en->backend);
             cJSON_AddStringToObject(o, "key", en->key);
             cJSON_AddStringToObject(o, "path", en->path);
-            cJSON_AddNumberToObject(o, "restart_analysis_count",
-                                    (double)en->restart_analysis_count);
+            cgs_json_add_int(o, "restart_analysis_count", en->restart_analysis_count);
             cJSON_AddItemToArray(a, o);
         }
         cli_print_json(doc);

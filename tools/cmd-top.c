@@ -199,13 +199,13 @@ static cJSON *top_json(const struct cgs_follow *f)
         const struct cgs_dash_row *r = d->rows[i];
         cJSON *o = cJSON_CreateObject();
         if (r->has_graph_index)
-            cJSON_AddNumberToObject(o, "graph_index", (double)r->graph_index);
+            cgs_json_add_int(o, "graph_index", r->graph_index);
         else
             cJSON_AddNullToObject(o, "graph_index");
         if (r->trace || r->dynamic)
             cJSON_AddNullToObject(o, "runtime_shape");
         else
-            cJSON_AddNumberToObject(o, "runtime_shape", (double)r->runtime_shape);
+            cgs_json_add_int(o, "runtime_shape", r->runtime_shape);
         add_str_or_null(o, "backend", r->backend);
         add_str_or_null(o, "compile_id", r->compile_id);
         cJSON_AddStringToObject(o, "source", r->source < d->n_sources ? d->sources[r->source] : "");

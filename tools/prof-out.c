@@ -73,6 +73,11 @@ int cli_prof_load(const char *const *paths, size_t n, struct cli_prof_set *set)
                 !strncmp(names[k - 1], names[k], strlen(names[k - 1])))
                 continue;
             snprintf(path, sizeof(path), "%s/%s", paths[i], names[k]);
+            if (stat(path, &st) || !S_ISREG(st.st_mode)) {
+                /* a FIFO or a device named like a trace: reading it could wait forever */
+                cli_file_warn(path, "not a regular file: skipped");
+                continue;
+            }
             rc = load_one(path, set, &alloc);
             found++;
         }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lib/base/arena.h"
+#include "lib/base/utf8.h"
 #include "lib/readers/load.h"
 
 void cgs_jscan_init(struct cgs_jscan *s, const char *buf, size_t len, const char *end_name)
@@ -92,25 +93,9 @@ static const unsigned char escape_ok[256] = {
     ['n'] = 1, ['r'] = 1,  ['t'] = 1,  ['u'] = 1,
 };
 
-/* The length of the valid UTF-8 sequence at b[p] (a byte >= 0x80), 0 when it is not valid
-   (overlong forms, surrogates and code points past U+10FFFF are not). */
 static size_t utf8_len(const unsigned char *b, size_t p, size_t len)
 {
-    unsigned char c = b[p];
-    size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
-    uint32_t cp;
-    if (!n || c > 0xF4 || p + n > len)
-        return 0;
-    cp = c & (0x7F >> n);
-    for (size_t i = 1; i < n; i++) {
-        if ((b[p + i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (b[p + i] & 0x3F);
-    }
-    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-        (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return n;
+    return cgs_utf8_len(b, p, len);
 }
 
 static int hex4(const char *s, size_t p, size_t len, unsigned *v)

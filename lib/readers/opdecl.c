@@ -3,6 +3,8 @@
  */
 #include "lib/readers/opdecl.h"
 
+_Static_assert(CGS_MAX_NDIM == 64, "the messages say dims go from -64 to 63");
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -37,7 +39,7 @@ static bool at_end(struct cur *c)
     return !*c->p || *c->p == '\n' || *c->p == '#' || *c->p == '\r';
 }
 
-/* A word: letters, digits, '_', '.', ':' (torch.library names use "::"), '-'. */
+/* A word: letters, digits, '_', '.', '-' (an operator's name also takes "::": target_word). */
 static size_t word(struct cur *c, char *out, size_t n)
 {
     size_t k = 0;
@@ -79,17 +81,47 @@ static int integer(struct cur *c, int64_t *v, const char *what)
     return 0;
 }
 
+/* The operator's name: a word, where "::" (torch.library's spelling, `mylib::op`) stands for
+ * the graph's "." */
+static size_t target_word(struct cur *c, char *out, size_t n)
+{
+    size_t k = 0;
+    skip_blanks(c);
+    for (;;) {
+        if (isalnum((unsigned char)*c->p) || *c->p == '_' || *c->p == '.' || *c->p == '-') {
+            if (k + 1 < n)
+                out[k++] = *c->p;
+            c->p++;
+        } else if (c->p[0] == ':' && c->p[1] == ':' && k) {
+            if (k + 1 < n)
+                out[k++] = '.';
+            c->p += 2;
+        } else {
+            break;
+        }
+    }
+    out[k] = 0;
+    return k;
+}
+
 static int arg_ref(struct cur *c, struct cgs_decl_ref *r, struct cgs_opdecls *ds)
 {
     char buf[128], *end;
     const char *start;
+    long pos;
 
     (void)ds;
     skip_blanks(c);
     start = c->p;
     if (!word(c, buf, sizeof(buf)))
         return fail(c, "expected an argument (a position or a keyword name)");
-    r->pos = (int32_t)strtol(buf, &end, 10);
+    errno = 0;
+    pos = strtol(buf, &end, 10);
+    if (!*end && (errno || pos > CGS_DECL_MAX_ARG)) {
+        c->p = start;
+        return fail(c, "expected an argument position from 0 to " CGS_DECL_MAX_ARG_TEXT);
+    }
+    r->pos = (int32_t)pos;
     if (*end || r->pos < 0) {
         if (!isalpha((unsigned char)buf[0]) && buf[0] != '_') {
             c->p = start;
@@ -139,6 +171,8 @@ static int parse_out(struct cur *c, struct cgs_decl_out *o, struct cgs_opdecls *
             m->kind = CGS_DECL_DIM;
             if (integer(c, &v, "a dim number"))
                 return -CGS_E_SCHEMA;
+            if (v < -CGS_MAX_NDIM || v >= CGS_MAX_NDIM)
+                return fail(c, "expected a dim from -64 to 63");
             m->dim = (int32_t)v;
             skip_blanks(c);
             if (*c->p != '=')
@@ -152,11 +186,26 @@ static int parse_out(struct cur *c, struct cgs_decl_out *o, struct cgs_opdecls *
                 memset(&r, 0, sizeof(r));
                 if (arg_ref(c, &r, ds))
                     return -CGS_E_SCHEMA;
-                if (keyword(c, "dim")) {
+                const char *dim_kw = c->p;
+                bool of_arg = keyword(c, "dim");
+                if (of_arg) {
+                    /* "4 dim 1 = 8" is the size 4, then the next modifier "dim 1 = 8" */
+                    const char *after = c->p;
+                    int64_t peek;
+                    struct cgs_diag *keep = c->d, quiet = CGS_DIAG_INIT;
+                    c->d = &quiet;
+                    if (!integer(c, &peek, "") && (skip_blanks(c), *c->p == '='))
+                        of_arg = false;
+                    c->d = keep;
+                    c->p = of_arg ? after : dim_kw;
+                }
+                if (of_arg) {
                     m->from_arg = true;
                     m->of = r;
                     if (integer(c, &v, "the dim of the argument"))
                         return -CGS_E_SCHEMA;
+                    if (v < -CGS_MAX_NDIM || v >= CGS_MAX_NDIM)
+                        return fail(c, "expected a dim from -64 to 63");
                     m->of_dim = (int32_t)v;
                 } else {
                     free((char *)r.name);
@@ -199,7 +248,7 @@ int cgs_opdecls_parse(struct cgs_opdecls *ds, const char *text, const char *name
 
         memset(&dc, 0, sizeof(dc));
         if (!at_end(&c)) {
-            if (!word(&c, target, sizeof(target)))
+            if (!target_word(&c, target, sizeof(target)))
                 return fail(&c, "expected an operator name (TARGET: OUTPUT)");
             skip_blanks(&c);
             if (*c.p != ':')
@@ -208,8 +257,10 @@ int cgs_opdecls_parse(struct cgs_opdecls *ds, const char *text, const char *name
             dc.file = name;
             dc.line = c.line;
             for (;;) {
-                if (dc.n_outs == CGS_DECL_OUTS)
+                if (dc.n_outs == CGS_DECL_OUTS) {
+                    free_decl(&dc);
                     return fail(&c, "too many outputs (8 at most)");
+                }
                 rc = parse_out(&c, &dc.outs[dc.n_outs], ds);
                 if (rc) {
                     free_decl(&dc);

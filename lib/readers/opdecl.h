@@ -37,6 +37,9 @@
 
 #define CGS_DECL_MODS 8
 #define CGS_DECL_OUTS 8
+/* the highest argument position a declaration may name */
+#define CGS_DECL_MAX_ARG 1023
+#define CGS_DECL_MAX_ARG_TEXT "1023"
 
 struct cgs_decl_ref {
     int32_t pos;      /* argument position, or -1 when named */

@@ -192,8 +192,15 @@ static cJSON *number(struct pl *P)
         } else
             break;
     }
-    if (P->p - start >= sizeof(text) || P->p == start) {
+    if (P->p == start || (P->p - start == 1 && (P->s[start] == '-' || P->s[start] == '+'))) {
+        P->p = start;
         fail(P, start, "expected a number, got %s", here(P));
+        return NULL;
+    }
+    if (P->p - start >= sizeof(text)) {
+        fail(P, start, "%s of %zu characters: %s", is_float ? "a number" : "an integer",
+             P->p - start, is_float ? "longer than any number a cache index holds"
+                                    : "it does not fit in 64 bits");
         return NULL;
     }
     {
@@ -221,6 +228,17 @@ static cJSON *number(struct pl *P)
             return NULL;
         }
         item = cJSON_CreateNumber((double)v);
+        if (item) {
+            /* its exact text (as the JSON core gives numbers: lib/readers/json-scan.h), so that
+               integers past 2^53 read exactly and floats are told from integers */
+            char *t = cJSON_malloc(32);
+            if (!t) {
+                cJSON_Delete(item);
+                return NULL;
+            }
+            snprintf(t, 32, "%lld", v);
+            item->valuestring = t;
+        }
         return item;
     }
 }

@@ -153,16 +153,18 @@ static struct cgs_dash_row *event_row(struct cgs_dash *d, const struct cgs_feed 
                                       int64_t gi, bool dynamic, int64_t shape,
                                       const char *backend, const char *piece)
 {
-    char key[512];
+    struct cgs_buf key = CGS_BUF_INIT;
     bool made;
     struct cgs_dash_row *r;
     int rank = f->rank;
     uint32_t src = source_of(d, f);
-    // a piece without a graph_index (a splitting piece, run eagerly) is a row of its own
-    snprintf(key, sizeof(key), "e|%u|%d|%d|%lld|%d|%lld|%.200s|%.200s", src, rank, has_gi,
-             (long long)gi, dynamic, (long long)(dynamic ? 0 : shape), backend ? backend : "",
-             !has_gi && piece ? piece : "");
-    r = row_for(d, key, &made);
+    const char *b = backend ? backend : "", *pc = !has_gi && piece ? piece : "";
+    // a piece without a graph_index (a splitting piece, run eagerly) is a row of its own; the
+    // names are whole and length-prefixed, so no byte of one can be taken for a separator
+    cgs_buf_addf(&key, "e|%u|%d|%d|%lld|%d|%lld|%zu:%s|%zu:%s", src, rank, has_gi, (long long)gi,
+                 dynamic, (long long)(dynamic ? 0 : shape), strlen(b), b, strlen(pc), pc);
+    r = row_for(d, key.buf, &made);
+    cgs_buf_release(&key);
     if (r && made) {
         r->source = src;
         r->piece = !has_gi ? xstrdup0(piece) : NULL;
@@ -186,12 +188,13 @@ static long frame_compile_of(const char *cid)
 static struct cgs_dash_row *trace_row(struct cgs_dash *d, const struct cgs_feed *f,
                                       const char *cid)
 {
-    char key[300];
+    struct cgs_buf key = CGS_BUF_INIT;
     bool made;
     struct cgs_dash_row *r;
     uint32_t src = source_of(d, f);
-    snprintf(key, sizeof(key), "t|%u|%d|%.256s", src, f->rank, cid);
-    r = row_for(d, key, &made);
+    cgs_buf_addf(&key, "t|%u|%d|%s", src, f->rank, cid);
+    r = row_for(d, key.buf, &made);
+    cgs_buf_release(&key);
     if (r && made) {
         r->trace = true;
         r->source = src;
@@ -276,10 +279,12 @@ static bool jint(const cJSON *o, const char *k, int64_t *v, bool *is_null)
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
     if (is_null)
         *is_null = cJSON_IsNull(x);
+    if (cgs_json_number_int(x, v)) /* exact, from its text */
+        return true;
     if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble) ||
         fabs(x->valuedouble) > 9007199254740992.0)
         return false;
-    *v = (int64_t)x->valuedouble;
+    *v = (int64_t)x->valuedouble; /* 4.0: an integer written as a float */
     return true;
 }
 
@@ -701,6 +706,15 @@ char *cgs_dash_decode_reasons(const char *payload)
 static void index_text(struct cgs_dash *d, struct cgs_feed *f)
 {
     struct cgs_diag e = CGS_DIAG_INIT;
+    if (f->too_big) {
+        char msg[160];
+        f->too_big = false;
+        f->line_no = 1;
+        snprintf(msg, sizeof(msg), "the index is larger than %zu MiB, the most cgscope reads: "
+                 "none of it was read", CGS_DASH_MAX_PAYLOAD >> 20);
+        bad_line(d, f, msg);
+        return;
+    }
     if (!f->text_len)
         return;
     char why[256];
@@ -740,15 +754,28 @@ static void index_text(struct cgs_dash *d, struct cgs_feed *f)
         struct cgs_dash_entry *en;
         struct cgs_dash_row *r;
         entry++;
+        int64_t shape = 0, gi = 0, restarts = 0;
+        const char *bad = NULL;
         if (!cJSON_IsArray(k) || cJSON_GetArraySize(k) != 3 || !cJSON_IsArray(val) ||
             cJSON_GetArraySize(val) < 2 || !(cJSON_IsNull(ks) || cJSON_IsNumber(ks)) ||
             !cJSON_IsNumber(kg) || !cJSON_IsString(kb) || !cJSON_IsString(vk) ||
-            !cJSON_IsString(vp) || (vr && !cJSON_IsNumber(vr))) {
+            !cJSON_IsString(vp) || (vr && !cJSON_IsNumber(vr)))
+            bad = "expected (runtime_shape, graph_index, backend): (key, path, "
+                  "restart_analysis_count)";
+        else if ((!cJSON_IsNull(ks) && !cgs_json_number_int(ks, &shape)) ||
+                 !cgs_json_number_int(kg, &gi) || (vr && !cgs_json_number_int(vr, &restarts)))
+            bad = "runtime_shape, graph_index and restart_analysis_count are integers "
+                  "(of 64 bits)";
+        else if (shape < 0 || gi < 0)
+            bad = "runtime_shape and graph_index are not negative";
+        else if (restarts < 0 || restarts > CGS_DASH_MAX_RESTARTS)
+            bad = "restart_analysis_count is from 0 to " CGS_STR(CGS_DASH_MAX_RESTARTS)
+                  " (Dynamo restarts a frame's analysis a few times, not more)";
+        if (bad) {
             uint32_t line = 1, col = 1;
             cgs_text_position(f->text, f->text_len, cgs_pylit_offset(pair), &line, &col);
-            snprintf(why, sizeof(why), "entry %llu (column %u): expected (runtime_shape, "
-                     "graph_index, backend): (key, path, restart_analysis_count)",
-                     (unsigned long long)entry, col);
+            snprintf(why, sizeof(why), "entry %llu (column %u): %s", (unsigned long long)entry,
+                     col, bad);
             f->line_no = line;
             bad_line(d, f, why);
             continue;
@@ -759,12 +786,12 @@ static void index_text(struct cgs_dash *d, struct cgs_feed *f)
         en = &d->entries[d->n_entries++];
         memset(en, 0, sizeof(*en));
         en->dynamic = cJSON_IsNull(ks);
-        en->runtime_shape = en->dynamic ? 0 : (int64_t)ks->valuedouble;
-        en->graph_index = (int64_t)kg->valuedouble;
+        en->runtime_shape = shape;
+        en->graph_index = gi;
         en->backend = cgs_xstrdup(kb->valuestring);
         en->key = cgs_xstrdup(vk->valuestring);
         en->path = cgs_xstrdup(vp->valuestring);
-        en->restart_analysis_count = vr ? (int64_t)vr->valuedouble : 0;
+        en->restart_analysis_count = restarts;
         r = event_row(d, f, true, en->graph_index, en->dynamic, en->runtime_shape,
                       en->backend, NULL);
         if (r) {
@@ -871,8 +898,10 @@ void cgs_feed_data(struct cgs_dash *d, struct cgs_feed *f, const char *data, siz
     if (f->kind == CGS_SRC_UNKNOWN && !f->line_len && len)
         f->kind = cgs_src_kind_guess(f->name, data, len);
     if (f->kind == CGS_SRC_CACHE_INDEX) {
-        if (f->text_len + len + 1 > CGS_DASH_MAX_PAYLOAD)
+        if (f->too_big || f->text_len + len + 1 > CGS_DASH_MAX_PAYLOAD) {
+            f->too_big = true; /* nothing more is kept; said when the text is read */
             return;
+        }
         CGS_ALLOC_GROW(f->text, f->text_len + len + 1, f->text_alloc);
         memcpy(f->text + f->text_len, data, len);
         f->text_len += len;

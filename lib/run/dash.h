@@ -18,6 +18,11 @@
 #ifndef CGS_DASH_H
 #define CGS_DASH_H
 
+/* the most analysis restarts an index entry may record (each is an event of `cache simulate`) */
+#define CGS_DASH_MAX_RESTARTS 10000
+#define CGS_STR_(x) #x
+#define CGS_STR(x) CGS_STR_(x)
+
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -125,7 +130,8 @@ struct cgs_feed {
     uint64_t line_no;
     char *line;             /* a line not yet ended by '\n' */
     size_t line_len, line_alloc;
-    bool skipping;          /* inside an over-long line */
+    bool skipping;
+    bool too_big; /* an index past CGS_DASH_MAX_PAYLOAD: none of it is read */          /* inside an over-long line */
     /* trace: the record waiting for its payload lines */
     cJSON *pending;
     char *payload;

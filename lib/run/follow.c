@@ -399,10 +399,14 @@ uint64_t cgs_follow_verdict(const struct cgs_follow *f, unsigned want, const cha
             snprintf(msg, sizeof(msg), "is empty (expected %s)", wanted);
             warn(name, msg, ctx);
         } else if (!x->feed.records) {
-            snprintf(msg, sizeof(msg), "nothing in it could be read as %s (it looks like "
-                     "%s)", wanted, x->feed.kind != CGS_SRC_UNKNOWN
-                                              ? src_what(x->feed.kind)
-                                              : cgs_input_kind_what(x->sniffed));
+            int k = snprintf(msg, sizeof(msg), "nothing in it could be read as %s (it looks like "
+                             "%s)", wanted, x->feed.kind != CGS_SRC_UNKNOWN
+                                                      ? src_what(x->feed.kind)
+                                                      : cgs_input_kind_what(x->sniffed));
+            if (f->dash && f->dash->bad_lines && f->dash->first_bad[0] && k > 0 &&
+                (size_t)k < sizeof(msg))
+                snprintf(msg + k, sizeof(msg) - (size_t)k, "; the first line refused: %s",
+                         f->dash->first_bad);
             warn(name, msg, ctx);
         } else if (!right) {
             snprintf(msg, sizeof(msg), "is %s, not %s: nothing in it answers this "

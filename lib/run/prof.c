@@ -390,20 +390,13 @@ static int ev_cmp(const void *a, const void *b)
     return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-struct tstack {
-    uint32_t tid;
-    uint32_t *v; /* range indexes */
-    size_t n, a;
-};
-
 /* For each launch with no range on its own thread: the range (index + 1) most recently pushed
  * among those open on any thread at the call, or 0. */
 static uint32_t *any_thread_ranges(const struct cgs_prof_trace *t)
 {
     uint32_t *out = cgs_xcalloc(t->n_launches + 1, sizeof(*out));
-    size_t n = 0, nts = 0;
+    size_t n = 0;
     struct ev *e;
-    struct tstack *ts = NULL;
 
     for (size_t i = 0; i < t->n_launches; i++)
         n += t->launches[i].uid == 0;
@@ -420,51 +413,27 @@ static uint32_t *any_thread_ranges(const struct cgs_prof_trace *t)
         if (t->launches[i].uid == 0)
             e[n++] = (struct ev){t->launches[i].ts, 1, (uint32_t)i};
     qsort(e, n, sizeof(*e), ev_cmp);
+    /* The answer is the most recently pushed range still open, on whichever thread (each
+     * thread's innermost range is its latest push): one stack of every push in sweep order,
+     * whose closed entries are dropped when they come to the top. Linear in the events. */
+    uint8_t *state = cgs_xcalloc(t->n_ranges, 1); /* 0 not pushed yet, 1 open, 2 closed */
+    uint32_t *open = cgs_xmalloc(cgs_array_bytes(t->n_ranges + 1, sizeof(*open)));
+    size_t n_open = 0;
     for (size_t k = 0; k < n; k++) {
+        uint32_t i = e[k].idx;
         if (e[k].what == 1) {
-            uint32_t best = 0;
-            uint64_t best_ts = 0;
-            for (size_t j = 0; j < nts; j++) {
-                if (!ts[j].n)
-                    continue;
-                uint32_t top = ts[j].v[ts[j].n - 1];
-                if (!best || t->ranges[top].push >= best_ts) {
-                    best = top + 1;
-                    best_ts = t->ranges[top].push;
-                }
-            }
-            out[e[k].idx] = best;
-            continue;
-        }
-        const struct cgs_prof_range *rg = &t->ranges[e[k].idx];
-        size_t j;
-        for (j = 0; j < nts && ts[j].tid != rg->tid; j++)
-            ;
-        if (j == nts) {
-            ts = cgs_xrealloc(ts, cgs_array_bytes(nts + 1, sizeof(*ts)));
-            memset(&ts[nts], 0, sizeof(*ts));
-            ts[nts++].tid = rg->tid;
-        }
-        if (e[k].what == 0) {
-            if (ts[j].n == ts[j].a) {
-                ts[j].a = ts[j].a ? ts[j].a * 2 : 16;
-                ts[j].v = cgs_xrealloc(ts[j].v, cgs_array_bytes(ts[j].a, sizeof(uint32_t)));
-            }
-            ts[j].v[ts[j].n++] = e[k].idx;
-        } else {
-            /* close this range (normally the top; a mismatched pop closes it where it is) */
-            for (size_t q = ts[j].n; q-- > 0;) {
-                if (ts[j].v[q] == e[k].idx) {
-                    memmove(&ts[j].v[q], &ts[j].v[q + 1], (ts[j].n - q - 1) * sizeof(uint32_t));
-                    ts[j].n--;
-                    break;
-                }
-            }
+            while (n_open && state[open[n_open - 1]] != 1)
+                n_open--;
+            out[i] = n_open ? open[n_open - 1] + 1 : 0;
+        } else if (e[k].what == 0) {
+            state[i] = 1;
+            open[n_open++] = i;
+        } else if (state[i] == 1) {
+            state[i] = 2; /* a pop closes its range wherever it is in its thread's stack */
         }
     }
-    for (size_t j = 0; j < nts; j++)
-        free(ts[j].v);
-    free(ts);
+    free(state);
+    free(open);
     free(e);
     return out;
 }

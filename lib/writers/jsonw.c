@@ -1,6 +1,8 @@
 /* cJSON documents written as cJSON_Print writes them, through one buffer (see jsonw.h). */
 #include "lib/writers/jsonw.h"
 
+#include "lib/base/utf8.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -62,10 +64,28 @@ static void tabs(struct jsonw *w, int n)
     w->len += (size_t)n;
 }
 
-/* The bytes a JSON string escapes: controls, '"' and '\\' (and the NUL that ends it). */
+/* The bytes a JSON string escapes: controls, '"' and '\\' (and the NUL that ends it); and every
+ * byte >= 0x80, whose sequence is checked: what is not UTF-8 is written as U+FFFD, so that a
+ * document stays valid JSON whatever bytes an input carried. */
 static const unsigned char stop[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     ['"'] = 1, ['\\'] = 1,
+    [0x80] = 1, [0x81] = 1, [0x82] = 1, [0x83] = 1, [0x84] = 1, [0x85] = 1, [0x86] = 1, [0x87] = 1,
+    [0x88] = 1, [0x89] = 1, [0x8A] = 1, [0x8B] = 1, [0x8C] = 1, [0x8D] = 1, [0x8E] = 1, [0x8F] = 1,
+    [0x90] = 1, [0x91] = 1, [0x92] = 1, [0x93] = 1, [0x94] = 1, [0x95] = 1, [0x96] = 1, [0x97] = 1,
+    [0x98] = 1, [0x99] = 1, [0x9A] = 1, [0x9B] = 1, [0x9C] = 1, [0x9D] = 1, [0x9E] = 1, [0x9F] = 1,
+    [0xA0] = 1, [0xA1] = 1, [0xA2] = 1, [0xA3] = 1, [0xA4] = 1, [0xA5] = 1, [0xA6] = 1, [0xA7] = 1,
+    [0xA8] = 1, [0xA9] = 1, [0xAA] = 1, [0xAB] = 1, [0xAC] = 1, [0xAD] = 1, [0xAE] = 1, [0xAF] = 1,
+    [0xB0] = 1, [0xB1] = 1, [0xB2] = 1, [0xB3] = 1, [0xB4] = 1, [0xB5] = 1, [0xB6] = 1, [0xB7] = 1,
+    [0xB8] = 1, [0xB9] = 1, [0xBA] = 1, [0xBB] = 1, [0xBC] = 1, [0xBD] = 1, [0xBE] = 1, [0xBF] = 1,
+    [0xC0] = 1, [0xC1] = 1, [0xC2] = 1, [0xC3] = 1, [0xC4] = 1, [0xC5] = 1, [0xC6] = 1, [0xC7] = 1,
+    [0xC8] = 1, [0xC9] = 1, [0xCA] = 1, [0xCB] = 1, [0xCC] = 1, [0xCD] = 1, [0xCE] = 1, [0xCF] = 1,
+    [0xD0] = 1, [0xD1] = 1, [0xD2] = 1, [0xD3] = 1, [0xD4] = 1, [0xD5] = 1, [0xD6] = 1, [0xD7] = 1,
+    [0xD8] = 1, [0xD9] = 1, [0xDA] = 1, [0xDB] = 1, [0xDC] = 1, [0xDD] = 1, [0xDE] = 1, [0xDF] = 1,
+    [0xE0] = 1, [0xE1] = 1, [0xE2] = 1, [0xE3] = 1, [0xE4] = 1, [0xE5] = 1, [0xE6] = 1, [0xE7] = 1,
+    [0xE8] = 1, [0xE9] = 1, [0xEA] = 1, [0xEB] = 1, [0xEC] = 1, [0xED] = 1, [0xEE] = 1, [0xEF] = 1,
+    [0xF0] = 1, [0xF1] = 1, [0xF2] = 1, [0xF3] = 1, [0xF4] = 1, [0xF5] = 1, [0xF6] = 1, [0xF7] = 1,
+    [0xF8] = 1, [0xF9] = 1, [0xFA] = 1, [0xFB] = 1, [0xFC] = 1, [0xFD] = 1, [0xFE] = 1, [0xFF] = 1,
 };
 
 static void string(struct jsonw *w, const char *s)
@@ -105,6 +125,17 @@ static void string(struct jsonw *w, const char *s)
         }
         if (!*q)
             break;
+        if (*q >= 0x80) {
+            size_t k = cgs_utf8_len(q, 0, (size_t)-1);
+            if (k) {
+                jsonw_raw(w, (const char *)q, k);
+                p = q + k;
+            } else {
+                jsonw_raw(w, "\xEF\xBF\xBD", 3); /* U+FFFD for a byte that is not UTF-8 */
+                p = q + 1;
+            }
+            continue;
+        }
         room(w, 6);
         w->buf[w->len++] = '\\';
         switch (*q) {
@@ -268,4 +299,18 @@ bool jsonw_finish(struct jsonw *w)
     free(w->buf);
     w->buf = NULL;
     return !w->failed;
+}
+
+cJSON *cgs_json_int(int64_t v)
+{
+    if (v >= -9007199254740992LL && v <= 9007199254740992LL)
+        return cJSON_CreateNumber((double)v);
+    char text[32];
+    snprintf(text, sizeof(text), "%lld", (long long)v);
+    return cJSON_CreateRaw(text);
+}
+
+void cgs_json_add_int(cJSON *o, const char *key, int64_t v)
+{
+    cJSON_AddItemToObject(o, key, cgs_json_int(v));
 }

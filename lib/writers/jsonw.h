@@ -13,6 +13,14 @@
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+/* A JSON number for an int64 read from an input: a cJSON number while a double holds it
+ * exactly (|v| <= 2^53), else its exact decimal text as a raw item (cJSON would print
+ * 9223372036854775807 as 9.2233720368547758e+18). */
+cJSON *cgs_json_int(int64_t v);
+/* The same, added to object o under key. */
+void cgs_json_add_int(cJSON *o, const char *key, int64_t v);
 
 /* Write n bytes; false on failure. */
 typedef bool (*cgs_jsonw_sink)(void *ctx, const char *p, size_t n);

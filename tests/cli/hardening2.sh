@@ -1,0 +1,93 @@
+#!/bin/sh
+# Hardening, round 2 (issue 26): each defect found on the newer readers, with the input that
+# showed it. (The hostile cache indexes are files in tests/bad/index, run by bad-other.sh; the
+# declaration grammar's edges are in tests/test-shapes.c.)
+. tests/cli/lib.sh
+S=samples
+
+# 1, 2: index numbers are integers that fit, read exactly; a restart count past any real run is
+# refused before the simulator would replay it (10^12 skips grew without bound)
+printf '{(None, 9223372036854775807, "inductor"): ("k", "p", 3)}\n' > "$T/max.py"
+check "int64 max graph index" 0 "$CGSCOPE" cache "$T/max.py" --json
+has "printed exactly" "$out" '"graph_index":	9223372036854775807'
+check "simulate refuses 10^12 restarts" 2 timeout 20 "$CGSCOPE" cache simulate \
+    $S/cgs_transformer_dyn.dynamo.json --split-ops cgs.attention --shapes 1,2 \
+    --index tests/bad/index/restarts-huge.py
+has "names the count" "$err" "restart_analysis_count is from 0 to 10000"
+
+# 3: an index past the 64 MiB limit is said to be, by cache and by top, not read as empty or
+# spliced
+python3 - "$T/big.py" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("{")
+    n = 0
+    while f.tell() < 65 << 20:
+        f.write('(%d, 0, "inductor"): ("k%08d", "/tmp/artifacts/a_%d", 0), ' % (n, n, n))
+        n += 1
+    f.write("}\n")
+PY
+check "cache on a 65 MiB index" 2 "$CGSCOPE" cache "$T/big.py"
+has "cache says why" "$err" "the index is larger than 64 MiB"
+check "top on a 65 MiB index" 2 "$CGSCOPE" top --once "$T/big.py"
+has "top says why" "$err" "the index is larger than 64 MiB"
+rm -f "$T/big.py"
+
+# 5: FIFOs named like traces are skipped in a folder; -o onto a FIFO nobody reads is refused
+mkdir "$T/prof" && cp $S/profile/*.cgstrace "$T/prof/" && mkfifo "$T/prof/zz.cgstrace"
+check "report DIR with a FIFO" 0 timeout 20 "$CGSCOPE" report "$T/prof"
+has "the FIFO skipped" "$err" "not a regular file: skipped"
+check "dot --profile DIR with a FIFO" 0 timeout 20 "$CGSCOPE" dot \
+    $S/profile/transformer.dynamo.json --split-ops @sdpa --profile "$T/prof" -o "$T/p.svg"
+mkfifo "$T/out.fifo"
+check "-o FIFO without a reader" 2 timeout 20 "$CGSCOPE" dot $S/llama_tiny.dynamo.json \
+    -o "$T/out.fifo" --format dot
+has "-o FIFO says" "$err" "a FIFO that nothing reads"
+[ -p "$T/out.fifo" ] || fail "-o replaced the FIFO"
+
+# 6: rows keyed by whole names: a '|' in a backend, or names equal in their first 200
+# characters, stay apart
+long=$(python3 -c "print('b' * 250)")
+{
+    printf '{"ts": 1, "event": "compile", "graph_index": 0, "runtime_shape": 1, "backend": "a|b", "ms": 1}\n'
+    printf '{"ts": 2, "event": "compile", "graph_index": 0, "runtime_shape": 1, "backend": "a", "ms": 1}\n'
+    printf '{"ts": 3, "event": "compile", "graph_index": 0, "runtime_shape": 1, "backend": "%sX", "ms": 1}\n' "$long"
+    printf '{"ts": 4, "event": "compile", "graph_index": 0, "runtime_shape": 1, "backend": "%sY", "ms": 1}\n' "$long"
+} > "$T/ev.jsonl"
+check "events rows" 0 "$CGSCOPE" top --once --json "$T/ev.jsonl"
+python3 -c "
+import json,sys; d=json.load(open(sys.argv[1]))
+assert len(d['rows']) == 4, [r['backend'] for r in d['rows']]" "$out" || fail "rows merged"
+
+# 7: compiled autograd's ids !A/F/C: a recompile is C > 0, not F > 0
+cat > "$T/ca.log" <<'EOF'
+V1201 13:44:17.888000 455 torch/_dynamo/convert_frame.py:276] {"dynamo_start": {"stack": []}, "compiled_autograd_id": 0, "frame_id": 3, "frame_compile_id": 0, "attempt": 0}
+V1201 13:44:17.888000 455 torch/_dynamo/convert_frame.py:276] {"dynamo_start": {"stack": []}, "compiled_autograd_id": 1, "frame_id": 0, "frame_compile_id": 1, "attempt": 0}
+EOF
+check "compiled autograd ids" 0 "$CGSCOPE" top --once --json "$T/ca.log"
+python3 -c "
+import json,sys; d=json.load(open(sys.argv[1]))
+got = {r['compile_id']: r['recompiles'] for r in d['rows']}
+assert got == {'!0/3/0': 0, '!1/0/1': 1} and d['recompiles'] == 1, got" "$out" || fail "recompiles of !A/F/C"
+
+# 8, 11: bytes that are not UTF-8 and a NUL inside a string: --json stays valid UTF-8 and the
+# string is not cut (both read as U+FFFD)
+printf '{"ts": 1, "event": "compile", "graph_index": 0, "runtime_shape": 1, "backend": "ind\377uctor\\u0000tail", "ms": 1}\n' > "$T/bad-utf8.jsonl"
+check "events with bad bytes" 0 "$CGSCOPE" top --once --json "$T/bad-utf8.jsonl"
+python3 -c "
+import json,sys; d=json.load(open(sys.argv[1], encoding='utf-8'))
+assert d['rows'][0]['backend'] == 'ind\ufffductor\ufffdtail', d['rows'][0]['backend']" "$out" \
+    || fail "--json not valid UTF-8, or the string cut"
+printf '{(None, 0, "ind\377uctor"): ("k\303\251", "p", 0)}\n' > "$T/u.py"
+check "index with bad bytes" 0 "$CGSCOPE" cache "$T/u.py" --json
+python3 -c "
+import json,sys; d=json.load(open(sys.argv[1], encoding='utf-8'))
+e=d['entries'][0]; assert (e['backend'], e['key']) == ('ind\ufffductor', 'k\u00e9'), e" "$out" \
+    || fail "index strings in --json"
+
+# 11: -o onto a dangling symlink makes the file it names; the link stays
+ln -s made.svg "$T/dangling.svg"
+check "-o dangling symlink" 0 "$CGSCOPE" dot $S/llama_tiny.dynamo.json -o "$T/dangling.svg"
+[ -L "$T/dangling.svg" ] || fail "-o replaced the dangling symlink"
+has "its target written" "$T/made.svg" "<svg"
+finish
