@@ -392,7 +392,16 @@ static cJSON *make_number(const struct cgs_jscan *S, size_t s, size_t e)
             free(copy);
     }
     cJSON *x = cJSON_CreateNumber(d);
-    if (x) {
+    if (x && S->own_numbers) {
+        char *own = cJSON_malloc(n + 1);
+        if (!own) {
+            cJSON_Delete(x);
+            return NULL;
+        }
+        memcpy(own, t, n);
+        own[n] = 0;
+        x->valuestring = own; /* freed by cJSON_Delete */
+    } else if (x) {
         x->valuestring = (char *)(uintptr_t)t;
         x->type |= cJSON_IsReference; /* cJSON_Delete leaves the text alone */
     }
@@ -599,6 +608,7 @@ cJSON *cgs_json_parse(const char *text, size_t len, struct cgs_json_error *e)
 
     cgs_jscan_init(&S, text, len, "end of the text");
     S.lenient = e && e->lenient;
+    S.own_numbers = e && e->own_numbers;
     err = cgs_jscan_tree(&S, 0, &end, &tree);
     if (!err && (end = cgs_jscan_ws(&S, end)) < len)
         err = cgs_jscan_fail(&S, end, CGS_E_PARSE, "malformed JSON: %s after the value",

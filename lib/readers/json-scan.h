@@ -39,6 +39,9 @@ struct cgs_jscan {
     bool str_special;
     /* bytes that are not UTF-8 are read as U+FFFD instead of refused (logs, events) */
     bool lenient;
+    /* numbers get a copy of their text (freed with the tree), for a text that does not outlive
+     * the tree (a line buffer); else valuestring points into the text */
+    bool own_numbers;
     /* the last error */
     size_t err_off;
     char err_msg[256];
@@ -67,9 +70,11 @@ int cgs_jscan_value(struct cgs_jscan *s, size_t p, size_t *end) CGS_WUR;
 int cgs_jscan_tree(struct cgs_jscan *S, size_t p, size_t *end, cJSON **out) CGS_WUR;
 
 /* A whole text as one JSON value (whitespace around it only): the tree, or NULL with the
- * error in *e (may be NULL). Set e->lenient first to read bytes that are not UTF-8 as U+FFFD. */
+ * error in *e (may be NULL). Set e->lenient first to read bytes that are not UTF-8 as U+FFFD,
+ * e->own_numbers when the text will not outlive the tree (numbers then own their text). */
 struct cgs_json_error {
     bool lenient;
+    bool own_numbers;
     int code;      /* CGS_E_PARSE, CGS_E_LIMIT, CGS_E_NOMEM */
     size_t off;    /* where, in bytes from text */
     char msg[256]; /* "malformed JSON: expected ',' or '}', got ']'" */

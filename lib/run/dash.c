@@ -294,7 +294,7 @@ static bool jint(const cJSON *o, const char *k, int64_t *v, bool *is_null)
  * when it is not JSON. */
 static cJSON *parse_text(const char *s, size_t n)
 {
-    struct cgs_json_error e = {.lenient = true};
+    struct cgs_json_error e = {.lenient = true, .own_numbers = true}; /* lines are reused */
     return cgs_json_parse(s, n, &e);
 }
 
