@@ -130,8 +130,8 @@ struct cgs_feed {
     uint64_t line_no;
     char *line;             /* a line not yet ended by '\n' */
     size_t line_len, line_alloc;
-    bool skipping;
-    bool too_big; /* an index past CGS_DASH_MAX_PAYLOAD: none of it is read */          /* inside an over-long line */
+    bool skipping;          /* inside an over-long line */
+    bool too_big;           /* an index past CGS_DASH_MAX_PAYLOAD: none of it is read */
     /* trace: the record waiting for its payload lines */
     cJSON *pending;
     char *payload;

@@ -10,6 +10,9 @@ seeds() {
     profile) ls samples/profile/report.json tests/bad/report/*.json ;;
     trace) ls samples/profile/*.cgstrace tests/data/prof/*/*.cgstrace tests/bad/trace/*.cgstrace ;;
     unpack) echo tests/fuzz/seeds/unpack ;;
+    opdecl) echo tests/fuzz/seeds/opdecl ;;
+    cachesim) echo tests/fuzz/seeds/cachesim ;;
+    follow) echo tests/fuzz/seeds/follow ;;
     esac
     [ -d "tests/fuzz/regress/$1" ] && echo "tests/fuzz/regress/$1"
 }
