@@ -328,6 +328,64 @@ static void end(struct w *w)
     w_rec(w, CGS_TR_END, 0, &e, sizeof(e), NULL);
 }
 
+/* A model with graph breaks: each Dynamo graph has its submod_0, the bridge names the ranges
+ * "cgscope:<compile id>/submod_N", and the pieces stay apart (issue 26). */
+static void test_pieces_of_several_graphs(void **state)
+{
+    struct w w;
+    struct cgs_prof_trace t;
+    struct cgs_prof_report r;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    bool amb;
+    (void)state;
+
+    w_header(&w);
+    push(&w, 10, 100, 1, 0, 1, "cgscope:0/0/submod_0");
+    launch(&w, 10, 110, 1, 1001);
+    pop(&w, 10, 120, 1);
+    push(&w, 10, 200, 2, 0, 1, "cgscope:1/0/submod_0");
+    launch(&w, 10, 210, 2, 1002);
+    launch(&w, 10, 211, 2, 1003);
+    pop(&w, 10, 220, 2);
+    push(&w, 10, 300, 3, 0, 1, "cgscope:1/0/submod_1");
+    launch(&w, 10, 310, 3, 1004);
+    pop(&w, 10, 320, 3);
+    kernel(&w, 1001, 10, 0, 0, 0);
+    kernel(&w, 1002, 20, 0, 0, 0);
+    kernel(&w, 1003, 30, 0, 0, 0);
+    kernel(&w, 1004, 40, 0, 0, 0);
+    end(&w);
+    assert_int_equal(cgs_prof_parse((const char *)w.b, w.n, "t.cgstrace", &t, &d), 0);
+    assert_int_equal(cgs_prof_report_build(&t, 1, NULL, &r, &d), 0);
+    assert_int_equal(r.n_groups, 3); /* not one "submod_0" with both graphs' work */
+    const struct cgs_prof_group *g0 = cgs_prof_find_piece(&r, "0/0", "submod_0", &amb);
+    const struct cgs_prof_group *g1 = cgs_prof_find_piece(&r, "1/0", "submod_0", &amb);
+    assert_non_null(g0);
+    assert_non_null(g1);
+    assert_int_equal(g0->kernels.count, 1);
+    assert_int_equal(g1->kernels.count, 2);
+    assert_int_equal(g1->kernels.ns, 50);
+    /* without a graph id: submod_0 is ambiguous, submod_1 is not */
+    assert_null(cgs_prof_find_piece(&r, NULL, "submod_0", &amb));
+    assert_true(amb);
+    assert_non_null(cgs_prof_find_piece(&r, NULL, "submod_1", &amb));
+    char ids[64];
+    cgs_prof_graph_ids(&r, ids, sizeof(ids));
+    assert_string_equal(ids, "0/0, 1/0");
+    /* the summary dot --profile reads: one graph's pieces, named as its split names them */
+    struct cgs_prof_summary *sum = cgs_prof_summary_of(&r);
+    char why[64];
+    assert_int_equal(cgs_prof_summary_select(sum, NULL, why, sizeof(why)), -1);
+    assert_string_equal(why, "0/0, 1/0");
+    assert_int_equal(cgs_prof_summary_select(sum, "1/0", why, sizeof(why)), 0);
+    assert_int_equal(sum->n_pieces, 2);
+    assert_string_equal(sum->pieces[0].name, "submod_0");
+    assert_int_equal(sum->pieces[0].kernels, 2);
+    cgs_prof_summary_free(sum);
+    cgs_prof_report_release(&r);
+    cgs_prof_trace_release(&t);
+}
+
 static void test_attribution_rules(void **state)
 {
     struct w w;
@@ -543,7 +601,8 @@ int main(void)
         cmocka_unit_test(test_eager),      cmocka_unit_test(test_cudagraph),
         cmocka_unit_test(test_train),      cmocka_unit_test(test_ranks),
         cmocka_unit_test(test_sigterm),    cmocka_unit_test(test_truncated),
-        cmocka_unit_test(test_attribution_rules), cmocka_unit_test(test_bad_traces),
+        cmocka_unit_test(test_attribution_rules),
+        cmocka_unit_test(test_pieces_of_several_graphs), cmocka_unit_test(test_bad_traces),
         cmocka_unit_test(test_demangle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,7 +35,8 @@ enum {
     O_RANKDIR,
     O_MODEL,
     O_ALLOW_MISSING,
-    O_JSON
+    O_JSON,
+    O_GRAPH_ID
 };
 static const struct cli_opt options[] = {
     CLI_OPT("split-ops", O_SPLIT, "OP[,OP...]",
@@ -63,6 +64,10 @@ static const struct cli_opt options[] = {
      "colour pieces by GPU time: `cgscope report --json`'s\n"
      "document (format in docs/pictures.md), or the traces\n"
      "themselves (a .cgstrace, or cgscope profile's folder)"),
+    CLI_OPT("graph-id", O_GRAPH_ID, "ID",
+     "with --profile: the compile id of the graph drawn (\"0/0\"), when the\n"
+     "profile holds several graphs' pieces (a model with graph breaks);\n"
+     "default: the graph file's producer.compile_id"),
     CLI_OPT("rankdir", O_RANKDIR, "D", "TB (default), LR, BT or RL"),
     CLI_OPT("model", O_MODEL, "NAME", "the model to read from a .pt2 archive holding several"),
     CLI_OPT("json", O_JSON, NULL,
@@ -78,7 +83,7 @@ const struct cmd cmd_dot = {
         "                   [-o|--output FILE|-] [--format dot|svg|png|pdf]\n"
         "                   [--collapse none|pieces|module[:DEPTH]] [--max-nodes N] [--max-boxes N]\n"
         "                   [--no-fold] [--rankdir TB|LR|BT|RL] [--profile REPORT.json]\n"
-        "                   [--model NAME] [--json]",
+        "                   [--graph-id ID] [--model NAME] [--json]",
     .summary = "draw the graph and its pieces (Graphviz: DOT, SVG, PNG, PDF)",
     .help = "Every piece of the split is a cluster named cluster_<piece> (cluster_submod_3);\n"
             "splitting pieces are orange and dashed, compiled ones blue. Nodes show their\n"
@@ -466,6 +471,7 @@ static int run(int argc, char **argv)
     struct cli_list ops = CLI_LIST_INIT;
     size_t len = 0;
     const char *out = NULL, *format = NULL, *profile_path = NULL, *model = NULL, *rankdir = "TB";
+    const char *graph_id = NULL;
     int policy = -1, view = -1, c, rc = CGS_EXIT_OK;
     unsigned depth = 0;
     unsigned long max_nodes = CGS_DOT_DEFAULT_MAX_NODES, max_boxes = CGS_DOT_DEFAULT_MAX_BOXES;
@@ -542,6 +548,9 @@ static int run(int argc, char **argv)
         case O_PROFILE:
             profile_path = optarg;
             break;
+        case O_GRAPH_ID:
+            graph_id = optarg;
+            break;
         case O_RANKDIR:
             if (strcmp(optarg, "TB") && strcmp(optarg, "LR") && strcmp(optarg, "BT") &&
                 strcmp(optarg, "RL")) {
@@ -610,8 +619,19 @@ static int run(int argc, char **argv)
         rc = cli_check_split_ops(s, &ops, argv[optind], allow_missing);
         if (rc)
             goto out;
-        if (prof && (rc = check_profile_pieces(prof, s, profile_path, argv[optind])))
-            goto out;
+        if (prof) {
+            /* a run with graph breaks profiles each Dynamo graph's pieces: this graph's */
+            char ids[512];
+            const char *gid = graph_id ? graph_id : g->producer.compile_id;
+            if (cgs_prof_summary_select(prof, gid, ids, sizeof(ids)) < 0) {
+                rc = cli_file_error(profile_path, "the profile holds the pieces of several "
+                                    "graphs (%s): say which graph %s is with --graph-id",
+                                    ids, argv[optind]);
+                goto out;
+            }
+            if ((rc = check_profile_pieces(prof, s, profile_path, argv[optind])))
+                goto out;
+        }
     } else if (prof) {
         cli_warn("--profile colours pieces: give --split-ops (or --policy) to draw them");
     }

@@ -292,7 +292,7 @@ static int run(int argc, char **argv)
     }
     {
         struct cgs_prof_opts po = {prefix, CGS_PROF_BY_PIECE};
-        struct cli_prof_out out = {15, NULL, true};
+        struct cli_prof_out out = {.kernels = 15, .brief = true};
         char rp[PATH_MAX + 16];
         cJSON *doc;
         char *text;
@@ -318,7 +318,7 @@ static int run(int argc, char **argv)
             cJSON_Delete(doc);
         free(text);
         if (!quiet) {
-            cli_prof_warn(&set, &rep, NULL);
+            cli_prof_warn(&set, &rep, NULL, NULL);
             fprintf(stderr, "%zu process%s traced into %s\n", set.n, set.n == 1 ? "" : "es", dir);
             cli_prof_print(stderr, &set, &rep, &out);
             fprintf(stderr, "\nmore: cgscope report %s   |   pictures: cgscope dot GRAPH "

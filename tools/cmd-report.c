@@ -12,7 +12,7 @@
 static int run(int argc, char **argv);
 
 /* the options run() accepts: --help, the man page, completion and "did you mean" list them */
-enum { O_PREFIX = 256, O_KERNELS, O_GRAPH, O_SPLIT_OPS, O_MODEL };
+enum { O_PREFIX = 256, O_KERNELS, O_GRAPH, O_SPLIT_OPS, O_MODEL, O_GRAPH_ID };
 static const struct cli_opt options[] = {
     CLI_OPT("ranges", 'r', NULL, "one row per NVTX range (innermost), not per piece"),
     CLI_OPT("prefix", O_PREFIX, "P",
@@ -23,6 +23,10 @@ static const struct cli_opt options[] = {
      "the Dynamo graph the pieces come from: every piece of its\n"
      "split (--split-ops) is listed, with its node count, run or not"),
     CLI_OPT("split-ops", O_SPLIT_OPS, "OPS", "with --graph: the ops it splits at\n" CLI_SPLIT_PRESETS_HELP),
+    CLI_OPT("graph-id", O_GRAPH_ID, "ID",
+     "with --graph: the compile id of the graph (\"0/0\") whose pieces to list, when\n"
+     "the traces hold several graphs' (a model with graph breaks); default: the\n"
+     "graph file's producer.compile_id, which the bridge writes"),
     CLI_OPT("model", O_MODEL, "NAME",
      "with --graph: the model to read from a .pt2 archive holding\n"
      "several"),
@@ -33,7 +37,7 @@ static const struct cli_opt options[] = {
 const struct cmd cmd_report = {
     .name = "report",
     .usage = "cgscope report TRACE|DIR... [--ranges] [--prefix P] [--kernels N]\n"
-             "                      [--graph G --split-ops OPS [--model NAME]] [--json]",
+             "                      [--graph G --split-ops OPS [--graph-id ID] [--model NAME]] [--json]",
     .summary = "GPU time per piece, per NVTX range and per kernel, from `cgscope profile`",
     .help =
         "Reads the CUPTI traces `cgscope profile` wrote (a .cgstrace file, or the folder of\n"
@@ -67,7 +71,7 @@ static int run(int argc, char **argv)
     bool json = false;
     struct cgs_prof_opts po = {NULL, CGS_PROF_BY_PIECE};
     struct cli_prof_out out = {0};
-    const char *graph = NULL, *model = NULL;
+    const char *graph = NULL, *model = NULL, *graph_id = NULL;
     struct cli_list ops = CLI_LIST_INIT;
     struct cli_prof_set set;
     struct cgs_prof_report rep;
@@ -96,6 +100,9 @@ static int run(int argc, char **argv)
             break;
         case O_GRAPH:
             graph = optarg;
+            break;
+        case O_GRAPH_ID:
+            graph_id = optarg;
             break;
         case O_MODEL:
             model = optarg;
@@ -151,7 +158,19 @@ static int run(int argc, char **argv)
     }
     out.kernels = (uint32_t)(k > 1000000 ? 1000000 : k);
     out.split = s;
-    cli_prof_warn(&set, &rep, s);
+    out.graph_id = graph_id ? graph_id : g ? g->producer.compile_id : NULL;
+    for (uint32_t i = 0; s && i < s->n_pieces; i++) {
+        bool amb;
+        char ids[512];
+        if (cgs_prof_find_piece(&rep, out.graph_id, s->pieces[i].name, &amb) || !amb)
+            continue;
+        cgs_prof_graph_ids(&rep, ids, sizeof(ids));
+        rc = cli_error("the traces hold the pieces of several graphs (%s), each with its %s: "
+                       "say which graph %s is with --graph-id", ids, s->pieces[i].name, graph);
+        cgs_prof_report_release(&rep);
+        goto done;
+    }
+    cli_prof_warn(&set, &rep, s, out.graph_id);
     if (json)
         cli_print_json(cli_prof_json(&set, &rep, &out));
     else

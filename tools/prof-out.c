@@ -136,11 +136,18 @@ static void trace_label(const struct cgs_prof_trace *t, char *buf, size_t n)
 }
 
 /* Whether name is a piece of the split: its pieces are "submod_<graph_id>", sorted by id. */
-static bool in_split(const struct cgs_split *s, const char *name)
+static bool in_split(const struct cgs_split *s, const char *graph_id, const char *name)
 {
     char *end;
     long long id;
     uint32_t lo = 0, hi = s->n_pieces;
+    size_t part = cgs_prof_graph_part(name);
+
+    if (part) { /* another graph's piece is not this split's */
+        if (graph_id && (strlen(graph_id) != part || strncmp(name, graph_id, part)))
+            return false;
+        name += part + 1;
+    }
 
     if (strncmp(name, "submod_", 7) || name[7] < '0' || name[7] > '9')
         return false;
@@ -158,7 +165,7 @@ static bool in_split(const struct cgs_split *s, const char *name)
 }
 
 void cli_prof_warn(const struct cli_prof_set *set, const struct cgs_prof_report *r,
-                   const struct cgs_split *s)
+                   const struct cgs_split *s, const char *graph_id)
 {
     for (size_t i = 0; i < set->n; i++) {
         const struct cgs_prof_trace *t = &set->traces[i];
@@ -186,15 +193,16 @@ void cli_prof_warn(const struct cli_prof_set *set, const struct cgs_prof_report 
                  r->no_launch, PLURAL(r->no_launch));
     if (s) {
         for (uint32_t i = 0; i < r->n_groups; i++) {
-            if (!in_split(s, r->groups[i].name))
+            if (!in_split(s, graph_id, r->groups[i].name))
                 cli_warn("'%s' ran (%s) but is not a piece of %s's split", r->groups[i].name,
                          r->groups[i].range, s->g && s->g->file ? s->g->file : "the graph");
         }
     }
 }
 
+/* per_rank: the traces that get a column (NULL: none does) */
 static void row(FILE *f, const struct cgs_prof_report *r, const char *name, int width,
-                const struct cgs_prof_group *g, const char *nodes, bool per_rank)
+                const struct cgs_prof_group *g, const char *nodes, const bool *per_rank)
 {
     char a[32], b[32], c[32], e[32];
     fprintf(f, "%-*s", width, name);
@@ -217,7 +225,8 @@ static void row(FILE *f, const struct cgs_prof_report *r, const char *name, int 
             g->graph_replays);
     if (per_rank)
         for (uint32_t t = 0; t < r->n_traces; t++)
-            fprintf(f, " %10s", fmt_ns(g->per_trace[t].ns, e, sizeof(e)));
+            if (per_rank[t])
+                fprintf(f, " %10s", fmt_ns(g->per_trace[t].ns, e, sizeof(e)));
     fputc('\n', f);
 }
 
@@ -235,7 +244,15 @@ void cli_prof_print(FILE *f, const struct cli_prof_set *set, const struct cgs_pr
 {
     char a[32], b[32], c[32];
     const char *unit = r->by == CGS_PROF_BY_PIECE ? "piece" : "range";
-    bool per_rank = r->n_traces > 1 && r->n_traces <= 8;
+    /* a column per process that launched GPU work (Inductor's compile workers launch none and
+     * get none), when there are two to eight */
+    bool active[8] = {false}, *per_rank = NULL;
+    uint32_t n_active = 0;
+    for (uint32_t t = 0; t < r->n_traces && t < set->n; t++)
+        if (set->traces[t].n_launches && n_active++ < 8 && t < 8)
+            active[t] = true;
+    if (n_active > 1 && n_active <= 8 && r->n_traces <= 8)
+        per_rank = active;
     uint64_t in_groups = r->kernels_total.ns - r->none.kernels.ns;
     int width = (int)strlen(unit) + 2;
     const struct cgs_split *s = o->split;
@@ -287,6 +304,8 @@ void cli_prof_print(FILE *f, const struct cli_prof_set *set, const struct cgs_pr
     if (per_rank)
         for (uint32_t t = 0; t < r->n_traces; t++) {
             char lab[40];
+            if (!per_rank[t])
+                continue;
             trace_label(&set->traces[t], lab, sizeof(lab));
             fprintf(f, " %10s", lab);
         }
@@ -294,7 +313,9 @@ void cli_prof_print(FILE *f, const struct cli_prof_set *set, const struct cgs_pr
     if (s) {
         for (uint32_t i = 0; i < s->n_pieces; i++) {
             char name[160], nodes[16];
-            const struct cgs_prof_group *g = cgs_prof_find(r, s->pieces[i].name);
+            bool amb;
+            const struct cgs_prof_group *g =
+                cgs_prof_find_piece(r, o->graph_id, s->pieces[i].name, &amb);
             snprintf(name, sizeof(name), "%s%s", s->pieces[i].name,
                      s->pieces[i].is_splitting_graph ? " (op)" : "");
             snprintf(nodes, sizeof(nodes), "%u", s->pieces[i].n_nodes);
@@ -302,7 +323,7 @@ void cli_prof_print(FILE *f, const struct cli_prof_set *set, const struct cgs_pr
             row(f, r, name, width, g, nodes, per_rank);
         }
         for (uint32_t i = 0; i < r->n_groups; i++) {
-            if (!in_split(s, r->groups[i].name))
+            if (!in_split(s, o->graph_id, r->groups[i].name))
                 row(f, r, r->groups[i].name, width, &r->groups[i], "?", per_rank);
         }
     } else {
@@ -439,7 +460,9 @@ cJSON *cli_prof_json(const struct cli_prof_set *set, const struct cgs_prof_repor
     a = cJSON_AddArrayToObject(doc, "pieces");
     if (s) {
         for (uint32_t i = 0; i < s->n_pieces; i++) {
-            const struct cgs_prof_group *g = cgs_prof_find(r, s->pieces[i].name);
+            bool amb;
+            const struct cgs_prof_group *g =
+                cgs_prof_find_piece(r, o->graph_id, s->pieces[i].name, &amb);
             cJSON *x;
             if (g) {
                 x = group_json(set, r, g);
@@ -458,7 +481,7 @@ cJSON *cli_prof_json(const struct cli_prof_set *set, const struct cgs_prof_repor
     }
     for (uint32_t i = 0; i < r->n_groups; i++) {
         cJSON *x;
-        if (s && in_split(s, r->groups[i].name))
+        if (s && in_split(s, o->graph_id, r->groups[i].name))
             continue;
         x = group_json(set, r, &r->groups[i]);
         if (s)

@@ -20,6 +20,7 @@ struct cli_prof_set {
 struct cli_prof_out {
     uint32_t kernels;             /* rows of the kernel table (0: all) */
     const struct cgs_split *split; /* --graph: list its pieces */
+    const char *graph_id;          /* --graph: its compile id ("0/0"), or NULL */
     bool brief;                    /* profile's end-of-run summary: pieces and 5 kernels */
 };
 
@@ -31,7 +32,7 @@ void cli_prof_release(struct cli_prof_set *set);
 /* Warnings about the traces: incomplete, dropped records, the library's own errors, ranges
  * not in the split. */
 void cli_prof_warn(const struct cli_prof_set *set, const struct cgs_prof_report *r,
-                   const struct cgs_split *s);
+                   const struct cgs_split *s, const char *graph_id);
 void cli_prof_print(FILE *f, const struct cli_prof_set *set, const struct cgs_prof_report *r,
                     const struct cli_prof_out *o);
 cJSON *cli_prof_json(const struct cli_prof_set *set, const struct cgs_prof_report *r,

@@ -275,6 +275,7 @@ struct cgs_graph {
     const char *name;
     struct {
         const char *tool, *version;
+        const char *compile_id; /* Dynamo's compile id of the graph ("0/0"), or NULL */
         enum cgs_stage stage;
         int is_inference, is_backward; /* 1, 0, or -1 when not said */
     } producer;

@@ -1582,12 +1582,14 @@ static int load_producer(struct loader *L, struct cgs_graph *g, const cJSON *x)
     {
         set_path(L, "producer.%s", s->string);
         if (!strcmp(s->string, "tool") || !strcmp(s->string, "version") ||
-            !strcmp(s->string, "stage")) {
+            !strcmp(s->string, "stage") || !strcmp(s->string, "compile_id")) {
             if (cJSON_IsNull(s))
                 continue;
             if (!cJSON_IsString(s))
                 return fail_item(L, s, CGS_E_SCHEMA, "expected a string, got %s", cgs_json_type(s));
-            if (s->string[0] == 't')
+            if (s->string[0] == 'c')
+                g->producer.compile_id = cgs_graph_intern(g, s->valuestring);
+            else if (s->string[0] == 't')
                 g->producer.tool = cgs_graph_intern(g, s->valuestring);
             else if (s->string[0] == 'v')
                 g->producer.version = cgs_graph_intern(g, s->valuestring);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lib/base/arena.h"
+#include "lib/base/buf.h"
 #include "lib/base/keymap.h"
 #include "lib/readers/file.h"
 #include "lib/readers/json-scan.h"
@@ -822,6 +823,98 @@ void cgs_prof_report_release(struct cgs_prof_report *r)
 const struct cgs_prof_group *cgs_prof_find(const struct cgs_prof_report *r, const char *name)
 {
     return r->by_name ? cgs_strmap_get(r->by_name, name) : NULL;
+}
+
+size_t cgs_prof_graph_part(const char *name)
+{
+    const char *s = name ? strrchr(name, '/') : NULL;
+    return s ? (size_t)(s - name) : 0;
+}
+
+const struct cgs_prof_group *cgs_prof_find_piece(const struct cgs_prof_report *r,
+                                                 const char *graph_id, const char *piece,
+                                                 bool *ambiguous)
+{
+    const struct cgs_prof_group *g = NULL;
+    *ambiguous = false;
+    if (graph_id) {
+        struct cgs_buf b = CGS_BUF_INIT;
+        cgs_buf_addf(&b, "%s/%s", graph_id, piece);
+        g = cgs_prof_find(r, b.buf);
+        cgs_buf_release(&b);
+        if (g)
+            return g;
+    }
+    if ((g = cgs_prof_find(r, piece)) || graph_id)
+        return g;
+    for (uint32_t i = 0; i < r->n_groups; i++) {
+        const char *name = r->groups[i].name;
+        size_t k = cgs_prof_graph_part(name);
+        if (k && !strcmp(name + k + 1, piece)) {
+            if (g) {
+                *ambiguous = true;
+                return NULL;
+            }
+            g = &r->groups[i];
+        }
+    }
+    return g;
+}
+
+/* Add the graph part of name to the ", "-separated list in buf unless it is there. */
+static void add_graph_id(const char *name, char *buf, size_t n)
+{
+    size_t k = cgs_prof_graph_part(name), len = strlen(buf);
+    if (!k)
+        return;
+    for (const char *p = buf; *p;) {
+        size_t m = strcspn(p, ",");
+        if (m == k && !strncmp(p, name, k))
+            return;
+        p += m;
+        p += strspn(p, ", ");
+    }
+    if (len + k + 3 < n)
+        snprintf(buf + len, n - len, "%s%.*s", len ? ", " : "", (int)k, name);
+}
+
+void cgs_prof_graph_ids(const struct cgs_prof_report *r, char *buf, size_t n)
+{
+    buf[0] = 0;
+    for (uint32_t i = 0; i < r->n_groups; i++)
+        add_graph_id(r->groups[i].name, buf, n);
+}
+
+int cgs_prof_summary_select(struct cgs_prof_summary *p, const char *graph_id, char *why,
+                            size_t n)
+{
+    char ids[512] = "";
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < p->n_pieces; i++)
+        add_graph_id(p->pieces[i].name, ids, sizeof(ids));
+    if (!ids[0])
+        return 0; /* no piece names a graph: an older run */
+    if (!graph_id) {
+        if (strchr(ids, ',')) {
+            snprintf(why, n, "%s", ids);
+            return -1;
+        }
+        graph_id = ids;
+    }
+    size_t glen = strlen(graph_id);
+    for (uint32_t i = 0; i < p->n_pieces; i++) {
+        struct cgs_prof_summary_piece x = p->pieces[i];
+        size_t part = cgs_prof_graph_part(x.name);
+        if (part && (part != glen || strncmp(x.name, graph_id, glen))) {
+            free(x.name); /* another graph's piece */
+            continue;
+        }
+        if (part)
+            memmove(x.name, x.name + part + 1, strlen(x.name + part + 1) + 1);
+        p->pieces[k++] = x;
+    }
+    p->n_pieces = k;
+    return 0;
 }
 
 /* ---- report JSON, as dot --profile reads it ----------------------------------------------------- */

@@ -157,6 +157,25 @@ void cgs_prof_report_release(struct cgs_prof_report *r);
 /* The group named name, or NULL. */
 const struct cgs_prof_group *cgs_prof_find(const struct cgs_prof_report *r, const char *name);
 
+/*
+ * Pieces of several graphs. The bridge names a piece's range "cgscope:<compile id>/submod_N"
+ * (a model with graph breaks has one split per Dynamo graph, each with its submod_0): a group
+ * or piece name is then "0/0/submod_1", whose graph part is "0/0". Names without a graph part
+ * (older runs) belong to any graph.
+ */
+/* The length of name's graph part (0: none). */
+size_t cgs_prof_graph_part(const char *name);
+/*
+ * The group of split piece `piece` (submod_N) of graph `graph_id` ("0/0"; NULL: not known):
+ * "<graph_id>/piece", else "piece", else, without a graph id, the one graph's piece of that name.
+ * NULL when there is none; *ambiguous is set when, without a graph id, several graphs have it.
+ */
+const struct cgs_prof_group *cgs_prof_find_piece(const struct cgs_prof_report *r,
+                                                 const char *graph_id, const char *piece,
+                                                 bool *ambiguous);
+/* The graph ids a report's groups name, ", "-separated, into buf (empty: none). */
+void cgs_prof_graph_ids(const struct cgs_prof_report *r, char *buf, size_t n);
+
 /* A kernel name as C++ writes it (via the C++ runtime's demangler), heap; s itself when
  * not mangled. */
 char *cgs_prof_demangle(const char *s);
@@ -180,6 +199,14 @@ struct cgs_prof_summary {
  * Returns 0 with *out set (caller frees with cgs_prof_summary_free), or
  * -CGS_E_* with d filled (file, line:col, JSON path).
  */
+/*
+ * Keep the pieces of graph graph_id (their names shortened to submod_N) and those that name no
+ * graph. graph_id NULL: when the pieces name exactly one graph, that one; when several, -1
+ * with their ids in why (the caller asks which); 0 otherwise.
+ */
+int cgs_prof_summary_select(struct cgs_prof_summary *p, const char *graph_id, char *why,
+                            size_t n);
+
 int cgs_prof_summary_load(const char *path, struct cgs_prof_summary **out,
                           struct cgs_diag *d) CGS_WUR;
 int cgs_prof_summary_parse(const char *buf, size_t len, const char *file,

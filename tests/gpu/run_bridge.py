@@ -537,10 +537,10 @@ def runner_checks(work, cg, models):
         check("%s: piecewise outputs equal eager for sizes %s" % (tag, sizes), all(same),
               str(same))
         events, shapes = check_events(tag, ev, len(sizes), b, cg)
-        piece_names = {"cgscope:" + p.name for st in b.graphs for p in st.pieces}
+        piece_names = {p.range_name for st in b.graphs for p in st.pieces}
         pushed = sum(v for k, v in spy.names.items() if k.startswith("cgscope:"))
         runs = sum(1 for e in events if e["event"] == "piece_run")
-        check("%s: one NVTX range cgscope:submod_N per piece call (%d)" % (tag, pushed),
+        check("%s: one NVTX range cgscope:<compile id>/submod_N per piece call (%d)" % (tag, pushed),
               pushed == runs and set(spy.names) <= piece_names and spy.depth == 0,
               "names %s" % sorted(spy.names)[:8])
         splits = [it for items in b.split_items for it in items if it.is_splitting_graph]

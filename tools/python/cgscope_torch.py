@@ -13,7 +13,7 @@ One module, torch its only dependency. Three things:
   (``torch.fx.passes.split_module(keep_original_order=True)``), compiles the other pieces,
   keeps a per-piece cache keyed by ``(runtime_shape, graph_index, backend)``, appends cache
   events as JSON lines (DESIGN.md, "Events") and wraps each piece's call in an NVTX range
-  named ``cgscope:submod_N``.
+  named ``cgscope:<compile id>/submod_N`` (``cgscope:0/0/submod_1``).
 
 Helpers used by the checks: ``split_graph``/``split_report`` (the split and its description
 in the spec's sidecar format) and ``load`` (a graph JSON back into an ``fx.GraphModule`` that
@@ -474,7 +474,7 @@ def _resolve_attr(owner, path):
     return obj
 
 
-def to_json(gm, stage="other", name=None, is_inference=None, is_backward=None):
+def to_json(gm, stage="other", name=None, is_inference=None, is_backward=None, compile_id=None):
     """The graph as a dict in the spec's shape (format, version, name, producer, symbols,
     nodes[, subgraphs]). Nested GraphModules that get_attr nodes name go to "subgraphs"."""
     if stage not in STAGES:
@@ -508,6 +508,10 @@ def to_json(gm, stage="other", name=None, is_inference=None, is_backward=None):
         producer["is_inference"] = bool(is_inference)
     if is_backward is not None:
         producer["is_backward"] = bool(is_backward)
+    if compile_id is None:
+        compile_id, _ = _compile_id()
+    if compile_id is not None:
+        producer["compile_id"] = str(compile_id)
     doc = {
         "format": FORMAT,
         "version": VERSION,
@@ -572,7 +576,8 @@ def _atomic_write(path, text):
     return path
 
 
-def dump(gm, path, stage="other", name=None, is_inference=None, is_backward=None):
+def dump(gm, path, stage="other", name=None, is_inference=None, is_backward=None,
+         compile_id=None):
     """Write gm (fx.GraphModule or fx.Graph) to path as cgscope graph JSON, atomically.
 
     stage is one of STAGES ("dynamo" for the graph a torch.compile backend receives,
@@ -582,7 +587,7 @@ def dump(gm, path, stage="other", name=None, is_inference=None, is_backward=None
         base = os.path.basename(os.fspath(path))
         name = base[:-5] if base.endswith(".json") else base
     doc = to_json(gm, stage=stage, name=name, is_inference=is_inference,
-                  is_backward=is_backward)
+                  is_backward=is_backward, compile_id=compile_id)
     return _atomic_write(path, _encode(doc))
 
 
@@ -1244,6 +1249,9 @@ class _Piece:
         self.state = state
         self.item = item
         self.name = item.submod_name
+        # "cgscope:0/0/submod_1": the Dynamo graph's compile id keeps apart the pieces of the
+        # several graphs a model with graph breaks makes, each with its own submod_0
+        self.range_name = "cgscope:%s/%s" % (state.ident, self.name)
         self.graph_index = graph_index          # None for a splitting op's piece
         self.sym_shape_indices = []
         self.calls = 0
@@ -1299,7 +1307,7 @@ class _Piece:
     def __call__(self, *args):
         self.calls += 1
         owner = self.owner
-        pushed = owner.nvtx and _nvtx_push("cgscope:" + self.name)
+        pushed = owner.nvtx and _nvtx_push(self.range_name)
         t0 = time.perf_counter()
         try:
             if self.graph_index is None:
@@ -1531,7 +1539,7 @@ def piecewise_backend(splitting_ops, events=None, compiler="inductor", compile_s
     events: a path (JSON lines appended) or an EventLog (default: $CGSCOPE_EVENTS, which
     `cgscope top -- CMD` sets, else kept in memory); the events are compile_start,
     compile_end, cache_hit, cache_miss, cache_store, recompile and piece_run. Each piece's call
-    is wrapped in the NVTX range "cgscope:submod_N" (nvtx=False turns that off); sync=True
+    is wrapped in the NVTX range "cgscope:<compile id>/submod_N" (nvtx=False turns that off); sync=True
     synchronizes the GPU after each piece so piece_run's ms is the piece's time.
     cudagraph=True runs each compiled piece as a CUDA graph per runtime shape, as vLLM and
     MagiCompiler do (warm-up, capture on the second call, then replays; splitting-op pieces
