@@ -466,6 +466,8 @@ cJSON *cli_prof_json(const struct cli_prof_set *set, const struct cgs_prof_repor
             cJSON *x;
             if (g) {
                 x = group_json(set, r, g);
+                /* named as the split names it; "range" keeps the graph's compile id */
+                cJSON_ReplaceItemInObject(x, "name", cJSON_CreateString(s->pieces[i].name));
             } else {
                 x = cJSON_CreateObject();
                 cJSON_AddStringToObject(x, "name", s->pieces[i].name);

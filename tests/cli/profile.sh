@@ -138,4 +138,42 @@ PY
 else
     echo "note: $LIB not built (no cupti.h): profile's end-to-end part skipped"
 fi
+# a model with graph breaks (tests/data/prof/breaks, recorded on the H200 with
+# tests/gpu/profile_check.py --phase truth): two Dynamo graphs, each with its submod_0..2, are
+# six rows whose kernel, memcpy and memset counts are torch.profiler's (recorded beside them)
+B=tests/data/prof/breaks
+check "graph breaks: report" 0 "$CGSCOPE" report $B --json
+python3 - "$out" $B/torch_profiler.json <<'PY' || fail "graph breaks: pieces per graph, as torch.profiler counts them"
+import json, sys
+r = json.load(open(sys.argv[1]))
+truth = json.load(open(sys.argv[2]))["pieces"]
+ours = {p["name"]: p for p in r["pieces"]}
+assert sorted(ours) == sorted(truth), (sorted(ours), sorted(truth))
+for n, t in truth.items():
+    p = ours[n]
+    assert (p["kernels"], p["memcpy"]["count"], p["memset"]["count"]) == \
+        (t["kernels"], t["memcpy"], t["memset"]), (n, p, t)
+PY
+# --graph: the graph file says its compile id (producer.compile_id): its pieces, by their names
+check "graph breaks: report --graph" 0 "$CGSCOPE" report $B --graph $B/0_0.dynamo.json --split-ops @sdpa --json
+python3 - "$out" $B/torch_profiler.json <<'PY' || fail "graph breaks: --graph takes graph 0/0's pieces"
+import json, sys
+r = json.load(open(sys.argv[1]))
+truth = json.load(open(sys.argv[2]))["pieces"]
+split = [p for p in r["pieces"] if p.get("in_split")]
+assert [p["name"] for p in split] == ["submod_0", "submod_1", "submod_2"], split
+assert [p["kernels"] for p in split] == [truth["0/0/" + p["name"]]["kernels"] for p in split]
+PY
+check "graph breaks: --graph-id picks the other graph" 0 "$CGSCOPE" report $B --graph $B/0_0.dynamo.json --split-ops @sdpa --graph-id 1/0 --json
+python3 -c "
+import json,sys; r=json.load(open(sys.argv[1]))
+assert [p['kernels'] for p in r['pieces'] if p.get('in_split')] == [26, 13, 104], r['pieces']" "$out" || fail "--graph-id 1/0"
+# a graph that does not say which it is: refused, not guessed
+sed 's/,"compile_id":"0\/0"//' $B/0_0.dynamo.json > "$T/nameless.json"
+check "graph breaks: which graph?" 2 "$CGSCOPE" report $B --graph "$T/nameless.json" --split-ops @sdpa
+has "asks for --graph-id" "$err" "several graphs (0/0, 1/0)"
+check "graph breaks: dot --profile" 0 "$CGSCOPE" dot $B/0_0.dynamo.json --split-ops @sdpa --collapse pieces --profile $B -o "$T/b.svg"
+check "graph breaks: dot --profile, which graph?" 2 "$CGSCOPE" dot "$T/nameless.json" --split-ops @sdpa --profile $B -o "$T/b.svg"
+has "dot asks for --graph-id" "$err" "--graph-id"
+
 finish

@@ -52,13 +52,19 @@ class Block(torch.nn.Module):
 
 
 class Model(torch.nn.Module):
-    def __init__(self, d=512, heads=8, layers=2):
+    def __init__(self, d=512, heads=8, layers=2, breaks=False):
         super().__init__()
         self.blocks = torch.nn.ModuleList(Block(d, heads) for _ in range(layers))
         self.head = torch.nn.Linear(d, d)
+        self.breaks = breaks
 
     def forward(self, x):
-        for b in self.blocks:
+        x = self.blocks[0](x)
+        if self.breaks:
+            # a graph break after the first block (outside the loop, so that Dynamo resumes
+            # after it): two Dynamo graphs, 0/0 and 1/0, each split into its own submod_0, ...
+            torch._dynamo.graph_break()
+        for b in self.blocks[1:]:
             x = b(x)
         return self.head(x)
 
@@ -80,7 +86,7 @@ def record_function_ranges():
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--mode", choices=("eager", "cudagraph", "train"), default="eager")
+    ap.add_argument("--mode", choices=("eager", "cudagraph", "train", "breaks"), default="eager")
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--seq", type=int, default=256)
     ap.add_argument("--width", type=int, default=512)
@@ -95,7 +101,7 @@ def main():
 
     torch.manual_seed(0)
     dev = "cuda"
-    model = Model(a.width, 8, a.layers).to(dev)
+    model = Model(a.width, 8, a.layers, breaks=a.mode == "breaks").to(dev)
     if a.mode != "train":
         model.eval()
     if a.torch_profiler:

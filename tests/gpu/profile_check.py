@@ -5,7 +5,8 @@ Runs tests/gpu/prof_workload.py (a transformer through the bridge's piecewise ru
 `cgscope profile`, and the same workload under torch.profiler in a separate process, then:
 
   truth     per piece: kernel count equal to torch.profiler's, GPU time within 2%, memcpy and
-            memset counts equal (modes eager and cudagraph); train mode: the forward pieces
+            memset counts equal (modes eager, cudagraph, and breaks: a graph break after every
+            block, each Dynamo graph with its own submod_N); train mode: the forward pieces
             equal, and the totals (backward kernels come from autograd's thread) equal;
   overhead  wall time of the timed loop, GPU-bound: plain, cgscope, torch.profiler, processes
             interleaved; cgscope at most 2% over plain and below torch.profiler;
@@ -135,7 +136,7 @@ def plain(args, extra_env=None):
 
 def phase_truth(cg, out):
     small = ["--batch", "8", "--iters", "5", "--reps", "2", "--warmup", "3"]
-    for mode in ("eager", "cudagraph", "train"):
+    for mode in ("eager", "cudagraph", "train", "breaks"):
         folder = os.path.join(out, "tr-" + mode)
         shutil.rmtree(folder, ignore_errors=True)
         w, p, secs = profiled(cg, folder, ["--mode", mode] + small)
@@ -197,6 +198,12 @@ def phase_truth(cg, out):
             check("train: backward kernels from autograd's thread reach the range open on the "
                   "main thread (train_step)", other > 0,
                   "%d records through another thread's range" % other)
+        if mode == "breaks":
+            graphs = sorted({n.rsplit("/", 1)[0] for n in ours if "/" in n})
+            sub0 = [n for n in ours if n.endswith("/submod_0")]
+            check("breaks: each Dynamo graph's pieces are their own rows (graphs %s)" % graphs,
+                  len(graphs) >= 2 and len(sub0) == len(graphs),
+                  "rows %s" % sorted(ours)[:12])
         if mode == "cudagraph":
             rp = sum(v.get("graph_replays", 0) for v in ours.values())
             cap = sum(v.get("captured_kernels", 0) for v in ours.values())
