@@ -62,8 +62,9 @@ const struct cmd cmd_top = {
         "JSON keys (--once --json): format, version, sources [{path, kind, bytes}], rows\n"
         "[{graph_index, runtime_shape, backend, compile_id, source, rank, frame, hits,\n"
         "misses, bypasses, compiles, compile_ms, last_compile_ms, runs, run_ms, recompiles,\n"
+        "captures (CUDA graphs captured: more than one is a re-capture),\n"
         "reason, reasons [one a line], indexed}], caches {NAME: {hit, miss, bypass}} (fx_graph and aotautograd always),\n"
-        "compiles, recompiles, graph_breaks, events, hit_rate, bad_lines, first_bad_line.\n\n"
+        "compiles, recompiles, graph_breaks, captures, events, hit_rate, bad_lines, first_bad_line.\n\n"
         "examples:\n"
         "  cgscope top samples/llama_tiny.events.jsonl --once\n"
         "  cgscope top samples/graph_break.torch_trace.log --once --json\n",
@@ -223,6 +224,7 @@ static cJSON *top_json(const struct cgs_follow *f)
         cJSON_AddNumberToObject(o, "runs", (double)r->runs);
         cJSON_AddNumberToObject(o, "run_ms", r->run_ms);
         cJSON_AddNumberToObject(o, "recompiles", (double)r->recompiles);
+        cJSON_AddNumberToObject(o, "captures", (double)r->captures);
         add_str_or_null(o, "reason", r->reason);
         {
             cJSON *rs = cJSON_AddArrayToObject(o, "reasons");
@@ -277,6 +279,7 @@ static cJSON *top_json(const struct cgs_follow *f)
     }
     cJSON_AddNumberToObject(doc, "recompiles", (double)d->recompiles);
     cJSON_AddNumberToObject(doc, "graph_breaks", (double)d->graph_breaks);
+    cJSON_AddNumberToObject(doc, "captures", (double)d->captures);
     cJSON_AddNumberToObject(doc, "events", (double)d->events);
     if (hr < 0)
         cJSON_AddNullToObject(doc, "hit_rate");

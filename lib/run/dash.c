@@ -151,18 +151,22 @@ static struct cgs_dash_row *row_for(struct cgs_dash *d, const char *key, bool *m
 
 static struct cgs_dash_row *event_row(struct cgs_dash *d, const struct cgs_feed *f, bool has_gi,
                                       int64_t gi, bool dynamic, int64_t shape,
-                                      const char *backend, const char *piece)
+                                      const char *backend, const char *piece, const char *graph)
 {
     struct cgs_buf key = CGS_BUF_INIT;
     bool made;
     struct cgs_dash_row *r;
     int rank = f->rank;
     uint32_t src = source_of(d, f);
-    const char *b = backend ? backend : "", *pc = !has_gi && piece ? piece : "";
-    // a piece without a graph_index (a splitting piece, run eagerly) is a row of its own; the
-    // names are whole and length-prefixed, so no byte of one can be taken for a separator
-    cgs_buf_addf(&key, "e|%u|%d|%d|%lld|%d|%lld|%zu:%s|%zu:%s", src, rank, has_gi, (long long)gi,
-                 dynamic, (long long)(dynamic ? 0 : shape), strlen(b), b, strlen(pc), pc);
+    const char *b = backend ? backend : "", *pc = !has_gi && piece ? piece : "",
+               *gr = graph ? graph : "";
+    // a piece without a graph_index (a splitting piece, run eagerly) is a row of its own, and
+    // so is each Dynamo graph's (a model with graph breaks has several, each with its graph
+    // index 0); the names are whole and length-prefixed, so no byte of one can be taken for a
+    // separator
+    cgs_buf_addf(&key, "e|%u|%d|%d|%lld|%d|%lld|%zu:%s|%zu:%s|%zu:%s", src, rank, has_gi,
+                 (long long)gi, dynamic, (long long)(dynamic ? 0 : shape), strlen(b), b,
+                 strlen(pc), pc, strlen(gr), gr);
     r = row_for(d, key.buf, &made);
     cgs_buf_release(&key);
     if (r && made) {
@@ -334,7 +338,7 @@ static void event_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, si
     {
         r = event_row(d, f, has_gi, has_gi ? gi : -1,
                       shape_null || !cJSON_GetObjectItemCaseSensitive(o, "runtime_shape"), shape,
-                      backend, jstr(o, "piece"));
+                      backend, jstr(o, "piece"), jstr(o, "graph"));
         if (r && ts > r->last_ts)
             r->last_ts = ts;
         if (r && jstr(o, "graph") && !r->compile_id)
@@ -361,6 +365,12 @@ static void event_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, si
             r->runs++;
             r->run_ms += ms;
         }
+    } else if (!strcmp(ev, "cudagraph_capture")) {
+        /* the bridge's cudagraph=True: a CUDA graph captured for the piece at this shape; a
+           second one for the same row is a re-capture */
+        d->captures++;
+        if (r)
+            r->captures++;
     } else if (!strcmp(ev, "recompile") && r) {
         d->recompiles++;
         r->recompiles++;
@@ -793,7 +803,7 @@ static void index_text(struct cgs_dash *d, struct cgs_feed *f)
         en->path = cgs_xstrdup(vp->valuestring);
         en->restart_analysis_count = restarts;
         r = event_row(d, f, true, en->graph_index, en->dynamic, en->runtime_shape,
-                      en->backend, NULL);
+                      en->backend, NULL, NULL);
         if (r) {
             r->indexed = true;
             r->restart_analysis_count = en->restart_analysis_count;
@@ -1037,8 +1047,12 @@ void cgs_dash_row_cell(const struct cgs_dash *d, const struct cgs_dash_row *r, e
     case CGS_DASH_COL_KEY:
         if (r->trace)
             snprintf(out, n, "%s", r->compile_id ? r->compile_id : "?");
+        else if (r->has_graph_index && r->compile_id) /* the bridge: "0 (1/0)", index and graph */
+            snprintf(out, n, "%lld (%s)", (long long)r->graph_index, r->compile_id);
         else if (r->has_graph_index)
             snprintf(out, n, "%lld", (long long)r->graph_index);
+        else if (r->piece && r->compile_id)
+            snprintf(out, n, "%s (%s)", r->piece, r->compile_id);
         else
             snprintf(out, n, "%s", r->piece ? r->piece : r->compile_id ? r->compile_id : "-");
         break;
@@ -1068,6 +1082,9 @@ void cgs_dash_row_cell(const struct cgs_dash *d, const struct cgs_dash_row *r, e
     case CGS_DASH_COL_RUNS: snprintf(out, n, "%llu", (unsigned long long)r->runs); break;
     case CGS_DASH_COL_RECOMPILES:
         snprintf(out, n, "%llu", (unsigned long long)r->recompiles);
+        break;
+    case CGS_DASH_COL_CAPTURES:
+        snprintf(out, n, "%llu", (unsigned long long)r->captures);
         break;
     case CGS_DASH_COL_AGE: age_text(now, r->last_ts, out, n); break;
     case CGS_DASH_COL_WHAT: {
@@ -1101,6 +1118,7 @@ static double sort_value(const struct cgs_dash_row *r, enum cgs_dash_col c)
     case CGS_DASH_COL_LAST_MS: return r->last_compile_ms;
     case CGS_DASH_COL_RUNS: return (double)r->runs;
     case CGS_DASH_COL_RECOMPILES: return (double)r->recompiles;
+    case CGS_DASH_COL_CAPTURES: return (double)r->captures;
     case CGS_DASH_COL_AGE: return r->last_ts;
     default: return 0;
     }

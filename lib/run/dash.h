@@ -58,6 +58,7 @@ struct cgs_dash_row {
     char *frame;             /* trace: "forward (resnet.py:284)" */
     char *piece;             /* events without a graph_index: the (splitting) piece's name */
     uint64_t hits, misses, bypasses, compiles, runs, recompiles;
+    uint64_t captures;       /* CUDA graphs captured for it (the bridge's cudagraph=True) */
     double compile_ms, last_compile_ms, run_ms;
     double last_ts;          /* seconds since the epoch of its last event; 0 unknown */
     char *reason;            /* the recompile reasons (one a line: "0/0: tensor 'x' size
@@ -108,6 +109,7 @@ struct cgs_dash {
     char first_bad[256];   /* "file:line: why" of the first bad line */
     uint64_t compiles;     /* the rows' compiles added up */
     uint64_t recompiles;   /* the rows' recompiles added up */
+    uint64_t captures;     /* CUDA graph captures (the rows' added up) */
     uint64_t graph_breaks; /* break records (the sites' hits added up) */
     uint64_t piece_runs;
     double first_ts, last_ts;
@@ -201,6 +203,7 @@ const struct cgs_dash_cache *cgs_dash_cache(const struct cgs_dash *d, const char
     X(LAST_MS, "last ms", 9, CGS_DASH_SORTS)                                                      \
     X(RUNS, "runs", 6, CGS_DASH_ONCE | CGS_DASH_SORTS)                                            \
     X(RECOMPILES, "recomp", 6, CGS_DASH_ONCE | CGS_DASH_SORTS)                                    \
+    X(CAPTURES, "capt", 4, CGS_DASH_ONCE | CGS_DASH_SORTS) /* CUDA graph captures */           \
     X(AGE, "age", 5, CGS_DASH_SORTS)                                                              \
     X(WHAT, "frame / reason", 0, CGS_DASH_ONCE) /* frame and reason: the last column */
 

@@ -59,6 +59,22 @@ python3 -c "
 import json,sys; d=json.load(open(sys.argv[1]))
 assert len(d['rows']) == 4, [r['backend'] for r in d['rows']]" "$out" || fail "rows merged"
 
+# the bridge's events of two Dynamo graphs (a graph break): graph index 0 of each is its own
+# row; CUDA graph captures are counted per row, a second one being a re-capture
+cat > "$T/two-graphs.jsonl" <<'EOF'
+{"ts": 1, "event": "compile_end", "graph_index": 0, "runtime_shape": 8, "backend": "inductor", "ms": 3, "graph": "0/0", "piece": "submod_0"}
+{"ts": 2, "event": "compile_end", "graph_index": 0, "runtime_shape": 8, "backend": "inductor", "ms": 3, "graph": "1/0", "piece": "submod_0"}
+{"ts": 3, "event": "cudagraph_capture", "graph_index": 0, "runtime_shape": 8, "backend": "inductor", "ms": 1, "graph": "1/0", "piece": "submod_0"}
+{"ts": 4, "event": "cudagraph_capture", "graph_index": 0, "runtime_shape": 8, "backend": "inductor", "ms": 1, "graph": "1/0", "piece": "submod_0"}
+EOF
+check "rows per graph" 0 "$CGSCOPE" top --once --json "$T/two-graphs.jsonl"
+python3 -c "
+import json,sys; d=json.load(open(sys.argv[1]))
+got = sorted((r['compile_id'], r['compiles'], r['captures']) for r in d['rows'])
+assert got == [('0/0', 1, 0), ('1/0', 1, 2)] and d['captures'] == 2, got" "$out" || fail "graphs' rows or captures"
+check "rows per graph, text" 0 "$CGSCOPE" top --once "$T/two-graphs.jsonl"
+has "the graph beside its index" "$out" "0 (1/0)"
+
 # 7: compiled autograd's ids !A/F/C: a recompile is C > 0, not F > 0
 cat > "$T/ca.log" <<'EOF'
 V1201 13:44:17.888000 455 torch/_dynamo/convert_frame.py:276] {"dynamo_start": {"stack": []}, "compiled_autograd_id": 0, "frame_id": 3, "frame_compile_id": 0, "attempt": 0}

@@ -126,10 +126,11 @@ tally = collections.defaultdict(lambda: [0, 0])
 for line in open(sys.argv[1]):
     ev = json.loads(line)
     if ev["event"] in ("cache_hit", "cache_miss"):
-        k = (ev["graph_index"], ev["runtime_shape"], ev["backend"])
+        # a row per Dynamo graph (its compile id) and cache key: each graph has its own pieces
+        k = (ev.get("graph"), ev["graph_index"], ev["runtime_shape"], ev["backend"])
         tally[k][0 if ev["event"] == "cache_hit" else 1] += 1
 doc = json.load(open(sys.argv[2]))
-rows = {(r.get("graph_index"), r.get("runtime_shape"), r.get("backend")):
+rows = {(r.get("compile_id"), r.get("graph_index"), r.get("runtime_shape"), r.get("backend")):
         [r.get("hits"), r.get("misses")] for r in doc.get("rows", [])}
 bad = [str(k) for k in tally if rows.get(k) != tally[k]]
 if bad or doc.get("bad_lines", 0):

@@ -64,7 +64,7 @@ FORMAT = "cgscope.graph"
 VERSION = 1
 STAGES = ("dynamo", "aot_forward", "aot_backward", "aot_joint", "post_grad", "export", "other")
 EVENTS = ("compile_start", "compile_end", "cache_hit", "cache_miss", "cache_store", "recompile",
-          "piece_run")
+          "piece_run", "cudagraph_capture")
 
 _REPR_LIMIT = 200
 _TAG = "cgscope_name"           # node.meta key: original node name, survives split_module
@@ -1294,10 +1294,17 @@ class _Piece:
             torch.cuda.current_stream().wait_stream(side)
             if self.owner.graph_pool is None:
                 self.owner.graph_pool = torch.cuda.graph_pool_handle()
+            t0 = time.perf_counter()
             graph = torch.cuda.CUDAGraph()
             with torch.cuda.graph(graph, pool=self.owner.graph_pool):
                 out = fn(*static)
             state = self.graphs[runtime_shape] = (graph, static, copy, out)
+            # each capture is an event: a piece captured again at the same shape (its cache
+            # entry replaced) is a re-capture, which `cgscope top` shows per row
+            self.owner.log.emit("cudagraph_capture", self.graph_index, runtime_shape,
+                                self.owner.compiler, None,
+                                ms=(time.perf_counter() - t0) * 1e3, graph=self.state.ident,
+                                piece=self.name)
         graph, static, copy, out = state
         for i in copy:
             static[i].copy_(args[i])
