@@ -581,9 +581,10 @@ def top_check(tag, cg, path, events):
     mine = collections.defaultdict(lambda: [0, 0])
     for e in events:
         if e["event"] in ("cache_hit", "cache_miss"):
-            k = (e["graph_index"], e["runtime_shape"], e["backend"])
+            # a row per Dynamo graph (its compile id, "graph") and cache key
+            k = (e.get("graph"), e["graph_index"], e["runtime_shape"], e["backend"])
             mine[k][0 if e["event"] == "cache_hit" else 1] += 1
-    rows = {(r.get("graph_index"), r.get("runtime_shape"), r.get("backend")):
+    rows = {(r.get("compile_id"), r.get("graph_index"), r.get("runtime_shape"), r.get("backend")):
             [r.get("hits"), r.get("misses")] for r in doc.get("rows", [])}
     diff = [str(k) for k in mine if rows.get(k) != mine[k]]
     check("%s: cgscope top rows == the events' hits and misses (%d rows)" % (tag, len(mine)),
