@@ -258,7 +258,7 @@ static void test_truncated(void **state)
 /* ---- traces built here ---------------------------------------------------------------------- */
 
 struct w {
-    unsigned char b[8192];
+    unsigned char b[1 << 16];
     size_t n;
 };
 
@@ -326,6 +326,80 @@ static void end(struct w *w)
     struct cgs_tr_end e;
     memset(&e, 0, sizeof(e));
     w_rec(w, CGS_TR_END, 0, &e, sizeof(e), NULL);
+}
+
+/* The any-thread rule against its definition, on random traces: a launch from a thread with no
+ * range goes to the most recently pushed range still open on any thread (pops closing ranges
+ * out of order too). The rule is computed in one sweep (issue 26: it was quadratic in the
+ * threads); here it is computed the slow way, launch by launch. */
+static void test_any_thread_rule_random(void **state)
+{
+    (void)state;
+    unsigned seed = 12345;
+    for (int round = 0; round < 200; round++) {
+        enum { NT = 6, NR = 40, NL = 30 };
+        struct w w;
+        uint64_t push_ts[NR], pop_ts[NR];
+        int n_r = 0, n_l = 0, open[NT][NR], n_open[NT] = {0}, thread_of[NR];
+        uint64_t launch_ts[NL];
+        struct cgs_prof_trace t;
+        struct cgs_prof_report r;
+        struct cgs_diag d = CGS_DIAG_INIT;
+        char name[32];
+
+        w_header(&w);
+        for (uint64_t ts = 10; n_l < NL && ts < 100000; ts += 10) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned a = (seed >> 16) % 10, th = (seed >> 8) % NT;
+            if (a < 4 && n_r < NR) { /* push */
+                snprintf(name, sizeof(name), "cgscope:r%d", n_r);
+                push(&w, 10 + th, ts, (uint64_t)n_r + 1, 0, (uint32_t)n_open[th] + 1, name);
+                push_ts[n_r] = ts;
+                pop_ts[n_r] = UINT64_MAX;
+                thread_of[n_r] = (int)th;
+                open[th][n_open[th]++] = n_r++;
+            } else if (a < 7 && n_open[th]) { /* pop: the innermost, or one out of order */
+                int k = (a == 6 && n_open[th] > 1) ? 0 : n_open[th] - 1, ri = open[th][k];
+                pop(&w, 10 + th, ts, (uint64_t)ri + 1);
+                pop_ts[ri] = ts;
+                memmove(&open[th][k], &open[th][k + 1], (size_t)(n_open[th] - k - 1) * sizeof(int));
+                n_open[th]--;
+            } else { /* a launch from a thread that holds no range */
+                launch_ts[n_l] = ts;
+                launch(&w, 99, ts, 0, 5000u + (uint32_t)n_l);
+                n_l++;
+            }
+        }
+        for (int i = 0; i < n_l; i++)
+            kernel(&w, 5000u + (uint32_t)i, 1, 0, 0, 0);
+        end(&w);
+        assert_int_equal(cgs_prof_parse((const char *)w.b, w.n, "t.cgstrace", &t, &d), 0);
+        assert_int_equal(cgs_prof_report_build(&t, 1, NULL, &r, &d), 0);
+        uint64_t want[NR] = {0}, want_none = 0;
+        for (int i = 0; i < n_l; i++) {
+            int best = -1;
+            for (int k = 0; k < n_r; k++)
+                if (push_ts[k] < launch_ts[i] && pop_ts[k] > launch_ts[i] &&
+                    (best < 0 || push_ts[k] > push_ts[best]))
+                    best = k;
+            if (best < 0)
+                want_none++;
+            else
+                want[best]++;
+        }
+        for (int k = 0; k < n_r; k++) {
+            const struct cgs_prof_group *g;
+            snprintf(name, sizeof(name), "r%d", k);
+            g = cgs_prof_find(&r, name);
+            if ((g ? g->kernels.count : 0) != want[k])
+                fail_msg("round %d: range r%d (thread %d) got %llu kernels, the rule gives %llu",
+                         round, k, thread_of[k], (unsigned long long)(g ? g->kernels.count : 0),
+                         (unsigned long long)want[k]);
+        }
+        assert_int_equal(r.none.kernels.count, want_none);
+        cgs_prof_report_release(&r);
+        cgs_prof_trace_release(&t);
+    }
 }
 
 /* A model with graph breaks: each Dynamo graph has its submod_0, the bridge names the ranges
@@ -602,7 +676,8 @@ int main(void)
         cmocka_unit_test(test_train),      cmocka_unit_test(test_ranks),
         cmocka_unit_test(test_sigterm),    cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_attribution_rules),
-        cmocka_unit_test(test_pieces_of_several_graphs), cmocka_unit_test(test_bad_traces),
+        cmocka_unit_test(test_pieces_of_several_graphs),
+        cmocka_unit_test(test_any_thread_rule_random), cmocka_unit_test(test_bad_traces),
         cmocka_unit_test(test_demangle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
