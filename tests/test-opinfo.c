@@ -26,6 +26,7 @@
 /* floors: exact cases in percent, as measured on the committed data (docs/shapes-breadth.md) */
 #define ATEN_FLOOR 98.5
 #define TORCH_FLOOR 96.0
+#define PRIMS_FLOOR 27.5
 
 struct family {
     const char *rule;
@@ -175,11 +176,25 @@ static void test_torch_level(void **state)
     check("torch.txt", "torch", TORCH_FLOOR);
 }
 
+/* torch._refs through make_fx: the prims decompositions produce (issue 27) */
+static void test_prims_level(void **state)
+{
+    (void)state;
+    check("prims.txt", "prims", PRIMS_FLOOR);
+    /* and no prims node claimed ok with another shape, dtype or strides than torch's */
+    struct tally *t = calloc(1, sizeof(*t));
+    assert_non_null(t);
+    run_file(t, "prims.txt");
+    assert_int_equal(t->wrong_ok, 0);
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_aten_level),
         cmocka_unit_test(test_torch_level),
+        cmocka_unit_test(test_prims_level),
     };
 
     return cmocka_run_group_tests_name("opinfo", tests, NULL, NULL);

@@ -124,6 +124,13 @@ static const struct cgs_node *output_node(const struct cgs_graph *g)
 
 static void symbol_range(const struct cgs_symbol *s, struct cgs_buf *b)
 {
+    if (s->is_float) { /* a SymFloat: its hint as Python prints a float (repr) */
+        if (s->has_fhint)
+            cgs_buf_addf(b, "float, hint %.17g", s->fhint);
+        else
+            cgs_buf_addstr(b, "float");
+        return;
+    }
     if (s->has_hint)
         cgs_buf_addf(b, "hint %lld, ", (long long)s->hint);
     if (s->has_min)
@@ -212,10 +219,14 @@ static cJSON *info_json(const struct cgs_graph *g, struct op_count *h, size_t nh
     for (uint32_t i = 0; i < g->n_symbols; i++) {
         const struct cgs_symbol *s = &g->symbols[i];
         cJSON *so = cJSON_AddObjectToObject(o, s->name);
-        if (s->has_hint)
-            cJSON_AddNumberToObject(so, "hint", (double)s->hint);
+        if (s->is_float && s->has_fhint)
+            cJSON_AddNumberToObject(so, "hint", s->fhint);
+        else if (s->has_hint)
+            cgs_json_add_int(so, "hint", s->hint);
         else
             cJSON_AddNullToObject(so, "hint");
+        if (s->is_float)
+            cJSON_AddBoolToObject(so, "float", true);
         if (s->has_min)
             cJSON_AddNumberToObject(so, "min", (double)s->min);
         else

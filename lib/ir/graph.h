@@ -219,6 +219,10 @@ struct cgs_symbol {
     const struct cgs_sym *sym; /* the VAR expression */
     bool has_hint, has_min, has_max;
     int64_t hint, min, max;
+    /* a SymFloat (torch's "zf0": a Python float argument of a dynamic graph): its hint is a
+       float (fhint; has_hint stays false, so integer sizes never evaluate with it) */
+    bool is_float, has_fhint;
+    double fhint;
 };
 
 enum cgs_note_level { CGS_NOTE_INFO, CGS_NOTE_WARNING, CGS_NOTE_ERROR };

@@ -8540,58 +8540,58 @@ OP(PRIMS__SINK_TOKENS_DEFAULT, "prims._sink_tokens.default", novalue,
    "tokens", CGS_OPF_NOVALUE)
 OP(PRIMS_ABS_DEFAULT, "prims.abs.default", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_COMPLEX_TO_FLOAT)
-OP(PRIMS_ACOS_DEFAULT, "prims.acos.default", none,
-   "self", 0)
-OP(PRIMS_ACOSH_DEFAULT, "prims.acosh.default", none,
-   "self", 0)
-OP(PRIMS_ADD_DEFAULT, "prims.add.default", none,
-   "self, other", 0)
+OP(PRIMS_ACOS_DEFAULT, "prims.acos.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_ACOSH_DEFAULT, "prims.acosh.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_ADD_DEFAULT, "prims.add.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_AMAX_DEFAULT, "prims.amax.default", none,
    "inp, dims, *, output_dtype=None", CGS_OPF_REDUCTION)
 OP(PRIMS_AMIN_DEFAULT, "prims.amin.default", none,
    "inp, dims, *, output_dtype=None", CGS_OPF_REDUCTION)
-OP(PRIMS_AS_STRIDED_DEFAULT, "prims.as_strided.default", inplace,
-   "a, size, stride, storage_offset", CGS_OPF_INPLACE)
+OP(PRIMS_AS_STRIDED_DEFAULT, "prims.as_strided.default", as_strided,
+   "self, size, stride, storage_offset", CGS_OPF_VIEW)
 OP(PRIMS_AS_STRIDED_SCATTER_DEFAULT, "prims.as_strided_scatter.default", none,
    "self, src, size, stride, storage_offset", 0)
-OP(PRIMS_ASIN_DEFAULT, "prims.asin.default", none,
-   "self", 0)
-OP(PRIMS_ASINH_DEFAULT, "prims.asinh.default", none,
-   "self", 0)
-OP(PRIMS_ATAN_DEFAULT, "prims.atan.default", none,
-   "self", 0)
-OP(PRIMS_ATAN2_DEFAULT, "prims.atan2.default", none,
-   "self, other", 0)
-OP(PRIMS_ATANH_DEFAULT, "prims.atanh.default", none,
-   "self", 0)
-OP(PRIMS_BESSEL_I0_DEFAULT, "prims.bessel_i0.default", none,
-   "self", 0)
-OP(PRIMS_BESSEL_I0E_DEFAULT, "prims.bessel_i0e.default", none,
-   "self", 0)
-OP(PRIMS_BESSEL_I1_DEFAULT, "prims.bessel_i1.default", none,
-   "self", 0)
-OP(PRIMS_BESSEL_I1E_DEFAULT, "prims.bessel_i1e.default", none,
-   "self", 0)
-OP(PRIMS_BESSEL_J0_DEFAULT, "prims.bessel_j0.default", none,
-   "self", 0)
-OP(PRIMS_BESSEL_J1_DEFAULT, "prims.bessel_j1.default", none,
-   "self", 0)
-OP(PRIMS_BITWISE_AND_DEFAULT, "prims.bitwise_and.default", none,
-   "self, other", 0)
+OP(PRIMS_ASIN_DEFAULT, "prims.asin.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_ASINH_DEFAULT, "prims.asinh.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_ATAN_DEFAULT, "prims.atan.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_ATAN2_DEFAULT, "prims.atan2.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_ATANH_DEFAULT, "prims.atanh.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_BESSEL_I0_DEFAULT, "prims.bessel_i0.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_BESSEL_I0E_DEFAULT, "prims.bessel_i0e.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_BESSEL_I1_DEFAULT, "prims.bessel_i1.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_BESSEL_I1E_DEFAULT, "prims.bessel_i1e.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_BESSEL_J0_DEFAULT, "prims.bessel_j0.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_BESSEL_J1_DEFAULT, "prims.bessel_j1.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_BITWISE_AND_DEFAULT, "prims.bitwise_and.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_BITWISE_NOT_DEFAULT, "prims.bitwise_not.default", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
-OP(PRIMS_BITWISE_OR_DEFAULT, "prims.bitwise_or.default", none,
-   "self, other", 0)
-OP(PRIMS_BITWISE_XOR_DEFAULT, "prims.bitwise_xor.default", none,
-   "self, other", 0)
+OP(PRIMS_BITWISE_OR_DEFAULT, "prims.bitwise_or.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_BITWISE_XOR_DEFAULT, "prims.bitwise_xor.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_BROADCAST_IN_DIM_DEFAULT, "prims.broadcast_in_dim.default", none,
    "a, shape, broadcast_dimensions", CGS_OPF_VIEW)
 OP(PRIMS_CAT_DEFAULT, "prims.cat.default", none,
    "tensors, dim", 0)
-OP(PRIMS_CBRT_DEFAULT, "prims.cbrt.default", none,
-   "self", 0)
-OP(PRIMS_CEIL_DEFAULT, "prims.ceil.default", none,
-   "self", 0)
+OP(PRIMS_CBRT_DEFAULT, "prims.cbrt.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_CEIL_DEFAULT, "prims.ceil.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_CLONE_DEFAULT, "prims.clone.default", none,
    "self, *, memory_format=None", 0)
 OP(PRIMS_COLLAPSE_DEFAULT, "prims.collapse.default", none,
@@ -8608,38 +8608,38 @@ OP(PRIMS_COPY_STRIDED_DEFAULT, "prims.copy_strided.default", none,
    "a, stride", 0)
 OP(PRIMS_COPY_TO_DEFAULT, "prims.copy_to.default", inplace,
    "a, b", CGS_OPF_INPLACE)
-OP(PRIMS_COS_DEFAULT, "prims.cos.default", none,
-   "self", 0)
-OP(PRIMS_COSH_DEFAULT, "prims.cosh.default", none,
-   "self", 0)
+OP(PRIMS_COS_DEFAULT, "prims.cos.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_COSH_DEFAULT, "prims.cosh.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_DEVICE_PUT_DEFAULT, "prims.device_put.default", none,
    "a, device, non_blocking=False", 0)
 OP(PRIMS_DIGAMMA_DEFAULT, "prims.digamma.default", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
-OP(PRIMS_DIV_DEFAULT, "prims.div.default", none,
-   "self, other", 0)
+OP(PRIMS_DIV_DEFAULT, "prims.div.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_EMPTY_DEFAULT, "prims.empty.default", none,
    "shape, *, dtype, device, requires_grad", CGS_OPF_FACTORY)
 OP(PRIMS_EMPTY_PERMUTED_DEFAULT, "prims.empty_permuted.default", none,
    "shape, physical_layout, *, dtype, device, requires_grad", CGS_OPF_FACTORY)
 OP(PRIMS_EMPTY_STRIDED_DEFAULT, "prims.empty_strided.default", none,
    "shape, strides, *, dtype, device, requires_grad", CGS_OPF_FACTORY)
-OP(PRIMS_EQ_DEFAULT, "prims.eq.default", none,
-   "self, other", 0)
-OP(PRIMS_ERF_DEFAULT, "prims.erf.default", none,
-   "self", 0)
-OP(PRIMS_ERF_INV_DEFAULT, "prims.erf_inv.default", none,
-   "self", 0)
-OP(PRIMS_ERFC_DEFAULT, "prims.erfc.default", none,
-   "self", 0)
-OP(PRIMS_ERFCX_DEFAULT, "prims.erfcx.default", none,
-   "self", 0)
-OP(PRIMS_EXP_DEFAULT, "prims.exp.default", none,
-   "self", 0)
+OP(PRIMS_EQ_DEFAULT, "prims.eq.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_ALWAYS_BOOL)
+OP(PRIMS_ERF_DEFAULT, "prims.erf.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_ERF_INV_DEFAULT, "prims.erf_inv.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_ERFC_DEFAULT, "prims.erfc.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_ERFCX_DEFAULT, "prims.erfcx.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_EXP_DEFAULT, "prims.exp.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_EXP2_DEFAULT, "prims.exp2.default", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
-OP(PRIMS_EXPM1_DEFAULT, "prims.expm1.default", none,
-   "self", 0)
+OP(PRIMS_EXPM1_DEFAULT, "prims.expm1.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_FFT_C2C_DEFAULT, "prims.fft_c2c.default", none,
    "self, *, dim, forward", 0)
 OP(PRIMS_FFT_C2R_DEFAULT, "prims.fft_c2r.default", none,
@@ -8648,34 +8648,34 @@ OP(PRIMS_FFT_R2C_DEFAULT, "prims.fft_r2c.default", none,
    "self, *, dim, onesided", 0)
 OP(PRIMS_FILL_DEFAULT, "prims.fill.default", none,
    "self, value", 0)
-OP(PRIMS_FLOOR_DEFAULT, "prims.floor.default", none,
-   "self", 0)
+OP(PRIMS_FLOOR_DEFAULT, "prims.floor.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_FMAX_DEFAULT, "prims.fmax.default", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_FMIN_DEFAULT, "prims.fmin.default", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
-OP(PRIMS_FMOD_DEFAULT, "prims.fmod.default", none,
-   "self, other", 0)
+OP(PRIMS_FMOD_DEFAULT, "prims.fmod.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_FREXP_DEFAULT, "prims.frexp.default", none,
    "self", 0)
 OP(PRIMS_FULL_DEFAULT, "prims.full.default", none,
    "shape, fill_value, *, dtype, device, requires_grad", CGS_OPF_FACTORY)
 OP(PRIMS_FULL_LIKE_DEFAULT, "prims.full_like.default", none,
    "a, fill_value, *, dtype, device, requires_grad", 0)
-OP(PRIMS_GCD_DEFAULT, "prims.gcd.default", none,
-   "self, other", 0)
-OP(PRIMS_GE_DEFAULT, "prims.ge.default", none,
-   "self, other", 0)
-OP(PRIMS_GT_DEFAULT, "prims.gt.default", none,
-   "self, other", 0)
+OP(PRIMS_GCD_DEFAULT, "prims.gcd.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_GE_DEFAULT, "prims.ge.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_ALWAYS_BOOL)
+OP(PRIMS_GT_DEFAULT, "prims.gt.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_ALWAYS_BOOL)
 OP(PRIMS_HYPOT_DEFAULT, "prims.hypot.default", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_IGAMMA_DEFAULT, "prims.igamma.default", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(PRIMS_IGAMMAC_DEFAULT, "prims.igammac.default", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
-OP(PRIMS_IMAG_DEFAULT, "prims.imag.default", none,
-   "self", CGS_OPF_VIEW)
+OP(PRIMS_IMAG_DEFAULT, "prims.imag.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_COMPLEX_TO_FLOAT)
 OP(PRIMS_INDUCTOR_LOOKUP_SEED_DEFAULT, "prims.inductor_lookup_seed.default", lookup_seed,
    "seeds, index", 0)
 OP(PRIMS_INDUCTOR_RANDOM_DEFAULT, "prims.inductor_random.default", inductor_random,
@@ -8684,24 +8684,24 @@ OP(PRIMS_INDUCTOR_SEEDS_DEFAULT, "prims.inductor_seeds.default", seeds,
    "count, device", CGS_OPF_FACTORY)
 OP(PRIMS_IOTA_DEFAULT, "prims.iota.default", iota,
    "length, *, start, step, dtype, device, requires_grad", CGS_OPF_FACTORY)
-OP(PRIMS_ISFINITE_DEFAULT, "prims.isfinite.default", none,
-   "self", 0)
+OP(PRIMS_ISFINITE_DEFAULT, "prims.isfinite.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_ALWAYS_BOOL)
 OP(PRIMS_ITEM_DEFAULT, "prims.item.default", none,
    "a", 0)
-OP(PRIMS_LE_DEFAULT, "prims.le.default", none,
-   "self, other", 0)
-OP(PRIMS_LGAMMA_DEFAULT, "prims.lgamma.default", none,
-   "self", 0)
-OP(PRIMS_LOG_DEFAULT, "prims.log.default", none,
-   "self", 0)
-OP(PRIMS_LOG10_DEFAULT, "prims.log10.default", none,
-   "self", 0)
-OP(PRIMS_LOG1P_DEFAULT, "prims.log1p.default", none,
-   "self", 0)
+OP(PRIMS_LE_DEFAULT, "prims.le.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_ALWAYS_BOOL)
+OP(PRIMS_LGAMMA_DEFAULT, "prims.lgamma.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_LOG_DEFAULT, "prims.log.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_LOG10_DEFAULT, "prims.log10.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_LOG1P_DEFAULT, "prims.log1p.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_LOG2_DEFAULT, "prims.log2.default", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
-OP(PRIMS_LT_DEFAULT, "prims.lt.default", none,
-   "self, other", 0)
+OP(PRIMS_LT_DEFAULT, "prims.lt.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_ALWAYS_BOOL)
 OP(PRIMS_MAXIMUM_DEFAULT, "prims.maximum.default", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_MAXIMUM_VALUE_DEFAULT, "prims.maximum_value.default", none,
@@ -8710,72 +8710,72 @@ OP(PRIMS_MINIMUM_DEFAULT, "prims.minimum.default", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_MINIMUM_VALUE_DEFAULT, "prims.minimum_value.default", none,
    "dtype", 0)
-OP(PRIMS_MUL_DEFAULT, "prims.mul.default", none,
-   "self, other", 0)
-OP(PRIMS_NDTRI_DEFAULT, "prims.ndtri.default", none,
-   "self", 0)
-OP(PRIMS_NE_DEFAULT, "prims.ne.default", none,
-   "self, other", 0)
-OP(PRIMS_NEG_DEFAULT, "prims.neg.default", none,
-   "self", 0)
+OP(PRIMS_MUL_DEFAULT, "prims.mul.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_NDTRI_DEFAULT, "prims.ndtri.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_NE_DEFAULT, "prims.ne.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_ALWAYS_BOOL)
+OP(PRIMS_NEG_DEFAULT, "prims.neg.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_NEXTAFTER_DEFAULT, "prims.nextafter.default", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_NO_OPMATH)
 OP(PRIMS_NORMAL_DEFAULT, "prims.normal.default", none,
    "shape, *, mean, std, dtype, device, requires_grad, generator=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
-OP(PRIMS_POW_DEFAULT, "prims.pow.default", none,
-   "self, other", 0)
+OP(PRIMS_POW_DEFAULT, "prims.pow.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_PREPARE_SOFTMAX_ONLINE_DEFAULT, "prims.prepare_softmax_online.default", prepare_softmax_online,
    "self, dim", CGS_OPF_REDUCTION)
 OP(PRIMS_PROD_DEFAULT, "prims.prod.default", none,
    "inp, dims, *, output_dtype=None", 0)
-OP(PRIMS_REAL_DEFAULT, "prims.real.default", none,
-   "self", CGS_OPF_VIEW)
+OP(PRIMS_REAL_DEFAULT, "prims.real.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_COMPLEX_TO_FLOAT)
 OP(PRIMS_RECIPROCAL_DEFAULT, "prims.reciprocal.default", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
-OP(PRIMS_REMAINDER_DEFAULT, "prims.remainder.default", none,
-   "self, other", 0)
+OP(PRIMS_REMAINDER_DEFAULT, "prims.remainder.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_RESHAPE_DEFAULT, "prims.reshape.default", none,
    "a, shape", 0)
 OP(PRIMS_RESIZE_DEFAULT, "prims.resize.default", inplace,
    "a, shape", CGS_OPF_INPLACE)
 OP(PRIMS_REV_DEFAULT, "prims.rev.default", none,
    "a, dims", 0)
-OP(PRIMS_ROUND_DEFAULT, "prims.round.default", none,
-   "self", 0)
+OP(PRIMS_ROUND_DEFAULT, "prims.round.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_RSQRT_DEFAULT, "prims.rsqrt.default", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(PRIMS_SCALAR_TENSOR_DEFAULT, "prims.scalar_tensor.default", none,
    "s, *, dtype=None, device=None", CGS_OPF_FACTORY)
-OP(PRIMS_SHIFT_LEFT_DEFAULT, "prims.shift_left.default", none,
-   "self, other", 0)
-OP(PRIMS_SHIFT_RIGHT_ARITHMETIC_DEFAULT, "prims.shift_right_arithmetic.default", none,
-   "self, other", 0)
+OP(PRIMS_SHIFT_LEFT_DEFAULT, "prims.shift_left.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_SHIFT_RIGHT_ARITHMETIC_DEFAULT, "prims.shift_right_arithmetic.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_SIGN_DEFAULT, "prims.sign.default", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_SIGNBIT_DEFAULT, "prims.signbit.default", pointwise,
-   "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_ALWAYS_BOOL)
-OP(PRIMS_SIN_DEFAULT, "prims.sin.default", none,
-   "self", 0)
-OP(PRIMS_SINH_DEFAULT, "prims.sinh.default", none,
-   "self", 0)
-OP(PRIMS_SPHERICAL_BESSEL_J0_DEFAULT, "prims.spherical_bessel_j0.default", none,
-   "self", 0)
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_SIN_DEFAULT, "prims.sin.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_SINH_DEFAULT, "prims.sinh.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_SPHERICAL_BESSEL_J0_DEFAULT, "prims.spherical_bessel_j0.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_SPLIT_DIM_DEFAULT, "prims.split_dim.default", none,
    "a, dim, outer_length", CGS_OPF_VIEW)
-OP(PRIMS_SQRT_DEFAULT, "prims.sqrt.default", none,
-   "self", 0)
+OP(PRIMS_SQRT_DEFAULT, "prims.sqrt.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_SQUEEZE_DEFAULT, "prims.squeeze.default", none,
    "a, dimensions", CGS_OPF_VIEW)
-OP(PRIMS_SUB_DEFAULT, "prims.sub.default", none,
-   "self, other", 0)
+OP(PRIMS_SUB_DEFAULT, "prims.sub.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_SUM_DEFAULT, "prims.sum.default", none,
    "inp, dims, *, output_dtype=None", 0)
 OP(PRIMS_SVD_DEFAULT, "prims.svd.default", none,
    "A, *, full_matrices", 0)
-OP(PRIMS_TAN_DEFAULT, "prims.tan.default", none,
-   "self", 0)
-OP(PRIMS_TANH_DEFAULT, "prims.tanh.default", none,
-   "self", 0)
+OP(PRIMS_TAN_DEFAULT, "prims.tan.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_TANH_DEFAULT, "prims.tanh.default", pointwise,
+   "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_TRANSPOSE_DEFAULT, "prims.transpose.default", none,
    "a, permutation", CGS_OPF_VIEW)
 OP(PRIMS_TRUNC_DEFAULT, "prims.trunc.default", pointwise,
@@ -8792,8 +8792,8 @@ OP(PRIMS_WHERE_DEFAULT, "prims.where.default", none,
    "pred, a, b", 0)
 OP(PRIMS_XOR_SUM_DEFAULT, "prims.xor_sum.default", none,
    "inp, dims, *, output_dtype=None", 0)
-OP(PRIMS_ZETA_DEFAULT, "prims.zeta.default", none,
-   "self, other", 0)
+OP(PRIMS_ZETA_DEFAULT, "prims.zeta.default", pointwise,
+   "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(M_PROD, "prod", reduce_sum,
    "self, dim, keepdim=False, *, dtype=None", CGS_OPF_REDUCTION)
 OP(M_PUT, "put", clone,

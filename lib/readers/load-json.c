@@ -1552,6 +1552,15 @@ static int load_symbols(struct loader *L, struct cgs_graph *g, const cJSON *x)
                 double dv = get_double(v);
                 if (isinf(dv))
                     continue;
+                /* a SymFloat's hint and range are floats */
+                if (isfinite(dv) && (k == 0 || sym->is_float)) {
+                    sym->is_float = true;
+                    if (k == 0) {
+                        sym->fhint = dv;
+                        sym->has_fhint = true;
+                    }
+                    continue;
+                }
             }
             if ((err = get_int(L, v, &iv)))
                 return err;

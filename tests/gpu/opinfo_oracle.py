@@ -10,7 +10,10 @@ SAMPLES sample inputs and records:
          gives); where fake tracing refuses a data-dependent size, tracing_mode="symbolic"
          (inputs get size symbols, data-dependent sizes unbacked symbols u0, ...);
   torch  the graph Dynamo hands its backend (torch-level targets), float32 only, when Dynamo
-         traces the call as one graph.
+         traces the call as one graph;
+  prims  make_fx(tracing_mode="fake") of the call under torch._prims.context.TorchRefsMode
+         (torch's Python references, decomposed to prims: what decompositions produce),
+         float32, the first two samples, when the graph holds a prims call.
 
 Each recorded graph is written with the bridge (tools/python/cgscope_torch.py) in cgscope's
 graph format, without stack traces, as one JSON line {"case": ..., "graph": ...} of
@@ -97,7 +100,10 @@ def worker(args):
     signal.signal(signal.SIGALRM, _alarm)
     fa = open(os.path.join(out_dir, "aten.%d.jsonl" % wid), "w")
     ft = open(os.path.join(out_dir, "torch.%d.jsonl" % wid), "w")
-    stats = {"aten": 0, "torch": 0, "aten_refused": 0, "torch_refused": 0, "symbolic": 0,
+    fp = open(os.path.join(out_dir, "prims.%d.jsonl" % wid), "w")
+    from torch._prims.context import TorchRefsMode
+    stats = {"aten": 0, "torch": 0, "prims": 0, "prims_refused": 0, "aten_refused": 0,
+             "torch_refused": 0, "symbolic": 0,
              "graph_breaks": 0, "timeouts": 0, "sample_errors": 0}
     refusals = {}
     for idx, op in enumerate(op_db):
@@ -160,6 +166,23 @@ def worker(args):
                     stats["aten_refused"] += 1
                 if dt != torch.float32 or si >= 2:
                     continue
+
+                def refs(*ts, fn=fn):
+                    with TorchRefsMode(strict=False):
+                        return fn(*ts)
+
+                try:
+                    signal.alarm(30)
+                    pg = make_fx(refs, tracing_mode="fake")(*tens)
+                    signal.alarm(0)
+                    if any(str(n.target).startswith("prims.") for n in pg.graph.nodes):
+                        doc = strip(ct.to_json(pg, stage="other", name=case, is_inference=True))
+                        fp.write(json.dumps({"case": case, "mode": "fake", "graph": doc},
+                                            separators=(",", ":")) + "\n")
+                        stats["prims"] += 1
+                except BaseException:
+                    signal.alarm(0)
+                    stats["prims_refused"] += 1
                 graphs = []
 
                 def backend(g, example_inputs, graphs=graphs):
@@ -190,6 +213,7 @@ def worker(args):
                     stats["torch_refused"] += 1
     fa.close()
     ft.close()
+    fp.close()
     return stats, refusals
 
 
@@ -215,7 +239,7 @@ def main():
             total[k] = total.get(k, 0) + v
         for k, v in rf.items():
             refused[k] = refused.get(k, 0) + v
-    for kind in ("aten", "torch"):
+    for kind in ("aten", "torch", "prims"):
         lines = []
         for w in range(a.workers):
             with open(os.path.join(work, "%s.%d.jsonl" % (kind, w))) as f:
@@ -223,6 +247,15 @@ def main():
         lines.sort()
         with open(os.path.join(a.out, "opinfo-%s.jsonl" % kind), "w") as f:
             f.writelines(lines)
+        # tests/data/opinfo/KIND.txt: "@ CASE MODE", then the graph, for tests/test-opinfo.c
+        with open(os.path.join(a.out, "%s.txt" % kind), "w") as f:
+            f.write("# torch %s OpInfo cases recorded by tests/gpu/opinfo_oracle.py (%s level).\n"
+                    "# Pairs of lines: \"@ CASE MODE\", then the graph.\n"
+                    % (__import__("torch").__version__.split("+")[0], kind))
+            for line in lines:
+                r = json.loads(line)
+                f.write("@ %s %s\n%s\n" % (r["case"], r.get("mode", "fake"),
+                                            json.dumps(r["graph"], separators=(",", ":"))))
     print("opinfo oracle: %s; refusals %s; %.0f s" % (total, refused, time.time() - t0))
 
 
