@@ -8546,10 +8546,10 @@ OP(PRIMS_ACOSH_DEFAULT, "prims.acosh.default", pointwise,
    "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_ADD_DEFAULT, "prims.add.default", pointwise,
    "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
-OP(PRIMS_AMAX_DEFAULT, "prims.amax.default", none,
-   "inp, dims, *, output_dtype=None", CGS_OPF_REDUCTION)
-OP(PRIMS_AMIN_DEFAULT, "prims.amin.default", none,
-   "inp, dims, *, output_dtype=None", CGS_OPF_REDUCTION)
+OP(PRIMS_AMAX_DEFAULT, "prims.amax.default", reduce,
+   "self, dim=None, *, output_dtype=None", CGS_OPF_REDUCTION)
+OP(PRIMS_AMIN_DEFAULT, "prims.amin.default", reduce,
+   "self, dim=None, *, output_dtype=None", CGS_OPF_REDUCTION)
 OP(PRIMS_AS_STRIDED_DEFAULT, "prims.as_strided.default", as_strided,
    "self, size, stride, storage_offset", CGS_OPF_VIEW)
 OP(PRIMS_AS_STRIDED_SCATTER_DEFAULT, "prims.as_strided_scatter.default", none,
@@ -8584,16 +8584,16 @@ OP(PRIMS_BITWISE_OR_DEFAULT, "prims.bitwise_or.default", pointwise,
    "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_BITWISE_XOR_DEFAULT, "prims.bitwise_xor.default", pointwise,
    "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
-OP(PRIMS_BROADCAST_IN_DIM_DEFAULT, "prims.broadcast_in_dim.default", none,
+OP(PRIMS_BROADCAST_IN_DIM_DEFAULT, "prims.broadcast_in_dim.default", broadcast_in_dim,
    "a, shape, broadcast_dimensions", CGS_OPF_VIEW)
-OP(PRIMS_CAT_DEFAULT, "prims.cat.default", none,
+OP(PRIMS_CAT_DEFAULT, "prims.cat.default", cat,
    "tensors, dim", 0)
 OP(PRIMS_CBRT_DEFAULT, "prims.cbrt.default", pointwise,
    "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_CEIL_DEFAULT, "prims.ceil.default", pointwise,
    "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
-OP(PRIMS_CLONE_DEFAULT, "prims.clone.default", none,
-   "self, *, memory_format=None", 0)
+OP(PRIMS_CLONE_DEFAULT, "prims.clone.default", clone,
+   "self, *, memory_format=None", CGS_OPF_ELEMENTWISE)
 OP(PRIMS_COLLAPSE_DEFAULT, "prims.collapse.default", none,
    "a, start, end", 0)
 OP(PRIMS_COLLAPSE_VIEW_DEFAULT, "prims.collapse_view.default", none,
@@ -8620,10 +8620,10 @@ OP(PRIMS_DIV_DEFAULT, "prims.div.default", pointwise,
    "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_EMPTY_DEFAULT, "prims.empty.default", none,
    "shape, *, dtype, device, requires_grad", CGS_OPF_FACTORY)
-OP(PRIMS_EMPTY_PERMUTED_DEFAULT, "prims.empty_permuted.default", none,
-   "shape, physical_layout, *, dtype, device, requires_grad", CGS_OPF_FACTORY)
-OP(PRIMS_EMPTY_STRIDED_DEFAULT, "prims.empty_strided.default", none,
-   "shape, strides, *, dtype, device, requires_grad", CGS_OPF_FACTORY)
+OP(PRIMS_EMPTY_PERMUTED_DEFAULT, "prims.empty_permuted.default", empty_permuted,
+   "size, physical_layout, *, dtype=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
+OP(PRIMS_EMPTY_STRIDED_DEFAULT, "prims.empty_strided.default", empty_strided,
+   "size, stride, *, dtype=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
 OP(PRIMS_EQ_DEFAULT, "prims.eq.default", pointwise,
    "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_ALWAYS_BOOL)
 OP(PRIMS_ERF_DEFAULT, "prims.erf.default", pointwise,
@@ -8646,8 +8646,8 @@ OP(PRIMS_FFT_C2R_DEFAULT, "prims.fft_c2r.default", none,
    "self, *, dim, last_dim_size", 0)
 OP(PRIMS_FFT_R2C_DEFAULT, "prims.fft_r2c.default", none,
    "self, *, dim, onesided", 0)
-OP(PRIMS_FILL_DEFAULT, "prims.fill.default", none,
-   "self, value", 0)
+OP(PRIMS_FILL_DEFAULT, "prims.fill.default", clone,
+   "self, value", CGS_OPF_ELEMENTWISE)
 OP(PRIMS_FLOOR_DEFAULT, "prims.floor.default", pointwise,
    "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_FMAX_DEFAULT, "prims.fmax.default", pointwise,
@@ -8726,8 +8726,8 @@ OP(PRIMS_POW_DEFAULT, "prims.pow.default", pointwise,
    "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_PREPARE_SOFTMAX_ONLINE_DEFAULT, "prims.prepare_softmax_online.default", prepare_softmax_online,
    "self, dim", CGS_OPF_REDUCTION)
-OP(PRIMS_PROD_DEFAULT, "prims.prod.default", none,
-   "inp, dims, *, output_dtype=None", 0)
+OP(PRIMS_PROD_DEFAULT, "prims.prod.default", reduce,
+   "self, dim=None, *, output_dtype=None", CGS_OPF_REDUCTION)
 OP(PRIMS_REAL_DEFAULT, "prims.real.default", pointwise,
    "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_COMPLEX_TO_FLOAT)
 OP(PRIMS_RECIPROCAL_DEFAULT, "prims.reciprocal.default", pointwise,
@@ -8764,32 +8764,32 @@ OP(PRIMS_SPLIT_DIM_DEFAULT, "prims.split_dim.default", none,
    "a, dim, outer_length", CGS_OPF_VIEW)
 OP(PRIMS_SQRT_DEFAULT, "prims.sqrt.default", pointwise,
    "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
-OP(PRIMS_SQUEEZE_DEFAULT, "prims.squeeze.default", none,
-   "a, dimensions", CGS_OPF_VIEW)
+OP(PRIMS_SQUEEZE_DEFAULT, "prims.squeeze.default", squeeze,
+   "self, dim", CGS_OPF_VIEW)
 OP(PRIMS_SUB_DEFAULT, "prims.sub.default", pointwise,
    "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
-OP(PRIMS_SUM_DEFAULT, "prims.sum.default", none,
-   "inp, dims, *, output_dtype=None", 0)
+OP(PRIMS_SUM_DEFAULT, "prims.sum.default", reduce,
+   "self, dim=None, *, output_dtype=None", CGS_OPF_REDUCTION)
 OP(PRIMS_SVD_DEFAULT, "prims.svd.default", none,
    "A, *, full_matrices", 0)
 OP(PRIMS_TAN_DEFAULT, "prims.tan.default", pointwise,
    "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_TANH_DEFAULT, "prims.tanh.default", pointwise,
    "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
-OP(PRIMS_TRANSPOSE_DEFAULT, "prims.transpose.default", none,
-   "a, permutation", CGS_OPF_VIEW)
+OP(PRIMS_TRANSPOSE_DEFAULT, "prims.transpose.default", permute,
+   "self, dims", CGS_OPF_VIEW)
 OP(PRIMS_TRUNC_DEFAULT, "prims.trunc.default", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_UNIFORM_DEFAULT, "prims.uniform.default", none,
    "shape, *, low, high, dtype, device, stride, generator=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
-OP(PRIMS_VAR_DEFAULT, "prims.var.default", none,
-   "inp, dims, correction=1, *, output_dtype=None", CGS_OPF_REDUCTION)
+OP(PRIMS_VAR_DEFAULT, "prims.var.default", reduce,
+   "self, dim=None, correction=1, *, output_dtype=None", CGS_OPF_REDUCTION)
 OP(PRIMS_VIEW_OF_DEFAULT, "prims.view_of.default", none,
    "a", CGS_OPF_VIEW)
 OP(PRIMS_VIEW_OF_DTYPE_DEFAULT, "prims.view_of_dtype.default", none,
    "a, dtype", CGS_OPF_VIEW)
-OP(PRIMS_WHERE_DEFAULT, "prims.where.default", none,
-   "pred, a, b", 0)
+OP(PRIMS_WHERE_DEFAULT, "prims.where.default", where,
+   "condition, self, other", CGS_OPF_ELEMENTWISE)
 OP(PRIMS_XOR_SUM_DEFAULT, "prims.xor_sum.default", none,
    "inp, dims, *, output_dtype=None", 0)
 OP(PRIMS_ZETA_DEFAULT, "prims.zeta.default", pointwise,

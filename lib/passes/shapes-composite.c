@@ -569,7 +569,10 @@ RULE(empty_permuted)
             return cgs_diag_set(d, CGS_E_INVAL, "empty_permuted: bad physical_layout");
         seen[l] = true;
         o->stride[l] = mult;
-        mult = S_mul(sc, mult, shape[l]);
+        /* contiguous strides of the physical layout, as at::empty makes them: a size-0 dim
+           counts as 1 (recorded: [1, 0, 3] -> stride [3, 3, 1]) */
+        if (hv(sc, shape[l]) != 0)
+            mult = S_mul(sc, mult, shape[l]);
     }
     return 0;
 }

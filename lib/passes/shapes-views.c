@@ -965,6 +965,48 @@ RULE(expand)
     return expand_to(sc, t, size, nd, d);
 }
 
+/* prims.broadcast_in_dim(a, shape, broadcast_dimensions): a view of a with the given shape,
+ * a's dims placed at broadcast_dimensions (ascending); the rest new. As torch's meta lays it
+ * out: a placed dim keeps its stride unless its size changes (stride 0); a new dim of size 1
+ * takes the stride * size of the next placed dim (1 past the last), any other new dim 0. */
+RULE(broadcast_in_dim)
+{
+    const struct cgs_tensor *t;
+    sym_t size[NDIM_MAX], bd[NDIM_MAX];
+    uint32_t nd, nb, orig = 0;
+    struct cgs_tensor *o;
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "a", &t, d));
+    TRY(shape_param(sc, Ai(sc, 1), size, &nd, d));
+    TRY(shape_param(sc, Ai(sc, 2), bd, &nb, d));
+    if (nb != t->ndim || nd < t->ndim)
+        return cgs_diag_set(d, CGS_E_INVAL, "broadcast_in_dim: %u broadcast dimensions for "
+                            "rank %u into rank %u", nb, t->ndim, nd);
+    o = out_view(sc, t, nd);
+    for (uint32_t i = 0; i < nd; i++) {
+        int64_t at;
+        bool placed = orig < nb && cgs_sym_is_int(bd[orig], &at) && at == (int64_t)i;
+        o->shape[i] = size[i];
+        if (placed) {
+            o->stride[i] = hv(sc, t->shape[orig]) != hv(sc, size[i]) ? K(sc, 0) : t->stride[orig];
+            if (hv(sc, t->shape[orig]) == hv(sc, size[i]))
+                o->shape[i] = t->shape[orig]; /* the input's own expression */
+            orig++;
+        } else if (hv(sc, size[i]) != 1) {
+            o->stride[i] = K(sc, 0);
+        } else if (orig == t->ndim) {
+            o->stride[i] = K(sc, 1);
+        } else {
+            o->stride[i] = S_mul(sc, t->stride[orig], t->shape[orig]);
+        }
+    }
+    if (orig != t->ndim)
+        return cgs_diag_set(d, CGS_E_INVAL, "broadcast_in_dim: broadcast_dimensions not "
+                            "ascending in the output's rank");
+    return 0;
+}
+
 RULE(expand_as)
 {
     const struct cgs_tensor *t, *o;
