@@ -106,4 +106,14 @@ ln -s made.svg "$T/dangling.svg"
 check "-o dangling symlink" 0 "$CGSCOPE" dot $S/llama_tiny.dynamo.json -o "$T/dangling.svg"
 [ -L "$T/dangling.svg" ] || fail "-o replaced the dangling symlink"
 has "its target written" "$T/made.svg" "<svg"
+# issue 27: a dynamic graph with a Python float argument (a SymFloat, torch's zf0) loads, its
+# symbol printed as a float, and the graph is inferred (it was refused: "expected an integer")
+check "SymFloat graph" 0 "$CGSCOPE" info tests/data/symfloat.dynamo.json
+has "SymFloat symbol" "$out" "zf0 (float, hint 0.5)"
+check "SymFloat graph, JSON" 0 "$CGSCOPE" info tests/data/symfloat.dynamo.json --json
+python3 -c "
+import json,sys; s=json.load(open(sys.argv[1]))['symbols']['zf0']
+assert s['hint'] == 0.5 and s['float'] is True, s" "$out" || fail "SymFloat in info --json"
+check "SymFloat graph inferred" 0 "$CGSCOPE" shapes --reinfer --check tests/data/symfloat.dynamo.json
+
 finish
