@@ -27,6 +27,8 @@
 #define ATEN_FLOOR 98.5
 #define TORCH_FLOOR 96.0
 #define PRIMS_FLOOR 84.0
+#define DYNAMIC_FLOOR 92.0
+#define EXPORT_FLOOR 93.5
 
 struct family {
     const char *rule;
@@ -189,12 +191,28 @@ static void test_prims_level(void **state)
     free(t);
 }
 
+/* torch.compile(dynamic=True): size symbols, SymFloats (issue 27) */
+static void test_dynamic_level(void **state)
+{
+    (void)state;
+    check("dynamic.txt", "dynamic", DYNAMIC_FLOOR);
+}
+
+/* torch.export's training IR (issue 27) */
+static void test_export_level(void **state)
+{
+    (void)state;
+    check("export.txt", "export", EXPORT_FLOOR);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_aten_level),
         cmocka_unit_test(test_torch_level),
         cmocka_unit_test(test_prims_level),
+        cmocka_unit_test(test_dynamic_level),
+        cmocka_unit_test(test_export_level),
     };
 
     return cmocka_run_group_tests_name("opinfo", tests, NULL, NULL);

@@ -67,6 +67,12 @@ int max_unpool_with(struct cgs_shape_ctx *sc, uint32_t nsp, struct cgs_diag *d)
                           kk[i]);
     } else {
         TRY(shape_param(sc, A(sc, "output_size"), os, &k, d));
+        /* torch.nn.functional's _unpool_output_size: an output_size with the batch and
+           channel dims too keeps only its spatial part (those come from self) */
+        if (nsp && k == nsp + 2) {
+            memmove(os, os + 2, nsp * sizeof(os[0]));
+            k = nsp;
+        }
     }
     if (k > t->ndim)
         return cgs_diag_set(d, CGS_E_INVAL, "max_unpool: output_size longer than the rank");

@@ -461,6 +461,8 @@ RULE(to)
             dt = a->u.dtype;
         else if (a->kind == CGS_ARG_DEVICE || a->kind == CGS_ARG_STR)
             dev = a->u.s;
+        else if (a->kind == CGS_ARG_MEMFMT) /* to(device, dtype, non_blocking, copy, fmt) */
+            memfmt = a->u.s;
         else if (a->kind == CGS_ARG_NODE) {
             const struct cgs_val *v = node_val(sc, a);
             if (v && v->kind == CGS_VAL_TENSOR)

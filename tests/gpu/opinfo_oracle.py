@@ -11,6 +11,10 @@ SAMPLES sample inputs and records:
          (inputs get size symbols, data-dependent sizes unbacked symbols u0, ...);
   torch  the graph Dynamo hands its backend (torch-level targets), float32 only, when Dynamo
          traces the call as one graph;
+  dynamic  the graph Dynamo hands its backend with torch.compile(dynamic=True) (inputs with
+         size symbols, Python floats as SymFloats), float32, the first two samples;
+  export the graph torch.export.export gives (its training IR: aten ops, decompositions
+         not run), float32, the first two samples, the tensors as the module's inputs;
   prims  make_fx(tracing_mode="fake") of the call under torch._prims.context.TorchRefsMode
          (torch's Python references, decomposed to prims: what decompositions produce),
          float32, the first two samples, when the graph holds a prims call.
@@ -101,8 +105,11 @@ def worker(args):
     fa = open(os.path.join(out_dir, "aten.%d.jsonl" % wid), "w")
     ft = open(os.path.join(out_dir, "torch.%d.jsonl" % wid), "w")
     fp = open(os.path.join(out_dir, "prims.%d.jsonl" % wid), "w")
+    fd = open(os.path.join(out_dir, "dynamic.%d.jsonl" % wid), "w")
+    fe = open(os.path.join(out_dir, "export.%d.jsonl" % wid), "w")
     from torch._prims.context import TorchRefsMode
     stats = {"aten": 0, "torch": 0, "prims": 0, "prims_refused": 0, "aten_refused": 0,
+             "dynamic": 0, "dynamic_refused": 0, "export": 0, "export_refused": 0,
              "torch_refused": 0, "symbolic": 0,
              "graph_breaks": 0, "timeouts": 0, "sample_errors": 0}
     refusals = {}
@@ -183,6 +190,48 @@ def worker(args):
                 except BaseException:
                     signal.alarm(0)
                     stats["prims_refused"] += 1
+                # dynamic=True: the graph with size symbols (and SymFloats)
+                dgraphs = []
+
+                def dbackend(g, example_inputs, dgraphs=dgraphs):
+                    dgraphs.append(g)
+                    return g.forward
+
+                try:
+                    torch._dynamo.reset()
+                    signal.alarm(30)
+                    torch.compile(fn, backend=dbackend, dynamic=True)(*tens)
+                    signal.alarm(0)
+                    if len(dgraphs) == 1:
+                        doc = strip(ct.to_json(dgraphs[0], stage="dynamo", name=case,
+                                               is_inference=True))
+                        fd.write(json.dumps({"case": case, "mode": "dynamic", "graph": doc},
+                                            separators=(",", ":")) + "\n")
+                        stats["dynamic"] += 1
+                    else:
+                        stats["dynamic_refused"] += 1
+                except BaseException:
+                    signal.alarm(0)
+                    stats["dynamic_refused"] += 1
+
+                # torch.export's training IR
+                class M(torch.nn.Module):
+                    def forward(self, *ts, fn=fn):
+                        return fn(*ts)
+
+                try:
+                    signal.alarm(30)
+                    ep = torch.export.export(M(), tuple(tens), strict=False)
+                    signal.alarm(0)
+                    doc = strip(ct.to_json(ep.graph_module, stage="export", name=case,
+                                           is_inference=True))
+                    fe.write(json.dumps({"case": case, "mode": "export", "graph": doc},
+                                        separators=(",", ":")) + "\n")
+                    stats["export"] += 1
+                except BaseException:
+                    signal.alarm(0)
+                    stats["export_refused"] += 1
+
                 graphs = []
 
                 def backend(g, example_inputs, graphs=graphs):
@@ -214,6 +263,8 @@ def worker(args):
     fa.close()
     ft.close()
     fp.close()
+    fd.close()
+    fe.close()
     return stats, refusals
 
 
@@ -239,7 +290,7 @@ def main():
             total[k] = total.get(k, 0) + v
         for k, v in rf.items():
             refused[k] = refused.get(k, 0) + v
-    for kind in ("aten", "torch", "prims"):
+    for kind in ("aten", "torch", "prims", "dynamic", "export"):
         lines = []
         for w in range(a.workers):
             with open(os.path.join(work, "%s.%d.jsonl" % (kind, w))) as f:
