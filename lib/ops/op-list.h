@@ -2964,7 +2964,7 @@ OP(ATEN_COPY_DICT_INT, "aten.copy.Dict_int", none,
    "self", 0)
 OP(ATEN_COPY_DICT_STR, "aten.copy.Dict_str", none,
    "self", 0)
-OP(ATEN_COPY_DEFAULT, "aten.copy.default", copy,
+OP(ATEN_COPY_DEFAULT, "aten.copy.default", clone_preserve_strides,
    "self, src, non_blocking=False", CGS_OPF_ELEMENTWISE | CGS_OPF_CORE)
 OP(ATEN_COPY_OUT, "aten.copy.out", out,
    "self, src, non_blocking=False, *, !out", CGS_OPF_INPLACE)
@@ -6534,7 +6534,7 @@ OP(ATEN_SELECT_COPY_INT, "aten.select_copy.int", copy_of_select,
    "self, dim, index", 0)
 OP(ATEN_SELECT_COPY_INT_OUT, "aten.select_copy.int_out", out,
    "self, dim, index, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_SELECT_SCATTER_DEFAULT, "aten.select_scatter.default", clone,
+OP(ATEN_SELECT_SCATTER_DEFAULT, "aten.select_scatter.default", clone_preserve_strides,
    "self, src, dim, index", CGS_OPF_CORE)
 OP(ATEN_SELECT_SCATTER_OUT, "aten.select_scatter.out", out,
    "self, src, dim, index, *, !out", CGS_OPF_INPLACE)
@@ -6676,7 +6676,7 @@ OP(ATEN_SLICE_COPY_TENSOR_OUT, "aten.slice_copy.Tensor_out", out,
    "self, dim=0, start=None, end=None, step=1, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_SLICE_INVERSE_DEFAULT, "aten.slice_inverse.default", none,
    "self, src, dim=0, start=None, end=None, step=1", CGS_OPF_VIEW)
-OP(ATEN_SLICE_SCATTER_DEFAULT, "aten.slice_scatter.default", clone,
+OP(ATEN_SLICE_SCATTER_DEFAULT, "aten.slice_scatter.default", clone_preserve_strides,
    "self, src, dim=0, start=None, end=None, step=1", CGS_OPF_CORE)
 OP(ATEN_SLICE_SCATTER_OUT, "aten.slice_scatter.out", out,
    "self, src, dim=0, start=None, end=None, step=1, *, !out", CGS_OPF_INPLACE)
@@ -8882,7 +8882,7 @@ OP(M_SCATTER_REDUCE_, "scatter_reduce_", inplace,
    "self, dim, index, src, reduce, *, include_self=True", CGS_OPF_INPLACE)
 OP(M_SELECT, "select", select,
    "self, dim, index", CGS_OPF_VIEW)
-OP(M_SELECT_SCATTER, "select_scatter", clone,
+OP(M_SELECT_SCATTER, "select_scatter", clone_preserve_strides,
    "self, src, dim, index", 0)
 OP(M_SET_, "set_", inplace,
    "self, source, storage_offset, size, stride=[]", CGS_OPF_INPLACE | CGS_OPF_VIEW)
@@ -8916,7 +8916,7 @@ OP(M_SINH_, "sinh_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(M_SIZE, "size", size,
    "self, dim=None", CGS_OPF_SIZE)
-OP(M_SLICE_SCATTER, "slice_scatter", clone,
+OP(M_SLICE_SCATTER, "slice_scatter", clone_preserve_strides,
    "self, src, dim=0, start=None, end=None, step=1", 0)
 OP(M_SLOGDET, "slogdet", linalg_slogdet2,
    "A", 0)
@@ -10754,7 +10754,7 @@ OP(TORCH_SELECT, "torch.select", select,
    "self, dim, index", CGS_OPF_VIEW)
 OP(TORCH_SELECT_COPY, "torch.select_copy", copy_of_select,
    "self, dim, index", 0)
-OP(TORCH_SELECT_SCATTER, "torch.select_scatter", clone,
+OP(TORCH_SELECT_SCATTER, "torch.select_scatter", clone_preserve_strides,
    "self, src, dim, index", 0)
 OP(TORCH_SELU, "torch.selu", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
@@ -10806,7 +10806,7 @@ OP(TORCH_SINH_, "torch.sinh_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_SLICE_COPY, "torch.slice_copy", copy_of_slice,
    "self, dim=0, start=None, end=None, step=1", 0)
-OP(TORCH_SLICE_SCATTER, "torch.slice_scatter", clone,
+OP(TORCH_SLICE_SCATTER, "torch.slice_scatter", clone_preserve_strides,
    "self, src, dim=0, start=None, end=None, step=1", 0)
 OP(TORCH_SLOGDET, "torch.slogdet", linalg_slogdet2,
    "A", 0)

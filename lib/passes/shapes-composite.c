@@ -138,6 +138,10 @@ RULE(nonzero_static)
 
 /* diagonal_scatter / as_strided_scatter / select_scatter...: a clone of self with its strides
  * (clone_preserve_strides). */
+/* ATen's clone_preserve_strides(self): a new storage as large as self's, viewed as self is
+ * (sizes, strides and storage offset: recorded on swin_t's shifted windows, offset 2744), unless
+ * self overlaps itself (an expanded dim), which is cloned. What the functional copy and the
+ * scatters into self (slice_, select_, diagonal_, as_strided_scatter) return. */
 RULE(clone_preserve_strides)
 {
     const struct cgs_tensor *t;
@@ -145,10 +149,13 @@ RULE(clone_preserve_strides)
 
     (void)n;
     TRY(need_tensor(sc, "self", &t, d));
+    for (uint32_t i = 0; i < t->ndim; i++)
+        if (hv(sc, t->stride[i]) == 0 && hv(sc, t->shape[i]) > 1)
+            return copy_like(sc, t, CGS_DTYPE_UNKNOWN, NULL, NULL);
     o = out_tensor(sc, t->ndim, t->dtype, t->device);
     dimcpy(o->shape, t->shape, t->ndim);
     dimcpy(o->stride, t->stride, t->ndim);
-    o->storage_offset = K(sc, 0);
+    o->storage_offset = t->storage_offset;
     return 0;
 }
 

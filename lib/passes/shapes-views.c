@@ -515,15 +515,6 @@ RULE(clone)
     return copy_like(sc, t, CGS_DTYPE_UNKNOWN, fmt, NULL);
 }
 
-RULE(copy)
-{
-    const struct cgs_tensor *t;
-
-    (void)n;
-    TRY(need_tensor(sc, "self", &t, d));
-    return copy_like(sc, t, CGS_DTYPE_UNKNOWN, NULL, NULL);
-}
-
 RULE(contiguous)
 {
     const struct cgs_tensor *t;
