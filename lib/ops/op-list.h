@@ -406,7 +406,7 @@ OP(ATEN__ADAPTIVE_AVG_POOL2D_BACKWARD_DEFAULT, "aten._adaptive_avg_pool2d_backwa
    "grad_output, self", CGS_OPF_CORE)
 OP(ATEN__ADAPTIVE_AVG_POOL2D_BACKWARD_OUT, "aten._adaptive_avg_pool2d_backward.out", out,
    "grad_output, self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__ADAPTIVE_AVG_POOL3D_DEFAULT, "aten._adaptive_avg_pool3d.default", adaptive_pool,
+OP(ATEN__ADAPTIVE_AVG_POOL3D_DEFAULT, "aten._adaptive_avg_pool3d.default", adaptive_pool3d,
    "self, output_size", CGS_OPF_CORE)
 OP(ATEN__ADAPTIVE_AVG_POOL3D_OUT, "aten._adaptive_avg_pool3d.out", out,
    "self, output_size, *, !out", CGS_OPF_INPLACE)
@@ -2092,7 +2092,7 @@ OP(ATEN_ACOSH_OUT, "aten.acosh.out", out,
    "self, *, !out", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(ATEN_ACOSH__DEFAULT, "aten.acosh_.default", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(ATEN_ADAPTIVE_AVG_POOL1D_DEFAULT, "aten.adaptive_avg_pool1d.default", adaptive_pool,
+OP(ATEN_ADAPTIVE_AVG_POOL1D_DEFAULT, "aten.adaptive_avg_pool1d.default", adaptive_pool1d,
    "self, output_size", CGS_OPF_CORE)
 OP(ATEN_ADAPTIVE_AVG_POOL1D_OUT, "aten.adaptive_avg_pool1d.out", out,
    "self, output_size, *, !out", CGS_OPF_INPLACE)
@@ -2100,7 +2100,7 @@ OP(ATEN_ADAPTIVE_AVG_POOL2D_DEFAULT, "aten.adaptive_avg_pool2d.default", adaptiv
    "self, output_size", 0)
 OP(ATEN_ADAPTIVE_AVG_POOL2D_OUT, "aten.adaptive_avg_pool2d.out", out,
    "self, output_size, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_ADAPTIVE_AVG_POOL3D_DEFAULT, "aten.adaptive_avg_pool3d.default", adaptive_pool,
+OP(ATEN_ADAPTIVE_AVG_POOL3D_DEFAULT, "aten.adaptive_avg_pool3d.default", adaptive_pool3d,
    "self, output_size", 0)
 OP(ATEN_ADAPTIVE_AVG_POOL3D_OUT, "aten.adaptive_avg_pool3d.out", out,
    "self, output_size, *, !out", CGS_OPF_INPLACE)
@@ -7956,15 +7956,15 @@ OP(M_CHOLESKY_SOLVE, "cholesky_solve", column_major_copy,
    "self, input2, upper=False", 0)
 OP(M_CHUNK, "chunk", chunk,
    "self, chunks, dim=0", CGS_OPF_VIEW)
-OP(M_CLAMP, "clamp", unary,
+OP(M_CLAMP, "clamp", where_like_clamp,
    "self, min=None, max=None", CGS_OPF_ELEMENTWISE)
 OP(M_CLAMP_, "clamp_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(M_CLAMP_MAX, "clamp_max", unary,
+OP(M_CLAMP_MAX, "clamp_max", where_like_clamp,
    "self, max", CGS_OPF_ELEMENTWISE)
 OP(M_CLAMP_MAX_, "clamp_max_", inplace,
    "self, max", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(M_CLAMP_MIN, "clamp_min", unary,
+OP(M_CLAMP_MIN, "clamp_min", where_like_clamp,
    "self, min", CGS_OPF_ELEMENTWISE)
 OP(M_CLAMP_MIN_, "clamp_min_", inplace,
    "self, *args", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
@@ -9120,7 +9120,7 @@ OP(TORCH__C__NN__UPSAMPLE_NEAREST_EXACT3D, "torch._C._nn._upsample_nearest_exact
    "self, output_size, scales_d=None, scales_h=None, scales_w=None", 0)
 OP(TORCH__C__NN_ADAPTIVE_AVG_POOL2D, "torch._C._nn.adaptive_avg_pool2d", adaptive_pool,
    "self, output_size", 0)
-OP(TORCH__C__NN_ADAPTIVE_AVG_POOL3D, "torch._C._nn.adaptive_avg_pool3d", adaptive_pool,
+OP(TORCH__C__NN_ADAPTIVE_AVG_POOL3D, "torch._C._nn.adaptive_avg_pool3d", adaptive_pool3d,
    "self, output_size", 0)
 OP(TORCH__C__NN_ADAPTIVE_MAX_POOL2D, "torch._C._nn.adaptive_max_pool2d", adaptive_max_pool2d,
    "self, output_size", 0)
@@ -9362,7 +9362,7 @@ OP(TORCH__C__SPECIAL_SPECIAL_ZETA, "torch._C._special.special_zeta", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(TORCH__ADAPTIVE_AVG_POOL2D, "torch._adaptive_avg_pool2d", adaptive_pool,
    "self, output_size", 0)
-OP(TORCH__ADAPTIVE_AVG_POOL3D, "torch._adaptive_avg_pool3d", adaptive_pool,
+OP(TORCH__ADAPTIVE_AVG_POOL3D, "torch._adaptive_avg_pool3d", adaptive_pool3d,
    "self, output_size", 0)
 OP(TORCH__ADD_RELU_, "torch._add_relu_", inplace,
    "self, other, alpha=1", CGS_OPF_INPLACE)
@@ -9588,7 +9588,7 @@ OP(TORCH_ACOSH, "torch.acosh", unary_float,
    "self", CGS_OPF_ELEMENTWISE)
 OP(TORCH_ACOSH_, "torch.acosh_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(TORCH_ADAPTIVE_AVG_POOL1D, "torch.adaptive_avg_pool1d", adaptive_pool,
+OP(TORCH_ADAPTIVE_AVG_POOL1D, "torch.adaptive_avg_pool1d", adaptive_pool1d,
    "self, output_size", 0)
 OP(TORCH_ADD, "torch.add", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
@@ -9758,16 +9758,16 @@ OP(TORCH_CHOLESKY_SOLVE, "torch.cholesky_solve", column_major_copy,
    "self, input2, upper=False", 0)
 OP(TORCH_CHUNK, "torch.chunk", chunk,
    "input, chunks, dim=0", CGS_OPF_VIEW)
-OP(TORCH_CLAMP, "torch.clamp", unary,
+OP(TORCH_CLAMP, "torch.clamp", where_like_clamp,
    "input, min=None, max=None", CGS_OPF_ELEMENTWISE)
 OP(TORCH_CLAMP_, "torch.clamp_", inplace,
    "self, min=None, max=None", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(TORCH_CLAMP_MAX, "torch.clamp_max", unary,
-   "self, max", CGS_OPF_ELEMENTWISE)
+OP(TORCH_CLAMP_MAX, "torch.clamp_max", where_like_clamp,
+   "input, max", CGS_OPF_ELEMENTWISE)
 OP(TORCH_CLAMP_MAX_, "torch.clamp_max_", inplace,
    "self, max", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
-OP(TORCH_CLAMP_MIN, "torch.clamp_min", unary,
-   "self, min", CGS_OPF_ELEMENTWISE)
+OP(TORCH_CLAMP_MIN, "torch.clamp_min", where_like_clamp,
+   "input, min", CGS_OPF_ELEMENTWISE)
 OP(TORCH_CLAMP_MIN_, "torch.clamp_min_", inplace,
    "self, min", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_CLIP, "torch.clip", pointwise,
@@ -10396,11 +10396,11 @@ OP(TORCH_NEGATIVE_, "torch.negative_", inplace,
    "self", CGS_OPF_INPLACE)
 OP(TORCH_NEXTAFTER, "torch.nextafter", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_NO_OPMATH)
-OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_AVG_POOL1D, "torch.nn.functional.adaptive_avg_pool1d", adaptive_pool,
+OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_AVG_POOL1D, "torch.nn.functional.adaptive_avg_pool1d", adaptive_pool1d,
    "self, output_size", 0)
 OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_AVG_POOL2D, "torch.nn.functional.adaptive_avg_pool2d", adaptive_pool,
    "input, output_size", 0)
-OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_AVG_POOL3D, "torch.nn.functional.adaptive_avg_pool3d", adaptive_pool,
+OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_AVG_POOL3D, "torch.nn.functional.adaptive_avg_pool3d", adaptive_pool3d,
    "input, output_size", 0)
 OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_MAX_POOL2D, "torch.nn.functional.adaptive_max_pool2d", adaptive_max_pool2d_f,
    "self, output_size, return_indices=False", 0)

@@ -1087,17 +1087,16 @@ RULE(pad)
     return 0;
 }
 
-RULE(adaptive_pool)
+/* adaptive_avg_pool{1,2,3}d(self, output_size): self's leading dims (batch optional: (C, L)
+ * for 1d) and the output size over the last k dims; an int output size stands for k of them. */
+static int adaptive_pool_k(struct cgs_shape_ctx *sc, uint32_t k, struct cgs_diag *d)
 {
     const struct cgs_tensor *t;
     sym_t os[3], shape[NDIM_MAX];
     uint32_t cnt, i;
     const struct cgs_arg *a;
 
-    (void)n;
     TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
-    if (t->ndim < 3)
-        return cgs_diag_set(d, CGS_E_INVAL, "adaptive pool of rank %u", t->ndim);
     a = Ai(sc, 1);
     if (a && a->kind == CGS_ARG_LIST) {
         cnt = a->n < 3 ? a->n : 3;
@@ -1105,17 +1104,25 @@ RULE(adaptive_pool)
             if (int_of(sc, &a->u.items[i], &os[i]) == 1)
                 os[i] = t->shape[t->ndim - cnt + i];
     } else if (int_of(sc, a, &os[0]) == 0) {
-        os[1] = os[0];
-        cnt = 2;
+        for (i = 1; i < k; i++)
+            os[i] = os[0];
+        cnt = k;
     } else {
         return cgs_diag_set(d, CGS_E_INVAL, "adaptive pool: bad output size");
     }
+    if (t->ndim < cnt + 1) /* (C, spatial...) unbatched, or (N, C, spatial...) */
+        return cgs_diag_set(d, CGS_E_INVAL, "adaptive pool of rank %u over %u dims", t->ndim,
+                            cnt);
     dimcpy(shape, t->shape, t->ndim);
     for (i = 0; i < cnt; i++)
         shape[t->ndim - cnt + i] = os[i];
     out_dense(sc, t->ndim, shape, t->dtype, t->device, suggest_cl(sc, t));
     return 0;
 }
+
+RULE(adaptive_pool) { (void)n; return adaptive_pool_k(sc, 2, d); }
+RULE(adaptive_pool1d) { (void)n; return adaptive_pool_k(sc, 1, d); }
+RULE(adaptive_pool3d) { (void)n; return adaptive_pool_k(sc, 3, d); }
 
 /* Pooling output size (ATen's pooling_output_shape). */
 sym_t pool_size(struct cgs_shape_ctx *sc, sym_t in, int64_t k, int64_t s, int64_t p,
