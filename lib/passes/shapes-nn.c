@@ -162,7 +162,6 @@ RULE(nonzero)
     int64_t c;
     uint32_t i;
 
-    (void)n;
     TRY(need_tensor(sc, "self", &t, d));
     for (i = 0; i < t->ndim; i++)
         numel = S_mul(sc, numel, t->shape[i]);
@@ -170,6 +169,22 @@ RULE(nonzero)
     o = new_tensor_val(sc, &sc->out, 2, CGS_DTYPE_INT64, t->device);
     o->shape[0] = nnz, o->shape[1] = K(sc, t->ndim);
     o->stride[0] = K(sc, 1), o->stride[1] = nnz;
+    /* nonzero(as_tuple=True): the columns, torch.unbind(nonzero(x), 1): one [nnz] tensor per
+       dim of x, column i at offset i * nnz */
+    for (i = 0; i < n->n_kwargs; i++)
+        if (!strcmp(n->kwargs[i].key, "as_tuple") && n->kwargs[i].val.kind == CGS_ARG_BOOL &&
+            n->kwargs[i].val.u.b) {
+            struct cgs_val *l = new_list(sc, t->ndim);
+            for (uint32_t k = 0; k < t->ndim; k++) {
+                struct cgs_tensor *c1 = fill_tensor(sc, &l->u.items[k], 1, CGS_DTYPE_INT64,
+                                                    t->device);
+                c1->shape[0] = nnz;
+                c1->stride[0] = K(sc, 1);
+                c1->storage_offset = S_mul(sc, K(sc, k), nnz);
+            }
+            sc->out = l;
+            break;
+        }
     return 0;
 }
 

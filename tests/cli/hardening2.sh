@@ -116,4 +116,19 @@ import json,sys; s=json.load(open(sys.argv[1]))['symbols']['zf0']
 assert s['hint'] == 0.5 and s['float'] is True, s" "$out" || fail "SymFloat in info --json"
 check "SymFloat graph inferred" 0 "$CGSCOPE" shapes --reinfer --check tests/data/symfloat.dynamo.json
 
+# issue 27, Dynamo-level rules that answered wrong: a tensor bound of clamp_min/clamp_max
+# broadcasts ([1, 3] against [2, 1] is [2, 3], as torch.clamp_min gives); adaptive_avg_pool1d
+# pools one dim of an unbatched (C, L) input; nonzero(as_tuple=True) is one [nnz] tensor per dim
+# (torch's nonzero_numpy: nonzero(x).unbind(1))
+check "clamp and pool" 0 "$CGSCOPE" shapes tests/data/clamp-pool.dynamo.json --json
+python3 -c "
+import json,sys; d={n['name']: n for n in json.load(open(sys.argv[1]))['nodes']}
+assert [d[k]['val']['shape'] for k in 'abce'] == [[2, 3], [2, 3], [1, 2], [2, 3]], d
+assert all(d[k]['status'] == 'ok' for k in 'abce')" "$out" || fail "clamp_min broadcast, adaptive_avg_pool1d"
+check "nonzero as_tuple" 0 "$CGSCOPE" shapes tests/data/nonzero-tuple.dynamo.json --json
+python3 -c "
+import json,sys; d={n['name']: n for n in json.load(open(sys.argv[1]))['nodes']}
+v = d['b']['val']
+assert isinstance(v, list) and len(v) == 2 and all(t['shape'] == [v[0]['shape'][0]] for t in v), v" "$out" || fail "nonzero(as_tuple=True)"
+
 finish
