@@ -10452,6 +10452,8 @@ OP(TORCH_NN_FUNCTIONAL_ELU_, "torch.nn.functional.elu_", inplace,
    "self, alpha=1, scale=1, input_scale=1", CGS_OPF_INPLACE)
 OP(TORCH_NN_FUNCTIONAL_EMBEDDING, "torch.nn.functional.embedding", embedding_f,
    "input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False", 0)
+OP(TORCH_NN_FUNCTIONAL_FOLD, "torch.nn.functional.fold", col2im,
+   "self, output_size, kernel_size, dilation=1, padding=0, stride=1", 0)
 OP(TORCH_NN_FUNCTIONAL_GELU, "torch.nn.functional.gelu", unary,
    "input, approximate='none'", CGS_OPF_ELEMENTWISE)
 OP(TORCH_NN_FUNCTIONAL_GLU, "torch.nn.functional.glu", glu,

@@ -1275,14 +1275,14 @@ RULE(col2im)
 {
     const struct cgs_tensor *t;
     sym_t os[2], k[2], shape[NDIM_MAX];
-    uint32_t no, nk;
     int64_t kv0, kv1;
 
     (void)n;
     TRY(need_tensor(sc, "self", &t, d));
-    TRY(shape_param(sc, A(sc, "output_size"), os, &no, d));
-    TRY(shape_param(sc, A(sc, "kernel_size"), k, &nk, d));
-    if (no != 2 || nk != 2 || (t->ndim != 2 && t->ndim != 3) ||
+    /* an int stands for both dims (torch.nn.functional.fold's _pair) */
+    TRY(spatial_param(sc, "output_size", 2, 1, os, d));
+    TRY(spatial_param(sc, "kernel_size", 2, 1, k, d));
+    if ((t->ndim != 2 && t->ndim != 3) ||
         !cgs_sym_is_int(k[0], &kv0) || !cgs_sym_is_int(k[1], &kv1) || kv0 * kv1 <= 0)
         return cgs_diag_set(d, CGS_E_INVAL, "col2im: bad sizes");
     if (t->ndim == 3)

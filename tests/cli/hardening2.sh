@@ -131,4 +131,10 @@ import json,sys; d={n['name']: n for n in json.load(open(sys.argv[1]))['nodes']}
 v = d['b']['val']
 assert isinstance(v, list) and len(v) == 2 and all(t['shape'] == [v[0]['shape'][0]] for t in v), v" "$out" || fail "nonzero(as_tuple=True)"
 
+# torch.nn.functional.fold: [N, C*k*k, L] -> [N, C, H, W], an int kernel size for both dims
+check "fold" 0 "$CGSCOPE" shapes tests/data/fold.dynamo.json --json
+python3 -c "
+import json,sys; d={n['name']: n for n in json.load(open(sys.argv[1]))['nodes']}
+assert d['f']['status'] == 'ok' and d['f']['val']['shape'] == [1, 3, 4, 5], d['f']" "$out" || fail "fold"
+
 finish
