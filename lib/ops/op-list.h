@@ -2248,8 +2248,8 @@ OP(ATEN_ALL_OUT, "aten.all.out", out,
    "self, dim, keepdim=False, *, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
 OP(ATEN_ALLCLOSE_DEFAULT, "aten.allclose.default", none,
    "self, other, rtol=1.0000000000000001e-05, atol=1e-08, equal_nan=False", CGS_OPF_DYNAMIC)
-OP(ATEN_ALPHA_DROPOUT_DEFAULT, "aten.alpha_dropout.default", none,
-   "input, p, train", CGS_OPF_RANDOM)
+OP(ATEN_ALPHA_DROPOUT_DEFAULT, "aten.alpha_dropout.default", dropout,
+   "input, p, train", 0)
 OP(ATEN_ALPHA_DROPOUT__DEFAULT, "aten.alpha_dropout_.default", inplace,
    "self, p, train", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(ATEN_AMAX_DEFAULT, "aten.amax.default", reduce,
@@ -3608,12 +3608,12 @@ OP(ATEN_FBGEMM_PACK_QUANTIZED_MATRIX_KN, "aten.fbgemm_pack_quantized_matrix.KN",
    "input, K, N", 0)
 OP(ATEN_FBGEMM_PACK_QUANTIZED_MATRIX_DEFAULT, "aten.fbgemm_pack_quantized_matrix.default", none,
    "input", 0)
-OP(ATEN_FEATURE_ALPHA_DROPOUT_DEFAULT, "aten.feature_alpha_dropout.default", none,
-   "input, p, train", CGS_OPF_RANDOM)
+OP(ATEN_FEATURE_ALPHA_DROPOUT_DEFAULT, "aten.feature_alpha_dropout.default", dropout,
+   "input, p, train", 0)
 OP(ATEN_FEATURE_ALPHA_DROPOUT__DEFAULT, "aten.feature_alpha_dropout_.default", inplace,
    "self, p, train", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_FEATURE_DROPOUT_DEFAULT, "aten.feature_dropout.default", none,
-   "input, p, train", CGS_OPF_RANDOM)
+OP(ATEN_FEATURE_DROPOUT_DEFAULT, "aten.feature_dropout.default", dropout,
+   "input, p, train", 0)
 OP(ATEN_FEATURE_DROPOUT__DEFAULT, "aten.feature_dropout_.default", inplace,
    "self, p, train", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(ATEN_FFT_FFT_DEFAULT, "aten.fft_fft.default", fft_user_c2c,
@@ -5086,12 +5086,12 @@ OP(ATEN_LU_UNPACK_OUT, "aten.lu_unpack.out", out,
    "LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, !P, !L, !U", CGS_OPF_INPLACE)
 OP(ATEN_MH_A, "aten.mH.a", none,
    "self", CGS_OPF_VIEW)
-OP(ATEN_MH_DEFAULT, "aten.mH.default", none,
-   "self", CGS_OPF_VIEW)
+OP(ATEN_MH_DEFAULT, "aten.mH.default", transpose,
+   "self, dim0=-2, dim1=-1", CGS_OPF_VIEW)
 OP(ATEN_MT_A, "aten.mT.a", none,
    "self", CGS_OPF_VIEW)
-OP(ATEN_MT_DEFAULT, "aten.mT.default", none,
-   "self", CGS_OPF_VIEW)
+OP(ATEN_MT_DEFAULT, "aten.mT.default", transpose,
+   "self, dim0=-2, dim1=-1", CGS_OPF_VIEW)
 OP(ATEN_MANUAL_SEED_DEFAULT, "aten.manual_seed.default", novalue,
    "seed", CGS_OPF_NOVALUE)
 OP(ATEN_MANUAL_SEED_GENERATOR, "aten.manual_seed.generator", inplace,
@@ -5144,8 +5144,8 @@ OP(ATEN_MATMUL_BACKWARD_OUT, "aten.matmul_backward.out", out,
    "grad, self, other, mask, *, !out0, !out1", CGS_OPF_INPLACE)
 OP(ATEN_MATRIX_H_A, "aten.matrix_H.a", none,
    "self", CGS_OPF_VIEW)
-OP(ATEN_MATRIX_H_DEFAULT, "aten.matrix_H.default", none,
-   "self", CGS_OPF_VIEW)
+OP(ATEN_MATRIX_H_DEFAULT, "aten.matrix_H.default", transpose,
+   "self, dim0=-2, dim1=-1", CGS_OPF_VIEW)
 OP(ATEN_MATRIX_EXP_DEFAULT, "aten.matrix_exp.default", like_contiguous,
    "self", 0)
 OP(ATEN_MATRIX_EXP_BACKWARD_DEFAULT, "aten.matrix_exp_backward.default", none,
@@ -9610,6 +9610,8 @@ OP(TORCH_ALIAS_COPY, "torch.alias_copy", contig_copy,
    "self", 0)
 OP(TORCH_ALL, "torch.all", reduce_bool,
    "self, dim, keepdim=False", CGS_OPF_REDUCTION)
+OP(TORCH_ALPHA_DROPOUT, "torch.alpha_dropout", dropout,
+   "input, p, train", 0)
 OP(TORCH_ALPHA_DROPOUT_, "torch.alpha_dropout_", inplace,
    "self, p, train", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(TORCH_AMAX, "torch.amax", reduce,
@@ -9924,8 +9926,12 @@ OP(TORCH_EXPM1_, "torch.expm1_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_EYE, "torch.eye", eye,
    "n, m, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
+OP(TORCH_FEATURE_ALPHA_DROPOUT, "torch.feature_alpha_dropout", dropout,
+   "input, p, train", 0)
 OP(TORCH_FEATURE_ALPHA_DROPOUT_, "torch.feature_alpha_dropout_", inplace,
    "self, p, train", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
+OP(TORCH_FEATURE_DROPOUT, "torch.feature_dropout", dropout,
+   "input, p, train", 0)
 OP(TORCH_FEATURE_DROPOUT_, "torch.feature_dropout_", inplace,
    "self, p, train", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(TORCH_FFT_FFT, "torch.fft.fft", fft_user_c2c,
