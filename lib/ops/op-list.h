@@ -148,6 +148,8 @@ OP(M_ARGMIN, "argmin", reduce_index,
    "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(M_ARGSORT, "argsort", argsort,
    "self, dim=-1, descending=False", 0)
+OP(M_ARGWHERE, "argwhere", nonzero,
+   "self", CGS_OPF_DYNAMIC)
 OP(M_AS_STRIDED, "as_strided", as_strided,
    "self, size, stride, storage_offset=None", CGS_OPF_VIEW)
 OP(M_AS_STRIDED_, "as_strided_", as_strided,
@@ -2370,7 +2372,7 @@ OP(ATEN_ARGSORT_STABLE, "aten.argsort.stable", argsort,
    "self, *, stable, dim=-1, descending=False", 0)
 OP(ATEN_ARGSORT_STABLE_OUT, "aten.argsort.stable_out", out,
    "self, *, stable, dim=-1, descending=False, !out", CGS_OPF_INPLACE)
-OP(ATEN_ARGWHERE_DEFAULT, "aten.argwhere.default", none,
+OP(ATEN_ARGWHERE_DEFAULT, "aten.argwhere.default", nonzero,
    "self", CGS_OPF_DYNAMIC)
 OP(ATEN_AS_STRIDED_DEFAULT, "aten.as_strided.default", as_strided,
    "self, size, stride, storage_offset=None", CGS_OPF_VIEW | CGS_OPF_CORE)
@@ -2764,7 +2766,7 @@ OP(ATEN_CHAIN_MATMUL_DEFAULT, "aten.chain_matmul.default", none,
    "matrices", 0)
 OP(ATEN_CHAIN_MATMUL_OUT, "aten.chain_matmul.out", out,
    "matrices, *, !out", CGS_OPF_INPLACE)
-OP(ATEN_CHALF_DEFAULT, "aten.chalf.default", none,
+OP(ATEN_CHALF_DEFAULT, "aten.chalf.default", chalf,
    "self, *, memory_format=None", 0)
 OP(ATEN_CHANNEL_SHUFFLE_DEFAULT, "aten.channel_shuffle.default", like_contiguous,
    "self, groups", 0)
@@ -5700,8 +5702,8 @@ OP(ATEN_NONZERO_DEFAULT, "aten.nonzero.default", nonzero,
    "self", CGS_OPF_DYNAMIC | CGS_OPF_CORE)
 OP(ATEN_NONZERO_OUT, "aten.nonzero.out", out,
    "self, *, !out", CGS_OPF_INPLACE | CGS_OPF_DYNAMIC)
-OP(ATEN_NONZERO_NUMPY_DEFAULT, "aten.nonzero_numpy.default", none,
-   "self", 0)
+OP(ATEN_NONZERO_NUMPY_DEFAULT, "aten.nonzero_numpy.default", nonzero_numpy,
+   "self", CGS_OPF_DYNAMIC)
 OP(ATEN_NONZERO_STATIC_DEFAULT, "aten.nonzero_static.default", nonzero_static,
    "self, *, size, fill_value=-1", 0)
 OP(ATEN_NONZERO_STATIC_OUT, "aten.nonzero_static.out", out,
@@ -5778,7 +5780,7 @@ OP(ATEN_NUMEL_DEFAULT, "aten.numel.default", numel,
    "self", 0)
 OP(ATEN_NUMPY_T_A, "aten.numpy_T.a", none,
    "self", CGS_OPF_VIEW)
-OP(ATEN_NUMPY_T_DEFAULT, "aten.numpy_T.default", none,
+OP(ATEN_NUMPY_T_DEFAULT, "aten.numpy_T.default", numpy_T,
    "self", CGS_OPF_VIEW)
 OP(ATEN_OCT_DEFAULT, "aten.oct.default", none,
    "i", 0)
@@ -9666,6 +9668,8 @@ OP(TORCH_ARGMIN, "torch.argmin", reduce_index,
    "self, dim=None, keepdim=False", CGS_OPF_REDUCTION)
 OP(TORCH_ARGSORT, "torch.argsort", argsort,
    "self, dim=-1, descending=False", 0)
+OP(TORCH_ARGWHERE, "torch.argwhere", nonzero,
+   "self", CGS_OPF_DYNAMIC)
 OP(TORCH_AS_STRIDED, "torch.as_strided", as_strided,
    "self, size, stride, storage_offset=None", CGS_OPF_VIEW)
 OP(TORCH_AS_STRIDED_, "torch.as_strided_", as_strided,

@@ -154,7 +154,11 @@ RULE(item)
 }
 
 /* nonzero: int64 [u, ndim] with strides (1, u) (FakeTensor's nonzero); 0 rows when empty. */
-RULE(nonzero)
+/* nonzero(self): [nnz, ndim] int64, nnz unbacked; as a tuple (as_tuple=True, nonzero_numpy),
+ * its columns: torch.unbind(nonzero(x), 1), one [nnz] tensor per dim, column i at offset
+ * i * nnz. */
+static int nonzero_with(const struct cgs_node *n, struct cgs_shape_ctx *sc, bool tuple,
+                        struct cgs_diag *d)
 {
     const struct cgs_tensor *t;
     struct cgs_tensor *o;
@@ -169,24 +173,26 @@ RULE(nonzero)
     o = new_tensor_val(sc, &sc->out, 2, CGS_DTYPE_INT64, t->device);
     o->shape[0] = nnz, o->shape[1] = K(sc, t->ndim);
     o->stride[0] = K(sc, 1), o->stride[1] = nnz;
-    /* nonzero(as_tuple=True): the columns, torch.unbind(nonzero(x), 1): one [nnz] tensor per
-       dim of x, column i at offset i * nnz */
-    for (i = 0; i < n->n_kwargs; i++)
-        if (!strcmp(n->kwargs[i].key, "as_tuple") && n->kwargs[i].val.kind == CGS_ARG_BOOL &&
-            n->kwargs[i].val.u.b) {
-            struct cgs_val *l = new_list(sc, t->ndim);
-            for (uint32_t k = 0; k < t->ndim; k++) {
-                struct cgs_tensor *c1 = fill_tensor(sc, &l->u.items[k], 1, CGS_DTYPE_INT64,
-                                                    t->device);
-                c1->shape[0] = nnz;
-                c1->stride[0] = K(sc, 1);
-                c1->storage_offset = S_mul(sc, K(sc, k), nnz);
-            }
-            sc->out = l;
-            break;
+    for (i = 0; !tuple && i < n->n_kwargs; i++)
+        tuple = !strcmp(n->kwargs[i].key, "as_tuple") && n->kwargs[i].val.kind == CGS_ARG_BOOL &&
+                n->kwargs[i].val.u.b;
+    if (tuple) {
+        /* a 0-dim tensor counts as 1-dim (numpy's nonzero): one column */
+        uint32_t cols = t->ndim ? t->ndim : 1;
+        struct cgs_val *l = new_list(sc, cols);
+        for (uint32_t k = 0; k < cols; k++) {
+            struct cgs_tensor *c1 = fill_tensor(sc, &l->u.items[k], 1, CGS_DTYPE_INT64, t->device);
+            c1->shape[0] = nnz;
+            c1->stride[0] = K(sc, 1);
+            c1->storage_offset = S_mul(sc, K(sc, k), nnz);
         }
+        sc->out = l;
+    }
     return 0;
 }
+
+RULE(nonzero) { return nonzero_with(n, sc, false, d); }
+RULE(nonzero_numpy) { return nonzero_with(n, sc, true, d); }
 
 /* masked_select: a 1-D tensor of unbacked length, the broadcast dtype of self. */
 RULE(masked_select)

@@ -1000,6 +1000,37 @@ RULE(broadcast_in_dim)
     return 0;
 }
 
+/* numpy_T(self) (Tensor.T): the dims reversed, a view. */
+RULE(numpy_T)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    o = out_view(sc, t, t->ndim);
+    for (uint32_t i = 0; i < t->ndim; i++) {
+        o->shape[i] = t->shape[t->ndim - 1 - i];
+        o->stride[i] = t->stride[t->ndim - 1 - i];
+    }
+    return 0;
+}
+
+/* chalf(self, memory_format): to(complex32), a copy laid out as to() lays it out. */
+RULE(chalf)
+{
+    const struct cgs_tensor *t;
+    const char *fmt = str_of(A(sc, "memory_format"));
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    if (fmt && !strcmp(fmt, "preserve_format"))
+        fmt = NULL;
+    if (t->dtype == CGS_DTYPE_COMPLEX32 && !fmt)
+        return same_as_first(sc, d);
+    return copy_like(sc, t, CGS_DTYPE_COMPLEX32, fmt, NULL);
+}
+
 RULE(expand_as)
 {
     const struct cgs_tensor *t, *o;
