@@ -40,8 +40,9 @@ const struct cmd cmd_profile = {
         "range open when it was launched, into one trace per process in DIR. When CMD ends,\n"
         "the per-piece summary is printed on stderr and written to DIR/report.json (what\n"
         "`cgscope dot --profile` reads); `cgscope report DIR` shows it all. CMD's exit status\n"
-        "is cgscope's. Pieces are the ranges \"cgscope:submod_N\" the Python bridge's\n"
-        "piecewise runner opens (tools/python/cgscope_torch.py, piecewise_backend).\n\n"
+        "is cgscope's. Pieces are the ranges \"cgscope:0/0/submod_N\" (the Dynamo graph's\n"
+        "compile id, the piece) the Python bridge's piecewise runner opens\n"
+        "(tools/python/cgscope_torch.py, piecewise_backend).\n\n"
         "CUPTI takes one client per process: torch.profiler, Nsight Systems and Nsight\n"
         "Compute cannot run alongside (the trace's log says which tool held it).\n\n",
     .more =

@@ -43,7 +43,8 @@ const struct cmd cmd_report = {
         "Reads the CUPTI traces `cgscope profile` wrote (a .cgstrace file, or the folder of\n"
         "them: one per process, so several ranks are merged with a column each) and puts\n"
         "every kernel, memcpy and memset on the piece that launched it: the NVTX range\n"
-        "\"cgscope:submod_N\" the bridge's piecewise runner opens around each piece. A kernel\n"
+        "\"cgscope:0/0/submod_N\" (graph, piece) the bridge's piecewise runner opens around\n"
+        "each piece; a model with graph breaks has each graph's pieces apart. A kernel\n"
         "launched from a thread with no range open (autograd's backward thread) goes to the\n"
         "range most recently opened on any thread; a kernel replayed from a CUDA graph goes to\n"
         "the range it was captured in. Work outside every piece is shown, never dropped.\n\n",
