@@ -160,7 +160,8 @@ static void run_magi(const struct cgs_split *sp, const struct cgs_cachesim_opts 
 
 /* MegEngine's key of a call at a binding: target, then per input dtype/device/shape. */
 static bool op_key(struct cgs_graph *g, const struct cgs_shapes *sh, const struct cgs_node *n,
-                   struct cgs_sym_bindings *b, struct cgs_buf *out)
+                   char **consts, struct cgs_arena *arena, struct cgs_sym_bindings *b,
+                   struct cgs_buf *out)
 {
     bool value_dep = false;
     cgs_buf_reset(out);
@@ -170,7 +171,7 @@ static bool op_key(struct cgs_graph *g, const struct cgs_shapes *sh, const struc
         cgs_buf_addstr(out, i ? ", " : "(");
         if (a->kind == CGS_ARG_NODE) {
             const struct cgs_val *v = sh->nodes[a->u.node->index].val;
-            struct cgs_val *bv = v ? cgs_val_bind(v, g->syms, g->arena, cgs_sym_bindings_lookup, b)
+            struct cgs_val *bv = v ? cgs_val_bind(v, g->syms, arena, cgs_sym_bindings_lookup, b)
                                    : NULL;
             int64_t bytes, numel = 0;
             cgs_val_describe(bv, out);
@@ -186,11 +187,7 @@ static bool op_key(struct cgs_graph *g, const struct cgs_shapes *sh, const struc
             if (bv && bv->kind == CGS_VAL_TENSOR && bv->u.t.device)
                 cgs_buf_addf(out, "@%s", bv->u.t.device);
         } else {
-            cJSON *j = cgs_json_arg(a);
-            char *t = cJSON_PrintUnformatted(j);
-            cgs_buf_addstr(out, t ? t : "?");
-            free(t);
-            cJSON_Delete(j);
+            cgs_buf_addstr(out, consts[i] ? consts[i] : "?");
         }
     }
     cgs_buf_addch(out, ')');
@@ -202,15 +199,37 @@ static void run_megengine(struct cgs_graph *g, const struct cgs_shapes *sh, cons
 {
     struct keyset seen = {cgs_strmap_new(), NULL, 0, 0};
     struct cgs_buf key = CGS_BUF_INIT;
+    /* the text of each call's arguments that are not nodes: the same at every shape */
+    struct cgs_arena texts;
+    char ***consts = cgs_xcalloc(g->n_nodes ? g->n_nodes : 1, sizeof(*consts));
 
+    cgs_arena_init(&texts);
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const struct cgs_node *n = g->nodes[i];
+        if (n->op != CGS_NODE_CALL_FUNCTION && n->op != CGS_NODE_CALL_METHOD)
+            continue;
+        consts[i] = cgs_arena_calloc(&texts, n->n_args ? n->n_args : 1, sizeof(char *));
+        for (uint32_t k = 0; k < n->n_args; k++) {
+            if (n->args[k].kind == CGS_ARG_NODE)
+                continue;
+            cJSON *j = cgs_json_arg(&n->args[k]);
+            char *t = cJSON_PrintUnformatted(j);
+            consts[i][k] = t ? cgs_arena_strdup(&texts, t) : NULL;
+            free(t);
+            cJSON_Delete(j);
+        }
+    }
     for (size_t c = 0; c < o->n_shapes; c++) {
         struct cgs_sym_binding bind = {sym, o->shapes[c]};
         struct cgs_sym_bindings b = {&bind, sym ? 1 : 0};
+        /* the bound values live for one shape: their keys are copied into the events */
+        struct cgs_arena bound;
+        cgs_arena_init(&bound);
         for (uint32_t i = 0; i < g->n_nodes; i++) {
             const struct cgs_node *n = g->nodes[i];
             if (n->op != CGS_NODE_CALL_FUNCTION && n->op != CGS_NODE_CALL_METHOD)
                 continue;
-            if (op_key(g, sh, n, &b, &key) && c == 0)
+            if (op_key(g, sh, n, consts[i], &bound, &b, &key) && c == 0)
                 s->value_dependent_keys++;
             if (keyset_has(&seen, key.buf)) {
                 emit(s, CGS_SIM_HIT, (uint32_t)c + 1, n->index, false, o->shapes[c], key.buf,
@@ -223,7 +242,10 @@ static void run_megengine(struct cgs_graph *g, const struct cgs_shapes *sh, cons
                      key.buf, n->name);
             }
         }
+        cgs_arena_release(&bound);
     }
+    free(consts);
+    cgs_arena_release(&texts);
     keyset_release(&seen);
     cgs_buf_release(&key);
 }

@@ -135,7 +135,9 @@ def plain(args, extra_env=None):
 
 
 def phase_truth(cg, out):
-    small = ["--batch", "8", "--iters", "5", "--reps", "2", "--warmup", "3"]
+    # 3 warm-up calls and 30 timed ones a piece: with 10 calls in all, a first call's cold
+    # caches in one process and not the other moved a piece's GPU time by 2% (2026-12-02)
+    small = ["--batch", "8", "--iters", "10", "--reps", "3", "--warmup", "3"]
     for mode in ("eager", "cudagraph", "train", "breaks"):
         folder = os.path.join(out, "tr-" + mode)
         shutil.rmtree(folder, ignore_errors=True)
