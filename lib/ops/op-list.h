@@ -8554,7 +8554,7 @@ OP(PRIMS_AMIN_DEFAULT, "prims.amin.default", reduce,
    "self, dim=None, *, output_dtype=None", CGS_OPF_REDUCTION)
 OP(PRIMS_AS_STRIDED_DEFAULT, "prims.as_strided.default", as_strided,
    "self, size, stride, storage_offset", CGS_OPF_VIEW)
-OP(PRIMS_AS_STRIDED_SCATTER_DEFAULT, "prims.as_strided_scatter.default", none,
+OP(PRIMS_AS_STRIDED_SCATTER_DEFAULT, "prims.as_strided_scatter.default", clone_preserve_strides,
    "self, src, size, stride, storage_offset", 0)
 OP(PRIMS_ASIN_DEFAULT, "prims.asin.default", pointwise,
    "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
@@ -8596,17 +8596,17 @@ OP(PRIMS_CEIL_DEFAULT, "prims.ceil.default", pointwise,
    "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_CLONE_DEFAULT, "prims.clone.default", clone,
    "self, *, memory_format=None", CGS_OPF_ELEMENTWISE)
-OP(PRIMS_COLLAPSE_DEFAULT, "prims.collapse.default", none,
+OP(PRIMS_COLLAPSE_DEFAULT, "prims.collapse.default", prims_collapse,
    "a, start, end", 0)
-OP(PRIMS_COLLAPSE_VIEW_DEFAULT, "prims.collapse_view.default", none,
+OP(PRIMS_COLLAPSE_VIEW_DEFAULT, "prims.collapse_view.default", prims_collapse_view,
    "a, start, end", CGS_OPF_VIEW)
-OP(PRIMS_CONJ_DEFAULT, "prims.conj.default", none,
+OP(PRIMS_CONJ_DEFAULT, "prims.conj.default", prims_view_of,
    "a", CGS_OPF_VIEW)
 OP(PRIMS_CONJ_PHYSICAL_DEFAULT, "prims.conj_physical.default", pointwise,
    "%self", CGS_OPF_ELEMENTWISE)
 OP(PRIMS_CONVERT_ELEMENT_TYPE_DEFAULT, "prims.convert_element_type.default", convert,
    "a, dtype", CGS_OPF_ELEMENTWISE)
-OP(PRIMS_COPY_STRIDED_DEFAULT, "prims.copy_strided.default", none,
+OP(PRIMS_COPY_STRIDED_DEFAULT, "prims.copy_strided.default", prims_copy_strided,
    "a, stride", 0)
 OP(PRIMS_COPY_TO_DEFAULT, "prims.copy_to.default", inplace,
    "a, b", CGS_OPF_INPLACE)
@@ -8614,13 +8614,13 @@ OP(PRIMS_COS_DEFAULT, "prims.cos.default", pointwise,
    "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_COSH_DEFAULT, "prims.cosh.default", pointwise,
    "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
-OP(PRIMS_DEVICE_PUT_DEFAULT, "prims.device_put.default", none,
+OP(PRIMS_DEVICE_PUT_DEFAULT, "prims.device_put.default", prims_device_put,
    "a, device, non_blocking=False", 0)
 OP(PRIMS_DIGAMMA_DEFAULT, "prims.digamma.default", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(PRIMS_DIV_DEFAULT, "prims.div.default", pointwise,
    "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
-OP(PRIMS_EMPTY_DEFAULT, "prims.empty.default", none,
+OP(PRIMS_EMPTY_DEFAULT, "prims.empty.default", prims_factory,
    "shape, *, dtype, device, requires_grad", CGS_OPF_FACTORY)
 OP(PRIMS_EMPTY_PERMUTED_DEFAULT, "prims.empty_permuted.default", empty_permuted,
    "size, physical_layout, *, dtype=None, device=None, requires_grad=False", CGS_OPF_FACTORY)
@@ -8642,11 +8642,11 @@ OP(PRIMS_EXP2_DEFAULT, "prims.exp2.default", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(PRIMS_EXPM1_DEFAULT, "prims.expm1.default", pointwise,
    "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
-OP(PRIMS_FFT_C2C_DEFAULT, "prims.fft_c2c.default", none,
+OP(PRIMS_FFT_C2C_DEFAULT, "prims.fft_c2c.default", prims_fft_c2c,
    "self, *, dim, forward", 0)
-OP(PRIMS_FFT_C2R_DEFAULT, "prims.fft_c2r.default", none,
+OP(PRIMS_FFT_C2R_DEFAULT, "prims.fft_c2r.default", prims_fft_c2r,
    "self, *, dim, last_dim_size", 0)
-OP(PRIMS_FFT_R2C_DEFAULT, "prims.fft_r2c.default", none,
+OP(PRIMS_FFT_R2C_DEFAULT, "prims.fft_r2c.default", prims_fft_r2c,
    "self, *, dim, onesided", 0)
 OP(PRIMS_FILL_DEFAULT, "prims.fill.default", clone,
    "self, value", CGS_OPF_ELEMENTWISE)
@@ -8660,7 +8660,7 @@ OP(PRIMS_FMOD_DEFAULT, "prims.fmod.default", pointwise,
    "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_FREXP_DEFAULT, "prims.frexp.default", none,
    "self", 0)
-OP(PRIMS_FULL_DEFAULT, "prims.full.default", none,
+OP(PRIMS_FULL_DEFAULT, "prims.full.default", prims_factory,
    "shape, fill_value, *, dtype, device, requires_grad", CGS_OPF_FACTORY)
 OP(PRIMS_FULL_LIKE_DEFAULT, "prims.full_like.default", none,
    "a, fill_value, *, dtype, device, requires_grad", 0)
@@ -8722,7 +8722,7 @@ OP(PRIMS_NEG_DEFAULT, "prims.neg.default", pointwise,
    "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_NEXTAFTER_DEFAULT, "prims.nextafter.default", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_NO_OPMATH)
-OP(PRIMS_NORMAL_DEFAULT, "prims.normal.default", none,
+OP(PRIMS_NORMAL_DEFAULT, "prims.normal.default", prims_factory,
    "shape, *, mean, std, dtype, device, requires_grad, generator=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(PRIMS_POW_DEFAULT, "prims.pow.default", pointwise,
    "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
@@ -8736,17 +8736,17 @@ OP(PRIMS_RECIPROCAL_DEFAULT, "prims.reciprocal.default", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
 OP(PRIMS_REMAINDER_DEFAULT, "prims.remainder.default", pointwise,
    "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
-OP(PRIMS_RESHAPE_DEFAULT, "prims.reshape.default", none,
+OP(PRIMS_RESHAPE_DEFAULT, "prims.reshape.default", prims_reshape,
    "a, shape", 0)
 OP(PRIMS_RESIZE_DEFAULT, "prims.resize.default", inplace,
    "a, shape", CGS_OPF_INPLACE)
-OP(PRIMS_REV_DEFAULT, "prims.rev.default", none,
+OP(PRIMS_REV_DEFAULT, "prims.rev.default", prims_rev,
    "a, dims", 0)
 OP(PRIMS_ROUND_DEFAULT, "prims.round.default", pointwise,
    "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_RSQRT_DEFAULT, "prims.rsqrt.default", pointwise,
    "%self", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_INT_TO_FLOAT)
-OP(PRIMS_SCALAR_TENSOR_DEFAULT, "prims.scalar_tensor.default", none,
+OP(PRIMS_SCALAR_TENSOR_DEFAULT, "prims.scalar_tensor.default", prims_scalar_tensor,
    "s, *, dtype=None, device=None", CGS_OPF_FACTORY)
 OP(PRIMS_SHIFT_LEFT_DEFAULT, "prims.shift_left.default", pointwise,
    "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
@@ -8762,7 +8762,7 @@ OP(PRIMS_SINH_DEFAULT, "prims.sinh.default", pointwise,
    "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_SPHERICAL_BESSEL_J0_DEFAULT, "prims.spherical_bessel_j0.default", pointwise,
    "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
-OP(PRIMS_SPLIT_DIM_DEFAULT, "prims.split_dim.default", none,
+OP(PRIMS_SPLIT_DIM_DEFAULT, "prims.split_dim.default", prims_split_dim,
    "a, dim, outer_length", CGS_OPF_VIEW)
 OP(PRIMS_SQRT_DEFAULT, "prims.sqrt.default", pointwise,
    "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
@@ -8772,7 +8772,7 @@ OP(PRIMS_SUB_DEFAULT, "prims.sub.default", pointwise,
    "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_SUM_DEFAULT, "prims.sum.default", reduce,
    "self, dim=None, *, output_dtype=None", CGS_OPF_REDUCTION)
-OP(PRIMS_SVD_DEFAULT, "prims.svd.default", none,
+OP(PRIMS_SVD_DEFAULT, "prims.svd.default", linalg_svd,
    "A, *, full_matrices", 0)
 OP(PRIMS_TAN_DEFAULT, "prims.tan.default", pointwise,
    "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
@@ -8786,14 +8786,14 @@ OP(PRIMS_UNIFORM_DEFAULT, "prims.uniform.default", none,
    "shape, *, low, high, dtype, device, stride, generator=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(PRIMS_VAR_DEFAULT, "prims.var.default", reduce,
    "self, dim=None, correction=1, *, output_dtype=None", CGS_OPF_REDUCTION)
-OP(PRIMS_VIEW_OF_DEFAULT, "prims.view_of.default", none,
+OP(PRIMS_VIEW_OF_DEFAULT, "prims.view_of.default", prims_view_of,
    "a", CGS_OPF_VIEW)
-OP(PRIMS_VIEW_OF_DTYPE_DEFAULT, "prims.view_of_dtype.default", none,
+OP(PRIMS_VIEW_OF_DTYPE_DEFAULT, "prims.view_of_dtype.default", prims_view_of_dtype,
    "a, dtype", CGS_OPF_VIEW)
 OP(PRIMS_WHERE_DEFAULT, "prims.where.default", where,
    "condition, self, other", CGS_OPF_ELEMENTWISE)
-OP(PRIMS_XOR_SUM_DEFAULT, "prims.xor_sum.default", none,
-   "inp, dims, *, output_dtype=None", 0)
+OP(PRIMS_XOR_SUM_DEFAULT, "prims.xor_sum.default", reduce,
+   "self, dim=None, *, output_dtype=None", CGS_OPF_REDUCTION)
 OP(PRIMS_ZETA_DEFAULT, "prims.zeta.default", pointwise,
    "%a, %b", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(M_PROD, "prod", reduce_sum,
@@ -9534,6 +9534,14 @@ OP(TORCH__NATIVE_BATCH_NORM_LEGIT_NO_TRAINING, "torch._native_batch_norm_legit_n
    "input, weight, bias, running_mean, running_var, momentum, eps", 0)
 OP(TORCH__PRELU_KERNEL, "torch._prelu_kernel", binary,
    "self, weight", 0)
+OP(TORCH__PRIMS_COMMON_WRAPPERS_RETURN_TYPES_NATIVE_LAYER_NORM, "torch._prims_common.wrappers.return_types_native_layer_norm", pack_tuple,
+   "*args", 0)
+OP(TORCH__PRIMS_COMMON_WRAPPERS_RETURN_TYPES_STD_MEAN, "torch._prims_common.wrappers.return_types_std_mean", pack_tuple,
+   "*args", 0)
+OP(TORCH__PRIMS_COMMON_WRAPPERS_RETURN_TYPES_SVD, "torch._prims_common.wrappers.return_types_svd", pack_tuple,
+   "*args", 0)
+OP(TORCH__PRIMS_COMMON_WRAPPERS_RETURN_TYPES_VAR_MEAN, "torch._prims_common.wrappers.return_types_var_mean", pack_tuple,
+   "*args", 0)
 OP(TORCH__PRINT, "torch._print", novalue,
    "s", CGS_OPF_NOVALUE)
 OP(TORCH__PROPAGATE_XLA_DATA, "torch._propagate_xla_data", novalue,

@@ -932,6 +932,36 @@ enum cgs_dtype promote2(enum cgs_dtype a, enum cgs_dtype b)
 /* One operand of an elementwise op: a tensor or a Python scalar. */
 
 /* 0, 1 for None/absent, -CGS_E_UNKNOWN, -CGS_E_INVAL. */
+/* A Python complex literal as FX prints one (`(0.5+0j)`, `1j`, `(-0-2.5j)`, `(nan+infj)`):
+ * graphs carry complex scalars only as such a repr. */
+static bool complex_repr(const char *s)
+{
+    bool paren = *s == '(';
+    char *end;
+
+    s += paren;
+    if (*s == '-' || *s == '+')
+        s++;
+    if (!strncmp(s, "nan", 3) || !strncmp(s, "inf", 3))
+        s += 3;
+    else if (strtod(s, &end), end != s)
+        s = end;
+    else
+        return false;
+    if (*s == 'j')
+        return paren ? !strcmp(s, "j)") : !strcmp(s, "j");
+    if (!paren || (*s != '+' && *s != '-'))
+        return false;
+    s++;
+    if (!strncmp(s, "nan", 3) || !strncmp(s, "inf", 3))
+        s += 3;
+    else if (strtod(s, &end), end != s)
+        s = end;
+    else
+        return false;
+    return !strcmp(s, "j)");
+}
+
 int operand_of(struct cgs_shape_ctx *sc, const struct cgs_arg *a, struct operand *o)
 {
     const struct cgs_val *v;
@@ -955,6 +985,11 @@ int operand_of(struct cgs_shape_ctx *sc, const struct cgs_arg *a, struct operand
     case CGS_ARG_FLOAT:
         o->scalar = CGS_DTYPE_FLOAT32;
         o->f = a->u.f;
+        return 0;
+    case CGS_ARG_REPR:
+        if (!a->u.s || !complex_repr(a->u.s))
+            return -CGS_E_INVAL;
+        o->scalar = CGS_DTYPE_COMPLEX64;
         return 0;
     case CGS_ARG_NODE:
         v = node_val(sc, a);

@@ -196,6 +196,8 @@ bool fft_optimized(const uint32_t *dims, uint32_t nt);
 int fft_run(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, const uint32_t *dims,
             uint32_t nt, int kind, bool onesided, sym_t last, struct cgs_diag *d);
 int fft_common(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d);
+int view_as_dtype(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, enum cgs_dtype dt,
+                  struct cgs_diag *d);
 int fft_user(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d);
 int fft_user_hermitian(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d);
 int copy_like(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, enum cgs_dtype dt,

@@ -750,24 +750,62 @@ RULE(view_as)
     return view_to(sc, t, shape, o->ndim, false, d);
 }
 
+/* t.view(dtype): the same layout for an element of the same size; else the last dim (of
+ * stride 1) is scaled by the ratio of the sizes, and so are the other strides and the storage
+ * offset (torch refuses what does not divide). */
+int view_as_dtype(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, enum cgs_dtype dt,
+                  struct cgs_diag *d)
+{
+    struct cgs_val *v;
+    struct cgs_tensor *o;
+    int64_t from, to;
+    uint32_t i, last;
+
+    if (dt == CGS_DTYPE_UNKNOWN || !cgs_dtypes[dt].itemsize)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "view: the dtype is not known");
+    from = cgs_dtypes[t->dtype].itemsize;
+    to = cgs_dtypes[dt].itemsize;
+    v = new_val(sc, CGS_VAL_TENSOR);
+    o = copy_tensor(sc, v, t, t->ndim);
+    dimcpy(o->shape, t->shape, t->ndim);
+    dimcpy(o->stride, t->stride, t->ndim);
+    o->dtype = dt;
+    sc->out = v;
+    if (from == to)
+        return 0;
+    if (t->ndim == 0 || !is_const(t->stride[t->ndim - 1], 1))
+        return cgs_diag_set(d, CGS_E_INVAL, "view(dtype) of another element size needs a last "
+                                            "dim of stride 1");
+    last = t->ndim - 1;
+    if (to > from) {
+        int64_t r = to / from, sz, off;
+        if (to % from || (hint(sc, t->shape[last], &sz) && sz % r) ||
+            (hint(sc, t->storage_offset, &off) && off % r))
+            return cgs_diag_set(d, CGS_E_INVAL, "view(dtype): the last dim or the offset does "
+                                                "not divide by the element size");
+        o->shape[last] = S_div(sc, t->shape[last], K(sc, r));
+        for (i = 0; i < last; i++)
+            o->stride[i] = S_div(sc, t->stride[i], K(sc, r));
+        o->storage_offset = S_div(sc, t->storage_offset, K(sc, r));
+    } else {
+        int64_t r = from / to;
+        if (from % to)
+            return cgs_diag_set(d, CGS_E_INVAL, "view(dtype): element sizes do not divide");
+        o->shape[last] = S_mul(sc, t->shape[last], K(sc, r));
+        for (i = 0; i < last; i++)
+            o->stride[i] = S_mul(sc, t->stride[i], K(sc, r));
+        o->storage_offset = S_mul(sc, t->storage_offset, K(sc, r));
+    }
+    return 0;
+}
+
 RULE(view_dtype)
 {
     const struct cgs_tensor *t;
-    enum cgs_dtype dt = dtype_of(A(sc, "dtype"));
 
     (void)n;
     TRY(need_tensor(sc, "self", &t, d));
-    if (dt == CGS_DTYPE_UNKNOWN || cgs_dtypes[dt].itemsize != cgs_dtypes[t->dtype].itemsize)
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "view as a dtype of another size is not tracked");
-    {
-        struct cgs_val *v = new_val(sc, CGS_VAL_TENSOR);
-        struct cgs_tensor *o = copy_tensor(sc, v, t, t->ndim);
-        dimcpy(o->shape, t->shape, t->ndim);
-        dimcpy(o->stride, t->stride, t->ndim);
-        o->dtype = dt;
-        sc->out = v;
-    }
-    return 0;
+    return view_as_dtype(sc, t, dtype_of(A(sc, "dtype")), d);
 }
 
 /* A fresh view value of t (same offset) with ndim dims, as the node's result. */
