@@ -28,7 +28,7 @@
 #define ATEN_FLOOR 98.5
 #define TORCH_FLOOR 96.0
 #define PRIMS_FLOOR 99.5
-#define DYNAMIC_FLOOR 92.0
+#define DYNAMIC_FLOOR 95.0
 #define EXPORT_FLOOR 95.5
 
 struct family {

@@ -616,7 +616,8 @@ RULE(householder_product)
 
 /* linalg_lu(A, pivot) / lu_unpack(LU, pivots, unpack_data, unpack_pivots): (P [.., m, m],
  * L [.., m, k], U [.., k, n]), contiguous; [0] for the parts not asked for. */
-int lu_parts(struct cgs_shape_ctx *sc, bool want_p, bool want_lu, struct cgs_diag *d)
+int lu_parts(struct cgs_shape_ctx *sc, bool want_p, bool want_lu, bool sym_min,
+             struct cgs_diag *d)
 {
     const struct cgs_tensor *a;
     sym_t sz[NDIM_MAX], k, zero = K(sc, 0);
@@ -624,7 +625,7 @@ int lu_parts(struct cgs_shape_ctx *sc, bool want_p, bool want_lu, struct cgs_dia
 
     TRY(square_input(sc, "A", &a, d));
     nd = a->ndim;
-    TRY(min_dim(sc, a->shape[nd - 2], a->shape[nd - 1], &k, d));
+    TRY(min_dim(sc, a->shape[nd - 2], a->shape[nd - 1], sym_min, &k, d));
     sc->out = new_list(sc, 3);
     dimcpy(sz, a->shape, nd);
     sz[nd - 1] = a->shape[nd - 2];
@@ -647,14 +648,16 @@ int lu_parts(struct cgs_shape_ctx *sc, bool want_p, bool want_lu, struct cgs_dia
 RULE(linalg_lu)
 {
     (void)n;
-    return lu_parts(sc, bool_of(A(sc, "pivot"), true), true, d);
+    // linalg_lu's meta takes torch.sym_min of the sizes
+    return lu_parts(sc, bool_of(A(sc, "pivot"), true), true, true, d);
 }
 
 RULE(lu_unpack)
 {
     (void)n;
+    // lu_unpack's meta takes Python's min (a guard)
     return lu_parts(sc, bool_of(A(sc, "unpack_pivots"), true), bool_of(A(sc, "unpack_data"), true),
-                    d);
+                    false, d);
 }
 
 /* linalg_ldl_solve(LD, pivots, B, hermitian): B's shape, column-major. */
@@ -1417,30 +1420,38 @@ RULE(instance_norm)
 }
 
 /* tensor_split(self, indices_or_sections, dim) and h/v/dsplit: views; n sections give
- * n % k pieces of n // k + 1 first, a list of indices the pieces between them. */
+ * n % k pieces of n // k + 1 first, a list of indices the pieces between them (clamped to the
+ * size). A symbolic size is compared at its hint where torch's loop compares it (a guard). */
 int tensor_split_along(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t dim,
                        const struct cgs_arg *how, bool must_divide, struct cgs_diag *d)
 {
-    sym_t sizes[NDIM_MAX * 4];
-    int64_t total, k, v;
+    sym_t sizes[NDIM_MAX * 4], size = t->shape[dim];
+    int64_t total, k;
     uint32_t cnt = 0, i;
 
-    if (!cgs_sym_is_int(t->shape[dim], &total))
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "tensor_split of a symbolic size is not tracked");
+    if (!hint(sc, size, &total))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "tensor_split of a size without a hint is not "
+                                              "tracked");
     if (how && how->kind == CGS_ARG_LIST) {
         int64_t prev = 0;
+        sym_t prev_s = K(sc, 0);
         if (how->n + 1 > NDIM_MAX * 4)
             return cgs_diag_set(d, CGS_E_LIMIT, "tensor_split into too many pieces");
         for (i = 0; i <= how->n; i++) {
             int64_t at = total;
-            if (i < how->n && !int_const(sc, &how->u.items[i], &at))
-                return cgs_diag_set(d, CGS_E_UNKNOWN, "tensor_split: indices not constant");
+            sym_t at_s = size;
+            if (i < how->n) {
+                if (!int_const(sc, &how->u.items[i], &at))
+                    return cgs_diag_set(d, CGS_E_UNKNOWN, "tensor_split: indices not constant");
+                at_s = K(sc, at);
+            }
             if (at > total)
-                at = total;
+                at = total, at_s = size;
             if (at < prev)
-                at = prev;
-            sizes[cnt++] = K(sc, at - prev);
+                at = prev, at_s = prev_s;
+            sizes[cnt++] = S_sub(sc, at_s, prev_s);
             prev = at;
+            prev_s = at_s;
         }
         return split_into(sc, t, dim, sizes, cnt);
     }
@@ -1450,8 +1461,8 @@ int tensor_split_along(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uin
         return cgs_diag_set(d, CGS_E_INVAL, "split: size %lld not divisible by %lld",
                             (long long)total, (long long)k);
     for (i = 0; i < (uint32_t)k; i++) {
-        v = total / k + ((int64_t)i < total % k ? 1 : 0);
-        sizes[cnt++] = K(sc, v);
+        sym_t each = S_div(sc, size, K(sc, k));
+        sizes[cnt++] = (int64_t)i < total % k ? S_add(sc, each, K(sc, 1)) : each;
     }
     return split_into(sc, t, dim, sizes, cnt);
 }

@@ -157,6 +157,7 @@ int diagonal_view(struct cgs_shape_ctx *sc, const struct cgs_tensor **tp,
     struct cgs_tensor *o;
     uint32_t d1, d2, i, j = 0;
     int64_t off = 0, s1, s2, len;
+    sym_t lsym = NULL;
 
     if (arg_tensor(sc, Ai(sc, 0), &t) != 0) // self, or linalg.diagonal's A
         return cgs_diag_set(d, CGS_E_UNKNOWN, "input 0 is not known");
@@ -168,18 +169,30 @@ int diagonal_view(struct cgs_shape_ctx *sc, const struct cgs_tensor **tp,
         return cgs_diag_set(d, CGS_E_UNKNOWN, "diagonal: offset not constant");
     if (d1 == d2)
         return cgs_diag_set(d, CGS_E_INVAL, "diagonal: dim1 and dim2 are the same");
-    if (!cgs_sym_is_int(t->shape[d1], &s1) || !cgs_sym_is_int(t->shape[d2], &s2))
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "diagonal of symbolic sizes is not tracked");
-    len = off >= 0 ? (s1 < s2 - off ? s1 : s2 - off) : (s1 + off < s2 ? s1 + off : s2);
+    if (!cgs_sym_is_int(t->shape[d1], &s1) || !cgs_sym_is_int(t->shape[d2], &s2)) {
+        // torch's sym_max(sym_min(...), 0) of the sizes, as SymPy leaves it
+        sym_t a = off >= 0 ? t->shape[d1] : S_add(sc, t->shape[d1], K(sc, off));
+        sym_t b = off >= 0 ? S_sub(sc, t->shape[d2], K(sc, off)) : t->shape[d2];
+        lsym = a == b ? a : cgs_sym_min(sc->sx, a, b);
+        if (!lsym || !hint(sc, lsym, &len))
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "diagonal of sizes without hints is not "
+                                                  "tracked");
+        if (lsym->kind != CGS_SYM_VAR && !(lsym = cgs_sym_max(sc->sx, K(sc, 0), lsym)))
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "diagonal of symbolic sizes is not tracked");
+    } else {
+        len = off >= 0 ? (s1 < s2 - off ? s1 : s2 - off) : (s1 + off < s2 ? s1 + off : s2);
+    }
     if (len < 0)
         len = 0;
+    if (!lsym)
+        lsym = K(sc, len);
     o = out_view(sc, t, t->ndim - 1);
     for (i = 0; i < t->ndim; i++)
         if (i != d1 && i != d2) {
             o->shape[j] = t->shape[i];
             o->stride[j++] = t->stride[i];
         }
-    o->shape[j] = K(sc, len);
+    o->shape[j] = lsym;
     o->stride[j] = S_add(sc, t->stride[d1], t->stride[d2]);
     if (len > 0 && off)
         o->storage_offset = S_add(sc, o->storage_offset,
@@ -375,16 +388,12 @@ RULE(linalg_factor_pivots)
 {
     const struct cgs_tensor *a;
     sym_t piv[NDIM_MAX];
-    int64_t m, k;
 
     (void)n;
     TRY(square_input(sc, sc->p[0].name_len == 1 ? "A" : "self", &a, d));
     dimcpy(piv, a->shape, a->ndim - 1);
     // pivots: [..., min(m, n)]
-    if (cgs_sym_is_int(a->shape[a->ndim - 2], &m) && cgs_sym_is_int(a->shape[a->ndim - 1], &k))
-        piv[a->ndim - 2] = K(sc, m < k ? m : k);
-    else if (a->shape[a->ndim - 2] != a->shape[a->ndim - 1])
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "min of symbolic sizes is not tracked");
+    TRY(min_dim(sc, a->shape[a->ndim - 2], a->shape[a->ndim - 1], true, &piv[a->ndim - 2], d));
     sc->out = new_list(sc, 3);
     lapack_fill(sc, &sc->out->u.items[0], a->ndim, a->shape, a->dtype, a->device, true);
     lapack_fill(sc, &sc->out->u.items[1], a->ndim - 1, piv, CGS_DTYPE_INT32, a->device, false);
@@ -393,7 +402,12 @@ RULE(linalg_factor_pivots)
     return 0;
 }
 
-int min_dim(struct cgs_shape_ctx *sc, sym_t a, sym_t b, sym_t *out, struct cgs_diag *d)
+/*
+ * min(a, b) of two sizes as a meta function takes it: with sym (torch.sym_min) the expression
+ * Min(a, b); else Python's min, which compares the sizes -- a guard on their hints -- and
+ * returns one of them (a when they are equal).
+ */
+int min_dim(struct cgs_shape_ctx *sc, sym_t a, sym_t b, bool sym, sym_t *out, struct cgs_diag *d)
 {
     int64_t x, y;
 
@@ -405,7 +419,14 @@ int min_dim(struct cgs_shape_ctx *sc, sym_t a, sym_t b, sym_t *out, struct cgs_d
         *out = a;
         return 0;
     }
-    return cgs_diag_set(d, CGS_E_UNKNOWN, "min of symbolic sizes is not tracked");
+    if (sym) {
+        *out = cgs_sym_min(sc->sx, a, b);
+        return *out ? 0 : cgs_diag_set(d, CGS_E_UNKNOWN, "min of symbolic sizes is not tracked");
+    }
+    if (!hint(sc, a, &x) || !hint(sc, b, &y))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "min of sizes without hints is not tracked");
+    *out = y < x ? b : a;
+    return 0;
 }
 
 /* linalg_qr(A, mode): Q and R column-major; mode 'reduced', 'complete' or 'r'. */
@@ -420,7 +441,7 @@ RULE(linalg_qr)
     (void)n;
     TRY(square_input(sc, "A", &a, d));
     nd = a->ndim;
-    TRY(min_dim(sc, a->shape[nd - 2], a->shape[nd - 1], &k, d));
+    TRY(min_dim(sc, a->shape[nd - 2], a->shape[nd - 1], false, &k, d));
     dimcpy(qs, a->shape, nd);
     dimcpy(rs, a->shape, nd);
     qs[nd - 1] = reduced ? k : a->shape[nd - 2];
@@ -445,7 +466,7 @@ RULE(linalg_svd)
     (void)n;
     TRY(square_input(sc, "A", &a, d));
     nd = a->ndim;
-    TRY(min_dim(sc, a->shape[nd - 2], a->shape[nd - 1], &k, d));
+    TRY(min_dim(sc, a->shape[nd - 2], a->shape[nd - 1], false, &k, d));
     cuda = a->device && !strncmp(a->device, "cuda", 4);
     dimcpy(us, a->shape, nd);
     dimcpy(vs, a->shape, nd);

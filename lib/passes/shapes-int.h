@@ -291,7 +291,7 @@ void lapack_fill(struct cgs_shape_ctx *sc, struct cgs_val *v, uint32_t nd,
 int square_input(struct cgs_shape_ctx *sc, const char *name, const struct cgs_tensor **t,
                  struct cgs_diag *d);
 enum cgs_dtype complex_of_any(enum cgs_dtype t);
-int min_dim(struct cgs_shape_ctx *sc, sym_t a, sym_t b, sym_t *out, struct cgs_diag *d);
+int min_dim(struct cgs_shape_ctx *sc, sym_t a, sym_t b, bool sym, sym_t *out, struct cgs_diag *d);
 int take_items(struct cgs_shape_ctx *sc, uint32_t first, uint32_t count);
 struct cgs_graph *subgraph_of(const struct cgs_graph *g, const struct cgs_node *gn);
 struct cgs_graph *body_of(struct cgs_shape_ctx *sc, const struct cgs_arg *a);
@@ -310,7 +310,8 @@ int same_batch(const struct cgs_tensor *a, const struct cgs_tensor *b, struct cg
 int solver_result(struct cgs_shape_ctx *sc, const char *a_name, const char *b_name,
                   bool col_major, struct cgs_diag *d);
 int tri_indices(struct cgs_shape_ctx *sc, bool upper, struct cgs_diag *d);
-int lu_parts(struct cgs_shape_ctx *sc, bool want_p, bool want_lu, struct cgs_diag *d);
+int lu_parts(struct cgs_shape_ctx *sc, bool want_p, bool want_lu, bool sym_min,
+             struct cgs_diag *d);
 int max_pool_nd(struct cgs_shape_ctx *sc, uint32_t nsp, struct cgs_diag *d);
 int broadcast_reduce(struct cgs_shape_ctx *sc, const char *dim_name, bool keep,
                      struct cgs_diag *d);

@@ -1274,6 +1274,32 @@ int split_into(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t di
     return 0;
 }
 
+/*
+ * split(t, each, dim) of a symbolic size, as torch's split_symint does it: the number of pieces,
+ * max(ceil(size / each), 1), is taken at the sizes' hints (a guard); every piece has `each`
+ * but the last, `each - (each * count - size)`.
+ */
+static int split_symbolic(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t dim,
+                          sym_t each, struct cgs_diag *d)
+{
+    sym_t sizes[NDIM_MAX * 4];
+    int64_t total, e, cnt;
+
+    if (!each || !hint(sc, t->shape[dim], &total) || !hint(sc, each, &e))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "split: sizes without hints are not tracked");
+    if (e <= 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "split: the split size must be positive");
+    cnt = total ? (total + e - 1) / e : 1;
+    if (cnt < 1)
+        cnt = 1;
+    if (cnt > NDIM_MAX * 4)
+        return cgs_diag_set(d, CGS_E_LIMIT, "split into too many pieces");
+    for (int64_t i = 0; i + 1 < cnt; i++)
+        sizes[i] = each;
+    sizes[cnt - 1] = S_sub(sc, each, S_sub(sc, S_mul(sc, each, K(sc, cnt)), t->shape[dim]));
+    return split_into(sc, t, dim, sizes, (uint32_t)cnt);
+}
+
 RULE(split)
 {
     const struct cgs_tensor *t;
@@ -1291,8 +1317,14 @@ RULE(split)
         TRY(shape_param(sc, sa, sizes, &cnt, d));
         return split_into(sc, t, dim, sizes, cnt);
     }
-    if (!int_const(sc, sa, &each) || each <= 0 || !cgs_sym_is_int(t->shape[dim], &total))
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "split: sizes not constant");
+    if (!int_const(sc, sa, &each) || !cgs_sym_is_int(t->shape[dim], &total)) {
+        sym_t e;
+        if (int_of(sc, sa, &e))
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "split: the split size is not known");
+        return split_symbolic(sc, t, dim, e, d);
+    }
+    if (each <= 0)
+        return cgs_diag_set(d, CGS_E_INVAL, "split: the split size must be positive");
     cnt = total ? (uint32_t)((total + each - 1) / each) : 1;
     if (cnt > NDIM_MAX * 4)
         return cgs_diag_set(d, CGS_E_LIMIT, "split into too many pieces");
@@ -1313,9 +1345,13 @@ RULE(chunk)
     if (t->ndim == 0)
         return cgs_diag_set(d, CGS_E_INVAL, "chunk of a 0-dim tensor");
     TRY(dim_arg(sc, "dim", t->ndim, &dim, d));
-    if (!int_const(sc, A(sc, "chunks"), &chunks) || chunks <= 0 ||
-        !cgs_sym_is_int(t->shape[dim], &total))
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "chunk: sizes not constant");
+    if (!int_const(sc, A(sc, "chunks"), &chunks) || chunks <= 0)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "chunk: the number of chunks is not known");
+    if (!cgs_sym_is_int(t->shape[dim], &total))
+        // chunk is split of (size + chunks - 1) // chunks
+        return split_symbolic(sc, t, dim,
+                              S_div(sc, S_add(sc, t->shape[dim], K(sc, chunks - 1)), K(sc, chunks)),
+                              d);
     each = (total + chunks - 1) / chunks;
     if (each == 0)
         each = 1;
