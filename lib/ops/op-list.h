@@ -2108,7 +2108,7 @@ OP(ATEN_ADAPTIVE_AVG_POOL3D_OUT, "aten.adaptive_avg_pool3d.out", out,
    "self, output_size, *, !out", CGS_OPF_INPLACE)
 OP(ATEN_ADAPTIVE_AVG_POOL3D_BACKWARD_GRAD_INPUT, "aten.adaptive_avg_pool3d_backward.grad_input", out,
    "grad_output, self, *, !grad_input", CGS_OPF_INPLACE)
-OP(ATEN_ADAPTIVE_MAX_POOL1D_DEFAULT, "aten.adaptive_max_pool1d.default", none,
+OP(ATEN_ADAPTIVE_MAX_POOL1D_DEFAULT, "aten.adaptive_max_pool1d.default", adaptive_max_pool1d,
    "self, output_size", 0)
 OP(ATEN_ADAPTIVE_MAX_POOL2D_DEFAULT, "aten.adaptive_max_pool2d.default", adaptive_max_pool2d,
    "self, output_size", 0)
@@ -4744,7 +4744,7 @@ OP(ATEN_LINALG_MATRIX_NORM_STR_ORD, "aten.linalg_matrix_norm.str_ord", norm,
    "self, ord='fro', dim=[-2, -1], keepdim=False, *, dtype=None", 0)
 OP(ATEN_LINALG_MATRIX_NORM_STR_ORD_OUT, "aten.linalg_matrix_norm.str_ord_out", out,
    "self, ord='fro', dim=[-2, -1], keepdim=False, *, dtype=None, !out", CGS_OPF_INPLACE)
-OP(ATEN_LINALG_MATRIX_POWER_DEFAULT, "aten.linalg_matrix_power.default", none,
+OP(ATEN_LINALG_MATRIX_POWER_DEFAULT, "aten.linalg_matrix_power.default", matrix_power,
    "self, n", 0)
 OP(ATEN_LINALG_MATRIX_POWER_OUT, "aten.linalg_matrix_power.out", out,
    "self, n, *, !out", CGS_OPF_INPLACE)
@@ -5174,8 +5174,8 @@ OP(ATEN_MAX_UNARY_OUT, "aten.max.unary_out", out,
    "self, *, !out", CGS_OPF_REDUCTION | CGS_OPF_INPLACE)
 OP(ATEN_MAX_POOL1D_DEFAULT, "aten.max_pool1d.default", max_pool1d,
    "self, kernel_size, stride=[], padding=[0], dilation=[1], ceil_mode=False", 0)
-OP(ATEN_MAX_POOL1D_WITH_INDICES_DEFAULT, "aten.max_pool1d_with_indices.default", none,
-   "self, kernel_size, stride=[], padding=[0], dilation=[1], ceil_mode=False", 0)
+OP(ATEN_MAX_POOL1D_WITH_INDICES_DEFAULT, "aten.max_pool1d_with_indices.default", max_pool1d_indices,
+   "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", 0)
 OP(ATEN_MAX_POOL2D_DEFAULT, "aten.max_pool2d.default", max_pool,
    "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", 0)
 OP(ATEN_MAX_POOL2D_BACKWARD_DEFAULT, "aten.max_pool2d_backward.default", none,
@@ -9082,6 +9082,8 @@ OP(TORCH__C__LINALG_LINALG_MATRIX_EXP, "torch._C._linalg.linalg_matrix_exp", lik
    "self", 0)
 OP(TORCH__C__LINALG_LINALG_MATRIX_NORM, "torch._C._linalg.linalg_matrix_norm", norm,
    "self, ord, dim=[-2, -1], keepdim=False, *, dtype=None", 0)
+OP(TORCH__C__LINALG_LINALG_MATRIX_POWER, "torch._C._linalg.linalg_matrix_power", matrix_power,
+   "self, n", 0)
 OP(TORCH__C__LINALG_LINALG_MATRIX_RANK, "torch._C._linalg.linalg_matrix_rank", matrix_rank,
    "self, tol, hermitian=False", 0)
 OP(TORCH__C__LINALG_LINALG_MULTI_DOT, "torch._C._linalg.linalg_multi_dot", multi_dot,
@@ -9599,6 +9601,8 @@ OP(TORCH_ACOSH, "torch.acosh", unary_float,
 OP(TORCH_ACOSH_, "torch.acosh_", inplace,
    "self", CGS_OPF_ELEMENTWISE | CGS_OPF_INPLACE)
 OP(TORCH_ADAPTIVE_AVG_POOL1D, "torch.adaptive_avg_pool1d", adaptive_pool1d,
+   "self, output_size", 0)
+OP(TORCH_ADAPTIVE_MAX_POOL1D, "torch.adaptive_max_pool1d", adaptive_max_pool1d,
    "self, output_size", 0)
 OP(TORCH_ADD, "torch.add", binary,
    "input, other, *, alpha=1", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
@@ -10208,6 +10212,8 @@ OP(TORCH_LINALG_MATRIX_EXP, "torch.linalg.matrix_exp", like_contiguous,
    "self", 0)
 OP(TORCH_LINALG_MATRIX_NORM, "torch.linalg.matrix_norm", norm,
    "self, ord, dim=[-2, -1], keepdim=False, *, dtype=None", 0)
+OP(TORCH_LINALG_MATRIX_POWER, "torch.linalg.matrix_power", matrix_power,
+   "self, n", 0)
 OP(TORCH_LINALG_MATRIX_RANK, "torch.linalg.matrix_rank", matrix_rank,
    "self, tol, hermitian=False", 0)
 OP(TORCH_LINALG_MULTI_DOT, "torch.linalg.multi_dot", multi_dot,
@@ -10342,6 +10348,8 @@ OP(TORCH_MAX, "torch.max", minmax,
    "self, dim=None, keepdim=False, *, other=None", CGS_OPF_REDUCTION)
 OP(TORCH_MAX_POOL1D, "torch.max_pool1d", max_pool1d,
    "self, kernel_size, stride=[], padding=[0], dilation=[1], ceil_mode=False", 0)
+OP(TORCH_MAX_POOL1D_WITH_INDICES, "torch.max_pool1d_with_indices", max_pool1d_indices,
+   "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", 0)
 OP(TORCH_MAX_POOL2D, "torch.max_pool2d", max_pool,
    "self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", 0)
 OP(TORCH_MAX_POOL3D, "torch.max_pool3d", max_pool3d,
@@ -10420,6 +10428,8 @@ OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_AVG_POOL2D, "torch.nn.functional.adaptive_avg_po
    "input, output_size", 0)
 OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_AVG_POOL3D, "torch.nn.functional.adaptive_avg_pool3d", adaptive_pool3d,
    "input, output_size", 0)
+OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_MAX_POOL1D, "torch.nn.functional.adaptive_max_pool1d", adaptive_max_pool1d_f,
+   "self, output_size, return_indices=False", 0)
 OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_MAX_POOL2D, "torch.nn.functional.adaptive_max_pool2d", adaptive_max_pool2d_f,
    "self, output_size, return_indices=False", 0)
 OP(TORCH_NN_FUNCTIONAL_ADAPTIVE_MAX_POOL3D, "torch.nn.functional.adaptive_max_pool3d", adaptive_max_pool3d_f,

@@ -752,6 +752,19 @@ int max_pool_nd(struct cgs_shape_ctx *sc, uint32_t nsp, struct cgs_diag *d)
 }
 
 RULE(max_pool1d) { (void)n; return max_pool_nd(sc, 1, d); }
+
+/* max_pool1d_with_indices(self, kernel_size, ...): always (values, indices). */
+RULE(max_pool1d_indices)
+{
+    const struct cgs_tensor *t;
+    sym_t shape[NDIM_MAX];
+
+    (void)n;
+    TRY(need_tensor(sc, "self", &t, d));
+    TRY(pool_shape(sc, t, true, 1, shape, d));
+    pair_out(sc, t, t->ndim, shape);
+    return 0;
+}
 RULE(max_pool3d) { (void)n; return max_pool_nd(sc, 3, d); }
 
 /* real(self): complex -> a view of the real parts (strides doubled); real -> self. */
@@ -1676,5 +1689,66 @@ RULE(chunk_cat)
         shape[i] = t0->shape[i];
     shape[dim] = K(sc, nc), shape[dim + 1] = K(sc, total);
     out_dense(sc, dim + 2, shape, t0->dtype, t0->device, false);
+    return 0;
+}
+
+/* adaptive_max_pool1d(self, output_size): (values, int64 indices) of shape [..., out], through
+ * adaptive_max_pool2d of self unsqueezed at -2: contiguous for a contiguous input (another
+ * layout goes through the 2-d kernel's memory-format choice: not tracked). */
+RULE(adaptive_max_pool1d)
+{
+    const struct cgs_tensor *t;
+    const struct cgs_arg *os = A(sc, "output_size");
+    sym_t shape[NDIM_MAX], out;
+    int64_t sz[NDIM_MAX], st[NDIM_MAX];
+    uint32_t cnt;
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    if (t->ndim != 2 && t->ndim != 3)
+        return cgs_diag_set(d, CGS_E_INVAL, "adaptive_max_pool1d of a %u-dim tensor", t->ndim);
+    if (os && os->kind == CGS_ARG_LIST) {
+        if (ints_of(sc, os, &out, &cnt) || cnt != 1)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "adaptive_max_pool1d: output_size not known");
+    } else if (int_of(sc, os, &out)) {
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "adaptive_max_pool1d: output_size not known");
+    }
+    hints(sc, t, sz, st);
+    if (!h_contiguous(t->ndim, sz, st))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "adaptive_max_pool1d of a non-contiguous input "
+                                              "is not tracked");
+    dimcpy(shape, t->shape, t->ndim - 1);
+    shape[t->ndim - 1] = out;
+    sc->out = new_list(sc, 2);
+    fill_dense(sc, &sc->out->u.items[0], t->ndim, shape, t->dtype, t->device, false);
+    fill_dense(sc, &sc->out->u.items[1], t->ndim, shape, CGS_DTYPE_INT64, t->device, false);
+    return 0;
+}
+
+/* torch.nn.functional.adaptive_max_pool1d: the values unless the indices are asked for. */
+RULE(adaptive_max_pool1d_f)
+{
+    TRY(cgs_shape_rule_adaptive_max_pool1d(n, sc, d));
+    if (!bool_of(A(sc, "return_indices"), false))
+        sc->out = &sc->out->u.items[0];
+    return 0;
+}
+
+/* linalg_matrix_power(A, n): A's shape; n == 0 builds identities in zeros_like(A) (A's layout
+ * where dense), any other n a clone or a product chain (contiguous). */
+RULE(matrix_power)
+{
+    const struct cgs_tensor *t;
+    int64_t k;
+
+    (void)n;
+    TRY(arg_tensor(sc, Ai(sc, 0), &t) == 0 ? 0 : need_tensor(sc, "self", &t, d));
+    if (t->ndim < 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "matrix_power of a %u-dim tensor", t->ndim);
+    if (!int_const(sc, Ai(sc, 1), &k))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "matrix_power: n not known");
+    if (k == 0)
+        return copy_like(sc, t, CGS_DTYPE_UNKNOWN, NULL, NULL);
+    out_dense(sc, t->ndim, t->shape, t->dtype, t->device, false);
     return 0;
 }
