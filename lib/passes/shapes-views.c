@@ -138,7 +138,7 @@ int fft_common(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
 /* torch.fft.* (fft_fft, fft_rfft2, fft_irfftn, ...): dims from `dim` (an int, a list, or all),
  * without resizing (n / s given are not tracked); real input to a complex transform is a
  * two-sided r2c, as torch does it. */
-int fft_user(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
+static int fft_user_ex(struct cgs_shape_ctx *sc, int kind, bool hermitian, struct cgs_diag *d)
 {
     const struct cgs_tensor *t;
     const struct cgs_arg *da = A(sc, "dim"), *na = A(sc, "n"), *sa = A(sc, "s");
@@ -180,9 +180,17 @@ int fft_user(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
     if (cat < 2)
         return cgs_diag_set(d, CGS_E_UNKNOWN, "fft of an integer tensor (a promoted copy) is not "
                                               "tracked");
-    if (kind == 2 && cat != 3)
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "irfft of a real tensor (a promoted copy) is not "
-                                              "tracked");
+    if (kind == 2 && cat != 3) {
+        // a real input is promoted to complex first (a copy in the input's layout); the
+        // inverse transform copies it contiguous anyway, so only the dtype matters
+        struct cgs_val *pv = new_val(sc, CGS_VAL_TENSOR);
+        struct cgs_tensor *p = copy_tensor(sc, pv, t, t->ndim);
+        dimcpy(p->shape, t->shape, t->ndim);
+        dimcpy(p->stride, t->stride, t->ndim);
+        p->dtype = complex_of(t->dtype);
+        t = p;
+        cat = 3;
+    }
     if (kind == 2 && nt == 0)
         return cgs_diag_set(d, CGS_E_INVAL, "irfft over no dims");
     if (resize) {
@@ -211,6 +219,23 @@ int fft_user(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
             contiguous_strides(sc, r->ndim, r->shape, r->stride), r->storage_offset = K(sc, 0);
         t = r;
     }
+    if (hermitian && nt > 1) {
+        // hfftn: c2c (forward) over all dims but the last, conj (a view), c2r over the last;
+        // ihfftn: r2c over the last, conj_physical (its layout), c2c (inverse) over the rest
+        const struct cgs_tensor *mid;
+        if (kind == 2) {
+            if (!last)
+                last = S_mul(sc, S_sub(sc, t->shape[dims[nt - 1]], K(sc, 1)), K(sc, 2));
+            TRY(fft_run(sc, t, dims, nt - 1, 0, false, NULL, d));
+            mid = &sc->out->u.t;
+            return fft_run(sc, mid, &dims[nt - 1], 1, 2, false, last, d);
+        }
+        if (cat == 3)
+            return cgs_diag_set(d, CGS_E_INVAL, "ihfft of a complex tensor");
+        TRY(fft_run(sc, t, &dims[nt - 1], 1, 1, true, NULL, d));
+        mid = &sc->out->u.t;
+        return fft_run(sc, mid, dims, nt - 1, 0, false, NULL, d);
+    }
     if (kind == 0)
         return fft_run(sc, t, dims, nt, cat == 3 ? 0 : 1, false, NULL, d);
     if (kind == 1) {
@@ -223,16 +248,15 @@ int fft_user(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
     return fft_run(sc, t, dims, nt, 2, false, last, d);
 }
 
-/* torch.fft's Hermitian transforms of several dims run a c2c pass besides: only one dim
- * is tracked. */
+int fft_user(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
+{
+    return fft_user_ex(sc, kind, false, d);
+}
+
+/* torch.fft's Hermitian transforms (hfft*, ihfft*): over several dims, a c2c pass besides. */
 int fft_user_hermitian(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
 {
-    const struct cgs_arg *da = A(sc, "dim");
-
-    if ((is_none(da) && find_param(sc, "n") < 0) || (da && da->kind == CGS_ARG_LIST && da->n != 1))
-        return cgs_diag_set(d, CGS_E_UNKNOWN,
-                            "a Hermitian FFT over several dims (c2c passes) is not tracked");
-    return fft_user(sc, kind, d);
+    return fft_user_ex(sc, kind, true, d);
 }
 
 RULE(fft_user_hfft) { (void)n; return fft_user_hermitian(sc, 2, d); }
