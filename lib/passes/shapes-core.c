@@ -154,6 +154,48 @@ bool has_func(sym_t a)
 /* max(a, 1) for a size, as torch's contiguous strides take it: sizes of symbolic tensors are at
  * least 1 (size-like), which torch's simplifier does not see through its own opaque functions
  * (Max(1, TruncToInt(1.7*ToFloat(s0))) stays). */
+/* Whether SymPy sees a size expression as at least 1 from its symbols being positive
+ * integers alone: sums and products of them with positive coefficients, powers, a Max of
+ * one such, a Min of all such. A floor division, a modulo, a difference or a function of
+ * torch's vocabulary it does not see through. */
+static bool sympy_ge1(sym_t a)
+{
+    switch (a->kind) {
+    case CGS_SYM_INT:
+        return a->v >= 1;
+    case CGS_SYM_VAR:
+        return true;
+    case CGS_SYM_POW:
+        return sympy_ge1(a->op[0]);
+    case CGS_SYM_MUL:
+        if (a->v < 1)
+            return false;
+        for (uint32_t i = 0; i < a->n; i++)
+            if (!sympy_ge1(a->op[i]))
+                return false;
+        return true;
+    case CGS_SYM_ADD:
+        if (a->v < 0)
+            return false;
+        for (uint32_t i = 0; i < a->n; i++)
+            if (!sympy_ge1(a->op[i]))
+                return false;
+        return true;
+    case CGS_SYM_MAX:
+        for (uint32_t i = 0; i < a->n; i++)
+            if (sympy_ge1(a->op[i]))
+                return true;
+        return false;
+    case CGS_SYM_MIN:
+        for (uint32_t i = 0; i < a->n; i++)
+            if (!sympy_ge1(a->op[i]))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
 sym_t S_max1(struct cgs_shape_ctx *sc, sym_t a)
 {
     int64_t v;
@@ -162,7 +204,7 @@ sym_t S_max1(struct cgs_shape_ctx *sc, sym_t a)
         return NULL;
     if (cgs_sym_is_int(a, &v))
         return v < 1 ? K(sc, 1) : a;
-    if (has_func(a))
+    if (!sympy_ge1(a))
         return cgs_sym_max(sc->sx, K(sc, 1), a);
     return a;
 }
