@@ -105,7 +105,7 @@ def main():
             if word not in known and word not in ("a", "and", "as", "it", "or", "in", "with",
                                                   "the", "of", "one", "piece", "writes",
                                                   "always", "diff", "simulate", "once", "json", "names",
-                                                  "int", "string"):
+                                                  "int", "number", "string"):
                 print("%s --help: JSON key %r is not in docs/json.md" % (sys.argv[3], word))
                 bad = 1
         return bad

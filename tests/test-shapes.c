@@ -281,7 +281,7 @@ static void test_unknown_op_does_not_stop(void **state)
     struct cgs_shapes_opts o = {.reinfer = true};
     struct cgs_shapes *s;
     struct cgs_diag d = CGS_DIAG_INIT;
-    struct cgs_sym_binding bind[] = {{"s0", 64}};
+    struct cgs_sym_binding bind[] = {{.name = "s0", .value = 64}};
     struct cgs_sym_bindings bs = {bind, 1};
     int64_t bytes = 0;
 
@@ -307,7 +307,7 @@ static void test_unknown_op_does_not_stop(void **state)
 static void test_bind_evaluates(void **state)
 {
     struct cgs_graph *g = load_text(unknown_op);
-    struct cgs_sym_binding bind[] = {{"s0", 10}};
+    struct cgs_sym_binding bind[] = {{.name = "s0", .value = 10}};
     struct cgs_sym_bindings bs = {bind, 1};
     struct cgs_val *v;
     int64_t x;

@@ -207,10 +207,14 @@ static int64_t eval_text(const char *s, const struct cgs_sym_bindings *b)
     return v;
 }
 
-static const struct cgs_sym_binding B1[] = {{"s0", 7}, {"s1", 13}, {"s23", 3}, {"s27", 17},
-                                            {"s50", 31}, {"s53", 224}, {"s77", 5}};
-static const struct cgs_sym_binding B2[] = {{"s0", 2}, {"s1", 64}, {"s23", 9}, {"s27", 2},
-                                            {"s50", 97}, {"s53", 33}, {"s77", 11}};
+static const struct cgs_sym_binding B1[] = {
+    {.name = "s0", .value = 7},   {.name = "s1", .value = 13},  {.name = "s23", .value = 3},
+    {.name = "s27", .value = 17}, {.name = "s50", .value = 31}, {.name = "s53", .value = 224},
+    {.name = "s77", .value = 5}};
+static const struct cgs_sym_binding B2[] = {
+    {.name = "s0", .value = 2},  {.name = "s1", .value = 64},  {.name = "s23", .value = 9},
+    {.name = "s27", .value = 2}, {.name = "s50", .value = 97}, {.name = "s53", .value = 33},
+    {.name = "s77", .value = 11}};
 
 /* Canonical value equals the text's value, and print/parse is a fixpoint. */
 static void check_roundtrip(struct fx *f, const char *text)
@@ -220,8 +224,7 @@ static void check_roundtrip(struct fx *f, const char *text)
     char *printed = cgs_sym_to_string(e);
     e2 = P(f, printed);
     if (e2 != e)
-        fail_msg("'%s' printed as '%s' does not parse back to the same expression", text,
-                 printed);
+        fail_msg("'%s' printed as '%s' does not parse back to the same expression", text, printed);
     for (int i = 0; i < 2; i++) {
         int64_t v;
         assert_int_equal(cgs_sym_eval(e, cgs_sym_bindings_lookup, (void *)&bs[i], &v), 0);
@@ -279,7 +282,7 @@ static void test_semantic_equality(void **state)
 static void test_eval_errors(void **state)
 {
     struct fx *f = *state;
-    const struct cgs_sym_binding b[] = {{"s0", 0}};
+    const struct cgs_sym_binding b[] = {{.name = "s0", .value = 0}};
     const struct cgs_sym_bindings bs = {b, 1};
     int64_t v;
     assert_int_equal(cgs_sym_eval(P(f, "s1 + 1"), cgs_sym_bindings_lookup, (void *)&bs, &v),
@@ -290,20 +293,22 @@ static void test_eval_errors(void **state)
     assert_int_equal(v, 3);
     assert_int_equal(cgs_sym_eval(P(f, "-7//2"), cgs_sym_bindings_lookup, (void *)&bs, &v), 0);
     assert_int_equal(v, -4); /* Python floor division */
-    assert_int_equal(cgs_sym_eval(P(f, "Mod(-7, 3)"), cgs_sym_bindings_lookup, (void *)&bs, &v),
-                     0);
+    assert_int_equal(cgs_sym_eval(P(f, "Mod(-7, 3)"), cgs_sym_bindings_lookup, (void *)&bs, &v), 0);
     assert_int_equal(v, 2);
     /* powers by squaring inside torch's functions: a huge exponent of 0, 1 or -1 is one step
      * (fuzzing found PowByNatural(1, 3688548548) looping a billion times), 2**63 overflows */
-    assert_int_equal(cgs_sym_eval(P(f, "Abs((s0 - 1)**3688548549)"), cgs_sym_bindings_lookup,
-                                  (void *)&bs, &v), 0);
+    assert_int_equal(
+        cgs_sym_eval(P(f, "Abs((s0 - 1)**3688548549)"), cgs_sym_bindings_lookup, (void *)&bs, &v),
+        0);
     assert_int_equal(v, 1);
-    assert_int_equal(cgs_sym_eval(P(f, "PowByNatural(s0 + 2, 63)"), cgs_sym_bindings_lookup,
-                                  (void *)&bs, &v), -CGS_E_LIMIT);
+    assert_int_equal(
+        cgs_sym_eval(P(f, "PowByNatural(s0 + 2, 63)"), cgs_sym_bindings_lookup, (void *)&bs, &v),
+        -CGS_E_LIMIT);
     assert_prints(P(f, "2**62"), "4611686018427387904");
     assert_prints(P(f, "3**39"), "4052555153018976267"); /* Python's 3**39 */
     assert_int_equal(cgs_sym_eval(P(f, "PowByNatural(s0 + 1, 3688548548)"), cgs_sym_bindings_lookup,
-                                  (void *)&bs, &v), 0);
+                                  (void *)&bs, &v),
+                     0);
     assert_int_equal(v, 1);
 }
 
@@ -344,7 +349,8 @@ static void test_parse_errors(void **state)
         expect_parse_error(f, text, CGS_E_LIMIT, 0, "prints to more than 65,536 bytes");
     }
     /* a power of a sum squared again and again: the expansion's work is bounded */
-    expect_parse_error(f, "((((((s0 + s1 + s2 + s3)**4 + s4)**4 + s5)**4 + s6)**4 + s7)**4 + s8)**4",
+    expect_parse_error(f,
+                       "((((((s0 + s1 + s2 + s3)**4 + s4)**4 + s5)**4 + s6)**4 + s7)**4 + s8)**4",
                        CGS_E_LIMIT, 0, "too large");
     expect_parse_error(f, "s0 ** s1", CGS_E_SCHEMA, 0, "exponent");
     expect_parse_error(f, "Max(s0)", CGS_E_SCHEMA, 0, "too few");
@@ -395,12 +401,8 @@ static void gen(char *out, size_t n, int depth)
     char a[240], b[240];
     unsigned k = depth > 3 ? rnd(2) : rnd(9);
     switch (k) {
-    case 0:
-        snprintf(out, n, "%u", rnd(20) + 1);
-        return;
-    case 1:
-        snprintf(out, n, "%s", vars[rnd(3)]);
-        return;
+    case 0: snprintf(out, n, "%u", rnd(20) + 1); return;
+    case 1: snprintf(out, n, "%s", vars[rnd(3)]); return;
     }
     gen(a, sizeof(a), depth + 1);
     gen(b, sizeof(b), depth + 1);
@@ -420,11 +422,47 @@ static void gen(char *out, size_t n, int depth)
  * are what Python gives for the same expression: int(1.7*10.0) == 17, round(2.5) == 2). */
 static int64_t ev_at(struct fx *f, const char *text, const char *var, int64_t val, int *err)
 {
-    const struct cgs_sym_binding b[] = {{var, val}};
+    const struct cgs_sym_binding b[] = {{.name = var, .value = val}};
     const struct cgs_sym_bindings bs = {b, 1};
     int64_t v = INT64_MIN;
     *err = cgs_sym_eval(P(f, text), cgs_sym_bindings_lookup, (void *)&bs, &v);
     return v;
+}
+
+/* A SymFloat bound to a float (shapes --bind zf0=0.5): the functions that take floats see its
+ * value (Python gives int(0.5 * float(10)) == 5, int(2.5 * float(3)) == 7); an integer
+ * expression of it is an error, not a truncation; a SymFloat's own text evaluates to a
+ * double. */
+static void test_float_binding(void **state)
+{
+    struct fx *f = *state;
+    const struct cgs_sym_binding b[] = {{.name = "s0", .value = 10},
+                                        {.name = "zf0", .is_float = true, .fvalue = 0.5},
+                                        {.name = "zf1", .is_float = true, .fvalue = 2.5}};
+    const struct cgs_sym_bindings bs = {b, 3};
+    int64_t v = 0;
+    double d = 0;
+
+    assert_int_equal(cgs_sym_eval(P(f, "TruncToInt(zf0*ToFloat(s0))"), cgs_sym_bindings_lookup,
+                                  (void *)&bs, &v),
+                     0);
+    assert_int_equal(v, 5);
+    assert_int_equal(cgs_sym_eval(P(f, "TruncToInt(zf1*ToFloat(3))"), cgs_sym_bindings_lookup,
+                                  (void *)&bs, &v),
+                     0);
+    assert_int_equal(v, 7);
+    assert_int_equal(cgs_sym_eval(P(f, "zf0 + s0"), cgs_sym_bindings_lookup, (void *)&bs, &v),
+                     -CGS_E_INVAL);
+    assert_int_equal(cgs_sym_eval_float_text("2.0*zf1", cgs_sym_bindings_lookup, (void *)&bs, &d),
+                     0);
+    assert_true(d == 5.0);
+    assert_int_equal(cgs_sym_eval_float_text("zf0 / 4", cgs_sym_bindings_lookup, (void *)&bs, &d),
+                     0);
+    assert_true(d == 0.125);
+    assert_int_equal(cgs_sym_eval_float_text("zf9", cgs_sym_bindings_lookup, (void *)&bs, &d),
+                     -CGS_E_UNKNOWN);
+    assert_int_not_equal(cgs_sym_eval_float_text("2.0*", cgs_sym_bindings_lookup, (void *)&bs, &d),
+                         0);
 }
 
 static void collect_one(void *ud, const char *name)
@@ -468,8 +506,7 @@ static void test_torch_functions(void **state)
     assert_prints(a, "TruncToInt(1.7*ToFloat(s7))");
     assert_prints(P(f, "s3 + Piecewise((1, Eq(u0, -2) & (u0 < 0)), (0, True))"),
                   "s3 + Piecewise((1, Eq(u0, -2) & (u0 < 0)), (0, True))");
-    assert_ptr_equal(P(f, "2*TruncToInt(1.7*ToFloat(s7))"),
-                     cgs_sym_mul_int(&f->ctx, a, 2));
+    assert_ptr_equal(P(f, "2*TruncToInt(1.7*ToFloat(s7))"), cgs_sym_mul_int(&f->ctx, a, 2));
     char vars[64] = "";
     cgs_sym_foreach_var(P(f, "ModularIndexing(s2 + s1, s1, 4) + s0"), collect_one, vars);
     assert_string_equal(vars, "s0;s1;s2;"); /* symbols sort before calls; a call's by name */
@@ -508,7 +545,8 @@ static void collect_dims(const cJSON *v, struct fx *f, int *count)
     static const char *const keys[] = {"shape", "stride"};
     for (int k = 0; k < 2; k++) {
         const cJSON *arr = cJSON_GetObjectItemCaseSensitive(v, keys[k]);
-        cJSON_ArrayForEach(x, arr) if (cJSON_IsString(x)) {
+        cJSON_ArrayForEach(x, arr) if (cJSON_IsString(x))
+        {
             check_roundtrip(f, x->valuestring);
             (*count)++;
         }
@@ -559,6 +597,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_eval_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_parse_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_torch_functions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_float_binding, setup, teardown),
         cmocka_unit_test_setup_teardown(test_random_roundtrip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fixture_dims, setup, teardown),
     };

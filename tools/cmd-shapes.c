@@ -1,5 +1,6 @@
 /* cgscope shapes: shape inference, and how it compares with what PyTorch recorded. */
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,8 @@ static const struct cli_opt options[] = {
      "inferred from its inputs' recorded values (a local check)"),
     CLI_OPT("bind", 'b', "SYM=INT",
      "evaluate shapes with symbol SYM bound (repeatable) and\n"
-     "report bytes per node and in total"),
+     "report bytes per node and in total; a SymFloat (zf0)\n"
+     "takes a float: --bind zf0=0.5"),
     CLI_OPT("allow-missing-ops", 'M', NULL, "a splitting op may be absent (else exit 2)"),
     CLI_OPT("split-ops", 's', "OP[,OP]",
      "also split the graph as MagiCompiler does at these ops\n"
@@ -56,7 +58,7 @@ const struct cmd cmd_shapes = {
             "JSON keys: nodes [{name, op, target, val, status, reason, root_cause, match, recorded,\n"
             "bound, bytes}], root_causes [{node, target, status, reason, blocks}] (most blocking\n"
             "first), summary {nodes, inferred, matched, mismatched, unknown, partial, errors,\n"
-            "validated}, bindings {sym: int}, total_bytes, pieces [a piece as split --json\n"
+            "validated}, bindings {sym: number}, total_bytes, pieces [a piece as split --json\n"
             "writes it: {name, graph_id, is_splitting_graph, nodes [names], n_nodes, inputs,\n"
             "outputs, compile_index}, and bytes].\n"
             "status is ok, partial, unknown_op or error; match is true, false or \"strides\"\n"
@@ -70,6 +72,7 @@ const struct cmd cmd_shapes = {
 
 #define MAX_BINDS 64
 
+/* SYM=INT, or SYM=FLOAT for a SymFloat (checked against the graph's symbols once loaded). */
 static int parse_bind(const char *s, struct cgs_sym_binding *b)
 {
     const char *eq = strchr(s, '=');
@@ -78,13 +81,26 @@ static int parse_bind(const char *s, struct cgs_sym_binding *b)
 
     if (!eq || eq == s || !eq[1])
         return -1;
+    memset(b, 0, sizeof(*b));
     errno = 0;
     v = strtoll(eq + 1, &end, 10);
-    if (*end || errno == ERANGE) // 99999999999999999999 is refused, not clamped
+    if (*end && *end != 'e' && *end != 'E' && *end != '.')
         return -1;
+    if (*end) {
+        double f;
+        errno = 0;
+        f = strtod(eq + 1, &end);
+        if (*end || errno == ERANGE || !isfinite(f))
+            return -1;
+        b->is_float = true;
+        b->fvalue = f;
+    } else if (errno == ERANGE) { // 99999999999999999999 is refused, not clamped
+        return -1;
+    } else {
+        b->value = v;
+    }
     b->name = cgs_xstrdup(s);
     ((char *)b->name)[eq - s] = 0;
-    b->value = v;
     return 0;
 }
 
@@ -210,7 +226,9 @@ static cJSON *shapes_json(const struct cgs_graph *g, const struct cgs_shapes *s,
     if (bind->n) {
         o = cJSON_AddObjectToObject(doc, "bindings");
         for (size_t i = 0; i < bind->n; i++)
-            cJSON_AddNumberToObject(o, bind->items[i].name, (double)bind->items[i].value);
+            cJSON_AddNumberToObject(o, bind->items[i].name, bind->items[i].is_float
+                                                                ? bind->items[i].fvalue
+                                                                : (double)bind->items[i].value);
         if (total_known)
             cJSON_AddNumberToObject(doc, "total_bytes", (double)total);
         else
@@ -446,7 +464,7 @@ static int run(int argc, char **argv)
                 goto out;
             }
             if (parse_bind(optarg, &binds[bind.n])) {
-                rc = cli_usage_error(&cmd_shapes, "--bind expects SYM=INT, got '%s'", optarg);
+                rc = cli_usage_error(&cmd_shapes, "--bind expects SYM=INT (SYM=FLOAT for a SymFloat), got '%s'", optarg);
                 goto out;
             }
             bind.n++;
@@ -507,7 +525,12 @@ static int run(int argc, char **argv)
             cgs_graph_free(g);
             goto out;
         }
-        if ((sy->has_min && binds[i].value < sy->min) || (sy->has_max && binds[i].value > sy->max)) {
+        if (binds[i].is_float != sy->is_float) {
+            rc = cli_file_error(argv[optind], sy->is_float ? "--bind %s: the symbol is a SymFloat: give a number with a point (%s=0.5)" : "--bind %s: the symbol is a SymInt: give an integer (%s=8)", binds[i].name, binds[i].name);
+            cgs_graph_free(g);
+            goto out;
+        }
+        if (!binds[i].is_float && ((sy->has_min && binds[i].value < sy->min) || (sy->has_max && binds[i].value > sy->max))) {
             char lo[32] = "-inf", hi[32] = "inf";
             if (sy->has_min)
                 snprintf(lo, sizeof(lo), "%lld", (long long)sy->min);

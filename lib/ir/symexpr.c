@@ -1357,6 +1357,11 @@ static struct num f_atom(struct fev *F)
         memcpy(nm, start, len);
         nm[len] = '\0';
         int err = F->lookup(F->ud, nm, &v);
+        if (err == CGS_SYM_LOOKUP_FLOAT) {
+            double f;
+            memcpy(&f, &v, sizeof(f));
+            return nv_flt(f);
+        }
         return err ? nv_err(err) : nv_int(v);
     }
     if (f_accept(F, "(")) {
@@ -1550,10 +1555,31 @@ int cgs_sym_bindings_lookup(void *ud, const char *name, int64_t *v)
     const struct cgs_sym_bindings *b = ud;
     for (size_t i = 0; i < b->n; i++)
         if (!strcmp(b->items[i].name, name)) {
+            if (b->items[i].is_float) {
+                memcpy(v, &b->items[i].fvalue, sizeof(*v));
+                return CGS_SYM_LOOKUP_FLOAT;
+            }
             *v = b->items[i].value;
             return 0;
         }
     return -CGS_E_UNKNOWN;
+}
+
+int cgs_sym_eval_float_text(const char *text, cgs_sym_lookup_fn lookup, void *ud, double *out)
+{
+    struct fev F = {text, lookup, ud, 0, NULL, NULL, NULL};
+    struct num r;
+
+    if (!text || !lookup)
+        return -CGS_E_INVAL;
+    r = f_expr(&F);
+    f_ws(&F);
+    if (F.bad || *F.p)
+        return -CGS_E_SCHEMA;
+    if (r.t == NV_ERR)
+        return r.err;
+    *out = nv_d(r);
+    return 0;
 }
 
 int cgs_sym_eval(const struct cgs_sym *e, cgs_sym_lookup_fn lookup, void *ud, int64_t *out)
@@ -1563,7 +1589,9 @@ int cgs_sym_eval(const struct cgs_sym *e, cgs_sym_lookup_fn lookup, void *ud, in
 
     switch (e->kind) {
     case CGS_SYM_INT: *out = e->v; return 0;
-    case CGS_SYM_VAR: return lookup(ud, e->name, out);
+    case CGS_SYM_VAR:
+        err = lookup(ud, e->name, out);
+        return err == CGS_SYM_LOOKUP_FLOAT ? -CGS_E_INVAL : err;
     case CGS_SYM_FUNC: return func_eval(e->name, lookup, ud, out);
     case CGS_SYM_POW:
         if ((err = cgs_sym_eval(e->op[0], lookup, ud, &a)))

@@ -143,8 +143,12 @@ int cgs_sym_cmp(const struct cgs_sym *a, const struct cgs_sym *b);
 /* Call fn once per distinct free symbol name in e, in order of first occurrence. */
 void cgs_sym_foreach_var(const struct cgs_sym *e, void (*fn)(void *ud, const char *name), void *ud);
 
-/* Look a symbol's value up: 0 and *v set, or -CGS_E_UNKNOWN. */
+/* Look a symbol's value up: 0 and *v set, or -CGS_E_UNKNOWN; or, for a SymFloat (torch's
+ * zf0) bound to a float, CGS_SYM_LOOKUP_FLOAT with the double's bytes in *v: only opaque
+ * functions of torch's vocabulary (TruncToInt(2.5*ToFloat(s0)), ...) take it, an integer
+ * expression of it is -CGS_E_INVAL. */
 typedef int (*cgs_sym_lookup_fn)(void *ud, const char *name, int64_t *v);
+#define CGS_SYM_LOOKUP_FLOAT 1
 
 /*
  * Evaluate under a binding: 0 with *out set; -CGS_E_UNKNOWN for an unbound
@@ -156,12 +160,19 @@ int cgs_sym_eval(const struct cgs_sym *e, cgs_sym_lookup_fn lookup, void *ud, in
 struct cgs_sym_binding {
     const char *name;
     int64_t value;
+    bool is_float; /* a SymFloat's value: fvalue */
+    double fvalue;
 };
 struct cgs_sym_bindings {
     const struct cgs_sym_binding *items;
     size_t n;
 };
 int cgs_sym_bindings_lookup(void *ud, const char *name, int64_t *v);
+
+/* Evaluate the text of a SymFloat as torch prints one ("zf0", "2.0*zf0", "ToFloat(s0)/3")
+ * under a binding: 0 with *out set, or -CGS_E_*. */
+int cgs_sym_eval_float_text(const char *text, cgs_sym_lookup_fn lookup, void *ud,
+                            double *out) CGS_WUR;
 
 /*
  * Semantic equality: true when a and b are the same canonical expression,

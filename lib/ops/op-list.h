@@ -1930,11 +1930,11 @@ OP(ATEN__UNIQUE2_OUT, "aten._unique2.out", out,
    "self, sorted=True, return_inverse=False, return_counts=False, *, !out0, !out1, !out2", CGS_OPF_INPLACE)
 OP(ATEN__UNPACK_DUAL_DEFAULT, "aten._unpack_dual.default", none,
    "dual, level", 0)
-OP(ATEN__UNSAFE_INDEX_TENSOR, "aten._unsafe_index.Tensor", none,
+OP(ATEN__UNSAFE_INDEX_TENSOR, "aten._unsafe_index.Tensor", index,
    "self, indices", 0)
 OP(ATEN__UNSAFE_INDEX_TENSOR_HACKED_TWIN, "aten._unsafe_index.Tensor_hacked_twin", none,
    "self, indices", 0)
-OP(ATEN__UNSAFE_INDEX_PUT_DEFAULT, "aten._unsafe_index_put.default", none,
+OP(ATEN__UNSAFE_INDEX_PUT_DEFAULT, "aten._unsafe_index_put.default", clone,
    "self, indices, values, accumulate=False", 0)
 OP(ATEN__UNSAFE_INDEX_PUT_HACKED_TWIN, "aten._unsafe_index_put.hacked_twin", none,
    "self, indices, values, accumulate=False", 0)
@@ -8652,6 +8652,8 @@ OP(PRIMS_FILL_DEFAULT, "prims.fill.default", clone,
    "self, value", CGS_OPF_ELEMENTWISE)
 OP(PRIMS_FLOOR_DEFAULT, "prims.floor.default", pointwise,
    "%a", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
+OP(PRIMS_FMA_DEFAULT, "prims.fma.default", pointwise,
+   "%a, %b, %c", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_FMAX_DEFAULT, "prims.fmax.default", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE | CGS_OPF_PROMO_DEFAULT)
 OP(PRIMS_FMIN_DEFAULT, "prims.fmin.default", pointwise,
@@ -9568,6 +9570,10 @@ OP(TORCH__SOFTMAX_BACKWARD_DATA, "torch._softmax_backward_data", softmax_backwar
    "grad_output, output, dim, input_dtype", 0)
 OP(TORCH__UNIQUE2, "torch._unique2", unique,
    "self, sorted=True, return_inverse=False, return_counts=False", CGS_OPF_DYNAMIC)
+OP(TORCH__UNSAFE_INDEX, "torch._unsafe_index", index,
+   "self, indices", 0)
+OP(TORCH__UNSAFE_INDEX_PUT, "torch._unsafe_index_put", clone,
+   "self, indices, values, accumulate=False", 0)
 OP(TORCH__UNSAFE_MASKED_INDEX, "torch._unsafe_masked_index", masked_index,
    "self, mask, indices, fill", 0)
 OP(TORCH__UNSAFE_MASKED_INDEX_PUT_ACCUMULATE, "torch._unsafe_masked_index_put_accumulate", clone,

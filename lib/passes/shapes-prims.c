@@ -10,8 +10,7 @@
 #include <string.h>
 
 /* The first argument (prims name it `a`, some `self` or `A`) as a tensor. */
-static int first_tensor(struct cgs_shape_ctx *sc, const struct cgs_tensor **t,
-                        struct cgs_diag *d)
+static int first_tensor(struct cgs_shape_ctx *sc, const struct cgs_tensor **t, struct cgs_diag *d)
 {
     if (arg_tensor(sc, Ai(sc, 0), t))
         return cgs_diag_set(d, CGS_E_UNKNOWN, "input is not known");
@@ -173,8 +172,7 @@ static int prims_fft(struct cgs_shape_ctx *sc, int kind, struct cgs_diag *d)
     if (kind == 1) {
         dt = complex_of(t->dtype);
         if (nt && bool_of(A(sc, "onesided"), true))
-            shape[dims[nt - 1]] =
-                S_add(sc, S_div(sc, t->shape[dims[nt - 1]], K(sc, 2)), K(sc, 1));
+            shape[dims[nt - 1]] = S_add(sc, S_div(sc, t->shape[dims[nt - 1]], K(sc, 2)), K(sc, 1));
     } else if (kind == 2) {
         dt = real_of(t->dtype);
         if (!nt)

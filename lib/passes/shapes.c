@@ -521,6 +521,12 @@ struct cgs_val *cgs_val_bind(const struct cgs_val *v, struct cgs_symctx *sx,
             o->kind = CGS_VAL_INT;
             o->u.i = c;
         }
+    } else if (v->kind == CGS_VAL_SYMFLOAT) {
+        double f;
+        if (cgs_sym_eval_float_text(v->u.s.text, lookup, ud, &f) == 0) {
+            o->kind = CGS_VAL_FLOAT;
+            o->u.f = f;
+        }
     }
     return o;
 }

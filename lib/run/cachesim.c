@@ -220,7 +220,7 @@ static void run_megengine(struct cgs_graph *g, const struct cgs_shapes *sh, cons
         }
     }
     for (size_t c = 0; c < o->n_shapes; c++) {
-        struct cgs_sym_binding bind = {sym, o->shapes[c]};
+        struct cgs_sym_binding bind = {.name = sym, .value = o->shapes[c]};
         struct cgs_sym_bindings b = {&bind, sym ? 1 : 0};
         /* the bound values live for one shape: their keys are copied into the events */
         struct cgs_arena bound;

@@ -115,6 +115,20 @@ python3 -c "
 import json,sys; s=json.load(open(sys.argv[1]))['symbols']['zf0']
 assert s['hint'] == 0.5 and s['float'] is True, s" "$out" || fail "SymFloat in info --json"
 check "SymFloat graph inferred" 0 "$CGSCOPE" shapes --reinfer --check tests/data/symfloat.dynamo.json
+# --bind takes a SymFloat's value (a float), prints it and writes it in --json's bindings;
+# an integer for a SymFloat, or a float for a SymInt, is an error naming the symbol's kind
+check "SymFloat bound" 0 "$CGSCOPE" shapes tests/data/symfloat.dynamo.json --all --bind s0=4 --bind zf0=0.25
+has "SymFloat's bound value" "$out" "symfloat zf0 = 0.25"
+check "SymFloat bound, JSON" 0 "$CGSCOPE" shapes tests/data/symfloat.dynamo.json --json --bind s0=4 --bind zf0=0.25
+python3 -c "
+import json,sys; d=json.load(open(sys.argv[1]))
+assert d['bindings'] == {'s0': 4, 'zf0': 0.25}, d['bindings']
+f=[n for n in d['nodes'] if n['name'] == 'f'][0]
+assert f['bound'] == 0.25, f" "$out" || fail "SymFloat bound in shapes --json"
+check "SymFloat bound to an integer" 2 "$CGSCOPE" shapes tests/data/symfloat.dynamo.json --bind zf0=2
+has "says it is a SymFloat" "$err" "zf0: the symbol is a SymFloat"
+check "SymInt bound to a float" 2 "$CGSCOPE" shapes tests/data/symfloat.dynamo.json --bind s0=2.5
+has "says it is a SymInt" "$err" "s0: the symbol is a SymInt"
 
 # issue 27, Dynamo-level rules that answered wrong: a tensor bound of clamp_min/clamp_max
 # broadcasts ([1, 3] against [2, 1] is [2, 3], as torch.clamp_min gives); adaptive_avg_pool1d

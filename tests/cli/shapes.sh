@@ -11,7 +11,7 @@ grep -q "expected one GRAPH" $err || fail "no GRAPH: $(cat $err)"
 [ -s $out ] && fail "no GRAPH: wrote to stdout"
 "$CGSCOPE" shapes --bind s0 x.json >$out 2>$err; rc=$?
 [ "$rc" = 2 ] || fail "--bind without =: exit $rc"
-grep -q "expects SYM=INT, got 's0'" $err || fail "--bind without =: $(cat $err)"
+grep -q "expects SYM=INT (SYM=FLOAT for a SymFloat), got 's0'" $err || fail "--bind without =: $(cat $err)"
 "$CGSCOPE" shapes --bind s0=ten x.json >/dev/null 2>&1; rc=$?
 [ "$rc" = 2 ] || fail "--bind s0=ten: exit $rc"
 "$CGSCOPE" shapes --frobnicate x.json >/dev/null 2>&1; rc=$?
