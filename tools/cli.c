@@ -1,5 +1,6 @@
 #include "lib/run/follow.h"
 #include "tools/cmd.h"
+#include "lib/run/graphs.h"
 #include "lib/writers/jsonw.h"
 
 #include <dirent.h>
@@ -420,11 +421,24 @@ int cli_sources_read(const struct cgs_follow *f, unsigned want, const char *want
                      wanted);
 }
 
+enum cgs_stage cli_graph_stage = CGS_STAGE_DYNAMO;
+
 struct cgs_graph *cli_load_graph(const char *path, const char *model)
 {
     struct cgs_diag d = CGS_DIAG_INIT;
     struct cgs_load_opts opts = {model};
-    struct cgs_graph *g = cgs_graph_load(path, &opts, &d);
+    struct cgs_graph *g;
+
+    if (cgs_graphs_is_source(path)) {
+        /* a TORCH_TRACE log, a cache folder, or a ref to one of their graphs */
+        char *note = NULL;
+        g = cgs_graphs_open(path, cli_graph_stage, &note, &d);
+        if (g && note)
+            cli_file_warn(path, "%s", note);
+        free(note);
+    } else {
+        g = cgs_graph_load(path, &opts, &d);
+    }
     if (!g)
         cli_report_diag(&d);
     return g;

@@ -404,7 +404,10 @@ static int run(int argc, char **argv)
     if (optind != argc - 1)
         return cli_usage_error(&cmd_layout,
                                optind == argc ? "missing GRAPH" : "expected one GRAPH");
-    struct cgs_graph *g = cli_load_graph(argv[optind], model);
+    struct cgs_graph *g;
+
+    cli_graph_stage = CGS_STAGE_POST_GRAD; /* from a TORCH_TRACE log: the graph Inductor lowers */
+    g = cli_load_graph(argv[optind], model);
     if (!g)
         return CGS_EXIT_BAD_INPUT;
     if (g->producer.stage == CGS_STAGE_DYNAMO || g->producer.stage == CGS_STAGE_EXPORT ||

@@ -2,6 +2,7 @@
 CMD(breaks)
 CMD(cache)
 CMD(dot)
+CMD(graphs)
 CMD(info)
 CMD(layout)
 CMD(profile)

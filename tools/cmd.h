@@ -92,6 +92,9 @@ void cli_file_warn(const char *file, const char *fmt, ...) CGS_PRINTF(2, 3);
  * error and return NULL (the command then returns CGS_EXIT_BAD_INPUT).
  */
 struct cgs_graph *cli_load_graph(const char *path, const char *model);
+/* The stage cli_load_graph takes from a TORCH_TRACE log given without a ref (layout sets
+ * post_grad before loading; dynamo otherwise). */
+extern enum cgs_stage cli_graph_stage;
 
 /*
  * After a one-shot read of followed sources (breaks, top --once, cache diff): warn about every

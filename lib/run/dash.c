@@ -72,6 +72,14 @@ static void free_rows(struct cgs_dash *d)
         free(d->entries[i].key);
         free(d->entries[i].path);
     }
+    for (uint32_t i = 0; i < d->n_graphs; i++) {
+        free(d->graphs[i].compile_id);
+        free(d->graphs[i].text);
+    }
+    for (uint32_t i = 0; i < d->n_symbols; i++) {
+        free(d->symbols[i].compile_id);
+        free(d->symbols[i].name);
+    }
     for (uint32_t i = 0; i < d->n_keys; i++)
         free(d->keys[i]);
     for (uint32_t i = 0; i < d->n_sources; i++)
@@ -85,6 +93,8 @@ void cgs_dash_release(struct cgs_dash *d)
     free(d->caches);
     free(d->breaks);
     free(d->lookups);
+    free(d->graphs);
+    free(d->symbols);
     free(d->entries);
     free(d->keys);
     free(d->sources);
@@ -94,10 +104,11 @@ void cgs_dash_release(struct cgs_dash *d)
 
 void cgs_dash_reset(struct cgs_dash *d)
 {
-    bool keep = d->keep_lookups;
+    bool keep = d->keep_lookups, graphs = d->keep_graphs;
     cgs_dash_release(d);
     cgs_dash_init(d);
     d->keep_lookups = keep;
+    d->keep_graphs = graphs;
 }
 
 static void bad_line(struct cgs_dash *d, struct cgs_feed *f, const char *why)
@@ -508,6 +519,101 @@ static void break_parse(struct cgs_dash_break *b, const char *text)
     }
 }
 
+/* The stage of a record that carries a graph, or NULL. */
+static const char *graph_stage(const cJSON *o)
+{
+    static const char *const keys[][2] = {
+        {"dynamo_output_graph", "dynamo"},   {"aot_forward_graph", "aot_forward"},
+        {"aot_backward_graph", "aot_backward"}, {"aot_inference_graph", "aot_inference"},
+        {"aot_joint_graph", "aot_joint"},
+    };
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, "artifact");
+    if (x && cJSON_IsObject(x)) {
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(x, "name");
+        return cJSON_IsString(nm) && !strcmp(nm->valuestring, "inductor_post_grad_graph")
+                   ? "post_grad"
+                   : NULL;
+    }
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+        if (cJSON_GetObjectItemCaseSensitive(o, keys[i][0]))
+            return keys[i][1];
+    return NULL;
+}
+
+/* A graph record's payload kept (a restarted analysis replaces its earlier attempt). */
+static void keep_graph(struct cgs_dash *d, struct cgs_feed *f, const cJSON *o, const char *cid,
+                       const char *stage)
+{
+    int64_t attempt = 0;
+    struct cgs_dash_graph *g = NULL;
+    if (!f->payload || f->payload_over || !cid[0])
+        return;
+    jint(o, "attempt", &attempt, NULL);
+    /* a later attempt of the same compile replaces the graph; the same attempt logging a
+     * second post-grad graph is the backward's (Inductor compiles it after the forward) */
+    bool second = false;
+    for (uint32_t i = d->n_graphs; i-- > 0 && !g;)
+        if (d->graphs[i].rank == f->rank && d->graphs[i].stage == stage &&
+            !strcmp(d->graphs[i].compile_id, cid) && d->graphs[i].source == source_of(d, f)) {
+            if (attempt > d->graphs[i].attempt)
+                g = &d->graphs[i];
+            else if (!strcmp(stage, "post_grad") && !d->graphs[i].backward)
+                second = true;
+            else
+                g = &d->graphs[i];
+            break;
+        }
+    if (!g) {
+        CGS_ALLOC_GROW(d->graphs, d->n_graphs + 1, d->alloc_graphs);
+        g = &d->graphs[d->n_graphs++];
+        memset(g, 0, sizeof(*g));
+        g->compile_id = cgs_xstrdup(cid);
+        g->stage = stage;
+        g->rank = f->rank;
+        g->source = source_of(d, f);
+        g->backward = second;
+    } else if (attempt < g->attempt) {
+        return;
+    }
+    free(g->text);
+    g->text = cgs_xstrdup(f->payload);
+    g->attempt = (int)attempt;
+    g->line = f->pending_line;
+}
+
+/* create_symbol: {"symbol": "s77", "val": "4", "vr": "[2, int_oo]", ...} */
+static void keep_symbol(struct cgs_dash *d, struct cgs_feed *f, const cJSON *x, const char *cid)
+{
+    const char *nm = jstr(x, "symbol"), *val = jstr(x, "val"), *vr = jstr(x, "vr");
+    struct cgs_dash_symbol *s;
+    char *end;
+    if (!nm || !cid[0] || strlen(nm) > 64)
+        return;
+    CGS_ALLOC_GROW(d->symbols, d->n_symbols + 1, d->alloc_symbols);
+    s = &d->symbols[d->n_symbols++];
+    memset(s, 0, sizeof(*s));
+    s->compile_id = cgs_xstrdup(cid);
+    s->name = cgs_xstrdup(nm);
+    s->rank = f->rank;
+    if (val) {
+        long long v = strtoll(val, &end, 10);
+        if (end != val && !*end)
+            s->has_hint = true, s->hint = v;
+    }
+    if (vr && vr[0] == '[') {
+        long long lo = strtoll(vr + 1, &end, 10);
+        if (end != vr + 1 && *end == ',') {
+            s->has_min = true, s->min = lo;
+            const char *p = end + 1;
+            while (*p == ' ')
+                p++;
+            long long hi = strtoll(p, &end, 10);
+            if (end != p && *end == ']')
+                s->has_max = true, s->max = hi;
+        }
+    }
+}
+
 static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
 {
     cJSON *o = f->pending, *x;
@@ -518,6 +624,13 @@ static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
     d->events++;
     f->records++;
     compile_id_of(o, cid, sizeof(cid));
+    if (d->keep_graphs) {
+        const char *stage = graph_stage(o);
+        if (stage)
+            keep_graph(d, f, o, cid, stage);
+        else if ((x = cJSON_GetObjectItemCaseSensitive(o, "create_symbol")) && cJSON_IsObject(x))
+            keep_symbol(d, f, x, cid);
+    }
     if ((x = cJSON_GetObjectItemCaseSensitive(o, "artifact")) && cJSON_IsObject(x)) {
         const char *name = jstr(x, "name");
         enum cgs_lookup st = CGS_LOOKUP_HIT;
@@ -656,6 +769,7 @@ static void trace_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, si
         return;
     }
     f->pending = parse_text(s + at, n - at);
+    f->pending_line = f->line_no;
     if (!f->pending || !cJSON_IsObject(f->pending)) {
         cJSON_Delete(f->pending);
         f->pending = NULL;

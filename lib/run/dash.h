@@ -84,6 +84,27 @@ struct cgs_dash_lookup {
     int rank;
 };
 
+/* A graph a TORCH_TRACE record carries (kept only with keep_graphs): its printed Python. */
+struct cgs_dash_graph {
+    char *compile_id; /* "0/0", "!0/1/0" */
+    int attempt;      /* the record's attempt; of several, the last is kept */
+    bool backward;    /* a post_grad graph after the compile's forward one: the backward's */
+    int rank;
+    const char *stage; /* "dynamo", "post_grad", "aot_forward", "aot_backward",
+                          "aot_inference", "aot_joint" (static strings) */
+    char *text;        /* the payload, tabs stripped */
+    uint32_t source;   /* into cgs_dash.sources */
+    uint64_t line;     /* the record's line in its file */
+};
+
+/* What create_symbol records said of a size symbol, for one compile. */
+struct cgs_dash_symbol {
+    char *compile_id, *name;
+    int rank;
+    bool has_hint, has_min, has_max;
+    int64_t hint, min, max;
+};
+
 struct cgs_dash_entry { /* one compile-cache index entry */
     bool dynamic;
     int64_t runtime_shape, graph_index, restart_analysis_count;
@@ -97,6 +118,11 @@ struct cgs_dash {
     uint32_t n_caches, alloc_caches;
     struct cgs_dash_break *breaks;
     uint32_t n_breaks, alloc_breaks;
+    struct cgs_dash_graph *graphs; /* kept only with keep_graphs, in order of first record */
+    uint32_t n_graphs, alloc_graphs;
+    struct cgs_dash_symbol *symbols; /* kept only with keep_graphs */
+    uint32_t n_symbols, alloc_symbols;
+    bool keep_graphs;
     struct cgs_dash_lookup *lookups; /* kept only with keep_lookups */
     uint32_t n_lookups, alloc_lookups;
     struct cgs_dash_entry *entries;
@@ -136,6 +162,7 @@ struct cgs_feed {
     bool too_big;           /* an index past CGS_DASH_MAX_PAYLOAD: none of it is read */
     /* trace: the record waiting for its payload lines */
     cJSON *pending;
+    uint64_t pending_line; /* the pending record's line */
     char *payload;
     size_t payload_len, payload_alloc;
     bool payload_over;

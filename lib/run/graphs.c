@@ -1,0 +1,419 @@
+/*
+ * Graphs from TORCH_TRACE logs and compile-cache folders (lib/run/graphs.h).
+ */
+#include "lib/run/graphs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lib/base/arena.h"
+#include "lib/base/buf.h"
+#include "lib/readers/file.h"
+#include "lib/readers/fxtext.h"
+#include "lib/readers/sniff.h"
+#include "lib/run/follow.h"
+
+#define CACHE_GRAPH "computation_graph.py"
+
+static bool is_dir(const char *p)
+{
+    struct stat st;
+    return !stat(p, &st) && S_ISDIR(st.st_mode);
+}
+
+static bool is_file(const char *p)
+{
+    struct stat st;
+    return !stat(p, &st) && S_ISREG(st.st_mode);
+}
+
+static bool ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && !strcmp(s + a - b, suf);
+}
+
+/* "PATH#SEL" with PATH an existing file or folder: the position of '#', else NULL. */
+static const char *ref_hash(const char *spec)
+{
+    const char *h = strrchr(spec, '#');
+    char path[4096];
+    struct stat st;
+    if (!h || h == spec || (size_t)(h - spec) >= sizeof(path))
+        return NULL;
+    memcpy(path, spec, (size_t)(h - spec));
+    path[h - spec] = '\0';
+    return stat(path, &st) ? NULL : h;
+}
+
+/* A printed graph in a .py file: torch.fx's class line in its first bytes. */
+static bool is_printed_graph(const char *path)
+{
+    char head[4096];
+    size_t n;
+    FILE *f;
+    if (!ends_with(path, ".py") || !(f = fopen(path, "rb")))
+        return false;
+    n = fread(head, 1, sizeof(head) - 1, f);
+    fclose(f);
+    head[n] = '\0';
+    return strstr(head, "(torch.nn.Module):") != NULL;
+}
+
+bool cgs_graphs_is_source(const char *path)
+{
+    if (!path || !strcmp(path, "-"))
+        return false;
+    if (ref_hash(path))
+        return true;
+    if (is_dir(path))
+        return true;
+    if (!is_file(path))
+        return false;
+    if (is_printed_graph(path))
+        return true;
+    switch (cgs_sniff_path(path)) {
+    case CGS_IN_TRACE_LOG:
+        return true;
+    case CGS_IN_GZIP:
+    case CGS_IN_XZ:
+    case CGS_IN_ZSTD:
+        return true; /* a compressed log (a graph is never compressed) */
+    default:
+        return false;
+    }
+}
+
+static char *make_ref(const char *source, int rank, bool with_rank, const char *cid,
+                      const char *stage, bool backward)
+{
+    struct cgs_buf b = CGS_BUF_INIT;
+    cgs_buf_addstr(&b, source);
+    if (cid) {
+        cgs_buf_addch(&b, '#');
+        if (with_rank && rank >= 0)
+            cgs_buf_addf(&b, "r%d:", rank);
+        cgs_buf_addf(&b, "%s:%s%s", cid, stage, backward ? ":backward" : "");
+    }
+    return cgs_buf_detach(&b);
+}
+
+static struct cgs_graphs_item *new_item(struct cgs_graphs *gs)
+{
+    struct cgs_graphs_item *it;
+    CGS_ALLOC_GROW(gs->items, gs->n_items + 1, gs->alloc_items);
+    it = &gs->items[gs->n_items++];
+    memset(it, 0, sizeof(*it));
+    it->rank = -1;
+    return it;
+}
+
+/* A printed-graph file (computation_graph.py): one graph, read whole. */
+static int add_file_graph(struct cgs_graphs *gs, const char *path, struct cgs_diag *d)
+{
+    char *buf;
+    size_t len;
+    struct cgs_graphs_item *it;
+    if (cgs_read_file(path, &buf, &len, CGS_FXTEXT_MAX_BYTES, d))
+        return -1;
+    it = new_item(gs);
+    it->source = cgs_xstrdup(path);
+    it->stage = "dynamo";
+    it->line = 1;
+    it->owned_text = buf;
+    it->text = buf;
+    it->ref = cgs_xstrdup(path);
+    (void)len;
+    return 0;
+}
+
+/* The printed graphs of a cache folder: computation_graph.py in it or one level down
+ * (vLLM's rank_0_0/, MagiCompiler's per-graph folders), in name order. */
+static int cache_folder(struct cgs_graphs *gs, const char *dir, struct cgs_diag *d)
+{
+    char p[4096];
+    struct dirent **names = NULL;
+    int n, found = 0;
+
+    snprintf(p, sizeof(p), "%s/%s", dir, CACHE_GRAPH);
+    if (is_file(p)) {
+        if (add_file_graph(gs, p, d))
+            return -1;
+        found++;
+    }
+    n = scandir(dir, &names, NULL, alphasort);
+    for (int i = 0; i < n; i++) {
+        if (names[i]->d_name[0] != '.') {
+            snprintf(p, sizeof(p), "%s/%s/%s", dir, names[i]->d_name, CACHE_GRAPH);
+            if (is_file(p) && !add_file_graph(gs, p, d))
+                found++;
+        }
+        free(names[i]);
+    }
+    free(names);
+    return found;
+}
+
+static void on_warn(const char *file, const char *msg, void *ctx)
+{
+    (void)file, (void)msg, (void)ctx;
+}
+
+int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
+                       void (*warn)(const char *file, const char *msg, void *ctx), void *ctx,
+                       struct cgs_diag *d)
+{
+    const char **trace_roots = cgs_xcalloc(n ? n : 1, sizeof(*trace_roots));
+    uint32_t n_trace = 0;
+    int rc = 0;
+
+    memset(gs, 0, sizeof(*gs));
+    cgs_dash_init(&gs->dash);
+    gs->dash.keep_graphs = true;
+    for (uint32_t i = 0; i < n; i++) {
+        if (is_file(paths[i]) && is_printed_graph(paths[i])) {
+            if (add_file_graph(gs, paths[i], d)) {
+                rc = -1;
+                goto out;
+            }
+        } else if (is_dir(paths[i]) && cache_folder(gs, paths[i], d) > 0) {
+            ; /* a cache folder: its graphs, and its index for `cache` */
+        } else {
+            trace_roots[n_trace++] = paths[i];
+        }
+    }
+    if (n_trace) {
+        struct cgs_follow f;
+        cgs_follow_init(&f, trace_roots, n_trace, &gs->dash);
+        f.blocking = true;
+        cgs_follow_poll(&f);
+        cgs_follow_finish(&f);
+        cgs_follow_verdict(&f, 1u << CGS_SRC_TRACE, "TORCH_TRACE logs", warn ? warn : on_warn,
+                           ctx);
+        cgs_follow_release(&f);
+        /* a ref names the rank only when one file holds graphs of several */
+        for (uint32_t i = 0; i < gs->dash.n_graphs; i++) {
+            const struct cgs_dash_graph *g = &gs->dash.graphs[i];
+            bool several_ranks = false;
+            for (uint32_t k = 0; k < gs->dash.n_graphs; k++)
+                several_ranks = several_ranks || (gs->dash.graphs[k].source == g->source &&
+                                                  gs->dash.graphs[k].rank != g->rank);
+            struct cgs_graphs_item *it = new_item(gs);
+            it->source = cgs_xstrdup(g->source < gs->dash.n_sources
+                                         ? gs->dash.sources[g->source]
+                                         : "?");
+            it->compile_id = cgs_xstrdup(g->compile_id);
+            it->stage = g->stage;
+            it->rank = g->rank;
+            it->attempt = g->attempt;
+            it->backward = g->backward;
+            it->line = g->line;
+            it->text = g->text;
+            it->ref = make_ref(it->source, g->rank, several_ranks, g->compile_id, g->stage,
+                               g->backward);
+        }
+        gs->bad_lines = gs->dash.bad_lines;
+        snprintf(gs->first_bad, sizeof(gs->first_bad), "%s", gs->dash.first_bad);
+    }
+    if (!gs->n_items) {
+        cgs_diag_at(d, n == 1 ? paths[0] : NULL, 0, 0);
+        cgs_diag_set(d, CGS_E_FORMAT,
+                     "no graph in %s: a TORCH_TRACE log carries its graphs when torch logged "
+                     "them (TORCH_TRACE=dir, or TORCH_LOGS=+graph_code does not suffice); a "
+                     "cache folder, in computation_graph.py",
+                     n == 1 ? "it" : "the sources");
+        rc = -1;
+    }
+out:
+    free(trace_roots);
+    return rc;
+}
+
+void cgs_graphs_release(struct cgs_graphs *gs)
+{
+    for (uint32_t i = 0; i < gs->n_items; i++) {
+        free(gs->items[i].source);
+        free(gs->items[i].compile_id);
+        free(gs->items[i].owned_text);
+        free(gs->items[i].ref);
+    }
+    free(gs->items);
+    cgs_dash_release(&gs->dash);
+    memset(gs, 0, sizeof(*gs));
+}
+
+/* The symbols create_symbol records gave the item's compile, as graph JSON's "symbols". */
+static cJSON *symbols_of(const struct cgs_graphs *gs, const struct cgs_graphs_item *it)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (uint32_t i = 0; it->compile_id && i < gs->dash.n_symbols; i++) {
+        const struct cgs_dash_symbol *s = &gs->dash.symbols[i];
+        if (s->rank != it->rank || strcmp(s->compile_id, it->compile_id))
+            continue;
+        cJSON *e = cJSON_CreateObject();
+        if (s->has_hint)
+            cJSON_AddNumberToObject(e, "hint", (double)s->hint);
+        if (s->has_min)
+            cJSON_AddNumberToObject(e, "min", (double)s->min);
+        else
+            cJSON_AddNullToObject(e, "min");
+        if (s->has_max)
+            cJSON_AddNumberToObject(e, "max", (double)s->max);
+        else
+            cJSON_AddNullToObject(e, "max");
+        cJSON_DeleteItemFromObjectCaseSensitive(o, s->name);
+        cJSON_AddItemToObject(o, s->name, e);
+    }
+    return o;
+}
+
+struct cgs_graph *cgs_graphs_load(const struct cgs_graphs *gs, uint32_t i, struct cgs_diag *d)
+{
+    const struct cgs_graphs_item *it = &gs->items[i];
+    struct cgs_fxtext_opts o = {0};
+    cJSON *syms = symbols_of(gs, it);
+    struct cgs_graph *g;
+    char name[512];
+
+    if (it->compile_id)
+        snprintf(name, sizeof(name), "%s %s", it->compile_id, it->stage);
+    else
+        snprintf(name, sizeof(name), "%s", it->source);
+    o.name = name;
+    o.stage = !strncmp(it->stage, "aot_", 4) && strcmp(it->stage, "aot_forward") &&
+                      strcmp(it->stage, "aot_backward") && strcmp(it->stage, "aot_joint")
+                  ? "other" /* aot_inference: the spec has no such stage */
+                  : it->stage;
+    o.compile_id = it->compile_id;
+    o.symbols = syms;
+    o.is_inference = o.is_backward = -1;
+    if (!strcmp(it->stage, "post_grad") && it->compile_id) {
+        /* inference when the compile logged an inference graph, else a training step's */
+        bool inference = false, training = false;
+        for (uint32_t k = 0; k < gs->n_items; k++) {
+            const struct cgs_graphs_item *o2 = &gs->items[k];
+            if (o2->rank != it->rank || !o2->compile_id || strcmp(o2->compile_id, it->compile_id) ||
+                strcmp(o2->source, it->source))
+                continue;
+            inference = inference || !strcmp(o2->stage, "aot_inference");
+            training = training || !strcmp(o2->stage, "aot_forward");
+        }
+        if (inference || training) {
+            o.is_inference = inference && !training;
+            o.is_backward = it->backward;
+        }
+    }
+    /* the payload's first line is the record's next one */
+    g = cgs_graph_load_fxtext(it->text, strlen(it->text), it->source,
+                              (uint32_t)(it->compile_id ? it->line + 1 : 1), &o, d);
+    cJSON_Delete(syms);
+    return g;
+}
+
+static enum cgs_stage stage_of(const char *s)
+{
+    return !strcmp(s, "dynamo")          ? CGS_STAGE_DYNAMO
+           : !strcmp(s, "post_grad")     ? CGS_STAGE_POST_GRAD
+           : !strcmp(s, "aot_forward")   ? CGS_STAGE_AOT_FORWARD
+           : !strcmp(s, "aot_backward")  ? CGS_STAGE_AOT_BACKWARD
+           : !strcmp(s, "aot_joint")     ? CGS_STAGE_AOT_JOINT
+           : !strcmp(s, "aot_inference") ? CGS_STAGE_OTHER
+                                         : CGS_STAGE_UNKNOWN;
+}
+
+/* Does item match the selector "ID:STAGE" / "rN:ID:STAGE" / "ID:post_grad:backward" / "ID"
+ * (any stage)? */
+static bool matches(const struct cgs_graphs_item *it, const char *sel, bool *exact_stage)
+{
+    int rank = -2;
+    const char *p = sel, *colon;
+    char id[128], stage[64];
+    *exact_stage = false;
+    if (p[0] == 'r' && p[1] >= '0' && p[1] <= '9') {
+        char *end;
+        long r = strtol(p + 1, &end, 10);
+        if (*end == ':') {
+            rank = (int)r;
+            p = end + 1;
+        }
+    }
+    colon = strchr(p, ':'); /* compile ids have no ':' */
+    snprintf(id, sizeof(id), "%.*s", (int)(colon ? colon - p : (long)strlen(p)), p);
+    if (rank != -2 && it->rank != rank)
+        return false;
+    if (!it->compile_id || strcmp(it->compile_id, id))
+        return false;
+    if (colon) {
+        *exact_stage = true;
+        snprintf(stage, sizeof(stage), "%s%s", it->stage, it->backward ? ":backward" : "");
+        return !strcmp(stage, colon + 1);
+    }
+    return true;
+}
+
+struct cgs_graph *cgs_graphs_open(const char *spec, enum cgs_stage prefer, char **note,
+                                  struct cgs_diag *d)
+{
+    struct cgs_graphs gs;
+    const char *h = ref_hash(spec);
+    char path[4096];
+    const char *root = spec;
+    long pick = -1;
+    struct cgs_graph *g = NULL;
+    uint32_t of_stage = 0;
+
+    *note = NULL;
+    if (h) {
+        snprintf(path, sizeof(path), "%.*s", (int)(h - spec), spec);
+        root = path;
+    }
+    if (cgs_graphs_collect(&gs, &root, 1, NULL, NULL, d))
+        goto out_release;
+    if (h) {
+        bool exact;
+        for (uint32_t i = 0; i < gs.n_items && pick < 0; i++)
+            if (matches(&gs.items[i], h + 1, &exact))
+                pick = i;
+        if (pick < 0) {
+            struct cgs_buf b = CGS_BUF_INIT;
+            for (uint32_t i = 0; i < gs.n_items && i < 8; i++)
+                cgs_buf_addf(&b, "%s%s", i ? ", " : "", strrchr(gs.items[i].ref, '#')
+                                                            ? strrchr(gs.items[i].ref, '#') + 1
+                                                            : gs.items[i].ref);
+            if (gs.n_items > 8)
+                cgs_buf_addstr(&b, ", ...");
+            cgs_diag_at(d, path, 0, 0);
+            cgs_diag_set(d, CGS_E_INVAL,
+                         "no graph '%s' in it (it holds %u: %s; `cgscope graphs %s` lists them "
+                         "with their refs)",
+                         h + 1, gs.n_items, b.buf ? b.buf : "", path);
+            cgs_buf_release(&b);
+            goto out_release;
+        }
+    } else {
+        for (uint32_t i = 0; i < gs.n_items; i++)
+            if (stage_of(gs.items[i].stage) == prefer) {
+                if (pick < 0)
+                    pick = i;
+                of_stage++;
+            }
+        if (pick < 0)
+            pick = 0;
+        if (gs.n_items > 1) {
+            struct cgs_buf b = CGS_BUF_INIT;
+            cgs_buf_addf(&b, "%s holds %u graphs (%u %s); this is %s (`cgscope graphs %s` lists "
+                             "them; give a ref to take another)",
+                         spec, gs.n_items, of_stage, cgs_stage_names[prefer],
+                         gs.items[pick].ref, spec);
+            *note = cgs_buf_detach(&b);
+        }
+    }
+    g = cgs_graphs_load(&gs, (uint32_t)pick, d);
+out_release:
+    cgs_graphs_release(&gs);
+    return g;
+}

@@ -1,0 +1,71 @@
+/*
+ * Graphs where users already have them: the printed graphs a TORCH_TRACE log carries (every
+ * Dynamo graph, the post-grad graph Inductor lowers, AOT's forward / backward / inference
+ * graphs; a file or a folder of per-rank logs, compressed or not, read by the same reader as
+ * `top`, `breaks` and `cache diff`), and the split graph vLLM and MagiCompiler keep in their
+ * compile-cache folders (computation_graph.py). Each graph has a ref, a string every command
+ * takes as GRAPH:
+ *
+ *   PATH#ID:STAGE        trace.log#0/0:dynamo, logs/rank1.log#!0/1/0:aot_backward
+ *   PATH#rN:ID:STAGE     the same with the rank, when one file holds several (rare)
+ *
+ * and a bare PATH picks a graph (the first of the stage the command works on) with a note
+ * saying which and how many there are.
+ */
+#ifndef CGS_RUN_GRAPHS_H
+#define CGS_RUN_GRAPHS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/base/diag.h"
+#include "lib/ir/graph.h"
+#include "lib/run/dash.h"
+
+struct cgs_graphs_item {
+    char *source;     /* the file it was read from */
+    char *compile_id; /* "0/0"; NULL for a cache folder's graph */
+    const char *stage;
+    int rank;         /* -1 when the source has none */
+    int attempt;
+    bool backward;    /* post_grad: the backward's graph (ref STAGE post_grad:backward) */
+    uint64_t line;    /* the record's line (1 for a file that is one graph) */
+    const char *text; /* the printed graph (borrowed from the reader's model) */
+    char *owned_text; /* or owned, for a file read whole */
+    char *ref;
+};
+
+struct cgs_graphs {
+    struct cgs_dash dash; /* the trace reader's model (graphs and symbols kept) */
+    struct cgs_graphs_item *items;
+    uint32_t n_items, alloc_items;
+    uint64_t bad_lines;
+    char first_bad[256];
+};
+
+/* Whether path names a graph source of this module (a ref, a TORCH_TRACE log, compressed or
+ * not, a folder, a computation_graph.py) rather than a graph file. */
+bool cgs_graphs_is_source(const char *path);
+
+/*
+ * Read every graph the sources carry; 0, or -1 with d filled when nothing could be read (a
+ * source that is not there, or holds no graph: the message says what it holds). warn, when
+ * given, hears of each source that gave nothing.
+ */
+int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
+                       void (*warn)(const char *file, const char *msg, void *ctx), void *ctx,
+                       struct cgs_diag *d);
+void cgs_graphs_release(struct cgs_graphs *gs);
+
+/* The graph of item i, built and checked by the graph loader; NULL with d filled. */
+struct cgs_graph *cgs_graphs_load(const struct cgs_graphs *gs, uint32_t i, struct cgs_diag *d);
+
+/*
+ * The graph a GRAPH argument names: a ref, or a source whose graph of stage prefer (else the
+ * first) is taken. *note (the caller frees; NULL when there is nothing to say) tells which
+ * graph was taken out of several. NULL with d filled.
+ */
+struct cgs_graph *cgs_graphs_open(const char *spec, enum cgs_stage prefer, char **note,
+                                  struct cgs_diag *d);
+
+#endif

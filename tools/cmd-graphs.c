@@ -1,0 +1,156 @@
+/* cgscope graphs: the graphs a TORCH_TRACE log or a compile-cache folder carries, with refs. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lib/readers/file.h"
+#include "lib/run/graphs.h"
+#include "tools/cmd.h"
+
+static int run(int argc, char **argv);
+
+static const struct cli_opt options[] = {
+    CLI_OPT("json", 'j', NULL, "write one JSON document to stdout"),
+    CLI_OPT_END,
+};
+
+const struct cmd cmd_graphs = {
+    .name = "graphs",
+    .usage = "cgscope graphs SOURCE... [--json]",
+    .summary = "the graphs a TORCH_TRACE log or a compile-cache folder carries, with refs",
+    .help = "You already have a TORCH_TRACE log (TORCH_TRACE=DIR python ...)? It carries the\n"
+            "graphs themselves: the graph Dynamo hands every backend (dynamo), the graph\n"
+            "Inductor lowers (post_grad) and AOT Autograd's forward, backward and inference\n"
+            "graphs. This lists each with its compile id as torch writes it (0/0; !0/1/0 for\n"
+            "compiled autograd), its stage, rank and node count, and a ref: a string every\n"
+            "command takes as GRAPH (split, shapes, layout, dot, info, report --graph).\n"
+            "SOURCE is a log (compressed or not), a folder of per-rank logs, a vLLM or\n"
+            "MagiCompiler cache folder, or a computation_graph.py in one.\n\n",
+    .more = "A restarted analysis logs a graph again: the last attempt is kept. A graph\n"
+            "that does not read (a log of an older torch, a cut payload) is listed with its\n"
+            "error and warned about; the others are read. A bare SOURCE given to another\n"
+            "command takes its first graph of the stage that command works on (post_grad\n"
+            "for layout, dynamo otherwise) and says so. Exit status 2 when no source holds a\n"
+            "graph.\n\n"
+            "JSON keys: format, version, graphs [{ref, source, compile_id, stage, rank,\n"
+            "attempt, line, nodes, error}], bad_lines.\n\n"
+            "examples:\n"
+            "  cgscope graphs samples/graph_break.torch_trace.log\n"
+            "  cgscope split 'samples/graph_break.torch_trace.log#1/0:dynamo'\n",
+    .run = run,
+    .options = options,
+};
+
+static void warn_line(const char *file, const char *msg, void *ctx)
+{
+    (void)ctx;
+    cli_file_warn(file, "%s", msg);
+}
+
+static int run(int argc, char **argv)
+{
+    bool json = false;
+    int c, rc = CGS_EXIT_OK;
+    struct cgs_graphs gs;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    cJSON *doc = NULL, *arr = NULL;
+    uint32_t bad = 0;
+
+    optind = 0;
+    opterr = 0;
+    while ((c = cli_getopt(&cmd_graphs, argc, argv)) != -1) {
+        if (c == 'j')
+            json = true;
+        else
+            return CGS_EXIT_BAD_INPUT; /* cli_getopt said why */
+    }
+    if (optind == argc)
+        return cli_usage_error(&cmd_graphs, "missing SOURCE (a TORCH_TRACE log or folder, or a "
+                                            "compile-cache folder)");
+    for (int i = optind; i < argc; i++) {
+        struct stat st;
+        if (!cgs_path_is_stdin(argv[i]) && stat(argv[i], &st))
+            return cli_file_error(argv[i], "cannot open: no such file or folder");
+    }
+    if (cgs_graphs_collect(&gs, (const char *const *)argv + optind, (uint32_t)(argc - optind),
+                           warn_line, NULL, &d)) {
+        rc = cli_report_diag(&d);
+        cgs_graphs_release(&gs);
+        return rc;
+    }
+    if (json) {
+        doc = cJSON_CreateObject();
+        cJSON_AddStringToObject(doc, "format", "cgscope-graphs");
+        cJSON_AddNumberToObject(doc, "version", 1);
+        arr = cJSON_AddArrayToObject(doc, "graphs");
+    } else {
+        printf("%-48s %-9s %-13s %4s %6s\n", "ref", "compile", "stage", "rank", "nodes");
+    }
+    for (uint32_t i = 0; i < gs.n_items; i++) {
+        const struct cgs_graphs_item *it = &gs.items[i];
+        struct cgs_diag ld = CGS_DIAG_INIT;
+        struct cgs_graph *g = cgs_graphs_load(&gs, i, &ld);
+        char err[600] = "";
+        if (!g) {
+            bad++;
+            snprintf(err, sizeof(err), "%s", ld.msg);
+            cli_report_diag(&ld);
+        }
+        if (json) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "ref", it->ref);
+            cJSON_AddStringToObject(o, "source", it->source);
+            if (it->compile_id)
+                cJSON_AddStringToObject(o, "compile_id", it->compile_id);
+            else
+                cJSON_AddNullToObject(o, "compile_id");
+            cJSON_AddStringToObject(o, "stage", it->stage);
+            if (it->rank >= 0)
+                cJSON_AddNumberToObject(o, "rank", it->rank);
+            else
+                cJSON_AddNullToObject(o, "rank");
+            cJSON_AddNumberToObject(o, "attempt", it->attempt);
+            cJSON_AddNumberToObject(o, "line", (double)it->line);
+            if (g)
+                cJSON_AddNumberToObject(o, "nodes", g->n_nodes);
+            else
+                cJSON_AddNullToObject(o, "nodes");
+            if (g)
+                cJSON_AddNullToObject(o, "error");
+            else
+                cJSON_AddStringToObject(o, "error", err);
+            cJSON_AddItemToArray(arr, o);
+        } else {
+            char nodes[32];
+            if (g)
+                snprintf(nodes, sizeof(nodes), "%u", g->n_nodes);
+            else
+                snprintf(nodes, sizeof(nodes), "error");
+            char rank[16] = "-";
+            if (it->rank >= 0)
+                snprintf(rank, sizeof(rank), "%d", it->rank);
+            printf("%-48s %-9s %-13s %4s %6s\n", it->ref, it->compile_id ? it->compile_id : "-",
+                   it->stage, rank, nodes);
+        }
+        cgs_graph_free(g);
+    }
+    if (json) {
+        cJSON_AddNumberToObject(doc, "bad_lines", (double)gs.bad_lines);
+        char *t = cJSON_Print(doc);
+        puts(t);
+        free(t);
+        cJSON_Delete(doc);
+    } else {
+        printf("%u graph%s", gs.n_items, PLURAL(gs.n_items));
+        if (bad)
+            printf(", %u not read (see above)", bad);
+        printf("\n");
+        if (gs.bad_lines)
+            cli_warn("%llu line%s not read, the first: %s", (unsigned long long)gs.bad_lines,
+                     PLURAL(gs.bad_lines), gs.first_bad);
+    }
+    cgs_graphs_release(&gs);
+    return rc;
+}
