@@ -13,12 +13,15 @@ static int run(int argc, char **argv);
 
 static const struct cli_opt options[] = {
     CLI_OPT("json", 'j', NULL, "write one JSON document to stdout"),
+    CLI_OPT("write", 'w', "DIR",
+            "also write each graph into DIR as graph JSON, named as the\n"
+            "bridge names its dumps (0_0.dynamo.json, 1_0.post_grad.backward.json)"),
     CLI_OPT_END,
 };
 
 const struct cmd cmd_graphs = {
     .name = "graphs",
-    .usage = "cgscope graphs SOURCE... [--json]",
+    .usage = "cgscope graphs SOURCE... [--write DIR] [--json]",
     .summary = "the graphs a TORCH_TRACE log or a compile-cache folder carries, with refs",
     .help = "You already have a TORCH_TRACE log (TORCH_TRACE=DIR python ...)? It carries the\n"
             "graphs themselves: the graph Dynamo hands every backend (dynamo), the graph\n"
@@ -35,10 +38,11 @@ const struct cmd cmd_graphs = {
             "for layout, dynamo otherwise) and says so. Exit status 2 when no source holds a\n"
             "graph.\n\n"
             "JSON keys: format, version, graphs [{ref, source, compile_id, stage, rank,\n"
-            "attempt, line, nodes, error}], bad_lines.\n\n"
+            "attempt, line, nodes, error, file}], bad_lines.\n\n"
             "examples:\n"
             "  cgscope graphs samples/graph_break.torch_trace.log\n"
-            "  cgscope split 'samples/graph_break.torch_trace.log#1/0:dynamo'\n",
+            "  cgscope split 'samples/graph_break.torch_trace.log#1/0:dynamo'\n"
+            "  cgscope graphs logs/ --write graphs/   # every graph as graph JSON\n",
     .run = run,
     .options = options,
 };
@@ -52,6 +56,7 @@ static void warn_line(const char *file, const char *msg, void *ctx)
 static int run(int argc, char **argv)
 {
     bool json = false;
+    const char *write_dir = NULL;
     int c, rc = CGS_EXIT_OK;
     struct cgs_graphs gs;
     struct cgs_diag d = CGS_DIAG_INIT;
@@ -63,6 +68,8 @@ static int run(int argc, char **argv)
     while ((c = cli_getopt(&cmd_graphs, argc, argv)) != -1) {
         if (c == 'j')
             json = true;
+        else if (c == 'w')
+            write_dir = optarg;
         else
             return CGS_EXIT_BAD_INPUT; /* cli_getopt said why */
     }
@@ -73,6 +80,11 @@ static int run(int argc, char **argv)
         struct stat st;
         if (!cgs_path_is_stdin(argv[i]) && stat(argv[i], &st))
             return cli_file_error(argv[i], "cannot open: no such file or folder");
+    }
+    if (write_dir) {
+        struct stat st;
+        if (stat(write_dir, &st) || !S_ISDIR(st.st_mode))
+            return cli_file_error(write_dir, "--write: not a folder (create it first)");
     }
     if (cgs_graphs_collect(&gs, (const char *const *)argv + optind, (uint32_t)(argc - optind),
                            warn_line, NULL, &d)) {
@@ -92,11 +104,21 @@ static int run(int argc, char **argv)
         const struct cgs_graphs_item *it = &gs.items[i];
         struct cgs_diag ld = CGS_DIAG_INIT;
         struct cgs_graph *g = cgs_graphs_load(&gs, i, &ld);
-        char err[600] = "";
+        char err[600] = "", file[4096] = "";
         if (!g) {
             bad++;
             snprintf(err, sizeof(err), "%s", ld.msg);
             cli_report_diag(&ld);
+        } else if (write_dir) {
+            char name[512];
+            cJSON *doc2 = cgs_graphs_json(&gs, i, &ld);
+            char *text = doc2 ? cJSON_Print(doc2) : NULL;
+            cgs_graphs_file_name(&gs, i, name, sizeof(name));
+            snprintf(file, sizeof(file), "%s/%s", write_dir, name);
+            if (!text || cli_write_file(file, text, strlen(text)))
+                rc = CGS_EXIT_BAD_INPUT, file[0] = '\0';
+            free(text);
+            cJSON_Delete(doc2);
         }
         if (json) {
             cJSON *o = cJSON_CreateObject();
@@ -121,6 +143,10 @@ static int run(int argc, char **argv)
                 cJSON_AddNullToObject(o, "error");
             else
                 cJSON_AddStringToObject(o, "error", err);
+            if (file[0])
+                cJSON_AddStringToObject(o, "file", file);
+            else
+                cJSON_AddNullToObject(o, "file");
             cJSON_AddItemToArray(arr, o);
         } else {
             char nodes[32];

@@ -526,6 +526,8 @@ static const char *graph_stage(const cJSON *o)
         {"dynamo_output_graph", "dynamo"},   {"aot_forward_graph", "aot_forward"},
         {"aot_backward_graph", "aot_backward"}, {"aot_inference_graph", "aot_inference"},
         {"aot_joint_graph", "aot_joint"},
+        /* torch before 2.6 logged the post-grad graph as its own record */
+        {"inductor_post_grad_graph", "post_grad"}, {"exported_program", "export"},
     };
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, "artifact");
     if (x && cJSON_IsObject(x)) {
@@ -546,8 +548,13 @@ static void keep_graph(struct cgs_dash *d, struct cgs_feed *f, const cJSON *o, c
 {
     int64_t attempt = 0;
     struct cgs_dash_graph *g = NULL;
-    if (!f->payload || f->payload_over || !cid[0])
+    char at[32];
+    if (!f->payload || f->payload_over)
         return;
+    if (!cid[0]) { /* export and AOTInductor compile no frame: the record's line tells */
+        snprintf(at, sizeof(at), "@%llu", (unsigned long long)f->pending_line);
+        cid = at;
+    }
     jint(o, "attempt", &attempt, NULL);
     /* a later attempt of the same compile replaces the graph; the same attempt logging a
      * second post-grad graph is the backward's (Inductor compiles it after the forward) */
@@ -756,6 +763,14 @@ static void trace_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, si
             f->payload[f->payload_len++] = '\n';
         memcpy(f->payload + f->payload_len, s + 1, n - 1);
         f->payload_len += n - 1;
+        f->payload[f->payload_len] = '\0';
+        return;
+    }
+    if (!n && f->pending && f->payload_len) {
+        /* an empty line inside a payload (a log whose trailing tabs were stripped): part
+         * of it; the next record line ends it */
+        CGS_ALLOC_GROW(f->payload, f->payload_len + 2, f->payload_alloc);
+        f->payload[f->payload_len++] = '\n';
         f->payload[f->payload_len] = '\0';
         return;
     }

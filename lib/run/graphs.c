@@ -219,7 +219,14 @@ int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t
         gs->bad_lines = gs->dash.bad_lines;
         snprintf(gs->first_bad, sizeof(gs->first_bad), "%s", gs->dash.first_bad);
     }
-    if (!gs->n_items) {
+    if (!gs->n_items && n == 1 && is_dir(paths[0])) {
+        cgs_diag_at(d, paths[0], 0, 0);
+        cgs_diag_set(d, CGS_E_FORMAT,
+                     "is a folder with no graph in it (no TORCH_TRACE log carrying graphs, no "
+                     "computation_graph.py): give the path of a graph JSON or .pt2 file inside "
+                     "it");
+        rc = -1;
+    } else if (!gs->n_items) {
         cgs_diag_at(d, n == 1 ? paths[0] : NULL, 0, 0);
         cgs_diag_set(d, CGS_E_FORMAT,
                      "no graph in %s: a TORCH_TRACE log carries its graphs when torch logged "
@@ -271,12 +278,12 @@ static cJSON *symbols_of(const struct cgs_graphs *gs, const struct cgs_graphs_it
     return o;
 }
 
-struct cgs_graph *cgs_graphs_load(const struct cgs_graphs *gs, uint32_t i, struct cgs_diag *d)
+static void *graph_of(const struct cgs_graphs *gs, uint32_t i, bool as_json, struct cgs_diag *d)
 {
     const struct cgs_graphs_item *it = &gs->items[i];
     struct cgs_fxtext_opts o = {0};
     cJSON *syms = symbols_of(gs, it);
-    struct cgs_graph *g;
+    void *g;
     char name[512];
 
     if (it->compile_id)
@@ -308,10 +315,56 @@ struct cgs_graph *cgs_graphs_load(const struct cgs_graphs *gs, uint32_t i, struc
         }
     }
     /* the payload's first line is the record's next one */
-    g = cgs_graph_load_fxtext(it->text, strlen(it->text), it->source,
-                              (uint32_t)(it->compile_id ? it->line + 1 : 1), &o, d);
+    if (as_json)
+        g = cgs_fxtext_to_json(it->text, strlen(it->text), it->source,
+                               (uint32_t)(it->compile_id ? it->line + 1 : 1), &o, d);
+    else
+        g = cgs_graph_load_fxtext(it->text, strlen(it->text), it->source,
+                                  (uint32_t)(it->compile_id ? it->line + 1 : 1), &o, d);
     cJSON_Delete(syms);
     return g;
+}
+
+struct cgs_graph *cgs_graphs_load(const struct cgs_graphs *gs, uint32_t i, struct cgs_diag *d)
+{
+    return graph_of(gs, i, false, d);
+}
+
+cJSON *cgs_graphs_json(const struct cgs_graphs *gs, uint32_t i, struct cgs_diag *d)
+{
+    return graph_of(gs, i, true, d);
+}
+
+void cgs_graphs_file_name(const struct cgs_graphs *gs, uint32_t i, char *out, size_t n)
+{
+    const struct cgs_graphs_item *it = &gs->items[i];
+    char id[160];
+    size_t k = 0;
+    const char *part = "";
+
+    for (const char *p = it->compile_id ? it->compile_id : "graph"; *p && k + 3 < sizeof(id); p++)
+        if (*p == '/')
+            id[k++] = '_';
+        else if (*p == '!')
+            id[k++] = 'c', id[k++] = 'a';
+        else if (*p == '@')
+            id[k++] = 'a', id[k++] = 't';
+        else
+            id[k++] = *p;
+    id[k] = '\0';
+    if (!strcmp(it->stage, "post_grad")) {
+        bool inference = false;
+        for (uint32_t q = 0; q < gs->n_items; q++)
+            inference = inference || (gs->items[q].compile_id && it->compile_id &&
+                                      !strcmp(gs->items[q].compile_id, it->compile_id) &&
+                                      gs->items[q].rank == it->rank &&
+                                      !strcmp(gs->items[q].stage, "aot_inference"));
+        part = it->backward ? ".backward" : inference ? ".inference" : ".forward";
+    }
+    if (it->rank >= 0)
+        snprintf(out, n, "rank%d.%s.%s%s.json", it->rank, id, it->stage, part);
+    else
+        snprintf(out, n, "%s.%s%s.json", id, it->stage, part);
 }
 
 static enum cgs_stage stage_of(const char *s)

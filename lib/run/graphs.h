@@ -57,6 +57,12 @@ int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t
                        struct cgs_diag *d);
 void cgs_graphs_release(struct cgs_graphs *gs);
 
+/* The graph of item i as a graph JSON document (cJSON_Delete it); NULL with d filled. */
+cJSON *cgs_graphs_json(const struct cgs_graphs *gs, uint32_t i, struct cgs_diag *d);
+/* The file name the bridge gives such a graph: 0_0.dynamo.json, 1_0.post_grad.backward.json
+ * (into out, n bytes). */
+void cgs_graphs_file_name(const struct cgs_graphs *gs, uint32_t i, char *out, size_t n);
+
 /* The graph of item i, built and checked by the graph loader; NULL with d filled. */
 struct cgs_graph *cgs_graphs_load(const struct cgs_graphs *gs, uint32_t i, struct cgs_diag *d);
 

@@ -7,7 +7,7 @@ G=samples/cgs_transformer_dyn.json
 # ---- errors ----
 mkdir "$T/graphs"
 check "folder as GRAPH" 2 "$CGSCOPE" info "$T/graphs"
-has "folder named" "$err" "is a folder, not a file"
+has "folder named" "$err" "is a folder with no graph in it"
 check "stdin JSON" 0 sh -c "\"\$0\" info - < $G" "$CGSCOPE"
 has "stdin named" "$out" "<stdin>"
 check "stdin JSON to split" 0 sh -c "\"\$0\" split - --split-ops cgs.attention --summary < $G" "$CGSCOPE"

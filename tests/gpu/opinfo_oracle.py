@@ -15,6 +15,8 @@ SAMPLES sample inputs and records:
          size symbols, Python floats as SymFloats), float32, the first two samples;
   export the graph torch.export.export gives (its training IR: aten ops, decompositions
          not run), float32, the first two samples, the tensors as the module's inputs;
+  symbolic  make_fx(tracing_mode="symbolic") of the call (every input size a symbol),
+         float32, the first two samples;
   prims  make_fx(tracing_mode="fake") of the call under torch._prims.context.TorchRefsMode
          (torch's Python references, decomposed to prims: what decompositions produce),
          float32, the first two samples, when the graph holds a prims call.
@@ -107,10 +109,11 @@ def worker(args):
     fp = open(os.path.join(out_dir, "prims.%d.jsonl" % wid), "w")
     fd = open(os.path.join(out_dir, "dynamic.%d.jsonl" % wid), "w")
     fe = open(os.path.join(out_dir, "export.%d.jsonl" % wid), "w")
+    fs = open(os.path.join(out_dir, "symbolic.%d.jsonl" % wid), "w")
     from torch._prims.context import TorchRefsMode
     stats = {"aten": 0, "torch": 0, "prims": 0, "prims_refused": 0, "aten_refused": 0,
              "dynamic": 0, "dynamic_refused": 0, "export": 0, "export_refused": 0,
-             "torch_refused": 0, "symbolic": 0,
+             "torch_refused": 0, "symbolic": 0, "symbolic_level": 0, "symbolic_refused": 0,
              "graph_breaks": 0, "timeouts": 0, "sample_errors": 0}
     refusals = {}
     for idx, op in enumerate(op_db):
@@ -190,6 +193,18 @@ def worker(args):
                 except BaseException:
                     signal.alarm(0)
                     stats["prims_refused"] += 1
+                # make_fx's symbolic tracing: every input size a symbol
+                try:
+                    signal.alarm(30)
+                    sg = make_fx(fn, tracing_mode="symbolic")(*tens)
+                    signal.alarm(0)
+                    doc = strip(ct.to_json(sg, stage="other", name=case, is_inference=True))
+                    fs.write(json.dumps({"case": case, "mode": "symbolic", "graph": doc},
+                                        separators=(",", ":")) + "\n")
+                    stats["symbolic_level"] += 1
+                except BaseException:
+                    signal.alarm(0)
+                    stats["symbolic_refused"] += 1
                 # dynamic=True: the graph with size symbols (and SymFloats)
                 dgraphs = []
 
@@ -265,6 +280,7 @@ def worker(args):
     fp.close()
     fd.close()
     fe.close()
+    fs.close()
     return stats, refusals
 
 
@@ -290,7 +306,7 @@ def main():
             total[k] = total.get(k, 0) + v
         for k, v in rf.items():
             refused[k] = refused.get(k, 0) + v
-    for kind in ("aten", "torch", "prims", "dynamic", "export"):
+    for kind in ("aten", "torch", "prims", "dynamic", "export", "symbolic"):
         lines = []
         for w in range(a.workers):
             with open(os.path.join(work, "%s.%d.jsonl" % (kind, w))) as f:
