@@ -36,13 +36,14 @@ const struct cmd cmd_graphs = {
             "error and warned about; the others are read. A bare SOURCE given to another\n"
             "command takes its first graph of the stage that command works on (post_grad\n"
             "for layout, dynamo otherwise) and says so. Exit status 2 when no source holds a\n"
-            "graph.\n\n"
+            "graph. --write DIR converts every graph to graph JSON (to keep, to share, for\n"
+            "other tools).\n\n"
             "JSON keys: format, version, graphs [{ref, source, compile_id, stage, rank,\n"
             "attempt, line, nodes, error, file}], bad_lines.\n\n"
             "examples:\n"
-            "  cgscope graphs samples/graph_break.torch_trace.log\n"
-            "  cgscope split 'samples/graph_break.torch_trace.log#1/0:dynamo'\n"
-            "  cgscope graphs logs/ --write graphs/   # every graph as graph JSON\n",
+            "  cgscope graphs samples/two_graphs.torch_trace.log.xz\n"
+            "  cgscope split 'samples/two_graphs.torch_trace.log.xz#1/0:dynamo'\n"
+            "  cgscope layout samples/two_graphs.torch_trace.log.xz\n",
     .run = run,
     .options = options,
 };
@@ -62,6 +63,7 @@ static int run(int argc, char **argv)
     struct cgs_diag d = CGS_DIAG_INIT;
     cJSON *doc = NULL, *arr = NULL;
     uint32_t bad = 0;
+    int width = 3;
 
     optind = 0;
     opterr = 0;
@@ -98,7 +100,10 @@ static int run(int argc, char **argv)
         cJSON_AddNumberToObject(doc, "version", 1);
         arr = cJSON_AddArrayToObject(doc, "graphs");
     } else {
-        printf("%-48s %-9s %-13s %4s %6s\n", "ref", "compile", "stage", "rank", "nodes");
+        for (uint32_t i = 0; i < gs.n_items; i++)
+            if ((int)strlen(gs.items[i].ref) > width)
+                width = (int)strlen(gs.items[i].ref);
+        printf("%-*s  %-9s %-13s %4s %6s\n", width, "ref", "compile", "stage", "rank", "nodes");
     }
     for (uint32_t i = 0; i < gs.n_items; i++) {
         const struct cgs_graphs_item *it = &gs.items[i];
@@ -157,8 +162,8 @@ static int run(int argc, char **argv)
             char rank[16] = "-";
             if (it->rank >= 0)
                 snprintf(rank, sizeof(rank), "%d", it->rank);
-            printf("%-48s %-9s %-13s %4s %6s\n", it->ref, it->compile_id ? it->compile_id : "-",
-                   it->stage, rank, nodes);
+            printf("%-*s  %-9s %-13s %4s %6s\n", width, it->ref,
+                   it->compile_id ? it->compile_id : "-", it->stage, rank, nodes);
         }
         cgs_graph_free(g);
     }

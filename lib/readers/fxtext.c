@@ -673,7 +673,18 @@ static cJSON *annotation_val(struct fx *F, const char *s, size_t n)
         size_t en = n - 5;
         char *t = cgs_arena_strndup(&F->arena, e, en);
         const char *kind = "symint";
-        cJSON *v = cJSON_CreateObject();
+        cJSON *v;
+        /* a SymInt that is a constant by now ("Sym(32)") is the plain number */
+        {
+            size_t k = t[0] == '-';
+            while (t[k] && isdigit((unsigned char)t[k]))
+                k++;
+            if (!t[k] && k > (size_t)(t[0] == '-') && k < 19)
+                return cJSON_CreateRaw(t);
+            if (!strcmp(t, "True") || !strcmp(t, "False"))
+                return cJSON_CreateBool(t[0] == 'T');
+        }
+        v = cJSON_CreateObject();
         if (!strncmp(t, "Eq(", 3) || !strncmp(t, "Ne(", 3) || strstr(t, "<") || strstr(t, ">") ||
             strstr(t, "==") || !strcmp(t, "True") || !strcmp(t, "False") ||
             !strncmp(t, "Not(", 4) || !strncmp(t, "And(", 4) || !strncmp(t, "Or(", 3))
@@ -1060,7 +1071,8 @@ static cJSON *node_from(struct fx *F, struct gst *G, struct cur *c, const char *
             n = new_node(G, name, "get_attr", text_of(F, e->s + 5, e->n - 5));
             return n;
         }
-        /* fall through */
+        cfail(c, "expected a call, an operator, a subscript or self.ATTR");
+        return NULL;
     default:
         cfail(c, "expected a call, an operator, a subscript or self.ATTR");
         return NULL;
@@ -1358,6 +1370,10 @@ static int statement(struct fx *F, struct gst *G, const struct line *L, const ch
         }
         if (first < 0)
             first = 0;
+        /* the nodes after the pytree parameters wait while the flattened ones go in */
+        cJSON *rest = cJSON_CreateArray();
+        while (cJSON_GetArraySize(G->nodes) > first)
+            cJSON_AddItemToArray(rest, cJSON_DetachItemFromArray(G->nodes, first));
         const char *p = lhs, *pe = lhs + lhs_n;
         while (p < pe) {
             while (p < pe && (*p == ',' || isspace((unsigned char)*p)))
@@ -1368,24 +1384,23 @@ static int statement(struct fx *F, struct gst *G, const struct line *L, const ch
             if (q == p)
                 break;
             const char *nm = text_of(F, p, (size_t)(q - p));
-            if (cgs_strmap_get(G->names, nm))
-                return fail(F, L->no, (uint32_t)(p - base) + 1, CGS_E_SCHEMA,
-                            "node '%s' is defined twice", nm);
-            cJSON *ph = cJSON_CreateObject();
-            cJSON_AddStringToObject(ph, "name", nm);
-            cJSON_AddStringToObject(ph, "op", "placeholder");
-            cJSON_AddStringToObject(ph, "target", nm);
-            cJSON_AddItemToObject(ph, "args", cJSON_CreateArray());
-            cJSON_AddItemToObject(ph, "kwargs", cJSON_CreateObject());
+            if (cgs_strmap_get(G->names, nm)) {
+                err = fail(F, L->no, (uint32_t)(p - base) + 1, CGS_E_SCHEMA,
+                           "node '%s' is defined twice", nm);
+                break;
+            }
+            cJSON *ph = new_node(G, nm, "placeholder", nm);
             const char *ann = cgs_strmap_get(G->decls, nm);
             cJSON *val = ann ? lhs_val(F, ann, strlen(ann)) : NULL;
             if (val)
                 cJSON_AddItemToObject(ph, "val", val);
-            cJSON_InsertItemInArray(G->nodes, first++, ph);
             cgs_strmap_put(G->names, nm, ph);
             p = q;
         }
-        return 0;
+        while (cJSON_GetArraySize(rest))
+            cJSON_AddItemToArray(G->nodes, cJSON_DetachItemFromArray(rest, 0));
+        cJSON_Delete(rest);
+        return err;
     }
     /* the name, and its annotation */
     const char *colon = memchr(lhs, ':', lhs_n);

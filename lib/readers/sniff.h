@@ -18,7 +18,7 @@
     X(GRAPH_JSON, "a graph JSON", "use `cgscope info`, `split`, `shapes`, `layout` or `dot`")     \
     X(ZIP, "a zip archive (a torch.export .pt2 is one)",                                          \
       "use `cgscope info`, `split`, `shapes` or `dot` on a .pt2")                                 \
-    X(TRACE_LOG, "a TORCH_TRACE log", "use `cgscope breaks`, `top` or `cache diff`")              \
+    X(TRACE_LOG, "a TORCH_TRACE log", "use `cgscope graphs`, `breaks`, `top` or `cache diff`")    \
     X(EVENTS, "the bridge's events (JSON lines)", "use `cgscope top`")                            \
     X(CACHE_INDEX, "a compile-cache index (a Python literal)", "use `cgscope cache` or `top`")    \
     X(CUPTI_TRACE, "a CUPTI trace", "use `cgscope report` or `dot --profile`")                    \

@@ -15,6 +15,7 @@
 #include "lib/readers/file.h"
 #include "lib/readers/fxtext.h"
 #include "lib/readers/sniff.h"
+#include "lib/readers/unpack.h"
 #include "lib/run/follow.h"
 
 #define CACHE_GRAPH "computation_graph.py"
@@ -64,6 +65,43 @@ static bool is_printed_graph(const char *path)
     return strstr(head, "(torch.nn.Module):") != NULL;
 }
 
+struct head {
+    char buf[CGS_SNIFF_HEAD];
+    size_t n;
+};
+
+static void head_sink(void *ctx, const char *data, size_t len)
+{
+    struct head *h = ctx;
+    size_t take = len < sizeof(h->buf) - h->n ? len : sizeof(h->buf) - h->n;
+    memcpy(h->buf + h->n, data, take);
+    h->n += take;
+}
+
+/* A compressed file whose first unpacked bytes are a TORCH_TRACE log. */
+static bool compressed_log(const char *path)
+{
+    struct cgs_unpack u;
+    struct head h = {.n = 0};
+    struct cgs_diag d = CGS_DIAG_INIT;
+    char in[16384];
+    size_t n;
+    FILE *f = fopen(path, "rb");
+    enum cgs_input_kind k = cgs_sniff_path(path);
+    if (!f)
+        return false;
+    if (cgs_unpack_init(&u, k, (uint64_t)CGS_SNIFF_HEAD * 64, &d)) {
+        fclose(f);
+        return false;
+    }
+    while (h.n < sizeof(h.buf) && (n = fread(in, 1, sizeof(in), f)) > 0)
+        if (cgs_unpack_feed(&u, in, n, head_sink, &h, &d))
+            break;
+    fclose(f);
+    cgs_unpack_release(&u);
+    return h.n && cgs_sniff(h.buf, h.n, NULL) == CGS_IN_TRACE_LOG;
+}
+
 bool cgs_graphs_is_source(const char *path)
 {
     if (!path || !strcmp(path, "-"))
@@ -82,7 +120,7 @@ bool cgs_graphs_is_source(const char *path)
     case CGS_IN_GZIP:
     case CGS_IN_XZ:
     case CGS_IN_ZSTD:
-        return true; /* a compressed log (a graph is never compressed) */
+        return compressed_log(path); /* a compressed graph JSON gets the loader's message */
     default:
         return false;
     }
@@ -229,9 +267,11 @@ int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t
     } else if (!gs->n_items) {
         cgs_diag_at(d, n == 1 ? paths[0] : NULL, 0, 0);
         cgs_diag_set(d, CGS_E_FORMAT,
-                     "no graph in %s: a TORCH_TRACE log carries its graphs when torch logged "
-                     "them (TORCH_TRACE=dir, or TORCH_LOGS=+graph_code does not suffice); a "
-                     "cache folder, in computation_graph.py",
+                     "%s, with no graph in %s (no dynamo_output_graph or post-grad graph record: "
+                     "was the log filtered? `cgscope breaks`, `top` and `cache diff` read the "
+                     "rest); a graph JSON, a .pt2 or a cache folder's computation_graph.py is "
+                     "read too",
+                     gs->dash.events ? "is a TORCH_TRACE log" : "holds no TORCH_TRACE record",
                      n == 1 ? "it" : "the sources");
         rc = -1;
     }
@@ -467,6 +507,12 @@ struct cgs_graph *cgs_graphs_open(const char *spec, enum cgs_stage prefer, char 
     }
     g = cgs_graphs_load(&gs, (uint32_t)pick, d);
 out_release:
+    if (!g && d && d->file && d->file != spec) {
+        /* the place names a file whose name lives in what is released now */
+        static char file_buf[4096];
+        snprintf(file_buf, sizeof(file_buf), "%s", d->file);
+        d->file = file_buf;
+    }
     cgs_graphs_release(&gs);
     return g;
 }

@@ -13,6 +13,7 @@ seeds() {
     opdecl) echo tests/fuzz/seeds/opdecl ;;
     cachesim) echo tests/fuzz/seeds/cachesim ;;
     follow) echo tests/fuzz/seeds/follow ;;
+    fxtext) echo tests/fuzz/seeds/fxtext ;;
     esac
     [ -d "tests/fuzz/regress/$1" ] && echo "tests/fuzz/regress/$1"
 }

@@ -1,0 +1,75 @@
+#!/bin/sh
+# cgscope graphs and graphs read from TORCH_TRACE logs (issue 28): the forms torch.fx prints,
+# refs taken by every command, errors with their place, and the recorded logs read into the
+# graphs the bridge dumped of the same compiles (tests/trace-graphs.py).
+. tests/cli/lib.sh
+D=tests/data
+
+# a printed graph written by hand: every statement form
+check "printed graph" 0 "$CGSCOPE" graphs $D/fxtext/forms.py --json
+python3 -c "
+import json,sys; d=json.load(open(sys.argv[1]))
+g=d['graphs'][0]; assert g['nodes'] == 15 and g['error'] is None and g['stage'] == 'dynamo', g
+" "$out" || fail "forms.py: $(cat $out | head -c 300)"
+check "printed graph as JSON" 0 "$CGSCOPE" graphs $D/fxtext/forms.py --write "$T"
+python3 - "$T/graph.dynamo.json" <<'PY' || fail "forms.py's nodes"
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = {x["name"]: x for x in d["nodes"]}
+assert [x["name"] for x in d["nodes"]][:3] == ["s0", "l_x_", "l_w_"], d["nodes"][:3]
+assert n["l_x_"]["op"] == "placeholder" and n["l_x_"]["target"] == "L_x_"
+assert n["s0"]["val"] == {"symint": "s0"}, n["s0"]
+assert n["l_w_"]["val"] == {"dtype": "float16", "shape": [8, 8], "stride": [1, 8], "device": "cuda:0"}
+assert n["to"]["op"] == "call_method" and n["to"]["target"] == "to"
+assert n["to"]["args"] == [{"node": "l_x_"}, {"dtype": "float16"}], n["to"]
+assert n["to"]["stack_trace"] == 'File "/home/u/model.py", line 12, in forward\n    y = x.to(torch.float16) @ w'
+assert n["y"]["target"] == "operator.matmul"
+assert n["y_1"]["target"] == "operator.iadd" and n["y_1"]["args"] == [{"node": "y"}, 1], n["y_1"]
+assert n["y_1"]["stack_trace"].endswith("y += 1")
+assert "stack_trace" not in n["wrap"], n["wrap"]
+assert n["wrap_body_0"]["op"] == "get_attr" and n["wrap_body_0"]["target"] == "wrap_body_0"
+assert n["wrap"]["target"] == "higher_order.wrap"
+assert n["getitem"]["target"] == "operator.getitem" and n["getitem"]["args"] == [{"node": "wrap"}, 0]
+assert n["neg"]["target"] == "operator.neg"
+assert n["size"]["op"] == "call_method" and n["size"]["args"] == [{"node": "l_x_"}, 0]
+assert n["cl"]["kwargs"] == {"memory_format": {"memory_format": "contiguous_format"},
+                             "device": {"device": "cuda:0"}}, n["cl"]
+assert n["sl"]["args"][1] == [{"slice": [None, None, None]}, {"slice": [None, 4, None]}], n["sl"]
+assert n["pick"]["args"][1] == {"list": [1, 0]}, n["pick"]
+assert n["output"]["args"] == [[{"node": k} for k in ("y_1", "neg", "sl", "pick", "size")]]
+assert list(d["subgraphs"]) == ["wrap_body_0"] and len(d["subgraphs"]["wrap_body_0"]["nodes"]) == 3
+PY
+check "shapes of a printed graph" 0 "$CGSCOPE" shapes --reinfer $D/fxtext/forms.py
+
+# refs: every command takes one; a bare log takes the stage the command works on, and says so
+L=$T/resnet.log
+xz -dc $D/tracegraphs/cnn_infer/trace/*.xz >"$L"
+check "list a log" 0 "$CGSCOPE" graphs "$L"
+has "a dynamo graph's ref" "$out" "$L#0/0:dynamo"
+has "the post-grad graph's ref" "$out" "$L#0/0:post_grad"
+check "info on a ref" 0 "$CGSCOPE" info "$L#0/0:dynamo"
+has "its compile id and stage" "$out" "0/0 dynamo"
+check "split on a bare log" 0 "$CGSCOPE" split "$L" --split-ops torch.conv2d
+has "the note" "$err" "holds 3 graphs (1 dynamo); this is $L#0/0:dynamo"
+check "layout on a bare log" 0 "$CGSCOPE" layout "$L"
+has "the post-grad graph" "$err" "this is $L#0/0:post_grad"
+check "dot on a ref" 0 "$CGSCOPE" dot "$L#0/0:dynamo" -o "$T/g.svg"
+check "a ref to no graph" 2 "$CGSCOPE" info "$L#9/9:dynamo"
+has "names what there is" "$err" "no graph '9/9:dynamo' in it (it holds 3: 0/0:dynamo"
+
+# a printed graph that is wrong: the place and what was expected; exit 2, nothing written
+printf 'class GraphModule(torch.nn.Module):\n    def forward(self, x: "f32[2][1]cpu"):\n        y = x +\n        return (y,)\n' >"$T/bad.py"
+check "a statement cut short" 2 "$CGSCOPE" info "$T/bad.py"
+has "file:line:col" "$err" "bad.py:3:"
+has "what was expected" "$err" "expected a value"
+printf 'class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = torch.relu(z)\n        return (y,)\n' >"$T/unknown.py"
+check "a name no node has" 0 "$CGSCOPE" info "$T/unknown.py"
+check "no graph in a log" 2 "$CGSCOPE" graphs samples/graph_break.torch_trace.log
+has "says why" "$err" "no graph in it"
+check "--write into no folder" 2 "$CGSCOPE" graphs "$L" --write "$T/nope"
+
+# the recorded logs: the graphs the bridge dumped of the same compiles, node for node
+python3 tests/trace-graphs.py "$CGSCOPE" $D/tracegraphs >"$T/cmp" 2>&1 || {
+    fail "trace graphs against the bridge's"; tail -20 "$T/cmp"; }
+tail -1 "$T/cmp"
+finish
