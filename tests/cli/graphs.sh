@@ -41,6 +41,16 @@ assert list(d["subgraphs"]) == ["wrap_body_0"] and len(d["subgraphs"]["wrap_body
 PY
 check "shapes of a printed graph" 0 "$CGSCOPE" shapes --reinfer $D/fxtext/forms.py
 
+# the shipped declarations of vLLM's ops (ops/vllm.ops, after their fake implementations):
+# unified_attention is like its query, all_reduce like its tensor, _C.rms_norm returns None
+check "vLLM ops" 0 "$CGSCOPE" shapes --reinfer --all --json $D/fxtext/vllm_ops.py
+python3 -c "
+import json,sys; d={n['name']: n for n in json.load(open(sys.argv[1]))['nodes']}
+assert all(n['status'] == 'ok' for n in d.values()), [(k, n['status']) for k, n in d.items()]
+assert d['attn']['val']['shape'] == [8, 4, 64] and d['attn']['val']['dtype'] == 'bfloat16'
+assert d['ar']['val']['shape'] == [8, 256] and d['rms_norm']['val'] is None
+" "$out" || fail "vLLM ops inferred"
+
 # refs: every command takes one; a bare log takes the stage the command works on, and says so
 L=$T/resnet.log
 xz -dc $D/tracegraphs/cnn_infer/trace/*.xz >"$L"
