@@ -30,6 +30,7 @@
 #define PRIMS_FLOOR 99.5
 #define DYNAMIC_FLOOR 96.5
 #define EXPORT_FLOOR 97.0
+#define SYMBOLIC_FLOOR 97.5
 
 struct family {
     const char *rule;
@@ -161,19 +162,25 @@ static void report(const char *what, struct tally *t)
 }
 
 /* strict: also no case claimed ok with another shape, dtype or strides than torch's */
-static void check(const char *file, const char *what, double floor, bool strict)
+static void check_n(const char *file, const char *what, double floor, bool strict,
+                    unsigned min_cases)
 {
     struct tally *t = calloc(1, sizeof(*t));
 
     assert_non_null(t);
     run_file(t, file);
     report(what, t);
-    assert_true(t->cases > 500);
+    assert_true(t->cases >= min_cases);
     assert_true(100.0 * t->exact / t->cases >= floor);
     assert_int_equal(t->blocked_errors, 0);
     if (strict)
         assert_int_equal(t->wrong_ok, 0);
     free(t);
+}
+
+static void check(const char *file, const char *what, double floor, bool strict)
+{
+    check_n(file, what, floor, strict, 500);
 }
 
 static void test_aten_level(void **state)
@@ -193,6 +200,20 @@ static void test_prims_level(void **state)
 {
     (void)state;
     check("prims.txt", "prims", PRIMS_FLOOR, true);
+}
+
+/* prims and Inductor prims outside the OpInfo samples (tests/gpu/prims_extra.py): each exact */
+static void test_prims_extra(void **state)
+{
+    (void)state;
+    check_n("prims-extra.txt", "prims-extra", 100.0, true, 9);
+}
+
+/* make_fx(tracing_mode="symbolic"): every input size a symbol (issue 27) */
+static void test_symbolic_level(void **state)
+{
+    (void)state;
+    check("symbolic.txt", "symbolic", SYMBOLIC_FLOOR, false);
 }
 
 /* torch.compile(dynamic=True): size symbols, SymFloats (issue 27) */
@@ -215,6 +236,8 @@ int main(void)
         cmocka_unit_test(test_aten_level),
         cmocka_unit_test(test_torch_level),
         cmocka_unit_test(test_prims_level),
+        cmocka_unit_test(test_prims_extra),
+        cmocka_unit_test(test_symbolic_level),
         cmocka_unit_test(test_dynamic_level),
         cmocka_unit_test(test_export_level),
     };

@@ -11002,6 +11002,8 @@ OP(TORCH_SYM_CONSTRAIN_RANGE, "torch.sym_constrain_range", novalue,
    "size, *, min=None, max=None", CGS_OPF_NOVALUE)
 OP(TORCH_SYM_CONSTRAIN_RANGE_FOR_SIZE, "torch.sym_constrain_range_for_size", novalue,
    "size, *, min=None, max=None", CGS_OPF_NOVALUE)
+OP(TORCH_SYM_FLOAT, "torch.sym_float", sym_float,
+   "a", 0)
 OP(TORCH_SYM_MAX, "torch.sym_max", sym_max,
    "a, b", CGS_OPF_SIZE)
 OP(TORCH_SYM_MIN, "torch.sym_min", sym_min,

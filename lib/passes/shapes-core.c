@@ -1462,12 +1462,146 @@ RULE(logic_binary)
 
 /* Scalar arithmetic on SymInts (operator.add on sizes and the like): the registry's ARITH
  * flags say which. */
+/* A scalar as Python's float arithmetic sees it: SymPy's text of it and its value (hint);
+ * *sym when it is symbolic (a SymFloat, or a SymInt promoted: ToFloat(s0)). */
+static bool float_term(struct cgs_shape_ctx *sc, const struct cgs_arg *a, const struct operand *o,
+                       struct cgs_buf *text, double *v, bool *sym)
+{
+    const struct cgs_val *nv = a && a->kind == CGS_ARG_NODE ? node_val(sc, a) : NULL;
+    int64_t iv;
+
+    *sym = false;
+    if (o->scalar == CGS_DTYPE_FLOAT32) {
+        if (nv && nv->kind == CGS_VAL_SYMFLOAT) {
+            if (!nv->u.s.text || !nv->has_hint)
+                return false;
+            cgs_buf_addstr(text, nv->u.s.text);
+            *v = nv->u.s.fhint;
+            *sym = true;
+            return true;
+        }
+        char num[64];
+        snprintf(num, sizeof(num), "%.17g", o->f);
+        cgs_buf_addstr(text, num);
+        if (!strpbrk(num, ".eni"))
+            cgs_buf_addstr(text, ".0");
+        *v = o->f;
+        return true;
+    }
+    if (o->scalar == CGS_DTYPE_INT64 && o->sym) {
+        if (cgs_sym_is_int(o->sym, &iv)) {
+            cgs_buf_addf(text, "%lld.0", (long long)iv);
+            *v = (double)iv;
+            return true;
+        }
+        if (!hint(sc, o->sym, &iv))
+            return false;
+        char *e = cgs_sym_to_string(o->sym);
+        cgs_buf_addf(text, "ToFloat(%s)", e);
+        free(e);
+        *v = (double)iv;
+        *sym = true;
+        return true;
+    }
+    return false;
+}
+
+/* +, -, *, / where a float takes part (or / of two ints, a float in Python): a SymFloat
+ * written as torch prints one (ToFloat(s7) - 1.0, FloatTrueDiv(A, 2.0)) with its value, or a
+ * plain float. */
+static int float_arith(struct cgs_shape_ctx *sc, const struct cgs_node *n, const struct operand *o,
+                       struct cgs_diag *d)
+{
+    unsigned f = sc->op->flags;
+    bool div = n->target && strlen(n->target) >= 7 &&
+               !strcmp(n->target + strlen(n->target) - 7, "truediv");
+    struct cgs_buf ta = CGS_BUF_INIT, tb = CGS_BUF_INIT, r = CGS_BUF_INIT;
+    double va, vb, v;
+    bool sa, sb;
+    int k = 0;
+
+    if (!(f & (CGS_OPF_ARITH_ADD | CGS_OPF_ARITH_SUB | CGS_OPF_ARITH_MUL)) && !div)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "scalar '%s' is not tracked", n->target);
+    if (!float_term(sc, n->n_args > 0 ? &n->args[0] : NULL, &o[0], &ta, &va, &sa) ||
+        !float_term(sc, n->n_args > 1 ? &n->args[1] : NULL, &o[1], &tb, &vb, &sb)) {
+        cgs_buf_release(&ta);
+        cgs_buf_release(&tb);
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "scalar '%s' of these operands is not tracked",
+                            n->target);
+    }
+    if (f & CGS_OPF_ARITH_REFLECTED) {
+        struct cgs_buf t = ta;
+        double tv = va;
+        bool ts = sa;
+        ta = tb, va = vb, sa = sb;
+        tb = t, vb = tv, sb = ts;
+    }
+    if (f & CGS_OPF_ARITH_ADD)
+        v = va + vb, k = 0;
+    else if (f & CGS_OPF_ARITH_SUB)
+        v = va - vb, k = 1;
+    else if (f & CGS_OPF_ARITH_MUL)
+        v = va * vb, k = 2;
+    else
+        v = va / vb, k = 3;
+    if (!sa && !sb) {
+        sc->out = new_val(sc, CGS_VAL_FLOAT);
+        sc->out->u.f = v;
+    } else {
+        if (k == 3)
+            cgs_buf_addf(&r, "FloatTrueDiv(%s, %s)", ta.buf, tb.buf);
+        else
+            cgs_buf_addf(&r, "%s %s %s", ta.buf, k == 0 ? "+" : k == 1 ? "-" : "*", tb.buf);
+        sc->out = new_val(sc, CGS_VAL_SYMFLOAT);
+        sc->out->u.s.text = cgs_arena_strdup(sc->ar, r.buf);
+        sc->out->u.s.fhint = v;
+        sc->out->has_hint = true;
+    }
+    cgs_buf_release(&ta);
+    cgs_buf_release(&tb);
+    cgs_buf_release(&r);
+    return 0;
+}
+
+/* torch.sym_float(x): a SymInt becomes the SymFloat ToFloat(x); a number, a float. */
+RULE(sym_float)
+{
+    struct operand o;
+    struct cgs_buf t = CGS_BUF_INIT;
+    double v;
+    bool sym;
+
+    if (operand_of(sc, Ai(sc, 0), &o) || o.t)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "sym_float: the value is not known");
+    if (!float_term(sc, Ai(sc, 0), &o, &t, &v, &sym)) {
+        cgs_buf_release(&t);
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "sym_float: the value is not known");
+    }
+    (void)n;
+    if (sym) {
+        sc->out = new_val(sc, CGS_VAL_SYMFLOAT);
+        sc->out->u.s.text = cgs_arena_strdup(sc->ar, t.buf);
+        sc->out->u.s.fhint = v;
+        sc->out->has_hint = true;
+    } else {
+        sc->out = new_val(sc, CGS_VAL_FLOAT);
+        sc->out->u.f = v;
+    }
+    cgs_buf_release(&t);
+    return 0;
+}
+
 int scalar_arith(struct cgs_shape_ctx *sc, const struct cgs_node *n, const struct operand *o,
                  uint32_t cnt, struct cgs_diag *d)
 {
     unsigned f = sc->op->flags;
     sym_t a, b, r = NULL;
 
+    if (cnt == 2 && !(f & CGS_OPF_CMP_MASK) &&
+        (o[0].scalar == CGS_DTYPE_FLOAT32 || o[1].scalar == CGS_DTYPE_FLOAT32 ||
+         (n->target && strlen(n->target) >= 7 &&
+          !strcmp(n->target + strlen(n->target) - 7, "truediv"))))
+        return float_arith(sc, n, o, d);
     if (cnt != 2 || o[0].scalar != CGS_DTYPE_INT64 || o[1].scalar != CGS_DTYPE_INT64 || !o[0].sym ||
         !o[1].sym) {
         sc->out = NULL;
