@@ -6,7 +6,8 @@ reads each log with `cgscope graphs --write` and compares every graph the bridge
 the one read from the log, node by node: names and order, op, target, args and kwargs, and the
 value (dtype, shape, strides, device; the storage offset is not printed in a log), and the
 source line (the last frame of the bridge's stack trace). Then split, shapes and layout must
-answer the same on both.
+answer the same on both, and shape inference must give every value torch recorded in the
+bridge's dump (shapes --reinfer --check: real models, dynamic shapes included).
 
 usage: trace-graphs.py CGSCOPE DATA_DIR     exit 1 on a difference
 """
@@ -160,6 +161,12 @@ def main():
                 n_nodes += len(ref["nodes"])
                 checks = [["split"], ["shapes", "--reinfer"]] if ".dynamo." in base else \
                     [["layout"], ["shapes", "--reinfer"]]
+                # and the values torch recorded in the bridge's dump are what cgscope infers
+                pc = subprocess.run([cg, "shapes", "--reinfer", "--check", ref_path],
+                                    capture_output=True, text=True)
+                if pc.returncode:
+                    fail("%s: shapes --reinfer --check: %s" % (tag, pc.stdout.strip()[-300:]))
+                    diffs += 1
                 for cmd in checks:
                     a, b = answers(cg, ref_path, cmd), answers(cg, got_path, cmd)
                     if a != b:
