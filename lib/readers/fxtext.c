@@ -736,6 +736,14 @@ struct gst {
     bool returned;
 };
 
+/* Forget key's value; a key not in the map is not added (the maps borrow their keys: only
+ * the arena's strings go in). */
+static void map_clear(struct cgs_strmap *m, const char *key)
+{
+    if (cgs_strmap_get(m, key))
+        cgs_strmap_set(m, key, NULL);
+}
+
 static const char *text_of(struct fx *F, const char *s, size_t n)
 {
     return cgs_arena_strndup(&F->arena, s, n);
@@ -919,14 +927,17 @@ static cJSON *to_arg(struct fx *F, struct gst *G, const struct ex *e, bool list_
             }
         }
         if (e->a->k == E_NAME && span_is(e->a, "slice") && e->n_items <= 3) {
+            /* slice(stop) is slice(None, stop, None) */
+            const struct ex *parts[3] = {NULL, NULL, NULL};
+            if (e->n_items == 1)
+                parts[1] = e->items[0];
+            else
+                for (size_t i = 0; i < e->n_items; i++)
+                    parts[i] = e->items[i];
             cJSON *arr = cJSON_CreateArray();
             for (size_t i = 0; i < 3; i++)
-                cJSON_AddItemToArray(arr, i < e->n_items ? to_arg(F, G, e->items[i], false)
-                                                         : cJSON_CreateNull());
-            if (e->n_items == 1) { /* slice(stop) */
-                cJSON *stop = cJSON_DetachItemFromArray(arr, 0);
-                cJSON_InsertItemInArray(arr, 1, stop);
-            }
+                cJSON_AddItemToArray(arr, parts[i] ? to_arg(F, G, parts[i], false)
+                                                   : cJSON_CreateNull());
             o = cJSON_CreateObject();
             cJSON_AddItemToObject(o, "slice", arr);
             return o;
@@ -1361,8 +1372,8 @@ static int statement(struct fx *F, struct gst *G, const struct line *L, const ch
                     flattened = flattened || (arg0->items[q]->k == E_NAME &&
                                               span_is(arg0->items[q], nm));
                 if (flattened) {
-                    cgs_strmap_set(G->names, nm, NULL);
-                    cgs_strmap_set(G->params, nm, NULL);
+                    map_clear(G->names, nm);
+                    map_clear(G->params, nm);
                     cJSON_DeleteItemFromArray(G->nodes, k);
                     first = k;
                 }
@@ -1439,8 +1450,8 @@ static int statement(struct fx *F, struct gst *G, const struct line *L, const ch
         cJSON *ph = cgs_strmap_get(G->params, pn);
         if (ph && !cgs_strmap_get(G->names, name)) {
             cJSON_ReplaceItemInObjectCaseSensitive(ph, "name", cJSON_CreateString(name));
-            cgs_strmap_set(G->params, pn, NULL);
-            cgs_strmap_set(G->names, pn, NULL); /* the node is called name now */
+            map_clear(G->params, pn);
+            map_clear(G->names, pn); /* the node is called name now */
             cgs_strmap_put(G->names, name, ph);
             cJSON_Delete(val);
             return 0;
