@@ -328,13 +328,13 @@ static int load_decl_dir(struct cgs_opdecls *ds, const char *dir)
     while ((e = readdir(dp)) && n < 256) {
         size_t len = strlen(e->d_name);
         if (len > 4 && !strcmp(e->d_name + len - 4, ".ops") && e->d_name[0] != '.')
-            names[n++] = strdup(e->d_name);
+            names[n++] = cgs_xstrdup(e->d_name); /* out of memory: the message, exit 2 */
     }
     closedir(dp);
     qsort(names, n, sizeof(*names), by_name);
     for (size_t i = 0; i < n; i++) {
         char path[PATH_MAX];
-        if (!rc && names[i]) {
+        if (!rc) {
             snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
             rc = load_decl_file(ds, path);
         }

@@ -7,8 +7,10 @@ here=$(dirname "$0")
 g="$here/../data/custom-op.dynamo.json"
 tmp=$T
 
-# without a declaration the op is a root cause, reported with its name
-"$CGSCOPE" shapes --reinfer --json "$g" >"$tmp/out" 2>/dev/null
+# without a declaration the op is a root cause, reported with its name: a copy of the binary
+# with no ops/ folder beside it (nor above) has none (ops/transformers.ops ships this one)
+mkdir -p "$tmp/bare/bin" && cp "$CGSCOPE" "$tmp/bare/bin/cgscope"
+"$tmp/bare/bin/cgscope" shapes --reinfer --json "$g" >"$tmp/out" 2>/dev/null
 python3 - "$tmp/out" <<'PY' || fail "undeclared op"
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -18,6 +20,8 @@ assert rc[0]["status"] == "unknown_op", rc
 PY
 
 grep -q "declare it with --ops" "$tmp/out" || fail "no hint to declare an unknown op"
+# the shipped declaration (ops/transformers.ops, after transformers' fake implementation)
+"$CGSCOPE" shapes --reinfer --check "$g" >"$tmp/out" 2>&1 || fail "the shipped declaration: $(tail -1 $tmp/out)"
 
 # a mistyped target gets a "did you mean" from the registry
 python3 -c '
