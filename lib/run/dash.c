@@ -557,13 +557,26 @@ static void keep_graph(struct cgs_dash *d, struct cgs_feed *f, const cJSON *o, c
     }
     jint(o, "attempt", &attempt, NULL);
     /* a later attempt of the same compile replaces the graph; the same attempt logging a
-     * second post-grad graph is the backward's (Inductor compiles it after the forward) */
+     * second post-grad graph is the backward's (Inductor compiles it after the forward); a
+     * Dynamo graph of a compile id seen before, at no later attempt, is the id reused (the
+     * log holds several runs: torch._dynamo.reset() numbers compiles anew): a new occurrence,
+     * which the compile's other stages then join */
     bool second = false;
+    int occ = 1;
+    for (uint32_t i = d->n_graphs; i-- > 0;)
+        if (d->graphs[i].rank == f->rank && !strcmp(d->graphs[i].compile_id, cid) &&
+            d->graphs[i].source == source_of(d, f)) {
+            occ = d->graphs[i].occurrence;
+            break;
+        }
     for (uint32_t i = d->n_graphs; i-- > 0 && !g;)
         if (d->graphs[i].rank == f->rank && d->graphs[i].stage == stage &&
-            !strcmp(d->graphs[i].compile_id, cid) && d->graphs[i].source == source_of(d, f)) {
+            !strcmp(d->graphs[i].compile_id, cid) && d->graphs[i].source == source_of(d, f) &&
+            d->graphs[i].occurrence == occ) {
             if (attempt > d->graphs[i].attempt)
                 g = &d->graphs[i];
+            else if (!strcmp(stage, "dynamo"))
+                occ++; /* the id again: a new occurrence */
             else if (!strcmp(stage, "post_grad") && !d->graphs[i].backward)
                 second = true;
             else
@@ -579,6 +592,7 @@ static void keep_graph(struct cgs_dash *d, struct cgs_feed *f, const cJSON *o, c
         g->rank = f->rank;
         g->source = source_of(d, f);
         g->backward = second;
+        g->occurrence = occ;
     } else if (attempt < g->attempt) {
         return;
     }

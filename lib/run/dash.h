@@ -89,6 +89,8 @@ struct cgs_dash_graph {
     char *compile_id; /* "0/0", "!0/1/0" */
     int attempt;      /* the record's attempt; of several, the last is kept */
     bool backward;    /* a post_grad graph after the compile's forward one: the backward's */
+    int occurrence;   /* 1, or 2, 3, ... when the log holds the compile id again (a
+                         torch._dynamo.reset() numbers compiles from 0/0 anew) */
     int rank;
     const char *stage; /* "dynamo", "post_grad", "aot_forward", "aot_backward",
                           "aot_inference", "aot_joint" (static strings) */

@@ -127,7 +127,7 @@ bool cgs_graphs_is_source(const char *path)
 }
 
 static char *make_ref(const char *source, int rank, bool with_rank, const char *cid,
-                      const char *stage, bool backward)
+                      const char *stage, bool backward, int occurrence)
 {
     struct cgs_buf b = CGS_BUF_INIT;
     cgs_buf_addstr(&b, source);
@@ -136,6 +136,8 @@ static char *make_ref(const char *source, int rank, bool with_rank, const char *
         if (with_rank && rank >= 0)
             cgs_buf_addf(&b, "r%d:", rank);
         cgs_buf_addf(&b, "%s:%s%s", cid, stage, backward ? ":backward" : "");
+        if (occurrence > 1)
+            cgs_buf_addf(&b, "@%d", occurrence);
     }
     return cgs_buf_detach(&b);
 }
@@ -249,10 +251,11 @@ int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t
             it->rank = g->rank;
             it->attempt = g->attempt;
             it->backward = g->backward;
+            it->occurrence = g->occurrence;
             it->line = g->line;
             it->text = g->text;
             it->ref = make_ref(it->source, g->rank, several_ranks, g->compile_id, g->stage,
-                               g->backward);
+                               g->backward, g->occurrence);
         }
         gs->bad_lines = gs->dash.bad_lines;
         snprintf(gs->first_bad, sizeof(gs->first_bad), "%s", gs->dash.first_bad);
@@ -401,10 +404,13 @@ void cgs_graphs_file_name(const struct cgs_graphs *gs, uint32_t i, char *out, si
                                       !strcmp(gs->items[q].stage, "aot_inference"));
         part = it->backward ? ".backward" : inference ? ".inference" : ".forward";
     }
+    char occ[24] = "";
+    if (it->occurrence > 1) /* the compile id used again in the log */
+        snprintf(occ, sizeof(occ), ".%d", it->occurrence);
     if (it->rank >= 0)
-        snprintf(out, n, "rank%d.%s.%s%s.json", it->rank, id, it->stage, part);
+        snprintf(out, n, "rank%d.%s.%s%s%s.json", it->rank, id, it->stage, part, occ);
     else
-        snprintf(out, n, "%s.%s%s.json", id, it->stage, part);
+        snprintf(out, n, "%s.%s%s%s.json", id, it->stage, part, occ);
 }
 
 static enum cgs_stage stage_of(const char *s)
@@ -443,6 +449,9 @@ static bool matches(const struct cgs_graphs_item *it, const char *sel, bool *exa
     if (colon) {
         *exact_stage = true;
         snprintf(stage, sizeof(stage), "%s%s", it->stage, it->backward ? ":backward" : "");
+        if (it->occurrence > 1)
+            snprintf(stage + strlen(stage), sizeof(stage) - strlen(stage), "@%d",
+                     it->occurrence);
         return !strcmp(stage, colon + 1);
     }
     return true;

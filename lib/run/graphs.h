@@ -29,6 +29,7 @@ struct cgs_graphs_item {
     int rank;         /* -1 when the source has none */
     int attempt;
     bool backward;    /* post_grad: the backward's graph (ref STAGE post_grad:backward) */
+    int occurrence;   /* the compile id's 2nd, 3rd, ... use in the log: ref STAGE@N */
     uint64_t line;    /* the record's line (1 for a file that is one graph) */
     const char *text; /* the printed graph (borrowed from the reader's model) */
     char *owned_text; /* or owned, for a file read whole */

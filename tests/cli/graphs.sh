@@ -67,6 +67,17 @@ check "dot on a ref" 0 "$CGSCOPE" dot "$L#0/0:dynamo" -o "$T/g.svg"
 check "a ref to no graph" 2 "$CGSCOPE" info "$L#9/9:dynamo"
 has "names what there is" "$err" "no graph '9/9:dynamo' in it (it holds 3: 0/0:dynamo"
 
+# a log holding the same compile ids twice (two runs, or torch._dynamo.reset() between them,
+# as tlparse's cache_hit_miss.log does): each graph kept, the second ones @2; an inference
+# compile's post-grad graph is never taken for a backward
+xz -dc samples/two_graphs.torch_trace.log.xz >"$T/one.log"
+cat "$T/one.log" "$T/one.log" >"$T/twice.log"
+check "a compile id used again" 0 "$CGSCOPE" graphs "$T/twice.log"
+has "12 graphs" "$out" "12 graphs"
+has "the second occurrence" "$out" "$T/twice.log#1/0:post_grad@2"
+hasnt "no backward" "$out" ":backward"
+check "a ref to it" 0 "$CGSCOPE" info "$T/twice.log#0/0:dynamo@2"
+
 # a printed graph that is wrong: the place and what was expected; exit 2, nothing written
 printf 'class GraphModule(torch.nn.Module):\n    def forward(self, x: "f32[2][1]cpu"):\n        y = x +\n        return (y,)\n' >"$T/bad.py"
 check "a statement cut short" 2 "$CGSCOPE" info "$T/bad.py"
