@@ -35,7 +35,8 @@ static void print_usage(FILE *f)
                "commands:\n");
     for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(f, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
-    fprintf(f, "\nGRAPH is a graph JSON (see docs/graph-json.md) or a torch.export .pt2 archive.\n"
+    fprintf(f, "\nGRAPH is a graph JSON (see docs/graph-json.md), a torch.export .pt2 archive, or a\n"
+               "TORCH_TRACE log or a ref to one of its graphs (cgscope graphs LOG lists them).\n"
                "Exit status: 0 success, 1 a check failed, 2 bad input or usage.\n"
                "'cgscope help COMMAND' or 'cgscope COMMAND --help' describe a command.\n");
 }
