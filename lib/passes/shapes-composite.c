@@ -1708,8 +1708,10 @@ RULE(adaptive_max_pool1d)
     if (t->ndim != 2 && t->ndim != 3)
         return cgs_diag_set(d, CGS_E_INVAL, "adaptive_max_pool1d of a %u-dim tensor", t->ndim);
     if (os && os->kind == CGS_ARG_LIST) {
-        if (ints_of(sc, os, &out, &cnt) || cnt != 1)
+        sym_t outs[NDIM_MAX]; /* ints_of fills up to the list's length */
+        if (os->n > NDIM_MAX || ints_of(sc, os, outs, &cnt) || cnt != 1)
             return cgs_diag_set(d, CGS_E_UNKNOWN, "adaptive_max_pool1d: output_size not known");
+        out = outs[0];
     } else if (int_of(sc, os, &out)) {
         return cgs_diag_set(d, CGS_E_UNKNOWN, "adaptive_max_pool1d: output_size not known");
     }
