@@ -167,15 +167,9 @@ static bool sympy_ge1(sym_t a)
         return true;
     case CGS_SYM_POW:
         return sympy_ge1(a->op[0]);
-    case CGS_SYM_MUL:
-        if (a->v < 1)
-            return false;
-        for (uint32_t i = 0; i < a->n; i++)
-            if (!sympy_ge1(a->op[i]))
-                return false;
-        return true;
-    case CGS_SYM_ADD:
-        if (a->v < 0)
+    case CGS_SYM_MUL: /* v: the coefficient, at least 1 */
+    case CGS_SYM_ADD: /* v: the constant, at least 0 */
+        if (a->v < (a->kind == CGS_SYM_MUL ? 1 : 0))
             return false;
         for (uint32_t i = 0; i < a->n; i++)
             if (!sympy_ge1(a->op[i]))

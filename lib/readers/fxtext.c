@@ -1090,32 +1090,52 @@ static cJSON *node_from(struct fx *F, struct gst *G, struct cur *c, const char *
     }
 }
 
+/* Python text seen one character at a time: whether it is inside a string literal, and how
+ * deep in brackets. lex_code takes s[*i] (a string's escape: the next one too) and says whether
+ * it is code, outside strings and no quote; depth already counts it when it is a bracket. */
+struct lex {
+    int depth;
+    char q;
+};
+
+static bool lex_code(struct lex *x, const char *s, size_t *i)
+{
+    char ch = s[*i];
+    if (x->q) {
+        if (ch == '\\')
+            (*i)++;
+        else if (ch == x->q)
+            x->q = 0;
+        return false;
+    }
+    if (ch == '\'' || ch == '"') {
+        x->q = ch;
+        return false;
+    }
+    if (ch == '(' || ch == '[' || ch == '{')
+        x->depth++;
+    else if (ch == ')' || ch == ']' || ch == '}')
+        x->depth--;
+    return true;
+}
+
 /* Split a logical line at the ';' that are outside strings and brackets. */
 static size_t segments(const char *s, size_t n, size_t *starts, size_t *lens, size_t max)
 {
     size_t k = 0, start = 0;
-    int depth = 0;
-    char q = 0;
+    struct lex x = {0, 0};
     for (size_t i = 0; i <= n; i++) {
-        char ch = i < n ? s[i] : ';';
-        if (q) {
-            if (ch == '\\')
-                i++;
-            else if (ch == q)
-                q = 0;
-            continue;
+        char ch = ';'; /* the end ends the last segment */
+        if (i < n) {
+            if (!lex_code(&x, s, &i))
+                continue;
+            ch = s[i];
         }
-        if (ch == '\'' || ch == '"')
-            q = ch;
-        else if (ch == '(' || ch == '[' || ch == '{')
-            depth++;
-        else if (ch == ')' || ch == ']' || ch == '}')
-            depth--;
-        else if (ch == '#' && depth == 0) {
+        if (ch == '#' && x.depth == 0) {
             n = i; /* a trailing comment */
             ch = ';';
         }
-        if (ch == ';' && depth <= 0) {
+        if (ch == ';' && x.depth <= 0) {
             if (k < max) {
                 starts[k] = start;
                 lens[k] = i - start;
@@ -1133,25 +1153,12 @@ static size_t segments(const char *s, size_t n, size_t *starts, size_t *lens, si
  * *aug set to the operator's length for an augmented one (+=, //=, ...). */
 static long assign_at(const char *s, size_t n, size_t *aug)
 {
-    int depth = 0;
-    char q = 0;
+    struct lex x = {0, 0};
     *aug = 0;
     for (size_t i = 0; i < n; i++) {
-        char ch = s[i];
-        if (q) {
-            if (ch == '\\')
-                i++;
-            else if (ch == q)
-                q = 0;
+        if (!lex_code(&x, s, &i))
             continue;
-        }
-        if (ch == '\'' || ch == '"')
-            q = ch;
-        else if (ch == '(' || ch == '[' || ch == '{')
-            depth++;
-        else if (ch == ')' || ch == ']' || ch == '}')
-            depth--;
-        else if (ch == '=' && depth == 0) {
+        if (s[i] == '=' && x.depth == 0) {
             if (i + 1 < n && s[i + 1] == '=') {
                 i++;
                 continue;
@@ -1553,37 +1560,21 @@ static int signature(struct fx *F, struct gst *G, const struct line *L, const ch
 /* Join the lines of a statement whose brackets are still open (the signature, a long call). */
 static size_t logical(struct fx *F, size_t i, size_t end, struct cgs_buf *out, bool strip_comments)
 {
-    int depth = 0;
-    char q = 0;
+    struct lex x = {0, 0};
     cgs_buf_reset(out);
     for (;;) {
         const struct line *L = &F->lines[i];
         size_t n = L->n;
-        for (size_t k = 0; k < L->n; k++) {
-            char ch = L->s[k];
-            if (q) {
-                if (ch == '\\')
-                    k++;
-                else if (ch == q)
-                    q = 0;
-                continue;
-            }
-            if (ch == '\'' || ch == '"')
-                q = ch;
-            else if (ch == '(' || ch == '[' || ch == '{')
-                depth++;
-            else if (ch == ')' || ch == ']' || ch == '}')
-                depth--;
-            else if (ch == '#' && strip_comments) {
+        for (size_t k = 0; k < L->n; k++)
+            if (lex_code(&x, L->s, &k) && L->s[k] == '#' && strip_comments) {
                 n = k;
                 break;
             }
-        }
         if (out->len)
             cgs_buf_addch(out, ' ');
         cgs_buf_add(out, L->s, n);
-        q = 0;
-        if (depth <= 0 || i + 1 >= end || out->len > CGS_FXTEXT_MAX_STMT)
+        x.q = 0; /* a string does not go on past its line */
+        if (x.depth <= 0 || i + 1 >= end || out->len > CGS_FXTEXT_MAX_STMT)
             return i;
         i++;
     }
