@@ -9,6 +9,7 @@
 #include <lzma.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "lib/base/diag.h"
 #include "lib/base/dynlib.h"
@@ -17,7 +18,8 @@
 #define CGS_LZMA_SYMBOLS(X) X(lzma_stream_decoder) X(lzma_code) X(lzma_end)
 #define CGS_ZSTD_SYMBOLS(X)                                                                        \
     X(ZSTD_createDStream) X(ZSTD_freeDStream) X(ZSTD_initDStream) X(ZSTD_decompressStream)        \
-    X(ZSTD_isError) X(ZSTD_getErrorName) X(ZSTD_DStreamOutSize)
+    X(ZSTD_isError) X(ZSTD_getErrorName) X(ZSTD_DStreamOutSize) X(ZSTD_DCtx_setParameter)    \
+    X(ZSTD_getErrorCode)
 
 CGS_DYNLIB_DECLARE(cgs_z_api, cgs_z_api, CGS_Z_SYMBOLS, cgs_z_load)
 CGS_DYNLIB_DECLARE(cgs_lzma_api, cgs_lzma_api, CGS_LZMA_SYMBOLS, cgs_lzma_load)
@@ -38,6 +40,8 @@ CGS_DYNLIB_DECLARE(cgs_zstd_api, cgs_zstd_api, CGS_ZSTD_SYMBOLS, cgs_zstd_load)
 #define ZSTD_isError (*cgs_zstd_api.ZSTD_isError)
 #define ZSTD_getErrorName (*cgs_zstd_api.ZSTD_getErrorName)
 #define ZSTD_DStreamOutSize (*cgs_zstd_api.ZSTD_DStreamOutSize)
+#define ZSTD_DCtx_setParameter (*cgs_zstd_api.ZSTD_DCtx_setParameter)
+#define ZSTD_getErrorCode (*cgs_zstd_api.ZSTD_getErrorCode)
 #endif
 
 #endif

@@ -15,11 +15,12 @@ static const char *kind_name(enum cgs_input_kind k)
 }
 
 int cgs_unpack_init(struct cgs_unpack *u, enum cgs_input_kind kind, uint64_t max_out,
-                    struct cgs_diag *d)
+                    uint64_t max_mem, struct cgs_diag *d)
 {
     memset(u, 0, sizeof(*u));
     u->kind = kind;
     u->max_out = max_out;
+    u->max_mem = max_mem ? max_mem : CGS_UNPACK_MAX_MEM;
     switch (kind) {
     case CGS_IN_GZIP: {
         z_stream *s;
@@ -40,7 +41,7 @@ int cgs_unpack_init(struct cgs_unpack *u, enum cgs_input_kind kind, uint64_t max
             return -1;
         s = cgs_xmalloc(sizeof(*s));
         *s = init;
-        if (lzma_stream_decoder(s, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK) {
+        if (lzma_stream_decoder(s, u->max_mem, LZMA_CONCATENATED) != LZMA_OK) {
             free(s);
             return cgs_diag_set(d, CGS_E_NOMEM, "cannot start an xz stream"), -1;
         }
@@ -52,8 +53,12 @@ int cgs_unpack_init(struct cgs_unpack *u, enum cgs_input_kind kind, uint64_t max
         ZSTD_DStream *s;
         if (cgs_zstd_load(d))
             return -1;
+        int log = 10; /* the largest window that fits (zstd's smallest is 1 KiB) */
+        while (log < 31 && ((uint64_t)1 << (log + 1)) <= u->max_mem)
+            log++;
         s = ZSTD_createDStream();
-        if (!s || ZSTD_isError(ZSTD_initDStream(s))) {
+        if (!s || ZSTD_isError(ZSTD_initDStream(s)) ||
+            ZSTD_isError(ZSTD_DCtx_setParameter(s, ZSTD_d_windowLogMax, log))) {
             if (s)
                 ZSTD_freeDStream(s);
             return cgs_diag_set(d, CGS_E_NOMEM, "cannot start a zstd stream"), -1;
@@ -143,6 +148,11 @@ static int code_xz(struct cgs_unpack *u, const unsigned char *in, size_t n, lzma
         }
         if (rc == LZMA_BUF_ERROR && act == LZMA_FINISH)
             break; /* cut short: finish says so */
+        if (rc == LZMA_MEMLIMIT_ERROR)
+            return cgs_diag_set(d, CGS_E_LIMIT, "the xz data needs more than %llu MiB of memory "
+                                "to unpack (its dictionary); unpack it with xz -d, or "
+                                "recompress with a level up to -9",
+                                (unsigned long long)(u->max_mem >> 20)), -1;
         if (rc != LZMA_OK)
             return cgs_diag_set(d, CGS_E_PARSE, "corrupt xz data after %llu bytes (liblzma "
                                 "error %d)", (unsigned long long)(u->in + (n - s->avail_in)),
@@ -161,6 +171,10 @@ static int feed_zstd(struct cgs_unpack *u, const void *in, size_t n, cgs_unpack_
     for (;;) {
         ZSTD_outBuffer ob = {buf, OUT_CHUNK, 0};
         size_t rc = ZSTD_decompressStream(u->stream, &ob, &ib);
+        if (ZSTD_isError(rc) && ZSTD_getErrorCode(rc) == ZSTD_error_frameParameter_windowTooLarge)
+            return cgs_diag_set(d, CGS_E_LIMIT, "the zstd data needs a window of more than %llu "
+                                "MiB to unpack; unpack it with zstd -d --memory=...",
+                                (unsigned long long)(u->max_mem >> 20)), -1;
         if (ZSTD_isError(rc))
             return cgs_diag_set(d, CGS_E_PARSE, "corrupt zstd data after %llu bytes: %s",
                                 (unsigned long long)(u->in + ib.pos), ZSTD_getErrorName(rc)), -1;

@@ -24,11 +24,19 @@ struct cgs_unpack {
     bool at_end;              /* the last member/stream/frame is complete */
     uint64_t in, out;         /* bytes taken and given */
     uint64_t max_out;         /* refuse to give more (a decompression bomb) */
+    uint64_t max_mem;         /* the decoder's memory (an xz dictionary, a zstd window) */
 };
 
-/* Open the library for kind and start a stream: 0, or -1 with d saying what is missing. */
+/* What a decoder may hold when init is given 0: enough for `xz -9` (64 MiB dictionary) and
+   `zstd --ultra -22` (128 MiB window), as `zstd -d` allows by default; a few header bytes
+   cannot make cgscope allocate gigabytes. */
+#define CGS_UNPACK_MAX_MEM ((uint64_t)256 << 20)
+
+/* Open the library for kind and start a stream that gives at most max_out bytes and whose
+ * decoder holds at most max_mem bytes (0: CGS_UNPACK_MAX_MEM): 0, or -1 with d saying what is
+ * missing. */
 int cgs_unpack_init(struct cgs_unpack *u, enum cgs_input_kind kind, uint64_t max_out,
-                    struct cgs_diag *d) CGS_WUR;
+                    uint64_t max_mem, struct cgs_diag *d) CGS_WUR;
 
 /* Unpack n bytes, giving what they decode to sink: 0, or -1 with d filled (corrupt data,
  * or more than max_out bytes). */

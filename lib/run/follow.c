@@ -169,7 +169,7 @@ static void take(struct cgs_follow *f, struct cgs_follow_file *x, const char *bu
         x->sniffed = cgs_sniff(buf, n < CGS_SNIFF_HEAD ? n : CGS_SNIFF_HEAD, x->path);
         if (cgs_input_kind_compressed(x->sniffed)) {
             struct cgs_diag d = CGS_DIAG_INIT;
-            if (cgs_unpack_init(&x->unpack, x->sniffed, UNPACK_MAX, &d)) {
+            if (cgs_unpack_init(&x->unpack, x->sniffed, UNPACK_MAX, 0, &d)) {
                 snprintf(x->error, sizeof(x->error), "%s", d.msg);
                 return;
             }

@@ -90,7 +90,7 @@ static bool compressed_log(const char *path)
     enum cgs_input_kind k = cgs_sniff_path(path);
     if (!f)
         return false;
-    if (cgs_unpack_init(&u, k, (uint64_t)CGS_SNIFF_HEAD * 64, &d)) {
+    if (cgs_unpack_init(&u, k, (uint64_t)CGS_SNIFF_HEAD * 64, 0, &d)) {
         fclose(f);
         return false;
     }

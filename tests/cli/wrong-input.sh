@@ -75,6 +75,22 @@ has "truncated said" "$err" "ends early"
 head -c 40 "$T/cold.log.gz" > "$T/cut2.log.gz"
 check "truncated gzip, nothing readable" 2 "$CGSCOPE" breaks "$T/cut2.log.gz"
 has "truncated gzip said" "$err" "cut2.log.gz: warning: the gzip data ends early"
+# a few header bytes cannot make the reader allocate gigabytes: an xz dictionary of 512 MiB
+# (xz -9 needs 64) or a zstd window of 1 GiB (--long=30 on a pipe) is refused, with what to do
+xz -dc "$T/cold.log.xz" | xz -c --lzma2=dict=512MiB > "$T/bigdict.log.xz"
+check "xz with a 512 MiB dictionary" 2 "$CGSCOPE" breaks "$T/bigdict.log.xz"
+has "dictionary said" "$err" "the xz data needs more than 256 MiB of memory to unpack"
+if command -v zstd >/dev/null 2>&1; then
+    xz -dc "$T/cold.log.xz" | zstd -q --long=30 -c > "$T/bigwin.log.zst"
+    check "zstd with a 1 GiB window" 2 "$CGSCOPE" breaks "$T/bigwin.log.zst"
+    has "window said" "$err" "the zstd data needs a window of more than 256 MiB"
+    xz -dc "$T/cold.log.xz" | zstd -q --ultra -22 -c > "$T/ultra.log.zst"
+    check "zstd --ultra -22 (128 MiB window) is read" 0 "$CGSCOPE" breaks "$T/ultra.log.zst" --json
+    cmp -s "$out" "$T/plain.json" || fail "zstd --ultra -22: differs from the plain log"
+fi
+xz -dc "$T/cold.log.xz" | xz -9e -c > "$T/xz9.log.xz"
+check "xz -9e is read" 0 "$CGSCOPE" breaks "$T/xz9.log.xz" --json
+cmp -s "$out" "$T/plain.json" || fail "xz -9e: differs from the plain log"
 gzip -c samples/resnet18.dynamo.json > "$T/graph.json.gz"
 check "a compressed graph" 2 "$CGSCOPE" breaks "$T/graph.json.gz"
 has "what the archive holds" "$err" "it holds a graph JSON"

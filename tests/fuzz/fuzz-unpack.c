@@ -38,7 +38,7 @@ static uint64_t run(const uint8_t *data, size_t size, enum cgs_input_kind k, siz
     *rc = 0;
     cgs_dash_init(&d);
     cgs_feed_init(&f, "fuzz.log", CGS_SRC_UNKNOWN);
-    if (cgs_unpack_init(&u, k, (uint64_t)4 << 20, &e)) {
+    if (cgs_unpack_init(&u, k, (uint64_t)4 << 20, (uint64_t)8 << 20, &e)) {
         cgs_feed_release(&f);
         cgs_dash_release(&d);
         *rc = -2;
