@@ -428,7 +428,8 @@ void elementwise_strides(struct cgs_shape_ctx *sc, uint32_t nd, const sym_t *sha
         sz[i] = hv(sc, shape[i]);
     for (k = 0; k < nt; k++) {
         all_contig = all_contig && h_contiguous(nd, sz, st[k]);
-        all_cl = all_cl && h_channels_last(nd, sz, st[k]);
+        /* torch.channels_last: 4 dims only (a 5-d tensor is never channels_last here) */
+        all_cl = all_cl && nd == 4 && h_channels_last(nd, sz, st[k]);
     }
     if (all_contig && !all_cl) {
         contiguous_strides(sc, nd, shape, out);
@@ -1231,7 +1232,7 @@ int elementwise(struct cgs_shape_ctx *sc, const struct operand *o, uint32_t n,
             if (o[k].t->ndim == nd && !memcmp(osz, sz, nd * sizeof(*sz)))
                 full = true;
             contig = contig && h_contiguous(o[k].t->ndim, osz, ost);
-            cl = cl && h_channels_last(o[k].t->ndim, osz, ost);
+            cl = cl && o[k].t->ndim == 4 && h_channels_last(o[k].t->ndim, osz, ost);
         }
         if (full && contig) {
             contiguous_strides(sc, nd, t->shape, t->stride);

@@ -577,12 +577,11 @@ RULE(dropout)
     if (!train)
         train = A(sc, "train");
     TRY(need_tensor(sc, "input", &t, d));
-    // without training, dropout returns its input (recorded under FakeTensorMode, strides of
-    // a non-dense input kept: tests/data/shapes.test)
-    if (!bool_of(train, true))
-        return same_as_first(sc, d);
     if (bool_of(A(sc, "inplace"), false))
         return same_as_first(sc, d);
+    // without training, torch's decomposition clones the input (torch.compile and export
+    // record a non-dense input's clone as contiguous, where eager would return the input:
+    // tests/gpu/stride_probe.py); training: native_dropout's empty_like, the same layout
     return copy_like(sc, t, CGS_DTYPE_UNKNOWN, NULL, NULL);
 }
 
@@ -647,8 +646,10 @@ int infer_size(struct cgs_shape_ctx *sc, sym_t numel, sym_t *shape, uint32_t nd,
     return 0;
 }
 
-/* ATen's computeStride: strides of a view of t as shape, or false when not viewable. */
-bool view_strides(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t nd,
+/* ATen's computeStride: strides of a view of t as shape, or false when not viewable. torch's
+ * reshape asks it whether to view or copy (its strides for size-1 dims are not the ones the
+ * view then gets: ref_view_strides gives those). */
+static bool aten_view_strides(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t nd,
                   const sym_t *shape, sym_t *stride)
 {
     int64_t osz[NDIM_MAX], ost[NDIM_MAX], tensor_numel = 1, view_numel = 1;
@@ -692,6 +693,160 @@ bool view_strides(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t
     return view_d == -1;
 }
 
+/* The dims of a tensor while ref_view_strides rebuilds it: sizes and strides, symbolic and
+ * their hints, up to twice the dims a tensor may have (each output dim can split one). */
+struct rv {
+    uint32_t n;
+    sym_t s[2 * NDIM_MAX], st[2 * NDIM_MAX];
+    int64_t hs[2 * NDIM_MAX], hst[2 * NDIM_MAX];
+};
+
+/* dim d of length s[d] becomes (outer, s[d] / outer): strides (st[d] * inner, st[d]) */
+static void rv_split(struct cgs_shape_ctx *sc, struct rv *r, uint32_t d, sym_t outer)
+{
+    sym_t inner = S_div(sc, r->s[d], outer);
+    int64_t ho = hv(sc, outer), hi = ho ? r->hs[d] / ho : 0;
+    uint32_t k;
+
+    for (k = r->n; k > d + 1; k--) {
+        r->s[k] = r->s[k - 1], r->st[k] = r->st[k - 1];
+        r->hs[k] = r->hs[k - 1], r->hst[k] = r->hst[k - 1];
+    }
+    r->n++;
+    r->s[d + 1] = inner, r->hs[d + 1] = hi;
+    r->st[d + 1] = r->st[d], r->hst[d + 1] = r->hst[d];
+    r->s[d] = outer, r->hs[d] = ho;
+    r->st[d] = S_mul(sc, r->st[d], inner), r->hst[d] = hmul(r->hst[d], hi);
+}
+
+/* dims a..b become one, when each neighbouring pair is a size-1 dim or laid out contiguously
+ * (only neighbours are compared: torch's test, weaker than computeStride's); its stride the
+ * smallest among b's and those of the dims not of size 1 */
+static bool rv_collapse(struct cgs_shape_ctx *sc, struct rv *r, uint32_t a, uint32_t b)
+{
+    sym_t len = r->s[b], st = r->st[b];
+    int64_t hlen = r->hs[b], hst = r->hst[b];
+    uint32_t i, k;
+
+    for (i = b; i-- > a;)
+        if (r->hs[i] != 1 && r->hs[i + 1] != 1 && r->hst[i] != hmul(r->hst[i + 1], r->hs[i + 1]))
+            return false;
+    for (i = b; i-- > a;) {
+        if (r->hs[i] != 1 && r->hst[i] < hst)
+            st = r->st[i], hst = r->hst[i];
+        len = S_mul(sc, len, r->s[i]), hlen = hmul(hlen, r->hs[i]);
+    }
+    r->s[a] = len, r->hs[a] = hlen, r->st[a] = st, r->hst[a] = hst;
+    for (k = a + 1; k + (b - a) < r->n; k++) {
+        r->s[k] = r->s[k + b - a], r->st[k] = r->st[k + b - a];
+        r->hs[k] = r->hs[k + b - a], r->hst[k] = r->hst[k + b - a];
+    }
+    r->n -= b - a;
+    return true;
+}
+
+/* torch.compile's graphs record what FakeTensor gives a view: torch's reference reshape
+ * (torch._refs), not computeStride. Output dims are built left to right: a dim of the
+ * wanted length is kept, otherwise input dims are collapsed until the length divides what
+ * they hold, and that is split; a trailing size-1 dim is split off the last dim, trailing
+ * size-1 dims are squeezed. Size-1 dims keep the strides these steps give them. Strides of
+ * the view, or false when a collapse it needs is not a view. Checked on 3,000 random views
+ * and reshapes recorded from torch 2.11 (tests/data/views.txt). */
+static bool ref_view_strides(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t nd,
+                             const sym_t *shape, sym_t *stride)
+{
+    struct rv rr, *r = &rr; /* 4 KiB on the stack */
+    int64_t numel = 1, expect = 1;
+    bool contiguous = true;
+    uint32_t i, idx = 0;
+
+    if (t->ndim == 0) {
+        for (i = 0; i < nd; i++)
+            stride[i] = K(sc, 1);
+        return true;
+    }
+    r->n = t->ndim;
+    hints(sc, t, r->hs, r->hst);
+    for (i = 0; i < t->ndim; i++) {
+        r->s[i] = t->shape[i], r->st[i] = t->stride[i];
+        numel = hmul(numel, r->hs[i]);
+    }
+    if (numel == 0) {
+        contiguous_strides(sc, nd, shape, stride);
+        return true;
+    }
+    if (nd == 0)
+        return true;
+    for (i = t->ndim; i-- > 0 && numel >= 2;) {
+        if (r->hs[i] == 1)
+            continue;
+        if (r->hst[i] != expect)
+            contiguous = false;
+        expect = hmul(expect, r->hs[i]);
+    }
+    if (contiguous && nd == 1 && t->ndim > 1) {
+        stride[0] = K(sc, 1);
+        return true;
+    }
+    if (contiguous && nd == 2 && t->ndim == 1) {
+        stride[0] = shape[1], stride[1] = K(sc, 1);
+        return true;
+    }
+    for (i = 0; i < nd; i++) {
+        int64_t len = hv(sc, shape[i]), acc;
+        uint32_t end;
+
+        if (idx >= r->n) { /* a trailing size-1 dim */
+            if (len != 1)
+                return false;
+            rv_split(sc, r, r->n - 1, r->s[r->n - 1]);
+            idx++;
+            continue;
+        }
+        if (len == r->hs[idx]) {
+            idx++;
+            continue;
+        }
+        if (len <= 0)
+            return false;
+        acc = r->hs[idx], end = idx;
+        while (acc % len) {
+            if (++end >= r->n)
+                return false;
+            acc = hmul(acc, r->hs[end]);
+        }
+        if (end != idx && !rv_collapse(sc, r, idx, end))
+            return false;
+        if (acc != len)
+            rv_split(sc, r, idx, shape[i]);
+        idx++;
+    }
+    for (i = idx; i < r->n; i++)
+        if (r->hs[i] != 1)
+            return false;
+    if (idx != nd)
+        return false;
+    for (i = 0; i < nd; i++)
+        stride[i] = r->st[i];
+    return true;
+}
+
+/* Strides of a view of t as shape (torch.view: as FakeTensor gives them), or false when
+ * torch refuses the view. */
+bool view_strides(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t nd,
+                  const sym_t *shape, sym_t *stride)
+{
+    return ref_view_strides(sc, t, nd, shape, stride);
+}
+
+/* Strides of reshape(t, shape) when it is a view: torch asks computeStride whether it can
+ * view, then views (the reference algorithm's strides); false when it copies. */
+static bool reshape_strides(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, uint32_t nd,
+                            const sym_t *shape, sym_t *stride)
+{
+    return aten_view_strides(sc, t, nd, shape, stride) && ref_view_strides(sc, t, nd, shape, stride);
+}
+
 /* view / reshape to the shape in parameter `name`; reshape copies when it must. */
 int view_to(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, sym_t *shape, uint32_t nd,
             bool can_copy, struct cgs_diag *d)
@@ -704,7 +859,8 @@ int view_to(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, sym_t *shape, 
     o = copy_tensor(sc, sc->out, t, nd);
     for (i = 0; i < nd; i++)
         o->shape[i] = shape[i];
-    if (view_strides(sc, t, nd, o->shape, o->stride))
+    if (can_copy ? reshape_strides(sc, t, nd, o->shape, o->stride)
+                 : view_strides(sc, t, nd, o->shape, o->stride))
         return 0;
     if (!can_copy)
         return cgs_diag_set(d, CGS_E_INVAL,
