@@ -322,11 +322,17 @@ int spatial_param(struct cgs_shape_ctx *sc, const char *name, uint32_t k, int64_
     return 0;
 }
 
-/* Convolution memory format as FakeTensor's conv decides it (cuDNN's suggestion). */
+/* Convolution memory format as FakeTensor's conv decides it (cuDNN's suggestion). torch.export
+ * records a CUDA convolution contiguous whatever the input's layout (Dynamo, eager and a CPU
+ * export follow the input): 8 cases recorded from torch 2.11 by tests/gpu/conv_probe.py, and
+ * timm's coat_lite_tiny in tests/data/models.tar.xz. */
 bool conv_cl(struct cgs_shape_ctx *sc, const struct cgs_tensor *in,
              const struct cgs_tensor *w)
 {
     if (w->ndim != 4 && w->ndim != 5)
+        return false;
+    if (sc->g && sc->g->producer.stage == CGS_STAGE_EXPORT && in->device &&
+        !strncmp(in->device, "cuda", 4))
         return false;
     if (in->dtype == CGS_DTYPE_FLOAT64 || w->dtype == CGS_DTYPE_FLOAT64)
         return false;
@@ -850,6 +856,78 @@ int tensor_list(struct cgs_shape_ctx *sc, const struct cgs_arg *a, struct operan
     return 0;
 }
 
+/* The size of letter c in term `term` of operand t (1 where the term lacks it: torch unsqueezes
+ * every operand to all letters), or -1 when a letter repeats (a diagonal). */
+static int64_t einsum_letter_size(const struct cgs_shape_ctx *sc, const char *term,
+                                  const char *end, const struct cgs_tensor *t, unsigned c)
+{
+    int64_t size = 1;
+    uint32_t k = 0, seen = 0;
+
+    for (const char *p = term; p < end && k < t->ndim; p++) {
+        if (!isalpha((unsigned char)*p))
+            continue;
+        if ((unsigned char)*p == c) {
+            size = hv(sc, t->shape[k]);
+            seen++;
+        }
+        k++;
+    }
+    return seen > 1 ? -1 : size;
+}
+
+/*
+ * The layout of a two-operand einsum with something to contract, as torch's sumproduct_pair
+ * leaves it: one bmm whose result is viewed as [dims of size > 1 in both, dims > 1 in the
+ * left only, contracted dims (1), the rest (> 1 in the right only, or 1 in both)] and permuted
+ * back to the output's order. A size-1 output dim thus has the stride of what follows it
+ * there (maxvit's "B G H I D, B G H J D -> B G H I J" with G of size 1: recorded by torch
+ * 2.11). Left contiguous when nothing is contracted (torch multiplies instead) or a term
+ * repeats a letter.
+ */
+static void einsum_pair_strides(struct cgs_shape_ctx *sc, const char *e, const char *arrow,
+                                const struct operand *o, struct cgs_val *out)
+{
+    const char *comma = strchr(e, ','), *p;
+    struct cgs_tensor *t = &out->u.t;
+    uint32_t cls[NDIM_MAX], phys[NDIM_MAX], k = 0, n = 0, c3;
+    bool contracts = false;
+
+    if (!comma || comma > arrow || (strchr(comma + 1, ',') && strchr(comma + 1, ',') < arrow))
+        return;
+    for (p = e; p < arrow; p++) { /* a contracted letter of size > 1 in both */
+        unsigned c = (unsigned char)*p;
+        int64_t a, b;
+        if (!isalpha(c) || memchr(arrow + 2, (int)c, strlen(arrow + 2)))
+            continue;
+        a = einsum_letter_size(sc, e, comma, o[0].t, c);
+        b = einsum_letter_size(sc, comma + 1, arrow, o[1].t, c);
+        if (a < 0 || b < 0)
+            return;
+        contracts = contracts || (a != 1 && b != 1);
+    }
+    if (!contracts)
+        return;
+    for (p = arrow + 2; *p && k < t->ndim; p++) {
+        unsigned c = (unsigned char)*p;
+        int64_t a, b;
+        if (!isalpha(c))
+            continue;
+        a = einsum_letter_size(sc, e, comma, o[0].t, c);
+        b = einsum_letter_size(sc, comma + 1, arrow, o[1].t, c);
+        if (a < 0 || b < 0)
+            return;
+        cls[k++] = a != 1 && b != 1 ? 0 : a != 1 ? 1 : 2;
+    }
+    if (k != t->ndim)
+        return;
+    for (c3 = 0; c3 < 3; c3++)
+        for (uint32_t i = 0; i < k; i++)
+            if (cls[i] == c3)
+                phys[n++] = i;
+    permuted_strides(sc, k, t->shape, phys, t->stride);
+}
+
 /*
  * einsum(equation, operands): the output's letters (after "->", or the letters used once,
  * in alphabetical order, after the broadcast "..." dims) with their sizes; the dtype of the
@@ -937,6 +1015,8 @@ RULE(einsum)
                 shape[nd++] = size[c];
     }
     out_dense(sc, nd, shape, result_type(o, cnt), device_of(o, cnt), false);
+    if (cnt == 2 && arrow && !strchr(e, '.'))
+        einsum_pair_strides(sc, e, arrow, o, sc->out);
     if (cnt == 1 && arrow && o[0].t->ndim == nd) {
         // one operand whose letters all come out once: a permuted view of it
         const struct cgs_tensor *t = o[0].t;
