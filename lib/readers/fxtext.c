@@ -1699,6 +1699,8 @@ out:
     return err;
 }
 
+static int inline_pieces(cJSON *doc);
+
 cJSON *cgs_fxtext_to_json(const char *text, size_t len, const char *file, uint32_t first_line,
                           const struct cgs_fxtext_opts *o, struct cgs_diag *d)
 {
@@ -1760,6 +1762,13 @@ cJSON *cgs_fxtext_to_json(const char *text, size_t len, const char *file, uint32
         cJSON_AddItemToObject(doc, "subgraphs", F.subgraphs);
     else
         cJSON_Delete(F.subgraphs);
+    if (inline_pieces(doc)) {
+        fail(&F, first_line, 1, CGS_E_NOMEM, "out of memory putting a split graph's pieces "
+             "back together");
+        cJSON_Delete(doc);
+        doc = NULL;
+        goto out;
+    }
     /* the symbols the sizes mention, with what the trace knew of them */
     for (size_t k = 0; k < F.n_syms; k++) {
         const char *nm = F.sym_order[k];
@@ -1773,6 +1782,213 @@ out:
     cgs_arena_release(&F.arena);
     free(F.lines);
     return doc;
+}
+
+
+/* ---- split graphs: vLLM's and MagiCompiler's computation_graph.py ----------------------- */
+
+/* A copy of ARG a with every {"node": NAME} that m maps replaced by what it maps to (a node
+ * reference, or a list for a piece that returns several values); NULL when out of memory. */
+static cJSON *remap_arg(const cJSON *a, const struct cgs_strmap *m)
+{
+    if (cJSON_IsObject(a)) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(a, "node");
+        cJSON *o;
+        if (cJSON_IsString(n) && !a->child->next) {
+            const cJSON *to = cgs_strmap_get(m, n->valuestring);
+            return cJSON_Duplicate(to ? to : a, 1);
+        }
+        if (!(o = cJSON_CreateObject()))
+            return NULL;
+        for (const cJSON *it = a->child; it; it = it->next) {
+            cJSON *c = remap_arg(it, m);
+            if (!c) {
+                cJSON_Delete(o);
+                return NULL;
+            }
+            cJSON_AddItemToObject(o, it->string, c);
+        }
+        return o;
+    }
+    if (cJSON_IsArray(a)) {
+        cJSON *o = cJSON_CreateArray();
+        if (!o)
+            return NULL;
+        for (const cJSON *it = a->child; it; it = it->next) {
+            cJSON *c = remap_arg(it, m);
+            if (!c) {
+                cJSON_Delete(o);
+                return NULL;
+            }
+            cJSON_AddItemToArray(o, c);
+        }
+        return o;
+    }
+    return cJSON_Duplicate(a, 1);
+}
+
+/* node's "args" and "kwargs" remapped in place */
+static bool remap_node(cJSON *node, const struct cgs_strmap *m)
+{
+    static const char *const keys[] = {"args", "kwargs"};
+    for (int k = 0; k < 2; k++) {
+        cJSON *a = cJSON_GetObjectItemCaseSensitive(node, keys[k]), *c;
+        if (!a)
+            continue;
+        if (!(c = remap_arg(a, m)))
+            return false;
+        cJSON_ReplaceItemInObjectCaseSensitive(node, keys[k], c);
+    }
+    return true;
+}
+
+static const char *str_field(const cJSON *node, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(node, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* Is this graph what torch.fx's split_module made (vLLM's and MagiCompiler's split graph)?
+ * Every call_module calls a printed class named submod_N, and there is one. */
+static bool is_split_graph(const cJSON *nodes, const cJSON *subgraphs)
+{
+    int calls = 0;
+    for (const cJSON *n = nodes->child; n; n = n->next) {
+        const char *op = str_field(n, "op"), *t = str_field(n, "target");
+        if (!op || strcmp(op, "call_module"))
+            continue;
+        if (!t || strncmp(t, "submod_", 7) || !cJSON_GetObjectItemCaseSensitive(subgraphs, t))
+            return false;
+        calls++;
+    }
+    return calls > 0;
+}
+
+/*
+ * The pieces of a split graph put back into one graph, as it was before split_module: each
+ * call of submod_N is replaced by the piece's nodes, its inputs bound to the call's arguments,
+ * and what reads the piece's results (the call itself, or getitem of it) reads the piece's
+ * returned values. Each inlined node keeps the piece it came from ("piece": "submod_N"), so the
+ * split the compiler made can be set beside cgscope's. A name the flat graph already has gets
+ * the piece's name appended. The pieces leave `subgraphs`; other nested graphs stay. 0, or -1
+ * when out of memory (the graph left as it was).
+ */
+static int inline_pieces(cJSON *doc)
+{
+    cJSON *nodes = cJSON_GetObjectItemCaseSensitive(doc, "nodes");
+    cJSON *subgraphs = cJSON_GetObjectItemCaseSensitive(doc, "subgraphs");
+    cJSON *flat, *keep = NULL;
+    struct cgs_strmap *top = NULL, *used = NULL;
+    int rc = -1;
+
+    if (!nodes || !subgraphs || !is_split_graph(nodes, subgraphs))
+        return 0;
+    flat = cJSON_CreateArray();
+    keep = cJSON_CreateArray(); /* what the maps point to: alive until the end */
+    top = cgs_strmap_new();
+    used = cgs_strmap_new();
+    if (!flat || !keep || !top || !used)
+        goto out;
+    for (const cJSON *n = nodes->child; n; n = n->next) {
+        const char *op = str_field(n, "op"), *name = str_field(n, "name");
+        cJSON *copy;
+        if (!op || !name)
+            goto out;
+        if (!strcmp(op, "call_function") && !strcmp(str_field(n, "target") ? str_field(n, "target") : "", "operator.getitem")) {
+            /* getitem of a piece's results: the result itself */
+            const cJSON *args = cJSON_GetObjectItemCaseSensitive(n, "args");
+            const cJSON *src = args ? cJSON_GetArrayItem(args, 0) : NULL;
+            const cJSON *idx = args ? cJSON_GetArrayItem(args, 1) : NULL;
+            const char *sn = src ? str_field(src, "node") : NULL;
+            const cJSON *res = sn ? cgs_strmap_get(top, sn) : NULL;
+            /* integers are written raw (exact past 2^53) */
+            long k = cJSON_IsRaw(idx) ? strtol(idx->valuestring, NULL, 10)
+                     : cJSON_IsNumber(idx) ? (long)idx->valuedouble : -1;
+            if (res && cJSON_IsArray(res) && k >= 0 && k < cJSON_GetArraySize(res)) {
+                cgs_strmap_set(top, name, cJSON_GetArrayItem(res, (int)k));
+                continue;
+            }
+        }
+        if (!strcmp(op, "call_module")) {
+            const char *piece = str_field(n, "target");
+            const cJSON *body = cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(subgraphs, piece), "nodes");
+            const cJSON *args = cJSON_GetObjectItemCaseSensitive(n, "args");
+            struct cgs_strmap *local = cgs_strmap_new();
+            const cJSON *arg = args ? args->child : NULL;
+            cJSON *result = NULL;
+            bool ok = local && body;
+            for (const cJSON *b = body ? body->child : NULL; ok && b; b = b->next) {
+                const char *bop = str_field(b, "op"), *bname = str_field(b, "name");
+                if (!bop || !bname) {
+                    ok = false;
+                } else if (!strcmp(bop, "placeholder")) {
+                    /* the piece's input: the call's argument in its place */
+                    cJSON *bound = arg ? remap_arg(arg, top) : cJSON_CreateNull();
+                    ok = bound != NULL;
+                    if (ok) {
+                        cJSON_AddItemToArray(keep, bound);
+                        cgs_strmap_set(local, bname, bound);
+                    }
+                    arg = arg ? arg->next : NULL;
+                } else if (!strcmp(bop, "output")) {
+                    const cJSON *oa = cJSON_GetObjectItemCaseSensitive(b, "args");
+                    result = oa && oa->child ? remap_arg(oa->child, local) : NULL;
+                    ok = result != NULL;
+                    if (ok)
+                        cJSON_AddItemToArray(keep, result);
+                } else {
+                    cJSON *c = cJSON_Duplicate(b, 1), *ref;
+                    const char *nn;
+                    ok = c && remap_node(c, local);
+                    if (ok && cgs_strmap_get(used, bname)) {
+                        char fresh[512];
+                        snprintf(fresh, sizeof(fresh), "%s_%s", bname, piece);
+                        cJSON_ReplaceItemInObjectCaseSensitive(c, "name", cJSON_CreateString(fresh));
+                    }
+                    if (ok) {
+                        cJSON_AddStringToObject(c, "piece", piece);
+                        cJSON_AddItemToArray(flat, c);
+                        nn = str_field(c, "name");
+                        cgs_strmap_set(used, nn, (void *)nn);
+                        ref = cJSON_CreateObject();
+                        ok = ref && cJSON_AddStringToObject(ref, "node", nn);
+                        if (ok) {
+                            cJSON_AddItemToArray(keep, ref);
+                            cgs_strmap_set(local, bname, ref);
+                        }
+                    } else {
+                        cJSON_Delete(c);
+                    }
+                }
+            }
+            cgs_strmap_free(local);
+            if (!ok || !result)
+                goto out;
+            cgs_strmap_set(top, name, result);
+            continue;
+        }
+        if (!(copy = cJSON_Duplicate(n, 1)) || !remap_node(copy, top)) {
+            cJSON_Delete(copy);
+            goto out;
+        }
+        cJSON_AddItemToArray(flat, copy);
+        cgs_strmap_set(used, str_field(copy, "name"), (void *)str_field(copy, "name"));
+    }
+    for (const cJSON *n = nodes->child; n; n = n->next)
+        if (str_field(n, "op") && !strcmp(str_field(n, "op"), "call_module"))
+            cJSON_DeleteItemFromObjectCaseSensitive(subgraphs, str_field(n, "target"));
+    cJSON_ReplaceItemInObjectCaseSensitive(doc, "nodes", flat);
+    flat = NULL;
+    if (!cJSON_GetArraySize(subgraphs))
+        cJSON_DeleteItemFromObjectCaseSensitive(doc, "subgraphs");
+    rc = 0;
+out:
+    cJSON_Delete(flat);
+    cgs_strmap_free(top);
+    cgs_strmap_free(used);
+    cJSON_Delete(keep);
+    return rc;
 }
 
 struct cgs_graph *cgs_graph_load_fxtext(const char *text, size_t len, const char *file,

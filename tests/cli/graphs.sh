@@ -94,3 +94,24 @@ python3 tests/trace-graphs.py "$CGSCOPE" $D/tracegraphs >"$T/cmp" 2>&1 || {
     fail "trace graphs against the bridge's"; tail -20 "$T/cmp"; }
 tail -1 "$T/cmp"
 finish
+
+# a vLLM compile-cache folder: computation_graph.py two levels down (<hash>/rank_0_0/backbone/),
+# a split graph whose pieces are put back into one graph, each node keeping the piece it was
+# compiled in; cgscope's own split at the same splitting op gives the same pieces
+VC=tests/data/fxtext/vllm_cache
+check "graphs in a vLLM cache folder" 0 "$CGSCOPE" graphs "$VC"
+has "the graph two levels down" "$out" "rank_0_0/backbone/computation_graph.py"
+mkdir "$T/vcw"
+check "graphs --write of a split graph" 0 "$CGSCOPE" graphs "$VC" --write "$T/vcw"
+check "split of a cache folder" 0 "$CGSCOPE" split "$VC" --split-ops vllm.unified_attention --json
+python3 - "$T/vcw" "$out" <<'PY' || fail "cgscope's pieces equal the pieces vLLM compiled"
+import glob, json, sys
+g = json.load(open(glob.glob(sys.argv[1] + "/*.json")[0]))
+recorded = {n["name"]: n.get("piece") for n in g["nodes"] if n["op"] not in ("placeholder", "output")}
+assert recorded and all(recorded.values()), recorded
+assert not any(n["op"] == "call_module" for n in g["nodes"]), "pieces left as calls"
+s = json.load(open(sys.argv[2]))
+mine = {m: p["name"] for p in s["pieces"] for m in p["nodes"]}
+assert mine == recorded, (mine, recorded)
+PY
+check "shapes of a cache folder's graph" 0 "$CGSCOPE" shapes --reinfer --check "$VC"
