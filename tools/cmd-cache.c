@@ -1,5 +1,7 @@
 /* cgscope cache: compile-cache indexes, why a warm run missed, and cache replay. */
+#include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +53,8 @@ const struct cmd cmd_cache = {
         "cgscope cache INDEX lists a MagiCompiler compile-cache index (magi_compile_cache.py,\n"
         "the dict {(runtime_shape, graph_index, backend): (key, path,\n"
         "restart_analysis_count)} its CompilerManager writes; vLLM's has the same shape),\n"
-        "read as a Python literal, never run.\n\n"
+        "read as a Python literal, never run. INDEX may be the cache folder: the index in it\n"
+        "or up to three levels down (vLLM's <hash>/rank_0_0/backbone/vllm_compile_cache.py).\n\n"
         "cgscope cache diff TRACE_A TRACE_B pairs the cache lookups of two TORCH_TRACE runs\n"
         "(same compile id and cache, in order) and, for each pair whose key differs, names\n"
         "the hashed components of the key that differ (a config value, the graph, an input's\n"
@@ -80,14 +83,65 @@ const struct cmd cmd_cache = {
 
 /* ---- cache INDEX -------------------------------------------------------------------------- */
 
+/* The compile-cache indexes in a cache folder, in it or up to three levels down (vLLM keeps
+ * vllm_compile_cache.py in <hash>/rank_0_0/backbone/, MagiCompiler magi_compile_cache.py in
+ * its per-model folder), in name order: how many, the first in first (when n > 0). */
+static int find_indexes(const char *dir, int depth, char *first, size_t n)
+{
+    static const char *const names[] = {"magi_compile_cache.py", "vllm_compile_cache.py"};
+    struct dirent **ents = NULL;
+    char p[4096];
+    struct stat st;
+    int found = 0, k;
+
+    for (int i = 0; i < 2; i++) {
+        snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+        if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && !found++)
+            snprintf(first, n, "%s", p);
+    }
+    if (depth == 0)
+        return found;
+    k = scandir(dir, &ents, NULL, alphasort);
+    for (int i = 0; i < k; i++) {
+        if (ents[i]->d_name[0] != '.' &&
+            (size_t)snprintf(p, sizeof(p), "%s/%s", dir, ents[i]->d_name) < sizeof(p) &&
+            stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+            char sub[4096];
+            int m = find_indexes(p, depth - 1, sub, sizeof(sub));
+            if (m > 0 && !found)
+                snprintf(first, n, "%s", sub);
+            found += m > 0 ? m : 0;
+        }
+        free(ents[i]);
+    }
+    free(ents);
+    return found;
+}
+
 static int list_index(int argc, char **argv, bool json)
 {
     struct cgs_dash d;
     struct cgs_diag e = CGS_DIAG_INIT;
     int rc = CGS_EXIT_OK;
+    char found[4096];
 
     if (argc != 1)
         return cli_usage_error(&cmd_cache, argc ? "expected one INDEX" : "missing INDEX");
+    {
+        /* a cache folder: the index in it */
+        struct stat st;
+        if (stat(argv[0], &st) == 0 && S_ISDIR(st.st_mode)) {
+            int n = find_indexes(argv[0], 3, found, sizeof(found));
+            if (n == 0)
+                return cli_file_error(argv[0], "a folder without a compile-cache index in it "
+                                      "(looked for magi_compile_cache.py and "
+                                      "vllm_compile_cache.py, up to three levels down)");
+            if (n > 1)
+                return cli_file_error(argv[0], "a folder with %d compile-cache indexes in it "
+                                      "(one per rank and model): give one, e.g. %s", n, found);
+            argv[0] = found;
+        }
+    }
     {
         /* an index being written is empty for a moment (top follows it); here it is an error */
         struct stat st;

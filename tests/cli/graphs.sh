@@ -115,3 +115,15 @@ mine = {m: p["name"] for p in s["pieces"] for m in p["nodes"]}
 assert mine == recorded, (mine, recorded)
 PY
 check "shapes of a cache folder's graph" 0 "$CGSCOPE" shapes --reinfer --check "$VC"
+
+# `cache` takes the cache folder too: the one index in it, up to three levels down
+mkdir -p "$T/cf/hash1/rank_0_0/backbone" "$T/cf2/a" "$T/cf2/b"
+cp samples/magi_compile_cache.py "$T/cf/hash1/rank_0_0/backbone/vllm_compile_cache.py"
+check "cache of a folder" 0 "$CGSCOPE" cache "$T/cf" --json
+"$CGSCOPE" cache samples/magi_compile_cache.py --json > "$T/direct.json"
+cmp -s "$out" "$T/direct.json" || fail "cache of a folder: not the index's own listing"
+cp samples/magi_compile_cache.py "$T/cf2/a/"; cp samples/magi_compile_cache.py "$T/cf2/b/"
+check "cache of a folder with two indexes" 2 "$CGSCOPE" cache "$T/cf2"
+has "two indexes named" "$err" "a folder with 2 compile-cache indexes in it"
+check "cache of a folder without one" 2 "$CGSCOPE" cache "$VC"
+has "none said" "$err" "a folder without a compile-cache index in it"
