@@ -1791,40 +1791,32 @@ out:
  * reference, or a list for a piece that returns several values); NULL when out of memory. */
 static cJSON *remap_arg(const cJSON *a, const struct cgs_strmap *m)
 {
+    cJSON *o;
+
     if (cJSON_IsObject(a)) {
         const cJSON *n = cJSON_GetObjectItemCaseSensitive(a, "node");
-        cJSON *o;
         if (cJSON_IsString(n) && !a->child->next) {
             const cJSON *to = cgs_strmap_get(m, n->valuestring);
             return cJSON_Duplicate(to ? to : a, 1);
         }
-        if (!(o = cJSON_CreateObject()))
+    } else if (!cJSON_IsArray(a)) {
+        return cJSON_Duplicate(a, 1);
+    }
+    /* a list or a dict: each item remapped */
+    if (!(o = cJSON_IsObject(a) ? cJSON_CreateObject() : cJSON_CreateArray()))
+        return NULL;
+    for (const cJSON *it = a->child; it; it = it->next) {
+        cJSON *c = remap_arg(it, m);
+        if (!c) {
+            cJSON_Delete(o);
             return NULL;
-        for (const cJSON *it = a->child; it; it = it->next) {
-            cJSON *c = remap_arg(it, m);
-            if (!c) {
-                cJSON_Delete(o);
-                return NULL;
-            }
+        }
+        if (cJSON_IsObject(a))
             cJSON_AddItemToObject(o, it->string, c);
-        }
-        return o;
-    }
-    if (cJSON_IsArray(a)) {
-        cJSON *o = cJSON_CreateArray();
-        if (!o)
-            return NULL;
-        for (const cJSON *it = a->child; it; it = it->next) {
-            cJSON *c = remap_arg(it, m);
-            if (!c) {
-                cJSON_Delete(o);
-                return NULL;
-            }
+        else
             cJSON_AddItemToArray(o, c);
-        }
-        return o;
     }
-    return cJSON_Duplicate(a, 1);
+    return o;
 }
 
 /* node's "args" and "kwargs" remapped in place */

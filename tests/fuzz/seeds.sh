@@ -13,7 +13,7 @@ seeds() {
     opdecl) echo tests/fuzz/seeds/opdecl ;;
     cachesim) echo tests/fuzz/seeds/cachesim ;;
     follow) echo tests/fuzz/seeds/follow ;;
-    fxtext) echo tests/fuzz/seeds/fxtext ;;
+    fxtext) echo tests/fuzz/seeds/fxtext; echo tests/data/fxtext/vllm_cache/rank_0_0/backbone/computation_graph.py ;;
     esac
     [ -d "tests/fuzz/regress/$1" ] && echo "tests/fuzz/regress/$1"
 }
