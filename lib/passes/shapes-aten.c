@@ -960,6 +960,10 @@ enum cgs_shape_cmp cgs_shapes_compare(const struct cgs_val *a, const struct cgs_
 {
     if (!b)
         return CGS_SHAPE_CMP_NONE;
+    // a tensor of which nothing is known (a declared 'unknown' output) claims nothing
+    if (a && a->kind == CGS_VAL_TENSOR && a->u.t.ndim == CGS_NDIM_UNKNOWN &&
+        a->u.t.dtype == CGS_DTYPE_UNKNOWN)
+        return CGS_SHAPE_CMP_NONE;
     if (!a) {
         if (why)
             cgs_buf_addstr(why, "not inferred");

@@ -75,6 +75,16 @@ int infer_declared(struct cgs_shape_ctx *sc, const struct cgs_node *n,
                 sc->out = v;
             continue;
         }
+        if (o->unknown) {
+            if (!list)
+                return cgs_diag_set(d, CGS_E_UNKNOWN, "declared unknown (%s:%u)", dc->file,
+                                    dc->line);
+            v->kind = CGS_VAL_TENSOR;
+            memset(&v->u.t, 0, sizeof(v->u.t));
+            v->u.t.dtype = CGS_DTYPE_UNKNOWN;
+            v->u.t.ndim = CGS_NDIM_UNKNOWN;
+            continue;
+        }
         like = decl_arg(sc, n, &o->like);
         ref_text(&o->like, what, sizeof(what));
         if (!like)
@@ -83,7 +93,9 @@ int infer_declared(struct cgs_shape_ctx *sc, const struct cgs_node *n,
         if (like->kind != CGS_VAL_TENSOR || !tensor_known(&like->u.t))
             return cgs_diag_set(d, CGS_E_UNKNOWN, "%s (declared in %s:%u) is not a known tensor",
                                 what, dc->file, dc->line);
-        dimcpy(shape, like->u.t.shape, like->u.t.ndim);
+        uint32_t rank = o->rank ? (uint32_t)o->rank - 1 : like->u.t.ndim;
+        for (uint32_t i = 0; i < rank; i++)
+            shape[i] = i < like->u.t.ndim ? like->u.t.shape[i] : NULL;
         dt = like->u.t.dtype;
         for (uint32_t m = 0; m < o->n_mods; m++) {
             const struct cgs_decl_mod *md = &o->mods[m];
@@ -92,9 +104,9 @@ int infer_declared(struct cgs_shape_ctx *sc, const struct cgs_node *n,
                 dt = md->dtype;
                 continue;
             }
-            if (!wrap_dim(md->dim, like->u.t.ndim, &w) || !like->u.t.ndim)
+            if (!wrap_dim(md->dim, rank, &w) || !rank)
                 return cgs_diag_set(d, CGS_E_INVAL, "dim %d out of range for rank %u (%s:%u)",
-                                    md->dim, like->u.t.ndim, dc->file, dc->line);
+                                    md->dim, rank, dc->file, dc->line);
             if (md->from_arg) {
                 const struct cgs_val *of = decl_arg(sc, n, &md->of);
                 uint32_t w2;
@@ -110,8 +122,15 @@ int infer_declared(struct cgs_shape_ctx *sc, const struct cgs_node *n,
                 shape[w] = K(sc, md->size);
             }
         }
+        ref_text(&o->like, what, sizeof(what));
+        for (uint32_t i = 0; i < rank; i++)
+            if (!shape[i])
+                return cgs_diag_set(d, CGS_E_UNKNOWN,
+                                    "dim %u of output %u is past %s's rank and not declared "
+                                    "(%s:%u)",
+                                    i, k, what, dc->file, dc->line);
         {
-            bool same = true;
+            bool same = !o->rank;
             for (uint32_t m = 0; m < o->n_mods; m++)
                 same = same && o->mods[m].kind == CGS_DECL_DTYPE;
             // no size changed: torch.empty_like (a dense layout kept), as fake impls write it;
@@ -124,12 +143,16 @@ int infer_declared(struct cgs_shape_ctx *sc, const struct cgs_node *n,
             }
         }
         if (list)
-            fill_dense(sc, v, like->u.t.ndim, shape, dt, like->u.t.device, false);
+            fill_dense(sc, v, rank, shape, dt, like->u.t.device, false);
         else
-            out_dense(sc, like->u.t.ndim, shape, dt, like->u.t.device, false);
+            out_dense(sc, rank, shape, dt, like->u.t.device, false);
     }
     if (list)
         sc->out = list;
+    for (uint32_t k = 0; k < dc->n_outs; k++)
+        if (dc->outs[k].unknown)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "output %u declared unknown (%s:%u)", k,
+                                dc->file, dc->line);
     return 0;
 }
 

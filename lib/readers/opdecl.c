@@ -142,8 +142,12 @@ static int parse_out(struct cur *c, struct cgs_decl_out *o, struct cgs_opdecls *
         o->none = true;
         return 0;
     }
+    if (keyword(c, "unknown")) {
+        o->unknown = true;
+        return 0;
+    }
     if (!keyword(c, "like"))
-        return fail(c, "expected 'like ARG' or 'none'");
+        return fail(c, "expected 'like ARG', 'none' or 'unknown'");
     if (arg_ref(c, &o->like, ds))
         return -CGS_E_SCHEMA;
     for (;;) {
@@ -159,6 +163,16 @@ static int parse_out(struct cur *c, struct cgs_decl_out *o, struct cgs_opdecls *
         if (keyword(c, "mutates")) {
             c->p = before; /* the declaration's own clause, after its outputs */
             return 0;
+        }
+        if (keyword(c, "rank")) {
+            if (integer(c, &v, "a rank"))
+                return -CGS_E_SCHEMA;
+            if (v < 0 || v > CGS_MAX_NDIM)
+                return fail(c, "expected a rank from 0 to 64");
+            if (o->rank)
+                return fail(c, "'rank' given twice");
+            o->rank = (int32_t)v + 1;
+            continue;
         }
         if (keyword(c, "dtype")) {
             char buf[32];
@@ -217,7 +231,8 @@ static int parse_out(struct cur *c, struct cgs_decl_out *o, struct cgs_opdecls *
                 }
             }
         } else {
-            return fail(c, "expected 'dtype DTYPE', 'dim D = SIZE', ',' or the line's end");
+            return fail(c, "expected 'dtype DTYPE', 'dim D = SIZE', 'rank N', ',' or the line's "
+                           "end");
         }
         o->n_mods++;
     }

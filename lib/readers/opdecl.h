@@ -6,11 +6,16 @@
  *
  *   TARGET: OUTPUT [, OUTPUT ...] [mutates NAME ...]
  *   OUTPUT := none                      the op returns None (an out= or logging op)
+ *           | unknown                   an output cgscope leaves unknown (its size hangs on
+ *                                       a value: flash-attn's p when return_softmax)
  *           | like ARG [MOD ...]        a fresh tensor with ARG's shape, dtype and device,
  *                                       changed by the modifiers: torch.empty_like(ARG)
  *                                       (a dense layout kept) when no size changes, else a
  *                                       contiguous one (ARG.new_empty(shape))
  *   MOD    := dtype DTYPE               another dtype ("float16")
+ *           | rank N                    N dims: ARG's first N (applied before any dim, which
+ *                                       then counts within N); dims past ARG's rank must be
+ *                                       given by 'dim D = SIZE'
  *           | dim D = SIZE              dim D (negative counts from the end) takes SIZE
  *   SIZE   := INT | ARG dim D           a constant, or a dim of another argument
  *   ARG    := INT | NAME                a position, or the name of a keyword argument
@@ -19,6 +24,7 @@
  *   transformers.grouped_mm_fallback: like 0 dim -1 = 1 dim -1
  *   mylib.topk_pair: like 0 dim -1 = 8, like 0 dim -1 = 8 dtype int64
  *   mylib.scale_: none mutates y
+ *   flashattn._flash_attn_forward: like 0, like 0 rank 3 dim 1 = 0 dim 2 dim 2 = 0 dim 1 ...
  *
  * "mutates" names the keyword arguments the op writes, in its schema's order: what
  * auto_functionalized (torch's v1) returns after the op's result.
@@ -58,6 +64,8 @@ struct cgs_decl_mod {
 
 struct cgs_decl_out {
     bool none;
+    bool unknown;  /* 'unknown': left unknown */
+    int32_t rank;  /* 'rank N': N + 1; 0 when not given (ARG's rank) */
     struct cgs_decl_ref like;
     struct cgs_decl_mod mods[CGS_DECL_MODS];
     uint32_t n_mods;

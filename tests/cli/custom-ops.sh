@@ -70,7 +70,7 @@ check_bad() {
     grep -q "bad.ops:$2: error: .*$3" "$tmp/e" || fail "bad decl '$1': $(cat "$tmp/e")"
 }
 check_bad "mylib.op like 0" "1:10" "expected ':'"
-check_bad "mylib.op: same 0" "1:11" "expected 'like ARG' or 'none'"
+check_bad "mylib.op: same 0" "1:11" "expected 'like ARG', 'none' or 'unknown'"
 check_bad "mylib.op: like 0 dtype float33" "1:31" "expected a dtype"
 check_bad "mylib.op: like 0 dim -1 8" "1:25" "expected '='"
 check_bad "mylib.op: like 0 dim x = 3" "1:23" "expected a dim number"
@@ -79,7 +79,32 @@ check_bad "# ok
 mylib.op: like -3" "2:16" "position >= 0"
 check_bad "mylib.op_: none mutates 3" "1:26" "the name of an argument the op mutates"
 check_bad "mylib.op_: none mutates" "1:24" "the name of an argument the op mutates"
+check_bad "mylib.op: like 0 rank 65" "1:25" "expected a rank from 0 to 64"
+check_bad "mylib.op: like 0 rank 2 rank 3" "1:31" "'rank' given twice"
 "$CGSCOPE" shapes --ops "$tmp/nope.ops" "$g" >/dev/null 2>"$tmp/e"; rc=$?
 [ $rc = 2 ] && grep -q "nope.ops" "$tmp/e" || fail "missing --ops file: exit $rc $(cat "$tmp/e")"
+
+# flash-attn (ops/flash_attn.ops): outputs of another rank ('rank N'), and an output left unknown.
+# The graph's values are what _flash_attn_forward_fake (flash_attn/flash_attn_interface.py)
+# returns for q (2, 128, 8, 64), k and v (2, 256, 8, 64): softmax_lse (batch, heads, seqlen_q)
+# float32, p (0,) for return_softmax=False, rng_state (2,) int64.
+fa="$here/../data/flash-attn.dynamo.json"
+"$CGSCOPE" shapes --reinfer --json "$fa" >"$tmp/fa.json" 2>/dev/null
+python3 - "$tmp/fa.json" <<'PY' || fail "flash-attn declarations"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+n = {x["name"]: x for x in doc["nodes"]}
+for name in ("out", "lse", "rng"):
+    assert n[name]["status"] == "ok" and n[name]["match"] is True, n[name]
+assert n["lse"]["val"]["shape"] == [2, 8, 128] and n["lse"]["val"]["dtype"] == "float32", n["lse"]
+# p hangs on return_softmax: unknown, never claimed (so never a mismatch)
+assert n["p"]["status"] == "partial" and n["p"].get("match") is not False, n["p"]
+assert n["fa"]["status"] == "partial" and "declared unknown" in n["fa"]["reason"], n["fa"]
+assert doc["summary"]["mismatched"] == 0, doc["summary"]
+PY
+# a dim past the like-argument's rank that the declaration does not give is not made up
+echo "flashattn._flash_attn_forward: like 0 rank 5" >"$tmp/rank.ops"
+"$CGSCOPE" shapes --reinfer --ops "$tmp/rank.ops" "$fa" 2>/dev/null | grep -q "dim 4 of output 0 is past argument 0's rank" ||
+    fail "an undeclared dim past the rank"
 
 finish
