@@ -860,6 +860,37 @@ bool cli_parse_uint(const char *s, unsigned long *out)
     return true;
 }
 
+void cli_split_ops_recorded(const struct cgs_graph *g, struct cli_list *ops)
+{
+    const char *found[64];
+    uint32_t n;
+
+    if (ops->n)
+        return;
+    n = cgs_split_recorded_ops(g, found, 64);
+    for (uint32_t i = 0; i < n; i++) {
+        cli_list_add_csv(ops, found[i]);
+        fprintf(stderr,
+                "cgscope: %s: splitting at %s: alone in a piece the compiler recorded "
+                "(--split-ops overrides)\n",
+                g->file, found[i]);
+    }
+}
+
+uint32_t cli_split_check_recorded(const struct cgs_split *s)
+{
+    const struct cgs_node *first;
+    uint32_t n = cgs_split_recorded_diff(s, &first);
+
+    if (n) {
+        const struct cgs_split_piece *p = cgs_split_piece_of(s, first);
+        cli_warn("%s: %u node%s not in the piece the compiler recorded for them: '%s' was in %s, "
+                 "this split puts it in %s (other splitting ops? give --split-ops)",
+                 s->g->file, n, PLURAL(n), first->name, first->piece, p ? p->name : "none");
+    }
+    return n;
+}
+
 int cli_check_split_ops(const struct cgs_split *s, const struct cli_list *ops, const char *graph,
                         bool allow_missing)
 {

@@ -86,36 +86,20 @@ const struct cmd cmd_cache = {
 /* The compile-cache indexes in a cache folder, in it or up to three levels down (vLLM keeps
  * vllm_compile_cache.py in <hash>/rank_0_0/backbone/, MagiCompiler magi_compile_cache.py in
  * its per-model folder), in name order: how many, the first in first (when n > 0). */
-static int find_indexes(const char *dir, int depth, char *first, size_t n)
+static int first_index(const char *path, void *ctx)
 {
-    static const char *const names[] = {"magi_compile_cache.py", "vllm_compile_cache.py"};
-    struct dirent **ents = NULL;
-    char p[4096];
-    struct stat st;
-    int found = 0, k;
+    char *first = ctx;
+    if (!first[0])
+        snprintf(first, 4096, "%s", path);
+    return 0;
+}
 
-    for (int i = 0; i < 2; i++) {
-        snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
-        if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && !found++)
-            snprintf(first, n, "%s", p);
-    }
-    if (depth == 0)
-        return found;
-    k = scandir(dir, &ents, NULL, alphasort);
-    for (int i = 0; i < k; i++) {
-        if (ents[i]->d_name[0] != '.' &&
-            (size_t)snprintf(p, sizeof(p), "%s/%s", dir, ents[i]->d_name) < sizeof(p) &&
-            stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-            char sub[4096];
-            int m = find_indexes(p, depth - 1, sub, sizeof(sub));
-            if (m > 0 && !found)
-                snprintf(first, n, "%s", sub);
-            found += m > 0 ? m : 0;
-        }
-        free(ents[i]);
-    }
-    free(ents);
-    return found;
+/* The compile-cache indexes in a cache folder, up to depth levels down: how many, and the
+ * first's path in first (4096 bytes). */
+static int find_indexes(const char *dir, int depth, char *first)
+{
+    first[0] = '\0';
+    return cgs_find_named(dir, cgs_cache_index_names, 2, depth, first_index, first);
 }
 
 static int list_index(int argc, char **argv, bool json)
@@ -131,7 +115,7 @@ static int list_index(int argc, char **argv, bool json)
         /* a cache folder: the index in it */
         struct stat st;
         if (stat(argv[0], &st) == 0 && S_ISDIR(st.st_mode)) {
-            int n = find_indexes(argv[0], 3, found, sizeof(found));
+            int n = find_indexes(argv[0], 3, found);
             if (n == 0)
                 return cli_file_error(argv[0], "a folder without a compile-cache index in it "
                                       "(looked for magi_compile_cache.py and "

@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/base/arena.h"
 #include "lib/base/buf.h"
@@ -9,6 +10,7 @@
 #include "lib/passes/split.h"
 #include "lib/base/nearest.h"
 #include "lib/readers/pyframe.h"
+#include "lib/run/dash.h"
 #include "tools/cmd.h"
 
 static int run(int argc, char **argv);
@@ -47,12 +49,18 @@ const struct cmd cmd_split = {
         "compiles the pieces: every node whose target is a splitting op gets a piece of\n"
         "its own, everything else stays in order between them, and torch's\n"
         "split_module(keep_original_order=True) decides each piece's inputs (size\n"
-        "symbols included) and outputs.\n\n",
+        "symbols included) and outputs.\n\n"
+        "GRAPH may be a vLLM or MagiCompiler compile-cache folder (or its\n"
+        "computation_graph.py): without --split-ops the split is at the ops alone in\n"
+        "the pieces the compiler recorded, with a warning where the pieces differ from\n"
+        "the record, and the index beside it (vllm_compile_cache.py) is joined to the\n"
+        "compiled pieces by graph_index: the runtime shapes each was compiled for.\n\n",
     .more =
         "JSON keys: graph, policy, splitting_ops, pieces [{name, graph_id,\n"
         "is_splitting_graph, nodes [names], n_nodes, inputs, outputs, compile_index,\n"
-        "sym_shape_indices,\n"
-        "input_vals, output_vals, first_line, last_line, capturable, capturable_reasons}],\n"
+        "sym_shape_indices, input_vals, output_vals, first_line, last_line, capturable,\n"
+        "capturable_reasons, cache_entries}], cache_index, recorded_pieces {match,\n"
+        "differences},\n"
         "boundaries [{after, before, node, rule, op, reason, source}], lint [{piece, node,\n"
         "kind, level, reason}], unmatched_ops [{op, suggestions}], counters {graphs_seen,\n"
         "piecewise_graphs, compiled_graphs, capturable_graphs, not_capturable_graphs}, why\n"
@@ -173,6 +181,53 @@ static cJSON *why_json(const struct cgs_split *s, const struct cgs_node *n);
 /* What making one piece's JSON needs: the split, and each piece's blocking findings, in
  * finding order, from an index built once (a scan of every finding for every piece was
  * quadratic on graphs of many pieces). */
+/*
+ * The compile-cache index beside a cache folder's split graph (vllm_compile_cache.py or
+ * magi_compile_cache.py in the folder of its computation_graph.py), read into *idx. Its
+ * entries are keyed (runtime_shape, graph_index, backend), where graph_index is a compiled
+ * piece's position among the compiled pieces (vLLM's compile_submod_names.index, our
+ * compile_index). Returns the index's path, or NULL when there is none (or it does not read).
+ */
+static const char *index_beside(const struct cgs_graph *g, struct cgs_dash *idx, char *path,
+                                size_t n)
+{
+    const char *slash = g->file ? strrchr(g->file, '/') : NULL;
+    bool recorded = false;
+
+    for (uint32_t i = 0; i < g->n_nodes && !recorded; i++)
+        recorded = g->nodes[i]->piece != NULL;
+    if (!recorded)
+        return NULL;
+    for (size_t k = 0; k < 2; k++) {
+        struct cgs_diag d = CGS_DIAG_INIT;
+        int dir_len = slash ? (int)(slash - g->file) : 1;
+        if ((size_t)snprintf(path, n, "%.*s/%s", dir_len, slash ? g->file : ".",
+                              cgs_cache_index_names[k]) >= n ||
+            access(path, R_OK))
+            continue;
+        cgs_dash_init(idx);
+        if (cgs_dash_read_file(idx, path, CGS_SRC_CACHE_INDEX, &d) == 0 && !idx->bad_lines)
+            return path;
+        cli_warn("%s: the compile-cache index does not read (%s): pieces shown without it",
+                 path, d.msg[0] ? d.msg : idx->first_bad);
+        cgs_dash_release(idx);
+    }
+    return NULL;
+}
+
+/* The index entries of piece p (none for splitting pieces), in index order. */
+static uint32_t piece_entries(const struct cgs_dash *idx, const struct cgs_split_piece *p,
+                              const struct cgs_dash_entry **out, uint32_t max)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; idx && p->compile_index >= 0 && i < idx->n_entries; i++)
+        if (idx->entries[i].graph_index == p->compile_index && n < max)
+            out[n++] = &idx->entries[i];
+    return n;
+}
+
+static const struct cgs_dash *split_index; /* the index beside the graph, or NULL */
+
 struct piece_ctx {
     const struct cgs_split *s;
     uint32_t *first, *blocking;
@@ -191,6 +246,25 @@ static cJSON *piece_json(void *ctx, size_t idx)
         cJSON_AddItemToArray(a, cJSON_CreateNumber(p->sym_shape_indices[k]));
     cJSON_AddItemToObject(o, "input_vals", vals_json(p->inputs, p->n_inputs));
     cJSON_AddItemToObject(o, "output_vals", vals_json(p->outputs, p->n_outputs));
+    if (split_index) {
+        const struct cgs_dash_entry *e[256];
+        uint32_t ne = piece_entries(split_index, p, e, 256);
+        a = cJSON_AddArrayToObject(o, "cache_entries");
+        for (uint32_t k = 0; k < ne; k++) {
+            cJSON *x = cJSON_CreateObject();
+            if (e[k]->dynamic)
+                cJSON_AddNullToObject(x, "runtime_shape");
+            else
+                cJSON_AddNumberToObject(x, "runtime_shape", (double)e[k]->runtime_shape);
+            cJSON_AddNumberToObject(x, "graph_index", (double)e[k]->graph_index);
+            cJSON_AddStringToObject(x, "backend", e[k]->backend);
+            cJSON_AddStringToObject(x, "key", e[k]->key);
+            cJSON_AddStringToObject(x, "path", e[k]->path);
+            cJSON_AddNumberToObject(x, "restart_analysis_count",
+                                    (double)e[k]->restart_analysis_count);
+            cJSON_AddItemToArray(a, x);
+        }
+    }
     add_source(s, o, "first_line", p->n_nodes ? p->nodes[0] : NULL);
     add_source(s, o, "last_line", p->n_nodes ? p->nodes[p->n_nodes - 1] : NULL);
     if (s->policy == CGS_SPLIT_MAGI) {
@@ -479,6 +553,19 @@ static void split_text(const struct cgs_graph *g, const struct cgs_split *s, boo
                 printf(" %u", p->sym_shape_indices[k]);
             putchar('\n');
         }
+        if (split_index && p->compile_index >= 0) {
+            const struct cgs_dash_entry *e[256];
+            uint32_t ne = piece_entries(split_index, p, e, 256);
+            printf("      cache:");
+            for (uint32_t k = 0; k < ne; k++) {
+                if (e[k]->dynamic)
+                    printf("%s dynamic", k ? "," : "");
+                else
+                    printf("%s %lld", k ? "," : "", (long long)e[k]->runtime_shape);
+                printf(" (%s)", e[k]->backend);
+            }
+            printf(ne ? "\n" : " no entry for graph_index %d\n", p->compile_index);
+        }
     }
     if (s->n_findings && !summary) {
         printf("\ncudagraph lint:\n");
@@ -525,6 +612,10 @@ static int run(int argc, char **argv)
     const char *model = NULL, *why = NULL;
     bool json = false, have_max = false, allow_missing = false, summary = false;
     unsigned long max_pieces = 0;
+    uint32_t recorded_diff = 0;
+    struct cgs_dash idx;
+    char ipath[4096];
+    const char *index_path = NULL;
     int policy = CGS_SPLIT_MAGI, c, rc = CGS_EXIT_OK;
     struct cgs_graph *g = NULL;
     struct cgs_split *s = NULL;
@@ -605,6 +696,8 @@ static int run(int argc, char **argv)
             goto out;
         }
     }
+    if (policy == CGS_SPLIT_MAGI)
+        cli_split_ops_recorded(g, &ops);
     if (policy == CGS_SPLIT_MAGI && !ops.n)
         cli_warn("no --split-ops given: the whole graph is one piece");
     if (policy == CGS_SPLIT_MAGI && g->producer.stage != CGS_STAGE_DYNAMO &&
@@ -625,9 +718,25 @@ static int run(int argc, char **argv)
     rc = cli_check_split_ops(s, &ops, argv[optind], allow_missing);
     if (rc)
         goto out;
+    if (policy == CGS_SPLIT_MAGI) {
+        recorded_diff = cli_split_check_recorded(s);
+        index_path = index_beside(g, &idx, ipath, sizeof(ipath));
+        split_index = index_path ? &idx : NULL;
+    }
     if (json) {
         struct piece_ctx pc;
         cJSON *doc = split_json(g, s, why_node, &pc);
+        if (index_path)
+            cJSON_AddStringToObject(doc, "cache_index", index_path);
+        else
+            cJSON_AddNullToObject(doc, "cache_index");
+        for (uint32_t i = 0; i < g->n_nodes; i++)
+            if (g->nodes[i]->piece) {
+                cJSON *rp = cJSON_AddObjectToObject(doc, "recorded_pieces");
+                cJSON_AddBoolToObject(rp, "match", recorded_diff == 0);
+                cJSON_AddNumberToObject(rp, "differences", recorded_diff);
+                break;
+            }
         cli_print_json_streamed(doc, "pieces", piece_json, &pc, s->n_pieces);
         free(pc.first);
         free(pc.blocking);
@@ -638,6 +747,9 @@ static int run(int argc, char **argv)
         cgs_buf_release(&b);
     } else {
         split_text(g, s, summary, &ops);
+        if (index_path)
+            printf("\ncache index: %s: %u entr%s, joined to the compiled pieces by graph_index\n",
+                   index_path, idx.n_entries, idx.n_entries == 1 ? "y" : "ies");
         cli_print_notes(g, 20);
     }
     if (have_max && s->n_pieces > max_pieces) {
@@ -646,6 +758,9 @@ static int run(int argc, char **argv)
         rc = CGS_EXIT_CHECK;
     }
 out:
+    if (index_path)
+        cgs_dash_release(&idx);
+    split_index = NULL;
     cli_list_release(&ops);
     cgs_graph_free(g);
     return rc;

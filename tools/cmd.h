@@ -135,6 +135,14 @@ struct cli_list;
 int cli_check_split_ops(const struct cgs_split *s, const struct cli_list *ops, const char *graph,
                         bool allow_missing);
 
+/* A graph that records the pieces its compiler made (a vLLM/MagiCompiler cache folder's split
+ * graph) and no --split-ops: the splitting ops those pieces show (cgs_split_recorded_ops) are
+ * added to ops, each said on stderr. */
+void cli_split_ops_recorded(const struct cgs_graph *g, struct cli_list *ops);
+/* After the split: a warning when it puts nodes in other pieces than the recorded ones;
+ * returns how many. */
+uint32_t cli_split_check_recorded(const struct cgs_split *s);
+
 /* Print the splitting-op presets with their sources and members. */
 void cli_print_presets(FILE *f);
 

@@ -167,6 +167,9 @@ struct cgs_node {
      * a file keeps it undecoded, stack_raw, until something asks) */
     const char *stack_trace, *module_path, *module_type;
     const char *stack_raw; /* the JSON string (quotes included) in the mapped file, or NULL */
+    /* the piece a compiler put the node in, where the graph records it (the split graph of a
+     * vLLM/MagiCompiler cache folder, inlined: "submod_1"); NULL when it does not */
+    const char *piece;
     uint32_t stack_raw_len;
     /* distinct nodes this one uses, in order of first use in args then kwargs
      * (FX's all_input_nodes) */

@@ -85,6 +85,65 @@ bool cgs_split_op_matches(const char *name, const char *target)
     return cgs_op_name_matches(name, target);
 }
 
+static bool in_preset(const char *target)
+{
+    for (const struct cgs_op_preset *p = cgs_op_presets; p->name; p++)
+        for (const char *const *o = p->ops; *o; o++)
+            if (cgs_op_name_matches(*o, target))
+                return true;
+    return false;
+}
+
+static bool computes(const struct cgs_node *m)
+{
+    return m->op != CGS_NODE_PLACEHOLDER && m->op != CGS_NODE_OUTPUT &&
+           m->op != CGS_NODE_GET_ATTR;
+}
+
+uint32_t cgs_split_recorded_ops(const struct cgs_graph *g, const char **ops, uint32_t max)
+{
+    uint32_t n_ops = 0;
+    const struct cgs_node *prev = NULL; /* the computing node before n */
+
+    /* a piece's nodes are consecutive in the inlined graph (each body replaces its call) */
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const struct cgs_node *n = g->nodes[i], *next = NULL;
+        bool dup = false;
+        if (!computes(n))
+            continue;
+        for (uint32_t k = i + 1; k < g->n_nodes && !next; k++)
+            next = computes(g->nodes[k]) ? g->nodes[k] : NULL;
+        bool alone = n->piece && (!prev || prev->piece != n->piece) &&
+                     (!next || next->piece != n->piece);
+        prev = n;
+        if (!alone || n->op != CGS_NODE_CALL_FUNCTION ||
+            !((cgs_target_is_overload(n->target) && !cgs_target_is_builtin(n->target)) ||
+              in_preset(n->target)))
+            continue;
+        for (uint32_t k = 0; k < n_ops && !dup; k++)
+            dup = !strcmp(ops[k], n->target);
+        if (!dup && n_ops < max)
+            ops[n_ops++] = n->target;
+    }
+    return n_ops;
+}
+
+uint32_t cgs_split_recorded_diff(const struct cgs_split *s, const struct cgs_node **first)
+{
+    uint32_t diffs = 0;
+
+    *first = NULL;
+    for (uint32_t i = 0; i < s->g->n_nodes; i++) {
+        const struct cgs_node *n = s->g->nodes[i];
+        const struct cgs_split_piece *p = cgs_split_piece_of(s, n);
+        if (!n->piece || !p || !strcmp(n->piece, p->name))
+            continue;
+        if (!diffs++)
+            *first = n;
+    }
+    return diffs;
+}
+
 /*
  * Operator traits the fusion policy and the lint need come from the op registry (lib/ops/ops.h),
  * which holds every operator torch 2.11 has; a target it does not know has none.

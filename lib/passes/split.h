@@ -161,6 +161,18 @@ int cgs_split_run(struct cgs_graph *g, const struct cgs_split_opts *opts, struct
 const struct cgs_split_piece *cgs_split_piece_of(const struct cgs_split *s,
                                                  const struct cgs_node *n);
 
+/*
+ * A graph that records the pieces a compiler made (n->piece: a cache folder's split graph):
+ * the splitting ops those pieces show, the distinct targets of call nodes alone in their piece
+ * that are a custom op's overload (vllm.unified_attention.default) or in a preset (aten's SDPA).
+ * Writes at most max into ops (the graph's interned targets), in graph order; returns how many.
+ */
+uint32_t cgs_split_recorded_ops(const struct cgs_graph *g, const char **ops, uint32_t max);
+
+/* How many nodes the split puts in another piece than the one recorded for them (the first
+ * such in *first); 0 when the record agrees or there is none. */
+uint32_t cgs_split_recorded_diff(const struct cgs_split *s, const struct cgs_node **first);
+
 /* Whether a --split-ops name matches a graph target (MagiCompiler's rule). */
 bool cgs_split_op_matches(const char *name, const char *target);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <dirent.h>
 
 bool cgs_path_is_stdin(const char *path)
 {
@@ -154,4 +155,40 @@ int cgs_file_tail(const char *path, char lines[][256], int max)
         end = e;
     }
     return count;
+}
+
+static int find_named(const char *dir, const char *const *names, unsigned n_names, int depth,
+                      int (*fn)(const char *, void *), void *ctx, int *found)
+{
+    char p[4096];
+    struct stat st;
+    struct dirent **ents = NULL;
+    int k, rc = 0;
+
+    for (unsigned i = 0; i < n_names; i++)
+        if ((size_t)snprintf(p, sizeof(p), "%s/%s", dir, names[i]) < sizeof(p) &&
+            stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
+            ++*found;
+            if ((rc = fn(p, ctx)))
+                return rc;
+        }
+    if (depth <= 0)
+        return 0;
+    k = scandir(dir, &ents, NULL, alphasort);
+    for (int i = 0; i < k; i++) {
+        if (!rc && ents[i]->d_name[0] != '.' &&
+            (size_t)snprintf(p, sizeof(p), "%s/%s", dir, ents[i]->d_name) < sizeof(p) &&
+            stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+            rc = find_named(p, names, n_names, depth - 1, fn, ctx, found);
+        free(ents[i]);
+    }
+    free(ents);
+    return rc;
+}
+
+int cgs_find_named(const char *dir, const char *const *names, unsigned n_names, int depth,
+                   int (*fn)(const char *path, void *ctx), void *ctx)
+{
+    int found = 0, rc = find_named(dir, names, n_names, depth, fn, ctx, &found);
+    return rc ? rc : found;
 }

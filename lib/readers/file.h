@@ -39,4 +39,13 @@ int cgs_file_tail(const char *path, char lines[][256], int max);
 /* True when path ends in ext (".pt2"), compared without regard to case. */
 bool cgs_path_has_ext(const char *path, const char *ext);
 
+/*
+ * The regular files named one of names[0..n_names) in dir and in its folders up to depth
+ * levels down (hidden folders skipped), dir's own first, then each folder's in name order:
+ * fn(path, ctx) is called for each; a nonzero return stops the walk and is returned. Otherwise
+ * returns how many were found. (Cache folders: vLLM's <hash>/rank_0_0/backbone/.)
+ */
+int cgs_find_named(const char *dir, const char *const *names, unsigned n_names, int depth,
+                   int (*fn)(const char *path, void *ctx), void *ctx);
+
 #endif

@@ -684,7 +684,7 @@ static int opt_string(struct loader *L, struct cgs_graph *g, const cJSON *x, con
 static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x)
 {
     const cJSON *name = NULL, *op = NULL, *target = NULL, *args = NULL, *kwargs = NULL, *val = NULL,
-                *stack = NULL, *mpath = NULL, *mtype = NULL, *it;
+                *stack = NULL, *mpath = NULL, *mtype = NULL, *piece = NULL, *it;
     struct cgs_node *n;
     int opk, err;
 
@@ -697,6 +697,7 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x)
         switch (k[0]) {
         case 'n': slot = !strcmp(k, "name") ? &name : NULL; break;
         case 'o': slot = !strcmp(k, "op") ? &op : NULL; break;
+        case 'p': slot = !strcmp(k, "piece") ? &piece : NULL; break;
         case 't': slot = !strcmp(k, "target") ? &target : NULL; break;
         case 'a': slot = !strcmp(k, "args") ? &args : NULL; break;
         case 'k': slot = !strcmp(k, "kwargs") ? &kwargs : NULL; break;
@@ -801,7 +802,8 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x)
     }
     if ((err = opt_string(L, g, stack, "stack_trace", &n->stack_trace)) ||
         (err = opt_string(L, g, mpath, "module_path", &n->module_path)) ||
-        (err = opt_string(L, g, mtype, "module_type", &n->module_type)))
+        (err = opt_string(L, g, mtype, "module_type", &n->module_type)) ||
+        (err = opt_string(L, g, piece, "piece", &n->piece)))
         return err;
     return 0;
 }

@@ -17,6 +17,7 @@
 #include "lib/readers/pylit.h"
 #include "lib/base/strmap.h"
 
+const char *const cgs_cache_index_names[2] = {"magi_compile_cache.py", "vllm_compile_cache.py"};
 const char *const cgs_src_kind_names[4] = {"unknown", "events", "torch_trace", "cache_index"};
 
 static char *xstrdup0(const char *s)

@@ -31,6 +31,9 @@
 #include "lib/base/diag.h"
 
 enum cgs_src_kind { CGS_SRC_UNKNOWN, CGS_SRC_EVENTS, CGS_SRC_TRACE, CGS_SRC_CACHE_INDEX };
+
+/* The names compile-cache indexes have: MagiCompiler's, vLLM's. */
+extern const char *const cgs_cache_index_names[2];
 extern const char *const cgs_src_kind_names[4];
 
 /* Limits: a line (or a record's payload) past these is counted bad and skipped. */

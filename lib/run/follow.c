@@ -74,10 +74,18 @@ static bool is_run_log(const char *name)
         n -= 4;
     return (n > 4 && !strncmp(name + n - 4, ".log", 4)) ||
            (n > 6 && !strncmp(name + n - 6, ".jsonl", 6)) ||
-           strstr(name, "torch_trace") || strstr(name, "magi_compile_cache");
+           strstr(name, "torch_trace") || strstr(name, "magi_compile_cache") ||
+           strstr(name, "vllm_compile_cache");
 }
 
-/* The files of a folder, in name order (so ranks come in order). */
+static int follow_index(const char *path, void *ctx)
+{
+    file_for(ctx, path);
+    return 0;
+}
+
+/* The files of a folder, in name order (so ranks come in order); a cache folder's indexes
+ * also up to three levels down (vLLM's <hash>/rank_0_0/backbone/vllm_compile_cache.py). */
 static void scan_dir(struct cgs_follow *f, const char *dir)
 {
     DIR *dp = opendir(dir);
@@ -106,6 +114,8 @@ static void scan_dir(struct cgs_follow *f, const char *dir)
         free(names[i]);
     }
     free(names);
+    if (!n)
+        cgs_find_named(dir, cgs_cache_index_names, 2, 3, follow_index, f);
 }
 
 static void reset_all(struct cgs_follow *f)

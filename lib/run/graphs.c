@@ -173,38 +173,22 @@ static int add_file_graph(struct cgs_graphs *gs, const char *path, struct cgs_di
 
 /* The printed graphs of a cache folder: computation_graph.py in it or up to three levels down
  * (vLLM's <hash>/rank_0_0/backbone/, MagiCompiler's per-model folders), in name order. */
-static int cache_folder_at(struct cgs_graphs *gs, const char *dir, int depth, struct cgs_diag *d)
-{
-    char p[4096];
-    struct dirent **names = NULL;
-    int n, found = 0;
+struct folder_ctx {
+    struct cgs_graphs *gs;
+    struct cgs_diag *d;
+};
 
-    snprintf(p, sizeof(p), "%s/%s", dir, CACHE_GRAPH);
-    if (is_file(p)) {
-        if (add_file_graph(gs, p, d))
-            return -1;
-        found++;
-    }
-    if (depth == 0)
-        return found;
-    n = scandir(dir, &names, NULL, alphasort);
-    for (int i = 0; i < n; i++) {
-        if (names[i]->d_name[0] != '.' &&
-            (size_t)snprintf(p, sizeof(p), "%s/%s", dir, names[i]->d_name) < sizeof(p) &&
-            is_dir(p)) {
-            int k = cache_folder_at(gs, p, depth - 1, d);
-            if (k > 0)
-                found += k;
-        }
-        free(names[i]);
-    }
-    free(names);
-    return found;
+static int add_folder_graph(const char *path, void *ctx)
+{
+    struct folder_ctx *fc = ctx;
+    return add_file_graph(fc->gs, path, fc->d) ? -1 : 0;
 }
 
 static int cache_folder(struct cgs_graphs *gs, const char *dir, struct cgs_diag *d)
 {
-    return cache_folder_at(gs, dir, 3, d);
+    static const char *const names[] = {CACHE_GRAPH};
+    struct folder_ctx fc = {gs, d};
+    return cgs_find_named(dir, names, 1, 3, add_folder_graph, &fc);
 }
 
 static void on_warn(const char *file, const char *msg, void *ctx)

@@ -93,7 +93,6 @@ check "--write into no folder" 2 "$CGSCOPE" graphs "$L" --write "$T/nope"
 python3 tests/trace-graphs.py "$CGSCOPE" $D/tracegraphs >"$T/cmp" 2>&1 || {
     fail "trace graphs against the bridge's"; tail -20 "$T/cmp"; }
 tail -1 "$T/cmp"
-finish
 
 # a vLLM compile-cache folder: computation_graph.py two levels down (<hash>/rank_0_0/backbone/),
 # a split graph whose pieces are put back into one graph, each node keeping the piece it was
@@ -125,5 +124,36 @@ cmp -s "$out" "$T/direct.json" || fail "cache of a folder: not the index's own l
 cp samples/magi_compile_cache.py "$T/cf2/a/"; cp samples/magi_compile_cache.py "$T/cf2/b/"
 check "cache of a folder with two indexes" 2 "$CGSCOPE" cache "$T/cf2"
 has "two indexes named" "$err" "a folder with 2 compile-cache indexes in it"
-check "cache of a folder without one" 2 "$CGSCOPE" cache "$VC"
+mkdir -p "$T/noidx" && cp "$VC/rank_0_0/backbone/computation_graph.py" "$T/noidx/"
+check "cache of a folder without one" 2 "$CGSCOPE" cache "$T/noidx"
 has "none said" "$err" "a folder without a compile-cache index in it"
+
+# the folder as vLLM left it: without --split-ops, the split is at the op alone in a recorded
+# piece, and checked against the record; the index beside the graph (vllm_compile_cache.py,
+# keyed (runtime_shape, graph_index, backend), graph_index counting compiled pieces only:
+# vLLM's compile_submod_names.index) is joined to the compiled pieces
+check "split of a cache folder as compiled" 0 "$CGSCOPE" split "$VC" --json
+has "the splitting op read from the pieces" "$err" "splitting at vllm.unified_attention.default"
+python3 - "$out" "$T/vcw" <<'PY' || fail "split of a cache folder joined with its index"
+import glob, json, sys
+s = json.load(open(sys.argv[1]))
+assert s["recorded_pieces"] == {"match": True, "differences": 0}, s["recorded_pieces"]
+assert s["cache_index"].endswith("rank_0_0/backbone/vllm_compile_cache.py"), s["cache_index"]
+p = {x["name"]: x for x in s["pieces"]}
+assert p["submod_1"]["is_splitting_graph"] and p["submod_1"]["cache_entries"] == []
+shapes = lambda n: sorted((e["runtime_shape"] is None, e["runtime_shape"] or 0) for e in p[n]["cache_entries"])
+# the index: (None, 0), (None, 1), (8, 0): submod_0 is compiled piece 0, submod_2 piece 1
+assert shapes("submod_0") == [(False, 8), (True, 0)], p["submod_0"]["cache_entries"]
+assert shapes("submod_2") == [(True, 0)], p["submod_2"]["cache_entries"]
+assert all(e["backend"] == "inductor" for e in p["submod_0"]["cache_entries"])
+PY
+check "split of a cache folder, text" 0 "$CGSCOPE" split "$VC"
+has "the index joined" "$out" "cache: dynamic (inductor), 8 (inductor)"
+# another split than the compiler's is said
+check "split at another op" 0 "$CGSCOPE" split "$VC" --split-ops torch.relu
+has "differs from the record" "$err" "not in the piece the compiler recorded for them"
+# top follows the folder: the index three levels down
+check "top of a cache folder" 0 "$CGSCOPE" top --once --json "$VC"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["rows"]) == 3, d' "$out" ||
+    fail "top of a cache folder: the index's three entries"
+finish
