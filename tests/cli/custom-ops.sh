@@ -107,4 +107,29 @@ echo "flashattn._flash_attn_forward: like 0 rank 5" >"$tmp/rank.ops"
 "$CGSCOPE" shapes --reinfer --ops "$tmp/rank.ops" "$fa" 2>/dev/null | grep -q "dim 4 of output 0 is past argument 0's rank" ||
     fail "an undeclared dim past the rank"
 
+# MagiCompiler's (ops/magi_compiler.ops): athena::flash_attn as its README registers it
+# (infer_output_meta_fn=["q"]: torch.empty_like(q)) and its NVTX markers (fakes return None)
+python3 - "$tmp/magi.json" <<'PY'
+import json, sys
+t = lambda s, st: {"dtype": "bfloat16", "shape": s, "stride": st, "storage_offset": 0,
+                   "device": "cuda:0", "requires_grad": False}
+q = t([2, 16, 128, 64], [131072, 64, 1024, 1])  # a transposed q: empty_like keeps its layout
+nodes = [{"name": n, "op": "placeholder", "target": n, "args": [], "kwargs": {}, "val": q}
+         for n in ("q", "k", "v")]
+nodes += [{"name": "push", "op": "call_function", "target": "magi_compile.nvtx_range_push.default",
+           "args": ["attn"], "kwargs": {}, "val": None},
+          {"name": "o", "op": "call_function", "target": "athena.flash_attn.default",
+           "args": [{"node": "q"}, {"node": "k"}, {"node": "v"}], "kwargs": {}, "val": q},
+          {"name": "pop", "op": "call_function", "target": "magi_compile.nvtx_range_pop.default",
+           "args": [], "kwargs": {}, "val": None},
+          {"name": "output", "op": "output", "target": "output", "args": [[{"node": "o"}]],
+           "kwargs": {}, "val": None}]
+json.dump({"format": "cgscope.graph", "version": 1, "name": "magi", "producer": {"tool": "torch",
+           "version": "2.11.0", "stage": "dynamo"}, "symbols": {}, "nodes": nodes}, open(sys.argv[1], "w"))
+PY
+"$CGSCOPE" shapes --reinfer --check "$tmp/magi.json" >"$tmp/out" 2>&1 ||
+    fail "MagiCompiler's declarations: $(tail -3 "$tmp/out")"
+"$CGSCOPE" split "$tmp/magi.json" --split-ops @magi --summary >"$tmp/out" 2>&1 &&
+    grep -q "3 pieces" "$tmp/out" || fail "athena.flash_attn is a @magi splitting op: $(cat "$tmp/out")"
+
 finish
