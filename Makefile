@@ -157,6 +157,12 @@ $(B)/viz/%.o: viz/%.c
 $(B)/tools/%.o: tools/%.c
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(VIZ_CFLAGS) -c -o $@ $<
+# the page `cgscope html` writes: its CSS and JavaScript (tools/html/) as C strings
+$(B)/gen/html-assets.h: tools/html/report.css tools/html/report.js tools/html/embed.sh
+	@mkdir -p $(dir $@)
+	$(QUIET_GEN)sh tools/html/embed.sh tools/html/report.css tools/html/report.js >$@.tmp && mv -f $@.tmp $@
+$(B)/tools/cmd-html.o: $(B)/gen/html-assets.h
+$(B)/tools/cmd-html.o: CPPFLAGS += -I$(B)/gen
 $(B)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(VIZ_CFLAGS) $(TEST_CFLAGS) \

@@ -70,7 +70,11 @@ def type_ok(B, t, v, where, errs):
     if t in B:
         if not isinstance(v, dict):
             return False
-        check_object(B, B[t], v, where, errs)
+        keys = B[t]
+        if t.startswith("cgscope-"):  # a whole document inside another: its header too
+            keys = dict(B["document"])
+            keys.update(B[t])
+        check_object(B, keys, v, where, errs)
         return True
     errs.append((where, "docs/json.md names an unknown type %r" % t))
     return True

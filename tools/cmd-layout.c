@@ -204,6 +204,11 @@ static cJSON *layout_json(const struct cgs_layout *l)
 }
 
 /* A titled list of names in columns (as ls lays them out), at most 12 without --all. */
+cJSON *cli_layout_doc(const struct cgs_layout *l)
+{
+    return layout_json(l);
+}
+
 static void print_names(const char *title, const struct cgs_node *const *nodes, uint32_t n,
                         bool all)
 {

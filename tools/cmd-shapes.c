@@ -237,6 +237,12 @@ static cJSON *shapes_json(const struct cgs_graph *g, const struct cgs_shapes *s,
     return doc;
 }
 
+cJSON *cli_shapes_doc(const struct cgs_graph *g, const struct cgs_shapes *s)
+{
+    struct cgs_sym_bindings none = {0};
+    return shapes_json(g, s, &none, 0, false);
+}
+
 #define NAME_COL_MAX 40
 
 static void shapes_text(const struct cgs_graph *g, const struct cgs_shapes *s,

@@ -459,6 +459,17 @@ static cJSON *why_json(const struct cgs_split *s, const struct cgs_node *n)
     return o;
 }
 
+cJSON *cli_split_doc(const struct cgs_graph *g, const struct cgs_split *s)
+{
+    struct piece_ctx pc;
+    cJSON *doc = split_json(g, s, NULL, &pc), *arr = cJSON_GetObjectItem(doc, "pieces");
+    for (uint32_t i = 0; i < s->n_pieces; i++)
+        cJSON_AddItemToArray(arr, piece_json(&pc, i));
+    free(pc.first);
+    free(pc.blocking);
+    return doc;
+}
+
 /* ---- text ------------------------------------------------------------------------------- */
 
 static void print_list(const char *label, struct cgs_node *const *nodes, uint32_t n)

@@ -290,6 +290,11 @@ static cJSON *top_json(const struct cgs_follow *f)
     return doc;
 }
 
+cJSON *cli_top_doc(const struct cgs_follow *f)
+{
+    return top_json(f);
+}
+
 /* ---- -- CMD ---------------------------------------------------------------------------- */
 
 static pid_t spawn(char **cmd, const char *dir, const char *log)

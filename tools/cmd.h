@@ -135,6 +135,16 @@ struct cli_list;
 int cli_check_split_ops(const struct cgs_split *s, const struct cli_list *ops, const char *graph,
                         bool allow_missing);
 
+/* The JSON documents of split, shapes (its nodes array left empty), layout and top --once,
+ * as those commands print them: `cgscope html` puts the same documents in its page. */
+struct cgs_shapes;
+struct cgs_layout;
+struct cgs_follow;
+cJSON *cli_split_doc(const struct cgs_graph *g, const struct cgs_split *s);
+cJSON *cli_shapes_doc(const struct cgs_graph *g, const struct cgs_shapes *s);
+cJSON *cli_layout_doc(const struct cgs_layout *l);
+cJSON *cli_top_doc(const struct cgs_follow *f);
+
 /* A graph that records the pieces its compiler made (a vLLM/MagiCompiler cache folder's split
  * graph) and no --split-ops: the splitting ops those pieces show (cgs_split_recorded_ops) are
  * added to ops, each said on stderr. */

@@ -3,11 +3,12 @@
 # root). `make deps` runs this; on a machine without make yet, run it directly:
 #   sh tools/deps.sh          what building and running cgscope needs
 #   sh tools/deps.sh --test   that, and what the tests need (cmocka, xz-utils, python3 with pip and
-#                             setuptools, valgrind, tmux, clang for make fuzz)
+#                             setuptools, valgrind, tmux, clang for make fuzz,
+#                             chromium: the page cgscope html writes, loaded headless)
 set -eu
 PKGS="make gcc g++ libc6-dev pkg-config libcjson-dev libzip-dev libgraphviz-dev libncurses-dev graphviz zlib1g-dev liblzma-dev libzstd-dev"
 case "${1:-}" in
---test) PKGS="$PKGS libcmocka-dev xz-utils python3 python3-pip python3-setuptools python3-wheel valgrind tmux clang" ;;
+--test) PKGS="$PKGS libcmocka-dev xz-utils python3 python3-pip python3-setuptools python3-wheel valgrind tmux clang chromium" ;;
 "") ;;
 *) echo "usage: sh tools/deps.sh [--test]" >&2; exit 2 ;;
 esac

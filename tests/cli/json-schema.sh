@@ -51,6 +51,7 @@ doc simulate "$CGSCOPE" cache simulate $S/cgs_transformer_dyn.dynamo.json --spli
 doc report "$CGSCOPE" report $S/profile --json
 doc report-graph "$CGSCOPE" report $S/profile --json --graph $S/profile/transformer.dynamo.json --split-ops @sdpa
 doc report-ranges "$CGSCOPE" report $S/profile --json --ranges
+doc html "$CGSCOPE" html $S/profile/transformer.dynamo.json $S/profile $S/graph_break.torch_trace.log $S/two_graphs.torch_trace.log.xz --split-ops @sdpa -o "$T/r.html" --json
 # an error, as --json writes it on standard error
 "$CGSCOPE" info "$T/missing.json" --json > /dev/null 2> "$J/error.json" && fail "a missing graph read"
 tail -n 1 "$J/error.json" > "$T/e" && mv "$T/e" "$J/error.json"

@@ -1,0 +1,96 @@
+#!/bin/sh
+# cgscope html: one self-contained page from a mix of sources. Its numbers are the commands'
+# own (the documents split, shapes, top --once and report print with --json, compared here);
+# Chromium loads it headless (no script error; screenshots of the summary, an opened piece and
+# the profile against docs/html/*.png; the first rows readable with JavaScript off).
+. tests/cli/lib.sh
+G=samples/profile/transformer.dynamo.json
+P=samples/profile
+L=samples/graph_break.torch_trace.log
+check "a page of a graph, its profile and a log" 0 "$CGSCOPE" html "$G" "$P" "$L" --split-ops @sdpa \
+    --title "samples: a transformer with its profile, and a log with graph breaks" -o "$T/r.html"
+has "says where it wrote" "$err" "wrote $T/r.html"
+python3 tests/html-check.py selfcontained "$T/r.html" || fail "the page fetches something"
+python3 tests/html-check.py cards "$T/r.html" || fail "cards: the summary's numbers"
+
+# every number is the command's: split, shapes, top and report with --json
+"$CGSCOPE" split "$G" --split-ops @sdpa --json >"$T/split.json" 2>/dev/null
+python3 tests/html-check.py same "$T/r.html" split "$T/split.json" "$G" || fail "split's numbers"
+"$CGSCOPE" shapes "$G" --json >"$T/shapes.json" 2>/dev/null
+python3 tests/html-check.py same "$T/r.html" shapes "$T/shapes.json" "$G" || fail "shapes' numbers"
+"$CGSCOPE" top --once --json "$L" >"$T/top.json" 2>/dev/null
+python3 tests/html-check.py same "$T/r.html" top "$T/top.json" || fail "top's numbers"
+"$CGSCOPE" report --json "$P" >"$T/report.json" 2>/dev/null
+python3 tests/html-check.py same "$T/r.html" profile "$T/report.json" || fail "report's numbers"
+
+# samples/report.html is this page, made from the samples themselves (regenerate it with the
+# command above and -o samples/report.html when the page changes)
+cmp -s "$T/r.html" samples/report.html || fail "samples/report.html is not the page its sources make now"
+
+# a TORCH_TRACE log alone: its graphs (each with its ref), compiles and the break
+check "a page of a log" 0 "$CGSCOPE" html samples/two_graphs.torch_trace.log.xz -o "$T/log.html" --json
+python3 - "$out" <<'PY' || fail "a log's page"
+import json, sys
+d = json.load(open(sys.argv[1]))
+refs = [g["ref"] for g in d["graphs"]]
+assert len(refs) == 6 and all("#" in r for r in refs), refs
+assert d["summary"]["graph_breaks"] == d["top"]["graph_breaks"] == 1, d["summary"]
+assert d["profile"] is None and d["summary"]["gpu_ns"] is None
+PY
+# a cache folder: its split graph split as recorded
+check "a page of a cache folder" 0 "$CGSCOPE" html tests/data/fxtext/vllm_cache -o "$T/vc.html" --json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["graphs"][0]["split"]
+assert [p["name"] for p in s["pieces"]] == ["submod_0", "submod_1", "submod_2"], s["pieces"]
+assert d["top"]["rows"], "the index beside the graph"' "$out" || fail "a cache folder's page"
+
+# bad input: said, exit 2, nothing written
+check "a source that is not there" 2 "$CGSCOPE" html "$T/nope.json" -o "$T/bad.html"
+has "names it" "$err" "nope.json"
+nofile "no page for a missing source" "$T/bad.html"
+printf '\211PNG\r\n\032\n' >"$T/x.png"
+check "an image" 2 "$CGSCOPE" html "$T/x.png" -o "$T/bad.html"
+has "says what it is" "$err" "a PNG image"
+nofile "no page for an image" "$T/bad.html"
+check "no source" 2 "$CGSCOPE" html
+check "--max-graphs not a count" 2 "$CGSCOPE" html "$G" --max-graphs x -o "$T/bad.html"
+check "into a folder" 2 "$CGSCOPE" html "$G" -o "$T"
+
+# the browser: Debian's Chromium, headless (CI installs it: tools/deps.sh --test)
+CHROME=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CHROME" ]; then
+    [ "${CI:-}" = true ] && fail "no chromium in CI"
+    echo "skipped the browser checks: no chromium"
+    finish
+    exit $?
+fi
+chrome() {
+    HOME=$T timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+        --no-first-run --disable-dev-shm-usage --force-color-profile=srgb \
+        --force-device-scale-factor=1 --window-size=1280,900 "$@" 2>"$T/chrome.err"
+}
+chrome --dump-dom "file://$PWD/samples/report.html" >"$T/dom.html"
+grep -q 'data-ready="1"' "$T/dom.html" || fail "the page's script did not finish: $(grep -i error "$T/chrome.err" | head -3)"
+hasnt "no script error" "$T/dom.html" 'data-errors='
+grep -c '<tr' "$T/dom.html" >/dev/null
+# with JavaScript off (the page without its script): the summary and the tables' first rows
+# are in the HTML itself, and the summary looks the same (its screenshot against the one with)
+has "summary without JavaScript" samples/report.html 'data-key="compiles"><span class="v">4<'
+has "node rows without JavaScript" samples/report.html '<tr><td>l_x_</td>'
+python3 -c '
+import re, sys
+s = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(re.sub(r"<script>.*?</script>", "", s, flags=re.S))' samples/report.html "$T/nojs.html"
+chrome --screenshot="$T/nojs.png" "file://$T/nojs.html" >/dev/null
+python3 tests/html-check.py png "$T/nojs.png" docs/html/summary.png 0.05 || fail "the summary without JavaScript"
+for shot in summary: piece:#open=g0:submod_2 profile:#only=profile; do
+    name=${shot%%:*} hash=${shot#*:}
+    chrome --screenshot="$T/$name.png" "file://$PWD/samples/report.html$hash" >/dev/null
+    [ -s "$T/$name.png" ] || { fail "no screenshot $name"; continue; }
+    python3 tests/html-check.py png "$T/$name.png" "docs/html/$name.png" 0.03 ||
+        fail "screenshot $name differs from docs/html/$name.png (kept in ${KEEP:-$T})"
+    [ -n "${KEEP:-}" ] && cp "$T/$name.png" "$KEEP/"
+done
+finish

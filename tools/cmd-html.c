@@ -1,0 +1,1024 @@
+/*
+ * cgscope html: one self-contained page of a run, from whatever the user has (graphs, a
+ * TORCH_TRACE log or folder, the bridge's events, a compile-cache index or folder, a profile).
+ *
+ * The page's numbers are the commands' own: each graph's split, shapes and layout documents,
+ * top's and report's, built by the same functions their --json prints with (cli_split_doc,
+ * cli_shapes_doc, cli_layout_doc, cli_top_doc, cli_prof_json), are put in the page as one JSON
+ * document; the picture is the SVG `cgscope dot --collapse pieces` draws (run as a child, as
+ * dot runs Graphviz). What a person reads without JavaScript (the summary, the tables' first
+ * rows) is written as HTML here; tools/html/report.js makes the tables whole, sortable and
+ * filterable (node rows rendered as they scroll), and the picture zoomable.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/base/buf.h"
+#include "lib/base/strmap.h"
+#include "lib/ir/symexpr.h"
+#include "lib/passes/layout.h"
+#include "lib/passes/shapes.h"
+#include "lib/passes/split.h"
+#include "lib/readers/file.h"
+#include "lib/readers/opdecl.h"
+#include "lib/readers/pyframe.h"
+#include "lib/readers/sniff.h"
+#include "lib/run/follow.h"
+#include "lib/run/graphs.h"
+#include "lib/run/prof.h"
+#include "lib/writers/report-json.h"
+#include "tools/cmd.h"
+#include "tools/prof-out.h"
+
+#include "html-assets.h"
+
+extern char **environ;
+
+static int run(int argc, char **argv);
+
+static const struct cli_opt options[] = {
+    CLI_OPT_SHORT('o', "output", 'o', "FILE", "the page to write (default report.html)"),
+    CLI_OPT("split-ops", 's', "OP[,OP...]",
+            "splitting ops for graphs that do not record their pieces (presets\n"
+            "@vllm, @magi, @sdpa); a graph from a cache folder splits as recorded"),
+    CLI_OPT("max-graphs", 'm', "N", "graphs drawn at most (default 64; the rest are listed)"),
+    CLI_OPT("title", 't', "TEXT", "the page's title (default: the first source)"),
+    CLI_OPT("json", 'j', NULL, "also print the page's data (one JSON document) to stdout"),
+    CLI_OPT_END,
+};
+
+const struct cmd cmd_html = {
+    .name = "html",
+    .usage = "cgscope html SOURCE... [--output FILE] [--split-ops OPS] [--title TEXT]\n"
+             "                     [--max-graphs N] [--json]",
+    .summary = "one self-contained HTML page of a run: graphs, pieces, shapes, compiles, GPU time",
+    .help =
+        "Writes one HTML file that holds every answer cgscope has about what you give it,\n"
+        "with nothing fetched from the network (inline CSS, JavaScript and SVG): attach it\n"
+        "to a bug report or keep it as a CI artifact. SOURCE is any mix of:\n"
+        "  - graphs: graph JSON, a torch.export .pt2, a ref ('trace.log#0/0:dynamo');\n"
+        "  - a TORCH_TRACE log or folder (its graphs, compiles, cache lookups and breaks);\n"
+        "  - a vLLM or MagiCompiler compile-cache folder (its split graph and index);\n"
+        "  - the bridge's events (.jsonl) or a compile-cache index;\n"
+        "  - a profile: cgscope profile's folder or .cgstrace files.\n"
+        "The page opens with a summary (graphs, pieces, compiles, cache hit rate,\n"
+        "recompiles, graph breaks, GPU time) and what looks wrong, each linking to its\n"
+        "section; per graph, the pieces picture (click a piece to list its nodes), the\n"
+        "pieces with the reason for every cut and the CUDA-graph verdict, every node with\n"
+        "its shape, strides, dtype and source line, and the layout decisions; then the\n"
+        "compiles and the GPU time per piece and kernel.\n\n",
+    .more = "Every number on the page is the one the matching command prints with --json\n"
+            "(split, shapes, layout, top --once, report): the page holds those documents.\n"
+            "Exit status 2 when a source cannot be read (the page is not written).\n\n"
+            "JSON keys (--json): format, version, title, sources [{path, kind}], summary\n"
+            "{graphs, pieces, compiled_pieces, not_capturable, nodes, compiles, recompiles,\n"
+            "hit_rate, graph_breaks, gpu_ns, findings [{level, text, href}]}, graphs [{id,\n"
+            "ref, name, nodes, stage, split, shapes, layout, table}], top, profile.\n\n"
+            "examples:\n"
+            "  cgscope html samples/two_graphs.torch_trace.log.xz -o report.html\n"
+            "  cgscope html samples/profile/transformer.dynamo.json samples/profile \\\n"
+            "      --split-ops cgs.attention -o run.html\n",
+    .run = run,
+    .options = options,
+};
+
+/* ---- sources ------------------------------------------------------------------------------ */
+
+enum role { ROLE_GRAPH, ROLE_LOG, ROLE_COMPILES, ROLE_PROFILE };
+static const char *const role_names[] = {"graph", "torch_trace_or_cache_folder", "compiles",
+                                         "profile"};
+
+static bool has_traces(const char *dir)
+{
+    char p[PATH_MAX];
+    struct stat st;
+    bool found = false;
+    DIR *dp;
+    struct dirent *e;
+    snprintf(p, sizeof(p), "%s/report.json", dir);
+    if (!stat(p, &st) && S_ISREG(st.st_mode))
+        return true;
+    if (!(dp = opendir(dir)))
+        return false;
+    while (!found && (e = readdir(dp)))
+        found = strstr(e->d_name, ".cgstrace") != NULL;
+    closedir(dp);
+    return found;
+}
+
+/* What a source is for the page; -1 (said) when it is nothing the page reads. */
+static int classify(const char *path)
+{
+    struct stat st;
+    enum cgs_input_kind k;
+
+    if (stat(path, &st)) {
+        if (strchr(path, '#'))
+            return ROLE_GRAPH; /* a ref: the log it names is checked when it loads */
+        return cli_file_error(path, "cannot read it: %s", strerror(errno)), -1;
+    }
+    if (S_ISDIR(st.st_mode))
+        return has_traces(path) ? ROLE_PROFILE : ROLE_LOG;
+    k = cgs_sniff_path(path);
+    switch (k) {
+    case CGS_IN_GRAPH_JSON:
+    case CGS_IN_ZIP:
+        return ROLE_GRAPH;
+    case CGS_IN_TRACE_LOG:
+    case CGS_IN_GZIP:
+    case CGS_IN_XZ:
+    case CGS_IN_ZSTD:
+        return ROLE_LOG;
+    case CGS_IN_EVENTS:
+        return ROLE_COMPILES;
+    case CGS_IN_CACHE_INDEX:
+        return ROLE_COMPILES;
+    case CGS_IN_CUPTI_TRACE:
+    case CGS_IN_PROFILE_REPORT:
+        return ROLE_PROFILE;
+    default:
+        if (cgs_graphs_is_source(path))
+            return ROLE_LOG;
+        break;
+    }
+    {
+        struct cgs_diag d = CGS_DIAG_INIT;
+        cgs_sniff_refuse(&d, path, k,
+                         "a graph, a TORCH_TRACE log, events, a cache index or folder, or a "
+                         "profile");
+        return cli_report_diag(&d), -1;
+    }
+}
+
+/* ---- the page's data ---------------------------------------------------------------------- */
+
+struct page_graph {
+    char *ref;       /* what cli_load_graph takes */
+    char *label;     /* the ref, or the file */
+    struct cgs_graph *g;
+    struct cgs_split *s;
+    struct cgs_shapes *shapes;
+    struct cgs_layout *layout;
+    struct cli_list ops; /* the splitting ops used */
+    char *svg;           /* the picture, or NULL */
+    pid_t pid;           /* the child drawing it, while it draws */
+    bool profiled;       /* ... with the profile's colours */
+    char svg_path[PATH_MAX], ops_arg[8192];
+    char *error;         /* why it is not in the page, or NULL */
+};
+
+struct page {
+    const char *title;
+    struct page_graph *graphs;
+    uint32_t n_graphs, alloc_graphs;
+    uint32_t skipped;   /* graphs past --max-graphs */
+    cJSON *top;         /* top --once --json, or NULL */
+    cJSON *profile;     /* report --json, or NULL */
+    cJSON *data;        /* everything, as embedded */
+    cJSON *summary;
+};
+
+static void add_graph(struct page *pg, const char *ref, const char *label)
+{
+    CGS_ALLOC_GROW(pg->graphs, pg->n_graphs + 1, pg->alloc_graphs);
+    struct page_graph *x = &pg->graphs[pg->n_graphs++];
+    memset(x, 0, sizeof(*x));
+    x->ref = cgs_xstrdup(ref);
+    x->label = cgs_xstrdup(label ? label : ref);
+}
+
+/* The split: the given ops, or those a cache folder's graph records, or one piece. */
+static void draw_start(struct page_graph *x, const char *profile_dir, const char *tmpdir,
+                       uint32_t idx);
+
+static int analyse(struct page_graph *x, const struct cli_list *ops, struct cgs_opdecls *decls,
+                   const char *profile_dir, const char *tmpdir, uint32_t idx)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_shapes_opts so = {.reinfer = false};
+
+    for (size_t i = 0; i < ops->n; i++)
+        cli_list_add_csv(&x->ops, ops->items[i]);
+    if (!x->ops.n)
+        cli_split_ops_recorded(x->g, &x->ops);
+    {
+        /* ops that match nothing in this graph are left out: the page holds several graphs */
+        struct cli_list used = CLI_LIST_INIT;
+        for (size_t i = 0; i < x->ops.n; i++)
+            for (uint32_t k = 0; k < x->g->n_nodes; k++)
+                if (x->g->nodes[k]->op == CGS_NODE_CALL_FUNCTION &&
+                    cgs_split_op_matches(x->ops.items[i], x->g->nodes[k]->target)) {
+                    cli_list_add_csv(&used, x->ops.items[i]);
+                    break;
+                }
+        cli_list_release(&x->ops);
+        x->ops = used;
+    }
+    draw_start(x, profile_dir, tmpdir, idx); /* drawn while the analyses run */
+    struct cgs_split_opts sopts = {CGS_SPLIT_MAGI, (const char *const *)x->ops.items, x->ops.n};
+    if (cgs_split_run(x->g, &sopts, &x->s, &d) < 0) {
+        x->error = cgs_xstrdup(d.msg);
+        return -1;
+    }
+    so.decls = decls;
+    if (cgs_shapes_infer(x->g, &so, &x->shapes, &d) < 0) {
+        cgs_diag_clear(&d);
+        x->shapes = NULL;
+    }
+    if (x->g->producer.stage == CGS_STAGE_POST_GRAD) {
+        struct cgs_layout_opts lo = CGS_LAYOUT_OPTS_INIT;
+        if (cgs_layout_run(x->g, &lo, &x->layout, &d) < 0) {
+            cgs_diag_clear(&d);
+            x->layout = NULL;
+        }
+    }
+    return 0;
+}
+
+/* The picture: `cgscope dot REF --collapse pieces` in a child (Graphviz crashes stay there),
+ * started before the graph's analyses and collected after them (draw_finish). */
+static void draw_start(struct page_graph *x, const char *profile_dir, const char *tmpdir,
+                       uint32_t idx)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    char *args[16];
+    int k = 0;
+    posix_spawn_file_actions_t fa;
+
+    x->pid = 0;
+    if (n <= 0)
+        return;
+    self[n] = '\0';
+    snprintf(x->svg_path, sizeof(x->svg_path), "%s/g%u.svg", tmpdir, idx);
+    x->ops_arg[0] = '\0';
+    for (size_t i = 0; i < x->ops.n; i++) {
+        size_t l = strlen(x->ops_arg);
+        snprintf(x->ops_arg + l, sizeof(x->ops_arg) - l, "%s%s", i ? "," : "", x->ops.items[i]);
+    }
+    args[k++] = self;
+    args[k++] = (char *)"dot";
+    args[k++] = x->ref;
+    args[k++] = (char *)"--collapse";
+    args[k++] = (char *)"pieces";
+    args[k++] = (char *)"--policy";
+    args[k++] = (char *)"magi";
+    if (x->ops.n) {
+        args[k++] = (char *)"--split-ops";
+        args[k++] = x->ops_arg;
+    }
+    if (profile_dir) {
+        args[k++] = (char *)"--profile";
+        args[k++] = (char *)profile_dir;
+    }
+    args[k++] = (char *)"-o";
+    args[k++] = x->svg_path;
+    args[k] = NULL;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    if (posix_spawn(&x->pid, self, &fa, NULL, args, environ) != 0)
+        x->pid = 0;
+    posix_spawn_file_actions_destroy(&fa);
+    x->profiled = profile_dir != NULL;
+}
+
+/* The child's picture; a profile that is not this graph's (its pieces are another split's:
+ * dot refuses it) draws the picture again without it. */
+static void draw_finish(struct page_graph *x, const char *tmpdir, uint32_t idx)
+{
+    int status;
+    size_t len;
+    struct cgs_diag d = CGS_DIAG_INIT;
+
+    if (x->pid <= 0)
+        return;
+    if (waitpid(x->pid, &status, 0) != x->pid || !WIFEXITED(status) || WEXITSTATUS(status)) {
+        unlink(x->svg_path);
+        x->pid = 0;
+        if (x->profiled) {
+            draw_start(x, NULL, tmpdir, idx);
+            draw_finish(x, tmpdir, idx);
+        }
+        return;
+    }
+    x->pid = 0;
+    if (cgs_read_file(x->svg_path, &x->svg, &len, (size_t)256 << 20, &d))
+        x->svg = NULL;
+    unlink(x->svg_path);
+}
+
+/* A value as the table shows it: "f32[s0, 512] [512, 1]". */
+static void value_text(const struct cgs_val *v, struct cgs_buf *b)
+{
+    cgs_val_describe(v, b);
+    if (v && v->kind == CGS_VAL_TENSOR && v->u.t.ndim != CGS_NDIM_UNKNOWN && v->u.t.stride) {
+        cgs_buf_addstr(b, " [");
+        for (uint32_t i = 0; i < v->u.t.ndim; i++) {
+            if (i)
+                cgs_buf_addstr(b, ", ");
+            if (v->u.t.stride[i])
+                cgs_sym_print(v->u.t.stride[i], b);
+            else
+                cgs_buf_addch(b, '?');
+        }
+        cgs_buf_addch(b, ']');
+    }
+}
+
+/* The node table, by columns of small integers into string tables where values repeat:
+ * {"targets": [..], "sources": [..], "rows": [[name, op, target#, value, status, piece#,
+ * source#], ...]} (piece# and source# -1 when none). */
+static cJSON *node_table(const struct page_graph *x)
+{
+    cJSON *t = cJSON_CreateObject(), *targets, *sources, *rows;
+    struct cgs_strmap *tmap = cgs_strmap_new(), *smap = cgs_strmap_new();
+    char **owned = cgs_xcalloc((size_t)x->g->n_nodes + 1, sizeof(*owned));
+    uint32_t n_t = 0, n_s = 0;
+    struct cgs_buf b = CGS_BUF_INIT;
+
+    targets = cJSON_AddArrayToObject(t, "targets");
+    sources = cJSON_AddArrayToObject(t, "sources");
+    rows = cJSON_AddArrayToObject(t, "rows");
+    for (uint32_t i = 0; i < x->g->n_nodes; i++) {
+        const struct cgs_node *n = x->g->nodes[i];
+        const struct cgs_shape_node *r = x->shapes ? &x->shapes->nodes[i] : NULL;
+        const struct cgs_split_piece *p = cgs_split_piece_of(x->s, n);
+        const char *tg = n->target ? n->target : "";
+        struct cgs_pyframe f;
+        cJSON *row = cJSON_CreateArray();
+        void *ti = cgs_strmap_get(tmap, tg);
+        int64_t src = -1;
+        if (!ti) {
+            ti = (void *)(uintptr_t)(++n_t);
+            cgs_strmap_put(tmap, tg, ti);
+            cJSON_AddItemToArray(targets, cJSON_CreateString(tg));
+        }
+        if (cgs_pyframe_last(cgs_node_stack_trace(x->g, n), NULL, &f)) {
+            cgs_buf_reset(&b);
+            cgs_pyframe_format(&f, true, &b);
+            void *si = cgs_strmap_get(smap, b.buf);
+            if (!si) {
+                owned[n_s] = cgs_xstrdup(b.buf);
+                si = (void *)(uintptr_t)(++n_s);
+                cgs_strmap_put(smap, owned[n_s - 1], si);
+                cJSON_AddItemToArray(sources, cJSON_CreateString(b.buf));
+            }
+            src = (int64_t)(uintptr_t)si - 1;
+        }
+        cgs_buf_reset(&b);
+        value_text(r && r->val ? r->val : n->val, &b);
+        cJSON_AddItemToArray(row, cJSON_CreateString(n->name));
+        cJSON_AddItemToArray(row, cJSON_CreateString(cgs_node_op_names[n->op]));
+        cJSON_AddItemToArray(row, cJSON_CreateNumber((double)((uintptr_t)ti - 1)));
+        cJSON_AddItemToArray(row, cJSON_CreateString(b.buf));
+        cJSON_AddItemToArray(row, cJSON_CreateString(r ? cgs_shape_status_names[r->status] : ""));
+        cJSON_AddItemToArray(row, cJSON_CreateNumber(p ? (double)(p - x->s->pieces) : -1));
+        cJSON_AddItemToArray(row, cJSON_CreateNumber((double)src));
+        cJSON_AddItemToArray(rows, row);
+    }
+    cgs_buf_release(&b);
+    cgs_strmap_free(tmap);
+    cgs_strmap_free(smap);
+    for (uint32_t i = 0; i < n_s; i++)
+        free(owned[i]);
+    free(owned);
+    return t;
+}
+
+static void finding(cJSON *list, const char *level, const char *href, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void finding(cJSON *list, const char *level, const char *href, const char *fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+    cJSON *o = cJSON_CreateObject();
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    cJSON_AddStringToObject(o, "level", level);
+    cJSON_AddStringToObject(o, "text", text);
+    cJSON_AddStringToObject(o, "href", href);
+    cJSON_AddItemToArray(list, o);
+}
+
+static double num(const cJSON *o, const char *k)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsNumber(x) ? x->valuedouble : 0;
+}
+
+/* The page's data: the commands' documents, the node tables, the summary and its findings. */
+static void build_data(struct page *pg)
+{
+    cJSON *data = cli_json_doc("html"), *graphs, *sm, *fl;
+    uint32_t pieces = 0, compiled = 0, not_cap = 0, nodes = 0;
+
+    cJSON_AddStringToObject(data, "title", pg->title);
+    sm = cJSON_AddObjectToObject(data, "summary");
+    graphs = cJSON_AddArrayToObject(data, "graphs");
+    fl = cJSON_CreateArray();
+    for (uint32_t i = 0; i < pg->n_graphs; i++) {
+        struct page_graph *x = &pg->graphs[i];
+        cJSON *o = cJSON_CreateObject();
+        char id[32], href[64];
+        snprintf(id, sizeof(id), "g%u", i);
+        cJSON_AddStringToObject(o, "id", id);
+        cJSON_AddStringToObject(o, "ref", x->label);
+        if (x->error || !x->g) {
+            cJSON_AddStringToObject(o, "error", x->error ? x->error : "not read");
+            snprintf(href, sizeof(href), "#%s", id);
+            finding(fl, "error", href, "%s: not read: %s", x->label,
+                    x->error ? x->error : "not read");
+            cJSON_AddItemToArray(graphs, o);
+            continue;
+        }
+        cJSON_AddStringToObject(o, "name", x->g->name ? x->g->name : "");
+        cJSON_AddNumberToObject(o, "nodes", x->g->n_nodes);
+        cJSON_AddStringToObject(o, "stage", cgs_stage_names[x->g->producer.stage]);
+        {
+            cJSON *split = cli_split_doc(x->g, x->s), *ps = cJSON_GetObjectItem(split, "pieces"),
+                  *p;
+            /* the node table says which node is in which piece; the pieces keep their counts */
+            cJSON_ArrayForEach(p, ps)
+            {
+                cJSON_DeleteItemFromObject(p, "nodes");
+                cJSON_DeleteItemFromObject(p, "input_vals");
+                cJSON_DeleteItemFromObject(p, "output_vals");
+            }
+            cJSON_AddItemToObject(o, "split", split);
+        }
+        if (x->shapes)
+            cJSON_AddItemToObject(o, "shapes", cli_shapes_doc(x->g, x->shapes));
+        else
+            cJSON_AddNullToObject(o, "shapes");
+        if (x->layout)
+            cJSON_AddItemToObject(o, "layout", cli_layout_doc(x->layout));
+        else
+            cJSON_AddNullToObject(o, "layout");
+        cJSON_AddItemToObject(o, "table", node_table(x));
+        cJSON_AddItemToArray(graphs, o);
+        nodes += x->g->n_nodes;
+        pieces += x->s->n_pieces;
+        for (uint32_t k = 0; k < x->s->n_pieces; k++) {
+            const struct cgs_split_piece *p = &x->s->pieces[k];
+            if (p->is_splitting_graph)
+                continue;
+            compiled++;
+            if (!p->capturable) {
+                not_cap++;
+                snprintf(href, sizeof(href), "#%s-pieces", id);
+                for (uint32_t f = 0; f < x->s->n_findings; f++)
+                    if (x->s->findings[f].piece == k &&
+                        x->s->findings[f].level == CGS_NOTE_ERROR) {
+                        finding(fl, "warning", href, "%s of %s is not capturable: %s", p->name,
+                                x->label, x->s->findings[f].reason);
+                        break;
+                    }
+            }
+        }
+        if (x->shapes && (x->shapes->summary.unknown || x->shapes->summary.mismatched)) {
+            snprintf(href, sizeof(href), "#%s-nodes", id);
+            finding(fl, "warning", href,
+                    "%s: %u node%s of unknown operators, %u shape%s differing from the record",
+                    x->label, x->shapes->summary.unknown, PLURAL(x->shapes->summary.unknown),
+                    x->shapes->summary.mismatched, PLURAL(x->shapes->summary.mismatched));
+        }
+    }
+    if (pg->skipped)
+        finding(fl, "info", "#graphs", "%u more graph%s not drawn (--max-graphs)", pg->skipped,
+                PLURAL(pg->skipped));
+    cJSON_AddNumberToObject(sm, "graphs", pg->n_graphs + pg->skipped);
+    cJSON_AddNumberToObject(sm, "pieces", pieces);
+    cJSON_AddNumberToObject(sm, "compiled_pieces", compiled);
+    cJSON_AddNumberToObject(sm, "not_capturable", not_cap);
+    cJSON_AddNumberToObject(sm, "nodes", nodes);
+    if (pg->top) {
+        const cJSON *rows = cJSON_GetObjectItem(pg->top, "rows"), *r;
+        const cJSON *hr = cJSON_GetObjectItem(pg->top, "hit_rate");
+        cJSON_AddNumberToObject(sm, "compiles", num(pg->top, "compiles"));
+        cJSON_AddNumberToObject(sm, "recompiles", num(pg->top, "recompiles"));
+        cJSON_AddNumberToObject(sm, "graph_breaks", num(pg->top, "graph_breaks"));
+        if (cJSON_IsNumber(hr))
+            cJSON_AddNumberToObject(sm, "hit_rate", hr->valuedouble);
+        else
+            cJSON_AddNullToObject(sm, "hit_rate");
+        cJSON_ArrayForEach(r, rows)
+        {
+            double rc = num(r, "recompiles");
+            const cJSON *fr = cJSON_GetObjectItem(r, "frame"), *cid = cJSON_GetObjectItem(r, "compile_id");
+            if (rc >= 3)
+                finding(fl, "warning", "#compiles", "recompile storm: %s recompiled %.0f times",
+                        cJSON_IsString(fr) ? fr->valuestring
+                        : cJSON_IsString(cid) ? cid->valuestring
+                                              : "a frame",
+                        rc);
+        }
+        if (num(pg->top, "graph_breaks") > 0)
+            finding(fl, "warning", "#compiles", "%.0f graph break%s: each one is a graph of its own",
+                    num(pg->top, "graph_breaks"), num(pg->top, "graph_breaks") == 1 ? "" : "s");
+    } else {
+        cJSON_AddNullToObject(sm, "compiles");
+        cJSON_AddNullToObject(sm, "recompiles");
+        cJSON_AddNullToObject(sm, "graph_breaks");
+        cJSON_AddNullToObject(sm, "hit_rate");
+    }
+    if (pg->profile) {
+        cJSON_AddNumberToObject(sm, "gpu_ns", num(pg->profile, "gpu_ns"));
+    } else {
+        cJSON_AddNullToObject(sm, "gpu_ns");
+    }
+    cJSON_AddItemToObject(sm, "findings", fl);
+    if (pg->top)
+        cJSON_AddItemReferenceToObject(data, "top", pg->top);
+    else
+        cJSON_AddNullToObject(data, "top");
+    if (pg->profile)
+        cJSON_AddItemReferenceToObject(data, "profile", pg->profile);
+    else
+        cJSON_AddNullToObject(data, "profile");
+    pg->data = data;
+    pg->summary = sm;
+}
+
+/* ---- writing ------------------------------------------------------------------------------ */
+
+static void esc(struct cgs_buf *b, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '<': cgs_buf_addstr(b, "&lt;"); break;
+        case '>': cgs_buf_addstr(b, "&gt;"); break;
+        case '&': cgs_buf_addstr(b, "&amp;"); break;
+        case '"': cgs_buf_addstr(b, "&quot;"); break;
+        default: cgs_buf_addch(b, *s); break;
+        }
+    }
+}
+
+static void asset(struct cgs_buf *b, const char *const *lines)
+{
+    for (; *lines; lines++)
+        cgs_buf_addstr(b, *lines);
+}
+
+static void card(struct cgs_buf *b, const char *key, const char *label, const char *value,
+                 const char *href)
+{
+    cgs_buf_addf(b, "<a class=\"card\" href=\"%s\" data-key=\"%s\"><span class=\"v\">", href, key);
+    esc(b, value);
+    cgs_buf_addstr(b, "</span><span class=\"k\">");
+    esc(b, label);
+    cgs_buf_addstr(b, "</span></a>\n");
+}
+
+/* A summary number as the card shows it: decimals digits after the point, '%' appended with
+ * percent; "-" when the sources say nothing of it. */
+static const char *numtext(const cJSON *o, const char *k, char *buf, size_t n, double scale,
+                           int decimals, bool percent)
+{
+    const cJSON *x = cJSON_GetObjectItem(o, k);
+    if (!cJSON_IsNumber(x))
+        return "-";
+    snprintf(buf, n, "%.*f%s", decimals, x->valuedouble * scale, percent ? "%" : "");
+    return buf;
+}
+
+#define FIRST_ROWS 50 /* rows written as HTML (the page without JavaScript) */
+#define DRAWING 3     /* dot children at once */
+
+static void pieces_html(struct cgs_buf *b, const struct page_graph *x, const char *id)
+{
+    cgs_buf_addf(b, "<table class=\"t\" id=\"%s-ptable\"><thead><tr><th>piece</th><th>kind</th>"
+                    "<th class=\"n\">nodes</th><th>CUDA graph</th><th>why it starts here</th>"
+                    "</tr></thead><tbody>\n", id);
+    for (uint32_t k = 0; k < x->s->n_pieces && k < FIRST_ROWS; k++) {
+        const struct cgs_split_piece *p = &x->s->pieces[k];
+        const char *why = "";
+        for (uint32_t i = 0; i < x->s->n_boundaries; i++)
+            if (x->s->boundaries[i].piece == k)
+                why = x->s->boundaries[i].reason ? x->s->boundaries[i].reason : "";
+        cgs_buf_addstr(b, "<tr><td>");
+        esc(b, p->name);
+        cgs_buf_addf(b, "</td><td>%s</td><td class=\"n\">%u</td><td>%s</td><td>",
+                     p->is_splitting_graph ? "splitting" : "compiled", p->n_nodes,
+                     p->is_splitting_graph ? "eager" : p->capturable ? "yes" : "no");
+        esc(b, why);
+        cgs_buf_addstr(b, "</td></tr>\n");
+    }
+    cgs_buf_addstr(b, "</tbody></table>\n");
+}
+
+static void nodes_html(struct cgs_buf *b, const struct page_graph *x, const char *id)
+{
+    struct cgs_buf v = CGS_BUF_INIT;
+    cgs_buf_addf(b, "<div class=\"tools\"><input type=\"search\" placeholder=\"filter nodes "
+                    "(name, target, shape, piece)\" data-table=\"%s\" aria-label=\"filter\"> "
+                    "<span class=\"count\" id=\"%s-count\">%u nodes</span></div>\n"
+                    "<div class=\"scroll\" id=\"%s-nscroll\"><table class=\"t\" id=\"%s-ntable\">"
+                    "<thead><tr><th>node</th><th>op</th><th>target</th><th>value</th>"
+                    "<th>status</th><th>piece</th><th>source</th></tr></thead><tbody>\n",
+                 id, id, x->g->n_nodes, id, id);
+    for (uint32_t i = 0; i < x->g->n_nodes && i < FIRST_ROWS; i++) {
+        const struct cgs_node *n = x->g->nodes[i];
+        const struct cgs_shape_node *r = x->shapes ? &x->shapes->nodes[i] : NULL;
+        const struct cgs_split_piece *p = cgs_split_piece_of(x->s, n);
+        struct cgs_pyframe f;
+        cgs_buf_addstr(b, "<tr><td>");
+        esc(b, n->name);
+        cgs_buf_addf(b, "</td><td>%s</td><td>", cgs_node_op_names[n->op]);
+        esc(b, n->target);
+        cgs_buf_addstr(b, "</td><td>");
+        cgs_buf_reset(&v);
+        value_text(r && r->val ? r->val : n->val, &v);
+        esc(b, v.buf);
+        cgs_buf_addf(b, "</td><td>%s</td><td>", r ? cgs_shape_status_names[r->status] : "");
+        esc(b, p ? p->name : "");
+        cgs_buf_addstr(b, "</td><td>");
+        if (cgs_pyframe_last(cgs_node_stack_trace(x->g, n), NULL, &f)) {
+            cgs_buf_reset(&v);
+            cgs_pyframe_format(&f, true, &v);
+            esc(b, v.buf);
+        }
+        cgs_buf_addstr(b, "</td></tr>\n");
+    }
+    cgs_buf_release(&v);
+    if (x->g->n_nodes > FIRST_ROWS)
+        cgs_buf_addf(b, "<tr class=\"more\"><td colspan=\"7\">%u more nodes (the page's "
+                        "JavaScript lists them)</td></tr>\n",
+                     x->g->n_nodes - FIRST_ROWS);
+    cgs_buf_addstr(b, "</tbody></table></div>\n");
+}
+
+/* The SVG as it goes inline: without its XML prolog and doctype. */
+static void svg_inline(struct cgs_buf *b, const char *svg)
+{
+    const char *s = strstr(svg, "<svg");
+    cgs_buf_addstr(b, s ? s : "");
+}
+
+static void page_html(struct cgs_buf *b, const struct page *pg)
+{
+    const cJSON *sm = pg->summary;
+    char buf[64];
+    char *json;
+
+    cgs_buf_addstr(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                      "<meta name=\"color-scheme\" content=\"light dark\">\n"
+                      "<meta name=\"generator\" content=\"cgscope " CGS_VERSION "\">\n<title>");
+    cgs_buf_addstr(b, "cgscope: ");
+    esc(b, pg->title);
+    cgs_buf_addstr(b, "</title>\n<style>\n");
+    asset(b, html_report_css);
+    cgs_buf_addstr(b, "</style>\n</head>\n<body>\n<header><h1>cgscope report</h1><p class=\"sub\">");
+    esc(b, pg->title);
+    cgs_buf_addstr(b, "</p><nav><a href=\"#summary\">summary</a> <a href=\"#graphs\">graphs</a> "
+                      "<a href=\"#compiles\">compiles</a> <a href=\"#profile\">profile</a>"
+                      "</nav></header>\n<main>\n<section id=\"summary\"><h2>Summary</h2>\n"
+                      "<div class=\"cards\">\n");
+    card(b, "graphs", "graphs", numtext(sm, "graphs", buf, sizeof(buf), 1, 0, false), "#graphs");
+    card(b, "pieces", "pieces", numtext(sm, "pieces", buf, sizeof(buf), 1, 0, false), "#graphs");
+    card(b, "not_capturable", "pieces not capturable",
+         numtext(sm, "not_capturable", buf, sizeof(buf), 1, 0, false), "#graphs");
+    card(b, "compiles", "compiles", numtext(sm, "compiles", buf, sizeof(buf), 1, 0, false),
+         "#compiles");
+    card(b, "hit_rate", "cache hit rate", numtext(sm, "hit_rate", buf, sizeof(buf), 100, 0, true),
+         "#compiles");
+    card(b, "recompiles", "recompiles", numtext(sm, "recompiles", buf, sizeof(buf), 1, 0, false),
+         "#compiles");
+    card(b, "graph_breaks", "graph breaks",
+         numtext(sm, "graph_breaks", buf, sizeof(buf), 1, 0, false), "#compiles");
+    card(b, "gpu_ns", "GPU time (ms)", numtext(sm, "gpu_ns", buf, sizeof(buf), 1e-6, 3, false),
+         "#profile");
+    cgs_buf_addstr(b, "</div>\n<h3>What looks wrong</h3>\n<ul class=\"findings\">\n");
+    {
+        const cJSON *f, *fl = cJSON_GetObjectItem(sm, "findings");
+        if (!cJSON_GetArraySize(fl))
+            cgs_buf_addstr(b, "<li class=\"ok\">nothing: every compiled piece is capturable, "
+                              "no recompile storm, no graph break</li>\n");
+        cJSON_ArrayForEach(f, fl)
+        {
+            cgs_buf_addf(b, "<li class=\"%s\"><a href=\"%s\">",
+                         cJSON_GetObjectItem(f, "level")->valuestring,
+                         cJSON_GetObjectItem(f, "href")->valuestring);
+            esc(b, cJSON_GetObjectItem(f, "text")->valuestring);
+            cgs_buf_addstr(b, "</a></li>\n");
+        }
+    }
+    cgs_buf_addstr(b, "</ul>\n</section>\n<section id=\"graphs\"><h2>Graphs</h2>\n");
+    if (!pg->n_graphs)
+        cgs_buf_addstr(b, "<p class=\"none\">No graph in the sources.</p>\n");
+    for (uint32_t i = 0; i < pg->n_graphs; i++) {
+        const struct page_graph *x = &pg->graphs[i];
+        char id[32];
+        snprintf(id, sizeof(id), "g%u", i);
+        cgs_buf_addf(b, "<article class=\"graph\" id=\"%s\"><h3>", id);
+        esc(b, x->label);
+        cgs_buf_addstr(b, "</h3>\n");
+        if (!x->g || x->error) {
+            cgs_buf_addstr(b, "<p class=\"error\">");
+            esc(b, x->error ? x->error : "not read");
+            cgs_buf_addstr(b, "</p></article>\n");
+            continue;
+        }
+        cgs_buf_addf(b, "<p>%u nodes, stage %s, %u piece%s", x->g->n_nodes,
+                     cgs_stage_names[x->g->producer.stage], x->s->n_pieces,
+                     PLURAL(x->s->n_pieces));
+        if (x->ops.n) {
+            cgs_buf_addstr(b, ", split at ");
+            for (size_t k = 0; k < x->ops.n; k++) {
+                cgs_buf_addstr(b, k ? ", <code>" : "<code>");
+                esc(b, x->ops.items[k]);
+                cgs_buf_addstr(b, "</code>");
+            }
+        }
+        cgs_buf_addstr(b, "</p>\n");
+        if (x->svg) {
+            cgs_buf_addf(b, "<div class=\"svgbox\" id=\"%s-svg\" data-graph=\"%s\">", id, id);
+            svg_inline(b, x->svg);
+            cgs_buf_addstr(b, "</div>\n");
+        }
+        cgs_buf_addf(b, "<h4 id=\"%s-pieces\">Pieces</h4>\n", id);
+        pieces_html(b, x, id);
+        cgs_buf_addf(b, "<h4 id=\"%s-nodes\">Nodes</h4>\n", id);
+        nodes_html(b, x, id);
+        if (x->layout)
+            cgs_buf_addf(b, "<h4 id=\"%s-layout\">Layout</h4>\n<div class=\"layout\" "
+                            "id=\"%s-ltable\"></div>\n", id, id);
+        cgs_buf_addstr(b, "</article>\n");
+    }
+    cgs_buf_addstr(b, "</section>\n<section id=\"compiles\"><h2>Compiles</h2>\n");
+    if (!pg->top)
+        cgs_buf_addstr(b, "<p class=\"none\">No TORCH_TRACE log, events or cache index in the "
+                          "sources.</p>\n");
+    else
+        cgs_buf_addstr(b, "<div id=\"ctable\"></div>\n");
+    cgs_buf_addstr(b, "</section>\n<section id=\"profile\"><h2>GPU time</h2>\n");
+    if (!pg->profile)
+        cgs_buf_addstr(b, "<p class=\"none\">No profile in the sources (cgscope profile "
+                          "writes one).</p>\n");
+    else
+        cgs_buf_addstr(b, "<div id=\"pbars\"></div>\n");
+    cgs_buf_addstr(b, "</section>\n</main>\n<footer>made by cgscope " CGS_VERSION
+                      "; every number here is the one its command prints with --json</footer>\n"
+                      "<script type=\"application/json\" id=\"cgs-data\">");
+    json = cJSON_PrintUnformatted(pg->data);
+    /* inside <script>, "</" would end it: written "<\/" (the same string to JSON) */
+    for (const char *p = json; p && *p; p++) {
+        if (p[0] == '<' && p[1] == '/')
+            cgs_buf_addstr(b, "<\\");
+        else
+            cgs_buf_addch(b, *p);
+    }
+    free(json);
+    cgs_buf_addstr(b, "</script>\n<script>\n");
+    asset(b, html_report_js);
+    cgs_buf_addstr(b, "</script>\n</body>\n</html>\n");
+}
+
+/* ---- main --------------------------------------------------------------------------------- */
+
+static void warn_source(const char *file, const char *msg, void *ctx)
+{
+    (void)ctx;
+    cli_file_warn(file, "%s", msg);
+}
+
+static int run(int argc, char **argv)
+{
+    const char *out_path = "report.html", *title = NULL;
+    bool json = false;
+    unsigned long max_graphs = 64;
+    struct cli_list ops = CLI_LIST_INIT;
+    struct page pg;
+    int c, rc = CGS_EXIT_OK;
+    const char **logs = NULL, **compiles = NULL, **profiles = NULL;
+    uint32_t n_logs = 0, n_compiles = 0, n_profiles = 0;
+    struct cgs_graphs gs;
+    bool have_gs = false;
+    struct cli_prof_set set = {0};
+    struct cgs_prof_report rep;
+    bool have_rep = false;
+    struct cgs_dash dash;
+    bool have_dash = false;
+    struct cgs_opdecls decls = {0};
+    char tmpdir[] = "/tmp/cgscope-html-XXXXXX";
+    bool have_tmp = false;
+    struct cgs_buf page = CGS_BUF_INIT;
+    cJSON *sources = NULL;
+
+    memset(&pg, 0, sizeof(pg));
+    optind = 0;
+    opterr = 0;
+    while ((c = cli_getopt(&cmd_html, argc, argv)) != -1) {
+        switch (c) {
+        case 'o': out_path = optarg; break;
+        case 't': title = optarg; break;
+        case 'j': json = true; break;
+        case 's':
+            if (cli_split_ops_add(&ops, optarg)) {
+                rc = CGS_EXIT_BAD_INPUT;
+                goto out;
+            }
+            break;
+        case 'm': {
+            char *end;
+            errno = 0;
+            max_graphs = strtoul(optarg, &end, 10);
+            if (errno || *end || !*optarg || optarg[0] == '-') {
+                rc = cli_usage_error(&cmd_html, "--max-graphs takes a count, not '%s'", optarg);
+                goto out;
+            }
+            break;
+        }
+        default: rc = CGS_EXIT_BAD_INPUT; goto out;
+        }
+    }
+    if (optind == argc) {
+        rc = cli_usage_error(&cmd_html, "missing SOURCE (a graph, a TORCH_TRACE log or folder, "
+                                        "events, a cache index or folder, a profile)");
+        goto out;
+    }
+    pg.title = title ? title : argv[optind];
+    logs = cgs_xcalloc((size_t)argc, sizeof(*logs));
+    compiles = cgs_xcalloc((size_t)argc * 2, sizeof(*compiles));
+    profiles = cgs_xcalloc((size_t)argc, sizeof(*profiles));
+    sources = cJSON_CreateArray();
+    for (int i = optind; i < argc; i++) {
+        int role = classify(argv[i]);
+        cJSON *o;
+        if (role < 0) {
+            rc = CGS_EXIT_BAD_INPUT;
+            goto out;
+        }
+        o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "path", argv[i]);
+        cJSON_AddStringToObject(o, "kind", role_names[role]);
+        cJSON_AddItemToArray(sources, o);
+        if (role == ROLE_GRAPH) {
+            add_graph(&pg, argv[i], NULL);
+        } else if (role == ROLE_LOG) {
+            logs[n_logs++] = argv[i];
+            compiles[n_compiles++] = argv[i];
+        } else if (role == ROLE_COMPILES) {
+            compiles[n_compiles++] = argv[i];
+        } else {
+            struct stat st;
+            /* a report.json stands for the folder of traces it was made from */
+            if (!stat(argv[i], &st) && S_ISREG(st.st_mode) &&
+                cgs_sniff_path(argv[i]) == CGS_IN_PROFILE_REPORT) {
+                char *dir = cgs_xstrdup(argv[i]), *sl = strrchr(dir, '/');
+                if (sl)
+                    *sl = '\0';
+                else
+                    strcpy(dir, ".");
+                profiles[n_profiles++] = dir; /* freed at out */
+            } else {
+                profiles[n_profiles++] = cgs_xstrdup(argv[i]);
+            }
+        }
+    }
+    if (n_logs) {
+        struct cgs_diag d = CGS_DIAG_INIT;
+        if (cgs_graphs_collect(&gs, logs, n_logs, warn_source, NULL, &d) == 0) {
+            have_gs = true;
+            for (uint32_t i = 0; i < gs.n_items; i++)
+                add_graph(&pg, gs.items[i].ref, gs.items[i].ref);
+        } else {
+            /* a log with compiles but no graph (an older torch, a log of breaks) is still a
+             * source of compiles */
+            cgs_diag_clear(&d);
+        }
+    }
+    if (pg.n_graphs > max_graphs) {
+        pg.skipped = pg.n_graphs - (uint32_t)max_graphs;
+        for (uint32_t i = (uint32_t)max_graphs; i < pg.n_graphs; i++) {
+            free(pg.graphs[i].ref);
+            free(pg.graphs[i].label);
+        }
+        pg.n_graphs = (uint32_t)max_graphs;
+    }
+    if (cli_load_opdecls(&decls, NULL, 0))
+        cli_warn("operator declarations not loaded");
+    if (pg.n_graphs) {
+        if (!mkdtemp(tmpdir)) {
+            rc = cli_error("cannot make a temporary folder: %s", strerror(errno));
+            goto out;
+        }
+        have_tmp = true;
+    }
+    for (uint32_t i = 0; i < pg.n_graphs; i++) {
+        struct page_graph *x = &pg.graphs[i];
+        if (pg.n_graphs > 1 && isatty(2))
+            fprintf(stderr, "\rcgscope html: graph %u of %u", i + 1, pg.n_graphs);
+        x->g = cli_load_graph(x->ref, NULL);
+        if (!x->g) {
+            if (i < (uint32_t)(argc - optind) && !strcmp(x->ref, x->label) && !have_gs) {
+                rc = CGS_EXIT_BAD_INPUT; /* a graph the user named does not load: said */
+                goto out;
+            }
+            x->error = cgs_xstrdup("does not load (see the warning above)");
+            continue;
+        }
+        if (analyse(x, &ops, &decls, n_profiles == 1 ? profiles[0] : NULL, tmpdir, i))
+            continue;
+        if (i >= DRAWING) /* a few pictures drawn at once */
+            draw_finish(&pg.graphs[i - DRAWING], tmpdir, i - DRAWING);
+    }
+    if (pg.n_graphs > 1 && isatty(2))
+        fputc('\n', stderr);
+    if (n_profiles) {
+        struct cgs_diag d = CGS_DIAG_INIT;
+        struct cgs_prof_opts po = {NULL, CGS_PROF_BY_PIECE};
+        struct cli_prof_out po_out = {0};
+        if ((rc = cli_prof_load(profiles, n_profiles, &set)))
+            goto out;
+        if (cgs_prof_report_build(set.traces, (uint32_t)set.n, &po, &rep, &d) < 0) {
+            rc = cli_report_diag(&d);
+            goto out;
+        }
+        have_rep = true;
+        po_out.kernels = 20;
+        pg.profile = cli_prof_json(&set, &rep, &po_out);
+    }
+    for (uint32_t i = 0; i < pg.n_graphs; i++)
+        draw_finish(&pg.graphs[i], tmpdir, i);
+    if (n_compiles) {
+        struct cgs_follow f;
+        cgs_dash_init(&dash);
+        have_dash = true;
+        cgs_follow_init(&f, compiles, n_compiles, &dash);
+        f.blocking = true;
+        cgs_follow_poll(&f);
+        cgs_follow_finish(&f);
+        pg.top = cli_top_doc(&f);
+        cgs_follow_release(&f);
+    }
+    build_data(&pg);
+    cJSON_AddItemToObject(pg.data, "sources", sources);
+    sources = NULL;
+    page_html(&page, &pg);
+    if (cli_write_file(out_path, page.buf, page.len)) {
+        rc = CGS_EXIT_BAD_INPUT;
+        goto out;
+    }
+    if (json) {
+        cli_print_json(cJSON_Duplicate(pg.data, 1));
+    } else {
+        fprintf(stderr, "cgscope html: wrote %s (%zu KB): %u graph%s, open it in a browser\n",
+                out_path, page.len / 1024, pg.n_graphs, PLURAL(pg.n_graphs));
+    }
+out:
+    cgs_buf_release(&page);
+    cJSON_Delete(sources);
+    cJSON_Delete(pg.data);
+    cJSON_Delete(pg.top);
+    cJSON_Delete(pg.profile);
+    for (uint32_t i = 0; i < pg.n_graphs; i++) {
+        struct page_graph *x = &pg.graphs[i];
+        if (x->pid > 0) {
+            int st;
+            waitpid(x->pid, &st, 0);
+            unlink(x->svg_path);
+        }
+        free(x->ref);
+        free(x->label);
+        free(x->svg);
+        free(x->error);
+        cli_list_release(&x->ops);
+        if (x->layout)
+            cgs_layout_free(x->layout);
+        cgs_graph_free(x->g);
+    }
+    free(pg.graphs);
+    if (have_tmp)
+        rmdir(tmpdir);
+    if (have_rep)
+        cgs_prof_report_release(&rep);
+    cli_prof_release(&set);
+    if (have_dash)
+        cgs_dash_release(&dash);
+    if (have_gs)
+        cgs_graphs_release(&gs);
+    for (uint32_t i = 0; i < n_profiles; i++)
+        free((char *)profiles[i]);
+    free(profiles);
+    free(logs);
+    free(compiles);
+    cgs_opdecls_free(&decls);
+    cli_list_release(&ops);
+    return rc;
+}

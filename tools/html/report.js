@@ -1,0 +1,267 @@
+// cgscope html: the page's behaviour. The data is the JSON in #cgs-data (the commands' own
+// documents); without JavaScript the page shows the summary and each table's first rows.
+"use strict";
+(function () {
+  var errors = [];
+  window.addEventListener("error", function (e) {
+    errors.push(String(e.message));
+    document.documentElement.setAttribute("data-errors", errors.join(" | "));
+  });
+  var data = JSON.parse(document.getElementById("cgs-data").textContent);
+  var ROW_H = 22, VIRTUAL = 400;
+
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function ms(ns) { return ns === null || ns === undefined ? "-" : (ns / 1e6).toFixed(3); }
+  function cmp(a, b) {
+    if (typeof a === "number" && typeof b === "number") return a - b;
+    return String(a).localeCompare(String(b), undefined, {numeric: true});
+  }
+
+  // A table of rows (arrays of cell values), sortable by a click on a header, filtered by a
+  // search box, its body rendered as it scrolls when it is long.
+  function Table(host, cols, rows, opts) {
+    opts = opts || {};
+    this.cols = cols; this.all = rows; this.rows = rows; this.opts = opts;
+    this.sortCol = -1; this.sortDir = 1;
+    var wrap = host;
+    wrap.textContent = "";
+    if (opts.search) {
+      var tools = el("div", {"class": "tools"});
+      this.input = el("input", {type: "search", placeholder: opts.search, "aria-label": "filter"});
+      this.count = el("span", {"class": "count"});
+      tools.appendChild(this.input); tools.appendChild(this.count);
+      wrap.appendChild(tools);
+      var self0 = this;
+      this.input.addEventListener("input", function () { self0.filter(self0.input.value); });
+    }
+    this.scroll = el("div", {"class": rows.length > 20 ? "scroll" : ""});
+    this.table = el("table", {"class": rows.length > VIRTUAL ? "t virtual" : "t"});
+    var thead = el("thead"), tr = el("tr"), self = this;
+    cols.forEach(function (c, i) {
+      var th = el("th", {"class": c.num ? "n" : ""}, c.name);
+      th.addEventListener("click", function () { self.sort(i, th); });
+      tr.appendChild(th);
+    });
+    thead.appendChild(tr);
+    this.table.appendChild(thead);
+    this.tbody = el("tbody");
+    this.table.appendChild(this.tbody);
+    this.scroll.appendChild(this.table);
+    wrap.appendChild(this.scroll);
+    this.scroll.addEventListener("scroll", function () { self.render(); });
+    this.render();
+  }
+  Table.prototype.filter = function (q) {
+    q = q.trim().toLowerCase();
+    var m = /^piece:(\S+)$/.exec(q), cols = this.cols;
+    if (!q) this.rows = this.all;
+    else if (m && this.opts.pieceCol !== undefined) {
+      var pc = this.opts.pieceCol;
+      this.rows = this.all.filter(function (r) { return String(r[pc]).toLowerCase() === m[1]; });
+    } else {
+      this.rows = this.all.filter(function (r) {
+        for (var i = 0; i < cols.length; i++)
+          if (String(r[i]).toLowerCase().indexOf(q) >= 0) return true;
+        return false;
+      });
+    }
+    if (this.input && this.input.value !== q && m) this.input.value = m[0];
+    this.scroll.scrollTop = 0;
+    this.render();
+  };
+  Table.prototype.sort = function (i, th) {
+    this.sortDir = this.sortCol === i ? -this.sortDir : 1;
+    this.sortCol = i;
+    var d = this.sortDir;
+    this.rows = this.rows.slice().sort(function (a, b) { return d * cmp(a[i], b[i]); });
+    Array.prototype.forEach.call(th.parentNode.children, function (x) { x.classList.remove("asc", "desc"); });
+    th.classList.add(d > 0 ? "asc" : "desc");
+    this.render();
+  };
+  Table.prototype.row = function (r) {
+    var tr = el("tr"), cols = this.cols;
+    for (var i = 0; i < cols.length; i++) {
+      var td = el("td", {"class": cols[i].num ? "n" : (cols[i].cls || "")},
+                  cols[i].fmt ? cols[i].fmt(r[i]) : r[i]);
+      tr.appendChild(td);
+    }
+    return tr;
+  };
+  Table.prototype.render = function () {
+    var rows = this.rows, n = rows.length, body = this.tbody, start = 0, end = n;
+    if (this.count) this.count.textContent = n + " of " + this.all.length + " rows";
+    body.textContent = "";
+    if (n > VIRTUAL) {
+      var top = this.scroll.scrollTop, h = this.scroll.clientHeight || 520;
+      start = Math.max(0, Math.floor(top / ROW_H) - 20);
+      end = Math.min(n, start + Math.ceil(h / ROW_H) + 40);
+      var pad = el("tr"); pad.style.height = (start * ROW_H) + "px"; body.appendChild(pad);
+    }
+    var frag = document.createDocumentFragment();
+    for (var i = start; i < end; i++) {
+      var tr = this.row(rows[i]);
+      if (n > VIRTUAL) tr.style.height = ROW_H + "px";
+      frag.appendChild(tr);
+    }
+    body.appendChild(frag);
+    if (n > VIRTUAL) {
+      var pad2 = el("tr"); pad2.style.height = ((n - end) * ROW_H) + "px"; body.appendChild(pad2);
+    }
+  };
+
+  // The picture: the wheel zooms, a drag pans, a click on a piece lists its nodes.
+  function zoomable(box, onPiece) {
+    var svg = box.querySelector("svg");
+    if (!svg) return;
+    svg.removeAttribute("width"); svg.removeAttribute("height");
+    var vb = svg.viewBox.baseVal, x = vb.x, y = vb.y, w = vb.width, h = vb.height;
+    function set() { svg.setAttribute("viewBox", x + " " + y + " " + w + " " + h); }
+    box.addEventListener("wheel", function (e) {
+      e.preventDefault();
+      var r = box.getBoundingClientRect(), f = e.deltaY > 0 ? 1.2 : 1 / 1.2;
+      var px = x + w * (e.clientX - r.left) / r.width, py = y + h * (e.clientY - r.top) / r.height;
+      w *= f; h *= f; x = px - (px - x) * f; y = py - (py - y) * f; set();
+    }, {passive: false});
+    var drag = null;
+    box.addEventListener("mousedown", function (e) { drag = [e.clientX, e.clientY, x, y]; });
+    window.addEventListener("mouseup", function () { drag = null; });
+    window.addEventListener("mousemove", function (e) {
+      if (!drag) return;
+      var r = box.getBoundingClientRect();
+      x = drag[2] - (e.clientX - drag[0]) * w / r.width;
+      y = drag[3] - (e.clientY - drag[1]) * h / r.height; set();
+    });
+    Array.prototype.forEach.call(svg.querySelectorAll("g.node"), function (g) {
+      g.addEventListener("click", function () {
+        var t = g.querySelector("title"), name = t ? t.textContent : "";
+        Array.prototype.forEach.call(svg.querySelectorAll("g.node.sel"), function (s) { s.classList.remove("sel"); });
+        g.classList.add("sel");
+        onPiece(name.split(" ")[0]);
+      });
+    });
+  }
+
+  function bars(host, title, items) {
+    var max = 0;
+    items.forEach(function (it) { max = Math.max(max, it[1]); });
+    host.appendChild(el("h4", {}, title));
+    items.forEach(function (it) {
+      var row = el("div", {"class": "bar", title: it[0]});
+      row.appendChild(el("span", {"class": "name"}, it[0]));
+      var f = el("div", {"class": "fill"});
+      f.style.width = (max ? 100 * it[1] / max : 0) + "%";
+      row.appendChild(f);
+      row.appendChild(el("span", {"class": "ms"}, ms(it[1]) + " ms"));
+      host.appendChild(row);
+    });
+  }
+
+  var prof = data.profile, profPieces = {}, opener = {};
+  if (prof) (prof.pieces || []).forEach(function (p) { profPieces[p.name] = p; });
+
+  data.graphs.forEach(function (g) {
+    if (!g.split) return;
+    var id = g.id, split = g.split, why = {};
+    split.boundaries.forEach(function (b) { why[b.before] = b.reason; });
+    var pcols = [{name: "piece"}, {name: "kind"}, {name: "nodes", num: 1},
+                 {name: "CUDA graph"}, {name: "why it starts here", cls: "reasons"}];
+    if (prof) pcols.push({name: "GPU ms", num: 1, fmt: ms});
+    var prow = split.pieces.map(function (p) {
+      var r = [p.name, p.is_splitting_graph ? "splitting" : "compiled", p.n_nodes,
+               p.is_splitting_graph ? "eager" : p.capturable ? "yes" : "no: " + p.capturable_reasons.join("; "),
+               why[p.name] || ""];
+      if (prof) r.push(profPieces[p.name] ? profPieces[p.name].gpu_ns : null);
+      return r;
+    });
+    var ph = document.getElementById(id + "-ptable");
+    var pdiv = el("div"); ph.parentNode.replaceChild(pdiv, ph);
+    new Table(pdiv, pcols, prow);
+
+    var t = g.table, pieces = split.pieces.map(function (p) { return p.name; });
+    var nrows = t.rows.map(function (r) {
+      return [r[0], r[1], t.targets[r[2]], r[3], r[4], r[5] >= 0 ? pieces[r[5]] : "",
+              r[6] >= 0 ? t.sources[r[6]] : ""];
+    });
+    var nh = document.getElementById(id + "-nscroll");
+    var tools = nh.previousElementSibling;
+    if (tools && tools.classList.contains("tools")) tools.parentNode.removeChild(tools);
+    var ndiv = el("div"); nh.parentNode.replaceChild(ndiv, nh);
+    var nt = new Table(ndiv, [{name: "node"}, {name: "op"}, {name: "target"}, {name: "value"},
+                              {name: "status"}, {name: "piece"}, {name: "source"}], nrows,
+                       {search: "filter nodes (name, target, shape, piece:NAME)", pieceCol: 5});
+    var box = document.getElementById(id + "-svg");
+    function open(piece) {
+      nt.input.value = "piece:" + piece; nt.filter(nt.input.value);
+    }
+    if (box) zoomable(box, function (piece) {
+      open(piece); ndiv.scrollIntoView({block: "nearest"});
+    });
+    opener[id] = function (piece) {
+      if (box) Array.prototype.forEach.call(box.querySelectorAll("g.node"), function (n) {
+        var t = n.querySelector("title");
+        if (t && t.textContent.split(" ")[0] === piece) n.classList.add("sel");
+      });
+      open(piece);
+      // a link to a piece shows its nodes first, then the picture with the piece marked
+      var h = document.getElementById(id + "-nodes"), art = document.getElementById(id);
+      var first = art.querySelector("p");
+      if (h && first) {
+        first.parentNode.insertBefore(ndiv, first.nextSibling);
+        first.parentNode.insertBefore(h, ndiv);
+      }
+    };
+    var lh = document.getElementById(id + "-ltable");
+    if (lh && g.layout) {
+      var dec = g.layout.decisions || g.layout.nodes || [];
+      if (dec.length && typeof dec[0] === "object") {
+        var keys = Object.keys(dec[0]).filter(function (k) { return typeof dec[0][k] !== "object"; });
+        new Table(lh, keys.map(function (k) { return {name: k}; }),
+                  dec.map(function (d) { return keys.map(function (k) { return d[k]; }); }));
+      } else {
+        lh.appendChild(el("pre", {}, JSON.stringify(g.layout, null, 1).slice(0, 4000)));
+      }
+    }
+  });
+
+  var ct = document.getElementById("ctable");
+  if (ct && data.top) {
+    new Table(ct, [{name: "compile id"}, {name: "rank"}, {name: "frame"}, {name: "graph"},
+                   {name: "shape"}, {name: "backend"}, {name: "hits", num: 1}, {name: "misses", num: 1},
+                   {name: "compiles", num: 1}, {name: "compile ms", num: 1}, {name: "recompiles", num: 1},
+                   {name: "why it recompiled", cls: "reasons"}],
+              data.top.rows.map(function (r) {
+                return [r.compile_id || "", r.rank === null ? "" : r.rank, r.frame || "",
+                        r.graph_index === null ? "" : r.graph_index,
+                        r.runtime_shape === null ? "dynamic" : r.runtime_shape, r.backend || "",
+                        r.hits, r.misses, r.compiles, Math.round(r.compile_ms * 10) / 10,
+                        r.recompiles, (r.reasons || []).join("\n")];
+              }), {search: "filter compiles"});
+  }
+  var pb = document.getElementById("pbars");
+  if (pb && prof) {
+    bars(pb, "GPU time per piece", (prof.pieces || []).map(function (p) { return [p.name, p.gpu_ns]; })
+         .sort(function (a, b) { return b[1] - a[1]; }));
+    bars(pb, "GPU time per kernel (top " + Math.min(20, (prof.kernel_table || []).length) + ")",
+         (prof.kernel_table || []).slice(0, 20).map(function (k) { return [k.name, k.gpu_ns]; }));
+  }
+  // a link to a piece: report.html#open=g0:submod_2 lists its nodes
+  // ... and #only=SECTION shows that section alone (the summary, the profile: a picture of one)
+  function only(node) {
+    for (var n = node; n && n !== document.body; n = n.parentNode)
+      Array.prototype.forEach.call(n.parentNode ? n.parentNode.children : [], function (sib) {
+        if (sib !== n && sib.tagName !== "SCRIPT" && sib.tagName !== "HEADER" &&
+            !/^H[1-6]$/.test(sib.tagName)) sib.style.display = "none";
+      });
+  }
+  var hash = decodeURIComponent(location.hash);
+  var m = /^#open=([^:]+):(.+)$/.exec(hash);
+  if (m && opener[m[1]]) { only(document.getElementById(m[1])); opener[m[1]](m[2]); }
+  var o = /^#only=(.+)$/.exec(hash);
+  if (o && document.getElementById(o[1])) only(document.getElementById(o[1]));
+  document.documentElement.setAttribute("data-ready", "1");
+})();
