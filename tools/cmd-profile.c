@@ -15,6 +15,8 @@
 #include "lib/readers/file.h"
 #include "lib/run/prof.h"
 #include "tools/cmd.h"
+
+extern const struct cmd cmd_html;
 #include "tools/prof-out.h"
 
 static int run(int argc, char **argv);
@@ -26,13 +28,17 @@ static const struct cli_opt options[] = {
      "earlier run there are removed first"),
     CLI_OPT("nvtx-prefix", 'p', "P", "the range-name prefix that marks a piece (default \"cgscope:\")"),
     CLI_OPT("json", 'j', NULL, "print the report as JSON on stdout when CMD ends"),
+    CLI_OPT("html", 'H', NULL,
+            "also write DIR/report.html (cgscope html): the profile with CMD's graphs\n"
+            "and compiles (TORCH_TRACE is pointed at DIR/torch_trace unless set)"),
     CLI_OPT_SHORT('q', "quiet", 'q', NULL, "no summary (DIR/report.json is still written)"),
     CLI_OPT_END,
 };
 
 const struct cmd cmd_profile = {
     .name = "profile",
-    .usage = "cgscope profile [-o|--output DIR] [--nvtx-prefix P] [--json] [--quiet] -- CMD [ARGS...]",
+    .usage = "cgscope profile [-o|--output DIR] [--nvtx-prefix P] [--json] [--html] [--quiet]\n"
+             "                       -- CMD [ARGS...]",
     .summary = "run CMD under CUPTI and report the GPU time of each piece",
     .help =
         "Runs CMD unchanged with cgscope's CUPTI library injected (CUDA_INJECTION64_PATH and\n"
@@ -175,11 +181,35 @@ static void show_logs(const char *dir)
         closedir(dp);
 }
 
+/* --html: DIR/report.html of the run (its traces when there are, the TORCH_TRACE log of CMD). */
+static void write_html(const char *dir, const char *tracedir, bool traces, bool quiet)
+{
+    char page[PATH_MAX + 16];
+    struct stat tst;
+    char *hv[8];
+    int hc = 0;
+    snprintf(page, sizeof(page), "%s/report.html", dir);
+    hv[hc++] = (char *)"html";
+    if (traces)
+        hv[hc++] = (char *)dir;
+    if (!stat(tracedir, &tst) && S_ISDIR(tst.st_mode))
+        hv[hc++] = (char *)tracedir;
+    if (hc == 1) {
+        cli_warn("--html: no trace and no TORCH_TRACE log in %s: no page", dir);
+        return;
+    }
+    hv[hc++] = (char *)"-o";
+    hv[hc++] = page;
+    hv[hc] = NULL;
+    if (cmd_html.run(hc, hv) == CGS_EXIT_OK && !quiet)
+        fprintf(stderr, "open %s\n", page);
+}
+
 static int run(int argc, char **argv)
 {
     const char *dir = "cgscope-profile", *prefix = NULL;
-    bool json = false, quiet = false;
-    char lib[PATH_MAX], absdir[PATH_MAX];
+    bool json = false, quiet = false, html = false;
+    char lib[PATH_MAX], absdir[PATH_MAX], tracedir[PATH_MAX + 16] = "";
     unsigned removed;
     int c, st = 0, status;
     pid_t pid;
@@ -206,6 +236,9 @@ static int run(int argc, char **argv)
         case 'q':
             quiet = true;
             break;
+        case 'H':
+            html = true;
+            break;
         default: /* cli_getopt said why */
             return CGS_EXIT_BAD_INPUT;
         }
@@ -228,6 +261,8 @@ static int run(int argc, char **argv)
             cli_warn("CUDA_INJECTION64_PATH was %s; cgscope's library replaces it for CMD", cur);
     }
 
+    if (html)
+        snprintf(tracedir, sizeof(tracedir), "%s/torch_trace", absdir);
     t0 = mono();
     pid = fork();
     if (pid < 0)
@@ -236,6 +271,8 @@ static int run(int argc, char **argv)
         setenv("CUDA_INJECTION64_PATH", lib, 1);
         setenv("NVTX_INJECTION64_PATH", lib, 1);
         setenv("CGSCOPE_TRACE_DIR", absdir, 1);
+        if (html && !getenv("TORCH_TRACE"))
+            setenv("TORCH_TRACE", tracedir, 1);
         if (prefix)
             setenv("CGSCOPE_NVTX_PREFIX", prefix, 1);
         else
@@ -284,6 +321,8 @@ static int run(int argc, char **argv)
             cli_warn("no trace was written in %s: CMD did not initialise CUDA, or the profiler "
                      "could not start", dir);
             show_logs(dir);
+            if (html)
+                write_html(dir, tracedir, false, quiet);
             return status;
         }
     }
@@ -328,5 +367,7 @@ static int run(int argc, char **argv)
         cgs_prof_report_release(&rep);
     }
     cli_prof_release(&set);
+    if (html)
+        write_html(dir, tracedir, true, quiet);
     return status;
 }

@@ -26,13 +26,14 @@ static const struct cli_opt options[] = {
     CLI_OPT("interval", 'i', "MS", "how often sources are read (default 100)"),
     CLI_OPT("dir", 'd', "DIR", "with -- CMD: the folder (default: a new one under $TMPDIR)"),
     CLI_OPT("log", 'l', "FILE", "with -- CMD: CMD's output (default DIR/cmd.log)"),
+    CLI_OPT("html", 'H', NULL, "with -- CMD: when it ends, write DIR/report.html (cgscope html)"),
     CLI_OPT_END,
 };
 
 const struct cmd cmd_top = {
     .name = "top",
     .usage = "cgscope top SOURCE... [--once] [--json] [--interval MS]\n"
-             "       cgscope top [--log FILE] [--dir DIR] -- CMD [ARGS...]",
+             "       cgscope top [--log FILE] [--dir DIR] [--html] -- CMD [ARGS...]",
     .summary = "live dashboard of compiles and cache hits (events, TORCH_TRACE, cache index)",
     .help =
         "SOURCE is any of, told apart by their content:\n"
@@ -393,9 +394,35 @@ static int run_plain(struct cgs_tui_opts *t, const char *name, const char *dir,
 
 /* ---- main ------------------------------------------------------------------------------ */
 
+extern const struct cmd cmd_html;
+
+/* --html: DIR/report.html of the run, from what it wrote (its TORCH_TRACE log, its events). */
+static void run_html(const char *dir, const char *trace, const char *events)
+{
+    char page[4200];
+    char *hv[8];
+    int hc = 0;
+    struct stat st;
+    hv[hc++] = (char *)"html";
+    if (!stat(trace, &st))
+        hv[hc++] = (char *)trace;
+    if (!stat(events, &st) && st.st_size > 0)
+        hv[hc++] = (char *)events;
+    if (hc == 1) {
+        cli_warn("--html: the run wrote no TORCH_TRACE log and no events in %s: no page", dir);
+        return;
+    }
+    snprintf(page, sizeof(page), "%.4000s/report.html", dir);
+    hv[hc++] = (char *)"-o";
+    hv[hc++] = page;
+    hv[hc] = NULL;
+    if (cmd_html.run(hc, hv) == CGS_EXIT_OK)
+        fprintf(stderr, "open %s\n", page);
+}
+
 static int run(int argc, char **argv)
 {
-    bool once = false, json = false;
+    bool once = false, json = false, html = false;
     unsigned long interval = 100;
     const char *dir = NULL, *log = NULL;
     char **cmd = NULL, dirbuf[4096], logbuf[4096], tracebuf[4200], eventsbuf[4200], title[512];
@@ -419,6 +446,7 @@ static int run(int argc, char **argv)
         case 'j': json = true; break;
         case 'd': dir = optarg; break;
         case 'l': log = optarg; break;
+        case 'H': html = true; break;
         case 'i':
             if (!cli_parse_uint(optarg, &interval) || interval == 0 || interval > 60000)
                 return cli_usage_error(&cmd_top, "--interval wants milliseconds (1-60000), got "
@@ -436,6 +464,9 @@ static int run(int argc, char **argv)
     if (!cmd && optind == argc)
         return cli_usage_error(&cmd_top, "missing SOURCE (an events file, a TORCH_TRACE file "
                                "or folder, or a cache index), or -- CMD");
+    if (html && !cmd)
+        return cli_usage_error(&cmd_top, "--html writes the page of a run: give -- CMD (for "
+                               "finished sources: cgscope html SOURCE...)");
     if (cmd && once)
         return cli_usage_error(&cmd_top, "--once reads finished sources; with -- CMD the "
                                "dashboard follows the run");
@@ -508,6 +539,8 @@ static int run(int argc, char **argv)
     t.log_path = cmd ? log : NULL;
     if (cmd && (!isatty(0) || !isatty(1) || !getenv("TERM") || !strcmp(getenv("TERM"), "dumb"))) {
         rc = run_plain(&t, cmd[0], dir, (unsigned)interval);
+        if (html)
+            run_html(dir, tracebuf, eventsbuf);
         goto out;
     }
     if (cgs_tui_run(&t) < 0) {
@@ -530,6 +563,8 @@ static int run(int argc, char **argv)
                 cmd[0], rc, log, dir);
         if (rc)
             print_child_tail(log);
+        if (html)
+            run_html(dir, tracebuf, eventsbuf);
     }
 out:
     cgs_follow_release(&follow);

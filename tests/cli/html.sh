@@ -46,6 +46,18 @@ s = d["graphs"][0]["split"]
 assert [p["name"] for p in s["pieces"]] == ["submod_0", "submod_1", "submod_2"], s["pieces"]
 assert d["top"]["rows"], "the index beside the graph"' "$out" || fail "a cache folder's page"
 
+# a run's page: top -- CMD --html and profile --html write DIR/report.html and say "open"
+mkrun='mkdir -p "$TORCH_TRACE" && cp samples/graph_break.torch_trace.log "$TORCH_TRACE/"'
+check "top --html" 0 "$CGSCOPE" top --html --dir "$T/run" -- sh -c "$mkrun" </dev/null
+has "top says open" "$err" "open $T/run/report.html"
+python3 tests/html-check.py cards "$T/run/report.html" || fail "top --html's page"
+has "top --html: the run's breaks" "$T/run/report.html" 'data-key="graph_breaks"><span class="v">2<'
+check "--html without a run" 2 "$CGSCOPE" top --html samples/graph_break.torch_trace.log
+# (no GPU here: the run makes no CUPTI trace; its TORCH_TRACE log still makes the page)
+check "profile --html" 0 "$CGSCOPE" profile --html -o "$T/prof" -- sh -c "$mkrun"
+has "profile says open" "$err" "open $T/prof/report.html"
+has "profile --html: the run's compiles" "$T/prof/report.html" 'data-key="compiles"><span class="v">4<'
+
 # bad input: said, exit 2, nothing written
 check "a source that is not there" 2 "$CGSCOPE" html "$T/nope.json" -o "$T/bad.html"
 has "names it" "$err" "nope.json"
