@@ -258,7 +258,8 @@ $(BENCH_DIR)/g1m.json: $(GEN_BIN)
 bench: $(BIN) $(BENCH_BIN) $(BENCH_GRAPHS)
 	@rc=0; for b in $(BENCH_BIN); do case $$b in *gen-graph|*bench-scale) continue;; esac; \
 		$$b $(BENCH_GRAPHS) || rc=1; done; \
-		$(B)/bench/bench-scale $(abspath $(BIN)) $(GEN_BIN) $(BENCH_DIR) || rc=1; exit $$rc
+		$(B)/bench/bench-scale $(abspath $(BIN)) $(GEN_BIN) $(BENCH_DIR) || rc=1; \
+		sh tests/bench/html.sh $(BIN) $(BENCH_DIR)/g100k.json || rc=1; exit $$rc
 
 check-layering: $(LIBCGS)
 	@sh tools/check-layering.sh || exit 1; \

@@ -264,4 +264,17 @@
   var o = /^#only=(.+)$/.exec(hash);
   if (o && document.getElementById(o[1])) only(document.getElementById(o[1]));
   document.documentElement.setAttribute("data-ready", "1");
+  // when the page first showed something and when its script had finished (ms): make bench's
+  // and the docs' figures of first paint on a large graph
+  document.documentElement.setAttribute("data-ready-ms", Math.round(performance.now()));
+  if (window.PerformanceObserver) {
+    try {
+      new PerformanceObserver(function (l) {
+        l.getEntries().forEach(function (e) {
+          if (e.name === "first-contentful-paint")
+            document.documentElement.setAttribute("data-fcp-ms", Math.round(e.startTime));
+        });
+      }).observe({type: "paint", buffered: true});
+    } catch (e) { /* an old browser: no figure */ }
+  }
 })();
