@@ -64,6 +64,9 @@ def same(page, kind, cmd_json, ref=None):
         for d in (got, want):
             d.pop("sources", None)
         assert got == want, "top documents differ"
+    elif kind == "breaks":
+        got = dict(data["breaks"])
+        assert got == want, "breaks documents differ"
     elif kind == "profile":
         got = data["profile"]
         assert got["pieces"] == want["pieces"], "profile pieces differ"

@@ -38,6 +38,50 @@ const struct cmd cmd_breaks = {
     .options = options,
 };
 
+cJSON *cli_breaks_doc(const struct cgs_dash *d)
+{
+    cJSON *doc = cli_json_doc("breaks"), *a = cJSON_AddArrayToObject(doc, "breaks");
+    for (uint32_t i = 0; i < d->n_breaks; i++) {
+        const struct cgs_dash_break *b = &d->breaks[i];
+        cJSON *o = cJSON_CreateObject(), *fr;
+        cJSON_AddStringToObject(o, "compile_id", b->compile_id ? b->compile_id : "");
+        cJSON_AddNumberToObject(o, "hits", (double)b->hits);
+        {
+            cJSON *ids = cJSON_AddArrayToObject(o, "compile_ids");
+            for (const char *p = b->compile_ids; p && *p;) {
+                size_t k = strcspn(p, ",");
+                char id[128];
+                snprintf(id, sizeof(id), "%.*s", (int)(k < 120 ? k : 120), p);
+                if (strcmp(id, "..."))
+                    cJSON_AddItemToArray(ids, cJSON_CreateString(id));
+                p += k;
+                p += strspn(p, ", ");
+            }
+        }
+        cJSON_AddStringToObject(o, "reason", b->reason ? b->reason : "");
+        fr = cJSON_AddObjectToObject(o, "frame");
+        if (b->file)
+            cJSON_AddStringToObject(fr, "file", b->file);
+        else
+            cJSON_AddNullToObject(fr, "file");
+        cJSON_AddNumberToObject(fr, "line", (double)b->line);
+        if (b->name)
+            cJSON_AddStringToObject(fr, "name", b->name);
+        else
+            cJSON_AddNullToObject(fr, "name");
+        if (b->rank >= 0)
+            cJSON_AddNumberToObject(o, "rank", b->rank);
+        else
+            cJSON_AddNullToObject(o, "rank");
+        cJSON_AddItemToArray(a, o);
+    }
+    cJSON_AddNumberToObject(doc, "hits", (double)d->graph_breaks);
+    cJSON_AddNumberToObject(doc, "graphs", (double)d->compiles);
+    cJSON_AddNumberToObject(doc, "recompiles", (double)d->recompiles);
+    cJSON_AddNumberToObject(doc, "bad_lines", (double)d->bad_lines);
+    return doc;
+}
+
 static int run(int argc, char **argv)
 {
     bool json = false;
@@ -71,46 +115,7 @@ static int run(int argc, char **argv)
         return rc;
     }
     if (json) {
-        cJSON *doc = cli_json_doc("breaks"), *a = cJSON_AddArrayToObject(doc, "breaks");
-        for (uint32_t i = 0; i < dash.n_breaks; i++) {
-            const struct cgs_dash_break *b = &dash.breaks[i];
-            cJSON *o = cJSON_CreateObject(), *fr;
-            cJSON_AddStringToObject(o, "compile_id", b->compile_id ? b->compile_id : "");
-            cJSON_AddNumberToObject(o, "hits", (double)b->hits);
-            {
-                cJSON *ids = cJSON_AddArrayToObject(o, "compile_ids");
-                for (const char *p = b->compile_ids; p && *p;) {
-                    size_t k = strcspn(p, ",");
-                    char id[128];
-                    snprintf(id, sizeof(id), "%.*s", (int)(k < 120 ? k : 120), p);
-                    if (strcmp(id, "..."))
-                        cJSON_AddItemToArray(ids, cJSON_CreateString(id));
-                    p += k;
-                    p += strspn(p, ", ");
-                }
-            }
-            cJSON_AddStringToObject(o, "reason", b->reason ? b->reason : "");
-            fr = cJSON_AddObjectToObject(o, "frame");
-            if (b->file)
-                cJSON_AddStringToObject(fr, "file", b->file);
-            else
-                cJSON_AddNullToObject(fr, "file");
-            cJSON_AddNumberToObject(fr, "line", (double)b->line);
-            if (b->name)
-                cJSON_AddStringToObject(fr, "name", b->name);
-            else
-                cJSON_AddNullToObject(fr, "name");
-            if (b->rank >= 0)
-                cJSON_AddNumberToObject(o, "rank", b->rank);
-            else
-                cJSON_AddNullToObject(o, "rank");
-            cJSON_AddItemToArray(a, o);
-        }
-        cJSON_AddNumberToObject(doc, "hits", (double)dash.graph_breaks);
-        cJSON_AddNumberToObject(doc, "graphs", (double)dash.compiles);
-        cJSON_AddNumberToObject(doc, "recompiles", (double)dash.recompiles);
-        cJSON_AddNumberToObject(doc, "bad_lines", (double)dash.bad_lines);
-        cli_print_json(doc);
+        cli_print_json(cli_breaks_doc(&dash));
     } else {
         printf("%u graph break%s", dash.n_breaks, PLURAL(dash.n_breaks));
         if (dash.graph_breaks != dash.n_breaks)

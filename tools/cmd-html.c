@@ -85,7 +85,7 @@ const struct cmd cmd_html = {
             "JSON keys (--json): format, version, title, sources [{path, kind}], summary\n"
             "{graphs, pieces, compiled_pieces, not_capturable, nodes, compiles, recompiles,\n"
             "hit_rate, graph_breaks, gpu_ns, findings [{level, text, href}]}, graphs [{id,\n"
-            "ref, name, nodes, stage, split, shapes, layout, table}], top, profile.\n\n"
+            "ref, name, nodes, stage, split, shapes, layout, table}], top, breaks, profile.\n\n"
             "examples:\n"
             "  cgscope html samples/two_graphs.torch_trace.log.xz -o report.html\n"
             "  cgscope html samples/profile/transformer.dynamo.json samples/profile \\\n"
@@ -185,6 +185,7 @@ struct page {
     uint32_t n_graphs, alloc_graphs;
     uint32_t skipped;   /* graphs past --max-graphs */
     cJSON *top;         /* top --once --json, or NULL */
+    cJSON *breaks;      /* breaks --json, or NULL */
     cJSON *profile;     /* report --json, or NULL */
     cJSON *data;        /* everything, as embedded */
     cJSON *summary;
@@ -527,8 +528,21 @@ static void build_data(struct page *pg)
                         rc);
         }
         if (num(pg->top, "graph_breaks") > 0)
-            finding(fl, "warning", "#compiles", "%.0f graph break%s: each one is a graph of its own",
+            finding(fl, "warning", "#breaks", "%.0f graph break%s: each one is a graph of its own",
                     num(pg->top, "graph_breaks"), num(pg->top, "graph_breaks") == 1 ? "" : "s");
+        {
+            const cJSON *b, *bs = pg->breaks ? cJSON_GetObjectItem(pg->breaks, "breaks") : NULL;
+            cJSON_ArrayForEach(b, bs)
+            {
+                const cJSON *fr = cJSON_GetObjectItem(b, "frame"),
+                            *file = fr ? cJSON_GetObjectItem(fr, "file") : NULL;
+                /* a break met by several compiles: in a loop, or a frame compiled again */
+                if (num(b, "hits") > 1 && cJSON_IsString(file))
+                    finding(fl, "warning", "#breaks", "a graph break hit %.0f times at %s:%.0f: %s",
+                            num(b, "hits"), file->valuestring, num(fr, "line"),
+                            cJSON_GetObjectItem(b, "reason")->valuestring);
+            }
+        }
     } else {
         cJSON_AddNullToObject(sm, "compiles");
         cJSON_AddNullToObject(sm, "recompiles");
@@ -545,6 +559,10 @@ static void build_data(struct page *pg)
         cJSON_AddItemReferenceToObject(data, "top", pg->top);
     else
         cJSON_AddNullToObject(data, "top");
+    if (pg->breaks)
+        cJSON_AddItemReferenceToObject(data, "breaks", pg->breaks);
+    else
+        cJSON_AddNullToObject(data, "breaks");
     if (pg->profile)
         cJSON_AddItemReferenceToObject(data, "profile", pg->profile);
     else
@@ -766,6 +784,35 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
                           "sources.</p>\n");
     else
         cgs_buf_addstr(b, "<div id=\"ctable\"></div>\n");
+    cgs_buf_addstr(b, "<h3 id=\"breaks\">Graph breaks</h3>\n");
+    if (!pg->breaks) {
+        cgs_buf_addstr(b, "<p class=\"none\">No graph break in the sources.</p>\n");
+    } else {
+        const cJSON *x, *bs = cJSON_GetObjectItem(pg->breaks, "breaks");
+        cgs_buf_addstr(b, "<table class=\"t\" id=\"btable\"><thead><tr><th>compile id</th>"
+                          "<th>where</th><th class=\"n\">hits</th><th>reason</th></tr></thead>"
+                          "<tbody>\n");
+        cJSON_ArrayForEach(x, bs)
+        {
+            const cJSON *fr = cJSON_GetObjectItem(x, "frame");
+            const cJSON *file = cJSON_GetObjectItem(fr, "file"), *fn = cJSON_GetObjectItem(fr, "name");
+            cgs_buf_addstr(b, "<tr><td>");
+            esc(b, cJSON_GetObjectItem(x, "compile_id")->valuestring);
+            cgs_buf_addstr(b, "</td><td>");
+            if (cJSON_IsString(file)) {
+                esc(b, file->valuestring);
+                cgs_buf_addf(b, ":%.0f", num(fr, "line"));
+                if (cJSON_IsString(fn)) {
+                    cgs_buf_addstr(b, " in ");
+                    esc(b, fn->valuestring);
+                }
+            }
+            cgs_buf_addf(b, "</td><td class=\"n\">%.0f</td><td class=\"reasons\">", num(x, "hits"));
+            esc(b, cJSON_GetObjectItem(x, "reason")->valuestring);
+            cgs_buf_addstr(b, "</td></tr>\n");
+        }
+        cgs_buf_addstr(b, "</tbody></table>\n");
+    }
     cgs_buf_addstr(b, "</section>\n<section id=\"profile\"><h2>GPU time</h2>\n");
     if (!pg->profile)
         cgs_buf_addstr(b, "<p class=\"none\">No profile in the sources (cgscope profile "
@@ -965,6 +1012,8 @@ static int run(int argc, char **argv)
         cgs_follow_poll(&f);
         cgs_follow_finish(&f);
         pg.top = cli_top_doc(&f);
+        if (dash.n_breaks)
+            pg.breaks = cli_breaks_doc(&dash);
         cgs_follow_release(&f);
     }
     build_data(&pg);
@@ -986,6 +1035,7 @@ out:
     cJSON_Delete(sources);
     cJSON_Delete(pg.data);
     cJSON_Delete(pg.top);
+    cJSON_Delete(pg.breaks);
     cJSON_Delete(pg.profile);
     for (uint32_t i = 0; i < pg.n_graphs; i++) {
         struct page_graph *x = &pg.graphs[i];

@@ -144,6 +144,8 @@ cJSON *cli_split_doc(const struct cgs_graph *g, const struct cgs_split *s);
 cJSON *cli_shapes_doc(const struct cgs_graph *g, const struct cgs_shapes *s);
 cJSON *cli_layout_doc(const struct cgs_layout *l);
 cJSON *cli_top_doc(const struct cgs_follow *f);
+struct cgs_dash;
+cJSON *cli_breaks_doc(const struct cgs_dash *d); /* breaks --json */
 
 /* A graph that records the pieces its compiler made (a vLLM/MagiCompiler cache folder's split
  * graph) and no --split-ops: the splitting ops those pieces show (cgs_split_recorded_ops) are

@@ -20,6 +20,10 @@ python3 tests/html-check.py same "$T/r.html" split "$T/split.json" "$G" || fail 
 python3 tests/html-check.py same "$T/r.html" shapes "$T/shapes.json" "$G" || fail "shapes' numbers"
 "$CGSCOPE" top --once --json "$L" >"$T/top.json" 2>/dev/null
 python3 tests/html-check.py same "$T/r.html" top "$T/top.json" || fail "top's numbers"
+"$CGSCOPE" breaks --json "$L" >"$T/breaks.json" 2>/dev/null
+python3 tests/html-check.py same "$T/r.html" breaks "$T/breaks.json" || fail "breaks' numbers"
+has "a break at the user's line" "$T/r.html" "model.py:12 in forward"
+has "a break hit in a loop is said" "$T/r.html" "a graph break hit 2 times at"
 "$CGSCOPE" report --json "$P" >"$T/report.json" 2>/dev/null
 python3 tests/html-check.py same "$T/r.html" profile "$T/report.json" || fail "report's numbers"
 
