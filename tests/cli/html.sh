@@ -57,8 +57,10 @@ has "top says open" "$err" "open $T/run/report.html"
 python3 tests/html-check.py cards "$T/run/report.html" || fail "top --html's page"
 has "top --html: the run's breaks" "$T/run/report.html" 'data-key="graph_breaks"><span class="v">2<'
 check "--html without a run" 2 "$CGSCOPE" top --html samples/graph_break.torch_trace.log
-# (no GPU here: the run makes no CUPTI trace; its TORCH_TRACE log still makes the page)
-check "profile --html" 0 "$CGSCOPE" profile --html -o "$T/prof" -- sh -c "$mkrun"
+# (no GPU here: the run makes no CUPTI trace, and the CUPTI library may not be built: a
+# stand-in that nothing loads; its TORCH_TRACE log still makes the page)
+: >"$T/stand-in.so"
+check "profile --html" 0 env CGSCOPE_CUPTI_LIB="$T/stand-in.so" "$CGSCOPE" profile --html -o "$T/prof" -- sh -c "$mkrun"
 has "profile says open" "$err" "open $T/prof/report.html"
 has "profile --html: the run's compiles" "$T/prof/report.html" 'data-key="compiles"><span class="v">4<'
 
