@@ -948,6 +948,7 @@ static int run(int argc, char **argv)
             /* a log with compiles but no graph (an older torch, a log of breaks) is still a
              * source of compiles */
             cgs_diag_clear(&d);
+            cgs_graphs_release(&gs);
         }
     }
     if (pg.n_graphs > max_graphs) {
