@@ -222,6 +222,10 @@ static cJSON *top_json(const struct cgs_follow *f)
         cJSON_AddNumberToObject(o, "compiles", (double)r->compiles);
         cJSON_AddNumberToObject(o, "compile_ms", r->compile_ms);
         cJSON_AddNumberToObject(o, "last_compile_ms", r->last_compile_ms);
+        if (r->last_ts > 0)
+            cJSON_AddNumberToObject(o, "last_ts", r->last_ts);
+        else
+            cJSON_AddNullToObject(o, "last_ts");
         cJSON_AddNumberToObject(o, "runs", (double)r->runs);
         cJSON_AddNumberToObject(o, "run_ms", r->run_ms);
         cJSON_AddNumberToObject(o, "recompiles", (double)r->recompiles);

@@ -103,7 +103,7 @@ s = open(sys.argv[1]).read()
 open(sys.argv[2], "w").write(re.sub(r"<script>.*?</script>", "", s, flags=re.S))' samples/report.html "$T/nojs.html"
 chrome --screenshot="$T/nojs.png" "file://$T/nojs.html" >/dev/null
 python3 tests/html-check.py png "$T/nojs.png" docs/html/summary.png 0.05 || fail "the summary without JavaScript"
-for shot in summary: piece:#open=g0:submod_2 profile:#only=profile; do
+for shot in summary: piece:#open=g0:submod_2 profile:#only=profile compiles:#only=compiles; do
     name=${shot%%:*} hash=${shot#*:}
     chrome --screenshot="$T/$name.png" "file://$PWD/samples/report.html$hash" >/dev/null
     [ -s "$T/$name.png" ] || { fail "no screenshot $name"; continue; }

@@ -228,6 +228,44 @@
     }
   });
 
+  // the compiles on a time axis: each ends at its row's last event and lasts its last compile
+  function timeline(host, rows) {
+    var t = rows.filter(function (r) { return r.last_ts !== null && r.last_ts !== undefined &&
+                                              r.last_compile_ms > 0; });
+    if (!t.length) return;
+    var t0 = Infinity, t1 = -Infinity, NS = "http://www.w3.org/2000/svg";
+    t.forEach(function (r) {
+      t0 = Math.min(t0, r.last_ts - r.last_compile_ms / 1000); t1 = Math.max(t1, r.last_ts);
+    });
+    var W = 1000, H = 18 * t.length + 24, span = Math.max(t1 - t0, 1e-3);
+    var svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("viewBox", "0 0 " + W + " " + H);
+    svg.setAttribute("class", "timeline");
+    t.forEach(function (r, i) {
+      var x = 340 + (W - 350) * (r.last_ts - r.last_compile_ms / 1000 - t0) / span;
+      var w = Math.max(2, (W - 350) * (r.last_compile_ms / 1000) / span);
+      var lab = document.createElementNS(NS, "text");
+      lab.setAttribute("x", 0); lab.setAttribute("y", 18 * i + 13);
+      lab.textContent = (r.compile_id || r.graph_index) + (r.frame ? " " + r.frame : "");
+      var bar = document.createElementNS(NS, "rect");
+      bar.setAttribute("x", x); bar.setAttribute("y", 18 * i + 3);
+      bar.setAttribute("width", w); bar.setAttribute("height", 12);
+      bar.setAttribute("class", r.recompiles ? "re" : "");
+      var tip = document.createElementNS(NS, "title");
+      tip.textContent = (r.compile_id || "") + ": " + r.last_compile_ms.toFixed(1) + " ms" +
+          (r.reasons && r.reasons.length ? "\n" + r.reasons.join("\n") : "");
+      bar.appendChild(tip);
+      svg.appendChild(lab); svg.appendChild(bar);
+    });
+    var axis = document.createElementNS(NS, "text");
+    axis.setAttribute("x", 340); axis.setAttribute("y", H - 4);
+    axis.textContent = "0 s ... " + span.toFixed(2) + " s (a bar: the last compile of a row; " +
+        "recompiles marked)";
+    svg.appendChild(axis);
+    host.appendChild(el("h4", {}, "Compile timeline"));
+    host.appendChild(svg);
+  }
+
   var ct = document.getElementById("ctable");
   if (ct && data.top) {
     new Table(ct, [{name: "compile id"}, {name: "rank"}, {name: "frame"}, {name: "graph"},
@@ -241,6 +279,9 @@
                         r.hits, r.misses, r.compiles, Math.round(r.compile_ms * 10) / 10,
                         r.recompiles, (r.reasons || []).join("\n")];
               }), {search: "filter compiles"});
+    var tl = el("div");
+    ct.parentNode.insertBefore(tl, ct);
+    timeline(tl, data.top.rows);
   }
   var pb = document.getElementById("pbars");
   if (pb && prof) {
