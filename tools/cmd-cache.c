@@ -86,6 +86,21 @@ const struct cmd cmd_cache = {
 /* The compile-cache indexes in a cache folder, in it or up to three levels down (vLLM keeps
  * vllm_compile_cache.py in <hash>/rank_0_0/backbone/, MagiCompiler magi_compile_cache.py in
  * its per-model folder), in name order: how many, the first in first (when n > 0). */
+cJSON *cli_cache_entry_json(const struct cgs_dash_entry *en)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (en->dynamic)
+        cJSON_AddNullToObject(o, "runtime_shape");
+    else
+        cgs_json_add_int(o, "runtime_shape", en->runtime_shape);
+    cgs_json_add_int(o, "graph_index", en->graph_index);
+    cJSON_AddStringToObject(o, "backend", en->backend);
+    cJSON_AddStringToObject(o, "key", en->key);
+    cJSON_AddStringToObject(o, "path", en->path);
+    cgs_json_add_int(o, "restart_analysis_count", en->restart_analysis_count);
+    return o;
+}
+
 static int first_index(const char *path, void *ctx)
 {
     char *first = ctx;
@@ -148,20 +163,8 @@ static int list_index(int argc, char **argv, bool json)
     }
     if (json) {
         cJSON *doc = cli_json_doc("cache"), *a = cJSON_AddArrayToObject(doc, "entries");
-        for (uint32_t i = 0; i < d.n_entries; i++) {
-            const struct cgs_dash_entry *en = &d.entries[i];
-            cJSON *o = cJSON_CreateObject();
-            if (en->dynamic)
-                cJSON_AddNullToObject(o, "runtime_shape");
-            else
-                cgs_json_add_int(o, "runtime_shape", en->runtime_shape);
-            cgs_json_add_int(o, "graph_index", en->graph_index);
-            cJSON_AddStringToObject(o, "backend", en->backend);
-            cJSON_AddStringToObject(o, "key", en->key);
-            cJSON_AddStringToObject(o, "path", en->path);
-            cgs_json_add_int(o, "restart_analysis_count", en->restart_analysis_count);
-            cJSON_AddItemToArray(a, o);
-        }
+        for (uint32_t i = 0; i < d.n_entries; i++)
+            cJSON_AddItemToArray(a, cli_cache_entry_json(&d.entries[i]));
         cli_print_json(doc);
     } else {
         uint32_t dyn = 0, pieces = 0;

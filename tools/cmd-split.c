@@ -178,9 +178,6 @@ static void add_source(const struct cgs_split *s, cJSON *o, const char *key,
 
 static cJSON *why_json(const struct cgs_split *s, const struct cgs_node *n);
 
-/* What making one piece's JSON needs: the split, and each piece's blocking findings, in
- * finding order, from an index built once (a scan of every finding for every piece was
- * quadratic on graphs of many pieces). */
 /*
  * The compile-cache index beside a cache folder's split graph (vllm_compile_cache.py or
  * magi_compile_cache.py in the folder of its computation_graph.py), read into *idx. Its
@@ -228,6 +225,9 @@ static uint32_t piece_entries(const struct cgs_dash *idx, const struct cgs_split
 
 static const struct cgs_dash *split_index; /* the index beside the graph, or NULL */
 
+/* What making one piece's JSON needs: the split, and each piece's blocking findings, in
+ * finding order, from an index built once (a scan of every finding for every piece was
+ * quadratic on graphs of many pieces). */
 struct piece_ctx {
     const struct cgs_split *s;
     uint32_t *first, *blocking;
@@ -250,20 +250,8 @@ static cJSON *piece_json(void *ctx, size_t idx)
         const struct cgs_dash_entry *e[256];
         uint32_t ne = piece_entries(split_index, p, e, 256);
         a = cJSON_AddArrayToObject(o, "cache_entries");
-        for (uint32_t k = 0; k < ne; k++) {
-            cJSON *x = cJSON_CreateObject();
-            if (e[k]->dynamic)
-                cJSON_AddNullToObject(x, "runtime_shape");
-            else
-                cJSON_AddNumberToObject(x, "runtime_shape", (double)e[k]->runtime_shape);
-            cJSON_AddNumberToObject(x, "graph_index", (double)e[k]->graph_index);
-            cJSON_AddStringToObject(x, "backend", e[k]->backend);
-            cJSON_AddStringToObject(x, "key", e[k]->key);
-            cJSON_AddStringToObject(x, "path", e[k]->path);
-            cJSON_AddNumberToObject(x, "restart_analysis_count",
-                                    (double)e[k]->restart_analysis_count);
-            cJSON_AddItemToArray(a, x);
-        }
+        for (uint32_t k = 0; k < ne; k++)
+            cJSON_AddItemToArray(a, cli_cache_entry_json(e[k]));
     }
     add_source(s, o, "first_line", p->n_nodes ? p->nodes[0] : NULL);
     add_source(s, o, "last_line", p->n_nodes ? p->nodes[p->n_nodes - 1] : NULL);

@@ -146,6 +146,9 @@ cJSON *cli_layout_doc(const struct cgs_layout *l);
 cJSON *cli_top_doc(const struct cgs_follow *f);
 struct cgs_dash;
 cJSON *cli_breaks_doc(const struct cgs_dash *d); /* breaks --json */
+struct cgs_dash_entry;
+/* One compile-cache index entry as `cache --json` writes it (split's cache_entries too). */
+cJSON *cli_cache_entry_json(const struct cgs_dash_entry *en);
 
 /* A graph that records the pieces its compiler made (a vLLM/MagiCompiler cache folder's split
  * graph) and no --split-ops: the splitting ops those pieces show (cgs_split_recorded_ops) are
