@@ -1,6 +1,7 @@
 /* The commands, in alphabetical order (a test checks it): CMD(name). */
 CMD(breaks)
 CMD(cache)
+CMD(check)
 CMD(dot)
 CMD(graphs)
 CMD(html)

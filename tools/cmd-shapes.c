@@ -190,6 +190,27 @@ static cJSON *node_json(void *ctx, size_t idx)
     return o;
 }
 
+/* Recorded values the comparison could not check in full: tensors whose record holds no
+ * storage offset (a printed graph's: a TORCH_TRACE log records none). */
+static uint32_t offsets_unrecorded(const struct cgs_graph *g, const struct cgs_shapes *s)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < g->n_nodes && i < s->n_nodes; i++) {
+        const struct cgs_val *v = g->nodes[i]->val;
+        if (s->nodes[i].cmp == CGS_SHAPE_CMP_NONE || !v)
+            continue;
+        if (v->kind == CGS_VAL_TENSOR && !v->u.t.storage_offset)
+            n++;
+        else if (v->kind == CGS_VAL_LIST)
+            for (uint32_t k = 0; k < v->n; k++)
+                if (v->u.items[k].kind == CGS_VAL_TENSOR && !v->u.items[k].u.t.storage_offset) {
+                    n++;
+                    break;
+                }
+    }
+    return n;
+}
+
 static cJSON *shapes_json(const struct cgs_graph *g, const struct cgs_shapes *s,
                           const struct cgs_sym_bindings *bind, int64_t total, bool total_known)
 {
@@ -223,6 +244,18 @@ static cJSON *shapes_json(const struct cgs_graph *g, const struct cgs_shapes *s,
     cJSON_AddNumberToObject(o, "partial", sm->partial);
     cJSON_AddNumberToObject(o, "errors", sm->errors);
     cJSON_AddBoolToObject(o, "validated", sm->validated);
+    {
+        /* what the comparison could not check: keys of the record it lacked */
+        cJSON *nc = cJSON_AddArrayToObject(o, "not_checked");
+        uint32_t k = offsets_unrecorded(g, s);
+        if (k) {
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddStringToObject(x, "field", "storage_offset");
+            cJSON_AddNumberToObject(x, "nodes", k);
+            cJSON_AddStringToObject(x, "why", "the record holds none (a printed graph)");
+            cJSON_AddItemToArray(nc, x);
+        }
+    }
     if (bind->n) {
         o = cJSON_AddObjectToObject(doc, "bindings");
         for (size_t i = 0; i < bind->n; i++)
@@ -332,6 +365,13 @@ static void shapes_text(const struct cgs_graph *g, const struct cgs_shapes *s,
            sm->nodes, PLURAL(sm->nodes), sm->inferred, sm->matched, sm->mismatched, sm->unknown,
            PLURAL(sm->unknown), sm->partial, sm->errors, PLURAL(sm->errors),
            sm->validated ? "validated" : "not validated");
+    {
+        uint32_t nk = offsets_unrecorded(g, s);
+        if (nk)
+            printf("not checked: the storage offsets of %u recorded value%s (the record holds "
+                   "none: a printed graph)\n",
+                   nk, PLURAL(nk));
+    }
     if (bind->n) {
         char hb[32];
         if (total_known)

@@ -718,6 +718,8 @@ static cJSON *annotation_val(struct fx *F, const char *s, size_t n)
     cJSON_AddItemToObject(v, "shape", dims_json(F, s + a, b - a));
     if (bracket(s, n, &i, &a, &b))
         cJSON_AddItemToObject(v, "stride", dims_json(F, s + a, b - a));
+    /* a printed graph records no storage offset: unknown, never taken for 0 */
+    cJSON_AddNullToObject(v, "storage_offset");
     if (i < n) {
         char *dev = cgs_arena_strndup(&F->arena, s + i, n - i);
         cJSON_AddStringToObject(v, "device", dev);
@@ -1701,6 +1703,32 @@ out:
 
 static int inline_pieces(cJSON *doc);
 
+/* The graph's inputs (placeholders, get_attr) start at storage offset 0, as every cgscope graph
+ * input does: inference has somewhere to start; the offsets of other nodes stay unknown (null:
+ * not compared with what cgscope infers). */
+static void offset_zero(cJSON *val)
+{
+    cJSON *it;
+    if (cJSON_IsArray(val)) {
+        cJSON_ArrayForEach(it, val)
+            offset_zero(it);
+    } else if (cJSON_IsObject(val) && cJSON_GetObjectItemCaseSensitive(val, "storage_offset")) {
+        cJSON_DeleteItemFromObjectCaseSensitive(val, "storage_offset");
+    }
+}
+
+static void inputs_at_offset_zero(cJSON *nodes)
+{
+    cJSON *n;
+    cJSON_ArrayForEach(n, nodes)
+    {
+        const cJSON *op = cJSON_GetObjectItemCaseSensitive(n, "op");
+        if (cJSON_IsString(op) &&
+            (!strcmp(op->valuestring, "placeholder") || !strcmp(op->valuestring, "get_attr")))
+            offset_zero(cJSON_GetObjectItemCaseSensitive(n, "val"));
+    }
+}
+
 cJSON *cgs_fxtext_to_json(const char *text, size_t len, const char *file, uint32_t first_line,
                           const struct cgs_fxtext_opts *o, struct cgs_diag *d)
 {
@@ -1758,8 +1786,13 @@ cJSON *cgs_fxtext_to_json(const char *text, size_t len, const char *file, uint32
         doc = NULL;
         goto out;
     }
-    if (cJSON_GetArraySize(F.subgraphs))
+    inputs_at_offset_zero(nodes);
+    if (cJSON_GetArraySize(F.subgraphs)) {
+        const cJSON *sg;
+        cJSON_ArrayForEach(sg, F.subgraphs)
+            inputs_at_offset_zero(cJSON_GetObjectItemCaseSensitive(sg, "nodes"));
         cJSON_AddItemToObject(doc, "subgraphs", F.subgraphs);
+    }
     else
         cJSON_Delete(F.subgraphs);
     if (inline_pieces(doc)) {

@@ -19,6 +19,10 @@
 
 const char *const cgs_cache_index_names[2] = {"magi_compile_cache.py", "vllm_compile_cache.py"};
 const char *const cgs_src_kind_names[4] = {"unknown", "events", "torch_trace", "cache_index"};
+#define CGS_DASH_PHASE_NAME_(id, name) [CGS_DASH_PHASE_##id] = name,
+const char *const cgs_dash_phase_names[CGS_DASH_PHASE_COUNT] = {
+    CGS_DASH_PHASES(CGS_DASH_PHASE_NAME_)};
+#undef CGS_DASH_PHASE_NAME_
 
 static char *xstrdup0(const char *s)
 {
@@ -48,6 +52,12 @@ static void free_rows(struct cgs_dash *d)
         free(r->frame);
         free(r->reason);
         free(r->piece);
+        free(r->co_name);
+        free(r->co_filename);
+        free(r->fail_type);
+        free(r->fail_reason);
+        free(r->fail_file);
+        free(r->restart_reasons);
         free(r);
     }
     for (uint32_t i = 0; i < d->n_caches; i++)
@@ -58,6 +68,13 @@ static void free_rows(struct cgs_dash *d)
         free(d->breaks[i].file);
         free(d->breaks[i].name);
         free(d->breaks[i].compile_ids);
+        free(d->breaks[i].title);
+        free(d->breaks[i].explanation);
+        free(d->breaks[i].hints);
+        free(d->breaks[i].url);
+        free(d->breaks[i].gb_id);
+        free(d->breaks[i].user_file);
+        free(d->breaks[i].user_name);
     }
     for (uint32_t i = 0; i < d->n_lookups; i++) {
         struct cgs_dash_lookup *l = &d->lookups[i];
@@ -208,13 +225,17 @@ static struct cgs_dash_row *trace_row(struct cgs_dash *d, const struct cgs_feed 
     bool made;
     struct cgs_dash_row *r;
     uint32_t src = source_of(d, f);
-    cgs_buf_addf(&key, "t|%u|%d|%s", src, f->rank, cid);
+    cgs_buf_addf(&key, "t|%u|%d|%d|%s", src, f->rank, f->run, cid);
     r = row_for(d, key.buf, &made);
     cgs_buf_release(&key);
     if (r && made) {
         r->trace = true;
         r->source = src;
         r->rank = f->rank;
+        r->run = f->run;
+        r->graph_op_count = -1;
+        for (int k = 0; k < CGS_DASH_PHASE_COUNT; k++)
+            r->phase_ms[k] = -1;
         r->compile_id = cgs_xstrdup(cid);
         if (frame_compile_of(cid) > 0) {
             r->recompiles = 1; /* frame_compile_id > 0: Dynamo compiled the frame again */
@@ -463,27 +484,109 @@ static char *line_after(const char *text, const char *prefix)
     return out;
 }
 
+/* A new string of n bytes of s. */
+static char *dupn(const char *s, size_t n)
+{
+    char *out = cgs_xmalloc(n + 1);
+    memcpy(out, s, n);
+    out[n] = '\0';
+    return out;
+}
+
+/* A frame in torch's or a library's code (site-packages, the standard library), not the
+ * user's. */
+static bool library_frame(const struct cgs_pyframe *f)
+{
+    static const char *const marks[] = {"/site-packages/", "/dist-packages/", "/lib/python3",
+                                        "<frozen ", "/torch/_dynamo/", "/torch/nn/modules/"};
+    char path[1024];
+    snprintf(path, sizeof(path), "%.*s", (int)(f->file_len < 1000 ? f->file_len : 1000), f->file);
+    for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+        if (strstr(path, marks[i]))
+            return true;
+    return false;
+}
+
 /*
- * A graph break's reason and user frame, from torch's payload: "Graph break in user code at
- * FILE:LINE", "Graph Break Reason: ...", an "Explanation: ..." line, then "User code
- * traceback:" whose last File entry (before the compiler's own traceback) is the user frame.
+ * The parts of torch's graph-break message (torch 2.6 and later):
+ *   Graph break in user code at FILE:LINE
+ *   Graph Break Reason: TITLE                 (or a context line, then TITLE on a line below)
+ *     Explanation: ...
+ *     Hint: ...                               (any number)
+ *     Developer debug context: ...
+ *    For more details about this graph break, please visit: URL
+ *   User code traceback:
+ *     File "...", line N, in NAME             (outermost first; the compiler's own traceback
+ *                                              may follow)
+ * The reason is the title and explanation (an older message: its reason line, or its first
+ * line); the frame is the traceback's innermost; the user frame the innermost outside torch
+ * and site-packages, when that is another.
  */
 static void break_parse(struct cgs_dash_break *b, const char *text)
 {
     const char *user = strstr(text, "User code traceback:"), *end, *p;
     char *why = line_after(text, "Graph Break Reason: "), *expl = line_after(text, "Explanation: ");
+    const char *ex = strstr(text, "Explanation: ");
 
-    if (why && expl) {
+    if (ex) { /* the title: the last non-empty line before the explanation */
+        const char *ls = ex;
+        while (ls > text && ls[-1] != '\n')
+            ls--;
+        while (ls > text) {
+            const char *pe = ls - 1, *ps = pe; /* pe: the '\n' ending the line above */
+            while (ps > text && ps[-1] != '\n')
+                ps--;
+            size_t n = (size_t)(pe - ps);
+            while (n && (*ps == ' ' || *ps == '\t'))
+                ps++, n--;
+            if (n) {
+                if (n > 20 && !memcmp(ps, "Graph Break Reason: ", 20))
+                    ps += 20, n -= 20;
+                b->title = dupn(ps, n);
+                break;
+            }
+            ls = ps;
+        }
+        b->explanation = expl ? cgs_xstrdup(expl) : NULL;
+    }
+    {
+        struct cgs_buf h = CGS_BUF_INIT;
+        const char *stop = user ? user : text + strlen(text);
+        for (p = strstr(text, "Hint: "); p && p < stop; p = strstr(p + 1, "Hint: ")) {
+            const char *ls = p;
+            while (ls > text && (ls[-1] == ' ' || ls[-1] == '\t'))
+                ls--;
+            if (ls > text && ls[-1] != '\n')
+                continue; /* "Hint: " inside a line */
+            size_t n = strcspn(p + 6, "\n");
+            if (h.len)
+                cgs_buf_addch(&h, '\n');
+            cgs_buf_add(&h, p + 6, n);
+        }
+        b->hints = h.len ? cgs_buf_detach(&h) : NULL;
+        cgs_buf_release(&h);
+    }
+    if ((p = strstr(text, "please visit: ")) != NULL) {
+        const char *u = p + 14, *g;
+        size_t n = strcspn(u, " \n");
+        b->url = dupn(u, n);
+        if ((g = strstr(b->url, "/gb/")) != NULL) {
+            size_t k = strcspn(g + 4, ".");
+            b->gb_id = dupn(g + 4, k);
+        }
+    }
+    if (why && expl && !b->title) {
         size_t n = strlen(why) + strlen(expl) + 4;
         b->reason = cgs_xmalloc(n);
         snprintf(b->reason, n, "%s %s", why, expl);
+    } else if (b->title && expl) {
+        size_t n = strlen(b->title) + strlen(expl) + 4;
+        b->reason = cgs_xmalloc(n);
+        snprintf(b->reason, n, "%s %s", b->title, expl);
     } else if (why || expl) {
         b->reason = cgs_xstrdup(why ? why : expl);
     } else {
-        size_t k = strcspn(text, "\n");
-        b->reason = cgs_xmalloc(k + 1);
-        memcpy(b->reason, text, k);
-        b->reason[k] = '\0';
+        b->reason = dupn(text, strcspn(text, "\n"));
     }
     free(why);
     free(expl);
@@ -492,14 +595,25 @@ static void break_parse(struct cgs_dash_break *b, const char *text)
         /* the user's frames end where the compiler's own traceback starts */
         end = strstr(user, "\nTraceback (most recent call last)");
         if (cgs_pyframe_last(user, end, &f)) {
-            b->file = cgs_xmalloc(f.file_len + 1);
-            memcpy(b->file, f.file, f.file_len);
-            b->file[f.file_len] = '\0';
+            b->file = dupn(f.file, f.file_len);
             b->line = f.line;
-            if (f.name) {
-                b->name = cgs_xmalloc(f.name_len + 1);
-                memcpy(b->name, f.name, f.name_len);
-                b->name[f.name_len] = '\0';
+            if (f.name)
+                b->name = dupn(f.name, f.name_len);
+            for (;;) {
+                const char *ls = f.file; /* the frame's line: the frames before it */
+                if (!library_frame(&f))
+                    break;
+                while (ls > user && ls[-1] != '\n')
+                    ls--;
+                if (ls <= user || !cgs_pyframe_last(user, ls - 1, &f) || f.file >= ls)
+                    break;
+                if (!library_frame(&f)) {
+                    b->user_file = dupn(f.file, f.file_len);
+                    b->user_line = f.line;
+                    if (f.name)
+                        b->user_name = dupn(f.name, f.name_len);
+                    break;
+                }
             }
             return;
         }
@@ -512,11 +626,103 @@ static void break_parse(struct cgs_dash_break *b, const char *text)
             if (*x == ':')
                 colon = x;
         if (colon) {
-            b->file = cgs_xmalloc((size_t)(colon - f) + 1);
-            memcpy(b->file, f, (size_t)(colon - f));
-            b->file[colon - f] = '\0';
+            b->file = dupn(f, (size_t)(colon - f));
             b->line = strtol(colon + 1, NULL, 10);
         }
+    }
+}
+
+/* A break site: the same rank, file, line and reason as one before it is that one, hit
+ * again (its compile ids gain cid); else a new site. nb's strings are taken. */
+static void add_break(struct cgs_dash *d, struct cgs_dash_break *nb, const char *cid)
+{
+    struct cgs_dash_break *b = NULL;
+    d->graph_breaks++;
+    for (uint32_t i = 0; i < d->n_breaks && !b; i++) { /* the same site: one row */
+        struct cgs_dash_break *ob = &d->breaks[i];
+        if (ob->rank == nb->rank && ob->line == nb->line && !strcmp(ob->reason, nb->reason) &&
+            !strcmp(ob->file ? ob->file : "", nb->file ? nb->file : ""))
+            b = ob;
+    }
+    if (b) {
+        free(nb->reason);
+        free(nb->file);
+        free(nb->name);
+        free(nb->title);
+        free(nb->explanation);
+        free(nb->hints);
+        free(nb->url);
+        free(nb->gb_id);
+        free(nb->user_file);
+        free(nb->user_name);
+        b->hits++;
+        if (strlen(b->compile_ids) < 200) {
+            size_t n = strlen(b->compile_ids) + strlen(cid) + 3;
+            char *ids = cgs_xmalloc(n);
+            snprintf(ids, n, "%s, %s", b->compile_ids, cid);
+            free(b->compile_ids);
+            b->compile_ids = ids;
+        } else if (!strstr(b->compile_ids, "...")) {
+            size_t n = strlen(b->compile_ids) + 6;
+            char *ids = cgs_xmalloc(n);
+            snprintf(ids, n, "%s, ...", b->compile_ids);
+            free(b->compile_ids);
+            b->compile_ids = ids;
+        }
+    } else {
+        CGS_ALLOC_GROW(d->breaks, d->n_breaks + 1, d->alloc_breaks);
+        b = &d->breaks[d->n_breaks++];
+        *b = *nb;
+        b->compile_id = cgs_xstrdup(cid);
+        b->compile_ids = cgs_xstrdup(cid);
+        b->hits = 1;
+    }
+}
+
+/*
+ * An older torch logged no dynamo_graph_break_reason: a break shows as the restart reasons of
+ * a compile and the resume frame Dynamo made after it, "torch_dynamo_resume_in_NAME_at_LINE"
+ * (the break at LINE of NAME, in the same file). r is the resume frame's compile; the reason
+ * is the restart reason of the latest compile of NAME (or of a resume frame in it) before r.
+ */
+static void break_from_resume(struct cgs_dash *d, const struct cgs_feed *f,
+                              const struct cgs_dash_row *r)
+{
+    static const char pre[] = "torch_dynamo_resume_in_";
+    const char *nm = r->co_name, *at;
+    struct cgs_dash_break nb;
+    size_t name_len;
+    long line;
+
+    if (!nm || strncmp(nm, pre, sizeof(pre) - 1) || !(at = strstr(nm, "_at_")))
+        return;
+    nm += sizeof(pre) - 1;
+    while (strstr(at + 1, "_at_")) /* the last "_at_": NAME may hold one */
+        at = strstr(at + 1, "_at_");
+    name_len = (size_t)(at - nm);
+    line = strtol(at + 4, NULL, 10);
+    for (uint32_t i = d->n_rows; i-- > 0;) {
+        const struct cgs_dash_row *o = d->rows[i];
+        if (o == r || !o->trace || o->source != r->source || o->rank != r->rank ||
+            !o->restart_reasons || !o->co_name)
+            continue;
+        if (!((strlen(o->co_name) == name_len && !memcmp(o->co_name, nm, name_len)) ||
+              (!strncmp(o->co_name, pre, sizeof(pre) - 1) &&
+               !strncmp(o->co_name + sizeof(pre) - 1, nm, name_len) &&
+               !strncmp(o->co_name + sizeof(pre) - 1 + name_len, "_at_", 4))))
+            continue;
+        memset(&nb, 0, sizeof(nb));
+        nb.rank = r->rank;
+        nb.reason = dupn(o->restart_reasons, strcspn(o->restart_reasons, "\n"));
+        nb.file = xstrdup0(r->co_filename);
+        nb.line = line;
+        nb.name = dupn(nm, name_len);
+        nb.source = r->source;
+        nb.line_no = o->metrics_line;
+        nb.from_restart = true;
+        add_break(d, &nb, o->compile_id);
+        (void)f;
+        return;
     }
 }
 
@@ -636,6 +842,128 @@ static void keep_symbol(struct cgs_dash *d, struct cgs_feed *f, const cJSON *x, 
     }
 }
 
+/* Forget the breaks read from restart reasons of a source and rank (its log says its breaks). */
+static void drop_restart_breaks(struct cgs_dash *d, uint32_t source, int rank)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < d->n_breaks; i++) {
+        struct cgs_dash_break *b = &d->breaks[i];
+        if (b->from_restart && b->source == source && b->rank == rank) {
+            d->graph_breaks -= b->hits;
+            free(b->compile_id);
+            free(b->reason);
+            free(b->file);
+            free(b->name);
+            free(b->compile_ids);
+            continue;
+        }
+        d->breaks[k++] = *b;
+    }
+    d->n_breaks = k;
+}
+
+/* A JSON list of strings (or one string) as lines, new; NULL when empty or absent. */
+static char *lines_of(const cJSON *v)
+{
+    struct cgs_buf b = CGS_BUF_INIT;
+    const cJSON *it;
+    char *out;
+    if (cJSON_IsString(v) && v->valuestring[0])
+        return cgs_xstrdup(v->valuestring);
+    if (!cJSON_IsArray(v))
+        return NULL;
+    cJSON_ArrayForEach(it, v)
+    {
+        if (!cJSON_IsString(it) || !it->valuestring[0])
+            continue;
+        if (b.len)
+            cgs_buf_addch(&b, '\n');
+        /* torch 2.4 wrote each reason as a Python repr: 'skip function ...' */
+        size_t n = strlen(it->valuestring);
+        if (n >= 2 && it->valuestring[0] == '\'' && it->valuestring[n - 1] == '\'')
+            cgs_buf_add(&b, it->valuestring + 1, n - 2);
+        else
+            cgs_buf_addstr(&b, it->valuestring);
+    }
+    out = b.len ? cgs_buf_detach(&b) : NULL;
+    cgs_buf_release(&b);
+    return out;
+}
+
+/* One compile's compilation_metrics: its time (every field torch's releases write), frame,
+ * failure, restarts and graph size. */
+static void metrics_record(struct cgs_dash *d, struct cgs_feed *f, struct cgs_dash_row *r,
+                           const cJSON *x)
+{
+    static const struct {
+        enum cgs_dash_phase phase;
+        const char *field;
+        double scale; /* to ms */
+    } times[] = {
+        {CGS_DASH_PHASE_DYNAMO, "entire_frame_compile_time_s", 1e3},
+        {CGS_DASH_PHASE_DYNAMO, "dynamo_cumulative_compile_time_us", 1e-3},
+        {CGS_DASH_PHASE_AOT, "aot_autograd_cumulative_compile_time_us", 1e-3},
+        {CGS_DASH_PHASE_BACKEND, "backend_compile_time_s", 1e3},
+        {CGS_DASH_PHASE_INDUCTOR, "inductor_cumulative_compile_time_us", 1e-3},
+        {CGS_DASH_PHASE_INDUCTOR, "inductor_compile_time_s", 1e3},
+        {CGS_DASH_PHASE_CODEGEN, "inductor_code_gen_cumulative_compile_time_us", 1e-3},
+        {CGS_DASH_PHASE_CODEGEN, "code_gen_time_s", 1e3},
+    };
+    double st, v;
+    int64_t line = 0, ops;
+    const char *co = jstr(x, "co_name"), *file = jstr(x, "co_filename");
+    const char *ft = jstr(x, "fail_type"), *fr = jstr(x, "fail_reason");
+
+    if (r->metrics) /* the same compile's record again: counted once */
+        return;
+    r->metrics = true;
+    r->metrics_line = f->pending_line;
+    for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
+        if (r->phase_ms[times[i].phase] < 0 && jnum(x, times[i].field, &v) && v >= 0)
+            r->phase_ms[times[i].phase] = v * times[i].scale;
+    if (r->phase_ms[CGS_DASH_PHASE_DYNAMO] >= 0) {
+        r->has_compile_ms = true;
+        r->compile_ms += r->phase_ms[CGS_DASH_PHASE_DYNAMO];
+        r->last_compile_ms = r->phase_ms[CGS_DASH_PHASE_DYNAMO];
+    }
+    r->compiles++;
+    d->compiles++;
+    if (jnum(x, "start_time", &st)) {
+        double s = r->has_compile_ms ? r->last_compile_ms / 1e3 : 0;
+        seen_ts(d, st + s);
+        if (st + s > r->last_ts)
+            r->last_ts = st + s;
+    }
+    jint(x, "co_firstlineno", &line, NULL);
+    if (co && !r->co_name) {
+        const char *base = file ? strrchr(file, '/') : NULL;
+        char fr2[256];
+        snprintf(fr2, sizeof(fr2), "%s (%s:%lld)", co, base ? base + 1 : file ? file : "?",
+                 (long long)line);
+        set_str(&r->frame, fr2);
+        r->co_name = cgs_xstrdup(co);
+        r->co_filename = xstrdup0(file);
+        r->co_firstlineno = line;
+    }
+    if (jint(x, "graph_op_count", &ops, NULL))
+        r->graph_op_count = ops;
+    if (ft) {
+        r->fail_type = cgs_xstrdup(ft);
+        r->fail_reason = xstrdup0(fr);
+        /* torch's refusal to compile a frame once more: its recompile limit */
+        r->limit_hit = fr && (strstr(fr, "recompile limit") || strstr(fr, "recompile_limit") ||
+                              strstr(fr, "cache_size_limit") || strstr(fr, "cache size limit"));
+    }
+    if (jstr(x, "fail_user_frame_filename")) {
+        r->fail_file = cgs_xstrdup(jstr(x, "fail_user_frame_filename"));
+        jint(x, "fail_user_frame_lineno", &r->fail_line, NULL);
+    }
+    free(r->restart_reasons);
+    r->restart_reasons = lines_of(cJSON_GetObjectItemCaseSensitive(x, "restart_reasons"));
+    if (!f->break_records)
+        break_from_resume(d, f, r);
+}
+
 static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
 {
     cJSON *o = f->pending, *x;
@@ -681,80 +1009,46 @@ static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
                 r->reason = why[0] ? why : cgs_xstrdup("recompiled (no reason logged)");
                 if (!why[0])
                     free(why);
+                r->recompile_line = f->pending_line;
             }
         } else if (name && !strcmp(name, "dynamo_graph_break_reason")) {
-            struct cgs_dash_break nb, *b = NULL;
+            struct cgs_dash_break nb;
             memset(&nb, 0, sizeof(nb));
             nb.rank = f->rank;
+            nb.source = source_of(d, f);
+            nb.line_no = f->pending_line;
             break_parse(&nb, payload_text(f));
-            d->graph_breaks++;
-            for (uint32_t i = 0; i < d->n_breaks && !b; i++) { /* the same site: one row */
-                struct cgs_dash_break *ob = &d->breaks[i];
-                if (ob->rank == nb.rank && ob->line == nb.line && !strcmp(ob->reason, nb.reason) &&
-                    !strcmp(ob->file ? ob->file : "", nb.file ? nb.file : ""))
-                    b = ob;
-            }
-            if (b) {
-                free(nb.reason);
-                free(nb.file);
-                free(nb.name);
-                b->hits++;
-                if (strlen(b->compile_ids) < 200) {
-                    size_t n = strlen(b->compile_ids) + strlen(cid) + 3;
-                    char *ids = cgs_xmalloc(n);
-                    snprintf(ids, n, "%s, %s", b->compile_ids, cid);
-                    free(b->compile_ids);
-                    b->compile_ids = ids;
-                } else if (!strstr(b->compile_ids, "...")) {
-                    size_t n = strlen(b->compile_ids) + 6;
-                    char *ids = cgs_xmalloc(n);
-                    snprintf(ids, n, "%s, ...", b->compile_ids);
-                    free(b->compile_ids);
-                    b->compile_ids = ids;
-                }
-            } else {
-                CGS_ALLOC_GROW(d->breaks, d->n_breaks + 1, d->alloc_breaks);
-                b = &d->breaks[d->n_breaks++];
-                *b = nb;
-                b->compile_id = cgs_xstrdup(cid);
-                b->compile_ids = cgs_xstrdup(cid);
-                b->hits = 1;
-            }
+            if (!f->break_records++) /* this log says its breaks: none from restart reasons */
+                drop_restart_breaks(d, nb.source, f->rank);
+            add_break(d, &nb, cid);
         }
     } else if ((x = cJSON_GetObjectItemCaseSensitive(o, "compilation_metrics")) ||
                (x = cJSON_GetObjectItemCaseSensitive(o, "bwd_compilation_metrics"))) {
         const char *id = jstr(x, "compile_id");
         bool bwd = !cJSON_GetObjectItemCaseSensitive(o, "compilation_metrics");
-        double s = 0;
-        struct cgs_dash_row *r = id ? trace_row(d, f, id) : cid[0] ? trace_row(d, f, cid) : NULL;
-        if (r && (jnum(x, bwd ? "inductor_compile_time_s" : "entire_frame_compile_time_s", &s))) {
-            r->compile_ms += s * 1e3;
-            r->last_compile_ms = s * 1e3;
-        }
-        if (r && !bwd) {
-            double st;
-            int64_t line = 0;
-            const char *co = jstr(x, "co_name"), *file = jstr(x, "co_filename");
-            r->compiles++;
-            d->compiles++;
-            if (jnum(x, "start_time", &st)) {
-                seen_ts(d, st + s);
-                if (st + s > r->last_ts)
-                    r->last_ts = st + s;
+        /* the record's own frame_id/frame_compile_id first: torch's compile_id field can
+         * repeat an earlier id (tlparse reads the envelope too) */
+        struct cgs_dash_row *r = cid[0] ? trace_row(d, f, cid) : id ? trace_row(d, f, id) : NULL;
+        if (r && !bwd)
+            metrics_record(d, f, r, x);
+        else if (r) {
+            double s = 0;
+            if (jnum(x, "inductor_compile_time_s", &s)) {
+                r->compile_ms += s * 1e3;
+                r->last_compile_ms = s * 1e3;
             }
-            jint(x, "co_firstlineno", &line, NULL);
-            if (co && !r->frame) {
-                const char *base = file ? strrchr(file, '/') : NULL;
-                char fr[256];
-                snprintf(fr, sizeof(fr), "%s (%s:%lld)", co, base ? base + 1 : file ? file : "?",
-                         (long long)line);
-                r->frame = cgs_xstrdup(fr);
-            }
-            if (jstr(x, "fail_reason"))
-                set_str(&r->reason, jstr(x, "fail_reason"));
         }
+    } else if (cJSON_GetObjectItemCaseSensitive(o, "dynamo_output_graph") && cid[0]) {
+        trace_row(d, f, cid)->dynamo_graph = true;
     } else if (cJSON_GetObjectItemCaseSensitive(o, "dynamo_start") && cid[0]) {
-        trace_row(d, f, cid);
+        struct cgs_dash_row *r = trace_row(d, f, cid);
+        int64_t attempt = 0;
+        jint(o, "attempt", &attempt, NULL);
+        if (r && r->metrics && attempt == 0) {
+            /* the id again after its compile ended: a new run (torch._dynamo.reset()) */
+            f->run++;
+            trace_row(d, f, cid);
+        }
     }
     cJSON_Delete(o);
     f->payload_len = 0;
@@ -964,6 +1258,7 @@ void cgs_feed_init(struct cgs_feed *f, const char *name, enum cgs_src_kind kind)
     f->name = name;
     f->kind = kind;
     f->rank = name ? cgs_rank_from_name(name) : -1;
+    f->run = 1;
 }
 
 void cgs_feed_release(struct cgs_feed *f)
@@ -1189,7 +1484,9 @@ void cgs_dash_row_cell(const struct cgs_dash *d, const struct cgs_dash_row *r, e
             snprintf(out, n, "-");
         break;
     case CGS_DASH_COL_KEY:
-        if (r->trace)
+        if (r->trace && r->run > 1)
+            snprintf(out, n, "%s@%d", r->compile_id ? r->compile_id : "?", r->run);
+        else if (r->trace)
             snprintf(out, n, "%s", r->compile_id ? r->compile_id : "?");
         else if (r->has_graph_index && r->compile_id) /* the bridge: "0 (1/0)", index and graph */
             snprintf(out, n, "%lld (%s)", (long long)r->graph_index, r->compile_id);
@@ -1221,7 +1518,12 @@ void cgs_dash_row_cell(const struct cgs_dash *d, const struct cgs_dash_row *r, e
             snprintf(out, n, "%.0f%%", rate * 100);
         break;
     case CGS_DASH_COL_COMPILES: snprintf(out, n, "%llu", (unsigned long long)r->compiles); break;
-    case CGS_DASH_COL_COMPILE_MS: snprintf(out, n, "%.1f", r->compile_ms); break;
+    case CGS_DASH_COL_COMPILE_MS:
+        if (r->trace && !r->has_compile_ms)
+            snprintf(out, n, "-");
+        else
+            snprintf(out, n, "%.1f", r->compile_ms);
+        break;
     case CGS_DASH_COL_LAST_MS: snprintf(out, n, "%.1f", r->last_compile_ms); break;
     case CGS_DASH_COL_RUNS: snprintf(out, n, "%llu", (unsigned long long)r->runs); break;
     case CGS_DASH_COL_RECOMPILES:
@@ -1237,9 +1539,16 @@ void cgs_dash_row_cell(const struct cgs_dash *d, const struct cgs_dash_row *r, e
         size_t more = 0, k;
         for (const char *p = r->reason ? strchr(r->reason, '\n') : NULL; p; p = strchr(p + 1, '\n'))
             more++;
-        snprintf(out, n, "%s%s%s%s", r->frame ? r->frame : "",
-                 r->frame && r->reason ? ": " : "", r->reason ? r->reason : "",
-                 r->indexed && !r->reason && !r->frame ? "in the cache index" : "");
+        if (r->fail_type && !r->limit_hit)
+            snprintf(out, n, "%s%sfailed: %s: %s", r->frame ? r->frame : "", r->frame ? ": " : "",
+                     r->fail_type, r->fail_reason ? r->fail_reason : "");
+        else if (r->limit_hit)
+            snprintf(out, n, "%s%srecompile limit reached, runs without compiling: %s",
+                     r->frame ? r->frame : "", r->frame ? ": " : "", r->reason ? r->reason : "");
+        else
+            snprintf(out, n, "%s%s%s%s", r->frame ? r->frame : "",
+                     r->frame && r->reason ? ": " : "", r->reason ? r->reason : "",
+                     r->indexed && !r->reason && !r->frame ? "in the cache index" : "");
         k = strcspn(out, "\n");
         out[k] = '\0';
         if (more && k + 24 < n)

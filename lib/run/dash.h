@@ -48,6 +48,19 @@ struct cgs_dash_cache {
     uint64_t hit, miss, bypass;
 };
 
+/* The compile-time phases compilation_metrics records (tlparse's names, torch's fields). */
+#define CGS_DASH_PHASES(X)                                                                         \
+    X(DYNAMO, "dynamo")             /* entire_frame_compile_time_s, dynamo_cumulative_... */    \
+    X(AOT, "aot_autograd")          /* aot_autograd_cumulative_compile_time_us */              \
+    X(BACKEND, "backend")           /* backend_compile_time_s */                               \
+    X(INDUCTOR, "inductor")         /* inductor_cumulative_compile_time_us, inductor_compile_.. */ \
+    X(CODEGEN, "inductor_codegen")  /* inductor_code_gen_cumulative_compile_time_us */
+
+#define CGS_DASH_PHASE_ENUM_(id, name) CGS_DASH_PHASE_##id,
+enum cgs_dash_phase { CGS_DASH_PHASES(CGS_DASH_PHASE_ENUM_) CGS_DASH_PHASE_COUNT };
+#undef CGS_DASH_PHASE_ENUM_
+extern const char *const cgs_dash_phase_names[CGS_DASH_PHASE_COUNT];
+
 struct cgs_dash_row {
     bool trace;              /* a TORCH_TRACE compile id; else our events' key */
     uint32_t source;         /* the file it was read from: an index into cgs_dash.sources */
@@ -69,12 +82,41 @@ struct cgs_dash_row {
                                 guard it failed), or the last error */
     bool indexed;            /* in a compile-cache index */
     int64_t restart_analysis_count;
+    /* trace: what compilation_metrics said (the verdicts are lib/run/findings.c's) */
+    int run;                 /* 1, or 2, 3, ... when the log uses the compile id again (a
+                                torch._dynamo.reset() numbers compiles from 0/0 anew) */
+    bool metrics;            /* a compilation_metrics record was read */
+    uint64_t metrics_line;   /* its line in the source */
+    bool has_compile_ms;     /* compile_ms holds what the record said (else unknown) */
+    double phase_ms[CGS_DASH_PHASE_COUNT]; /* per phase, -1 when the record says nothing */
+    char *co_name, *co_filename; /* the frame's code object */
+    int64_t co_firstlineno;
+    char *fail_type, *fail_reason; /* a compile that failed (or torch's refusal) */
+    char *fail_file;         /* fail_user_frame_filename, with fail_line */
+    int64_t fail_line;
+    char *restart_reasons;   /* one a line */
+    int64_t graph_op_count;  /* -1 when the record does not say */
+    bool dynamo_graph;       /* a dynamo_output_graph record was read */
+    bool limit_hit;          /* torch's recompile limit refused this compile */
+    uint64_t recompile_line; /* the recompile_reasons record's line, 0 none */
 };
+
+
 
 struct cgs_dash_break { /* one break site: the same reason at the same user line */
     char *compile_id, *reason, *file, *name;
     int64_t line;
     int rank;
+    /* the parts of torch's message (NULL when it has none): its title ("Data-dependent
+       branching"), explanation, hints (one a line), the graph-break site's link and id */
+    char *title, *explanation, *hints, *url, *gb_id;
+    /* the user's frame: the innermost frame of the user code traceback outside torch and
+       site-packages (NULL when it is the break's own frame, or none) */
+    char *user_file, *user_name;
+    int64_t user_line;
+    uint32_t source;    /* into cgs_dash.sources */
+    uint64_t line_no;   /* the first record's line */
+    bool from_restart;  /* an older log's: read from restart reasons and resume frames */
     uint64_t hits;      /* times Dynamo logged it (once per compile that met it) */
     char *compile_ids;  /* every compile that met it, "0/0, 0/1" (capped) */
 };
@@ -161,6 +203,8 @@ struct cgs_feed {
     uint64_t records;       /* records read from it (lines, trace records, index entries) */
     int rank;               /* from the file name (rank_N), -1 when none */
     uint64_t line_no;
+    int run;                /* the run of compile ids being read (1, then 2 after a reset) */
+    uint64_t break_records; /* dynamo_graph_break_reason records read */
     char *line;             /* a line not yet ended by '\n' */
     size_t line_len, line_alloc;
     bool skipping;          /* inside an over-long line */

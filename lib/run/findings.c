@@ -1,0 +1,944 @@
+/* The findings model (lib/run/findings.h). */
+#include "lib/run/findings.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/base/arena.h"
+#include "lib/base/buf.h"
+#include "lib/base/strmap.h"
+
+const char *const cgs_severity_names[CGS_SEV_COUNT] = {"error", "warning", "note"};
+#define CGS_FINDING_NAME_(id, name, anchor) [CGS_FINDING_##id] = name,
+const char *const cgs_finding_kind_names[CGS_FINDING_KIND_COUNT] = {
+    CGS_FINDING_KINDS(CGS_FINDING_NAME_)};
+#undef CGS_FINDING_NAME_
+#define CGS_FINDING_ANCHOR_(id, name, anchor) [CGS_FINDING_##id] = anchor,
+const char *const cgs_finding_kind_anchors[CGS_FINDING_KIND_COUNT] = {
+    CGS_FINDING_KINDS(CGS_FINDING_ANCHOR_)};
+#undef CGS_FINDING_ANCHOR_
+
+#define MAX_LISTED 12 /* subjects named in a list before "and N more" */
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...)
+{
+    va_list ap;
+    char *out;
+    int n;
+    va_start(ap, f);
+    n = vsnprintf(NULL, 0, f, ap);
+    va_end(ap);
+    out = cgs_xmalloc((size_t)(n > 0 ? n : 0) + 1);
+    va_start(ap, f);
+    vsnprintf(out, (size_t)(n > 0 ? n : 0) + 1, f, ap);
+    va_end(ap);
+    return out;
+}
+
+static char *dup0(const char *s)
+{
+    return s ? cgs_xstrdup(s) : NULL;
+}
+
+static struct cgs_finding *add(struct cgs_findings *out, enum cgs_finding_kind kind,
+                               enum cgs_severity sev)
+{
+    struct cgs_finding *f;
+    CGS_ALLOC_GROW(out->v, out->n + 1, out->alloc);
+    f = &out->v[out->n++];
+    memset(f, 0, sizeof(*f));
+    f->kind = kind;
+    f->severity = sev;
+    return f;
+}
+
+/* A ", "-separated list that names MAX_LISTED items, then says how many more. */
+struct list {
+    struct cgs_buf b;
+    uint32_t n;
+};
+
+static void list_add(struct list *l, const char *item)
+{
+    if (l->n < MAX_LISTED)
+        cgs_buf_addf(&l->b, "%s%s", l->n ? ", " : "", item);
+    l->n++;
+}
+
+static bool list_has(const struct list *l, const char *item)
+{
+    size_t n = strlen(item);
+    for (const char *p = l->b.buf; p && *p;) {
+        size_t k = strcspn(p, ",");
+        if (k == n && !memcmp(p, item, n))
+            return true;
+        p += k;
+        p += strspn(p, ", ");
+    }
+    return false;
+}
+
+static char *list_done(struct list *l)
+{
+    char *out;
+    if (!l->n) {
+        cgs_buf_release(&l->b);
+        return NULL;
+    }
+    if (l->n > MAX_LISTED)
+        cgs_buf_addf(&l->b, " and %u more", l->n - MAX_LISTED);
+    out = cgs_buf_detach(&l->b);
+    cgs_buf_release(&l->b);
+    l->n = 0;
+    return out;
+}
+
+/* "0/3" -> "0", "!1/0/2" -> "1/0": the frame part of a compile id (one code object). */
+static size_t frame_part(const char *cid)
+{
+    const char *slash = strrchr(cid, '/');
+    return slash ? (size_t)(slash - cid) : strlen(cid);
+}
+
+static long frame_compile(const char *cid)
+{
+    const char *slash = strrchr(cid, '/');
+    return slash && isdigit((unsigned char)slash[1]) ? strtol(slash + 1, NULL, 10) : 0;
+}
+
+static void cid_text(const struct cgs_dash_row *r, char *out, size_t n)
+{
+    if (r->run > 1)
+        snprintf(out, n, "%s@%d", r->compile_id, r->run);
+    else
+        snprintf(out, n, "%s", r->compile_id);
+}
+
+static const char *source_name(const struct cgs_dash *d, uint32_t src)
+{
+    return src < d->n_sources ? d->sources[src] : NULL;
+}
+
+static void evidence(struct cgs_finding *f, const struct cgs_dash *d, uint32_t src, uint64_t line)
+{
+    if (f->evidence_file || !source_name(d, src))
+        return;
+    f->evidence_file = cgs_xstrdup(source_name(d, src));
+    f->evidence_line = line;
+}
+
+/* torch's "Hint: ..." lines of a message, one a line; NULL when none. */
+static char *torch_hints(const char *text)
+{
+    struct cgs_buf b = CGS_BUF_INIT;
+    char *out;
+    for (const char *p = text ? strstr(text, "Hint: ") : NULL; p; p = strstr(p + 1, "Hint: ")) {
+        size_t n = strcspn(p + 6, "\n");
+        if (b.len)
+            cgs_buf_addch(&b, '\n');
+        cgs_buf_add(&b, p + 6, n);
+    }
+    out = b.len ? cgs_buf_detach(&b) : NULL;
+    cgs_buf_release(&b);
+    return out;
+}
+
+
+/* A message of several lines as one: its lines joined by a space, leading blanks dropped. */
+static void one_line(const char *s, char *out, size_t n)
+{
+    size_t k = 0;
+    for (const char *p = s; p && *p && k + 1 < n; p++) {
+        if (*p == '\n') {
+            while (p[1] == ' ' || p[1] == '\t')
+                p++;
+            if (k && out[k - 1] != ' ')
+                out[k++] = ' ';
+            continue;
+        }
+        out[k++] = *p;
+    }
+    out[k] = '\0';
+}
+
+/* ---- compiles ---------------------------------------------------------------------------- */
+
+/* The code object a trace row compiled: "name|file|line", or its frame id when the record
+ * names none (torch's refusal at the recompile limit: taken from the frame's other rows). */
+static void frame_key(const struct cgs_dash *d, const struct cgs_dash_row *r, char *out, size_t n,
+                      const char **display)
+{
+    const struct cgs_dash_row *named = r->co_name ? r : NULL;
+    size_t fp = frame_part(r->compile_id);
+    for (uint32_t i = 0; i < d->n_rows && !named; i++) {
+        const struct cgs_dash_row *o = d->rows[i];
+        if (o->trace && o->co_name && o->source == r->source && o->rank == r->rank &&
+            o->run == r->run && frame_part(o->compile_id) == fp &&
+            !memcmp(o->compile_id, r->compile_id, fp))
+            named = o;
+    }
+    if (named) {
+        snprintf(out, n, "%s|%s|%lld", named->co_name,
+                 named->co_filename ? named->co_filename : "", (long long)named->co_firstlineno);
+        *display = named->frame;
+    } else {
+        snprintf(out, n, "#%u|%d|%d|%.*s", r->source, r->rank, r->run, (int)fp, r->compile_id);
+        *display = NULL;
+    }
+}
+
+static bool failed(const struct cgs_dash_row *r)
+{
+    return r->fail_type && !r->limit_hit;
+}
+
+static bool empty(const struct cgs_dash_row *r)
+{
+    return r->metrics && !r->fail_type &&
+           (r->graph_op_count == 0 || (r->graph_op_count < 0 && !r->dynamo_graph));
+}
+
+void cgs_findings_compile_counts(const struct cgs_dash *d, struct cgs_compile_counts *c)
+{
+    memset(c, 0, sizeof(*c));
+    if (!d)
+        return;
+    for (uint32_t i = 0; i < d->n_rows; i++) {
+        const struct cgs_dash_row *r = d->rows[i];
+        if (!r->trace)
+            continue;
+        if (r->run > 0 && (uint64_t)r->run > c->runs)
+            c->runs = (uint64_t)r->run;
+        if (!r->metrics)
+            continue;
+        c->compiles++;
+        if (r->limit_hit)
+            c->refused++;
+        else if (failed(r))
+            c->failed++;
+        else if (empty(r))
+            c->empty++;
+        else
+            c->graphs++;
+        if (frame_compile(r->compile_id) > 0 && !r->limit_hit)
+            c->recompiles++;
+    }
+}
+
+static void failures(const struct cgs_dash *d, struct cgs_findings *out)
+{
+    bool *done = cgs_xcalloc(d->n_rows + 1, 1);
+    for (uint32_t i = 0; i < d->n_rows; i++) {
+        const struct cgs_dash_row *r = d->rows[i];
+        struct list ids = {CGS_BUF_INIT, 0}, ranks = {CGS_BUF_INIT, 0};
+        char key[512], k2[512], cid[96], reason[1024], rk[16];
+        const char *disp = NULL, *d2;
+        struct cgs_finding *f;
+        bool graph = false;
+        if (!r->trace || done[i] || !failed(r))
+            continue;
+        frame_key(d, r, key, sizeof(key), &disp);
+        f = add(out, CGS_FINDING_COMPILE_FAILURE, CGS_SEV_ERROR);
+        for (uint32_t j = i; j < d->n_rows; j++) {
+            const struct cgs_dash_row *o = d->rows[j];
+            if (done[j] || !o->trace || !failed(o) || strcmp(o->fail_type, r->fail_type) ||
+                strcmp(o->fail_reason ? o->fail_reason : "", r->fail_reason ? r->fail_reason : ""))
+                continue;
+            frame_key(d, o, k2, sizeof(k2), &d2);
+            if (strcmp(key, k2))
+                continue;
+            done[j] = true;
+            f->count++;
+            graph |= o->dynamo_graph;
+            cid_text(o, cid, sizeof(cid));
+            if (!list_has(&ids, cid))
+                list_add(&ids, cid);
+            if (o->rank >= 0) {
+                snprintf(rk, sizeof(rk), "%d", o->rank);
+                if (!list_has(&ranks, rk))
+                    list_add(&ranks, rk);
+            }
+            evidence(f, d, o->source, o->metrics_line);
+        }
+        f->frame = dup0(disp);
+        f->compile_ids = list_done(&ids);
+        f->ranks = list_done(&ranks);
+        one_line(r->fail_reason ? r->fail_reason : "", reason, sizeof(reason));
+        f->message = fmt("%s of %s failed: %s%s%s%s", f->count > 1 ? "compiles" : "the compile",
+                         disp ? disp : f->compile_ids, r->fail_type, reason[0] ? ": " : "",
+                         reason,
+                         graph ? " (Dynamo had made the graph: the backend or AOTAutograd failed "
+                                 "on it)"
+                               : "");
+        f->hint = torch_hints(r->fail_reason);
+        if (!f->hint && r->fail_file)
+            f->hint = fmt("the failure was raised at %s:%lld", r->fail_file,
+                          (long long)r->fail_line);
+        if (!f->hint && graph)
+            f->hint = cgs_xstrdup("the graph the backend was given is in the log: `cgscope graphs "
+                                  "LOG` lists it; run your backend on it alone to reproduce");
+        f->cost = 1e12 + (double)f->count;
+    }
+    free(done);
+}
+
+/* A guard failure without its values: "tensor 'x' size mismatch at index 0". */
+static void guard_cause(const char *reason, char *out, size_t n)
+{
+    const char *p = reason;
+    size_t k, o = 0;
+    while (isdigit((unsigned char)*p) || *p == '/' || *p == '!')
+        p++;
+    if (p != reason && p[0] == ':' && p[1] == ' ')
+        p += 2;
+    else
+        p = reason;
+    k = strcspn(p, "\n");
+    for (const char *e = p; e < p + k; e++)
+        if (!strncmp(e, ". expected", 10) || !strncmp(e, ", expected", 10)) {
+            k = (size_t)(e - p);
+            break;
+        }
+    for (size_t i = 0; i < k && o + 1 < n; i++) {
+        /* an object's id (___check_obj_id(fn, 140439264606080)) differs every run */
+        if (isdigit((unsigned char)p[i]) && i + 6 < k && isdigit((unsigned char)p[i + 6]) &&
+            (i == 0 || !isalnum((unsigned char)p[i - 1]))) {
+            while (i < k && isdigit((unsigned char)p[i]))
+                i++;
+            i--;
+            if (o + 4 < n)
+                memcpy(out + o, "...", 3), o += 3;
+            continue;
+        }
+        out[o++] = p[i];
+    }
+    while (o && out[o - 1] == ' ')
+        o--;
+    out[o] = '\0';
+}
+
+struct frame_group {
+    char key[512];
+    const char *display;
+    uint64_t recompiles, limit_rows;
+    double ms;
+    struct list ids, ranks;
+    struct cgs_buf per_rank; /* "rank 1: 14, rank 3: 6" */
+    char causes[5][160];
+    uint32_t cause_n[5], n_causes;
+    const char *limit_reason;
+    uint32_t src;
+    uint64_t line;
+    bool has_ev;
+};
+
+static void recompiles(const struct cgs_dash *d, struct cgs_findings *out)
+{
+    struct frame_group *gs = NULL;
+    uint32_t n = 0, alloc = 0;
+    /* per (source, rank, run, frame): how often it was compiled again */
+    struct cgs_strmap *by_frame = cgs_strmap_new();
+    char **keys = NULL;
+    uint32_t n_keys = 0, alloc_keys = 0;
+    uint64_t *per = NULL;
+
+    CGS_ALLOC_GROW(per, (size_t)d->n_rows + 1, alloc);
+    alloc = 0;
+    for (uint32_t i = 0; i < d->n_rows; i++) {
+        const struct cgs_dash_row *r = d->rows[i];
+        char key[512], inst[640], cid[96], cause[160];
+        const char *disp;
+        struct frame_group *g = NULL;
+        uintptr_t at;
+        bool again = frame_compile(r->compile_id ? r->compile_id : "") > 0;
+        per[i] = 0;
+        if (!r->trace || !r->compile_id || (!again && !r->limit_hit))
+            continue;
+        frame_key(d, r, key, sizeof(key), &disp);
+        for (uint32_t k = 0; k < n && !g; k++)
+            if (!strcmp(gs[k].key, key))
+                g = &gs[k];
+        if (!g) {
+            CGS_ALLOC_GROW(gs, n + 1, alloc);
+            g = &gs[n++];
+            memset(g, 0, sizeof(*g));
+            snprintf(g->key, sizeof(g->key), "%s", key);
+            g->display = disp;
+        }
+        if (!g->display)
+            g->display = disp;
+        cid_text(r, cid, sizeof(cid));
+        if (!list_has(&g->ids, cid))
+            list_add(&g->ids, cid);
+        if (r->limit_hit) {
+            g->limit_rows++;
+            g->limit_reason = r->fail_reason;
+        } else {
+            g->recompiles++;
+            if (r->has_compile_ms)
+                g->ms += r->compile_ms;
+        }
+        if (!g->has_ev) {
+            g->has_ev = true;
+            g->src = r->source;
+            g->line = r->recompile_line ? r->recompile_line : r->metrics_line;
+        }
+        if (r->reason && !r->limit_hit) {
+            guard_cause(r->reason, cause, sizeof(cause));
+            uint32_t c = 0;
+            while (c < g->n_causes && strcmp(g->causes[c], cause))
+                c++;
+            if (c == g->n_causes && c < 5) {
+                snprintf(g->causes[c], sizeof(g->causes[c]), "%s", cause);
+                g->n_causes++;
+            }
+            if (c < 5)
+                g->cause_n[c]++;
+        }
+        /* the rank's count for this frame */
+        snprintf(inst, sizeof(inst), "%u|%s|%d", (unsigned)(g - gs), "", r->rank);
+        at = (uintptr_t)cgs_strmap_get(by_frame, inst);
+        if (!at) {
+            CGS_ALLOC_GROW(keys, n_keys + 1, alloc_keys);
+            keys[n_keys] = cgs_xstrdup(inst);
+            at = (uintptr_t)i + 1;
+            cgs_strmap_put(by_frame, keys[n_keys++], (void *)at);
+        }
+        if (!r->limit_hit)
+            per[at - 1]++;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        struct frame_group *g = &gs[k];
+        struct cgs_finding *f;
+        struct cgs_buf m = CGS_BUF_INIT, ranks = CGS_BUF_INIT;
+        uint64_t worst = 0;
+        uint32_t n_ranks = 0;
+        /* the ranks this frame recompiled on, with their counts */
+        for (uint32_t i = 0; i < n_keys; i++) {
+            unsigned gi;
+            int rank;
+            uintptr_t at = (uintptr_t)cgs_strmap_get(by_frame, keys[i]);
+            if (sscanf(keys[i], "%u||%d", &gi, &rank) != 2 || gi != k)
+                continue;
+            if (per[at - 1] > worst)
+                worst = per[at - 1];
+            if (rank >= 0) {
+                cgs_buf_addf(&ranks, "%s%d", n_ranks ? ", " : "", rank);
+                cgs_buf_addf(&g->per_rank, "%s%llu on rank %d", n_ranks ? ", " : "",
+                             (unsigned long long)per[at - 1], rank);
+                n_ranks++;
+            }
+        }
+        if (!g->recompiles && !g->limit_rows) {
+            cgs_buf_release(&ranks);
+            cgs_buf_release(&g->per_rank);
+            list_done(&g->ids);
+            continue;
+        }
+        f = add(out, CGS_FINDING_RECOMPILES,
+                g->limit_rows ? CGS_SEV_ERROR : worst >= 2 ? CGS_SEV_WARNING : CGS_SEV_NOTE);
+        f->frame = dup0(g->display);
+        f->compile_ids = list_done(&g->ids);
+        f->ranks = n_ranks ? cgs_buf_detach(&ranks) : NULL;
+        f->count = g->recompiles;
+        cgs_buf_addf(&m, "%s was compiled again %llu time%s", g->display ? g->display : "a frame",
+                     (unsigned long long)g->recompiles, g->recompiles == 1 ? "" : "s");
+        if (n_ranks > 1)
+            cgs_buf_addf(&m, " (%s)", g->per_rank.buf);
+        if (g->limit_rows)
+            cgs_buf_addf(&m, "%s hit torch's recompile limit: torch refused to compile it %llu "
+                             "time%s more and ran it without compiling",
+                         g->recompiles ? " and" : "", (unsigned long long)g->limit_rows,
+                         g->limit_rows == 1 ? "" : "s");
+        if (g->n_causes) {
+            cgs_buf_addstr(&m, "; guards that failed: ");
+            for (uint32_t c = 0; c < g->n_causes; c++)
+                cgs_buf_addf(&m, "%s%s (%u)", c ? "; " : "", g->causes[c], g->cause_n[c]);
+        }
+        if (g->ms > 0)
+            cgs_buf_addf(&m, "; %.0f ms compiling again", g->ms);
+        f->message = cgs_buf_detach(&m);
+        cgs_buf_release(&m);
+        cgs_buf_release(&ranks);
+        cgs_buf_release(&g->per_rank);
+        f->hint = g->limit_reason ? torch_hints(g->limit_reason) : NULL;
+        if (!f->hint && g->n_causes && strstr(g->causes[0], "size mismatch"))
+            f->hint = cgs_xstrdup("a size that changes by design: mark it dynamic "
+                                  "(torch._dynamo.mark_dynamic(x, dim) before the call) or "
+                                  "compile with dynamic=True");
+        else if (!f->hint && g->n_causes && strstr(g->causes[0], "___check_obj_id"))
+            f->hint = cgs_xstrdup("the frame sees a new object each call (a function, lambda or "
+                                  "module made anew): make it once and pass the same one");
+        else if (!f->hint)
+            f->hint = cgs_xstrdup("TORCH_LOGS=recompiles prints each guard failure as it happens");
+        if (g->has_ev)
+            evidence(f, d, g->src, g->line);
+        f->cost = g->ms + (double)g->recompiles + (g->limit_rows ? 1e9 : 0);
+    }
+    for (uint32_t i = 0; i < n_keys; i++)
+        free(keys[i]);
+    free(keys);
+    free(per);
+    free(gs);
+    cgs_strmap_free(by_frame);
+}
+
+static void breaks(const struct cgs_dash *d, struct cgs_findings *out)
+{
+    bool *done = cgs_xcalloc(d->n_breaks + 1, 1);
+    for (uint32_t i = 0; i < d->n_breaks; i++) {
+        const struct cgs_dash_break *b = &d->breaks[i];
+        struct list ranks = {CGS_BUF_INIT, 0}, ids = {CGS_BUF_INIT, 0};
+        struct cgs_finding *f;
+        struct cgs_buf m = CGS_BUF_INIT;
+        char rk[16];
+        if (done[i])
+            continue;
+        f = add(out, CGS_FINDING_GRAPH_BREAK, CGS_SEV_WARNING);
+        for (uint32_t j = i; j < d->n_breaks; j++) {
+            const struct cgs_dash_break *o = &d->breaks[j];
+            if (done[j] || o->line != b->line || strcmp(o->reason, b->reason) ||
+                strcmp(o->file ? o->file : "", b->file ? b->file : ""))
+                continue;
+            done[j] = true;
+            f->count += o->hits;
+            if (o->rank >= 0) {
+                snprintf(rk, sizeof(rk), "%d", o->rank);
+                if (!list_has(&ranks, rk))
+                    list_add(&ranks, rk);
+            }
+            for (const char *p = o->compile_ids; p && *p;) {
+                size_t k = strcspn(p, ",");
+                char id[96];
+                snprintf(id, sizeof(id), "%.*s", (int)(k < 95 ? k : 95), p);
+                if (strcmp(id, "...") && !list_has(&ids, id))
+                    list_add(&ids, id);
+                p += k;
+                p += strspn(p, ", ");
+            }
+        }
+        f->ranks = list_done(&ranks);
+        f->compile_ids = list_done(&ids);
+        if (b->file) {
+            const char *base = strrchr(b->file, '/');
+            f->frame = b->name ? fmt("%s (%s:%lld)", b->name, base ? base + 1 : b->file,
+                                     (long long)b->line)
+                               : fmt("%s:%lld", b->file, (long long)b->line);
+        }
+        cgs_buf_addf(&m, "graph break at %s:%lld%s%s: ", b->file ? b->file : "an unknown line",
+                     (long long)b->line, b->name ? " in " : "", b->name ? b->name : "");
+        if (b->title)
+            cgs_buf_addf(&m, "%s%s%s", b->title, b->explanation ? ": " : "",
+                         b->explanation ? b->explanation : "");
+        else
+            cgs_buf_addstr(&m, b->reason);
+        if (b->user_file)
+            cgs_buf_addf(&m, " (your code: %s:%lld%s%s)", b->user_file, (long long)b->user_line,
+                         b->user_name ? " in " : "", b->user_name ? b->user_name : "");
+        cgs_buf_addf(&m, "; hit %llu time%s", (unsigned long long)f->count,
+                     f->count == 1 ? "" : "s");
+        if (b->from_restart)
+            cgs_buf_addstr(&m, " (read from the restart reason and the resume frame: this torch "
+                               "logs no graph-break record)");
+        f->message = cgs_buf_detach(&m);
+        cgs_buf_release(&m);
+        f->hint = dup0(b->hints);
+        f->url = dup0(b->url);
+        evidence(f, d, b->source, b->line_no);
+        f->cost = (double)f->count * 100;
+    }
+    free(done);
+}
+
+/* Ranks that compiled different compile ids, or different graphs (tlparse warns of it too). */
+static void divergence(const struct cgs_dash *d, struct cgs_findings *out)
+{
+    int ranks[256];
+    char *sig[256];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < d->n_rows; i++) {
+        const struct cgs_dash_row *r = d->rows[i];
+        uint32_t k = 0;
+        if (!r->trace || r->rank < 0)
+            continue;
+        while (k < n && ranks[k] != r->rank)
+            k++;
+        if (k == n && n < 256) {
+            ranks[n] = r->rank;
+            sig[n] = NULL;
+            n++;
+        }
+    }
+    if (n < 2)
+        return;
+    for (uint32_t k = 0; k < n; k++) {
+        struct cgs_buf b = CGS_BUF_INIT;
+        for (uint32_t i = 0; i < d->n_rows; i++) {
+            const struct cgs_dash_row *r = d->rows[i];
+            if (r->trace && r->rank == ranks[k] && r->metrics)
+                cgs_buf_addf(&b, "%s@%d:%s:%lld,", r->compile_id, r->run,
+                             failed(r) ? "failed" : r->limit_hit ? "refused" : "ok",
+                             (long long)r->graph_op_count);
+        }
+        sig[k] = cgs_buf_detach(&b);
+        cgs_buf_release(&b);
+    }
+    {
+        uint32_t groups = 0;
+        bool *seen = cgs_xcalloc(n, 1);
+        struct cgs_buf m = CGS_BUF_INIT;
+        struct list all = {CGS_BUF_INIT, 0};
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t compiles = 0, fails = 0;
+            bool first = true;
+            char rk[16];
+            snprintf(rk, sizeof(rk), "%d", ranks[k]);
+            list_add(&all, rk);
+            if (seen[k])
+                continue;
+            groups++;
+            cgs_buf_addf(&m, "%s", groups > 1 ? "; " : "");
+            for (uint32_t j = k; j < n; j++)
+                if (!seen[j] && !strcmp(sig[j], sig[k])) {
+                    seen[j] = true;
+                    cgs_buf_addf(&m, "%s%d", first ? "rank " : ", ", ranks[j]);
+                    first = false;
+                }
+            for (const char *p = sig[k]; *p; p++)
+                if (*p == ',')
+                    compiles++;
+            for (const char *p = strstr(sig[k], ":failed:"); p; p = strstr(p + 1, ":failed:"))
+                fails++;
+            cgs_buf_addf(&m, ": %u compile%s", compiles, compiles == 1 ? "" : "s");
+            if (fails)
+                cgs_buf_addf(&m, ", %u failed", fails);
+        }
+        if (groups > 1) {
+            struct cgs_finding *f = add(out, CGS_FINDING_RANK_DIVERGENCE, CGS_SEV_WARNING);
+            f->ranks = list_done(&all);
+            f->count = groups;
+            f->message = fmt("the ranks compiled different things (%u groups): %s; ranks that "
+                             "compile different graphs can wait on each other's collectives",
+                             groups, m.buf);
+            f->hint = cgs_xstrdup("compare the ranks' compiles (cgscope top on the folder shows "
+                                  "each rank's rows): a recompile or failure on one rank only is "
+                                  "usually a rank-dependent shape or Python value");
+            f->cost = 1e6;
+        } else {
+            list_done(&all);
+        }
+        cgs_buf_release(&m);
+        free(seen);
+    }
+    for (uint32_t k = 0; k < n; k++)
+        free(sig[k]);
+}
+
+/* A compile that missed the cache in a later run of the log for a frame an earlier run of it
+ * compiled: the warm run did not reuse the cold run's work. */
+static void warm_misses(const struct cgs_dash *d, struct cgs_findings *out)
+{
+    struct list ids = {CGS_BUF_INIT, 0};
+    struct cgs_finding *f = NULL;
+    char key[512], k2[512], cid[96];
+    const char *disp, *d2;
+    for (uint32_t i = 0; i < d->n_rows; i++) {
+        const struct cgs_dash_row *r = d->rows[i];
+        bool warm = false;
+        if (!r->trace || r->run < 2 || !r->misses)
+            continue;
+        frame_key(d, r, key, sizeof(key), &disp);
+        for (uint32_t j = 0; j < i && !warm; j++) {
+            const struct cgs_dash_row *o = d->rows[j];
+            if (!o->trace || o->run >= r->run || o->source != r->source || o->rank != r->rank ||
+                strcmp(o->compile_id, r->compile_id))
+                continue;
+            frame_key(d, o, k2, sizeof(k2), &d2);
+            warm = !strcmp(key, k2);
+        }
+        if (!warm)
+            continue;
+        if (!f)
+            f = add(out, CGS_FINDING_CACHE_MISS, CGS_SEV_WARNING);
+        f->count += r->misses;
+        cid_text(r, cid, sizeof(cid));
+        list_add(&ids, cid);
+        if (!f->frame)
+            f->frame = dup0(disp);
+        evidence(f, d, r->source, r->metrics_line);
+        f->cost += r->has_compile_ms ? r->compile_ms : 1;
+    }
+    if (!f)
+        return;
+    f->compile_ids = list_done(&ids);
+    f->message = fmt("%llu cache lookup%s missed in a later run of the log for frames an earlier "
+                     "run compiled (%s): the warm run compiled again",
+                     (unsigned long long)f->count, f->count == 1 ? "" : "s", f->compile_ids);
+    f->hint = cgs_xstrdup("with the two runs in two logs, `cgscope cache diff COLD WARM` names "
+                          "the cache-key components that differ");
+}
+
+static void empties(const struct cgs_dash *d, struct cgs_findings *out)
+{
+    struct list ids = {CGS_BUF_INIT, 0}, frames = {CGS_BUF_INIT, 0};
+    struct cgs_finding *f = NULL;
+    char cid[96];
+    for (uint32_t i = 0; i < d->n_rows; i++) {
+        const struct cgs_dash_row *r = d->rows[i];
+        if (!r->trace || !empty(r))
+            continue;
+        if (!f)
+            f = add(out, CGS_FINDING_EMPTY_GRAPH, CGS_SEV_NOTE);
+        f->count++;
+        cid_text(r, cid, sizeof(cid));
+        list_add(&ids, cid);
+        if (r->frame && !list_has(&frames, r->frame))
+            list_add(&frames, r->frame);
+        evidence(f, d, r->source, r->metrics_line);
+    }
+    if (!f)
+        return;
+    f->compile_ids = list_done(&ids);
+    f->frame = list_done(&frames);
+    f->message = fmt("%llu compile%s made no graph (Dynamo found no tensor work to compile and "
+                     "runs the frame as Python): %s",
+                     (unsigned long long)f->count, f->count == 1 ? "" : "s",
+                     f->frame ? f->frame : f->compile_ids);
+}
+
+/* ---- graphs ------------------------------------------------------------------------------ */
+
+static void graph_findings(const struct cgs_findings_input *in, struct cgs_findings *out)
+{
+    struct list unread = {CGS_BUF_INIT, 0}, mism = {CGS_BUF_INIT, 0};
+    uint64_t n_mism = 0;
+    char *first_mism = NULL, *first_unread = NULL;
+    /* unknown operators: target -> index into ops */
+    struct op {
+        const char *target;
+        uint64_t nodes;
+        struct list graphs;
+    } *ops = NULL;
+    uint32_t n_ops = 0, alloc_ops = 0;
+    struct cgs_strmap *opmap = cgs_strmap_new();
+    /* not capturable: one finding per cause (lint kind) */
+    struct cap {
+        struct list pieces;
+        const char *reason;
+        uint64_t n;
+    } caps[CGS_LINT_KIND_COUNT];
+    memset(caps, 0, sizeof(caps));
+
+    for (uint32_t i = 0; i < in->n_graphs; i++) {
+        const struct cgs_findings_graph *x = &in->graphs[i];
+        if (x->error || !x->g) {
+            list_add(&unread, x->label);
+            if (!first_unread)
+                first_unread = fmt("%s: %s", x->label, x->error ? x->error : "not read");
+            continue;
+        }
+        if (x->shapes) {
+            uint64_t here = 0;
+            for (uint32_t k = 0; k < x->shapes->n_nodes && k < x->g->n_nodes; k++) {
+                const struct cgs_shape_node *sn = &x->shapes->nodes[k];
+                const struct cgs_node *nd = x->g->nodes[k];
+                if (sn->cmp == CGS_SHAPE_CMP_STRIDES || sn->cmp == CGS_SHAPE_CMP_MISMATCH) {
+                    here++;
+                    if (!first_mism)
+                        first_mism = fmt("'%s' in %s: %s", nd->name, x->label,
+                                         sn->reason ? sn->reason : "differs");
+                }
+                if (sn->status == CGS_SHAPE_UNKNOWN_OP && nd->target) {
+                    uintptr_t at = (uintptr_t)cgs_strmap_get(opmap, nd->target);
+                    struct op *o;
+                    if (!at) {
+                        CGS_ALLOC_GROW(ops, n_ops + 1, alloc_ops);
+                        memset(&ops[n_ops], 0, sizeof(ops[0]));
+                        ops[n_ops].target = nd->target;
+                        at = ++n_ops;
+                        cgs_strmap_put(opmap, nd->target, (void *)at);
+                    }
+                    o = &ops[at - 1];
+                    o->nodes++;
+                    if (!list_has(&o->graphs, x->label))
+                        list_add(&o->graphs, x->label);
+                }
+            }
+            if (here) {
+                n_mism += here;
+                list_add(&mism, x->label);
+            }
+        }
+        if (x->split) {
+            for (uint32_t k = 0; k < x->split->n_pieces; k++) {
+                const struct cgs_split_piece *p = &x->split->pieces[k];
+                if (p->is_splitting_graph || p->capturable)
+                    continue;
+                for (uint32_t j = 0; j < x->split->n_findings; j++) {
+                    const struct cgs_split_finding *sf = &x->split->findings[j];
+                    if (sf->piece != k || sf->level != CGS_NOTE_ERROR)
+                        continue;
+                    struct cap *c = &caps[sf->kind];
+                    char *pn = fmt("%s of %s", p->name, x->label);
+                    list_add(&c->pieces, pn);
+                    free(pn);
+                    c->n++;
+                    if (!c->reason)
+                        c->reason = sf->reason;
+                    break;
+                }
+            }
+        }
+    }
+    if (n_mism) {
+        struct cgs_finding *f = add(out, CGS_FINDING_SHAPE_MISMATCH, CGS_SEV_WARNING);
+        f->count = n_mism;
+        f->graphs = list_done(&mism);
+        f->message = fmt("%llu value%s that cgscope infers differ from what torch recorded; the "
+                         "first: %s",
+                         (unsigned long long)n_mism, n_mism == 1 ? "" : "s", first_mism);
+        f->hint = cgs_xstrdup("`cgscope shapes GRAPH --reinfer --check` lists each; a declared "
+                              "operator (--ops) whose declaration is wrong shows here first");
+        f->cost = (double)n_mism;
+    } else {
+        list_done(&mism);
+    }
+    for (int k = 0; k < CGS_LINT_KIND_COUNT; k++) {
+        struct cap *c = &caps[k];
+        struct cgs_finding *f;
+        if (!c->n)
+            continue;
+        f = add(out, CGS_FINDING_NOT_CAPTURABLE, CGS_SEV_WARNING);
+        f->count = c->n;
+        f->pieces = list_done(&c->pieces);
+        f->message = fmt("%llu compiled piece%s cannot be captured as a CUDA graph (%s): %s",
+                         (unsigned long long)c->n, c->n == 1 ? "" : "s", cgs_lint_kind_names[k],
+                         c->reason ? c->reason : "");
+        f->cost = (double)c->n * 10;
+    }
+    if (n_ops) { /* one finding: the operators, most nodes first */
+        struct cgs_finding *f = add(out, CGS_FINDING_UNKNOWN_OPS, CGS_SEV_NOTE);
+        struct cgs_buf m = CGS_BUF_INIT;
+        struct list gl = {CGS_BUF_INIT, 0};
+        bool *used = cgs_xcalloc(n_ops, 1);
+        for (uint32_t k = 0; k < n_ops; k++)
+            f->count += ops[k].nodes;
+        cgs_buf_addf(&m, "%u operator%s without a shape rule leave %llu node%s (and what follows "
+                         "from them) partial: ",
+                     n_ops, n_ops == 1 ? "" : "s", (unsigned long long)f->count,
+                     f->count == 1 ? "" : "s");
+        for (uint32_t k = 0; k < n_ops; k++) {
+            uint32_t best = 0;
+            bool have = false;
+            for (uint32_t j = 0; j < n_ops; j++)
+                if (!used[j] && (!have || ops[j].nodes > ops[best].nodes))
+                    best = j, have = true;
+            used[best] = true;
+            if (k < MAX_LISTED)
+                cgs_buf_addf(&m, "%s'%s' (%llu)", k ? ", " : "", ops[best].target,
+                             (unsigned long long)ops[best].nodes);
+            for (const char *p = ops[best].graphs.b.buf; p && *p;) {
+                size_t l = strcspn(p, ",");
+                char *gname = cgs_xmalloc(l + 1);
+                memcpy(gname, p, l);
+                gname[l] = '\0';
+                if (strcmp(gname, "...") && !list_has(&gl, gname))
+                    list_add(&gl, gname);
+                free(gname);
+                p += l;
+                p += strspn(p, ", ");
+            }
+            list_done(&ops[best].graphs);
+        }
+        if (n_ops > MAX_LISTED)
+            cgs_buf_addf(&m, " and %u more", n_ops - MAX_LISTED);
+        f->message = cgs_buf_detach(&m);
+        cgs_buf_release(&m);
+        f->graphs = list_done(&gl);
+        f->hint = cgs_xstrdup("declare an operator in one line (docs/custom-ops.md) and pass --ops "
+                              "FILE, or put the file in CGSCOPE_OPS");
+        f->cost = (double)f->count;
+        free(used);
+    }
+    if (unread.n) {
+        struct cgs_finding *f = add(out, CGS_FINDING_UNREAD, CGS_SEV_NOTE);
+        f->count = unread.n;
+        f->graphs = list_done(&unread);
+        f->message = fmt("%llu graph%s not read: %s", (unsigned long long)f->count,
+                         f->count == 1 ? "" : "s", first_unread);
+    } else {
+        list_done(&unread);
+    }
+    free(first_mism);
+    free(first_unread);
+    free(ops);
+    cgs_strmap_free(opmap);
+}
+
+/* ---- the model ----------------------------------------------------------------------------- */
+
+static int by_severity(const void *a, const void *b)
+{
+    const struct cgs_finding *x = a, *y = b;
+    if (x->severity != y->severity)
+        return x->severity < y->severity ? -1 : 1;
+    if (x->cost != y->cost)
+        return x->cost > y->cost ? -1 : 1;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    return strcmp(x->message ? x->message : "", y->message ? y->message : "");
+}
+
+void cgs_findings_build(const struct cgs_findings_input *in, struct cgs_findings *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (in->dash) {
+        const struct cgs_dash *d = in->dash;
+        failures(d, out);
+        recompiles(d, out);
+        breaks(d, out);
+        divergence(d, out);
+        warm_misses(d, out);
+        empties(d, out);
+        if (d->bad_lines) {
+            struct cgs_finding *f = add(out, CGS_FINDING_BAD_LINES, CGS_SEV_NOTE);
+            f->count = d->bad_lines;
+            f->message = fmt("%llu line%s of the logs not read; the first: %s",
+                             (unsigned long long)d->bad_lines, d->bad_lines == 1 ? "" : "s",
+                             d->first_bad);
+        }
+    }
+    graph_findings(in, out);
+    if (out->n > 1)
+        qsort(out->v, out->n, sizeof(*out->v), by_severity);
+}
+
+void cgs_findings_release(struct cgs_findings *f)
+{
+    for (uint32_t i = 0; i < f->n; i++) {
+        struct cgs_finding *x = &f->v[i];
+        free(x->frame);
+        free(x->compile_ids);
+        free(x->ranks);
+        free(x->graphs);
+        free(x->pieces);
+        free(x->message);
+        free(x->hint);
+        free(x->url);
+        free(x->evidence_file);
+    }
+    free(f->v);
+    memset(f, 0, sizeof(*f));
+}
+
+uint32_t cgs_findings_at_least(const struct cgs_findings *f, enum cgs_severity s)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < f->n; i++)
+        n += f->v[i].severity <= s;
+    return n;
+}

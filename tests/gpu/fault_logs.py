@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""TORCH_TRACE logs with faults provoked on purpose (issue 36), for the findings' ground truth.
+
+Each workload runs in its own process with TORCH_TRACE pointed at OUT/NAME and prints what it
+provoked (torch's own counters and the exception it raised), so the findings `cgscope check`
+gives can be written down from what was done, not from cgscope's output:
+
+  backend_fail     a backend that raises: one compile that fails (BackendCompilerFailed)
+  recompile_limit  recompile_limit 3, automatic dynamic off, six batch sizes: the frame hits
+                   torch's recompile limit and runs eagerly after it
+  break_hints      a data-dependent branch (torch's hint: torch.cond) and a logging call
+                   (the hint: ignore_logging_functions), each a graph break
+  reset            one frame compiled, torch._dynamo.reset(), compiled again (compile id 0/0
+                   twice), then a size change that recompiles it
+  optimizer        a training step with a compiled optimizer step (AdamW)
+  empty            a frame with no tensor work (Dynamo makes no graph)
+
+  python3 tests/gpu/fault_logs.py --out OUT [--only NAME,...]
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+WORKLOADS = ["backend_fail", "recompile_limit", "break_hints", "reset", "optimizer", "empty"]
+
+
+def child(name):
+    import logging
+    import torch
+    import torch._dynamo
+    from torch._dynamo.utils import counters
+
+    dev = "cuda"
+    torch.manual_seed(0)
+    said = []
+    if name == "backend_fail":
+        def broken(gm, inputs):
+            raise RuntimeError("broken backend on purpose")
+
+        def fn(x):
+            return torch.sin(x) + 1
+
+        try:
+            torch.compile(fn, backend=broken)(torch.randn(4, device=dev))
+            said.append("no exception")
+        except Exception as e:
+            said.append("raised %s" % type(e).__name__)
+    elif name == "recompile_limit":
+        torch._dynamo.config.recompile_limit = 3
+        torch._dynamo.config.automatic_dynamic_shapes = False
+
+        def fn(x):
+            return (x * 2).relu().sum(0)
+
+        cf = torch.compile(fn)
+        for b in range(2, 8):
+            cf(torch.randn(b, 4, device=dev))
+    elif name == "break_hints":
+        log = logging.getLogger("cgs_fault")
+
+        def fn(x):
+            y = x.cos()
+            if y.sum() > 0:
+                y = y + 1
+            log.warning("step")
+            return y * 2
+
+        torch.compile(fn)(torch.randn(8, device=dev))
+    elif name == "reset":
+        def fn(x):
+            return torch.tanh(x) * 3
+
+        torch.compile(fn)(torch.randn(4, device=dev))
+        torch._dynamo.reset()
+        cf = torch.compile(fn)
+        cf(torch.randn(4, device=dev))
+        cf(torch.randn(6, device=dev))
+    elif name == "optimizer":
+        m = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(),
+                                torch.nn.Linear(16, 2)).to(dev)
+        opt = torch.optim.AdamW(m.parameters(), lr=1e-3)
+        cm = torch.compile(m)
+
+        @torch.compile
+        def step():
+            opt.step()
+
+        for _ in range(2):
+            cm(torch.randn(4, 8, device=dev)).sum().backward()
+            step()
+            opt.zero_grad()
+    elif name == "empty":
+        def fn(x, n):
+            return [x] * n
+
+        torch.compile(fn)(torch.randn(3, device=dev), 2)
+    print("%s: %s; counters %s" % (name, "; ".join(said) or "ran",
+                                   {k: dict(v) for k, v in counters.items()
+                                    if k in ("stats", "graph_break", "recompiles", "unimplemented")}))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out")
+    ap.add_argument("--run")
+    ap.add_argument("--only", default=",".join(WORKLOADS))
+    a = ap.parse_args()
+    if a.run:
+        child(a.run)
+        return
+    for name in a.only.split(","):
+        trace = os.path.join(a.out, name)
+        shutil.rmtree(trace, ignore_errors=True)
+        os.makedirs(trace)
+        env = dict(os.environ, TORCH_TRACE=trace)
+        p = subprocess.run([sys.executable, __file__, "--run", name], env=env,
+                           capture_output=True, text=True, timeout=300)
+        print("== %s exit %d" % (name, p.returncode))
+        print(p.stdout[-3000:])
+        print(p.stderr[-1500:])
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

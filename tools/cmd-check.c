@@ -1,0 +1,145 @@
+/* cgscope check: the findings of a run as a CI gate (exit 1 at or above a severity). */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/run/findings.h"
+#include "tools/cmd.h"
+#include "tools/job.h"
+
+static int run(int argc, char **argv);
+
+static const struct cli_opt options[] = {
+    CLI_OPT("fail-on", 'f', "SEVERITY",
+            "exit 1 when a finding is at or above it: error (default), warning,\n"
+            "note"),
+    CLI_OPT("split-ops", 's', "OP[,OP...]",
+            "splitting ops (presets @vllm, @magi, @sdpa): pieces that cannot be\n"
+            "CUDA-graph captured become findings; a cache folder's graph splits as\n"
+            "recorded"),
+    CLI_OPT("json", 'j', NULL, "write one JSON document to stdout"),
+    CLI_OPT_END,
+};
+
+const struct cmd cmd_check = {
+    .name = "check",
+    .usage = "cgscope check SOURCE... [--fail-on error|warning|note] [--split-ops OPS] [--json]",
+    .summary = "what looks wrong in a run (failed compiles, recompiles, graph breaks, ...): a CI gate",
+    .help =
+        "Reads what you give it (a TORCH_TRACE log or folder, graphs, refs, a vLLM or\n"
+        "MagiCompiler cache folder, the bridge's events) and prints the findings: the same\n"
+        "verdicts as cgscope html's \"what looks wrong\" and top's findings, one line each,\n"
+        "errors first, then warnings, then notes, each with torch's hint where torch gave\n"
+        "one and the log record it rests on.\n\n",
+    .more =
+        "Kinds: compile_failure (a compile that raised: error), recompiles (per frame, across\n"
+        "its compile ids and ranks, with the guards that failed; torch's recompile limit\n"
+        "reached: error; two or more: warning; one: note), graph_break (per site, with\n"
+        "torch's hints, its link and your line), rank_divergence (ranks that compiled\n"
+        "different things), cache_miss (a later run of the log missed for a frame an\n"
+        "earlier run compiled), shape_mismatch (an inferred value torch's record\n"
+        "contradicts), not_capturable (only where a piecewise backend splits: a cache folder,\n"
+        "or --split-ops), empty_graph, unknown_ops (an operator without a shape rule), unread\n"
+        "(a graph of the log not read), bad_lines.\n\n"
+        "Exit status: 1 when a finding is at or above --fail-on (default error), 0 otherwise,\n"
+        "2 on bad input (docs/ci.md gates a job's TORCH_TRACE log with it).\n\n"
+        "JSON keys: format, version, findings [{kind, severity, subject {frame, compile_ids,\n"
+        "ranks, graphs, pieces}, message, hint, url, evidence {file, line}, count}] (sorted:\n"
+        "severity, then cost), compiles {compiles, graphs, empty, failed, refused, recompiles,\n"
+        "runs}, fail_on, failed (bool).\n\n"
+        "examples:\n"
+        "  cgscope check /tmp/trace                    # a TORCH_TRACE folder\n"
+        "  cgscope check /tmp/trace --fail-on warning  # breaks and recompiles fail CI too\n",
+    .run = run,
+    .options = options,
+};
+
+int cli_severity_parse(const char *s); /* declared here: check is its one user */
+int cli_severity_parse(const char *s)
+{
+    for (int i = 0; i < CGS_SEV_COUNT; i++)
+        if (!strcmp(s, cgs_severity_names[i]))
+            return i;
+    return -1;
+}
+
+static int run(int argc, char **argv)
+{
+    bool json = false;
+    int c, rc = CGS_EXIT_OK, fail_on = CGS_SEV_ERROR;
+    struct cli_list ops = CLI_LIST_INIT;
+    struct cli_job job;
+
+    memset(&job, 0, sizeof(job));
+    optind = 0;
+    opterr = 0;
+    while ((c = cli_getopt(&cmd_check, argc, argv)) != -1) {
+        switch (c) {
+        case 'j': json = true; break;
+        case 'f':
+            if ((fail_on = cli_severity_parse(optarg)) < 0) {
+                rc = cli_usage_error(&cmd_check, "--fail-on takes error, warning or note, not '%s'",
+                                     optarg);
+                goto out;
+            }
+            break;
+        case 's':
+            if (cli_split_ops_add(&ops, optarg)) {
+                rc = CGS_EXIT_BAD_INPUT;
+                goto out;
+            }
+            break;
+        default: rc = CGS_EXIT_BAD_INPUT; goto out;
+        }
+    }
+    if (optind == argc) {
+        rc = cli_usage_error(&cmd_check, "missing SOURCE (a TORCH_TRACE log or folder, a graph, "
+                                         "a cache folder, events)");
+        goto out;
+    }
+    job.progress = true;
+    if ((rc = cli_job_run(&job, argv + optind, argc - optind, &ops)))
+        goto out;
+    {
+        uint32_t bad = cgs_findings_at_least(&job.findings, (enum cgs_severity)fail_on);
+        struct cgs_compile_counts cc;
+        cgs_findings_compile_counts(job.have_dash ? &job.dash : NULL, &cc);
+        if (json) {
+            cJSON *doc = cli_json_doc("check"), *co;
+            cJSON_AddItemToObject(doc, "findings", cli_findings_json(&job.findings));
+            co = cJSON_AddObjectToObject(doc, "compiles");
+            cJSON_AddNumberToObject(co, "compiles", (double)cc.compiles);
+            cJSON_AddNumberToObject(co, "graphs", (double)cc.graphs);
+            cJSON_AddNumberToObject(co, "empty", (double)cc.empty);
+            cJSON_AddNumberToObject(co, "failed", (double)cc.failed);
+            cJSON_AddNumberToObject(co, "refused", (double)cc.refused);
+            cJSON_AddNumberToObject(co, "recompiles", (double)cc.recompiles);
+            cJSON_AddNumberToObject(co, "runs", (double)cc.runs);
+            cJSON_AddNumberToObject(doc, "graphs", job.n_graphs);
+            cJSON_AddStringToObject(doc, "fail_on", cgs_severity_names[fail_on]);
+            cJSON_AddBoolToObject(doc, "failed", bad > 0);
+            cli_print_json(doc);
+        } else {
+            char tally[96];
+            cli_findings_print(&job.findings, stdout, true);
+            cli_findings_tally(&job.findings, tally, sizeof(tally));
+            printf("%s%s", job.findings.n ? "\n" : "", tally);
+            if (job.have_dash)
+                printf("; %llu compile%s (%llu made a graph, %llu empty, %llu failed), %llu "
+                       "recompile%s",
+                       (unsigned long long)cc.compiles, PLURAL(cc.compiles),
+                       (unsigned long long)cc.graphs, (unsigned long long)cc.empty,
+                       (unsigned long long)cc.failed, (unsigned long long)cc.recompiles,
+                       PLURAL(cc.recompiles));
+            printf("; %u graph%s read\n", job.n_graphs, PLURAL(job.n_graphs));
+            if (bad)
+                fprintf(stderr, "cgscope check: %u finding%s at or above %s\n", bad, PLURAL(bad),
+                        cgs_severity_names[fail_on]);
+        }
+        rc = bad ? CGS_EXIT_CHECK : CGS_EXIT_OK;
+    }
+out:
+    cli_job_release(&job);
+    cli_list_release(&ops);
+    return rc;
+}

@@ -1,0 +1,314 @@
+/* A job over the user's sources and its findings (tools/job.h). */
+#include "tools/job.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/passes/shapes.h"
+#include "lib/passes/split.h"
+#include "lib/readers/sniff.h"
+#include "lib/run/follow.h"
+
+const char *const cli_role_names[4] = {"graph", "torch_trace_or_cache_folder", "compiles",
+                                       "profile"};
+
+static bool has_traces(const char *dir)
+{
+    char p[PATH_MAX];
+    struct stat st;
+    bool found = false;
+    DIR *dp;
+    struct dirent *e;
+    snprintf(p, sizeof(p), "%s/report.json", dir);
+    if (!stat(p, &st) && S_ISREG(st.st_mode))
+        return true;
+    if (!(dp = opendir(dir)))
+        return false;
+    while (!found && (e = readdir(dp)))
+        found = strstr(e->d_name, ".cgstrace") != NULL;
+    closedir(dp);
+    return found;
+}
+
+int cli_source_role(const char *path)
+{
+    struct stat st;
+    enum cgs_input_kind k;
+
+    if (stat(path, &st)) {
+        if (strchr(path, '#'))
+            return CLI_ROLE_GRAPH; /* a ref: the log it names is checked when it loads */
+        return cli_file_error(path, "cannot read it: %s", strerror(errno)), -1;
+    }
+    if (S_ISDIR(st.st_mode))
+        return has_traces(path) ? CLI_ROLE_PROFILE : CLI_ROLE_LOG;
+    k = cgs_sniff_path(path);
+    switch (k) {
+    case CGS_IN_GRAPH_JSON:
+    case CGS_IN_ZIP: return CLI_ROLE_GRAPH;
+    case CGS_IN_TRACE_LOG:
+    case CGS_IN_GZIP:
+    case CGS_IN_XZ:
+    case CGS_IN_ZSTD: return CLI_ROLE_LOG;
+    case CGS_IN_EVENTS:
+    case CGS_IN_CACHE_INDEX: return CLI_ROLE_COMPILES;
+    case CGS_IN_CUPTI_TRACE:
+    case CGS_IN_PROFILE_REPORT: return CLI_ROLE_PROFILE;
+    default:
+        if (cgs_graphs_is_source(path))
+            return CLI_ROLE_LOG;
+        break;
+    }
+    {
+        struct cgs_diag d = CGS_DIAG_INIT;
+        cgs_sniff_refuse(&d, path, k,
+                         "a graph, a TORCH_TRACE log, events, a cache index or folder, or a "
+                         "profile");
+        return cli_report_diag(&d), -1;
+    }
+}
+
+static void add_graph(struct cli_job *j, const char *ref, const char *label)
+{
+    struct cli_job_graph *x;
+    CGS_ALLOC_GROW(j->graphs, j->n_graphs + 1, j->alloc_graphs);
+    x = &j->graphs[j->n_graphs++];
+    memset(x, 0, sizeof(*x));
+    x->ref = cgs_xstrdup(ref);
+    x->label = cgs_xstrdup(label ? label : ref);
+}
+
+static void warn_source(const char *file, const char *msg, void *ctx)
+{
+    (void)ctx;
+    cli_file_warn(file, "%s", msg);
+}
+
+/* Split (piecewise only where split ops apply) and infer shapes. */
+static void analyse(struct cli_job *j, struct cli_job_graph *x, const struct cli_list *ops)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cli_list use = CLI_LIST_INIT, all = CLI_LIST_INIT;
+    struct cgs_shapes_opts so = {.reinfer = false, .decls = &j->decls};
+
+    for (size_t i = 0; ops && i < ops->n; i++)
+        cli_list_add_csv(&all, ops->items[i]);
+    if (!all.n)
+        cli_split_ops_recorded(x->g, &all);
+    for (size_t i = 0; i < all.n; i++) /* ops that match nothing here are left out */
+        for (uint32_t k = 0; k < x->g->n_nodes; k++)
+            if (x->g->nodes[k]->op == CGS_NODE_CALL_FUNCTION &&
+                cgs_split_op_matches(all.items[i], x->g->nodes[k]->target)) {
+                cli_list_add_csv(&use, all.items[i]);
+                break;
+            }
+    x->piecewise = use.n > 0;
+    {
+        struct cgs_split_opts sopts = {CGS_SPLIT_MAGI, (const char *const *)use.items, use.n};
+        if (cgs_split_run(x->g, &sopts, &x->s, &d) < 0) {
+            x->error = cgs_xstrdup(d.msg);
+            cgs_diag_clear(&d);
+        }
+    }
+    if (cgs_shapes_infer(x->g, &so, &x->shapes, &d) < 0) {
+        cgs_diag_clear(&d);
+        x->shapes = NULL;
+    }
+    cli_list_release(&use);
+    cli_list_release(&all);
+}
+
+int cli_job_run(struct cli_job *j, char *const *paths, int n, const struct cli_list *ops)
+{
+    const char **logs = cgs_xcalloc((size_t)n + 1, sizeof(*logs));
+    const char **compiles = cgs_xcalloc((size_t)n + 1, sizeof(*compiles));
+    uint32_t n_logs = 0, n_compiles = 0, named = 0;
+    int rc = CGS_EXIT_OK;
+    struct cgs_findings_graph *fg = NULL;
+
+    for (int i = 0; i < n; i++) {
+        int role = cli_source_role(paths[i]);
+        if (role < 0) {
+            rc = CGS_EXIT_BAD_INPUT;
+            goto out;
+        }
+        if (role == CLI_ROLE_GRAPH) {
+            add_graph(j, paths[i], NULL);
+            named++;
+        } else if (role == CLI_ROLE_LOG) {
+            logs[n_logs++] = paths[i];
+            compiles[n_compiles++] = paths[i];
+        } else if (role == CLI_ROLE_COMPILES) {
+            compiles[n_compiles++] = paths[i];
+        } /* a profile holds no verdict of its own yet */
+    }
+    if (n_logs) {
+        struct cgs_diag d = CGS_DIAG_INIT;
+        if (cgs_graphs_collect(&j->gs, logs, n_logs, warn_source, NULL, &d) == 0) {
+            j->have_gs = true;
+            for (uint32_t i = 0; i < j->gs.n_items; i++)
+                add_graph(j, j->gs.items[i].ref, j->gs.items[i].ref);
+        } else { /* a log of compiles and breaks without a graph is still a source */
+            cgs_diag_clear(&d);
+            cgs_graphs_release(&j->gs);
+        }
+    }
+    if (j->n_graphs && cli_load_opdecls(&j->decls, NULL, 0))
+        cli_warn("operator declarations not loaded");
+    for (uint32_t i = 0; i < j->n_graphs; i++) {
+        struct cli_job_graph *x = &j->graphs[i];
+        if (j->progress && j->n_graphs > 1 && isatty(2))
+            fprintf(stderr, "\rcgscope: graph %u of %u", i + 1, j->n_graphs);
+        x->g = cli_load_graph(x->ref, NULL);
+        if (!x->g) {
+            if (i < named) { /* a graph the user named does not load: said */
+                rc = CGS_EXIT_BAD_INPUT;
+                goto out;
+            }
+            x->error = cgs_xstrdup("does not load (see the warning above)");
+            continue;
+        }
+        analyse(j, x, ops);
+    }
+    if (j->progress && j->n_graphs > 1 && isatty(2))
+        fputc('\n', stderr);
+    if (n_compiles) {
+        struct cgs_follow f;
+        cgs_dash_init(&j->dash);
+        j->have_dash = true;
+        cgs_follow_init(&f, compiles, n_compiles, &j->dash);
+        f.blocking = true;
+        cgs_follow_poll(&f);
+        cgs_follow_finish(&f);
+        cgs_follow_release(&f);
+    }
+    fg = cgs_xcalloc(j->n_graphs + 1, sizeof(*fg));
+    for (uint32_t i = 0; i < j->n_graphs; i++) {
+        const struct cli_job_graph *x = &j->graphs[i];
+        fg[i].label = x->label;
+        fg[i].error = x->error;
+        fg[i].g = x->error ? NULL : x->g;
+        fg[i].split = x->piecewise ? x->s : NULL;
+        fg[i].shapes = x->shapes;
+    }
+    {
+        struct cgs_findings_input in = {j->have_dash ? &j->dash : NULL, fg, j->n_graphs};
+        cgs_findings_build(&in, &j->findings);
+    }
+out:
+    free(fg);
+    free(logs);
+    free(compiles);
+    return rc;
+}
+
+void cli_job_release(struct cli_job *j)
+{
+    for (uint32_t i = 0; i < j->n_graphs; i++) {
+        free(j->graphs[i].ref);
+        free(j->graphs[i].label);
+        free(j->graphs[i].error);
+        cgs_graph_free(j->graphs[i].g);
+    }
+    free(j->graphs);
+    if (j->have_dash)
+        cgs_dash_release(&j->dash);
+    if (j->have_gs)
+        cgs_graphs_release(&j->gs);
+    cgs_opdecls_free(&j->decls);
+    cgs_findings_release(&j->findings);
+    memset(j, 0, sizeof(*j));
+}
+
+static void add_str(cJSON *o, const char *k, const char *v)
+{
+    if (v)
+        cJSON_AddStringToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+cJSON *cli_findings_json(const struct cgs_findings *f)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (uint32_t i = 0; i < f->n; i++) {
+        const struct cgs_finding *x = &f->v[i];
+        cJSON *o = cJSON_CreateObject(), *s, *e;
+        cJSON_AddStringToObject(o, "kind", cgs_finding_kind_names[x->kind]);
+        cJSON_AddStringToObject(o, "severity", cgs_severity_names[x->severity]);
+        s = cJSON_AddObjectToObject(o, "subject");
+        add_str(s, "frame", x->frame);
+        add_str(s, "compile_ids", x->compile_ids);
+        add_str(s, "ranks", x->ranks);
+        add_str(s, "graphs", x->graphs);
+        add_str(s, "pieces", x->pieces);
+        cJSON_AddStringToObject(o, "message", x->message ? x->message : "");
+        add_str(o, "hint", x->hint);
+        add_str(o, "url", x->url);
+        if (x->evidence_file) {
+            e = cJSON_AddObjectToObject(o, "evidence");
+            cJSON_AddStringToObject(e, "file", x->evidence_file);
+            if (x->evidence_line)
+                cJSON_AddNumberToObject(e, "line", (double)x->evidence_line);
+            else
+                cJSON_AddNullToObject(e, "line");
+        } else {
+            cJSON_AddNullToObject(o, "evidence");
+        }
+        cJSON_AddNumberToObject(o, "count", (double)x->count);
+        cJSON_AddStringToObject(o, "href", cgs_finding_kind_anchors[x->kind]);
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
+static void print_lines(FILE *out, const char *label, const char *text)
+{
+    bool first = true;
+    for (const char *p = text; p && *p;) {
+        size_t k = strcspn(p, "\n");
+        fprintf(out, "    %-9s %.*s\n", first ? label : "", (int)k, p);
+        first = false;
+        p += k;
+        p += *p == '\n';
+    }
+}
+
+void cli_findings_print(const struct cgs_findings *f, FILE *out, bool details)
+{
+    for (uint32_t i = 0; i < f->n; i++) {
+        const struct cgs_finding *x = &f->v[i];
+        fprintf(out, "%s: %s: %s\n", cgs_severity_names[x->severity],
+                cgs_finding_kind_names[x->kind], x->message ? x->message : "");
+        if (!details)
+            continue;
+        print_lines(out, "hint:", x->hint);
+        if (x->url)
+            fprintf(out, "    %-9s %s\n", "more:", x->url);
+        if (x->compile_ids)
+            fprintf(out, "    %-9s %s\n", "compiles:", x->compile_ids);
+        if (x->ranks)
+            fprintf(out, "    %-9s %s\n", "ranks:", x->ranks);
+        if (x->graphs && x->kind != CGS_FINDING_UNKNOWN_OPS)
+            fprintf(out, "    %-9s %s\n", "graphs:", x->graphs);
+        if (x->pieces)
+            fprintf(out, "    %-9s %s\n", "pieces:", x->pieces);
+        if (x->evidence_file && x->evidence_line)
+            fprintf(out, "    %-9s %s:%llu\n", "record:", x->evidence_file,
+                    (unsigned long long)x->evidence_line);
+    }
+}
+
+void cli_findings_tally(const struct cgs_findings *f, char *out, size_t n)
+{
+    uint32_t c[CGS_SEV_COUNT] = {0};
+    for (uint32_t i = 0; i < f->n; i++)
+        c[f->v[i].severity]++;
+    snprintf(out, n, "%u error%s, %u warning%s, %u note%s", c[0], c[0] == 1 ? "" : "s", c[1],
+             c[1] == 1 ? "" : "s", c[2], c[2] == 1 ? "" : "s");
+}

@@ -1,0 +1,62 @@
+/*
+ * A job over the sources a user gives (graphs, TORCH_TRACE logs or folders, cache folders,
+ * events, indexes): read once, every graph analysed (split where a piecewise backend splits,
+ * shapes), and the findings model built over all of it. `check` and `top --once` print its
+ * findings; `html` reads its sources the same way (cli_source_role) and builds the same model.
+ */
+#ifndef CGS_TOOLS_JOB_H
+#define CGS_TOOLS_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "lib/readers/opdecl.h"
+#include "lib/run/dash.h"
+#include "lib/run/findings.h"
+#include "lib/run/graphs.h"
+#include "tools/cmd.h"
+
+enum cli_role { CLI_ROLE_GRAPH, CLI_ROLE_LOG, CLI_ROLE_COMPILES, CLI_ROLE_PROFILE };
+extern const char *const cli_role_names[4];
+
+/* What a source is; -1 (said on stderr) when it is nothing cgscope reads. */
+int cli_source_role(const char *path);
+
+struct cli_job_graph {
+    char *ref, *label;
+    struct cgs_graph *g;
+    struct cgs_split *s;      /* the split (one piece when no split op applies) */
+    bool piecewise;           /* split ops given or recorded: pieces are CUDA-graph candidates */
+    struct cgs_shapes *shapes;
+    char *error;              /* why it was not read */
+};
+
+struct cli_job {
+    struct cli_job_graph *graphs;
+    uint32_t n_graphs, alloc_graphs;
+    struct cgs_dash dash;
+    bool have_dash;
+    struct cgs_graphs gs;
+    bool have_gs;
+    struct cgs_opdecls decls;
+    struct cgs_findings findings;
+    bool progress; /* "graph N of M" on a terminal's stderr */
+};
+
+/* Read paths[0..n) and build the findings; the split ops (ops, may be empty) apply to graphs
+ * that record none. CGS_EXIT_OK, or CGS_EXIT_BAD_INPUT (said). */
+struct cli_list;
+int cli_job_run(struct cli_job *j, char *const *paths, int n, const struct cli_list *ops);
+void cli_job_release(struct cli_job *j);
+
+/* The findings as JSON (an array of {kind, severity, subject, message, hint, url, evidence,
+ * count}) and as text (a line each, then its hint, subject and evidence indented). */
+cJSON *cli_findings_json(const struct cgs_findings *f);
+void cli_findings_print(const struct cgs_findings *f, FILE *out, bool details);
+/* "2 errors, 1 warning, 3 notes" */
+void cli_findings_tally(const struct cgs_findings *f, char *out, size_t n);
+
+#endif
