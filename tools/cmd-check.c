@@ -48,8 +48,8 @@ const struct cmd cmd_check = {
         "severity, then cost), compiles {compiles, graphs, empty, failed, refused, recompiles,\n"
         "runs}, fail_on, failed (bool).\n\n"
         "examples:\n"
-        "  cgscope check /tmp/trace                    # a TORCH_TRACE folder\n"
-        "  cgscope check /tmp/trace --fail-on warning  # breaks and recompiles fail CI too\n",
+        "  cgscope check samples/graph_break.torch_trace.log\n"
+        "  cgscope check samples/graph_break.torch_trace.log --json\n",
     .run = run,
     .options = options,
 };

@@ -35,11 +35,13 @@
 #include "lib/readers/opdecl.h"
 #include "lib/readers/pyframe.h"
 #include "lib/readers/sniff.h"
+#include "lib/run/findings.h"
 #include "lib/run/follow.h"
 #include "lib/run/graphs.h"
 #include "lib/run/prof.h"
 #include "lib/writers/report-json.h"
 #include "tools/cmd.h"
+#include "tools/job.h"
 #include "tools/prof-out.h"
 
 #include "html-assets.h"
@@ -84,8 +86,9 @@ const struct cmd cmd_html = {
             "Exit status 2 when a source cannot be read (the page is not written).\n\n"
             "JSON keys (--json): format, version, title, sources [{path, kind}], summary\n"
             "{graphs, pieces, compiled_pieces, not_capturable, nodes, compiles, recompiles,\n"
-            "hit_rate, graph_breaks, gpu_ns, findings [{level, text, href}]}, graphs [{id,\n"
-            "ref, name, nodes, stage, split, shapes, layout, table}], top, breaks, profile.\n\n"
+            "hit_rate, graph_breaks, gpu_ns, findings [as check --json: {kind, severity,\n"
+            "subject, message, hint, url, evidence, count, href}]}, graphs [{id, ref, name,\n"
+            "nodes, stage, split, shapes, layout, table}], top, breaks, profile.\n\n"
             "examples:\n"
             "  cgscope html samples/two_graphs.torch_trace.log.xz -o report.html\n"
             "  cgscope html samples/profile/transformer.dynamo.json samples/profile \\\n"
@@ -95,72 +98,6 @@ const struct cmd cmd_html = {
 };
 
 /* ---- sources ------------------------------------------------------------------------------ */
-
-enum role { ROLE_GRAPH, ROLE_LOG, ROLE_COMPILES, ROLE_PROFILE };
-static const char *const role_names[] = {"graph", "torch_trace_or_cache_folder", "compiles",
-                                         "profile"};
-
-static bool has_traces(const char *dir)
-{
-    char p[PATH_MAX];
-    struct stat st;
-    bool found = false;
-    DIR *dp;
-    struct dirent *e;
-    snprintf(p, sizeof(p), "%s/report.json", dir);
-    if (!stat(p, &st) && S_ISREG(st.st_mode))
-        return true;
-    if (!(dp = opendir(dir)))
-        return false;
-    while (!found && (e = readdir(dp)))
-        found = strstr(e->d_name, ".cgstrace") != NULL;
-    closedir(dp);
-    return found;
-}
-
-/* What a source is for the page; -1 (said) when it is nothing the page reads. */
-static int classify(const char *path)
-{
-    struct stat st;
-    enum cgs_input_kind k;
-
-    if (stat(path, &st)) {
-        if (strchr(path, '#'))
-            return ROLE_GRAPH; /* a ref: the log it names is checked when it loads */
-        return cli_file_error(path, "cannot read it: %s", strerror(errno)), -1;
-    }
-    if (S_ISDIR(st.st_mode))
-        return has_traces(path) ? ROLE_PROFILE : ROLE_LOG;
-    k = cgs_sniff_path(path);
-    switch (k) {
-    case CGS_IN_GRAPH_JSON:
-    case CGS_IN_ZIP:
-        return ROLE_GRAPH;
-    case CGS_IN_TRACE_LOG:
-    case CGS_IN_GZIP:
-    case CGS_IN_XZ:
-    case CGS_IN_ZSTD:
-        return ROLE_LOG;
-    case CGS_IN_EVENTS:
-        return ROLE_COMPILES;
-    case CGS_IN_CACHE_INDEX:
-        return ROLE_COMPILES;
-    case CGS_IN_CUPTI_TRACE:
-    case CGS_IN_PROFILE_REPORT:
-        return ROLE_PROFILE;
-    default:
-        if (cgs_graphs_is_source(path))
-            return ROLE_LOG;
-        break;
-    }
-    {
-        struct cgs_diag d = CGS_DIAG_INIT;
-        cgs_sniff_refuse(&d, path, k,
-                         "a graph, a TORCH_TRACE log, events, a cache index or folder, or a "
-                         "profile");
-        return cli_report_diag(&d), -1;
-    }
-}
 
 /* ---- the page's data ---------------------------------------------------------------------- */
 
@@ -188,6 +125,7 @@ struct page {
     cJSON *breaks;      /* breaks --json, or NULL */
     cJSON *profile;     /* report --json, or NULL */
     cJSON *data;        /* everything, as embedded */
+    struct cgs_findings findings; /* what looks wrong (lib/run/findings.h) */
     cJSON *summary;
 };
 
@@ -399,22 +337,6 @@ static cJSON *node_table(const struct page_graph *x)
     return t;
 }
 
-static void finding(cJSON *list, const char *level, const char *href, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void finding(cJSON *list, const char *level, const char *href, const char *fmt, ...)
-{
-    char text[1024];
-    va_list ap;
-    cJSON *o = cJSON_CreateObject();
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof(text), fmt, ap);
-    va_end(ap);
-    cJSON_AddStringToObject(o, "level", level);
-    cJSON_AddStringToObject(o, "text", text);
-    cJSON_AddStringToObject(o, "href", href);
-    cJSON_AddItemToArray(list, o);
-}
-
 static double num(const cJSON *o, const char *k)
 {
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
@@ -424,25 +346,21 @@ static double num(const cJSON *o, const char *k)
 /* The page's data: the commands' documents, the node tables, the summary and its findings. */
 static void build_data(struct page *pg)
 {
-    cJSON *data = cli_json_doc("html"), *graphs, *sm, *fl;
+    cJSON *data = cli_json_doc("html"), *graphs, *sm;
     uint32_t pieces = 0, compiled = 0, not_cap = 0, nodes = 0;
 
     cJSON_AddStringToObject(data, "title", pg->title);
     sm = cJSON_AddObjectToObject(data, "summary");
     graphs = cJSON_AddArrayToObject(data, "graphs");
-    fl = cJSON_CreateArray();
     for (uint32_t i = 0; i < pg->n_graphs; i++) {
         struct page_graph *x = &pg->graphs[i];
         cJSON *o = cJSON_CreateObject();
-        char id[32], href[64];
+        char id[32];
         snprintf(id, sizeof(id), "g%u", i);
         cJSON_AddStringToObject(o, "id", id);
         cJSON_AddStringToObject(o, "ref", x->label);
         if (x->error || !x->g) {
             cJSON_AddStringToObject(o, "error", x->error ? x->error : "not read");
-            snprintf(href, sizeof(href), "#%s", id);
-            finding(fl, "error", href, "%s: not read: %s", x->label,
-                    x->error ? x->error : "not read");
             cJSON_AddItemToArray(graphs, o);
             continue;
         }
@@ -478,36 +396,16 @@ static void build_data(struct page *pg)
             if (p->is_splitting_graph)
                 continue;
             compiled++;
-            if (!p->capturable) {
+            if (!p->capturable && x->ops.n)
                 not_cap++;
-                snprintf(href, sizeof(href), "#%s-pieces", id);
-                for (uint32_t f = 0; f < x->s->n_findings; f++)
-                    if (x->s->findings[f].piece == k &&
-                        x->s->findings[f].level == CGS_NOTE_ERROR) {
-                        finding(fl, "warning", href, "%s of %s is not capturable: %s", p->name,
-                                x->label, x->s->findings[f].reason);
-                        break;
-                    }
-            }
-        }
-        if (x->shapes && (x->shapes->summary.unknown || x->shapes->summary.mismatched)) {
-            snprintf(href, sizeof(href), "#%s-nodes", id);
-            finding(fl, "warning", href,
-                    "%s: %u node%s of unknown operators, %u shape%s differing from the record",
-                    x->label, x->shapes->summary.unknown, PLURAL(x->shapes->summary.unknown),
-                    x->shapes->summary.mismatched, PLURAL(x->shapes->summary.mismatched));
         }
     }
-    if (pg->skipped)
-        finding(fl, "info", "#graphs", "%u more graph%s not drawn (--max-graphs)", pg->skipped,
-                PLURAL(pg->skipped));
     cJSON_AddNumberToObject(sm, "graphs", pg->n_graphs + pg->skipped);
     cJSON_AddNumberToObject(sm, "pieces", pieces);
     cJSON_AddNumberToObject(sm, "compiled_pieces", compiled);
     cJSON_AddNumberToObject(sm, "not_capturable", not_cap);
     cJSON_AddNumberToObject(sm, "nodes", nodes);
     if (pg->top) {
-        const cJSON *rows = cJSON_GetObjectItem(pg->top, "rows"), *r;
         const cJSON *hr = cJSON_GetObjectItem(pg->top, "hit_rate");
         cJSON_AddNumberToObject(sm, "compiles", num(pg->top, "compiles"));
         cJSON_AddNumberToObject(sm, "recompiles", num(pg->top, "recompiles"));
@@ -516,33 +414,6 @@ static void build_data(struct page *pg)
             cJSON_AddNumberToObject(sm, "hit_rate", hr->valuedouble);
         else
             cJSON_AddNullToObject(sm, "hit_rate");
-        cJSON_ArrayForEach(r, rows)
-        {
-            double rc = num(r, "recompiles");
-            const cJSON *fr = cJSON_GetObjectItem(r, "frame"), *cid = cJSON_GetObjectItem(r, "compile_id");
-            if (rc >= 3)
-                finding(fl, "warning", "#compiles", "recompile storm: %s recompiled %.0f times",
-                        cJSON_IsString(fr) ? fr->valuestring
-                        : cJSON_IsString(cid) ? cid->valuestring
-                                              : "a frame",
-                        rc);
-        }
-        if (num(pg->top, "graph_breaks") > 0)
-            finding(fl, "warning", "#breaks", "%.0f graph break%s: each one is a graph of its own",
-                    num(pg->top, "graph_breaks"), num(pg->top, "graph_breaks") == 1 ? "" : "s");
-        {
-            const cJSON *b, *bs = pg->breaks ? cJSON_GetObjectItem(pg->breaks, "breaks") : NULL;
-            cJSON_ArrayForEach(b, bs)
-            {
-                const cJSON *fr = cJSON_GetObjectItem(b, "frame"),
-                            *file = fr ? cJSON_GetObjectItem(fr, "file") : NULL;
-                /* a break met by several compiles: in a loop, or a frame compiled again */
-                if (num(b, "hits") > 1 && cJSON_IsString(file))
-                    finding(fl, "warning", "#breaks", "a graph break hit %.0f times at %s:%.0f: %s",
-                            num(b, "hits"), file->valuestring, num(fr, "line"),
-                            cJSON_GetObjectItem(b, "reason")->valuestring);
-            }
-        }
     } else {
         cJSON_AddNullToObject(sm, "compiles");
         cJSON_AddNullToObject(sm, "recompiles");
@@ -554,7 +425,8 @@ static void build_data(struct page *pg)
     } else {
         cJSON_AddNullToObject(sm, "gpu_ns");
     }
-    cJSON_AddItemToObject(sm, "findings", fl);
+    /* the verdicts: the findings model's, as check --json prints them */
+    cJSON_AddItemToObject(sm, "findings", cli_findings_json(&pg->findings));
     if (pg->top)
         cJSON_AddItemReferenceToObject(data, "top", pg->top);
     else
@@ -632,7 +504,10 @@ static void pieces_html(struct cgs_buf *b, const struct page_graph *x, const cha
         esc(b, p->name);
         cgs_buf_addf(b, "</td><td>%s</td><td class=\"n\">%u</td><td>%s</td><td>",
                      p->is_splitting_graph ? "splitting" : "compiled", p->n_nodes,
-                     p->is_splitting_graph ? "eager" : p->capturable ? "yes" : "no");
+                     p->is_splitting_graph ? "eager"
+                     : !x->ops.n          ? "-" /* no piecewise backend split it */
+                     : p->capturable      ? "yes"
+                                          : "no");
         esc(b, why);
         cgs_buf_addstr(b, "</td></tr>\n");
     }
@@ -723,17 +598,37 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
          "#profile");
     cgs_buf_addstr(b, "</div>\n<h3>What looks wrong</h3>\n<ul class=\"findings\">\n");
     {
-        const cJSON *f, *fl = cJSON_GetObjectItem(sm, "findings");
-        if (!cJSON_GetArraySize(fl))
-            cgs_buf_addstr(b, "<li class=\"ok\">nothing: every compiled piece is capturable, "
-                              "no recompile storm, no graph break</li>\n");
-        cJSON_ArrayForEach(f, fl)
-        {
-            cgs_buf_addf(b, "<li class=\"%s\"><a href=\"%s\">",
-                         cJSON_GetObjectItem(f, "level")->valuestring,
-                         cJSON_GetObjectItem(f, "href")->valuestring);
-            esc(b, cJSON_GetObjectItem(f, "text")->valuestring);
-            cgs_buf_addstr(b, "</a></li>\n");
+        const struct cgs_findings *fs = &pg->findings;
+        if (!fs->n)
+            cgs_buf_addstr(b, "<li class=\"ok\">nothing: no failed compile, no recompiled frame, "
+                              "no graph break in what was read</li>\n");
+        for (uint32_t i = 0; i < fs->n; i++) {
+            const struct cgs_finding *f = &fs->v[i];
+            cgs_buf_addf(b, "<li class=\"%s\" data-kind=\"%s\"><a href=\"%s\"><b>%s</b> ",
+                         cgs_severity_names[f->severity], cgs_finding_kind_names[f->kind],
+                         cgs_finding_kind_anchors[f->kind], cgs_severity_names[f->severity]);
+            esc(b, f->message);
+            cgs_buf_addstr(b, "</a>");
+            if (f->hint) {
+                cgs_buf_addstr(b, "<div class=\"hint\">");
+                esc(b, f->hint);
+                cgs_buf_addstr(b, "</div>");
+            }
+            if (f->url) {
+                cgs_buf_addstr(b, "<div class=\"hint\"><a href=\"");
+                esc(b, f->url);
+                cgs_buf_addstr(b, "\">");
+                esc(b, f->url);
+                cgs_buf_addstr(b, "</a></div>");
+            }
+            if (f->evidence_file) {
+                cgs_buf_addstr(b, "<div class=\"ev\">");
+                esc(b, f->evidence_file);
+                if (f->evidence_line)
+                    cgs_buf_addf(b, ":%llu", (unsigned long long)f->evidence_line);
+                cgs_buf_addstr(b, "</div>");
+            }
+            cgs_buf_addstr(b, "</li>\n");
         }
     }
     cgs_buf_addstr(b, "</ul>\n</section>\n<section id=\"graphs\"><h2>Graphs</h2>\n");
@@ -905,7 +800,7 @@ static int run(int argc, char **argv)
     profiles = cgs_xcalloc((size_t)argc, sizeof(*profiles));
     sources = cJSON_CreateArray();
     for (int i = optind; i < argc; i++) {
-        int role = classify(argv[i]);
+        int role = cli_source_role(argv[i]);
         cJSON *o;
         if (role < 0) {
             rc = CGS_EXIT_BAD_INPUT;
@@ -913,14 +808,14 @@ static int run(int argc, char **argv)
         }
         o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "path", argv[i]);
-        cJSON_AddStringToObject(o, "kind", role_names[role]);
+        cJSON_AddStringToObject(o, "kind", cli_role_names[role]);
         cJSON_AddItemToArray(sources, o);
-        if (role == ROLE_GRAPH) {
+        if (role == CLI_ROLE_GRAPH) {
             add_graph(&pg, argv[i], NULL);
-        } else if (role == ROLE_LOG) {
+        } else if (role == CLI_ROLE_LOG) {
             logs[n_logs++] = argv[i];
             compiles[n_compiles++] = argv[i];
-        } else if (role == ROLE_COMPILES) {
+        } else if (role == CLI_ROLE_COMPILES) {
             compiles[n_compiles++] = argv[i];
         } else {
             struct stat st;
@@ -1017,6 +912,20 @@ static int run(int argc, char **argv)
             pg.breaks = cli_breaks_doc(&dash);
         cgs_follow_release(&f);
     }
+    {
+        struct cgs_findings_graph *fg = cgs_xcalloc(pg.n_graphs + 1, sizeof(*fg));
+        struct cgs_findings_input in = {have_dash ? &dash : NULL, fg, pg.n_graphs};
+        for (uint32_t i = 0; i < pg.n_graphs; i++) {
+            const struct page_graph *x = &pg.graphs[i];
+            fg[i].label = x->label;
+            fg[i].error = x->error ? x->error : x->g ? NULL : "not read";
+            fg[i].g = x->error ? NULL : x->g;
+            fg[i].split = x->ops.n ? x->s : NULL; /* pieces are CUDA graphs only where split */
+            fg[i].shapes = x->shapes;
+        }
+        cgs_findings_build(&in, &pg.findings);
+        free(fg);
+    }
     build_data(&pg);
     cJSON_AddItemToObject(pg.data, "sources", sources);
     sources = NULL;
@@ -1038,6 +947,7 @@ out:
     cJSON_Delete(pg.top);
     cJSON_Delete(pg.breaks);
     cJSON_Delete(pg.profile);
+    cgs_findings_release(&pg.findings);
     for (uint32_t i = 0; i < pg.n_graphs; i++) {
         struct page_graph *x = &pg.graphs[i];
         if (x->pid > 0) {

@@ -12,9 +12,11 @@
 
 #include "lib/run/dash.h"
 #include "lib/readers/file.h"
+#include "lib/run/findings.h"
 #include "lib/run/follow.h"
 #include "lib/base/strmap.h"
 #include "tools/cmd.h"
+#include "tools/job.h"
 #include "viz/tui.h"
 
 static int run(int argc, char **argv);
@@ -220,8 +222,29 @@ static cJSON *top_json(const struct cgs_follow *f)
         cJSON_AddNumberToObject(o, "misses", (double)r->misses);
         cJSON_AddNumberToObject(o, "bypasses", (double)r->bypasses);
         cJSON_AddNumberToObject(o, "compiles", (double)r->compiles);
-        cJSON_AddNumberToObject(o, "compile_ms", r->compile_ms);
-        cJSON_AddNumberToObject(o, "last_compile_ms", r->last_compile_ms);
+        if (r->trace && !r->has_compile_ms) { /* the log does not say: unknown, not 0 */
+            cJSON_AddNullToObject(o, "compile_ms");
+            cJSON_AddNullToObject(o, "last_compile_ms");
+        } else {
+            cJSON_AddNumberToObject(o, "compile_ms", r->compile_ms);
+            cJSON_AddNumberToObject(o, "last_compile_ms", r->last_compile_ms);
+        }
+        if (r->trace) {
+            cJSON *ph = cJSON_AddObjectToObject(o, "compile_ms_phases");
+            for (int k = 0; k < CGS_DASH_PHASE_COUNT; k++)
+                if (r->phase_ms[k] >= 0)
+                    cJSON_AddNumberToObject(ph, cgs_dash_phase_names[k], r->phase_ms[k]);
+                else
+                    cJSON_AddNullToObject(ph, cgs_dash_phase_names[k]);
+            cJSON_AddNumberToObject(o, "run", r->run);
+            add_str_or_null(o, "fail_type", r->limit_hit ? NULL : r->fail_type);
+            add_str_or_null(o, "fail_reason", r->limit_hit ? NULL : r->fail_reason);
+            cJSON_AddBoolToObject(o, "recompile_limit", r->limit_hit);
+            if (r->graph_op_count >= 0)
+                cJSON_AddNumberToObject(o, "graph_op_count", (double)r->graph_op_count);
+            else
+                cJSON_AddNullToObject(o, "graph_op_count");
+        }
         if (r->last_ts > 0)
             cJSON_AddNumberToObject(o, "last_ts", r->last_ts);
         else
@@ -283,6 +306,16 @@ static cJSON *top_json(const struct cgs_follow *f)
         free(keys);
     }
     cJSON_AddNumberToObject(doc, "recompiles", (double)d->recompiles);
+    {
+        struct cgs_compile_counts cc;
+        cJSON *o = cJSON_AddObjectToObject(doc, "compile_counts");
+        cgs_findings_compile_counts(d, &cc);
+        cJSON_AddNumberToObject(o, "graphs", (double)cc.graphs);
+        cJSON_AddNumberToObject(o, "empty", (double)cc.empty);
+        cJSON_AddNumberToObject(o, "failed", (double)cc.failed);
+        cJSON_AddNumberToObject(o, "refused", (double)cc.refused);
+        cJSON_AddNumberToObject(o, "runs", (double)cc.runs);
+    }
     cJSON_AddNumberToObject(doc, "graph_breaks", (double)d->graph_breaks);
     cJSON_AddNumberToObject(doc, "captures", (double)d->captures);
     cJSON_AddNumberToObject(doc, "events", (double)d->events);
@@ -531,10 +564,29 @@ static int run(int argc, char **argv)
                                                 1u << CGS_SRC_CACHE_INDEX,
                                    "a TORCH_TRACE log, the bridge's events or a cache index")))
             goto out;
-        if (json)
-            cli_print_json(top_json(&follow));
-        else
-            print_text(&follow);
+        {
+            /* the verdicts: the findings model over the same sources (graphs analysed too),
+             * as check and the page print them */
+            struct cli_job job;
+            memset(&job, 0, sizeof(job));
+            if ((rc = cli_job_run(&job, argv + optind, argc - optind, NULL))) {
+                cli_job_release(&job);
+                goto out;
+            }
+            if (json) {
+                cJSON *doc = top_json(&follow);
+                cJSON_AddItemToObject(doc, "findings", cli_findings_json(&job.findings));
+                cli_print_json(doc);
+            } else {
+                char tally[96];
+                print_text(&follow);
+                cli_findings_tally(&job.findings, tally, sizeof(tally));
+                printf("\nfindings: %s%s\n", tally, job.findings.n ? " (cgscope check prints "
+                                                                     "their hints)" : "");
+                cli_findings_print(&job.findings, stdout, false);
+            }
+            cli_job_release(&job);
+        }
         goto out;
     }
     t.follow = &follow;

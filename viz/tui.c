@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "lib/run/dash.h"
+#include "lib/run/findings.h"
 #include "lib/readers/file.h"
 #include "viz/curses-api.h"
 
@@ -100,7 +101,7 @@ static int crt_init(void)
 /* ---- the screen's state ----------------------------------------------------------------- */
 
 enum handler_result { HANDLED = 0x01, IGNORED = 0x02, BREAK_LOOP = 0x04, REDRAW = 0x08 };
-enum view { VIEW_TABLE, VIEW_DETAIL, VIEW_HELP, VIEW_FILTER };
+enum view { VIEW_TABLE, VIEW_DETAIL, VIEW_HELP, VIEW_FILTER, VIEW_FINDINGS };
 
 struct screen {
     struct cgs_tui_opts *o;
@@ -218,8 +219,59 @@ static void draw_header(struct screen *s)
         attroff(attr_of(C_BAD));
     } else if (s->filter_len) {
         printw("filter: %s", s->filter);
+    } else {
+        /* the verdicts of what was read so far (the findings model, as check prints it) */
+        struct cgs_findings_input in = {d, NULL, 0};
+        struct cgs_findings fs;
+        cgs_findings_build(&in, &fs);
+        if (fs.n) {
+            attron(attr_of(fs.v[0].severity == CGS_SEV_ERROR ? C_BAD : C_WARN));
+            printw("findings %u (f lists them): %s: %.*s", fs.n, cgs_severity_names[fs.v[0].severity],
+                   w > 40 ? w - 40 : 0, fs.v[0].message);
+            attroff(attr_of(fs.v[0].severity == CGS_SEV_ERROR ? C_BAD : C_WARN));
+        } else if (d->events) {
+            printw("findings: none so far (no failed compile, recompile or graph break)");
+        }
+        cgs_findings_release(&fs);
     }
     clrtoeol();
+}
+
+/* The findings view: every finding with its hint (f, or q, to go back). */
+static void draw_findings(struct screen *s)
+{
+    struct cgs_findings_input in = {s->o->follow->dash, NULL, 0};
+    struct cgs_findings fs;
+    int y = 5;
+    cgs_findings_build(&in, &fs);
+    for (int k = 4; k < LINES - 1; k++) {
+        move(k, 0);
+        clrtoeol();
+    }
+    mvprintw(4, 0, "findings (f, q or Esc: back; cgscope check prints them with the graphs')");
+    if (!fs.n)
+        mvprintw(y, 2, "none so far");
+    for (uint32_t i = 0; i < fs.n && y < LINES - 2; i++) {
+        const struct cgs_finding *f = &fs.v[i];
+        attron(attr_of(f->severity == CGS_SEV_ERROR ? C_BAD : f->severity == CGS_SEV_WARNING
+                                                                ? C_WARN
+                                                                : C_HEADER));
+        mvprintw(y, 2, "%s", cgs_severity_names[f->severity]);
+        attroff(attr_of(f->severity == CGS_SEV_ERROR ? C_BAD : f->severity == CGS_SEV_WARNING
+                                                                 ? C_WARN
+                                                                 : C_HEADER));
+        printw(" %s: %.*s", cgs_finding_kind_names[f->kind], COLS > 30 ? COLS - 30 : 0,
+               f->message);
+        y++;
+        for (const char *p = f->hint; p && *p && y < LINES - 2;) {
+            size_t k = strcspn(p, "\n");
+            mvprintw(y++, 6, "hint: %.*s", (int)(k < (size_t)COLS - 13 ? k : (size_t)COLS - 13),
+                     p);
+            p += k;
+            p += *p == '\n';
+        }
+    }
+    cgs_findings_release(&fs);
 }
 
 /* When the command failed: the last lines of its output, under the rows (the why). */
@@ -372,6 +424,7 @@ static void draw_help(void)
         "  Left/Right          scroll the frame / reason column",
         "  /                   filter rows by text in any cell (Enter ends, empty clears)",
         "  p, space            pause / resume reading the sources",
+        "  f                   the findings: failed compiles, recompiles, graph breaks, ...",
         "  h, ?                this help",
         "  q, Esc              quit (from the detail or help view: back)",
         "  F10                 quit from any view",
@@ -394,7 +447,7 @@ static void draw_footer(struct screen *s)
     if (s->view == VIEW_FILTER)
         printw("filter: %s_", s->filter);
     else
-        printw("%s  s sort  / filter  p %s  Enter detail  h help  F10 quit  [%u row%s]%s%s",
+        printw("%s  s sort  / filter  p %s  Enter detail  f findings  h help  F10 quit  [%u row%s]%s%s",
                s->view == VIEW_TABLE ? "q quit" : "q back", s->paused ? "resume" : "pause", s->n_rows, s->n_rows == 1 ? "" : "s",
                s->o->log_path ? "  output: " : "", s->o->log_path ? s->o->log_path : "");
     for (int x = getcurx(stdscr); x < COLS && getcury(stdscr) == LINES - 1; x++)
@@ -409,6 +462,8 @@ static void draw(struct screen *s)
         draw_detail(s);
     else if (s->view == VIEW_HELP)
         draw_help();
+    else if (s->view == VIEW_FINDINGS)
+        draw_findings(s);
     else
         draw_table(s);
     draw_footer(s);
@@ -483,6 +538,9 @@ static int handle_key(struct screen *s, int ch)
         return HANDLED | REDRAW;
     case '\n': case '\r': case KEY_ENTER: case 'd':
         s->view = s->view == VIEW_DETAIL ? VIEW_TABLE : VIEW_DETAIL;
+        return HANDLED | REDRAW;
+    case 'f':
+        s->view = s->view == VIEW_FINDINGS ? VIEW_TABLE : VIEW_FINDINGS;
         return HANDLED | REDRAW;
     case 'h': case '?': case KEY_F(1):
         s->view = s->view == VIEW_HELP ? VIEW_TABLE : VIEW_HELP;

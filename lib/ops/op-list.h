@@ -56,6 +56,22 @@ OP(M___TRUEDIV__, "__truediv__", binary_float,
    "self, other", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
 OP(M___XOR__, "__xor__", pointwise,
    "%self, %other", CGS_OPF_ELEMENTWISE)
+OP(_C10D_FUNCTIONAL_ALL_GATHER_INTO_TENSOR_DEFAULT, "_c10d_functional.all_gather_into_tensor.default", c10d_all_gather,
+   "input, group_size, group_name", 0)
+OP(_C10D_FUNCTIONAL_ALL_REDUCE_DEFAULT, "_c10d_functional.all_reduce.default", empty_like,
+   "input, reduce_op, group_name", 0)
+OP(_C10D_FUNCTIONAL_ALL_REDUCE__DEFAULT, "_c10d_functional.all_reduce_.default", inplace,
+   "input, reduce_op, group_name", CGS_OPF_INPLACE)
+OP(_C10D_FUNCTIONAL_ALL_TO_ALL_SINGLE_DEFAULT, "_c10d_functional.all_to_all_single.default", c10d_all_to_all,
+   "input, output_split_sizes, input_split_sizes, group_name", 0)
+OP(_C10D_FUNCTIONAL_BROADCAST_DEFAULT, "_c10d_functional.broadcast.default", empty_like,
+   "input, src, group_name", 0)
+OP(_C10D_FUNCTIONAL_BROADCAST__DEFAULT, "_c10d_functional.broadcast_.default", inplace,
+   "input, src, group_name", CGS_OPF_INPLACE)
+OP(_C10D_FUNCTIONAL_REDUCE_SCATTER_TENSOR_DEFAULT, "_c10d_functional.reduce_scatter_tensor.default", c10d_reduce_scatter,
+   "input, reduce_op, group_size, group_name", 0)
+OP(_C10D_FUNCTIONAL_WAIT_TENSOR_DEFAULT, "_c10d_functional.wait_tensor.default", alias,
+   "tensor", 0)
 OP(M__COALESCED_, "_coalesced_", inplace,
    "self, coalesced", CGS_OPF_INPLACE)
 OP(M_ABS, "abs", unary,

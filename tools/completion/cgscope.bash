@@ -28,6 +28,7 @@ _cgscope() {
     --format) COMPREPLY=($(compgen -W "dot svg png pdf" -- "$cur")); return ;;
     --collapse) COMPREPLY=($(compgen -W "none pieces module" -- "$cur")); return ;;
     --rankdir) COMPREPLY=($(compgen -W "TB LR BT RL" -- "$cur")); return ;;
+    --fail-on) COMPREPLY=($(compgen -W "error warning note" -- "$cur")); return ;;
     --rules) COMPREPLY=($(compgen -W "torch-2.11 torch-2.1" -- "$cur")); return ;;
     -o|--output|--ops|--profile) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
