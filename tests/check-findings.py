@@ -63,9 +63,11 @@ def main():
         if not line.strip() or line.startswith("#"):
             continue
         src, status, specs = [x.strip() for x in line.split("|")]
-        path = src.replace("TL/", tl + "/") if src.startswith("TL/") else os.path.join(ROOT, src)
+        # several sources: "A + B" (a cold run's log, then a warm run's)
+        paths = [x.replace("TL/", tl + "/") if x.startswith("TL/") else os.path.join(ROOT, x)
+                 for x in src.split(" + ")]
         specs = [s.strip() for s in specs.split(";") if s.strip()]
-        rc, so, se = run(["check", path, "--json"])
+        rc, so, se = run(["check"] + paths + ["--json"])
         n += 1
         if rc != int(status):
             fail("%s: check exit %d, expected %s: %s" % (src, rc, status, se[-300:]))
@@ -92,13 +94,13 @@ def main():
         if sev != sorted(sev):
             fail("%s: findings not sorted by severity" % src)
         # one model: top --once and the page print the same findings
-        rc2, so2, se2 = run(["top", path, "--once", "--json"])
+        rc2, so2, se2 = run(["top"] + paths + ["--once", "--json"])
         if rc2 == 0 and json.loads(so2).get("findings") != got:
             fail("%s: top --once --json findings differ from check's" % src)
         elif rc2 not in (0, 2):
             fail("%s: top --once exit %d: %s" % (src, rc2, se2[-200:]))
         page = os.path.join(tmp, "p.html")
-        rc3, so3, se3 = run(["html", path, "-o", page, "--json"])
+        rc3, so3, se3 = run(["html"] + paths + ["-o", page, "--json"])
         if rc3 != 0:
             fail("%s: html exit %d: %s" % (src, rc3, se3[-200:]))
         elif json.loads(so3)["summary"]["findings"] != got:

@@ -172,6 +172,15 @@ static void print_text(const struct cgs_follow *f)
         }
     if (!n)
         printf("(no compile or lookup in the sources)\n");
+    {
+        uint32_t unknown = 0;
+        for (uint32_t i = 0; i < n; i++)
+            unknown += rows[i]->trace && !rows[i]->has_compile_ms;
+        if (unknown)
+            printf("compile ms '-': no compilation_metrics record gives a time for %u compile "
+                   "id%s (a compile still running, or a process that ended inside it)\n",
+                   unknown, PLURAL(unknown));
+    }
     print_recompiles(d, rows, n);
     free(rows);
 }

@@ -399,8 +399,9 @@ static void recompiles(const struct cgs_dash *d, struct cgs_findings *out)
             if (c < 5)
                 g->cause_n[c]++;
         }
-        /* the rank's count for this frame */
-        snprintf(inst, sizeof(inst), "%u|%s|%d", (unsigned)(g - gs), "", r->rank);
+        /* this frame's count in one process: its log (source), run of the log and rank */
+        snprintf(inst, sizeof(inst), "%u|%u|%d|%d", (unsigned)(g - gs), r->source, r->run,
+                 r->rank);
         at = (uintptr_t)cgs_strmap_get(by_frame, inst);
         if (!at) {
             CGS_ALLOC_GROW(keys, n_keys + 1, alloc_keys);
@@ -417,26 +418,40 @@ static void recompiles(const struct cgs_dash *d, struct cgs_findings *out)
         struct cgs_buf m = CGS_BUF_INIT, ranks = CGS_BUF_INIT;
         uint64_t worst = 0;
         uint32_t n_ranks = 0;
-        /* the ranks this frame recompiled on, with their counts */
+        /* the worst process (a log, a run of it, a rank), and the ranks with their counts */
+        int rk[64];
+        uint64_t rk_n[64];
+        uint32_t procs = 0;
         for (uint32_t i = 0; i < n_keys; i++) {
-            unsigned gi;
-            int rank;
+            unsigned gi, src;
+            int run, rank;
+            uint32_t j = 0;
             uintptr_t at = (uintptr_t)cgs_strmap_get(by_frame, keys[i]);
-            if (sscanf(keys[i], "%u||%d", &gi, &rank) != 2 || gi != k)
+            if (sscanf(keys[i], "%u|%u|%d|%d", &gi, &src, &run, &rank) != 4 || gi != k)
                 continue;
+            procs++;
             if (per[at - 1] > worst)
                 worst = per[at - 1];
-            if (rank >= 0) {
-                cgs_buf_addf(&ranks, "%s%d", n_ranks ? ", " : "", rank);
-                cgs_buf_addf(&g->per_rank, "%s%llu on rank %d", n_ranks ? ", " : "",
-                             (unsigned long long)per[at - 1], rank);
-                n_ranks++;
+            if (rank < 0)
+                continue;
+            while (j < n_ranks && rk[j] != rank)
+                j++;
+            if (j == n_ranks && n_ranks < 64) {
+                rk[n_ranks] = rank;
+                rk_n[n_ranks++] = 0;
             }
+            if (j < 64)
+                rk_n[j] += per[at - 1];
+        }
+        for (uint32_t j = 0; j < n_ranks; j++) {
+            cgs_buf_addf(&ranks, "%s%d", j ? ", " : "", rk[j]);
+            cgs_buf_addf(&g->per_rank, "%s%llu on rank %d", j ? ", " : "",
+                         (unsigned long long)rk_n[j], rk[j]);
         }
         if (!g->recompiles && !g->limit_rows) {
             cgs_buf_release(&ranks);
             cgs_buf_release(&g->per_rank);
-            list_done(&g->ids);
+            free(list_done(&g->ids));
             continue;
         }
         f = add(out, CGS_FINDING_RECOMPILES,
@@ -449,6 +464,9 @@ static void recompiles(const struct cgs_dash *d, struct cgs_findings *out)
                      (unsigned long long)g->recompiles, g->recompiles == 1 ? "" : "s");
         if (n_ranks > 1)
             cgs_buf_addf(&m, " (%s)", g->per_rank.buf);
+        else if (procs > 1)
+            cgs_buf_addf(&m, " (in %u runs, at most %llu in one)", procs,
+                         (unsigned long long)worst);
         if (g->limit_rows)
             cgs_buf_addf(&m, "%s hit torch's recompile limit: torch refused to compile it %llu "
                              "time%s more and ran it without compiling",
@@ -629,7 +647,7 @@ static void divergence(const struct cgs_dash *d, struct cgs_findings *out)
                                   "usually a rank-dependent shape or Python value");
             f->cost = 1e6;
         } else {
-            list_done(&all);
+            free(list_done(&all));
         }
         cgs_buf_release(&m);
         free(seen);
@@ -638,8 +656,9 @@ static void divergence(const struct cgs_dash *d, struct cgs_findings *out)
         free(sig[k]);
 }
 
-/* A compile that missed the cache in a later run of the log for a frame an earlier run of it
- * compiled: the warm run did not reuse the cold run's work. */
+/* A compile that missed the cache in a later run for a frame an earlier run compiled (a later
+ * run: the log's compiles after a reset, or a log given after another, as `check COLD WARM`):
+ * the warm run did not reuse the cold run's work. */
 static void warm_misses(const struct cgs_dash *d, struct cgs_findings *out)
 {
     struct list ids = {CGS_BUF_INIT, 0};
@@ -649,13 +668,14 @@ static void warm_misses(const struct cgs_dash *d, struct cgs_findings *out)
     for (uint32_t i = 0; i < d->n_rows; i++) {
         const struct cgs_dash_row *r = d->rows[i];
         bool warm = false;
-        if (!r->trace || r->run < 2 || !r->misses)
+        if (!r->trace || (r->run < 2 && r->source == 0) || !r->misses)
             continue;
         frame_key(d, r, key, sizeof(key), &disp);
         for (uint32_t j = 0; j < i && !warm; j++) {
             const struct cgs_dash_row *o = d->rows[j];
-            if (!o->trace || o->run >= r->run || o->source != r->source || o->rank != r->rank ||
-                strcmp(o->compile_id, r->compile_id))
+            /* an earlier run: of the same log (after a reset), or an earlier log given */
+            if (!o->trace || o->rank != r->rank || strcmp(o->compile_id, r->compile_id) ||
+                (o->source == r->source ? o->run >= r->run : o->source > r->source))
                 continue;
             frame_key(d, o, k2, sizeof(k2), &d2);
             warm = !strcmp(key, k2);
@@ -675,8 +695,9 @@ static void warm_misses(const struct cgs_dash *d, struct cgs_findings *out)
     if (!f)
         return;
     f->compile_ids = list_done(&ids);
-    f->message = fmt("%llu cache lookup%s missed in a later run of the log for frames an earlier "
-                     "run compiled (%s): the warm run compiled again",
+    f->message = fmt("%llu cache lookup%s missed in a later run for frames an earlier run "
+                     "compiled (%s; a run: a log given after another, or the log's compiles "
+                     "after a reset): the warm run compiled again",
                      (unsigned long long)f->count, f->count == 1 ? "" : "s", f->compile_ids);
     f->hint = cgs_xstrdup("with the two runs in two logs, `cgscope cache diff COLD WARM` names "
                           "the cache-key components that differ");
@@ -805,7 +826,7 @@ static void graph_findings(const struct cgs_findings_input *in, struct cgs_findi
                               "operator (--ops) whose declaration is wrong shows here first");
         f->cost = (double)n_mism;
     } else {
-        list_done(&mism);
+        free(list_done(&mism));
     }
     for (int k = 0; k < CGS_LINT_KIND_COUNT; k++) {
         struct cap *c = &caps[k];
@@ -852,7 +873,7 @@ static void graph_findings(const struct cgs_findings_input *in, struct cgs_findi
                 p += l;
                 p += strspn(p, ", ");
             }
-            list_done(&ops[best].graphs);
+            free(list_done(&ops[best].graphs));
         }
         if (n_ops > MAX_LISTED)
             cgs_buf_addf(&m, " and %u more", n_ops - MAX_LISTED);
@@ -871,7 +892,7 @@ static void graph_findings(const struct cgs_findings_input *in, struct cgs_findi
         f->message = fmt("%llu graph%s not read: %s", (unsigned long long)f->count,
                          f->count == 1 ? "" : "s", first_unread);
     } else {
-        list_done(&unread);
+        free(list_done(&unread));
     }
     free(first_mism);
     free(first_unread);
