@@ -685,8 +685,8 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
     } else {
         const cJSON *x, *bs = cJSON_GetObjectItem(pg->breaks, "breaks");
         cgs_buf_addstr(b, "<table class=\"t\" id=\"btable\"><thead><tr><th>compile id</th>"
-                          "<th>where</th><th class=\"n\">hits</th><th>reason</th></tr></thead>"
-                          "<tbody>\n");
+                          "<th>where</th><th class=\"n\">hits</th><th>reason</th>"
+                          "<th>torch's hints</th></tr></thead><tbody>\n");
         cJSON_ArrayForEach(x, bs)
         {
             const cJSON *fr = cJSON_GetObjectItem(x, "frame");
@@ -702,8 +702,32 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
                     esc(b, fn->valuestring);
                 }
             }
+            {
+                /* the user's own line, when the break is in a library */
+                const cJSON *uf = cJSON_GetObjectItem(x, "user_frame");
+                const cJSON *ufile = cJSON_GetObjectItem(uf, "file");
+                if (cJSON_IsString(ufile) && cJSON_IsString(file) &&
+                    (strcmp(ufile->valuestring, file->valuestring) ||
+                     num(uf, "line") != num(fr, "line"))) {
+                    cgs_buf_addstr(b, "<br>your code: ");
+                    esc(b, ufile->valuestring);
+                    cgs_buf_addf(b, ":%.0f", num(uf, "line"));
+                }
+            }
             cgs_buf_addf(b, "</td><td class=\"n\">%.0f</td><td class=\"reasons\">", num(x, "hits"));
             esc(b, cJSON_GetObjectItem(x, "reason")->valuestring);
+            cgs_buf_addstr(b, "</td><td class=\"reasons\">");
+            {
+                const cJSON *h, *hs = cJSON_GetObjectItem(x, "hints");
+                bool first = true;
+                cJSON_ArrayForEach(h, hs)
+                {
+                    if (!first)
+                        cgs_buf_addstr(b, "<br>");
+                    esc(b, cJSON_IsString(h) ? h->valuestring : "");
+                    first = false;
+                }
+            }
             cgs_buf_addstr(b, "</td></tr>\n");
         }
         cgs_buf_addstr(b, "</tbody></table>\n");

@@ -173,7 +173,9 @@
     if (prof) pcols.push({name: "GPU ms", num: 1, fmt: ms});
     var prow = split.pieces.map(function (p) {
       var r = [p.name, p.is_splitting_graph ? "splitting" : "compiled", p.n_nodes,
-               p.is_splitting_graph ? "eager" : p.capturable ? "yes" : "no: " + p.capturable_reasons.join("; "),
+               p.is_splitting_graph ? "eager"
+                 : !(split.splitting_ops || []).length ? "-"  // no piecewise backend split it
+                 : p.capturable ? "yes" : "no: " + p.capturable_reasons.join("; "),
                why[p.name] || ""];
       if (prof) r.push(profPieces[p.name] ? profPieces[p.name].gpu_ns : null);
       return r;
@@ -271,13 +273,23 @@
     new Table(ct, [{name: "compile id"}, {name: "rank"}, {name: "frame"}, {name: "graph"},
                    {name: "shape"}, {name: "backend"}, {name: "hits", num: 1}, {name: "misses", num: 1},
                    {name: "compiles", num: 1}, {name: "compile ms", num: 1}, {name: "recompiles", num: 1},
-                   {name: "why it recompiled", cls: "reasons"}],
+                   {name: "why it failed or recompiled", cls: "reasons"}],
               data.top.rows.map(function (r) {
-                return [r.compile_id || "", r.rank === null ? "" : r.rank, r.frame || "",
+                // a failure and torch's refusal at its recompile limit are said apart from
+                // the recompile reasons; a time the log does not give is "-", never 0
+                var why = (r.reasons || []).join("\n");
+                if (r.fail_type) why = "failed: " + r.fail_type + ": " + (r.fail_reason || "");
+                else if (r.recompile_limit) why = "recompile limit reached (ran without compiling)" +
+                    (why ? "\n" + why : "");
+                return [(r.compile_id || "") + (r.run > 1 ? "@" + r.run : ""),
+                        r.rank === null ? "" : r.rank, r.frame || "",
                         r.graph_index === null ? "" : r.graph_index,
-                        r.runtime_shape === null ? "dynamic" : r.runtime_shape, r.backend || "",
-                        r.hits, r.misses, r.compiles, Math.round(r.compile_ms * 10) / 10,
-                        r.recompiles, (r.reasons || []).join("\n")];
+                        r.runtime_shape !== null ? r.runtime_shape
+                          : r.graph_index === null && r.compile_id ? "" : "dynamic",
+                        r.backend || "",
+                        r.hits, r.misses, r.compiles,
+                        r.compile_ms === null ? "-" : Math.round(r.compile_ms * 10) / 10,
+                        r.recompiles, why];
               }), {search: "filter compiles"});
     var tl = el("div");
     ct.parentNode.insertBefore(tl, ct);
