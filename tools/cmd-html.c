@@ -348,6 +348,7 @@ static void build_data(struct page *pg)
 {
     cJSON *data = cli_json_doc("html"), *graphs, *sm;
     uint32_t pieces = 0, compiled = 0, not_cap = 0, nodes = 0;
+    bool piecewise = false; /* a graph split by a piecewise backend: pieces are CUDA graphs */
 
     cJSON_AddStringToObject(data, "title", pg->title);
     sm = cJSON_AddObjectToObject(data, "summary");
@@ -391,6 +392,7 @@ static void build_data(struct page *pg)
         cJSON_AddItemToArray(graphs, o);
         nodes += x->g->n_nodes;
         pieces += x->s->n_pieces;
+        piecewise |= x->ops.n > 0;
         for (uint32_t k = 0; k < x->s->n_pieces; k++) {
             const struct cgs_split_piece *p = &x->s->pieces[k];
             if (p->is_splitting_graph)
@@ -403,7 +405,10 @@ static void build_data(struct page *pg)
     cJSON_AddNumberToObject(sm, "graphs", pg->n_graphs + pg->skipped);
     cJSON_AddNumberToObject(sm, "pieces", pieces);
     cJSON_AddNumberToObject(sm, "compiled_pieces", compiled);
-    cJSON_AddNumberToObject(sm, "not_capturable", not_cap);
+    if (piecewise)
+        cJSON_AddNumberToObject(sm, "not_capturable", not_cap);
+    else /* no piecewise backend split: no CUDA-graph verdict to count */
+        cJSON_AddNullToObject(sm, "not_capturable");
     cJSON_AddNumberToObject(sm, "nodes", nodes);
     if (pg->top) {
         const cJSON *hr = cJSON_GetObjectItem(pg->top, "hit_rate");
