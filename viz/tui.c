@@ -391,6 +391,20 @@ static void draw_detail(struct screen *s)
     }
     if (r->frame && y < LINES - 2)
         mvprintw(y++, 2, "%-12s %s", "frame", r->frame);
+    if (r->trace && r->metrics && y < LINES - 2) { /* the compile time per phase, as logged */
+        mvprintw(y++, 2, "%-12s", "phases");
+        for (int k = 0; k < CGS_DASH_PHASE_COUNT; k++)
+            if (r->phase_ms[k] >= 0)
+                printw(" %s %.1f ms", cgs_dash_phase_names[k], r->phase_ms[k]);
+            else
+                printw(" %s -", cgs_dash_phase_names[k]);
+    }
+    if (r->fail_type && y < LINES - 2) { /* the reason's first line */
+        const char *fr = r->fail_reason ? r->fail_reason : "";
+        int k = (int)strcspn(fr, "\n"), room = COLS > 40 ? COLS - 40 : 0;
+        mvprintw(y++, 2, "%-12s %s: %.*s", r->limit_hit ? "refused" : "failed", r->fail_type,
+                 k < room ? k : room, fr);
+    }
     if (r->indexed && y < LINES - 2)
         mvprintw(y++, 2, "%-12s yes (restart_analysis_count %lld)", "cache index",
                  (long long)r->restart_analysis_count);
