@@ -69,7 +69,6 @@ static int unknown_command(const char *name)
 
 static int finish_stdout(int status);
 
-/* Text in a roff .nf block: backslashes doubled, a leading '.' or '\'' guarded. */
 /* Text inside a line: backslashes and hyphens escaped. */
 static void roff_inline(FILE *f, const char *t)
 {
@@ -77,6 +76,8 @@ static void roff_inline(FILE *f, const char *t)
         fputs(*t == '\\' ? "\\e" : *t == '-' ? "\\-" : (char[2]){*t, 0}, f);
 }
 
+/* Text of its own lines: backslashes and hyphens escaped, a leading '.' or '\'' guarded (a
+ * control character to troff). */
 static void roff_text(FILE *f, const char *t)
 {
     bool bol = true;
@@ -157,7 +158,7 @@ static void print_man(FILE *f, const struct cmd *c)
           "\\fB\\-\\-json\\fR. Graphviz (dot), ncursesw (the live view of top) and libzip (.pt2 "
           "input) are opened when a command first needs them; where one is missing, that "
           "command fails with status 2, naming it and the package to install.\n.SH EXIT STATUS\n0 success, 1 a check failed (a CI "
-          "gate), 2 bad input or usage.\n.SH ENVIRONMENT\n.TP\nCGSCOPE_OPS\n':'-separated "
+          "gate), 2 bad input or usage.\n.SH ENVIRONMENT\n.TP\nCGSCOPE_OPS\n\\&':'\\-separated "
           "operator declaration files (docs/custom-ops.md)\n.TP\nNO_COLOR, CGSCOPE_COLOR\nno "
           "colour; always or never\n.TP\nCGSCOPE_THREADS\nthreads that read a graph's "
           "nodes (1 to 64; 1 reads on one thread; default: by the cores and the graph's "
@@ -178,7 +179,7 @@ static void print_options(FILE *f, const struct cmd *c)
 }
 
 
-/* cgscope help --man [COMMAND] | --commands | --options COMMAND: for make install's man
+/* cgscope help --man [COMMAND] | --commands | --options COMMAND | --values COMMAND OPTION: for make install's man
    pages and the shell completions. */
 static int help_tool(int argc, char **argv)
 {
@@ -192,8 +193,19 @@ static int help_tool(int argc, char **argv)
             printf("%s\n", commands[i]->name);
     } else if (!strcmp(argv[2], "--options") && c) {
         print_options(stdout, c);
+    } else if (!strcmp(argv[2], "--values") && c && argc > 4) {
+        /* the values an option takes: what the completions offer (nothing: any value) */
+        const char *name = argv[4] + (strncmp(argv[4], "--", 2) ? 0 : 2);
+        for (const struct cli_opt *o = c->options; o && o->name; o++)
+            if (!strcmp(o->name, name)) {
+                cli_print_values(o, stdout);
+                return finish_stdout(CGS_EXIT_OK);
+            }
+        fprintf(stderr, "cgscope: '%s' has no option '--%s'\n", c->name, name);
+        return CGS_EXIT_BAD_INPUT;
     } else {
-        fprintf(stderr, "usage: cgscope help --man [COMMAND] | --commands | --options COMMAND\n");
+        fprintf(stderr, "usage: cgscope help --man [COMMAND] | --commands | --options COMMAND | "
+                        "--values COMMAND OPTION\n");
         return CGS_EXIT_BAD_INPUT;
     }
     return finish_stdout(CGS_EXIT_OK);

@@ -198,6 +198,26 @@ int cli_getopt(const struct cmd *c, int argc, char **argv)
         made = c;
     }
     r = getopt_long(argc, argv, shortopts, longopts, NULL);
+    if (r != ':' && r != '?' && r != -1 && optarg) {
+        /* a value the table says the option does not take: refused here, for every command */
+        for (const struct cli_opt *o = c->options; o && o->name; o++) {
+            if (o->val != r || !o->values || o->open || o->values == cli_presets_values)
+                continue;
+            bool ok = false;
+            struct cgs_buf b = CGS_BUF_INIT;
+            for (const char *const *v = o->values; *v; v++) {
+                ok |= !strcmp(*v, optarg);
+                cgs_buf_addf(&b, "%s%s", v == o->values ? "" : v[1] ? ", " : " or ", *v);
+            }
+            if (!ok) {
+                cli_usage_error(c, "--%s takes %s, not '%s'", o->name, b.buf, optarg);
+                cgs_buf_release(&b);
+                return '?';
+            }
+            cgs_buf_release(&b);
+            break;
+        }
+    }
     if (r == ':') {
         cli_usage_error(c, "option '%s' needs a value", argv[optind - 1]);
         return '?';
@@ -956,4 +976,20 @@ int cli_exit_status(int wait_status)
     if (WIFSIGNALED(wait_status))
         return 128 + WTERMSIG(wait_status);
     return 1;
+}
+
+const char *const cli_presets_values[] = {NULL}; /* a marker: the presets are read at run time */
+
+bool cli_print_values(const struct cli_opt *o, FILE *f)
+{
+    if (o->values == cli_presets_values) {
+        for (const struct cgs_op_preset *p = cgs_op_presets; p->name; p++)
+            fprintf(f, "@%s\n", p->name);
+        return true;
+    }
+    if (!o->values)
+        return false;
+    for (const char *const *v = o->values; *v; v++)
+        fprintf(f, "%s\n", *v);
+    return true;
 }

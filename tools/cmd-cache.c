@@ -21,14 +21,16 @@
 static int run(int argc, char **argv);
 
 /* the options run() accepts: --help, the man page, completion and "did you mean" list them */
+static const char *const sim_policies[] = {"magi", "megengine", NULL};
+
 static const struct cli_opt options[] = {
     CLI_OPT("json", 'j', NULL, "write one JSON document to stdout"),
     CLI_OPT("all", 'a', NULL, "diff: list equal pairs too"),
-    CLI_OPT("split-ops", 's', "OPS", "simulate: splitting ops (presets @vllm, @magi, @sdpa)"),
+    CLI_OPT_SUGGEST("split-ops", 's', "OPS", cli_presets_values, "simulate: splitting ops (presets @vllm, @magi, @sdpa)"),
     CLI_OPT("allow-missing-ops", 'A', NULL, "simulate: a splitting op may be absent"),
     CLI_OPT("shapes", 'S', "N,N,...", "simulate: the runtime shapes, in call order"),
     CLI_OPT("compile-sizes", 'c', "N,..", "simulate, magi: shapes compiled on their own"),
-    CLI_OPT("policy", 'p', "P", "simulate: magi (default) or megengine"),
+    CLI_OPT_ONE_OF("policy", 'p', "P", sim_policies, "simulate: magi (default) or megengine"),
     CLI_OPT("symbol", 'y', "SYM", "simulate: the size symbol the shapes bind"),
     CLI_OPT("events", 'e', "FILE", "simulate: write the events (JSON lines) to FILE"),
     CLI_OPT("index", 'I', "FILE",

@@ -9,11 +9,13 @@
 
 static int run(int argc, char **argv);
 
+static const char *const severities[] = {"error", "warning", "note", NULL};
+
 static const struct cli_opt options[] = {
-    CLI_OPT("fail-on", 'f', "SEVERITY",
+    CLI_OPT_ONE_OF("fail-on", 'f', "SEVERITY", severities,
             "exit 1 when a finding is at or above it: error (default), warning,\n"
             "note"),
-    CLI_OPT("split-ops", 's', "OP[,OP...]",
+    CLI_OPT_SUGGEST("split-ops", 's', "OP[,OP...]", cli_presets_values,
             "splitting ops (presets @vllm, @magi, @sdpa): pieces that cannot be\n"
             "CUDA-graph captured become findings; a cache folder's graph splits as\n"
             "recorded"),

@@ -38,20 +38,26 @@ enum {
     O_JSON,
     O_GRAPH_ID
 };
+static const char *const split_policies[] = {"magi", "fusion", "device", NULL};
+
+static const char *const formats[] = {"dot", "svg", "png", "pdf", NULL};
+static const char *const collapses[] = {"none", "pieces", "module", NULL}; /* and module:DEPTH */
+static const char *const rankdirs[] = {"TB", "LR", "BT", "RL", NULL};
+
 static const struct cli_opt options[] = {
-    CLI_OPT("split-ops", O_SPLIT, "OP[,OP...]",
+    CLI_OPT_SUGGEST("split-ops", O_SPLIT, "OP[,OP...]", cli_presets_values,
      "split first (as 'cgscope split'); repeatable; an op that\n"
      "matches no node is an input error (exit 2)\n" CLI_SPLIT_PRESETS_HELP),
     CLI_OPT("allow-missing-ops", O_ALLOW_MISSING, NULL, "a splitting op may be absent (a warning)"),
-    CLI_OPT("policy", O_POLICY, "P", "magi (default with --split-ops), fusion or device"),
+    CLI_OPT_ONE_OF("policy", O_POLICY, "P", split_policies, "magi (default with --split-ops), fusion or device"),
     CLI_OPT_SHORT('o', "output", 'o', "FILE",
      "write FILE (atomically: a failure leaves nothing);\n"
      "'-' or none: standard output (PNG and PDF only\n"
      "when it is not a terminal)"),
-    CLI_OPT("format", O_FORMAT, "F",
+    CLI_OPT_ONE_OF("format", O_FORMAT, "F", formats,
      "dot, svg, png or pdf; default from FILE's extension\n"
      "(any case), else dot"),
-    CLI_OPT("collapse", O_COLLAPSE, "V",
+    CLI_OPT_SUGGEST("collapse", O_COLLAPSE, "V", collapses,
      "none (every node), pieces (one box per piece) or\n"
      "module[:DEPTH] (one box per module_path prefix run);\n"
      "repeated identical boxes fold into one (xN)"),
@@ -68,7 +74,7 @@ static const struct cli_opt options[] = {
      "with --profile: the compile id of the graph drawn (\"0/0\"), when the\n"
      "profile holds several graphs' pieces (a model with graph breaks);\n"
      "default: the graph file's producer.compile_id"),
-    CLI_OPT("rankdir", O_RANKDIR, "D", "TB (default), LR, BT or RL"),
+    CLI_OPT_ONE_OF("rankdir", O_RANKDIR, "D", rankdirs, "TB (default), LR, BT or RL"),
     CLI_OPT("model", O_MODEL, "NAME", "the model to read from a .pt2 archive holding several"),
     CLI_OPT("json", O_JSON, NULL,
      "after writing FILE, describe it on stdout: view chosen\n"

@@ -52,7 +52,7 @@ static int run(int argc, char **argv);
 
 static const struct cli_opt options[] = {
     CLI_OPT_SHORT('o', "output", 'o', "FILE", "the page to write (default report.html)"),
-    CLI_OPT("split-ops", 's', "OP[,OP...]",
+    CLI_OPT_SUGGEST("split-ops", 's', "OP[,OP...]", cli_presets_values,
             "splitting ops for graphs that do not record their pieces (presets\n"
             "@vllm, @magi, @sdpa); a graph from a cache folder splits as recorded"),
     CLI_OPT("max-graphs", 'm', "N", "graphs drawn at most (default 64; the rest are listed)"),

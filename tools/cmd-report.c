@@ -22,7 +22,7 @@ static const struct cli_opt options[] = {
     CLI_OPT("graph", O_GRAPH, "G",
      "the Dynamo graph the pieces come from: every piece of its\n"
      "split (--split-ops) is listed, with its node count, run or not"),
-    CLI_OPT("split-ops", O_SPLIT_OPS, "OPS", "with --graph: the ops it splits at\n" CLI_SPLIT_PRESETS_HELP),
+    CLI_OPT_SUGGEST("split-ops", O_SPLIT_OPS, "OPS", cli_presets_values, "with --graph: the ops it splits at\n" CLI_SPLIT_PRESETS_HELP),
     CLI_OPT("graph-id", O_GRAPH_ID, "ID",
      "with --graph: the compile id of the graph (\"0/0\") whose pieces to list, when\n"
      "the traces hold several graphs' (a model with graph breaks); default: the\n"

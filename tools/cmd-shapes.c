@@ -28,7 +28,7 @@ static const struct cli_opt options[] = {
      "report bytes per node and in total; a SymFloat (zf0)\n"
      "takes a float: --bind zf0=0.5"),
     CLI_OPT("allow-missing-ops", 'M', NULL, "a splitting op may be absent (else exit 2)"),
-    CLI_OPT("split-ops", 's', "OP[,OP]",
+    CLI_OPT_SUGGEST("split-ops", 's', "OP[,OP]", cli_presets_values,
      "also split the graph as MagiCompiler does at these ops\n"
      "and report the bytes each piece computes (needs every\n"
      "symbol bound, or a static graph)"),

@@ -33,13 +33,27 @@ struct cli_opt {
     const char *help; /* what it does ('\n' breaks a line); NULL: an alias of the entry before,
                          listed on its line ("--summary, --quiet") */
     char short_name;  /* also accepted as -X (0: none) */
+    /* the values it takes (NULL-terminated; NULL: any): cli_getopt refuses another unless
+       open (then they are what completion offers); cli_presets_values: the split-op presets */
+    const char *const *values;
+    bool open;
 };
+
+/* The --split-ops values: the presets of lib/ops/ops.h (cgs_op_presets), "@NAME" each. */
+extern const char *const cli_presets_values[];
 
 /* table rows: CLI_OPT("json", 'j', NULL, "write JSON"), CLI_OPT_SHORT('o', "output", 'o',
    "FILE", "write FILE"), and CLI_OPT_END last */
-#define CLI_OPT(name, val, arg, help) {(name), (val), (arg), (help), 0}
-#define CLI_OPT_SHORT(c, name, val, arg, help) {(name), (val), (arg), (help), (c)}
-#define CLI_OPT_END {NULL, 0, NULL, NULL, 0}
+#define CLI_OPT(name, val, arg, help) {(name), (val), (arg), (help), 0, NULL, false}
+#define CLI_OPT_SHORT(c, name, val, arg, help) {(name), (val), (arg), (help), (c), NULL, false}
+/* an option that takes one of values (refused otherwise), or suggests them (open) */
+#define CLI_OPT_ONE_OF(name, val, arg, values, help) {(name), (val), (arg), (help), 0, (values), false}
+#define CLI_OPT_SUGGEST(name, val, arg, values, help) {(name), (val), (arg), (help), 0, (values), true}
+#define CLI_OPT_END {NULL, 0, NULL, NULL, 0, NULL, false}
+
+/* The values an option takes or suggests, one a line, to f (`cgscope help --values CMD OPT`:
+   what the shell completions offer); false when it names none. */
+bool cli_print_values(const struct cli_opt *o, FILE *f);
 
 struct cmd {
     const char *name;

@@ -19,6 +19,8 @@ done
 if command -v man >/dev/null; then
     check "man page renders" 0 man -l "$D/usr/share/man/man1/cgscope-split.1"
     has "man page text" "$out" "--split-ops"
+    check "cgscope(1) renders" 0 man -l "$D/usr/share/man/man1/cgscope.1"
+    has "a line starting with a quote kept" "$out" "':'-separated operator declaration files"
 fi
 [ -s "$D/usr/share/bash-completion/completions/cgscope" ] || fail "no bash completion"
 [ -s "$D/usr/share/zsh/site-functions/_cgscope" ] || fail "no zsh completion"
@@ -30,11 +32,36 @@ if command -v bash >/dev/null; then
         COMP_WORDS=(cgscope sp); COMP_CWORD=1; _cgscope; echo \"cmds: \${COMPREPLY[*]}\"
         COMP_WORDS=(cgscope split --su); COMP_CWORD=2; _cgscope; echo \"opts: \${COMPREPLY[*]}\"
         COMP_WORDS=(cgscope split samples/cgs_transformer_dyn.json --split-ops cgs); COMP_CWORD=4
-        _cgscope; echo \"ops: \${COMPREPLY[*]}\""
+        _cgscope; echo \"ops: \${COMPREPLY[*]}\"
+        COMP_WORDS=(cgscope cache simulate g.json --policy ''); COMP_CWORD=5; _cgscope
+        echo \"sim: \${COMPREPLY[*]}\"
+        COMP_WORDS=(cgscope check x --fail-on w); COMP_CWORD=4; _cgscope; echo \"fail: \${COMPREPLY[*]}\"
+        COMP_WORDS=(cgscope info 'samples/two_graphs.torch_trace.log.xz#0/'); COMP_CWORD=2; _cgscope
+        echo \"refs: \${COMPREPLY[*]}\"
+        COMP_WORDS=(cgscope top samples/graph_break.torch_trace.l); COMP_CWORD=2; _cgscope
+        echo \"logs: \${COMPREPLY[*]}\""
     has "complete commands" "$out" "cmds: split"
     has "complete options" "$out" "opts: --summary"
     has "complete ops" "$out" "ops: cgs.attention"
+    # the values are the option table's: what the command takes, no more
+    has "complete cache simulate's policies" "$out" "sim: magi megengine"
+    hasnt "no split policy for the cache" "$out" "sim: magi megengine fusion"
+    has "complete --fail-on" "$out" "fail: warning"
+    has "complete a log's refs" "$out" "refs: samples/two_graphs.torch_trace.log.xz#0/0:dynamo"
+    has "complete a .log" "$out" "logs: samples/graph_break.torch_trace.log"
 fi
+# every value an option's table names is one the command takes (help --values, then the
+# command itself: a refused value is said as '--OPT takes ...')
+for c in $("$D/usr/bin/cgscope" help --commands); do
+    for o in $("$D/usr/bin/cgscope" help --options "$c"); do
+        for v in $("$D/usr/bin/cgscope" help --values "$c" "$o" 2>/dev/null); do
+            "$D/usr/bin/cgscope" $c "$o" "$v" --help >/dev/null 2>"$T/v.err"
+            ! grep -q "takes" "$T/v.err" || fail "$c $o $v: offered, then refused"
+        done
+    done
+done
+check "a value not in the table" 2 "$D/usr/bin/cgscope" dot samples/cgs_transformer_dyn.json --rankdir XY
+has "said with the values" "$err" "--rankdir takes TB, LR, BT or RL, not 'XY'"
 # the shared library, with its SONAME, beside the static one
 [ -f "$D/usr/lib/libcgscope.a" ] || fail "no libcgscope.a"
 [ -f "$D/usr/lib/libcgscope.so.0" ] && [ -L "$D/usr/lib/libcgscope.so" ] || fail "no libcgscope.so.0 and its link"
