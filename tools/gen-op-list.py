@@ -489,8 +489,10 @@ def arith_flags(target):
     name = None
     if target.startswith("operator."):
         name = target[9:]
-        if name.startswith("i") and name[1:] in ARITH:
+        if name.startswith("i") and (name[1:] in ARITH or name[1:] == "truediv"):
             name = name[1:]
+        if name == "truediv":  # a / b: a float even of two ints (the scalar rules' float path)
+            return ["TRUEDIV"]
         return [ARITH[name]] if name in ARITH else []
     if target.startswith("__") and target.endswith("__"):
         name = target[2:-2]

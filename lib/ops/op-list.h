@@ -8499,7 +8499,7 @@ OP(OPERATOR_IMUL, "operator.imul", binary_iop,
 OP(OPERATOR_ISUB, "operator.isub", binary_iop,
    "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_SUB)
 OP(OPERATOR_ITRUEDIV, "operator.itruediv", binary_iop,
-   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_TRUEDIV)
 OP(OPERATOR_LE, "operator.le", compare,
    "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_CMP_LE)
 OP(OPERATOR_LT, "operator.lt", compare,
@@ -8523,7 +8523,7 @@ OP(OPERATOR_SETITEM, "operator.setitem", novalue,
 OP(OPERATOR_SUB, "operator.sub", binary,
    "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_SUB)
 OP(OPERATOR_TRUEDIV, "operator.truediv", binary_float,
-   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY)
+   "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_TRUEDIV)
 OP(OPERATOR_XOR, "operator.xor", binary,
    "a, b", CGS_OPF_ELEMENTWISE)
 OP(M_ORGQR, "orgqr", householder_product,

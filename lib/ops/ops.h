@@ -63,6 +63,8 @@ enum cgs_op_flags {
     CGS_OPF_CMP_MASK = 7 << 26,
     /* indexes a multi-output value (operator.getitem): no kernel, the item's value */
     CGS_OPF_GETITEM = 1 << 29,
+    /* operator.truediv / itruediv: a / b, a float even of two ints */
+    CGS_OPF_ARITH_TRUEDIV = 1 << 30,
 };
 
 struct cgs_node;

@@ -1508,8 +1508,7 @@ static int float_arith(struct cgs_shape_ctx *sc, const struct cgs_node *n, const
                        struct cgs_diag *d)
 {
     unsigned f = sc->op->flags;
-    bool div = n->target && strlen(n->target) >= 7 &&
-               !strcmp(n->target + strlen(n->target) - 7, "truediv");
+    bool div = (f & CGS_OPF_ARITH_TRUEDIV) != 0;
     struct cgs_buf ta = CGS_BUF_INIT, tb = CGS_BUF_INIT, r = CGS_BUF_INIT;
     double va, vb, v;
     bool sa, sb;
@@ -1594,8 +1593,7 @@ int scalar_arith(struct cgs_shape_ctx *sc, const struct cgs_node *n, const struc
 
     if (cnt == 2 && !(f & CGS_OPF_CMP_MASK) &&
         (o[0].scalar == CGS_DTYPE_FLOAT32 || o[1].scalar == CGS_DTYPE_FLOAT32 ||
-         (n->target && strlen(n->target) >= 7 &&
-          !strcmp(n->target + strlen(n->target) - 7, "truediv"))))
+         (f & CGS_OPF_ARITH_TRUEDIV)))
         return float_arith(sc, n, o, d);
     if (cnt != 2 || o[0].scalar != CGS_DTYPE_INT64 || o[1].scalar != CGS_DTYPE_INT64 || !o[0].sym ||
         !o[1].sym) {

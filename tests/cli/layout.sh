@@ -16,7 +16,7 @@ cmp -s $out $out.help || { echo "FAIL 'help layout' differs from 'layout --help'
 check "no graph" 2 "$CGSCOPE" layout
 has "missing GRAPH" $err "missing GRAPH"
 check "unknown rule set" 2 "$CGSCOPE" layout --rules torch-1.0 x.json
-has "rule set message" $err "unknown rule set 'torch-1.0'"
+has "rule set message" $err "--rules takes torch-2.11 or torch-2.1, not 'torch-1.0'"
 check "two modes" 2 "$CGSCOPE" layout --inference --training x.json
 check "two switches" 2 "$CGSCOPE" layout --force-layout-opt --no-layout-opt x.json
 check "bad --user-outputs" 2 "$CGSCOPE" layout --user-outputs -1 x.json

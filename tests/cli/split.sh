@@ -58,7 +58,7 @@ check "policy fusion" 0 "$CGSCOPE" split $G --policy fusion --json
 has "fusion policy" $out '"policy":	"fusion"'
 check "policy device" 0 "$CGSCOPE" split $G --policy device
 check "bad policy" 2 "$CGSCOPE" split $G --policy nope
-has "bad policy message" $err "unknown policy 'nope'"
+has "bad policy message" $err "--policy takes magi, fusion or device, not 'nope'"
 check "missing graph" 2 "$CGSCOPE" split --split-ops cgs.attention
 check "bad graph" 2 "$CGSCOPE" split tests/bad/cycle.json --split-ops cgs.attention
 [ -s $out ] && { echo "FAIL bad graph wrote to stdout"; fails=$((fails + 1)); }

@@ -14,6 +14,12 @@ gives can be written down from what was done, not from cgscope's output:
                    twice), then a size change that recompiles it
   optimizer        a training step with a compiled optimizer step (AdamW)
   empty            a frame with no tensor work (Dynamo makes no graph)
+  fullgraph_break  fullgraph=True and a graph break: the compile fails (Unsupported, raised)
+  item_break       x.item() without capture_scalar_outputs: a break with torch's hint
+  hf_dynamic       a Hugging Face GPT-2 at three sequence lengths: one recompile, then
+                   automatic dynamic shapes (no more)
+  ranks_diverge    two processes (gloo, one log a rank): rank 1 feeds another size and
+                   recompiles, rank 0 does not
 
   python3 tests/gpu/fault_logs.py --out OUT [--only NAME,...]
 """
@@ -23,7 +29,8 @@ import shutil
 import subprocess
 import sys
 
-WORKLOADS = ["backend_fail", "recompile_limit", "break_hints", "reset", "optimizer", "empty"]
+WORKLOADS = ["backend_fail", "recompile_limit", "break_hints", "reset", "optimizer", "empty",
+             "fullgraph_break", "item_break", "hf_dynamic", "ranks_diverge"]
 
 
 def child(name):
@@ -96,6 +103,44 @@ def child(name):
             return [x] * n
 
         torch.compile(fn)(torch.randn(3, device=dev), 2)
+    elif name == "fullgraph_break":
+        def fn(x):
+            y = x * 2
+            if y.sum() > 0:
+                y = y - 1
+            return y
+
+        try:
+            torch.compile(fn, fullgraph=True)(torch.randn(4, device=dev))
+            said.append("no exception")
+        except Exception as e:
+            said.append("raised %s" % type(e).__name__)
+    elif name == "item_break":
+        def fn(x):
+            n = x.sum().item()
+            return x * n
+
+        torch.compile(fn)(torch.randn(4, device=dev))
+    elif name == "hf_dynamic":
+        from transformers import GPT2Config, GPT2LMHeadModel
+        cfg = GPT2Config(n_layer=1, n_head=2, n_embd=32, vocab_size=64, n_positions=64)
+        m = torch.compile(GPT2LMHeadModel(cfg).to(dev).eval())
+        with torch.no_grad():
+            for t in (8, 12, 16):
+                m(torch.randint(0, 64, (1, t), device=dev))
+    elif name == "ranks_diverge":
+        import torch.distributed as dist
+        dist.init_process_group("gloo")
+        r = dist.get_rank()
+
+        def fn(x):
+            return (x + 1).relu()
+
+        cf = torch.compile(fn)
+        cf(torch.randn(4, device=dev))
+        cf(torch.randn(4 if r == 0 else 6, device=dev))
+        dist.barrier()
+        dist.destroy_process_group()
     print("%s: %s; counters %s" % (name, "; ".join(said) or "ran",
                                    {k: dict(v) for k, v in counters.items()
                                     if k in ("stats", "graph_break", "recompiles", "unimplemented")}))
@@ -115,8 +160,11 @@ def main():
         shutil.rmtree(trace, ignore_errors=True)
         os.makedirs(trace)
         env = dict(os.environ, TORCH_TRACE=trace)
-        p = subprocess.run([sys.executable, __file__, "--run", name], env=env,
-                           capture_output=True, text=True, timeout=300)
+        cmd = [sys.executable, __file__, "--run", name]
+        if name == "ranks_diverge":  # two ranks, each its own log (rank_N in the name)
+            cmd = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2",
+                   "--master-port", "29517", __file__, "--run", name]
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
         print("== %s exit %d" % (name, p.returncode))
         print(p.stdout[-3000:])
         print(p.stderr[-1500:])
