@@ -267,7 +267,30 @@ static void failures(const struct cgs_dash *d, struct cgs_findings *out)
         f->frame = dup0(disp);
         f->compile_ids = list_done(&ids);
         f->ranks = list_done(&ranks);
-        one_line(r->fail_reason ? r->fail_reason : "", reason, sizeof(reason));
+        {
+            /* the reason without what the finding gives apart (torch's hints, its link) and
+             * without the developer's context */
+            char kept[2048];
+            size_t k = 0;
+            for (const char *p = r->fail_reason; p && *p && k + 1 < sizeof(kept);) {
+                size_t n = strcspn(p, "\n"), sp = strspn(p, " \t");
+                bool drop = !strncmp(p + sp, "Hint: ", 6) ||
+                            !strncmp(p + sp, "Developer debug context", 23) ||
+                            !strncmp(p + sp, "For more details", 16);
+                if (!drop) {
+                    size_t m = n < sizeof(kept) - 2 - k ? n : sizeof(kept) - 2 - k;
+                    memcpy(kept + k, p, m);
+                    k += m;
+                    kept[k++] = '\n';
+                }
+                p += n;
+                p += *p == '\n';
+            }
+            while (k && (kept[k - 1] == '\n' || kept[k - 1] == ' '))
+                k--;
+            kept[k] = '\0';
+            one_line(kept, reason, sizeof(reason));
+        }
         f->message = fmt("%s of %s failed: %s%s%s%s", f->count > 1 ? "compiles" : "the compile",
                          disp ? disp : f->compile_ids, r->fail_type, reason[0] ? ": " : "",
                          reason,
@@ -275,6 +298,10 @@ static void failures(const struct cgs_dash *d, struct cgs_findings *out)
                                  "on it)"
                                : "");
         f->hint = torch_hints(r->fail_reason);
+        if (r->fail_reason && strstr(r->fail_reason, "please visit: ")) {
+            const char *u = strstr(r->fail_reason, "please visit: ") + 14;
+            f->url = fmt("%.*s", (int)strcspn(u, " \n"), u);
+        }
         if (!f->hint && r->fail_file)
             f->hint = fmt("the failure was raised at %s:%lld", r->fail_file,
                           (long long)r->fail_line);

@@ -152,6 +152,7 @@ def main():
     ap.add_argument("--run")
     ap.add_argument("--only", default=",".join(WORKLOADS))
     a = ap.parse_args()
+    a.run = a.run or os.environ.get("CGS_FAULT_RUN")
     if a.run:
         child(a.run)
         return
@@ -162,8 +163,10 @@ def main():
         env = dict(os.environ, TORCH_TRACE=trace)
         cmd = [sys.executable, __file__, "--run", name]
         if name == "ranks_diverge":  # two ranks, each its own log (rank_N in the name)
+            # (torchrun would take --run for its own --run-path: the name goes by environment)
             cmd = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2",
-                   "--master-port", "29517", __file__, "--run", name]
+                   "--master-port", "29517", __file__]
+            env["CGS_FAULT_RUN"] = name
         p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
         print("== %s exit %d" % (name, p.returncode))
         print(p.stdout[-3000:])
