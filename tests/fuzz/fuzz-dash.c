@@ -1,9 +1,11 @@
-/* The run readers (events, TORCH_TRACE, cache index), fed in chunks as a growing file is. */
+/* The run readers (events, TORCH_TRACE, cache index), fed in chunks as a growing file is, and
+ * the findings made of what they read. */
 #include "tests/fuzz/fuzz.h"
 
 #include <stdlib.h>
 
 #include "lib/run/dash.h"
+#include "lib/run/findings.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -33,6 +35,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 for (int c = 0; c < CGS_DASH_COL_COUNT; c++)
                     cgs_dash_row_cell(&d, rows[i], (enum cgs_dash_col)c, 1e9, cell, sizeof(cell));
             free((void *)rows);
+        }
+        {
+            /* the verdicts over whatever was read (the findings model's every kind of record) */
+            struct cgs_findings_input in = {&d, NULL, 0};
+            struct cgs_findings fs;
+            struct cgs_compile_counts cc;
+            cgs_findings_build(&in, &fs);
+            cgs_findings_compile_counts(&d, &cc);
+            cgs_findings_release(&fs);
         }
         cgs_feed_release(&f);
         cgs_dash_release(&d);

@@ -6,7 +6,7 @@ seeds() {
     symexpr) echo tests/fuzz/seeds/symexpr ;;
     pt2) ls tests/data/pt2/*.pt2 2>/dev/null ;;
     pylit) echo tests/fuzz/seeds/pylit; echo samples/magi_compile_cache.py; ls tests/bad/index/*.py ;;
-    dash) ls samples/*.jsonl samples/magi_compile_cache.py samples/graph_break.torch_trace.log ;;
+    dash) ls samples/*.jsonl samples/magi_compile_cache.py samples/graph_break.torch_trace.log; echo tests/fuzz/seeds/dash ;;
     profile) ls samples/profile/report.json tests/bad/report/*.json ;;
     trace) ls samples/profile/*.cgstrace tests/data/prof/*/*.cgstrace tests/bad/trace/*.cgstrace ;;
     unpack) echo tests/fuzz/seeds/unpack ;;
