@@ -116,7 +116,27 @@ struct screen {
     int hscroll; /* Left/Right: the first character of the frame / reason column shown */
     double now, rate, rate_t;
     uint64_t rate_events;
+    /* the findings of what was read, made again only when more was read (a reset of the
+       sources, a truncated file read anew, counts as more) */
+    struct cgs_findings findings;
+    uint64_t findings_events;
+    bool findings_made;
 };
+
+/* The findings of the dashboard's model, as of the last record read. */
+static const struct cgs_findings *screen_findings(struct screen *s)
+{
+    const struct cgs_dash *d = s->o->follow->dash;
+    if (!s->findings_made || s->findings_events != d->events + d->bad_lines) {
+        struct cgs_findings_input in = {d, NULL, 0};
+        if (s->findings_made)
+            cgs_findings_release(&s->findings);
+        cgs_findings_build(&in, &s->findings);
+        s->findings_made = true;
+        s->findings_events = d->events + d->bad_lines;
+    }
+    return &s->findings;
+}
 
 /* every column of lib/run/dash.h's table, in its order, at its width */
 #define N_SHOWN ((size_t)CGS_DASH_COL_COUNT)
@@ -221,18 +241,16 @@ static void draw_header(struct screen *s)
         printw("filter: %s", s->filter);
     } else {
         /* the verdicts of what was read so far (the findings model, as check prints it) */
-        struct cgs_findings_input in = {d, NULL, 0};
-        struct cgs_findings fs;
-        cgs_findings_build(&in, &fs);
-        if (fs.n) {
-            attron(attr_of(fs.v[0].severity == CGS_SEV_ERROR ? C_BAD : C_WARN));
-            printw("findings %u (f lists them): %s: %.*s", fs.n, cgs_severity_names[fs.v[0].severity],
-                   w > 40 ? w - 40 : 0, fs.v[0].message);
-            attroff(attr_of(fs.v[0].severity == CGS_SEV_ERROR ? C_BAD : C_WARN));
+        const struct cgs_findings *fs = screen_findings(s);
+        if (fs->n) {
+            int a = attr_of(fs->v[0].severity == CGS_SEV_ERROR ? C_BAD : C_WARN);
+            attron(a);
+            printw("findings %u (f lists them): %s: %.*s", fs->n,
+                   cgs_severity_names[fs->v[0].severity], w > 40 ? w - 40 : 0, fs->v[0].message);
+            attroff(a);
         } else if (d->events) {
             printw("findings: none so far (no failed compile, recompile or graph break)");
         }
-        cgs_findings_release(&fs);
     }
     clrtoeol();
 }
@@ -240,10 +258,8 @@ static void draw_header(struct screen *s)
 /* The findings view: every finding with its hint (f, or q, to go back). */
 static void draw_findings(struct screen *s)
 {
-    struct cgs_findings_input in = {s->o->follow->dash, NULL, 0};
-    struct cgs_findings fs;
+    const struct cgs_findings *fsp = screen_findings(s), fs = *fsp;
     int y = 5;
-    cgs_findings_build(&in, &fs);
     for (int k = 4; k < LINES - 1; k++) {
         move(k, 0);
         clrtoeol();
@@ -271,7 +287,6 @@ static void draw_findings(struct screen *s)
             p += *p == '\n';
         }
     }
-    cgs_findings_release(&fs);
 }
 
 /* When the command failed: the last lines of its output, under the rows (the why). */
@@ -618,6 +633,8 @@ int cgs_tui_run(struct cgs_tui_opts *o)
             dirty = true;
     }
     free(s.rows);
+    if (s.findings_made)
+        cgs_findings_release(&s.findings);
     crt_done();
     return 0;
 }

@@ -370,8 +370,13 @@ static void recompiles(const struct cgs_dash *d, struct cgs_findings *out)
     /* per (source, rank, run, frame): how often it was compiled again */
     struct cgs_strmap *by_frame = cgs_strmap_new();
     char **keys = NULL;
-    uint32_t n_keys = 0, alloc_keys = 0;
+    uint32_t n_keys = 0, alloc_keys = 0, alloc_inst = 0, alloc_gk = 0, n_gk = 0;
     uint64_t *per = NULL;
+    /* per instance (keys[i]): its frame group, rank and the row holding its count */
+    uint32_t *inst_g = NULL, *inst_row = NULL;
+    int *inst_rank = NULL;
+    struct cgs_strmap *groups = cgs_strmap_new(); /* frame key -> group index + 1 */
+    char **gkeys = NULL;                          /* its keys (the map borrows them) */
 
     CGS_ALLOC_GROW(per, (size_t)d->n_rows + 1, alloc);
     alloc = 0;
@@ -386,15 +391,18 @@ static void recompiles(const struct cgs_dash *d, struct cgs_findings *out)
         if (!r->trace || !r->compile_id || (!again && !r->limit_hit))
             continue;
         frame_key(d, r, key, sizeof(key), &disp);
-        for (uint32_t k = 0; k < n && !g; k++)
-            if (!strcmp(gs[k].key, key))
-                g = &gs[k];
-        if (!g) {
+        at = (uintptr_t)cgs_strmap_get(groups, key);
+        if (at) {
+            g = &gs[at - 1];
+        } else {
             CGS_ALLOC_GROW(gs, n + 1, alloc);
             g = &gs[n++];
             memset(g, 0, sizeof(*g));
             snprintf(g->key, sizeof(g->key), "%s", key);
             g->display = disp;
+            CGS_ALLOC_GROW(gkeys, n_gk + 1, alloc_gk);
+            gkeys[n_gk] = cgs_xstrdup(key);
+            cgs_strmap_put(groups, gkeys[n_gk++], (void *)(uintptr_t)n);
         }
         if (!g->display)
             g->display = disp;
@@ -432,6 +440,15 @@ static void recompiles(const struct cgs_dash *d, struct cgs_findings *out)
         at = (uintptr_t)cgs_strmap_get(by_frame, inst);
         if (!at) {
             CGS_ALLOC_GROW(keys, n_keys + 1, alloc_keys);
+            if (n_keys + 1 > alloc_inst) {
+                alloc_inst = alloc_keys;
+                inst_g = cgs_xrealloc(inst_g, alloc_inst * sizeof(*inst_g));
+                inst_row = cgs_xrealloc(inst_row, alloc_inst * sizeof(*inst_row));
+                inst_rank = cgs_xrealloc(inst_rank, alloc_inst * sizeof(*inst_rank));
+            }
+            inst_g[n_keys] = (uint32_t)(g - gs);
+            inst_row[n_keys] = i;
+            inst_rank[n_keys] = r->rank;
             keys[n_keys] = cgs_xstrdup(inst);
             at = (uintptr_t)i + 1;
             cgs_strmap_put(by_frame, keys[n_keys++], (void *)at);
@@ -450,11 +467,10 @@ static void recompiles(const struct cgs_dash *d, struct cgs_findings *out)
         uint64_t rk_n[64];
         uint32_t procs = 0;
         for (uint32_t i = 0; i < n_keys; i++) {
-            unsigned gi, src;
-            int run, rank;
+            int rank = inst_rank[i];
             uint32_t j = 0;
-            uintptr_t at = (uintptr_t)cgs_strmap_get(by_frame, keys[i]);
-            if (sscanf(keys[i], "%u|%u|%d|%d", &gi, &src, &run, &rank) != 4 || gi != k)
+            uintptr_t at = (uintptr_t)inst_row[i] + 1;
+            if (inst_g[i] != k)
                 continue;
             procs++;
             if (per[at - 1] > worst)
@@ -526,7 +542,14 @@ static void recompiles(const struct cgs_dash *d, struct cgs_findings *out)
     }
     for (uint32_t i = 0; i < n_keys; i++)
         free(keys[i]);
+    for (uint32_t i = 0; i < n_gk; i++)
+        free(gkeys[i]);
     free(keys);
+    free(gkeys);
+    free(inst_g);
+    free(inst_row);
+    free(inst_rank);
+    cgs_strmap_free(groups);
     free(per);
     free(gs);
     cgs_strmap_free(by_frame);
@@ -692,22 +715,30 @@ static void warm_misses(const struct cgs_dash *d, struct cgs_findings *out)
     struct cgs_finding *f = NULL;
     char key[512], k2[512], cid[96];
     const char *disp, *d2;
+    /* the first row of each (rank, compile id): the earliest run that compiled it (rows are
+     * in order of appearance: logs in the order given, a log's runs in order) */
+    struct cgs_strmap *first = cgs_strmap_new();
+    char **keys = cgs_xcalloc((size_t)d->n_rows + 1, sizeof(*keys));
     for (uint32_t i = 0; i < d->n_rows; i++) {
         const struct cgs_dash_row *r = d->rows[i];
-        bool warm = false;
-        if (!r->trace || (r->run < 2 && r->source == 0) || !r->misses)
+        if (!r->trace || !r->compile_id)
+            continue;
+        keys[i] = fmt("%d|%s", r->rank, r->compile_id);
+        if (!cgs_strmap_get(first, keys[i]))
+            cgs_strmap_put(first, keys[i], (void *)(uintptr_t)(i + 1));
+    }
+    for (uint32_t i = 0; i < d->n_rows; i++) {
+        const struct cgs_dash_row *r = d->rows[i], *o;
+        uintptr_t at;
+        if (!keys[i] || !r->misses || !(at = (uintptr_t)cgs_strmap_get(first, keys[i])))
+            continue;
+        o = d->rows[at - 1];
+        /* an earlier run: of the same log (after a reset), or an earlier log given */
+        if (o == r || (o->source == r->source ? o->run >= r->run : o->source > r->source))
             continue;
         frame_key(d, r, key, sizeof(key), &disp);
-        for (uint32_t j = 0; j < i && !warm; j++) {
-            const struct cgs_dash_row *o = d->rows[j];
-            /* an earlier run: of the same log (after a reset), or an earlier log given */
-            if (!o->trace || o->rank != r->rank || strcmp(o->compile_id, r->compile_id) ||
-                (o->source == r->source ? o->run >= r->run : o->source > r->source))
-                continue;
-            frame_key(d, o, k2, sizeof(k2), &d2);
-            warm = !strcmp(key, k2);
-        }
-        if (!warm)
+        frame_key(d, o, k2, sizeof(k2), &d2);
+        if (strcmp(key, k2))
             continue;
         if (!f)
             f = add(out, CGS_FINDING_CACHE_MISS, CGS_SEV_WARNING);
@@ -719,6 +750,10 @@ static void warm_misses(const struct cgs_dash *d, struct cgs_findings *out)
         evidence(f, d, r->source, r->metrics_line);
         f->cost += r->has_compile_ms ? r->compile_ms : 1;
     }
+    for (uint32_t i = 0; i < d->n_rows; i++)
+        free(keys[i]);
+    free(keys);
+    cgs_strmap_free(first);
     if (!f)
         return;
     f->compile_ids = list_done(&ids);
