@@ -472,6 +472,58 @@ static int load_profile(const char *path, struct cgs_prof_summary **out)
     return 0;
 }
 
+/*
+ * The picture `cgscope html` puts in its page, drawn from a graph already loaded and split: as
+ * `cgscope dot REF --collapse pieces [--split-ops ...] [--profile DIR]` draws it, without
+ * reading the graph again (html forks for it: a Graphviz crash stays in the child). *svg is
+ * the caller's (free). 0, or CGS_EXIT_BAD_INPUT (said).
+ */
+int cli_dot_pieces_svg(const struct cgs_graph *g, const struct cgs_split *s,
+                       const struct cgs_layout *lay, const char *profile_path, const char *label,
+                       char **svg, size_t *len)
+{
+    struct cgs_prof_summary *prof = NULL;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_dot_opts o = {0};
+    struct cgs_dot_stats st;
+    struct cgs_dot_cost cost = {0};
+    struct cgs_dot_render_info info = {0};
+    Agraph_t *dg;
+    int rc;
+
+    *svg = NULL;
+    if (profile_path) {
+        char ids[512];
+        if (load_profile(profile_path, &prof))
+            return CGS_EXIT_BAD_INPUT;
+        if (cgs_prof_summary_select(prof, g->producer.compile_id, ids, sizeof(ids)) < 0) {
+            cgs_prof_summary_free(prof);
+            return cli_file_error(profile_path, "the profile holds the pieces of several graphs "
+                                  "(%s)", ids);
+        }
+        if ((rc = check_profile_pieces(prof, s, profile_path, label))) {
+            cgs_prof_summary_free(prof);
+            return rc;
+        }
+    }
+    o.view = CGS_DOT_VIEW_PIECES;
+    o.max_boxes = CGS_DOT_DEFAULT_MAX_BOXES;
+    o.rankdir = "TB";
+    o.split = s;
+    o.layout = lay;
+    o.profile = prof;
+    dg = cgs_dot_build(g, &o, &st, &d);
+    if (!dg) {
+        cgs_prof_summary_free(prof);
+        return cli_report_diag(&d);
+    }
+    cgs_dot_cost(dg, &cost);
+    rc = render(dg, "svg", &cost, true, svg, len, &info);
+    agclose(dg);
+    cgs_prof_summary_free(prof);
+    return rc ? CGS_EXIT_BAD_INPUT : 0;
+}
+
 static int run(int argc, char **argv)
 {
     struct cli_list ops = CLI_LIST_INIT;

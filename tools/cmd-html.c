@@ -16,7 +16,6 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,8 +44,6 @@
 #include "tools/prof-out.h"
 
 #include "html-assets.h"
-
-extern char **environ;
 
 static int run(int argc, char **argv);
 
@@ -112,7 +109,7 @@ struct page_graph {
     char *svg;           /* the picture, or NULL */
     pid_t pid;           /* the child drawing it, while it draws */
     bool profiled;       /* ... with the profile's colours */
-    char svg_path[PATH_MAX], ops_arg[8192];
+    char svg_path[PATH_MAX];
     char *error;         /* why it is not in the page, or NULL */
 };
 
@@ -165,7 +162,6 @@ static int analyse(struct page_graph *x, const struct cli_list *ops, struct cgs_
         cli_list_release(&x->ops);
         x->ops = used;
     }
-    draw_start(x, profile_dir, tmpdir, idx); /* drawn while the analyses run */
     struct cgs_split_opts sopts = {CGS_SPLIT_MAGI, (const char *const *)x->ops.items, x->ops.n};
     if (cgs_split_run(x->g, &sopts, &x->s, &d) < 0) {
         x->error = cgs_xstrdup(d.msg);
@@ -183,54 +179,41 @@ static int analyse(struct page_graph *x, const struct cli_list *ops, struct cgs_
             x->layout = NULL;
         }
     }
+    draw_start(x, profile_dir, tmpdir, idx); /* drawn while the next graphs are analysed */
     return 0;
 }
 
-/* The picture: `cgscope dot REF --collapse pieces` in a child (Graphviz crashes stay there),
- * started before the graph's analyses and collected after them (draw_finish). */
+/* The picture: what `cgscope dot REF --collapse pieces` draws, drawn in a forked child from the
+ * graph and split already in memory (no second read of the graph or its log; a Graphviz crash
+ * stays in the child), collected by draw_finish. */
 static void draw_start(struct page_graph *x, const char *profile_dir, const char *tmpdir,
                        uint32_t idx)
 {
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-    char *args[16];
-    int k = 0;
-    posix_spawn_file_actions_t fa;
+    pid_t pid;
 
     x->pid = 0;
-    if (n <= 0)
-        return;
-    self[n] = '\0';
     snprintf(x->svg_path, sizeof(x->svg_path), "%s/g%u.svg", tmpdir, idx);
-    x->ops_arg[0] = '\0';
-    for (size_t i = 0; i < x->ops.n; i++) {
-        size_t l = strlen(x->ops_arg);
-        snprintf(x->ops_arg + l, sizeof(x->ops_arg) - l, "%s%s", i ? "," : "", x->ops.items[i]);
+    fflush(stdout);
+    fflush(stderr);
+    pid = fork();
+    if (pid < 0)
+        return;
+    if (pid == 0) {
+        char *svg = NULL;
+        size_t len = 0;
+        int rc, nul = open("/dev/null", O_WRONLY);
+        FILE *f;
+        if (nul >= 0) { /* the page says what did not draw; the child says nothing */
+            dup2(nul, 1);
+            dup2(nul, 2);
+        }
+        rc = cli_dot_pieces_svg(x->g, x->s, x->layout, profile_dir, x->label, &svg, &len);
+        if (!rc && (!(f = fopen(x->svg_path, "wb")) || fwrite(svg, 1, len, f) != len ||
+                    fclose(f)))
+            rc = CGS_EXIT_BAD_INPUT;
+        _exit(rc);
     }
-    args[k++] = self;
-    args[k++] = (char *)"dot";
-    args[k++] = x->ref;
-    args[k++] = (char *)"--collapse";
-    args[k++] = (char *)"pieces";
-    args[k++] = (char *)"--policy";
-    args[k++] = (char *)"magi";
-    if (x->ops.n) {
-        args[k++] = (char *)"--split-ops";
-        args[k++] = x->ops_arg;
-    }
-    if (profile_dir) {
-        args[k++] = (char *)"--profile";
-        args[k++] = (char *)profile_dir;
-    }
-    args[k++] = (char *)"-o";
-    args[k++] = x->svg_path;
-    args[k] = NULL;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    if (posix_spawn(&x->pid, self, &fa, NULL, args, environ) != 0)
-        x->pid = 0;
-    posix_spawn_file_actions_destroy(&fa);
+    x->pid = pid;
     x->profiled = profile_dir != NULL;
 }
 

@@ -158,6 +158,11 @@ cJSON *cli_split_doc(const struct cgs_graph *g, const struct cgs_split *s);
 cJSON *cli_shapes_doc(const struct cgs_graph *g, const struct cgs_shapes *s);
 cJSON *cli_layout_doc(const struct cgs_layout *l);
 cJSON *cli_top_doc(const struct cgs_follow *f);
+/* The pieces picture cgscope dot --collapse pieces [--profile P] draws, as SVG (caller frees
+ * *svg), from a graph already loaded and split (html draws its pages' pictures with it). */
+int cli_dot_pieces_svg(const struct cgs_graph *g, const struct cgs_split *s,
+                       const struct cgs_layout *lay, const char *profile_path, const char *label,
+                       char **svg, size_t *len);
 struct cgs_dash;
 cJSON *cli_breaks_doc(const struct cgs_dash *d); /* breaks --json */
 struct cgs_dash_entry;
