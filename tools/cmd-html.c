@@ -111,6 +111,7 @@ struct page_graph {
     bool profiled;       /* ... with the profile's colours */
     char svg_path[PATH_MAX];
     char *error;         /* why it is not in the page, or NULL */
+    int32_t item;        /* its index in the logs' graphs (gs), or -1: a file of its own */
 };
 
 struct page {
@@ -133,6 +134,7 @@ static void add_graph(struct page *pg, const char *ref, const char *label)
     memset(x, 0, sizeof(*x));
     x->ref = cgs_xstrdup(ref);
     x->label = cgs_xstrdup(label ? label : ref);
+    x->item = -1;
 }
 
 /* The split: the given ops, or those a cache folder's graph records, or one piece. */
@@ -849,8 +851,10 @@ static int run(int argc, char **argv)
         struct cgs_diag d = CGS_DIAG_INIT;
         if (cgs_graphs_collect(&gs, logs, n_logs, warn_source, NULL, &d) == 0) {
             have_gs = true;
-            for (uint32_t i = 0; i < gs.n_items; i++)
+            for (uint32_t i = 0; i < gs.n_items; i++) {
                 add_graph(&pg, gs.items[i].ref, gs.items[i].ref);
+                pg.graphs[pg.n_graphs - 1].item = (int32_t)i;
+            }
         } else {
             /* a log with compiles but no graph (an older torch, a log of breaks) is still a
              * source of compiles */
@@ -879,7 +883,13 @@ static int run(int argc, char **argv)
         struct page_graph *x = &pg.graphs[i];
         if (pg.n_graphs > 1 && isatty(2))
             fprintf(stderr, "\rcgscope html: graph %u of %u", i + 1, pg.n_graphs);
-        x->g = cli_load_graph(x->ref, NULL);
+        if (x->item >= 0) { /* a log's graph: from the log already read, not read again */
+            struct cgs_diag d = CGS_DIAG_INIT;
+            if (!(x->g = cgs_graphs_load(&gs, (uint32_t)x->item, &d)))
+                cli_report_diag(&d);
+        } else {
+            x->g = cli_load_graph(x->ref, NULL);
+        }
         if (!x->g) {
             if (i < (uint32_t)(argc - optind) && !strcmp(x->ref, x->label) && !have_gs) {
                 rc = CGS_EXIT_BAD_INPUT; /* a graph the user named does not load: said */

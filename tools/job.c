@@ -81,6 +81,7 @@ static void add_graph(struct cli_job *j, const char *ref, const char *label)
     memset(x, 0, sizeof(*x));
     x->ref = cgs_xstrdup(ref);
     x->label = cgs_xstrdup(label ? label : ref);
+    x->item = -1;
 }
 
 static void warn_source(const char *file, const char *msg, void *ctx)
@@ -151,8 +152,10 @@ int cli_job_run(struct cli_job *j, char *const *paths, int n, const struct cli_l
         struct cgs_diag d = CGS_DIAG_INIT;
         if (cgs_graphs_collect(&j->gs, logs, n_logs, warn_source, NULL, &d) == 0) {
             j->have_gs = true;
-            for (uint32_t i = 0; i < j->gs.n_items; i++)
+            for (uint32_t i = 0; i < j->gs.n_items; i++) {
                 add_graph(j, j->gs.items[i].ref, j->gs.items[i].ref);
+                j->graphs[j->n_graphs - 1].item = (int32_t)i;
+            }
         } else { /* a log of compiles and breaks without a graph is still a source */
             cgs_diag_clear(&d);
             cgs_graphs_release(&j->gs);
@@ -164,7 +167,13 @@ int cli_job_run(struct cli_job *j, char *const *paths, int n, const struct cli_l
         struct cli_job_graph *x = &j->graphs[i];
         if (j->progress && j->n_graphs > 1 && isatty(2))
             fprintf(stderr, "\rcgscope: graph %u of %u", i + 1, j->n_graphs);
-        x->g = cli_load_graph(x->ref, NULL);
+        if (x->item >= 0) { /* from the logs already read: not read again */
+            struct cgs_diag d = CGS_DIAG_INIT;
+            if (!(x->g = cgs_graphs_load(&j->gs, (uint32_t)x->item, &d)))
+                cli_report_diag(&d);
+        } else {
+            x->g = cli_load_graph(x->ref, NULL);
+        }
         if (!x->g) {
             if (i < named) { /* a graph the user named does not load: said */
                 rc = CGS_EXIT_BAD_INPUT;

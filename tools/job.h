@@ -32,6 +32,7 @@ struct cli_job_graph {
     bool piecewise;           /* split ops given or recorded: pieces are CUDA-graph candidates */
     struct cgs_shapes *shapes;
     char *error;              /* why it was not read */
+    int32_t item;             /* its index in the job's graphs of logs (gs), or -1 */
 };
 
 struct cli_job {
