@@ -578,7 +578,7 @@ static int run(int argc, char **argv)
              * as check and the page print them */
             struct cli_job job;
             memset(&job, 0, sizeof(job));
-            if ((rc = cli_job_run(&job, argv + optind, argc - optind, NULL))) {
+            if ((rc = cli_job_run_read(&job, argv + optind, argc - optind, NULL, &dash))) {
                 cli_job_release(&job);
                 goto out;
             }

@@ -11,6 +11,7 @@
 
 #include "lib/passes/shapes.h"
 #include "lib/passes/split.h"
+#include "lib/readers/file.h"
 #include "lib/readers/sniff.h"
 #include "lib/run/follow.h"
 
@@ -126,6 +127,20 @@ static void analyse(struct cli_job *j, struct cli_job_graph *x, const struct cli
 
 int cli_job_run(struct cli_job *j, char *const *paths, int n, const struct cli_list *ops)
 {
+    return cli_job_run_read(j, paths, n, ops, NULL);
+}
+
+/* A source that is a stream (standard input, a pipe): read once, by the trace reader alone. */
+static bool stream(const char *path)
+{
+    struct stat st;
+    return cgs_path_is_stdin(path) || (!stat(path, &st) && !S_ISREG(st.st_mode) &&
+                                       !S_ISDIR(st.st_mode));
+}
+
+int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct cli_list *ops,
+                     const struct cgs_dash *read)
+{
     const char **logs = cgs_xcalloc((size_t)n + 1, sizeof(*logs));
     const char **compiles = cgs_xcalloc((size_t)n + 1, sizeof(*compiles));
     uint32_t n_logs = 0, n_compiles = 0, named = 0;
@@ -133,7 +148,12 @@ int cli_job_run(struct cli_job *j, char *const *paths, int n, const struct cli_l
     struct cgs_findings_graph *fg = NULL;
 
     for (int i = 0; i < n; i++) {
-        int role = cli_source_role(paths[i]);
+        int role;
+        if (stream(paths[i])) { /* its records only (a graph in it is not read twice) */
+            compiles[n_compiles++] = paths[i];
+            continue;
+        }
+        role = cli_source_role(paths[i]);
         if (role < 0) {
             rc = CGS_EXIT_BAD_INPUT;
             goto out;
@@ -186,7 +206,7 @@ int cli_job_run(struct cli_job *j, char *const *paths, int n, const struct cli_l
     }
     if (j->progress && j->n_graphs > 1 && isatty(2))
         fputc('\n', stderr);
-    if (n_compiles) {
+    if (n_compiles && !read) {
         struct cgs_follow f;
         cgs_dash_init(&j->dash);
         j->have_dash = true;
@@ -206,7 +226,8 @@ int cli_job_run(struct cli_job *j, char *const *paths, int n, const struct cli_l
         fg[i].shapes = x->shapes;
     }
     {
-        struct cgs_findings_input in = {j->have_dash ? &j->dash : NULL, fg, j->n_graphs};
+        struct cgs_findings_input in = {read ? read : j->have_dash ? &j->dash : NULL, fg,
+                                        j->n_graphs};
         cgs_findings_build(&in, &j->findings);
     }
 out:

@@ -51,6 +51,10 @@ struct cli_job {
  * that record none. CGS_EXIT_OK, or CGS_EXIT_BAD_INPUT (said). */
 struct cli_list;
 int cli_job_run(struct cli_job *j, char *const *paths, int n, const struct cli_list *ops);
+/* The same over compile records already read into read (top --once: its table's reading); a
+ * stream among paths (standard input, a pipe) is not read again. */
+int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct cli_list *ops,
+                     const struct cgs_dash *read);
 void cli_job_release(struct cli_job *j);
 
 /* The findings as JSON (an array of {kind, severity, subject, message, hint, url, evidence,

@@ -27,6 +27,12 @@ b=d['breaks'][0]
 assert b['user_frame']['file'].endswith('fault_logs.py') and b['user_frame']['line'] == 88, b
 assert b['hints'] == ['Remove the \`torch._dynamo.graph_break()\` call.'], b['hints']
 assert b['url'].endswith('gb0025.html') and b['gb_id'] == 'gb0025', b" "$out" || fail "optimizer: counts and the break's parts"
+# a log on standard input: read once, its records judged (top --once too)
+xz -dc tests/data/faultlogs/backend_fail.log.xz | "$CGSCOPE" check - >"$out" 2>"$err"
+[ $? = 1 ] || fail "check -: exit status, expected 1"
+has "check - judged the log" "$out" "record:   <stdin>:248"
+xz -dc tests/data/faultlogs/reset.log.xz | "$CGSCOPE" top --once - >"$out" 2>"$err" || fail "top --once -: failed"
+has "top --once - gives its findings" "$out" "note: recompiles: fn (fault_logs.py:72)"
 check "a missing source" 2 "$CGSCOPE" check "$T/nothing.log"
 has "named" "$err" "nothing.log"
 check "no source" 2 "$CGSCOPE" check
