@@ -49,5 +49,17 @@ check "diff's option given to simulate" 2 "$CGSCOPE" cache simulate samples/cgs_
 has "names the form it belongs to" "$err" "'--all' is an option of 'cgscope cache diff'"
 check "simulate's option given to the index form" 2 "$CGSCOPE" cache samples/magi_compile_cache.py --shapes 1
 has "names simulate" "$err" "is an option of 'cgscope cache simulate'"
+# an option's values are the table's: what --help's usage lists (--policy magi|fusion|device)
+# is what `help --values` gives, which completion offers and cli_getopt checks
+for c in $("$CGSCOPE" help --commands); do
+    "$CGSCOPE" $c --help 2>/dev/null | grep -o -- "--[a-z-]* [a-zA-Z0-9._@-]*|[a-zA-Z0-9._@|-]*" |
+        while read -r opt vals; do
+            have=$("$CGSCOPE" help --values "$c" "$opt" 2>/dev/null | tr '\n' '|' | sed 's/|$//')
+            [ -z "$have" ] && continue # an option that takes any value ("FILE|-")
+            [ "$have" = "$vals" ] || echo "FAIL $c $opt: usage says $vals, the table $have"
+        done
+done > "$T/values"
+[ -s "$T/values" ] && { cat "$T/values"; fail "usage and option table disagree on values"; }
+check "help --values of an unknown option" 2 "$CGSCOPE" help --values split --nope
 echo "$n options checked"
 finish
