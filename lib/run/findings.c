@@ -696,6 +696,29 @@ static void divergence(const struct cgs_dash *d, struct cgs_findings *out)
                                   "each rank's rows): a recompile or failure on one rank only is "
                                   "usually a rank-dependent shape or Python value");
             f->cost = 1e6;
+            {
+                /* the evidence: the first compile where a rank parts from the first rank's
+                 * (in the rank that has it) */
+                uint32_t j = 1, e = 0;
+                size_t at = 0;
+                while (j < n && !strcmp(sig[j], sig[0]))
+                    j++;
+                while (sig[0][at] && sig[0][at] == sig[j][at])
+                    at++;
+                for (size_t q = 0; q < at; q++)
+                    e += sig[0][q] == ',';
+                for (int pass = 0; pass < 2 && !f->evidence_file; pass++) {
+                    int rank = pass ? ranks[0] : ranks[j];
+                    uint32_t nth = 0;
+                    for (uint32_t i = 0; i < d->n_rows; i++) {
+                        const struct cgs_dash_row *r = d->rows[i];
+                        if (r->trace && r->rank == rank && r->metrics && nth++ == e) {
+                            evidence(f, d, r->source, r->metrics_line);
+                            break;
+                        }
+                    }
+                }
+            }
         } else {
             free(list_done(&all));
         }

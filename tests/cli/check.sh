@@ -33,6 +33,14 @@ xz -dc tests/data/faultlogs/backend_fail.log.xz | "$CGSCOPE" check - >"$out" 2>"
 has "check - judged the log" "$out" "record:   <stdin>:248"
 xz -dc tests/data/faultlogs/reset.log.xz | "$CGSCOPE" top --once - >"$out" 2>"$err" || fail "top --once -: failed"
 has "top --once - gives its findings" "$out" "note: recompiles: fn (fault_logs.py:72)"
+# rank divergence rests on the compile where rank 1 parts from rank 0 (its 0/1, the extra one)
+check "ranks that diverge" 0 "$CGSCOPE" check tests/data/faultlogs/ranks_diverge --json
+python3 -c "
+import json,sys; d=json.load(open(sys.argv[1]))
+f=[f for f in d['findings'] if f['kind'] == 'rank_divergence'][0]
+assert f['evidence']['file'].endswith('rank_1.log.xz'), f['evidence']
+import lzma; l=lzma.open(f['evidence']['file'],'rt').read().split('\n')[f['evidence']['line']-1]
+assert '\"compilation_metrics\"' in l and '\"frame_compile_id\": 1' in l, l[:200]" "$out" || fail "divergence evidence"
 check "a missing source" 2 "$CGSCOPE" check "$T/nothing.log"
 has "named" "$err" "nothing.log"
 check "no source" 2 "$CGSCOPE" check
