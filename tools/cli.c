@@ -99,6 +99,14 @@ void cli_flush_json_error(int status)
     cJSON_Delete(doc);
 }
 
+void cli_json_add_str(cJSON *o, const char *key, const char *v)
+{
+    if (v)
+        cJSON_AddStringToObject(o, key, v);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
 cJSON *cli_json_doc(const char *command)
 {
     cJSON *doc = cJSON_CreateObject();

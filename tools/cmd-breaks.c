@@ -44,14 +44,6 @@ const struct cmd cmd_breaks = {
     .options = options,
 };
 
-static void add_str(cJSON *o, const char *k, const char *v)
-{
-    if (v)
-        cJSON_AddStringToObject(o, k, v);
-    else
-        cJSON_AddNullToObject(o, k);
-}
-
 cJSON *cli_breaks_doc(const struct cgs_dash *d)
 {
     struct cgs_compile_counts cc;
@@ -88,8 +80,8 @@ cJSON *cli_breaks_doc(const struct cgs_dash *d)
             cJSON_AddNumberToObject(o, "rank", b->rank);
         else
             cJSON_AddNullToObject(o, "rank");
-        add_str(o, "title", b->title);
-        add_str(o, "explanation", b->explanation);
+        cli_json_add_str(o, "title", b->title);
+        cli_json_add_str(o, "explanation", b->explanation);
         {
             cJSON *h = cJSON_AddArrayToObject(o, "hints");
             for (const char *p = b->hints; p && *p;) {
@@ -103,13 +95,13 @@ cJSON *cli_breaks_doc(const struct cgs_dash *d)
                 p += *p == '\n';
             }
         }
-        add_str(o, "url", b->url);
-        add_str(o, "gb_id", b->gb_id);
+        cli_json_add_str(o, "url", b->url);
+        cli_json_add_str(o, "gb_id", b->gb_id);
         fr = cJSON_AddObjectToObject(o, "user_frame");
         /* the user's own frame: the break's frame when that is the user's code */
-        add_str(fr, "file", b->user_file ? b->user_file : b->file);
+        cli_json_add_str(fr, "file", b->user_file ? b->user_file : b->file);
         cJSON_AddNumberToObject(fr, "line", (double)(b->user_file ? b->user_line : b->line));
-        add_str(fr, "name", b->user_file ? b->user_name : b->name);
+        cli_json_add_str(fr, "name", b->user_file ? b->user_name : b->name);
         cJSON_AddBoolToObject(o, "from_restart_reasons", b->from_restart);
         if (b->source < d->n_sources) {
             cJSON *ev = cJSON_AddObjectToObject(o, "evidence");

@@ -185,14 +185,6 @@ static void print_text(const struct cgs_follow *f)
     free(rows);
 }
 
-static void add_str_or_null(cJSON *o, const char *k, const char *v)
-{
-    if (v)
-        cJSON_AddStringToObject(o, k, v);
-    else
-        cJSON_AddNullToObject(o, k);
-}
-
 static cJSON *top_json(const struct cgs_follow *f)
 {
     const struct cgs_dash *d = f->dash;
@@ -219,14 +211,14 @@ static cJSON *top_json(const struct cgs_follow *f)
             cJSON_AddNullToObject(o, "runtime_shape");
         else
             cgs_json_add_int(o, "runtime_shape", r->runtime_shape);
-        add_str_or_null(o, "backend", r->backend);
-        add_str_or_null(o, "compile_id", r->compile_id);
+        cli_json_add_str(o, "backend", r->backend);
+        cli_json_add_str(o, "compile_id", r->compile_id);
         cJSON_AddStringToObject(o, "source", r->source < d->n_sources ? d->sources[r->source] : "");
         if (r->rank >= 0)
             cJSON_AddNumberToObject(o, "rank", r->rank);
         else
             cJSON_AddNullToObject(o, "rank");
-        add_str_or_null(o, "frame", r->frame);
+        cli_json_add_str(o, "frame", r->frame);
         cJSON_AddNumberToObject(o, "hits", (double)r->hits);
         cJSON_AddNumberToObject(o, "misses", (double)r->misses);
         cJSON_AddNumberToObject(o, "bypasses", (double)r->bypasses);
@@ -246,8 +238,8 @@ static cJSON *top_json(const struct cgs_follow *f)
                 else
                     cJSON_AddNullToObject(ph, cgs_dash_phase_names[k]);
             cJSON_AddNumberToObject(o, "run", r->run);
-            add_str_or_null(o, "fail_type", r->limit_hit ? NULL : r->fail_type);
-            add_str_or_null(o, "fail_reason", r->limit_hit ? NULL : r->fail_reason);
+            cli_json_add_str(o, "fail_type", r->limit_hit ? NULL : r->fail_type);
+            cli_json_add_str(o, "fail_reason", r->limit_hit ? NULL : r->fail_reason);
             cJSON_AddBoolToObject(o, "recompile_limit", r->limit_hit);
             if (r->graph_op_count >= 0)
                 cJSON_AddNumberToObject(o, "graph_op_count", (double)r->graph_op_count);
@@ -262,7 +254,7 @@ static cJSON *top_json(const struct cgs_follow *f)
         cJSON_AddNumberToObject(o, "run_ms", r->run_ms);
         cJSON_AddNumberToObject(o, "recompiles", (double)r->recompiles);
         cJSON_AddNumberToObject(o, "captures", (double)r->captures);
-        add_str_or_null(o, "reason", r->reason);
+        cli_json_add_str(o, "reason", r->reason);
         {
             cJSON *rs = cJSON_AddArrayToObject(o, "reasons");
             for (const char *p = r->reason; p && *p;) {
@@ -333,7 +325,7 @@ static cJSON *top_json(const struct cgs_follow *f)
     else
         cJSON_AddNumberToObject(doc, "hit_rate", hr);
     cJSON_AddNumberToObject(doc, "bad_lines", (double)d->bad_lines);
-    add_str_or_null(doc, "first_bad_line", d->bad_lines ? d->first_bad : NULL);
+    cli_json_add_str(doc, "first_bad_line", d->bad_lines ? d->first_bad : NULL);
     return doc;
 }
 

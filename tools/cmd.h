@@ -195,6 +195,8 @@ void cli_print_notes(const struct cgs_graph *g, unsigned max);
  * (the program's version).
  */
 cJSON *cli_json_doc(const char *command);
+/* key: v, or null when v is NULL (a value the sources do not give). */
+void cli_json_add_str(cJSON *o, const char *key, const char *v);
 
 /* Print a JSON document (pretty) to stdout and delete it. */
 void cli_print_json(cJSON *doc);

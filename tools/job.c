@@ -255,14 +255,6 @@ void cli_job_release(struct cli_job *j)
     memset(j, 0, sizeof(*j));
 }
 
-static void add_str(cJSON *o, const char *k, const char *v)
-{
-    if (v)
-        cJSON_AddStringToObject(o, k, v);
-    else
-        cJSON_AddNullToObject(o, k);
-}
-
 cJSON *cli_findings_json(const struct cgs_findings *f)
 {
     cJSON *a = cJSON_CreateArray();
@@ -272,14 +264,14 @@ cJSON *cli_findings_json(const struct cgs_findings *f)
         cJSON_AddStringToObject(o, "kind", cgs_finding_kind_names[x->kind]);
         cJSON_AddStringToObject(o, "severity", cgs_severity_names[x->severity]);
         s = cJSON_AddObjectToObject(o, "subject");
-        add_str(s, "frame", x->frame);
-        add_str(s, "compile_ids", x->compile_ids);
-        add_str(s, "ranks", x->ranks);
-        add_str(s, "graphs", x->graphs);
-        add_str(s, "pieces", x->pieces);
+        cli_json_add_str(s, "frame", x->frame);
+        cli_json_add_str(s, "compile_ids", x->compile_ids);
+        cli_json_add_str(s, "ranks", x->ranks);
+        cli_json_add_str(s, "graphs", x->graphs);
+        cli_json_add_str(s, "pieces", x->pieces);
         cJSON_AddStringToObject(o, "message", x->message ? x->message : "");
-        add_str(o, "hint", x->hint);
-        add_str(o, "url", x->url);
+        cli_json_add_str(o, "hint", x->hint);
+        cli_json_add_str(o, "url", x->url);
         if (x->evidence_file) {
             e = cJSON_AddObjectToObject(o, "evidence");
             cJSON_AddStringToObject(e, "file", x->evidence_file);
