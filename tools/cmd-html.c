@@ -98,20 +98,13 @@ const struct cmd cmd_html = {
 
 /* ---- the page's data ---------------------------------------------------------------------- */
 
+/* A graph of the page: the job's (read and analysed: tools/job.h) and its picture. */
 struct page_graph {
-    char *ref;       /* what cli_load_graph takes */
-    char *label;     /* the ref, or the file */
-    struct cgs_graph *g;
-    struct cgs_split *s;
-    struct cgs_shapes *shapes;
-    struct cgs_layout *layout;
-    struct cli_list ops; /* the splitting ops used */
+    struct cli_job_graph *j;
     char *svg;           /* the picture, or NULL */
     pid_t pid;           /* the child drawing it, while it draws */
     bool profiled;       /* ... with the profile's colours */
     char svg_path[PATH_MAX];
-    char *error;         /* why it is not in the page, or NULL */
-    int32_t item;        /* its index in the logs' graphs (gs), or -1: a file of its own */
 };
 
 struct page {
@@ -123,67 +116,12 @@ struct page {
     cJSON *breaks;      /* breaks --json, or NULL */
     cJSON *profile;     /* report --json, or NULL */
     cJSON *data;        /* everything, as embedded */
-    struct cgs_findings findings; /* what looks wrong (lib/run/findings.h) */
+    const struct cgs_findings *findings; /* what looks wrong: the job's (lib/run/findings.h) */
     cJSON *summary;
 };
 
-static void add_graph(struct page *pg, const char *ref, const char *label)
-{
-    CGS_ALLOC_GROW(pg->graphs, pg->n_graphs + 1, pg->alloc_graphs);
-    struct page_graph *x = &pg->graphs[pg->n_graphs++];
-    memset(x, 0, sizeof(*x));
-    x->ref = cgs_xstrdup(ref);
-    x->label = cgs_xstrdup(label ? label : ref);
-    x->item = -1;
-}
-
-/* The split: the given ops, or those a cache folder's graph records, or one piece. */
 static void draw_start(struct page_graph *x, const char *profile_dir, const char *tmpdir,
                        uint32_t idx);
-
-static int analyse(struct page_graph *x, const struct cli_list *ops, struct cgs_opdecls *decls,
-                   const char *profile_dir, const char *tmpdir, uint32_t idx)
-{
-    struct cgs_diag d = CGS_DIAG_INIT;
-    struct cgs_shapes_opts so = {.reinfer = false};
-
-    for (size_t i = 0; i < ops->n; i++)
-        cli_list_add_csv(&x->ops, ops->items[i]);
-    if (!x->ops.n)
-        cli_split_ops_recorded(x->g, &x->ops);
-    {
-        /* ops that match nothing in this graph are left out: the page holds several graphs */
-        struct cli_list used = CLI_LIST_INIT;
-        for (size_t i = 0; i < x->ops.n; i++)
-            for (uint32_t k = 0; k < x->g->n_nodes; k++)
-                if (x->g->nodes[k]->op == CGS_NODE_CALL_FUNCTION &&
-                    cgs_split_op_matches(x->ops.items[i], x->g->nodes[k]->target)) {
-                    cli_list_add_csv(&used, x->ops.items[i]);
-                    break;
-                }
-        cli_list_release(&x->ops);
-        x->ops = used;
-    }
-    struct cgs_split_opts sopts = {CGS_SPLIT_MAGI, (const char *const *)x->ops.items, x->ops.n};
-    if (cgs_split_run(x->g, &sopts, &x->s, &d) < 0) {
-        x->error = cgs_xstrdup(d.msg);
-        return -1;
-    }
-    so.decls = decls;
-    if (cgs_shapes_infer(x->g, &so, &x->shapes, &d) < 0) {
-        cgs_diag_clear(&d);
-        x->shapes = NULL;
-    }
-    if (x->g->producer.stage == CGS_STAGE_POST_GRAD) {
-        struct cgs_layout_opts lo = CGS_LAYOUT_OPTS_INIT;
-        if (cgs_layout_run(x->g, &lo, &x->layout, &d) < 0) {
-            cgs_diag_clear(&d);
-            x->layout = NULL;
-        }
-    }
-    draw_start(x, profile_dir, tmpdir, idx); /* drawn while the next graphs are analysed */
-    return 0;
-}
 
 /* The picture: what `cgscope dot REF --collapse pieces` draws, drawn in a forked child from the
  * graph and split already in memory (no second read of the graph or its log; a Graphviz crash
@@ -209,7 +147,7 @@ static void draw_start(struct page_graph *x, const char *profile_dir, const char
             dup2(nul, 1);
             dup2(nul, 2);
         }
-        rc = cli_dot_pieces_svg(x->g, x->s, x->layout, profile_dir, x->label, &svg, &len);
+        rc = cli_dot_pieces_svg(x->j->g, x->j->s, x->j->layout, profile_dir, x->j->label, &svg, &len);
         if (!rc && (!(f = fopen(x->svg_path, "wb")) || fwrite(svg, 1, len, f) != len ||
                     fclose(f)))
             rc = CGS_EXIT_BAD_INPUT;
@@ -269,17 +207,17 @@ static cJSON *node_table(const struct page_graph *x)
 {
     cJSON *t = cJSON_CreateObject(), *targets, *sources, *rows;
     struct cgs_strmap *tmap = cgs_strmap_new(), *smap = cgs_strmap_new();
-    char **owned = cgs_xcalloc((size_t)x->g->n_nodes + 1, sizeof(*owned));
+    char **owned = cgs_xcalloc((size_t)x->j->g->n_nodes + 1, sizeof(*owned));
     uint32_t n_t = 0, n_s = 0;
     struct cgs_buf b = CGS_BUF_INIT;
 
     targets = cJSON_AddArrayToObject(t, "targets");
     sources = cJSON_AddArrayToObject(t, "sources");
     rows = cJSON_AddArrayToObject(t, "rows");
-    for (uint32_t i = 0; i < x->g->n_nodes; i++) {
-        const struct cgs_node *n = x->g->nodes[i];
-        const struct cgs_shape_node *r = x->shapes ? &x->shapes->nodes[i] : NULL;
-        const struct cgs_split_piece *p = cgs_split_piece_of(x->s, n);
+    for (uint32_t i = 0; i < x->j->g->n_nodes; i++) {
+        const struct cgs_node *n = x->j->g->nodes[i];
+        const struct cgs_shape_node *r = x->j->shapes ? &x->j->shapes->nodes[i] : NULL;
+        const struct cgs_split_piece *p = cgs_split_piece_of(x->j->s, n);
         const char *tg = n->target ? n->target : "";
         struct cgs_pyframe f;
         cJSON *row = cJSON_CreateArray();
@@ -290,7 +228,7 @@ static cJSON *node_table(const struct page_graph *x)
             cgs_strmap_put(tmap, tg, ti);
             cJSON_AddItemToArray(targets, cJSON_CreateString(tg));
         }
-        if (cgs_pyframe_last(cgs_node_stack_trace(x->g, n), NULL, &f)) {
+        if (cgs_pyframe_last(cgs_node_stack_trace(x->j->g, n), NULL, &f)) {
             cgs_buf_reset(&b);
             cgs_pyframe_format(&f, true, &b);
             void *si = cgs_strmap_get(smap, b.buf);
@@ -309,7 +247,7 @@ static cJSON *node_table(const struct page_graph *x)
         cJSON_AddItemToArray(row, cJSON_CreateNumber((double)((uintptr_t)ti - 1)));
         cJSON_AddItemToArray(row, cJSON_CreateString(b.buf));
         cJSON_AddItemToArray(row, cJSON_CreateString(r ? cgs_shape_status_names[r->status] : ""));
-        cJSON_AddItemToArray(row, cJSON_CreateNumber(p ? (double)(p - x->s->pieces) : -1));
+        cJSON_AddItemToArray(row, cJSON_CreateNumber(p ? (double)(p - x->j->s->pieces) : -1));
         cJSON_AddItemToArray(row, cJSON_CreateNumber((double)src));
         cJSON_AddItemToArray(rows, row);
     }
@@ -344,17 +282,17 @@ static void build_data(struct page *pg)
         char id[32];
         snprintf(id, sizeof(id), "g%u", i);
         cJSON_AddStringToObject(o, "id", id);
-        cJSON_AddStringToObject(o, "ref", x->label);
-        if (x->error || !x->g) {
-            cJSON_AddStringToObject(o, "error", x->error ? x->error : "not read");
+        cJSON_AddStringToObject(o, "ref", x->j->label);
+        if (x->j->error || !x->j->g) {
+            cJSON_AddStringToObject(o, "error", x->j->error ? x->j->error : "not read");
             cJSON_AddItemToArray(graphs, o);
             continue;
         }
-        cJSON_AddStringToObject(o, "name", x->g->name ? x->g->name : "");
-        cJSON_AddNumberToObject(o, "nodes", x->g->n_nodes);
-        cJSON_AddStringToObject(o, "stage", cgs_stage_names[x->g->producer.stage]);
+        cJSON_AddStringToObject(o, "name", x->j->g->name ? x->j->g->name : "");
+        cJSON_AddNumberToObject(o, "nodes", x->j->g->n_nodes);
+        cJSON_AddStringToObject(o, "stage", cgs_stage_names[x->j->g->producer.stage]);
         {
-            cJSON *split = cli_split_doc(x->g, x->s), *ps = cJSON_GetObjectItem(split, "pieces"),
+            cJSON *split = cli_split_doc(x->j->g, x->j->s), *ps = cJSON_GetObjectItem(split, "pieces"),
                   *p;
             /* the node table says which node is in which piece; the pieces keep their counts */
             cJSON_ArrayForEach(p, ps)
@@ -365,25 +303,25 @@ static void build_data(struct page *pg)
             }
             cJSON_AddItemToObject(o, "split", split);
         }
-        if (x->shapes)
-            cJSON_AddItemToObject(o, "shapes", cli_shapes_doc(x->g, x->shapes));
+        if (x->j->shapes)
+            cJSON_AddItemToObject(o, "shapes", cli_shapes_doc(x->j->g, x->j->shapes));
         else
             cJSON_AddNullToObject(o, "shapes");
-        if (x->layout)
-            cJSON_AddItemToObject(o, "layout", cli_layout_doc(x->layout));
+        if (x->j->layout)
+            cJSON_AddItemToObject(o, "layout", cli_layout_doc(x->j->layout));
         else
             cJSON_AddNullToObject(o, "layout");
         cJSON_AddItemToObject(o, "table", node_table(x));
         cJSON_AddItemToArray(graphs, o);
-        nodes += x->g->n_nodes;
-        pieces += x->s->n_pieces;
-        piecewise |= x->ops.n > 0;
-        for (uint32_t k = 0; k < x->s->n_pieces; k++) {
-            const struct cgs_split_piece *p = &x->s->pieces[k];
+        nodes += x->j->g->n_nodes;
+        pieces += x->j->s->n_pieces;
+        piecewise |= x->j->ops.n > 0;
+        for (uint32_t k = 0; k < x->j->s->n_pieces; k++) {
+            const struct cgs_split_piece *p = &x->j->s->pieces[k];
             if (p->is_splitting_graph)
                 continue;
             compiled++;
-            if (!p->capturable && x->ops.n)
+            if (!p->capturable && x->j->ops.n)
                 not_cap++;
         }
     }
@@ -416,7 +354,7 @@ static void build_data(struct page *pg)
         cJSON_AddNullToObject(sm, "gpu_ns");
     }
     /* the verdicts: the findings model's, as check --json prints them */
-    cJSON_AddItemToObject(sm, "findings", cli_findings_json(&pg->findings));
+    cJSON_AddItemToObject(sm, "findings", cli_findings_json(pg->findings));
     if (pg->top)
         cJSON_AddItemReferenceToObject(data, "top", pg->top);
     else
@@ -484,18 +422,18 @@ static void pieces_html(struct cgs_buf *b, const struct page_graph *x, const cha
     cgs_buf_addf(b, "<table class=\"t\" id=\"%s-ptable\"><thead><tr><th>piece</th><th>kind</th>"
                     "<th class=\"n\">nodes</th><th>CUDA graph</th><th>why it starts here</th>"
                     "</tr></thead><tbody>\n", id);
-    for (uint32_t k = 0; k < x->s->n_pieces && k < FIRST_ROWS; k++) {
-        const struct cgs_split_piece *p = &x->s->pieces[k];
+    for (uint32_t k = 0; k < x->j->s->n_pieces && k < FIRST_ROWS; k++) {
+        const struct cgs_split_piece *p = &x->j->s->pieces[k];
         const char *why = "";
-        for (uint32_t i = 0; i < x->s->n_boundaries; i++)
-            if (x->s->boundaries[i].piece == k)
-                why = x->s->boundaries[i].reason ? x->s->boundaries[i].reason : "";
+        for (uint32_t i = 0; i < x->j->s->n_boundaries; i++)
+            if (x->j->s->boundaries[i].piece == k)
+                why = x->j->s->boundaries[i].reason ? x->j->s->boundaries[i].reason : "";
         cgs_buf_addstr(b, "<tr><td>");
         esc(b, p->name);
         cgs_buf_addf(b, "</td><td>%s</td><td class=\"n\">%u</td><td>%s</td><td>",
                      p->is_splitting_graph ? "splitting" : "compiled", p->n_nodes,
                      p->is_splitting_graph ? "eager"
-                     : !x->ops.n          ? "-" /* no piecewise backend split it */
+                     : !x->j->ops.n          ? "-" /* no piecewise backend split it */
                      : p->capturable      ? "yes"
                                           : "no");
         esc(b, why);
@@ -513,11 +451,11 @@ static void nodes_html(struct cgs_buf *b, const struct page_graph *x, const char
                     "<div class=\"scroll\" id=\"%s-nscroll\"><table class=\"t\" id=\"%s-ntable\">"
                     "<thead><tr><th>node</th><th>op</th><th>target</th><th>value</th>"
                     "<th>status</th><th>piece</th><th>source</th></tr></thead><tbody>\n",
-                 id, id, x->g->n_nodes, id, id);
-    for (uint32_t i = 0; i < x->g->n_nodes && i < FIRST_ROWS; i++) {
-        const struct cgs_node *n = x->g->nodes[i];
-        const struct cgs_shape_node *r = x->shapes ? &x->shapes->nodes[i] : NULL;
-        const struct cgs_split_piece *p = cgs_split_piece_of(x->s, n);
+                 id, id, x->j->g->n_nodes, id, id);
+    for (uint32_t i = 0; i < x->j->g->n_nodes && i < FIRST_ROWS; i++) {
+        const struct cgs_node *n = x->j->g->nodes[i];
+        const struct cgs_shape_node *r = x->j->shapes ? &x->j->shapes->nodes[i] : NULL;
+        const struct cgs_split_piece *p = cgs_split_piece_of(x->j->s, n);
         struct cgs_pyframe f;
         cgs_buf_addstr(b, "<tr><td>");
         esc(b, n->name);
@@ -530,7 +468,7 @@ static void nodes_html(struct cgs_buf *b, const struct page_graph *x, const char
         cgs_buf_addf(b, "</td><td>%s</td><td>", r ? cgs_shape_status_names[r->status] : "");
         esc(b, p ? p->name : "");
         cgs_buf_addstr(b, "</td><td>");
-        if (cgs_pyframe_last(cgs_node_stack_trace(x->g, n), NULL, &f)) {
+        if (cgs_pyframe_last(cgs_node_stack_trace(x->j->g, n), NULL, &f)) {
             cgs_buf_reset(&v);
             cgs_pyframe_format(&f, true, &v);
             esc(b, v.buf);
@@ -538,10 +476,10 @@ static void nodes_html(struct cgs_buf *b, const struct page_graph *x, const char
         cgs_buf_addstr(b, "</td></tr>\n");
     }
     cgs_buf_release(&v);
-    if (x->g->n_nodes > FIRST_ROWS)
+    if (x->j->g->n_nodes > FIRST_ROWS)
         cgs_buf_addf(b, "<tr class=\"more\"><td colspan=\"7\">%u more nodes (the page's "
                         "JavaScript lists them)</td></tr>\n",
-                     x->g->n_nodes - FIRST_ROWS);
+                     x->j->g->n_nodes - FIRST_ROWS);
     cgs_buf_addstr(b, "</tbody></table></div>\n");
 }
 
@@ -588,7 +526,7 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
          "#profile");
     cgs_buf_addstr(b, "</div>\n<h3>What looks wrong</h3>\n<ul class=\"findings\">\n");
     {
-        const struct cgs_findings *fs = &pg->findings;
+        const struct cgs_findings *fs = pg->findings;
         if (!fs->n)
             cgs_buf_addstr(b, "<li class=\"ok\">nothing: no failed compile, no recompiled frame, "
                               "no graph break in what was read</li>\n");
@@ -629,22 +567,22 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
         char id[32];
         snprintf(id, sizeof(id), "g%u", i);
         cgs_buf_addf(b, "<article class=\"graph\" id=\"%s\"><h3>", id);
-        esc(b, x->label);
+        esc(b, x->j->label);
         cgs_buf_addstr(b, "</h3>\n");
-        if (!x->g || x->error) {
+        if (!x->j->g || x->j->error) {
             cgs_buf_addstr(b, "<p class=\"error\">");
-            esc(b, x->error ? x->error : "not read");
+            esc(b, x->j->error ? x->j->error : "not read");
             cgs_buf_addstr(b, "</p></article>\n");
             continue;
         }
-        cgs_buf_addf(b, "<p>%u nodes, stage %s, %u piece%s", x->g->n_nodes,
-                     cgs_stage_names[x->g->producer.stage], x->s->n_pieces,
-                     PLURAL(x->s->n_pieces));
-        if (x->ops.n) {
+        cgs_buf_addf(b, "<p>%u nodes, stage %s, %u piece%s", x->j->g->n_nodes,
+                     cgs_stage_names[x->j->g->producer.stage], x->j->s->n_pieces,
+                     PLURAL(x->j->s->n_pieces));
+        if (x->j->ops.n) {
             cgs_buf_addstr(b, ", split at ");
-            for (size_t k = 0; k < x->ops.n; k++) {
+            for (size_t k = 0; k < x->j->ops.n; k++) {
                 cgs_buf_addstr(b, k ? ", <code>" : "<code>");
-                esc(b, x->ops.items[k]);
+                esc(b, x->j->ops.items[k]);
                 cgs_buf_addstr(b, "</code>");
             }
         }
@@ -658,7 +596,7 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
         pieces_html(b, x, id);
         cgs_buf_addf(b, "<h4 id=\"%s-nodes\">Nodes</h4>\n", id);
         nodes_html(b, x, id);
-        if (x->layout)
+        if (x->j->layout)
             cgs_buf_addf(b, "<h4 id=\"%s-layout\">Layout</h4>\n<div class=\"layout\" "
                             "id=\"%s-ltable\"></div>\n", id, id);
         cgs_buf_addstr(b, "</article>\n");
@@ -747,10 +685,28 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
 
 /* ---- main --------------------------------------------------------------------------------- */
 
-static void warn_source(const char *file, const char *msg, void *ctx)
+/* The job analysed graph i: the page's entry for it, and its picture started (the pictures
+ * DRAWING graphs back collected, so a few draw at once). */
+struct draw_ctx {
+    struct page *pg;
+    const char *tmpdir;
+};
+
+static void analysed(struct cli_job *j, uint32_t i, void *ctx)
 {
-    (void)ctx;
-    cli_file_warn(file, "%s", msg);
+    struct draw_ctx *c = ctx;
+    struct page *pg = c->pg;
+    struct page_graph *x;
+    if (!pg->graphs) /* the job's graphs are all known by now: one entry each */
+        pg->graphs = cgs_xcalloc(j->n_graphs + 1, sizeof(*pg->graphs));
+    pg->n_graphs = j->n_graphs;
+    x = &pg->graphs[i];
+    x->j = &j->graphs[i];
+    if (x->j->error || !x->j->g)
+        return;
+    draw_start(x, j->n_profiles == 1 ? j->profiles[0] : NULL, c->tmpdir, i);
+    if (i >= DRAWING)
+        draw_finish(&pg->graphs[i - DRAWING], c->tmpdir, i - DRAWING);
 }
 
 static int run(int argc, char **argv)
@@ -761,22 +717,19 @@ static int run(int argc, char **argv)
     struct cli_list ops = CLI_LIST_INIT;
     struct page pg;
     int c, rc = CGS_EXIT_OK;
-    const char **logs = NULL, **compiles = NULL, **profiles = NULL;
-    uint32_t n_logs = 0, n_compiles = 0, n_profiles = 0;
-    struct cgs_graphs gs;
-    bool have_gs = false;
     struct cli_prof_set set = {0};
     struct cgs_prof_report rep;
     bool have_rep = false;
-    struct cgs_dash dash;
-    bool have_dash = false;
-    struct cgs_opdecls decls = {0};
+    struct cli_job job;
+    struct draw_ctx draw;
     char tmpdir[] = "/tmp/cgscope-html-XXXXXX";
     bool have_tmp = false;
     struct cgs_buf page = CGS_BUF_INIT;
     cJSON *sources = NULL;
 
     memset(&pg, 0, sizeof(pg));
+    memset(&job, 0, sizeof(job));
+    memset(&draw, 0, sizeof(draw));
     optind = 0;
     opterr = 0;
     while ((c = cli_getopt(&cmd_html, argc, argv)) != -1) {
@@ -809,107 +762,42 @@ static int run(int argc, char **argv)
         goto out;
     }
     pg.title = title ? title : argv[optind];
-    logs = cgs_xcalloc((size_t)argc, sizeof(*logs));
-    compiles = cgs_xcalloc((size_t)argc * 2, sizeof(*compiles));
-    profiles = cgs_xcalloc((size_t)argc, sizeof(*profiles));
+    if (!mkdtemp(tmpdir)) {
+        rc = cli_error("cannot make a temporary folder: %s", strerror(errno));
+        goto out;
+    }
+    have_tmp = true;
+    /* the job reads the sources and analyses each graph (tools/job.h); each picture is drawn
+     * in a child as soon as its graph is analysed, a few at once */
+    job.progress = true;
+    job.layout = true;
+    job.max_graphs = max_graphs > UINT32_MAX ? UINT32_MAX : (uint32_t)max_graphs;
+    job.analysed = analysed;
+    job.ctx = &draw;
+    draw.pg = &pg;
+    draw.tmpdir = tmpdir;
+    if ((rc = cli_job_run_read(&job, argv + optind, argc - optind, &ops, NULL)))
+        goto out;
+    pg.skipped = job.skipped;
+    pg.findings = &job.findings;
+    if (!pg.graphs) /* no graph reached the analysis (none loaded): the entries still */
+        pg.graphs = cgs_xcalloc(job.n_graphs + 1, sizeof(*pg.graphs));
+    pg.n_graphs = job.n_graphs;
+    for (uint32_t i = 0; i < pg.n_graphs; i++)
+        pg.graphs[i].j = &job.graphs[i];
     sources = cJSON_CreateArray();
     for (int i = optind; i < argc; i++) {
-        int role = cli_source_role(argv[i]);
-        cJSON *o;
-        if (role < 0) {
-            rc = CGS_EXIT_BAD_INPUT;
-            goto out;
-        }
-        o = cJSON_CreateObject();
+        cJSON *o = cJSON_CreateObject();
+        int role = job.roles[i - optind];
         cJSON_AddStringToObject(o, "path", argv[i]);
-        cJSON_AddStringToObject(o, "kind", cli_role_names[role]);
+        cJSON_AddStringToObject(o, "kind", cli_role_names[role < 0 ? CLI_ROLE_COMPILES : role]);
         cJSON_AddItemToArray(sources, o);
-        if (role == CLI_ROLE_GRAPH) {
-            add_graph(&pg, argv[i], NULL);
-        } else if (role == CLI_ROLE_LOG) {
-            logs[n_logs++] = argv[i];
-            compiles[n_compiles++] = argv[i];
-        } else if (role == CLI_ROLE_COMPILES) {
-            compiles[n_compiles++] = argv[i];
-        } else {
-            struct stat st;
-            /* a report.json stands for the folder of traces it was made from */
-            if (!stat(argv[i], &st) && S_ISREG(st.st_mode) &&
-                cgs_sniff_path(argv[i]) == CGS_IN_PROFILE_REPORT) {
-                char *dir = cgs_xstrdup(argv[i]), *sl = strrchr(dir, '/');
-                if (sl)
-                    *sl = '\0';
-                else
-                    strcpy(dir, ".");
-                profiles[n_profiles++] = dir; /* freed at out */
-            } else {
-                profiles[n_profiles++] = cgs_xstrdup(argv[i]);
-            }
-        }
     }
-    if (n_logs) {
-        struct cgs_diag d = CGS_DIAG_INIT;
-        if (cgs_graphs_collect(&gs, logs, n_logs, warn_source, NULL, &d) == 0) {
-            have_gs = true;
-            for (uint32_t i = 0; i < gs.n_items; i++) {
-                add_graph(&pg, gs.items[i].ref, gs.items[i].ref);
-                pg.graphs[pg.n_graphs - 1].item = (int32_t)i;
-            }
-        } else {
-            /* a log with compiles but no graph (an older torch, a log of breaks) is still a
-             * source of compiles */
-            cgs_diag_clear(&d);
-            cgs_graphs_release(&gs);
-        }
-    }
-    if (pg.n_graphs > max_graphs) {
-        pg.skipped = pg.n_graphs - (uint32_t)max_graphs;
-        for (uint32_t i = (uint32_t)max_graphs; i < pg.n_graphs; i++) {
-            free(pg.graphs[i].ref);
-            free(pg.graphs[i].label);
-        }
-        pg.n_graphs = (uint32_t)max_graphs;
-    }
-    if (cli_load_opdecls(&decls, NULL, 0))
-        cli_warn("operator declarations not loaded");
-    if (pg.n_graphs) {
-        if (!mkdtemp(tmpdir)) {
-            rc = cli_error("cannot make a temporary folder: %s", strerror(errno));
-            goto out;
-        }
-        have_tmp = true;
-    }
-    for (uint32_t i = 0; i < pg.n_graphs; i++) {
-        struct page_graph *x = &pg.graphs[i];
-        if (pg.n_graphs > 1 && isatty(2))
-            fprintf(stderr, "\rcgscope html: graph %u of %u", i + 1, pg.n_graphs);
-        if (x->item >= 0) { /* a log's graph: from the log already read, not read again */
-            struct cgs_diag d = CGS_DIAG_INIT;
-            if (!(x->g = cgs_graphs_load(&gs, (uint32_t)x->item, &d)))
-                cli_report_diag(&d);
-        } else {
-            x->g = cli_load_graph(x->ref, NULL);
-        }
-        if (!x->g) {
-            if (i < (uint32_t)(argc - optind) && !strcmp(x->ref, x->label) && !have_gs) {
-                rc = CGS_EXIT_BAD_INPUT; /* a graph the user named does not load: said */
-                goto out;
-            }
-            x->error = cgs_xstrdup("does not load (see the warning above)");
-            continue;
-        }
-        if (analyse(x, &ops, &decls, n_profiles == 1 ? profiles[0] : NULL, tmpdir, i))
-            continue;
-        if (i >= DRAWING) /* a few pictures drawn at once */
-            draw_finish(&pg.graphs[i - DRAWING], tmpdir, i - DRAWING);
-    }
-    if (pg.n_graphs > 1 && isatty(2))
-        fputc('\n', stderr);
-    if (n_profiles) {
+    if (job.n_profiles) {
         struct cgs_diag d = CGS_DIAG_INIT;
         struct cgs_prof_opts po = {NULL, CGS_PROF_BY_PIECE};
         struct cli_prof_out po_out = {0};
-        if ((rc = cli_prof_load(profiles, n_profiles, &set)))
+        if ((rc = cli_prof_load((const char **)job.profiles, job.n_profiles, &set)))
             goto out;
         if (cgs_prof_report_build(set.traces, (uint32_t)set.n, &po, &rep, &d) < 0) {
             rc = cli_report_diag(&d);
@@ -921,32 +809,10 @@ static int run(int argc, char **argv)
     }
     for (uint32_t i = 0; i < pg.n_graphs; i++)
         draw_finish(&pg.graphs[i], tmpdir, i);
-    if (n_compiles) {
-        struct cgs_follow f;
-        cgs_dash_init(&dash);
-        have_dash = true;
-        cgs_follow_init(&f, compiles, n_compiles, &dash);
-        f.blocking = true;
-        cgs_follow_poll(&f);
-        cgs_follow_finish(&f);
-        pg.top = cli_top_doc(&f);
-        if (dash.n_breaks)
-            pg.breaks = cli_breaks_doc(&dash);
-        cgs_follow_release(&f);
-    }
-    {
-        struct cgs_findings_graph *fg = cgs_xcalloc(pg.n_graphs + 1, sizeof(*fg));
-        struct cgs_findings_input in = {have_dash ? &dash : NULL, fg, pg.n_graphs};
-        for (uint32_t i = 0; i < pg.n_graphs; i++) {
-            const struct page_graph *x = &pg.graphs[i];
-            fg[i].label = x->label;
-            fg[i].error = x->error ? x->error : x->g ? NULL : "not read";
-            fg[i].g = x->error ? NULL : x->g;
-            fg[i].split = x->ops.n ? x->s : NULL; /* pieces are CUDA graphs only where split */
-            fg[i].shapes = x->shapes;
-        }
-        cgs_findings_build(&in, &pg.findings);
-        free(fg);
+    if (job.have_follow) {
+        pg.top = cli_top_doc(&job.follow);
+        if (job.dash.n_breaks)
+            pg.breaks = cli_breaks_doc(&job.dash);
     }
     build_data(&pg);
     cJSON_AddItemToObject(pg.data, "sources", sources);
@@ -969,7 +835,6 @@ out:
     cJSON_Delete(pg.top);
     cJSON_Delete(pg.breaks);
     cJSON_Delete(pg.profile);
-    cgs_findings_release(&pg.findings);
     for (uint32_t i = 0; i < pg.n_graphs; i++) {
         struct page_graph *x = &pg.graphs[i];
         if (x->pid > 0) {
@@ -977,14 +842,7 @@ out:
             waitpid(x->pid, &st, 0);
             unlink(x->svg_path);
         }
-        free(x->ref);
-        free(x->label);
         free(x->svg);
-        free(x->error);
-        cli_list_release(&x->ops);
-        if (x->layout)
-            cgs_layout_free(x->layout);
-        cgs_graph_free(x->g);
     }
     free(pg.graphs);
     if (have_tmp)
@@ -992,16 +850,7 @@ out:
     if (have_rep)
         cgs_prof_report_release(&rep);
     cli_prof_release(&set);
-    if (have_dash)
-        cgs_dash_release(&dash);
-    if (have_gs)
-        cgs_graphs_release(&gs);
-    for (uint32_t i = 0; i < n_profiles; i++)
-        free((char *)profiles[i]);
-    free(profiles);
-    free(logs);
-    free(compiles);
-    cgs_opdecls_free(&decls);
+    cli_job_release(&job);
     cli_list_release(&ops);
     return rc;
 }

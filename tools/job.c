@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/passes/layout.h"
 #include "lib/passes/shapes.h"
 #include "lib/passes/split.h"
 #include "lib/readers/file.h"
@@ -95,7 +96,7 @@ static void warn_source(const char *file, const char *msg, void *ctx)
 static void analyse(struct cli_job *j, struct cli_job_graph *x, const struct cli_list *ops)
 {
     struct cgs_diag d = CGS_DIAG_INIT;
-    struct cli_list use = CLI_LIST_INIT, all = CLI_LIST_INIT;
+    struct cli_list *use = &x->ops, all = CLI_LIST_INIT;
     struct cgs_shapes_opts so = {.reinfer = false, .decls = &j->decls};
 
     for (size_t i = 0; ops && i < ops->n; i++)
@@ -106,22 +107,30 @@ static void analyse(struct cli_job *j, struct cli_job_graph *x, const struct cli
         for (uint32_t k = 0; k < x->g->n_nodes; k++)
             if (x->g->nodes[k]->op == CGS_NODE_CALL_FUNCTION &&
                 cgs_split_op_matches(all.items[i], x->g->nodes[k]->target)) {
-                cli_list_add_csv(&use, all.items[i]);
+                cli_list_add_csv(use, all.items[i]);
                 break;
             }
-    x->piecewise = use.n > 0;
+    x->piecewise = use->n > 0;
     {
-        struct cgs_split_opts sopts = {CGS_SPLIT_MAGI, (const char *const *)use.items, use.n};
+        struct cgs_split_opts sopts = {CGS_SPLIT_MAGI, (const char *const *)use->items, use->n};
         if (cgs_split_run(x->g, &sopts, &x->s, &d) < 0) {
             x->error = cgs_xstrdup(d.msg);
             cgs_diag_clear(&d);
+            cli_list_release(&all);
+            return;
         }
     }
     if (cgs_shapes_infer(x->g, &so, &x->shapes, &d) < 0) {
         cgs_diag_clear(&d);
         x->shapes = NULL;
     }
-    cli_list_release(&use);
+    if (j->layout && x->g->producer.stage == CGS_STAGE_POST_GRAD) {
+        struct cgs_layout_opts lo = CGS_LAYOUT_OPTS_INIT;
+        if (cgs_layout_run(x->g, &lo, &x->layout, &d) < 0) {
+            cgs_diag_clear(&d);
+            x->layout = NULL;
+        }
+    }
     cli_list_release(&all);
 }
 
@@ -147,13 +156,16 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
     int rc = CGS_EXIT_OK;
     struct cgs_findings_graph *fg = NULL;
 
+    j->roles = cgs_xcalloc((size_t)n + 1, sizeof(*j->roles));
+    j->profiles = cgs_xcalloc((size_t)n + 1, sizeof(*j->profiles));
     for (int i = 0; i < n; i++) {
         int role;
         if (stream(paths[i])) { /* its records only (a graph in it is not read twice) */
             compiles[n_compiles++] = paths[i];
+            j->roles[i] = -1;
             continue;
         }
-        role = cli_source_role(paths[i]);
+        role = j->roles[i] = cli_source_role(paths[i]);
         if (role < 0) {
             rc = CGS_EXIT_BAD_INPUT;
             goto out;
@@ -166,7 +178,18 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
             compiles[n_compiles++] = paths[i];
         } else if (role == CLI_ROLE_COMPILES) {
             compiles[n_compiles++] = paths[i];
-        } /* a profile holds no verdict of its own yet */
+        } else { /* a profile (no verdict of its own yet): a report.json stands for its folder */
+            struct stat st;
+            char *dir = cgs_xstrdup(paths[i]), *sl;
+            if (!stat(paths[i], &st) && S_ISREG(st.st_mode) &&
+                cgs_sniff_path(paths[i]) == CGS_IN_PROFILE_REPORT) {
+                if ((sl = strrchr(dir, '/')) != NULL)
+                    *sl = '\0';
+                else
+                    strcpy(dir, ".");
+            }
+            j->profiles[j->n_profiles++] = dir;
+        }
     }
     if (n_logs) {
         struct cgs_diag d = CGS_DIAG_INIT;
@@ -180,6 +203,14 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
             cgs_diag_clear(&d);
             cgs_graphs_release(&j->gs);
         }
+    }
+    if (j->max_graphs && j->n_graphs > j->max_graphs) { /* the rest are named, not read */
+        j->skipped = j->n_graphs - j->max_graphs;
+        for (uint32_t i = j->max_graphs; i < j->n_graphs; i++) {
+            free(j->graphs[i].ref);
+            free(j->graphs[i].label);
+        }
+        j->n_graphs = j->max_graphs;
     }
     if (j->n_graphs && cli_load_opdecls(&j->decls, NULL, 0))
         cli_warn("operator declarations not loaded");
@@ -203,18 +234,19 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
             continue;
         }
         analyse(j, x, ops);
+        if (j->analysed)
+            j->analysed(j, i, j->ctx);
     }
     if (j->progress && j->n_graphs > 1 && isatty(2))
         fputc('\n', stderr);
     if (n_compiles && !read) {
-        struct cgs_follow f;
         cgs_dash_init(&j->dash);
         j->have_dash = true;
-        cgs_follow_init(&f, compiles, n_compiles, &j->dash);
-        f.blocking = true;
-        cgs_follow_poll(&f);
-        cgs_follow_finish(&f);
-        cgs_follow_release(&f);
+        cgs_follow_init(&j->follow, compiles, n_compiles, &j->dash);
+        j->have_follow = true;
+        j->follow.blocking = true;
+        cgs_follow_poll(&j->follow);
+        cgs_follow_finish(&j->follow);
     }
     fg = cgs_xcalloc(j->n_graphs + 1, sizeof(*fg));
     for (uint32_t i = 0; i < j->n_graphs; i++) {
@@ -243,9 +275,18 @@ void cli_job_release(struct cli_job *j)
         free(j->graphs[i].ref);
         free(j->graphs[i].label);
         free(j->graphs[i].error);
+        cli_list_release(&j->graphs[i].ops);
+        if (j->graphs[i].layout)
+            cgs_layout_free(j->graphs[i].layout);
         cgs_graph_free(j->graphs[i].g);
     }
     free(j->graphs);
+    if (j->have_follow)
+        cgs_follow_release(&j->follow);
+    for (uint32_t i = 0; i < j->n_profiles; i++)
+        free(j->profiles[i]);
+    free(j->profiles);
+    free(j->roles);
     if (j->have_dash)
         cgs_dash_release(&j->dash);
     if (j->have_gs)

@@ -16,6 +16,7 @@
 #include "lib/readers/opdecl.h"
 #include "lib/run/dash.h"
 #include "lib/run/findings.h"
+#include "lib/run/follow.h"
 #include "lib/run/graphs.h"
 #include "tools/cmd.h"
 
@@ -31,6 +32,8 @@ struct cli_job_graph {
     struct cgs_split *s;      /* the split (one piece when no split op applies) */
     bool piecewise;           /* split ops given or recorded: pieces are CUDA-graph candidates */
     struct cgs_shapes *shapes;
+    struct cgs_layout *layout; /* post-grad graphs, with the job's layout set */
+    struct cli_list ops;      /* the splitting ops the split used (those the graph holds) */
     char *error;              /* why it was not read */
     int32_t item;             /* its index in the job's graphs of logs (gs), or -1 */
 };
@@ -44,7 +47,19 @@ struct cli_job {
     bool have_gs;
     struct cgs_opdecls decls;
     struct cgs_findings findings;
-    bool progress; /* "graph N of M" on a terminal's stderr */
+    struct cgs_follow follow; /* what read the compile records (top's document names them) */
+    bool have_follow;
+    int *roles;               /* per source given: its enum cli_role, -1 a stream */
+    char **profiles;          /* profile sources (a report.json's folder for the file) */
+    uint32_t n_profiles;
+    uint32_t skipped;         /* graphs past max_graphs, not read */
+    /* set by the caller */
+    bool progress;            /* "graph N of M" on a terminal's stderr */
+    bool layout;              /* Inductor's layout decisions of post-grad graphs too */
+    uint32_t max_graphs;      /* 0: all */
+    /* called after each graph's analysis (html draws it while the next are analysed) */
+    void (*analysed)(struct cli_job *j, uint32_t i, void *ctx);
+    void *ctx;
 };
 
 /* Read paths[0..n) and build the findings; the split ops (ops, may be empty) apply to graphs
