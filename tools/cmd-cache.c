@@ -503,14 +503,8 @@ static int simulate(int argc, char **argv)
             }
             break;
         case 'p':
-            if (!strcmp(optarg, "magi"))
-                o.policy = CGS_CACHESIM_MAGI;
-            else if (!strcmp(optarg, "megengine"))
-                o.policy = CGS_CACHESIM_MEGENGINE;
-            else {
-                rc = cli_usage_error(&cmd_cache, "unknown policy '%s' (magi, megengine)", optarg);
-                goto out;
-            }
+            /* one of sim_policies: cli_getopt refused another */
+            o.policy = strcmp(optarg, "megengine") ? CGS_CACHESIM_MAGI : CGS_CACHESIM_MEGENGINE;
             break;
         case 'y': o.symbol = optarg; break;
         case 'e': events = optarg; break;

@@ -80,11 +80,7 @@ static int run(int argc, char **argv)
         switch (c) {
         case 'j': json = true; break;
         case 'f':
-            if ((fail_on = cli_severity_parse(optarg)) < 0) {
-                rc = cli_usage_error(&cmd_check, "--fail-on takes error, warning or note, not '%s'",
-                                     optarg);
-                goto out;
-            }
+            fail_on = cli_severity_parse(optarg); /* one of severities: cli_getopt checked */
             break;
         case 's':
             if (cli_split_ops_add(&ops, optarg)) {

@@ -566,22 +566,13 @@ static int run(int argc, char **argv)
             allow_missing = true;
             break;
         case O_POLICY:
-            policy = cgs_split_policy_from_name(optarg);
-            if (policy < 0) {
-                rc =
-                    cli_usage_error(&cmd_dot, "unknown policy '%s' (magi, fusion, device)", optarg);
-                goto out;
-            }
+            policy = cgs_split_policy_from_name(optarg); /* cli_getopt checked the name */
             break;
         case 'o':
             out = optarg;
             break;
         case O_FORMAT:
-            if (!cgs_dot_format_known(optarg)) {
-                rc = cli_usage_error(&cmd_dot, "unknown format '%s' (dot, svg, png, pdf)", optarg);
-                goto out;
-            }
-            format = optarg;
+            format = optarg; /* one of formats: cli_getopt checked */
             break;
         case O_COLLAPSE:
             explicit_view = true;
@@ -610,12 +601,7 @@ static int run(int argc, char **argv)
             graph_id = optarg;
             break;
         case O_RANKDIR:
-            if (strcmp(optarg, "TB") && strcmp(optarg, "LR") && strcmp(optarg, "BT") &&
-                strcmp(optarg, "RL")) {
-                rc = cli_usage_error(&cmd_dot, "unknown --rankdir '%s' (TB, LR, BT, RL)", optarg);
-                goto out;
-            }
-            rankdir = optarg;
+            rankdir = optarg; /* one of rankdirs: cli_getopt checked */
             break;
         case O_MODEL:
             model = optarg;

@@ -365,10 +365,7 @@ static int run(int argc, char **argv)
             json = true;
             break;
         case O_RULES:
-            r = cgs_layout_rules_from_name(optarg);
-            if (r < 0)
-                return cli_usage_error(&cmd_layout,
-                                       "unknown rule set '%s' (torch-2.11 or torch-2.1)", optarg);
+            r = cgs_layout_rules_from_name(optarg); /* one of rule_sets: cli_getopt checked */
             lo.rules = (enum cgs_layout_rules)r;
             break;
         case O_INF:

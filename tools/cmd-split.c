@@ -643,12 +643,7 @@ static int run(int argc, char **argv)
             allow_missing = true;
             break;
         case 'p':
-            policy = cgs_split_policy_from_name(optarg);
-            if (policy < 0) {
-                rc = cli_usage_error(&cmd_split, "unknown policy '%s' (magi, fusion, device)",
-                                     optarg);
-                goto out;
-            }
+            policy = cgs_split_policy_from_name(optarg); /* cli_getopt checked the name */
             break;
         case 'j':
             json = true;

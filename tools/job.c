@@ -110,7 +110,6 @@ static void analyse(struct cli_job *j, struct cli_job_graph *x, const struct cli
                 cli_list_add_csv(use, all.items[i]);
                 break;
             }
-    x->piecewise = use->n > 0;
     {
         struct cgs_split_opts sopts = {CGS_SPLIT_MAGI, (const char *const *)use->items, use->n};
         if (cgs_split_run(x->g, &sopts, &x->s, &d) < 0) {
@@ -254,7 +253,8 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
         fg[i].label = x->label;
         fg[i].error = x->error;
         fg[i].g = x->error ? NULL : x->g;
-        fg[i].split = x->piecewise ? x->s : NULL;
+        fg[i].split = x->ops.n ? x->s : NULL; /* split ops given or recorded: pieces are
+                                                CUDA-graph candidates */
         fg[i].shapes = x->shapes;
     }
     {

@@ -30,7 +30,6 @@ struct cli_job_graph {
     char *ref, *label;
     struct cgs_graph *g;
     struct cgs_split *s;      /* the split (one piece when no split op applies) */
-    bool piecewise;           /* split ops given or recorded: pieces are CUDA-graph candidates */
     struct cgs_shapes *shapes;
     struct cgs_layout *layout; /* post-grad graphs, with the job's layout set */
     struct cli_list ops;      /* the splitting ops the split used (those the graph holds) */

@@ -43,6 +43,23 @@ void cgs_dash_init(struct cgs_dash *d)
     d->row_index = cgs_strmap_new();
 }
 
+/* A break's strings freed (the break itself is its array's). */
+static void break_release(struct cgs_dash_break *b)
+{
+    free(b->compile_id);
+    free(b->reason);
+    free(b->file);
+    free(b->name);
+    free(b->compile_ids);
+    free(b->title);
+    free(b->explanation);
+    free(b->hints);
+    free(b->url);
+    free(b->gb_id);
+    free(b->user_file);
+    free(b->user_name);
+}
+
 static void free_rows(struct cgs_dash *d)
 {
     for (uint32_t i = 0; i < d->n_rows; i++) {
@@ -62,20 +79,8 @@ static void free_rows(struct cgs_dash *d)
     }
     for (uint32_t i = 0; i < d->n_caches; i++)
         free(d->caches[i].name);
-    for (uint32_t i = 0; i < d->n_breaks; i++) {
-        free(d->breaks[i].compile_id);
-        free(d->breaks[i].reason);
-        free(d->breaks[i].file);
-        free(d->breaks[i].name);
-        free(d->breaks[i].compile_ids);
-        free(d->breaks[i].title);
-        free(d->breaks[i].explanation);
-        free(d->breaks[i].hints);
-        free(d->breaks[i].url);
-        free(d->breaks[i].gb_id);
-        free(d->breaks[i].user_file);
-        free(d->breaks[i].user_name);
-    }
+    for (uint32_t i = 0; i < d->n_breaks; i++)
+        break_release(&d->breaks[i]);
     for (uint32_t i = 0; i < d->n_lookups; i++) {
         struct cgs_dash_lookup *l = &d->lookups[i];
         free(l->compile_id);
@@ -549,32 +554,10 @@ static void break_parse(struct cgs_dash_break *b, const char *text)
         }
         b->explanation = expl ? cgs_xstrdup(expl) : NULL;
     }
-    {
-        struct cgs_buf h = CGS_BUF_INIT;
-        const char *stop = user ? user : text + strlen(text);
-        for (p = strstr(text, "Hint: "); p && p < stop; p = strstr(p + 1, "Hint: ")) {
-            const char *ls = p;
-            while (ls > text && (ls[-1] == ' ' || ls[-1] == '\t'))
-                ls--;
-            if (ls > text && ls[-1] != '\n')
-                continue; /* "Hint: " inside a line */
-            size_t n = strcspn(p + 6, "\n");
-            if (h.len)
-                cgs_buf_addch(&h, '\n');
-            cgs_buf_add(&h, p + 6, n);
-        }
-        b->hints = h.len ? cgs_buf_detach(&h) : NULL;
-        cgs_buf_release(&h);
-    }
-    if ((p = strstr(text, "please visit: ")) != NULL) {
-        const char *u = p + 14, *g;
-        size_t n = strcspn(u, " \n");
-        b->url = dupn(u, n);
-        if ((g = strstr(b->url, "/gb/")) != NULL) {
-            size_t k = strcspn(g + 4, ".");
-            b->gb_id = dupn(g + 4, k);
-        }
-    }
+    b->hints = cgs_dash_hints(text, user);
+    b->url = cgs_dash_url(text);
+    if (b->url && (p = strstr(b->url, "/gb/")) != NULL)
+        b->gb_id = dupn(p + 4, strcspn(p + 4, "."));
     if (why && expl && !b->title) {
         size_t n = strlen(why) + strlen(expl) + 4;
         b->reason = cgs_xmalloc(n);
@@ -645,16 +628,7 @@ static void add_break(struct cgs_dash *d, struct cgs_dash_break *nb, const char 
             b = ob;
     }
     if (b) {
-        free(nb->reason);
-        free(nb->file);
-        free(nb->name);
-        free(nb->title);
-        free(nb->explanation);
-        free(nb->hints);
-        free(nb->url);
-        free(nb->gb_id);
-        free(nb->user_file);
-        free(nb->user_name);
+        break_release(nb); /* its compile ids are not set yet: NULL */
         b->hits++;
         if (strlen(b->compile_ids) < 200) {
             size_t n = strlen(b->compile_ids) + strlen(cid) + 3;
@@ -685,8 +659,7 @@ static void add_break(struct cgs_dash *d, struct cgs_dash_break *nb, const char 
  * (the break at LINE of NAME, in the same file). r is the resume frame's compile; the reason
  * is the restart reason of the latest compile of NAME (or of a resume frame in it) before r.
  */
-static void break_from_resume(struct cgs_dash *d, const struct cgs_feed *f,
-                              const struct cgs_dash_row *r)
+static void break_from_resume(struct cgs_dash *d, const struct cgs_dash_row *r)
 {
     static const char pre[] = "torch_dynamo_resume_in_";
     const char *nm = r->co_name, *at;
@@ -721,9 +694,42 @@ static void break_from_resume(struct cgs_dash *d, const struct cgs_feed *f,
         nb.line_no = o->metrics_line;
         nb.from_restart = true;
         add_break(d, &nb, o->compile_id);
-        (void)f;
         return;
     }
+}
+
+char *cgs_dash_hints(const char *text, const char *stop)
+{
+    struct cgs_buf h = CGS_BUF_INIT;
+    char *out;
+    if (!text)
+        return NULL;
+    if (!stop)
+        stop = text + strlen(text);
+    for (const char *p = strstr(text, "Hint: "); p && p < stop; p = strstr(p + 1, "Hint: ")) {
+        const char *ls = p;
+        while (ls > text && (ls[-1] == ' ' || ls[-1] == '\t'))
+            ls--;
+        if (ls > text && ls[-1] != '\n')
+            continue; /* "Hint: " inside a line */
+        if (h.len)
+            cgs_buf_addch(&h, '\n');
+        cgs_buf_add(&h, p + 6, strcspn(p + 6, "\n"));
+    }
+    out = h.len ? cgs_buf_detach(&h) : NULL;
+    cgs_buf_release(&h);
+    return out;
+}
+
+char *cgs_dash_url(const char *text)
+{
+    const char *p = text ? strstr(text, "please visit: ") : NULL;
+    return p ? dupn(p + 14, strcspn(p + 14, " \n")) : NULL;
+}
+
+long cgs_dash_frame_compile(const char *cid)
+{
+    return frame_compile_of(cid);
 }
 
 /* The stage of a record that carries a graph, or NULL. */
@@ -850,11 +856,7 @@ static void drop_restart_breaks(struct cgs_dash *d, uint32_t source, int rank)
         struct cgs_dash_break *b = &d->breaks[i];
         if (b->from_restart && b->source == source && b->rank == rank) {
             d->graph_breaks -= b->hits;
-            free(b->compile_id);
-            free(b->reason);
-            free(b->file);
-            free(b->name);
-            free(b->compile_ids);
+            break_release(b);
             continue;
         }
         d->breaks[k++] = *b;
@@ -961,7 +963,7 @@ static void metrics_record(struct cgs_dash *d, struct cgs_feed *f, struct cgs_da
     free(r->restart_reasons);
     r->restart_reasons = lines_of(cJSON_GetObjectItemCaseSensitive(x, "restart_reasons"));
     if (!f->break_records)
-        break_from_resume(d, f, r);
+        break_from_resume(d, r);
 }
 
 static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
@@ -1039,7 +1041,9 @@ static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
             }
         }
     } else if (cJSON_GetObjectItemCaseSensitive(o, "dynamo_output_graph") && cid[0]) {
-        trace_row(d, f, cid)->dynamo_graph = true;
+        struct cgs_dash_row *r = trace_row(d, f, cid); /* NULL past CGS_DASH_MAX_ROWS */
+        if (r)
+            r->dynamo_graph = true;
     } else if (cJSON_GetObjectItemCaseSensitive(o, "dynamo_start") && cid[0]) {
         struct cgs_dash_row *r = trace_row(d, f, cid);
         int64_t attempt = 0;

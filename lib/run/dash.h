@@ -244,6 +244,14 @@ int cgs_dash_read_file(struct cgs_dash *d, const char *path, enum cgs_src_kind k
  * the reasons one a line, as a new string. Text that is not JSON is kept as it is. */
 char *cgs_dash_decode_reasons(const char *payload);
 
+/* torch's "Hint: ..." lines of a message (each starting a line) before stop (NULL: the end), one
+ * a line, new; NULL when none. */
+char *cgs_dash_hints(const char *text, const char *stop);
+/* The link of torch's "please visit: URL" (a graph break's page), new; NULL when none. */
+char *cgs_dash_url(const char *text);
+/* "F/C" or "!A/F/C": C, how many times Dynamo compiled the frame before (-1: no such part). */
+long cgs_dash_frame_compile(const char *cid);
+
 /* True when id is one of the ", "-separated compile ids in list. */
 bool cgs_dash_id_in_list(const char *list, const char *id);
 

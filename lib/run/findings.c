@@ -69,17 +69,10 @@ static void list_add(struct list *l, const char *item)
     l->n++;
 }
 
+/* An item already listed (among the first MAX_LISTED: the rest are counted, not kept). */
 static bool list_has(const struct list *l, const char *item)
 {
-    size_t n = strlen(item);
-    for (const char *p = l->b.buf; p && *p;) {
-        size_t k = strcspn(p, ",");
-        if (k == n && !memcmp(p, item, n))
-            return true;
-        p += k;
-        p += strspn(p, ", ");
-    }
-    return false;
+    return cgs_dash_id_in_list(l->b.buf, item);
 }
 
 static char *list_done(struct list *l)
@@ -104,12 +97,6 @@ static size_t frame_part(const char *cid)
     return slash ? (size_t)(slash - cid) : strlen(cid);
 }
 
-static long frame_compile(const char *cid)
-{
-    const char *slash = strrchr(cid, '/');
-    return slash && isdigit((unsigned char)slash[1]) ? strtol(slash + 1, NULL, 10) : 0;
-}
-
 static void cid_text(const struct cgs_dash_row *r, char *out, size_t n)
 {
     if (r->run > 1)
@@ -130,23 +117,6 @@ static void evidence(struct cgs_finding *f, const struct cgs_dash *d, uint32_t s
     f->evidence_file = cgs_xstrdup(source_name(d, src));
     f->evidence_line = line;
 }
-
-/* torch's "Hint: ..." lines of a message, one a line; NULL when none. */
-static char *torch_hints(const char *text)
-{
-    struct cgs_buf b = CGS_BUF_INIT;
-    char *out;
-    for (const char *p = text ? strstr(text, "Hint: ") : NULL; p; p = strstr(p + 1, "Hint: ")) {
-        size_t n = strcspn(p + 6, "\n");
-        if (b.len)
-            cgs_buf_addch(&b, '\n');
-        cgs_buf_add(&b, p + 6, n);
-    }
-    out = b.len ? cgs_buf_detach(&b) : NULL;
-    cgs_buf_release(&b);
-    return out;
-}
-
 
 /* A message of several lines as one: its lines joined by a space, leading blanks dropped. */
 static void one_line(const char *s, char *out, size_t n)
@@ -224,7 +194,7 @@ void cgs_findings_compile_counts(const struct cgs_dash *d, struct cgs_compile_co
             c->empty++;
         else
             c->graphs++;
-        if (frame_compile(r->compile_id) > 0 && !r->limit_hit)
+        if (cgs_dash_frame_compile(r->compile_id) > 0 && !r->limit_hit)
             c->recompiles++;
     }
 }
@@ -297,11 +267,8 @@ static void failures(const struct cgs_dash *d, struct cgs_findings *out)
                          graph ? " (Dynamo had made the graph: the backend or AOTAutograd failed "
                                  "on it)"
                                : "");
-        f->hint = torch_hints(r->fail_reason);
-        if (r->fail_reason && strstr(r->fail_reason, "please visit: ")) {
-            const char *u = strstr(r->fail_reason, "please visit: ") + 14;
-            f->url = fmt("%.*s", (int)strcspn(u, " \n"), u);
-        }
+        f->hint = cgs_dash_hints(r->fail_reason, NULL);
+        f->url = cgs_dash_url(r->fail_reason);
         if (!f->hint && r->fail_file)
             f->hint = fmt("the failure was raised at %s:%lld", r->fail_file,
                           (long long)r->fail_line);
@@ -349,11 +316,10 @@ static void guard_cause(const char *reason, char *out, size_t n)
 }
 
 struct frame_group {
-    char key[512];
     const char *display;
     uint64_t recompiles, limit_rows;
     double ms;
-    struct list ids, ranks;
+    struct list ids;
     struct cgs_buf per_rank; /* "rank 1: 14, rank 3: 6" */
     char causes[5][160];
     uint32_t cause_n[5], n_causes;
@@ -386,7 +352,7 @@ static void recompiles(const struct cgs_dash *d, struct cgs_findings *out)
         const char *disp;
         struct frame_group *g = NULL;
         uintptr_t at;
-        bool again = frame_compile(r->compile_id ? r->compile_id : "") > 0;
+        bool again = cgs_dash_frame_compile(r->compile_id ? r->compile_id : "") > 0;
         per[i] = 0;
         if (!r->trace || !r->compile_id || (!again && !r->limit_hit))
             continue;
@@ -398,7 +364,6 @@ static void recompiles(const struct cgs_dash *d, struct cgs_findings *out)
             CGS_ALLOC_GROW(gs, n + 1, alloc);
             g = &gs[n++];
             memset(g, 0, sizeof(*g));
-            snprintf(g->key, sizeof(g->key), "%s", key);
             g->display = disp;
             CGS_ALLOC_GROW(gkeys, n_gk + 1, alloc_gk);
             gkeys[n_gk] = cgs_xstrdup(key);
@@ -526,7 +491,7 @@ static void recompiles(const struct cgs_dash *d, struct cgs_findings *out)
         cgs_buf_release(&m);
         cgs_buf_release(&ranks);
         cgs_buf_release(&g->per_rank);
-        f->hint = g->limit_reason ? torch_hints(g->limit_reason) : NULL;
+        f->hint = g->limit_reason ? cgs_dash_hints(g->limit_reason, NULL) : NULL;
         if (!f->hint && g->n_causes && strstr(g->causes[0], "size mismatch"))
             f->hint = cgs_xstrdup("a size that changes by design: mark it dynamic "
                                   "(torch._dynamo.mark_dynamic(x, dim) before the call) or "
