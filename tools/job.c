@@ -19,58 +19,37 @@
 const char *const cli_role_names[4] = {"graph", "torch_trace_or_cache_folder", "compiles",
                                        "profile"};
 
-static bool has_traces(const char *dir)
+int cli_source_role(const char *path, enum cgs_source_kind *kind)
 {
-    char p[PATH_MAX];
-    struct stat st;
-    bool found = false;
-    DIR *dp;
-    struct dirent *e;
-    snprintf(p, sizeof(p), "%s/report.json", dir);
-    if (!stat(p, &st) && S_ISREG(st.st_mode))
-        return true;
-    if (!(dp = opendir(dir)))
-        return false;
-    while (!found && (e = readdir(dp)))
-        found = strstr(e->d_name, ".cgstrace") != NULL;
-    closedir(dp);
-    return found;
-}
+    struct cgs_probe p;
+    enum cgs_source_kind k;
 
-int cli_source_role(const char *path)
-{
-    struct stat st;
-    enum cgs_input_kind k;
+    if (kind)
+        *kind = CGS_SRCK_NONE;
 
-    if (stat(path, &st)) {
+    if (cgs_source_probe(&p, path)) {
         if (strchr(path, '#'))
             return CLI_ROLE_GRAPH; /* a ref: the log it names is checked when it loads */
-        return cli_file_error(path, "cannot read it: %s", strerror(errno)), -1;
+        return cli_file_error(path, "cannot read it: %s", strerror(p.err)), -1;
     }
-    if (S_ISDIR(st.st_mode))
-        return has_traces(path) ? CLI_ROLE_PROFILE : CLI_ROLE_LOG;
-    k = cgs_sniff_path(path);
-    switch (k) {
-    case CGS_IN_GRAPH_JSON:
-    case CGS_IN_ZIP: return CLI_ROLE_GRAPH;
-    case CGS_IN_TRACE_LOG:
-    case CGS_IN_GZIP:
-    case CGS_IN_XZ:
-    case CGS_IN_ZSTD: return CLI_ROLE_LOG;
-    case CGS_IN_EVENTS:
-    case CGS_IN_CACHE_INDEX: return CLI_ROLE_COMPILES;
-    case CGS_IN_CUPTI_TRACE:
-    case CGS_IN_PROFILE_REPORT: return CLI_ROLE_PROFILE;
-    default:
-        if (cgs_graphs_is_source(path))
-            return CLI_ROLE_LOG;
-        break;
-    }
+    k = cgs_source_kind(&p);
+    if (kind)
+        *kind = k;
+    if (k != CGS_SRCK_NONE)
+        return (int)cgs_source_reader(k)->role;
+    if (cgs_input_kind_compressed(p.kind))
+        return cli_file_error(path, "is %s holding %s: cgscope reads compressed TORCH_TRACE "
+                                    "logs only; decompress it first (%s)",
+                              cgs_input_kind_what(p.kind), cgs_input_kind_what(p.inner),
+                              p.kind == CGS_IN_GZIP ? "gunzip -k FILE"
+                              : p.kind == CGS_IN_XZ ? "xz -dk FILE"
+                                                    : "zstd -d FILE"),
+               -1;
     {
         struct cgs_diag d = CGS_DIAG_INIT;
-        cgs_sniff_refuse(&d, path, k,
-                         "a graph, a TORCH_TRACE log, events, a cache index or folder, or a "
-                         "profile");
+        cgs_sniff_refuse(&d, path, p.kind,
+                         "a graph, a TORCH_TRACE log, events, a cache index or folder, a depyf "
+                         "dump, or a profile");
         return cli_report_diag(&d), -1;
     }
 }
@@ -159,12 +138,13 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
     j->profiles = cgs_xcalloc((size_t)n + 1, sizeof(*j->profiles));
     for (int i = 0; i < n; i++) {
         int role;
+        enum cgs_source_kind kind;
         if (stream(paths[i])) { /* its records only (a graph in it is not read twice) */
             compiles[n_compiles++] = paths[i];
             j->roles[i] = -1;
             continue;
         }
-        role = j->roles[i] = cli_source_role(paths[i]);
+        role = j->roles[i] = cli_source_role(paths[i], &kind);
         if (role < 0) {
             rc = CGS_EXIT_BAD_INPUT;
             goto out;
@@ -178,10 +158,8 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
         } else if (role == CLI_ROLE_COMPILES) {
             compiles[n_compiles++] = paths[i];
         } else { /* a profile (no verdict of its own yet): a report.json stands for its folder */
-            struct stat st;
             char *dir = cgs_xstrdup(paths[i]), *sl;
-            if (!stat(paths[i], &st) && S_ISREG(st.st_mode) &&
-                cgs_sniff_path(paths[i]) == CGS_IN_PROFILE_REPORT) {
+            if (kind == CGS_SRCK_REPORT) {
                 if ((sl = strrchr(dir, '/')) != NULL)
                     *sl = '\0';
                 else

@@ -14,17 +14,25 @@
 #include <cjson/cJSON.h>
 
 #include "lib/readers/opdecl.h"
+#include "lib/readers/source.h"
 #include "lib/run/dash.h"
 #include "lib/run/findings.h"
 #include "lib/run/follow.h"
 #include "lib/run/graphs.h"
 #include "tools/cmd.h"
 
-enum cli_role { CLI_ROLE_GRAPH, CLI_ROLE_LOG, CLI_ROLE_COMPILES, CLI_ROLE_PROFILE };
+/* the source table's roles (lib/readers/source.h), under the names the JSON gives them */
+enum cli_role {
+    CLI_ROLE_GRAPH = CGS_ROLE_GRAPH,
+    CLI_ROLE_LOG = CGS_ROLE_LOG,
+    CLI_ROLE_COMPILES = CGS_ROLE_COMPILES,
+    CLI_ROLE_PROFILE = CGS_ROLE_PROFILE
+};
 extern const char *const cli_role_names[4];
 
-/* What a source is; -1 (said on stderr) when it is nothing cgscope reads. */
-int cli_source_role(const char *path);
+/* What a source is (its kind into *kind when given); -1 (said on stderr) when it is nothing
+ * cgscope reads. */
+int cli_source_role(const char *path, enum cgs_source_kind *kind);
 
 struct cli_job_graph {
     char *ref, *label;

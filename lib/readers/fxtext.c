@@ -1628,21 +1628,21 @@ static int forward_body(struct fx *F, struct gst *G, size_t i, size_t end)
     return err;
 }
 
-/* class NAME(...): at lines[i]; its body up to end. Nested classes go into F->subgraphs. */
-static int parse_class(struct fx *F, size_t i, size_t end, cJSON *nodes)
+/* The body of a class whose line is line no, lines[i..end): its forward is the graph. Nested
+ * classes go into F->subgraphs. */
+static int class_body(struct fx *F, uint32_t no, size_t i, size_t end, cJSON *nodes)
 {
-    const struct line *C = &F->lines[i];
     struct gst G = {nodes, cgs_strmap_new(), cgs_strmap_new(), cgs_strmap_new(), NULL, false};
     bool had_forward = false;
     int err = 0;
     struct cgs_buf lg = CGS_BUF_INIT;
 
     if (++F->n_classes > CGS_FXTEXT_MAX_CLASSES) {
-        err = fail(F, C->no, 1, CGS_E_LIMIT, "more than %d nested classes",
+        err = fail(F, no, 1, CGS_E_LIMIT, "more than %d nested classes",
                    CGS_FXTEXT_MAX_CLASSES);
         goto out;
     }
-    for (i = i + 1; i < end && !err;) {
+    for (; i < end && !err;) {
         const struct line *L = &F->lines[i];
         if (L->blank || L->s[0] == '#') {
             i++;
@@ -1692,13 +1692,19 @@ static int parse_class(struct fx *F, size_t i, size_t end, cJSON *nodes)
         i++; /* class attributes and the like */
     }
     if (!err && !had_forward)
-        err = fail(F, C->no, 1, CGS_E_SCHEMA, "class without a forward method");
+        err = fail(F, no, 1, CGS_E_SCHEMA, "class without a forward method");
 out:
     cgs_buf_release(&lg);
     cgs_strmap_free(G.names);
     cgs_strmap_free(G.params);
     cgs_strmap_free(G.decls);
     return err;
+}
+
+/* class NAME(...): at lines[i]; its body up to end. */
+static int parse_class(struct fx *F, size_t i, size_t end, cJSON *nodes)
+{
+    return class_body(F, F->lines[i].no, i + 1, end, nodes);
 }
 
 static int inline_pieces(cJSON *doc);
@@ -1734,7 +1740,7 @@ cJSON *cgs_fxtext_to_json(const char *text, size_t len, const char *file, uint32
 {
     struct fx F;
     cJSON *doc = NULL, *nodes, *prod, *syms;
-    size_t i;
+    size_t i, top_def;
     int err = 0;
 
     memset(&F, 0, sizeof(F));
@@ -1749,10 +1755,13 @@ cJSON *cgs_fxtext_to_json(const char *text, size_t len, const char *file, uint32
     F.hints = o ? o->symbols : NULL;
     split_lines(&F, text, len, first_line ? first_line : 1);
     /* the graph's class; what comes before it (a file's imports, a header comment) and after
-     * it is not the graph */
+     * it is not the graph. Older depyf wrote the forward alone, at the top level. */
     for (i = 0; i < F.n_lines && !starts(&F.lines[i], "class "); i++)
         ;
-    if (i == F.n_lines) {
+    for (top_def = 0; i == F.n_lines && top_def < F.n_lines; top_def++)
+        if (F.lines[top_def].indent == 0 && starts(&F.lines[top_def], "def forward("))
+            break;
+    if (i == F.n_lines && top_def == F.n_lines) {
         fail(&F, i < F.n_lines ? F.lines[i].no : first_line, 1, CGS_E_FORMAT,
              "expected 'class NAME(torch.nn.Module):', the first line of a graph printed by "
              "torch.fx (print_readable)");
@@ -1775,10 +1784,13 @@ cJSON *cgs_fxtext_to_json(const char *text, size_t len, const char *file, uint32
     syms = cJSON_AddObjectToObject(doc, "symbols");
     nodes = cJSON_AddArrayToObject(doc, "nodes");
     F.subgraphs = cJSON_CreateObject();
-    {
+    if (i < F.n_lines) {
         const struct line *C = &F.lines[i];
         size_t end = block_end(&F, i + 1, F.n_lines, C->indent);
         err = parse_class(&F, i, end, nodes);
+    } else {
+        size_t end = block_end(&F, top_def + 1, F.n_lines, 0);
+        err = class_body(&F, F.lines[top_def].no, top_def, end, nodes);
     }
     if (err) {
         cJSON_Delete(doc);

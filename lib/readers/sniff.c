@@ -161,6 +161,9 @@ enum cgs_input_kind cgs_sniff(const void *head, size_t len, const char *name)
         if (word_at(h, len, i, "<!doctype html") || word_at(h, len, i, "<html"))
             return CGS_IN_HTML;
     }
+    if (word_at(h, len, i, "# AOT ID:") || key_in(h + i, len - i, "from torch._inductor.runtime") ||
+        key_in(h + i, len - i, "async_compile = AsyncCompile()"))
+        return CGS_IN_OUTPUT_CODE;
     if (word_at(h, len, i, "digraph") || word_at(h, len, i, "strict digraph") ||
         word_at(h, len, i, "graph "))
         return CGS_IN_DOT;

@@ -37,6 +37,8 @@
     X(ELF, "an ELF binary (a program or library)", NULL)                                          \
     X(PICKLE, "a Python pickle (torch.save's format)",                                            \
       "save the graph with the bridge or torch.export.save instead")                              \
+    X(OUTPUT_CODE, "the code Inductor generated (output_code.py, a depyf kernel file)",           \
+      "cgscope reads the graphs beside it: `cgscope graphs` on its folder lists them")           \
     X(JSON, "a JSON document", NULL)                                                              \
     X(WIDE_TEXT, "UTF-16 or UTF-32 text", "convert it to UTF-8 (iconv)")                          \
     X(TEXT, "a text file", NULL)                                                                  \

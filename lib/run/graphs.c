@@ -3,127 +3,34 @@
  */
 #include "lib/run/graphs.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "lib/base/arena.h"
 #include "lib/base/buf.h"
+#include "lib/base/strmap.h"
 #include "lib/readers/file.h"
 #include "lib/readers/fxtext.h"
-#include "lib/readers/sniff.h"
-#include "lib/readers/unpack.h"
+#include "lib/readers/source.h"
 #include "lib/run/follow.h"
-
-#define CACHE_GRAPH "computation_graph.py"
-
-static bool is_dir(const char *p)
-{
-    struct stat st;
-    return !stat(p, &st) && S_ISDIR(st.st_mode);
-}
-
-static bool is_file(const char *p)
-{
-    struct stat st;
-    return !stat(p, &st) && S_ISREG(st.st_mode);
-}
-
-static bool ends_with(const char *s, const char *suf)
-{
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && !strcmp(s + a - b, suf);
-}
 
 /* "PATH#SEL" with PATH an existing file or folder: the position of '#', else NULL. */
 static const char *ref_hash(const char *spec)
 {
-    const char *h = strrchr(spec, '#');
-    char path[4096];
-    struct stat st;
-    if (!h || h == spec || (size_t)(h - spec) >= sizeof(path))
+    struct cgs_probe p;
+    if (cgs_source_probe(&p, spec) || !p.sel)
         return NULL;
-    memcpy(path, spec, (size_t)(h - spec));
-    path[h - spec] = '\0';
-    return stat(path, &st) ? NULL : h;
-}
-
-/* A printed graph in a .py file: torch.fx's class line in its first bytes. */
-static bool is_printed_graph(const char *path)
-{
-    char head[4096];
-    size_t n;
-    FILE *f;
-    if (!ends_with(path, ".py") || !(f = fopen(path, "rb")))
-        return false;
-    n = fread(head, 1, sizeof(head) - 1, f);
-    fclose(f);
-    head[n] = '\0';
-    return strstr(head, "(torch.nn.Module):") != NULL;
-}
-
-struct head {
-    char buf[CGS_SNIFF_HEAD];
-    size_t n;
-};
-
-static void head_sink(void *ctx, const char *data, size_t len)
-{
-    struct head *h = ctx;
-    size_t take = len < sizeof(h->buf) - h->n ? len : sizeof(h->buf) - h->n;
-    memcpy(h->buf + h->n, data, take);
-    h->n += take;
-}
-
-/* A compressed file whose first unpacked bytes are a TORCH_TRACE log. */
-static bool compressed_log(const char *path)
-{
-    struct cgs_unpack u;
-    struct head h = {.n = 0};
-    struct cgs_diag d = CGS_DIAG_INIT;
-    char in[16384];
-    size_t n;
-    FILE *f = fopen(path, "rb");
-    enum cgs_input_kind k = cgs_sniff_path(path);
-    if (!f)
-        return false;
-    if (cgs_unpack_init(&u, k, (uint64_t)CGS_SNIFF_HEAD * 64, 0, &d)) {
-        fclose(f);
-        return false;
-    }
-    while (h.n < sizeof(h.buf) && (n = fread(in, 1, sizeof(in), f)) > 0)
-        if (cgs_unpack_feed(&u, in, n, head_sink, &h, &d))
-            break;
-    fclose(f);
-    cgs_unpack_release(&u);
-    return h.n && cgs_sniff(h.buf, h.n, NULL) == CGS_IN_TRACE_LOG;
+    return spec + (p.sel - 1 - p.path);
 }
 
 bool cgs_graphs_is_source(const char *path)
 {
-    if (!path || !strcmp(path, "-"))
+    struct cgs_probe p;
+    if (!path || cgs_path_is_stdin(path) || cgs_source_probe(&p, path))
         return false;
-    if (ref_hash(path))
-        return true;
-    if (is_dir(path))
-        return true;
-    if (!is_file(path))
-        return false;
-    if (is_printed_graph(path))
-        return true;
-    switch (cgs_sniff_path(path)) {
-    case CGS_IN_TRACE_LOG:
-        return true;
-    case CGS_IN_GZIP:
-    case CGS_IN_XZ:
-    case CGS_IN_ZSTD:
-        return compressed_log(path); /* a compressed graph JSON gets the loader's message */
-    default:
-        return false;
-    }
+    return cgs_source_kind_lists(cgs_source_kind(&p));
 }
 
 static char *make_ref(const char *source, int rank, bool with_rank, const char *cid,
@@ -149,11 +56,14 @@ static struct cgs_graphs_item *new_item(struct cgs_graphs *gs)
     it = &gs->items[gs->n_items++];
     memset(it, 0, sizeof(*it));
     it->rank = -1;
+    it->inference = -1;
     return it;
 }
 
-/* A printed-graph file (computation_graph.py): one graph, read whole. */
-static int add_file_graph(struct cgs_graphs *gs, const char *path, struct cgs_diag *d)
+/* A printed-graph file (a cache folder's computation_graph.py, a depyf dump's graph, a file
+ * given as it is): one graph, read whole. */
+static int add_file_graph(struct cgs_graphs *gs, const char *path, const char *stage,
+                          const char *group, bool backward, int inference, struct cgs_diag *d)
 {
     char *buf;
     size_t len;
@@ -162,7 +72,10 @@ static int add_file_graph(struct cgs_graphs *gs, const char *path, struct cgs_di
         return -1;
     it = new_item(gs);
     it->source = cgs_xstrdup(path);
-    it->stage = "dynamo";
+    it->stage = stage;
+    it->group = group ? cgs_xstrdup(group) : NULL;
+    it->backward = backward;
+    it->inference = inference;
     it->line = 1;
     it->owned_text = buf;
     it->text = buf;
@@ -171,24 +84,15 @@ static int add_file_graph(struct cgs_graphs *gs, const char *path, struct cgs_di
     return 0;
 }
 
-/* The printed graphs of a cache folder: computation_graph.py in it or up to three levels down
- * (vLLM's <hash>/rank_0_0/backbone/, MagiCompiler's per-model folders), in name order. */
 struct folder_ctx {
     struct cgs_graphs *gs;
     struct cgs_diag *d;
 };
 
-static int add_folder_graph(const char *path, void *ctx)
+static int add_listed(const struct cgs_source_graph *g, void *ctx)
 {
     struct folder_ctx *fc = ctx;
-    return add_file_graph(fc->gs, path, fc->d) ? -1 : 0;
-}
-
-static int cache_folder(struct cgs_graphs *gs, const char *dir, struct cgs_diag *d)
-{
-    static const char *const names[] = {CACHE_GRAPH};
-    struct folder_ctx fc = {gs, d};
-    return cgs_find_named(dir, names, 1, 3, add_folder_graph, &fc);
+    return add_file_graph(fc->gs, g->path, g->stage, g->group, g->backward, g->inference, fc->d) ? -1 : 0;
 }
 
 static void on_warn(const char *file, const char *msg, void *ctx)
@@ -208,13 +112,22 @@ int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t
     cgs_dash_init(&gs->dash);
     gs->dash.keep_graphs = true;
     for (uint32_t i = 0; i < n; i++) {
-        if (is_file(paths[i]) && is_printed_graph(paths[i])) {
-            if (add_file_graph(gs, paths[i], d)) {
+        struct cgs_probe p;
+        enum cgs_source_kind k = cgs_source_probe(&p, paths[i]) ? CGS_SRCK_NONE
+                                                                : cgs_source_kind(&p);
+        const struct cgs_source_reader *r = cgs_source_reader(k);
+        if (k == CGS_SRCK_PRINTED) {
+            if (add_file_graph(gs, paths[i], "dynamo", NULL, false, -1, d)) {
                 rc = -1;
                 goto out;
             }
-        } else if (is_dir(paths[i]) && cache_folder(gs, paths[i], d) > 0) {
-            ; /* a cache folder: its graphs, and its index for `cache` */
+        } else if (r && r->list) {
+            /* a folder of graph files (a cache folder, a depyf dump) */
+            struct folder_ctx fc = {gs, d};
+            if (r->list(&p, add_listed, &fc, d) < 0) {
+                rc = -1;
+                goto out;
+            }
         } else {
             trace_roots[n_trace++] = paths[i];
         }
@@ -253,12 +166,12 @@ int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t
         gs->bad_lines = gs->dash.bad_lines;
         snprintf(gs->first_bad, sizeof(gs->first_bad), "%s", gs->dash.first_bad);
     }
-    if (!gs->n_items && n == 1 && is_dir(paths[0])) {
+    if (!gs->n_items && n == 1 && cgs_source_kind_of(paths[0]) == CGS_SRCK_TRACE_DIR) {
         cgs_diag_at(d, paths[0], 0, 0);
         cgs_diag_set(d, CGS_E_FORMAT,
                      "is a folder with no graph in it (no TORCH_TRACE log carrying graphs, no "
-                     "computation_graph.py): give the path of a graph JSON or .pt2 file inside "
-                     "it");
+                     "computation_graph.py, no depyf dump): give the path of a graph JSON or "
+                     ".pt2 file inside it");
         rc = -1;
     } else if (!gs->n_items) {
         cgs_diag_at(d, n == 1 ? paths[0] : NULL, 0, 0);
@@ -281,10 +194,14 @@ void cgs_graphs_release(struct cgs_graphs *gs)
     for (uint32_t i = 0; i < gs->n_items; i++) {
         free(gs->items[i].source);
         free(gs->items[i].compile_id);
+        free(gs->items[i].group);
         free(gs->items[i].owned_text);
         free(gs->items[i].ref);
     }
     free(gs->items);
+    for (uint32_t i = 0; gs->file_names && i < gs->n_items; i++)
+        free(gs->file_names[i]);
+    free(gs->file_names);
     cgs_dash_release(&gs->dash);
     memset(gs, 0, sizeof(*gs));
 }
@@ -314,6 +231,15 @@ static cJSON *symbols_of(const struct cgs_graphs *gs, const struct cgs_graphs_it
     return o;
 }
 
+/* Two graph files of one compile in one folder (a depyf dump's __compiled_fn_N). */
+static bool same_group(const struct cgs_graphs_item *a, const struct cgs_graphs_item *b)
+{
+    const char *sa = strrchr(a->source, '/'), *sb = strrchr(b->source, '/');
+    size_t da = sa ? (size_t)(sa - a->source) : 0, db = sb ? (size_t)(sb - b->source) : 0;
+    return a->group && b->group && !strcmp(a->group, b->group) && da == db &&
+           !strncmp(a->source, b->source, da);
+}
+
 static void *graph_of(const struct cgs_graphs *gs, uint32_t i, bool as_json, struct cgs_diag *d)
 {
     const struct cgs_graphs_item *it = &gs->items[i];
@@ -327,24 +253,26 @@ static void *graph_of(const struct cgs_graphs *gs, uint32_t i, bool as_json, str
     else
         snprintf(name, sizeof(name), "%s", it->source);
     o.name = name;
-    o.stage = !strncmp(it->stage, "aot_", 4) && strcmp(it->stage, "aot_forward") &&
-                      strcmp(it->stage, "aot_backward") && strcmp(it->stage, "aot_joint")
-                  ? "other" /* aot_inference: the spec has no such stage */
-                  : it->stage;
+    /* aot_inference, a pass between stages: the spec has no such stage */
+    o.stage = cgs_stage_from_name(it->stage) == CGS_STAGE_UNKNOWN ? "other" : it->stage;
     o.compile_id = it->compile_id;
     o.symbols = syms;
     o.is_inference = o.is_backward = -1;
-    if (!strcmp(it->stage, "post_grad") && it->compile_id) {
+    if (!strcmp(it->stage, "post_grad") && (it->compile_id || it->group)) {
         /* inference when the compile logged an inference graph, else a training step's */
         bool inference = false, training = false;
         for (uint32_t k = 0; k < gs->n_items; k++) {
             const struct cgs_graphs_item *o2 = &gs->items[k];
-            if (o2->rank != it->rank || !o2->compile_id || strcmp(o2->compile_id, it->compile_id) ||
-                strcmp(o2->source, it->source))
+            if (it->group ? !same_group(o2, it)
+                          : (o2->rank != it->rank || !o2->compile_id ||
+                             strcmp(o2->compile_id, it->compile_id) ||
+                             strcmp(o2->source, it->source)))
                 continue;
             inference = inference || !strcmp(o2->stage, "aot_inference");
             training = training || !strcmp(o2->stage, "aot_forward");
         }
+        if (it->inference >= 0) /* the folder's reader knew */
+            inference = it->inference, training = !it->inference;
         if (inference || training) {
             o.is_inference = inference && !training;
             o.is_backward = it->backward;
@@ -371,39 +299,94 @@ cJSON *cgs_graphs_json(const struct cgs_graphs *gs, uint32_t i, struct cgs_diag 
     return graph_of(gs, i, true, d);
 }
 
-void cgs_graphs_file_name(const struct cgs_graphs *gs, uint32_t i, char *out, size_t n)
+/* The name part of a graph file's JSON name: its file's name without ".py", characters other
+ * than letters, digits, '.', '_' and '-' as '_'. */
+static void file_stem(const char *source, char *out, size_t n)
+{
+    const char *base = strrchr(source, '/');
+    size_t k = 0, len;
+    base = base ? base + 1 : source;
+    len = strlen(base);
+    if (len > 3 && !strcmp(base + len - 3, ".py"))
+        len -= 3;
+    for (size_t i = 0; i < len && k + 1 < n; i++) {
+        char c = base[i];
+        bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == '-';
+        out[k++] = keep ? c : '_';
+    }
+    out[k] = '\0';
+}
+
+static void base_name(const struct cgs_graphs *gs, uint32_t i, char *out, size_t n)
 {
     const struct cgs_graphs_item *it = &gs->items[i];
     char id[160];
     size_t k = 0;
     const char *part = "";
 
-    for (const char *p = it->compile_id ? it->compile_id : "graph"; *p && k + 3 < sizeof(id); p++)
-        if (*p == '/')
-            id[k++] = '_';
-        else if (*p == '!')
-            id[k++] = 'c', id[k++] = 'a';
-        else if (*p == '@')
-            id[k++] = 'a', id[k++] = 't';
-        else
-            id[k++] = *p;
-    id[k] = '\0';
+    if (!it->compile_id) {
+        file_stem(it->source, id, sizeof(id));
+    } else {
+        for (const char *p = it->compile_id; *p && k + 3 < sizeof(id); p++)
+            if (*p == '/')
+                id[k++] = '_';
+            else if (*p == '!')
+                id[k++] = 'c', id[k++] = 'a';
+            else if (*p == '@')
+                id[k++] = 'a', id[k++] = 't';
+            else
+                id[k++] = *p;
+        id[k] = '\0';
+    }
     if (!strcmp(it->stage, "post_grad")) {
         bool inference = false;
         for (uint32_t q = 0; q < gs->n_items; q++)
             inference = inference || (gs->items[q].compile_id && it->compile_id &&
                                       !strcmp(gs->items[q].compile_id, it->compile_id) &&
                                       gs->items[q].rank == it->rank &&
-                                      !strcmp(gs->items[q].stage, "aot_inference"));
+                                      !strcmp(gs->items[q].stage, "aot_inference")) ||
+                        (it->group && same_group(&gs->items[q], it) &&
+                         !strcmp(gs->items[q].stage, "aot_inference"));
         part = it->backward ? ".backward" : inference ? ".inference" : ".forward";
     }
     char occ[24] = "";
     if (it->occurrence > 1) /* the compile id used again in the log */
         snprintf(occ, sizeof(occ), ".%d", it->occurrence);
     if (it->rank >= 0)
-        snprintf(out, n, "rank%d.%s.%s%s%s.json", it->rank, id, it->stage, part, occ);
+        snprintf(out, n, "rank%d.%s.%s%s%s", it->rank, id, it->stage, part, occ);
     else
-        snprintf(out, n, "%s.%s%s%s.json", id, it->stage, part, occ);
+        snprintf(out, n, "%s.%s%s%s", id, it->stage, part, occ);
+}
+
+void cgs_graphs_file_name(struct cgs_graphs *gs, uint32_t i, char *out, size_t n)
+{
+    /* two graphs with one name (two cache folders' computation_graph.py, two logs' 0/0): the
+     * later ones numbered, so no file is written over. Named all at once, on first use. */
+    if (!gs->file_names) {
+        struct cgs_strmap *seen = cgs_strmap_new(); /* keys borrowed from bases */
+        char **bases = cgs_xcalloc(gs->n_items ? gs->n_items : 1, sizeof(*bases));
+        char mine[512];
+        gs->file_names = cgs_xcalloc(gs->n_items ? gs->n_items : 1, sizeof(*gs->file_names));
+        for (uint32_t k = 0; k < gs->n_items; k++) {
+            uintptr_t same;
+            struct cgs_buf b = CGS_BUF_INIT;
+            base_name(gs, k, mine, sizeof(mine));
+            bases[k] = cgs_xstrdup(mine);
+            same = (uintptr_t)cgs_strmap_get(seen, bases[k]);
+            cgs_strmap_set(seen, bases[k], (void *)(same + 1));
+            if (same)
+                cgs_buf_addf(&b, "%s.%u.json", mine, (unsigned)same + 1);
+            else
+                cgs_buf_addf(&b, "%s.json", mine);
+            gs->file_names[k] = cgs_buf_detach(&b);
+        }
+        cgs_strmap_free(seen);
+        for (uint32_t k = 0; k < gs->n_items; k++)
+            free(bases[k]);
+        free(bases);
+    }
+    snprintf(out, n, "%s", i < gs->n_items ? gs->file_names[i] : "graph.json");
 }
 
 static enum cgs_stage stage_of(const char *s)

@@ -24,11 +24,13 @@
 
 struct cgs_graphs_item {
     char *source;     /* the file it was read from */
-    char *compile_id; /* "0/0"; NULL for a cache folder's graph */
+    char *compile_id; /* "0/0"; NULL for a graph file of a folder (cache, depyf) */
+    char *group;      /* graph files of one compile share it (depyf's __compiled_fn_3) */
     const char *stage;
     int rank;         /* -1 when the source has none */
     int attempt;
     bool backward;    /* post_grad: the backward's graph (ref STAGE post_grad:backward) */
+    int inference;    /* a graph file's compile: inference 1, training 0, not known -1 */
     int occurrence;   /* the compile id's 2nd, 3rd, ... use in the log: ref STAGE@N */
     uint64_t line;    /* the record's line (1 for a file that is one graph) */
     const char *text; /* the printed graph (borrowed from the reader's model) */
@@ -42,6 +44,7 @@ struct cgs_graphs {
     uint32_t n_items, alloc_items;
     uint64_t bad_lines;
     char first_bad[256];
+    char **file_names; /* cgs_graphs_file_name's, made on first use */
 };
 
 /* Whether path names a graph source of this module (a ref, a TORCH_TRACE log, compressed or
@@ -60,9 +63,11 @@ void cgs_graphs_release(struct cgs_graphs *gs);
 
 /* The graph of item i as a graph JSON document (cJSON_Delete it); NULL with d filled. */
 cJSON *cgs_graphs_json(const struct cgs_graphs *gs, uint32_t i, struct cgs_diag *d);
-/* The file name the bridge gives such a graph: 0_0.dynamo.json, 1_0.post_grad.backward.json
- * (into out, n bytes). */
-void cgs_graphs_file_name(const struct cgs_graphs *gs, uint32_t i, char *out, size_t n);
+/* The file name the bridge gives such a graph: 0_0.dynamo.json, 1_0.post_grad.backward.json; a
+ * folder's graph file by its own name (__compiled_fn_3.Forward_graph.0.aot_forward.json); no
+ * two graphs of gs get one name (a later one is numbered: 0_0.dynamo.2.json). Into out, n
+ * bytes. */
+void cgs_graphs_file_name(struct cgs_graphs *gs, uint32_t i, char *out, size_t n);
 
 /* The graph of item i, built and checked by the graph loader; NULL with d filled. */
 struct cgs_graph *cgs_graphs_load(const struct cgs_graphs *gs, uint32_t i, struct cgs_diag *d);

@@ -12,7 +12,7 @@ import json,sys; d=json.load(open(sys.argv[1]))
 g=d['graphs'][0]; assert g['nodes'] == 15 and g['error'] is None and g['stage'] == 'dynamo', g
 " "$out" || fail "forms.py: $(cat $out | head -c 300)"
 check "printed graph as JSON" 0 "$CGSCOPE" graphs $D/fxtext/forms.py --write "$T"
-python3 - "$T/graph.dynamo.json" <<'PY' || fail "forms.py's nodes"
+python3 - "$T/forms.dynamo.json" <<'PY' || fail "forms.py's nodes"
 import json, sys
 d = json.load(open(sys.argv[1]))
 n = {x["name"]: x for x in d["nodes"]}
