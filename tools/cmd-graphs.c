@@ -22,7 +22,7 @@ static const struct cli_opt options[] = {
 const struct cmd cmd_graphs = {
     .name = "graphs",
     .usage = "cgscope graphs SOURCE... [--write DIR] [--json]",
-    .summary = "the graphs a TORCH_TRACE log or a compile-cache folder carries, with refs",
+    .summary = "the graphs a TORCH_TRACE log, a compile-cache folder or a depyf dump carries",
     .help = "You already have a TORCH_TRACE log (TORCH_TRACE=DIR python ...)? It carries the\n"
             "graphs themselves: the graph Dynamo hands every backend (dynamo), the graph\n"
             "Inductor lowers (post_grad) and AOT Autograd's forward, backward and inference\n"
@@ -30,14 +30,17 @@ const struct cmd cmd_graphs = {
             "compiled autograd), its stage, rank and node count, and a ref: a string every\n"
             "command takes as GRAPH (split, shapes, layout, dot, info, report --graph).\n"
             "SOURCE is a log (compressed or not), a folder of per-rank logs, a vLLM or\n"
-            "MagiCompiler cache folder, or a computation_graph.py in one.\n\n",
+            "MagiCompiler cache folder, or a computation_graph.py in one, or a depyf dump\n"
+            "folder (depyf.prepare_debug: each __compiled_fn_N.*.py graph file, its stage\n"
+            "read from its name; a graph file's ref is its path).\n\n",
     .more = "A restarted analysis logs a graph again: the last attempt is kept. A graph\n"
             "that does not read (a log of an older torch, a cut payload) is listed with its\n"
             "error and warned about; the others are read. A bare SOURCE given to another\n"
             "command takes its first graph of the stage that command works on (post_grad\n"
             "for layout, dynamo otherwise) and says so. Exit status 2 when no source holds a\n"
             "graph. --write DIR converts every graph to graph JSON (to keep, to share, for\n"
-            "other tools).\n\n"
+            "other tools); no two graphs get one file name (a later one is numbered:\n"
+            "0_0.dynamo.2.json), and --json's file says where each went.\n\n"
             "JSON keys: format, version, graphs [{ref, source, compile_id, stage, rank,\n"
             "attempt, line, nodes, error, file}], bad_lines.\n\n"
             "examples:\n"
