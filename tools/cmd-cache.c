@@ -17,6 +17,7 @@
 #include "lib/passes/shapes.h"
 #include "lib/passes/split.h"
 #include "tools/cmd.h"
+#include "tools/session.h"
 
 static int run(int argc, char **argv);
 
@@ -475,7 +476,9 @@ static int simulate(int argc, char **argv)
     struct cgs_shapes *sh = NULL;
     struct cgs_cachesim sim = {0};
     struct cgs_diag d = CGS_DIAG_INIT;
+    struct cli_session ss;
 
+    cli_session_init(&ss, NULL);
     optind = 0;
     opterr = 0;
     while ((c = cli_getopt(&cmd_cache, argc, argv)) != -1) {
@@ -529,34 +532,23 @@ static int simulate(int argc, char **argv)
         rc = cli_usage_error(&cmd_cache, "the magi policy needs --split-ops");
         goto out;
     }
-    g = cli_load_graph(argv[optind], model);
-    if (!g) {
+    ss.path = argv[optind];
+    ss.model = model;
+    ss.ops = ops; /* the session's now */
+    ops = (struct cli_list)CLI_LIST_INIT;
+    ss.allow_missing_ops = allow_missing;
+    ss.reinfer = true;
+    if (!(g = cli_session_graph(&ss))) {
         rc = CGS_EXIT_BAD_INPUT;
         goto out;
     }
     if (!g->n_symbols)
         cli_warn("%s has no size symbol (a static graph): every runtime shape runs the same "
                  "artifacts", argv[optind]);
-    if (o.policy == CGS_CACHESIM_MAGI) {
-        struct cgs_split_opts so = {CGS_SPLIT_MAGI, (const char *const *)ops.items, ops.n};
-        if (cgs_split_run(g, &so, &sp, &d) < 0) {
-            rc = cli_report_diag(&d);
-            goto out;
-        }
-        if ((rc = cli_check_split_ops(sp, &ops, argv[optind], allow_missing)))
-            goto out;
-    } else {
-        static struct cgs_opdecls decls;
-        struct cgs_shapes_opts so = {.reinfer = true};
-        if (!decls.n && cli_load_opdecls(&decls, NULL, 0)) {
-            rc = CGS_EXIT_BAD_INPUT;
-            goto out;
-        }
-        so.decls = &decls;
-        if (cgs_shapes_infer(g, &so, &sh, &d) < 0) {
-            rc = cli_report_diag(&d);
-            goto out;
-        }
+    if (o.policy == CGS_CACHESIM_MAGI ? !(sp = cli_session_split(&ss))
+                                      : !(sh = cli_session_shapes(&ss))) {
+        rc = cli_session_fail(&ss);
+        goto out;
     }
     if (index_path) {
         struct cgs_diag e = CGS_DIAG_INIT;
@@ -635,7 +627,7 @@ out:
     free(shapes);
     free(sizes);
     cli_list_release(&ops);
-    cgs_graph_free(g);
+    cli_session_close(&ss); /* the graph, its split and shapes */
     return rc;
 }
 

@@ -16,6 +16,7 @@
 #include "lib/passes/shapes.h"
 #include "lib/passes/split.h"
 #include "tools/cmd.h"
+#include "tools/session.h"
 #include "tools/prof-out.h"
 #include "viz/dot.h"
 #include "viz/gv.h"
@@ -524,316 +525,296 @@ int cli_dot_pieces_svg(const struct cgs_graph *g, const struct cgs_split *s,
     return rc ? CGS_EXIT_BAD_INPUT : 0;
 }
 
-static int run(int argc, char **argv)
-{
-    struct cli_list ops = CLI_LIST_INIT;
-    size_t len = 0;
-    const char *out = NULL, *format = NULL, *profile_path = NULL, *model = NULL, *rankdir = "TB";
-    const char *graph_id = NULL;
-    int policy = -1, view = -1, c, rc = CGS_EXIT_OK;
-    unsigned depth = 0;
-    unsigned long max_nodes = CGS_DOT_DEFAULT_MAX_NODES, max_boxes = CGS_DOT_DEFAULT_MAX_BOXES;
-    bool no_fold = false, allow_missing = false, json = false, explicit_view = false;
-    const char *view_reason = "asked for (--collapse)";
-    char reason_buf[256];
-    struct cgs_dot_cost cost = {0};
-    struct cgs_dot_render_info info = {0};
-    pid_t child;
-    int notify_fd = -1;
-    bool in_child = false;
-    struct cgs_graph *g = NULL;
-    struct cgs_split *s = NULL;
-    struct cgs_layout *lay = NULL;
-    struct cgs_shapes *shapes = NULL;
-    struct cgs_prof_summary *prof = NULL;
-    struct cgs_diag d = CGS_DIAG_INIT;
-    struct cgs_dot_opts o = {0};
-    struct cgs_dot_stats st;
-    Agraph_t *dg = NULL;
-    char *data = NULL;
+struct dot_args {
+    const char *out, *format, *profile_path, *rankdir, *graph_id;
+    int view;                /* -1: chosen from the graph's size */
+    unsigned depth;
+    bool explicit_view, no_fold, json, split;
+    unsigned long max_nodes, max_boxes;
+};
 
+static int parse_args(int argc, char **argv, struct cli_session *ss, struct dot_args *a)
+{
+    int c;
     optind = 0;
     opterr = 0;
     while ((c = cli_getopt(&cmd_dot, argc, argv)) != -1) {
         switch (c) {
         case O_SPLIT:
-            if (cli_split_ops_add(&ops, optarg)) {
-                rc = CGS_EXIT_BAD_INPUT;
-                goto out;
-            }
+            if (cli_split_ops_add(&ss->ops, optarg))
+                return CGS_EXIT_BAD_INPUT;
+            a->split = true;
             break;
-        case O_ALLOW_MISSING:
-            allow_missing = true;
+        case O_ALLOW_MISSING: ss->allow_missing_ops = true; break;
+        case O_POLICY: /* cli_getopt checked the name */
+            ss->policy = (enum cgs_split_policy)cgs_split_policy_from_name(optarg);
+            a->split = true;
             break;
-        case O_POLICY:
-            policy = cgs_split_policy_from_name(optarg); /* cli_getopt checked the name */
-            break;
-        case 'o':
-            out = optarg;
-            break;
-        case O_FORMAT:
-            format = optarg; /* one of formats: cli_getopt checked */
-            break;
+        case 'o': a->out = optarg; break;
+        case O_FORMAT: a->format = optarg; break; /* one of formats: cli_getopt checked */
         case O_COLLAPSE:
-            explicit_view = true;
-            if (!parse_collapse(optarg, &view, &depth)) {
-                rc = cli_usage_error(
-                    &cmd_dot, "unknown --collapse '%s' (none, pieces, module[:DEPTH])", optarg);
-                goto out;
-            }
+            a->explicit_view = true;
+            if (!parse_collapse(optarg, &a->view, &a->depth))
+                return cli_usage_error(&cmd_dot, "unknown --collapse '%s' (none, pieces, "
+                                                 "module[:DEPTH])", optarg);
             break;
         case O_MAXN:
         case O_MAXB:
-            if (!cli_parse_uint(optarg, c == O_MAXN ? &max_nodes : &max_boxes) ||
-                (c == O_MAXB && max_boxes == 0)) {
-                rc = cli_usage_error(&cmd_dot, "%s wants a number, got '%s'",
-                                     c == O_MAXN ? "--max-nodes" : "--max-boxes", optarg);
-                goto out;
-            }
+            if (!cli_parse_uint(optarg, c == O_MAXN ? &a->max_nodes : &a->max_boxes) ||
+                (c == O_MAXB && a->max_boxes == 0))
+                return cli_usage_error(&cmd_dot, "%s wants a number, got '%s'",
+                                       c == O_MAXN ? "--max-nodes" : "--max-boxes", optarg);
             break;
-        case O_NOFOLD:
-            no_fold = true;
-            break;
-        case O_PROFILE:
-            profile_path = optarg;
-            break;
-        case O_GRAPH_ID:
-            graph_id = optarg;
-            break;
-        case O_RANKDIR:
-            rankdir = optarg; /* one of rankdirs: cli_getopt checked */
-            break;
-        case O_MODEL:
-            model = optarg;
-            break;
-        case O_JSON:
-            json = true;
-            break;
-        default: /* cli_getopt said why */
-            rc = CGS_EXIT_BAD_INPUT;
-            goto out;
+        case O_NOFOLD: a->no_fold = true; break;
+        case O_PROFILE: a->profile_path = optarg; break;
+        case O_GRAPH_ID: a->graph_id = optarg; break;
+        case O_RANKDIR: a->rankdir = optarg; break; /* one of rankdirs: cli_getopt checked */
+        case O_MODEL: ss->model = optarg; break;
+        case O_JSON: a->json = true; break;
+        default: return CGS_EXIT_BAD_INPUT; /* cli_getopt said why */
         }
     }
-    if (optind != argc - 1) {
-        rc = cli_usage_error(&cmd_dot, optind == argc ? "missing GRAPH" : "expected one GRAPH");
-        goto out;
+    if (optind != argc - 1)
+        return cli_usage_error(&cmd_dot, optind == argc ? "missing GRAPH" : "expected one GRAPH");
+    ss->path = argv[optind];
+    if (a->out && !strcmp(a->out, "-"))
+        a->out = NULL; /* -o -: standard output, in any format */
+    if (!a->format && !(a->format = a->out ? cgs_dot_format_from_path(a->out) : "dot"))
+        return cli_usage_error(&cmd_dot, "cannot tell the format of '%s' (use .dot, .svg, "
+                                         ".png, .pdf or --format)", a->out);
+    if (!a->out && a->json)
+        return cli_usage_error(&cmd_dot, "--json describes the picture written: give -o FILE");
+    if (!a->out && strcmp(a->format, "dot") && strcmp(a->format, "svg") && isatty(1))
+        return cli_usage_error(&cmd_dot, "%s output is binary: give -o FILE (or -o - to send "
+                                         "it through a pipe)", a->format);
+    if (a->view == CGS_DOT_VIEW_PIECES && !a->split)
+        return cli_usage_error(&cmd_dot, "--collapse pieces needs --split-ops or --policy");
+    return 0;
+}
+
+/* The split the picture shows (NULL when none was asked), its profile checked against it.
+ * 0, or the exit status (said). */
+static int dot_split(struct cli_session *ss, const struct dot_args *a,
+                     struct cgs_prof_summary *prof, struct cgs_split **s)
+{
+    char ids[512];
+    const char *gid;
+    *s = NULL;
+    if (!a->split) {
+        if (prof)
+            cli_warn("--profile colours pieces: give --split-ops (or --policy) to draw them");
+        return 0;
     }
-    if (out && !strcmp(out, "-"))
-        out = NULL; // -o -: standard output, in any format
-    if (!format) {
-        format = out ? cgs_dot_format_from_path(out) : "dot";
-        if (!format) {
-            rc = cli_usage_error(&cmd_dot,
-                                 "cannot tell the format of '%s' (use .dot, .svg, .png, .pdf "
-                                 "or --format)",
-                                 out);
-            goto out;
+    if (!(*s = cli_session_split(ss)))
+        return cli_session_fail(ss);
+    if (!prof)
+        return 0;
+    /* a run with graph breaks profiles each Dynamo graph's pieces: this graph's */
+    gid = a->graph_id ? a->graph_id : ss->g->producer.compile_id;
+    if (cgs_prof_summary_select(prof, gid, ids, sizeof(ids)) < 0)
+        return cli_file_error(a->profile_path, "the profile holds the pieces of several graphs "
+                                               "(%s): say which graph %s is with --graph-id",
+                              ids, ss->path);
+    return check_profile_pieces(prof, *s, a->profile_path, ss->path);
+}
+
+/* The view when none was asked: every node, unless there are more than --max-nodes. */
+static const char *auto_view(struct dot_args *a, const struct cgs_graph *g,
+                             const struct cgs_split *s, char *reason, size_t n)
+{
+    if (a->view >= 0)
+        return "asked for (--collapse)";
+    a->view = CGS_DOT_VIEW_FULL;
+    if (!a->max_nodes || g->n_nodes <= a->max_nodes)
+        return "every node (the graph is small enough)";
+    a->view = collapsed_view(s);
+    snprintf(reason, n, "%u nodes, more than --max-nodes %lu", g->n_nodes, a->max_nodes);
+    fprintf(stderr, "cgscope dot: %u nodes, more than --max-nodes %lu: drawing %s (--collapse "
+            "none draws every node)\n", g->n_nodes, a->max_nodes, view_names[a->view]);
+    return reason;
+}
+
+/* The marks the picture carries: layout (post-grad graphs), shape flags (every node drawn). */
+static void dot_marks(struct cli_session *ss, const struct dot_args *a, struct cgs_dot_opts *o)
+{
+    if (ss->g->producer.stage == CGS_STAGE_POST_GRAD && !(o->layout = cli_session_layout(ss))) {
+        cli_file_warn(ss->path, "no layout marks: %s", ss->diag.msg);
+        cgs_diag_clear(&ss->diag);
+    }
+    if (a->view != CGS_DOT_VIEW_FULL)
+        return;
+    if (cli_session_decls(ss))
+        cli_file_warn(ss->path, "operator declarations not loaded");
+    if (!(o->shapes = cli_session_shapes(ss))) {
+        cli_file_warn(ss->path, "no shape flags: %s", ss->diag.msg);
+        cgs_diag_clear(&ss->diag);
+    }
+}
+
+/* Lay out and render, falling back to the collapsed view where every node would take too
+ * long or make a bitmap too large (unless a view was asked for). */
+static int draw(Agraph_t **dg, const struct cgs_graph *g, struct cgs_dot_opts *o,
+                struct dot_args *a, struct cgs_dot_stats *st, struct cgs_dot_cost *cost,
+                struct cgs_dot_render_info *info, const char **view_reason, char *reason,
+                size_t n, char **data, size_t *len)
+{
+    int rc;
+    char est[32];
+    if (strcmp(a->format, "dot")) {
+        cgs_dot_cost(*dg, cost);
+        if (!a->explicit_view && a->view == CGS_DOT_VIEW_FULL &&
+            cost->est_seconds > MAX_AUTO_SECONDS) {
+            a->view = collapsed_view(o->split);
+            snprintf(reason, n, "a layout of every node would take %s",
+                     duration_text(cost->est_seconds, est, sizeof(est)));
+            *view_reason = reason;
+            fprintf(stderr, "cgscope dot: %s (%u long edges): drawing %s instead (--collapse "
+                    "none insists)\n", reason, cost->long_edges, view_names[a->view]);
+            if (!(*dg = rebuild(*dg, g, o, a->view, st, cost)))
+                return CGS_EXIT_BAD_INPUT;
         }
     }
-    if (!out && json) {
-        rc = cli_usage_error(&cmd_dot, "--json describes the picture written: give -o FILE");
-        goto out;
+    rc = render(*dg, a->format, cost, a->explicit_view, data, len, info);
+    if (rc == RENDER_TOO_LARGE && a->view == CGS_DOT_VIEW_FULL && !a->explicit_view) {
+        a->view = collapsed_view(o->split);
+        snprintf(reason, n, "a PNG of every node would be %.0f x %.0f px", info->width_px,
+                 info->height_px);
+        *view_reason = reason;
+        fprintf(stderr, "cgscope dot: %s, past the %d px a side this draws: drawing %s instead "
+                "(SVG has no such limit; --collapse none scales the PNG down)\n", reason,
+                MAX_BITMAP_SIDE, view_names[a->view]);
+        if (!(*dg = rebuild(*dg, g, o, a->view, st, cost)))
+            return CGS_EXIT_BAD_INPUT;
+        rc = render(*dg, a->format, cost, true, data, len, info);
     }
-    if (!out && strcmp(format, "dot") && strcmp(format, "svg") && isatty(1)) {
-        rc = cli_usage_error(&cmd_dot, "%s output is binary: give -o FILE (or -o - to send it "
-                             "through a pipe)", format);
-        goto out;
+    return rc ? CGS_EXIT_BAD_INPUT : 0;
+}
+
+/* Write the picture to out (atomically) or standard output. */
+static int write_picture(const char *out, const char *data, size_t len)
+{
+    struct stat ost;
+    mode_t mask;
+    if (!out)
+        return fwrite(data, 1, len, stdout) != len
+                   ? cli_error("cannot write to standard output") : 0;
+    if (cli_write_file(out, data, len) < 0)
+        return CGS_EXIT_BAD_INPUT;
+    /* the temporary was made 0600 by mkstemp; a picture is for sharing (a FIFO or a device
+     * written through keeps its own mode) */
+    mask = umask(0);
+    umask(mask);
+    if (!stat(out, &ost) && S_ISREG(ost.st_mode))
+        chmod(out, 0666 & ~mask);
+    return 0;
+}
+
+/* --json: what was drawn, and how big its layout was. */
+static void print_dot_json(const char *graph, const struct dot_args *a, size_t len,
+                           const char *view_reason, const struct cgs_graph *g,
+                           const struct cgs_split *s, const struct cgs_dot_stats *st,
+                           const struct cgs_dot_cost *cost,
+                           const struct cgs_dot_render_info *info)
+{
+    cJSON *doc = cli_json_doc("dot");
+    cJSON_AddStringToObject(doc, "graph", graph);
+    cJSON_AddStringToObject(doc, "output", a->out);
+    cJSON_AddStringToObject(doc, "image_format", a->format);
+    cJSON_AddNumberToObject(doc, "bytes", (double)len);
+    cJSON_AddStringToObject(doc, "view", a->view == CGS_DOT_VIEW_FULL     ? "full"
+                                         : a->view == CGS_DOT_VIEW_PIECES ? "pieces"
+                                                                          : "module");
+    cJSON_AddStringToObject(doc, "view_reason", view_reason);
+    if (a->view == CGS_DOT_VIEW_MODULE)
+        cJSON_AddNumberToObject(doc, "module_depth", st->module_depth);
+    cJSON_AddNumberToObject(doc, "graph_nodes", g->n_nodes);
+    cJSON_AddNumberToObject(doc, "nodes_drawn", st->nodes);
+    cJSON_AddNumberToObject(doc, "edges_drawn", st->edges);
+    cJSON_AddNumberToObject(doc, "clusters", st->clusters);
+    if (a->view != CGS_DOT_VIEW_FULL)
+        cJSON_AddNumberToObject(doc, "boxes", st->boxes);
+    cJSON_AddNumberToObject(doc, "flagged", st->flagged);
+    if (s) {
+        cJSON *arr = cJSON_AddArrayToObject(doc, "pieces");
+        for (uint32_t i = 0; i < s->n_pieces; i++)
+            cJSON_AddItemToArray(arr, cli_piece_json(s, i));
+    } else {
+        cJSON_AddNullToObject(doc, "pieces");
     }
-    if (view == CGS_DOT_VIEW_PIECES && !ops.n && policy < 0) {
-        rc = cli_usage_error(&cmd_dot, "--collapse pieces needs --split-ops or --policy");
-        goto out;
+    if (strcmp(a->format, "dot")) {
+        cJSON *l = cJSON_AddObjectToObject(doc, "layout");
+        cJSON_AddNumberToObject(l, "width_pt", info->width_pt);
+        cJSON_AddNumberToObject(l, "height_pt", info->height_pt);
+        cJSON_AddNumberToObject(l, "width_px", info->width_px);
+        cJSON_AddNumberToObject(l, "height_px", info->height_px);
+        cJSON_AddNumberToObject(l, "long_edges", cost->long_edges);
+        cJSON_AddNumberToObject(l, "virtual_nodes", (double)cost->virtual_nodes);
+        cJSON_AddNumberToObject(l, "ranks", cost->ranks);
+        cJSON_AddNumberToObject(l, "max_rank_width", (double)cost->max_width);
+        cJSON_AddNumberToObject(l, "rank_width_squares", cost->width_sq);
+        cJSON_AddNumberToObject(l, "estimated_seconds", cost->est_seconds);
     }
-    g = cli_load_graph(argv[optind], model);
-    if (!g) {
+    cli_print_json(doc);
+}
+
+static int run(int argc, char **argv)
+{
+    struct cli_session ss;
+    struct dot_args a = {.rankdir = "TB", .view = -1, .max_nodes = CGS_DOT_DEFAULT_MAX_NODES,
+                         .max_boxes = CGS_DOT_DEFAULT_MAX_BOXES};
+    const char *view_reason;
+    char reason[256], *data = NULL;
+    size_t len = 0;
+    struct cgs_dot_cost cost = {0};
+    struct cgs_dot_render_info info = {0};
+    struct cgs_dot_stats st;
+    struct cgs_dot_opts o = {0};
+    struct cgs_prof_summary *prof = NULL;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_split *s = NULL;
+    Agraph_t *dg = NULL;
+    int notify_fd = -1, rc;
+    pid_t child = -1;
+
+    cli_session_init(&ss, NULL);
+    if ((rc = parse_args(argc, argv, &ss, &a)))
+        goto out;
+    if (!cli_session_graph(&ss) || (a.profile_path && load_profile(a.profile_path, &prof))) {
         rc = CGS_EXIT_BAD_INPUT;
         goto out;
     }
-    if (profile_path && load_profile(profile_path, &prof)) {
-        rc = CGS_EXIT_BAD_INPUT;
+    if ((rc = dot_split(&ss, &a, prof, &s)))
         goto out;
-    }
-    if (ops.n || policy >= 0) {
-        struct cgs_split_opts so = {policy < 0 ? CGS_SPLIT_MAGI : (enum cgs_split_policy)policy,
-                                    (const char *const *)ops.items, ops.n};
-        if (cgs_split_run(g, &so, &s, &d) < 0) {
-            cgs_diag_at(&d, argv[optind], 0, 0);
-            rc = cli_report_diag(&d);
-            goto out;
-        }
-        rc = cli_check_split_ops(s, &ops, argv[optind], allow_missing);
-        if (rc)
-            goto out;
-        if (prof) {
-            /* a run with graph breaks profiles each Dynamo graph's pieces: this graph's */
-            char ids[512];
-            const char *gid = graph_id ? graph_id : g->producer.compile_id;
-            if (cgs_prof_summary_select(prof, gid, ids, sizeof(ids)) < 0) {
-                rc = cli_file_error(profile_path, "the profile holds the pieces of several "
-                                    "graphs (%s): say which graph %s is with --graph-id",
-                                    ids, argv[optind]);
-                goto out;
-            }
-            if ((rc = check_profile_pieces(prof, s, profile_path, argv[optind])))
-                goto out;
-        }
-    } else if (prof) {
-        cli_warn("--profile colours pieces: give --split-ops (or --policy) to draw them");
-    }
-    if (view < 0) {
-        view = CGS_DOT_VIEW_FULL;
-        view_reason = "every node (the graph is small enough)";
-        if (max_nodes && g->n_nodes > max_nodes) {
-            view = collapsed_view(s);
-            snprintf(reason_buf, sizeof(reason_buf), "%u nodes, more than --max-nodes %lu",
-                     g->n_nodes, max_nodes);
-            view_reason = reason_buf;
-            fprintf(stderr,
-                    "cgscope dot: %u nodes, more than --max-nodes %lu: drawing %s "
-                    "(--collapse none draws every node)\n",
-                    g->n_nodes, max_nodes, view_names[view]);
-        }
-    }
-    if (prof && s && view == CGS_DOT_VIEW_MODULE)
+    view_reason = auto_view(&a, ss.g, s, reason, sizeof(reason));
+    if (prof && s && a.view == CGS_DOT_VIEW_MODULE)
         cli_warn("--profile colours pieces: the module view leaves it out");
-    if (g->producer.stage == CGS_STAGE_POST_GRAD) {
-        struct cgs_layout_opts lo = CGS_LAYOUT_OPTS_INIT;
-        if (cgs_layout_run(g, &lo, &lay, &d) < 0) {
-            cli_file_warn(argv[optind], "no layout marks: %s", d.msg);
-            cgs_diag_clear(&d);
-            lay = NULL;
-        }
-    }
-    if (view == CGS_DOT_VIEW_FULL) {
-        struct cgs_shapes_opts so = {.reinfer = false};
-        static struct cgs_opdecls decls; // lives until exit: shapes point into it
-        if (!decls.n && cli_load_opdecls(&decls, NULL, 0))
-            cli_file_warn(argv[optind], "operator declarations not loaded");
-        so.decls = &decls;
-        if (cgs_shapes_infer(g, &so, &shapes, &d) < 0) {
-            cli_file_warn(argv[optind], "no shape flags: %s", d.msg);
-            cgs_diag_clear(&d);
-            shapes = NULL;
-        }
-    }
-    // Graphviz runs in a child process: a crash or an out-of-memory inside it (cgraph, gvc,
-    // cairo, fontconfig) becomes a message and exit 2 here, with no output file left
-    child = drawing_fork(&notify_fd);
-    if (child > 0) {
-        rc = drawing_wait(child, notify_fd, argv[optind]);
+    dot_marks(&ss, &a, &o);
+    /* Graphviz runs in a child process: a crash or an out-of-memory inside it (cgraph, gvc,
+     * cairo, fontconfig) becomes a message and exit 2 here, with no output file left */
+    if ((child = drawing_fork(&notify_fd)) > 0) {
+        rc = drawing_wait(child, notify_fd, ss.path);
         goto out;
     }
-    in_child = child == 0;
-    o.view = (enum cgs_dot_view)view;
-    o.module_depth = depth;
-    o.no_fold = no_fold;
-    o.max_boxes = (uint32_t)(max_boxes > UINT32_MAX ? UINT32_MAX : max_boxes);
-    o.rankdir = rankdir;
+    o.view = (enum cgs_dot_view)a.view;
+    o.module_depth = a.depth;
+    o.no_fold = a.no_fold;
+    o.max_boxes = (uint32_t)(a.max_boxes > UINT32_MAX ? UINT32_MAX : a.max_boxes);
+    o.rankdir = a.rankdir;
     o.split = s;
-    o.layout = lay;
-    o.shapes = shapes;
     o.profile = prof;
-    dg = cgs_dot_build(g, &o, &st, &d);
-    if (!dg) {
+    if (!(dg = cgs_dot_build(ss.g, &o, &st, &d))) {
         rc = cli_report_diag(&d);
         goto out;
     }
     if (st.profile_unmatched)
-        cli_file_warn(profile_path, "%u piece%s of the profile name no piece of this split",
-                 st.profile_unmatched, st.profile_unmatched == 1 ? "" : "s");
-    if (strcmp(format, "dot")) {
-        cgs_dot_cost(dg, &cost);
-        if (!explicit_view && view == CGS_DOT_VIEW_FULL && cost.est_seconds > MAX_AUTO_SECONDS) {
-            // too slow to lay out: the collapsed view of the same graph, said so
-            view = collapsed_view(s);
-            char est[32];
-            snprintf(reason_buf, sizeof(reason_buf), "a layout of every node would take %s",
-                     duration_text(cost.est_seconds, est, sizeof(est)));
-            view_reason = reason_buf;
-            fprintf(stderr, "cgscope dot: %s (%u long edges): drawing %s instead (--collapse "
-                    "none insists)\n", reason_buf, cost.long_edges, view_names[view]);
-            if (!(dg = rebuild(dg, g, &o, view, &st, &cost))) {
-                rc = CGS_EXIT_BAD_INPUT;
-                goto out;
-            }
-        }
-    }
-    rc = render(dg, format, &cost, explicit_view, &data, &len, &info);
-    if (rc == RENDER_TOO_LARGE && view == CGS_DOT_VIEW_FULL && !explicit_view) {
-        view = collapsed_view(s);
-        snprintf(reason_buf, sizeof(reason_buf), "a PNG of every node would be %.0f x %.0f px",
-                 info.width_px, info.height_px);
-        view_reason = reason_buf;
-        fprintf(stderr, "cgscope dot: %s, past the %d px a side this draws: drawing %s instead "
-                "(SVG has no such limit; --collapse none scales the PNG down)\n", reason_buf,
-                MAX_BITMAP_SIDE, view_names[view]);
-        if (!(dg = rebuild(dg, g, &o, view, &st, &cost))) {
-            rc = CGS_EXIT_BAD_INPUT;
-            goto out;
-        }
-        rc = render(dg, format, &cost, true, &data, &len, &info);
-    }
-    if (rc) {
-        rc = CGS_EXIT_BAD_INPUT;
-        goto out;
-    }
-    if (out) {
-        if (cli_write_file(out, data, len) < 0) {
-            rc = CGS_EXIT_BAD_INPUT;
-        } else {
-            // the temporary was made 0600 by mkstemp; a picture is for sharing (a FIFO or a
-            // device written through keeps its own mode)
-            struct stat ost;
-            mode_t mask = umask(0);
-            umask(mask);
-            if (!stat(out, &ost) && S_ISREG(ost.st_mode))
-                chmod(out, 0666 & ~mask);
-        }
-    } else if (fwrite(data, 1, len, stdout) != len) {
-        rc = cli_error("cannot write to standard output");
-    }
-    if (!rc && json) {
-        cJSON *doc = cli_json_doc("dot");
-        cJSON_AddStringToObject(doc, "graph", argv[optind]);
-        cJSON_AddStringToObject(doc, "output", out);
-        cJSON_AddStringToObject(doc, "image_format", format);
-        cJSON_AddNumberToObject(doc, "bytes", (double)len);
-        cJSON_AddStringToObject(doc, "view", view == CGS_DOT_VIEW_FULL     ? "full"
-                                             : view == CGS_DOT_VIEW_PIECES ? "pieces"
-                                                                           : "module");
-        cJSON_AddStringToObject(doc, "view_reason", view_reason);
-        if (view == CGS_DOT_VIEW_MODULE)
-            cJSON_AddNumberToObject(doc, "module_depth", st.module_depth);
-        cJSON_AddNumberToObject(doc, "graph_nodes", g->n_nodes);
-        cJSON_AddNumberToObject(doc, "nodes_drawn", st.nodes);
-        cJSON_AddNumberToObject(doc, "edges_drawn", st.edges);
-        cJSON_AddNumberToObject(doc, "clusters", st.clusters);
-        if (view != CGS_DOT_VIEW_FULL)
-            cJSON_AddNumberToObject(doc, "boxes", st.boxes);
-        cJSON_AddNumberToObject(doc, "flagged", st.flagged);
-        if (s) {
-            cJSON *a = cJSON_AddArrayToObject(doc, "pieces");
-            for (uint32_t i = 0; i < s->n_pieces; i++)
-                cJSON_AddItemToArray(a, cli_piece_json(s, i));
-        } else {
-            cJSON_AddNullToObject(doc, "pieces");
-        }
-        if (strcmp(format, "dot")) {
-            cJSON *l = cJSON_AddObjectToObject(doc, "layout");
-            cJSON_AddNumberToObject(l, "width_pt", info.width_pt);
-            cJSON_AddNumberToObject(l, "height_pt", info.height_pt);
-            cJSON_AddNumberToObject(l, "width_px", info.width_px);
-            cJSON_AddNumberToObject(l, "height_px", info.height_px);
-            cJSON_AddNumberToObject(l, "long_edges", cost.long_edges);
-            cJSON_AddNumberToObject(l, "virtual_nodes", (double)cost.virtual_nodes);
-            cJSON_AddNumberToObject(l, "ranks", cost.ranks);
-            cJSON_AddNumberToObject(l, "max_rank_width", (double)cost.max_width);
-            cJSON_AddNumberToObject(l, "rank_width_squares", cost.width_sq);
-            cJSON_AddNumberToObject(l, "estimated_seconds", cost.est_seconds);
-        }
-        cli_print_json(doc);
-    }
+        cli_file_warn(a.profile_path, "%u piece%s of the profile name no piece of this split",
+                      st.profile_unmatched, st.profile_unmatched == 1 ? "" : "s");
+    if (!(rc = draw(&dg, ss.g, &o, &a, &st, &cost, &info, &view_reason, reason, sizeof(reason),
+                    &data, &len)) &&
+        !(rc = write_picture(a.out, data, len)) && a.json)
+        print_dot_json(ss.path, &a, len, view_reason, ss.g, s, &st, &cost, &info);
 out:
-    if (in_child) {
+    if (child == 0) { /* the drawing child */
         fflush(stdout);
         fflush(stderr);
         _exit(rc);
@@ -841,9 +822,7 @@ out:
     free(data);
     if (dg)
         agclose(dg);
-    cli_list_release(&ops);
     cgs_prof_summary_free(prof);
-    cgs_layout_free(lay);
-    cgs_graph_free(g);
+    cli_session_close(&ss);
     return rc;
 }

@@ -9,6 +9,7 @@
 #include "lib/writers/report-json.h"
 #include "lib/base/strmap.h"
 #include "tools/cmd.h"
+#include "tools/session.h"
 
 static int run(int argc, char **argv);
 
@@ -332,31 +333,31 @@ static void info_text(const struct cgs_graph *g, struct op_count *h, size_t nh,
 static int run(int argc, char **argv)
 {
     bool json = false, targets = false;
-    const char *model = NULL;
+    struct cli_session ss;
     struct cgs_graph *g;
     struct op_count *h;
-    const struct cgs_node **outs = NULL;
+    const struct cgs_node **outs = NULL, *out;
     size_t nh, nouts = 0, outs_alloc = 0;
     int c;
 
+    cli_session_init(&ss, NULL);
     optind = 0;
     opterr = 0;
     while ((c = cli_getopt(&cmd_info, argc, argv)) != -1) {
         switch (c) {
         case 'j': json = true; break;
-        case 'm': model = optarg; break;
+        case 'm': ss.model = optarg; break;
         case 't': targets = true; break;
         default: return CGS_EXIT_BAD_INPUT; /* cli_getopt said why */
         }
     }
     if (optind != argc - 1)
         return cli_usage_error(&cmd_info, optind == argc ? "missing GRAPH" : "expected one GRAPH");
-    g = cli_load_graph(argv[optind], model);
-    if (!g)
+    ss.path = argv[optind];
+    if (!(g = cli_session_graph(&ss)))
         return CGS_EXIT_BAD_INPUT;
     h = histogram(g, &nh);
-    const struct cgs_node *out = output_node(g);
-    if (out && out->n_args)
+    if ((out = output_node(g)) && out->n_args)
         collect_outputs(&out->args[0], &outs, &nouts, &outs_alloc);
     if (targets) {
         for (size_t i = 0; i < nh; i++)
@@ -374,6 +375,6 @@ static int run(int argc, char **argv)
     }
     free(h);
     free(outs);
-    cgs_graph_free(g);
+    cli_session_close(&ss);
     return CGS_EXIT_OK;
 }

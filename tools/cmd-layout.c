@@ -7,6 +7,7 @@
 #include "lib/base/json-alloc.h"
 #include "lib/passes/layout.h"
 #include "tools/cmd.h"
+#include "tools/session.h"
 
 static int run(int argc, char **argv);
 
@@ -347,26 +348,24 @@ static void layout_text(const struct cgs_layout *l, bool all)
     }
 }
 
-static int run(int argc, char **argv)
+struct layout_args {
+    bool json, all;
+};
+
+static int parse_args(int argc, char **argv, struct cli_session *ss, struct layout_args *a)
 {
-    struct cgs_layout_opts lo = CGS_LAYOUT_OPTS_INIT;
-    struct cgs_diag d = CGS_DIAG_INIT;
-    struct cgs_layout *l = NULL;
-    const char *model = NULL;
-    bool json = false, all = false, mode_set = false, sw_set = false;
+    struct cgs_layout_opts *lo = &ss->layout_opts;
+    bool mode_set = false, sw_set = false;
     unsigned long uo;
-    int c, r;
+    int c;
 
     optind = 0;
     opterr = 0;
     while ((c = cli_getopt(&cmd_layout, argc, argv)) != -1) {
         switch (c) {
-        case 'j':
-            json = true;
-            break;
-        case O_RULES:
-            r = cgs_layout_rules_from_name(optarg); /* one of rule_sets: cli_getopt checked */
-            lo.rules = (enum cgs_layout_rules)r;
+        case 'j': a->json = true; break;
+        case O_RULES: /* one of rule_sets: cli_getopt checked */
+            lo->rules = (enum cgs_layout_rules)cgs_layout_rules_from_name(optarg);
             break;
         case O_INF:
         case O_TRAIN:
@@ -375,66 +374,76 @@ static int run(int argc, char **argv)
                 return cli_usage_error(&cmd_layout,
                                        "--inference, --training and --backward exclude each other");
             mode_set = true;
-            lo.mode = c == O_INF     ? CGS_LAYOUT_MODE_INFERENCE
-                      : c == O_TRAIN ? CGS_LAYOUT_MODE_TRAINING
-                                     : CGS_LAYOUT_MODE_BACKWARD;
+            lo->mode = c == O_INF     ? CGS_LAYOUT_MODE_INFERENCE
+                       : c == O_TRAIN ? CGS_LAYOUT_MODE_TRAINING
+                                      : CGS_LAYOUT_MODE_BACKWARD;
             break;
-        case O_MKLDNN:
-            lo.mkldnn = true;
-            break;
+        case O_MKLDNN: lo->mkldnn = true; break;
         case O_FORCE:
         case O_OFF:
             if (sw_set)
                 return cli_usage_error(&cmd_layout,
                                        "--force-layout-opt and --no-layout-opt exclude each other");
             sw_set = true;
-            lo.sw = c == O_FORCE ? CGS_LAYOUT_SWITCH_FORCE_ON : CGS_LAYOUT_SWITCH_OFF;
+            lo->sw = c == O_FORCE ? CGS_LAYOUT_SWITCH_FORCE_ON : CGS_LAYOUT_SWITCH_OFF;
             break;
         case O_UOUT:
             if (!cli_parse_uint(optarg, &uo) || uo > 1u << 30)
                 return cli_usage_error(&cmd_layout, "bad --user-outputs '%s'", optarg);
-            lo.user_outputs = (int)uo;
+            lo->user_outputs = (int)uo;
             break;
-        case O_ALL:
-            all = true;
-            break;
-        case O_MODEL:
-            model = optarg;
-            break;
-        default: /* cli_getopt said why */
-            return CGS_EXIT_BAD_INPUT;
+        case O_ALL: a->all = true; break;
+        case O_MODEL: ss->model = optarg; break;
+        default: return CGS_EXIT_BAD_INPUT; /* cli_getopt said why */
         }
     }
     if (optind != argc - 1)
         return cli_usage_error(&cmd_layout,
                                optind == argc ? "missing GRAPH" : "expected one GRAPH");
-    struct cgs_graph *g;
+    ss->path = argv[optind];
+    ss->prefer = CGS_STAGE_POST_GRAD; /* from a TORCH_TRACE log: the graph Inductor lowers */
+    return 0;
+}
 
-    cli_graph_stage = CGS_STAGE_POST_GRAD; /* from a TORCH_TRACE log: the graph Inductor lowers */
-    g = cli_load_graph(argv[optind], model);
-    if (!g)
-        return CGS_EXIT_BAD_INPUT;
-    if (g->producer.stage == CGS_STAGE_DYNAMO || g->producer.stage == CGS_STAGE_EXPORT ||
-        g->producer.stage == CGS_STAGE_AOT_JOINT) {
-        // Inductor decides layouts on the post-grad graph: answering for another stage (where
-        // torch.conv2d is no aten.convolution) would be wrong, not merely approximate
-        int rc = cli_file_error(argv[optind], "a %s graph: Inductor decides layout on the post-grad graph; "
-                           "dump one with the bridge "
-                           "(cgscope_torch.dump_backend(dir, post_grad=True))", cgs_stage_names[g->producer.stage]);
-        cgs_graph_free(g);
-        return rc;
+/* Inductor decides layouts on the post-grad graph: answering for another stage (where
+ * torch.conv2d is no aten.convolution) would be wrong, not merely approximate. 0, or said. */
+static int check_stage(const struct cgs_graph *g, const char *path)
+{
+    enum cgs_stage st = g->producer.stage;
+    if (st == CGS_STAGE_DYNAMO || st == CGS_STAGE_EXPORT || st == CGS_STAGE_AOT_JOINT)
+        return cli_file_error(path, "a %s graph: Inductor decides layout on the post-grad graph; "
+                                    "dump one with the bridge "
+                                    "(cgscope_torch.dump_backend(dir, post_grad=True))",
+                              cgs_stage_names[st]);
+    if (st != CGS_STAGE_POST_GRAD)
+        cli_file_warn(path, "a graph of stage '%s': layout decisions are Inductor's on "
+                            "post-grad graphs; answering as if this were one",
+                      cgs_stage_names[st]);
+    return 0;
+}
+
+static int run(int argc, char **argv)
+{
+    struct cli_session ss;
+    struct layout_args a = {false, false};
+    struct cgs_graph *g;
+    struct cgs_layout *l;
+    int rc;
+
+    cli_session_init(&ss, NULL);
+    if ((rc = parse_args(argc, argv, &ss, &a)))
+        goto out;
+    if (!(g = cli_session_graph(&ss))) {
+        rc = CGS_EXIT_BAD_INPUT;
+        goto out;
     }
-    if (g->producer.stage != CGS_STAGE_POST_GRAD)
-        cli_file_warn(argv[optind], "a graph of stage '%s': layout decisions are Inductor's on post-grad "
-                 "graphs; answering as if this were one", cgs_stage_names[g->producer.stage]);
-    if (cgs_layout_run(g, &lo, &l, &d) < 0) {
-        if (!d.file)
-            cgs_diag_at(&d, argv[optind], 0, 0);
-        cli_report_diag(&d);
-        cgs_graph_free(g);
-        return CGS_EXIT_BAD_INPUT;
+    if ((rc = check_stage(g, ss.path)))
+        goto out;
+    if (!(l = cli_session_layout(&ss))) {
+        rc = cli_session_fail(&ss);
+        goto out;
     }
-    if (json) {
+    if (a.json) {
         /* one tree with a row for every strided node (5.6 MB on 320k nodes): made in a bump
            region and dropped with it, not one allocation and one free per item */
         struct cgs_jbump region;
@@ -442,10 +451,10 @@ static int run(int argc, char **argv)
         cli_print_json(layout_json(l));
         cgs_jbump_end(&region);
     } else {
-        layout_text(l, all);
+        layout_text(l, a.all);
         cli_print_notes(g, 20);
     }
-    cgs_layout_free(l);
-    cgs_graph_free(g);
-    return CGS_EXIT_OK;
+out:
+    cli_session_close(&ss);
+    return rc;
 }

@@ -7,6 +7,7 @@
 #include "lib/run/prof.h"
 #include "lib/passes/split.h"
 #include "tools/cmd.h"
+#include "tools/session.h"
 #include "tools/prof-out.h"
 
 static int run(int argc, char **argv);
@@ -72,8 +73,9 @@ static int run(int argc, char **argv)
     bool json = false;
     struct cgs_prof_opts po = {NULL, CGS_PROF_BY_PIECE};
     struct cli_prof_out out = {0};
-    const char *graph = NULL, *model = NULL, *graph_id = NULL;
-    struct cli_list ops = CLI_LIST_INIT;
+    const char *graph = NULL, *graph_id = NULL;
+    struct cli_session ss;
+    struct cli_list *ops = &ss.ops;
     struct cli_prof_set set;
     struct cgs_prof_report rep;
     struct cgs_diag d = CGS_DIAG_INIT;
@@ -82,6 +84,7 @@ static int run(int argc, char **argv)
     unsigned long k = 15;
     int c, rc = CGS_EXIT_OK;
 
+    cli_session_init(&ss, NULL);
     optind = 0;
     opterr = 0;
     while ((c = cli_getopt(&cmd_report, argc, argv)) != -1) {
@@ -106,52 +109,49 @@ static int run(int argc, char **argv)
             graph_id = optarg;
             break;
         case O_MODEL:
-            model = optarg;
+            ss.model = optarg;
             break;
         case O_SPLIT_OPS:
-            if (cli_split_ops_add(&ops, optarg)) {
-                cli_list_release(&ops);
+            if (cli_split_ops_add(ops, optarg)) {
+                cli_session_close(&ss);
                 return CGS_EXIT_BAD_INPUT;
             }
             break;
         default: /* cli_getopt said why */
-            cli_list_release(&ops);
+            cli_session_close(&ss);
             return CGS_EXIT_BAD_INPUT;
         }
     }
     if (optind == argc) {
-        cli_list_release(&ops);
+        cli_session_close(&ss);
         return cli_usage_error(&cmd_report, "missing TRACE (a .cgstrace file or the folder "
                                             "`cgscope profile -o DIR` wrote)");
     }
-    if ((graph != NULL) != (ops.n > 0)) {
-        cli_list_release(&ops);
+    if ((graph != NULL) != (ops->n > 0)) {
+        cli_session_close(&ss);
         return cli_usage_error(&cmd_report, "--graph and --split-ops go together (the pieces "
                                             "are those of that graph's split)");
     }
     if (graph && po.by == CGS_PROF_BY_RANGE) {
-        cli_list_release(&ops);
+        cli_session_close(&ss);
         return cli_usage_error(&cmd_report, "--graph lists pieces; --ranges lists NVTX ranges: "
                                             "give one of them");
     }
     if ((rc = cli_prof_load((const char *const *)argv + optind, (size_t)(argc - optind), &set))) {
-        cli_list_release(&ops);
+        cli_session_close(&ss);
         cli_prof_release(&set);
         return rc;
     }
     if (graph) {
-        struct cgs_split_opts so = {CGS_SPLIT_MAGI, (const char *const *)ops.items, ops.n};
-        if (!(g = cli_load_graph(graph, model))) {
+        ss.path = graph;
+        if (!(g = cli_session_graph(&ss))) {
             rc = CGS_EXIT_BAD_INPUT;
             goto done;
         }
-        if (cgs_split_run(g, &so, &s, &d) < 0) {
-            cgs_diag_at(&d, graph, 0, 0);
-            rc = cli_report_diag(&d);
+        if (!(s = cli_session_split(&ss))) {
+            rc = cli_session_fail(&ss);
             goto done;
         }
-        if ((rc = cli_check_split_ops(s, &ops, graph, false)))
-            goto done;
     }
     if (cgs_prof_report_build(set.traces, (uint32_t)set.n, &po, &rep, &d) < 0) {
         rc = cli_report_diag(&d);
@@ -178,8 +178,7 @@ static int run(int argc, char **argv)
         cli_prof_print(stdout, &set, &rep, &out);
     cgs_prof_report_release(&rep);
 done:
-    cgs_graph_free(g);
-    cli_list_release(&ops);
+    cli_session_close(&ss); /* the graph and its split */
     cli_prof_release(&set);
     return rc;
 }

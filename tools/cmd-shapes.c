@@ -11,10 +11,10 @@
 #include "lib/passes/shapes.h"
 #include "lib/passes/split.h"
 #include "tools/cmd.h"
+#include "tools/session.h"
 
 static int run(int argc, char **argv);
 
-static bool allow_missing_ops; /* --allow-missing-ops */
 
 /* the options run() accepts: --help, the man page, completion and "did you mean" list them */
 static const struct cli_opt options[] = {
@@ -422,33 +422,17 @@ static bool total_bytes(const struct cgs_graph *g, const struct cgs_shapes *s,
     return true;
 }
 
-/* Split at ops (comma list) and add per-piece bytes to doc (JSON) or print them. */
-static int piece_bytes(struct cgs_graph *g, const struct cgs_shapes *s, const char *ops_arg,
+/* Per-piece bytes of the session's split: into doc (JSON) or printed. */
+static int piece_bytes(struct cli_session *ss, const char *ops_arg,
                        const struct cgs_sym_bindings *bind, cJSON *doc)
 {
-    struct cgs_diag d = CGS_DIAG_INIT;
-    struct cli_list list = CLI_LIST_INIT;
-    struct cgs_split_opts so;
-    struct cgs_split *sp;
-    cJSON *arr = doc ? cJSON_AddArrayToObject(doc, "pieces") : NULL;
+    const struct cgs_shapes *s = ss->shapes;
+    struct cgs_split *sp = cli_session_split(ss);
+    cJSON *arr;
 
-    if (cli_split_ops_add(&list, ops_arg))
-        return CGS_EXIT_BAD_INPUT;
-    so.policy = CGS_SPLIT_MAGI;
-    so.ops = (const char *const *)list.items;
-    so.n_ops = list.n;
-    if (cgs_split_run(g, &so, &sp, &d)) {
-        cli_list_release(&list);
-        return cli_report_diag(&d);
-    }
-    {
-        int rc = cli_check_split_ops(sp, &list, g->file ? g->file : "the graph",
-                                     allow_missing_ops);
-        if (rc) {
-            cli_list_release(&list);
-            return rc;
-        }
-    }
+    if (!sp)
+        return cli_session_fail(ss);
+    arr = doc ? cJSON_AddArrayToObject(doc, "pieces") : NULL;
     if (!doc)
         printf("\npieces (split at %s):\n", ops_arg);
     for (uint32_t p = 0; p < sp->n_pieces; p++) {
@@ -476,149 +460,146 @@ static int piece_bytes(struct cgs_graph *g, const struct cgs_shapes *s, const ch
                    pc->n_nodes);
         }
     }
-    cli_list_release(&list);
     return 0;
 }
 
-static int run(int argc, char **argv)
-{
+struct shapes_args {
     struct cgs_sym_binding binds[MAX_BINDS];
-    struct cgs_sym_bindings bind = {binds, 0};
-    struct cgs_shapes_opts so = {.reinfer = false};
-    struct cgs_diag d = CGS_DIAG_INIT;
-    struct cgs_opdecls decls = {0};
+    struct cgs_sym_bindings bind;
     const char *ops_files[16];
-    size_t n_ops = 0;
-    struct cgs_shapes *s;
-    struct cgs_graph *g;
-    bool json = false, all = false, total_known = false, check = false;
-    const char *split_ops = NULL, *model = NULL;
-    int64_t total = 0;
-    int c, rc = CGS_EXIT_OK;
+    const char *split_ops;
+    bool json, all, check;
+};
 
+static int parse_args(int argc, char **argv, struct cli_session *ss, struct shapes_args *a)
+{
+    int c;
     optind = 0;
     opterr = 0;
     while ((c = cli_getopt(&cmd_shapes, argc, argv)) != -1) {
         switch (c) {
-        case 'r':
-            so.reinfer = true;
-            break;
+        case 'r': ss->reinfer = true; break;
         case 'b':
-            if (bind.n == MAX_BINDS) {
-                rc =
-                    cli_usage_error(&cmd_shapes, "too many --bind options (at most %d)", MAX_BINDS);
-                goto out;
-            }
-            if (parse_bind(optarg, &binds[bind.n])) {
-                rc = cli_usage_error(&cmd_shapes, "--bind expects SYM=INT (SYM=FLOAT for a SymFloat), got '%s'", optarg);
-                goto out;
-            }
-            bind.n++;
+            if (a->bind.n == MAX_BINDS)
+                return cli_usage_error(&cmd_shapes, "too many --bind options (at most %d)",
+                                       MAX_BINDS);
+            if (parse_bind(optarg, &a->binds[a->bind.n]))
+                return cli_usage_error(&cmd_shapes, "--bind expects SYM=INT (SYM=FLOAT for a "
+                                                    "SymFloat), got '%s'", optarg);
+            a->bind.n++;
             break;
-        case 'a':
-            all = true;
-            break;
-        case 'c':
-            check = true;
-            break;
+        case 'a': a->all = true; break;
+        case 'c': a->check = true; break;
         case 's':
-            split_ops = optarg;
+            a->split_ops = optarg;
+            if (cli_split_ops_add(&ss->ops, optarg))
+                return CGS_EXIT_BAD_INPUT;
             break;
-        case 'j':
-            json = true;
-            break;
-        case 'm':
-            model = optarg;
-            break;
-        case 'M':
-            allow_missing_ops = true;
-            break;
+        case 'j': a->json = true; break;
+        case 'm': ss->model = optarg; break;
+        case 'M': ss->allow_missing_ops = true; break;
         case 'o':
-            if (n_ops == 16) {
-                rc = cli_usage_error(&cmd_shapes, "too many --ops files (at most 16)");
-                goto out;
-            }
-            ops_files[n_ops++] = optarg;
+            if (ss->n_decl_files == 16)
+                return cli_usage_error(&cmd_shapes, "too many --ops files (at most 16)");
+            a->ops_files[ss->n_decl_files++] = optarg;
             break;
-        default: /* cli_getopt said why */
-            rc = CGS_EXIT_BAD_INPUT;
-            goto out;
+        default: return CGS_EXIT_BAD_INPUT; /* cli_getopt said why */
         }
     }
-    if (argc - optind != 1) {
-        rc = cli_usage_error(&cmd_shapes, "expected one GRAPH");
-        goto out;
-    }
-    rc = cli_load_opdecls(&decls, ops_files, n_ops);
-    if (rc)
-        goto out;
-    so.decls = &decls;
-    g = cli_load_graph(argv[optind], model);
-    if (!g) {
-        rc = CGS_EXIT_BAD_INPUT;
-        goto out;
-    }
-    cli_print_notes(g, 20); // stderr: the loader's warnings (unknown dims, ...)
-    for (size_t i = 0; i < bind.n; i++) {
-        const struct cgs_symbol *sy = cgs_graph_symbol(g, binds[i].name);
+    if (argc - optind != 1)
+        return cli_usage_error(&cmd_shapes, "expected one GRAPH");
+    ss->path = argv[optind];
+    ss->decl_files = a->ops_files;
+    return 0;
+}
+
+/* Every --bind names a symbol of the graph, of its kind, in its recorded range: 0, or said. */
+static int check_binds(const struct cgs_graph *g, const struct shapes_args *a, const char *path)
+{
+    for (size_t i = 0; i < a->bind.n; i++) {
+        const struct cgs_sym_binding *b = &a->binds[i];
+        const struct cgs_symbol *sy = cgs_graph_symbol(g, b->name);
         if (!sy) {
-            // name the graph's symbols: a typo must not evaluate nothing silently
+            /* name the graph's symbols: a typo must not evaluate nothing silently */
             struct cgs_buf names = CGS_BUF_INIT;
+            int rc;
             for (uint32_t k = 0; k < g->n_symbols; k++)
                 cgs_buf_addf(&names, "%s%s", k ? ", " : "", g->symbols[k].name);
-            rc = cli_file_error(argv[optind], "--bind: the graph has no symbol '%s' (its symbols: %s)", binds[i].name, g->n_symbols ? names.buf : "none");
+            rc = cli_file_error(path, "--bind: the graph has no symbol '%s' (its symbols: %s)",
+                                b->name, g->n_symbols ? names.buf : "none");
             cgs_buf_release(&names);
-            cgs_graph_free(g);
-            goto out;
+            return rc;
         }
-        if (binds[i].is_float != sy->is_float) {
-            rc = cli_file_error(argv[optind], sy->is_float ? "--bind %s: the symbol is a SymFloat: give a number with a point (%s=0.5)" : "--bind %s: the symbol is a SymInt: give an integer (%s=8)", binds[i].name, binds[i].name);
-            cgs_graph_free(g);
-            goto out;
-        }
-        if (!binds[i].is_float && ((sy->has_min && binds[i].value < sy->min) || (sy->has_max && binds[i].value > sy->max))) {
+        if (b->is_float != sy->is_float)
+            return cli_file_error(path, sy->is_float ? "--bind %s: the symbol is a SymFloat: "
+                                                       "give a number with a point (%s=0.5)"
+                                                     : "--bind %s: the symbol is a SymInt: give "
+                                                       "an integer (%s=8)",
+                                  b->name, b->name);
+        if (!b->is_float &&
+            ((sy->has_min && b->value < sy->min) || (sy->has_max && b->value > sy->max))) {
             char lo[32] = "-inf", hi[32] = "inf";
             if (sy->has_min)
                 snprintf(lo, sizeof(lo), "%lld", (long long)sy->min);
             if (sy->has_max)
                 snprintf(hi, sizeof(hi), "%lld", (long long)sy->max);
-            rc = cli_file_error(argv[optind], "--bind %s=%lld is outside the symbol's recorded range [%s, %s]", binds[i].name, (long long)binds[i].value, lo, hi);
-            cgs_graph_free(g);
-            goto out;
+            return cli_file_error(path, "--bind %s=%lld is outside the symbol's recorded range "
+                                        "[%s, %s]", b->name, (long long)b->value, lo, hi);
         }
     }
-    if (cgs_shapes_infer(g, &so, &s, &d)) {
-        rc = cli_report_diag(&d);
-        cgs_graph_free(g);
+    return 0;
+}
+
+static int run(int argc, char **argv)
+{
+    struct cli_session ss;
+    struct shapes_args a = {.bind = {NULL, 0}};
+    struct cgs_graph *g;
+    struct cgs_shapes *s;
+    int64_t total = 0;
+    bool total_known = false;
+    int rc;
+
+    a.bind.items = a.binds;
+    cli_session_init(&ss, NULL);
+    if ((rc = parse_args(argc, argv, &ss, &a)) || (rc = cli_session_decls(&ss)))
+        goto out;
+    if (!(g = cli_session_graph(&ss))) {
+        rc = CGS_EXIT_BAD_INPUT;
         goto out;
     }
-    if (bind.n)
-        total_known = total_bytes(g, s, &bind, &total);
-    if (json) {
-        cJSON *doc = shapes_json(g, s, &bind, total, total_known);
-        if (split_ops && (rc = piece_bytes(g, s, split_ops, &bind, doc)) != 0) {
+    cli_print_notes(g, 20); /* stderr: the loader's warnings (unknown dims, ...) */
+    if ((rc = check_binds(g, &a, ss.path)))
+        goto out;
+    if (!(s = cli_session_shapes(&ss))) {
+        rc = cli_session_fail(&ss);
+        goto out;
+    }
+    if (a.bind.n)
+        total_known = total_bytes(g, s, &a.bind, &total);
+    if (a.json) {
+        cJSON *doc = shapes_json(g, s, &a.bind, total, total_known);
+        struct node_ctx nc = {g, s, &a.bind};
+        if (a.split_ops && (rc = piece_bytes(&ss, a.split_ops, &a.bind, doc)) != 0) {
             cJSON_Delete(doc);
-            cgs_graph_free(g);
             goto out;
         }
-        struct node_ctx nc = {g, s, &bind};
         cli_print_json_streamed(doc, "nodes", node_json, &nc, g->n_nodes);
     } else {
-        shapes_text(g, s, &bind, all, total, total_known);
-        if (split_ops)
-            rc = piece_bytes(g, s, split_ops, &bind, NULL);
+        shapes_text(g, s, &a.bind, a.all, total, total_known);
+        if (a.split_ops)
+            rc = piece_bytes(&ss, a.split_ops, &a.bind, NULL);
     }
-    if (check && rc == CGS_EXIT_OK && (!s->summary.validated || s->summary.mismatched)) {
+    if (a.check && rc == CGS_EXIT_OK && (!s->summary.validated || s->summary.mismatched)) {
         fprintf(stderr,
                 "cgscope shapes: check failed: %u mismatched, %u partial, %u unknown op, %u "
                 "errors\n",
                 s->summary.mismatched, s->summary.partial, s->summary.unknown, s->summary.errors);
         rc = CGS_EXIT_CHECK;
     }
-    cgs_graph_free(g);
 out:
-    for (size_t i = 0; i < bind.n; i++)
-        free((char *)binds[i].name);
-    cgs_opdecls_free(&decls);
+    for (size_t i = 0; i < a.bind.n; i++)
+        free((char *)a.binds[i].name);
+    cli_session_close(&ss);
     return rc;
 }

@@ -12,6 +12,7 @@
 #include "lib/readers/pyframe.h"
 #include "lib/run/dash.h"
 #include "tools/cmd.h"
+#include "tools/session.h"
 
 static int run(int argc, char **argv);
 
@@ -607,157 +608,152 @@ static void split_text(const struct cgs_graph *g, const struct cgs_split *s, boo
 
 /* ---- main ------------------------------------------------------------------------------ */
 
-static int run(int argc, char **argv)
+/* The node --why names, or NULL (said, with the nearest name). */
+static const struct cgs_node *why_node_of(const struct cgs_graph *g, const char *why,
+                                          const char *path)
 {
-    struct cli_list ops = CLI_LIST_INIT;
-    const char *model = NULL, *why = NULL;
-    bool json = false, have_max = false, allow_missing = false, summary = false;
-    unsigned long max_pieces = 0;
-    uint32_t recorded_diff = 0;
-    struct cgs_dash idx;
-    char ipath[4096];
-    const char *index_path = NULL;
-    int policy = CGS_SPLIT_MAGI, c, rc = CGS_EXIT_OK;
-    struct cgs_graph *g = NULL;
-    struct cgs_split *s = NULL;
-    struct cgs_diag d = CGS_DIAG_INIT;
-    const struct cgs_node *why_node = NULL;
+    const struct cgs_node *n = cgs_graph_find(g, why);
+    struct cgs_nearest nr;
+    if (n)
+        return n;
+    cgs_nearest_init(&nr, why, strlen(why) / 3 + 1);
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        cgs_nearest_offer(&nr, g->nodes[i]->name);
+    if (nr.best)
+        cli_file_error(path, "no node named '%s'; did you mean '%s'?", why, nr.best);
+    else
+        cli_file_error(path, "no node named '%s'", why);
+    return NULL;
+}
 
+/* The split as JSON, with the cache index beside the graph and the recorded pieces. */
+static void print_split_json(const struct cgs_graph *g, const struct cgs_split *s,
+                             const struct cgs_node *why_node, const char *index_path,
+                             uint32_t recorded_diff)
+{
+    struct piece_ctx pc;
+    cJSON *doc = split_json(g, s, why_node, &pc);
+    if (index_path)
+        cJSON_AddStringToObject(doc, "cache_index", index_path);
+    else
+        cJSON_AddNullToObject(doc, "cache_index");
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        if (g->nodes[i]->piece) {
+            cJSON *rp = cJSON_AddObjectToObject(doc, "recorded_pieces");
+            cJSON_AddBoolToObject(rp, "match", recorded_diff == 0);
+            cJSON_AddNumberToObject(rp, "differences", recorded_diff);
+            break;
+        }
+    cli_print_json_streamed(doc, "pieces", piece_json, &pc, s->n_pieces);
+    free(pc.first);
+    free(pc.blocking);
+}
+
+struct split_args {
+    const char *why;
+    bool json, have_max, summary, presets_only;
+    unsigned long max_pieces;
+};
+
+static int parse_args(int argc, char **argv, struct cli_session *ss, struct split_args *a)
+{
+    int c;
     optind = 0;
     opterr = 0;
     while ((c = cli_getopt(&cmd_split, argc, argv)) != -1) {
         switch (c) {
         case 's':
-            if (cli_split_ops_add(&ops, optarg)) {
-                rc = CGS_EXIT_BAD_INPUT;
-                goto out;
-            }
+            if (cli_split_ops_add(&ss->ops, optarg))
+                return CGS_EXIT_BAD_INPUT;
             break;
-        case 'S':
-            summary = true;
+        case 'S': a->summary = true; break;
+        case 'P': a->presets_only = true; return 0;
+        case 'A': ss->allow_missing_ops = true; break;
+        case 'p': /* cli_getopt checked the name */
+            ss->policy = (enum cgs_split_policy)cgs_split_policy_from_name(optarg);
             break;
-        case 'P':
-            cli_print_presets(stdout);
-            goto out;
-        case 'A':
-            allow_missing = true;
-            break;
-        case 'p':
-            policy = cgs_split_policy_from_name(optarg); /* cli_getopt checked the name */
-            break;
-        case 'j':
-            json = true;
-            break;
-        case 'w':
-            why = optarg;
-            break;
+        case 'j': a->json = true; break;
+        case 'w': a->why = optarg; break;
         case 'x':
-            if (!cli_parse_uint(optarg, &max_pieces)) {
-                rc = cli_usage_error(&cmd_split, "--max-pieces wants a number, got '%s'", optarg);
-                goto out;
-            }
-            have_max = true;
+            if (!cli_parse_uint(optarg, &a->max_pieces))
+                return cli_usage_error(&cmd_split, "--max-pieces wants a number, got '%s'",
+                                       optarg);
+            a->have_max = true;
             break;
-        case 'm':
-            model = optarg;
-            break;
-        default: /* cli_getopt said why */
-            rc = CGS_EXIT_BAD_INPUT;
-            goto out;
+        case 'm': ss->model = optarg; break;
+        default: return CGS_EXIT_BAD_INPUT; /* cli_getopt said why */
         }
     }
-    if (optind != argc - 1) {
-        rc = cli_usage_error(&cmd_split, optind == argc ? "missing GRAPH" : "expected one GRAPH");
+    if (optind != argc - 1)
+        return cli_usage_error(&cmd_split, optind == argc ? "missing GRAPH" : "expected one GRAPH");
+    ss->path = argv[optind];
+    return 0;
+}
+
+static int run(int argc, char **argv)
+{
+    struct cli_session ss;
+    struct split_args a = {0};
+    struct cgs_dash idx;
+    char ipath[4096];
+    const char *index_path = NULL;
+    uint32_t recorded_diff = 0;
+    const struct cgs_node *why_node = NULL;
+    struct cgs_graph *g;
+    struct cgs_split *s;
+    int rc;
+
+    cli_session_init(&ss, NULL);
+    if ((rc = parse_args(argc, argv, &ss, &a)) || a.presets_only) {
+        if (a.presets_only)
+            cli_print_presets(stdout);
         goto out;
     }
-    g = cli_load_graph(argv[optind], model);
-    if (!g) {
+    ss.recorded_ops = ss.policy == CGS_SPLIT_MAGI;
+    if (!(g = cli_session_graph(&ss)) || (a.why && !(why_node = why_node_of(g, a.why, ss.path)))) {
         rc = CGS_EXIT_BAD_INPUT;
         goto out;
     }
-    if (why) {
-        why_node = cgs_graph_find(g, why);
-        if (!why_node) {
-            const char *best;
-            struct cgs_nearest nr;
-            cgs_nearest_init(&nr, why, strlen(why) / 3 + 1);
-            for (uint32_t i = 0; i < g->n_nodes; i++)
-                cgs_nearest_offer(&nr, g->nodes[i]->name);
-            best = nr.best;
-            if (best)
-                rc = cli_file_error(argv[optind], "no node named '%s'; did you mean '%s'?", why,
-                               best);
-            else
-                rc = cli_file_error(argv[optind], "no node named '%s'", why);
-            goto out;
-        }
-    }
-    if (policy == CGS_SPLIT_MAGI)
-        cli_split_ops_recorded(g, &ops);
-    if (policy == CGS_SPLIT_MAGI && !ops.n)
+    if (ss.policy == CGS_SPLIT_MAGI && !cli_session_split_ops(&ss)->n)
         cli_warn("no --split-ops given: the whole graph is one piece");
-    if (policy == CGS_SPLIT_MAGI && g->producer.stage != CGS_STAGE_DYNAMO &&
+    if (ss.policy == CGS_SPLIT_MAGI && g->producer.stage != CGS_STAGE_DYNAMO &&
         g->producer.stage != CGS_STAGE_UNKNOWN)
         cli_warn("%s is a %s graph: MagiCompiler and vLLM split the Dynamo graph (the one "
                  "torch.compile hands its backend); these are the pieces of this stage, split "
                  "with the same rules, not the pieces they compile",
-                 argv[optind], cgs_stage_names[g->producer.stage]);
-    {
-        struct cgs_split_opts so = {(enum cgs_split_policy)policy,
-                                    (const char *const *)ops.items, ops.n};
-        if (cgs_split_run(g, &so, &s, &d) < 0) {
-            cgs_diag_at(&d, argv[optind], 0, 0);
-            rc = cli_report_diag(&d);
-            goto out;
-        }
-    }
-    rc = cli_check_split_ops(s, &ops, argv[optind], allow_missing);
-    if (rc)
+                 ss.path, cgs_stage_names[g->producer.stage]);
+    if (!(s = cli_session_split(&ss))) {
+        rc = cli_session_fail(&ss);
         goto out;
-    if (policy == CGS_SPLIT_MAGI) {
+    }
+    if (ss.policy == CGS_SPLIT_MAGI) {
         recorded_diff = cli_split_check_recorded(s);
         index_path = index_beside(g, &idx, ipath, sizeof(ipath));
         split_index = index_path ? &idx : NULL;
     }
-    if (json) {
-        struct piece_ctx pc;
-        cJSON *doc = split_json(g, s, why_node, &pc);
-        if (index_path)
-            cJSON_AddStringToObject(doc, "cache_index", index_path);
-        else
-            cJSON_AddNullToObject(doc, "cache_index");
-        for (uint32_t i = 0; i < g->n_nodes; i++)
-            if (g->nodes[i]->piece) {
-                cJSON *rp = cJSON_AddObjectToObject(doc, "recorded_pieces");
-                cJSON_AddBoolToObject(rp, "match", recorded_diff == 0);
-                cJSON_AddNumberToObject(rp, "differences", recorded_diff);
-                break;
-            }
-        cli_print_json_streamed(doc, "pieces", piece_json, &pc, s->n_pieces);
-        free(pc.first);
-        free(pc.blocking);
+    if (a.json) {
+        print_split_json(g, s, why_node, index_path, recorded_diff);
     } else if (why_node) {
         struct cgs_buf b = CGS_BUF_INIT;
         why_text(s, why_node, &b);
         fputs(b.buf, stdout);
         cgs_buf_release(&b);
     } else {
-        split_text(g, s, summary, &ops);
+        split_text(g, s, a.summary, &ss.split_ops);
         if (index_path)
             printf("\ncache index: %s: %u entr%s, joined to the compiled pieces by graph_index\n",
                    index_path, idx.n_entries, idx.n_entries == 1 ? "y" : "ies");
         cli_print_notes(g, 20);
     }
-    if (have_max && s->n_pieces > max_pieces) {
+    if (a.have_max && s->n_pieces > a.max_pieces) {
         fprintf(stderr, "cgscope split: %u piece%s, more than --max-pieces %lu\n", s->n_pieces,
-                PLURAL(s->n_pieces), max_pieces);
+                PLURAL(s->n_pieces), a.max_pieces);
         rc = CGS_EXIT_CHECK;
     }
 out:
     if (index_path)
         cgs_dash_release(&idx);
     split_index = NULL;
-    cli_list_release(&ops);
-    cgs_graph_free(g);
+    cli_session_close(&ss);
     return rc;
 }

@@ -15,6 +15,7 @@
 #include "lib/readers/file.h"
 #include "lib/readers/sniff.h"
 #include "lib/run/follow.h"
+#include "tools/session.h"
 
 const char *const cli_role_names[4] = {"graph", "torch_trace_or_cache_folder", "compiles",
                                        "profile"};
@@ -71,45 +72,30 @@ static void warn_source(const char *file, const char *msg, void *ctx)
     cli_file_warn(file, "%s", msg);
 }
 
-/* Split (piecewise only where split ops apply) and infer shapes. */
+/* Split (piecewise only where split ops apply: those given or recorded that match a node),
+ * infer shapes, and Inductor's layout of a post-grad graph when asked. */
 static void analyse(struct cli_job *j, struct cli_job_graph *x, const struct cli_list *ops)
 {
-    struct cgs_diag d = CGS_DIAG_INIT;
-    struct cli_list *use = &x->ops, all = CLI_LIST_INIT;
-    struct cgs_shapes_opts so = {.reinfer = false, .decls = &j->decls};
+    static const struct cli_list empty = CLI_LIST_INIT;
+    struct cli_session *s = &x->session;
 
+    cli_session_init(s, x->ref);
+    cli_session_adopt(s, x->g);
     for (size_t i = 0; ops && i < ops->n; i++)
-        cli_list_add_csv(&all, ops->items[i]);
-    if (!all.n)
-        cli_split_ops_recorded(x->g, &all);
-    for (size_t i = 0; i < all.n; i++) /* ops that match nothing here are left out */
-        for (uint32_t k = 0; k < x->g->n_nodes; k++)
-            if (x->g->nodes[k]->op == CGS_NODE_CALL_FUNCTION &&
-                cgs_split_op_matches(all.items[i], x->g->nodes[k]->target)) {
-                cli_list_add_csv(use, all.items[i]);
-                break;
-            }
-    {
-        struct cgs_split_opts sopts = {CGS_SPLIT_MAGI, (const char *const *)use->items, use->n};
-        if (cgs_split_run(x->g, &sopts, &x->s, &d) < 0) {
-            x->error = cgs_xstrdup(d.msg);
-            cgs_diag_clear(&d);
-            cli_list_release(&all);
-            return;
-        }
+        cli_list_add_csv(&s->ops, ops->items[i]);
+    s->recorded_ops = s->present_ops_only = true;
+    s->shared_decls = &j->decls;
+    x->s = cli_session_split(s);
+    x->ops = s->split_ops; /* the job's to keep */
+    s->split_ops = empty;
+    if (!x->s) {
+        x->error = cgs_xstrdup(s->diag.msg);
+        return;
     }
-    if (cgs_shapes_infer(x->g, &so, &x->shapes, &d) < 0) {
-        cgs_diag_clear(&d);
-        x->shapes = NULL;
-    }
-    if (j->layout && x->g->producer.stage == CGS_STAGE_POST_GRAD) {
-        struct cgs_layout_opts lo = CGS_LAYOUT_OPTS_INIT;
-        if (cgs_layout_run(x->g, &lo, &x->layout, &d) < 0) {
-            cgs_diag_clear(&d);
-            x->layout = NULL;
-        }
-    }
-    cli_list_release(&all);
+    x->shapes = cli_session_shapes(s);
+    if (j->layout && x->g->producer.stage == CGS_STAGE_POST_GRAD)
+        x->layout = cli_session_layout(s);
+    cgs_diag_clear(&s->diag);
 }
 
 int cli_job_run(struct cli_job *j, char *const *paths, int n, const struct cli_list *ops)
@@ -254,9 +240,10 @@ void cli_job_release(struct cli_job *j)
         free(j->graphs[i].label);
         free(j->graphs[i].error);
         cli_list_release(&j->graphs[i].ops);
-        if (j->graphs[i].layout)
-            cgs_layout_free(j->graphs[i].layout);
-        cgs_graph_free(j->graphs[i].g);
+        if (j->graphs[i].session.g == j->graphs[i].g)
+            cli_session_close(&j->graphs[i].session); /* the graph, its layout */
+        else
+            cgs_graph_free(j->graphs[i].g);
     }
     free(j->graphs);
     if (j->have_follow)

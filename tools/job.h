@@ -20,6 +20,7 @@
 #include "lib/run/follow.h"
 #include "lib/run/graphs.h"
 #include "tools/cmd.h"
+#include "tools/session.h"
 
 /* the source table's roles (lib/readers/source.h), under the names the JSON gives them */
 enum cli_role {
@@ -43,6 +44,7 @@ struct cli_job_graph {
     struct cli_list ops;      /* the splitting ops the split used (those the graph holds) */
     char *error;              /* why it was not read */
     int32_t item;             /* its index in the job's graphs of logs (gs), or -1 */
+    struct cli_session session; /* what made g's analysis (owns g and its layout) */
 };
 
 struct cli_job {
