@@ -57,40 +57,94 @@ static void warn_line(const char *file, const char *msg, void *ctx)
     cli_file_warn(file, "%s", msg);
 }
 
-static int run(int argc, char **argv)
+/* --write: graph i as graph JSON into dir; its path into file (empty when not written). */
+static int write_graph(struct cgs_graphs *gs, uint32_t i, const char *dir, char *file, size_t n)
 {
-    bool json = false;
-    const char *write_dir = NULL;
-    int c, rc = CGS_EXIT_OK;
-    struct cgs_graphs gs;
     struct cgs_diag d = CGS_DIAG_INIT;
-    cJSON *doc = NULL, *arr = NULL;
-    uint32_t bad = 0;
-    int width = 3;
+    char name[512];
+    cJSON *doc = cgs_graphs_json(gs, i, &d);
+    char *text = doc ? cJSON_Print(doc) : NULL;
+    int rc = 0;
+    cgs_graphs_file_name(gs, i, name, sizeof(name));
+    snprintf(file, n, "%s/%s", dir, name);
+    if (!text || cli_write_file(file, text, strlen(text)))
+        rc = CGS_EXIT_BAD_INPUT, file[0] = '\0';
+    free(text);
+    cJSON_Delete(doc);
+    return rc;
+}
 
+static cJSON *item_json(const struct cgs_graphs_item *it, const struct cgs_graph *g,
+                        const char *err, const char *file)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "ref", it->ref);
+    cJSON_AddStringToObject(o, "source", it->source);
+    cli_json_add_str(o, "compile_id", it->compile_id);
+    cJSON_AddStringToObject(o, "stage", it->stage);
+    if (it->rank >= 0)
+        cJSON_AddNumberToObject(o, "rank", it->rank);
+    else
+        cJSON_AddNullToObject(o, "rank");
+    cJSON_AddNumberToObject(o, "attempt", it->attempt);
+    cJSON_AddNumberToObject(o, "line", (double)it->line);
+    if (g)
+        cJSON_AddNumberToObject(o, "nodes", g->n_nodes);
+    else
+        cJSON_AddNullToObject(o, "nodes");
+    cli_json_add_str(o, "error", g ? NULL : err);
+    cli_json_add_str(o, "file", file[0] ? file : NULL);
+    return o;
+}
+
+static void item_text(const struct cgs_graphs_item *it, const struct cgs_graph *g, int width)
+{
+    char nodes[32] = "error", rank[16] = "-";
+    if (g)
+        snprintf(nodes, sizeof(nodes), "%u", g->n_nodes);
+    if (it->rank >= 0)
+        snprintf(rank, sizeof(rank), "%d", it->rank);
+    printf("%-*s  %-9s %-13s %4s %6s\n", width, it->ref, it->compile_id ? it->compile_id : "-",
+           it->stage, rank, nodes);
+}
+
+static int parse_args(int argc, char **argv, bool *json, const char **write_dir)
+{
+    struct stat st;
+    int c;
     optind = 0;
     opterr = 0;
     while ((c = cli_getopt(&cmd_graphs, argc, argv)) != -1) {
         if (c == 'j')
-            json = true;
+            *json = true;
         else if (c == 'w')
-            write_dir = optarg;
+            *write_dir = optarg;
         else
             return CGS_EXIT_BAD_INPUT; /* cli_getopt said why */
     }
     if (optind == argc)
-        return cli_usage_error(&cmd_graphs, "missing SOURCE (a TORCH_TRACE log or folder, or a "
-                                            "compile-cache folder)");
-    for (int i = optind; i < argc; i++) {
-        struct stat st;
+        return cli_usage_error(&cmd_graphs, "missing SOURCE (a TORCH_TRACE log or folder, a "
+                                            "compile-cache folder or a depyf dump)");
+    for (int i = optind; i < argc; i++)
         if (!cgs_path_is_stdin(argv[i]) && stat(argv[i], &st))
             return cli_file_error(argv[i], "cannot open: no such file or folder");
-    }
-    if (write_dir) {
-        struct stat st;
-        if (stat(write_dir, &st) || !S_ISDIR(st.st_mode))
-            return cli_file_error(write_dir, "--write: not a folder (create it first)");
-    }
+    if (*write_dir && (stat(*write_dir, &st) || !S_ISDIR(st.st_mode)))
+        return cli_file_error(*write_dir, "--write: not a folder (create it first)");
+    return 0;
+}
+
+static int run(int argc, char **argv)
+{
+    bool json = false;
+    const char *write_dir = NULL;
+    int rc, width = 3;
+    struct cgs_graphs gs;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    cJSON *doc = NULL, *arr = NULL;
+    uint32_t bad = 0;
+
+    if ((rc = parse_args(argc, argv, &json, &write_dir)))
+        return rc;
     if (cgs_graphs_collect(&gs, (const char *const *)argv + optind, (uint32_t)(argc - optind),
                            warn_line, NULL, &d)) {
         rc = cli_report_diag(&d);
@@ -109,73 +163,23 @@ static int run(int argc, char **argv)
         printf("%-*s  %-9s %-13s %4s %6s\n", width, "ref", "compile", "stage", "rank", "nodes");
     }
     for (uint32_t i = 0; i < gs.n_items; i++) {
-        const struct cgs_graphs_item *it = &gs.items[i];
         struct cgs_diag ld = CGS_DIAG_INIT;
         struct cgs_graph *g = cgs_graphs_load(&gs, i, &ld);
-        char err[600] = "", file[4096] = "";
+        char file[4096] = "";
         if (!g) {
             bad++;
-            snprintf(err, sizeof(err), "%s", ld.msg);
             cli_report_diag(&ld);
-        } else if (write_dir) {
-            char name[512];
-            cJSON *doc2 = cgs_graphs_json(&gs, i, &ld);
-            char *text = doc2 ? cJSON_Print(doc2) : NULL;
-            cgs_graphs_file_name(&gs, i, name, sizeof(name));
-            snprintf(file, sizeof(file), "%s/%s", write_dir, name);
-            if (!text || cli_write_file(file, text, strlen(text)))
-                rc = CGS_EXIT_BAD_INPUT, file[0] = '\0';
-            free(text);
-            cJSON_Delete(doc2);
-        }
-        if (json) {
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "ref", it->ref);
-            cJSON_AddStringToObject(o, "source", it->source);
-            if (it->compile_id)
-                cJSON_AddStringToObject(o, "compile_id", it->compile_id);
-            else
-                cJSON_AddNullToObject(o, "compile_id");
-            cJSON_AddStringToObject(o, "stage", it->stage);
-            if (it->rank >= 0)
-                cJSON_AddNumberToObject(o, "rank", it->rank);
-            else
-                cJSON_AddNullToObject(o, "rank");
-            cJSON_AddNumberToObject(o, "attempt", it->attempt);
-            cJSON_AddNumberToObject(o, "line", (double)it->line);
-            if (g)
-                cJSON_AddNumberToObject(o, "nodes", g->n_nodes);
-            else
-                cJSON_AddNullToObject(o, "nodes");
-            if (g)
-                cJSON_AddNullToObject(o, "error");
-            else
-                cJSON_AddStringToObject(o, "error", err);
-            if (file[0])
-                cJSON_AddStringToObject(o, "file", file);
-            else
-                cJSON_AddNullToObject(o, "file");
-            cJSON_AddItemToArray(arr, o);
-        } else {
-            char nodes[32];
-            if (g)
-                snprintf(nodes, sizeof(nodes), "%u", g->n_nodes);
-            else
-                snprintf(nodes, sizeof(nodes), "error");
-            char rank[16] = "-";
-            if (it->rank >= 0)
-                snprintf(rank, sizeof(rank), "%d", it->rank);
-            printf("%-*s  %-9s %-13s %4s %6s\n", width, it->ref,
-                   it->compile_id ? it->compile_id : "-", it->stage, rank, nodes);
-        }
+        } else if (write_dir && write_graph(&gs, i, write_dir, file, sizeof(file)))
+            rc = CGS_EXIT_BAD_INPUT;
+        if (json)
+            cJSON_AddItemToArray(arr, item_json(&gs.items[i], g, ld.msg, file));
+        else
+            item_text(&gs.items[i], g, width);
         cgs_graph_free(g);
     }
     if (json) {
         cJSON_AddNumberToObject(doc, "bad_lines", (double)gs.bad_lines);
-        char *t = cJSON_Print(doc);
-        puts(t);
-        free(t);
-        cJSON_Delete(doc);
+        cli_print_json(doc);
     } else {
         printf("%u graph%s", gs.n_items, PLURAL(gs.n_items));
         if (bad)
