@@ -122,6 +122,53 @@ cJSON *cli_breaks_doc(const struct cgs_dash *d)
     return doc;
 }
 
+static void break_text(const struct cgs_dash_break *b)
+{
+    printf("\n%s", b->compile_id ? b->compile_id : "?");
+    if (b->rank >= 0)
+        printf(" (rank %d)", b->rank);
+    printf(": %s\n", b->title ? b->title : b->reason ? b->reason : "");
+    if (b->title && b->explanation)
+        printf("  %s\n", b->explanation);
+    if (b->hits > 1)
+        printf("  hit %llu times (compiles %s)\n", (unsigned long long)b->hits, b->compile_ids);
+    if (b->file)
+        printf("  at %s:%lld%s%s\n", b->file, (long long)b->line, b->name ? ", in " : "",
+               b->name ? b->name : "");
+    if (b->user_file)
+        printf("  your code: %s:%lld%s%s\n", b->user_file, (long long)b->user_line,
+               b->user_name ? ", in " : "", b->user_name ? b->user_name : "");
+    for (const char *p = b->hints; p && *p;) {
+        size_t k = strcspn(p, "\n");
+        printf("  hint: %.*s\n", (int)k, p);
+        p += k;
+        p += *p == '\n';
+    }
+    if (b->url)
+        printf("  more: %s\n", b->url);
+    if (b->from_restart)
+        printf("  (from the restart reason and the resume frame: this torch logged no "
+               "graph-break record)\n");
+}
+
+static void breaks_text(const struct cgs_dash *dash)
+{
+    struct cgs_compile_counts cc;
+    cgs_findings_compile_counts(dash, &cc);
+    printf("%u graph break%s", dash->n_breaks, PLURAL(dash->n_breaks));
+    if (dash->graph_breaks != dash->n_breaks)
+        printf(" (sites; hit %llu times in all)", (unsigned long long)dash->graph_breaks);
+    printf("; %llu compile%s: %llu made a graph, %llu empty, %llu failed; %llu recompile%s\n",
+           (unsigned long long)cc.compiles, PLURAL(cc.compiles), (unsigned long long)cc.graphs,
+           (unsigned long long)cc.empty, (unsigned long long)cc.failed,
+           (unsigned long long)cc.recompiles, PLURAL(cc.recompiles));
+    for (uint32_t i = 0; i < dash->n_breaks; i++)
+        break_text(&dash->breaks[i]);
+    if (dash->bad_lines)
+        cli_warn("%llu line%s did not parse; the first: %s", (unsigned long long)dash->bad_lines,
+                 PLURAL(dash->bad_lines), dash->first_bad);
+}
+
 static int run(int argc, char **argv)
 {
     bool json = false;
@@ -149,56 +196,11 @@ static int run(int argc, char **argv)
     f.blocking = true;
     cgs_follow_poll(&f);
     cgs_follow_finish(&f);
-    if ((rc = cli_sources_read(&f, 1u << CGS_SRC_TRACE, "a TORCH_TRACE log"))) {
-        cgs_follow_release(&f);
-        cgs_dash_release(&dash);
-        return rc;
-    }
-    if (json) {
-        cli_print_json(cli_breaks_doc(&dash));
-    } else {
-        struct cgs_compile_counts cc;
-        cgs_findings_compile_counts(&dash, &cc);
-        printf("%u graph break%s", dash.n_breaks, PLURAL(dash.n_breaks));
-        if (dash.graph_breaks != dash.n_breaks)
-            printf(" (sites; hit %llu times in all)", (unsigned long long)dash.graph_breaks);
-        printf("; %llu compile%s: %llu made a graph, %llu empty, %llu failed; %llu recompile%s\n",
-               (unsigned long long)cc.compiles, PLURAL(cc.compiles),
-               (unsigned long long)cc.graphs, (unsigned long long)cc.empty,
-               (unsigned long long)cc.failed, (unsigned long long)cc.recompiles,
-               PLURAL(cc.recompiles));
-        for (uint32_t i = 0; i < dash.n_breaks; i++) {
-            const struct cgs_dash_break *b = &dash.breaks[i];
-            printf("\n%s", b->compile_id ? b->compile_id : "?");
-            if (b->rank >= 0)
-                printf(" (rank %d)", b->rank);
-            printf(": %s\n", b->title ? b->title : b->reason ? b->reason : "");
-            if (b->title && b->explanation)
-                printf("  %s\n", b->explanation);
-            if (b->hits > 1)
-                printf("  hit %llu times (compiles %s)\n", (unsigned long long)b->hits,
-                       b->compile_ids);
-            if (b->file)
-                printf("  at %s:%lld%s%s\n", b->file, (long long)b->line, b->name ? ", in " : "",
-                       b->name ? b->name : "");
-            if (b->user_file)
-                printf("  your code: %s:%lld%s%s\n", b->user_file, (long long)b->user_line,
-                       b->user_name ? ", in " : "", b->user_name ? b->user_name : "");
-            for (const char *p = b->hints; p && *p;) {
-                size_t k = strcspn(p, "\n");
-                printf("  hint: %.*s\n", (int)k, p);
-                p += k;
-                p += *p == '\n';
-            }
-            if (b->url)
-                printf("  more: %s\n", b->url);
-            if (b->from_restart)
-                printf("  (from the restart reason and the resume frame: this torch logged no "
-                       "graph-break record)\n");
-        }
-        if (dash.bad_lines)
-            cli_warn("%llu line%s did not parse; the first: %s",
-                     (unsigned long long)dash.bad_lines, PLURAL(dash.bad_lines), dash.first_bad);
+    if (!(rc = cli_sources_read(&f, 1u << CGS_SRC_TRACE, "a TORCH_TRACE log"))) {
+        if (json)
+            cli_print_json(cli_breaks_doc(&dash));
+        else
+            breaks_text(&dash);
     }
     cgs_follow_release(&f);
     cgs_dash_release(&dash);

@@ -66,77 +66,90 @@ int cli_severity_parse(const char *s)
     return -1;
 }
 
-static int run(int argc, char **argv)
+static void print_check_json(const struct cli_job *job, const struct cgs_compile_counts *cc,
+                             int fail_on, uint32_t bad)
 {
-    bool json = false;
-    int c, rc = CGS_EXIT_OK, fail_on = CGS_SEV_ERROR;
-    struct cli_list ops = CLI_LIST_INIT;
-    struct cli_job job;
+    cJSON *doc = cli_json_doc("check"), *co;
+    cJSON_AddItemToObject(doc, "findings", cli_findings_json(&job->findings));
+    co = cJSON_AddObjectToObject(doc, "compiles");
+    cJSON_AddNumberToObject(co, "compiles", (double)cc->compiles);
+    cJSON_AddNumberToObject(co, "graphs", (double)cc->graphs);
+    cJSON_AddNumberToObject(co, "empty", (double)cc->empty);
+    cJSON_AddNumberToObject(co, "failed", (double)cc->failed);
+    cJSON_AddNumberToObject(co, "refused", (double)cc->refused);
+    cJSON_AddNumberToObject(co, "recompiles", (double)cc->recompiles);
+    cJSON_AddNumberToObject(co, "runs", (double)cc->runs);
+    cJSON_AddNumberToObject(doc, "graphs", job->n_graphs);
+    cJSON_AddStringToObject(doc, "fail_on", cgs_severity_names[fail_on]);
+    cJSON_AddBoolToObject(doc, "failed", bad > 0);
+    cli_print_json(doc);
+}
 
-    memset(&job, 0, sizeof(job));
+static void print_check_text(const struct cli_job *job, const struct cgs_compile_counts *cc,
+                             int fail_on, uint32_t bad)
+{
+    char tally[96];
+    cli_findings_print(&job->findings, stdout, true);
+    cli_findings_tally(&job->findings, tally, sizeof(tally));
+    printf("%s%s", job->findings.n ? "\n" : "", tally);
+    if (job->have_dash)
+        printf("; %llu compile%s (%llu made a graph, %llu empty, %llu failed), %llu recompile%s",
+               (unsigned long long)cc->compiles, PLURAL(cc->compiles),
+               (unsigned long long)cc->graphs, (unsigned long long)cc->empty,
+               (unsigned long long)cc->failed, (unsigned long long)cc->recompiles,
+               PLURAL(cc->recompiles));
+    printf("; %u graph%s read\n", job->n_graphs, PLURAL(job->n_graphs));
+    if (bad)
+        fprintf(stderr, "cgscope check: %u finding%s at or above %s\n", bad, PLURAL(bad),
+                cgs_severity_names[fail_on]);
+}
+
+static int parse_args(int argc, char **argv, struct cli_list *ops, bool *json, int *fail_on)
+{
+    int c;
     optind = 0;
     opterr = 0;
     while ((c = cli_getopt(&cmd_check, argc, argv)) != -1) {
         switch (c) {
-        case 'j': json = true; break;
-        case 'f':
-            fail_on = cli_severity_parse(optarg); /* one of severities: cli_getopt checked */
+        case 'j': *json = true; break;
+        case 'f': /* one of severities: cli_getopt checked */
+            *fail_on = cli_severity_parse(optarg);
             break;
         case 's':
-            if (cli_split_ops_add(&ops, optarg)) {
-                rc = CGS_EXIT_BAD_INPUT;
-                goto out;
-            }
+            if (cli_split_ops_add(ops, optarg))
+                return CGS_EXIT_BAD_INPUT;
             break;
-        default: rc = CGS_EXIT_BAD_INPUT; goto out;
+        default: return CGS_EXIT_BAD_INPUT;
         }
     }
-    if (optind == argc) {
-        rc = cli_usage_error(&cmd_check, "missing SOURCE (a TORCH_TRACE log or folder, a graph, "
-                                         "a cache folder, events)");
+    if (optind == argc)
+        return cli_usage_error(&cmd_check, "missing SOURCE (a TORCH_TRACE log or folder, a "
+                                           "graph, a cache folder, a depyf dump, events)");
+    return 0;
+}
+
+static int run(int argc, char **argv)
+{
+    bool json = false;
+    int rc, fail_on = CGS_SEV_ERROR;
+    struct cli_list ops = CLI_LIST_INIT;
+    struct cli_job job;
+    struct cgs_compile_counts cc;
+    uint32_t bad;
+
+    memset(&job, 0, sizeof(job));
+    if ((rc = parse_args(argc, argv, &ops, &json, &fail_on)))
         goto out;
-    }
     job.progress = true;
     if ((rc = cli_job_run(&job, argv + optind, argc - optind, &ops)))
         goto out;
-    {
-        uint32_t bad = cgs_findings_at_least(&job.findings, (enum cgs_severity)fail_on);
-        struct cgs_compile_counts cc;
-        cgs_findings_compile_counts(job.have_dash ? &job.dash : NULL, &cc);
-        if (json) {
-            cJSON *doc = cli_json_doc("check"), *co;
-            cJSON_AddItemToObject(doc, "findings", cli_findings_json(&job.findings));
-            co = cJSON_AddObjectToObject(doc, "compiles");
-            cJSON_AddNumberToObject(co, "compiles", (double)cc.compiles);
-            cJSON_AddNumberToObject(co, "graphs", (double)cc.graphs);
-            cJSON_AddNumberToObject(co, "empty", (double)cc.empty);
-            cJSON_AddNumberToObject(co, "failed", (double)cc.failed);
-            cJSON_AddNumberToObject(co, "refused", (double)cc.refused);
-            cJSON_AddNumberToObject(co, "recompiles", (double)cc.recompiles);
-            cJSON_AddNumberToObject(co, "runs", (double)cc.runs);
-            cJSON_AddNumberToObject(doc, "graphs", job.n_graphs);
-            cJSON_AddStringToObject(doc, "fail_on", cgs_severity_names[fail_on]);
-            cJSON_AddBoolToObject(doc, "failed", bad > 0);
-            cli_print_json(doc);
-        } else {
-            char tally[96];
-            cli_findings_print(&job.findings, stdout, true);
-            cli_findings_tally(&job.findings, tally, sizeof(tally));
-            printf("%s%s", job.findings.n ? "\n" : "", tally);
-            if (job.have_dash)
-                printf("; %llu compile%s (%llu made a graph, %llu empty, %llu failed), %llu "
-                       "recompile%s",
-                       (unsigned long long)cc.compiles, PLURAL(cc.compiles),
-                       (unsigned long long)cc.graphs, (unsigned long long)cc.empty,
-                       (unsigned long long)cc.failed, (unsigned long long)cc.recompiles,
-                       PLURAL(cc.recompiles));
-            printf("; %u graph%s read\n", job.n_graphs, PLURAL(job.n_graphs));
-            if (bad)
-                fprintf(stderr, "cgscope check: %u finding%s at or above %s\n", bad, PLURAL(bad),
-                        cgs_severity_names[fail_on]);
-        }
-        rc = bad ? CGS_EXIT_CHECK : CGS_EXIT_OK;
-    }
+    bad = cgs_findings_at_least(&job.findings, (enum cgs_severity)fail_on);
+    cgs_findings_compile_counts(job.have_dash ? &job.dash : NULL, &cc);
+    if (json)
+        print_check_json(&job, &cc, fail_on, bad);
+    else
+        print_check_text(&job, &cc, fail_on, bad);
+    rc = bad ? CGS_EXIT_CHECK : CGS_EXIT_OK;
 out:
     cli_job_release(&job);
     cli_list_release(&ops);

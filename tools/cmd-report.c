@@ -68,114 +68,98 @@ const struct cmd cmd_report = {
     .options = options,
 };
 
-static int run(int argc, char **argv)
-{
-    bool json = false;
-    struct cgs_prof_opts po = {NULL, CGS_PROF_BY_PIECE};
-    struct cli_prof_out out = {0};
-    const char *graph = NULL, *graph_id = NULL;
-    struct cli_session ss;
-    struct cli_list *ops = &ss.ops;
-    struct cli_prof_set set;
-    struct cgs_prof_report rep;
-    struct cgs_diag d = CGS_DIAG_INIT;
-    struct cgs_graph *g = NULL;
-    struct cgs_split *s = NULL;
-    unsigned long k = 15;
-    int c, rc = CGS_EXIT_OK;
+struct report_args {
+    struct cgs_prof_opts po;
+    const char *graph_id;
+    unsigned long kernels;
+    bool json;
+};
 
-    cli_session_init(&ss, NULL);
+static int parse_args(int argc, char **argv, struct cli_session *ss, struct report_args *a)
+{
+    int c;
     optind = 0;
     opterr = 0;
     while ((c = cli_getopt(&cmd_report, argc, argv)) != -1) {
         switch (c) {
-        case 'j':
-            json = true;
-            break;
-        case 'r':
-            po.by = CGS_PROF_BY_RANGE;
-            break;
-        case O_PREFIX:
-            po.prefix = optarg;
-            break;
+        case 'j': a->json = true; break;
+        case 'r': a->po.by = CGS_PROF_BY_RANGE; break;
+        case O_PREFIX: a->po.prefix = optarg; break;
         case O_KERNELS:
-            if (!cli_parse_uint(optarg, &k))
+            if (!cli_parse_uint(optarg, &a->kernels))
                 return cli_usage_error(&cmd_report, "--kernels needs a number, not '%s'", optarg);
             break;
-        case O_GRAPH:
-            graph = optarg;
-            break;
-        case O_GRAPH_ID:
-            graph_id = optarg;
-            break;
-        case O_MODEL:
-            ss.model = optarg;
-            break;
+        case O_GRAPH: ss->path = optarg; break;
+        case O_GRAPH_ID: a->graph_id = optarg; break;
+        case O_MODEL: ss->model = optarg; break;
         case O_SPLIT_OPS:
-            if (cli_split_ops_add(ops, optarg)) {
-                cli_session_close(&ss);
+            if (cli_split_ops_add(&ss->ops, optarg))
                 return CGS_EXIT_BAD_INPUT;
-            }
             break;
-        default: /* cli_getopt said why */
-            cli_session_close(&ss);
-            return CGS_EXIT_BAD_INPUT;
+        default: return CGS_EXIT_BAD_INPUT; /* cli_getopt said why */
         }
     }
-    if (optind == argc) {
-        cli_session_close(&ss);
+    if (optind == argc)
         return cli_usage_error(&cmd_report, "missing TRACE (a .cgstrace file or the folder "
                                             "`cgscope profile -o DIR` wrote)");
-    }
-    if ((graph != NULL) != (ops->n > 0)) {
-        cli_session_close(&ss);
+    if ((ss->path != NULL) != (ss->ops.n > 0))
         return cli_usage_error(&cmd_report, "--graph and --split-ops go together (the pieces "
                                             "are those of that graph's split)");
-    }
-    if (graph && po.by == CGS_PROF_BY_RANGE) {
-        cli_session_close(&ss);
+    if (ss->path && a->po.by == CGS_PROF_BY_RANGE)
         return cli_usage_error(&cmd_report, "--graph lists pieces; --ranges lists NVTX ranges: "
                                             "give one of them");
-    }
-    if ((rc = cli_prof_load((const char *const *)argv + optind, (size_t)(argc - optind), &set))) {
-        cli_session_close(&ss);
-        cli_prof_release(&set);
-        return rc;
-    }
-    if (graph) {
-        ss.path = graph;
-        if (!(g = cli_session_graph(&ss))) {
-            rc = CGS_EXIT_BAD_INPUT;
-            goto done;
-        }
-        if (!(s = cli_session_split(&ss))) {
-            rc = cli_session_fail(&ss);
-            goto done;
-        }
-    }
-    if (cgs_prof_report_build(set.traces, (uint32_t)set.n, &po, &rep, &d) < 0) {
-        rc = cli_report_diag(&d);
-        goto done;
-    }
-    out.kernels = (uint32_t)(k > 1000000 ? 1000000 : k);
-    out.split = s;
-    out.graph_id = graph_id ? graph_id : g ? g->producer.compile_id : NULL;
+    return 0;
+}
+
+/* A piece name several graphs' traces hold, when no --graph-id says which: 0, or said. */
+static int check_one_graph(const struct cgs_prof_report *rep, const struct cgs_split *s,
+                           const char *graph_id, const char *graph)
+{
     for (uint32_t i = 0; s && i < s->n_pieces; i++) {
         bool amb;
         char ids[512];
-        if (cgs_prof_find_piece(&rep, out.graph_id, s->pieces[i].name, &amb) || !amb)
+        if (cgs_prof_find_piece(rep, graph_id, s->pieces[i].name, &amb) || !amb)
             continue;
-        cgs_prof_graph_ids(&rep, ids, sizeof(ids));
-        rc = cli_error("the traces hold the pieces of several graphs (%s), each with its %s: "
-                       "say which graph %s is with --graph-id", ids, s->pieces[i].name, graph);
-        cgs_prof_report_release(&rep);
+        cgs_prof_graph_ids(rep, ids, sizeof(ids));
+        return cli_error("the traces hold the pieces of several graphs (%s), each with its %s: "
+                         "say which graph %s is with --graph-id", ids, s->pieces[i].name, graph);
+    }
+    return 0;
+}
+
+static int run(int argc, char **argv)
+{
+    struct report_args a = {.po = {NULL, CGS_PROF_BY_PIECE}, .kernels = 15};
+    struct cli_prof_out out = {0};
+    struct cli_session ss;
+    struct cli_prof_set set = {0};
+    struct cgs_prof_report rep;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_split *s = NULL;
+    int rc;
+
+    cli_session_init(&ss, NULL);
+    if ((rc = parse_args(argc, argv, &ss, &a)) ||
+        (rc = cli_prof_load((const char *const *)argv + optind, (size_t)(argc - optind), &set)))
+        goto done;
+    if (ss.path && !(s = cli_session_split(&ss))) { /* --graph: its pieces */
+        rc = cli_session_fail(&ss);
         goto done;
     }
-    cli_prof_warn(&set, &rep, s, out.graph_id);
-    if (json)
-        cli_print_json(cli_prof_json(&set, &rep, &out));
-    else
-        cli_prof_print(stdout, &set, &rep, &out);
+    if (cgs_prof_report_build(set.traces, (uint32_t)set.n, &a.po, &rep, &d) < 0) {
+        rc = cli_report_diag(&d);
+        goto done;
+    }
+    out.kernels = (uint32_t)(a.kernels > 1000000 ? 1000000 : a.kernels);
+    out.split = s;
+    out.graph_id = a.graph_id ? a.graph_id : ss.g ? ss.g->producer.compile_id : NULL;
+    if (!(rc = check_one_graph(&rep, s, out.graph_id, ss.path))) {
+        cli_prof_warn(&set, &rep, s, out.graph_id);
+        if (a.json)
+            cli_print_json(cli_prof_json(&set, &rep, &out));
+        else
+            cli_prof_print(stdout, &set, &rep, &out);
+    }
     cgs_prof_report_release(&rep);
 done:
     cli_session_close(&ss); /* the graph and its split */
