@@ -709,69 +709,120 @@ static void analysed(struct cli_job *j, uint32_t i, void *ctx)
         draw_finish(&pg->graphs[i - DRAWING], c->tmpdir, i - DRAWING);
 }
 
-static int run(int argc, char **argv)
-{
-    const char *out_path = "report.html", *title = NULL;
-    bool json = false;
-    unsigned long max_graphs = 64;
-    struct cli_list ops = CLI_LIST_INIT;
-    struct page pg;
-    int c, rc = CGS_EXIT_OK;
-    struct cli_prof_set set = {0};
-    struct cgs_prof_report rep;
-    bool have_rep = false;
-    struct cli_job job;
-    struct draw_ctx draw;
-    char tmpdir[] = "/tmp/cgscope-html-XXXXXX";
-    bool have_tmp = false;
-    struct cgs_buf page = CGS_BUF_INIT;
-    cJSON *sources = NULL;
+struct html_args {
+    const char *out_path, *title;
+    bool json;
+    unsigned long max_graphs;
+};
 
-    memset(&pg, 0, sizeof(pg));
-    memset(&job, 0, sizeof(job));
-    memset(&draw, 0, sizeof(draw));
+static int parse_args(int argc, char **argv, struct cli_list *ops, struct html_args *a)
+{
+    int c;
+    char *end;
     optind = 0;
     opterr = 0;
     while ((c = cli_getopt(&cmd_html, argc, argv)) != -1) {
         switch (c) {
-        case 'o': out_path = optarg; break;
-        case 't': title = optarg; break;
-        case 'j': json = true; break;
+        case 'o': a->out_path = optarg; break;
+        case 't': a->title = optarg; break;
+        case 'j': a->json = true; break;
         case 's':
-            if (cli_split_ops_add(&ops, optarg)) {
-                rc = CGS_EXIT_BAD_INPUT;
-                goto out;
-            }
+            if (cli_split_ops_add(ops, optarg))
+                return CGS_EXIT_BAD_INPUT;
             break;
-        case 'm': {
-            char *end;
+        case 'm':
             errno = 0;
-            max_graphs = strtoul(optarg, &end, 10);
-            if (errno || *end || !*optarg || optarg[0] == '-') {
-                rc = cli_usage_error(&cmd_html, "--max-graphs takes a count, not '%s'", optarg);
-                goto out;
-            }
+            a->max_graphs = strtoul(optarg, &end, 10);
+            if (errno || *end || !*optarg || optarg[0] == '-')
+                return cli_usage_error(&cmd_html, "--max-graphs takes a count, not '%s'", optarg);
             break;
-        }
-        default: rc = CGS_EXIT_BAD_INPUT; goto out;
+        default: return CGS_EXIT_BAD_INPUT;
         }
     }
-    if (optind == argc) {
-        rc = cli_usage_error(&cmd_html, "missing SOURCE (a graph, a TORCH_TRACE log or folder, "
-                                        "events, a cache index or folder, a profile)");
+    if (optind == argc)
+        return cli_usage_error(&cmd_html, "missing SOURCE (a graph, a TORCH_TRACE log or folder, "
+                                          "events, a cache index or folder, a depyf dump, a "
+                                          "profile)");
+    return 0;
+}
+
+/* The page's sources: each path given, with the role it played. */
+static cJSON *sources_json(char **paths, int n, const struct cli_job *job)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (int i = 0; i < n; i++) {
+        cJSON *o = cJSON_CreateObject();
+        int role = job->roles[i];
+        cJSON_AddStringToObject(o, "path", paths[i]);
+        cJSON_AddStringToObject(o, "kind", cli_role_names[role < 0 ? CLI_ROLE_COMPILES : role]);
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
+/* The profiles among the sources, reported as `cgscope report` does (its JSON in the page). */
+static int page_profile(struct page *pg, const struct cli_job *job, struct cli_prof_set *set,
+                        struct cgs_prof_report *rep, bool *have_rep)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_prof_opts po = {NULL, CGS_PROF_BY_PIECE};
+    struct cli_prof_out po_out = {0};
+    int rc;
+    if (!job->n_profiles)
+        return 0;
+    if ((rc = cli_prof_load((const char **)job->profiles, job->n_profiles, set)))
+        return rc;
+    if (cgs_prof_report_build(set->traces, (uint32_t)set->n, &po, rep, &d) < 0)
+        return cli_report_diag(&d);
+    *have_rep = true;
+    po_out.kernels = 20;
+    pg->profile = cli_prof_json(set, rep, &po_out);
+    return 0;
+}
+
+static void page_release(struct page *pg)
+{
+    cJSON_Delete(pg->data);
+    cJSON_Delete(pg->top);
+    cJSON_Delete(pg->breaks);
+    cJSON_Delete(pg->profile);
+    for (uint32_t i = 0; i < pg->n_graphs; i++) {
+        struct page_graph *x = &pg->graphs[i];
+        if (x->pid > 0) {
+            int st;
+            waitpid(x->pid, &st, 0);
+            unlink(x->svg_path);
+        }
+        free(x->svg);
+    }
+    free(pg->graphs);
+}
+
+static int run(int argc, char **argv)
+{
+    struct html_args a = {.out_path = "report.html", .max_graphs = 64};
+    struct cli_list ops = CLI_LIST_INIT;
+    struct page pg = {0};
+    struct cli_prof_set set = {0};
+    struct cgs_prof_report rep;
+    struct cli_job job = {0};
+    struct draw_ctx draw = {0};
+    char tmpdir[] = "/tmp/cgscope-html-XXXXXX";
+    struct cgs_buf page = CGS_BUF_INIT;
+    bool have_rep = false, have_tmp = false;
+    int rc;
+
+    if ((rc = parse_args(argc, argv, &ops, &a)))
         goto out;
-    }
-    pg.title = title ? title : argv[optind];
-    if (!mkdtemp(tmpdir)) {
+    pg.title = a.title ? a.title : argv[optind];
+    if (!(have_tmp = mkdtemp(tmpdir) != NULL)) {
         rc = cli_error("cannot make a temporary folder: %s", strerror(errno));
         goto out;
     }
-    have_tmp = true;
     /* the job reads the sources and analyses each graph (tools/job.h); each picture is drawn
      * in a child as soon as its graph is analysed, a few at once */
-    job.progress = true;
-    job.layout = true;
-    job.max_graphs = max_graphs > UINT32_MAX ? UINT32_MAX : (uint32_t)max_graphs;
+    job.progress = job.layout = true;
+    job.max_graphs = a.max_graphs > UINT32_MAX ? UINT32_MAX : (uint32_t)a.max_graphs;
     job.analysed = analysed;
     job.ctx = &draw;
     draw.pg = &pg;
@@ -785,28 +836,8 @@ static int run(int argc, char **argv)
     pg.n_graphs = job.n_graphs;
     for (uint32_t i = 0; i < pg.n_graphs; i++)
         pg.graphs[i].j = &job.graphs[i];
-    sources = cJSON_CreateArray();
-    for (int i = optind; i < argc; i++) {
-        cJSON *o = cJSON_CreateObject();
-        int role = job.roles[i - optind];
-        cJSON_AddStringToObject(o, "path", argv[i]);
-        cJSON_AddStringToObject(o, "kind", cli_role_names[role < 0 ? CLI_ROLE_COMPILES : role]);
-        cJSON_AddItemToArray(sources, o);
-    }
-    if (job.n_profiles) {
-        struct cgs_diag d = CGS_DIAG_INIT;
-        struct cgs_prof_opts po = {NULL, CGS_PROF_BY_PIECE};
-        struct cli_prof_out po_out = {0};
-        if ((rc = cli_prof_load((const char **)job.profiles, job.n_profiles, &set)))
-            goto out;
-        if (cgs_prof_report_build(set.traces, (uint32_t)set.n, &po, &rep, &d) < 0) {
-            rc = cli_report_diag(&d);
-            goto out;
-        }
-        have_rep = true;
-        po_out.kernels = 20;
-        pg.profile = cli_prof_json(&set, &rep, &po_out);
-    }
+    if ((rc = page_profile(&pg, &job, &set, &rep, &have_rep)))
+        goto out;
     for (uint32_t i = 0; i < pg.n_graphs; i++)
         draw_finish(&pg.graphs[i], tmpdir, i);
     if (job.have_follow) {
@@ -815,36 +846,18 @@ static int run(int argc, char **argv)
             pg.breaks = cli_breaks_doc(&job.dash);
     }
     build_data(&pg);
-    cJSON_AddItemToObject(pg.data, "sources", sources);
-    sources = NULL;
+    cJSON_AddItemToObject(pg.data, "sources", sources_json(argv + optind, argc - optind, &job));
     page_html(&page, &pg);
-    if (cli_write_file(out_path, page.buf, page.len)) {
+    if (cli_write_file(a.out_path, page.buf, page.len))
         rc = CGS_EXIT_BAD_INPUT;
-        goto out;
-    }
-    if (json) {
+    else if (a.json)
         cli_print_json(cJSON_Duplicate(pg.data, 1));
-    } else {
+    else
         fprintf(stderr, "cgscope html: wrote %s (%zu KB): %u graph%s, open it in a browser\n",
-                out_path, page.len / 1024, pg.n_graphs, PLURAL(pg.n_graphs));
-    }
+                a.out_path, page.len / 1024, pg.n_graphs, PLURAL(pg.n_graphs));
 out:
     cgs_buf_release(&page);
-    cJSON_Delete(sources);
-    cJSON_Delete(pg.data);
-    cJSON_Delete(pg.top);
-    cJSON_Delete(pg.breaks);
-    cJSON_Delete(pg.profile);
-    for (uint32_t i = 0; i < pg.n_graphs; i++) {
-        struct page_graph *x = &pg.graphs[i];
-        if (x->pid > 0) {
-            int st;
-            waitpid(x->pid, &st, 0);
-            unlink(x->svg_path);
-        }
-        free(x->svg);
-    }
-    free(pg.graphs);
+    page_release(&pg);
     if (have_tmp)
         rmdir(tmpdir);
     if (have_rep)
