@@ -458,21 +458,24 @@ static void run_html(const char *dir, const char *trace, const char *events)
         fprintf(stderr, "open %s\n", page);
 }
 
-static int run(int argc, char **argv)
-{
-    bool once = false, json = false, html = false;
-    unsigned long interval = 100;
-    const char *dir = NULL, *log = NULL;
-    char **cmd = NULL, dirbuf[4096], logbuf[4096], tracebuf[4200], eventsbuf[4200], title[512];
-    int c, rc = CGS_EXIT_OK, n_cmd = 0;
-    struct cgs_dash dash;
-    struct cgs_follow follow;
-    struct cgs_tui_opts t = {0};
+struct top_args {
+    bool once, json, html;
+    unsigned long interval;
+    const char *dir, *log;
+    char **cmd;            /* after "--": the command to run, or NULL */
+    int n_cmd;
+    char **sources;        /* else the sources */
+    int n_sources;
+    char dirbuf[4096], logbuf[4096], tracebuf[4200], eventsbuf[4200], title[512];
+};
 
+static int parse_args(int argc, char **argv, struct top_args *a)
+{
+    int c;
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--")) {
-            cmd = argv + i + 1;
-            n_cmd = argc - i - 1;
+            a->cmd = argv + i + 1;
+            a->n_cmd = argc - i - 1;
             argc = i;
             break;
         }
@@ -480,151 +483,181 @@ static int run(int argc, char **argv)
     opterr = 0;
     while ((c = cli_getopt(&cmd_top, argc, argv)) != -1) {
         switch (c) {
-        case 'o': once = true; break;
-        case 'j': json = true; break;
-        case 'd': dir = optarg; break;
-        case 'l': log = optarg; break;
-        case 'H': html = true; break;
+        case 'o': a->once = true; break;
+        case 'j': a->json = true; break;
+        case 'd': a->dir = optarg; break;
+        case 'l': a->log = optarg; break;
+        case 'H': a->html = true; break;
         case 'i':
-            if (!cli_parse_uint(optarg, &interval) || interval == 0 || interval > 60000)
+            if (!cli_parse_uint(optarg, &a->interval) || a->interval == 0 || a->interval > 60000)
                 return cli_usage_error(&cmd_top, "--interval wants milliseconds (1-60000), got "
                                        "'%s'", optarg);
             break;
         default: return CGS_EXIT_BAD_INPUT; /* cli_getopt said why */
         }
     }
-    if (json && !once)
+    a->sources = argv + optind;
+    a->n_sources = argc - optind;
+    if (a->json && !a->once)
         return cli_usage_error(&cmd_top, "--json needs --once (the live view is for a terminal)");
-    if (cmd && !n_cmd)
+    if (a->cmd && !a->n_cmd)
         return cli_usage_error(&cmd_top, "nothing after '--': give the command to run");
-    if (cmd && optind < argc)
+    if (a->cmd && a->n_sources)
         return cli_usage_error(&cmd_top, "give SOURCE... or -- CMD, not both");
-    if (!cmd && optind == argc)
+    if (!a->cmd && !a->n_sources)
         return cli_usage_error(&cmd_top, "missing SOURCE (an events file, a TORCH_TRACE file "
                                "or folder, or a cache index), or -- CMD");
-    if (html && !cmd)
+    if (a->html && !a->cmd)
         return cli_usage_error(&cmd_top, "--html writes the page of a run: give -- CMD (for "
                                "finished sources: cgscope html SOURCE...)");
-    if (cmd && once)
+    if (a->cmd && a->once)
         return cli_usage_error(&cmd_top, "--once reads finished sources; with -- CMD the "
                                "dashboard follows the run");
-    if (!once && !cmd && (!isatty(0) || !isatty(1)))
+    if (!a->once && !a->cmd && (!isatty(0) || !isatty(1)))
         return cli_usage_error(&cmd_top, "the live view needs a terminal; --once prints the "
                                "table as text");
+    return 0;
+}
 
-    cgs_dash_init(&dash);
-    if (cmd) {
-        const char *roots[2];
-        if (!dir) {
-            const char *tmp = getenv("TMPDIR");
-            snprintf(dirbuf, sizeof(dirbuf), "%s/cgscope-top.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-            if (!mkdtemp(dirbuf)) {
-                cgs_dash_release(&dash);
-                return cli_error("cannot make a folder for the run: %s", strerror(errno));
-            }
-            dir = dirbuf;
-        } else if (mkdir(dir, 0777) && errno != EEXIST) {
-            cgs_dash_release(&dash);
-            return cli_error("cannot make '%s': %s", dir, strerror(errno));
-        }
-        if (!log) {
-            snprintf(logbuf, sizeof(logbuf), "%.4000s/cmd.log", dir);
-            log = logbuf;
-        }
-        snprintf(tracebuf, sizeof(tracebuf), "%.4000s/trace", dir);
-        snprintf(eventsbuf, sizeof(eventsbuf), "%.4000s/events.jsonl", dir);
-        roots[0] = tracebuf;
-        roots[1] = eventsbuf;
-        cgs_follow_init(&follow, roots, 2, &dash);
-        follow.any_root = true; /* a run writes a trace, events, or both */
-        t.child = spawn(cmd, dir, log);
-        if (t.child < 0) {
-            cgs_follow_release(&follow);
-            cgs_dash_release(&dash);
-            return CGS_EXIT_BAD_INPUT;
-        }
-        snprintf(title, sizeof(title), "cgscope top -- %.200s (run folder %.200s)", cmd[0], dir);
-    } else {
-        cgs_follow_init(&follow, (const char *const *)argv + optind, (uint32_t)(argc - optind),
-                        &dash);
-        snprintf(title, sizeof(title), "cgscope top: %.400s%s", argv[optind],
-                 argc - optind > 1 ? " ..." : "");
+/* -- CMD: a run folder (made, or --dir), CMD started with TORCH_TRACE and the bridge's events
+ * pointed into it, and follow set on them. 0, or the exit status (said). */
+static int start_run(struct top_args *a, struct cgs_follow *follow, struct cgs_dash *dash,
+                     pid_t *child)
+{
+    const char *roots[2];
+    if (!a->dir) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(a->dirbuf, sizeof(a->dirbuf), "%s/cgscope-top.XXXXXX",
+                 tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(a->dirbuf))
+            return cli_error("cannot make a folder for the run: %s", strerror(errno));
+        a->dir = a->dirbuf;
+    } else if (mkdir(a->dir, 0777) && errno != EEXIST) {
+        return cli_error("cannot make '%s': %s", a->dir, strerror(errno));
     }
-    if (once) {
-        follow.blocking = true;
-        for (uint32_t i = 0; i < follow.n_roots; i++) {
-            struct stat st;
-            if (!cgs_path_is_stdin(follow.roots[i]) && stat(follow.roots[i], &st)) {
-                rc = cli_file_error(follow.roots[i], "cannot open: %s", strerror(errno));
-                goto out;
-            }
+    if (!a->log) {
+        snprintf(a->logbuf, sizeof(a->logbuf), "%.4000s/cmd.log", a->dir);
+        a->log = a->logbuf;
+    }
+    snprintf(a->tracebuf, sizeof(a->tracebuf), "%.4000s/trace", a->dir);
+    snprintf(a->eventsbuf, sizeof(a->eventsbuf), "%.4000s/events.jsonl", a->dir);
+    roots[0] = a->tracebuf;
+    roots[1] = a->eventsbuf;
+    cgs_follow_init(follow, roots, 2, dash);
+    follow->any_root = true; /* a run writes a trace, events, or both */
+    if ((*child = spawn(a->cmd, a->dir, a->log)) < 0)
+        return CGS_EXIT_BAD_INPUT;
+    snprintf(a->title, sizeof(a->title), "cgscope top -- %.200s (run folder %.200s)", a->cmd[0],
+             a->dir);
+    return 0;
+}
+
+/* --once: the table of finished sources, then the findings model over the same sources
+ * (graphs analysed too), as check and the page print them. */
+static int run_once(const struct top_args *a, struct cgs_follow *follow, struct cgs_dash *dash)
+{
+    struct cli_job job;
+    int rc;
+    follow->blocking = true;
+    for (uint32_t i = 0; i < follow->n_roots; i++) {
+        struct stat st;
+        if (!cgs_path_is_stdin(follow->roots[i]) && stat(follow->roots[i], &st))
+            return cli_file_error(follow->roots[i], "cannot open: %s", strerror(errno));
+    }
+    cgs_follow_poll(follow);
+    cgs_follow_finish(follow);
+    if ((rc = cli_sources_read(follow, 1u << CGS_SRC_TRACE | 1u << CGS_SRC_EVENTS |
+                                           1u << CGS_SRC_CACHE_INDEX,
+                               "a TORCH_TRACE log, the bridge's events or a cache index")))
+        return rc;
+    memset(&job, 0, sizeof(job));
+    if (!(rc = cli_job_run_read(&job, a->sources, a->n_sources, NULL, dash))) {
+        if (a->json) {
+            cJSON *doc = top_json(follow);
+            cJSON_AddItemToObject(doc, "findings", cli_findings_json(&job.findings));
+            cli_print_json(doc);
+        } else {
+            char tally[96];
+            print_text(follow);
+            cli_findings_tally(&job.findings, tally, sizeof(tally));
+            printf("\nfindings: %s%s\n", tally, job.findings.n ? " (cgscope check prints "
+                                                                 "their hints)" : "");
+            cli_findings_print(&job.findings, stdout, false);
         }
-        cgs_follow_poll(&follow);
-        cgs_follow_finish(&follow);
-        if ((rc = cli_sources_read(&follow, 1u << CGS_SRC_TRACE | 1u << CGS_SRC_EVENTS |
-                                                1u << CGS_SRC_CACHE_INDEX,
-                                   "a TORCH_TRACE log, the bridge's events or a cache index")))
-            goto out;
-        {
-            /* the verdicts: the findings model over the same sources (graphs analysed too),
-             * as check and the page print them */
-            struct cli_job job;
-            memset(&job, 0, sizeof(job));
-            if ((rc = cli_job_run_read(&job, argv + optind, argc - optind, NULL, &dash))) {
-                cli_job_release(&job);
-                goto out;
-            }
-            if (json) {
-                cJSON *doc = top_json(&follow);
-                cJSON_AddItemToObject(doc, "findings", cli_findings_json(&job.findings));
-                cli_print_json(doc);
-            } else {
-                char tally[96];
-                print_text(&follow);
-                cli_findings_tally(&job.findings, tally, sizeof(tally));
-                printf("\nfindings: %s%s\n", tally, job.findings.n ? " (cgscope check prints "
-                                                                     "their hints)" : "");
-                cli_findings_print(&job.findings, stdout, false);
-            }
-            cli_job_release(&job);
+    }
+    cli_job_release(&job);
+    return rc;
+}
+
+/* The live view (or plain lines without a terminal), then CMD waited for and its page. */
+static int run_live(struct top_args *a, struct cgs_tui_opts *t)
+{
+    int rc;
+    t->interval_ms = (int)a->interval;
+    t->title = a->title;
+    t->log_path = a->cmd ? a->log : NULL;
+    if (a->cmd && (!isatty(0) || !isatty(1) || !getenv("TERM") || !strcmp(getenv("TERM"), "dumb"))) {
+        rc = run_plain(t, a->cmd[0], a->dir, (unsigned)a->interval);
+        if (a->html)
+            run_html(a->dir, a->tracebuf, a->eventsbuf);
+        return rc;
+    }
+    if (cgs_tui_run(t) < 0) {
+        if (t->child > 0) {
+            kill(t->child, SIGTERM);
+            waitpid(t->child, &t->child_status, 0);
         }
-        goto out;
+        return CGS_EXIT_BAD_INPUT;
+    }
+    if (t->child <= 0)
+        return CGS_EXIT_OK;
+    if (!t->child_done) {
+        /* the user quit while CMD runs: it keeps its terminal-less run to the end */
+        fprintf(stderr, "cgscope top: waiting for %s (pid %d) to finish; its output: %s\n",
+                a->cmd[0], (int)t->child, a->log);
+        waitpid(t->child, &t->child_status, 0);
+    }
+    rc = cli_exit_status(t->child_status);
+    fprintf(stderr, "cgscope top: %s exited with %d; its output: %s; the trace: %s\n", a->cmd[0],
+            rc, a->log, a->dir);
+    if (rc)
+        print_child_tail(a->log);
+    if (a->html)
+        run_html(a->dir, a->tracebuf, a->eventsbuf);
+    return rc;
+}
+
+static int run(int argc, char **argv)
+{
+    struct top_args *a = cgs_xcalloc(1, sizeof(*a)); /* 17 KB of paths: not on the stack */
+    struct cgs_dash dash;
+    struct cgs_follow follow;
+    struct cgs_tui_opts t = {0};
+    int rc;
+
+    a->interval = 100;
+    if ((rc = parse_args(argc, argv, a))) {
+        free(a);
+        return rc;
+    }
+    cgs_dash_init(&dash);
+    if (a->cmd) {
+        if ((rc = start_run(a, &follow, &dash, &t.child))) {
+            if (t.child < 0)
+                cgs_follow_release(&follow);
+            cgs_dash_release(&dash);
+            free(a);
+            return rc;
+        }
+    } else {
+        cgs_follow_init(&follow, (const char *const *)a->sources, (uint32_t)a->n_sources, &dash);
+        snprintf(a->title, sizeof(a->title), "cgscope top: %.400s%s", a->sources[0],
+                 a->n_sources > 1 ? " ..." : "");
     }
     t.follow = &follow;
-    t.interval_ms = (int)interval;
-    t.title = title;
-    t.log_path = cmd ? log : NULL;
-    if (cmd && (!isatty(0) || !isatty(1) || !getenv("TERM") || !strcmp(getenv("TERM"), "dumb"))) {
-        rc = run_plain(&t, cmd[0], dir, (unsigned)interval);
-        if (html)
-            run_html(dir, tracebuf, eventsbuf);
-        goto out;
-    }
-    if (cgs_tui_run(&t) < 0) {
-        if (t.child > 0) {
-            kill(t.child, SIGTERM);
-            waitpid(t.child, &t.child_status, 0);
-        }
-        rc = CGS_EXIT_BAD_INPUT;
-        goto out;
-    }
-    if (t.child > 0) {
-        if (!t.child_done) {
-            // the user quit while CMD runs: it keeps its terminal-less run to the end
-            fprintf(stderr, "cgscope top: waiting for %s (pid %d) to finish; its output: %s\n",
-                    cmd[0], (int)t.child, log);
-            waitpid(t.child, &t.child_status, 0);
-        }
-        rc = cli_exit_status(t.child_status);
-        fprintf(stderr, "cgscope top: %s exited with %d; its output: %s; the trace: %s\n",
-                cmd[0], rc, log, dir);
-        if (rc)
-            print_child_tail(log);
-        if (html)
-            run_html(dir, tracebuf, eventsbuf);
-    }
-out:
+    rc = a->once ? run_once(a, &follow, &dash) : run_live(a, &t);
     cgs_follow_release(&follow);
     cgs_dash_release(&dash);
+    free(a);
     return rc;
 }
