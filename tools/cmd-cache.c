@@ -22,7 +22,6 @@
 static int run(int argc, char **argv);
 
 /* the options run() accepts: --help, the man page, completion and "did you mean" list them */
-static const char *const sim_policies[] = {"magi", "megengine", NULL};
 
 static const struct cli_opt options[] = {
     CLI_OPT("json", 'j', NULL, "write one JSON document to stdout"),
@@ -31,7 +30,7 @@ static const struct cli_opt options[] = {
     CLI_OPT("allow-missing-ops", 'A', NULL, "simulate: a splitting op may be absent"),
     CLI_OPT("shapes", 'S', "N,N,...", "simulate: the runtime shapes, in call order"),
     CLI_OPT("compile-sizes", 'c', "N,..", "simulate, magi: shapes compiled on their own"),
-    CLI_OPT_ONE_OF("policy", 'p', "P", sim_policies, "simulate: magi (default) or megengine"),
+    CLI_OPT_ONE_OF("policy", 'p', "P", cgs_cachesim_policy_names, "simulate: magi (default) or megengine"),
     CLI_OPT("symbol", 'y', "SYM", "simulate: the size symbol the shapes bind"),
     CLI_OPT("events", 'e', "FILE", "simulate: write the events (JSON lines) to FILE"),
     CLI_OPT("index", 'I', "FILE",
@@ -506,8 +505,8 @@ static int simulate(int argc, char **argv)
             }
             break;
         case 'p':
-            /* one of sim_policies: cli_getopt refused another */
-            o.policy = strcmp(optarg, "megengine") ? CGS_CACHESIM_MAGI : CGS_CACHESIM_MEGENGINE;
+            /* one of the names: cli_getopt refused another */
+            o.policy = (enum cgs_cachesim_policy)cgs_cachesim_policy_from_name(optarg);
             break;
         case 'y': o.symbol = optarg; break;
         case 'e': events = optarg; break;
@@ -581,7 +580,7 @@ static int simulate(int argc, char **argv)
     }
     if (json) {
         cJSON *doc = cli_json_doc("cache-simulate");
-        cJSON_AddStringToObject(doc, "policy", o.policy == CGS_CACHESIM_MAGI ? "magi" : "megengine");
+        cJSON_AddStringToObject(doc, "policy", cgs_cachesim_policy_names[o.policy]);
         if (sim.symbol)
             cJSON_AddStringToObject(doc, "symbol", sim.symbol);
         else

@@ -9,10 +9,9 @@
 
 static int run(int argc, char **argv);
 
-static const char *const severities[] = {"error", "warning", "note", NULL};
 
 static const struct cli_opt options[] = {
-    CLI_OPT_ONE_OF("fail-on", 'f', "SEVERITY", severities,
+    CLI_OPT_ONE_OF("fail-on", 'f', "SEVERITY", cgs_severity_names,
             "exit 1 when a finding is at or above it: error (default), warning,\n"
             "note"),
     CLI_OPT_SUGGEST("split-ops", 's', "OP[,OP...]", cli_presets_values,
@@ -56,15 +55,6 @@ const struct cmd cmd_check = {
     .run = run,
     .options = options,
 };
-
-int cli_severity_parse(const char *s); /* declared here: check is its one user */
-int cli_severity_parse(const char *s)
-{
-    for (int i = 0; i < CGS_SEV_COUNT; i++)
-        if (!strcmp(s, cgs_severity_names[i]))
-            return i;
-    return -1;
-}
 
 static void print_check_json(const struct cli_job *job, const struct cgs_compile_counts *cc,
                              int fail_on, uint32_t bad)
@@ -113,7 +103,7 @@ static int parse_args(int argc, char **argv, struct cli_list *ops, bool *json, i
         switch (c) {
         case 'j': *json = true; break;
         case 'f': /* one of severities: cli_getopt checked */
-            *fail_on = cli_severity_parse(optarg);
+            *fail_on = cgs_severity_from_name(optarg);
             break;
         case 's':
             if (cli_split_ops_add(ops, optarg))

@@ -39,7 +39,6 @@ enum {
     O_JSON,
     O_GRAPH_ID
 };
-static const char *const split_policies[] = {"magi", "fusion", "device", NULL};
 
 static const char *const formats[] = {"dot", "svg", "png", "pdf", NULL};
 static const char *const collapses[] = {"none", "pieces", "module", NULL}; /* and module:DEPTH */
@@ -50,7 +49,7 @@ static const struct cli_opt options[] = {
      "split first (as 'cgscope split'); repeatable; an op that\n"
      "matches no node is an input error (exit 2)\n" CLI_SPLIT_PRESETS_HELP),
     CLI_OPT("allow-missing-ops", O_ALLOW_MISSING, NULL, "a splitting op may be absent (a warning)"),
-    CLI_OPT_ONE_OF("policy", O_POLICY, "P", split_policies, "magi (default with --split-ops), fusion or device"),
+    CLI_OPT_ONE_OF("policy", O_POLICY, "P", cgs_split_policy_names, "magi (default with --split-ops), fusion or device"),
     CLI_OPT_SHORT('o', "output", 'o', "FILE",
      "write FILE (atomically: a failure leaves nothing);\n"
      "'-' or none: standard output (PNG and PDF only\n"

@@ -13,11 +13,10 @@ static int run(int argc, char **argv);
 
 /* the options run() accepts: --help, the man page, completion and "did you mean" list them */
 enum { O_RULES = 256, O_INF, O_TRAIN, O_BWD, O_MKLDNN, O_FORCE, O_OFF, O_UOUT, O_ALL, O_MODEL };
-static const char *const rule_sets[] = {"torch-2.11", "torch-2.1", NULL};
 
 static const struct cli_opt options[] = {
     CLI_OPT("json", 'j', NULL, "write one JSON document to stdout"),
-    CLI_OPT_ONE_OF("rules", O_RULES, "RULES", rule_sets,
+    CLI_OPT_ONE_OF("rules", O_RULES, "RULES", cgs_layout_rules_names,
      "torch-2.11 (default) or torch-2.1 (no FLOP vote; training\n"
      "vetoes for every graph; scaled-dot-product attention veto)"),
     CLI_OPT("inference", O_INF, NULL, "lower as an inference graph (default: producer.is_inference)"),
@@ -364,7 +363,7 @@ static int parse_args(int argc, char **argv, struct cli_session *ss, struct layo
     while ((c = cli_getopt(&cmd_layout, argc, argv)) != -1) {
         switch (c) {
         case 'j': a->json = true; break;
-        case O_RULES: /* one of rule_sets: cli_getopt checked */
+        case O_RULES: /* one of cgs_layout_rules_names: cli_getopt checked */
             lo->rules = (enum cgs_layout_rules)cgs_layout_rules_from_name(optarg);
             break;
         case O_INF:

@@ -205,83 +205,72 @@ static void write_html(const char *dir, const char *tracedir, bool traces, bool 
         fprintf(stderr, "open %s\n", page);
 }
 
-static int run(int argc, char **argv)
-{
-    const char *dir = "cgscope-profile", *prefix = NULL;
-    bool json = false, quiet = false, html = false;
-    char lib[PATH_MAX], absdir[PATH_MAX], tracedir[PATH_MAX + 16] = "";
-    unsigned removed;
-    int c, st = 0, status;
-    pid_t pid;
-    double t0, secs;
-    struct sigaction sa, old_int, old_quit, old_term, old_hup;
-    struct cli_prof_set set;
-    struct cgs_prof_report rep;
-    struct cgs_diag d = CGS_DIAG_INIT;
-    const char *paths[1];
+struct profile_args {
+    const char *dir, *prefix;
+    bool json, quiet, html;
+    char lib[PATH_MAX], absdir[PATH_MAX], tracedir[PATH_MAX + 16];
+};
 
+static int parse_args(int argc, char **argv, struct profile_args *a)
+{
+    unsigned removed;
+    const char *cur;
+    int c;
     optind = 0;
     opterr = 0;
     while ((c = cli_getopt(&cmd_profile, argc, argv)) != -1) {
         switch (c) {
-        case 'o':
-            dir = optarg;
-            break;
-        case 'p':
-            prefix = optarg;
-            break;
-        case 'j':
-            json = true;
-            break;
-        case 'q':
-            quiet = true;
-            break;
-        case 'H':
-            html = true;
-            break;
-        default: /* cli_getopt said why */
-            return CGS_EXIT_BAD_INPUT;
+        case 'o': a->dir = optarg; break;
+        case 'p': a->prefix = optarg; break;
+        case 'j': a->json = true; break;
+        case 'q': a->quiet = true; break;
+        case 'H': a->html = true; break;
+        default: return CGS_EXIT_BAD_INPUT; /* cli_getopt said why */
         }
     }
     if (optind == argc)
         return cli_usage_error(&cmd_profile, "missing the command to run: cgscope profile -- "
                                              "CMD [ARGS...]");
-    if (!*dir)
+    if (!*a->dir)
         return cli_usage_error(&cmd_profile, "-o needs a folder name");
-    if (find_lib(lib, sizeof(lib)) || prepare_dir(dir, &removed))
+    if (find_lib(a->lib, sizeof(a->lib)) || prepare_dir(a->dir, &removed))
         return CGS_EXIT_BAD_INPUT;
-    if (!realpath(dir, absdir))
-        return cli_file_error(dir, "%s", strerror(errno));
-    if (removed && !quiet)
+    if (!realpath(a->dir, a->absdir))
+        return cli_file_error(a->dir, "%s", strerror(errno));
+    if (removed && !a->quiet)
         fprintf(stderr, "cgscope profile: removed %u trace%s of an earlier run from %s\n",
-                removed, PLURAL(removed), dir);
-    {
-        const char *cur = getenv("CUDA_INJECTION64_PATH");
-        if (cur && *cur && strcmp(cur, lib))
-            cli_warn("CUDA_INJECTION64_PATH was %s; cgscope's library replaces it for CMD", cur);
-    }
+                removed, PLURAL(removed), a->dir);
+    cur = getenv("CUDA_INJECTION64_PATH");
+    if (cur && *cur && strcmp(cur, a->lib))
+        cli_warn("CUDA_INJECTION64_PATH was %s; cgscope's library replaces it for CMD", cur);
+    if (a->html)
+        snprintf(a->tracedir, sizeof(a->tracedir), "%s/torch_trace", a->absdir);
+    return 0;
+}
 
-    if (html)
-        snprintf(tracedir, sizeof(tracedir), "%s/torch_trace", absdir);
-    t0 = mono();
-    pid = fork();
+/* Run CMD with the profiler injected and wait for it (the terminal's ^C reaches CMD itself;
+ * cgscope waits, then summarises): its wait status into *st, or -1 when it did not start. */
+static int run_injected(char **cmd, const struct profile_args *a, int *st, double *secs)
+{
+    struct sigaction sa, old_int, old_quit, old_term, old_hup;
+    double t0 = mono();
+    pid_t pid = fork();
     if (pid < 0)
-        return cli_error("cannot start '%s': %s", argv[optind], strerror(errno));
+        return cli_error("cannot start '%s': %s", cmd[0], strerror(errno)), -1;
     if (pid == 0) {
-        setenv("CUDA_INJECTION64_PATH", lib, 1);
-        setenv("NVTX_INJECTION64_PATH", lib, 1);
-        setenv("CGSCOPE_TRACE_DIR", absdir, 1);
-        if (html && !getenv("TORCH_TRACE"))
-            setenv("TORCH_TRACE", tracedir, 1);
-        if (prefix)
-            setenv("CGSCOPE_NVTX_PREFIX", prefix, 1);
+        setenv("CUDA_INJECTION64_PATH", a->lib, 1);
+        setenv("NVTX_INJECTION64_PATH", a->lib, 1);
+        setenv("CGSCOPE_TRACE_DIR", a->absdir, 1);
+        if (a->html && !getenv("TORCH_TRACE"))
+            setenv("TORCH_TRACE", a->tracedir, 1);
+        if (a->prefix)
+            setenv("CGSCOPE_NVTX_PREFIX", a->prefix, 1);
         else
             unsetenv("CGSCOPE_NVTX_PREFIX");
-        execvp(argv[optind], argv + optind);
-        fprintf(stderr, "cgscope profile: cannot run '%s': %s\n", argv[optind], strerror(errno));
+        execvp(cmd[0], cmd);
+        fprintf(stderr, "cgscope profile: cannot run '%s': %s\n", cmd[0], strerror(errno));
         _exit(127);
     }
-    /* the terminal's ^C reaches CMD itself; cgscope waits and then summarises */
     child_pid = pid;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = SIG_IGN;
@@ -290,84 +279,102 @@ static int run(int argc, char **argv)
     sa.sa_handler = forward;
     sigaction(SIGTERM, &sa, &old_term);
     sigaction(SIGHUP, &sa, &old_hup);
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    while (waitpid(pid, st, 0) < 0 && errno == EINTR)
         ;
     child_pid = 0;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
-    secs = mono() - t0;
-    status = cli_exit_status(st);
+    *secs = mono() - t0;
+    return 0;
+}
 
-    if (!quiet) {
-        if (WIFSIGNALED(st))
-            fprintf(stderr, "\ncgscope profile: %s ended on signal %d after %.1f s\n",
-                    argv[optind], WTERMSIG(st), secs);
-        else
-            fprintf(stderr, "\ncgscope profile: %s exited with status %d after %.1f s\n",
-                    argv[optind], status, secs);
-    }
-    paths[0] = dir;
-    {
-        DIR *dp = opendir(dir);
-        struct dirent *e;
-        bool any = false;
-        while (dp && (e = readdir(dp)))
-            any |= strstr(e->d_name, ".cgstrace") != NULL;
-        if (dp)
-            closedir(dp);
-        if (!any) {
-            cli_warn("no trace was written in %s: CMD did not initialise CUDA, or the profiler "
-                     "could not start", dir);
-            show_logs(dir);
-            if (html)
-                write_html(dir, tracedir, false, quiet);
-            return status;
-        }
-    }
-    if (cli_prof_load(paths, 1, &set)) {
+static bool any_trace(const char *dir)
+{
+    DIR *dp = opendir(dir);
+    struct dirent *e;
+    bool any = false;
+    while (dp && (e = readdir(dp)))
+        any |= strstr(e->d_name, ".cgstrace") != NULL;
+    if (dp)
+        closedir(dp);
+    return any;
+}
+
+/* The traces CMD left: report.json in dir, the summary on stderr (--json: the report on
+ * stdout). False when they could not be read (said). */
+static bool summarise(const struct profile_args *a)
+{
+    const char *paths[1] = {a->dir};
+    struct cgs_prof_opts po = {a->prefix, CGS_PROF_BY_PIECE};
+    struct cli_prof_out out = {.kernels = 15, .brief = true};
+    struct cli_prof_set set;
+    struct cgs_prof_report rep;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    char rp[PATH_MAX + 16], *text;
+    cJSON *doc;
+
+    if (cli_prof_load(paths, 1, &set) ||
+        (cgs_prof_report_build(set.traces, (uint32_t)set.n, &po, &rep, &d) < 0 &&
+         cli_report_diag(&d))) {
         cli_prof_release(&set);
-        return status;
+        return false;
     }
-    {
-        struct cgs_prof_opts po = {prefix, CGS_PROF_BY_PIECE};
-        struct cli_prof_out out = {.kernels = 15, .brief = true};
-        char rp[PATH_MAX + 16];
-        cJSON *doc;
-        char *text;
-
-        if (cgs_prof_report_build(set.traces, (uint32_t)set.n, &po, &rep, &d) < 0) {
-            cli_report_diag(&d);
-            cli_prof_release(&set);
-            return status;
+    for (size_t i = 0; i < set.n; i++)
+        if (set.traces[i].error) {
+            show_logs(a->dir); /* every process's log, once */
+            break;
         }
-        for (size_t i = 0; i < set.n; i++)
-            if (set.traces[i].error) {
-                show_logs(dir); /* every process's log, once */
-                break;
-            }
-        doc = cli_prof_json(&set, &rep, &out);
-        text = cJSON_Print(doc);
-        snprintf(rp, sizeof(rp), "%s/report.json", dir);
-        if (!text || cli_write_file(rp, text, strlen(text)) != 0)
-            cli_warn("could not write %s", rp);
-        if (json)
-            cli_print_json(doc);
-        else
-            cJSON_Delete(doc);
-        free(text);
-        if (!quiet) {
-            cli_prof_warn(&set, &rep, NULL, NULL);
-            fprintf(stderr, "%zu process%s traced into %s\n", set.n, set.n == 1 ? "" : "es", dir);
-            cli_prof_print(stderr, &set, &rep, &out);
-            fprintf(stderr, "\nmore: cgscope report %s   |   pictures: cgscope dot GRAPH "
-                            "--split-ops OPS --profile %s\n", dir, rp);
-        }
-        cgs_prof_report_release(&rep);
+    doc = cli_prof_json(&set, &rep, &out);
+    text = cJSON_Print(doc);
+    snprintf(rp, sizeof(rp), "%s/report.json", a->dir);
+    if (!text || cli_write_file(rp, text, strlen(text)) != 0)
+        cli_warn("could not write %s", rp);
+    if (a->json)
+        cli_print_json(doc);
+    else
+        cJSON_Delete(doc);
+    free(text);
+    if (!a->quiet) {
+        cli_prof_warn(&set, &rep, NULL, NULL);
+        fprintf(stderr, "%zu process%s traced into %s\n", set.n, set.n == 1 ? "" : "es", a->dir);
+        cli_prof_print(stderr, &set, &rep, &out);
+        fprintf(stderr, "\nmore: cgscope report %s   |   pictures: cgscope dot GRAPH "
+                        "--split-ops OPS --profile %s\n", a->dir, rp);
     }
+    cgs_prof_report_release(&rep);
     cli_prof_release(&set);
-    if (html)
-        write_html(dir, tracedir, true, quiet);
+    return true;
+}
+
+static int run(int argc, char **argv)
+{
+    struct profile_args *a = cgs_xcalloc(1, sizeof(*a)); /* paths: not on the stack */
+    int st = 0, status, rc;
+    double secs = 0;
+
+    a->dir = "cgscope-profile";
+    if ((rc = parse_args(argc, argv, a)) || run_injected(argv + optind, a, &st, &secs)) {
+        free(a);
+        return rc ? rc : CGS_EXIT_BAD_INPUT;
+    }
+    status = cli_exit_status(st);
+    if (!a->quiet && WIFSIGNALED(st))
+        fprintf(stderr, "\ncgscope profile: %s ended on signal %d after %.1f s\n", argv[optind],
+                WTERMSIG(st), secs);
+    else if (!a->quiet)
+        fprintf(stderr, "\ncgscope profile: %s exited with status %d after %.1f s\n",
+                argv[optind], status, secs);
+    if (!any_trace(a->dir)) {
+        cli_warn("no trace was written in %s: CMD did not initialise CUDA, or the profiler "
+                 "could not start", a->dir);
+        show_logs(a->dir);
+        if (a->html)
+            write_html(a->dir, a->tracedir, false, a->quiet);
+    } else if (summarise(a) && a->html) {
+        write_html(a->dir, a->tracedir, true, a->quiet);
+    }
+    free(a);
     return status;
 }

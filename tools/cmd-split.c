@@ -17,7 +17,6 @@
 static int run(int argc, char **argv);
 
 /* the options run() accepts: --help, the man page, completion and "did you mean" list them */
-static const char *const split_policies[] = {"magi", "fusion", "device", NULL};
 
 static const struct cli_opt options[] = {
     CLI_OPT_SUGGEST("split-ops", 's', "OP[,OP...]", cli_presets_values,
@@ -25,7 +24,7 @@ static const struct cli_opt options[] = {
      "name (aten.mm) matches all its overloads; one that\n"
      "matches no node is an input error (exit 2)\n" CLI_SPLIT_PRESETS_HELP),
     CLI_OPT("allow-missing-ops", 'A', NULL, "a splitting op may be absent from the graph (a warning)"),
-    CLI_OPT_ONE_OF("policy", 'p', "P", split_policies,
+    CLI_OPT_ONE_OF("policy", 'p', "P", cgs_split_policy_names,
      "magi (default), fusion (elementwise regions with equal\n"
      "shape, dtype and device) or device (device transitions)"),
     CLI_OPT("json", 'j', NULL, "write one JSON document to stdout"),

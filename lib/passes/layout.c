@@ -25,17 +25,22 @@ const char *cgs_layout_rule_id(enum cgs_layout_rule r)
     return (unsigned)r < CGS_LAYOUT_RULE_COUNT ? rule_ids[r] : "?";
 }
 
+const char *const cgs_layout_rules_names[CGS_LAYOUT_RULES_COUNT + 1] = {
+    [CGS_LAYOUT_RULES_2_11] = "torch-2.11",
+    [CGS_LAYOUT_RULES_2_1] = "torch-2.1",
+};
+
 const char *cgs_layout_rules_name(enum cgs_layout_rules r)
 {
-    return r == CGS_LAYOUT_RULES_2_1 ? "torch-2.1" : "torch-2.11";
+    return cgs_layout_rules_names[r == CGS_LAYOUT_RULES_2_1 ? r : CGS_LAYOUT_RULES_2_11];
 }
 
 int cgs_layout_rules_from_name(const char *name)
 {
-    if (!strcmp(name, "torch-2.11") || !strcmp(name, "2.11"))
-        return CGS_LAYOUT_RULES_2_11;
-    if (!strcmp(name, "torch-2.1") || !strcmp(name, "2.1"))
-        return CGS_LAYOUT_RULES_2_1;
+    for (int i = 0; name && i < CGS_LAYOUT_RULES_COUNT; i++)
+        if (!strcmp(name, cgs_layout_rules_names[i]) ||
+            !strcmp(name, cgs_layout_rules_names[i] + strlen("torch-")))
+            return i;
     return -1;
 }
 

@@ -57,9 +57,11 @@ const char *cgs_layout_rule_id(enum cgs_layout_rule r);
 enum cgs_layout_rules {
     CGS_LAYOUT_RULES_2_11, /* torch 2.11 (default) */
     CGS_LAYOUT_RULES_2_1,  /* torch 2.1: no FLOP vote, vetoes for every graph, sdpa veto */
+    CGS_LAYOUT_RULES_COUNT
 };
+extern const char *const cgs_layout_rules_names[CGS_LAYOUT_RULES_COUNT + 1]; /* NULL-ended */
 
-/* "torch-2.11" / "torch-2.1" and back; -1 for an unknown name. */
+/* "torch-2.11" / "torch-2.1" and back ("2.11" too); -1 for an unknown name. */
 const char *cgs_layout_rules_name(enum cgs_layout_rules r);
 int cgs_layout_rules_from_name(const char *name);
 

@@ -35,7 +35,7 @@
 #include "lib/ops/ops.h"
 #include "lib/writers/report-json.h"
 
-const char *const cgs_split_policy_names[CGS_SPLIT_POLICY_COUNT] = {
+const char *const cgs_split_policy_names[CGS_SPLIT_POLICY_COUNT + 1] = {
     [CGS_SPLIT_MAGI] = "magi",
     [CGS_SPLIT_FUSION] = "fusion",
     [CGS_SPLIT_DEVICE] = "device",

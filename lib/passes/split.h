@@ -39,7 +39,7 @@ enum cgs_split_policy {
     CGS_SPLIT_POLICY_COUNT
 };
 
-extern const char *const cgs_split_policy_names[CGS_SPLIT_POLICY_COUNT];
+extern const char *const cgs_split_policy_names[CGS_SPLIT_POLICY_COUNT + 1]; /* NULL-ended */
 /* The policy of a name ("magi", "fusion", "device"); -1 when unknown. */
 int cgs_split_policy_from_name(const char *name);
 

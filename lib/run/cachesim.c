@@ -11,6 +11,19 @@
 #include "lib/base/strmap.h"
 #include "lib/ir/symexpr.h"
 
+const char *const cgs_cachesim_policy_names[CGS_CACHESIM_POLICY_COUNT + 1] = {
+    [CGS_CACHESIM_MAGI] = "magi",
+    [CGS_CACHESIM_MEGENGINE] = "megengine",
+};
+
+int cgs_cachesim_policy_from_name(const char *name)
+{
+    for (int i = 0; name && i < CGS_CACHESIM_POLICY_COUNT; i++)
+        if (!strcmp(name, cgs_cachesim_policy_names[i]))
+            return i;
+    return -1;
+}
+
 static size_t intern(struct cgs_cachesim *s, const char *text)
 {
     size_t n = strlen(text) + 1, at = s->strings_len;

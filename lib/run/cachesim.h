@@ -23,7 +23,11 @@
 #include "lib/passes/shapes.h"
 #include "lib/passes/split.h"
 
-enum cgs_cachesim_policy { CGS_CACHESIM_MAGI, CGS_CACHESIM_MEGENGINE };
+enum cgs_cachesim_policy { CGS_CACHESIM_MAGI, CGS_CACHESIM_MEGENGINE, CGS_CACHESIM_POLICY_COUNT };
+/* "magi", "megengine", NULL */
+extern const char *const cgs_cachesim_policy_names[CGS_CACHESIM_POLICY_COUNT + 1];
+/* The policy of a name, or -1. */
+int cgs_cachesim_policy_from_name(const char *name);
 
 enum cgs_cachesim_kind { CGS_SIM_MISS, CGS_SIM_HIT, CGS_SIM_COMPILE, CGS_SIM_SKIP };
 

@@ -11,7 +11,15 @@
 #include "lib/base/buf.h"
 #include "lib/base/strmap.h"
 
-const char *const cgs_severity_names[CGS_SEV_COUNT] = {"error", "warning", "note"};
+const char *const cgs_severity_names[CGS_SEV_COUNT + 1] = {"error", "warning", "note", NULL};
+
+int cgs_severity_from_name(const char *name)
+{
+    for (int i = 0; name && i < CGS_SEV_COUNT; i++)
+        if (!strcmp(name, cgs_severity_names[i]))
+            return i;
+    return -1;
+}
 #define CGS_FINDING_NAME_(id, name, anchor) [CGS_FINDING_##id] = name,
 const char *const cgs_finding_kind_names[CGS_FINDING_KIND_COUNT] = {
     CGS_FINDING_KINDS(CGS_FINDING_NAME_)};

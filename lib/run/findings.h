@@ -19,7 +19,10 @@
 #include "lib/run/dash.h"
 
 enum cgs_severity { CGS_SEV_ERROR, CGS_SEV_WARNING, CGS_SEV_NOTE, CGS_SEV_COUNT };
-extern const char *const cgs_severity_names[CGS_SEV_COUNT]; /* "error", "warning", "note" */
+extern const char *const cgs_severity_names[CGS_SEV_COUNT + 1]; /* "error", "warning", "note",
+                                                                  NULL */
+/* The severity of a name, or -1. */
+int cgs_severity_from_name(const char *name);
 
 /* X(ID, "json kind", page anchor): the kinds, in the order they sort within a severity. */
 #define CGS_FINDING_KINDS(X)                                                                       \
