@@ -195,7 +195,7 @@ def load_explicit():
 
 
 PROMO_OVERRIDES = []
-# view rules that lib/passes/shapes-aten.c wraps as copy_of_<rule> (the COPY_OF list there)
+# view rules that lib/passes/shapes-views.c wraps as copy_of_<rule> (the COPY_OF list there)
 COPY_OF_VIEWS = ("expand", "permute", "view", "unsqueeze", "squeeze", "transpose", "slice",
                  "select", "t", "alias", "unfold", "view_as_real", "unbind", "split",
                  "view_as_complex")
@@ -447,7 +447,7 @@ def build():
         pick = sorted(cands, key=rank)[0]
         rule, flags, schema = entries[pick]
         # the Python binding takes ATen's parameters in ATen's order (self is "input" as a
-        # keyword of torch.* functions: lib/passes/shapes-core.c binds either name)
+        # keyword of torch.* functions: lib/passes/shapes-core-args.c binds either name)
         params_text = callables[key]
         if target.startswith("torch.nn.functional.") and params_text and \
                 not params_text.startswith("*") and rule != "pointwise":

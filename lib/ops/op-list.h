@@ -2394,7 +2394,7 @@ OP(ATEN_AS_STRIDED_DEFAULT, "aten.as_strided.default", as_strided,
    "self, size, stride, storage_offset=None", CGS_OPF_VIEW | CGS_OPF_CORE)
 OP(ATEN_AS_STRIDED__DEFAULT, "aten.as_strided_.default", as_strided,
    "self, size, stride, storage_offset=None", CGS_OPF_VIEW)
-OP(ATEN_AS_STRIDED_COPY_DEFAULT, "aten.as_strided_copy.default", as_strided_copy,
+OP(ATEN_AS_STRIDED_COPY_DEFAULT, "aten.as_strided_copy.default", resize,
    "self, size, stride, storage_offset=None", 0)
 OP(ATEN_AS_STRIDED_COPY_OUT, "aten.as_strided_copy.out", out,
    "self, size, stride, storage_offset=None, *, !out", CGS_OPF_INPLACE)
@@ -5762,7 +5762,7 @@ OP(ATEN_NORMAL_FLOAT_TENSOR, "aten.normal.float_Tensor", none,
    "mean, std, *, generator=None", CGS_OPF_RANDOM)
 OP(ATEN_NORMAL_FLOAT_TENSOR_OUT, "aten.normal.float_Tensor_out", out,
    "mean, std, *, generator=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN_NORMAL_FLOAT_FLOAT, "aten.normal.float_float", normal_sized,
+OP(ATEN_NORMAL_FLOAT_FLOAT, "aten.normal.float_float", zeros,
    "mean, std, size, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(ATEN_NORMAL_FLOAT_FLOAT_OUT, "aten.normal.float_float_out", out,
    "mean, std, size, *, generator=None, !out", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
@@ -6528,7 +6528,7 @@ OP(ATEN_SEARCHSORTED_SCALAR, "aten.searchsorted.Scalar", none,
    "sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None", 0)
 OP(ATEN_SEARCHSORTED_SCALAR_OUT, "aten.searchsorted.Scalar_out", out,
    "sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None, !out", CGS_OPF_INPLACE)
-OP(ATEN_SEARCHSORTED_TENSOR, "aten.searchsorted.Tensor", searchsorted,
+OP(ATEN_SEARCHSORTED_TENSOR, "aten.searchsorted.Tensor", bucketize,
    "sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None", 0)
 OP(ATEN_SEARCHSORTED_TENSOR_OUT, "aten.searchsorted.Tensor_out", out,
    "sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None, !out", CGS_OPF_INPLACE)
@@ -8616,7 +8616,7 @@ OP(PRIMS_COLLAPSE_DEFAULT, "prims.collapse.default", prims_collapse,
    "a, start, end", 0)
 OP(PRIMS_COLLAPSE_VIEW_DEFAULT, "prims.collapse_view.default", prims_collapse_view,
    "a, start, end", CGS_OPF_VIEW)
-OP(PRIMS_CONJ_DEFAULT, "prims.conj.default", prims_view_of,
+OP(PRIMS_CONJ_DEFAULT, "prims.conj.default", alias,
    "a", CGS_OPF_VIEW)
 OP(PRIMS_CONJ_PHYSICAL_DEFAULT, "prims.conj_physical.default", pointwise,
    "%self", CGS_OPF_ELEMENTWISE)
@@ -8804,7 +8804,7 @@ OP(PRIMS_UNIFORM_DEFAULT, "prims.uniform.default", none,
    "shape, *, low, high, dtype, device, stride, generator=None", CGS_OPF_RANDOM | CGS_OPF_FACTORY)
 OP(PRIMS_VAR_DEFAULT, "prims.var.default", reduce,
    "self, dim=None, correction=1, *, output_dtype=None", CGS_OPF_REDUCTION)
-OP(PRIMS_VIEW_OF_DEFAULT, "prims.view_of.default", prims_view_of,
+OP(PRIMS_VIEW_OF_DEFAULT, "prims.view_of.default", alias,
    "a", CGS_OPF_VIEW)
 OP(PRIMS_VIEW_OF_DTYPE_DEFAULT, "prims.view_of_dtype.default", prims_view_of_dtype,
    "a, dtype", CGS_OPF_VIEW)
@@ -9708,7 +9708,7 @@ OP(TORCH_AS_STRIDED, "torch.as_strided", as_strided,
    "self, size, stride, storage_offset=None", CGS_OPF_VIEW)
 OP(TORCH_AS_STRIDED_, "torch.as_strided_", as_strided,
    "self, size, stride, storage_offset=None", CGS_OPF_VIEW)
-OP(TORCH_AS_STRIDED_COPY, "torch.as_strided_copy", as_strided_copy,
+OP(TORCH_AS_STRIDED_COPY, "torch.as_strided_copy", resize,
    "self, size, stride, storage_offset=None", 0)
 OP(TORCH_AS_STRIDED_SCATTER, "torch.as_strided_scatter", clone_preserve_strides,
    "self, src, size, stride, storage_offset=None", 0)
@@ -10552,7 +10552,7 @@ OP(TORCH_NN_FUNCTIONAL_MAX_POOL1D, "torch.nn.functional.max_pool1d", max_pool1d,
    "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False", 0)
 OP(TORCH_NN_FUNCTIONAL_MAX_POOL2D, "torch.nn.functional.max_pool2d", max_pool_f,
    "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False", 0)
-OP(TORCH_NN_FUNCTIONAL_MAX_POOL2D_WITH_INDICES, "torch.nn.functional.max_pool2d_with_indices", max_pool2d_with_indices_f,
+OP(TORCH_NN_FUNCTIONAL_MAX_POOL2D_WITH_INDICES, "torch.nn.functional.max_pool2d_with_indices", max_pool_indices,
    "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False", 0)
 OP(TORCH_NN_FUNCTIONAL_MAX_POOL3D, "torch.nn.functional.max_pool3d", max_pool3d,
    "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False", 0)
@@ -10796,7 +10796,7 @@ OP(TORCH_SCATTER_ADD, "torch.scatter_add", scatter,
    "self, dim, index, src", 0)
 OP(TORCH_SCATTER_REDUCE, "torch.scatter_reduce", scatter,
    "self, dim, index, src, reduce, *, include_self=True", 0)
-OP(TORCH_SEARCHSORTED, "torch.searchsorted", searchsorted,
+OP(TORCH_SEARCHSORTED, "torch.searchsorted", bucketize,
    "sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None", 0)
 OP(TORCH_SEED, "torch.seed", inplace,
    "self", CGS_OPF_INPLACE)

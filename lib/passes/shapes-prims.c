@@ -114,13 +114,6 @@ RULE(prims_collapse)
     return collapse(sc, false, d);
 }
 
-/* view_of(a) and conj(a): the same shape, strides and offset (a view). */
-RULE(prims_view_of)
-{
-    (void)n;
-    return same_as_first(sc, d);
-}
-
 /* view_of_dtype(a, dtype): a.view(dtype). */
 RULE(prims_view_of_dtype)
 {

@@ -1,0 +1,141 @@
+/*
+ * Shape rules (lib/passes/shapes.h), attention: scaled_dot_product_attention and its
+ * efficient/flash kernels, multi-head attention. Helpers come from the core (shapes-int.h);
+ * docs/shape-rules.md lists every rule's file.
+ */
+#include "lib/passes/shapes-int.h"
+
+/* Attention output [B, H, L, Ev] laid out as [B, L, H, Ev] (transposed back). */
+static struct cgs_tensor *fill_bshd(struct cgs_shape_ctx *sc, struct cgs_val *v,
+                             const struct cgs_tensor *q, const struct cgs_tensor *val)
+{
+    struct cgs_tensor *o = fill_tensor(sc, v, q->ndim, q->dtype, q->device);
+    static const uint32_t perm4[] = {0, 2, 1, 3};
+
+    dimcpy(o->shape, q->shape, q->ndim);
+    o->shape[q->ndim - 1] = val->shape[val->ndim - 1];
+    if (q->ndim == 4)
+        permuted_strides(sc, 4, o->shape, perm4, o->stride);
+    else
+        contiguous_strides(sc, q->ndim, o->shape, o->stride);
+    return o;
+}
+
+RULE(sdpa)
+{
+    const struct cgs_tensor *q, *k, *v;
+
+    (void)n;
+    TRY(need_tensor(sc, "query", &q, d));
+    TRY(need_tensor(sc, "key", &k, d));
+    TRY(need_tensor(sc, "value", &v, d));
+    if (q->ndim < 2 || v->ndim < 2)
+        return cgs_diag_set(d, CGS_E_INVAL, "attention inputs of rank < 2");
+    sc->out = new_val(sc, CGS_VAL_TENSOR);
+    {
+        // a mask whose last stride is not 1 (an expanded padding mask) rules out the fused
+        // kernels: torch takes the math path, a matmul with a contiguous result
+        const struct cgs_val *mv = node_val(sc, A(sc, "attn_mask"));
+        if (mv && mv->kind == CGS_VAL_TENSOR && mv->u.t.ndim > 0 && mv->u.t.stride &&
+            mv->u.t.stride[mv->u.t.ndim - 1] && hv(sc, mv->u.t.stride[mv->u.t.ndim - 1]) != 1 &&
+            hv(sc, mv->u.t.shape[mv->u.t.ndim - 1]) != 1) {
+            sym_t shape[NDIM_MAX];
+            dimcpy(shape, q->shape, q->ndim);
+            shape[q->ndim - 1] = v->shape[v->ndim - 1];
+            fill_dense(sc, sc->out, q->ndim, shape, q->dtype, q->device, false);
+            return 0;
+        }
+    }
+    fill_bshd(sc, sc->out, q, v);
+    // on CUDA, half types without a mask go to flash attention, which keeps the query's layout
+    if (q->ndim == 4 && (q->dtype == CGS_DTYPE_FLOAT16 || q->dtype == CGS_DTYPE_BFLOAT16) &&
+        is_none(A(sc, "attn_mask")) && hv(sc, q->shape[3]) == hv(sc, v->shape[3]) &&
+        hv(sc, q->shape[3]) <= 256 && q->device && strncmp(q->device, "cuda", 4) == 0)
+        preserve_strides(sc, q, sc->out->u.t.stride);
+    return 0;
+}
+
+RULE(sdpa_efficient)
+{
+    const struct cgs_tensor *q, *k, *v;
+    sym_t lse[3];
+    int64_t L;
+
+    (void)n;
+    TRY(need_tensor(sc, "query", &q, d));
+    TRY(need_tensor(sc, "key", &k, d));
+    TRY(need_tensor(sc, "value", &v, d));
+    if (q->ndim != 4 || k->ndim != 4 || v->ndim != 4)
+        return cgs_diag_set(d, CGS_E_INVAL, "efficient attention needs rank-4 inputs");
+    sc->out = new_list(sc, 4);
+    fill_bshd(sc, &sc->out->u.items[0], q, v);
+    lse[0] = q->shape[0], lse[1] = q->shape[1];
+    if (!bool_of(A(sc, "compute_log_sumexp"), false))
+        lse[2] = K(sc, 0);
+    else if (cgs_sym_is_int(q->shape[2], &L))
+        lse[2] = K(sc, (L + 31) / 32 * 32);
+    else
+        lse[2] = S_mul(sc, S_div(sc, S_add(sc, q->shape[2], K(sc, 31)), K(sc, 32)), K(sc, 32));
+    fill_dense(sc, &sc->out->u.items[1], 3, lse, CGS_DTYPE_FLOAT32, q->device, false);
+    fill_dense(sc, &sc->out->u.items[2], 0, lse, CGS_DTYPE_INT64, q->device, false);
+    fill_dense(sc, &sc->out->u.items[3], 0, lse, CGS_DTYPE_INT64, q->device, false);
+    return 0;
+}
+
+RULE(sdpa_flash)
+{
+    const struct cgs_tensor *q, *k, *v;
+    sym_t dims[3];
+
+    (void)n;
+    TRY(need_tensor(sc, "query", &q, d));
+    TRY(need_tensor(sc, "key", &k, d));
+    TRY(need_tensor(sc, "value", &v, d));
+    if (q->ndim != 4 || k->ndim != 4 || v->ndim != 4)
+        return cgs_diag_set(d, CGS_E_INVAL, "flash attention needs rank-4 inputs");
+    sc->out = new_list(sc, 9);
+    // the output keeps the query's layout (empty_like of the transposed query)
+    {
+        struct cgs_tensor *o = fill_tensor(sc, &sc->out->u.items[0], 4, q->dtype, q->device);
+        dimcpy(o->shape, q->shape, 4);
+        preserve_strides(sc, q, o->stride);
+    }
+    dims[0] = q->shape[0], dims[1] = q->shape[1], dims[2] = q->shape[2];
+    fill_dense(sc, &sc->out->u.items[1], 3, dims, CGS_DTYPE_FLOAT32, q->device, false);
+    sc->out->u.items[2].kind = CGS_VAL_NONE;
+    sc->out->u.items[3].kind = CGS_VAL_NONE;
+    set_symint(sc, &sc->out->u.items[4], q->shape[2]);
+    set_symint(sc, &sc->out->u.items[5], k->shape[2]);
+    // philox seed and offset
+    dims[0] = K(sc, 2);
+    fill_dense(sc, &sc->out->u.items[6], 1, dims, CGS_DTYPE_UINT64, q->device, false);
+    fill_dense(sc, &sc->out->u.items[7], 0, dims, CGS_DTYPE_UINT64, q->device, false);
+    // the debug mask, empty unless asked for
+    if (bool_of(A(sc, "return_debug_mask"), false))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "flash attention debug mask is not tracked");
+    dims[0] = K(sc, 0);
+    fill_dense(sc, &sc->out->u.items[8], 1, dims, q->dtype, q->device, false);
+    return 0;
+}
+
+RULE(mha)
+{
+    const struct cgs_tensor *q, *k;
+    sym_t w[3];
+
+    (void)n;
+    TRY(need_tensor(sc, "query", &q, d));
+    TRY(need_tensor(sc, "key", &k, d));
+    if (q->ndim != 3 || k->ndim != 3)
+        return cgs_diag_set(d, CGS_E_UNKNOWN,
+                            "multi-head attention of unbatched inputs is not tracked");
+    sc->out = new_list(sc, 2);
+    fill_dense(sc, &sc->out->u.items[0], 3, q->shape, q->dtype, q->device, false);
+    if (!bool_of(A(sc, "need_weights"), true)) {
+        sc->out->u.items[1].kind = CGS_VAL_NONE;
+        return 0;
+    }
+    w[0] = q->shape[1], w[1] = q->shape[0], w[2] = k->shape[0];
+    fill_dense(sc, &sc->out->u.items[1], 3, w, q->dtype, q->device, false);
+    return 0;
+}
