@@ -241,7 +241,7 @@ static cJSON *node_table(const struct page_graph *x)
             src = (int64_t)(uintptr_t)si - 1;
         }
         cgs_buf_reset(&b);
-        value_text(r && r->val ? r->val : n->val, &b);
+        value_text(r && r->reported ? r->reported : n->val, &b);
         cJSON_AddItemToArray(row, cJSON_CreateString(n->name));
         cJSON_AddItemToArray(row, cJSON_CreateString(cgs_node_op_names[n->op]));
         cJSON_AddItemToArray(row, cJSON_CreateNumber((double)((uintptr_t)ti - 1)));
@@ -463,7 +463,7 @@ static void nodes_html(struct cgs_buf *b, const struct page_graph *x, const char
         esc(b, n->target);
         cgs_buf_addstr(b, "</td><td>");
         cgs_buf_reset(&v);
-        value_text(r && r->val ? r->val : n->val, &v);
+        value_text(r && r->reported ? r->reported : n->val, &v);
         esc(b, v.buf);
         cgs_buf_addf(b, "</td><td>%s</td><td>", r ? cgs_shape_status_names[r->status] : "");
         esc(b, p ? p->name : "");

@@ -162,7 +162,11 @@ static cJSON *node_json(void *ctx, size_t idx)
     cJSON_AddStringToObject(o, "name", n->name);
     cJSON_AddStringToObject(o, "op", cgs_node_op_names[n->op]);
     cJSON_AddStringToObject(o, "target", n->target ? n->target : "");
-    cJSON_AddItemToObject(o, "val", cgs_json_val(r->val));
+    cJSON_AddItemToObject(o, "val", cgs_json_val(r->reported));
+    cli_json_add_str(o, "val_source", !r->reported ? NULL : r->from_record ? "recorded"
+                                                                           : "inferred");
+    if (r->from_record && r->val && r->cmp != CGS_SHAPE_CMP_MATCH && r->cmp != CGS_SHAPE_CMP_NONE)
+        cJSON_AddItemToObject(o, "inferred", cgs_json_val(r->val));
     cJSON_AddStringToObject(o, "status", cgs_shape_status_names[r->status]);
     if (r->reason)
         cJSON_AddStringToObject(o, "reason", r->reason);
@@ -180,9 +184,10 @@ static cJSON *node_json(void *ctx, size_t idx)
         int64_t bytes;
         cJSON_AddItemToObject(
             o, "bound",
-            cgs_json_val(cgs_val_bind(r->val, g->syms, g->arena, cgs_sym_bindings_lookup,
+            cgs_json_val(cgs_val_bind(r->reported, g->syms, g->arena, cgs_sym_bindings_lookup,
                                       (void *)bind)));
-        if (r->val && cgs_val_bytes(r->val, cgs_sym_bindings_lookup, (void *)bind, &bytes) == 0)
+        if (r->reported &&
+            cgs_val_bytes(r->reported, cgs_sym_bindings_lookup, (void *)bind, &bytes) == 0)
             cJSON_AddNumberToObject(o, "bytes", (double)bytes);
         else
             cJSON_AddNullToObject(o, "bytes");
@@ -240,6 +245,7 @@ static cJSON *shapes_json(const struct cgs_graph *g, const struct cgs_shapes *s,
     cJSON_AddNumberToObject(o, "inferred", sm->inferred);
     cJSON_AddNumberToObject(o, "matched", sm->matched);
     cJSON_AddNumberToObject(o, "mismatched", sm->mismatched);
+    cJSON_AddNumberToObject(o, "recorded", sm->recorded);
     cJSON_AddNumberToObject(o, "unknown", sm->unknown);
     cJSON_AddNumberToObject(o, "partial", sm->partial);
     cJSON_AddNumberToObject(o, "errors", sm->errors);
@@ -331,13 +337,15 @@ static void shapes_text(const struct cgs_graph *g, const struct cgs_shapes *s,
         if (!all && !notable && !bind->n)
             continue;
         cgs_buf_reset(&b);
-        cgs_val_describe(r->val, &b);
-        if (bind->n && r->val) {
+        cgs_val_describe(r->reported, &b);
+        if (r->from_record && !r->val)
+            cgs_buf_addstr(&b, " (recorded)");
+        if (bind->n && r->reported) {
             // the value at the binding too, when it differs from the symbolic one
             struct cgs_buf bb = CGS_BUF_INIT;
-            cgs_val_describe(
-                cgs_val_bind(r->val, g->syms, g->arena, cgs_sym_bindings_lookup, (void *)bind),
-                &bb);
+            cgs_val_describe(cgs_val_bind(r->reported, g->syms, g->arena,
+                                          cgs_sym_bindings_lookup, (void *)bind),
+                             &bb);
             if (strcmp(bb.buf, b.buf))
                 cgs_buf_addf(&b, " = %s", bb.buf);
             cgs_buf_release(&bb);
@@ -351,11 +359,16 @@ static void shapes_text(const struct cgs_graph *g, const struct cgs_shapes *s,
         if (bind->n) {
             int64_t bytes;
             char hb[32];
-            if (r->val && cgs_val_bytes(r->val, cgs_sym_bindings_lookup, (void *)bind, &bytes) == 0)
+            if (r->reported &&
+                cgs_val_bytes(r->reported, cgs_sym_bindings_lookup, (void *)bind, &bytes) == 0)
                 printf("  %s", cli_human_bytes(bytes, hb, sizeof(hb)));
         }
-        if (r->cmp != CGS_SHAPE_CMP_NONE && r->cmp != CGS_SHAPE_CMP_MATCH)
-            printf("  [%s]", match_word(r->cmp));
+        if (r->cmp != CGS_SHAPE_CMP_NONE && r->cmp != CGS_SHAPE_CMP_MATCH) {
+            struct cgs_buf ib = CGS_BUF_INIT;
+            cgs_val_describe(r->val, &ib);
+            printf("  [%s: inferred %s]", match_word(r->cmp), ib.buf);
+            cgs_buf_release(&ib);
+        }
         if (r->reason && notable)
             printf("\n    %s", r->reason);
         printf("\n");
@@ -365,6 +378,9 @@ static void shapes_text(const struct cgs_graph *g, const struct cgs_shapes *s,
            sm->nodes, PLURAL(sm->nodes), sm->inferred, sm->matched, sm->mismatched, sm->unknown,
            PLURAL(sm->unknown), sm->partial, sm->errors, PLURAL(sm->errors),
            sm->validated ? "validated" : "not validated");
+    if (sm->recorded)
+        printf("%u value%s reported as torch recorded %s (no inferred value, or one that "
+               "differs)\n", sm->recorded, PLURAL(sm->recorded), sm->recorded == 1 ? "it" : "them");
     {
         uint32_t nk = offsets_unrecorded(g, s);
         if (nk)
@@ -396,17 +412,17 @@ static bool owned_bytes(const struct cgs_shapes *s, const struct cgs_node *n,
 
     *bytes = 0;
     if (n->op == CGS_NODE_OUTPUT ||
-        (r->val && r->val->kind != CGS_VAL_LIST && r->val->kind != CGS_VAL_TENSOR))
+        (r->reported && r->reported->kind != CGS_VAL_LIST && r->reported->kind != CGS_VAL_TENSOR))
         return true;
-    if (!r->val)
+    if (!r->reported)
         // scalars (item(), sizes) take no tensor memory even when unknown
         return cgs_op_target_has(n->target, CGS_OPF_SIZE) ||
                cgs_op_target_has(n->target, CGS_OPF_NOVALUE);
     // a value shared with an input (alias, in-place, getitem) counts once, there
     for (uint32_t j = 0; j < n->n_inputs; j++)
-        if (s->nodes[n->inputs[j]->index].val == r->val)
+        if (s->nodes[n->inputs[j]->index].reported == r->reported)
             return true;
-    return cgs_val_bytes(r->val, cgs_sym_bindings_lookup, (void *)bind, bytes) == 0;
+    return cgs_val_bytes(r->reported, cgs_sym_bindings_lookup, (void *)bind, bytes) == 0;
 }
 
 static bool total_bytes(const struct cgs_graph *g, const struct cgs_shapes *s,

@@ -109,6 +109,7 @@ static const struct cgs_sym *intern(struct cgs_symctx *ctx, int kind, int64_t v,
     s->hash = h;
     s->v = v;
     s->name = name ? cgs_arena_strdup(ctx->arena, name) : NULL;
+    s->recorded = NULL;
     if (n)
         memcpy((void *)s->op, op, n * sizeof(*op));
     ctx->table[j] = s;
@@ -977,6 +978,18 @@ char *cgs_sym_to_string(const struct cgs_sym *e)
     struct cgs_buf b = CGS_BUF_INIT;
     print_rec(e, &b);
     return cgs_buf_detach(&b);
+}
+
+void cgs_sym_note_spelling(struct cgs_symctx *ctx, const struct cgs_sym *e, const char *text)
+{
+    (void)ctx; /* the context's own node: interned, so one spelling serves every use */
+    if (e && !e->recorded && text)
+        ((struct cgs_sym *)e)->recorded = text;
+}
+
+char *cgs_sym_spelling(const struct cgs_sym *e)
+{
+    return e->recorded ? cgs_xstrdup(e->recorded) : cgs_sym_to_string(e);
 }
 
 /* ---- free symbols ------------------------------------------------------------ */

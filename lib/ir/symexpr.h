@@ -60,6 +60,8 @@ struct cgs_sym {
                          operands print once per use, so a small DAG can print huge */
     int64_t v;        /* INT: value; ADD: constant; MUL: coefficient; POW: exponent */
     const char *name; /* VAR: the symbol's name */
+    const char *recorded; /* the spelling a record gave this expression first (torch's
+                             printer: "(((-u1)//3)) + 5"), or NULL: cgs_sym_note_spelling */
     const struct cgs_sym *op[];
 };
 
@@ -133,6 +135,12 @@ bool cgs_sym_mentions_torch_function(const char *text);
 void cgs_sym_print(const struct cgs_sym *e, struct cgs_buf *out);
 /* Print into a fresh heap string (caller frees). */
 char *cgs_sym_to_string(const struct cgs_sym *e);
+
+/* Keep text (which must live as long as the context: its arena's, say) as the spelling a record
+ * gave e, unless one was kept before; what reports print for e (cgs_sym_spelling). */
+void cgs_sym_note_spelling(struct cgs_symctx *ctx, const struct cgs_sym *e, const char *text);
+/* The spelling to report e in: the recorded one, else cgscope's own (caller frees). */
+char *cgs_sym_spelling(const struct cgs_sym *e);
 
 /* True, with *v set, when e is a constant. */
 bool cgs_sym_is_int(const struct cgs_sym *e, int64_t *v);

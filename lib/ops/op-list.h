@@ -8496,6 +8496,8 @@ OP(OPERATOR_IADD, "operator.iadd", binary_iop,
    "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_ADD)
 OP(OPERATOR_IMUL, "operator.imul", binary_iop,
    "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_MUL)
+OP(OPERATOR_INVERT, "operator.invert", invert,
+   "a", CGS_OPF_ELEMENTWISE)
 OP(OPERATOR_ISUB, "operator.isub", binary_iop,
    "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_SUB)
 OP(OPERATOR_ITRUEDIV, "operator.itruediv", binary_iop,
@@ -8512,10 +8514,12 @@ OP(OPERATOR_MUL, "operator.mul", binary,
    "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_FAKE_FAST_BINARY | CGS_OPF_ARITH_MUL)
 OP(OPERATOR_NE, "operator.ne", compare,
    "a, b", CGS_OPF_ELEMENTWISE | CGS_OPF_CMP_NE)
-OP(OPERATOR_NEG, "operator.neg", unary,
+OP(OPERATOR_NEG, "operator.neg", neg,
    "a", CGS_OPF_ELEMENTWISE)
 OP(OPERATOR_OR_, "operator.or_", logic_binary,
    "a, b", CGS_OPF_ELEMENTWISE)
+OP(OPERATOR_POS, "operator.pos", pos,
+   "a", CGS_OPF_ELEMENTWISE)
 OP(OPERATOR_POW, "operator.pow", binary,
    "a, b", CGS_OPF_ELEMENTWISE)
 OP(OPERATOR_SETITEM, "operator.setitem", novalue,

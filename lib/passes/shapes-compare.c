@@ -4,12 +4,28 @@
  */
 #include "lib/passes/shapes-int.h"
 
+/* An unbacked symbol (u0, u17): a data-dependent size ShapeEnv named in the order it made
+ * them, counting those it made and dropped while tracing. */
+static bool unbacked_sym(sym_t a)
+{
+    const char *p = a->kind == CGS_SYM_VAR && a->name ? a->name : "";
+    if (*p++ != 'u' || !*p)
+        return false;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    return !*p;
+}
+
 bool dim_eq(sym_t a, sym_t b)
 {
     if (a == b)
         return true;
     if (!a || !b)
         return false;
+    /* two unbacked symbols are one data-dependent size under the names two tracers gave it:
+     * torch's numbering counts the symbols it dropped (an export's u1 is cgscope's u0) */
+    if (unbacked_sym(a) && unbacked_sym(b))
+        return true;
     return cgs_sym_equal_semantic(a, b);
 }
 

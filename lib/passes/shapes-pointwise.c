@@ -11,6 +11,51 @@ RULE(unary)
     return unary_with(sc, 0, d);
 }
 
+/* -a, +a, ~a as FX prints operator.neg, pos and invert: on a tensor a unary op; on a Python
+ * int (a size: -u1, as export graphs compute slice bounds) the int, symbolic where it is; on a
+ * float its value. mode: 0 neg, 1 pos, 2 invert (~i == -i - 1). */
+static int sign_op(const struct cgs_node *n, struct cgs_shape_ctx *sc, int mode,
+                   struct cgs_diag *d)
+{
+    struct operand o;
+    uint32_t cnt;
+
+    TRY(operands(sc, 1, &o, &cnt, d));
+    if (cnt != 1)
+        return cgs_diag_set(d, CGS_E_INVAL, "%s: expected one operand", n->target);
+    if (o.t)
+        return unary_with(sc, 0, d);
+    if (o.scalar == CGS_DTYPE_INT64 && o.sym) {
+        sym_t r = mode == 1 ? o.sym : S_sub(sc, K(sc, 0), o.sym);
+        if (mode == 2)
+            r = S_sub(sc, r, K(sc, 1));
+        sc->out = new_val(sc, CGS_VAL_INT);
+        set_symint(sc, sc->out, r);
+        return 0;
+    }
+    if (o.scalar == CGS_DTYPE_FLOAT32 && mode != 2 && !node_val(sc, Ai(sc, 0))) {
+        sc->out = new_val(sc, CGS_VAL_FLOAT);
+        sc->out->u.f = mode == 1 ? o.f : -o.f;
+        return 0;
+    }
+    return cgs_diag_set(d, CGS_E_UNKNOWN, "%s of this operand is not tracked", n->target);
+}
+
+RULE(neg)
+{
+    return sign_op(n, sc, 0, d);
+}
+
+RULE(pos)
+{
+    return sign_op(n, sc, 1, d);
+}
+
+RULE(invert)
+{
+    return sign_op(n, sc, 2, d);
+}
+
 RULE(unary_float)
 {
     (void)n;

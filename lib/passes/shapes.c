@@ -181,6 +181,57 @@ static void check_result(const struct cgs_val *v, const struct cgs_node *n, unsi
     }
 }
 
+/* Whether a recorded value has a tensor whose storage offset the record does not hold (a
+ * printed graph records none). */
+static bool lacks_offset(const struct cgs_val *v)
+{
+    if (v->kind == CGS_VAL_TENSOR)
+        return !v->u.t.storage_offset;
+    for (uint32_t k = 0; v->kind == CGS_VAL_LIST && k < v->n; k++)
+        if (lacks_offset(&v->u.items[k]))
+            return true;
+    return false;
+}
+
+/* A copy of v whose tensors without an offset start at 0, as a new tensor does. */
+static const struct cgs_val *at_offset_zero(struct cgs_shape_ctx *sc, const struct cgs_val *v)
+{
+    struct cgs_val *c = cgs_arena_alloc(sc->ar, sizeof(*c));
+    *c = *v;
+    if (v->kind == CGS_VAL_TENSOR && !v->u.t.storage_offset) {
+        c->u.t.storage_offset = K(sc, 0);
+    } else if (v->kind == CGS_VAL_LIST && v->n) {
+        c->u.items = cgs_arena_alloc(sc->ar, v->n * sizeof(*c->u.items));
+        for (uint32_t k = 0; k < v->n; k++)
+            c->u.items[k] = *at_offset_zero(sc, &v->u.items[k]);
+    }
+    return c;
+}
+
+/*
+ * The value a node's users see when the pass reads the records: the recorded one. A printed
+ * graph's records hold no storage offset, and a value without one is not fully known: where
+ * the inferred value equals the record (its offset inferred from the inputs), that one; where
+ * nothing was inferred and the node makes a new tensor (an operator that is no view, or one
+ * cgscope does not know), the record at offset 0; a view's record keeps its offset unknown.
+ */
+static const struct cgs_val *seen_value(struct cgs_shape_ctx *sc, const struct cgs_node *n,
+                                        const struct cgs_shape_node *r)
+{
+    enum cgs_op op = (enum cgs_op)n->op_id;
+    bool fresh;
+    if (!lacks_offset(n->val))
+        return n->val;
+    if (r->val && r->cmp == CGS_SHAPE_CMP_MATCH)
+        return r->val;
+    if ((unsigned)op >= CGS_OP_COUNT)
+        op = CGS_OP_UNKNOWN;
+    fresh = op == CGS_OP_UNKNOWN ? n->op == CGS_NODE_CALL_FUNCTION
+                                 : !(cgs_ops[op].flags & CGS_OPF_VIEW) &&
+                                       !(n->target && !strcmp(n->target, "operator.getitem"));
+    return fresh ? at_offset_zero(sc, n->val) : n->val;
+}
+
 void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct cgs_shape_node *r)
 {
     struct cgs_diag d = CGS_DIAG_INIT;
@@ -399,6 +450,8 @@ int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
                 r->blocks++;
             }
             sc.vals[i] = r->val;
+            r->reported = r->val;
+            r->from_record = r->val && r->val == n->val;
             break;
         case CGS_NODE_OUTPUT:
             r->status = CGS_SHAPE_OK;
@@ -422,7 +475,15 @@ int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
                         r->reason = arena_msg(g->arena, why.buf);
                 }
             }
-            sc.vals[i] = (!reinfer && n->val) ? n->val : r->val;
+            sc.vals[i] = (!reinfer && n->val) ? seen_value(&sc, n, r) : r->val;
+            r->reported = r->val;
+            if (!reinfer && n->val) {
+                r->reported = n->val;
+                r->from_record = true;
+                if (!r->val || r->cmp == CGS_SHAPE_CMP_MISMATCH ||
+                    r->cmp == CGS_SHAPE_CMP_STRIDES)
+                    res->summary.recorded++;
+            }
             break;
         }
         switch (r->status) {

@@ -44,6 +44,14 @@ enum cgs_shape_cmp {
 
 struct cgs_shape_node {
     const struct cgs_val *val; /* the inferred value; NULL when nothing is known */
+    /*
+     * The value to report: where the pass reads the records (not reinfer) and torch recorded
+     * one, the record as torch wrote it (a fact: the inferred value is checked against it, and
+     * a difference stays in cmp and reason); else the inferred one. NULL when neither is
+     * known.
+     */
+    const struct cgs_val *reported;
+    bool from_record; /* reported is the recorded value */
     enum cgs_shape_status status;
     enum cgs_shape_cmp cmp;
     const char *reason; /* why not ok, or what differs from the record; NULL otherwise */
@@ -64,6 +72,8 @@ struct cgs_shapes_summary {
     uint32_t unknown;    /* nodes with status unknown_op */
     uint32_t partial;    /* nodes with status partial */
     uint32_t errors;     /* nodes with status error */
+    uint32_t recorded;   /* nodes (not inputs) whose value is torch's record alone: nothing
+                            inferred, or an inferred value that differs */
     bool validated;      /* every node inferred exactly (no partial, unknown, error or mismatch) */
 };
 

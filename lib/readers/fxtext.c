@@ -716,8 +716,16 @@ static cJSON *annotation_val(struct fx *F, const char *s, size_t n)
     cJSON *v = cJSON_CreateObject();
     cJSON_AddStringToObject(v, "dtype", dtype);
     cJSON_AddItemToObject(v, "shape", dims_json(F, s + a, b - a));
-    if (bracket(s, n, &i, &a, &b))
-        cJSON_AddItemToObject(v, "stride", dims_json(F, s + a, b - a));
+    {
+        size_t sa = a, sb = b;
+        bool scalar = true; /* "f32[]": a 0-dim tensor, whose strides are () */
+        for (size_t k = sa; k < sb; k++)
+            scalar = scalar && isspace((unsigned char)s[k]);
+        if (bracket(s, n, &i, &a, &b))
+            cJSON_AddItemToObject(v, "stride", dims_json(F, s + a, b - a));
+        else if (scalar)
+            cJSON_AddItemToObject(v, "stride", cJSON_CreateArray());
+    }
     /* a printed graph records no storage offset: unknown, never taken for 0 */
     cJSON_AddNullToObject(v, "storage_offset");
     if (i < n) {
@@ -1276,8 +1284,8 @@ static cJSON *lhs_val(struct fx *F, const char *s, size_t n)
     return annotation_val(F, q1 + 1, (size_t)(q2 - q1 - 1));
 }
 
-/* One statement (a segment of a logical line). *pending_aug carries `a += b` to the segment
- * that names its result. */
+/* One statement (a segment of a logical line). *pending_aug carries `a += b` and
+ * `a[i] = b` (operator.setitem) to the segment that names its result. */
 static int statement(struct fx *F, struct gst *G, const struct line *L, const char *base,
                      const char *s, size_t n, const struct ex **pend_aug_e)
 {
@@ -1347,6 +1355,27 @@ static int statement(struct fx *F, struct gst *G, const struct line *L, const ch
         bin->src = s;
         bin->src_n = n;
         *pend_aug_e = bin;
+        return 0;
+    }
+    /* inv_perm[perm] = arange_5;  setitem = inv_perm: operator.setitem, as FX prints it (the
+     * store, then the statement that names its result, as for `a += b`) */
+    if (lhs_n && lhs[lhs_n - 1] == ']' && is_ident_start(lhs[0]) && memchr(lhs, '[', lhs_n) &&
+        all_ident(lhs, (size_t)((const char *)memchr(lhs, '[', lhs_n) - lhs))) {
+        struct ex *a, *b;
+        if (!(a = parse_whole(F, lhs, lhs_n, L->no, base, &err)) ||
+            !(b = parse_whole(F, rhs, rhs_n, L->no, base, &err)))
+            return err;
+        if (a->k != E_SUB)
+            return fail(F, L->no, (uint32_t)(lhs - base) + 1, CGS_E_SCHEMA,
+                        "expected 'name[index] = value' (operator.setitem)");
+        struct ex *st = cgs_arena_calloc(&F->arena, 1, sizeof(*st));
+        st->k = E_BIN;
+        st->op = "setitem";
+        st->a = a;
+        st->b = b;
+        st->src = s;
+        st->src_n = n;
+        *pend_aug_e = st;
         return 0;
     }
     /* `a = b = None`: FX freeing values, not a node */
@@ -1446,7 +1475,12 @@ static int statement(struct fx *F, struct gst *G, const struct line *L, const ch
         snprintf(t, sizeof(t), "operator.%s", bin->op);
         node = new_node(G, name, "call_function", t);
         cJSON *args = cJSON_GetObjectItemCaseSensitive(node, "args");
-        cJSON_AddItemToArray(args, to_arg(F, G, bin->a, false));
+        if (!strcmp(bin->op, "setitem")) { /* (object, index, value) */
+            cJSON_AddItemToArray(args, to_arg(F, G, bin->a->a, false));
+            cJSON_AddItemToArray(args, to_arg(F, G, bin->a->b, true));
+        } else {
+            cJSON_AddItemToArray(args, to_arg(F, G, bin->a, false));
+        }
         cJSON_AddItemToArray(args, to_arg(F, G, bin->b, false));
         set_val(node, val, G->stack);
         cgs_strmap_put(G->names, name, node);
@@ -1619,7 +1653,8 @@ static int forward_body(struct fx *F, struct gst *G, size_t i, size_t end)
             err = statement(F, G, L, lg.buf, lg.buf + st[j], ln[j], &pend);
         if (!err && pend) {
             err = fail(F, L->no, 1, CGS_E_SCHEMA,
-                       "an augmented assignment ('a += b') without the statement that names "
+                       "an augmented assignment ('a += b') or a store ('a[i] = b') without the "
+                       "statement that names "
                        "its result");
         }
         i = last;

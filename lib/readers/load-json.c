@@ -265,8 +265,11 @@ static int get_dim(struct loader *L, struct cgs_graph *g, const cJSON *x, bool i
             return 0;
         }
         err = cgs_sym_parse(g->syms, x->valuestring, out, &pd);
-        if (!err && !(is_size && cgs_sym_is_int(*out, &v) && v < 0))
-            cgs_strmap_put(L->dims, cgs_arena_strdup(g->arena, x->valuestring), (void *)*out);
+        if (!err && !(is_size && cgs_sym_is_int(*out, &v) && v < 0)) {
+            char *kept = cgs_arena_strdup(g->arena, x->valuestring);
+            cgs_strmap_put(L->dims, kept, (void *)*out);
+            cgs_sym_note_spelling(g->syms, *out, kept); /* reported as torch wrote it */
+        }
         if (err && g->syms->unknown_fn && cgs_sym_mentions_torch_function(x->valuestring) &&
             strlen(x->valuestring) < 4096) {
             // torch's sympy vocabulary the parser does not take: an unknown dim (partial

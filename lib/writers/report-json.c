@@ -11,7 +11,7 @@ cJSON *cgs_json_dim(const struct cgs_sym *e)
         return cJSON_CreateNull();
     if (cgs_sym_is_int(e, &v) && v > -((int64_t)1 << 53) && v < ((int64_t)1 << 53))
         return cJSON_CreateNumber((double)v);
-    char *s = cgs_sym_to_string(e);
+    char *s = cgs_sym_spelling(e); /* a recorded expression as torch wrote it */
     cJSON *r = cJSON_CreateString(s);
     free(s);
     return r;
@@ -161,7 +161,9 @@ static void describe_dims(const struct cgs_sym *const *d, uint32_t n, struct cgs
     for (uint32_t i = 0; i < n; i++) {
         if (i)
             cgs_buf_addstr(out, ", ");
-        if (d[i])
+        if (d[i] && d[i]->recorded)
+            cgs_buf_addstr(out, d[i]->recorded);
+        else if (d[i])
             cgs_sym_print(d[i], out);
         else
             cgs_buf_addch(out, '?');
@@ -182,7 +184,10 @@ void cgs_val_describe(const struct cgs_val *v, struct cgs_buf *out)
     case CGS_VAL_FLOAT: cgs_buf_addf(out, "%g", v->u.f); break;
     case CGS_VAL_SYMINT:
         cgs_buf_addstr(out, "symint ");
-        cgs_sym_print(v->u.s.sym, out);
+        if (v->u.s.sym && v->u.s.sym->recorded)
+            cgs_buf_addstr(out, v->u.s.sym->recorded);
+        else
+            cgs_sym_print(v->u.s.sym, out);
         break;
     case CGS_VAL_SYMFLOAT: cgs_buf_addf(out, "symfloat %s", v->u.s.text ? v->u.s.text : "?"); break;
     case CGS_VAL_SYMBOOL: cgs_buf_addf(out, "symbool %s", v->u.s.text ? v->u.s.text : "?"); break;
