@@ -744,31 +744,31 @@ OP(ATEN__FOOBAR_DEFAULT, "aten._foobar.default", none,
    "self, arg1=True, arg2=True, *, arg3=True", 0)
 OP(ATEN__FOOBAR_OUT, "aten._foobar.out", out,
    "self, arg1=True, arg2=True, *, arg3=True, !out", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_ABS_DEFAULT, "aten._foreach_abs.default", none,
+OP(ATEN__FOREACH_ABS_DEFAULT, "aten._foreach_abs.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_ABS_OUT, "aten._foreach_abs.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_ABS__DEFAULT, "aten._foreach_abs_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_ACOS_DEFAULT, "aten._foreach_acos.default", none,
+OP(ATEN__FOREACH_ACOS_DEFAULT, "aten._foreach_acos.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_ACOS_OUT, "aten._foreach_acos.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_ACOS__DEFAULT, "aten._foreach_acos_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_ADD_LIST, "aten._foreach_add.List", none,
+OP(ATEN__FOREACH_ADD_LIST, "aten._foreach_add.List", foreach,
    "self, other, *, alpha=1", 0)
 OP(ATEN__FOREACH_ADD_LIST_OUT, "aten._foreach_add.List_out", out,
    "self, other, *, alpha=1, !out", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_ADD_SCALAR, "aten._foreach_add.Scalar", none,
+OP(ATEN__FOREACH_ADD_SCALAR, "aten._foreach_add.Scalar", foreach,
    "self, scalar", 0)
-OP(ATEN__FOREACH_ADD_SCALARLIST, "aten._foreach_add.ScalarList", none,
+OP(ATEN__FOREACH_ADD_SCALARLIST, "aten._foreach_add.ScalarList", foreach,
    "self, scalars", 0)
 OP(ATEN__FOREACH_ADD_SCALARLIST_OUT, "aten._foreach_add.ScalarList_out", out,
    "self, scalars, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_ADD_SCALAR_OUT, "aten._foreach_add.Scalar_out", out,
    "self, scalar, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_ADD_TENSOR, "aten._foreach_add.Tensor", none,
+OP(ATEN__FOREACH_ADD_TENSOR, "aten._foreach_add.Tensor", foreach,
    "self, other, *, alpha=1", 0)
 OP(ATEN__FOREACH_ADD_TENSOR_OUT, "aten._foreach_add.Tensor_out", out,
    "self, other, *, alpha=1, !out", CGS_OPF_INPLACE)
@@ -780,15 +780,15 @@ OP(ATEN__FOREACH_ADD__SCALARLIST, "aten._foreach_add_.ScalarList", inplace,
    "self, scalars", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_ADD__TENSOR, "aten._foreach_add_.Tensor", inplace,
    "self, other, *, alpha=1", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_ADDCDIV_SCALAR, "aten._foreach_addcdiv.Scalar", none,
+OP(ATEN__FOREACH_ADDCDIV_SCALAR, "aten._foreach_addcdiv.Scalar", foreach,
    "self, tensor1, tensor2, value=1", 0)
-OP(ATEN__FOREACH_ADDCDIV_SCALARLIST, "aten._foreach_addcdiv.ScalarList", none,
+OP(ATEN__FOREACH_ADDCDIV_SCALARLIST, "aten._foreach_addcdiv.ScalarList", foreach,
    "self, tensor1, tensor2, scalars", 0)
 OP(ATEN__FOREACH_ADDCDIV_SCALARLIST_OUT, "aten._foreach_addcdiv.ScalarList_out", out,
    "self, tensor1, tensor2, scalars, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_ADDCDIV_SCALAR_OUT, "aten._foreach_addcdiv.Scalar_out", out,
    "self, tensor1, tensor2, value=1, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_ADDCDIV_TENSOR, "aten._foreach_addcdiv.Tensor", none,
+OP(ATEN__FOREACH_ADDCDIV_TENSOR, "aten._foreach_addcdiv.Tensor", foreach,
    "self, tensor1, tensor2, scalars", 0)
 OP(ATEN__FOREACH_ADDCDIV_TENSOR_OUT, "aten._foreach_addcdiv.Tensor_out", out,
    "self, tensor1, tensor2, scalars, *, !out", CGS_OPF_INPLACE)
@@ -798,15 +798,15 @@ OP(ATEN__FOREACH_ADDCDIV__SCALARLIST, "aten._foreach_addcdiv_.ScalarList", inpla
    "self, tensor1, tensor2, scalars", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_ADDCDIV__TENSOR, "aten._foreach_addcdiv_.Tensor", inplace,
    "self, tensor1, tensor2, scalars", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_ADDCMUL_SCALAR, "aten._foreach_addcmul.Scalar", none,
+OP(ATEN__FOREACH_ADDCMUL_SCALAR, "aten._foreach_addcmul.Scalar", foreach,
    "self, tensor1, tensor2, value=1", 0)
-OP(ATEN__FOREACH_ADDCMUL_SCALARLIST, "aten._foreach_addcmul.ScalarList", none,
+OP(ATEN__FOREACH_ADDCMUL_SCALARLIST, "aten._foreach_addcmul.ScalarList", foreach,
    "self, tensor1, tensor2, scalars", 0)
 OP(ATEN__FOREACH_ADDCMUL_SCALARLIST_OUT, "aten._foreach_addcmul.ScalarList_out", out,
    "self, tensor1, tensor2, scalars, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_ADDCMUL_SCALAR_OUT, "aten._foreach_addcmul.Scalar_out", out,
    "self, tensor1, tensor2, value=1, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_ADDCMUL_TENSOR, "aten._foreach_addcmul.Tensor", none,
+OP(ATEN__FOREACH_ADDCMUL_TENSOR, "aten._foreach_addcmul.Tensor", foreach,
    "self, tensor1, tensor2, scalars", 0)
 OP(ATEN__FOREACH_ADDCMUL_TENSOR_OUT, "aten._foreach_addcmul.Tensor_out", out,
    "self, tensor1, tensor2, scalars, *, !out", CGS_OPF_INPLACE)
@@ -816,31 +816,31 @@ OP(ATEN__FOREACH_ADDCMUL__SCALARLIST, "aten._foreach_addcmul_.ScalarList", inpla
    "self, tensor1, tensor2, scalars", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_ADDCMUL__TENSOR, "aten._foreach_addcmul_.Tensor", inplace,
    "self, tensor1, tensor2, scalars", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_ASIN_DEFAULT, "aten._foreach_asin.default", none,
+OP(ATEN__FOREACH_ASIN_DEFAULT, "aten._foreach_asin.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_ASIN_OUT, "aten._foreach_asin.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_ASIN__DEFAULT, "aten._foreach_asin_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_ATAN_DEFAULT, "aten._foreach_atan.default", none,
+OP(ATEN__FOREACH_ATAN_DEFAULT, "aten._foreach_atan.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_ATAN_OUT, "aten._foreach_atan.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_ATAN__DEFAULT, "aten._foreach_atan_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_CEIL_DEFAULT, "aten._foreach_ceil.default", none,
+OP(ATEN__FOREACH_CEIL_DEFAULT, "aten._foreach_ceil.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_CEIL_OUT, "aten._foreach_ceil.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_CEIL__DEFAULT, "aten._foreach_ceil_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_CLAMP_MAX_LIST, "aten._foreach_clamp_max.List", none,
+OP(ATEN__FOREACH_CLAMP_MAX_LIST, "aten._foreach_clamp_max.List", foreach,
    "self, other", 0)
 OP(ATEN__FOREACH_CLAMP_MAX_LIST_OUT, "aten._foreach_clamp_max.List_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_CLAMP_MAX_SCALAR, "aten._foreach_clamp_max.Scalar", none,
+OP(ATEN__FOREACH_CLAMP_MAX_SCALAR, "aten._foreach_clamp_max.Scalar", foreach,
    "self, scalar", 0)
-OP(ATEN__FOREACH_CLAMP_MAX_SCALARLIST, "aten._foreach_clamp_max.ScalarList", none,
+OP(ATEN__FOREACH_CLAMP_MAX_SCALARLIST, "aten._foreach_clamp_max.ScalarList", foreach,
    "self, scalars", 0)
 OP(ATEN__FOREACH_CLAMP_MAX_SCALARLIST_OUT, "aten._foreach_clamp_max.ScalarList_out", out,
    "self, scalars, *, !out", CGS_OPF_INPLACE)
@@ -852,13 +852,13 @@ OP(ATEN__FOREACH_CLAMP_MAX__SCALAR, "aten._foreach_clamp_max_.Scalar", inplace,
    "self, scalar", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_CLAMP_MAX__SCALARLIST, "aten._foreach_clamp_max_.ScalarList", inplace,
    "self, scalars", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_CLAMP_MIN_LIST, "aten._foreach_clamp_min.List", none,
+OP(ATEN__FOREACH_CLAMP_MIN_LIST, "aten._foreach_clamp_min.List", foreach,
    "self, other", 0)
 OP(ATEN__FOREACH_CLAMP_MIN_LIST_OUT, "aten._foreach_clamp_min.List_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_CLAMP_MIN_SCALAR, "aten._foreach_clamp_min.Scalar", none,
+OP(ATEN__FOREACH_CLAMP_MIN_SCALAR, "aten._foreach_clamp_min.Scalar", foreach,
    "self, scalar", 0)
-OP(ATEN__FOREACH_CLAMP_MIN_SCALARLIST, "aten._foreach_clamp_min.ScalarList", none,
+OP(ATEN__FOREACH_CLAMP_MIN_SCALARLIST, "aten._foreach_clamp_min.ScalarList", foreach,
    "self, scalars", 0)
 OP(ATEN__FOREACH_CLAMP_MIN_SCALARLIST_OUT, "aten._foreach_clamp_min.ScalarList_out", out,
    "self, scalars, *, !out", CGS_OPF_INPLACE)
@@ -870,37 +870,37 @@ OP(ATEN__FOREACH_CLAMP_MIN__SCALAR, "aten._foreach_clamp_min_.Scalar", inplace,
    "self, scalar", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_CLAMP_MIN__SCALARLIST, "aten._foreach_clamp_min_.ScalarList", inplace,
    "self, scalars", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_COPY_DEFAULT, "aten._foreach_copy.default", none,
+OP(ATEN__FOREACH_COPY_DEFAULT, "aten._foreach_copy.default", foreach,
    "self, src, non_blocking=False", 0)
 OP(ATEN__FOREACH_COPY_OUT, "aten._foreach_copy.out", out,
    "self, src, non_blocking=False, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_COPY__DEFAULT, "aten._foreach_copy_.default", inplace,
    "self, src, non_blocking=False", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_COS_DEFAULT, "aten._foreach_cos.default", none,
+OP(ATEN__FOREACH_COS_DEFAULT, "aten._foreach_cos.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_COS_OUT, "aten._foreach_cos.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_COS__DEFAULT, "aten._foreach_cos_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_COSH_DEFAULT, "aten._foreach_cosh.default", none,
+OP(ATEN__FOREACH_COSH_DEFAULT, "aten._foreach_cosh.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_COSH_OUT, "aten._foreach_cosh.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_COSH__DEFAULT, "aten._foreach_cosh_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_DIV_LIST, "aten._foreach_div.List", none,
+OP(ATEN__FOREACH_DIV_LIST, "aten._foreach_div.List", foreach,
    "self, other", 0)
 OP(ATEN__FOREACH_DIV_LIST_OUT, "aten._foreach_div.List_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_DIV_SCALAR, "aten._foreach_div.Scalar", none,
+OP(ATEN__FOREACH_DIV_SCALAR, "aten._foreach_div.Scalar", foreach,
    "self, scalar", 0)
-OP(ATEN__FOREACH_DIV_SCALARLIST, "aten._foreach_div.ScalarList", none,
+OP(ATEN__FOREACH_DIV_SCALARLIST, "aten._foreach_div.ScalarList", foreach,
    "self, scalars", 0)
 OP(ATEN__FOREACH_DIV_SCALARLIST_OUT, "aten._foreach_div.ScalarList_out", out,
    "self, scalars, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_DIV_SCALAR_OUT, "aten._foreach_div.Scalar_out", out,
    "self, scalar, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_DIV_TENSOR, "aten._foreach_div.Tensor", none,
+OP(ATEN__FOREACH_DIV_TENSOR, "aten._foreach_div.Tensor", foreach,
    "self, other", 0)
 OP(ATEN__FOREACH_DIV_TENSOR_OUT, "aten._foreach_div.Tensor_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
@@ -912,49 +912,49 @@ OP(ATEN__FOREACH_DIV__SCALARLIST, "aten._foreach_div_.ScalarList", inplace,
    "self, scalars", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_DIV__TENSOR, "aten._foreach_div_.Tensor", inplace,
    "self, other", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_ERF_DEFAULT, "aten._foreach_erf.default", none,
+OP(ATEN__FOREACH_ERF_DEFAULT, "aten._foreach_erf.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_ERF_OUT, "aten._foreach_erf.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_ERF__DEFAULT, "aten._foreach_erf_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_ERFC_DEFAULT, "aten._foreach_erfc.default", none,
+OP(ATEN__FOREACH_ERFC_DEFAULT, "aten._foreach_erfc.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_ERFC_OUT, "aten._foreach_erfc.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_ERFC__DEFAULT, "aten._foreach_erfc_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_EXP_DEFAULT, "aten._foreach_exp.default", none,
+OP(ATEN__FOREACH_EXP_DEFAULT, "aten._foreach_exp.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_EXP_OUT, "aten._foreach_exp.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_EXP__DEFAULT, "aten._foreach_exp_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_EXPM1_DEFAULT, "aten._foreach_expm1.default", none,
+OP(ATEN__FOREACH_EXPM1_DEFAULT, "aten._foreach_expm1.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_EXPM1_OUT, "aten._foreach_expm1.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_EXPM1__DEFAULT, "aten._foreach_expm1_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_FLOOR_DEFAULT, "aten._foreach_floor.default", none,
+OP(ATEN__FOREACH_FLOOR_DEFAULT, "aten._foreach_floor.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_FLOOR_OUT, "aten._foreach_floor.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_FLOOR__DEFAULT, "aten._foreach_floor_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_FRAC_DEFAULT, "aten._foreach_frac.default", none,
+OP(ATEN__FOREACH_FRAC_DEFAULT, "aten._foreach_frac.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_FRAC_OUT, "aten._foreach_frac.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_FRAC__DEFAULT, "aten._foreach_frac_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_LERP_LIST, "aten._foreach_lerp.List", none,
+OP(ATEN__FOREACH_LERP_LIST, "aten._foreach_lerp.List", foreach,
    "self, tensors1, weights", 0)
 OP(ATEN__FOREACH_LERP_LIST_OUT, "aten._foreach_lerp.List_out", out,
    "self, tensors1, weights, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_LERP_SCALAR, "aten._foreach_lerp.Scalar", none,
+OP(ATEN__FOREACH_LERP_SCALAR, "aten._foreach_lerp.Scalar", foreach,
    "self, tensors1, weight", 0)
-OP(ATEN__FOREACH_LERP_SCALARLIST, "aten._foreach_lerp.ScalarList", none,
+OP(ATEN__FOREACH_LERP_SCALARLIST, "aten._foreach_lerp.ScalarList", foreach,
    "self, tensors1, weight", 0)
 OP(ATEN__FOREACH_LERP_SCALARLIST_OUT, "aten._foreach_lerp.ScalarList_out", out,
    "self, tensors1, weight, *, !out", CGS_OPF_INPLACE)
@@ -966,29 +966,29 @@ OP(ATEN__FOREACH_LERP__SCALAR, "aten._foreach_lerp_.Scalar", inplace,
    "self, tensors1, weight", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_LERP__SCALARLIST, "aten._foreach_lerp_.ScalarList", inplace,
    "self, tensors1, weight", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_LGAMMA_DEFAULT, "aten._foreach_lgamma.default", none,
+OP(ATEN__FOREACH_LGAMMA_DEFAULT, "aten._foreach_lgamma.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_LGAMMA_OUT, "aten._foreach_lgamma.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_LGAMMA__DEFAULT, "aten._foreach_lgamma_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_LOG_DEFAULT, "aten._foreach_log.default", none,
+OP(ATEN__FOREACH_LOG_DEFAULT, "aten._foreach_log.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_LOG_OUT, "aten._foreach_log.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_LOG10_DEFAULT, "aten._foreach_log10.default", none,
+OP(ATEN__FOREACH_LOG10_DEFAULT, "aten._foreach_log10.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_LOG10_OUT, "aten._foreach_log10.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_LOG10__DEFAULT, "aten._foreach_log10_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_LOG1P_DEFAULT, "aten._foreach_log1p.default", none,
+OP(ATEN__FOREACH_LOG1P_DEFAULT, "aten._foreach_log1p.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_LOG1P_OUT, "aten._foreach_log1p.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_LOG1P__DEFAULT, "aten._foreach_log1p_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_LOG2_DEFAULT, "aten._foreach_log2.default", none,
+OP(ATEN__FOREACH_LOG2_DEFAULT, "aten._foreach_log2.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_LOG2_OUT, "aten._foreach_log2.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
@@ -996,17 +996,17 @@ OP(ATEN__FOREACH_LOG2__DEFAULT, "aten._foreach_log2_.default", inplace,
    "self", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_LOG__DEFAULT, "aten._foreach_log_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_MAX_DEFAULT, "aten._foreach_max.default", none,
+OP(ATEN__FOREACH_MAX_DEFAULT, "aten._foreach_max.default", foreach_reduce,
    "self", 0)
 OP(ATEN__FOREACH_MAX_OUT, "aten._foreach_max.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_MAXIMUM_LIST, "aten._foreach_maximum.List", none,
+OP(ATEN__FOREACH_MAXIMUM_LIST, "aten._foreach_maximum.List", foreach,
    "self, other", 0)
 OP(ATEN__FOREACH_MAXIMUM_LIST_OUT, "aten._foreach_maximum.List_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_MAXIMUM_SCALAR, "aten._foreach_maximum.Scalar", none,
+OP(ATEN__FOREACH_MAXIMUM_SCALAR, "aten._foreach_maximum.Scalar", foreach,
    "self, scalar", 0)
-OP(ATEN__FOREACH_MAXIMUM_SCALARLIST, "aten._foreach_maximum.ScalarList", none,
+OP(ATEN__FOREACH_MAXIMUM_SCALARLIST, "aten._foreach_maximum.ScalarList", foreach,
    "self, scalars", 0)
 OP(ATEN__FOREACH_MAXIMUM_SCALARLIST_OUT, "aten._foreach_maximum.ScalarList_out", out,
    "self, scalars, *, !out", CGS_OPF_INPLACE)
@@ -1018,13 +1018,13 @@ OP(ATEN__FOREACH_MAXIMUM__SCALAR, "aten._foreach_maximum_.Scalar", inplace,
    "self, scalar", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_MAXIMUM__SCALARLIST, "aten._foreach_maximum_.ScalarList", inplace,
    "self, scalars", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_MINIMUM_LIST, "aten._foreach_minimum.List", none,
+OP(ATEN__FOREACH_MINIMUM_LIST, "aten._foreach_minimum.List", foreach,
    "self, other", 0)
 OP(ATEN__FOREACH_MINIMUM_LIST_OUT, "aten._foreach_minimum.List_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_MINIMUM_SCALAR, "aten._foreach_minimum.Scalar", none,
+OP(ATEN__FOREACH_MINIMUM_SCALAR, "aten._foreach_minimum.Scalar", foreach,
    "self, scalar", 0)
-OP(ATEN__FOREACH_MINIMUM_SCALARLIST, "aten._foreach_minimum.ScalarList", none,
+OP(ATEN__FOREACH_MINIMUM_SCALARLIST, "aten._foreach_minimum.ScalarList", foreach,
    "self, scalars", 0)
 OP(ATEN__FOREACH_MINIMUM_SCALARLIST_OUT, "aten._foreach_minimum.ScalarList_out", out,
    "self, scalars, *, !out", CGS_OPF_INPLACE)
@@ -1036,19 +1036,19 @@ OP(ATEN__FOREACH_MINIMUM__SCALAR, "aten._foreach_minimum_.Scalar", inplace,
    "self, scalar", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_MINIMUM__SCALARLIST, "aten._foreach_minimum_.ScalarList", inplace,
    "self, scalars", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_MUL_LIST, "aten._foreach_mul.List", none,
+OP(ATEN__FOREACH_MUL_LIST, "aten._foreach_mul.List", foreach,
    "self, other", 0)
 OP(ATEN__FOREACH_MUL_LIST_OUT, "aten._foreach_mul.List_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_MUL_SCALAR, "aten._foreach_mul.Scalar", none,
+OP(ATEN__FOREACH_MUL_SCALAR, "aten._foreach_mul.Scalar", foreach,
    "self, scalar", 0)
-OP(ATEN__FOREACH_MUL_SCALARLIST, "aten._foreach_mul.ScalarList", none,
+OP(ATEN__FOREACH_MUL_SCALARLIST, "aten._foreach_mul.ScalarList", foreach,
    "self, scalars", 0)
 OP(ATEN__FOREACH_MUL_SCALARLIST_OUT, "aten._foreach_mul.ScalarList_out", out,
    "self, scalars, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_MUL_SCALAR_OUT, "aten._foreach_mul.Scalar_out", out,
    "self, scalar, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_MUL_TENSOR, "aten._foreach_mul.Tensor", none,
+OP(ATEN__FOREACH_MUL_TENSOR, "aten._foreach_mul.Tensor", foreach,
    "self, other", 0)
 OP(ATEN__FOREACH_MUL_TENSOR_OUT, "aten._foreach_mul.Tensor_out", out,
    "self, other, *, !out", CGS_OPF_INPLACE)
@@ -1060,25 +1060,25 @@ OP(ATEN__FOREACH_MUL__SCALARLIST, "aten._foreach_mul_.ScalarList", inplace,
    "self, scalars", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_MUL__TENSOR, "aten._foreach_mul_.Tensor", inplace,
    "self, other", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_NEG_DEFAULT, "aten._foreach_neg.default", none,
+OP(ATEN__FOREACH_NEG_DEFAULT, "aten._foreach_neg.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_NEG_OUT, "aten._foreach_neg.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_NEG__DEFAULT, "aten._foreach_neg_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_NORM_SCALAR, "aten._foreach_norm.Scalar", none,
+OP(ATEN__FOREACH_NORM_SCALAR, "aten._foreach_norm.Scalar", foreach_reduce,
    "self, ord=2, dtype=None", 0)
 OP(ATEN__FOREACH_NORM_SCALAR_OUT, "aten._foreach_norm.Scalar_out", out,
    "self, ord=2, dtype=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_POW_LIST, "aten._foreach_pow.List", none,
+OP(ATEN__FOREACH_POW_LIST, "aten._foreach_pow.List", foreach,
    "self, exponent", 0)
 OP(ATEN__FOREACH_POW_LIST_OUT, "aten._foreach_pow.List_out", out,
    "self, exponent, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_POW_SCALAR, "aten._foreach_pow.Scalar", none,
+OP(ATEN__FOREACH_POW_SCALAR, "aten._foreach_pow.Scalar", foreach,
    "self, exponent", 0)
-OP(ATEN__FOREACH_POW_SCALARANDTENSOR, "aten._foreach_pow.ScalarAndTensor", none,
+OP(ATEN__FOREACH_POW_SCALARANDTENSOR, "aten._foreach_pow.ScalarAndTensor", foreach,
    "self, exponent", 0)
-OP(ATEN__FOREACH_POW_SCALARLIST, "aten._foreach_pow.ScalarList", none,
+OP(ATEN__FOREACH_POW_SCALARLIST, "aten._foreach_pow.ScalarList", foreach,
    "self, exponent", 0)
 OP(ATEN__FOREACH_POW_SCALARLIST_OUT, "aten._foreach_pow.ScalarList_out", out,
    "self, exponent, *, !out", CGS_OPF_INPLACE)
@@ -1090,65 +1090,65 @@ OP(ATEN__FOREACH_POW__SCALAR, "aten._foreach_pow_.Scalar", inplace,
    "self, exponent", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_POW__SCALARLIST, "aten._foreach_pow_.ScalarList", inplace,
    "self, exponent", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_POWSUM_SCALAR, "aten._foreach_powsum.Scalar", none,
+OP(ATEN__FOREACH_POWSUM_SCALAR, "aten._foreach_powsum.Scalar", foreach,
    "self, ord=2, dtype=None", 0)
 OP(ATEN__FOREACH_POWSUM_SCALAR_OUT, "aten._foreach_powsum.Scalar_out", out,
    "self, ord=2, dtype=None, *, !out", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_RECIPROCAL_DEFAULT, "aten._foreach_reciprocal.default", none,
+OP(ATEN__FOREACH_RECIPROCAL_DEFAULT, "aten._foreach_reciprocal.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_RECIPROCAL_OUT, "aten._foreach_reciprocal.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_RECIPROCAL__DEFAULT, "aten._foreach_reciprocal_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_ROUND_DEFAULT, "aten._foreach_round.default", none,
+OP(ATEN__FOREACH_ROUND_DEFAULT, "aten._foreach_round.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_ROUND_OUT, "aten._foreach_round.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_ROUND__DEFAULT, "aten._foreach_round_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_RSQRT_DEFAULT, "aten._foreach_rsqrt.default", none,
+OP(ATEN__FOREACH_RSQRT_DEFAULT, "aten._foreach_rsqrt.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_RSQRT_OUT, "aten._foreach_rsqrt.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_RSQRT__DEFAULT, "aten._foreach_rsqrt_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_SIGMOID_DEFAULT, "aten._foreach_sigmoid.default", none,
+OP(ATEN__FOREACH_SIGMOID_DEFAULT, "aten._foreach_sigmoid.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_SIGMOID_OUT, "aten._foreach_sigmoid.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_SIGMOID__DEFAULT, "aten._foreach_sigmoid_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_SIGN_DEFAULT, "aten._foreach_sign.default", none,
+OP(ATEN__FOREACH_SIGN_DEFAULT, "aten._foreach_sign.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_SIGN_OUT, "aten._foreach_sign.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_SIGN__DEFAULT, "aten._foreach_sign_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_SIN_DEFAULT, "aten._foreach_sin.default", none,
+OP(ATEN__FOREACH_SIN_DEFAULT, "aten._foreach_sin.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_SIN_OUT, "aten._foreach_sin.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_SIN__DEFAULT, "aten._foreach_sin_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_SINH_DEFAULT, "aten._foreach_sinh.default", none,
+OP(ATEN__FOREACH_SINH_DEFAULT, "aten._foreach_sinh.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_SINH_OUT, "aten._foreach_sinh.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_SINH__DEFAULT, "aten._foreach_sinh_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_SQRT_DEFAULT, "aten._foreach_sqrt.default", none,
+OP(ATEN__FOREACH_SQRT_DEFAULT, "aten._foreach_sqrt.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_SQRT_OUT, "aten._foreach_sqrt.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_SQRT__DEFAULT, "aten._foreach_sqrt_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_SUB_LIST, "aten._foreach_sub.List", none,
+OP(ATEN__FOREACH_SUB_LIST, "aten._foreach_sub.List", foreach,
    "self, other, *, alpha=1", 0)
 OP(ATEN__FOREACH_SUB_LIST_OUT, "aten._foreach_sub.List_out", out,
    "self, other, *, alpha=1, !out", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_SUB_SCALAR, "aten._foreach_sub.Scalar", none,
+OP(ATEN__FOREACH_SUB_SCALAR, "aten._foreach_sub.Scalar", foreach,
    "self, scalar", 0)
-OP(ATEN__FOREACH_SUB_SCALARLIST, "aten._foreach_sub.ScalarList", none,
+OP(ATEN__FOREACH_SUB_SCALARLIST, "aten._foreach_sub.ScalarList", foreach,
    "self, scalars", 0)
 OP(ATEN__FOREACH_SUB_SCALARLIST_OUT, "aten._foreach_sub.ScalarList_out", out,
    "self, scalars, *, !out", CGS_OPF_INPLACE)
@@ -1160,25 +1160,25 @@ OP(ATEN__FOREACH_SUB__SCALAR, "aten._foreach_sub_.Scalar", inplace,
    "self, scalar", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_SUB__SCALARLIST, "aten._foreach_sub_.ScalarList", inplace,
    "self, scalars", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_TAN_DEFAULT, "aten._foreach_tan.default", none,
+OP(ATEN__FOREACH_TAN_DEFAULT, "aten._foreach_tan.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_TAN_OUT, "aten._foreach_tan.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_TAN__DEFAULT, "aten._foreach_tan_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_TANH_DEFAULT, "aten._foreach_tanh.default", none,
+OP(ATEN__FOREACH_TANH_DEFAULT, "aten._foreach_tanh.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_TANH_OUT, "aten._foreach_tanh.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_TANH__DEFAULT, "aten._foreach_tanh_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_TRUNC_DEFAULT, "aten._foreach_trunc.default", none,
+OP(ATEN__FOREACH_TRUNC_DEFAULT, "aten._foreach_trunc.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_TRUNC_OUT, "aten._foreach_trunc.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FOREACH_TRUNC__DEFAULT, "aten._foreach_trunc_.default", inplace,
    "self", CGS_OPF_INPLACE)
-OP(ATEN__FOREACH_ZERO_DEFAULT, "aten._foreach_zero.default", none,
+OP(ATEN__FOREACH_ZERO_DEFAULT, "aten._foreach_zero.default", foreach,
    "self", 0)
 OP(ATEN__FOREACH_ZERO_OUT, "aten._foreach_zero.out", out,
    "self, *, !out", CGS_OPF_INPLACE)
@@ -9434,90 +9434,180 @@ OP(TORCH__FFT_R2C, "torch._fft_r2c", fft_r2c,
    "self, dim, normalization, onesided", 0)
 OP(TORCH__FILL_MEM_EFF_DROPOUT_MASK_, "torch._fill_mem_eff_dropout_mask_", inplace,
    "self, dropout_p, seed, offset", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
+OP(TORCH__FOREACH_ABS, "torch._foreach_abs", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_ABS_, "torch._foreach_abs_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_ACOS, "torch._foreach_acos", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_ACOS_, "torch._foreach_acos_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_ADD, "torch._foreach_add", foreach,
+   "self, other, *, alpha=1", 0)
 OP(TORCH__FOREACH_ADD_, "torch._foreach_add_", inplace,
    "self, other, *, alpha=1", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_ADDCDIV, "torch._foreach_addcdiv", foreach,
+   "self, tensor1, tensor2, scalars", 0)
 OP(TORCH__FOREACH_ADDCDIV_, "torch._foreach_addcdiv_", inplace,
    "self, tensor1, tensor2, scalars", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_ADDCMUL, "torch._foreach_addcmul", foreach,
+   "self, tensor1, tensor2, scalars", 0)
 OP(TORCH__FOREACH_ADDCMUL_, "torch._foreach_addcmul_", inplace,
    "self, tensor1, tensor2, scalars", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_ASIN, "torch._foreach_asin", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_ASIN_, "torch._foreach_asin_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_ATAN, "torch._foreach_atan", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_ATAN_, "torch._foreach_atan_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_CEIL, "torch._foreach_ceil", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_CEIL_, "torch._foreach_ceil_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_CLAMP_MAX, "torch._foreach_clamp_max", foreach,
+   "self, other", 0)
 OP(TORCH__FOREACH_CLAMP_MAX_, "torch._foreach_clamp_max_", inplace,
    "self, other", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_CLAMP_MIN, "torch._foreach_clamp_min", foreach,
+   "self, other", 0)
 OP(TORCH__FOREACH_CLAMP_MIN_, "torch._foreach_clamp_min_", inplace,
    "self, other", CGS_OPF_INPLACE)
 OP(TORCH__FOREACH_COPY_, "torch._foreach_copy_", inplace,
    "self, src, non_blocking=False", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_COS, "torch._foreach_cos", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_COS_, "torch._foreach_cos_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_COSH, "torch._foreach_cosh", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_COSH_, "torch._foreach_cosh_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_DIV, "torch._foreach_div", foreach,
+   "self, other", 0)
 OP(TORCH__FOREACH_DIV_, "torch._foreach_div_", inplace,
    "self, other", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_ERF, "torch._foreach_erf", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_ERF_, "torch._foreach_erf_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_ERFC, "torch._foreach_erfc", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_ERFC_, "torch._foreach_erfc_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_EXP, "torch._foreach_exp", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_EXP_, "torch._foreach_exp_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_EXPM1, "torch._foreach_expm1", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_EXPM1_, "torch._foreach_expm1_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_FLOOR, "torch._foreach_floor", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_FLOOR_, "torch._foreach_floor_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_FRAC, "torch._foreach_frac", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_FRAC_, "torch._foreach_frac_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_LERP, "torch._foreach_lerp", foreach,
+   "self, tensors1, weights", 0)
 OP(TORCH__FOREACH_LERP_, "torch._foreach_lerp_", inplace,
    "self, tensors1, weights", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_LGAMMA, "torch._foreach_lgamma", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_LGAMMA_, "torch._foreach_lgamma_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_LOG, "torch._foreach_log", foreach,
+   "self", 0)
+OP(TORCH__FOREACH_LOG10, "torch._foreach_log10", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_LOG10_, "torch._foreach_log10_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_LOG1P, "torch._foreach_log1p", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_LOG1P_, "torch._foreach_log1p_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_LOG2, "torch._foreach_log2", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_LOG2_, "torch._foreach_log2_", inplace,
    "self", CGS_OPF_INPLACE)
 OP(TORCH__FOREACH_LOG_, "torch._foreach_log_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_MAX, "torch._foreach_max", foreach_reduce,
+   "self", 0)
+OP(TORCH__FOREACH_MAXIMUM, "torch._foreach_maximum", foreach,
+   "self, other", 0)
 OP(TORCH__FOREACH_MAXIMUM_, "torch._foreach_maximum_", inplace,
    "self, other", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_MINIMUM, "torch._foreach_minimum", foreach,
+   "self, other", 0)
 OP(TORCH__FOREACH_MINIMUM_, "torch._foreach_minimum_", inplace,
    "self, other", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_MUL, "torch._foreach_mul", foreach,
+   "self, other", 0)
 OP(TORCH__FOREACH_MUL_, "torch._foreach_mul_", inplace,
    "self, other", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_NEG, "torch._foreach_neg", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_NEG_, "torch._foreach_neg_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_NORM, "torch._foreach_norm", foreach_reduce,
+   "self, ord=2, dtype=None", 0)
+OP(TORCH__FOREACH_POW, "torch._foreach_pow", foreach,
+   "self, exponent", 0)
 OP(TORCH__FOREACH_POW_, "torch._foreach_pow_", inplace,
    "self, exponent", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_POWSUM, "torch._foreach_powsum", foreach,
+   "self, ord=2, dtype=None", 0)
+OP(TORCH__FOREACH_RECIPROCAL, "torch._foreach_reciprocal", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_RECIPROCAL_, "torch._foreach_reciprocal_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_ROUND, "torch._foreach_round", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_ROUND_, "torch._foreach_round_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_RSQRT, "torch._foreach_rsqrt", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_RSQRT_, "torch._foreach_rsqrt_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_SIGMOID, "torch._foreach_sigmoid", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_SIGMOID_, "torch._foreach_sigmoid_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_SIGN, "torch._foreach_sign", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_SIGN_, "torch._foreach_sign_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_SIN, "torch._foreach_sin", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_SIN_, "torch._foreach_sin_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_SINH, "torch._foreach_sinh", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_SINH_, "torch._foreach_sinh_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_SQRT, "torch._foreach_sqrt", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_SQRT_, "torch._foreach_sqrt_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_SUB, "torch._foreach_sub", foreach,
+   "self, other, *, alpha=1", 0)
 OP(TORCH__FOREACH_SUB_, "torch._foreach_sub_", inplace,
    "self, other, *, alpha=1", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_TAN, "torch._foreach_tan", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_TAN_, "torch._foreach_tan_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_TANH, "torch._foreach_tanh", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_TANH_, "torch._foreach_tanh_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FOREACH_TRUNC, "torch._foreach_trunc", foreach,
+   "self", 0)
 OP(TORCH__FOREACH_TRUNC_, "torch._foreach_trunc_", inplace,
    "self", CGS_OPF_INPLACE)
 OP(TORCH__FOREACH_ZERO_, "torch._foreach_zero_", inplace,

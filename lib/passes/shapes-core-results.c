@@ -228,11 +228,24 @@ int rms_weight_ok(struct cgs_shape_ctx *sc, const struct cgs_tensor *t, struct c
     return 0;
 }
 
-/* The value of the first argument, unchanged (in-place ops and aliases). */
+/* The value of the first argument, unchanged (in-place ops and aliases); of a list of
+ * tensors (an in-place _foreach_add_), the list of their values. */
 int same_as_first(struct cgs_shape_ctx *sc, struct cgs_diag *d)
 {
-    const struct cgs_val *v = node_val(sc, Ai(sc, 0));
+    const struct cgs_arg *a = Ai(sc, 0);
+    const struct cgs_val *v = node_val(sc, a);
 
+    if (!v && a && a->kind == CGS_ARG_LIST) {
+        struct cgs_val *l = new_list(sc, a->n);
+        for (uint32_t i = 0; i < a->n; i++) {
+            const struct cgs_val *item = node_val(sc, &a->u.items[i]);
+            if (!item || (item->kind == CGS_VAL_TENSOR && !tensor_known(&item->u.t)))
+                return cgs_diag_set(d, CGS_E_UNKNOWN, "item %u of the list is not known", i);
+            l->u.items[i] = *item;
+        }
+        sc->out = l;
+        return 0;
+    }
     if (!v)
         return cgs_diag_set(d, CGS_E_UNKNOWN, "input is not known");
     sc->out = (struct cgs_val *)v;

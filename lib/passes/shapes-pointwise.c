@@ -378,3 +378,95 @@ RULE(native_dropout)
     sc->out = l;
     return 0;
 }
+
+/* The i-th operand of a _foreach op's argument a: a list's i-th item, a tensor as it is; 1 for
+ * what takes no part (None, a Python scalar: it does not change a float tensor's dtype), or an
+ * error code. */
+static int foreach_operand(struct cgs_shape_ctx *sc, const struct cgs_arg *a, uint32_t i,
+                           uint32_t len, struct operand *o)
+{
+    if (!a || is_none(a))
+        return 1;
+    if (a->kind == CGS_ARG_LIST) {
+        if (a->n != len)
+            return -CGS_E_INVAL;
+        a = &a->u.items[i];
+    }
+    if (a->kind != CGS_ARG_NODE)
+        return 1;
+    int rc = operand_of(sc, a, o);
+    return rc == 0 && !o->t ? 1 : rc;
+}
+
+/* The first list of tensors among the arguments, and its length. */
+static const struct cgs_arg *foreach_list(struct cgs_shape_ctx *sc, uint32_t *len)
+{
+    for (uint32_t k = 0; k < sc->n_params; k++) {
+        const struct cgs_arg *a = Ai(sc, k);
+        if (a && a->kind == CGS_ARG_LIST && a->n && a->u.items[0].kind == CGS_ARG_NODE) {
+            *len = a->n;
+            return a;
+        }
+    }
+    return NULL;
+}
+
+/* torch._foreach_add, _mul, _lerp, _sqrt, _addcdiv, ... (out of place): result i is the
+ * elementwise op of the tensors' i-th items (a tensor argument broadcast to each), promoted
+ * as torch promotes them, laid out as TensorIterator lays out an elementwise result. */
+RULE(foreach)
+{
+    uint32_t len = 0;
+    struct cgs_val *l;
+
+    (void)n;
+    if (!foreach_list(sc, &len))
+        return cgs_diag_set(d, CGS_E_INVAL, "expected a list of tensors");
+    l = new_list(sc, len);
+    for (uint32_t i = 0; i < len; i++) {
+        struct operand o[MAX_PARAMS];
+        uint32_t cnt = 0;
+        for (uint32_t k = 0; k < sc->n_params && cnt < MAX_PARAMS; k++) {
+            int rc = foreach_operand(sc, Ai(sc, k), i, len, &o[cnt]);
+            if (rc == -CGS_E_UNKNOWN)
+                return cgs_diag_set(d, CGS_E_UNKNOWN, "item %u of argument %u is not known", i,
+                                    k);
+            if (rc < 0)
+                return cgs_diag_set(d, CGS_E_INVAL, "argument %u: a list of another length", k);
+            cnt += rc == 0;
+        }
+        if (!cnt)
+            return cgs_diag_set(d, CGS_E_INVAL, "item %u: no tensor", i);
+        TRY(elementwise(sc, o, cnt, result_type(o, cnt), false, d));
+        l->u.items[i] = *sc->out;
+    }
+    sc->out = l;
+    return 0;
+}
+
+/* torch._foreach_norm(self, ord, dtype) and _foreach_max(self): a 0-dim tensor per tensor,
+ * of dtype (norm's real dtype of the input when not given). */
+RULE(foreach_reduce)
+{
+    uint32_t len = 0;
+    const struct cgs_arg *lst = foreach_list(sc, &len);
+    const struct cgs_arg *dta = find_param(sc, "dtype") >= 0 ? A(sc, "dtype") : NULL;
+    struct cgs_val *l;
+
+    (void)n;
+    if (!lst)
+        return cgs_diag_set(d, CGS_E_INVAL, "expected a list of tensors");
+    l = new_list(sc, len);
+    for (uint32_t i = 0; i < len; i++) {
+        const struct cgs_tensor *t;
+        enum cgs_dtype dt;
+        if (arg_tensor(sc, &lst->u.items[i], &t) != 0)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "item %u is not known", i);
+        dt = dta && !is_none(dta) ? dtype_of(dta) : find_param(sc, "ord") >= 0 ? real_of(t->dtype)
+                                                                            : t->dtype;
+        fill_dense(sc, &l->u.items[i], 0, NULL, dt, t->device, false);
+    }
+    sc->out = l;
+    return 0;
+}
+

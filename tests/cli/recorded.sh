@@ -52,4 +52,21 @@ import json, sys
 n = {x["name"]: x for x in json.load(open(sys.argv[1]))["nodes"]}
 assert n["y"]["val"]["shape"] == [8, 4] and n["y"]["val_source"] == "recorded", n["y"]
 PY
+# a compiled optimizer step (torch 2.11, tests/gpu/fault_logs.py's optimizer workload): the
+# _foreach_* ops of every stage inferred and equal to torch's records, the in-place
+# _foreach_add_ that Inductor's reinplacing leaves in the post-grad graph giving its getitems
+# the mutated list
+xz -dc $D/faultlogs/optimizer.log.xz >"$T/opt.log"
+for stage in dynamo aot_inference post_grad; do
+    check "optimizer $stage" 0 "$CGSCOPE" shapes --json "$T/opt.log#3/0:$stage"
+    python3 - "$out" "$stage" <<'PY' || fail "optimizer $stage: every _foreach node inferred"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["summary"]
+assert s["partial"] == 0 and s["unknown"] == 0 and s["mismatched"] == 0, s
+fe = [n for n in d["nodes"] if "_foreach" in n["target"]]
+assert fe and all(n["status"] == "ok" for n in fe), [(n["name"], n["status"]) for n in fe]
+assert any(n.get("match") is True for n in d["nodes"] if n["target"] == "operator.getitem")
+PY
+done
 finish
