@@ -8198,6 +8198,8 @@ OP(HIGHER_ORDER_AUTO_FUNCTIONALIZED_V2, "higher_order.auto_functionalized_v2", h
    "_mutable_op", 0)
 OP(HIGHER_ORDER_COND, "higher_order.cond", hop_cond,
    "pred, true_fn, false_fn, operands", 0)
+OP(HIGHER_ORDER_FLEX_ATTENTION, "higher_order.flex_attention", flex_attention,
+   "query, key, value, score_mod, block_mask, scale, kernel_options, *args", 0)
 OP(HIGHER_ORDER_INVOKE_SUBGRAPH, "higher_order.invoke_subgraph", hop_body,
    "body, identifier, *args", 0)
 OP(HIGHER_ORDER_TRITON_KERNEL_WRAPPER_FUNCTIONAL, "higher_order.triton_kernel_wrapper_functional", hop_triton_functional,

@@ -139,3 +139,31 @@ RULE(mha)
     fill_dense(sc, &sc->out->u.items[1], 3, w, q->dtype, q->device, false);
     return 0;
 }
+
+/*
+ * higher_order.flex_attention(query, key, value, score_mod, block_mask, scale, ...): the
+ * attention's output [B, Hq, L, Dv] in the query's dtype and its logsumexp [B, Hq, L] in
+ * float32, both contiguous, as torch's fake implementation makes them; newer torch adds the
+ * rows' max scores, [B, Hq, L] float32 (a third result nothing reads where torch gives two).
+ */
+RULE(flex_attention)
+{
+    const struct cgs_tensor *q, *v;
+    sym_t shape[4];
+    struct cgs_val *l;
+
+    (void)n;
+    TRY(need_tensor(sc, "query", &q, d));
+    TRY(need_tensor(sc, "value", &v, d));
+    if (q->ndim != 4 || v->ndim != 4)
+        return cgs_diag_set(d, CGS_E_INVAL, "flex_attention takes [B, H, L, E] tensors");
+    dimcpy(shape, q->shape, 3);
+    shape[3] = v->shape[3];
+    l = new_list(sc, 3);
+    fill_dense(sc, &l->u.items[0], 4, shape, q->dtype, q->device, false);
+    fill_dense(sc, &l->u.items[1], 3, shape, CGS_DTYPE_FLOAT32, q->device, false);
+    fill_dense(sc, &l->u.items[2], 3, shape, CGS_DTYPE_FLOAT32, q->device, false);
+    sc->out = l;
+    return 0;
+}
+

@@ -52,6 +52,19 @@ import json, sys
 n = {x["name"]: x for x in json.load(open(sys.argv[1]))["nodes"]}
 assert n["y"]["val"]["shape"] == [8, 4] and n["y"]["val_source"] == "recorded", n["y"]
 PY
+# flex_attention (tlparse's cache_hit_miss.log): the HOP's output and logsumexp, read through
+# their getitems, equal to torch's records
+C="$T/tl/inputs/cache_hit_miss.log"
+check "flex_attention" 0 "$CGSCOPE" shapes --json "$C#0/0:dynamo"
+python3 - "$out" <<'PY' || fail "flex_attention's results"
+import json, sys
+d = json.load(open(sys.argv[1]))
+fa = [n for n in d["nodes"] if n["target"] == "higher_order.flex_attention"]
+assert fa and all(n["status"] == "ok" for n in fa), fa
+gi = [n for n in d["nodes"] if n["target"] == "operator.getitem"]
+assert gi and all(n.get("match") is True for n in gi), gi
+PY
+
 # a compiled optimizer step (torch 2.11, tests/gpu/fault_logs.py's optimizer workload): the
 # _foreach_* ops of every stage inferred and equal to torch's records, the in-place
 # _foreach_add_ that Inductor's reinplacing leaves in the post-grad graph giving its getitems
