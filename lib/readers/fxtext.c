@@ -1087,13 +1087,37 @@ static cJSON *node_from(struct fx *F, struct gst *G, struct cur *c, const char *
         cJSON_AddItemToArray(args, to_arg(F, G, e->b, true));
         return n;
     }
-    case E_NAME:
+    case E_NAME: {
         if (dotted_prefix(e, "self.")) {
             n = new_node(G, name, "get_attr", text_of(F, e->s + 5, e->n - 5));
             return n;
         }
+        /* x.shape: builtins.getattr with a name, as FX prints a two-argument getattr */
+        size_t last = e->n;
+        while (last && e->s[last - 1] != '.')
+            last--;
+        if (last) {
+            struct ex obj = *e;
+            obj.n = last - 1;
+            if (name_in(G, &obj)) {
+                n = new_node(G, name, "call_function", "builtins.getattr");
+                cJSON *args = cJSON_GetObjectItemCaseSensitive(n, "args");
+                cJSON_AddItemToArray(args, to_arg(F, G, &obj, false));
+                cJSON_AddItemToArray(args, cJSON_CreateString(text_of(F, e->s + last,
+                                                                      e->n - last)));
+                return n;
+            }
+        }
         cfail(c, "expected a call, an operator, a subscript or self.ATTR");
         return NULL;
+    }
+    case E_ATTR: { /* (expr).attr: the same, on a value that is no plain name */
+        n = new_node(G, name, "call_function", "builtins.getattr");
+        cJSON *args = cJSON_GetObjectItemCaseSensitive(n, "args");
+        cJSON_AddItemToArray(args, to_arg(F, G, e->a, false));
+        cJSON_AddItemToArray(args, cJSON_CreateString(text_of(F, e->s, e->n)));
+        return n;
+    }
     default:
         cfail(c, "expected a call, an operator, a subscript or self.ATTR");
         return NULL;

@@ -52,6 +52,16 @@ import json, sys
 n = {x["name"]: x for x in json.load(open(sys.argv[1]))["nodes"]}
 assert n["y"]["val"]["shape"] == [8, 4] and n["y"]["val_source"] == "recorded", n["y"]
 PY
+# x.shape is builtins.getattr(x, "shape"), as FX prints a two-argument getattr; -x and ~x
+check "getattr" 0 "$CGSCOPE" graphs --json $D/fxtext/getattr.py --write "$T"
+python3 - "$T/getattr.dynamo.json" <<'PY' || fail "getattr's nodes"
+import json, sys
+n = {x["name"]: x for x in json.load(open(sys.argv[1]))["nodes"]}
+assert n["e"]["target"] == "builtins.getattr" and n["e"]["args"] == [{"node": "a"}, "shape"], n["e"]
+assert n["g"]["args"] == [{"node": "a"}, "foo", None], n["g"]
+assert n["b"]["target"] == "operator.neg" and n["c"]["target"] == "operator.invert"
+PY
+
 # flex_attention (tlparse's cache_hit_miss.log): the HOP's output and logsumexp, read through
 # their getitems, equal to torch's records
 C="$T/tl/inputs/cache_hit_miss.log"
