@@ -55,10 +55,15 @@ const struct cmd cmd_shapes = {
     .summary = "infer shapes, dtypes and strides of every node (FakeTensor semantics)",
     .help = "",
     .more =
-            "JSON keys: nodes [{name, op, target, val, status, reason, root_cause, match, recorded,\n"
-            "bound, bytes}], root_causes [{node, target, status, reason, blocks}] (most blocking\n"
-            "first), summary {nodes, inferred, matched, mismatched, unknown, partial, errors,\n"
-            "validated}, bindings {sym: number}, total_bytes, pieces [a piece as split --json\n"
+            "Without --reinfer a value torch recorded is the node's value, as torch wrote it\n"
+            "(val_source \"recorded\"; the inferred one is checked against it, and where they\n"
+            "differ both are given): a node with no rule, or whose inference failed, still has\n"
+            "torch's value; with --reinfer every value is inferred.\n\n"
+            "JSON keys: nodes [{name, op, target, val, val_source, inferred, status, reason,\n"
+            "root_cause, match, recorded, bound, bytes}], root_causes [{node, target, status,\n"
+            "reason, blocks}] (most blocking first), summary {nodes, inferred, matched,\n"
+            "mismatched, recorded, unknown, partial, errors, validated}, bindings {sym:\n"
+            "number}, total_bytes, pieces [a piece as split --json\n"
             "writes it: {name, graph_id, is_splitting_graph, nodes [names], n_nodes, inputs,\n"
             "outputs, compile_index}, and bytes].\n"
             "status is ok, partial, unknown_op or error; match is true, false or \"strides\"\n"
