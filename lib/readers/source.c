@@ -23,10 +23,6 @@ static const struct cgs_source_reader *const rows[CGS_SRCK_COUNT] = {
     CGS_SOURCE_KINDS(CGS_SOURCE_ROW_)};
 #undef CGS_SOURCE_ROW_
 
-struct head_sink {
-    struct cgs_probe *p;
-};
-
 static void to_head(void *ctx, const char *data, size_t len)
 {
     struct cgs_probe *p = ctx;
@@ -125,7 +121,8 @@ int cgs_source_probe(struct cgs_probe *p, const char *path)
 enum cgs_source_kind cgs_source_kind(const struct cgs_probe *p)
 {
     for (int k = 0; k < CGS_SRCK_COUNT; k++)
-        if (rows[k]->sniff(p))
+        if (rows[k]->sniff ? rows[k]->sniff(p)
+                           : p->is_reg && !p->sel && p->kind == rows[k]->file_kind)
             return (enum cgs_source_kind)k;
     return CGS_SRCK_NONE;
 }
@@ -175,8 +172,11 @@ static bool sniff_ref(const struct cgs_probe *p)
 {
     return p->sel != NULL;
 }
-const struct cgs_source_reader cgs_src_ref = {"a graph ref (PATH#ID:STAGE)", CGS_ROLE_GRAPH,
-                                              sniff_ref, NULL};
+const struct cgs_source_reader cgs_src_ref = {
+    .what = "a graph ref (PATH#ID:STAGE)",
+    .role = CGS_ROLE_GRAPH,
+    .sniff = sniff_ref,
+};
 
 /* CUPTI traces cgscope's profiler wrote, or the report made of them */
 static bool sniff_profile_dir(const struct cgs_probe *p)
@@ -198,37 +198,44 @@ static bool sniff_profile_dir(const struct cgs_probe *p)
     closedir(dp);
     return found;
 }
-const struct cgs_source_reader cgs_src_profile_dir = {"a profile folder", CGS_ROLE_PROFILE,
-                                                      sniff_profile_dir, NULL};
+const struct cgs_source_reader cgs_src_profile_dir = {
+    .what = "a profile folder",
+    .role = CGS_ROLE_PROFILE,
+    .sniff = sniff_profile_dir,
+};
 
 static bool sniff_trace_dir(const struct cgs_probe *p)
 {
     return p->is_dir && !p->sel;
 }
 const struct cgs_source_reader cgs_src_trace_dir = {
-    "a folder of TORCH_TRACE logs", CGS_ROLE_LOG, sniff_trace_dir, NULL};
+    .what = "a folder of TORCH_TRACE logs",
+    .role = CGS_ROLE_LOG,
+    .sniff = sniff_trace_dir,
+};
 
-static bool sniff_graph_json(const struct cgs_probe *p)
-{
-    return p->is_reg && !p->sel && p->kind == CGS_IN_GRAPH_JSON;
-}
-const struct cgs_source_reader cgs_src_graph_json = {"a graph JSON", CGS_ROLE_GRAPH,
-                                                     sniff_graph_json, NULL};
+const struct cgs_source_reader cgs_src_graph_json = {
+    .what = "a graph JSON",
+    .role = CGS_ROLE_GRAPH,
+    .file_kind = CGS_IN_GRAPH_JSON,
+};
 
-static bool sniff_pt2(const struct cgs_probe *p)
-{
-    return p->is_reg && !p->sel && p->kind == CGS_IN_ZIP;
-}
-const struct cgs_source_reader cgs_src_pt2 = {"a torch.export .pt2", CGS_ROLE_GRAPH, sniff_pt2,
-                                              NULL};
+const struct cgs_source_reader cgs_src_pt2 = {
+    .what = "a torch.export .pt2",
+    .role = CGS_ROLE_GRAPH,
+    .file_kind = CGS_IN_ZIP,
+};
 
 static bool sniff_printed(const struct cgs_probe *p)
 {
     return p->is_reg && !p->sel && p->kind == CGS_IN_TEXT && cgs_path_has_ext(p->file, ".py") &&
            cgs_source_head_is_printed(p->head, p->n_head);
 }
-const struct cgs_source_reader cgs_src_printed = {"a printed graph", CGS_ROLE_GRAPH,
-                                                  sniff_printed, NULL};
+const struct cgs_source_reader cgs_src_printed = {
+    .what = "a printed graph",
+    .role = CGS_ROLE_GRAPH,
+    .sniff = sniff_printed,
+};
 
 /* a log, compressed or not (a compressed file whose library is missing counts as one: the
  * trace reader says what to install) */
@@ -240,33 +247,32 @@ static bool sniff_trace(const struct cgs_probe *p)
         return p->inner == CGS_IN_TRACE_LOG || (p->inner == CGS_IN_UNKNOWN && !p->n_head);
     return p->kind == CGS_IN_TRACE_LOG;
 }
-const struct cgs_source_reader cgs_src_trace = {"a TORCH_TRACE log", CGS_ROLE_LOG, sniff_trace,
-                                                NULL};
+const struct cgs_source_reader cgs_src_trace = {
+    .what = "a TORCH_TRACE log",
+    .role = CGS_ROLE_LOG,
+    .sniff = sniff_trace,
+};
 
-static bool sniff_events(const struct cgs_probe *p)
-{
-    return p->is_reg && !p->sel && p->kind == CGS_IN_EVENTS;
-}
-const struct cgs_source_reader cgs_src_events = {"the bridge's events", CGS_ROLE_COMPILES,
-                                                 sniff_events, NULL};
+const struct cgs_source_reader cgs_src_events = {
+    .what = "the bridge's events",
+    .role = CGS_ROLE_COMPILES,
+    .file_kind = CGS_IN_EVENTS,
+};
 
-static bool sniff_cache_index(const struct cgs_probe *p)
-{
-    return p->is_reg && !p->sel && p->kind == CGS_IN_CACHE_INDEX;
-}
-const struct cgs_source_reader cgs_src_cache_index = {"a compile-cache index", CGS_ROLE_COMPILES,
-                                                      sniff_cache_index, NULL};
+const struct cgs_source_reader cgs_src_cache_index = {
+    .what = "a compile-cache index",
+    .role = CGS_ROLE_COMPILES,
+    .file_kind = CGS_IN_CACHE_INDEX,
+};
 
-static bool sniff_cupti_trace(const struct cgs_probe *p)
-{
-    return p->is_reg && !p->sel && p->kind == CGS_IN_CUPTI_TRACE;
-}
-const struct cgs_source_reader cgs_src_cupti_trace = {"a CUPTI trace", CGS_ROLE_PROFILE,
-                                                      sniff_cupti_trace, NULL};
+const struct cgs_source_reader cgs_src_cupti_trace = {
+    .what = "a CUPTI trace",
+    .role = CGS_ROLE_PROFILE,
+    .file_kind = CGS_IN_CUPTI_TRACE,
+};
 
-static bool sniff_report(const struct cgs_probe *p)
-{
-    return p->is_reg && !p->sel && p->kind == CGS_IN_PROFILE_REPORT;
-}
-const struct cgs_source_reader cgs_src_report = {"a profile report", CGS_ROLE_PROFILE,
-                                                 sniff_report, NULL};
+const struct cgs_source_reader cgs_src_report = {
+    .what = "a profile report",
+    .role = CGS_ROLE_PROFILE,
+    .file_kind = CGS_IN_PROFILE_REPORT,
+};

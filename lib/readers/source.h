@@ -8,7 +8,8 @@
  * files loaded by lib/readers/load.h.
  *
  * A new input kind is one reader file that defines a struct cgs_source_reader and one row in
- * CGS_SOURCE_KINDS (docs/design.md, "Adding an input kind", shows it with depyf).
+ * CGS_SOURCE_KINDS (docs/design.md, "Adding an input kind", shows it with depyf); a row for a
+ * file of one kind (lib/readers/sniff.h) names the kind and needs no sniff of its own.
  */
 #ifndef CGS_SOURCE_H
 #define CGS_SOURCE_H
@@ -59,8 +60,10 @@ typedef int (*cgs_source_graph_fn)(const struct cgs_source_graph *g, void *ctx);
 struct cgs_source_reader {
     const char *what;           /* "a depyf dump folder" */
     enum cgs_source_role role;
-    /* does the probed path hold this kind? */
+    /* does the probed path hold this kind? NULL: a regular file whose first bytes are of
+     * file_kind (lib/readers/sniff.h) */
     bool (*sniff)(const struct cgs_probe *p);
+    enum cgs_input_kind file_kind;
     /* the printed graphs it holds, in the order a person reads them: fn for each (a nonzero
      * return stops and is returned); how many, or -1 with d filled. NULL: not a folder of
      * graph files (the trace reader or the graph loader reads it). */

@@ -45,5 +45,9 @@ static int list(const struct cgs_probe *p, cgs_source_graph_fn fn, void *ctx, st
     return rc < 0 ? -1 : rc;
 }
 
-const struct cgs_source_reader cgs_src_cache_dir = {"a vLLM or MagiCompiler cache folder",
-                                                    CGS_ROLE_LOG, sniff, list};
+const struct cgs_source_reader cgs_src_cache_dir = {
+    .what = "a vLLM or MagiCompiler cache folder",
+    .role = CGS_ROLE_LOG,
+    .sniff = sniff,
+    .list = list,
+};

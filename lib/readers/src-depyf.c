@@ -244,5 +244,9 @@ static int list(const struct cgs_probe *p, cgs_source_graph_fn fn, void *ctx, st
     return rc ? (rc < 0 ? -1 : rc) : given;
 }
 
-const struct cgs_source_reader cgs_src_depyf = {"a depyf dump folder", CGS_ROLE_LOG, sniff,
-                                                list};
+const struct cgs_source_reader cgs_src_depyf = {
+    .what = "a depyf dump folder",
+    .role = CGS_ROLE_LOG,
+    .sniff = sniff,
+    .list = list,
+};
