@@ -288,6 +288,35 @@ static void failures(const struct cgs_dash *d, struct cgs_findings *out)
     free(done);
 }
 
+/* +1 at a node that enters a torch.autocast region (Dynamo's _enter_autocast), -1 at one that
+ * leaves it, else 0. */
+static int autocast_mark(const struct cgs_node *n)
+{
+    size_t len = n->target ? strlen(n->target) : 0;
+    if (n->op != CGS_NODE_CALL_FUNCTION || len < 15)
+        return 0;
+    if (len >= 16 && !strcmp(n->target + len - 16, "._enter_autocast"))
+        return 1;
+    if (!strcmp(n->target + len - 15, "._exit_autocast"))
+        return -1;
+    return 0;
+}
+
+/* Two tensor values of one shape whose dtypes differ (what autocast changes). */
+static bool only_dtype_differs(const struct cgs_val *a, const struct cgs_val *b)
+{
+    if (!a || !b || a->kind != CGS_VAL_TENSOR || b->kind != CGS_VAL_TENSOR)
+        return false;
+    const struct cgs_tensor *x = &a->u.t, *y = &b->u.t;
+    if (x->dtype == y->dtype || x->ndim != y->ndim || x->ndim == CGS_NDIM_UNKNOWN)
+        return false;
+    for (uint32_t i = 0; i < x->ndim; i++)
+        if (!x->shape || !y->shape || !x->shape[i] || !y->shape[i] ||
+            !cgs_sym_equal_semantic(x->shape[i], y->shape[i]))
+            return false;
+    return true;
+}
+
 /* A guard failure without its values: "tensor 'x' size mismatch at index 0". */
 static void guard_cause(const char *reason, char *out, size_t n)
 {
@@ -793,9 +822,9 @@ static void empties(const struct cgs_dash *d, struct cgs_findings *out)
 
 static void graph_findings(const struct cgs_findings_input *in, struct cgs_findings *out)
 {
-    struct list unread = {CGS_BUF_INIT, 0}, mism = {CGS_BUF_INIT, 0};
-    uint64_t n_mism = 0;
-    char *first_mism = NULL, *first_unread = NULL;
+    struct list unread = {CGS_BUF_INIT, 0}, mism = {CGS_BUF_INIT, 0}, amism = {CGS_BUF_INIT, 0};
+    uint64_t n_mism = 0, n_amism = 0;
+    char *first_mism = NULL, *first_unread = NULL, *first_amism = NULL;
     /* unknown operators: target -> index into ops */
     struct op {
         const char *target;
@@ -821,11 +850,20 @@ static void graph_findings(const struct cgs_findings_input *in, struct cgs_findi
             continue;
         }
         if (x->shapes) {
-            uint64_t here = 0;
+            uint64_t here = 0, here_autocast = 0;
+            int autocast = 0; /* inside torch.autocast regions (Dynamo's enter/exit nodes) */
             for (uint32_t k = 0; k < x->shapes->n_nodes && k < x->g->n_nodes; k++) {
                 const struct cgs_shape_node *sn = &x->shapes->nodes[k];
                 const struct cgs_node *nd = x->g->nodes[k];
-                if (sn->cmp == CGS_SHAPE_CMP_STRIDES || sn->cmp == CGS_SHAPE_CMP_MISMATCH) {
+                autocast += autocast_mark(nd);
+                if (autocast > 0 && only_dtype_differs(sn->val, nd->val)) {
+                    /* torch.autocast picks the dtype there, which cgscope does not model: the
+                     * record's dtype stands (shapes reports it), not cgscope's */
+                    here_autocast++;
+                    if (!first_amism)
+                        first_amism = fmt("'%s' in %s: %s", nd->name, x->label,
+                                          sn->reason ? sn->reason : "differs");
+                } else if (sn->cmp == CGS_SHAPE_CMP_STRIDES || sn->cmp == CGS_SHAPE_CMP_MISMATCH) {
                     here++;
                     if (!first_mism)
                         first_mism = fmt("'%s' in %s: %s", nd->name, x->label,
@@ -850,6 +888,10 @@ static void graph_findings(const struct cgs_findings_input *in, struct cgs_findi
             if (here) {
                 n_mism += here;
                 list_add(&mism, x->label);
+            }
+            if (here_autocast) {
+                n_amism += here_autocast;
+                list_add(&amism, x->label);
             }
         }
         if (x->split) {
@@ -885,6 +927,21 @@ static void graph_findings(const struct cgs_findings_input *in, struct cgs_findi
         f->cost = (double)n_mism;
     } else {
         free(list_done(&mism));
+    }
+    if (n_amism) {
+        struct cgs_finding *f = add(out, CGS_FINDING_SHAPE_MISMATCH, CGS_SEV_NOTE);
+        f->count = n_amism;
+        f->graphs = list_done(&amism);
+        f->message = fmt("%llu value%s inside torch.autocast regions %s the dtype torch "
+                         "recorded, not the one cgscope infers: cgscope does not model autocast's "
+                         "casts, so torch's dtype is the one reported; the first: %s",
+                         (unsigned long long)n_amism, n_amism == 1 ? "" : "s",
+                         n_amism == 1 ? "has" : "have", first_amism);
+        f->hint = cgs_xstrdup("nothing to fix in the model; `cgscope shapes GRAPH` gives each "
+                              "node torch's value");
+        f->cost = 0;
+    } else {
+        free(list_done(&amism));
     }
     for (int k = 0; k < CGS_LINT_KIND_COUNT; k++) {
         struct cap *c = &caps[k];

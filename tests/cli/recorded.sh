@@ -62,6 +62,23 @@ assert n["g"]["args"] == [{"node": "a"}, "foo", None], n["g"]
 assert n["b"]["target"] == "operator.neg" and n["c"]["target"] == "operator.invert"
 PY
 
+# a graph traced under torch.autocast (bf16): conv2d's recorded bfloat16 is its value, and the
+# dtype cgscope infers without modelling autocast is a note that says so, not a warning
+check "autocast" 0 "$CGSCOPE" check --json --fail-on warning $D/fxtext/autocast.py
+python3 - "$out" <<'PY' || fail "autocast: a note, not a mismatch warning"
+import json, sys
+f = json.load(open(sys.argv[1]))["findings"]
+assert [(x["kind"], x["severity"]) for x in f] == [("shape_mismatch", "note")], f
+assert "autocast" in f[0]["message"] and f[0]["count"] == 1, f
+PY
+check "autocast shapes" 0 "$CGSCOPE" shapes --json $D/fxtext/autocast.py
+python3 - "$out" <<'PY' || fail "autocast: torch's dtype reported"
+import json, sys
+n = {x["name"]: x for x in json.load(open(sys.argv[1]))["nodes"]}
+assert n["conv2d"]["val"]["dtype"] == "bfloat16" and n["conv2d"]["inferred"]["dtype"] == "float32"
+assert n["linear"]["match"] is True, n["linear"]
+PY
+
 # flex_attention (tlparse's cache_hit_miss.log): the HOP's output and logsumexp, read through
 # their getitems, equal to torch's records
 C="$T/tl/inputs/cache_hit_miss.log"
