@@ -1010,6 +1010,7 @@ static void graph_findings(const struct cgs_findings_input *in, struct cgs_findi
         free(list_done(&unread));
     }
     free(first_mism);
+    free(first_amism);
     free(first_unread);
     free(ops);
     cgs_strmap_free(opmap);
