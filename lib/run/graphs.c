@@ -20,7 +20,8 @@
 static const char *ref_hash(const char *spec)
 {
     struct cgs_probe p;
-    if (cgs_source_probe(&p, spec) || !p.sel)
+    /* no '#': no ref, and no probe (it would open and read the file for nothing) */
+    if (!strchr(spec, '#') || cgs_source_probe(&p, spec) || !p.sel)
         return NULL;
     return spec + (p.sel - 1 - p.path);
 }
