@@ -28,7 +28,7 @@
 #define ATEN_FLOOR 98.5
 #define TORCH_FLOOR 97.5
 #define PRIMS_FLOOR 99.5
-#define DYNAMIC_FLOOR 96.5
+#define DYNAMIC_FLOOR 97.0
 #define EXPORT_FLOOR 97.0
 #define SYMBOLIC_FLOOR 97.5
 

@@ -666,8 +666,8 @@ OP(ATEN__DYN_QUANT_PACK_4BIT_WEIGHT_DEFAULT, "aten._dyn_quant_pack_4bit_weight.d
    "weights, scales_zeros, bias, block_size, in_features, out_features", 0)
 OP(ATEN__EFFICIENT_ATTENTION_BACKWARD_DEFAULT, "aten._efficient_attention_backward.default", none,
    "grad_out_, query, key, value, bias, out, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, logsumexp, dropout_p, philox_seed, philox_offset, custom_mask_type, bias_requires_grad, *, scale=None, num_splits_key=None, window_size=None, shared_storage_dqdkdv=False", 0)
-OP(ATEN__EFFICIENT_ATTENTION_FORWARD_DEFAULT, "aten._efficient_attention_forward.default", none,
-   "query, key, value, bias, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p, custom_mask_type, compute_log_sumexp=False, *, scale=None, seqlen_k=None, window_size=None", CGS_OPF_RANDOM)
+OP(ATEN__EFFICIENT_ATTENTION_FORWARD_DEFAULT, "aten._efficient_attention_forward.default", efficient_attention_fwd,
+   "query, key, value, bias, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p, custom_mask_type, compute_log_sumexp=False, *, scale=None, seqlen_k=None, window_size=None", 0)
 OP(ATEN__EFFICIENTZEROTENSOR_DEFAULT, "aten._efficientzerotensor.default", none,
    "size, *, dtype=None, layout=None, device=None, pin_memory=None", CGS_OPF_FACTORY)
 OP(ATEN__EFFICIENTZEROTENSOR_OUT, "aten._efficientzerotensor.out", out,
@@ -736,8 +736,8 @@ OP(ATEN__FILL_MEM_EFF_DROPOUT_MASK__DEFAULT, "aten._fill_mem_eff_dropout_mask_.d
    "self, dropout_p, seed, offset", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
 OP(ATEN__FLASH_ATTENTION_BACKWARD_DEFAULT, "aten._flash_attention_backward.default", none,
    "grad_out, query, key, value, out, logsumexp, cum_seq_q, cum_seq_k, max_q, max_k, dropout_p, is_causal, rng_state, unused, *, scale=None, window_size_left=None, window_size_right=None", 0)
-OP(ATEN__FLASH_ATTENTION_FORWARD_DEFAULT, "aten._flash_attention_forward.default", none,
-   "query, key, value, cum_seq_q, cum_seq_k, max_q, max_k, dropout_p, is_causal, return_debug_mask, *, scale=None, window_size_left=None, window_size_right=None, seqused_k=None, alibi_slopes=None", CGS_OPF_RANDOM)
+OP(ATEN__FLASH_ATTENTION_FORWARD_DEFAULT, "aten._flash_attention_forward.default", flash_attention_fwd,
+   "query, key, value, cum_seq_q, cum_seq_k, max_q, max_k, dropout_p, is_causal, return_debug_mask, *, scale=None, window_size_left=None, window_size_right=None, seqused_k=None, alibi_slopes=None", 0)
 OP(ATEN__FLASH_ATTENTION_FORWARD_QUANTIZED, "aten._flash_attention_forward.quantized", none,
    "query, key, value, cum_seq_q, cum_seq_k, max_q, max_k, dropout_p, is_causal, return_debug_mask, q_descale, k_descale, v_descale, *, scale=None, window_size_left=None, window_size_right=None, seqused_k=None, alibi_slopes=None", CGS_OPF_RANDOM)
 OP(ATEN__FOOBAR_DEFAULT, "aten._foobar.default", none,

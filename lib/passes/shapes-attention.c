@@ -118,6 +118,102 @@ RULE(sdpa_flash)
     return 0;
 }
 
+/*
+ * aten._efficient_attention_forward(query [B, M, H, K], key [B, N, H, K], value [B, N, H, Kv],
+ * ...): the kernel's own layout, BMHK. Output [B, M, H, Kv] contiguous; logsumexp [B (or
+ * the varlen batch, cu_seqlens_q's length - 1), H, M rounded up to 32, or 0 when not asked
+ * for] float32; philox seed and offset int64 scalars; then the longest query and key
+ * sequences as SymInts (M and N, or max_seqlen_q/k with varlen inputs).
+ */
+RULE(efficient_attention_fwd)
+{
+    const struct cgs_tensor *q, *k, *v, *cu;
+    sym_t lse[3], maxq, maxk;
+    int64_t L;
+
+    (void)n;
+    TRY(need_tensor(sc, "query", &q, d));
+    TRY(need_tensor(sc, "key", &k, d));
+    TRY(need_tensor(sc, "value", &v, d));
+    if (q->ndim != 4 || k->ndim != 4 || v->ndim != 4)
+        return cgs_diag_set(d, CGS_E_INVAL, "efficient attention takes [B, M, H, K] tensors");
+    maxq = q->shape[1], maxk = k->shape[1];
+    lse[0] = q->shape[0], lse[1] = q->shape[2];
+    if (!is_none(A(sc, "cu_seqlens_q"))) {
+        TRY(need_tensor(sc, "cu_seqlens_q", &cu, d));
+        if (cu->ndim != 1)
+            return cgs_diag_set(d, CGS_E_INVAL, "cu_seqlens_q is not 1-D");
+        lse[0] = S_sub(sc, cu->shape[0], K(sc, 1));
+        TRY(int_of(sc, A(sc, "max_seqlen_q"), &maxq));
+    }
+    if (!is_none(A(sc, "max_seqlen_k")))
+        TRY(int_of(sc, A(sc, "max_seqlen_k"), &maxk));
+    sc->out = new_list(sc, 6);
+    {
+        sym_t shape[4];
+        dimcpy(shape, q->shape, 3);
+        shape[3] = v->shape[3];
+        fill_dense(sc, &sc->out->u.items[0], 4, shape, q->dtype, q->device, false);
+    }
+    if (!bool_of(A(sc, "compute_log_sumexp"), false))
+        lse[2] = K(sc, 0);
+    else if (cgs_sym_is_int(maxq, &L))
+        lse[2] = K(sc, (L + 31) / 32 * 32);
+    else
+        lse[2] = S_mul(sc, S_div(sc, S_add(sc, maxq, K(sc, 31)), K(sc, 32)), K(sc, 32));
+    fill_dense(sc, &sc->out->u.items[1], 3, lse, CGS_DTYPE_FLOAT32, q->device, false);
+    fill_dense(sc, &sc->out->u.items[2], 0, lse, CGS_DTYPE_INT64, q->device, false);
+    fill_dense(sc, &sc->out->u.items[3], 0, lse, CGS_DTYPE_INT64, q->device, false);
+    set_symint(sc, &sc->out->u.items[4], maxq);
+    set_symint(sc, &sc->out->u.items[5], maxk);
+    return 0;
+}
+
+/*
+ * aten._flash_attention_forward(query [B, M, H, K] or varlen [T, H, K], key, value,
+ * cum_seq_q, cum_seq_k, max_q, max_k, ...): output like the query (its strides kept);
+ * logsumexp [B (cum_seq_q's length - 1 with varlen), H, M (max_q with varlen)] float32;
+ * the RNG state uint64 [2] and an unused uint64 scalar; the debug mask, empty in the
+ * query's dtype unless asked for.
+ */
+RULE(flash_attention_fwd)
+{
+    const struct cgs_tensor *q, *cu;
+    sym_t dims[3];
+
+    (void)n;
+    TRY(need_tensor(sc, "query", &q, d));
+    if (q->ndim != 4 && q->ndim != 3)
+        return cgs_diag_set(d, CGS_E_INVAL, "flash attention takes [B, M, H, K] or [T, H, K]");
+    if (bool_of(A(sc, "return_debug_mask"), false))
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "flash attention debug mask is not tracked");
+    if (!is_none(A(sc, "cum_seq_q"))) {
+        TRY(need_tensor(sc, "cum_seq_q", &cu, d));
+        if (cu->ndim != 1)
+            return cgs_diag_set(d, CGS_E_INVAL, "cum_seq_q is not 1-D");
+        dims[0] = S_sub(sc, cu->shape[0], K(sc, 1));
+        TRY(int_of(sc, A(sc, "max_q"), &dims[2]));
+    } else if (q->ndim == 4) {
+        dims[0] = q->shape[0], dims[2] = q->shape[1];
+    } else {
+        return cgs_diag_set(d, CGS_E_INVAL, "a 3-D flash attention query needs cum_seq_q");
+    }
+    dims[1] = q->shape[q->ndim - 2];
+    sc->out = new_list(sc, 5);
+    {
+        struct cgs_tensor *o = fill_tensor(sc, &sc->out->u.items[0], q->ndim, q->dtype, q->device);
+        dimcpy(o->shape, q->shape, q->ndim);
+        preserve_strides(sc, q, o->stride);
+    }
+    fill_dense(sc, &sc->out->u.items[1], 3, dims, CGS_DTYPE_FLOAT32, q->device, false);
+    dims[0] = K(sc, 2);
+    fill_dense(sc, &sc->out->u.items[2], 1, dims, CGS_DTYPE_UINT64, q->device, false);
+    fill_dense(sc, &sc->out->u.items[3], 0, dims, CGS_DTYPE_UINT64, q->device, false);
+    dims[0] = K(sc, 0);
+    fill_dense(sc, &sc->out->u.items[4], 1, dims, q->dtype, q->device, false);
+    return 0;
+}
+
 RULE(mha)
 {
     const struct cgs_tensor *q, *k;
