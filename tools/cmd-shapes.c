@@ -202,18 +202,27 @@ static cJSON *node_json(void *ctx, size_t idx)
 
 /* Recorded values the comparison could not check in full: tensors whose record holds no
  * storage offset (a printed graph's: a TORCH_TRACE log records none). */
-static uint32_t offsets_unrecorded(const struct cgs_graph *g, const struct cgs_shapes *s)
+/* Whether a recorded tensor lacks a field: its storage offset (a printed graph prints none),
+   or its strides (FX prints a TensorMetadata annotation, "f32[4]", without them). */
+static bool lacks(const struct cgs_tensor *t, bool strides)
+{
+    return strides ? t->ndim != CGS_NDIM_UNKNOWN && t->ndim > 0 && !t->stride
+                   : !t->storage_offset;
+}
+
+/* Compared values whose record lacks the field: the comparison could not check it. */
+static uint32_t unrecorded(const struct cgs_graph *g, const struct cgs_shapes *s, bool strides)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < g->n_nodes && i < s->n_nodes; i++) {
         const struct cgs_val *v = g->nodes[i]->val;
         if (s->nodes[i].cmp == CGS_SHAPE_CMP_NONE || !v)
             continue;
-        if (v->kind == CGS_VAL_TENSOR && !v->u.t.storage_offset)
+        if (v->kind == CGS_VAL_TENSOR && lacks(&v->u.t, strides))
             n++;
         else if (v->kind == CGS_VAL_LIST)
             for (uint32_t k = 0; k < v->n; k++)
-                if (v->u.items[k].kind == CGS_VAL_TENSOR && !v->u.items[k].u.t.storage_offset) {
+                if (v->u.items[k].kind == CGS_VAL_TENSOR && lacks(&v->u.items[k].u.t, strides)) {
                     n++;
                     break;
                 }
@@ -258,13 +267,15 @@ static cJSON *shapes_json(const struct cgs_graph *g, const struct cgs_shapes *s,
     {
         /* what the comparison could not check: keys of the record it lacked */
         cJSON *nc = cJSON_AddArrayToObject(o, "not_checked");
-        uint32_t k = offsets_unrecorded(g, s);
-        if (k) {
-            cJSON *x = cJSON_CreateObject();
-            cJSON_AddStringToObject(x, "field", "storage_offset");
-            cJSON_AddNumberToObject(x, "nodes", k);
-            cJSON_AddStringToObject(x, "why", "the record holds none (a printed graph)");
-            cJSON_AddItemToArray(nc, x);
+        for (int strides = 0; strides < 2; strides++) {
+            uint32_t k = unrecorded(g, s, strides);
+            if (k) {
+                cJSON *x = cJSON_CreateObject();
+                cJSON_AddStringToObject(x, "field", strides ? "stride" : "storage_offset");
+                cJSON_AddNumberToObject(x, "nodes", k);
+                cJSON_AddStringToObject(x, "why", "the record holds none (a printed graph)");
+                cJSON_AddItemToArray(nc, x);
+            }
         }
     }
     if (bind->n) {
@@ -387,11 +398,15 @@ static void shapes_text(const struct cgs_graph *g, const struct cgs_shapes *s,
         printf("%u value%s reported as torch recorded %s (no inferred value, or one that "
                "differs)\n", sm->recorded, PLURAL(sm->recorded), sm->recorded == 1 ? "it" : "them");
     {
-        uint32_t nk = offsets_unrecorded(g, s);
+        uint32_t nk = unrecorded(g, s, false), ns = unrecorded(g, s, true);
         if (nk)
             printf("not checked: the storage offsets of %u recorded value%s (the record holds "
                    "none: a printed graph)\n",
                    nk, PLURAL(nk));
+        if (ns)
+            printf("not checked: the strides of %u recorded value%s (the record holds none: "
+                   "an annotation without strides)\n",
+                   ns, PLURAL(ns));
     }
     if (bind->n) {
         char hb[32];

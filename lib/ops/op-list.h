@@ -7949,7 +7949,7 @@ OP(M_BOOL, "bool", convert_to,
 OP(M_BROADCAST_TO, "broadcast_to", expand,
    "self, size", CGS_OPF_VIEW)
 OP(BUILTINS_GETATTR, "builtins.getattr", getattr,
-   "obj, name", CGS_OPF_SIZE)
+   "obj, name, default=None", CGS_OPF_SIZE)
 OP(M_BYTE, "byte", convert_to,
    "self, memory_format='preserve_format', *, dtype='uint8'", CGS_OPF_ELEMENTWISE)
 OP(M_CAUCHY_, "cauchy_", inplace,

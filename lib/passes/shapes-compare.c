@@ -107,8 +107,9 @@ enum cgs_shape_cmp cgs_shapes_compare(const struct cgs_val *a, const struct cgs_
         for (i = 0; i < x->ndim; i++)
             if (!x->shape || !y->shape || !dim_eq(x->shape[i], y->shape[i]))
                 goto mismatch;
-        for (i = 0; i < x->ndim; i++)
-            if (!x->stride || !y->stride || !dim_eq(x->stride[i], y->stride[i]))
+        // a record without strides (FX's TensorMetadata annotation "f32[4]") claims none
+        for (i = 0; y->stride && i < x->ndim; i++)
+            if (!x->stride || !dim_eq(x->stride[i], y->stride[i]))
                 goto strides;
         if (y->storage_offset && !dim_eq(x->storage_offset, y->storage_offset))
             goto strides;
@@ -143,6 +144,26 @@ enum cgs_shape_cmp cgs_shapes_compare(const struct cgs_val *a, const struct cgs_
          (b->kind == CGS_VAL_SYMFLOAT || b->kind == CGS_VAL_FLOAT || b->kind == CGS_VAL_INT)) ||
         (a->kind == CGS_VAL_SYMBOOL && (b->kind == CGS_VAL_SYMBOOL || b->kind == CGS_VAL_BOOL)))
         return CGS_SHAPE_CMP_NONE;
+    // a number against a SymFloat or SymBool the record prints as a constant ("Sym(4.0)",
+    // "Sym(True)"): equal when the text is that number
+    if ((a->kind == CGS_VAL_FLOAT || a->kind == CGS_VAL_INT || a->kind == CGS_VAL_BOOL) &&
+        (b->kind == CGS_VAL_SYMFLOAT || b->kind == CGS_VAL_SYMBOOL) && b->u.s.text) {
+        double x = a->kind == CGS_VAL_FLOAT ? a->u.f : a->kind == CGS_VAL_INT ? (double)a->u.i
+                                                                              : a->u.b;
+        char *end;
+        double y = !strcmp(b->u.s.text, "True")    ? 1
+                   : !strcmp(b->u.s.text, "False") ? 0
+                                                   : strtod(b->u.s.text, &end);
+        bool constant = !strcmp(b->u.s.text, "True") || !strcmp(b->u.s.text, "False") ||
+                        (end != b->u.s.text && !*end);
+        if (constant) {
+            if (x == y)
+                return CGS_SHAPE_CMP_MATCH;
+            describe(why, "value differs", a, b);
+            return CGS_SHAPE_CMP_MISMATCH;
+        }
+        return CGS_SHAPE_CMP_NONE; /* a symbolic record against a number: nothing to compare */
+    }
     if (a->kind == b->kind) {
         switch (a->kind) {
         case CGS_VAL_NONE:

@@ -704,8 +704,22 @@ static cJSON *annotation_val(struct fx *F, const char *s, size_t n)
         return v;
     }
     size_t i = 0;
-    while (i < n && isalnum((unsigned char)s[i]))
+    while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_'))
         i++;
+    /* a tensor subclass: "DTensor(f32[8, 4][4, 1]cuda:0, S(0))", "Cls(f32[2][1]cuda:0)": the
+       tensor it wraps, as FX prints it first */
+    if (i < n && s[i] == '(' && s[n - 1] == ')') {
+        size_t a = i + 1, b = a;
+        int depth = 0;
+        while (b < n - 1 && (depth || s[b] != ',')) {
+            depth += s[b] == '[' || s[b] == '(';
+            depth -= s[b] == ']' || s[b] == ')';
+            b++;
+        }
+        while (b > a && s[b - 1] == ' ')
+            b--;
+        return b > a ? annotation_val(F, s + a, b - a) : NULL;
+    }
     const char *dtype = NULL;
     for (size_t k = 0; k < sizeof(dtype_abbrs) / sizeof(dtype_abbrs[0]); k++)
         if (strlen(dtype_abbrs[k][0]) == i && !memcmp(s, dtype_abbrs[k][0], i))
@@ -1017,6 +1031,41 @@ static bool name_in(struct gst *G, const struct ex *e)
 }
 
 /*
+ * The path of a module or attribute of self that e names, as FX's _format_target writes one:
+ * self.a.b, and getattr(P, "0") for a part that is no identifier (a numbered child of a
+ * Sequential), then .c on that. Written into buf ("layers.0.weight"); false when e is none.
+ */
+static bool self_path(const struct ex *e, char *buf, size_t size)
+{
+    size_t len;
+
+    if (e->k == E_NAME && dotted_prefix(e, "self.")) {
+        if (e->n - 5 >= size)
+            return false;
+        memcpy(buf, e->s + 5, e->n - 5);
+        buf[e->n - 5] = '\0';
+        return true;
+    }
+    if (e->k == E_CALL && e->a && e->a->k == E_NAME && e->a->n == 7 &&
+        !memcmp(e->a->s, "getattr", 7) && e->n_items == 2 && e->items[1]->k == E_STR &&
+        self_path(e->items[0], buf, size)) {
+        len = strlen(buf);
+        if (len + 1 + strlen(e->items[1]->str) >= size)
+            return false;
+        snprintf(buf + len, size - len, ".%s", e->items[1]->str);
+        return true;
+    }
+    if (e->k == E_ATTR && e->a && self_path(e->a, buf, size)) {
+        len = strlen(buf);
+        if (len + 1 + e->n >= size)
+            return false;
+        snprintf(buf + len, size - len, ".%.*s", (int)e->n, e->s);
+        return true;
+    }
+    return false;
+}
+
+/*
  * The node an assignment's right-hand side makes, named name; NULL with the error set when it
  * is no shape FX writes.
  */
@@ -1025,12 +1074,15 @@ static cJSON *node_from(struct fx *F, struct gst *G, struct cur *c, const char *
 {
     cJSON *n;
     const char *dot;
+    char path[512];
 
+    if (self_path(e, path, sizeof(path))) /* self.a, getattr(self.layers, "0").weight */
+        return new_node(G, name, "get_attr", text_of(F, path, strlen(path)));
     switch (e->k) {
     case E_CALL: {
         const struct ex *callee = e->a;
-        if (callee->k == E_NAME && dotted_prefix(callee, "self.")) {
-            n = new_node(G, name, "call_module", text_of(F, callee->s + 5, callee->n - 5));
+        if (self_path(callee, path, sizeof(path))) {
+            n = new_node(G, name, "call_module", text_of(F, path, strlen(path)));
             add_call_args(F, G, n, e, NULL);
             return n;
         }
@@ -1576,11 +1628,28 @@ static int signature(struct fx *F, struct gst *G, const struct line *L, const ch
             const char *p = s + start;
             size_t pn = i - start;
             trim(&p, &pn);
+            const char *stars = p;
             if (pn && *p == '*')
                 p++, pn--;
             if (pn && *p == '*')
                 p++, pn--;
             if (pn) {
+                /* a default FX prints from the placeholder's first arg: `x: "f32[]" = 2.0` */
+                const char *dflt = NULL;
+                size_t dn = 0;
+                for (size_t k = 0, qq = 0; k < pn; k++) {
+                    if (qq) {
+                        if (p[k] == '\\')
+                            k++;
+                        else if (p[k] == (char)qq)
+                            qq = 0;
+                    } else if (p[k] == '"' || p[k] == '\'') {
+                        qq = (size_t)p[k];
+                    } else if (p[k] == '=') {
+                        dflt = p + k + 1, dn = pn - k - 1;
+                        break;
+                    }
+                }
                 const char *colon = NULL, *eqs = NULL;
                 for (size_t k = 0; k < pn; k++) {
                     if (p[k] == '"' || p[k] == '\'')
@@ -1602,9 +1671,21 @@ static int signature(struct fx *F, struct gst *G, const struct line *L, const ch
                     if (cgs_strmap_get(G->names, nm))
                         return fail(F, L->no, 1, CGS_E_SCHEMA,
                                     "parameter '%s' appears twice", nm);
-                    cJSON *ph = new_node(G, nm, "placeholder", nm);
+                    /* *args keeps its star in the target, as FX's placeholder does */
+                    cJSON *ph = new_node(G, nm, "placeholder",
+                                         p > stars ? text_of(F, stars, (size_t)(p - stars) + nn)
+                                                   : nm);
                     cJSON *val = colon ? lhs_val(F, colon, pn - (size_t)(colon - p)) : NULL;
                     set_val(ph, val, NULL);
+                    if (dflt) {
+                        int err = 0;
+                        trim(&dflt, &dn);
+                        struct ex *e = parse_whole(F, dflt, dn, L->no, s, &err);
+                        if (!e)
+                            return err;
+                        cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(ph, "args"),
+                                             to_arg(F, G, e, false));
+                    }
                     cgs_strmap_put(G->names, nm, ph);
                     cgs_strmap_put(G->params, nm, ph);
                 }

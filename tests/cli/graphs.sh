@@ -41,6 +41,47 @@ assert list(d["subgraphs"]) == ["wrap_body_0"] and len(d["subgraphs"]["wrap_body
 PY
 check "shapes of a printed graph" 0 "$CGSCOPE" shapes --reinfer $D/fxtext/forms.py
 
+# the other branches of FX's code generator (forms2.py says which): each statement a node, the
+# way torch.fx builds it; shape inference gives each value torch printed
+check "printed graph, more forms" 0 "$CGSCOPE" graphs $D/fxtext/forms2.py --write "$T"
+python3 - "$T/forms2.dynamo.json" <<'PY' || fail "forms2.py's nodes"
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = {x["name"]: x for x in d["nodes"]}
+assert n["args"]["op"] == "placeholder" and n["args"]["target"] == "*args", n["args"]
+assert n["l_scale_"]["args"] == [2.0], n["l_scale_"]
+assert n["layers_0"]["op"] == "call_module" and n["layers_0"]["target"] == "layers.0", n["layers_0"]
+assert n["layers_0"]["args"] == [{"node": "l_x_"}]
+assert n["layers_0_weight"]["op"] == "get_attr" and n["layers_0_weight"]["target"] == "layers.0.weight"
+for name, op in (("add", "add"), ("sub", "sub"), ("mul", "mul"), ("truediv", "truediv"),
+                 ("floordiv", "floordiv"), ("mod", "mod"), ("pow_1", "pow"), ("matmul", "matmul"),
+                 ("eq", "eq"), ("ne", "ne"), ("lt", "lt"), ("ge", "ge"), ("and_", "and_"),
+                 ("or_", "or_"), ("xor", "xor"), ("invert", "invert"), ("pos", "pos"),
+                 ("getitem", "getitem"), ("isub", "isub"), ("imul", "imul"), ("gt", "gt")):
+    assert n[name]["target"] == "operator." + op, (name, n[name]["target"])
+assert n["mul"]["args"] == [2, {"node": "sub"}], n["mul"]
+assert n["isub"]["args"] == [{"node": "matmul"}, {"node": "add"}], n["isub"]
+assert n["gt"]["val"] is True and n["sym_float"]["val"] == {"symfloat": "4.0"}, n["gt"]
+assert n["mean"]["kwargs"] == {"dim": -1, "keepdim": False}, n["mean"]
+assert n["attr"]["target"] == "builtins.getattr" and n["attr"]["args"] == [{"node": "mean"}, "T"]
+assert n["dflt"]["args"] == [{"node": "mean"}, "missing", None], n["dflt"]
+# a subclass's annotation gives the tensor it wraps; a TensorMetadata's has no strides
+assert n["clamp"]["val"]["shape"] == [4] and n["clamp"]["val"]["stride"] == [1], n["clamp"]
+assert n["relu"]["val"]["shape"] == [4] and "stride" not in n["relu"]["val"], n["relu"]
+assert n["output"]["args"] == [{"node": "relu"}], n["output"]
+PY
+check "shapes of more forms" 0 "$CGSCOPE" shapes --reinfer --json $D/fxtext/forms2.py
+python3 - "$out" <<'PY' || fail "forms2.py's shapes: $(head -c 400 $out)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["summary"]
+assert s["mismatched"] == 0 and s["errors"] == 0, s
+bad = {x["name"]: x["status"] for x in d["nodes"] if x["status"] != "ok"}
+# *args has no value, a module call no rule, a 3-argument getattr of an unknown attribute
+assert bad == {"args": "partial", "layers_0": "unknown_op", "dflt": "partial"}, bad
+assert {"field": "stride", "nodes": 1} == {k: v for k, v in s["not_checked"][1].items() if k != "why"}
+PY
+
 # the shipped declarations of vLLM's ops (ops/vllm.ops, after their fake implementations):
 # unified_attention is like its query, all_reduce like its tensor, _C.rms_norm returns None
 check "vLLM ops" 0 "$CGSCOPE" shapes --reinfer --all --json $D/fxtext/vllm_ops.py
