@@ -30,6 +30,7 @@
 #define PRIMS_FLOOR 99.5
 #define DYNAMIC_FLOOR 97.0
 #define EXPORT_FLOOR 97.0
+#define AUTOCAST_FLOOR 98.0
 #define SYMBOLIC_FLOOR 97.5
 
 struct family {
@@ -230,6 +231,14 @@ static void test_export_level(void **state)
     check("export.txt", "export", EXPORT_FLOOR, false);
 }
 
+/* Dynamo graphs traced inside torch.autocast("cuda") (tests/gpu/autocast_oracle.py, issue 38):
+   each value's dtype is the one autocast's cast policy gives */
+static void test_autocast_level(void **state)
+{
+    (void)state;
+    check("autocast.txt", "autocast", AUTOCAST_FLOOR, false);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -240,6 +249,7 @@ int main(void)
         cmocka_unit_test(test_symbolic_level),
         cmocka_unit_test(test_dynamic_level),
         cmocka_unit_test(test_export_level),
+        cmocka_unit_test(test_autocast_level),
     };
 
     return cmocka_run_group_tests_name("opinfo", tests, NULL, NULL);

@@ -21,6 +21,14 @@
 #define NDIM_MAX CGS_MAX_NDIM
 
 
+/* A torch.autocast region (shapes-autocast.c). */
+#define AC_DEPTH 8
+struct ac_region {
+    const char *device;    /* "cuda", "cpu" */
+    enum cgs_dtype dtype;  /* the lower-precision dtype */
+    bool enabled;
+};
+
 struct cgs_shape_ctx {
     struct cgs_graph *g;
     struct cgs_symctx *sx;
@@ -68,6 +76,8 @@ struct cgs_shape_ctx {
     } p[MAX_PARAMS];
     struct cgs_arg rest; /* the variadic tail as a LIST */
     struct cgs_val *out; /* the rule's result */
+    struct ac_region ac[AC_DEPTH]; /* the autocast regions open at this node, innermost last */
+    uint32_t n_ac;
 };
 typedef const struct cgs_sym *sym_t;
 #define HINT_SLOTS 4096
@@ -239,6 +249,18 @@ const struct cgs_val *decl_arg(struct cgs_shape_ctx *sc, const struct cgs_node *
 void ref_text(const struct cgs_decl_ref *ref, char *buf, size_t n);
 int infer_declared(struct cgs_shape_ctx *sc, const struct cgs_node *n,
                    const struct cgs_decl *dc, struct cgs_diag *d);
+/* torch.autocast (shapes-autocast.c): the regions Dynamo's enter/exit nodes open and close,
+   and the casts torch applies to an operator's inputs inside one. */
+#define AC_SWAPS 32
+struct ac_swap {
+    uint32_t n;
+    uint32_t idx[AC_SWAPS];
+    const struct cgs_val *old[AC_SWAPS];
+};
+void autocast_track(struct cgs_shape_ctx *sc, const struct cgs_node *n);
+void autocast_apply(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct ac_swap *sw);
+void autocast_restore(struct cgs_shape_ctx *sc, const struct ac_swap *sw);
+bool autocast_outside_cuda(const struct cgs_shape_ctx *sc);
 void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct cgs_shape_node *r);
 void blame(const struct cgs_graph *g, struct cgs_shapes *res, const struct cgs_node *n,
            struct cgs_shape_node *r, bool reinfer);

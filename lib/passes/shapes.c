@@ -306,8 +306,12 @@ void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct cgs_s
     }
     if (!rc)
         rc = bind_args(sc, n, &d);
-    if (!rc)
+    if (!rc) {
+        struct ac_swap sw;
+        autocast_apply(sc, n, &sw);
         rc = sc->op->infer(n, sc, &d);
+        autocast_restore(sc, &sw);
+    }
     if (!rc)
         check_result(sc->out, n, 0);
     r->val = sc->out;
@@ -459,6 +463,7 @@ int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
             break;
         default:
             infer_node(&sc, n, r);
+            autocast_track(&sc, n);
             r->root = -1;
             if (r->status != CGS_SHAPE_OK)
                 blame(g, res, n, r, reinfer);

@@ -933,8 +933,10 @@ static void graph_findings(const struct cgs_findings_input *in, struct cgs_findi
         f->count = n_amism;
         f->graphs = list_done(&amism);
         f->message = fmt("%llu value%s inside torch.autocast regions %s the dtype torch "
-                         "recorded, not the one cgscope infers: cgscope does not model autocast's "
-                         "casts, so torch's dtype is the one reported; the first: %s",
+                         "recorded, not the one cgscope infers: cgscope models the casts of CUDA "
+                         "regions by torch 2.11's autocast lists, not those of other devices or of "
+                         "operators outside the lists, so torch's dtype is the one reported; the "
+                         "first: %s",
                          (unsigned long long)n_amism, n_amism == 1 ? "" : "s",
                          n_amism == 1 ? "has" : "have", first_amism);
         f->hint = cgs_xstrdup("nothing to fix in the model; `cgscope shapes GRAPH` gives each "
