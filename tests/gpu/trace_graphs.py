@@ -9,7 +9,11 @@ reads the log with `cgscope graphs --write` and compares the two node by node.
 Workloads: a CNN with an in-place residual (`out += identity`) and channels-last input
 (inference), an MLP training step (forward and backward graphs), a model with a graph break
 (two Dynamo graphs), mark_dynamic batches, a dynamic=True attention block with a Python float
-argument (a SymFloat), torch.cond (a HOP: nested classes), a Hugging Face GPT-2 from a config.
+argument (a SymFloat), torch.cond (a HOP: nested classes), a Hugging Face GPT-2 from a config;
+custom ops with register_fake (one in-place: reinplaced in the graph Inductor lowers), a
+torch.autocast region, a compiled AdamW step, flex_attention with a score_mod and a block mask,
+dynamic=True with recompiles (a size-1 specialization, a new rank), mode="reduce-overhead",
+Hugging Face Mixtral (MoE routing), T5 (encoder-decoder) and ViT from configs.
 
   python3 tests/gpu/trace_graphs.py --out OUT            every workload, OUT/NAME/{trace,json}
   python3 tests/gpu/trace_graphs.py --run NAME --trace T --dump D   one (the child)
@@ -24,7 +28,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "python"))
 
-WORKLOADS = ["cnn_infer", "mlp_train", "breaks", "mark_dynamic", "dyn_attn", "cond", "hf_gpt2"]
+WORKLOADS = ["cnn_infer", "mlp_train", "breaks", "mark_dynamic", "dyn_attn", "cond", "hf_gpt2",
+             "custom_op", "autocast", "adamw", "flex", "dyn_recompile", "reduce_overhead",
+             "hf_mixtral", "hf_t5", "hf_vit"]
 
 
 def child(name, dump):
@@ -119,6 +125,109 @@ def child(name, dump):
         m = GPT2LMHeadModel(cfg).to(dev).eval()
         with torch.no_grad():
             torch.compile(m, backend=backend)(torch.randint(0, 128, (2, 16), device=dev))
+    elif name == "custom_op":
+        # a custom op with register_fake, and an in-place one (auto_functionalized in the
+        # post-grad graph until Inductor reinplaces it)
+        @torch.library.custom_op("cgs::scale_rows", mutates_args=())
+        def scale_rows(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+            return x * w[:, None]
+
+        @scale_rows.register_fake
+        def _(x, w):
+            return torch.empty_like(x)
+
+        @torch.library.custom_op("cgs::clamp_", mutates_args=("x",))
+        def clamp_(x: torch.Tensor, lo: float) -> None:
+            x.clamp_(min=lo)
+
+        @clamp_.register_fake
+        def _(x, lo):
+            return None
+
+        def f(x, w):
+            y = scale_rows(x, w).relu()
+            z = y * 2
+            clamp_(z, 0.5)
+            return z.sum(-1)
+
+        with torch.no_grad():
+            torch.compile(f, backend=backend)(torch.randn(6, 5, device=dev),
+                                              torch.randn(6, device=dev))
+    elif name == "autocast":
+        m = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(),
+                          nn.Flatten(), nn.Linear(8 * 8 * 8, 16), nn.LayerNorm(16)).to(dev)
+
+        def f(x):
+            with torch.autocast("cuda", dtype=torch.bfloat16):
+                y = m(x)
+                p = y.softmax(-1)
+                return (p @ p.t()).float().sum() + y.exp().mean()
+
+        torch.compile(f, backend=backend)(torch.randn(4, 3, 8, 8, device=dev))
+    elif name == "adamw":
+        m = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 4)).to(dev)
+        opt = torch.optim.AdamW(m.parameters(), lr=1e-3)
+        m(torch.randn(8, 16, device=dev)).sum().backward()
+
+        @torch.compile(backend=backend)
+        def step():
+            opt.step()
+
+        step()
+    elif name == "flex":
+        from torch.nn.attention.flex_attention import flex_attention, create_block_mask
+
+        def causal(b, h, q, kv):
+            return q >= kv
+
+        def score(s, b, h, q, kv):
+            return s + (q - kv) * 0.01
+
+        bm = create_block_mask(causal, None, None, 128, 128, device=dev)
+
+        def f(q, k, v):
+            return flex_attention(q, k, v, score_mod=score, block_mask=bm)
+
+        q, k, v = (torch.randn(1, 2, 128, 16, device=dev) for _ in range(3))
+        with torch.no_grad():
+            torch.compile(f, backend=backend)(q, k, v)
+    elif name == "dyn_recompile":
+        # dynamic=True, then a call whose size 1 specializes, then a new rank: recompiles
+        m = nn.Sequential(nn.Linear(12, 12), nn.Tanh()).to(dev)
+        cm = torch.compile(lambda x: m(x).cumsum(0) / x.shape[0], backend=backend, dynamic=True)
+        with torch.no_grad():
+            for shape in ((5, 12), (9, 12), (1, 12), (2, 3, 12)):
+                cm(torch.randn(*shape, device=dev))
+    elif name == "reduce_overhead":
+        m = nn.Sequential(nn.Linear(32, 32), nn.GELU(), nn.Linear(32, 8)).to(dev).eval()
+        cm = torch.compile(m, backend=backend, mode="reduce-overhead")
+        with torch.no_grad():
+            for _ in range(3):
+                cm(torch.randn(4, 32, device=dev))
+    elif name == "hf_mixtral":
+        from transformers import MixtralConfig, MixtralForCausalLM
+        cfg = MixtralConfig(hidden_size=64, intermediate_size=96, num_hidden_layers=1,
+                            num_attention_heads=4, num_key_value_heads=2, num_local_experts=4,
+                            num_experts_per_tok=2, vocab_size=128, max_position_embeddings=64)
+        m = MixtralForCausalLM(cfg).to(dev).eval()
+        with torch.no_grad():
+            torch.compile(m, backend=backend)(torch.randint(0, 128, (2, 12), device=dev))
+    elif name == "hf_t5":
+        from transformers import T5Config, T5ForConditionalGeneration
+        cfg = T5Config(vocab_size=128, d_model=32, d_kv=8, d_ff=64, num_layers=1,
+                       num_decoder_layers=1, num_heads=4)
+        m = T5ForConditionalGeneration(cfg).to(dev).eval()
+        with torch.no_grad():
+            torch.compile(m, backend=backend)(
+                input_ids=torch.randint(0, 128, (2, 10), device=dev),
+                decoder_input_ids=torch.randint(0, 128, (2, 6), device=dev))
+    elif name == "hf_vit":
+        from transformers import ViTConfig, ViTModel
+        cfg = ViTConfig(hidden_size=32, num_hidden_layers=1, num_attention_heads=4,
+                        intermediate_size=64, image_size=32, patch_size=8)
+        m = ViTModel(cfg).to(dev).eval()
+        with torch.no_grad():
+            torch.compile(m, backend=backend)(torch.randn(2, 3, 32, 32, device=dev))
     else:
         raise SystemExit("unknown workload " + name)
 
@@ -129,6 +238,7 @@ def main():
     ap.add_argument("--run")
     ap.add_argument("--dump")
     ap.add_argument("--only", default=",".join(WORKLOADS))
+    ap.add_argument("--timeout", type=int, default=300)
     a = ap.parse_args()
     if a.run:
         child(a.run, a.dump)
@@ -140,8 +250,12 @@ def main():
         os.makedirs(trace)
         os.makedirs(dump)
         env = dict(os.environ, TORCH_TRACE=trace)
-        p = subprocess.run([sys.executable, __file__, "--run", name, "--dump", dump],
-                           env=env, capture_output=True, text=True, timeout=300)
+        try:
+            p = subprocess.run([sys.executable, __file__, "--run", name, "--dump", dump],
+                               env=env, capture_output=True, text=True, timeout=a.timeout)
+        except subprocess.TimeoutExpired:
+            print("%-13s TIMEOUT after %d s" % (name, a.timeout))
+            continue
         logs = glob.glob(os.path.join(trace, "*"))
         print("%-13s exit %d, %d log(s) %s, %d graph file(s)%s" % (
             name, p.returncode, len(logs), [os.path.getsize(x) for x in logs],

@@ -1163,13 +1163,18 @@ class DumpBackend:
         return self._compile_with_post_grad(gm, example_inputs, base, patches)
 
     def _compile_with_post_grad(self, gm, example_inputs, base, user_patches=None):
+        """Compiles with Inductor, dumping each graph Inductor lowers: the graph as it is after
+        Inductor's post-grad passes (torch._inductor.compile_fx._recursive_post_grad_passes,
+        reinplacing and the decomposition of auto_functionalized included), the graph a
+        TORCH_TRACE log holds as inductor_post_grad_graph. A higher-order op's bodies pass
+        through those passes first, each as a graph of its own: they are written as
+        <...>.post_grad.<kind>[.N].sub<K>.json, the main graph as <...>.post_grad.<kind>[.N].json."""
         import inspect
-        from torch._inductor import config as inductor_config
+        from torch._inductor import compile_fx as cfx
         from torch._inductor.compile_fx import compile_fx, compile_fx_inner
 
         local = self._local
         counts = {}
-        previous = getattr(inductor_config, "post_grad_custom_post_pass", None)
         backend = self
 
         def inner(gm_, example_inputs_, **kwargs):
@@ -1183,15 +1188,19 @@ class DumpBackend:
             finally:
                 local.flags = saved
 
-        def post_pass(graph):
-            if previous is not None:
-                previous(graph)
+        def write(graph, depth):
             is_inference, is_backward = getattr(local, "flags", None) or (None, None)
             kind = ("backward" if is_backward else "inference" if is_inference else
                     "forward" if is_inference is not None else "graph")
             n = counts.get(kind, 0)
-            counts[kind] = n + 1
-            path = "%s.post_grad.%s%s.json" % (base, kind, "" if n == 0 else ".%d" % n)
+            name = "%s.post_grad.%s%s" % (base, kind, "" if n == 0 else ".%d" % n)
+            if depth:
+                k = counts.get((kind, n), 0)
+                counts[(kind, n)] = k + 1
+                name += ".sub%d" % k
+            else:
+                counts[kind] = n + 1
+            path = name + ".json"
             try:
                 dump(graph, path, stage="post_grad", is_inference=is_inference,
                      is_backward=is_backward)
@@ -1199,22 +1208,31 @@ class DumpBackend:
             except Exception as exc:
                 backend._fail("post-grad dump %s" % path, exc)
 
-        pass_obj = post_pass
-        try:
+        original = getattr(cfx, "_recursive_post_grad_passes", None)
+        patches = dict(user_patches or {})
+        patches["fx_graph_cache"] = False
+        if original is not None:
+            def recursive_post_grad_passes(gm_, *args, **kwargs):
+                depth = getattr(local, "depth", 0)
+                local.depth = depth + 1
+                try:
+                    result = original(gm_, *args, **kwargs)
+                finally:
+                    local.depth = depth
+                write(gm_, depth)
+                return result
+        else:
+            # an older torch: the last custom pass Inductor offers (before reinplacing)
             from torch._inductor.custom_graph_pass import CustomGraphPass
 
             class _DumpPass(CustomGraphPass):
                 def __call__(self, graph):
-                    post_pass(graph)
+                    write(graph, 0)
 
                 def uuid(self):
                     return None   # never cache: a cached graph would skip the dump
 
-            pass_obj = _DumpPass()
-        except Exception:
-            pass
-        patches = dict(user_patches or {})
-        patches.update({"post_grad_custom_post_pass": pass_obj, "fx_graph_cache": False})
+            patches["post_grad_custom_post_pass"] = _DumpPass()
         kw = {"config_patches": patches}
         if "inner_compile" in inspect.signature(compile_fx).parameters:
             kw["inner_compile"] = inner
@@ -1225,8 +1243,14 @@ class DumpBackend:
                 ctx = functorch_config.patch(enable_autograd_cache=False)
         except Exception:
             pass
-        with ctx:
-            return compile_fx(gm, example_inputs, **kw)
+        if original is not None:
+            cfx._recursive_post_grad_passes = recursive_post_grad_passes
+        try:
+            with ctx:
+                return compile_fx(gm, example_inputs, **kw)
+        finally:
+            if original is not None:
+                cfx._recursive_post_grad_passes = original
 
 
 def dump_backend(folder, post_grad=False, compiler="inductor", prefix="", splits=None,
