@@ -278,6 +278,20 @@ static cJSON *shapes_json(const struct cgs_graph *g, const struct cgs_shapes *s,
             }
         }
     }
+    {
+        struct cgs_op_suggestion *sg;
+        size_t ns = cgs_shapes_suggest_decls(g, s, &sg);
+        cJSON *arr = cJSON_AddArrayToObject(doc, "suggested_ops");
+        for (size_t i = 0; i < ns; i++) {
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddStringToObject(x, "op", sg[i].name);
+            cJSON_AddStringToObject(x, "target", sg[i].target);
+            cJSON_AddStringToObject(x, "declaration", sg[i].decl);
+            cJSON_AddNumberToObject(x, "recorded", sg[i].confirmed);
+            cJSON_AddItemToArray(arr, x);
+        }
+        free(sg);
+    }
     if (bind->n) {
         o = cJSON_AddObjectToObject(doc, "bindings");
         for (size_t i = 0; i < bind->n; i++)
@@ -407,6 +421,18 @@ static void shapes_text(const struct cgs_graph *g, const struct cgs_shapes *s,
             printf("not checked: the strides of %u recorded value%s (the record holds none: "
                    "an annotation without strides)\n",
                    ns, PLURAL(ns));
+    }
+    {
+        struct cgs_op_suggestion *sg;
+        size_t ns = cgs_shapes_suggest_decls(g, s, &sg);
+        if (ns) {
+            printf("declarations the recorded values bear out (docs/custom-ops.md; put them in a "
+                   "file and pass --ops FILE):\n");
+            for (size_t i = 0; i < ns; i++)
+                printf("  %s: %s    # gives the %u value%s torch recorded\n", sg[i].name,
+                       sg[i].decl, sg[i].confirmed, PLURAL(sg[i].confirmed));
+        }
+        free(sg);
     }
     if (bind->n) {
         char hb[32];

@@ -129,6 +129,21 @@ int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
                      struct cgs_shapes **out, struct cgs_diag *d) CGS_WUR;
 
 /*
+ * For each operator of g that has no rule (status unknown_op) and whose calls torch recorded
+ * values for: the declaration (docs/custom-ops.md: "like 0", "like 1 dtype float32", "none",
+ * several outputs joined by ", ") that gives every one of those values, if one does. *out is
+ * a malloc'd array (free() it; its strings live in g's arena); returns its length.
+ */
+struct cgs_op_suggestion {
+    const char *target; /* as the graph names it: "mylib.op.default" */
+    const char *name;   /* as a declaration names it: "mylib.op" */
+    const char *decl;   /* "like 0" */
+    uint32_t confirmed; /* recorded values it gives */
+};
+size_t cgs_shapes_suggest_decls(const struct cgs_graph *g, const struct cgs_shapes *s,
+                                struct cgs_op_suggestion **out);
+
+/*
  * Compare an inferred value with a recorded one (symbolic dims compared
  * semantically). Writes a short description of the first difference to why
  * when not NULL.

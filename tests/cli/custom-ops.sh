@@ -132,4 +132,44 @@ PY
 "$CGSCOPE" split "$tmp/magi.json" --split-ops @magi --summary >"$tmp/out" 2>&1 &&
     grep -q "3 pieces" "$tmp/out" || fail "athena.flash_attn is a @magi splitting op: $(cat "$tmp/out")"
 
+# a declaration the recorded values bear out: the custom op of tests/gpu/trace_graphs.py's
+# custom_op workload (register_fake: torch.empty_like(x)) has no rule; the values torch recorded
+# at its call say "like 0", and that line, saved and passed back with --ops, infers the call
+CG="tests/data/tracegraphs/custom_op/json/0_0.post_grad.inference.json"
+"$CGSCOPE" shapes --json "$CG" >"$tmp/out" 2>&1 || fail "suggested ops: $(tail -3 "$tmp/out")"
+python3 - "$tmp/out" "$tmp/suggested.ops" <<'PY' || fail "suggested ops: $(head -c 300 "$tmp/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = {x["op"]: x for x in d["suggested_ops"]}
+assert s["cgs.scale_rows"]["declaration"] == "like 0" and s["cgs.scale_rows"]["recorded"] == 1, s
+assert s["cgs.scale_rows"]["target"] == "cgs.scale_rows.default", s
+open(sys.argv[2], "w").write("".join("%s: %s\n" % (x["op"], x["declaration"]) for x in s.values()))
+PY
+"$CGSCOPE" shapes --reinfer --json --ops "$tmp/suggested.ops" "$CG" >"$tmp/out" 2>&1
+python3 - "$tmp/out" <<'PY' || fail "the suggested declaration infers the call: $(head -c 300 "$tmp/out")"
+import json, sys
+n = {x["name"]: x for x in json.load(open(sys.argv[1]))["nodes"]}
+assert n["scale_rows"]["status"] == "ok" and n["scale_rows"]["match"] is True, n["scale_rows"]
+assert n["relu"]["status"] == "ok" and n["relu"]["match"] is True, n["relu"]
+PY
+# no declaration where none gives the record: a value of a shape no argument has
+python3 - "$tmp/odd.json" <<'PY'
+import json, sys
+def t(shape):
+    st, acc = [], 1
+    for d in reversed(shape):
+        st.insert(0, acc); acc *= d
+    return {"dtype": "float32", "shape": shape, "stride": st, "storage_offset": 0, "device": "cuda:0"}
+nodes = [{"name": "x", "op": "placeholder", "target": "x", "args": [], "kwargs": {}, "val": t([4, 8])},
+         {"name": "y", "op": "call_function", "target": "mylib.pool.default", "args": [{"node": "x"}],
+          "kwargs": {}, "val": t([4, 2])},
+         {"name": "output", "op": "output", "target": "output", "args": [[{"node": "y"}]],
+          "kwargs": {}, "val": None}]
+json.dump({"format": "cgscope.graph", "version": 1, "name": "odd", "producer": {"tool": "torch",
+           "version": "2.11.0", "stage": "dynamo"}, "symbols": {}, "nodes": nodes}, open(sys.argv[1], "w"))
+PY
+"$CGSCOPE" shapes --json "$tmp/odd.json" >"$tmp/out" 2>&1
+python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['suggested_ops'] == []" "$tmp/out" ||
+    fail "no suggestion without one that fits: $(head -c 300 "$tmp/out")"
+
 finish
