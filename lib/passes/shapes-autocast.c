@@ -260,16 +260,6 @@ static bool ac_eligible(const struct cgs_val *v)
            cgs_dtypes[v->u.t.dtype].kind == 'F' && v->u.t.dtype != CGS_DTYPE_FLOAT64;
 }
 
-bool autocast_outside_cuda(const struct cgs_shape_ctx *sc)
-{
-    const struct ac_region *r;
-
-    if (!sc->n_ac || sc->n_ac > AC_DEPTH)
-        return false;
-    r = &sc->ac[sc->n_ac - 1];
-    return r->enabled && (!r->device || strncmp(r->device, "cuda", 4) != 0);
-}
-
 /*
  * Before node n's rule: its inputs as autocast hands them over. Casts swap the values its
  * inputs show (sw keeps what autocast_restore puts back); opt32 and append bind dtype=.
@@ -321,6 +311,27 @@ void autocast_apply(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct a
         sw->idx[sw->n] = idx;
         sw->old[sw->n++] = v;
         sc->vals[idx] = c;
+    }
+}
+
+/* The region a body entered at node n runs in: the one open around n, or the one an enabled
+   wrap_with_autocast(device_type, dtype, enabled, ...) opens. */
+void autocast_inherit(const struct cgs_shape_ctx *sc, const struct cgs_node *n,
+                      struct cgs_shapes_opts *o)
+{
+    o->autocast_device = NULL;
+    if (sc->n_ac && sc->n_ac <= AC_DEPTH && sc->ac[sc->n_ac - 1].enabled) {
+        o->autocast_device = sc->ac[sc->n_ac - 1].device;
+        o->autocast_dtype = sc->ac[sc->n_ac - 1].dtype;
+    }
+    if (n->target && ac_suffix(n->target, "wrap_with_autocast") && n->n_args >= 3 &&
+        n->args[2].kind == CGS_ARG_BOOL) {
+        if (!n->args[2].u.b) {
+            o->autocast_device = NULL;
+        } else {
+            o->autocast_device = str_of(&n->args[0]);
+            o->autocast_dtype = dtype_of(&n->args[1]);
+        }
     }
 }
 

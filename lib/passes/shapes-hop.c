@@ -71,6 +71,7 @@ static int enter_body(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct
     o.n_inputs = k;
     o.depth = (sc->opts ? sc->opts->depth : 0) + 1;
     o.nest = &nest;
+    autocast_inherit(sc, n, &o);
     TRY(cgs_shapes_infer(body, &o, &res, d));
     for (i = 0; i < body->n_nodes; i++)
         if (body->nodes[i]->op == CGS_NODE_OUTPUT)
@@ -120,12 +121,16 @@ RULE(hop_body)
     return cgs_diag_set(d, CGS_E_UNKNOWN, "no body among the op's arguments");
 }
 
-/* wrap_with_autocast: the body's dtypes change under an enabled autocast, which cgscope does
- * not model; a disabled one is a plain body. */
+/* wrap_with_autocast(device_type, dtype, enabled, cache_enabled, body, *args): the body runs
+ * in the region (enter_body passes it on: shapes-autocast.c); a CPU region is not modelled. */
 RULE(hop_autocast)
 {
-    if (n->n_args >= 3 && n->args[2].kind == CGS_ARG_BOOL && n->args[2].u.b)
-        return cgs_diag_set(d, CGS_E_UNKNOWN, "autocast regions are not tracked");
+    if (n->n_args >= 3 && n->args[2].kind == CGS_ARG_BOOL && n->args[2].u.b) {
+        const char *dev = str_of(&n->args[0]);
+        if (!dev || strncmp(dev, "cuda", 4) != 0)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "autocast regions on %s are not tracked",
+                                dev ? dev : "this device");
+    }
     return cgs_shape_rule_hop_body(n, sc, d);
 }
 

@@ -260,7 +260,8 @@ struct ac_swap {
 void autocast_track(struct cgs_shape_ctx *sc, const struct cgs_node *n);
 void autocast_apply(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct ac_swap *sw);
 void autocast_restore(struct cgs_shape_ctx *sc, const struct ac_swap *sw);
-bool autocast_outside_cuda(const struct cgs_shape_ctx *sc);
+void autocast_inherit(const struct cgs_shape_ctx *sc, const struct cgs_node *n,
+                      struct cgs_shapes_opts *o);
 void infer_node(struct cgs_shape_ctx *sc, const struct cgs_node *n, struct cgs_shape_node *r);
 void blame(const struct cgs_graph *g, struct cgs_shapes *res, const struct cgs_node *n,
            struct cgs_shape_node *r, bool reinfer);

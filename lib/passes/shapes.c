@@ -420,6 +420,10 @@ int cgs_shapes_infer(struct cgs_graph *g, const struct cgs_shapes_opts *opts,
     sc.opts = opts;
     sc.ar = g->arena;
     sc.vals = cgs_arena_calloc(g->arena, g->n_nodes ? g->n_nodes : 1, sizeof(*sc.vals));
+    if (opts && opts->autocast_device) {
+        sc.ac[0] = (struct ac_region){opts->autocast_device, opts->autocast_dtype, true};
+        sc.n_ac = 1;
+    }
     caches_take(&sc);
     res = cgs_arena_alloc(g->arena, sizeof(*res));
     if (res)

@@ -101,6 +101,10 @@ struct cgs_shapes_opts {
     const struct cgs_val *const *inputs;
     uint32_t n_inputs;
     uint32_t depth; /* nesting of bodies entered (a limit against runaway recursion) */
+    /* the torch.autocast region the graph runs in (a body entered inside one, the body of an
+       enabled wrap_with_autocast): its device type ("cuda") and dtype; NULL for none */
+    const char *autocast_device;
+    enum cgs_dtype autocast_dtype;
     /* the bodies being inferred around this one, innermost first (NULL at the top) */
     const struct cgs_shapes_nest *nest;
 };

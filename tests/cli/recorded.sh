@@ -72,6 +72,29 @@ n = {x["name"]: x for x in json.load(open(sys.argv[1]))["nodes"]}
 assert n["conv2d"]["val"]["dtype"] == "bfloat16" and n["conv2d"]["match"] is True, n["conv2d"]
 assert n["linear"]["val"]["dtype"] == "bfloat16" and n["linear"]["match"] is True, n["linear"]
 PY
+# torch.export's wrap_with_autocast: the same region as a higher-order op. The recorded graph is
+# a disabled one (tests/data/hop); enabled, with float16, torch's linear in the body runs in
+# float16 and so does everything after it
+python3 - "$D/hop/autocast.export.json" "$T/autocast_on.json" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))
+def f16(v):
+    if isinstance(v, list):
+        return [f16(x) for x in v]
+    return dict(v, dtype="float16") if isinstance(v, dict) and "dtype" in v else v
+for n in g["nodes"]:
+    if n["target"] == "higher_order.wrap_with_autocast":
+        n["args"][2] = True
+    if n["op"] != "placeholder" and n["op"] != "get_attr":
+        n["val"] = f16(n["val"])
+for sub in g["subgraphs"].values():
+    for n in sub["nodes"]:
+        if n["op"] == "call_function":
+            n["val"] = f16(n["val"])
+json.dump(g, open(sys.argv[2], "w"))
+PY
+check "wrap_with_autocast" 0 "$CGSCOPE" shapes --reinfer --check "$T/autocast_on.json"
+check "wrap_with_autocast, recorded disabled" 0 "$CGSCOPE" shapes --reinfer --check $D/hop/autocast.export.json
 # a CPU region is not modelled: the recorded bfloat16 is reported, and the dtype cgscope infers
 # is a note that says so, not a warning
 check "autocast on CPU" 0 "$CGSCOPE" check --json --fail-on warning $D/fxtext/autocast_cpu.py
