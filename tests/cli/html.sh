@@ -105,6 +105,32 @@ s = open(sys.argv[1]).read()
 open(sys.argv[2], "w").write(re.sub(r"<script>.*?</script>", "", s, flags=re.S))' samples/report.html "$T/nojs.html"
 chrome --screenshot="$T/nojs.png" "file://$T/nojs.html" >/dev/null
 python3 tests/html-check.py png "$T/nojs.png" docs/html/summary.png 0.05 || fail "the summary without JavaScript"
+# a 5k-node graph: the node table draws the rows in view, and #node=NAME opens it at a node,
+# the last one included (the window is drawn where the table is scrolled to, not at row 0)
+python3 - "$T/chain.json" <<'PY'
+import json, sys
+t = {"dtype": "float32", "shape": [8, 8], "stride": [8, 1], "storage_offset": 0, "device": "cuda:0"}
+nodes = [{"name": "x", "op": "placeholder", "target": "x", "args": [], "kwargs": {}, "val": t}]
+for i in range(5000):
+    nodes.append({"name": "n%d" % i, "op": "call_function", "target": "aten.relu.default",
+                  "args": [{"node": nodes[-1]["name"]}], "kwargs": {}, "val": t})
+nodes.append({"name": "output", "op": "output", "target": "output",
+              "args": [[{"node": "n4999"}]], "kwargs": {}, "val": None})
+json.dump({"format": "cgscope.graph", "version": 1, "name": "chain", "producer": {"tool": "torch",
+           "version": "2.11.0", "stage": "dynamo"}, "symbols": {}, "nodes": nodes}, open(sys.argv[1], "w"))
+PY
+"$CGSCOPE" html "$T/chain.json" -o "$T/chain.html" >/dev/null 2>&1 || fail "html of a 5k-node graph"
+for at in n4999 n2500 n3; do
+    chrome --dump-dom "file://$T/chain.html#node=$at" >"$T/chain-dom.html"
+    python3 - "$T/chain-dom.html" "$at" <<'PY' || fail "#node=$at: the node table is not at it"
+import re, sys
+s = open(sys.argv[1]).read()
+assert 'data-ready="1"' in s and 'data-errors="' not in s, "script"
+assert re.search(r'<tr class="hit"><td[^>]*>%s</td>' % sys.argv[2], s), "no marked row"
+rows = len(re.findall(r"<tr>", s))
+assert rows < 400, "%d rows drawn: not a window" % rows
+PY
+done
 for shot in summary: piece:#open=g0:submod_2 profile:#only=profile compiles:#only=compiles; do
     name=${shot%%:*} hash=${shot#*:}
     chrome --screenshot="$T/$name.png" "file://$PWD/samples/report.html$hash" >/dev/null

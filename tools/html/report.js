@@ -8,7 +8,7 @@
     document.documentElement.setAttribute("data-errors", errors.join(" | "));
   });
   var data = JSON.parse(document.getElementById("cgs-data").textContent);
-  var ROW_H = 22, VIRTUAL = 400;
+  var ROW_H = 22, VIRTUAL = 400, nodeTables = [];
 
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
@@ -37,7 +37,13 @@
       tools.appendChild(this.input); tools.appendChild(this.count);
       wrap.appendChild(tools);
       var self0 = this;
-      this.input.addEventListener("input", function () { self0.filter(self0.input.value); });
+      var timer = null;
+      this.input.addEventListener("input", function () {
+        // a long table is filtered once the typing pauses
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(function () { timer = null; self0.filter(self0.input.value); },
+                           rows.length > VIRTUAL ? 150 : 0);
+      });
     }
     this.scroll = el("div", {"class": rows.length > 20 ? "scroll" : ""});
     this.table = el("table", {"class": rows.length > VIRTUAL ? "t virtual" : "t"});
@@ -53,8 +59,15 @@
     this.table.appendChild(this.tbody);
     this.scroll.appendChild(this.table);
     wrap.appendChild(this.scroll);
-    this.scroll.addEventListener("scroll", function () { self.render(); });
-    this.render();
+    if (rows.length > VIRTUAL) {
+      var queued = false;
+      this.scroll.addEventListener("scroll", function () {
+        if (queued) return;
+        queued = true;
+        window.requestAnimationFrame(function () { queued = false; self.render(); });
+      }, {passive: true});
+    }
+    this.render(true);
   }
   Table.prototype.filter = function (q) {
     q = q.trim().toLowerCase();
@@ -72,7 +85,7 @@
     }
     if (this.input && this.input.value !== q && m) this.input.value = m[0];
     this.scroll.scrollTop = 0;
-    this.render();
+    this.render(true);
   };
   Table.prototype.sort = function (i, th) {
     this.sortDir = this.sortCol === i ? -this.sortDir : 1;
@@ -81,7 +94,7 @@
     this.rows = this.rows.slice().sort(function (a, b) { return d * cmp(a[i], b[i]); });
     Array.prototype.forEach.call(th.parentNode.children, function (x) { x.classList.remove("asc", "desc"); });
     th.classList.add(d > 0 ? "asc" : "desc");
-    this.render();
+    this.render(true);
   };
   Table.prototype.row = function (r) {
     var tr = el("tr"), cols = this.cols;
@@ -92,26 +105,63 @@
     }
     return tr;
   };
-  Table.prototype.render = function () {
+  // The body: every row, or for a long table the rows in view (and a margin) between two
+  // spacers. The scroll position is read before the body changes (emptying it would clamp the
+  // position to 0), the row height is measured once drawn, and a scroll that keeps the same
+  // window draws nothing.
+  Table.prototype.render = function (force) {
     var rows = this.rows, n = rows.length, body = this.tbody, start = 0, end = n;
-    if (this.count) this.count.textContent = n + " of " + this.all.length + " rows";
-    body.textContent = "";
+    var rowH = this.rowH || ROW_H;
     if (n > VIRTUAL) {
       var top = this.scroll.scrollTop, h = this.scroll.clientHeight || 520;
-      start = Math.max(0, Math.floor(top / ROW_H) - 20);
-      end = Math.min(n, start + Math.ceil(h / ROW_H) + 40);
-      var pad = el("tr"); pad.style.height = (start * ROW_H) + "px"; body.appendChild(pad);
+      var head = this.table.tHead ? this.table.tHead.offsetHeight : 0;
+      start = Math.max(0, Math.floor(Math.max(0, top - head) / rowH) - 20);
+      end = Math.min(n, start + Math.ceil(h / rowH) + 40);
     }
+    if (!force && this.drawn && this.drawn[0] === start && this.drawn[1] === end &&
+        this.drawn[2] === rows) return;
+    this.drawn = [start, end, rows];
+    if (this.count) this.count.textContent = n + " of " + this.all.length + " rows";
     var frag = document.createDocumentFragment();
-    for (var i = start; i < end; i++) {
-      var tr = this.row(rows[i]);
-      if (n > VIRTUAL) tr.style.height = ROW_H + "px";
-      frag.appendChild(tr);
-    }
-    body.appendChild(frag);
     if (n > VIRTUAL) {
-      var pad2 = el("tr"); pad2.style.height = ((n - end) * ROW_H) + "px"; body.appendChild(pad2);
+      var pad = el("tr", {"class": "spacer", "aria-hidden": "true"});
+      pad.style.height = (start * rowH) + "px"; frag.appendChild(pad);
     }
+    for (var i = start; i < end; i++) frag.appendChild(this.row(rows[i]));
+    if (n > VIRTUAL) {
+      var pad2 = el("tr", {"class": "spacer", "aria-hidden": "true"});
+      pad2.style.height = ((n - end) * rowH) + "px"; frag.appendChild(pad2);
+    }
+    body.textContent = "";
+    body.appendChild(frag);
+    if (n > VIRTUAL && !this.rowH && end > start) {
+      var one = body.children[1] && body.children[1].getBoundingClientRect().height;
+      if (one > 0 && Math.abs(one - rowH) > 0.01) {
+        this.rowH = one;
+        this.render(true);
+      } else if (one > 0) {
+        this.rowH = one;
+      }
+    }
+  };
+  // Scroll the table to the row whose first cell is name, and mark it.
+  Table.prototype.reveal = function (name) {
+    var i, rows = this.rows;
+    for (i = 0; i < rows.length; i++) if (String(rows[i][0]) === name) break;
+    if (i === rows.length) return false;
+    var rowH = this.rowH || ROW_H;
+    this.scroll.scrollTop = rows.length > VIRTUAL ? i * rowH : 0;
+    this.render(true);
+    var trs = this.tbody.querySelectorAll("tr:not(.spacer)");
+    for (var k = 0; k < trs.length; k++) {
+      if (trs[k].firstChild && trs[k].firstChild.textContent === name) {
+        trs[k].classList.add("hit");
+        if (rows.length <= VIRTUAL) trs[k].scrollIntoView({block: "center"});
+        else this.scroll.scrollIntoView({block: "start"});
+        return true;
+      }
+    }
+    return false;
   };
 
   // The picture: the wheel zooms, a drag pans, a click on a piece lists its nodes.
@@ -196,6 +246,7 @@
     var nt = new Table(ndiv, [{name: "node"}, {name: "op"}, {name: "target"}, {name: "value"},
                               {name: "status"}, {name: "piece"}, {name: "source"}], nrows,
                        {search: "filter nodes (name, target, shape, piece:NAME)", pieceCol: 5});
+    nodeTables.push(nt);
     var box = document.getElementById(id + "-svg");
     function open(piece) {
       nt.input.value = "piece:" + piece; nt.filter(nt.input.value);
@@ -314,6 +365,9 @@
   var hash = decodeURIComponent(location.hash);
   var m = /^#open=([^:]+):(.+)$/.exec(hash);
   if (m && opener[m[1]]) { only(document.getElementById(m[1])); opener[m[1]](m[2]); }
+  // a link to a node: report.html#node=NAME opens the node table at it (bug reports link so)
+  var nm = /^#node=(.+)$/.exec(hash);
+  if (nm) for (var t = 0; t < nodeTables.length; t++) if (nodeTables[t].reveal(nm[1])) break;
   var o = /^#only=(.+)$/.exec(hash);
   if (o && document.getElementById(o[1])) only(document.getElementById(o[1]));
   document.documentElement.setAttribute("data-ready", "1");
