@@ -499,6 +499,11 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
     cgs_buf_addstr(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                       "<meta name=\"color-scheme\" content=\"light dark\">\n"
+                      /* nothing is fetched, and of scripts only the page's own runs: its hash
+                         (tools/html/embed.sh); text from a log can start none */
+                      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
+                      "'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-"
+                      HTML_REPORT_JS_SHA256 "'\">\n"
                       "<meta name=\"generator\" content=\"cgscope " CGS_VERSION "\">\n<title>");
     cgs_buf_addstr(b, "cgscope: ");
     esc(b, pg->title);
@@ -670,10 +675,16 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
                       "; every number here is the one its command prints with --json</footer>\n"
                       "<script type=\"application/json\" id=\"cgs-data\">");
     json = cJSON_PrintUnformatted(pg->data);
-    /* inside <script>, "</" would end it: written "<\/" (the same string to JSON) */
+    /* inside <script>, "</script", "<!--" and "<script" would change how the page parses:
+       <, > and & (found only inside JSON strings) are written \u003c, \u003e, \u0026, the
+       same strings to JSON.parse */
     for (const char *p = json; p && *p; p++) {
-        if (p[0] == '<' && p[1] == '/')
-            cgs_buf_addstr(b, "<\\");
+        if (*p == '<')
+            cgs_buf_addstr(b, "\\u003c");
+        else if (*p == '>')
+            cgs_buf_addstr(b, "\\u003e");
+        else if (*p == '&')
+            cgs_buf_addstr(b, "\\u0026");
         else
             cgs_buf_addch(b, *p);
     }

@@ -131,6 +131,42 @@ rows = len(re.findall(r"<tr>", s))
 assert rows < 400, "%d rows drawn: not a window" % rows
 PY
 done
+# hostile text: node names, targets, source frames and file names holding <!--, <script,
+# </script>, onerror= and the like; the page's script still runs, and none of the text does
+# (each payload would mark the page); the Content-Security-Policy allows only the page's script
+python3 - "$T" <<'PY'
+import json, os, sys
+P = ["<!--", "<script>document.documentElement.setAttribute('data-pwned','1')</script>",
+     "</script><script>document.documentElement.setAttribute('data-pwned','2')</script>",
+     "<img src=x onerror=\"document.documentElement.setAttribute('data-pwned','3')\">",
+     "<svg onload=\"document.documentElement.setAttribute('data-pwned','4')\">", "]]>", "-->",
+     "\"><script>document.documentElement.setAttribute('data-pwned','5')</script>", "&lt;&amp;",
+     "\u2028\u2029"]
+t = {"dtype": "float32", "shape": [2], "stride": [1], "storage_offset": 0, "device": "cuda:0"}
+nodes = [{"name": "x", "op": "placeholder", "target": "x", "args": [], "kwargs": {}, "val": t}]
+for i, p in enumerate(P):
+    nodes.append({"name": "n%d%s" % (i, p), "op": "call_function", "target": "evil.op%d%s" % (i, p),
+                  "args": [{"node": nodes[-1]["name"]}], "kwargs": {"k": p}, "val": t,
+                  "stack_trace": 'File "/home/u/%s.py", line 3, in forward\n    y = f(x)  # %s' % (p, p)})
+nodes.append({"name": "output", "op": "output", "target": "output",
+              "args": [[{"node": nodes[-1]["name"]}]], "kwargs": {}, "val": None})
+name = os.path.join(sys.argv[1], "evil<!--<script>.json")
+json.dump({"format": "cgscope.graph", "version": 1, "name": P[2], "producer": {"tool": "torch",
+           "version": "2.11.0", "stage": "dynamo"}, "symbols": {}, "nodes": nodes}, open(name, "w"))
+PY
+"$CGSCOPE" html "$T/evil<!--<script>.json" --title "</script><!--<script>" -o "$T/evil.html" >/dev/null 2>&1 ||
+    fail "html of hostile text"
+chrome --dump-dom "file://$T/evil.html" >"$T/evil-dom.html"
+python3 - "$T/evil-dom.html" "$T/evil.html" <<'PY' || fail "hostile text changed what the page does"
+import re, sys
+dom, page = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+assert 'data-ready="1"' in dom and 'data-errors="' not in dom, "the page's script did not run"
+assert not re.search(r"<html[^>]*data-pwned", dom), "a payload ran"
+assert not re.search(r"<(img|svg)[^>]*onerror|<(img|svg)[^>]*onload", dom), "a payload became an element"
+assert "Content-Security-Policy" in page and "script-src 'sha256-" in page, "no CSP"
+data = page.split('id="cgs-data">', 1)[1].split("</script>", 1)[0]
+assert "<" not in data and ">" not in data, "raw < or > in the embedded JSON"
+PY
 for shot in summary: piece:#open=g0:submod_2 profile:#only=profile compiles:#only=compiles; do
     name=${shot%%:*} hash=${shot#*:}
     chrome --screenshot="$T/$name.png" "file://$PWD/samples/report.html$hash" >/dev/null

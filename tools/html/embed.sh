@@ -11,3 +11,12 @@ for f in "$@"; do
     echo "    NULL,"
     echo "};"
 done
+# the page's script as the page holds it (a newline, then each line with its own): its SHA-256
+# in base64, the hash the page's Content-Security-Policy allows and nothing else
+for f in "$@"; do
+    case "$f" in *.js) ;; *) continue ;; esac
+    name=HTML_$(basename "$f" | tr '.-' '__' | tr 'a-z' 'A-Z')_SHA256
+    hex=$({ printf '\n'; sed -e '$a\' "$f"; } | sha256sum | cut -d' ' -f1)
+    b64=$(printf "$(echo "$hex" | sed 's/../& /g' | awk '{for (i = 1; i <= NF; i++) printf "\\%03o", 16 * (index(H, substr($i, 1, 1)) - 1) + index(H, substr($i, 2, 1)) - 1}' H=0123456789abcdef)" | base64 -w0)
+    echo "#define $name \"$b64\""
+done
