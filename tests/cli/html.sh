@@ -131,6 +131,21 @@ rows = len(re.findall(r"<tr>", s))
 assert rows < 400, "%d rows drawn: not a window" % rows
 PY
 done
+# the layout section is drawn from the layout document: the decision, and the convolutions and
+# stride orders as tables of as many rows as cgscope layout --json has
+CNN=tests/data/tracegraphs/cnn_infer/json/0_0.post_grad.inference.json
+"$CGSCOPE" layout --json "$CNN" >"$T/layout.json" 2>/dev/null
+"$CGSCOPE" html "$CNN" -o "$T/cnn.html" >/dev/null 2>&1 || fail "html of a post-grad graph"
+chrome --dump-dom "file://$T/cnn.html" >"$T/cnn-dom.html"
+python3 - "$T/cnn-dom.html" "$T/layout.json" <<'PY' || fail "the layout section"
+import json, re, sys
+dom, L = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+assert "<b>layout optimisation %s</b>" % ("on" if L["layout_opt"] else "off") in dom, "decision"
+assert L["convolutions"] and "<h4>convolutions (%d)</h4>" % len(L["convolutions"]) in dom, "convolutions"
+if L["stride_orders"]:
+    assert "<h4>stride orders (%d)</h4>" % len(L["stride_orders"]) in dom, "stride orders"
+assert "<pre>" not in dom.split('id="cgs-data"')[0], "a raw dump"
+PY
 # hostile text: node names, targets, source frames and file names holding <!--, <script,
 # </script>, onerror= and the like; the page's script still runs, and none of the text does
 # (each payload would mark the page); the Content-Security-Policy allows only the page's script

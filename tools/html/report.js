@@ -269,17 +269,56 @@
       }
     };
     var lh = document.getElementById(id + "-ltable");
-    if (lh && g.layout) {
-      var dec = g.layout.decisions || g.layout.nodes || [];
-      if (dec.length && typeof dec[0] === "object") {
-        var keys = Object.keys(dec[0]).filter(function (k) { return typeof dec[0][k] !== "object"; });
-        new Table(lh, keys.map(function (k) { return {name: k}; }),
-                  dec.map(function (d) { return keys.map(function (k) { return d[k]; }); }));
-      } else {
-        lh.appendChild(el("pre", {}, JSON.stringify(g.layout, null, 1).slice(0, 4000)));
-      }
-    }
+    if (lh && g.layout) layoutSection(lh, g.layout);
   });
+
+  // The layout document (cgscope layout --json): the decision and its rule, then each part
+  // that has rows as a table of its own.
+  function layoutSection(host, L) {
+    function list(v) { return v === null || v === undefined ? "" : [].concat(v).join(", "); }
+    function part(title, cols, rows) {
+      if (!rows || !rows.length) return;
+      host.appendChild(el("h4", {}, title + " (" + rows.length + ")"));
+      var d = el("div"); host.appendChild(d);
+      new Table(d, cols.map(function (c) { return {name: c[0], num: c[2]}; }),
+                rows.map(function (r) { return cols.map(function (c) { return c[1](r); }); }));
+    }
+    function key(k) { return function (r) { var v = r[k]; return Array.isArray(v) ? list(v) : v; }; }
+    host.textContent = "";
+    var p = el("p", {"class": "decision"});
+    p.appendChild(el("b", {}, "layout optimisation " + (L.layout_opt ? "on" : "off")));
+    p.appendChild(document.createTextNode(": " + (L.reason || "") +
+      (L.rule ? " (rule " + L.rule + (L.rule_nodes && L.rule_nodes.length ? ": " +
+       list(L.rule_nodes) : "") + ")" : "")));
+    host.appendChild(p);
+    var facts = [["graph", L.graph], ["rules", L.rules], ["inference", L.is_inference],
+                 ["backward", L.is_backward], ["nodes", L.nodes], ["convolutions", L.nconv]];
+    if (L.flop_vote) facts.push(["weighted flops", L.flop_vote.weighted_flops],
+                                ["total flops", L.flop_vote.total_flops]);
+    if (L.prefer_channels_last && L.prefer_channels_last.length)
+      facts.push(["prefer channels last", list(L.prefer_channels_last)]);
+    var dl = el("dl", {"class": "facts"});
+    facts.forEach(function (f) {
+      if (f[1] === undefined || f[1] === null) return;
+      dl.appendChild(el("dt", {}, f[0])); dl.appendChild(el("dd", {}, f[1]));
+    });
+    host.appendChild(dl);
+    part("convolutions", [["name", key("name")], ["class", key("class")], ["weight", key("weight")],
+                          ["groups", key("groups"), true], ["transposed", key("transposed")],
+                          ["flops", key("flops"), true], ["counted", key("counted")]],
+         L.convolutions);
+    part("stride orders", [["node", key("name")], ["requirement", key("requirement")],
+                           ["order", key("order")], ["dense", key("dense")]], L.stride_orders);
+    part("fixed layouts", [["node", key("name")], ["user", key("user")], ["order", key("order")],
+                           ["channels last", key("channels_last")]], L.fixed_layout);
+    part("realize hints", [["node", function (r) { return r; }]], L.realize_hints);
+    part("channels last if realized", [["node", function (r) { return r; }]],
+         L.channels_last_if_realized);
+    part("input constraints", [["node", key("name")], ["target", key("target")],
+                               ["constraint", key("constraint")]], L.input_constraints);
+    part("fallbacks", [["node", key("name")], ["target", key("target")], ["kind", key("kind")]],
+         L.fallbacks);
+  }
 
   // the compiles on a time axis: each ends at its row's last event and lasts its last compile
   function timeline(host, rows) {
