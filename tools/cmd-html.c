@@ -55,13 +55,15 @@ static const struct cli_opt options[] = {
     CLI_OPT("max-graphs", 'm', "N", "graphs drawn at most (default 64; the rest are listed)"),
     CLI_OPT("title", 't', "TEXT", "the page's title (default: the first source)"),
     CLI_OPT("json", 'j', NULL, "also print the page's data (one JSON document) to stdout"),
+    CLI_OPT("redact", 'r', NULL, "leave out where the run happened: absolute paths cut to their\n"
+            "last part (.../model.py), command lines left out"),
     CLI_OPT_END,
 };
 
 const struct cmd cmd_html = {
     .name = "html",
     .usage = "cgscope html SOURCE... [--output FILE] [--split-ops OPS] [--title TEXT]\n"
-             "                     [--max-graphs N] [--json]",
+             "                     [--max-graphs N] [--redact] [--json]",
     .summary = "one self-contained HTML page of a run: graphs, pieces, shapes, compiles, GPU time",
     .help =
         "Writes one HTML file that holds every answer cgscope has about what you give it,\n"
@@ -373,8 +375,69 @@ static void build_data(struct page *pg)
 
 /* ---- writing ------------------------------------------------------------------------------ */
 
+/* --redact: the page leaves out where the run happened: every absolute path is cut to its
+ * last component (".../model.py:12"), and command lines are left out. */
+static bool redacting;
+
+static bool path_boundary(const char *start, const char *p)
+{
+    return p == start || strchr(" \t\n\"'(=[,", p[-1]) != NULL;
+}
+
+static void redact_into(struct cgs_buf *b, const char *s)
+{
+    const char *start = s;
+    while (s && *s) {
+        if (*s == '/' && path_boundary(start, s) && s[1] && s[1] != '/' && s[1] != ' ') {
+            const char *end = s, *last = s;
+            while (*end && !strchr(" \t\n\"'),]:;", *end)) {
+                if (*end == '/')
+                    last = end;
+                end++;
+            }
+            if (last > s) { /* a path of two parts or more: keep its last one */
+                cgs_buf_addstr(b, ".../");
+                cgs_buf_add(b, last + 1, (size_t)(end - last - 1));
+                s = end;
+                continue;
+            }
+        }
+        cgs_buf_addch(b, *s++);
+    }
+}
+
+static void redact_json(cJSON *x)
+{
+    for (cJSON *c = x ? x->child : NULL; c; c = c->next) {
+        if (c->string && (!strcmp(c->string, "cmdline") || !strcmp(c->string, "argv") ||
+                          !strcmp(c->string, "cwd") || !strcmp(c->string, "command"))) {
+            if (cJSON_IsString(c))
+                cJSON_SetValuestring(c, "(left out: --redact)");
+            else if (cJSON_IsArray(c))
+                while (c->child)
+                    cJSON_DeleteItemFromArray(c, 0);
+            continue;
+        }
+        if (cJSON_IsString(c) && c->valuestring && strchr(c->valuestring, '/')) {
+            struct cgs_buf r = CGS_BUF_INIT;
+            redact_into(&r, c->valuestring);
+            cgs_buf_addch(&r, '\0');
+            cJSON_SetValuestring(c, r.buf);
+            cgs_buf_release(&r);
+        } else {
+            redact_json(c);
+        }
+    }
+}
+
 static void esc(struct cgs_buf *b, const char *s)
 {
+    struct cgs_buf r = CGS_BUF_INIT;
+    if (redacting && s && strchr(s, '/')) {
+        redact_into(&r, s);
+        cgs_buf_addch(&r, '\0');
+        s = r.buf;
+    }
     for (; s && *s; s++) {
         switch (*s) {
         case '<': cgs_buf_addstr(b, "&lt;"); break;
@@ -384,6 +447,7 @@ static void esc(struct cgs_buf *b, const char *s)
         default: cgs_buf_addch(b, *s); break;
         }
     }
+    cgs_buf_release(&r);
 }
 
 static void asset(struct cgs_buf *b, const char *const *lines)
@@ -722,7 +786,7 @@ static void analysed(struct cli_job *j, uint32_t i, void *ctx)
 
 struct html_args {
     const char *out_path, *title;
-    bool json;
+    bool json, redact;
     unsigned long max_graphs;
 };
 
@@ -737,6 +801,7 @@ static int parse_args(int argc, char **argv, struct cli_list *ops, struct html_a
         case 'o': a->out_path = optarg; break;
         case 't': a->title = optarg; break;
         case 'j': a->json = true; break;
+        case 'r': a->redact = true; break;
         case 's':
             if (cli_split_ops_add(ops, optarg))
                 return CGS_EXIT_BAD_INPUT;
@@ -858,6 +923,9 @@ static int run(int argc, char **argv)
     }
     build_data(&pg);
     cJSON_AddItemToObject(pg.data, "sources", sources_json(argv + optind, argc - optind, &job));
+    redacting = a.redact;
+    if (redacting)
+        redact_json(pg.data);
     page_html(&page, &pg);
     if (cli_write_file(a.out_path, page.buf, page.len))
         rc = CGS_EXIT_BAD_INPUT;

@@ -131,6 +131,17 @@ rows = len(re.findall(r"<tr>", s))
 assert rows < 400, "%d rows drawn: not a window" % rows
 PY
 done
+# --redact: where the run happened is left out (absolute paths cut to their last part, the
+# profiled command line gone), on the page and in its data; without it both are there
+check "html --redact" 0 "$CGSCOPE" html samples/profile/transformer.dynamo.json samples/profile \
+    samples/graph_break.torch_trace.log --split-ops @sdpa --redact -o "$T/red.html"
+hasnt "no absolute path when redacted" "$T/red.html" '/root/out/'
+hasnt "no command line when redacted" "$T/red.html" 'prof_workload.py --mode'
+has "the file name kept" "$T/red.html" '.../model.py'
+has "paths without --redact" samples/report.html '/root/out/tr/model.py'
+chrome --dump-dom "file://$T/red.html" >"$T/red-dom.html"
+grep -q 'data-ready="1"' "$T/red-dom.html" || fail "the redacted page's script did not run"
+
 # the layout section is drawn from the layout document: the decision, and the convolutions and
 # stride orders as tables of as many rows as cgscope layout --json has
 CNN=tests/data/tracegraphs/cnn_infer/json/0_0.post_grad.inference.json
