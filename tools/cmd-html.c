@@ -483,7 +483,7 @@ static const char *numtext(const cJSON *o, const char *k, char *buf, size_t n, d
 
 static void pieces_html(struct cgs_buf *b, const struct page_graph *x, const char *id)
 {
-    cgs_buf_addf(b, "<table class=\"t\" id=\"%s-ptable\"><thead><tr><th>piece</th><th>kind</th>"
+    cgs_buf_addf(b, "<div class=\"tscroll\"><table class=\"t\" id=\"%s-ptable\"><thead><tr><th>piece</th><th>kind</th>"
                     "<th class=\"n\">nodes</th><th>CUDA graph</th><th>why it starts here</th>"
                     "</tr></thead><tbody>\n", id);
     for (uint32_t k = 0; k < x->j->s->n_pieces && k < FIRST_ROWS; k++) {
@@ -503,7 +503,7 @@ static void pieces_html(struct cgs_buf *b, const struct page_graph *x, const cha
         esc(b, why);
         cgs_buf_addstr(b, "</td></tr>\n");
     }
-    cgs_buf_addstr(b, "</tbody></table>\n");
+    cgs_buf_addstr(b, "</tbody></table></div>\n");
 }
 
 static void nodes_html(struct cgs_buf *b, const struct page_graph *x, const char *id)
@@ -681,7 +681,7 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
         cgs_buf_addstr(b, "<p class=\"none\">No graph break in the sources.</p>\n");
     } else {
         const cJSON *x, *bs = cJSON_GetObjectItem(pg->breaks, "breaks");
-        cgs_buf_addstr(b, "<table class=\"t\" id=\"btable\"><thead><tr><th>compile id</th>"
+        cgs_buf_addstr(b, "<div class=\"tscroll\"><table class=\"t\" id=\"btable\"><thead><tr><th>compile id</th>"
                           "<th>where</th><th class=\"n\">hits</th><th>reason</th>"
                           "<th>torch's hints</th></tr></thead><tbody>\n");
         cJSON_ArrayForEach(x, bs)
@@ -727,7 +727,7 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
             }
             cgs_buf_addstr(b, "</td></tr>\n");
         }
-        cgs_buf_addstr(b, "</tbody></table>\n");
+        cgs_buf_addstr(b, "</tbody></table></div>\n");
     }
     cgs_buf_addstr(b, "</section>\n<section id=\"profile\"><h2>GPU time</h2>\n");
     if (!pg->profile)

@@ -167,7 +167,7 @@ P = ["<!--", "<script>document.documentElement.setAttribute('data-pwned','1')</s
      "<img src=x onerror=\"document.documentElement.setAttribute('data-pwned','3')\">",
      "<svg onload=\"document.documentElement.setAttribute('data-pwned','4')\">", "]]>", "-->",
      "\"><script>document.documentElement.setAttribute('data-pwned','5')</script>", "&lt;&amp;",
-     "\u2028\u2029"]
+     "\u2028\u2029", "L" * 20000]
 t = {"dtype": "float32", "shape": [2], "stride": [1], "storage_offset": 0, "device": "cuda:0"}
 nodes = [{"name": "x", "op": "placeholder", "target": "x", "args": [], "kwargs": {}, "val": t}]
 for i, p in enumerate(P):
@@ -193,6 +193,24 @@ assert "Content-Security-Policy" in page and "script-src 'sha256-" in page, "no 
 data = page.split('id="cgs-data">', 1)[1].split("</script>", 1)[0]
 assert "<" not in data and ">" not in data, "raw < or > in the embedded JSON"
 PY
+# a phone's width: at 390 px the page takes no sideways scroll (wide tables scroll in their box,
+# long text wraps), for the sample, the 5k-node graph and the hostile one (a 20,000-character
+# name); the page is framed 390 px wide (headless Chromium's window is never under 500)
+narrow() {
+    cp "$1" "$T/narrow-page.html"
+    printf '%s\n' '<!DOCTYPE html><html><body style="margin:0">' \
+        '<iframe id="f" src="narrow-page.html" style="width:390px;height:900px;border:0"></iframe>' \
+        '<script>window.addEventListener("load", function () { var d = document.getElementById("f")' \
+        '.contentDocument.documentElement; document.body.setAttribute("data-inner",' \
+        'd.getAttribute("data-ready") + " " + d.getAttribute("data-width")); });</script></body></html>' \
+        >"$T/narrow.html"
+    chrome --allow-file-access-from-files --dump-dom "file://$T/narrow.html" |
+        grep -o 'data-inner="[^"]*"'
+}
+for page in samples/report.html "$T/chain.html" "$T/evil.html"; do
+    got=$(narrow "$page")
+    [ "$got" = 'data-inner="1 390"' ] || fail "390 px wide: $page is $got (ready, width)"
+done
 for shot in summary: piece:#open=g0:submod_2 profile:#only=profile compiles:#only=compiles; do
     name=${shot%%:*} hash=${shot#*:}
     chrome --screenshot="$T/$name.png" "file://$PWD/samples/report.html$hash" >/dev/null

@@ -45,7 +45,7 @@
                            rows.length > VIRTUAL ? 150 : 0);
       });
     }
-    this.scroll = el("div", {"class": rows.length > 20 ? "scroll" : ""});
+    this.scroll = el("div", {"class": rows.length > 20 ? "scroll" : "tscroll"});
     this.table = el("table", {"class": rows.length > VIRTUAL ? "t virtual" : "t"});
     var thead = el("thead"), tr = el("tr"), self = this;
     cols.forEach(function (c, i) {
@@ -410,6 +410,8 @@
   var o = /^#only=(.+)$/.exec(hash);
   if (o && document.getElementById(o[1])) only(document.getElementById(o[1]));
   document.documentElement.setAttribute("data-ready", "1");
+  // how wide the page is once drawn (a test reads it: a phone's width takes no sideways scroll)
+  document.documentElement.setAttribute("data-width", document.documentElement.scrollWidth);
   // when the page first showed something and when its script had finished (ms): make bench's
   // and the docs' figures of first paint on a large graph
   document.documentElement.setAttribute("data-ready-ms", Math.round(performance.now()));
