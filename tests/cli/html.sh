@@ -193,6 +193,12 @@ assert "Content-Security-Policy" in page and "script-src 'sha256-" in page, "no 
 data = page.split('id="cgs-data">', 1)[1].split("</script>", 1)[0]
 assert "<" not in data and ">" not in data, "raw < or > in the embedded JSON"
 PY
+# on paper: the 5k-node graph prints in under 15 pages (no empty spacer, the rows drawn and how
+# many more there are)
+chrome --print-to-pdf="$T/chain.pdf" "file://$T/chain.html" >/dev/null
+pages=$(grep -a -o '/Count [0-9]*' "$T/chain.pdf" | sed 's/.* //' | sort -n | tail -1)
+[ -n "$pages" ] && [ "$pages" -lt 15 ] || fail "the 5k-node graph prints on ${pages:-?} pages"
+grep -a -q 'Count' "$T/chain.pdf" || fail "no PDF"
 # a phone's width: at 390 px the page takes no sideways scroll (wide tables scroll in their box,
 # long text wraps), for the sample, the 5k-node graph and the hostile one (a 20,000-character
 # name); the page is framed 390 px wide (headless Chromium's window is never under 500)

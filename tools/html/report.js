@@ -131,6 +131,11 @@
     if (n > VIRTUAL) {
       var pad2 = el("tr", {"class": "spacer", "aria-hidden": "true"});
       pad2.style.height = ((n - end) * rowH) + "px"; frag.appendChild(pad2);
+      // on paper the rows drawn, then how many more there are
+      var more = el("tr", {"class": "more printonly"});
+      more.appendChild(el("td", {colspan: String(this.cols.length)},
+                          (n - (end - start)) + " more rows (the page on screen lists them all)"));
+      frag.appendChild(more);
     }
     body.textContent = "";
     body.appendChild(frag);
