@@ -664,7 +664,7 @@ OP(ATEN__DYN_QUANT_MATMUL_4BIT_DEFAULT, "aten._dyn_quant_matmul_4bit.default", n
    "inp, packed_weights, block_size, in_features, out_features", 0)
 OP(ATEN__DYN_QUANT_PACK_4BIT_WEIGHT_DEFAULT, "aten._dyn_quant_pack_4bit_weight.default", none,
    "weights, scales_zeros, bias, block_size, in_features, out_features", 0)
-OP(ATEN__EFFICIENT_ATTENTION_BACKWARD_DEFAULT, "aten._efficient_attention_backward.default", none,
+OP(ATEN__EFFICIENT_ATTENTION_BACKWARD_DEFAULT, "aten._efficient_attention_backward.default", efficient_attention_bwd,
    "grad_out_, query, key, value, bias, out, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, logsumexp, dropout_p, philox_seed, philox_offset, custom_mask_type, bias_requires_grad, *, scale=None, num_splits_key=None, window_size=None, shared_storage_dqdkdv=False", 0)
 OP(ATEN__EFFICIENT_ATTENTION_FORWARD_DEFAULT, "aten._efficient_attention_forward.default", efficient_attention_fwd,
    "query, key, value, bias, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p, custom_mask_type, compute_log_sumexp=False, *, scale=None, seqlen_k=None, window_size=None", 0)
@@ -734,7 +734,7 @@ OP(ATEN__FFT_R2C_OUT, "aten._fft_r2c.out", out,
    "self, dim, normalization, onesided, *, !out", CGS_OPF_INPLACE)
 OP(ATEN__FILL_MEM_EFF_DROPOUT_MASK__DEFAULT, "aten._fill_mem_eff_dropout_mask_.default", inplace,
    "self, dropout_p, seed, offset", CGS_OPF_INPLACE | CGS_OPF_RANDOM)
-OP(ATEN__FLASH_ATTENTION_BACKWARD_DEFAULT, "aten._flash_attention_backward.default", none,
+OP(ATEN__FLASH_ATTENTION_BACKWARD_DEFAULT, "aten._flash_attention_backward.default", flash_attention_bwd,
    "grad_out, query, key, value, out, logsumexp, cum_seq_q, cum_seq_k, max_q, max_k, dropout_p, is_causal, rng_state, unused, *, scale=None, window_size_left=None, window_size_right=None", 0)
 OP(ATEN__FLASH_ATTENTION_FORWARD_DEFAULT, "aten._flash_attention_forward.default", flash_attention_fwd,
    "query, key, value, cum_seq_q, cum_seq_k, max_q, max_k, dropout_p, is_causal, return_debug_mask, *, scale=None, window_size_left=None, window_size_right=None, seqused_k=None, alibi_slopes=None", 0)
@@ -1606,19 +1606,19 @@ OP(ATEN__SCALED_DOT_PRODUCT_ATTENTION_MATH_DEFAULT, "aten._scaled_dot_product_at
    "query, key, value, attn_mask=None, dropout_p=0., is_causal=False, dropout_mask=None, *, scale=None, enable_gqa=False", CGS_OPF_RANDOM)
 OP(ATEN__SCALED_DOT_PRODUCT_ATTENTION_MATH_FOR_MPS_DEFAULT, "aten._scaled_dot_product_attention_math_for_mps.default", none,
    "query, key, value, attn_mask=None, dropout_p=0., is_causal=False, dropout_mask=None, *, scale=None", CGS_OPF_RANDOM)
-OP(ATEN__SCALED_DOT_PRODUCT_CUDNN_ATTENTION_DEFAULT, "aten._scaled_dot_product_cudnn_attention.default", none,
-   "query, key, value, attn_bias, compute_log_sumexp, dropout_p=0., is_causal=False, return_debug_mask=False, *, scale=None", CGS_OPF_RANDOM)
-OP(ATEN__SCALED_DOT_PRODUCT_CUDNN_ATTENTION_BACKWARD_DEFAULT, "aten._scaled_dot_product_cudnn_attention_backward.default", none,
-   "grad_out, query, key, value, out, logsumexp, philox_seed, philox_offset, attn_bias, cum_seq_q, cum_seq_k, max_q, max_k, dropout_p, is_causal, *, scale=None", CGS_OPF_RANDOM)
+OP(ATEN__SCALED_DOT_PRODUCT_CUDNN_ATTENTION_DEFAULT, "aten._scaled_dot_product_cudnn_attention.default", sdpa_cudnn,
+   "query, key, value, attn_bias, compute_log_sumexp, dropout_p=0., is_causal=False, return_debug_mask=False, *, scale=None", 0)
+OP(ATEN__SCALED_DOT_PRODUCT_CUDNN_ATTENTION_BACKWARD_DEFAULT, "aten._scaled_dot_product_cudnn_attention_backward.default", flash_attention_bwd,
+   "grad_out, query, key, value, out, logsumexp, philox_seed, philox_offset, attn_bias, cum_seq_q, cum_seq_k, max_q, max_k, dropout_p, is_causal, *, scale=None", 0)
 OP(ATEN__SCALED_DOT_PRODUCT_EFFICIENT_ATTENTION_DEFAULT, "aten._scaled_dot_product_efficient_attention.default", sdpa_efficient,
    "query, key, value, attn_bias, compute_log_sumexp, dropout_p=0.0, is_causal=False, *, scale=None", 0)
-OP(ATEN__SCALED_DOT_PRODUCT_EFFICIENT_ATTENTION_BACKWARD_DEFAULT, "aten._scaled_dot_product_efficient_attention_backward.default", none,
-   "grad_out_, query, key, value, attn_bias, out, logsumexp, philox_seed, philox_offset, dropout_p, grad_input_mask, is_causal=False, *, scale=None", CGS_OPF_RANDOM)
+OP(ATEN__SCALED_DOT_PRODUCT_EFFICIENT_ATTENTION_BACKWARD_DEFAULT, "aten._scaled_dot_product_efficient_attention_backward.default", sdpa_efficient_bwd,
+   "grad_out_, query, key, value, attn_bias, out, logsumexp, philox_seed, philox_offset, dropout_p, grad_input_mask, is_causal=False, *, scale=None", 0)
 OP(ATEN__SCALED_DOT_PRODUCT_FLASH_ATTENTION_DEFAULT, "aten._scaled_dot_product_flash_attention.default", sdpa_flash,
    "query, key, value, dropout_p=0.0, is_causal=False, return_debug_mask=False, *, scale=None", 0)
 OP(ATEN__SCALED_DOT_PRODUCT_FLASH_ATTENTION_QUANTIZED, "aten._scaled_dot_product_flash_attention.quantized", none,
    "query, key, value, q_descale, k_descale, v_descale, dropout_p=0., is_causal=False, return_debug_mask=False, *, scale=None", CGS_OPF_RANDOM)
-OP(ATEN__SCALED_DOT_PRODUCT_FLASH_ATTENTION_BACKWARD_DEFAULT, "aten._scaled_dot_product_flash_attention_backward.default", none,
+OP(ATEN__SCALED_DOT_PRODUCT_FLASH_ATTENTION_BACKWARD_DEFAULT, "aten._scaled_dot_product_flash_attention_backward.default", sdpa_flash_bwd,
    "grad_out, query, key, value, out, logsumexp, cum_seq_q, cum_seq_k, max_q, max_k, dropout_p, is_causal, philox_seed, philox_offset, *, scale=None", 0)
 OP(ATEN__SCALED_DOT_PRODUCT_FLASH_ATTENTION_FOR_CPU_DEFAULT, "aten._scaled_dot_product_flash_attention_for_cpu.default", none,
    "query, key, value, dropout_p=0., is_causal=False, *, attn_mask=None, scale=None", CGS_OPF_RANDOM)
@@ -6786,7 +6786,7 @@ OP(ATEN_SORT_FLOAT, "aten.sort.float", inplace,
    "self, reverse=False", CGS_OPF_INPLACE)
 OP(ATEN_SORT_INT, "aten.sort.int", inplace,
    "self, reverse=False", CGS_OPF_INPLACE)
-OP(ATEN_SORT_STABLE, "aten.sort.stable", none,
+OP(ATEN_SORT_STABLE, "aten.sort.stable", sort,
    "self, *, stable, dim=-1, descending=False", 0)
 OP(ATEN_SORT_STR, "aten.sort.str", inplace,
    "self, reverse=False", CGS_OPF_INPLACE)
@@ -8200,6 +8200,8 @@ OP(HIGHER_ORDER_COND, "higher_order.cond", hop_cond,
    "pred, true_fn, false_fn, operands", 0)
 OP(HIGHER_ORDER_FLEX_ATTENTION, "higher_order.flex_attention", flex_attention,
    "query, key, value, score_mod, block_mask, scale, kernel_options, *args", 0)
+OP(HIGHER_ORDER_FLEX_ATTENTION_BACKWARD, "higher_order.flex_attention_backward", flex_attention_backward,
+   "query, key, value, out, logsumexp, grad_out, grad_logsumexp, fw_graph, joint_graph, block_mask, scale, kernel_options, score_mod_other_buffers=(), mask_mod_other_buffers=()", 0)
 OP(HIGHER_ORDER_INVOKE_SUBGRAPH, "higher_order.invoke_subgraph", hop_body,
    "body, identifier, *args", 0)
 OP(HIGHER_ORDER_TRITON_KERNEL_WRAPPER_FUNCTIONAL, "higher_order.triton_kernel_wrapper_functional", hop_triton_functional,
@@ -9614,6 +9616,16 @@ OP(TORCH__FOREACH_TRUNC_, "torch._foreach_trunc_", inplace,
    "self", CGS_OPF_INPLACE)
 OP(TORCH__FOREACH_ZERO_, "torch._foreach_zero_", inplace,
    "self", CGS_OPF_INPLACE)
+OP(TORCH__FUNCTORCH_PREDISPATCH__ADD_BATCH_DIM, "torch._functorch.predispatch._add_batch_dim", vmap_add_batch_dim,
+   "tensor, in_dim, level", 0)
+OP(TORCH__FUNCTORCH_PREDISPATCH__REMOVE_BATCH_DIM, "torch._functorch.predispatch._remove_batch_dim", vmap_remove_batch_dim,
+   "tensor, level, batch_size, out_dim", 0)
+OP(TORCH__FUNCTORCH_PREDISPATCH__VMAP_DECREMENT_NESTING, "torch._functorch.predispatch._vmap_decrement_nesting", novalue,
+   "*args", CGS_OPF_NOVALUE)
+OP(TORCH__FUNCTORCH_PREDISPATCH__VMAP_INCREMENT_NESTING, "torch._functorch.predispatch._vmap_increment_nesting", novalue,
+   "batch_size, randomness", CGS_OPF_NOVALUE)
+OP(TORCH__FUNCTORCH_PREDISPATCH_LAZY_LOAD_DECOMPOSITIONS, "torch._functorch.predispatch.lazy_load_decompositions", novalue,
+   "*args", CGS_OPF_NOVALUE)
 OP(TORCH__FUSED_ADAGRAD_, "torch._fused_adagrad_", inplace,
    "self, grads, state_sums, state_steps, *, lr, lr_decay, weight_decay, eps, maximize, grad_scale=None, found_inf=None", CGS_OPF_INPLACE)
 OP(TORCH__FUSED_ADAM_, "torch._fused_adam_", inplace,
@@ -9666,6 +9678,8 @@ OP(TORCH__RESIZE_OUTPUT_, "torch._resize_output_", inplace,
    "self, size, device", CGS_OPF_INPLACE)
 OP(TORCH__SAFE_SOFTMAX, "torch._safe_softmax", softmax,
    "self, dim, dtype=None", 0)
+OP(TORCH__SCALED_DOT_PRODUCT_CUDNN_ATTENTION, "torch._scaled_dot_product_cudnn_attention", sdpa_cudnn,
+   "query, key, value, attn_bias, compute_log_sumexp, dropout_p=0., is_causal=False, return_debug_mask=False, *, scale=None", 0)
 OP(TORCH__SCALED_DOT_PRODUCT_EFFICIENT_ATTENTION, "torch._scaled_dot_product_efficient_attention", sdpa_efficient,
    "query, key, value, attn_bias, compute_log_sumexp, dropout_p=0.0, is_causal=False, *, scale=None", 0)
 OP(TORCH__SCALED_DOT_PRODUCT_FLASH_ATTENTION, "torch._scaled_dot_product_flash_attention", sdpa_flash,

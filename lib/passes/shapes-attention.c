@@ -172,7 +172,7 @@ RULE(efficient_attention_fwd)
 /*
  * aten._flash_attention_forward(query [B, M, H, K] or varlen [T, H, K], key, value,
  * cum_seq_q, cum_seq_k, max_q, max_k, ...): output like the query (its strides kept);
- * logsumexp [B (cum_seq_q's length - 1 with varlen), H, M (max_q with varlen)] float32;
+ * logsumexp [B, H, M] float32 ([H, total_q] with varlen inputs);
  * the RNG state uint64 [2] and an unused uint64 scalar; the debug mask, empty in the
  * query's dtype unless asked for.
  */
@@ -187,30 +187,222 @@ RULE(flash_attention_fwd)
         return cgs_diag_set(d, CGS_E_INVAL, "flash attention takes [B, M, H, K] or [T, H, K]");
     if (bool_of(A(sc, "return_debug_mask"), false))
         return cgs_diag_set(d, CGS_E_UNKNOWN, "flash attention debug mask is not tracked");
+    sc->out = new_list(sc, 5);
     if (!is_none(A(sc, "cum_seq_q"))) {
+        // varlen: the logsumexp is [H, total_q]
         TRY(need_tensor(sc, "cum_seq_q", &cu, d));
         if (cu->ndim != 1)
             return cgs_diag_set(d, CGS_E_INVAL, "cum_seq_q is not 1-D");
-        dims[0] = S_sub(sc, cu->shape[0], K(sc, 1));
-        TRY(int_of(sc, A(sc, "max_q"), &dims[2]));
+        dims[0] = q->shape[q->ndim - 2], dims[1] = q->shape[0];
+        fill_dense(sc, &sc->out->u.items[1], 2, dims, CGS_DTYPE_FLOAT32, q->device, false);
     } else if (q->ndim == 4) {
-        dims[0] = q->shape[0], dims[2] = q->shape[1];
+        dims[0] = q->shape[0], dims[1] = q->shape[2], dims[2] = q->shape[1];
+        fill_dense(sc, &sc->out->u.items[1], 3, dims, CGS_DTYPE_FLOAT32, q->device, false);
     } else {
         return cgs_diag_set(d, CGS_E_INVAL, "a 3-D flash attention query needs cum_seq_q");
     }
-    dims[1] = q->shape[q->ndim - 2];
-    sc->out = new_list(sc, 5);
     {
         struct cgs_tensor *o = fill_tensor(sc, &sc->out->u.items[0], q->ndim, q->dtype, q->device);
         dimcpy(o->shape, q->shape, q->ndim);
         preserve_strides(sc, q, o->stride);
     }
-    fill_dense(sc, &sc->out->u.items[1], 3, dims, CGS_DTYPE_FLOAT32, q->device, false);
     dims[0] = K(sc, 2);
     fill_dense(sc, &sc->out->u.items[2], 1, dims, CGS_DTYPE_UINT64, q->device, false);
     fill_dense(sc, &sc->out->u.items[3], 0, dims, CGS_DTYPE_UINT64, q->device, false);
     dims[0] = K(sc, 0);
     fill_dense(sc, &sc->out->u.items[4], 1, dims, q->dtype, q->device, false);
+    return 0;
+}
+
+/* torch.empty_like(t) into *v (preserve_format: t's layout where it is dense). */
+static void like_into(struct cgs_shape_ctx *sc, struct cgs_val *v, const struct cgs_tensor *t)
+{
+    struct cgs_val *list = sc->out; /* copy_like makes a value of its own in sc->out */
+    copy_like(sc, t, CGS_DTYPE_UNKNOWN, NULL, NULL);
+    *v = *sc->out;
+    sc->out = list;
+}
+
+/* The gradient of an attention bias: torch.empty of the bias's sizes with the last one rounded
+   up to 16, sliced back ([..., :last]): the bias's shape, the rounded-up tensor's strides. */
+static void bias_grad(struct cgs_shape_ctx *sc, struct cgs_val *v, const struct cgs_tensor *b)
+{
+    sym_t aligned[NDIM_MAX], last = b->shape[b->ndim - 1];
+    int64_t L;
+    struct cgs_tensor *o;
+
+    dimcpy(aligned, b->shape, b->ndim);
+    aligned[b->ndim - 1] = cgs_sym_is_int(last, &L) ? K(sc, L % 16 ? L + 16 - L % 16 : L)
+                           : S_mul(sc, S_div(sc, S_add(sc, last, K(sc, 15)), K(sc, 16)),
+                                   K(sc, 16));
+    o = fill_tensor(sc, v, b->ndim, b->dtype, b->device);
+    contiguous_strides(sc, b->ndim, aligned, o->stride);
+    dimcpy(o->shape, b->shape, b->ndim);
+}
+
+/*
+ * aten._efficient_attention_backward(grad_out_, query, key, value, bias, ...): the gradients
+ * of query, key and value like them (empty_like), or, with shared_storage_dqdkdv, three
+ * slices of one [..., 3, H, K] buffer; the bias's gradient (bias_grad), or a float32 scalar
+ * when there is no bias.
+ */
+RULE(efficient_attention_bwd)
+{
+    const struct cgs_tensor *t[3], *b;
+    static const char *const names[3] = {"query", "key", "value"};
+
+    (void)n;
+    for (int i = 0; i < 3; i++)
+        TRY(need_tensor(sc, names[i], &t[i], d));
+    sc->out = new_list(sc, 4);
+    if (bool_of(A(sc, "shared_storage_dqdkdv"), false)) {
+        const struct cgs_tensor *q = t[0];
+        sym_t chunk[NDIM_MAX], cst[NDIM_MAX];
+        if (q->ndim < 2 || q->ndim + 1 > NDIM_MAX)
+            return cgs_diag_set(d, CGS_E_INVAL, "efficient attention's query of rank %u", q->ndim);
+        dimcpy(chunk, q->shape, q->ndim - 2);
+        chunk[q->ndim - 2] = K(sc, 3);
+        chunk[q->ndim - 1] = q->shape[q->ndim - 2];
+        chunk[q->ndim] = q->shape[q->ndim - 1];
+        contiguous_strides(sc, q->ndim + 1, chunk, cst);
+        for (int i = 0; i < 3; i++) {
+            struct cgs_tensor *o = fill_tensor(sc, &sc->out->u.items[i], q->ndim, q->dtype,
+                                               q->device);
+            dimcpy(o->shape, q->shape, q->ndim);
+            dimcpy(o->stride, cst, q->ndim - 2);
+            o->stride[q->ndim - 2] = cst[q->ndim - 1];
+            o->stride[q->ndim - 1] = cst[q->ndim];
+            o->storage_offset = S_mul(sc, K(sc, i), cst[q->ndim - 2]);
+        }
+    } else {
+        for (int i = 0; i < 3; i++)
+            like_into(sc, &sc->out->u.items[i], t[i]);
+    }
+    if (!is_none(A(sc, "bias"))) {
+        TRY(need_tensor(sc, "bias", &b, d));
+        if (!b->ndim)
+            return cgs_diag_set(d, CGS_E_INVAL, "an attention bias of rank 0");
+        bias_grad(sc, &sc->out->u.items[3], b);
+    } else {
+        fill_dense(sc, &sc->out->u.items[3], 0, NULL, CGS_DTYPE_FLOAT32, t[0]->device, false);
+    }
+    return 0;
+}
+
+/* aten._flash_attention_backward(grad_out, query, key, value, ...): empty_like of each; so is
+   aten._scaled_dot_product_cudnn_attention_backward's (its gradients have the inputs' shapes,
+   laid out as they are: tests/data/tracegraphs/attn_train). */
+RULE(flash_attention_bwd)
+{
+    const struct cgs_tensor *t[3];
+    static const char *const names[3] = {"query", "key", "value"};
+
+    (void)n;
+    for (int i = 0; i < 3; i++)
+        TRY(need_tensor(sc, names[i], &t[i], d));
+    sc->out = new_list(sc, 3);
+    for (int i = 0; i < 3; i++)
+        like_into(sc, &sc->out->u.items[i], t[i]);
+    return 0;
+}
+
+/* aten._scaled_dot_product_flash_attention_backward(grad_out, query, key, value, ...): torch's
+ * meta function gives empty_like of each (the kernel writes them in the inputs' layouts). */
+RULE(sdpa_flash_bwd) { return cgs_shape_rule_flash_attention_bwd(n, sc, d); }
+
+/*
+ * aten._scaled_dot_product_cudnn_attention(query [B, H, L, E], key, value, attn_bias,
+ * compute_log_sumexp, ...): the output [B, H, L, Ev] laid out as the query is (its own
+ * strides when the shapes agree, else a fresh tensor whose dims go in the order of the
+ * query's strides); logsumexp [B, H, L, 1] float32; then None for cum_seq_q/k and the
+ * longest sequences, the philox seed and offset (int64 scalars), None for the debug mask:
+ * what torch 2.11 records (tests/data/tracegraphs/attn_train).
+ */
+RULE(sdpa_cudnn)
+{
+    const struct cgs_tensor *q, *k, *v;
+    sym_t res[4], lse[4];
+
+    (void)n;
+    TRY(need_tensor(sc, "query", &q, d));
+    TRY(need_tensor(sc, "key", &k, d));
+    TRY(need_tensor(sc, "value", &v, d));
+    if (q->ndim != 4 || k->ndim != 4 || v->ndim != 4)
+        return cgs_diag_set(d, CGS_E_INVAL, "cuDNN attention takes [B, H, L, E] tensors");
+    dimcpy(res, q->shape, 3);
+    res[3] = v->shape[3];
+    sc->out = new_list(sc, 9);
+    if (dim_eq(res[3], q->shape[3])) {
+        like_into(sc, &sc->out->u.items[0], q);
+    } else {
+        // dims by the query's strides, largest first (ties in dim order), a dense tensor
+        // in that order, permuted back
+        int64_t st[4];
+        uint32_t order[4] = {0, 1, 2, 3};
+        sym_t pshape[4], pst[4];
+        struct cgs_tensor *o;
+        hints(sc, q, NULL, st);
+        for (uint32_t i = 1; i < 4; i++)
+            for (uint32_t j = i; j > 0 && st[order[j]] > st[order[j - 1]]; j--) {
+                uint32_t t = order[j];
+                order[j] = order[j - 1], order[j - 1] = t;
+            }
+        for (uint32_t i = 0; i < 4; i++)
+            pshape[i] = res[order[i]];
+        contiguous_strides(sc, 4, pshape, pst);
+        o = fill_tensor(sc, &sc->out->u.items[0], 4, q->dtype, q->device);
+        dimcpy(o->shape, res, 4);
+        for (uint32_t i = 0; i < 4; i++)
+            o->stride[order[i]] = pst[i];
+    }
+    dimcpy(lse, q->shape, 3);
+    lse[3] = K(sc, 1);
+    fill_dense(sc, &sc->out->u.items[1], 4, lse, CGS_DTYPE_FLOAT32, q->device, false);
+    for (int i = 2; i < 6; i++)
+        sc->out->u.items[i].kind = CGS_VAL_NONE;
+    fill_dense(sc, &sc->out->u.items[6], 0, lse, CGS_DTYPE_INT64, q->device, false);
+    fill_dense(sc, &sc->out->u.items[7], 0, lse, CGS_DTYPE_INT64, q->device, false);
+    sc->out->u.items[8].kind = CGS_VAL_NONE;
+    return 0;
+}
+
+/*
+ * aten._scaled_dot_product_efficient_attention_backward(grad_out_, query, key, value,
+ * attn_bias, out, logsumexp, philox_seed, philox_offset, dropout_p, grad_input_mask, ...):
+ * the gradients [B, H, L, E] laid out [B, L, H, E] (torch.empty_permuted), the bias's
+ * gradient when there is a bias and grad_input_mask[3] asks for it (bias_grad), else None.
+ */
+RULE(sdpa_efficient_bwd)
+{
+    const struct cgs_tensor *t[3], *b;
+    static const char *const names[3] = {"query", "key", "value"};
+    static const uint32_t perm4[] = {0, 2, 1, 3};
+    const struct cgs_arg *mask = A(sc, "grad_input_mask");
+
+    (void)n;
+    for (int i = 0; i < 3; i++) {
+        TRY(need_tensor(sc, names[i], &t[i], d));
+        if (t[i]->ndim != 4)
+            return cgs_diag_set(d, CGS_E_INVAL, "efficient attention takes [B, H, L, E] tensors");
+    }
+    sc->out = new_list(sc, 4);
+    for (int i = 0; i < 3; i++) {
+        struct cgs_tensor *o = fill_tensor(sc, &sc->out->u.items[i], 4, t[i]->dtype, t[i]->device);
+        dimcpy(o->shape, t[0]->shape, 3);
+        if (i) /* key and value: [B, H, S, E] with the key's length */
+            o->shape[2] = t[1]->shape[2];
+        o->shape[3] = t[i]->shape[3];
+        permuted_strides(sc, 4, o->shape, perm4, o->stride);
+    }
+    if (!is_none(A(sc, "attn_bias")) && mask && mask->kind == CGS_ARG_LIST && mask->n == 4 &&
+        bool_of(&mask->u.items[3], false)) {
+        TRY(need_tensor(sc, "attn_bias", &b, d));
+        if (!b->ndim)
+            return cgs_diag_set(d, CGS_E_INVAL, "an attention bias of rank 0");
+        bias_grad(sc, &sc->out->u.items[3], b);
+    } else {
+        sc->out->u.items[3].kind = CGS_VAL_NONE;
+    }
     return 0;
 }
 
@@ -263,3 +455,44 @@ RULE(flex_attention)
     return 0;
 }
 
+
+/*
+ * higher_order.flex_attention_backward(query, key, value, out, logsumexp, grad_out,
+ * grad_logsumexp, fw_graph, joint_graph, block_mask, scale, kernel_options,
+ * score_mod_other_buffers, mask_mod_other_buffers): the gradients of query, key and value
+ * like them (empty_like), then one entry per tensor the score function captured: its
+ * gradient like it when it requires one, else None (tests/data/tracegraphs/flex_train).
+ */
+RULE(flex_attention_backward)
+{
+    const struct cgs_tensor *t[3];
+    static const char *const names[3] = {"query", "key", "value"};
+    const struct cgs_arg *bufs = A(sc, "score_mod_other_buffers");
+    struct cgs_val *rest;
+    uint32_t nb = bufs && bufs->kind == CGS_ARG_LIST ? bufs->n : 0;
+
+    (void)n;
+    for (int i = 0; i < 3; i++)
+        TRY(need_tensor(sc, names[i], &t[i], d));
+    sc->out = new_list(sc, 4);
+    for (int i = 0; i < 3; i++)
+        like_into(sc, &sc->out->u.items[i], t[i]);
+    {
+        struct cgs_val *list = sc->out;
+        rest = new_list(sc, nb);
+        sc->out = list;
+    }
+    for (uint32_t i = 0; i < nb; i++) {
+        const struct cgs_tensor *b;
+        int rc = arg_tensor(sc, &bufs->u.items[i], &b);
+        if (rc < 0)
+            return cgs_diag_set(d, CGS_E_UNKNOWN, "a captured buffer of the score function "
+                                                  "is not known");
+        if (rc == 1 || !b->requires_grad)
+            rest->u.items[i].kind = CGS_VAL_NONE;
+        else
+            like_into(sc, &rest->u.items[i], b);
+    }
+    sc->out->u.items[3] = *rest;
+    return 0;
+}

@@ -771,3 +771,62 @@ RULE(as_strided)
         o->storage_offset = off;
     return 0;
 }
+
+/*
+ * Dynamo's vmap (torch._functorch.predispatch; flex_attention's default block mask is made so):
+ * _add_batch_dim(tensor, in_dim, level) is the tensor as the vmapped function sees it, dim
+ * in_dim gone; _remove_batch_dim(tensor, level, batch_size, out_dim) puts the batch back at
+ * out_dim, the batch dim outermost in memory (the extent of the per-example tensor apart).
+ */
+RULE(vmap_add_batch_dim)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+    uint32_t dim;
+
+    (void)n;
+    TRY(need_tensor(sc, "tensor", &t, d));
+    if (!t->ndim)
+        return cgs_diag_set(d, CGS_E_INVAL, "_add_batch_dim of a 0-dim tensor");
+    TRY(dim_arg(sc, "in_dim", t->ndim, &dim, d));
+    o = out_view(sc, t, t->ndim - 1);
+    for (uint32_t i = 0, k = 0; i < t->ndim; i++)
+        if (i != dim) {
+            o->shape[k] = t->shape[i];
+            o->stride[k++] = t->stride[i];
+        }
+    return 0;
+}
+
+RULE(vmap_remove_batch_dim)
+{
+    const struct cgs_tensor *t;
+    struct cgs_tensor *o;
+    sym_t batch, extent = NULL;
+    int64_t out_dim, best = -1;
+
+    (void)n;
+    TRY(need_tensor(sc, "tensor", &t, d));
+    TRY(int_of(sc, A(sc, "batch_size"), &batch));
+    if (!int_const(sc, A(sc, "out_dim"), &out_dim) || out_dim < 0 || out_dim > (int64_t)t->ndim ||
+        t->ndim + 1 > NDIM_MAX)
+        return cgs_diag_set(d, CGS_E_UNKNOWN, "_remove_batch_dim: out_dim not known");
+    for (uint32_t i = 0; i < t->ndim; i++) {
+        int64_t e = hmul(hv(sc, t->stride[i]), hv(sc, t->shape[i]));
+        if (e > best)
+            best = e, extent = S_mul(sc, t->stride[i], t->shape[i]);
+    }
+    if (!extent)
+        extent = K(sc, 1);
+    o = out_view(sc, t, t->ndim + 1);
+    for (uint32_t i = 0, k = 0; i <= t->ndim; i++) {
+        if ((int64_t)i == out_dim) {
+            o->shape[i] = batch;
+            o->stride[i] = extent;
+        } else {
+            o->shape[i] = t->shape[k];
+            o->stride[i] = t->stride[k++];
+        }
+    }
+    return 0;
+}

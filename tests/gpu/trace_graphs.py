@@ -13,7 +13,9 @@ argument (a SymFloat), torch.cond (a HOP: nested classes), a Hugging Face GPT-2 
 custom ops with register_fake (one in-place: reinplaced in the graph Inductor lowers), a
 torch.autocast region, a compiled AdamW step, flex_attention with a score_mod and a block mask,
 dynamic=True with recompiles (a size-1 specialization, a new rank), mode="reduce-overhead",
-Hugging Face Mixtral (MoE routing), T5 (encoder-decoder) and ViT from configs.
+Hugging Face Mixtral (MoE routing), T5 (encoder-decoder) and ViT from configs; training steps
+through SDPA's flash and memory-efficient kernels (one with a mask's gradient) and through
+flex_attention (its backward HOP).
 
   python3 tests/gpu/trace_graphs.py --out OUT            every workload, OUT/NAME/{trace,json}
   python3 tests/gpu/trace_graphs.py --run NAME --trace T --dump D   one (the child)
@@ -30,7 +32,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "python"))
 
 WORKLOADS = ["cnn_infer", "mlp_train", "breaks", "mark_dynamic", "dyn_attn", "cond", "hf_gpt2",
              "custom_op", "autocast", "adamw", "flex", "dyn_recompile", "reduce_overhead",
-             "hf_mixtral", "hf_t5", "hf_vit"]
+             "hf_mixtral", "hf_t5", "hf_vit", "attn_train", "flex_train"]
 
 
 def child(name, dump):
@@ -228,6 +230,37 @@ def child(name, dump):
         m = ViTModel(cfg).to(dev).eval()
         with torch.no_grad():
             torch.compile(m, backend=backend)(torch.randn(2, 3, 32, 32, device=dev))
+    elif name == "attn_train":
+        # a training step through SDPA's kernels: bfloat16 without a mask (flash), float32
+        # (memory-efficient), bfloat16 with an additive mask that wants a gradient (efficient,
+        # with the bias gradient): their forward and backward ops in the post-grad graphs
+        class A(nn.Module):
+            def __init__(s):
+                super().__init__()
+                s.qkv = nn.Linear(64, 192)
+
+            def forward(s, x, mask):
+                b, t, _ = x.shape
+                q, k, v = s.qkv(x).view(b, t, 3, 4, 16).permute(2, 0, 3, 1, 4)
+                y1 = F.scaled_dot_product_attention(q.bfloat16(), k.bfloat16(), v.bfloat16(),
+                                                    is_causal=True)
+                y2 = F.scaled_dot_product_attention(q, k, v)
+                y3 = F.scaled_dot_product_attention(q.bfloat16(), k.bfloat16(), v.bfloat16(),
+                                                    attn_mask=mask.bfloat16())
+                return y1.float().sum() + y2.sum() + y3.float().sum()
+
+        m = A().to(dev)
+        mask = torch.randn(2, 4, 32, 32, device=dev, requires_grad=True)
+        torch.compile(m, backend=backend)(torch.randn(2, 32, 64, device=dev), mask).backward()
+    elif name == "flex_train":
+        from torch.nn.attention.flex_attention import flex_attention
+
+        def rel(s, b, h, q, kv):
+            return s + (q - kv) * 0.02
+
+        q, k, v = (torch.randn(1, 2, 128, 16, device=dev, requires_grad=True) for _ in range(3))
+        torch.compile(lambda a, b_, c: flex_attention(a, b_, c, score_mod=rel),
+                      backend=backend)(q, k, v).sum().backward()
     else:
         raise SystemExit("unknown workload " + name)
 

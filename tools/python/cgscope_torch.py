@@ -1168,25 +1168,16 @@ class DumpBackend:
         reinplacing and the decomposition of auto_functionalized included), the graph a
         TORCH_TRACE log holds as inductor_post_grad_graph. A higher-order op's bodies pass
         through those passes first, each as a graph of its own: they are written as
-        <...>.post_grad.<kind>[.N].sub<K>.json, the main graph as <...>.post_grad.<kind>[.N].json."""
+        <...>.post_grad.<kind>[.N].sub<K>.json, the main graph as <...>.post_grad.<kind>[.N].json.
+        The backward graph is compiled when the backward first runs, after compile_fx has
+        returned: the hook stays installed, and the inner compile (which compile_fx hands the
+        backward's compiler too) says where its graphs go."""
         import inspect
-        from torch._inductor import compile_fx as cfx
         from torch._inductor.compile_fx import compile_fx, compile_fx_inner
 
         local = self._local
         counts = {}
         backend = self
-
-        def inner(gm_, example_inputs_, **kwargs):
-            saved = getattr(local, "flags", None)
-            # compile_fx passes is_inference to forward/inference graphs and is_backward
-            # to backward graphs; an absent flag is false
-            local.flags = (bool(kwargs.get("is_inference", False)),
-                           bool(kwargs.get("is_backward", False)))
-            try:
-                return compile_fx_inner(gm_, example_inputs_, **kwargs)
-            finally:
-                local.flags = saved
 
         def write(graph, depth):
             is_inference, is_backward = getattr(local, "flags", None) or (None, None)
@@ -1208,20 +1199,23 @@ class DumpBackend:
             except Exception as exc:
                 backend._fail("post-grad dump %s" % path, exc)
 
-        original = getattr(cfx, "_recursive_post_grad_passes", None)
+        hooked = _install_post_grad_hook()
+
+        def inner(gm_, example_inputs_, **kwargs):
+            saved = getattr(local, "flags", None), getattr(_HOOK, "writer", None)
+            # compile_fx passes is_inference to forward/inference graphs and is_backward
+            # to backward graphs; an absent flag is false
+            local.flags = (bool(kwargs.get("is_inference", False)),
+                           bool(kwargs.get("is_backward", False)))
+            _HOOK.writer = write if hooked else None
+            try:
+                return compile_fx_inner(gm_, example_inputs_, **kwargs)
+            finally:
+                local.flags, _HOOK.writer = saved
+
         patches = dict(user_patches or {})
         patches["fx_graph_cache"] = False
-        if original is not None:
-            def recursive_post_grad_passes(gm_, *args, **kwargs):
-                depth = getattr(local, "depth", 0)
-                local.depth = depth + 1
-                try:
-                    result = original(gm_, *args, **kwargs)
-                finally:
-                    local.depth = depth
-                write(gm_, depth)
-                return result
-        else:
+        if not hooked:
             # an older torch: the last custom pass Inductor offers (before reinplacing)
             from torch._inductor.custom_graph_pass import CustomGraphPass
 
@@ -1243,14 +1237,44 @@ class DumpBackend:
                 ctx = functorch_config.patch(enable_autograd_cache=False)
         except Exception:
             pass
-        if original is not None:
-            cfx._recursive_post_grad_passes = recursive_post_grad_passes
+        with ctx:
+            return compile_fx(gm, example_inputs, **kw)
+
+
+# The hook on Inductor's post-grad passes (installed once, for the process): after
+# _recursive_post_grad_passes has run on a graph, the writer the current inner compile set
+# (a thread's own) gets it, with its depth (0: the graph being compiled; 1 and more: a
+# higher-order op's body, which the passes visit first). Without a writer it only counts.
+_HOOK = threading.local()
+
+
+def _install_post_grad_hook():
+    try:
+        from torch._inductor import compile_fx as cfx
+    except Exception:
+        return False
+    original = getattr(cfx, "_recursive_post_grad_passes", None)
+    if original is None:
+        return False
+    if getattr(original, "_cgscope_hook", False):
+        return True
+
+    def recursive_post_grad_passes(gm_, *args, **kwargs):
+        depth = getattr(_HOOK, "depth", 0)
+        _HOOK.depth = depth + 1
         try:
-            with ctx:
-                return compile_fx(gm, example_inputs, **kw)
+            result = original(gm_, *args, **kwargs)
         finally:
-            if original is not None:
-                cfx._recursive_post_grad_passes = original
+            _HOOK.depth = depth
+        writer = getattr(_HOOK, "writer", None)
+        if writer is not None:
+            writer(gm_, depth)
+        return result
+
+    recursive_post_grad_passes._cgscope_hook = True
+    recursive_post_grad_passes.__wrapped__ = original
+    cfx._recursive_post_grad_passes = recursive_post_grad_passes
+    return True
 
 
 def dump_backend(folder, post_grad=False, compiler="inductor", prefix="", splits=None,
