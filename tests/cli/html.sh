@@ -95,6 +95,16 @@ chrome --dump-dom "file://$PWD/samples/report.html" >"$T/dom.html"
 grep -q 'data-ready="1"' "$T/dom.html" || fail "the page's script did not finish: $(grep -i error "$T/chrome.err" | head -3)"
 hasnt "no script error" "$T/dom.html" 'data-errors='
 grep -c '<tr' "$T/dom.html" >/dev/null
+# by keyboard: each piece of the picture and each sortable header takes the focus; the picture
+# has zoom buttons (the wheel zooms only with ctrl or the command key)
+python3 - "$T/dom.html" <<'PY' || fail "keyboard and zoom controls"
+import re, sys
+s = open(sys.argv[1]).read()
+pieces = re.findall(r'<g id="[^"]*" class="node"[^>]*tabindex="0"[^>]*role="button"', s)
+assert len(pieces) >= 5, "%d pieces reachable by keyboard" % len(pieces)
+assert len(re.findall(r'<th[^>]*tabindex="0"', s)) >= 7, "headers"
+assert 'aria-label="zoom in"' in s and 'aria-label="fit the picture"' in s, "zoom buttons"
+PY
 # with JavaScript off (the page without its script): the summary and the tables' first rows
 # are in the HTML itself, and the summary looks the same (its screenshot against the one with)
 has "summary without JavaScript" samples/report.html 'data-key="compiles"><span class="v">4<'

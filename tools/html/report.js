@@ -49,8 +49,12 @@
     this.table = el("table", {"class": rows.length > VIRTUAL ? "t virtual" : "t"});
     var thead = el("thead"), tr = el("tr"), self = this;
     cols.forEach(function (c, i) {
-      var th = el("th", {"class": c.num ? "n" : ""}, c.name);
+      var th = el("th", {"class": c.num ? "n" : "", tabindex: "0", "aria-sort": "none",
+                         title: "sort by " + c.name}, c.name);
       th.addEventListener("click", function () { self.sort(i, th); });
+      th.addEventListener("keydown", function (e) {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); self.sort(i, th); }
+      });
       tr.appendChild(th);
     });
     thead.appendChild(tr);
@@ -92,8 +96,11 @@
     this.sortCol = i;
     var d = this.sortDir;
     this.rows = this.rows.slice().sort(function (a, b) { return d * cmp(a[i], b[i]); });
-    Array.prototype.forEach.call(th.parentNode.children, function (x) { x.classList.remove("asc", "desc"); });
+    Array.prototype.forEach.call(th.parentNode.children, function (x) {
+      x.classList.remove("asc", "desc"); x.setAttribute("aria-sort", "none");
+    });
     th.classList.add(d > 0 ? "asc" : "desc");
+    th.setAttribute("aria-sort", d > 0 ? "ascending" : "descending");
     this.render(true);
   };
   Table.prototype.row = function (r) {
@@ -176,12 +183,29 @@
     svg.removeAttribute("width"); svg.removeAttribute("height");
     var vb = svg.viewBox.baseVal, x = vb.x, y = vb.y, w = vb.width, h = vb.height;
     function set() { svg.setAttribute("viewBox", x + " " + y + " " + w + " " + h); }
-    box.addEventListener("wheel", function (e) {
-      e.preventDefault();
-      var r = box.getBoundingClientRect(), f = e.deltaY > 0 ? 1.2 : 1 / 1.2;
-      var px = x + w * (e.clientX - r.left) / r.width, py = y + h * (e.clientY - r.top) / r.height;
+    var x0 = x, y0 = y, w0 = w, h0 = h;
+    function zoom(f, cx, cy) {  // by f about (cx, cy), a point of the box (0-1 each way)
+      var px = x + w * cx, py = y + h * cy;
       w *= f; h *= f; x = px - (px - x) * f; y = py - (py - y) * f; set();
+    }
+    // the wheel scrolls the page; with ctrl or the command key it zooms where it points
+    box.addEventListener("wheel", function (e) {
+      if (!e.ctrlKey && !e.metaKey) return;
+      e.preventDefault();
+      var r = box.getBoundingClientRect();
+      zoom(e.deltaY > 0 ? 1.2 : 1 / 1.2, (e.clientX - r.left) / r.width,
+           (e.clientY - r.top) / r.height);
     }, {passive: false});
+    var ctl = el("div", {"class": "zoomctl", role: "group", "aria-label": "zoom the picture"});
+    [["+", "zoom in", function () { zoom(1 / 1.25, 0.5, 0.5); }],
+     ["\u2212", "zoom out", function () { zoom(1.25, 0.5, 0.5); }],
+     ["fit", "fit the picture", function () { x = x0; y = y0; w = w0; h = h0; set(); }]]
+      .forEach(function (b) {
+        var bt = el("button", {type: "button", title: b[1], "aria-label": b[1]}, b[0]);
+        bt.addEventListener("click", b[2]);
+        ctl.appendChild(bt);
+      });
+    box.parentNode.insertBefore(ctl, box);
     var drag = null;
     box.addEventListener("mousedown", function (e) { drag = [e.clientX, e.clientY, x, y]; });
     window.addEventListener("mouseup", function () { drag = null; });
@@ -192,11 +216,20 @@
       y = drag[3] - (e.clientY - drag[1]) * h / r.height; set();
     });
     Array.prototype.forEach.call(svg.querySelectorAll("g.node"), function (g) {
-      g.addEventListener("click", function () {
-        var t = g.querySelector("title"), name = t ? t.textContent : "";
+      var t = g.querySelector("title"), name = t ? t.textContent : "";
+      function pick() {
         Array.prototype.forEach.call(svg.querySelectorAll("g.node.sel"), function (s) { s.classList.remove("sel"); });
         g.classList.add("sel");
         onPiece(name.split(" ")[0]);
+      }
+      g.addEventListener("click", pick);
+      if (name.charAt(0) === ":") return;  // the inputs and outputs boxes
+      // reachable by keyboard: Tab to a piece, Enter or Space lists its nodes
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      g.setAttribute("aria-label", "piece " + name + ": list its nodes");
+      g.addEventListener("keydown", function (e) {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); }
       });
     });
   }
