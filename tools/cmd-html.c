@@ -554,6 +554,105 @@ static void svg_inline(struct cgs_buf *b, const char *svg)
     cgs_buf_addstr(b, s ? s : "");
 }
 
+/* The rows the page shows without JavaScript: its tables' first ones, then how many more. */
+#define STATIC_ROWS 200
+
+static void more_rows(struct cgs_buf *b, int n, int cols)
+{
+    if (n > STATIC_ROWS)
+        cgs_buf_addf(b, "<tr class=\"more\"><td colspan=\"%d\">%d more rows (JavaScript lists "
+                        "them all)</td></tr>\n", cols, n - STATIC_ROWS);
+}
+
+static void cell_str(struct cgs_buf *b, const cJSON *o, const char *k)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
+    cgs_buf_addstr(b, "<td>");
+    if (cJSON_IsString(x))
+        esc(b, x->valuestring);
+    else if (cJSON_IsNumber(x))
+        cgs_buf_addf(b, "%.0f", x->valuedouble);
+    cgs_buf_addstr(b, "</td>");
+}
+
+/* The compiles (top --once's rows) as HTML: what the script's table shows, for a reader
+ * without JavaScript (a mail client, an artifact viewer); the script replaces it. */
+static void compiles_table(struct cgs_buf *b, const cJSON *top)
+{
+    const cJSON *r, *rows = cJSON_GetObjectItemCaseSensitive(top, "rows");
+    int i = 0;
+
+    cgs_buf_addstr(b, "<div class=\"tscroll\"><table class=\"t\"><thead><tr><th>compile id</th>"
+                      "<th>rank</th><th>frame</th><th>graph</th><th>shape</th><th>backend</th>"
+                      "<th class=\"n\">hits</th><th class=\"n\">misses</th>"
+                      "<th class=\"n\">compiles</th><th class=\"n\">compile ms</th>"
+                      "<th class=\"n\">recompiles</th><th>why it failed or recompiled</th>"
+                      "</tr></thead><tbody>\n");
+    cJSON_ArrayForEach(r, rows)
+    {
+        const cJSON *ms = cJSON_GetObjectItemCaseSensitive(r, "compile_ms");
+        const cJSON *ft = cJSON_GetObjectItemCaseSensitive(r, "fail_type"), *x;
+        if (i++ >= STATIC_ROWS)
+            continue;
+        cgs_buf_addstr(b, "<tr>");
+        cell_str(b, r, "compile_id");
+        cell_str(b, r, "rank");
+        cell_str(b, r, "frame");
+        cell_str(b, r, "graph_index");
+        cell_str(b, r, "runtime_shape");
+        cell_str(b, r, "backend");
+        cgs_buf_addf(b, "<td class=\"n\">%.0f</td><td class=\"n\">%.0f</td>"
+                        "<td class=\"n\">%.0f</td>",
+                     num(r, "hits"), num(r, "misses"), num(r, "compiles"));
+        if (cJSON_IsNumber(ms))
+            cgs_buf_addf(b, "<td class=\"n\">%.1f</td>", ms->valuedouble);
+        else
+            cgs_buf_addstr(b, "<td class=\"n\">-</td>");
+        cgs_buf_addf(b, "<td class=\"n\">%.0f</td><td class=\"reasons\">", num(r, "recompiles"));
+        if (cJSON_IsString(ft)) {
+            const cJSON *fr = cJSON_GetObjectItemCaseSensitive(r, "fail_reason");
+            cgs_buf_addstr(b, "failed: ");
+            esc(b, ft->valuestring);
+            cgs_buf_addstr(b, ": ");
+            esc(b, cJSON_IsString(fr) ? fr->valuestring : "");
+        } else {
+            if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "recompile_limit")))
+                cgs_buf_addstr(b, "recompile limit reached (ran without compiling)<br>");
+            cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(r, "reasons"))
+            {
+                esc(b, cJSON_IsString(x) ? x->valuestring : "");
+                cgs_buf_addstr(b, "<br>");
+            }
+        }
+        cgs_buf_addstr(b, "</td></tr>\n");
+    }
+    more_rows(b, i, 12);
+    cgs_buf_addstr(b, "</tbody></table></div>\n");
+}
+
+/* GPU time per piece and per kernel (the profile's) as HTML tables; the script draws bars. */
+static void gpu_tables(struct cgs_buf *b, const cJSON *prof)
+{
+    static const char *const parts[][2] = {{"pieces", "GPU time per piece"},
+                                           {"kernel_table", "GPU time per kernel"}};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *x, *list = cJSON_GetObjectItemCaseSensitive(prof, parts[k][0]);
+        int i = 0;
+        cgs_buf_addf(b, "<h4>%s</h4>\n<div class=\"tscroll\"><table class=\"t\"><thead><tr>"
+                        "<th>%s</th><th class=\"n\">GPU ms</th></tr></thead><tbody>\n",
+                     parts[k][1], k ? "kernel" : "piece");
+        cJSON_ArrayForEach(x, list)
+        {
+            if (i++ >= (k ? 20 : STATIC_ROWS))
+                continue;
+            cgs_buf_addstr(b, "<tr>");
+            cell_str(b, x, "name");
+            cgs_buf_addf(b, "<td class=\"n\">%.3f</td></tr>\n", num(x, "gpu_ns") / 1e6);
+        }
+        cgs_buf_addstr(b, "</tbody></table></div>\n");
+    }
+}
+
 static void page_html(struct cgs_buf *b, const struct page *pg)
 {
     const cJSON *sm = pg->summary;
@@ -674,8 +773,11 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
     if (!pg->top)
         cgs_buf_addstr(b, "<p class=\"none\">No TORCH_TRACE log, events or cache index in the "
                           "sources.</p>\n");
-    else
-        cgs_buf_addstr(b, "<div id=\"ctable\"></div>\n");
+    else {
+        cgs_buf_addstr(b, "<div id=\"ctable\">");
+        compiles_table(b, pg->top);
+        cgs_buf_addstr(b, "</div>\n");
+    }
     cgs_buf_addstr(b, "<h3 id=\"breaks\">Graph breaks</h3>\n");
     if (!pg->breaks) {
         cgs_buf_addstr(b, "<p class=\"none\">No graph break in the sources.</p>\n");
@@ -733,8 +835,11 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
     if (!pg->profile)
         cgs_buf_addstr(b, "<p class=\"none\">No profile in the sources (cgscope profile "
                           "writes one).</p>\n");
-    else
-        cgs_buf_addstr(b, "<div id=\"pbars\"></div>\n");
+    else {
+        cgs_buf_addstr(b, "<div id=\"pbars\">");
+        gpu_tables(b, pg->profile);
+        cgs_buf_addstr(b, "</div>\n");
+    }
     cgs_buf_addstr(b, "</section>\n</main>\n<footer>made by cgscope " CGS_VERSION
                       "; every number here is the one its command prints with --json</footer>\n"
                       "<script type=\"application/json\" id=\"cgs-data\">");

@@ -109,6 +109,9 @@ PY
 # are in the HTML itself, and the summary looks the same (its screenshot against the one with)
 has "summary without JavaScript" samples/report.html 'data-key="compiles"><span class="v">4<'
 has "node rows without JavaScript" samples/report.html '<tr><td>l_x_</td>'
+has "compiles without JavaScript" samples/report.html '<div id="ctable"><div class="tscroll"><table class="t"><thead><tr><th>compile id</th>'
+has "a recompile's reason without JavaScript" samples/report.html "0/0: tensor 'x' size mismatch at index 0"
+has "GPU time without JavaScript" samples/report.html '<h4>GPU time per piece</h4>'
 python3 -c '
 import re, sys
 s = open(sys.argv[1]).read()

@@ -425,6 +425,7 @@
   }
   var pb = document.getElementById("pbars");
   if (pb && prof) {
+    pb.textContent = "";  // the tables written for a reader without JavaScript
     bars(pb, "GPU time per piece", (prof.pieces || []).map(function (p) { return [p.name, p.gpu_ns]; })
          .sort(function (a, b) { return b[1] - a[1]; }));
     bars(pb, "GPU time per kernel (top " + Math.min(20, (prof.kernel_table || []).length) + ")",
