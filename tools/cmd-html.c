@@ -630,6 +630,84 @@ static void compiles_table(struct cgs_buf *b, const cJSON *top)
     cgs_buf_addstr(b, "</tbody></table></div>\n");
 }
 
+/* Failures and restarts (tlparse's table): each compile that failed, that torch refused at
+ * its recompile limit, or whose analysis Dynamo restarted, with torch's words. */
+static void failures_table(struct cgs_buf *b, const cJSON *top)
+{
+    const cJSON *r;
+    int n = 0;
+
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(top, "rows"))
+    {
+        const cJSON *ft = cJSON_GetObjectItemCaseSensitive(r, "fail_type");
+        const cJSON *rr = cJSON_GetObjectItemCaseSensitive(r, "restart_reasons");
+        bool limit = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "recompile_limit"));
+        if (!cJSON_IsString(ft) && !cJSON_IsString(rr) && !limit)
+            continue;
+        if (!n++)
+            cgs_buf_addstr(b, "<h3 id=\"failures\">Failures and restarts</h3>\n<div class=\"tscroll\">"
+                              "<table class=\"t\"><thead><tr><th>compile id</th><th>frame</th>"
+                              "<th>what</th><th>torch's words</th></tr></thead><tbody>\n");
+        cgs_buf_addstr(b, "<tr>");
+        cell_str(b, r, "compile_id");
+        cell_str(b, r, "frame");
+        if (cJSON_IsString(ft)) {
+            const cJSON *fr = cJSON_GetObjectItemCaseSensitive(r, "fail_reason");
+            cgs_buf_addstr(b, "<td class=\"error\">failed: ");
+            esc(b, ft->valuestring);
+            cgs_buf_addstr(b, "</td><td class=\"reasons\">");
+            esc(b, cJSON_IsString(fr) ? fr->valuestring : "");
+        } else if (limit) {
+            cgs_buf_addstr(b, "<td>recompile limit reached</td><td class=\"reasons\">"
+                              "ran without compiling");
+        } else {
+            cgs_buf_addstr(b, "<td>restarted</td><td class=\"reasons\">");
+            esc(b, rr->valuestring);
+        }
+        cgs_buf_addstr(b, "</td></tr>\n");
+    }
+    if (n)
+        cgs_buf_addstr(b, "</tbody></table></div>\n");
+}
+
+/* Each compile's time by phase (compilation_metrics), collapsed until asked for. */
+static void phases_table(struct cgs_buf *b, const cJSON *top)
+{
+    const cJSON *r;
+    int n = 0;
+
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(top, "rows"))
+    {
+        const cJSON *ph = cJSON_GetObjectItemCaseSensitive(r, "compile_ms_phases");
+        if (!cJSON_IsObject(ph))
+            continue;
+        if (!n++) {
+            cgs_buf_addstr(b, "<details id=\"phases\"><summary>Compile time by phase</summary>\n"
+                              "<div class=\"tscroll\"><table class=\"t\"><thead><tr>"
+                              "<th>compile id</th>");
+            for (int k = 0; k < CGS_DASH_PHASE_COUNT; k++)
+                cgs_buf_addf(b, "<th class=\"n\">%s ms</th>", cgs_dash_phase_names[k]);
+            cgs_buf_addstr(b, "</tr></thead><tbody>\n");
+        }
+        if (n > STATIC_ROWS)
+            continue;
+        cgs_buf_addstr(b, "<tr>");
+        cell_str(b, r, "compile_id");
+        for (int k = 0; k < CGS_DASH_PHASE_COUNT; k++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(ph, cgs_dash_phase_names[k]);
+            if (cJSON_IsNumber(v))
+                cgs_buf_addf(b, "<td class=\"n\">%.1f</td>", v->valuedouble);
+            else
+                cgs_buf_addstr(b, "<td class=\"n\">-</td>");
+        }
+        cgs_buf_addstr(b, "</tr>\n");
+    }
+    if (n) {
+        more_rows(b, n, CGS_DASH_PHASE_COUNT + 1);
+        cgs_buf_addstr(b, "</tbody></table></div></details>\n");
+    }
+}
+
 /* GPU time per piece and per kernel (the profile's) as HTML tables; the script draws bars. */
 static void gpu_tables(struct cgs_buf *b, const cJSON *prof)
 {
@@ -777,6 +855,8 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
         cgs_buf_addstr(b, "<div id=\"ctable\">");
         compiles_table(b, pg->top);
         cgs_buf_addstr(b, "</div>\n");
+        failures_table(b, pg->top);
+        phases_table(b, pg->top);
     }
     cgs_buf_addstr(b, "<h3 id=\"breaks\">Graph breaks</h3>\n");
     if (!pg->breaks) {

@@ -241,6 +241,9 @@ static cJSON *top_json(const struct cgs_follow *f)
             cli_json_add_str(o, "fail_type", r->limit_hit ? NULL : r->fail_type);
             cli_json_add_str(o, "fail_reason", r->limit_hit ? NULL : r->fail_reason);
             cJSON_AddBoolToObject(o, "recompile_limit", r->limit_hit);
+            /* why Dynamo restarted the frame's analysis (a graph break), as torch wrote it */
+            cli_json_add_str(o, "restart_reasons",
+                             r->restart_reasons && *r->restart_reasons ? r->restart_reasons : NULL);
             if (r->graph_op_count >= 0)
                 cJSON_AddNumberToObject(o, "graph_op_count", (double)r->graph_op_count);
             else

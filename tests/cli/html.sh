@@ -112,6 +112,19 @@ has "node rows without JavaScript" samples/report.html '<tr><td>l_x_</td>'
 has "compiles without JavaScript" samples/report.html '<div id="ctable"><div class="tscroll"><table class="t"><thead><tr><th>compile id</th>'
 has "a recompile's reason without JavaScript" samples/report.html "0/0: tensor 'x' size mismatch at index 0"
 has "GPU time without JavaScript" samples/report.html '<h4>GPU time per piece</h4>'
+# tlparse's failures-and-restarts table (the log's two compiles restarted at the print) and each
+# compile's time by phase, collapsed
+has "failures and restarts" samples/report.html '<h3 id="failures">Failures and restarts</h3>'
+python3 - samples/report.html <<'PY' || fail "failures and restarts rows"
+import re, sys
+s = open(sys.argv[1]).read()
+t = s.split('<h3 id="failures">', 1)[1].split("</table>", 1)[0]
+rows = re.findall(r"<tr><td>([^<]*)</td><td>[^<]*</td><td>restarted</td>", t)
+assert rows == ["0/0", "0/1"], rows
+assert "Failed to trace builtin operator" in t
+p = s.split('<details id="phases">', 1)[1].split("</table>", 1)[0]
+assert "<th class=\"n\">dynamo ms</th>" in p and "<td>1/1</td>" in p and "1715.3" in p, p[:300]
+PY
 python3 -c '
 import re, sys
 s = open(sys.argv[1]).read()
