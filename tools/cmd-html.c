@@ -670,6 +670,84 @@ static void failures_table(struct cgs_buf *b, const cJSON *top)
         cgs_buf_addstr(b, "</tbody></table></div>\n");
 }
 
+/* The stack trie (tlparse's): where in the program each compile came from, the frames of all
+ * compiles merged where they agree, each compile id at its last frame. */
+struct trie {
+    const char *label;
+    uint32_t child, next; /* first child, next sibling: indices, 0 for none (0 is the root) */
+    struct cgs_buf ids;
+};
+
+static void trie_html(struct cgs_buf *b, const struct trie *t, uint32_t i)
+{
+    cgs_buf_addstr(b, "<ul class=\"trie\">");
+    for (uint32_t c = t[i].child; c; c = t[c].next) {
+        cgs_buf_addstr(b, "<li><code>");
+        esc(b, t[c].label);
+        cgs_buf_addstr(b, "</code>");
+        if (t[c].ids.len) {
+            cgs_buf_addstr(b, " <span class=\"ids\">&rarr; ");
+            esc(b, t[c].ids.buf);
+            cgs_buf_addstr(b, "</span>");
+        }
+        if (t[c].child)
+            trie_html(b, t, c);
+        cgs_buf_addstr(b, "</li>");
+    }
+    cgs_buf_addstr(b, "</ul>\n");
+}
+
+static void stack_trie(struct cgs_buf *b, const cJSON *top)
+{
+    struct trie *t = NULL;
+    size_t n = 1, alloc = 0;
+    const cJSON *r, *fr;
+
+    CGS_ALLOC_GROW(t, 1, alloc);
+    memset(&t[0], 0, sizeof(t[0]));
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(top, "rows"))
+    {
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(r, "stack");
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(r, "compile_id");
+        uint32_t at = 0;
+        if (!cJSON_GetArraySize(st) || !cJSON_IsString(id))
+            continue;
+        cJSON_ArrayForEach(fr, st)
+        {
+            uint32_t c, last = 0;
+            if (!cJSON_IsString(fr))
+                continue;
+            for (c = t[at].child; c && strcmp(t[c].label, fr->valuestring); c = t[c].next)
+                last = c;
+            if (!c) {
+                CGS_ALLOC_GROW(t, n + 1, alloc);
+                c = (uint32_t)n++;
+                memset(&t[c], 0, sizeof(t[c]));
+                t[c].label = fr->valuestring;
+                if (last)
+                    t[last].next = c;
+                else
+                    t[at].child = c;
+            }
+            at = c;
+        }
+        if (t[at].ids.len)
+            cgs_buf_addstr(&t[at].ids, ", ");
+        cgs_buf_addstr(&t[at].ids, id->valuestring);
+        cgs_buf_addch(&t[at].ids, '\0');
+        t[at].ids.len--; /* kept terminated */
+    }
+    if (t[0].child) {
+        cgs_buf_addstr(b, "<details id=\"stacks\"><summary>Where the compiles came from (stack "
+                          "trie)</summary>\n");
+        trie_html(b, t, 0);
+        cgs_buf_addstr(b, "</details>\n");
+    }
+    for (size_t i = 0; i < n; i++)
+        cgs_buf_release(&t[i].ids);
+    free(t);
+}
+
 /* Each compile's time by phase (compilation_metrics), collapsed until asked for. */
 static void phases_table(struct cgs_buf *b, const cJSON *top)
 {
@@ -856,6 +934,7 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
         compiles_table(b, pg->top);
         cgs_buf_addstr(b, "</div>\n");
         failures_table(b, pg->top);
+        stack_trie(b, pg->top);
         phases_table(b, pg->top);
     }
     cgs_buf_addstr(b, "<h3 id=\"breaks\">Graph breaks</h3>\n");

@@ -241,6 +241,19 @@ static cJSON *top_json(const struct cgs_follow *f)
             cli_json_add_str(o, "fail_type", r->limit_hit ? NULL : r->fail_type);
             cli_json_add_str(o, "fail_reason", r->limit_hit ? NULL : r->fail_reason);
             cJSON_AddBoolToObject(o, "recompile_limit", r->limit_hit);
+            {
+                /* where the compile came from: dynamo_start's stack, the outermost frame first */
+                cJSON *st = cJSON_AddArrayToObject(o, "stack");
+                for (const char *p = r->stack; p && *p;) {
+                    size_t k = strcspn(p, "\n");
+                    char line[1024];
+                    snprintf(line, sizeof(line), "%.*s", (int)(k < 1000 ? k : 1000), p);
+                    cJSON_AddItemToArray(st, cJSON_CreateString(line));
+                    p += k;
+                    if (*p)
+                        p++;
+                }
+            }
             /* why Dynamo restarted the frame's analysis (a graph break), as torch wrote it */
             cli_json_add_str(o, "restart_reasons",
                              r->restart_reasons && *r->restart_reasons ? r->restart_reasons : NULL);

@@ -75,6 +75,7 @@ static void free_rows(struct cgs_dash *d)
         free(r->fail_reason);
         free(r->fail_file);
         free(r->restart_reasons);
+        free(r->stack);
         free(r);
     }
     for (uint32_t i = 0; i < d->n_caches; i++)
@@ -966,6 +967,43 @@ static void metrics_record(struct cgs_dash *d, struct cgs_feed *f, struct cgs_da
         break_from_resume(d, r);
 }
 
+/* dynamo_start's stack as text: "file:line in name" a frame, one a line, the outermost first;
+ * a file given by index is named from the log's str records. NULL when there is none. */
+static char *stack_text(const struct cgs_feed *f, const cJSON *stack)
+{
+    struct cgs_buf b = CGS_BUF_INIT;
+    const cJSON *fr;
+    int n = 0;
+
+    cJSON_ArrayForEach(fr, stack)
+    {
+        const cJSON *fn = cJSON_GetObjectItemCaseSensitive(fr, "filename");
+        const char *name = jstr(fr, "name");
+        int64_t line = 0;
+        char file[32];
+        const char *fs = NULL;
+        if (n++ >= CGS_DASH_MAX_FRAMES)
+            break;
+        jint(fr, "line", &line, NULL);
+        if (cJSON_IsString(fn))
+            fs = fn->valuestring;
+        else if (cJSON_IsNumber(fn) && fn->valuedouble >= 0 && fn->valuedouble < (double)f->n_strs)
+            fs = f->strs[(size_t)fn->valuedouble];
+        if (!fs) {
+            snprintf(file, sizeof(file), "file #%.0f", cJSON_IsNumber(fn) ? fn->valuedouble : -1);
+            fs = file;
+        }
+        cgs_buf_addf(&b, "%s%s:%lld in %s", b.len ? "\n" : "", fs, (long long)line,
+                     name ? name : "?");
+    }
+    if (!b.len) {
+        cgs_buf_release(&b);
+        return NULL;
+    }
+    cgs_buf_addch(&b, '\0');
+    return b.buf; /* the buffer's memory, now the caller's */
+}
+
 static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
 {
     cJSON *o = f->pending, *x;
@@ -1044,14 +1082,31 @@ static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
         struct cgs_dash_row *r = trace_row(d, f, cid); /* NULL past CGS_DASH_MAX_ROWS */
         if (r)
             r->dynamo_graph = true;
-    } else if (cJSON_GetObjectItemCaseSensitive(o, "dynamo_start") && cid[0]) {
+    } else if ((x = cJSON_GetObjectItemCaseSensitive(o, "dynamo_start")) && cid[0]) {
         struct cgs_dash_row *r = trace_row(d, f, cid);
         int64_t attempt = 0;
         jint(o, "attempt", &attempt, NULL);
         if (r && r->metrics && attempt == 0) {
             /* the id again after its compile ended: a new run (torch._dynamo.reset()) */
             f->run++;
-            trace_row(d, f, cid);
+            r = trace_row(d, f, cid);
+        }
+        if (r && !r->stack)
+            r->stack = stack_text(f, cJSON_GetObjectItemCaseSensitive(x, "stack"));
+    } else if ((x = cJSON_GetObjectItemCaseSensitive(o, "str")) && cJSON_IsArray(x) &&
+               cJSON_GetArraySize(x) == 2 && cJSON_IsString(cJSON_GetArrayItem(x, 0)) &&
+               cJSON_IsNumber(cJSON_GetArrayItem(x, 1))) {
+        /* a file name the frames of later records give by its index */
+        double ix = cJSON_GetArrayItem(x, 1)->valuedouble;
+        if (ix >= 0 && ix < CGS_DASH_MAX_STRS) {
+            size_t i = (size_t)ix;
+            if (i >= f->n_strs) {
+                f->strs = cgs_xrealloc(f->strs, (i + 1) * sizeof(*f->strs));
+                memset(f->strs + f->n_strs, 0, (i + 1 - f->n_strs) * sizeof(*f->strs));
+                f->n_strs = i + 1;
+            }
+            free(f->strs[i]);
+            f->strs[i] = cgs_xstrdup(cJSON_GetArrayItem(x, 0)->valuestring);
         }
     }
     cJSON_Delete(o);
@@ -1271,6 +1326,9 @@ void cgs_feed_release(struct cgs_feed *f)
     cJSON_Delete(f->pending);
     free(f->payload);
     free(f->text);
+    for (size_t i = 0; i < f->n_strs; i++)
+        free(f->strs[i]);
+    free(f->strs);
     memset(f, 0, sizeof(*f));
 }
 

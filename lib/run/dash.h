@@ -39,6 +39,8 @@ extern const char *const cgs_src_kind_names[4];
 /* Limits: a line (or a record's payload) past these is counted bad and skipped. */
 #define CGS_DASH_MAX_LINE    ((size_t)64 << 20)
 #define CGS_DASH_MAX_PAYLOAD ((size_t)64 << 20)
+#define CGS_DASH_MAX_STRS 1000000 /* a trace's str records kept (file names by index) */
+#define CGS_DASH_MAX_FRAMES 200   /* frames of a compile's stack kept */
 #define CGS_DASH_MAX_ROWS    100000u
 
 enum cgs_lookup { CGS_LOOKUP_HIT, CGS_LOOKUP_MISS, CGS_LOOKUP_BYPASS };
@@ -95,6 +97,8 @@ struct cgs_dash_row {
     char *fail_file;         /* fail_user_frame_filename, with fail_line */
     int64_t fail_line;
     char *restart_reasons;   /* one a line */
+    char *stack;             /* trace: where the compile came from (dynamo_start's stack, the
+                                outermost frame first): "file:line in name", one a line */
     int64_t graph_op_count;  /* -1 when the record does not say */
     bool dynamo_graph;       /* a dynamo_output_graph record was read */
     bool limit_hit;          /* torch's recompile limit refused this compile */
@@ -218,6 +222,9 @@ struct cgs_feed {
     /* cache index: the whole text (parsed at flush) */
     char *text;
     size_t text_len, text_alloc;
+    /* trace: the file names of its {"str": [name, index]} records, by index (frames name them) */
+    char **strs;
+    size_t n_strs;
 };
 
 void cgs_feed_init(struct cgs_feed *f, const char *name, enum cgs_src_kind kind);

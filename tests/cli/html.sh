@@ -124,6 +124,11 @@ assert rows == ["0/0", "0/1"], rows
 assert "Failed to trace builtin operator" in t
 p = s.split('<details id="phases">', 1)[1].split("</table>", 1)[0]
 assert "<th class=\"n\">dynamo ms</th>" in p and "<td>1/1</td>" in p and "1715.3" in p, p[:300]
+# the stack trie: the frames of the log's four compiles merged, each id at its own last frame
+t = s.split('<details id="stacks">', 1)[1].split("</details>", 1)[0]
+leaves = re.findall(r'<code>([^<]*)</code> <span class="ids">&rarr; ([^<]*)</span>', t)
+assert leaves == [("/root/out/tr/model.py:10 in forward", "0/0, 0/1"),
+                  ("/root/out/tr/model.py:12 in torch_dynamo_resume_in_forward_at_12", "1/0, 1/1")], leaves
 PY
 python3 -c '
 import re, sys

@@ -17,9 +17,12 @@
     return e;
   }
   function ms(ns) { return ns === null || ns === undefined ? "-" : (ns / 1e6).toFixed(3); }
+  // one collator for every comparison: a sort of 100k rows calls it ~2M times
+  var collator = window.Intl ? new Intl.Collator(undefined, {numeric: true}) : null;
   function cmp(a, b) {
     if (typeof a === "number" && typeof b === "number") return a - b;
-    return String(a).localeCompare(String(b), undefined, {numeric: true});
+    return collator ? collator.compare(String(a), String(b))
+                    : String(a).localeCompare(String(b), undefined, {numeric: true});
   }
 
   // A table of rows (arrays of cell values), sortable by a click on a header, filtered by a
