@@ -786,6 +786,42 @@ static void phases_table(struct cgs_buf *b, const cJSON *top)
     }
 }
 
+/* Per compile id (tlparse's per-compile pages): its guards, shape specializations and the
+ * code Inductor generated, each folded until opened. */
+static void compile_details(struct cgs_buf *b, const cJSON *top)
+{
+    static const char *const parts[][2] = {{"guards", "guards"},
+                                           {"specializations", "shape specializations"},
+                                           {"output_code", "generated code"}};
+    const cJSON *r;
+    int n = 0;
+
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(top, "rows"))
+    {
+        bool any = false;
+        for (int k = 0; k < 3; k++)
+            any = any || cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r, parts[k][0]));
+        if (!any)
+            continue;
+        if (!n++)
+            cgs_buf_addstr(b, "<h3 id=\"details\">Each compile</h3>\n");
+        cgs_buf_addstr(b, "<details class=\"compile\"><summary>");
+        esc(b, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "compile_id")));
+        cgs_buf_addstr(b, " ");
+        esc(b, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "frame")));
+        cgs_buf_addstr(b, "</summary>\n");
+        for (int k = 0; k < 3; k++) {
+            const cJSON *x = cJSON_GetObjectItemCaseSensitive(r, parts[k][0]);
+            if (!cJSON_IsString(x))
+                continue;
+            cgs_buf_addf(b, "<details><summary>%s</summary><pre>", parts[k][1]);
+            esc(b, x->valuestring);
+            cgs_buf_addstr(b, "</pre></details>\n");
+        }
+        cgs_buf_addstr(b, "</details>\n");
+    }
+}
+
 /* GPU time per piece and per kernel (the profile's) as HTML tables; the script draws bars. */
 static void gpu_tables(struct cgs_buf *b, const cJSON *prof)
 {
@@ -936,6 +972,7 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
         failures_table(b, pg->top);
         stack_trie(b, pg->top);
         phases_table(b, pg->top);
+        compile_details(b, pg->top);
     }
     cgs_buf_addstr(b, "<h3 id=\"breaks\">Graph breaks</h3>\n");
     if (!pg->breaks) {
@@ -1161,7 +1198,7 @@ static int run(int argc, char **argv)
     }
     /* the job reads the sources and analyses each graph (tools/job.h); each picture is drawn
      * in a child as soon as its graph is analysed, a few at once */
-    job.progress = job.layout = true;
+    job.progress = job.layout = job.texts = true;
     job.max_graphs = a.max_graphs > UINT32_MAX ? UINT32_MAX : (uint32_t)a.max_graphs;
     job.analysed = analysed;
     job.ctx = &draw;

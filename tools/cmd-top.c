@@ -254,6 +254,13 @@ static cJSON *top_json(const struct cgs_follow *f)
                         p++;
                 }
             }
+            /* the page's (keep_texts): guards, shape specializations, generated code */
+            if (r->guards)
+                cJSON_AddStringToObject(o, "guards", r->guards);
+            if (r->specializations)
+                cJSON_AddStringToObject(o, "specializations", r->specializations);
+            if (r->output_code)
+                cJSON_AddStringToObject(o, "output_code", r->output_code);
             /* why Dynamo restarted the frame's analysis (a graph break), as torch wrote it */
             cli_json_add_str(o, "restart_reasons",
                              r->restart_reasons && *r->restart_reasons ? r->restart_reasons : NULL);

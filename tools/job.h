@@ -65,6 +65,7 @@ struct cli_job {
     /* set by the caller */
     bool progress;            /* "graph N of M" on a terminal's stderr */
     bool layout;              /* Inductor's layout decisions of post-grad graphs too */
+    bool texts;               /* each compile's guards, generated code and specializations */
     uint32_t max_graphs;      /* 0: all */
     /* called after each graph's analysis (html draws it while the next are analysed) */
     void (*analysed)(struct cli_job *j, uint32_t i, void *ctx);

@@ -76,6 +76,9 @@ static void free_rows(struct cgs_dash *d)
         free(r->fail_file);
         free(r->restart_reasons);
         free(r->stack);
+        free(r->guards);
+        free(r->output_code);
+        free(r->specializations);
         free(r);
     }
     for (uint32_t i = 0; i < d->n_caches; i++)
@@ -1093,6 +1096,49 @@ static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
         }
         if (r && !r->stack)
             r->stack = stack_text(f, cJSON_GetObjectItemCaseSensitive(x, "stack"));
+    } else if (d->keep_texts && cid[0] &&
+               (cJSON_GetObjectItemCaseSensitive(o, "dynamo_cpp_guards_str") ||
+                cJSON_GetObjectItemCaseSensitive(o, "inductor_output_code"))) {
+        struct cgs_dash_row *r = trace_row(d, f, cid);
+        char **slot = !r ? NULL
+                      : cJSON_GetObjectItemCaseSensitive(o, "inductor_output_code") ? &r->output_code
+                                                                                    : &r->guards;
+        if (slot && f->payload && f->payload_len) {
+            size_t n = f->payload_len < CGS_DASH_MAX_TEXT ? f->payload_len : CGS_DASH_MAX_TEXT;
+            struct cgs_buf t = CGS_BUF_INIT;
+            if (*slot) { /* a second (the backward's code): after the first */
+                cgs_buf_addstr(&t, *slot);
+                cgs_buf_addstr(&t, "\n");
+                free(*slot);
+            }
+            cgs_buf_add(&t, f->payload, n);
+            if (n < f->payload_len || f->payload_over)
+                cgs_buf_addstr(&t, "\n... (cut: the log holds more)");
+            cgs_buf_addch(&t, '\0');
+            *slot = t.buf;
+        }
+    } else if (d->keep_texts && cid[0] &&
+               ((x = cJSON_GetObjectItemCaseSensitive(o, "symbolic_shape_specialization")) ||
+                (x = cJSON_GetObjectItemCaseSensitive(o, "guard_added")))) {
+        struct cgs_dash_row *r = trace_row(d, f, cid);
+        const char *sym = jstr(x, "symbol"), *expr = jstr(x, "expr"), *val = jstr(x, "value");
+        const char *reason = jstr(x, "reason");
+        if (r && (sym || expr)) {
+            struct cgs_buf t = CGS_BUF_INIT;
+            if (r->specializations) {
+                cgs_buf_addstr(&t, r->specializations);
+                cgs_buf_addch(&t, '\n');
+                free(r->specializations);
+            }
+            if (sym)
+                cgs_buf_addf(&t, "%s = %s", sym, val ? val : "?");
+            else
+                cgs_buf_addf(&t, "guard: %s", expr);
+            if (reason)
+                cgs_buf_addf(&t, " (%s)", reason);
+            cgs_buf_addch(&t, '\0');
+            r->specializations = t.buf;
+        }
     } else if ((x = cJSON_GetObjectItemCaseSensitive(o, "str")) && cJSON_IsArray(x) &&
                cJSON_GetArraySize(x) == 2 && cJSON_IsString(cJSON_GetArrayItem(x, 0)) &&
                cJSON_IsNumber(cJSON_GetArrayItem(x, 1))) {

@@ -41,6 +41,7 @@ extern const char *const cgs_src_kind_names[4];
 #define CGS_DASH_MAX_PAYLOAD ((size_t)64 << 20)
 #define CGS_DASH_MAX_STRS 1000000 /* a trace's str records kept (file names by index) */
 #define CGS_DASH_MAX_FRAMES 200   /* frames of a compile's stack kept */
+#define CGS_DASH_MAX_TEXT ((size_t)256 << 10) /* a compile's guards or code kept, in bytes */
 #define CGS_DASH_MAX_ROWS    100000u
 
 enum cgs_lookup { CGS_LOOKUP_HIT, CGS_LOOKUP_MISS, CGS_LOOKUP_BYPASS };
@@ -99,6 +100,11 @@ struct cgs_dash_row {
     char *restart_reasons;   /* one a line */
     char *stack;             /* trace: where the compile came from (dynamo_start's stack, the
                                 outermost frame first): "file:line in name", one a line */
+    /* trace, with keep_texts: the compile's guards (dynamo_cpp_guards_str), the code Inductor
+       generated (inductor_output_code), each up to CGS_DASH_MAX_TEXT bytes, and the shape
+       specializations and guards added on symbols (symbolic_shape_specialization, guard_added),
+       one a line */
+    char *guards, *output_code, *specializations;
     int64_t graph_op_count;  /* -1 when the record does not say */
     bool dynamo_graph;       /* a dynamo_output_graph record was read */
     bool limit_hit;          /* torch's recompile limit refused this compile */
@@ -179,6 +185,7 @@ struct cgs_dash {
     struct cgs_dash_entry *entries;
     uint32_t n_entries, alloc_entries;
     bool keep_lookups;
+    bool keep_texts; /* each compile's guards, generated code and specializations (the page's) */
     char **sources;        /* the names of the files rows came from, in order of first row */
     uint32_t n_sources, alloc_sources;
     uint64_t events;       /* records read (event lines, trace records, index entries) */

@@ -173,6 +173,25 @@ has "paths without --redact" samples/report.html '/root/out/tr/model.py'
 chrome --dump-dom "file://$T/red.html" >"$T/red-dom.html"
 grep -q 'data-ready="1"' "$T/red-dom.html" || fail "the redacted page's script did not run"
 
+# each compile of a log others wrote (tlparse's simple.log): its guards as torch printed them
+# and the code Inductor generated, folded under the compile id
+mkdir -p "$T/tl"
+tar -xJf tests/data/tlparse/inputs.tar.xz -C "$T/tl"
+check "html of tlparse's simple.log" 0 "$CGSCOPE" html "$T/tl/inputs/simple.log" -o "$T/simple.html"
+python3 - "$T/simple.html" <<'PY' || fail "each compile's guards and code"
+import re, sys
+s = open(sys.argv[1]).read()
+d = s.split('<h3 id="details">Each compile</h3>', 1)[1].split("</section>", 1)[0]
+assert re.findall(r"<summary>([^<]*)</summary>", d)[:3] == [
+    "0/0 forward (test_torchinductor.py:11123)", "guards", "generated code"], d[:300]
+g = d.split("<summary>guards</summary><pre>", 1)[1]
+assert g.startswith("TREE_GUARD_MANAGER:\n+- RootGuardManager"), g[:80]
+c = d.split("<summary>generated code</summary><pre>", 1)[1]
+assert c.startswith("# AOT ID: [&#39;0_inference&#39;]") or c.startswith("# AOT ID: ['0_inference']"), c[:80]
+PY
+chrome --dump-dom "file://$T/simple.html" >"$T/simple-dom.html"
+grep -q 'data-ready="1"' "$T/simple-dom.html" || fail "tlparse's simple.log: the page's script did not run"
+
 # the layout section is drawn from the layout document: the decision, and the convolutions and
 # stride orders as tables of as many rows as cgscope layout --json has
 CNN=tests/data/tracegraphs/cnn_infer/json/0_0.post_grad.inference.json
