@@ -13,7 +13,7 @@
 static int run(int argc, char **argv);
 
 /* the options run() accepts: --help, the man page, completion and "did you mean" list them */
-enum { O_PREFIX = 256, O_KERNELS, O_GRAPH, O_SPLIT_OPS, O_MODEL, O_GRAPH_ID };
+enum { O_PREFIX = 256, O_KERNELS, O_GRAPH, O_SPLIT_OPS, O_MODEL, O_GRAPH_ID, O_TRACE_EVENTS };
 static const struct cli_opt options[] = {
     CLI_OPT("ranges", 'r', NULL, "one row per NVTX range (innermost), not per piece"),
     CLI_OPT("prefix", O_PREFIX, "P",
@@ -31,6 +31,9 @@ static const struct cli_opt options[] = {
     CLI_OPT("model", O_MODEL, "NAME",
      "with --graph: the model to read from a .pt2 archive holding\n"
      "several"),
+    CLI_OPT("trace-events", O_TRACE_EVENTS, "FILE",
+            "also write the traces as Chrome trace-event JSON (open it in Perfetto or\n"
+            "chrome://tracing): the pieces as ranges, kernels on a row per GPU stream"),
     CLI_OPT("json", 'j', NULL, "write one JSON document to stdout"),
     CLI_OPT_END,
 };
@@ -38,7 +41,8 @@ static const struct cli_opt options[] = {
 const struct cmd cmd_report = {
     .name = "report",
     .usage = "cgscope report TRACE|DIR... [--ranges] [--prefix P] [--kernels N]\n"
-             "                      [--graph G --split-ops OPS [--graph-id ID] [--model NAME]] [--json]",
+             "                      [--graph G --split-ops OPS [--graph-id ID] [--model NAME]]\n"
+             "                      [--trace-events FILE] [--json]",
     .summary = "GPU time per piece, per NVTX range and per kernel, from `cgscope profile`",
     .help =
         "Reads the CUPTI traces `cgscope profile` wrote (a .cgstrace file, or the folder of\n"
@@ -63,14 +67,15 @@ const struct cmd cmd_report = {
         "  cgscope report samples/profile --ranges --kernels 5\n"
         "  cgscope report samples/profile --graph samples/profile/transformer.dynamo.json \\\n"
         "      --split-ops @sdpa\n"
-        "  cgscope report samples/profile --json\n",
+        "  cgscope report samples/profile --json\n"
+        "  cgscope report samples/profile --trace-events run.trace.json\n",
     .run = run,
     .options = options,
 };
 
 struct report_args {
     struct cgs_prof_opts po;
-    const char *graph_id;
+    const char *graph_id, *trace_events;
     unsigned long kernels;
     bool json;
 };
@@ -91,6 +96,7 @@ static int parse_args(int argc, char **argv, struct cli_session *ss, struct repo
             break;
         case O_GRAPH: ss->path = optarg; break;
         case O_GRAPH_ID: a->graph_id = optarg; break;
+        case O_TRACE_EVENTS: a->trace_events = optarg; break;
         case O_MODEL: ss->model = optarg; break;
         case O_SPLIT_OPS:
             if (cli_split_ops_add(&ss->ops, optarg))
@@ -141,6 +147,8 @@ static int run(int argc, char **argv)
     cli_session_init(&ss, NULL);
     if ((rc = parse_args(argc, argv, &ss, &a)) ||
         (rc = cli_prof_load((const char *const *)argv + optind, (size_t)(argc - optind), &set)))
+        goto done;
+    if (a.trace_events && (rc = cli_prof_trace_events(&set, a.trace_events)))
         goto done;
     if (ss.path && !(s = cli_session_split(&ss))) { /* --graph: its pieces */
         rc = cli_session_fail(&ss);

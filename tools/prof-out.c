@@ -524,3 +524,130 @@ cJSON *cli_prof_json(const struct cli_prof_set *set, const struct cgs_prof_repor
     }
     return doc;
 }
+
+/* ---- Chrome trace events ------------------------------------------------------------------ */
+
+/* s as a JSON string (quotes included) into b. */
+static void json_str(struct cgs_buf *b, const char *s)
+{
+    char *t;
+    cJSON *x = cJSON_CreateString(s ? s : "");
+    t = x ? cJSON_PrintUnformatted(x) : NULL;
+    cgs_buf_addstr(b, t ? t : "\"\"");
+    free(t);
+    cJSON_Delete(x);
+}
+
+static int by_corr(const void *a, const void *b)
+{
+    uint32_t x = ((const struct cgs_prof_launch *)a)->corr;
+    uint32_t y = ((const struct cgs_prof_launch *)b)->corr;
+    return x < y ? -1 : x > y;
+}
+
+/* How far a trace's GPU clock is ahead of its CPU clock: the least (GPU start - CPU launch)
+ * over the work whose launch was seen (a kernel starts no sooner than it is launched, and the
+ * first on an idle GPU starts about then). 0 when no pair is known. */
+static int64_t gpu_offset(const struct cgs_prof_trace *t)
+{
+    struct cgs_prof_launch *l;
+    int64_t best = INT64_MAX;
+
+    if (!t->n_launches || !t->n_work)
+        return 0;
+    l = cgs_xmalloc(t->n_launches * sizeof(*l));
+    memcpy(l, t->launches, t->n_launches * sizeof(*l));
+    qsort(l, t->n_launches, sizeof(*l), by_corr);
+    for (size_t k = 0; k < t->n_work; k++) {
+        struct cgs_prof_launch key = {.corr = t->work[k].corr};
+        const struct cgs_prof_launch *m;
+        if (!t->work[k].start)
+            continue;
+        m = bsearch(&key, l, t->n_launches, sizeof(*l), by_corr);
+        if (m && (int64_t)(t->work[k].start - m->ts) < best)
+            best = (int64_t)(t->work[k].start - m->ts);
+    }
+    free(l);
+    return best == INT64_MAX ? 0 : best;
+}
+
+int cli_prof_trace_events(const struct cli_prof_set *set, const char *path)
+{
+    struct cgs_buf b = CGS_BUF_INIT;
+    uint64_t t0 = UINT64_MAX;
+    int64_t *off = cgs_xcalloc(set->n + 1, sizeof(*off));
+    bool first = true;
+    int rc;
+
+    /* one time origin for every trace, on the CPU clock: the earliest range or GPU record
+       (GPU times brought to the CPU clock by gpu_offset) */
+    for (size_t i = 0; i < set->n; i++) {
+        const struct cgs_prof_trace *t = &set->traces[i];
+        off[i] = gpu_offset(t);
+        for (size_t k = 0; k < t->n_ranges; k++)
+            if (t->ranges[k].push < t0)
+                t0 = t->ranges[k].push;
+        for (size_t k = 0; k < t->n_work; k++)
+            if (t->work[k].start && (uint64_t)((int64_t)t->work[k].start - off[i]) < t0)
+                t0 = (uint64_t)((int64_t)t->work[k].start - off[i]);
+    }
+    if (t0 == UINT64_MAX)
+        t0 = 0;
+#define SEP() (cgs_buf_addstr(&b, first ? "\n" : ",\n"), first = false)
+    cgs_buf_addstr(&b, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [");
+    for (size_t i = 0; i < set->n; i++) {
+        const struct cgs_prof_trace *t = &set->traces[i];
+        char label[160];
+        /* the process, and its GPU streams as threads of a second process row */
+        snprintf(label, sizeof(label), "pid %llu", (unsigned long long)t->pid);
+        if (t->rank >= 0)
+            snprintf(label, sizeof(label), "rank %d (pid %llu)", t->rank,
+                     (unsigned long long)t->pid);
+        SEP();
+        cgs_buf_addf(&b, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": %llu, \"args\": "
+                         "{\"name\": ", (unsigned long long)t->pid);
+        json_str(&b, label);
+        cgs_buf_addstr(&b, "}}");
+        for (size_t k = 0; k < t->n_ranges; k++) {
+            const struct cgs_prof_range *r = &t->ranges[k];
+            if (r->pop == UINT64_MAX || r->pop < r->push)
+                continue; /* never closed */
+            SEP();
+            cgs_buf_addstr(&b, "{\"ph\": \"X\", \"cat\": \"range\", \"name\": ");
+            json_str(&b, r->name);
+            cgs_buf_addf(&b, ", \"pid\": %llu, \"tid\": %u, \"ts\": %.3f, \"dur\": %.3f}",
+                         (unsigned long long)t->pid, r->tid, (double)(r->push - t0) / 1e3,
+                         (double)(r->pop - r->push) / 1e3);
+        }
+        for (size_t k = 0; k < t->n_work; k++) {
+            const struct cgs_prof_work *w = &t->work[k];
+            const char *name = w->kind == CGS_PROF_MEMCPY ? "memcpy"
+                               : w->kind == CGS_PROF_MEMSET ? "memset"
+                               : w->name < t->n_names     ? t->names[w->name]
+                                                          : "?";
+            char *dm;
+            if (!w->start || w->end < w->start)
+                continue;
+            dm = w->kind == CGS_PROF_KERNEL ? cgs_prof_demangle(name) : NULL;
+            SEP();
+            cgs_buf_addf(&b, "{\"ph\": \"X\", \"cat\": \"%s\", \"name\": ",
+                         w->kind == CGS_PROF_KERNEL ? "kernel" : name);
+            json_str(&b, dm ? dm : name);
+            /* GPU work: a row per device and stream, under the process */
+            cgs_buf_addf(&b, ", \"pid\": %llu, \"tid\": \"GPU %u stream %u\", \"ts\": %.3f, "
+                             "\"dur\": %.3f, \"args\": {\"correlation\": %u%s}}",
+                         (unsigned long long)t->pid, w->device, w->stream,
+                         (double)((int64_t)(w->start - t0) - off[i]) / 1e3,
+                         (double)(w->end - w->start) / 1e3,
+                         w->corr, w->graph_id ? ", \"cuda_graph\": true" : "");
+            if (dm != name)
+                free(dm);
+        }
+    }
+#undef SEP
+    free(off);
+    cgs_buf_addstr(&b, "\n]}\n");
+    rc = cli_write_file(path, b.buf, b.len) ? CGS_EXIT_BAD_INPUT : 0;
+    cgs_buf_release(&b);
+    return rc;
+}

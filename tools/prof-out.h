@@ -37,5 +37,9 @@ void cli_prof_print(FILE *f, const struct cli_prof_set *set, const struct cgs_pr
                     const struct cli_prof_out *o);
 cJSON *cli_prof_json(const struct cli_prof_set *set, const struct cgs_prof_report *r,
                      const struct cli_prof_out *o);
+/* The traces as Chrome trace-event JSON (Perfetto, chrome://tracing open it): each process's
+ * NVTX ranges (the pieces) on their threads, its kernels, memcpys and memsets on a row per GPU
+ * and stream; times in microseconds from the earliest record. 0, or an exit status (said). */
+int cli_prof_trace_events(const struct cli_prof_set *set, const char *path);
 
 #endif

@@ -176,4 +176,24 @@ check "graph breaks: dot --profile" 0 "$CGSCOPE" dot $B/0_0.dynamo.json --split-
 check "graph breaks: dot --profile, which graph?" 2 "$CGSCOPE" dot "$T/nameless.json" --split-ops @sdpa --profile $B -o "$T/b.svg"
 has "dot asks for --graph-id" "$err" "--graph-id"
 
+# --trace-events: the traces as Chrome trace-event JSON (what Perfetto opens): every kernel and
+# memcpy the report counts, each piece's range, GPU times brought onto the CPU clock (no kernel
+# before the trace's first event, each on a row of its GPU stream)
+check "report --trace-events" 0 "$CGSCOPE" report samples/profile --json --trace-events "$T/trace.json"
+python3 - "$T/trace.json" "$out" <<'PY' || fail "trace events: $(head -c 300 "$T/trace.json")"
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+rep = json.load(open(sys.argv[2]))
+k = [e for e in ev if e.get("cat") == "kernel"]
+m = [e for e in ev if e.get("cat") == "memcpy"]
+r = [e for e in ev if e.get("cat") == "range"]
+assert len(k) == rep["kernels"] and len(m) == rep["memcpy"]["count"], (len(k), len(m))
+assert {p["range"] for p in rep["pieces"]} <= {e["name"] for e in r}, "piece ranges"
+assert all(e["ph"] == "X" and e["ts"] >= 0 and e["dur"] >= 0 for e in k + m + r)
+assert all(e["tid"].startswith("GPU 0 stream ") for e in k), "stream rows"
+assert abs(sum(e["dur"] for e in k) * 1e3 - rep["gpu_ns"]) <= 1e-3 * rep["gpu_ns"] + len(k), "GPU time"
+# kernels fall within the run: none after the last range ends by more than a second
+assert max(e["ts"] for e in k) < max(e["ts"] + e["dur"] for e in r) + 1e6
+PY
+
 finish
