@@ -822,6 +822,60 @@ static void compile_details(struct cgs_buf *b, const cJSON *top)
     }
 }
 
+/* The profile joined to the compiles: the bridge's ranges name the compile
+ * ("cgscope:0/1/submod_2": compile 0/1's piece), so each compile id gets its pieces' calls and
+ * GPU time: how often the compiled frame ran and what it cost. */
+static void gpu_by_compile(struct cgs_buf *b, const cJSON *prof)
+{
+    struct {
+        char id[64];
+        double calls, gpu_ns;
+        int pieces;
+    } c[256];
+    int n = 0;
+    const cJSON *p;
+
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(prof, "pieces"))
+    {
+        const char *r = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "range"));
+        const char *col = r ? strchr(r, ':') : NULL, *s1, *s2;
+        char id[64];
+        int k;
+        if (!col || !(s1 = strchr(col + 1, '/')) || !(s2 = strchr(s1 + 1, '/')) ||
+            (size_t)(s2 - col - 1) >= sizeof(id))
+            continue; /* a range that names no compile */
+        snprintf(id, sizeof(id), "%.*s", (int)(s2 - col - 1), col + 1);
+        for (k = 0; k < n && strcmp(c[k].id, id); k++)
+            ;
+        if (k == n) {
+            if (n == 256)
+                continue;
+            memset(&c[n], 0, sizeof(c[n]));
+            snprintf(c[n].id, sizeof(c[n].id), "%s", id);
+            n++;
+        }
+        if (num(p, "calls") > c[k].calls)
+            c[k].calls = num(p, "calls");
+        c[k].gpu_ns += num(p, "gpu_ns");
+        c[k].pieces++;
+    }
+    if (!n)
+        return;
+    cgs_buf_addstr(b, "<h4 id=\"gpu-compiles\">GPU time per compile</h4>\n<div class=\"tscroll\">"
+                      "<table class=\"t\"><thead><tr><th>compile id</th><th class=\"n\">pieces</th>"
+                      "<th class=\"n\">calls</th><th class=\"n\">GPU ms</th>"
+                      "<th class=\"n\">GPU ms a call</th></tr></thead><tbody>\n");
+    for (int k = 0; k < n; k++) {
+        cgs_buf_addstr(b, "<tr><td>");
+        esc(b, c[k].id);
+        cgs_buf_addf(b, "</td><td class=\"n\">%d</td><td class=\"n\">%.0f</td>"
+                        "<td class=\"n\">%.3f</td><td class=\"n\">%.3f</td></tr>\n",
+                     c[k].pieces, c[k].calls, c[k].gpu_ns / 1e6,
+                     c[k].calls > 0 ? c[k].gpu_ns / 1e6 / c[k].calls : 0.0);
+    }
+    cgs_buf_addstr(b, "</tbody></table></div>\n");
+}
+
 /* GPU time per piece and per kernel (the profile's) as HTML tables; the script draws bars. */
 static void gpu_tables(struct cgs_buf *b, const cJSON *prof)
 {
@@ -1035,6 +1089,7 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
         cgs_buf_addstr(b, "<div id=\"pbars\">");
         gpu_tables(b, pg->profile);
         cgs_buf_addstr(b, "</div>\n");
+        gpu_by_compile(b, pg->profile);
     }
     cgs_buf_addstr(b, "</section>\n</main>\n<footer>made by cgscope " CGS_VERSION
                       "; every number here is the one its command prints with --json</footer>\n"

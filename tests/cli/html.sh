@@ -192,6 +192,26 @@ PY
 chrome --dump-dom "file://$T/simple.html" >"$T/simple-dom.html"
 grep -q 'data-ready="1"' "$T/simple-dom.html" || fail "tlparse's simple.log: the page's script did not run"
 
+# the profile joined to the compiles: a profile of a model with a graph break (its ranges name
+# compile 0/0's and 1/0's pieces): per compile id its pieces, calls and GPU time, as report --json
+# adds them up
+"$CGSCOPE" report tests/data/prof/breaks --json >"$T/breaks-report.json" 2>/dev/null
+check "html of a profile with compile ids" 0 "$CGSCOPE" html tests/data/prof/breaks/0_0.dynamo.json \
+    tests/data/prof/breaks -o "$T/pb.html"
+python3 - "$T/pb.html" "$T/breaks-report.json" <<'PY' || fail "GPU time per compile"
+import json, re, sys
+s, rep = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+t = s.split('id="gpu-compiles"', 1)[1].split("</table>", 1)[0]
+got = re.findall(r'<tr><td>([^<]*)</td><td class="n">(\d+)</td><td class="n">(\d+)</td><td class="n">([0-9.]+)</td>', t)
+want = {}
+for p in rep["pieces"]:
+    cid = p["range"].split(":", 1)[1].rsplit("/", 1)[0]
+    w = want.setdefault(cid, [0, 0, 0])
+    w[0] += 1; w[1] = max(w[1], p["calls"]); w[2] += p["gpu_ns"]
+assert [(c, int(n), int(k), float(ms)) for c, n, k, ms in got] == \
+    [(c, w[0], w[1], round(w[2] / 1e6, 3)) for c, w in want.items()], (got, want)
+PY
+
 # the layout section is drawn from the layout document: the decision, and the convolutions and
 # stride orders as tables of as many rows as cgscope layout --json has
 CNN=tests/data/tracegraphs/cnn_infer/json/0_0.post_grad.inference.json
