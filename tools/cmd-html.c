@@ -670,6 +670,82 @@ static void failures_table(struct cgs_buf *b, const cJSON *top)
         cgs_buf_addstr(b, "</tbody></table></div>\n");
 }
 
+/* Several ranks (tlparse's multi-rank view): each rank's compiles, recompiles and cache
+ * lookups, and the compile ids only some ranks made: ranks that compiled differently are
+ * where a distributed job's ranks wait on each other. */
+static void rank_divergence(struct cgs_buf *b, const cJSON *top)
+{
+    enum { MAX_RANKS = 64 };
+    int ranks[MAX_RANKS], n = 0;
+    double comp[MAX_RANKS] = {0}, rec[MAX_RANKS] = {0}, hit[MAX_RANKS] = {0},
+           miss[MAX_RANKS] = {0};
+    const cJSON *r, *q;
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(top, "rows");
+    bool diverge = false;
+
+    cJSON_ArrayForEach(r, rows)
+    {
+        const cJSON *rk = cJSON_GetObjectItemCaseSensitive(r, "rank");
+        int k;
+        if (!cJSON_IsNumber(rk))
+            continue;
+        for (k = 0; k < n && ranks[k] != rk->valueint; k++)
+            ;
+        if (k == n) {
+            if (n == MAX_RANKS)
+                continue;
+            ranks[n++] = rk->valueint;
+        }
+        comp[k] += num(r, "compiles");
+        rec[k] += num(r, "recompiles");
+        hit[k] += num(r, "hits");
+        miss[k] += num(r, "misses");
+    }
+    if (n < 2)
+        return;
+    cgs_buf_addstr(b, "<h3 id=\"ranks\">Ranks</h3>\n<div class=\"tscroll\"><table class=\"t\">"
+                      "<thead><tr><th>rank</th><th class=\"n\">compiles</th>"
+                      "<th class=\"n\">recompiles</th><th class=\"n\">cache hits</th>"
+                      "<th class=\"n\">misses</th><th>compile ids no other rank has</th></tr>"
+                      "</thead><tbody>\n");
+    for (int k = 0; k < n; k++) {
+        bool first = true;
+        cgs_buf_addf(b, "<tr><td>%d</td><td class=\"n\">%.0f</td><td class=\"n\">%.0f</td>"
+                        "<td class=\"n\">%.0f</td><td class=\"n\">%.0f</td><td>",
+                     ranks[k], comp[k], rec[k], hit[k], miss[k]);
+        cJSON_ArrayForEach(r, rows)
+        {
+            const cJSON *rk = cJSON_GetObjectItemCaseSensitive(r, "rank");
+            const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "compile_id"));
+            bool elsewhere = false;
+            if (!cJSON_IsNumber(rk) || rk->valueint != ranks[k] || !id)
+                continue;
+            cJSON_ArrayForEach(q, rows)
+            {
+                const cJSON *qk = cJSON_GetObjectItemCaseSensitive(q, "rank");
+                const char *qid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(q, "compile_id"));
+                if (cJSON_IsNumber(qk) && qk->valueint != ranks[k] && qid && !strcmp(qid, id)) {
+                    elsewhere = true;
+                    break;
+                }
+            }
+            if (elsewhere)
+                continue;
+            diverge = true;
+            if (!first)
+                cgs_buf_addstr(b, ", ");
+            esc(b, id);
+            first = false;
+        }
+        cgs_buf_addstr(b, "</td></tr>\n");
+    }
+    cgs_buf_addstr(b, "</tbody></table></div>\n");
+    cgs_buf_addf(b, "<p class=\"%s\">%s</p>\n", diverge ? "error" : "none",
+                 diverge ? "The ranks compiled differently: a rank that compiles what the others "
+                           "do not makes them wait at its next collective."
+                         : "Every rank compiled the same compile ids.");
+}
+
 /* The stack trie (tlparse's): where in the program each compile came from, the frames of all
  * compiles merged where they agree, each compile id at its last frame. */
 struct trie {
@@ -1024,6 +1100,7 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
         compiles_table(b, pg->top);
         cgs_buf_addstr(b, "</div>\n");
         failures_table(b, pg->top);
+        rank_divergence(b, pg->top);
         stack_trie(b, pg->top);
         phases_table(b, pg->top);
         compile_details(b, pg->top);

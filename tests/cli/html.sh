@@ -189,6 +189,27 @@ assert g.startswith("TREE_GUARD_MANAGER:\n+- RootGuardManager"), g[:80]
 c = d.split("<summary>generated code</summary><pre>", 1)[1]
 assert c.startswith("# AOT ID: [&#39;0_inference&#39;]") or c.startswith("# AOT ID: ['0_inference']"), c[:80]
 PY
+# several ranks (tlparse's multi_rank_logs): each rank's compiles, and the compile ids only one
+# rank made, as the logs' own dynamo_start records say
+check "html of four ranks' logs" 0 "$CGSCOPE" html "$T/tl/inputs/multi_rank_logs" -o "$T/ranks.html"
+python3 - "$T/ranks.html" "$T/tl/inputs/multi_rank_logs" <<'PY' || fail "the ranks table"
+import glob, json, re, sys
+s = open(sys.argv[1]).read()
+t = s.split('<h3 id="ranks">Ranks</h3>', 1)[1].split("</p>", 1)[0]
+rows = re.findall(r'<tr><td>(\d+)</td><td class="n">(\d+)</td>.*?<td>([^<]*)</td></tr>', t)
+ids = {}
+for f in glob.glob(sys.argv[2] + "/*rank_*.log"):
+    rank = int(re.search(r"rank_(\d+)", f).group(1))
+    for line in open(f):
+        if '{"dynamo_start"' in line:
+            j = json.loads(line[line.index("{"):])
+            ids.setdefault(rank, set()).add("%d/%d" % (j["frame_id"], j["frame_compile_id"]))
+only = {r: sorted(v - set().union(*(w for q, w in ids.items() if q != r)),
+                  key=lambda x: tuple(map(int, x.split("/")))) for r, v in ids.items()}
+got = {int(r): [x for x in u.split(", ") if x] for r, n, u in rows}
+assert got == only, (got, only)
+assert ("compiled differently" in t) == any(only.values()), t[-200:]
+PY
 chrome --dump-dom "file://$T/simple.html" >"$T/simple-dom.html"
 grep -q 'data-ready="1"' "$T/simple-dom.html" || fail "tlparse's simple.log: the page's script did not run"
 
