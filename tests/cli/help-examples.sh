@@ -1,6 +1,6 @@
 #!/bin/sh
-# Every example in every command's --help runs as written from a clone (output files go to a
-# temporary folder instead of the current one).
+# Every example in every command's --help runs as written from a clone (output files, -o and
+# --trace-events, go to a temporary folder instead of the current one).
 : "${CGSCOPE:=./cgscope}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -13,7 +13,7 @@ for c in $("$CGSCOPE" --help 2>&1 | awk '/^  [a-z]+ /{print $1}'); do
         grep '^cgscope ' > "$tmp/ex.$c" || continue
     while read -r line; do
         count=$((count + 1))
-        cmd=$(printf '%s\n' "$line" | sed "s| -o \\([^ ]*\\)| -o $tmp/\\1|; s|^cgscope |$CGSCOPE |")
+        cmd=$(printf '%s\n' "$line" | sed "s| -o \\([^ ]*\\)| -o $tmp/\\1|; s| --trace-events \\([^ ]*\\)| --trace-events $tmp/\\1|; s|^cgscope |$CGSCOPE |")
         sh -c "$cmd" >/dev/null 2>"$tmp/err" ||
             { echo "FAIL example of '$c' exits $?: $line"; sed 's/^/  | /' "$tmp/err" | head -3;
               fails=$((fails + 1)); }
