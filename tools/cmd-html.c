@@ -874,7 +874,8 @@ static void compile_details(struct cgs_buf *b, const cJSON *top)
 
     cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(top, "rows"))
     {
-        bool any = false;
+        const cJSON *gt = cJSON_GetObjectItemCaseSensitive(r, "graph_texts"), *g;
+        bool any = cJSON_GetArraySize(gt) > 0;
         for (int k = 0; k < 3; k++)
             any = any || cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r, parts[k][0]));
         if (!any)
@@ -886,6 +887,14 @@ static void compile_details(struct cgs_buf *b, const cJSON *top)
         cgs_buf_addstr(b, " ");
         esc(b, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "frame")));
         cgs_buf_addstr(b, "</summary>\n");
+        cJSON_ArrayForEach(g, gt)
+        {
+            cgs_buf_addstr(b, "<details><summary>graph: ");
+            esc(b, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(g, "stage")));
+            cgs_buf_addstr(b, "</summary><pre>");
+            esc(b, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(g, "text")));
+            cgs_buf_addstr(b, "</pre></details>\n");
+        }
         for (int k = 0; k < 3; k++) {
             const cJSON *x = cJSON_GetObjectItemCaseSensitive(r, parts[k][0]);
             if (!cJSON_IsString(x))
@@ -1307,6 +1316,44 @@ static void page_release(struct page *pg)
     free(pg->graphs);
 }
 
+/* Each compile's graphs as the log printed them (Dynamo's, AOT's, post-grad), for its folded
+ * details on the page: top's rows gain graph_texts [{stage, text}] (each cut at 256 KiB). */
+static void attach_graph_texts(cJSON *top, const struct cgs_dash *d)
+{
+    cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(top, "rows"))
+    {
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "compile_id"));
+        const cJSON *rk = cJSON_GetObjectItemCaseSensitive(r, "rank");
+        int rank = cJSON_IsNumber(rk) ? rk->valueint : -1;
+        cJSON *arr = NULL;
+        if (!id)
+            continue;
+        for (uint32_t i = 0; i < d->n_graphs; i++) {
+            const struct cgs_dash_graph *g = &d->graphs[i];
+            cJSON *o;
+            size_t len;
+            if (strcmp(g->compile_id, id) || g->rank != rank || g->occurrence != 1 || !g->text)
+                continue;
+            if (!arr)
+                arr = cJSON_AddArrayToObject(r, "graph_texts");
+            o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "stage", g->backward ? "post_grad (backward)" : g->stage);
+            len = strlen(g->text);
+            if (len > CGS_DASH_MAX_TEXT) {
+                char *cut = cgs_xmalloc(CGS_DASH_MAX_TEXT + 40);
+                memcpy(cut, g->text, CGS_DASH_MAX_TEXT);
+                strcpy(cut + CGS_DASH_MAX_TEXT, "\n... (cut: the log holds more)");
+                cJSON_AddStringToObject(o, "text", cut);
+                free(cut);
+            } else {
+                cJSON_AddStringToObject(o, "text", g->text);
+            }
+            cJSON_AddItemToArray(arr, o);
+        }
+    }
+}
+
 static int run(int argc, char **argv)
 {
     struct html_args a = {.out_path = "report.html", .max_graphs = 64};
@@ -1351,6 +1398,8 @@ static int run(int argc, char **argv)
         draw_finish(&pg.graphs[i], tmpdir, i);
     if (job.have_follow) {
         pg.top = cli_top_doc(&job.follow);
+        if (job.have_dash)
+            attach_graph_texts(pg.top, &job.dash);
         if (job.dash.n_breaks)
             pg.breaks = cli_breaks_doc(&job.dash);
     }

@@ -173,8 +173,8 @@ has "paths without --redact" samples/report.html '/root/out/tr/model.py'
 chrome --dump-dom "file://$T/red.html" >"$T/red-dom.html"
 grep -q 'data-ready="1"' "$T/red-dom.html" || fail "the redacted page's script did not run"
 
-# each compile of a log others wrote (tlparse's simple.log): its guards as torch printed them
-# and the code Inductor generated, folded under the compile id
+# each compile of a log others wrote (tlparse's simple.log): its graphs as the log printed them,
+# its guards and the code Inductor generated, folded under the compile id
 mkdir -p "$T/tl"
 tar -xJf tests/data/tlparse/inputs.tar.xz -C "$T/tl"
 check "html of tlparse's simple.log" 0 "$CGSCOPE" html "$T/tl/inputs/simple.log" -o "$T/simple.html"
@@ -182,8 +182,11 @@ python3 - "$T/simple.html" <<'PY' || fail "each compile's guards and code"
 import re, sys
 s = open(sys.argv[1]).read()
 d = s.split('<h3 id="details">Each compile</h3>', 1)[1].split("</section>", 1)[0]
-assert re.findall(r"<summary>([^<]*)</summary>", d)[:3] == [
-    "0/0 forward (test_torchinductor.py:11123)", "guards", "generated code"], d[:300]
+assert re.findall(r"<summary>([^<]*)</summary>", d)[:6] == [
+    "0/0 forward (test_torchinductor.py:11123)", "graph: dynamo", "graph: aot_inference",
+    "graph: post_grad", "guards", "generated code"], d[:300]
+gd = d.split("<summary>graph: dynamo</summary><pre>", 1)[1]
+assert gd.startswith("class GraphModule(torch.nn.Module):"), gd[:80]
 g = d.split("<summary>guards</summary><pre>", 1)[1]
 assert g.startswith("TREE_GUARD_MANAGER:\n+- RootGuardManager"), g[:80]
 c = d.split("<summary>generated code</summary><pre>", 1)[1]
