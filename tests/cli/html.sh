@@ -213,6 +213,9 @@ got = {int(r): [x for x in u.split(", ") if x] for r, n, u in rows}
 assert got == only, (got, only)
 assert ("compiled differently" in t) == any(only.values()), t[-200:]
 PY
+chrome --dump-dom "file://$T/ranks.html" >"$T/ranks-dom.html"
+grep -q '<text x="0" y="13">rank [0-9]* · ' "$T/ranks-dom.html" ||
+    fail "the compile timeline of several ranks names each row's rank"
 chrome --dump-dom "file://$T/simple.html" >"$T/simple-dom.html"
 grep -q 'data-ready="1"' "$T/simple-dom.html" || fail "tlparse's simple.log: the page's script did not run"
 

@@ -366,6 +366,14 @@
     var t = rows.filter(function (r) { return r.last_ts !== null && r.last_ts !== undefined &&
                                               r.last_compile_ms > 0; });
     if (!t.length) return;
+    // several ranks: each rank's compiles together, in time order, labelled with the rank
+    var ranks = {};
+    t.forEach(function (r) { if (r.rank !== null && r.rank !== undefined) ranks[r.rank] = 1; });
+    var multi = Object.keys(ranks).length > 1;
+    if (multi) t = t.slice().sort(function (a, b) {
+      return (a.rank - b.rank) || (a.last_ts - a.last_compile_ms / 1000) -
+                                  (b.last_ts - b.last_compile_ms / 1000);
+    });
     var t0 = Infinity, t1 = -Infinity, NS = "http://www.w3.org/2000/svg";
     t.forEach(function (r) {
       t0 = Math.min(t0, r.last_ts - r.last_compile_ms / 1000); t1 = Math.max(t1, r.last_ts);
@@ -379,7 +387,8 @@
       var w = Math.max(2, (W - 350) * (r.last_compile_ms / 1000) / span);
       var lab = document.createElementNS(NS, "text");
       lab.setAttribute("x", 0); lab.setAttribute("y", 18 * i + 13);
-      lab.textContent = (r.compile_id || r.graph_index) + (r.frame ? " " + r.frame : "");
+      lab.textContent = (multi ? "rank " + r.rank + " \u00b7 " : "") +
+          (r.compile_id || r.graph_index) + (r.frame ? " " + r.frame : "");
       var bar = document.createElementNS(NS, "rect");
       bar.setAttribute("x", x); bar.setAttribute("y", 18 * i + 3);
       bar.setAttribute("width", w); bar.setAttribute("height", 12);
