@@ -1560,6 +1560,10 @@ static void draw_box(struct col *c, Agraph_t *root, uint32_t b, Agnode_t **out_n
     v = *out_node = gv_node(root, tmp->buf);
     cgs_buf_reset(lbl);
     cgs_buf_addf(lbl, "b:%s", tmp->buf);
+    if (bx->kind == BOX_FOLD && c->o->view == CGS_DOT_VIEW_PIECES)
+        /* a folded box's id names every piece it stands for (the page lists their nodes) */
+        for (uint32_t q = bx->first + bx->step; bx->step && q <= bx->last; q += bx->step)
+            cgs_buf_addf(lbl, ",%s", c->groups[q].name);
     gv_set(v, "id", lbl->buf);
 
     cgs_buf_reset(lbl);

@@ -239,6 +239,23 @@ assert [(c, int(n), int(k), float(ms)) for c, n, k, ms in got] == \
     [(c, w[0], w[1], round(w[2] / 1e6, 3)) for c, w in want.items()], (got, want)
 PY
 
+# a folded box (three repeats of a transformer block) lists every piece it stands for: its id
+# names them, and opening them lists the nodes of all three, as many as split --json gives them
+"$CGSCOPE" split samples/cgs_transformer_dyn.json --split-ops cgs.attention --json >"$T/fold-split.json" 2>/dev/null
+check "html of a folded picture" 0 "$CGSCOPE" html samples/cgs_transformer_dyn.json --split-ops cgs.attention -o "$T/fold.html"
+ids=$(grep -o 'id="b:submod_[0-9]*,[^"]*"' "$T/fold.html" | sed -n 2p | sed 's/id="b://; s/"//')
+[ -n "$ids" ] || fail "a folded box names the pieces it stands for"
+chrome --dump-dom "file://$T/fold.html#open=g0:$ids" >"$T/fold-dom.html"
+python3 - "$T/fold-dom.html" "$T/fold-split.json" "$ids" <<'PY' || fail "opening a folded box lists every piece's nodes"
+import json, re, sys
+from collections import Counter
+s, split, ids = open(sys.argv[1]).read(), json.load(open(sys.argv[2])), sys.argv[3].split(",")
+assert len(ids) == 3, ids
+rows = re.findall(r'<tr><td[^>]*>[^<]*</td>(?:<td[^>]*>[^<]*</td>){4}<td[^>]*>(submod_\d+)</td>', s)
+want = {p["name"]: p["n_nodes"] for p in split["pieces"] if p["name"] in ids}
+assert Counter(rows) == Counter(want), (Counter(rows), want)
+PY
+
 # the layout section is drawn from the layout document: the decision, and the convolutions and
 # stride orders as tables of as many rows as cgscope layout --json has
 CNN=tests/data/tracegraphs/cnn_infer/json/0_0.post_grad.inference.json

@@ -81,8 +81,10 @@
     var m = /^piece:(\S+)$/.exec(q), cols = this.cols;
     if (!q) this.rows = this.all;
     else if (m && this.opts.pieceCol !== undefined) {
-      var pc = this.opts.pieceCol;
-      this.rows = this.all.filter(function (r) { return String(r[pc]).toLowerCase() === m[1]; });
+      // piece:NAME, or piece:A,B,C for the pieces a folded box stands for
+      var pc = this.opts.pieceCol, want = {};
+      m[1].split(",").forEach(function (x) { want[x] = 1; });
+      this.rows = this.all.filter(function (r) { return want[String(r[pc]).toLowerCase()] === 1; });
     } else {
       this.rows = this.all.filter(function (r) {
         for (var i = 0; i < cols.length; i++)
@@ -220,10 +222,12 @@
     });
     Array.prototype.forEach.call(svg.querySelectorAll("g.node"), function (g) {
       var t = g.querySelector("title"), name = t ? t.textContent : "";
+      // a folded box's id lists every piece it stands for: b:submod_1,submod_3,...
+      var many = /^b:([^:].*,.*)$/.exec(g.id || "");
       function pick() {
         Array.prototype.forEach.call(svg.querySelectorAll("g.node.sel"), function (s) { s.classList.remove("sel"); });
         g.classList.add("sel");
-        onPiece(name.split(" ")[0]);
+        onPiece(many ? many[1] : name.split(" ")[0]);
       }
       g.addEventListener("click", pick);
       if (name.charAt(0) === ":") return;  // the inputs and outputs boxes
