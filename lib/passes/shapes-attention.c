@@ -21,6 +21,27 @@ static struct cgs_tensor *fill_bshd(struct cgs_shape_ctx *sc, struct cgs_val *v,
     return o;
 }
 
+/* e rounded up to a multiple of m (torch's meta functions: a logsumexp padded to 32, an
+   attention bias's last size to 16). */
+static sym_t round_up(struct cgs_shape_ctx *sc, sym_t e, int64_t m)
+{
+    int64_t v;
+
+    if (cgs_sym_is_int(e, &v))
+        return K(sc, (v + m - 1) / m * m);
+    return S_mul(sc, S_div(sc, S_add(sc, e, K(sc, m - 1)), K(sc, m)), K(sc, m));
+}
+
+/* The query, key and value arguments, each a known tensor. */
+static int need_qkv(struct cgs_shape_ctx *sc, const struct cgs_tensor *t[3], struct cgs_diag *d)
+{
+    static const char *const names[3] = {"query", "key", "value"};
+
+    for (int i = 0; i < 3; i++)
+        TRY(need_tensor(sc, names[i], &t[i], d));
+    return 0;
+}
+
 RULE(sdpa)
 {
     const struct cgs_tensor *q, *k, *v;
@@ -59,7 +80,6 @@ RULE(sdpa_efficient)
 {
     const struct cgs_tensor *q, *k, *v;
     sym_t lse[3];
-    int64_t L;
 
     (void)n;
     TRY(need_tensor(sc, "query", &q, d));
@@ -70,12 +90,7 @@ RULE(sdpa_efficient)
     sc->out = new_list(sc, 4);
     fill_bshd(sc, &sc->out->u.items[0], q, v);
     lse[0] = q->shape[0], lse[1] = q->shape[1];
-    if (!bool_of(A(sc, "compute_log_sumexp"), false))
-        lse[2] = K(sc, 0);
-    else if (cgs_sym_is_int(q->shape[2], &L))
-        lse[2] = K(sc, (L + 31) / 32 * 32);
-    else
-        lse[2] = S_mul(sc, S_div(sc, S_add(sc, q->shape[2], K(sc, 31)), K(sc, 32)), K(sc, 32));
+    lse[2] = bool_of(A(sc, "compute_log_sumexp"), false) ? round_up(sc, q->shape[2], 32) : K(sc, 0);
     fill_dense(sc, &sc->out->u.items[1], 3, lse, CGS_DTYPE_FLOAT32, q->device, false);
     fill_dense(sc, &sc->out->u.items[2], 0, lse, CGS_DTYPE_INT64, q->device, false);
     fill_dense(sc, &sc->out->u.items[3], 0, lse, CGS_DTYPE_INT64, q->device, false);
@@ -129,7 +144,6 @@ RULE(efficient_attention_fwd)
 {
     const struct cgs_tensor *q, *k, *v, *cu;
     sym_t lse[3], maxq, maxk;
-    int64_t L;
 
     (void)n;
     TRY(need_tensor(sc, "query", &q, d));
@@ -155,12 +169,7 @@ RULE(efficient_attention_fwd)
         shape[3] = v->shape[3];
         fill_dense(sc, &sc->out->u.items[0], 4, shape, q->dtype, q->device, false);
     }
-    if (!bool_of(A(sc, "compute_log_sumexp"), false))
-        lse[2] = K(sc, 0);
-    else if (cgs_sym_is_int(maxq, &L))
-        lse[2] = K(sc, (L + 31) / 32 * 32);
-    else
-        lse[2] = S_mul(sc, S_div(sc, S_add(sc, maxq, K(sc, 31)), K(sc, 32)), K(sc, 32));
+    lse[2] = bool_of(A(sc, "compute_log_sumexp"), false) ? round_up(sc, maxq, 32) : K(sc, 0);
     fill_dense(sc, &sc->out->u.items[1], 3, lse, CGS_DTYPE_FLOAT32, q->device, false);
     fill_dense(sc, &sc->out->u.items[2], 0, lse, CGS_DTYPE_INT64, q->device, false);
     fill_dense(sc, &sc->out->u.items[3], 0, lse, CGS_DTYPE_INT64, q->device, false);
@@ -227,14 +236,11 @@ static void like_into(struct cgs_shape_ctx *sc, struct cgs_val *v, const struct 
    up to 16, sliced back ([..., :last]): the bias's shape, the rounded-up tensor's strides. */
 static void bias_grad(struct cgs_shape_ctx *sc, struct cgs_val *v, const struct cgs_tensor *b)
 {
-    sym_t aligned[NDIM_MAX], last = b->shape[b->ndim - 1];
-    int64_t L;
+    sym_t aligned[NDIM_MAX];
     struct cgs_tensor *o;
 
     dimcpy(aligned, b->shape, b->ndim);
-    aligned[b->ndim - 1] = cgs_sym_is_int(last, &L) ? K(sc, L % 16 ? L + 16 - L % 16 : L)
-                           : S_mul(sc, S_div(sc, S_add(sc, last, K(sc, 15)), K(sc, 16)),
-                                   K(sc, 16));
+    aligned[b->ndim - 1] = round_up(sc, b->shape[b->ndim - 1], 16);
     o = fill_tensor(sc, v, b->ndim, b->dtype, b->device);
     contiguous_strides(sc, b->ndim, aligned, o->stride);
     dimcpy(o->shape, b->shape, b->ndim);
@@ -249,11 +255,9 @@ static void bias_grad(struct cgs_shape_ctx *sc, struct cgs_val *v, const struct 
 RULE(efficient_attention_bwd)
 {
     const struct cgs_tensor *t[3], *b;
-    static const char *const names[3] = {"query", "key", "value"};
 
     (void)n;
-    for (int i = 0; i < 3; i++)
-        TRY(need_tensor(sc, names[i], &t[i], d));
+    TRY(need_qkv(sc, t, d));
     sc->out = new_list(sc, 4);
     if (bool_of(A(sc, "shared_storage_dqdkdv"), false)) {
         const struct cgs_tensor *q = t[0];
@@ -295,11 +299,9 @@ RULE(efficient_attention_bwd)
 RULE(flash_attention_bwd)
 {
     const struct cgs_tensor *t[3];
-    static const char *const names[3] = {"query", "key", "value"};
 
     (void)n;
-    for (int i = 0; i < 3; i++)
-        TRY(need_tensor(sc, names[i], &t[i], d));
+    TRY(need_qkv(sc, t, d));
     sc->out = new_list(sc, 3);
     for (int i = 0; i < 3; i++)
         like_into(sc, &sc->out->u.items[i], t[i]);
@@ -375,13 +377,12 @@ RULE(sdpa_cudnn)
 RULE(sdpa_efficient_bwd)
 {
     const struct cgs_tensor *t[3], *b;
-    static const char *const names[3] = {"query", "key", "value"};
     static const uint32_t perm4[] = {0, 2, 1, 3};
     const struct cgs_arg *mask = A(sc, "grad_input_mask");
 
     (void)n;
+    TRY(need_qkv(sc, t, d));
     for (int i = 0; i < 3; i++) {
-        TRY(need_tensor(sc, names[i], &t[i], d));
         if (t[i]->ndim != 4)
             return cgs_diag_set(d, CGS_E_INVAL, "efficient attention takes [B, H, L, E] tensors");
     }
@@ -455,7 +456,6 @@ RULE(flex_attention)
     return 0;
 }
 
-
 /*
  * higher_order.flex_attention_backward(query, key, value, out, logsumexp, grad_out,
  * grad_logsumexp, fw_graph, joint_graph, block_mask, scale, kernel_options,
@@ -466,14 +466,12 @@ RULE(flex_attention)
 RULE(flex_attention_backward)
 {
     const struct cgs_tensor *t[3];
-    static const char *const names[3] = {"query", "key", "value"};
     const struct cgs_arg *bufs = A(sc, "score_mod_other_buffers");
     struct cgs_val *rest;
     uint32_t nb = bufs && bufs->kind == CGS_ARG_LIST ? bufs->n : 0;
 
     (void)n;
-    for (int i = 0; i < 3; i++)
-        TRY(need_tensor(sc, names[i], &t[i], d));
+    TRY(need_qkv(sc, t, d));
     sc->out = new_list(sc, 4);
     for (int i = 0; i < 3; i++)
         like_into(sc, &sc->out->u.items[i], t[i]);
