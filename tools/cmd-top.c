@@ -185,6 +185,21 @@ static void print_text(const struct cgs_follow *f)
     free(rows);
 }
 
+/* text's lines (each cut at 1,000 characters) as an array under key. */
+static void add_lines(cJSON *o, const char *key, const char *text)
+{
+    cJSON *a = cJSON_AddArrayToObject(o, key);
+    for (const char *p = text; p && *p;) {
+        size_t k = strcspn(p, "\n");
+        char line[1024];
+        snprintf(line, sizeof(line), "%.*s", (int)(k < 1000 ? k : 1000), p);
+        cJSON_AddItemToArray(a, cJSON_CreateString(line));
+        p += k;
+        if (*p)
+            p++;
+    }
+}
+
 static cJSON *top_json(const struct cgs_follow *f)
 {
     const struct cgs_dash *d = f->dash;
@@ -241,19 +256,8 @@ static cJSON *top_json(const struct cgs_follow *f)
             cli_json_add_str(o, "fail_type", r->limit_hit ? NULL : r->fail_type);
             cli_json_add_str(o, "fail_reason", r->limit_hit ? NULL : r->fail_reason);
             cJSON_AddBoolToObject(o, "recompile_limit", r->limit_hit);
-            {
-                /* where the compile came from: dynamo_start's stack, the outermost frame first */
-                cJSON *st = cJSON_AddArrayToObject(o, "stack");
-                for (const char *p = r->stack; p && *p;) {
-                    size_t k = strcspn(p, "\n");
-                    char line[1024];
-                    snprintf(line, sizeof(line), "%.*s", (int)(k < 1000 ? k : 1000), p);
-                    cJSON_AddItemToArray(st, cJSON_CreateString(line));
-                    p += k;
-                    if (*p)
-                        p++;
-                }
-            }
+            /* where the compile came from: dynamo_start's stack, the outermost frame first */
+            add_lines(o, "stack", r->stack);
             /* the page's (keep_texts): guards, shape specializations, generated code */
             if (r->guards)
                 cJSON_AddStringToObject(o, "guards", r->guards);
@@ -278,18 +282,7 @@ static cJSON *top_json(const struct cgs_follow *f)
         cJSON_AddNumberToObject(o, "recompiles", (double)r->recompiles);
         cJSON_AddNumberToObject(o, "captures", (double)r->captures);
         cli_json_add_str(o, "reason", r->reason);
-        {
-            cJSON *rs = cJSON_AddArrayToObject(o, "reasons");
-            for (const char *p = r->reason; p && *p;) {
-                size_t k = strcspn(p, "\n");
-                char line[1024];
-                snprintf(line, sizeof(line), "%.*s", (int)(k < 1000 ? k : 1000), p);
-                cJSON_AddItemToArray(rs, cJSON_CreateString(line));
-                p += k;
-                if (*p)
-                    p++;
-            }
-        }
+        add_lines(o, "reasons", r->reason);
         cJSON_AddBoolToObject(o, "indexed", r->indexed);
         cJSON_AddItemToArray(a, o);
     }
