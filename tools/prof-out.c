@@ -598,11 +598,13 @@ int cli_prof_trace_events(const struct cli_prof_set *set, const char *path)
     for (size_t i = 0; i < set->n; i++) {
         const struct cgs_prof_trace *t = &set->traces[i];
         char label[160];
-        /* the process, and its GPU streams as threads of a second process row */
-        snprintf(label, sizeof(label), "pid %llu", (unsigned long long)t->pid);
+        /* a kernel's name, demangled and quoted, once per name the trace holds */
+        char **quoted = cgs_xcalloc(t->n_names + 1, sizeof(*quoted));
         if (t->rank >= 0)
             snprintf(label, sizeof(label), "rank %d (pid %llu)", t->rank,
                      (unsigned long long)t->pid);
+        else
+            snprintf(label, sizeof(label), "pid %llu", (unsigned long long)t->pid);
         SEP();
         cgs_buf_addf(&b, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": %llu, \"args\": "
                          "{\"name\": ", (unsigned long long)t->pid);
@@ -621,18 +623,29 @@ int cli_prof_trace_events(const struct cli_prof_set *set, const char *path)
         }
         for (size_t k = 0; k < t->n_work; k++) {
             const struct cgs_prof_work *w = &t->work[k];
-            const char *name = w->kind == CGS_PROF_MEMCPY ? "memcpy"
-                               : w->kind == CGS_PROF_MEMSET ? "memset"
-                               : w->name < t->n_names     ? t->names[w->name]
-                                                          : "?";
-            char *dm;
+            const char *cat = w->kind == CGS_PROF_MEMCPY   ? "memcpy"
+                              : w->kind == CGS_PROF_MEMSET ? "memset"
+                                                           : "kernel";
             if (!w->start || w->end < w->start)
                 continue;
-            dm = w->kind == CGS_PROF_KERNEL ? cgs_prof_demangle(name) : NULL;
             SEP();
-            cgs_buf_addf(&b, "{\"ph\": \"X\", \"cat\": \"%s\", \"name\": ",
-                         w->kind == CGS_PROF_KERNEL ? "kernel" : name);
-            json_str(&b, dm ? dm : name);
+            cgs_buf_addf(&b, "{\"ph\": \"X\", \"cat\": \"%s\", \"name\": ", cat);
+            if (w->kind != CGS_PROF_KERNEL) {
+                cgs_buf_addf(&b, "\"%s\"", cat);
+            } else {
+                size_t id = w->name < t->n_names ? w->name : t->n_names; /* n_names: "?" */
+                if (!quoted[id]) {
+                    const char *name = id < t->n_names ? t->names[id] : "?";
+                    char *dm = cgs_prof_demangle(name);
+                    struct cgs_buf q = CGS_BUF_INIT;
+                    json_str(&q, dm);
+                    cgs_buf_addch(&q, '\0');
+                    quoted[id] = q.buf;
+                    if (dm != name)
+                        free(dm);
+                }
+                cgs_buf_addstr(&b, quoted[id]);
+            }
             /* GPU work: a row per device and stream, under the process */
             cgs_buf_addf(&b, ", \"pid\": %llu, \"tid\": \"GPU %u stream %u\", \"ts\": %.3f, "
                              "\"dur\": %.3f, \"args\": {\"correlation\": %u%s}}",
@@ -640,9 +653,10 @@ int cli_prof_trace_events(const struct cli_prof_set *set, const char *path)
                          (double)((int64_t)(w->start - t0) - off[i]) / 1e3,
                          (double)(w->end - w->start) / 1e3,
                          w->corr, w->graph_id ? ", \"cuda_graph\": true" : "");
-            if (dm != name)
-                free(dm);
         }
+        for (size_t k = 0; k <= t->n_names; k++)
+            free(quoted[k]);
+        free(quoted);
     }
 #undef SEP
     free(off);
