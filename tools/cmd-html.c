@@ -679,7 +679,7 @@ static void rank_divergence(struct cgs_buf *b, const cJSON *top)
     int ranks[MAX_RANKS], n = 0;
     double comp[MAX_RANKS] = {0}, rec[MAX_RANKS] = {0}, hit[MAX_RANKS] = {0},
            miss[MAX_RANKS] = {0};
-    const cJSON *r, *q;
+    const cJSON *r;
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(top, "rows");
     bool diverge = false;
 
@@ -703,6 +703,23 @@ static void rank_divergence(struct cgs_buf *b, const cJSON *top)
     }
     if (n < 2)
         return;
+    /* each compile id: the one rank that made it (rank + 2), or SEVERAL */
+    struct cgs_strmap *owner = cgs_strmap_new();
+    void *const SEVERAL = (void *)1;
+    cJSON_ArrayForEach(r, rows)
+    {
+        const cJSON *rk = cJSON_GetObjectItemCaseSensitive(r, "rank");
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "compile_id"));
+        void *was, *me;
+        if (!cJSON_IsNumber(rk) || !id)
+            continue;
+        me = (void *)(intptr_t)(rk->valueint + 2);
+        was = cgs_strmap_get(owner, id);
+        if (!was)
+            cgs_strmap_put(owner, id, me);
+        else if (was != me)
+            cgs_strmap_set(owner, id, SEVERAL);
+    }
     cgs_buf_addstr(b, "<h3 id=\"ranks\">Ranks</h3>\n<div class=\"tscroll\"><table class=\"t\">"
                       "<thead><tr><th>rank</th><th class=\"n\">compiles</th>"
                       "<th class=\"n\">recompiles</th><th class=\"n\">cache hits</th>"
@@ -717,19 +734,8 @@ static void rank_divergence(struct cgs_buf *b, const cJSON *top)
         {
             const cJSON *rk = cJSON_GetObjectItemCaseSensitive(r, "rank");
             const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "compile_id"));
-            bool elsewhere = false;
-            if (!cJSON_IsNumber(rk) || rk->valueint != ranks[k] || !id)
-                continue;
-            cJSON_ArrayForEach(q, rows)
-            {
-                const cJSON *qk = cJSON_GetObjectItemCaseSensitive(q, "rank");
-                const char *qid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(q, "compile_id"));
-                if (cJSON_IsNumber(qk) && qk->valueint != ranks[k] && qid && !strcmp(qid, id)) {
-                    elsewhere = true;
-                    break;
-                }
-            }
-            if (elsewhere)
+            if (!cJSON_IsNumber(rk) || rk->valueint != ranks[k] || !id ||
+                cgs_strmap_get(owner, id) == SEVERAL)
                 continue;
             diverge = true;
             if (!first)
@@ -739,6 +745,7 @@ static void rank_divergence(struct cgs_buf *b, const cJSON *top)
         }
         cgs_buf_addstr(b, "</td></tr>\n");
     }
+    cgs_strmap_free(owner);
     cgs_buf_addstr(b, "</tbody></table></div>\n");
     cgs_buf_addf(b, "<p class=\"%s\">%s</p>\n", diverge ? "error" : "none",
                  diverge ? "The ranks compiled differently: a rank that compiles what the others "
