@@ -421,7 +421,6 @@ static void redact_json(cJSON *x)
         if (cJSON_IsString(c) && c->valuestring && strchr(c->valuestring, '/')) {
             struct cgs_buf r = CGS_BUF_INIT;
             redact_into(&r, c->valuestring);
-            cgs_buf_addch(&r, '\0');
             cJSON_SetValuestring(c, r.buf);
             cgs_buf_release(&r);
         } else {
@@ -435,7 +434,6 @@ static void esc(struct cgs_buf *b, const char *s)
     struct cgs_buf r = CGS_BUF_INIT;
     if (redacting && s && strchr(s, '/')) {
         redact_into(&r, s);
-        cgs_buf_addch(&r, '\0');
         s = r.buf;
     }
     for (; s && *s; s++) {
@@ -817,8 +815,6 @@ static void stack_trie(struct cgs_buf *b, const cJSON *top)
         if (t[at].ids.len)
             cgs_buf_addstr(&t[at].ids, ", ");
         cgs_buf_addstr(&t[at].ids, id->valuestring);
-        cgs_buf_addch(&t[at].ids, '\0');
-        t[at].ids.len--; /* kept terminated */
     }
     if (t[0].child) {
         cgs_buf_addstr(b, "<details id=\"stacks\"><summary>Where the compiles came from (stack "

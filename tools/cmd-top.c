@@ -261,8 +261,8 @@ static cJSON *top_json(const struct cgs_follow *f)
             /* the page's (keep_texts): guards, shape specializations, generated code */
             if (r->guards)
                 cJSON_AddStringToObject(o, "guards", r->guards);
-            if (r->specializations)
-                cJSON_AddStringToObject(o, "specializations", r->specializations);
+            if (r->specializations.len)
+                cJSON_AddStringToObject(o, "specializations", r->specializations.buf);
             if (r->output_code)
                 cJSON_AddStringToObject(o, "output_code", r->output_code);
             /* why Dynamo restarted the frame's analysis (a graph break), as torch wrote it */

@@ -639,8 +639,7 @@ int cli_prof_trace_events(const struct cli_prof_set *set, const char *path)
                     char *dm = cgs_prof_demangle(name);
                     struct cgs_buf q = CGS_BUF_INIT;
                     json_str(&q, dm);
-                    cgs_buf_addch(&q, '\0');
-                    quoted[id] = q.buf;
+                    quoted[id] = cgs_buf_detach(&q);
                     if (dm != name)
                         free(dm);
                 }

@@ -78,7 +78,7 @@ static void free_rows(struct cgs_dash *d)
         free(r->stack);
         free(r->guards);
         free(r->output_code);
-        free(r->specializations);
+        cgs_buf_release(&r->specializations);
         free(r);
     }
     for (uint32_t i = 0; i < d->n_caches; i++)
@@ -178,6 +178,7 @@ static struct cgs_dash_row *row_for(struct cgs_dash *d, const char *key, bool *m
         return NULL;
     r = cgs_xcalloc(1, sizeof(*r));
     r->rank = -1;
+    cgs_buf_init(&r->specializations);
     CGS_ALLOC_GROW(d->keys, d->n_keys + 1, d->alloc_keys);
     d->keys[d->n_keys] = cgs_xstrdup(key);
     cgs_strmap_put(d->row_index, d->keys[d->n_keys++], r);
@@ -1003,8 +1004,7 @@ static char *stack_text(const struct cgs_feed *f, const cJSON *stack)
         cgs_buf_release(&b);
         return NULL;
     }
-    cgs_buf_addch(&b, '\0');
-    return b.buf; /* the buffer's memory, now the caller's */
+    return cgs_buf_detach(&b);
 }
 
 static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
@@ -1114,8 +1114,7 @@ static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
             cgs_buf_add(&t, f->payload, n);
             if (n < f->payload_len || f->payload_over)
                 cgs_buf_addstr(&t, "\n... (cut: the log holds more)");
-            cgs_buf_addch(&t, '\0');
-            *slot = t.buf;
+            *slot = cgs_buf_detach(&t);
         }
     } else if (d->keep_texts && cid[0] &&
                ((x = cJSON_GetObjectItemCaseSensitive(o, "symbolic_shape_specialization")) ||
@@ -1124,20 +1123,16 @@ static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
         const char *sym = jstr(x, "symbol"), *expr = jstr(x, "expr"), *val = jstr(x, "value");
         const char *reason = jstr(x, "reason");
         if (r && (sym || expr)) {
-            struct cgs_buf t = CGS_BUF_INIT;
-            if (r->specializations) {
-                cgs_buf_addstr(&t, r->specializations);
-                cgs_buf_addch(&t, '\n');
-                free(r->specializations);
-            }
+            /* appended in place: a compile can log thousands of them */
+            struct cgs_buf *t = &r->specializations;
+            if (t->len)
+                cgs_buf_addch(t, '\n');
             if (sym)
-                cgs_buf_addf(&t, "%s = %s", sym, val ? val : "?");
+                cgs_buf_addf(t, "%s = %s", sym, val ? val : "?");
             else
-                cgs_buf_addf(&t, "guard: %s", expr);
+                cgs_buf_addf(t, "guard: %s", expr);
             if (reason)
-                cgs_buf_addf(&t, " (%s)", reason);
-            cgs_buf_addch(&t, '\0');
-            r->specializations = t.buf;
+                cgs_buf_addf(t, " (%s)", reason);
         }
     } else if ((x = cJSON_GetObjectItemCaseSensitive(o, "str")) && cJSON_IsArray(x) &&
                cJSON_GetArraySize(x) == 2 && cJSON_IsString(cJSON_GetArrayItem(x, 0)) &&

@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/base/buf.h"
 #include "lib/base/diag.h"
 
 enum cgs_src_kind { CGS_SRC_UNKNOWN, CGS_SRC_EVENTS, CGS_SRC_TRACE, CGS_SRC_CACHE_INDEX };
@@ -104,7 +105,8 @@ struct cgs_dash_row {
        generated (inductor_output_code), each up to CGS_DASH_MAX_TEXT bytes, and the shape
        specializations and guards added on symbols (symbolic_shape_specialization, guard_added),
        one a line */
-    char *guards, *output_code, *specializations;
+    char *guards, *output_code;
+    struct cgs_buf specializations;
     int64_t graph_op_count;  /* -1 when the record does not say */
     bool dynamo_graph;       /* a dynamo_output_graph record was read */
     bool limit_hit;          /* torch's recompile limit refused this compile */
