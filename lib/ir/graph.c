@@ -155,22 +155,43 @@ void cgs_graph_free(struct cgs_graph *g)
     if (g->src_map)
         munmap(g->src_map, g->src_map_len);
     cgs_strmap_free(g->strings);
+    cgs_strmap_free(g->stack_texts);
     cgs_symctx_release(&g->syms_storage);
     cgs_arena_release(&g->arena_storage);
     free(g);
 }
 
+/* A stack trace's JSON text is decoded once per distinct text: a graph's nodes share a few dozen
+ * (one a line of the model's code), so a map from the text to its decoded form spares a parse a
+ * node. */
 const char *cgs_node_stack_trace(const struct cgs_graph *g, const struct cgs_node *n)
 {
     if (!n->stack_trace && n->stack_raw) {
-        cJSON *x = cJSON_ParseWithLength(n->stack_raw, n->stack_raw_len);
         struct cgs_graph *root = (struct cgs_graph *)g;
-        if (!cJSON_IsString(x))
-            CGS_BUG("a stack trace the loader checked does not parse");
+        char small[512], *key = small;
+        const char *got;
         while (root->parent)
             root = root->parent;
-        ((struct cgs_node *)n)->stack_trace = cgs_graph_intern(root, x->valuestring);
-        cJSON_Delete(x);
+        if (n->stack_raw_len >= sizeof(small))
+            key = cgs_xmalloc((size_t)n->stack_raw_len + 1);
+        memcpy(key, n->stack_raw, n->stack_raw_len);
+        key[n->stack_raw_len] = '\0';
+        if (!root->stack_texts)
+            root->stack_texts = cgs_strmap_new();
+        got = cgs_strmap_get(root->stack_texts, key);
+        if (!got) {
+            cJSON *x = cJSON_ParseWithLength(n->stack_raw, n->stack_raw_len);
+            if (!cJSON_IsString(x))
+                CGS_BUG("a stack trace the loader checked does not parse");
+            got = cgs_graph_intern(root, x->valuestring);
+            cJSON_Delete(x);
+            cgs_strmap_put(root->stack_texts,
+                           cgs_arena_strndup(root->arena, key, n->stack_raw_len),
+                           (void *)got);
+        }
+        if (key != small)
+            free(key);
+        ((struct cgs_node *)n)->stack_trace = got;
     }
     return n->stack_trace;
 }
