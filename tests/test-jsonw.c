@@ -1,4 +1,5 @@
-/* lib/jsonw: the same text as cJSON_Print, for every kind of value cJSON holds. */
+/* lib/jsonw: the same text as cJSON_Print (and, compact, as cJSON_PrintUnformatted), for every
+ * kind of value cJSON holds. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -22,20 +23,25 @@ static bool refuse(void *ctx, const char *p, size_t n)
     return false;
 }
 
-/* jsonw's text of doc equals cJSON_Print's. */
+/* jsonw's text of doc equals cJSON_Print's, and its compact text cJSON_PrintUnformatted's. */
 static void same_as_cjson(cJSON *doc)
 {
-    struct cgs_buf b;
-    struct jsonw w;
-    char *want = cJSON_Print(doc);
-    cgs_buf_init(&b);
-    jsonw_init(&w, to_buf, &b);
-    jsonw_value(&w, doc, 0);
-    assert_true(jsonw_finish(&w));
-    cgs_buf_addch(&b, 0);
-    assert_string_equal(b.buf, want);
-    free(want);
-    cgs_buf_release(&b);
+    for (int compact = 0; compact < 2; compact++) {
+        struct cgs_buf b;
+        struct jsonw w;
+        char *want = compact ? cJSON_PrintUnformatted(doc) : cJSON_Print(doc);
+        cgs_buf_init(&b);
+        jsonw_init(&w, to_buf, &b);
+        if (compact)
+            jsonw_compact(&w, doc);
+        else
+            jsonw_value(&w, doc, 0);
+        assert_true(jsonw_finish(&w));
+        cgs_buf_addch(&b, 0);
+        assert_string_equal(b.buf, want);
+        free(want);
+        cgs_buf_release(&b);
+    }
     cJSON_Delete(doc);
 }
 

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "lib/base/buf.h"
+#include "lib/base/json-alloc.h"
 #include "lib/base/strmap.h"
 #include "lib/ir/symexpr.h"
 #include "lib/passes/layout.h"
@@ -38,6 +39,7 @@
 #include "lib/run/follow.h"
 #include "lib/run/graphs.h"
 #include "lib/run/prof.h"
+#include "lib/writers/jsonw.h"
 #include "lib/writers/report-json.h"
 #include "tools/cmd.h"
 #include "tools/job.h"
@@ -987,11 +989,29 @@ static void gpu_tables(struct cgs_buf *b, const cJSON *prof)
     }
 }
 
+/* The page's data as JSON inside <script>, where "</script", "<!--" and "<script" would change
+ * how the page parses: <, > and & (found only inside JSON strings) are written \u003c, \u003e,
+ * \u0026, the same strings to JSON.parse. */
+static bool script_json_sink(void *ctx, const char *p, size_t n)
+{
+    struct cgs_buf *b = ctx;
+    const char *end = p + n;
+    while (p < end) {
+        const char *q = p;
+        while (q < end && *q != '<' && *q != '>' && *q != '&')
+            q++;
+        cgs_buf_add(b, p, (size_t)(q - p));
+        if (q < end)
+            cgs_buf_addstr(b, *q == '<' ? "\\u003c" : *q == '>' ? "\\u003e" : "\\u0026");
+        p = q + (q < end);
+    }
+    return true;
+}
+
 static void page_html(struct cgs_buf *b, const struct page *pg)
 {
     const cJSON *sm = pg->summary;
     char buf[64];
-    char *json;
 
     cgs_buf_addstr(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -1183,21 +1203,12 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
     cgs_buf_addstr(b, "</section>\n</main>\n<footer>made by cgscope " CGS_VERSION
                       "; every number here is the one its command prints with --json</footer>\n"
                       "<script type=\"application/json\" id=\"cgs-data\">");
-    json = cJSON_PrintUnformatted(pg->data);
-    /* inside <script>, "</script", "<!--" and "<script" would change how the page parses:
-       <, > and & (found only inside JSON strings) are written \u003c, \u003e, \u0026, the
-       same strings to JSON.parse */
-    for (const char *p = json; p && *p; p++) {
-        if (*p == '<')
-            cgs_buf_addstr(b, "\\u003c");
-        else if (*p == '>')
-            cgs_buf_addstr(b, "\\u003e");
-        else if (*p == '&')
-            cgs_buf_addstr(b, "\\u0026");
-        else
-            cgs_buf_addch(b, *p);
+    {
+        struct jsonw w;
+        jsonw_init(&w, script_json_sink, b);
+        jsonw_compact(&w, pg->data);
+        jsonw_finish(&w);
     }
-    free(json);
     cgs_buf_addstr(b, "</script>\n<script>\n");
     asset(b, html_report_js);
     cgs_buf_addstr(b, "</script>\n</body>\n</html>\n");
@@ -1368,6 +1379,8 @@ static int run(int argc, char **argv)
     struct draw_ctx draw = {0};
     char tmpdir[] = "/tmp/cgscope-html-XXXXXX";
     struct cgs_buf page = CGS_BUF_INIT;
+    struct cgs_jbump region;
+    cJSON *data_copy = NULL;
     bool have_rep = false, have_tmp = false;
     int rc;
 
@@ -1406,20 +1419,36 @@ static int run(int argc, char **argv)
         if (job.dash.n_breaks)
             pg.breaks = cli_breaks_doc(&job.dash);
     }
+    /* the page's data is a tree made, printed and dropped at once: it lives in a bump region
+     * (no free per item); --json gets a copy made outside it */
+    cgs_jbump_begin(&region);
     build_data(&pg);
     cJSON_AddItemToObject(pg.data, "sources", sources_json(argv + optind, argc - optind, &job));
     redacting = a.redact;
     if (redacting)
         redact_json(pg.data);
     page_html(&page, &pg);
+    cgs_jbump_leave(&region);
+    if (a.json)
+        data_copy = cJSON_Duplicate(pg.data, 1);
+    /* the documents the data refers to may hold strings --redact made in the region: they are
+     * dropped inside it (what was malloc'd is freed, the region's is not) */
+    cgs_jbump_enter(&region);
+    cJSON_Delete(pg.top);
+    cJSON_Delete(pg.breaks);
+    cJSON_Delete(pg.profile);
+    pg.top = pg.breaks = pg.profile = pg.data = pg.summary = NULL;
+    cgs_jbump_end(&region);
     if (cli_write_file(a.out_path, page.buf, page.len))
         rc = CGS_EXIT_BAD_INPUT;
-    else if (a.json)
-        cli_print_json(cJSON_Duplicate(pg.data, 1));
-    else
+    else if (a.json) {
+        cli_print_json(data_copy);
+        data_copy = NULL;
+    } else
         fprintf(stderr, "cgscope html: wrote %s (%zu KB): %u graph%s, open it in a browser\n",
                 a.out_path, page.len / 1024, pg.n_graphs, PLURAL(pg.n_graphs));
 out:
+    cJSON_Delete(data_copy);
     cgs_buf_release(&page);
     page_release(&pg);
     if (have_tmp)

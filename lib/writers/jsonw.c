@@ -251,6 +251,35 @@ void jsonw_value(struct jsonw *w, const cJSON *item, int depth)
     }
 }
 
+void jsonw_compact(struct jsonw *w, const cJSON *item)
+{
+    const cJSON *c;
+    switch (item->type & 0xFF) {
+    case cJSON_Array:
+        ch(w, '[');
+        for (c = item->child; c; c = c->next) {
+            jsonw_compact(w, c);
+            if (c->next)
+                ch(w, ',');
+        }
+        ch(w, ']');
+        break;
+    case cJSON_Object:
+        ch(w, '{');
+        for (c = item->child; c; c = c->next) {
+            string(w, c->string);
+            ch(w, ':');
+            jsonw_compact(w, c);
+            if (c->next)
+                ch(w, ',');
+        }
+        ch(w, '}');
+        break;
+    default: /* a scalar prints alike either way */
+        jsonw_value(w, item, 0);
+    }
+}
+
 void jsonw_key(struct jsonw *w, const char *key, int depth)
 {
     tabs(w, depth);

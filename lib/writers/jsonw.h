@@ -37,6 +37,8 @@ void jsonw_init(struct jsonw *w, cgs_jsonw_sink sink, void *ctx);
 /* Write item (at nesting depth `depth`, 0 for a document) as cJSON_Print would. */
 void jsonw_value(struct jsonw *w, const cJSON *item, int depth);
 void jsonw_raw(struct jsonw *w, const char *s, size_t n);
+/* Write item as cJSON_PrintUnformatted would (bytes that are not UTF-8 as U+FFFD). */
+void jsonw_compact(struct jsonw *w, const cJSON *item);
 /* An object member's head as cJSON_Print writes it at depth: tabs, "key":<tab>. */
 void jsonw_key(struct jsonw *w, const char *key, int depth);
 
