@@ -254,12 +254,23 @@ $(BENCH_DIR)/g1m.json: $(GEN_BIN)
 	@mkdir -p $(dir $@)
 	@echo '   GEN   ' $@; $(GEN_BIN) 1000000 > $@.tmp && mv -f $@.tmp $@
 
+# real graphs and logs for the side-by-side ratios (tests/bench/ratios.py)
+$(BENCH_DIR)/models/gpt2_48.dynamo.json: tests/data/models.tar.xz
+	@mkdir -p $(BENCH_DIR) && tar -xJf $< -C $(BENCH_DIR) models/gpt2_48.dynamo.json && touch $@
+$(BENCH_DIR)/tlparse/inputs: tests/data/tlparse/inputs.tar.xz
+	@mkdir -p $(BENCH_DIR)/tlparse && tar -xJf $< -C $(BENCH_DIR)/tlparse && touch $@
+
 # every benchmark runs, and the target fails at the end if any missed its target
-bench: $(BIN) $(BENCH_BIN) $(BENCH_GRAPHS)
+bench: $(BIN) $(BENCH_BIN) $(BENCH_GRAPHS) $(BENCH_DIR)/models/gpt2_48.dynamo.json \
+	$(BENCH_DIR)/tlparse/inputs
 	@rc=0; for b in $(BENCH_BIN); do case $$b in *gen-graph|*bench-scale) continue;; esac; \
 		$$b $(BENCH_GRAPHS) || rc=1; done; \
 		$(B)/bench/bench-scale $(abspath $(BIN)) $(GEN_BIN) $(BENCH_DIR) || rc=1; \
-		sh tests/bench/html.sh $(BIN) $(BENCH_DIR)/g100k.json || rc=1; exit $$rc
+		sh tests/bench/html.sh $(BIN) $(BENCH_DIR)/g100k.json || rc=1; \
+		python3 tests/bench/ratios.py $(BIN) --graph $(BENCH_DIR)/models/gpt2_48.dynamo.json \
+			--graph $(BENCH_DIR)/g100k.json --logs $(BENCH_DIR)/tlparse/inputs \
+			--logs tests/data/tracegraphs --html-graph $(BENCH_DIR)/models/gpt2_48.dynamo.json \
+			|| rc=1; exit $$rc
 
 check-layering: $(LIBCGS)
 	@sh tools/check-layering.sh || exit 1; \
