@@ -265,6 +265,9 @@ static cJSON *top_json(const struct cgs_follow *f)
                 cJSON_AddStringToObject(o, "specializations", r->specializations.buf);
             if (r->output_code)
                 cJSON_AddStringToObject(o, "output_code", r->output_code);
+            /* the collectives Inductor scheduled, in order (a log that says) */
+            if (r->collectives.len)
+                add_lines(o, "collectives", r->collectives.buf);
             /* why Dynamo restarted the frame's analysis (a graph break), as torch wrote it */
             cli_json_add_str(o, "restart_reasons",
                              r->restart_reasons && *r->restart_reasons ? r->restart_reasons : NULL);

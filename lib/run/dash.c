@@ -79,6 +79,7 @@ static void free_rows(struct cgs_dash *d)
         free(r->guards);
         free(r->output_code);
         cgs_buf_release(&r->specializations);
+        cgs_buf_release(&r->collectives);
         free(r);
     }
     for (uint32_t i = 0; i < d->n_caches; i++)
@@ -179,6 +180,7 @@ static struct cgs_dash_row *row_for(struct cgs_dash *d, const char *key, bool *m
     r = cgs_xcalloc(1, sizeof(*r));
     r->rank = -1;
     cgs_buf_init(&r->specializations);
+    cgs_buf_init(&r->collectives);
     CGS_ALLOC_GROW(d->keys, d->n_keys + 1, d->alloc_keys);
     d->keys[d->n_keys] = cgs_xstrdup(key);
     cgs_strmap_put(d->row_index, d->keys[d->n_keys++], r);
@@ -1054,6 +1056,25 @@ static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
                     free(why);
                 r->recompile_line = f->pending_line;
             }
+        } else if (name && !strcmp(name, "inductor_collective_schedule")) {
+            struct cgs_dash_row *r = cid[0] ? trace_row(d, f, cid) : NULL;
+            const char *text = payload_text(f);
+            cJSON *ops = r && text ? cJSON_Parse(text) : NULL, *op;
+            if (!cJSON_IsArray(ops)) { /* not the list of operators torch writes: left out */
+                cJSON_Delete(ops);
+                ops = NULL;
+            }
+            if (r && ops && !r->collectives_line)
+                r->collectives_line = f->pending_line;
+            cJSON_ArrayForEach(op, ops)
+            {
+                if (!cJSON_IsString(op))
+                    continue;
+                if (r->collectives.len)
+                    cgs_buf_addch(&r->collectives, '\n');
+                cgs_buf_addstr(&r->collectives, op->valuestring);
+            }
+            cJSON_Delete(ops);
         } else if (name && !strcmp(name, "dynamo_graph_break_reason")) {
             struct cgs_dash_break nb;
             memset(&nb, 0, sizeof(nb));

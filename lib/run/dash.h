@@ -107,6 +107,10 @@ struct cgs_dash_row {
        one a line */
     char *guards, *output_code;
     struct cgs_buf specializations;
+    /* trace: the collectives Inductor scheduled for it (inductor_collective_schedule), in
+       order, one operator a line (a training compile's forward then backward) */
+    struct cgs_buf collectives;
+    uint64_t collectives_line; /* the first inductor_collective_schedule record's line */
     int64_t graph_op_count;  /* -1 when the record does not say */
     bool dynamo_graph;       /* a dynamo_output_graph record was read */
     bool limit_hit;          /* torch's recompile limit refused this compile */

@@ -731,6 +731,129 @@ static void divergence(const struct cgs_dash *d, struct cgs_findings *out)
         free(sig[k]);
 }
 
+/* The collectives Inductor scheduled for one compile id differ between ranks (tlparse's
+ * collective-schedule check): a rank waits at a collective another rank never calls, which is
+ * a hang or an NCCL timeout at run time. Compared where at least two ranks logged a schedule
+ * for the same compile id (and run of the log). */
+static void collectives(const struct cgs_dash *d, struct cgs_findings *out)
+{
+    enum { MAX_GROUPS = 16 };
+    struct list ids = {CGS_BUF_INIT, 0}, odd = {CGS_BUF_INIT, 0};
+    struct cgs_buf m = CGS_BUF_INIT;
+    const struct cgs_dash_row *ev = NULL;
+    uint32_t n_ids = 0;
+    for (uint32_t i = 0; i < d->n_rows; i++) {
+        const struct cgs_dash_row *a = d->rows[i];
+        const struct cgs_dash_row *rep[MAX_GROUPS]; /* each group's first row */
+        struct cgs_buf who[MAX_GROUPS];
+        uint32_t size[MAX_GROUPS], n_groups = 0, big = 0;
+        bool first = true;
+        if (!a->trace || a->rank < 0 || !a->collectives_line)
+            continue;
+        /* each compile id once, at its first row with a schedule */
+        for (uint32_t j = 0; j < i && first; j++) {
+            const struct cgs_dash_row *o = d->rows[j];
+            first = !(o->trace && o->rank >= 0 && o->collectives_line && o->run == a->run &&
+                      !strcmp(o->compile_id, a->compile_id));
+        }
+        if (!first)
+            continue;
+        /* the ranks grouped by the schedule they logged for it */
+        for (uint32_t j = i; j < d->n_rows; j++) {
+            const struct cgs_dash_row *o = d->rows[j];
+            uint32_t g = 0;
+            if (!o->trace || o->rank < 0 || !o->collectives_line || o->run != a->run ||
+                strcmp(o->compile_id, a->compile_id))
+                continue;
+            while (g < n_groups && strcmp(rep[g]->collectives.buf, o->collectives.buf))
+                g++;
+            if (g == n_groups) {
+                if (n_groups == MAX_GROUPS)
+                    continue;
+                rep[g] = o;
+                size[g] = 0;
+                cgs_buf_init(&who[g]);
+                n_groups++;
+            }
+            cgs_buf_addf(&who[g], "%s%d", size[g] ? ", " : "", o->rank);
+            size[g]++;
+        }
+        if (n_groups > 1) {
+            /* the largest group is the schedule the others are told against */
+            for (uint32_t g = 1; g < n_groups; g++)
+                if (size[g] > size[big])
+                    big = g;
+            cgs_buf_addf(&m, "%s%s: ", n_ids ? "; " : "", a->compile_id);
+            for (uint32_t g = 0; g < n_groups; g++) {
+                uint32_t k = 1;
+                for (const char *x = rep[g]->collectives.buf; *x; x++)
+                    k += *x == '\n';
+                cgs_buf_addf(&m, "%srank%s %s scheduled %u", g ? ", " : "",
+                             size[g] > 1 ? "s" : "", who[g].buf, k);
+                if (g != big) {
+                    char rk[16];
+                    for (const char *x = who[g].buf; *x;) { /* every rank of the group */
+                        size_t n = strcspn(x, ",");
+                        snprintf(rk, sizeof(rk), "%.*s", (int)(n < 15 ? n : 15), x);
+                        if (!list_has(&odd, rk))
+                            list_add(&odd, rk);
+                        x += n;
+                        while (*x == ',' || *x == ' ')
+                            x++;
+                    }
+                    if (!ev)
+                        ev = rep[g];
+                }
+            }
+            {
+                /* where the first odd group parts from the largest: the first operator that
+                 * differs (1-based) */
+                uint32_t o = big == 0 ? 1 : 0, at = 1;
+                const char *p = rep[big]->collectives.buf, *q = rep[o]->collectives.buf;
+                char wa[128], wb[128];
+                while (*p && *p == *q) {
+                    at += *p == '\n';
+                    p++, q++;
+                }
+                while (p > rep[big]->collectives.buf && p[-1] != '\n')
+                    p--;
+                while (q > rep[o]->collectives.buf && q[-1] != '\n')
+                    q--;
+                snprintf(wa, sizeof(wa), "%.*s", (int)strcspn(p, "\n"), *p ? p : "nothing");
+                snprintf(wb, sizeof(wb), "%.*s", (int)strcspn(q, "\n"), *q ? q : "nothing");
+                cgs_buf_addf(&m, " (collective #%u: %s on rank%s %s, %s on rank%s %s)", at, wa,
+                             size[big] > 1 ? "s" : "", who[big].buf, wb, size[o] > 1 ? "s" : "",
+                             who[o].buf);
+            }
+            if (!list_has(&ids, a->compile_id))
+                list_add(&ids, a->compile_id);
+            n_ids++;
+        }
+        for (uint32_t g = 0; g < n_groups; g++)
+            cgs_buf_release(&who[g]);
+    }
+    if (n_ids) {
+        struct cgs_finding *f = add(out, CGS_FINDING_COLLECTIVES, CGS_SEV_ERROR);
+        f->compile_ids = list_done(&ids);
+        f->ranks = list_done(&odd);
+        f->count = n_ids;
+        f->message = fmt("the ranks scheduled different collectives for the same compile (%s): "
+                         "a rank waits at a collective another rank never reaches, a hang or "
+                         "an NCCL timeout at run time",
+                         m.buf);
+        f->hint = cgs_xstrdup("make every rank trace the same code and shapes for this frame "
+                              "(a rank-dependent branch, shape or Python value gives one rank "
+                              "another graph); the ranks' graphs of this compile id show where "
+                              "they part (cgscope graphs on the folder lists them)");
+        f->cost = 1e9;
+        evidence(f, d, ev->source, ev->collectives_line);
+    } else {
+        free(list_done(&ids));
+        free(list_done(&odd));
+    }
+    cgs_buf_release(&m);
+}
+
 /* A compile that missed the cache in a later run for a frame an earlier run compiled (a later
  * run: the log's compiles after a reset, or a log given after another, as `check COLD WARM`):
  * the warm run did not reuse the cold run's work. */
@@ -1041,6 +1164,7 @@ void cgs_findings_build(const struct cgs_findings_input *in, struct cgs_findings
         recompiles(d, out);
         breaks(d, out);
         divergence(d, out);
+        collectives(d, out);
         warm_misses(d, out);
         empties(d, out);
         if (d->bad_lines) {

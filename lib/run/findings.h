@@ -27,6 +27,7 @@ int cgs_severity_from_name(const char *name);
 /* X(ID, "json kind", page anchor): the kinds, in the order they sort within a severity. */
 #define CGS_FINDING_KINDS(X)                                                                       \
     X(COMPILE_FAILURE, "compile_failure", "#compiles")                                             \
+    X(COLLECTIVES, "collective_mismatch", "#ranks")                                                \
     X(RECOMPILES, "recompiles", "#compiles")                                                       \
     X(GRAPH_BREAK, "graph_break", "#breaks")                                                       \
     X(RANK_DIVERGENCE, "rank_divergence", "#compiles")                                             \
