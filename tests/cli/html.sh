@@ -162,6 +162,23 @@ rows = len(re.findall(r"<tr>", s))
 assert rows < 400, "%d rows drawn: not a window" % rows
 PY
 done
+# #sort=COLUMN sorts the node table (n9 before n10, as people read numbers); #sort=-COLUMN
+# descending: the rows drawn first are the order's first
+for key in node -node; do
+    chrome --dump-dom "file://$T/chain.html#sort=$key" >"$T/chain-sort.html"
+    python3 - "$T/chain-sort.html" "$key" <<'PY' || fail "#sort=$key: the node table's order"
+import re, sys
+s = open(sys.argv[1]).read()
+assert 'data-ready="1"' in s and 'data-errors="' not in s, "script"
+assert re.search(r'data-sort-ms="\d+"', s), "no sort time"
+names = re.findall(r'<tr><td[^>]*>((?:n\d+)|x|output)</td><td[^>]*>(?:placeholder|call_function|output)', s)
+want = ["x"] + ["n%d" % i for i in range(5000)] + ["output"]
+want.sort(key=lambda n: (n.rstrip("0123456789"), int(n[1:]) if n[1:].isdigit() else -1))
+if sys.argv[2].startswith("-"):
+    want.reverse()
+assert names == want[:len(names)] and len(names) > 20, (names[:8], want[:8])
+PY
+done
 # --redact: where the run happened is left out (absolute paths cut to their last part, the
 # profiled command line gone), on the page and in its data; without it both are there
 check "html --redact" 0 "$CGSCOPE" html samples/profile/transformer.dynamo.json samples/profile \

@@ -25,6 +25,64 @@
                     : String(a).localeCompare(String(b), undefined, {numeric: true});
   }
 
+  // A text's sort key: lower case, each run of digits led by a character that orders it by
+  // its length (so add_9 < add_10, as people read numbers), compared by code unit: an order
+  // close to the numeric collator's at a fraction of its cost on 100k distinct names.
+  function natKey(v) {
+    var out = "", i = 0, n = v.length, s = v.toLowerCase();
+    while (i < n) {
+      var c = s.charCodeAt(i), j = i;
+      if (c < 48 || c > 57) {
+        while (j < n && ((c = s.charCodeAt(j)) < 48 || c > 57)) j++;
+        out += s.slice(i, j);
+      } else {
+        while (j < n && (c = s.charCodeAt(j)) >= 48 && c <= 57) j++;
+        while (i < j - 1 && s.charCodeAt(i) === 48) i++; // leading zeros
+        out += String.fromCharCode(0x21 + Math.min(j - i, 60)) + s.slice(i, j);
+      }
+      i = j;
+    }
+    return out;
+  }
+  // rows sorted by column i (d: 1 ascending, -1 descending), stable. Each distinct value gets
+  // its rank (numbers, or the texts' keys, sorted once by the engine's own sort, no compare
+  // function), then rank and row index are packed into one number per row and those sorted
+  // natively: 100k rows in tens of milliseconds.
+  function sorted(rows, i, d) {
+    var n = rows.length, k, allNum = true, rank = new Map(), nd;
+    for (k = 0; k < n && allNum; k++) allNum = typeof rows[k][i] === "number";
+    if (allNum) {
+      var set = new Set();
+      for (k = 0; k < n; k++) set.add(rows[k][i]);
+      var nums = Float64Array.from(set).sort();
+      for (k = 0; k < nums.length; k++) rank.set(nums[k], k);
+      nd = nums.length;
+    } else {
+      var text = new Map(), keys = []; // a key -> its text
+      for (k = 0; k < n; k++) {
+        var v = String(rows[k][i]);
+        if (!rank.has(v)) {
+          var key = natKey(v);
+          if (text.has(key)) key += "\u0000" + v; // "A1" and "a01": their own texts decide
+          rank.set(v, 0);
+          text.set(key, v);
+          keys.push(key);
+        }
+      }
+      keys.sort(); // by code unit
+      for (k = 0; k < keys.length; k++) rank.set(text.get(keys[k]), k);
+      nd = keys.length;
+    }
+    var SPAN = 4194304, packed = new Float64Array(n), out = new Array(n);
+    for (k = 0; k < n; k++) {
+      var r = rank.get(allNum ? rows[k][i] : String(rows[k][i]));
+      packed[k] = (d < 0 ? nd - 1 - r : r) * SPAN + k;
+    }
+    packed.sort();
+    for (k = 0; k < n; k++) out[k] = rows[packed[k] % SPAN];
+    return out;
+  }
+
   // A table of rows (arrays of cell values), sortable by a click on a header, filtered by a
   // search box, its body rendered as it scrolls when it is long.
   function Table(host, cols, rows, opts) {
@@ -100,13 +158,27 @@
     this.sortDir = this.sortCol === i ? -this.sortDir : 1;
     this.sortCol = i;
     var d = this.sortDir;
-    this.rows = this.rows.slice().sort(function (a, b) { return d * cmp(a[i], b[i]); });
+    var t0 = performance.now();
+    this.rows = sorted(this.rows, i, d);
+    // how long the last sort took (ms; make bench reads it on the 100k-node page)
+    document.documentElement.setAttribute("data-sort-ms", Math.round(performance.now() - t0));
     Array.prototype.forEach.call(th.parentNode.children, function (x) {
       x.classList.remove("asc", "desc"); x.setAttribute("aria-sort", "none");
     });
     th.classList.add(d > 0 ? "asc" : "desc");
     th.setAttribute("aria-sort", d > 0 ? "ascending" : "descending");
     this.render(true);
+  };
+  Table.prototype.sortBy = function (name, dir) {
+    var ths = this.table.tHead.rows[0].cells;
+    for (var i = 0; i < this.cols.length; i++)
+      if (this.cols[i].name === name) {
+        this.sortCol = dir < 0 ? i : -1; // a second sort of a column reverses it
+        this.sortDir = 1;
+        this.sort(i, ths[i]);
+        return true;
+      }
+    return false;
   };
   Table.prototype.row = function (r) {
     var tr = el("tr"), cols = this.cols;
@@ -462,6 +534,9 @@
   // a link to a node: report.html#node=NAME opens the node table at it (bug reports link so)
   var nm = /^#node=(.+)$/.exec(hash);
   if (nm) for (var t = 0; t < nodeTables.length; t++) if (nodeTables[t].reveal(nm[1])) break;
+  // report.html#sort=COLUMN (or #sort=-COLUMN, descending) sorts the node tables by it
+  var so = /^#sort=(-?)(.+)$/.exec(hash);
+  if (so) nodeTables.forEach(function (t) { t.sortBy(so[2], so[1] ? -1 : 1); });
   var o = /^#only=(.+)$/.exec(hash);
   if (o && document.getElementById(o[1])) only(document.getElementById(o[1]));
   document.documentElement.setAttribute("data-ready", "1");
