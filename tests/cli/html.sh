@@ -348,6 +348,12 @@ for page in samples/report.html "$T/chain.html" "$T/evil.html"; do
     got=$(narrow "$page")
     [ "$got" = 'data-inner="1 390"' ] || fail "390 px wide: $page is $got (ready, width)"
 done
+# ... and the page of every log and folder of tlparse's tests (24 pages of logs others wrote)
+for src in "$T"/tl/inputs/*; do
+    "$CGSCOPE" html "$src" -o "$T/tl-page.html" >/dev/null 2>&1 || { fail "html of $src"; continue; }
+    got=$(narrow "$T/tl-page.html")
+    [ "$got" = 'data-inner="1 390"' ] || fail "390 px wide: the page of $src is $got (ready, width)"
+done
 for shot in summary: piece:#open=g0:submod_2 profile:#only=profile compiles:#only=compiles; do
     name=${shot%%:*} hash=${shot#*:}
     chrome --screenshot="$T/$name.png" "file://$PWD/samples/report.html$hash" >/dev/null
