@@ -867,11 +867,12 @@ static void phases_table(struct cgs_buf *b, const cJSON *top)
     }
 }
 
-/* Per compile id (tlparse's per-compile pages): its guards, shape specializations and the
- * code Inductor generated, each folded until opened. */
+/* Per compile id (tlparse's per-compile pages): its graphs, compilation metrics, guards, shape
+ * specializations and the code Inductor generated, each folded until opened. */
 static void compile_details(struct cgs_buf *b, const cJSON *top)
 {
-    static const char *const parts[][2] = {{"guards", "guards"},
+    static const char *const parts[][2] = {{"metrics", "compilation metrics"},
+                                           {"guards", "guards"},
                                            {"specializations", "shape specializations"},
                                            {"output_code", "generated code"}};
     const cJSON *r;
@@ -881,7 +882,7 @@ static void compile_details(struct cgs_buf *b, const cJSON *top)
     {
         const cJSON *gt = cJSON_GetObjectItemCaseSensitive(r, "graph_texts"), *g;
         bool any = cJSON_GetArraySize(gt) > 0;
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 4; k++)
             any = any || cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r, parts[k][0]));
         if (!any)
             continue;
@@ -900,7 +901,7 @@ static void compile_details(struct cgs_buf *b, const cJSON *top)
             esc(b, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(g, "text")));
             cgs_buf_addstr(b, "</pre></details>\n");
         }
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 4; k++) {
             const cJSON *x = cJSON_GetObjectItemCaseSensitive(r, parts[k][0]);
             if (!cJSON_IsString(x))
                 continue;

@@ -265,6 +265,8 @@ static cJSON *top_json(const struct cgs_follow *f)
                 cJSON_AddStringToObject(o, "specializations", r->specializations.buf);
             if (r->output_code)
                 cJSON_AddStringToObject(o, "output_code", r->output_code);
+            if (r->metrics_text)
+                cJSON_AddStringToObject(o, "metrics", r->metrics_text);
             /* the collectives Inductor scheduled, in order (a log that says) */
             if (r->collectives.len)
                 add_lines(o, "collectives", r->collectives.buf);

@@ -78,6 +78,7 @@ static void free_rows(struct cgs_dash *d)
         free(r->stack);
         free(r->guards);
         free(r->output_code);
+        free(r->metrics_text);
         cgs_buf_release(&r->specializations);
         cgs_buf_release(&r->collectives);
         free(r);
@@ -899,6 +900,56 @@ static char *lines_of(const cJSON *v)
     return out;
 }
 
+/* Every field of a record, "name: value" one a line, in the record's order: numbers, text
+ * (each cut at 1,000 bytes), booleans, null, lists of them joined with ", " (cut likewise);
+ * nested objects are summarised by their size. At most CGS_DASH_MAX_TEXT bytes in all. */
+static char *fields_text(const cJSON *x)
+{
+    struct cgs_buf b = CGS_BUF_INIT;
+    const cJSON *c, *e;
+    char *out;
+    cJSON_ArrayForEach(c, x)
+    {
+        size_t start = b.len;
+        if (!c->string || b.len > CGS_DASH_MAX_TEXT)
+            continue;
+        cgs_buf_addf(&b, "%s%s: ", b.len ? "\n" : "", c->string);
+        if (cJSON_IsArray(c)) {
+            int k = 0;
+            cJSON_ArrayForEach(e, c)
+            {
+                if (b.len - start > 1000) {
+                    cgs_buf_addstr(&b, ", ...");
+                    break;
+                }
+                if (k++)
+                    cgs_buf_addstr(&b, ", ");
+                if (cJSON_IsString(e))
+                    cgs_buf_addf(&b, "%.1000s", e->valuestring);
+                else if (cJSON_IsNumber(e))
+                    cgs_buf_addf(&b, "%.17g", e->valuedouble);
+                else
+                    cgs_buf_addstr(&b, cJSON_IsObject(e) ? "{...}" : cJSON_IsArray(e) ? "[...]"
+                                       : cJSON_IsTrue(e) ? "true" : cJSON_IsFalse(e) ? "false"
+                                                                           : "null");
+            }
+            if (!k)
+                cgs_buf_addstr(&b, "(none)");
+        } else if (cJSON_IsObject(c)) {
+            cgs_buf_addf(&b, "{%d fields}", cJSON_GetArraySize(c));
+        } else if (cJSON_IsString(c)) {
+            cgs_buf_addf(&b, "%.1000s", c->valuestring);
+        } else if (cJSON_IsNumber(c)) {
+            cgs_buf_addf(&b, "%.17g", c->valuedouble);
+        } else {
+            cgs_buf_addstr(&b, cJSON_IsTrue(c) ? "true" : cJSON_IsFalse(c) ? "false" : "null");
+        }
+    }
+    out = b.len ? cgs_buf_detach(&b) : NULL;
+    cgs_buf_release(&b);
+    return out;
+}
+
 /* One compile's compilation_metrics: its time (every field torch's releases write), frame,
  * failure, restarts and graph size. */
 static void metrics_record(struct cgs_dash *d, struct cgs_feed *f, struct cgs_dash_row *r,
@@ -971,6 +1022,8 @@ static void metrics_record(struct cgs_dash *d, struct cgs_feed *f, struct cgs_da
     r->restart_reasons = lines_of(cJSON_GetObjectItemCaseSensitive(x, "restart_reasons"));
     if (!f->break_records)
         break_from_resume(d, r);
+    if (d->keep_texts && !r->metrics_text)
+        r->metrics_text = fields_text(x);
 }
 
 /* dynamo_start's stack as text: "file:line in name" a frame, one a line, the outermost first;

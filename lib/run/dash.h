@@ -106,6 +106,8 @@ struct cgs_dash_row {
        specializations and guards added on symbols (symbolic_shape_specialization, guard_added),
        one a line */
     char *guards, *output_code;
+    char *metrics_text;      /* with keep_texts: every field of compilation_metrics as torch
+                                wrote it, "name: value" one a line (tlparse's metrics page) */
     struct cgs_buf specializations;
     /* trace: the collectives Inductor scheduled for it (inductor_collective_schedule), in
        order, one operator a line (a training compile's forward then backward) */

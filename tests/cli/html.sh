@@ -195,13 +195,21 @@ grep -q 'data-ready="1"' "$T/red-dom.html" || fail "the redacted page's script d
 mkdir -p "$T/tl"
 tar -xJf tests/data/tlparse/inputs.tar.xz -C "$T/tl"
 check "html of tlparse's simple.log" 0 "$CGSCOPE" html "$T/tl/inputs/simple.log" -o "$T/simple.html"
-python3 - "$T/simple.html" <<'PY' || fail "each compile's guards and code"
+python3 - "$T/simple.html" "$T/tl/inputs/simple.log" <<'PY' || fail "each compile's guards and code"
 import re, sys
 s = open(sys.argv[1]).read()
 d = s.split('<h3 id="details">Each compile</h3>', 1)[1].split("</section>", 1)[0]
-assert re.findall(r"<summary>([^<]*)</summary>", d)[:6] == [
+assert re.findall(r"<summary>([^<]*)</summary>", d)[:7] == [
     "0/0 forward (test_torchinductor.py:11123)", "graph: dynamo", "graph: aot_inference",
-    "graph: post_grad", "guards", "generated code"], d[:300]
+    "graph: post_grad", "compilation metrics", "guards", "generated code"], d[:300]
+# the compilation metrics: every field of the log's record, in its order
+import json
+rec = next(json.loads(l[l.index("{"):])["compilation_metrics"] for l in open(sys.argv[2])
+           if '{"compilation_metrics"' in l)
+m = d.split("<summary>compilation metrics</summary><pre>", 1)[1].split("</pre>", 1)[0]
+names = [l.split(":", 1)[0] for l in m.split("\n")]
+assert names == list(rec), (names, list(rec))
+assert "guard_count: %d" % rec["guard_count"] in m.split("\n"), m
 gd = d.split("<summary>graph: dynamo</summary><pre>", 1)[1]
 assert gd.startswith("class GraphModule(torch.nn.Module):"), gd[:80]
 g = d.split("<summary>guards</summary><pre>", 1)[1]
