@@ -2,6 +2,7 @@
 CMD(breaks)
 CMD(cache)
 CMD(check)
+CMD(diff)
 CMD(dot)
 CMD(graphs)
 CMD(html)

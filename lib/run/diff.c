@@ -1,0 +1,926 @@
+/* What changed between two runs (see diff.h). */
+#include "lib/run/diff.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/base/arena.h"
+#include "lib/base/buf.h"
+#include "lib/base/strmap.h"
+#include "lib/ir/symexpr.h"
+#include "lib/writers/report-json.h"
+
+#define CGS_DIFF_NAME_(id, name) name,
+const char *const cgs_diff_kind_names[CGS_DIFF_KIND_COUNT + 1] = {CGS_DIFF_KINDS(CGS_DIFF_NAME_)
+                                                                       NULL};
+#undef CGS_DIFF_NAME_
+
+int cgs_diff_kind_from_name(const char *name)
+{
+    for (int k = 0; k < CGS_DIFF_KIND_COUNT; k++)
+        if (name && !strcmp(name, cgs_diff_kind_names[k]))
+            return k;
+    return -1;
+}
+
+#define EXAMPLES 3 /* nodes named in a change's message */
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...)
+{
+    va_list ap, ap2;
+    char *s;
+    int n;
+    va_start(ap, f);
+    va_copy(ap2, ap);
+    n = vsnprintf(NULL, 0, f, ap2);
+    va_end(ap2);
+    s = cgs_xmalloc((size_t)n + 1);
+    vsnprintf(s, (size_t)n + 1, f, ap);
+    va_end(ap);
+    return s;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = p ? strrchr(p, '/') : NULL;
+    return s ? s + 1 : p ? p : "?";
+}
+
+static struct cgs_diff_change *add(struct cgs_diff *d, enum cgs_diff_kind kind, char *subject,
+                                   char *a, char *b, char *message, bool worse)
+{
+    struct cgs_diff_change *c;
+    CGS_ALLOC_GROW(d->changes, d->n_changes + 1, d->alloc_changes);
+    c = &d->changes[d->n_changes++];
+    memset(c, 0, sizeof(*c));
+    c->kind = kind;
+    c->subject = subject;
+    c->a = a ? a : cgs_xstrdup("");
+    c->b = b ? b : cgs_xstrdup("");
+    c->message = message;
+    c->worse = worse;
+    return c;
+}
+
+static void add_pair(struct cgs_diff *d, const char *what, const char *a, const char *b)
+{
+    struct cgs_diff_pair *p;
+    CGS_ALLOC_GROW(d->pairs, d->n_pairs + 1, d->alloc_pairs);
+    p = &d->pairs[d->n_pairs++];
+    p->what = what;
+    p->a = a ? cgs_xstrdup(a) : NULL;
+    p->b = b ? cgs_xstrdup(b) : NULL;
+}
+
+/* ---- frames and compiles ------------------------------------------------------------------ */
+
+/* A frame of one process: its compiles (rows) in the order the log made them. */
+struct frame {
+    char *key;   /* "rank|run|file:name#nth": what pairs it */
+    char *label; /* "fn (model.py)" */
+    int rank, run;
+    long frame_id;
+    const struct cgs_dash_row **rows;
+    uint32_t n, alloc;
+    struct frame *partner;
+};
+
+struct frames {
+    struct frame *v;
+    uint32_t n, alloc;
+};
+
+static long frame_id_of(const char *cid)
+{
+    const char *p = cid;
+    while (p && *p && (*p < '0' || *p > '9'))
+        p++;
+    return p && *p ? strtol(p, NULL, 10) : -1;
+}
+
+static void frames_of(const struct cgs_dash *d, struct frames *out)
+{
+    memset(out, 0, sizeof(*out));
+    for (uint32_t i = 0; d && i < d->n_rows; i++) {
+        const struct cgs_dash_row *r = d->rows[i];
+        long fid;
+        uint32_t k;
+        if (!r->trace || !r->compile_id)
+            continue;
+        fid = frame_id_of(r->compile_id);
+        for (k = 0; k < out->n; k++)
+            if (out->v[k].rank == r->rank && out->v[k].run == r->run &&
+                out->v[k].frame_id == fid)
+                break;
+        if (k == out->n) {
+            struct frame *f;
+            CGS_ALLOC_GROW(out->v, out->n + 1, out->alloc);
+            f = &out->v[out->n++];
+            memset(f, 0, sizeof(*f));
+            f->rank = r->rank;
+            f->run = r->run;
+            f->frame_id = fid;
+        }
+        {
+            struct frame *f = &out->v[k];
+            CGS_ALLOC_GROW(f->rows, f->n + 1, f->alloc);
+            f->rows[f->n++] = r;
+        }
+    }
+    /* each frame's key: its code object, numbered where one process has it twice */
+    for (uint32_t k = 0; k < out->n; k++) {
+        struct frame *f = &out->v[k];
+        const struct cgs_dash_row *named = NULL;
+        char base[512];
+        int nth = 0;
+        for (uint32_t j = 0; j < f->n && !named; j++)
+            if (f->rows[j]->co_name)
+                named = f->rows[j];
+        if (named)
+            snprintf(base, sizeof(base), "%s:%s", base_name(named->co_filename), named->co_name);
+        else
+            snprintf(base, sizeof(base), "frame %ld", f->frame_id);
+        f->label = named ? fmt("%s (%s)", named->co_name, base_name(named->co_filename))
+                         : fmt("frame %ld", f->frame_id);
+        for (uint32_t j = 0; j < k; j++)
+            if (out->v[j].rank == f->rank && out->v[j].run == f->run &&
+                !strcmp(out->v[j].label, f->label))
+                nth++;
+        f->key = fmt("%d|%d|%s#%d", f->rank, f->run, base, nth);
+    }
+}
+
+static void frames_release(struct frames *fs)
+{
+    for (uint32_t k = 0; k < fs->n; k++) {
+        free(fs->v[k].key);
+        free(fs->v[k].label);
+        free(fs->v[k].rows);
+    }
+    free(fs->v);
+}
+
+static bool failed(const struct cgs_dash_row *r)
+{
+    return r->fail_type && !r->limit_hit;
+}
+
+static char *rank_prefix(int rank)
+{
+    return rank >= 0 ? fmt("rank %d: ", rank) : cgs_xstrdup("");
+}
+
+static void compile_ids(const struct frame *f, uint32_t from, struct cgs_buf *b)
+{
+    for (uint32_t j = from; j < f->n; j++)
+        cgs_buf_addf(b, "%s%s", j > from ? ", " : "", f->rows[j]->compile_id);
+}
+
+static void frame_changes(const struct frames *fa, const struct frames *fb,
+                          const struct cgs_diff_opts *o, struct cgs_diff *d)
+{
+    /* pair by key */
+    for (uint32_t i = 0; i < fa->n; i++)
+        for (uint32_t k = 0; k < fb->n; k++)
+            if (!fb->v[k].partner && !strcmp(fa->v[i].key, fb->v[k].key)) {
+                fa->v[i].partner = &fb->v[k];
+                fb->v[k].partner = &fa->v[i];
+                break;
+            }
+    for (int side = 0; side < 2; side++) {
+        const struct frames *fs = side ? fb : fa;
+        for (uint32_t i = 0; i < fs->n; i++) {
+            const struct frame *f = &fs->v[i];
+            char *rp = rank_prefix(f->rank);
+            if (!f->partner) {
+                struct cgs_buf ids = CGS_BUF_INIT;
+                compile_ids(f, 0, &ids);
+                add_pair(d, "frame", side ? NULL : f->label, side ? f->label : NULL);
+                add(d, CGS_DIFF_GRAPH, fmt("%sframe %s", rp, f->label),
+                    side ? NULL : fmt("compiled (%s)", ids.buf),
+                    side ? fmt("compiled (%s)", ids.buf) : NULL,
+                    fmt("%sframe %s compiled only in %s (%s)", rp, f->label, side ? "B" : "A",
+                        ids.buf),
+                    false);
+                cgs_buf_release(&ids);
+                /* its failures are new (or gone) */
+                for (uint32_t j = 0; j < f->n; j++)
+                    if (failed(f->rows[j]))
+                        add(d, CGS_DIFF_COMPILE_FAILURE,
+                            fmt("%scompile %s %s", rp, f->rows[j]->compile_id, f->label),
+                            side ? NULL : fmt("%s", f->rows[j]->fail_type),
+                            side ? fmt("%s", f->rows[j]->fail_type) : NULL,
+                            fmt("%scompile %s of %s %s: %s%s%s", rp, f->rows[j]->compile_id,
+                                f->label, side ? "fails in B" : "failed in A, not in B",
+                                f->rows[j]->fail_type,
+                                f->rows[j]->fail_reason ? ": " : "",
+                                f->rows[j]->fail_reason ? f->rows[j]->fail_reason : ""),
+                            side == 1);
+            } else if (!side) {
+                const struct frame *g = f->partner;
+                add_pair(d, "frame", f->label, g->label);
+                for (uint32_t j = 0; j < f->n && j < g->n; j++) {
+                    const struct cgs_dash_row *ra = f->rows[j], *rb = g->rows[j];
+                    add_pair(d, "compile", ra->compile_id, rb->compile_id);
+                    if (failed(ra) != failed(rb)) {
+                        const struct cgs_dash_row *x = failed(rb) ? rb : ra;
+                        add(d, CGS_DIFF_COMPILE_FAILURE,
+                            fmt("%scompile %s %s", rp, rb->compile_id, g->label),
+                            failed(ra) ? cgs_xstrdup(ra->fail_type) : cgs_xstrdup("compiled"),
+                            failed(rb) ? cgs_xstrdup(rb->fail_type) : cgs_xstrdup("compiled"),
+                            fmt("%scompile %s of %s %s: %s%s%s", rp, rb->compile_id, g->label,
+                                failed(rb) ? "fails in B" : "failed in A, compiles in B",
+                                x->fail_type, x->fail_reason ? ": " : "",
+                                x->fail_reason ? x->fail_reason : ""),
+                            failed(rb));
+                    }
+                }
+                if (f->n != g->n) {
+                    const struct frame *more = g->n > f->n ? g : f;
+                    uint32_t from = g->n > f->n ? f->n : g->n;
+                    struct cgs_buf why = CGS_BUF_INIT, ids = CGS_BUF_INIT;
+                    compile_ids(more, from, &ids);
+                    for (uint32_t j = from; j < more->n; j++)
+                        if (more->rows[j]->reason && !strstr(why.buf, more->rows[j]->reason))
+                            cgs_buf_addf(&why, "%s%s", why.len ? "; " : "",
+                                         more->rows[j]->reason);
+                    for (char *p = why.buf; *p; p++) /* one line: the reasons' lines joined */
+                        if (*p == '\n')
+                            *p = ';';
+                    for (uint32_t j = from; j < more->n; j++)
+                        add_pair(d, "compile", more == f ? more->rows[j]->compile_id : NULL,
+                                 more == g ? more->rows[j]->compile_id : NULL);
+                    add(d, CGS_DIFF_RECOMPILES, fmt("%sframe %s", rp, g->label),
+                        fmt("%u compile%s", f->n, f->n == 1 ? "" : "s"),
+                        fmt("%u compile%s", g->n, g->n == 1 ? "" : "s"),
+                        fmt("%sframe %s compiled %u time%s in A, %u in B (%s %s only)%s%s", rp,
+                            g->label, f->n, f->n == 1 ? "" : "s", g->n, ids.buf,
+                            more == g ? "in B" : "in A", why.len ? ": " : "", why.buf),
+                        g->n > f->n);
+                    cgs_buf_release(&why);
+                    cgs_buf_release(&ids);
+                }
+                /* compile time, compile by compile (a recompile's own time is not the
+                   paired compile's) */
+                for (uint32_t j = 0; j < f->n && j < g->n; j++) {
+                    const struct cgs_dash_row *ra = f->rows[j], *rb = g->rows[j];
+                    double ma = ra->has_compile_ms ? ra->compile_ms : -1;
+                    double mb = rb->has_compile_ms ? rb->compile_ms : -1;
+                    if (ma > 0 && mb >= 0 && fabs(mb - ma) >= o->compile_time_ms &&
+                        fabs(mb - ma) * 100 / ma >= o->compile_time_pct) {
+                        struct cgs_diff_change *c = add(
+                            d, CGS_DIFF_COMPILE_TIME,
+                            fmt("%scompile %s %s", rp, rb->compile_id, g->label),
+                            fmt("%.0f ms", ma), fmt("%.0f ms", mb),
+                            fmt("%scompile %s of %s took %.0f ms in A, %.0f ms in B (%+.0f%%)",
+                                rp, rb->compile_id, g->label, ma, mb, (mb - ma) * 100 / ma),
+                            mb > ma);
+                        c->pct = (mb - ma) * 100 / ma;
+                        c->cost = fabs(mb - ma);
+                    }
+                }
+            }
+            free(rp);
+        }
+    }
+}
+
+/* The compile of side B paired with compile cid of rank/run on side A, or NULL. */
+static const char *partner_cid(const struct frames *fa, int rank, int run, const char *cid,
+                               bool *frame_paired)
+{
+    *frame_paired = false;
+    for (uint32_t i = 0; i < fa->n; i++) {
+        const struct frame *f = &fa->v[i];
+        if (f->rank != rank || f->run != run)
+            continue;
+        for (uint32_t j = 0; j < f->n; j++)
+            if (!strcmp(f->rows[j]->compile_id, cid)) {
+                *frame_paired = f->partner != NULL;
+                return f->partner && j < f->partner->n ? f->partner->rows[j]->compile_id : NULL;
+            }
+    }
+    return NULL;
+}
+
+/* ---- graph breaks ------------------------------------------------------------------------- */
+
+static char *break_key(const struct cgs_dash_break *b, const struct cgs_dash_break *all,
+                       uint32_t upto)
+{
+    char what[256];
+    int nth = 0;
+    const char *r = b->title ? b->title : b->reason ? b->reason : "?";
+    snprintf(what, sizeof(what), "%.*s", (int)strcspn(r, "\n"), r);
+    for (uint32_t j = 0; j < upto; j++) {
+        const char *q = all[j].title ? all[j].title : all[j].reason ? all[j].reason : "?";
+        if (all[j].rank == b->rank &&
+            !strcmp(base_name(all[j].user_file ? all[j].user_file : all[j].file),
+                    base_name(b->user_file ? b->user_file : b->file)) &&
+            !strncmp(q, what, strlen(what)))
+            nth++;
+    }
+    return fmt("%d|%s|%s#%d", b->rank, base_name(b->user_file ? b->user_file : b->file), what,
+               nth);
+}
+
+static char *break_site(const struct cgs_dash_break *b)
+{
+    const char *r = b->title ? b->title : b->reason ? b->reason : "graph break";
+    return fmt("%s:%lld (%.*s)", base_name(b->user_file ? b->user_file : b->file),
+               (long long)(b->user_file ? b->user_line : b->line), (int)strcspn(r, "\n"), r);
+}
+
+static void break_changes(const struct cgs_dash *da, const struct cgs_dash *db, struct cgs_diff *d)
+{
+    uint32_t na = da ? da->n_breaks : 0, nb = db ? db->n_breaks : 0;
+    char **ka = cgs_xcalloc(na + 1, sizeof(*ka)), **kb = cgs_xcalloc(nb + 1, sizeof(*kb));
+    bool *used = cgs_xcalloc(nb + 1, 1);
+    for (uint32_t i = 0; i < na; i++)
+        ka[i] = break_key(&da->breaks[i], da->breaks, i);
+    for (uint32_t i = 0; i < nb; i++)
+        kb[i] = break_key(&db->breaks[i], db->breaks, i);
+    for (uint32_t i = 0; i < na; i++) {
+        const struct cgs_dash_break *x = &da->breaks[i];
+        uint32_t k = 0;
+        char *site = break_site(x), *rp = rank_prefix(x->rank);
+        while (k < nb && (used[k] || strcmp(ka[i], kb[k])))
+            k++;
+        if (k == nb) {
+            add(d, CGS_DIFF_GRAPH_BREAK, fmt("%s%s", rp, site), fmt("%llu hit%s",
+                (unsigned long long)x->hits, x->hits == 1 ? "" : "s"), NULL,
+                fmt("%sgraph break gone: %s (in A: %s)", rp, site, x->compile_ids ? x->compile_ids
+                                                                                   : "?"),
+                false);
+        } else {
+            const struct cgs_dash_break *y = &db->breaks[k];
+            used[k] = true;
+            if (x->hits != y->hits)
+                add(d, CGS_DIFF_GRAPH_BREAK, fmt("%s%s", rp, site),
+                    fmt("%llu hit%s", (unsigned long long)x->hits, x->hits == 1 ? "" : "s"),
+                    fmt("%llu hit%s", (unsigned long long)y->hits, y->hits == 1 ? "" : "s"),
+                    fmt("%sgraph break %s met %llu time%s in A, %llu in B", rp, site,
+                        (unsigned long long)x->hits, x->hits == 1 ? "" : "s",
+                        (unsigned long long)y->hits),
+                    false); /* the same break met by more compiles: recompiles say why */
+        }
+        free(site);
+        free(rp);
+    }
+    for (uint32_t k = 0; k < nb; k++) {
+        const struct cgs_dash_break *y = &db->breaks[k];
+        char *site, *rp;
+        if (used[k])
+            continue;
+        site = break_site(y);
+        rp = rank_prefix(y->rank);
+        add(d, CGS_DIFF_GRAPH_BREAK, fmt("%s%s", rp, site), NULL,
+            fmt("%llu hit%s", (unsigned long long)y->hits, y->hits == 1 ? "" : "s"),
+            fmt("%sgraph break added: %s (in B: %s)%s%s", rp, site,
+                y->compile_ids ? y->compile_ids : "?", y->reason ? ": " : "",
+                y->reason ? y->reason : ""),
+            true);
+        free(site);
+        free(rp);
+    }
+    for (uint32_t i = 0; i < na; i++)
+        free(ka[i]);
+    for (uint32_t i = 0; i < nb; i++)
+        free(kb[i]);
+    free(ka);
+    free(kb);
+    free(used);
+}
+
+/* ---- graphs ------------------------------------------------------------------------------- */
+
+static const struct cgs_val *value_of(const struct cgs_diff_graph *x, uint32_t i)
+{
+    const struct cgs_shape_node *r = x->shapes && i < x->shapes->n_nodes ? &x->shapes->nodes[i]
+                                                                         : NULL;
+    return r && r->reported ? r->reported : x->g->nodes[i]->val;
+}
+
+/* A value's parts as text: dtypes, shapes and strides (a list's items joined with "; "), and
+ * whether any dimension is a symbol. */
+struct parts {
+    struct cgs_buf dtype, shape, stride;
+    bool symbolic, tensor;
+};
+
+static void parts_of(const struct cgs_val *v, struct parts *p, int depth)
+{
+    if (!v || depth > 8)
+        return;
+    if (v->kind == CGS_VAL_LIST) {
+        for (uint32_t i = 0; i < v->n; i++) {
+            if (i) {
+                cgs_buf_addstr(&p->dtype, "; ");
+                cgs_buf_addstr(&p->shape, "; ");
+                cgs_buf_addstr(&p->stride, "; ");
+            }
+            parts_of(&v->u.items[i], p, depth + 1);
+        }
+        return;
+    }
+    if (v->kind != CGS_VAL_TENSOR) {
+        cgs_val_describe(v, &p->shape);
+        if (v->kind == CGS_VAL_SYMINT && v->u.s.sym && !cgs_sym_is_int(v->u.s.sym, NULL))
+            p->symbolic = true;
+        return;
+    }
+    p->tensor = true;
+    cgs_buf_addstr(&p->dtype, cgs_dtype_abbr(v->u.t.dtype));
+    if (v->u.t.ndim == CGS_NDIM_UNKNOWN) {
+        cgs_buf_addstr(&p->shape, "[?]");
+        return;
+    }
+    cgs_buf_addch(&p->shape, '[');
+    for (uint32_t i = 0; i < v->u.t.ndim; i++) {
+        const struct cgs_sym *e = v->u.t.shape[i];
+        if (i)
+            cgs_buf_addstr(&p->shape, ", ");
+        if (!e)
+            cgs_buf_addch(&p->shape, '?');
+        else {
+            cgs_sym_print(e, &p->shape);
+            if (!cgs_sym_is_int(e, NULL))
+                p->symbolic = true;
+        }
+    }
+    cgs_buf_addch(&p->shape, ']');
+    if (v->u.t.stride) {
+        cgs_buf_addch(&p->stride, '[');
+        for (uint32_t i = 0; i < v->u.t.ndim; i++) {
+            if (i)
+                cgs_buf_addstr(&p->stride, ", ");
+            if (v->u.t.stride[i])
+                cgs_sym_print(v->u.t.stride[i], &p->stride);
+            else
+                cgs_buf_addch(&p->stride, '?');
+        }
+        cgs_buf_addch(&p->stride, ']');
+    }
+}
+
+static void parts_init(struct parts *p)
+{
+    cgs_buf_init(&p->dtype);
+    cgs_buf_init(&p->shape);
+    cgs_buf_init(&p->stride);
+    p->symbolic = p->tensor = false;
+}
+
+static void parts_release(struct parts *p)
+{
+    cgs_buf_release(&p->dtype);
+    cgs_buf_release(&p->shape);
+    cgs_buf_release(&p->stride);
+}
+
+/* The structural key of node i: placeholders by name (the program's argument names; a symbolic
+ * size's placeholder by its position among those), every other node by its operator and its
+ * nth use of it. */
+static char **node_keys(const struct cgs_graph *g)
+{
+    char **k = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*k));
+    struct cgs_strmap *seen = cgs_strmap_new();
+    char **owned = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*owned));
+    uint32_t n_owned = 0, ph = 0;
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const struct cgs_node *n = g->nodes[i];
+        const char *t = n->target ? n->target : "";
+        uintptr_t nth;
+        if (n->op == CGS_NODE_PLACEHOLDER) {
+            if (n->val && n->val->kind == CGS_VAL_SYMINT)
+                k[i] = fmt("placeholder:symint#%u", ph++);
+            else
+                k[i] = fmt("placeholder:%s", n->target ? n->target : n->name);
+            continue;
+        }
+        if (n->op == CGS_NODE_OUTPUT) {
+            k[i] = cgs_xstrdup("output");
+            continue;
+        }
+        nth = (uintptr_t)cgs_strmap_get(seen, t);
+        if (!nth) {
+            owned[n_owned] = cgs_xstrdup(t);
+            cgs_strmap_put(seen, owned[n_owned++], (void *)(uintptr_t)1);
+        } else {
+            cgs_strmap_set(seen, t, (void *)(nth + 1));
+        }
+        k[i] = fmt("%s:%s#%lu", cgs_node_op_names[n->op], t, (unsigned long)(nth ? nth : 0));
+    }
+    cgs_strmap_free(seen);
+    for (uint32_t i = 0; i < n_owned; i++)
+        free(owned[i]);
+    free(owned);
+    return k;
+}
+
+static void free_keys(char **k, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        free(k[i]);
+    free(k);
+}
+
+struct vchange {
+    uint32_t n;
+    struct cgs_buf examples, a, b;
+};
+
+static void vc_add(struct vchange *v, const char *name, const char *x, const char *y)
+{
+    if (v->n < EXAMPLES) {
+        cgs_buf_addf(&v->examples, "%s%s: %s -> %s", v->n ? ", " : "", name, x, y);
+        cgs_buf_addf(&v->a, "%s%s: %s", v->n ? ", " : "", name, x);
+        cgs_buf_addf(&v->b, "%s%s: %s", v->n ? ", " : "", name, y);
+    }
+    v->n++;
+}
+
+static const char *const value_words[] = {"symbols", "shapes", "dtypes", "strides"};
+
+static void graph_values(const struct cgs_diff_graph *xa, const struct cgs_diff_graph *xb,
+                         char **ka, char **kb, const char *subject, struct cgs_diff *d)
+{
+    /* index 0 symbols, 1 shapes, 2 dtypes, 3 strides */
+    static const enum cgs_diff_kind kinds[4] = {CGS_DIFF_SYMBOLS, CGS_DIFF_SHAPES,
+                                                CGS_DIFF_DTYPES, CGS_DIFF_STRIDES};
+    struct vchange vc[4];
+    struct cgs_strmap *bmap = cgs_strmap_new();
+    for (int k = 0; k < 4; k++) {
+        vc[k].n = 0;
+        cgs_buf_init(&vc[k].examples);
+        cgs_buf_init(&vc[k].a);
+        cgs_buf_init(&vc[k].b);
+    }
+    for (uint32_t i = 0; i < xb->g->n_nodes; i++)
+        cgs_strmap_put(bmap, kb[i], (void *)(uintptr_t)(i + 1));
+    for (uint32_t i = 0; i < xa->g->n_nodes; i++) {
+        uintptr_t j = (uintptr_t)cgs_strmap_get(bmap, ka[i]);
+        const struct cgs_node *na = xa->g->nodes[i];
+        const struct cgs_val *va, *vb;
+        struct parts pa, pb;
+        if (!j || na->op == CGS_NODE_OUTPUT)
+            continue;
+        va = value_of(xa, i);
+        vb = value_of(xb, (uint32_t)(j - 1));
+        if (!va || !vb)
+            continue;
+        parts_init(&pa);
+        parts_init(&pb);
+        parts_of(va, &pa, 0);
+        parts_of(vb, &pb, 0);
+        if (strcmp(pa.dtype.buf, pb.dtype.buf))
+            vc_add(&vc[2], xb->g->nodes[j - 1]->name, pa.dtype.buf, pb.dtype.buf);
+        if (strcmp(pa.shape.buf, pb.shape.buf))
+            vc_add(&vc[pa.symbolic != pb.symbolic ? 0 : 1], xb->g->nodes[j - 1]->name,
+                   pa.shape.buf, pb.shape.buf);
+        else if (pa.stride.len && pb.stride.len && strcmp(pa.stride.buf, pb.stride.buf))
+            vc_add(&vc[3], xb->g->nodes[j - 1]->name, pa.stride.buf, pb.stride.buf);
+        parts_release(&pa);
+        parts_release(&pb);
+    }
+    for (int k = 0; k < 4; k++) {
+        if (vc[k].n) {
+            struct cgs_diff_change *c = add(
+                d, kinds[k], cgs_xstrdup(subject), cgs_buf_detach(&vc[k].a),
+                cgs_buf_detach(&vc[k].b),
+                fmt("%s: %u node%s changed %s%s: %s%s", subject, vc[k].n, vc[k].n == 1 ? "" : "s",
+                    value_words[k],
+                    k == 0 ? " (a dimension static in one run is a symbol in the other)" : "",
+                    vc[k].examples.buf, vc[k].n > EXAMPLES ? ", ..." : ""),
+                false);
+            c->cost = vc[k].n;
+        }
+        cgs_buf_release(&vc[k].examples);
+        cgs_buf_release(&vc[k].a);
+        cgs_buf_release(&vc[k].b);
+    }
+    cgs_strmap_free(bmap);
+}
+
+/* Operators by count: what B has more of and what it has less of, with the nodes. */
+static void graph_ops(const struct cgs_diff_graph *xa, const struct cgs_diff_graph *xb,
+                      const char *subject, struct cgs_diff *d)
+{
+    struct cgs_strmap *ca = cgs_strmap_new(), *cb = cgs_strmap_new();
+    const char **targets = NULL;
+    uint32_t n_t = 0, alloc_t = 0;
+    struct cgs_buf a = CGS_BUF_INIT, b = CGS_BUF_INIT, m = CGS_BUF_INIT;
+    int changed = 0;
+    for (int side = 0; side < 2; side++) {
+        const struct cgs_graph *g = side ? xb->g : xa->g;
+        struct cgs_strmap *c = side ? cb : ca;
+        for (uint32_t i = 0; i < g->n_nodes; i++) {
+            const struct cgs_node *n = g->nodes[i];
+            uintptr_t v;
+            if (n->op != CGS_NODE_CALL_FUNCTION && n->op != CGS_NODE_CALL_METHOD &&
+                n->op != CGS_NODE_CALL_MODULE)
+                continue;
+            v = (uintptr_t)cgs_strmap_get(c, n->target);
+            if (!v && !cgs_strmap_get(side ? ca : cb, n->target)) {
+                CGS_ALLOC_GROW(targets, n_t + 1, alloc_t);
+                targets[n_t++] = n->target;
+            }
+            if (!v)
+                cgs_strmap_put(c, n->target, (void *)(uintptr_t)1);
+            else
+                cgs_strmap_set(c, n->target, (void *)(v + 1));
+        }
+    }
+    for (uint32_t t = 0; t < n_t; t++) {
+        uintptr_t x = (uintptr_t)cgs_strmap_get(ca, targets[t]);
+        uintptr_t y = (uintptr_t)cgs_strmap_get(cb, targets[t]);
+        const struct cgs_graph *g = y > x ? xb->g : xa->g;
+        int shown = 0;
+        if (x == y)
+            continue;
+        cgs_buf_addf(&a, "%s%s: %lu", changed ? ", " : "", targets[t], (unsigned long)x);
+        cgs_buf_addf(&b, "%s%s: %lu", changed ? ", " : "", targets[t], (unsigned long)y);
+        cgs_buf_addf(&m, "%s%+ld %s (", changed ? ", " : "", (long)y - (long)x, targets[t]);
+        /* where: the side with more of it, its last uses (the ones the other side lacks) */
+        for (uint32_t i = g->n_nodes; i-- > 0 && shown < EXAMPLES && shown < labs((long)y - (long)x);)
+            if (g->nodes[i]->target && !strcmp(g->nodes[i]->target, targets[t]) &&
+                g->nodes[i]->op != CGS_NODE_PLACEHOLDER && g->nodes[i]->op != CGS_NODE_OUTPUT &&
+                g->nodes[i]->op != CGS_NODE_GET_ATTR)
+                cgs_buf_addf(&m, "%s%s", shown++ ? ", " : "", g->nodes[i]->name);
+        cgs_buf_addf(&m, " in %s)", y > x ? "B" : "A");
+        changed++;
+    }
+    if (changed) {
+        struct cgs_diff_change *c =
+            add(d, CGS_DIFF_OPS, cgs_xstrdup(subject), cgs_buf_detach(&a), cgs_buf_detach(&b),
+                fmt("%s: operators %s", subject, m.buf), false);
+        c->cost = changed;
+    }
+    cgs_buf_release(&a);
+    cgs_buf_release(&b);
+    cgs_buf_release(&m);
+    cgs_strmap_free(ca);
+    cgs_strmap_free(cb);
+    free(targets);
+}
+
+static uint32_t compiled_pieces(const struct cgs_split *s)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; s && i < s->n_pieces; i++)
+        n += !s->pieces[i].is_splitting_graph;
+    return n;
+}
+
+static void graph_pieces(const struct cgs_diff_graph *xa, const struct cgs_diff_graph *xb,
+                         char **ka, char **kb, const char *subject, struct cgs_diff *d)
+{
+    struct cgs_buf cuts = CGS_BUF_INIT, gone = CGS_BUF_INIT;
+    struct cgs_strmap *starts_a = cgs_strmap_new(), *starts_b = cgs_strmap_new();
+    uint32_t pa, pb;
+    if (!(xa->piecewise || xb->piecewise) || !xa->split || !xb->split)
+        goto out;
+    /* a piece starts at its first node: the cuts, by the nodes' structural keys */
+    for (int side = 0; side < 2; side++) {
+        const struct cgs_split *s = side ? xb->split : xa->split;
+        const struct cgs_graph *g = side ? xb->g : xa->g;
+        char **k = side ? kb : ka;
+        for (uint32_t i = 1; i < s->n_pieces; i++)
+            if (s->pieces[i].n_nodes)
+                cgs_strmap_put(side ? starts_b : starts_a, k[s->pieces[i].nodes[0]->index],
+                               (void *)s->pieces[i].nodes[0]->name);
+        (void)g;
+    }
+    for (uint32_t i = 1; i < xb->split->n_pieces; i++) {
+        const struct cgs_node *n = xb->split->pieces[i].n_nodes ? xb->split->pieces[i].nodes[0]
+                                                                : NULL;
+        if (n && !cgs_strmap_get(starts_a, kb[n->index]))
+            cgs_buf_addf(&cuts, "%s%s", cuts.len ? ", " : "", n->name);
+    }
+    for (uint32_t i = 1; i < xa->split->n_pieces; i++) {
+        const struct cgs_node *n = xa->split->pieces[i].n_nodes ? xa->split->pieces[i].nodes[0]
+                                                                : NULL;
+        if (n && !cgs_strmap_get(starts_b, ka[n->index]))
+            cgs_buf_addf(&gone, "%s%s", gone.len ? ", " : "", n->name);
+    }
+    pa = xa->split->n_pieces;
+    pb = xb->split->n_pieces;
+    if (pa != pb || cuts.len || gone.len) {
+        struct cgs_diff_change *c = add(
+            d, CGS_DIFF_PIECES, cgs_xstrdup(subject),
+            fmt("%u pieces (%u compiled)", pa, compiled_pieces(xa->split)),
+            fmt("%u pieces (%u compiled)", pb, compiled_pieces(xb->split)),
+            fmt("%s: %u pieces in A, %u in B%s%s%s%s%s", subject, pa, pb,
+                cuts.len ? "; new cuts before " : "", cuts.buf, gone.len ? "; cuts gone before "
+                                                                          : "",
+                gone.buf, gone.len ? " (A's names)" : ""),
+            pb > pa);
+        c->cost = fabs((double)pb - pa);
+    }
+out:
+    cgs_strmap_free(starts_a);
+    cgs_strmap_free(starts_b);
+    cgs_buf_release(&cuts);
+    cgs_buf_release(&gone);
+}
+
+static void graph_layout(const struct cgs_diff_graph *xa, const struct cgs_diff_graph *xb,
+                         const char *subject, struct cgs_diff *d)
+{
+    const struct cgs_layout *la = xa->layout, *lb = xb->layout;
+    if (!la || !lb || (la->layout_opt == lb->layout_opt && la->rule == lb->rule))
+        return;
+    add(d, CGS_DIFF_LAYOUT, cgs_xstrdup(subject),
+        fmt("layout optimisation %s (%s)", la->layout_opt ? "on" : "off", cgs_layout_rule_id(la->rule)),
+        fmt("layout optimisation %s (%s)", lb->layout_opt ? "on" : "off", cgs_layout_rule_id(lb->rule)),
+        fmt("%s: Inductor's layout optimisation %s in A, %s in B: %s", subject,
+            la->layout_opt ? "on" : "off", lb->layout_opt ? "on" : "off",
+            lb->reason ? lb->reason : ""),
+        false);
+}
+
+static char *graph_subject(const struct cgs_diff_graph *x)
+{
+    char rank[32] = "";
+    if (!x->compile_id)
+        return fmt("graph %s", base_name(x->label));
+    if (x->rank >= 0)
+        snprintf(rank, sizeof(rank), "rank %d ", x->rank);
+    return fmt("%sgraph %s:%s%s", rank, x->compile_id, x->stage ? x->stage : "?",
+               x->backward ? " (backward)" : "");
+}
+
+static void compare_graphs(const struct cgs_diff_graph *xa, const struct cgs_diff_graph *xb,
+                           struct cgs_diff *d)
+{
+    char *subject, **ka, **kb;
+    if (!xa->g || !xb->g)
+        return;
+    subject = graph_subject(xb);
+    ka = node_keys(xa->g);
+    kb = node_keys(xb->g);
+    graph_ops(xa, xb, subject, d);
+    graph_values(xa, xb, ka, kb, subject, d);
+    graph_pieces(xa, xb, ka, kb, subject, d);
+    graph_layout(xa, xb, subject, d);
+    free_keys(ka, xa->g->n_nodes);
+    free_keys(kb, xb->g->n_nodes);
+    free(subject);
+}
+
+/* The symbols a graph's inputs carry ("s0, s1"), empty when it is static. */
+static void input_symbols(const struct cgs_diff_graph *x, struct cgs_buf *out)
+{
+    for (uint32_t i = 0; x->g && i < x->g->n_nodes; i++) {
+        struct parts p;
+        if (x->g->nodes[i]->op != CGS_NODE_PLACEHOLDER)
+            continue;
+        parts_init(&p);
+        parts_of(value_of(x, i), &p, 0);
+        if (p.symbolic)
+            cgs_buf_addf(out, "%s%s: %s", out->len ? ", " : "", x->g->nodes[i]->name,
+                         p.shape.buf);
+        parts_release(&p);
+    }
+}
+
+static void graph_changes(const struct cgs_diff_input *a, const struct cgs_diff_input *b,
+                          const struct frames *fa, const struct frames *fb, struct cgs_diff *d)
+{
+    bool *used = cgs_xcalloc((size_t)b->n_graphs + 1, 1);
+    uint32_t files_a = 0, files_b = 0;
+    for (uint32_t i = 0; i < a->n_graphs; i++)
+        files_a += !a->graphs[i].compile_id;
+    for (uint32_t i = 0; i < b->n_graphs; i++)
+        files_b += !b->graphs[i].compile_id;
+    for (uint32_t i = 0; i < a->n_graphs; i++) {
+        const struct cgs_diff_graph *x = &a->graphs[i];
+        const struct cgs_diff_graph *y = NULL;
+        bool frame_paired = false;
+        if (x->compile_id) {
+            const char *cid = partner_cid(fa, x->rank, x->occurrence, x->compile_id,
+                                          &frame_paired);
+            for (uint32_t k = 0; cid && k < b->n_graphs && !y; k++) {
+                const struct cgs_diff_graph *z = &b->graphs[k];
+                if (!used[k] && z->compile_id && !strcmp(z->compile_id, cid) &&
+                    z->rank == x->rank && z->occurrence == x->occurrence &&
+                    z->backward == x->backward && z->stage && x->stage &&
+                    !strcmp(z->stage, x->stage))
+                    y = z, used[k] = true;
+            }
+            if (!y && !frame_paired)
+                continue; /* its frame's change says it */
+            if (!y && !cid)
+                continue; /* a compile the other run did not make: its recompiles say it */
+        } else {
+            for (uint32_t k = 0; k < b->n_graphs && !y; k++) {
+                const struct cgs_diff_graph *z = &b->graphs[k];
+                if (!used[k] && !z->compile_id &&
+                    ((files_a == 1 && files_b == 1) ||
+                     !strcmp(base_name(z->label), base_name(x->label))))
+                    y = z, used[k] = true;
+            }
+        }
+        add_pair(d, "graph", x->label, y ? y->label : NULL);
+        if (!y) {
+            add(d, CGS_DIFF_GRAPH, graph_subject(x), fmt("%u nodes", x->g ? x->g->n_nodes : 0),
+                NULL, fmt("graph %s only in A", x->label), false);
+            continue;
+        }
+        compare_graphs(x, y, d);
+    }
+    for (uint32_t k = 0; k < b->n_graphs; k++) {
+        const struct cgs_diff_graph *y = &b->graphs[k];
+        bool frame_paired = false, in_a = false;
+        if (used[k])
+            continue;
+        if (y->compile_id) {
+            /* its compile has a partner in A (whose graph of this stage A lacks), or none */
+            for (uint32_t i = 0; i < fb->n && !in_a; i++) {
+                const struct frame *f = &fb->v[i];
+                if (f->rank != y->rank || f->run != y->occurrence)
+                    continue;
+                for (uint32_t j = 0; j < f->n; j++)
+                    if (!strcmp(f->rows[j]->compile_id, y->compile_id)) {
+                        frame_paired = f->partner != NULL;
+                        in_a = f->partner && j < f->partner->n;
+                        break;
+                    }
+            }
+            if (!frame_paired)
+                continue; /* its frame's change says it */
+            if (!in_a) {
+                /* a recompile only B made: whether its graph went dynamic */
+                struct cgs_buf syms = CGS_BUF_INIT;
+                if (y->stage && !strcmp(y->stage, "dynamo"))
+                    input_symbols(y, &syms);
+                if (syms.len)
+                    add(d, CGS_DIFF_SYMBOLS, graph_subject(y), NULL, cgs_xstrdup(syms.buf),
+                        fmt("graph %s (a recompile only B made) takes symbolic inputs: %s",
+                            y->label, syms.buf),
+                        false);
+                cgs_buf_release(&syms);
+                add_pair(d, "graph", NULL, y->label);
+                continue;
+            }
+        }
+        add_pair(d, "graph", NULL, y->label);
+        add(d, CGS_DIFF_GRAPH, graph_subject(y), NULL, fmt("%u nodes", y->g ? y->g->n_nodes : 0),
+            fmt("graph %s only in B", y->label), false);
+    }
+    free(used);
+}
+
+/* ---- the whole ------------------------------------------------------------------------------ */
+
+static int by_cost(const void *x, const void *y)
+{
+    const struct cgs_diff_change *a = x, *b = y;
+    if (a->worse != b->worse)
+        return a->worse ? -1 : 1;
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;
+    if (a->cost != b->cost)
+        return a->cost > b->cost ? -1 : 1;
+    return strcmp(a->subject, b->subject);
+}
+
+void cgs_diff_build(const struct cgs_diff_input *a, const struct cgs_diff_input *b,
+                    const struct cgs_diff_opts *opts, struct cgs_diff *out)
+{
+    struct cgs_diff_opts o = {20, 100};
+    struct frames fa, fb;
+    if (opts)
+        o = *opts;
+    memset(out, 0, sizeof(*out));
+    frames_of(a->dash, &fa);
+    frames_of(b->dash, &fb);
+    frame_changes(&fa, &fb, &o, out);
+    break_changes(a->dash, b->dash, out);
+    graph_changes(a, b, &fa, &fb, out);
+    frames_release(&fa);
+    frames_release(&fb);
+    if (out->n_changes > 1)
+        qsort(out->changes, out->n_changes, sizeof(*out->changes), by_cost);
+}
+
+void cgs_diff_release(struct cgs_diff *d)
+{
+    for (uint32_t i = 0; i < d->n_changes; i++) {
+        free(d->changes[i].subject);
+        free(d->changes[i].a);
+        free(d->changes[i].b);
+        free(d->changes[i].message);
+    }
+    for (uint32_t i = 0; i < d->n_pairs; i++) {
+        free(d->pairs[i].a);
+        free(d->pairs[i].b);
+    }
+    free(d->changes);
+    free(d->pairs);
+    memset(d, 0, sizeof(*d));
+}

@@ -1,0 +1,234 @@
+#!/bin/sh
+# cgscope diff A B: what changed between two runs. Each pair's expected change is known from how
+# the pair was made, and checked against the files themselves here (never against diff's own
+# earlier output):
+#   - a run against itself (a log, a folder of four ranks' logs, a training log with graphs):
+#     no change;
+#   - torch-made graphs of one model static and dynamic=True (samples): only symbols, on the
+#     nodes whose recorded shape is concrete in one and symbolic in the other (counted here);
+#   - a TORCH_TRACE log cut before its recompile, against the whole log: the recompiles, with
+#     the guard failures the log's own recompile_reasons records give; reversed, no regression;
+#   - a graph whose silu nodes were renamed gelu (an edit made here): only the operators, by the
+#     counts the file gives; an attention node renamed: the operators, and one cut fewer under
+#     @sdpa than split says.
+. tests/cli/lib.sh
+
+# a run against itself
+for src in samples/graph_break.torch_trace.log tests/data/faultlogs/ranks_diverge \
+    tests/data/tracegraphs/attn_train/trace samples/llama_tiny.dynamo.json; do
+    check "diff $src $src" 0 "$CGSCOPE" diff "$src" "$src"
+    has "$src against itself: no change" "$out" "0 changes, 0 regressions"
+done
+check "the same log, --json" 0 "$CGSCOPE" diff tests/data/tracegraphs/attn_train/trace \
+    tests/data/tracegraphs/attn_train/trace --json
+python3 - "$out" tests/data/tracegraphs/attn_train/trace <<'PY' || fail "the same log: every frame and graph paired, no change"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["format"] == "cgscope-diff" and d["changes"] == [] and d["regressions"] == [], d
+assert d["failed"] is False
+kinds = {p["what"] for p in d["pairs"]}
+assert {"frame", "compile", "graph"} <= kinds, kinds
+assert all(p["a"] and p["b"] for p in d["pairs"]), "an unpaired item against itself"
+# every graph record of the log, paired with itself
+import lzma, glob
+import re
+rec = re.compile(r'\] \{"(dynamo_output_graph|aot_[a-z]+_graph)":|"name": "inductor_post_grad_graph"')
+log = lzma.open(glob.glob(sys.argv[2] + "/*.xz")[0], "rt").read().split("\n")
+n = sum(1 for l in log if not l.startswith("\t") and rec.search(l))
+assert sum(p["what"] == "graph" for p in d["pairs"]) == n, (n, d["pairs"])
+PY
+
+# static against dynamic=True (torch made both): symbols only, where the records say
+for m in resnet18 cgs_transformer; do
+    check "diff $m static dynamic" 0 "$CGSCOPE" diff samples/$m.dynamo.json \
+        samples/${m}_dyn.dynamo.json --json
+    python3 - "$out" samples/$m.dynamo.json samples/${m}_dyn.dynamo.json <<'PY' || fail "$m: symbols only"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ga, gb = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+assert [c["kind"] for c in d["changes"]] == ["symbols"], [c["message"] for c in d["changes"]]
+def sym(v):
+    if isinstance(v, dict) and isinstance(v.get("shape"), list):
+        return any(not isinstance(x, int) for x in v["shape"])
+    if isinstance(v, list):
+        return any(sym(x) for x in v)
+    return False
+def tensor(v):
+    return isinstance(v, dict) and "shape" in v or isinstance(v, list) and any(map(tensor, v))
+def keyed(g):
+    # nodes paired as the issue asks, by structure: an input by its name, any other node by
+    # its operator and its nth use of it
+    seen, out = {}, {}
+    for n in g["nodes"]:
+        if n["op"] == "output":
+            continue
+        if n["op"] == "placeholder":
+            k = "in:" + n["name"]
+        else:
+            t = (n["op"], n["target"])
+            seen[t] = seen.get(t, -1) + 1
+            k = (t, seen[t])
+        out[k] = n.get("val")
+    return out
+ka, kb = keyed(ga), keyed(gb)
+# tensors static in one run and symbolic in the other, and sizes (int <-> SymInt)
+want = sum(1 for k, v in kb.items() if k in ka and (
+    tensor(v) and sym(v) != sym(ka[k]) or not tensor(v) and v != ka[k]))
+msg = d["changes"][0]["message"]
+got = int(msg.split(": ", 1)[1].split(" node")[0])
+assert want == got, (want, got, msg)
+assert d["changes"][0]["worse"] is False and d["regressions"] == []
+PY
+done
+check "--fail-on symbols gates it" 1 "$CGSCOPE" diff samples/resnet18.dynamo.json \
+    samples/resnet18_dyn.dynamo.json --fail-on symbols
+has "the gate's line" "$out" "regression: symbols:"
+has "the tally" "$out" "1 change, 1 regression (--fail-on symbols)"
+
+# a log cut before its recompile, against the whole log (the sample: forward and its resume
+# function each recompile once when the batch grows)
+head -n 74 samples/graph_break.torch_trace.log >"$T/first-call.log"
+check "before and after the recompile" 1 "$CGSCOPE" diff "$T/first-call.log" \
+    samples/graph_break.torch_trace.log --json
+python3 - "$out" samples/graph_break.torch_trace.log <<'PY' || fail "the recompiles, with the log's reasons"
+import json, sys
+d = json.load(open(sys.argv[1]))
+lines = open(sys.argv[2]).read().split("\n")
+reasons = []
+for i, l in enumerate(lines):
+    if '"recompile_reasons"' in l:
+        reasons.append(lines[i + 1].strip())
+kinds = sorted(c["kind"] for c in d["changes"])
+assert kinds == ["graph_break", "recompiles", "recompiles"], kinds
+regs = [c for c in d["regressions"]]
+assert sorted(c["kind"] for c in regs) == ["recompiles", "recompiles"], regs
+for c in regs:
+    assert c["a"] == "1 compile" and c["b"] == "2 compiles", c
+    assert any(r in c["message"] for r in reasons), (c["message"], reasons)
+brk = [c for c in d["changes"] if c["kind"] == "graph_break"][0]
+assert brk["worse"] is False and (brk["a"], brk["b"]) == ("1 hit", "2 hits"), brk
+assert d["changes"][0]["kind"] == "recompiles", "the regressions come first"
+PY
+check "the other way: fewer recompiles, no regression" 0 "$CGSCOPE" diff \
+    samples/graph_break.torch_trace.log "$T/first-call.log"
+has "fewer" "$out" "compiled 2 times in A, 1 in B"
+hasnt "no regression" "$out" "regression:"
+
+# a dynamic-shape recompile (tests/data/tracegraphs/dyn_recompile, torch 2.11): cut after the
+# first compile, the whole log's 0/2 graph takes symbolic sizes (its own printed inputs say so)
+xz -dc tests/data/tracegraphs/dyn_recompile/trace/*.xz >"$T/dyn.log"
+n=$(grep -n '"compilation_metrics"' "$T/dyn.log" | head -n 1 | cut -d: -f1)
+head -n "$n" "$T/dyn.log" >"$T/dyn-first.log"
+check "a dynamic recompile" 1 "$CGSCOPE" diff "$T/dyn-first.log" "$T/dyn.log" --json
+python3 - "$out" "$T/dyn.log" <<'PY' || fail "a dynamic recompile: recompiles and the symbols of 0/2"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+assert sorted(c["kind"] for c in d["changes"]) == ["recompiles", "symbols"], d["changes"]
+r = [c for c in d["changes"] if c["kind"] == "recompiles"][0]
+assert (r["a"], r["b"]) == ("1 compile", "3 compiles") and "0/1, 0/2 in B only" in r["message"], r
+s = [c for c in d["changes"] if c["kind"] == "symbols"][0]
+assert s["subject"] == "graph 0/2:dynamo", s
+# the log's own dynamo_output_graph record of 0/2 gives l_x_ a symbolic size
+text = open(sys.argv[2]).read()
+rec = [l for l in text.split("\n") if '"dynamo_output_graph"' in l and '"frame_compile_id": 2' in l][0]
+sizes = json.loads(rec[rec.index("{"):])["dynamo_output_graph"]["sizes"]
+assert any(isinstance(x, str) for x in sizes["l_x_"]), sizes
+assert "l_x_: [%s]" % ", ".join(str(x) for x in sizes["l_x_"]) in s["b"], (s["b"], sizes["l_x_"])
+PY
+
+# a graph edited here: silu renamed gelu (the same shapes): the operators only
+python3 - samples/llama_tiny.dynamo.json "$T/gelu.json" "$T/attn.json" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))
+for n in g["nodes"]:
+    if n.get("target") == "torch.nn.functional.silu":
+        n["target"] = "torch.nn.functional.gelu"
+json.dump(g, open(sys.argv[2], "w"))
+g = json.load(open(sys.argv[1]))
+att = [n for n in g["nodes"] if n.get("target") == "torch._C._nn.scaled_dot_product_attention"]
+att[-1]["target"] = "torch.ops.cgs_test.my_attention"
+json.dump(g, open(sys.argv[3], "w"))
+PY
+check "silu -> gelu" 0 "$CGSCOPE" diff samples/llama_tiny.dynamo.json "$T/gelu.json" --json
+python3 - "$out" samples/llama_tiny.dynamo.json <<'PY' || fail "silu -> gelu: the operators only"
+import json, sys
+d = json.load(open(sys.argv[1]))
+g = json.load(open(sys.argv[2]))
+n = sum(1 for x in g["nodes"] if x.get("target") == "torch.nn.functional.silu")
+assert [c["kind"] for c in d["changes"]] == ["ops"], d["changes"]
+c = d["changes"][0]
+assert c["a"] == "torch.nn.functional.silu: %d, torch.nn.functional.gelu: 0" % n or \
+    c["a"] == "torch.nn.functional.gelu: 0, torch.nn.functional.silu: %d" % n, c["a"]
+assert "-%d torch.nn.functional.silu" % n in c["message"], c["message"]
+assert "+%d torch.nn.functional.gelu" % n in c["message"], c["message"]
+PY
+check "--fail-on ops gates it" 1 "$CGSCOPE" diff samples/llama_tiny.dynamo.json "$T/gelu.json" \
+    --fail-on ops
+check "an attention op renamed, split at @sdpa" 0 "$CGSCOPE" diff samples/llama_tiny.dynamo.json \
+    "$T/attn.json" --split-ops @sdpa --fail-on pieces --json
+cp "$out" "$T/attn-diff.json"
+"$CGSCOPE" split samples/llama_tiny.dynamo.json --split-ops @sdpa --json >"$T/sa.json" 2>/dev/null
+"$CGSCOPE" split "$T/attn.json" --split-ops @sdpa --json >"$T/sb.json" 2>/dev/null
+python3 - "$T/attn-diff.json" "$T/sa.json" "$T/sb.json" <<'PY' || fail "the renamed attention: operators and pieces"
+import json, sys
+d = json.load(open(sys.argv[1]))
+sa, sb = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+assert sorted(c["kind"] for c in d["changes"]) == ["ops", "pieces"], [c["message"] for c in d["changes"]]
+p = [c for c in d["changes"] if c["kind"] == "pieces"][0]
+na, nb = len(sa["pieces"]), len(sb["pieces"])
+assert nb < na and p["a"].startswith("%d pieces" % na) and p["b"].startswith("%d pieces" % nb), (p, na, nb)
+assert p["worse"] is False and d["regressions"] == [], "fewer pieces is no regression"
+PY
+
+# edits of recorded logs, each one fact changed here, nothing else:
+# a compile that fails in B (the fault log's BackendCompilerFailed) and not in A (its metrics'
+# fail_type and fail_reason set to null): a new compile failure, the gate's first default
+xz -dc tests/data/faultlogs/backend_fail.log.xz >"$T/fails.log"
+sed 's/"fail_type": "BackendCompilerFailed", "fail_reason": "[^"]*"/"fail_type": null, "fail_reason": null/' \
+    "$T/fails.log" >"$T/compiles.log"
+check "a new compile failure" 1 "$CGSCOPE" diff "$T/compiles.log" "$T/fails.log"
+has "the failure, with torch's reason" "$out" "regression: compile_failure: compile 0/0 of fn (fault_logs.py) fails in B: BackendCompilerFailed: backend='broken' raised:"
+has "one change" "$out" "1 change, 1 regression"
+check "a compile failure gone" 0 "$CGSCOPE" diff "$T/fails.log" "$T/compiles.log"
+has "gone" "$out" "compile_failure: compile 0/0 of fn (fault_logs.py) failed in A, compiles in B"
+# the forward's first compile 3x slower (entire_frame_compile_time_s 3.285236 -> 9.855708):
+# compile time, past 20% and 100 ms; the gate takes it with compile-time:N%
+sed 's/"entire_frame_compile_time_s": 3.285236/"entire_frame_compile_time_s": 9.855708/' \
+    samples/graph_break.torch_trace.log >"$T/slow.log"
+check "a slower compile" 0 "$CGSCOPE" diff samples/graph_break.torch_trace.log "$T/slow.log"
+has "compile time" "$out" "compile_time: compile 0/0 of forward (model.py) took 3285 ms in A, 9856 ms in B (+200%)"
+has "only it" "$out" "1 change, 0 regressions"
+check "compile-time:150% gates it" 1 "$CGSCOPE" diff samples/graph_break.torch_trace.log \
+    "$T/slow.log" --fail-on compile-time:150%
+check "compile-time:250% does not" 0 "$CGSCOPE" diff samples/graph_break.torch_trace.log \
+    "$T/slow.log" --fail-on compile-time:250%
+# a 10% slower compile is no change (two runs of one program differ that much)
+sed 's/"entire_frame_compile_time_s": 3.285236/"entire_frame_compile_time_s": 3.613760/' \
+    samples/graph_break.torch_trace.log >"$T/noise.log"
+check "10% is noise" 0 "$CGSCOPE" diff samples/graph_break.torch_trace.log "$T/noise.log"
+has "no change" "$out" "0 changes"
+# the log cut after the forward's first compile (before the graph break's resume frame):
+# the resume frame compiled only in B
+head -n 70 samples/graph_break.torch_trace.log >"$T/forward-only.log"
+check "a frame only in B" 1 "$CGSCOPE" diff "$T/forward-only.log" samples/graph_break.torch_trace.log --json
+python3 - "$out" <<'PY' || fail "a frame only in B"
+import json, sys
+d = json.load(open(sys.argv[1]))
+g = [c for c in d["changes"] if c["kind"] == "graph"]
+assert len(g) == 1 and g[0]["subject"] == "frame torch_dynamo_resume_in_forward_at_12 (model.py)", g
+assert g[0]["a"] is None and g[0]["b"] == "compiled (1/0, 1/1)", g
+assert {"what": "frame", "a": None, "b": "torch_dynamo_resume_in_forward_at_12 (model.py)"} in d["pairs"]
+PY
+
+# bad input: exit 2 and a message
+check "one run" 2 "$CGSCOPE" diff samples/llama_tiny.dynamo.json
+has "says two" "$err" "expected two runs"
+check "a missing run" 2 "$CGSCOPE" diff samples/llama_tiny.dynamo.json "$T/nothing.json"
+check "an unknown gate" 2 "$CGSCOPE" diff samples/llama_tiny.dynamo.json \
+    samples/llama_tiny.dynamo.json --fail-on bogus
+has "names the gates" "$err" "is not a change diff gates on"
+check "a bad percentage" 2 "$CGSCOPE" diff samples/llama_tiny.dynamo.json \
+    samples/llama_tiny.dynamo.json --fail-on compile-time:fast
+check "--fail-on none" 0 "$CGSCOPE" diff "$T/first-call.log" samples/graph_break.torch_trace.log \
+    --fail-on none
+finish

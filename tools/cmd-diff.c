@@ -1,0 +1,289 @@
+/* cgscope diff A B: what changed between two runs, and a CI gate on it (lib/run/diff.h). */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/run/diff.h"
+#include "tools/cmd.h"
+#include "tools/job.h"
+
+static int run(int argc, char **argv);
+
+static const struct cli_opt options[] = {
+    CLI_OPT("fail-on", 'f', "LIST",
+            "exit 1 when a change of these kinds goes the wrong way, a comma list of:\n"
+            "compile_failure, graph_break, recompiles, pieces (more), graph, ops,\n"
+            "symbols, shapes, dtypes, strides, layout (any change), compile-time:N%\n"
+            "(a frame N% slower); default compile_failure,graph_break,recompiles,pieces;\n"
+            "none: never"),
+    CLI_OPT_SUGGEST("split-ops", 's', "OP[,OP...]", cli_presets_values,
+            "splitting ops (presets @vllm, @magi, @sdpa): both runs' graphs are split\n"
+            "and their pieces compared"),
+    CLI_OPT("json", 'j', NULL, "write one JSON document to stdout"),
+    CLI_OPT_END,
+};
+
+const struct cmd cmd_diff = {
+    .name = "diff",
+    .usage = "cgscope diff A B [--fail-on LIST] [--split-ops OPS] [--json]",
+    .summary = "what changed between two runs (graph breaks, recompiles, operators, shapes, ...): a CI gate",
+    .help =
+        "A and B are two runs of one program: TORCH_TRACE logs or folders, graphs or refs,\n"
+        "cache folders. diff pairs what belongs together (frames by code object, compile\n"
+        "ids in order within a frame, graphs by compile id and stage, nodes by operator\n"
+        "and use, never by name alone) and prints every change, most costly first, with\n"
+        "where it is and both runs' values: compile failures new or gone, graph breaks\n"
+        "added or removed (site, reason, hits), recompiles per frame (with the guards that\n"
+        "failed), frames and graphs only one run has, operators added or removed per\n"
+        "graph (with the nodes), nodes whose symbols (static <-> dynamic), shapes, dtypes\n"
+        "or strides changed, pieces under the split (count and the cuts that moved),\n"
+        "Inductor's layout decision, and compile time per frame past 20% and 100 ms (a\n"
+        "run against itself, or two runs of one program, prints no change).\n\n",
+    .more =
+        "Exit status: 1 when a change in --fail-on went the wrong way (a new compile\n"
+        "failure or graph break, more recompiles, more pieces; any change of graph, ops,\n"
+        "symbols, shapes, dtypes, strides, layout), 0 otherwise, 2 on bad input.\n\n"
+        "JSON keys: format, version, a, b, pairs [{what (frame, compile, graph), a, b}],\n"
+        "changes [{kind, subject, a, b, message, worse}], regressions (the changes that\n"
+        "fail the gate), fail_on, failed (bool). kind is one of compile_failure,\n"
+        "graph_break, recompiles, graph, pieces, ops, symbols, shapes, dtypes, strides,\n"
+        "layout, compile_time.\n\n"
+        "examples:\n"
+        "  cgscope diff samples/resnet18.dynamo.json samples/resnet18_dyn.dynamo.json\n"
+        "  cgscope diff samples/graph_break.torch_trace.log samples/graph_break.torch_trace.log\n"
+        "  cgscope diff samples/cgs_transformer.dynamo.json samples/cgs_transformer_dyn.dynamo.json --json\n",
+    .run = run,
+    .options = options,
+};
+
+struct gate {
+    bool kind[CGS_DIFF_KIND_COUNT];
+    double compile_pct; /* compile-time:N% (0: not gated) */
+    char text[256];
+};
+
+static const enum cgs_diff_kind directional[] = {CGS_DIFF_COMPILE_FAILURE, CGS_DIFF_GRAPH_BREAK,
+                                                 CGS_DIFF_RECOMPILES, CGS_DIFF_PIECES,
+                                                 CGS_DIFF_COMPILE_TIME, CGS_DIFF_GPU_TIME};
+
+static bool has_direction(enum cgs_diff_kind k)
+{
+    for (size_t i = 0; i < sizeof(directional) / sizeof(directional[0]); i++)
+        if (directional[i] == k)
+            return true;
+    return false;
+}
+
+static int parse_gate(const char *arg, struct gate *g)
+{
+    char *copy = cgs_xstrdup(arg), *save = NULL;
+    memset(g, 0, sizeof(*g));
+    snprintf(g->text, sizeof(g->text), "%s", arg);
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int k;
+        char *end;
+        if (!strcmp(t, "none"))
+            continue;
+        if (!strncmp(t, "compile-time:", 13)) {
+            g->compile_pct = strtod(t + 13, &end);
+            if (end == t + 13 || (*end && strcmp(end, "%")) || g->compile_pct <= 0) {
+                free(copy);
+                return cli_usage_error(&cmd_diff, "--fail-on %s: expected compile-time:N%% "
+                                                  "with N a percentage above 0",
+                                       t);
+            }
+            g->kind[CGS_DIFF_COMPILE_TIME] = true;
+            continue;
+        }
+        k = cgs_diff_kind_from_name(t);
+        if (k < 0 || k == CGS_DIFF_COMPILE_TIME || k == CGS_DIFF_GPU_TIME ||
+            k == CGS_DIFF_CACHE_KEY) {
+            free(copy);
+            return cli_usage_error(&cmd_diff, "--fail-on: '%s' is not a change diff gates on "
+                                              "(compile_failure, graph_break, recompiles, "
+                                              "pieces, graph, ops, symbols, shapes, dtypes, "
+                                              "strides, layout, compile-time:N%%, none)",
+                                   t);
+        }
+        g->kind[k] = true;
+    }
+    free(copy);
+    return 0;
+}
+
+static bool is_regression(const struct gate *g, const struct cgs_diff_change *c)
+{
+    if (!g->kind[c->kind])
+        return false;
+    if (c->kind == CGS_DIFF_COMPILE_TIME)
+        return c->worse && c->pct >= g->compile_pct;
+    return has_direction(c->kind) ? c->worse : true;
+}
+
+static int parse_args(int argc, char **argv, struct cli_list *ops, bool *json, struct gate *g)
+{
+    int c, rc;
+    optind = 0;
+    opterr = 0;
+    if ((rc = parse_gate("compile_failure,graph_break,recompiles,pieces", g)))
+        return rc;
+    while ((c = cli_getopt(&cmd_diff, argc, argv)) != -1) {
+        switch (c) {
+        case 'j': *json = true; break;
+        case 'f':
+            if ((rc = parse_gate(optarg, g)))
+                return rc;
+            break;
+        case 's':
+            if (cli_split_ops_add(ops, optarg))
+                return CGS_EXIT_BAD_INPUT;
+            break;
+        default: return CGS_EXIT_BAD_INPUT;
+        }
+    }
+    if (argc - optind != 2)
+        return cli_usage_error(&cmd_diff, "expected two runs, A and B (logs, folders, graphs "
+                                          "or refs), got %d",
+                               argc - optind);
+    return 0;
+}
+
+/* One side's run: its job, and the graphs as the diff reads them. */
+struct side {
+    struct cli_job job;
+    struct cgs_diff_graph *graphs;
+    struct cgs_diff_input in;
+};
+
+static int read_side(struct side *s, char *path, const struct cli_list *ops)
+{
+    int rc;
+    memset(s, 0, sizeof(*s));
+    s->job.progress = true;
+    s->job.layout = true;
+    if ((rc = cli_job_run(&s->job, &path, 1, ops)))
+        return rc;
+    s->graphs = cgs_xcalloc((size_t)s->job.n_graphs + 1, sizeof(*s->graphs));
+    for (uint32_t i = 0; i < s->job.n_graphs; i++) {
+        const struct cli_job_graph *x = &s->job.graphs[i];
+        struct cgs_diff_graph *y = &s->graphs[i];
+        y->label = x->label ? x->label : x->ref;
+        y->g = x->error ? NULL : x->g;
+        y->split = x->s;
+        y->shapes = x->shapes;
+        y->layout = x->layout;
+        y->piecewise = x->ops.n > 0;
+        y->rank = -1;
+        if (s->job.have_gs && x->item >= 0 && (uint32_t)x->item < s->job.gs.n_items) {
+            const struct cgs_graphs_item *it = &s->job.gs.items[x->item];
+            y->compile_id = it->compile_id;
+            y->stage = it->stage;
+            y->rank = it->rank;
+            y->occurrence = it->occurrence;
+            y->backward = it->backward;
+        }
+    }
+    s->in.name = path;
+    s->in.dash = s->job.have_dash ? &s->job.dash : NULL;
+    s->in.graphs = s->graphs;
+    s->in.n_graphs = s->job.n_graphs;
+    return 0;
+}
+
+static void side_release(struct side *s)
+{
+    free(s->graphs);
+    cli_job_release(&s->job);
+}
+
+static cJSON *change_json(const struct cgs_diff_change *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kind", cgs_diff_kind_names[c->kind]);
+    cJSON_AddStringToObject(o, "subject", c->subject);
+    cli_json_add_str(o, "a", *c->a ? c->a : NULL);
+    cli_json_add_str(o, "b", *c->b ? c->b : NULL);
+    cJSON_AddStringToObject(o, "message", c->message);
+    cJSON_AddBoolToObject(o, "worse", c->worse);
+    return o;
+}
+
+static void print_json(const struct side *a, const struct side *b, const struct cgs_diff *d,
+                       const struct gate *g, uint32_t bad)
+{
+    cJSON *doc = cli_json_doc("diff"), *pairs, *changes, *regs;
+    cJSON_AddStringToObject(doc, "a", a->in.name);
+    cJSON_AddStringToObject(doc, "b", b->in.name);
+    pairs = cJSON_AddArrayToObject(doc, "pairs");
+    for (uint32_t i = 0; i < d->n_pairs; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "what", d->pairs[i].what);
+        cli_json_add_str(o, "a", d->pairs[i].a);
+        cli_json_add_str(o, "b", d->pairs[i].b);
+        cJSON_AddItemToArray(pairs, o);
+    }
+    changes = cJSON_AddArrayToObject(doc, "changes");
+    regs = cJSON_AddArrayToObject(doc, "regressions");
+    for (uint32_t i = 0; i < d->n_changes; i++) {
+        cJSON_AddItemToArray(changes, change_json(&d->changes[i]));
+        if (is_regression(g, &d->changes[i]))
+            cJSON_AddItemToArray(regs, change_json(&d->changes[i]));
+    }
+    cJSON_AddStringToObject(doc, "fail_on", g->text);
+    cJSON_AddBoolToObject(doc, "failed", bad > 0);
+    cli_print_json(doc);
+}
+
+static void print_text(const struct side *a, const struct side *b, const struct cgs_diff *d,
+                       const struct gate *g, uint32_t bad)
+{
+    uint32_t frames = 0, graphs = 0;
+    for (uint32_t i = 0; i < d->n_pairs; i++) {
+        frames += !strcmp(d->pairs[i].what, "frame") && d->pairs[i].a && d->pairs[i].b;
+        graphs += !strcmp(d->pairs[i].what, "graph") && d->pairs[i].a && d->pairs[i].b;
+    }
+    printf("A: %s\nB: %s\n", a->in.name, b->in.name);
+    for (uint32_t i = 0; i < d->n_changes; i++) {
+        const struct cgs_diff_change *c = &d->changes[i];
+        printf("%s%s: %s\n", is_regression(g, c) ? "regression: " : "",
+               cgs_diff_kind_names[c->kind], c->message);
+    }
+    printf("%s%u change%s, %u regression%s (--fail-on %s); %u frame%s and %u graph%s paired\n",
+           d->n_changes ? "\n" : "", d->n_changes, PLURAL(d->n_changes), bad, PLURAL(bad),
+           g->text, frames, PLURAL(frames), graphs, PLURAL(graphs));
+}
+
+static int run(int argc, char **argv)
+{
+    bool json = false;
+    int rc;
+    struct cli_list ops = CLI_LIST_INIT;
+    struct gate gate;
+    struct side a, b;
+    struct cgs_diff d = {0};
+    struct cgs_diff_opts o = {20, 100};
+    uint32_t bad = 0;
+
+    memset(&a, 0, sizeof(a));
+    memset(&b, 0, sizeof(b));
+    if ((rc = parse_args(argc, argv, &ops, &json, &gate)))
+        goto out;
+    if ((rc = read_side(&a, argv[optind], &ops)) || (rc = read_side(&b, argv[optind + 1], &ops)))
+        goto out;
+    if (gate.compile_pct > 0 && gate.compile_pct < o.compile_time_pct)
+        o.compile_time_pct = gate.compile_pct;
+    cgs_diff_build(&a.in, &b.in, &o, &d);
+    for (uint32_t i = 0; i < d.n_changes; i++)
+        bad += is_regression(&gate, &d.changes[i]);
+    if (json)
+        print_json(&a, &b, &d, &gate, bad);
+    else
+        print_text(&a, &b, &d, &gate, bad);
+    rc = bad ? CGS_EXIT_CHECK : CGS_EXIT_OK;
+out:
+    cgs_diff_release(&d);
+    side_release(&a);
+    side_release(&b);
+    cli_list_release(&ops);
+    return rc;
+}
