@@ -12,10 +12,10 @@ static int run(int argc, char **argv);
 static const struct cli_opt options[] = {
     CLI_OPT("fail-on", 'f', "LIST",
             "exit 1 when a change of these kinds goes the wrong way, a comma list of:\n"
-            "compile_failure, graph_break, recompiles, pieces (more), graph, ops,\n"
-            "symbols, shapes, dtypes, strides, layout (any change), compile-time:N%\n"
-            "(a frame N% slower); default compile_failure,graph_break,recompiles,pieces;\n"
-            "none: never"),
+            "compile_failure, graph_break, recompiles, pieces (more), cache_key (a hit\n"
+            "that became a miss), graph, ops, symbols, shapes, dtypes, strides, layout\n"
+            "(any change), compile-time:N% (a compile N% slower); default\n"
+            "compile_failure,graph_break,recompiles,pieces; none: never"),
     CLI_OPT_SUGGEST("split-ops", 's', "OP[,OP...]", cli_presets_values,
             "splitting ops (presets @vllm, @magi, @sdpa): both runs' graphs are split\n"
             "and their pieces compared"),
@@ -37,17 +37,20 @@ const struct cmd cmd_diff = {
         "failed), frames and graphs only one run has, operators added or removed per\n"
         "graph (with the nodes), nodes whose symbols (static <-> dynamic), shapes, dtypes\n"
         "or strides changed, pieces under the split (count and the cuts that moved),\n"
-        "Inductor's layout decision, and compile time per frame past 20% and 100 ms (a\n"
-        "run against itself, or two runs of one program, prints no change).\n\n",
+        "Inductor's layout decision, cache lookups whose status changed or whose key\n"
+        "differs (with the key's components that differ, as cache diff names them), and\n"
+        "compile time per compile past 20% and 100 ms (a run against itself, or two runs\n"
+        "of one program, prints no change).\n\n",
     .more =
         "Exit status: 1 when a change in --fail-on went the wrong way (a new compile\n"
-        "failure or graph break, more recompiles, more pieces; any change of graph, ops,\n"
-        "symbols, shapes, dtypes, strides, layout), 0 otherwise, 2 on bad input.\n\n"
+        "failure or graph break, more recompiles, more pieces, a cache hit become a miss;\n"
+        "any change of graph, ops, symbols, shapes, dtypes, strides, layout), 0 otherwise,\n"
+        "2 on bad input.\n\n"
         "JSON keys: format, version, a, b, pairs [{what (frame, compile, graph), a, b}],\n"
         "changes [{kind, subject, a, b, message, worse}], regressions (the changes that\n"
         "fail the gate), fail_on, failed (bool). kind is one of compile_failure,\n"
         "graph_break, recompiles, graph, pieces, ops, symbols, shapes, dtypes, strides,\n"
-        "layout, compile_time.\n\n"
+        "layout, cache_key, compile_time.\n\n"
         "examples:\n"
         "  cgscope diff samples/resnet18.dynamo.json samples/resnet18_dyn.dynamo.json\n"
         "  cgscope diff samples/graph_break.torch_trace.log samples/graph_break.torch_trace.log\n"
@@ -64,7 +67,8 @@ struct gate {
 
 static const enum cgs_diff_kind directional[] = {CGS_DIFF_COMPILE_FAILURE, CGS_DIFF_GRAPH_BREAK,
                                                  CGS_DIFF_RECOMPILES, CGS_DIFF_PIECES,
-                                                 CGS_DIFF_COMPILE_TIME, CGS_DIFF_GPU_TIME};
+                                                 CGS_DIFF_CACHE_KEY, CGS_DIFF_COMPILE_TIME,
+                                                 CGS_DIFF_GPU_TIME};
 
 static bool has_direction(enum cgs_diff_kind k)
 {
@@ -96,13 +100,13 @@ static int parse_gate(const char *arg, struct gate *g)
             continue;
         }
         k = cgs_diff_kind_from_name(t);
-        if (k < 0 || k == CGS_DIFF_COMPILE_TIME || k == CGS_DIFF_GPU_TIME ||
-            k == CGS_DIFF_CACHE_KEY) {
+        if (k < 0 || k == CGS_DIFF_COMPILE_TIME || k == CGS_DIFF_GPU_TIME) {
             free(copy);
             return cli_usage_error(&cmd_diff, "--fail-on: '%s' is not a change diff gates on "
                                               "(compile_failure, graph_break, recompiles, "
-                                              "pieces, graph, ops, symbols, shapes, dtypes, "
-                                              "strides, layout, compile-time:N%%, none)",
+                                              "pieces, cache_key, graph, ops, symbols, "
+                                              "shapes, dtypes, strides, layout, "
+                                              "compile-time:N%%, none)",
                                    t);
         }
         g->kind[k] = true;
@@ -161,6 +165,7 @@ static int read_side(struct side *s, char *path, const struct cli_list *ops)
     memset(s, 0, sizeof(*s));
     s->job.progress = true;
     s->job.layout = true;
+    s->job.lookups = true;
     if ((rc = cli_job_run(&s->job, &path, 1, ops)))
         return rc;
     s->graphs = cgs_xcalloc((size_t)s->job.n_graphs + 1, sizeof(*s->graphs));

@@ -205,6 +205,7 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
     if (n_compiles && !read) {
         cgs_dash_init(&j->dash);
         j->dash.keep_texts = j->dash.keep_graphs = j->texts;
+        j->dash.keep_lookups = j->lookups;
         j->have_dash = true;
         cgs_follow_init(&j->follow, compiles, n_compiles, &j->dash);
         j->have_follow = true;

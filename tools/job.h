@@ -66,6 +66,7 @@ struct cli_job {
     bool progress;            /* "graph N of M" on a terminal's stderr */
     bool layout;              /* Inductor's layout decisions of post-grad graphs too */
     bool texts;               /* each compile's guards, generated code and specializations */
+    bool lookups;             /* each cache lookup with its key's components (diff's) */
     uint32_t max_graphs;      /* 0: all */
     /* called after each graph's analysis (html draws it while the next are analysed) */
     void (*analysed)(struct cli_job *j, uint32_t i, void *ctx);

@@ -307,6 +307,135 @@ static const char *partner_cid(const struct frames *fa, int rank, int run, const
     return NULL;
 }
 
+/* ---- cache lookups ------------------------------------------------------------------------ */
+
+static const char *const lookup_names[] = {"hit", "miss", "bypass"};
+
+/* The name of a key component "[hash] name: value" (its extent), and its hash's. */
+static bool component(const char *c, const char **name, size_t *nl, const char **hash, size_t *hl)
+{
+    const char *close, *colon;
+    if (c[0] != '[' || !(close = strchr(c, ']')))
+        return false;
+    *hash = c + 1;
+    *hl = (size_t)(close - c - 1);
+    *name = close + 1 + (close[1] == ' ');
+    colon = strstr(*name, ": ");
+    *nl = colon ? (size_t)(colon - *name) : strcspn(*name, "\n");
+    return true;
+}
+
+/* The components whose hash differs (or that one key lacks), named into out. */
+static void key_differs(const struct cgs_dash_lookup *a, const struct cgs_dash_lookup *b,
+                        struct cgs_buf *out)
+{
+    for (int side = 0; side < 2; side++) {
+        const struct cgs_dash_lookup *x = side ? b : a, *y = side ? a : b;
+        for (uint32_t i = 0; i < x->n_components; i++) {
+            const char *n1, *h1, *n2, *h2;
+            size_t l1, k1, l2, k2;
+            bool found = false, same = false;
+            if (!component(x->components[i], &n1, &l1, &h1, &k1))
+                continue;
+            for (uint32_t k = 0; k < y->n_components && !found; k++)
+                if (component(y->components[k], &n2, &l2, &h2, &k2) && l1 == l2 &&
+                    !strncmp(n1, n2, l1)) {
+                    found = true;
+                    same = k1 == k2 && !strncmp(h1, h2, k1);
+                }
+            if (same || (found && side))
+                continue; /* a component in both is named once, from A's side */
+            cgs_buf_addf(out, "%s%.*s%s", out->len ? ", " : "", (int)(l1 < 200 ? l1 : 200), n1,
+                         found ? "" : side ? " (only in B)" : " (only in A)");
+        }
+    }
+}
+
+/* Each cache lookup of a compile paired with B's of the paired compile and the same cache, in
+ * order; a status that changed (a cache that stopped hitting) or a key that differs, with the
+ * components of the key that differ (what `cache diff` says), one change per cache, change of
+ * status and differing components, naming every compile it concerns. */
+struct cache_group {
+    char *what; /* cache | status A | status B | components */
+    char *cache, *why;
+    int rank;
+    enum cgs_lookup sa, sb;
+    struct cgs_buf ids;
+    uint32_t n;
+};
+
+static void cache_changes(const struct cgs_dash *da, const struct cgs_dash *db,
+                          const struct frames *fa, struct cgs_diff *d)
+{
+    uint32_t nb = db ? db->n_lookups : 0, ng = 0, alloc_g = 0;
+    bool *used = cgs_xcalloc(nb + 1, 1);
+    struct cache_group *gs = NULL;
+    for (uint32_t i = 0; da && i < da->n_lookups; i++) {
+        const struct cgs_dash_lookup *x = &da->lookups[i], *y = NULL;
+        const char *cid = NULL;
+        bool paired_frame = false;
+        struct cgs_buf why = CGS_BUF_INIT;
+        char *what;
+        uint32_t g;
+        for (uint32_t k = 0; k < fa->n && !cid; k++) /* the compile, in whichever run */
+            if (fa->v[k].rank == x->rank)
+                cid = partner_cid(fa, x->rank, fa->v[k].run, x->compile_id, &paired_frame);
+        for (uint32_t k = 0; cid && k < nb && !y; k++)
+            if (!used[k] && db->lookups[k].rank == x->rank &&
+                !strcmp(db->lookups[k].compile_id, cid) && !strcmp(db->lookups[k].cache, x->cache))
+                y = &db->lookups[k], used[k] = true;
+        if (!y)
+            continue; /* a compile only one run made: its frame's or recompiles' change says it */
+        if (x->status == y->status && !(x->key && y->key && strcmp(x->key, y->key)))
+            continue;
+        key_differs(x, y, &why);
+        what = fmt("%d|%s|%d|%d|%s", y->rank, y->cache, (int)x->status, (int)y->status, why.buf);
+        for (g = 0; g < ng && strcmp(gs[g].what, what); g++)
+            ;
+        if (g == ng) {
+            CGS_ALLOC_GROW(gs, ng + 1, alloc_g);
+            memset(&gs[ng], 0, sizeof(gs[ng]));
+            gs[ng].what = what;
+            gs[ng].cache = cgs_xstrdup(y->cache);
+            gs[ng].why = cgs_xstrdup(why.len ? why.buf
+                                             : x->key && y->key && strcmp(x->key, y->key)
+                                                   ? "(the components were not logged)"
+                                                   : "");
+            gs[ng].rank = y->rank;
+            gs[ng].sa = x->status;
+            gs[ng].sb = y->status;
+            cgs_buf_init(&gs[ng].ids);
+            ng++;
+        } else {
+            free(what);
+        }
+        if (!strstr(gs[g].ids.buf, y->compile_id))
+            cgs_buf_addf(&gs[g].ids, "%s%s", gs[g].ids.len ? ", " : "", y->compile_id);
+        gs[g].n++;
+        cgs_buf_release(&why);
+    }
+    for (uint32_t g = 0; g < ng; g++) {
+        struct cache_group *c = &gs[g];
+        char *rp = rank_prefix(c->rank);
+        struct cgs_diff_change *ch = add(
+            d, CGS_DIFF_CACHE_KEY, fmt("%scache %s", rp, c->cache),
+            fmt("%s", lookup_names[c->sa]), fmt("%s", lookup_names[c->sb]),
+            fmt("%sthe %s cache: %s in A, %s in B, %u lookup%s (compile%s %s)%s%s", rp, c->cache,
+                lookup_names[c->sa], lookup_names[c->sb], c->n, c->n == 1 ? "" : "s",
+                strchr(c->ids.buf, ',') ? "s" : "", c->ids.buf,
+                *c->why ? "; the key differs in " : "", c->why),
+            c->sa == CGS_LOOKUP_HIT && c->sb != CGS_LOOKUP_HIT);
+        ch->cost = c->n;
+        free(rp);
+        free(c->what);
+        free(c->cache);
+        free(c->why);
+        cgs_buf_release(&c->ids);
+    }
+    free(gs);
+    free(used);
+}
+
 /* ---- graph breaks ------------------------------------------------------------------------- */
 
 static char *break_key(const struct cgs_dash_break *b, const struct cgs_dash_break *all,
@@ -901,6 +1030,7 @@ void cgs_diff_build(const struct cgs_diff_input *a, const struct cgs_diff_input 
     frames_of(b->dash, &fb);
     frame_changes(&fa, &fb, &o, out);
     break_changes(a->dash, b->dash, out);
+    cache_changes(a->dash, b->dash, &fa, out);
     graph_changes(a, b, &fa, &fb, out);
     frames_release(&fa);
     frames_release(&fb);

@@ -180,6 +180,31 @@ assert nb < na and p["a"].startswith("%d pieces" % na) and p["b"].startswith("%d
 assert p["worse"] is False and d["regressions"] == [], "fewer pieces is no regression"
 PY
 
+# torch-made runs of one program (tests/data/traces): cold (an empty cache), warm (the same run
+# again) and changed (Inductor's epilogue_fusion flipped): the caches that stopped hitting, with
+# the key component that differs, as the logs' own lookup records say
+for n in cold warm changed; do xz -dc tests/data/traces/graph_break.$n.torch_trace.log.xz >"$T/$n.log"; done
+check "warm -> changed" 0 "$CGSCOPE" diff "$T/warm.log" "$T/changed.log" --json
+python3 - "$out" "$T/warm.log" "$T/changed.log" <<'PY' || fail "warm -> changed: the caches, by the config"
+import json, sys
+d = json.load(open(sys.argv[1]))
+warm, changed = open(sys.argv[2]).read(), open(sys.argv[3]).read()
+cache = [c for c in d["changes"] if c["kind"] == "cache_key"]
+assert cache and all(c["message"].endswith("the key differs in inductor_config[epilogue_fusion]")
+                     for c in cache), [c["message"] for c in cache]
+fx = [c for c in cache if c["subject"] == "cache fx_graph"]
+# every fx_graph hit of the warm run is a miss in the changed one
+hits = warm.count('{"artifact": {"name": "fx_graph_cache_hit"')
+assert hits == changed.count('{"artifact": {"name": "fx_graph_cache_miss"') > 0
+assert len(fx) == 1 and (fx[0]["a"], fx[0]["b"]) == ("hit", "miss"), fx
+assert ", %d lookups (" % hits in fx[0]["message"] and fx[0]["worse"], fx[0]
+# nothing but caches and the compiles the misses made slower
+assert {c["kind"] for c in d["changes"]} <= {"cache_key", "compile_time"}, d["changes"]
+PY
+check "--fail-on cache_key gates it" 1 "$CGSCOPE" diff "$T/warm.log" "$T/changed.log" --fail-on cache_key
+check "cold -> warm: hits, no regression" 0 "$CGSCOPE" diff "$T/cold.log" "$T/warm.log" --fail-on cache_key
+has "the warm run hits" "$out" "cache_key: the fx_graph cache: miss in A, hit in B"
+
 # edits of recorded logs, each one fact changed here, nothing else:
 # a compile that fails in B (the fault log's BackendCompilerFailed) and not in A (its metrics'
 # fail_type and fail_reason set to null): a new compile failure, the gate's first default
