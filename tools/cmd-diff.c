@@ -168,30 +168,8 @@ static int read_side(struct side *s, char *path, const struct cli_list *ops)
     s->job.lookups = true;
     if ((rc = cli_job_run(&s->job, &path, 1, ops)))
         return rc;
-    s->graphs = cgs_xcalloc((size_t)s->job.n_graphs + 1, sizeof(*s->graphs));
-    for (uint32_t i = 0; i < s->job.n_graphs; i++) {
-        const struct cli_job_graph *x = &s->job.graphs[i];
-        struct cgs_diff_graph *y = &s->graphs[i];
-        y->label = x->label ? x->label : x->ref;
-        y->g = x->error ? NULL : x->g;
-        y->split = x->s;
-        y->shapes = x->shapes;
-        y->layout = x->layout;
-        y->piecewise = x->ops.n > 0;
-        y->rank = -1;
-        if (s->job.have_gs && x->item >= 0 && (uint32_t)x->item < s->job.gs.n_items) {
-            const struct cgs_graphs_item *it = &s->job.gs.items[x->item];
-            y->compile_id = it->compile_id;
-            y->stage = it->stage;
-            y->rank = it->rank;
-            y->occurrence = it->occurrence;
-            y->backward = it->backward;
-        }
-    }
-    s->in.name = path;
-    s->in.dash = s->job.have_dash ? &s->job.dash : NULL;
-    s->in.graphs = s->graphs;
-    s->in.n_graphs = s->job.n_graphs;
+    cli_job_diff_input(&s->job, path, &s->in);
+    s->graphs = (struct cgs_diff_graph *)s->in.graphs;
     return 0;
 }
 
@@ -199,18 +177,6 @@ static void side_release(struct side *s)
 {
     free(s->graphs);
     cli_job_release(&s->job);
-}
-
-static cJSON *change_json(const struct cgs_diff_change *c)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "kind", cgs_diff_kind_names[c->kind]);
-    cJSON_AddStringToObject(o, "subject", c->subject);
-    cli_json_add_str(o, "a", *c->a ? c->a : NULL);
-    cli_json_add_str(o, "b", *c->b ? c->b : NULL);
-    cJSON_AddStringToObject(o, "message", c->message);
-    cJSON_AddBoolToObject(o, "worse", c->worse);
-    return o;
 }
 
 static void print_json(const struct side *a, const struct side *b, const struct cgs_diff *d,
@@ -230,9 +196,9 @@ static void print_json(const struct side *a, const struct side *b, const struct 
     changes = cJSON_AddArrayToObject(doc, "changes");
     regs = cJSON_AddArrayToObject(doc, "regressions");
     for (uint32_t i = 0; i < d->n_changes; i++) {
-        cJSON_AddItemToArray(changes, change_json(&d->changes[i]));
+        cJSON_AddItemToArray(changes, cli_diff_change_json(&d->changes[i]));
         if (is_regression(g, &d->changes[i]))
-            cJSON_AddItemToArray(regs, change_json(&d->changes[i]));
+            cJSON_AddItemToArray(regs, cli_diff_change_json(&d->changes[i]));
     }
     cJSON_AddStringToObject(doc, "fail_on", g->text);
     cJSON_AddBoolToObject(doc, "failed", bad > 0);

@@ -342,3 +342,50 @@ void cli_findings_tally(const struct cgs_findings *f, char *out, size_t n)
     snprintf(out, n, "%u error%s, %u warning%s, %u note%s", c[0], c[0] == 1 ? "" : "s", c[1],
              c[1] == 1 ? "" : "s", c[2], c[2] == 1 ? "" : "s");
 }
+
+void cli_job_diff_input(const struct cli_job *j, const char *name, struct cgs_diff_input *in)
+{
+    struct cgs_diff_graph *graphs = cgs_xcalloc((size_t)j->n_graphs + 1, sizeof(*graphs));
+    for (uint32_t i = 0; i < j->n_graphs; i++) {
+        const struct cli_job_graph *x = &j->graphs[i];
+        struct cgs_diff_graph *y = &graphs[i];
+        y->label = x->label ? x->label : x->ref;
+        y->g = x->error ? NULL : x->g;
+        y->split = x->s;
+        y->shapes = x->shapes;
+        y->layout = x->layout;
+        y->piecewise = x->ops.n > 0;
+        y->rank = -1;
+        if (j->have_gs && x->item >= 0 && (uint32_t)x->item < j->gs.n_items) {
+            const struct cgs_graphs_item *it = &j->gs.items[x->item];
+            y->compile_id = it->compile_id;
+            y->stage = it->stage;
+            y->rank = it->rank;
+            y->occurrence = it->occurrence;
+            y->backward = it->backward;
+        }
+    }
+    in->name = name;
+    in->dash = j->have_dash ? &j->dash : NULL;
+    in->graphs = graphs;
+    in->n_graphs = j->n_graphs;
+}
+
+cJSON *cli_diff_change_json(const struct cgs_diff_change *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kind", cgs_diff_kind_names[c->kind]);
+    cJSON_AddStringToObject(o, "subject", c->subject);
+    cli_json_add_str(o, "a", *c->a ? c->a : NULL);
+    cli_json_add_str(o, "b", *c->b ? c->b : NULL);
+    cJSON_AddStringToObject(o, "message", c->message);
+    cJSON_AddBoolToObject(o, "worse", c->worse);
+    cli_json_add_str(o, "graph", c->graph);
+    cli_json_add_str(o, "pieces", c->pieces);
+    cli_json_add_str(o, "compile_ids", c->compile_ids);
+    if (c->rank >= 0)
+        cJSON_AddNumberToObject(o, "rank", c->rank);
+    else
+        cJSON_AddNullToObject(o, "rank");
+    return o;
+}

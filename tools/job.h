@@ -16,6 +16,7 @@
 #include "lib/readers/opdecl.h"
 #include "lib/readers/source.h"
 #include "lib/run/dash.h"
+#include "lib/run/diff.h"
 #include "lib/run/findings.h"
 #include "lib/run/follow.h"
 #include "lib/run/graphs.h"
@@ -82,6 +83,12 @@ int cli_job_run(struct cli_job *j, char *const *paths, int n, const struct cli_l
 int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct cli_list *ops,
                      const struct cgs_dash *read);
 void cli_job_release(struct cli_job *j);
+
+/* The job's compile records and graphs as the diff reads them (lib/run/diff.h): in->graphs is
+ * the caller's to free. */
+void cli_job_diff_input(const struct cli_job *j, const char *name, struct cgs_diff_input *in);
+/* A change as JSON: {kind, subject, a, b, message, worse, graph, pieces, compile_ids}. */
+cJSON *cli_diff_change_json(const struct cgs_diff_change *c);
 
 /* The findings as JSON (an array of {kind, severity, subject, message, hint, url, evidence,
  * count}) and as text (a line each, then its hint, subject and evidence indented). */

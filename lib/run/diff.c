@@ -63,7 +63,18 @@ static struct cgs_diff_change *add(struct cgs_diff *d, enum cgs_diff_kind kind, 
     c->b = b ? b : cgs_xstrdup("");
     c->message = message;
     c->worse = worse;
+    c->rank = -1;
     return c;
+}
+
+/* Where in B a change is (the page marks it there). */
+static void where(struct cgs_diff_change *c, int rank, const char *compile_ids, const char *graph)
+{
+    c->rank = rank;
+    if (compile_ids && *compile_ids)
+        c->compile_ids = cgs_xstrdup(compile_ids);
+    if (graph)
+        c->graph = cgs_xstrdup(graph);
 }
 
 static void add_pair(struct cgs_diff *d, const char *what, const char *a, const char *b)
@@ -200,17 +211,18 @@ static void frame_changes(const struct frames *fa, const struct frames *fb,
                 struct cgs_buf ids = CGS_BUF_INIT;
                 compile_ids(f, 0, &ids);
                 add_pair(d, "frame", side ? NULL : f->label, side ? f->label : NULL);
-                add(d, CGS_DIFF_GRAPH, fmt("%sframe %s", rp, f->label),
-                    side ? NULL : fmt("compiled (%s)", ids.buf),
-                    side ? fmt("compiled (%s)", ids.buf) : NULL,
-                    fmt("%sframe %s compiled only in %s (%s)", rp, f->label, side ? "B" : "A",
-                        ids.buf),
-                    false);
+                where(add(d, CGS_DIFF_GRAPH, fmt("%sframe %s", rp, f->label),
+                          side ? NULL : fmt("compiled (%s)", ids.buf),
+                          side ? fmt("compiled (%s)", ids.buf) : NULL,
+                          fmt("%sframe %s compiled only in %s (%s)", rp, f->label,
+                              side ? "B" : "A", ids.buf),
+                          false),
+                      f->rank, side ? ids.buf : NULL, NULL);
                 cgs_buf_release(&ids);
                 /* its failures are new (or gone) */
                 for (uint32_t j = 0; j < f->n; j++)
                     if (failed(f->rows[j]))
-                        add(d, CGS_DIFF_COMPILE_FAILURE,
+                        where(add(d, CGS_DIFF_COMPILE_FAILURE,
                             fmt("%scompile %s %s", rp, f->rows[j]->compile_id, f->label),
                             side ? NULL : fmt("%s", f->rows[j]->fail_type),
                             side ? fmt("%s", f->rows[j]->fail_type) : NULL,
@@ -219,7 +231,8 @@ static void frame_changes(const struct frames *fa, const struct frames *fb,
                                 f->rows[j]->fail_type,
                                 f->rows[j]->fail_reason ? ": " : "",
                                 f->rows[j]->fail_reason ? f->rows[j]->fail_reason : ""),
-                            side == 1);
+                            side == 1),
+                              f->rank, side ? f->rows[j]->compile_id : NULL, NULL);
             } else if (!side) {
                 const struct frame *g = f->partner;
                 add_pair(d, "frame", f->label, g->label);
@@ -228,7 +241,7 @@ static void frame_changes(const struct frames *fa, const struct frames *fb,
                     add_pair(d, "compile", ra->compile_id, rb->compile_id);
                     if (failed(ra) != failed(rb)) {
                         const struct cgs_dash_row *x = failed(rb) ? rb : ra;
-                        add(d, CGS_DIFF_COMPILE_FAILURE,
+                        where(add(d, CGS_DIFF_COMPILE_FAILURE,
                             fmt("%scompile %s %s", rp, rb->compile_id, g->label),
                             failed(ra) ? cgs_xstrdup(ra->fail_type) : cgs_xstrdup("compiled"),
                             failed(rb) ? cgs_xstrdup(rb->fail_type) : cgs_xstrdup("compiled"),
@@ -236,7 +249,8 @@ static void frame_changes(const struct frames *fa, const struct frames *fb,
                                 failed(rb) ? "fails in B" : "failed in A, compiles in B",
                                 x->fail_type, x->fail_reason ? ": " : "",
                                 x->fail_reason ? x->fail_reason : ""),
-                            failed(rb));
+                            failed(rb)),
+                              g->rank, rb->compile_id, NULL);
                     }
                 }
                 if (f->n != g->n) {
@@ -254,13 +268,14 @@ static void frame_changes(const struct frames *fa, const struct frames *fb,
                     for (uint32_t j = from; j < more->n; j++)
                         add_pair(d, "compile", more == f ? more->rows[j]->compile_id : NULL,
                                  more == g ? more->rows[j]->compile_id : NULL);
-                    add(d, CGS_DIFF_RECOMPILES, fmt("%sframe %s", rp, g->label),
+                    where(add(d, CGS_DIFF_RECOMPILES, fmt("%sframe %s", rp, g->label),
                         fmt("%u compile%s", f->n, f->n == 1 ? "" : "s"),
                         fmt("%u compile%s", g->n, g->n == 1 ? "" : "s"),
                         fmt("%sframe %s compiled %u time%s in A, %u in B (%s %s only)%s%s", rp,
                             g->label, f->n, f->n == 1 ? "" : "s", g->n, ids.buf,
                             more == g ? "in B" : "in A", why.len ? ": " : "", why.buf),
-                        g->n > f->n);
+                        g->n > f->n),
+                          g->rank, more == g ? ids.buf : NULL, NULL);
                     cgs_buf_release(&why);
                     cgs_buf_release(&ids);
                 }
@@ -281,6 +296,7 @@ static void frame_changes(const struct frames *fa, const struct frames *fb,
                             mb > ma);
                         c->pct = (mb - ma) * 100 / ma;
                         c->cost = fabs(mb - ma);
+                        where(c, g->rank, rb->compile_id, NULL);
                     }
                 }
             }
@@ -426,6 +442,7 @@ static void cache_changes(const struct cgs_dash *da, const struct cgs_dash *db,
                 *c->why ? "; the key differs in " : "", c->why),
             c->sa == CGS_LOOKUP_HIT && c->sb != CGS_LOOKUP_HIT);
         ch->cost = c->n;
+        where(ch, c->rank, c->ids.buf, NULL);
         free(rp);
         free(c->what);
         free(c->cache);
@@ -496,6 +513,8 @@ static void break_changes(const struct cgs_dash *da, const struct cgs_dash *db, 
                         (unsigned long long)x->hits, x->hits == 1 ? "" : "s",
                         (unsigned long long)y->hits),
                     false); /* the same break met by more compiles: recompiles say why */
+            if (x->hits != y->hits)
+                where(&d->changes[d->n_changes - 1], y->rank, y->compile_ids, NULL);
         }
         free(site);
         free(rp);
@@ -507,12 +526,13 @@ static void break_changes(const struct cgs_dash *da, const struct cgs_dash *db, 
             continue;
         site = break_site(y);
         rp = rank_prefix(y->rank);
-        add(d, CGS_DIFF_GRAPH_BREAK, fmt("%s%s", rp, site), NULL,
+        where(add(d, CGS_DIFF_GRAPH_BREAK, fmt("%s%s", rp, site), NULL,
             fmt("%llu hit%s", (unsigned long long)y->hits, y->hits == 1 ? "" : "s"),
             fmt("%sgraph break added: %s (in B: %s)%s%s", rp, site,
                 y->compile_ids ? y->compile_ids : "?", y->reason ? ": " : "",
                 y->reason ? y->reason : ""),
-            true);
+            true),
+              y->rank, y->compile_ids, NULL);
         free(site);
         free(rp);
     }
@@ -808,7 +828,7 @@ static uint32_t compiled_pieces(const struct cgs_split *s)
 static void graph_pieces(const struct cgs_diff_graph *xa, const struct cgs_diff_graph *xb,
                          char **ka, char **kb, const char *subject, struct cgs_diff *d)
 {
-    struct cgs_buf cuts = CGS_BUF_INIT, gone = CGS_BUF_INIT;
+    struct cgs_buf cuts = CGS_BUF_INIT, gone = CGS_BUF_INIT, names = CGS_BUF_INIT;
     struct cgs_strmap *starts_a = cgs_strmap_new(), *starts_b = cgs_strmap_new();
     uint32_t pa, pb;
     if (!(xa->piecewise || xb->piecewise) || !xa->split || !xb->split)
@@ -827,8 +847,10 @@ static void graph_pieces(const struct cgs_diff_graph *xa, const struct cgs_diff_
     for (uint32_t i = 1; i < xb->split->n_pieces; i++) {
         const struct cgs_node *n = xb->split->pieces[i].n_nodes ? xb->split->pieces[i].nodes[0]
                                                                 : NULL;
-        if (n && !cgs_strmap_get(starts_a, kb[n->index]))
+        if (n && !cgs_strmap_get(starts_a, kb[n->index])) {
             cgs_buf_addf(&cuts, "%s%s", cuts.len ? ", " : "", n->name);
+            cgs_buf_addf(&names, "%s%s", names.len ? ", " : "", xb->split->pieces[i].name);
+        }
     }
     for (uint32_t i = 1; i < xa->split->n_pieces; i++) {
         const struct cgs_node *n = xa->split->pieces[i].n_nodes ? xa->split->pieces[i].nodes[0]
@@ -849,8 +871,11 @@ static void graph_pieces(const struct cgs_diff_graph *xa, const struct cgs_diff_
                 gone.buf, gone.len ? " (A's names)" : ""),
             pb > pa);
         c->cost = fabs((double)pb - pa);
+        if (names.len)
+            c->pieces = cgs_xstrdup(names.buf);
     }
 out:
+    cgs_buf_release(&names);
     cgs_strmap_free(starts_a);
     cgs_strmap_free(starts_b);
     cgs_buf_release(&cuts);
@@ -892,10 +917,13 @@ static void compare_graphs(const struct cgs_diff_graph *xa, const struct cgs_dif
     subject = graph_subject(xb);
     ka = node_keys(xa->g);
     kb = node_keys(xb->g);
+    uint32_t first = d->n_changes;
     graph_ops(xa, xb, subject, d);
     graph_values(xa, xb, ka, kb, subject, d);
     graph_pieces(xa, xb, ka, kb, subject, d);
     graph_layout(xa, xb, subject, d);
+    for (uint32_t i = first; i < d->n_changes; i++)
+        where(&d->changes[i], xb->rank, xb->compile_id, xb->label);
     free_keys(ka, xa->g->n_nodes);
     free_keys(kb, xb->g->n_nodes);
     free(subject);
@@ -988,18 +1016,21 @@ static void graph_changes(const struct cgs_diff_input *a, const struct cgs_diff_
                 if (y->stage && !strcmp(y->stage, "dynamo"))
                     input_symbols(y, &syms);
                 if (syms.len)
-                    add(d, CGS_DIFF_SYMBOLS, graph_subject(y), NULL, cgs_xstrdup(syms.buf),
-                        fmt("graph %s (a recompile only B made) takes symbolic inputs: %s",
-                            y->label, syms.buf),
-                        false);
+                    where(add(d, CGS_DIFF_SYMBOLS, graph_subject(y), NULL, cgs_xstrdup(syms.buf),
+                              fmt("graph %s (a recompile only B made) takes symbolic inputs: %s",
+                                  y->label, syms.buf),
+                              false),
+                          y->rank, y->compile_id, y->label);
                 cgs_buf_release(&syms);
                 add_pair(d, "graph", NULL, y->label);
                 continue;
             }
         }
         add_pair(d, "graph", NULL, y->label);
-        add(d, CGS_DIFF_GRAPH, graph_subject(y), NULL, fmt("%u nodes", y->g ? y->g->n_nodes : 0),
-            fmt("graph %s only in B", y->label), false);
+        where(add(d, CGS_DIFF_GRAPH, graph_subject(y), NULL,
+                  fmt("%u nodes", y->g ? y->g->n_nodes : 0), fmt("graph %s only in B", y->label),
+                  false),
+              y->rank, y->compile_id, y->label);
     }
     free(used);
 }
@@ -1045,6 +1076,9 @@ void cgs_diff_release(struct cgs_diff *d)
         free(d->changes[i].a);
         free(d->changes[i].b);
         free(d->changes[i].message);
+        free(d->changes[i].graph);
+        free(d->changes[i].pieces);
+        free(d->changes[i].compile_ids);
     }
     for (uint32_t i = 0; i < d->n_pairs; i++) {
         free(d->pairs[i].a);

@@ -87,6 +87,10 @@ struct cgs_diff_change {
     char *a, *b;   /* each side's value ("" none) */
     char *message; /* one line a person reads */
     bool worse;    /* in the direction a regression goes (added break, more recompiles, ...) */
+    /* where in B (for the page's marks; each NULL when it does not apply): the graph's label,
+       the pieces (", "-separated names in that graph) and the compiles (", "-separated ids) */
+    char *graph, *pieces, *compile_ids;
+    int rank;      /* -1 none */
     double pct;    /* timing: B against A, in percent (+ slower); 0 otherwise */
     double cost;   /* the order within a kind */
 };
