@@ -59,13 +59,16 @@ static const struct cli_opt options[] = {
     CLI_OPT("json", 'j', NULL, "also print the page's data (one JSON document) to stdout"),
     CLI_OPT("redact", 'r', NULL, "leave out where the run happened: absolute paths cut to their\n"
             "last part (.../model.py), command lines left out"),
+    CLI_OPT("baseline", 'b', "RUN", "mark what changed since another run (a log, folder or graph:\n"
+            "cgscope diff RUN SOURCE): a \"changed since the baseline\" section first,\n"
+            "changed compiles, pieces and graphs marked"),
     CLI_OPT_END,
 };
 
 const struct cmd cmd_html = {
     .name = "html",
     .usage = "cgscope html SOURCE... [--output FILE] [--split-ops OPS] [--title TEXT]\n"
-             "                     [--max-graphs N] [--redact] [--json]",
+             "                     [--max-graphs N] [--baseline RUN] [--redact] [--json]",
     .summary = "one self-contained HTML page of a run: graphs, pieces, shapes, compiles, GPU time",
     .help =
         "Writes one HTML file that holds every answer cgscope has about what you give it,\n"
@@ -89,11 +92,14 @@ const struct cmd cmd_html = {
             "{graphs, pieces, compiled_pieces, not_capturable, nodes, compiles, recompiles,\n"
             "hit_rate, graph_breaks, gpu_ns, findings [as check --json: {kind, severity,\n"
             "subject, message, hint, url, evidence, count, href}]}, graphs [{id, ref, name,\n"
-            "nodes, stage, split, shapes, layout, table}], top, breaks, profile.\n\n"
+            "nodes, stage, split, shapes, layout, table}], top, breaks, profile, baseline\n"
+            "(with --baseline: {path, changes [as diff --json's]}, else null).\n\n"
             "examples:\n"
             "  cgscope html samples/two_graphs.torch_trace.log.xz -o report.html\n"
             "  cgscope html samples/profile/transformer.dynamo.json samples/profile \\\n"
-            "      --split-ops cgs.attention -o run.html\n",
+            "      --split-ops cgs.attention -o run.html\n"
+            "  cgscope html samples/resnet18_dyn.dynamo.json \\\n"
+            "      --baseline samples/resnet18.dynamo.json -o changed.html\n",
     .run = run,
     .options = options,
 };
@@ -122,7 +128,51 @@ struct page {
     cJSON *data;        /* everything, as embedded */
     const struct cgs_findings *findings; /* what looks wrong: the job's (lib/run/findings.h) */
     cJSON *summary;
+    const char *baseline;              /* --baseline RUN, or NULL */
+    const struct cgs_diff *diff;       /* what changed since it (lib/run/diff.h), or NULL */
 };
+
+/* --baseline: whether a change concerns compile cid of rank (a row of the compiles), piece
+ * of graph label, or graph label at all (kinds into out, ", "-separated). */
+static bool in_list(const char *list, const char *item)
+{
+    size_t n = strlen(item);
+    for (const char *p = list; p && (p = strstr(p, item)); p += n)
+        if ((p == list || (p - list >= 2 && p[-2] == ',' && p[-1] == ' ')) &&
+            (p[n] == ',' || !p[n]))
+            return true;
+    return false;
+}
+
+static bool compile_changed(const struct page *pg, int rank, const char *cid)
+{
+    for (uint32_t i = 0; pg->diff && cid && i < pg->diff->n_changes; i++) {
+        const struct cgs_diff_change *c = &pg->diff->changes[i];
+        if (c->rank == rank && in_list(c->compile_ids, cid))
+            return true;
+    }
+    return false;
+}
+
+static bool piece_changed(const struct page *pg, const char *graph, const char *piece)
+{
+    for (uint32_t i = 0; pg->diff && i < pg->diff->n_changes; i++) {
+        const struct cgs_diff_change *c = &pg->diff->changes[i];
+        if (c->graph && !strcmp(c->graph, graph) && in_list(c->pieces, piece))
+            return true;
+    }
+    return false;
+}
+
+static void graph_changes(const struct page *pg, const char *graph, struct cgs_buf *out)
+{
+    for (uint32_t i = 0; pg->diff && i < pg->diff->n_changes; i++) {
+        const struct cgs_diff_change *c = &pg->diff->changes[i];
+        const char *k = cgs_diff_kind_names[c->kind];
+        if (c->graph && !strcmp(c->graph, graph) && !in_list(out->buf, k))
+            cgs_buf_addf(out, "%s%s", out->len ? ", " : "", k);
+    }
+}
 
 static void draw_start(struct page_graph *x, const char *profile_dir, const char *tmpdir,
                        uint32_t idx);
@@ -357,6 +407,15 @@ static void build_data(struct page *pg)
     } else {
         cJSON_AddNullToObject(sm, "gpu_ns");
     }
+    if (pg->diff) {
+        cJSON *bl = cJSON_AddObjectToObject(data, "baseline"), *ch;
+        cJSON_AddStringToObject(bl, "path", pg->baseline);
+        ch = cJSON_AddArrayToObject(bl, "changes");
+        for (uint32_t i = 0; i < pg->diff->n_changes; i++)
+            cJSON_AddItemToArray(ch, cli_diff_change_json(&pg->diff->changes[i]));
+    } else {
+        cJSON_AddNullToObject(data, "baseline");
+    }
     /* the verdicts: the findings model's, as check --json prints them */
     cJSON_AddItemToObject(sm, "findings", cli_findings_json(pg->findings));
     if (pg->top)
@@ -481,7 +540,8 @@ static const char *numtext(const cJSON *o, const char *k, char *buf, size_t n, d
 #define FIRST_ROWS 50 /* rows written as HTML (the page without JavaScript) */
 #define DRAWING 3     /* dot children at once */
 
-static void pieces_html(struct cgs_buf *b, const struct page_graph *x, const char *id)
+static void pieces_html(struct cgs_buf *b, const struct page_graph *x, const char *id,
+                        const struct page *pg)
 {
     cgs_buf_addf(b, "<div class=\"tscroll\"><table class=\"t\" id=\"%s-ptable\"><thead><tr><th>piece</th><th>kind</th>"
                     "<th class=\"n\">nodes</th><th>CUDA graph</th><th>why it starts here</th>"
@@ -492,7 +552,8 @@ static void pieces_html(struct cgs_buf *b, const struct page_graph *x, const cha
         for (uint32_t i = 0; i < x->j->s->n_boundaries; i++)
             if (x->j->s->boundaries[i].piece == k)
                 why = x->j->s->boundaries[i].reason ? x->j->s->boundaries[i].reason : "";
-        cgs_buf_addstr(b, "<tr><td>");
+        cgs_buf_addstr(b, piece_changed(pg, x->j->label, p->name) ? "<tr class=\"changed\"><td>"
+                                                                  : "<tr><td>");
         esc(b, p->name);
         cgs_buf_addf(b, "</td><td>%s</td><td class=\"n\">%u</td><td>%s</td><td>",
                      p->is_splitting_graph ? "splitting" : "compiled", p->n_nodes,
@@ -577,7 +638,7 @@ static void cell_str(struct cgs_buf *b, const cJSON *o, const char *k)
 
 /* The compiles (top --once's rows) as HTML: what the script's table shows, for a reader
  * without JavaScript (a mail client, an artifact viewer); the script replaces it. */
-static void compiles_table(struct cgs_buf *b, const cJSON *top)
+static void compiles_table(struct cgs_buf *b, const cJSON *top, const struct page *pg)
 {
     const cJSON *r, *rows = cJSON_GetObjectItemCaseSensitive(top, "rows");
     int i = 0;
@@ -592,9 +653,14 @@ static void compiles_table(struct cgs_buf *b, const cJSON *top)
     {
         const cJSON *ms = cJSON_GetObjectItemCaseSensitive(r, "compile_ms");
         const cJSON *ft = cJSON_GetObjectItemCaseSensitive(r, "fail_type"), *x;
+        const cJSON *rk = cJSON_GetObjectItemCaseSensitive(r, "rank");
         if (i++ >= STATIC_ROWS)
             continue;
-        cgs_buf_addstr(b, "<tr>");
+        cgs_buf_addstr(b, compile_changed(pg, cJSON_IsNumber(rk) ? rk->valueint : -1,
+                                          cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+                                              r, "compile_id")))
+                              ? "<tr class=\"changed\">"
+                              : "<tr>");
         cell_str(b, r, "compile_id");
         cell_str(b, r, "rank");
         cell_str(b, r, "frame");
@@ -1009,6 +1075,41 @@ static bool script_json_sink(void *ctx, const char *p, size_t n)
     return true;
 }
 
+/* --baseline: what changed since it, first (cgscope diff BASELINE SOURCE's changes): the ones
+ * that go the wrong way marked. */
+static void baseline_section(struct cgs_buf *b, const struct page *pg)
+{
+    uint32_t worse = 0;
+    for (uint32_t i = 0; i < pg->diff->n_changes; i++)
+        worse += pg->diff->changes[i].worse;
+    cgs_buf_addstr(b, "<section id=\"changes\"><h2>Changed since the baseline</h2>\n<p>Against ");
+    esc(b, pg->baseline);
+    cgs_buf_addf(b, ": %u change%s, %u the wrong way (cgscope diff BASELINE SOURCE prints the "
+                    "same).</p>\n",
+                 pg->diff->n_changes, PLURAL(pg->diff->n_changes), worse);
+    if (!pg->diff->n_changes) {
+        cgs_buf_addstr(b, "<p class=\"none\">Nothing changed.</p>\n</section>\n");
+        return;
+    }
+    cgs_buf_addstr(b, "<div class=\"tscroll\"><table class=\"t\" id=\"changes-table\"><thead><tr>"
+                      "<th>kind</th><th>where</th><th>baseline</th><th>now</th><th>what changed</th>"
+                      "</tr></thead><tbody>\n");
+    for (uint32_t i = 0; i < pg->diff->n_changes; i++) {
+        const struct cgs_diff_change *c = &pg->diff->changes[i];
+        cgs_buf_addf(b, "<tr%s><td>%s</td><td>", c->worse ? " class=\"error\"" : "",
+                     cgs_diff_kind_names[c->kind]);
+        esc(b, c->subject);
+        cgs_buf_addstr(b, "</td><td class=\"reasons\">");
+        esc(b, c->a);
+        cgs_buf_addstr(b, "</td><td class=\"reasons\">");
+        esc(b, c->b);
+        cgs_buf_addstr(b, "</td><td class=\"reasons\">");
+        esc(b, c->message);
+        cgs_buf_addstr(b, "</td></tr>\n");
+    }
+    cgs_buf_addstr(b, "</tbody></table></div>\n</section>\n");
+}
+
 static void page_html(struct cgs_buf *b, const struct page *pg)
 {
     const cJSON *sm = pg->summary;
@@ -1029,10 +1130,15 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
     asset(b, html_report_css);
     cgs_buf_addstr(b, "</style>\n</head>\n<body>\n<header><h1>cgscope report</h1><p class=\"sub\">");
     esc(b, pg->title);
-    cgs_buf_addstr(b, "</p><nav><a href=\"#summary\">summary</a> <a href=\"#graphs\">graphs</a> "
+    cgs_buf_addstr(b, "</p><nav>");
+    if (pg->diff)
+        cgs_buf_addstr(b, "<a href=\"#changes\">changes</a> ");
+    cgs_buf_addstr(b, "<a href=\"#summary\">summary</a> <a href=\"#graphs\">graphs</a> "
                       "<a href=\"#compiles\">compiles</a> <a href=\"#profile\">profile</a>"
-                      "</nav></header>\n<main>\n<section id=\"summary\"><h2>Summary</h2>\n"
-                      "<div class=\"cards\">\n");
+                      "</nav></header>\n<main>\n");
+    if (pg->diff)
+        baseline_section(b, pg);
+    cgs_buf_addstr(b, "<section id=\"summary\"><h2>Summary</h2>\n<div class=\"cards\">\n");
     card(b, "graphs", "graphs", numtext(sm, "graphs", buf, sizeof(buf), 1, 0, false), "#graphs");
     card(b, "pieces", "pieces", numtext(sm, "pieces", buf, sizeof(buf), 1, 0, false), "#graphs");
     card(b, "not_capturable", "pieces not capturable",
@@ -1110,13 +1216,23 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
             }
         }
         cgs_buf_addstr(b, "</p>\n");
+        if (pg->diff) {
+            struct cgs_buf k = CGS_BUF_INIT;
+            graph_changes(pg, x->j->label, &k);
+            if (k.len) {
+                cgs_buf_addstr(b, "<p class=\"changed\">Changed since the baseline: ");
+                esc(b, k.buf);
+                cgs_buf_addstr(b, " (<a href=\"#changes\">what changed</a>)</p>\n");
+            }
+            cgs_buf_release(&k);
+        }
         if (x->svg) {
             cgs_buf_addf(b, "<div class=\"svgbox\" id=\"%s-svg\" data-graph=\"%s\">", id, id);
             svg_inline(b, x->svg);
             cgs_buf_addstr(b, "</div>\n");
         }
         cgs_buf_addf(b, "<h4 id=\"%s-pieces\">Pieces</h4>\n", id);
-        pieces_html(b, x, id);
+        pieces_html(b, x, id, pg);
         cgs_buf_addf(b, "<h4 id=\"%s-nodes\">Nodes</h4>\n", id);
         nodes_html(b, x, id);
         if (x->j->layout)
@@ -1130,7 +1246,7 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
                           "sources.</p>\n");
     else {
         cgs_buf_addstr(b, "<div id=\"ctable\">");
-        compiles_table(b, pg->top);
+        compiles_table(b, pg->top, pg);
         cgs_buf_addstr(b, "</div>\n");
         failures_table(b, pg->top);
         rank_divergence(b, pg->top);
@@ -1242,7 +1358,7 @@ static void analysed(struct cli_job *j, uint32_t i, void *ctx)
 }
 
 struct html_args {
-    const char *out_path, *title;
+    const char *out_path, *title, *baseline;
     bool json, redact;
     unsigned long max_graphs;
 };
@@ -1259,6 +1375,7 @@ static int parse_args(int argc, char **argv, struct cli_list *ops, struct html_a
         case 't': a->title = optarg; break;
         case 'j': a->json = true; break;
         case 'r': a->redact = true; break;
+        case 'b': a->baseline = optarg; break;
         case 's':
             if (cli_split_ops_add(ops, optarg))
                 return CGS_EXIT_BAD_INPUT;
@@ -1382,6 +1499,9 @@ static int run(int argc, char **argv)
     struct cgs_buf page = CGS_BUF_INIT;
     struct cgs_jbump region;
     cJSON *data_copy = NULL;
+    struct cli_job base = {0};
+    struct cgs_diff_input din_a = {0}, din_b = {0};
+    struct cgs_diff diff = {0};
     bool have_rep = false, have_tmp = false;
     int rc;
 
@@ -1400,8 +1520,20 @@ static int run(int argc, char **argv)
     job.ctx = &draw;
     draw.pg = &pg;
     draw.tmpdir = tmpdir;
+    job.lookups = a.baseline != NULL;
     if ((rc = cli_job_run_read(&job, argv + optind, argc - optind, &ops, NULL)))
         goto out;
+    if (a.baseline) { /* what changed since it: cgscope diff BASELINE SOURCE */
+        char *bp = (char *)a.baseline;
+        base.progress = base.layout = base.lookups = true;
+        if ((rc = cli_job_run(&base, &bp, 1, &ops)))
+            goto out;
+        cli_job_diff_input(&base, a.baseline, &din_a);
+        cli_job_diff_input(&job, argv[optind], &din_b);
+        cgs_diff_build(&din_a, &din_b, NULL, &diff);
+        pg.diff = &diff;
+        pg.baseline = a.baseline;
+    }
     pg.skipped = job.skipped;
     pg.findings = &job.findings;
     if (!pg.graphs) /* no graph reached the analysis (none loaded): the entries still */
@@ -1449,6 +1581,10 @@ static int run(int argc, char **argv)
         fprintf(stderr, "cgscope html: wrote %s (%zu KB): %u graph%s, open it in a browser\n",
                 a.out_path, page.len / 1024, pg.n_graphs, PLURAL(pg.n_graphs));
 out:
+    cgs_diff_release(&diff);
+    free((void *)din_a.graphs);
+    free((void *)din_b.graphs);
+    cli_job_release(&base);
     cJSON_Delete(data_copy);
     cgs_buf_release(&page);
     page_release(&pg);

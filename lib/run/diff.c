@@ -817,6 +817,17 @@ static void graph_ops(const struct cgs_diff_graph *xa, const struct cgs_diff_gra
     free(targets);
 }
 
+/* Whether item is one of list's ", "-separated items. */
+static bool listed(const char *list, const char *item)
+{
+    size_t n = strlen(item);
+    for (const char *p = list; (p = strstr(p, item)); p += n)
+        if ((p == list || (p - list >= 2 && p[-2] == ',' && p[-1] == ' ')) &&
+            (p[n] == ',' || !p[n]))
+            return true;
+    return false;
+}
+
 static uint32_t compiled_pieces(const struct cgs_split *s)
 {
     uint32_t n = 0;
@@ -830,6 +841,7 @@ static void graph_pieces(const struct cgs_diff_graph *xa, const struct cgs_diff_
 {
     struct cgs_buf cuts = CGS_BUF_INIT, gone = CGS_BUF_INIT, names = CGS_BUF_INIT;
     struct cgs_strmap *starts_a = cgs_strmap_new(), *starts_b = cgs_strmap_new();
+    struct cgs_strmap *node_b = cgs_strmap_new();
     uint32_t pa, pb;
     if (!(xa->piecewise || xb->piecewise) || !xa->split || !xb->split)
         goto out;
@@ -852,11 +864,20 @@ static void graph_pieces(const struct cgs_diff_graph *xa, const struct cgs_diff_
             cgs_buf_addf(&names, "%s%s", names.len ? ", " : "", xb->split->pieces[i].name);
         }
     }
+    for (uint32_t i = 0; i < xb->g->n_nodes; i++)
+        cgs_strmap_put(node_b, kb[i], (void *)(uintptr_t)(i + 1));
     for (uint32_t i = 1; i < xa->split->n_pieces; i++) {
         const struct cgs_node *n = xa->split->pieces[i].n_nodes ? xa->split->pieces[i].nodes[0]
                                                                 : NULL;
-        if (n && !cgs_strmap_get(starts_b, ka[n->index]))
+        if (n && !cgs_strmap_get(starts_b, ka[n->index])) {
+            /* B's piece that holds the node A cut before: it changed too */
+            uintptr_t j = (uintptr_t)cgs_strmap_get(node_b, ka[n->index]);
+            const struct cgs_split_piece *p =
+                j ? cgs_split_piece_of(xb->split, xb->g->nodes[j - 1]) : NULL;
             cgs_buf_addf(&gone, "%s%s", gone.len ? ", " : "", n->name);
+            if (p && !listed(names.buf, p->name))
+                cgs_buf_addf(&names, "%s%s", names.len ? ", " : "", p->name);
+        }
     }
     pa = xa->split->n_pieces;
     pb = xb->split->n_pieces;
@@ -875,6 +896,7 @@ static void graph_pieces(const struct cgs_diff_graph *xa, const struct cgs_diff_
             c->pieces = cgs_xstrdup(names.buf);
     }
 out:
+    cgs_strmap_free(node_b);
     cgs_buf_release(&names);
     cgs_strmap_free(starts_a);
     cgs_strmap_free(starts_b);

@@ -179,6 +179,56 @@ if sys.argv[2].startswith("-"):
 assert names == want[:len(names)] and len(names) > 20, (names[:8], want[:8])
 PY
 done
+# --baseline RUN: what changed since it first, the same changes as cgscope diff RUN SOURCE, and
+# marked where they are: the compiles they concern, the pieces (in the table and the picture)
+for n in warm changed; do xz -dc tests/data/traces/graph_break.$n.torch_trace.log.xz >"$T/$n.log"; done
+check "html --baseline" 0 "$CGSCOPE" html "$T/changed.log" --baseline "$T/warm.log" -o "$T/bl.html"
+"$CGSCOPE" diff "$T/warm.log" "$T/changed.log" --json >"$T/bl-diff.json" 2>/dev/null
+chrome --dump-dom "file://$T/bl.html" >"$T/bl-dom.html"
+python3 - "$T/bl.html" "$T/bl-dom.html" "$T/bl-diff.json" <<'PY' || fail "html --baseline: the changes and their marks"
+import json, re, sys
+page, dom, diff = open(sys.argv[1]).read(), open(sys.argv[2]).read(), json.load(open(sys.argv[3]))
+assert 'data-ready="1"' in dom and 'data-errors="' not in dom, "script"
+data = json.loads(page.split('id="cgs-data">', 1)[1].split("</script>", 1)[0])
+assert data["baseline"]["changes"] == diff["changes"] and diff["changes"], "not diff's changes"
+main = page.split("<main>", 1)[1]
+assert main.lstrip().startswith('<section id="changes"><h2>Changed since the baseline</h2>'), main[:80]
+rows = re.findall(r'<tr class="error"><td>cache_key</td>', page)
+assert len(rows) == sum(c["kind"] == "cache_key" and c["worse"] for c in diff["changes"]), rows
+# every compile a change names is marked, in the static table and the script's
+want = {x for c in diff["changes"] for x in (c["compile_ids"] or "").split(", ") if x}
+for text in (page, dom):
+    got = set(re.findall(r'<tr class="changed"><td[^>]*>([^<]*)</td>', text))
+    assert got == want, (got, want)
+PY
+python3 - samples/llama_tiny.dynamo.json "$T/attn.json" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))  # its second attention renamed: one cut fewer under @sdpa
+att = [n for n in g["nodes"] if n.get("target") == "torch._C._nn.scaled_dot_product_attention"]
+att[-1]["target"] = "torch.ops.cgs_test.my_attention"
+json.dump(g, open(sys.argv[2], "w"))
+PY
+check "html --baseline, pieces" 0 "$CGSCOPE" html "$T/attn.json" --baseline samples/llama_tiny.dynamo.json \
+    --split-ops @sdpa -o "$T/bl2.html"
+chrome --dump-dom "file://$T/bl2.html" >"$T/bl2-dom.html"
+python3 - "$T/bl2.html" "$T/bl2-dom.html" <<'PY' || fail "html --baseline: the changed piece marked"
+import json, re, sys
+page, dom = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+data = json.loads(page.split('id="cgs-data">', 1)[1].split("</script>", 1)[0])
+p = [c for c in data["baseline"]["changes"] if c["kind"] == "pieces"][0]
+assert p["pieces"], p
+for name in p["pieces"].split(", "):
+    assert re.search(r'<g id="[^"]*" class="node changed"[^>]*aria-label="piece %s:' % name, dom), name
+    assert re.search(r'<tr class="changed"><td[^>]*>%s</td>' % name, dom), name
+assert 'Changed since the baseline: pieces, ops' in page
+PY
+check "html without --baseline: no changes section" 0 "$CGSCOPE" html samples/llama_tiny.dynamo.json -o "$T/nb.html"
+hasnt "no section" "$T/nb.html" 'id="changes"'
+has "baseline null" "$T/nb.html" '"baseline":null'
+check "html --baseline of a missing run" 2 "$CGSCOPE" html samples/llama_tiny.dynamo.json \
+    --baseline "$T/nothing.json" -o "$T/nb2.html"
+nofile "no page written" "$T/nb2.html"
+
 # --redact: where the run happened is left out (absolute paths cut to their last part, the
 # profiled command line gone), on the page and in its data; without it both are there
 check "html --redact" 0 "$CGSCOPE" html samples/profile/transformer.dynamo.json samples/profile \

@@ -194,6 +194,7 @@
   };
   Table.prototype.row = function (r) {
     var tr = el("tr"), cols = this.cols;
+    if (this.opts.rowClass) tr.className = this.opts.rowClass(r);
     for (var i = 0; i < cols.length; i++) {
       var td = el("td", {"class": cols[i].num ? "n" : (cols[i].cls || "")},
                   cols[i].fmt ? cols[i].fmt(r[i]) : r[i]);
@@ -340,6 +341,16 @@
     });
   }
 
+  // --baseline: what changed since it, marked where it is (compiles, pieces in the tables and
+  // the picture)
+  var changedCompile = {}, changedPiece = {};
+  if (data.baseline) data.baseline.changes.forEach(function (c) {
+    var rk = c.rank === null ? -1 : c.rank;
+    (c.compile_ids || "").split(", ").forEach(function (x) { if (x) changedCompile[rk + "|" + x] = 1; });
+    if (c.graph && c.pieces)
+      c.pieces.split(", ").forEach(function (x) { changedPiece[c.graph + "|" + x] = 1; });
+  });
+
   var prof = data.profile, profPieces = {}, opener = {};
   if (prof) (prof.pieces || []).forEach(function (p) { profPieces[p.name] = p; });
 
@@ -361,7 +372,14 @@
     });
     var ph = document.getElementById(id + "-ptable");
     var pdiv = el("div"); ph.parentNode.replaceChild(pdiv, ph);
-    new Table(pdiv, pcols, prow);
+    new Table(pdiv, pcols, prow, {rowClass: function (r) {
+      return changedPiece[g.ref + "|" + r[0]] ? "changed" : "";
+    }});
+    var pbox = document.getElementById(id + "-svg");
+    if (pbox && data.baseline) Array.prototype.forEach.call(pbox.querySelectorAll("g.node"), function (n) {
+      var t = n.querySelector("title");
+      if (t && changedPiece[g.ref + "|" + t.textContent.split(" ")[0]]) n.classList.add("changed");
+    });
 
     var t = g.table, pieces = split.pieces.map(function (p) { return p.name; });
     var nrows = t.rows.map(function (r) {
@@ -518,7 +536,10 @@
                         r.hits, r.misses, r.compiles,
                         r.compile_ms === null ? "-" : Math.round(r.compile_ms * 10) / 10,
                         r.recompiles, why];
-              }), {search: "filter compiles"});
+              }), {search: "filter compiles", rowClass: function (r) {
+                var id = String(r[0]).replace(/@\d+$/, "");
+                return changedCompile[(r[1] === "" ? -1 : r[1]) + "|" + id] ? "changed" : "";
+              }});
     var tl = el("div");
     ct.parentNode.insertBefore(tl, ct);
     timeline(tl, data.top.rows);
