@@ -38,9 +38,10 @@ const struct cmd cmd_graphs = {
             "error and warned about; the others are read. A bare SOURCE given to another\n"
             "command takes its first graph of the stage that command works on (post_grad\n"
             "for layout, dynamo otherwise) and says so. Exit status 2 when no source holds a\n"
-            "graph. --write DIR converts every graph to graph JSON (to keep, to share, for\n"
-            "other tools); no two graphs get one file name (a later one is numbered:\n"
-            "0_0.dynamo.2.json), and --json's file says where each went.\n\n"
+            "graph or none of its graphs reads (they are still listed). --write DIR converts\n"
+            "every graph to graph JSON (to keep, to share, for other tools); no two graphs\n"
+            "get one file name (a later one is numbered: 0_0.dynamo.2.json), and --json's\n"
+            "file says where each went.\n\n"
             "JSON keys: format, version, graphs [{ref, source, compile_id, stage, rank,\n"
             "attempt, line, nodes, error, file}], bad_lines.\n\n"
             "examples:\n"
@@ -189,6 +190,9 @@ static int run(int argc, char **argv)
             cli_warn("%llu line%s not read, the first: %s", (unsigned long long)gs.bad_lines,
                      PLURAL(gs.bad_lines), gs.first_bad);
     }
+    /* nothing could be read: the input is bad, whatever was listed */
+    if (!rc && gs.n_items && bad == gs.n_items)
+        rc = CGS_EXIT_BAD_INPUT;
     cgs_graphs_release(&gs);
     return rc;
 }

@@ -444,10 +444,17 @@ static struct ex *parse_power(struct cur *c)
 {
     struct ex *e = parse_postfix(c);
     if (e && accept(c, "**")) {
+        /* right-associative: x ** 2 ** 2 ** ... recurses once per operator */
         struct ex *b = new_ex(c, E_BIN, e->src);
+        if (++c->depth > CGS_FXTEXT_MAX_DEPTH) {
+            cfail(c, "expressions nested deeper than 64 levels");
+            return NULL;
+        }
         b->op = "pow";
         b->a = e;
-        if (!(b->b = parse_unary(c)))
+        b->b = parse_unary(c);
+        c->depth--;
+        if (!b->b)
             return NULL;
         e = finish(c, b);
     }

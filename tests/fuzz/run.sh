@@ -11,7 +11,10 @@ for t in "$@"; do
     corpus=$B/corpus/$t
     seed_corpus "$corpus" "$t"
     log=$B/fuzz-$t.log
-    "$B/fuzz/fuzz-$t" -max_total_time="$secs" -print_final_stats=1 -max_len=1048576 \
+    # a target's dictionary (tests/fuzz/dicts/TARGET.dict): the tokens that reach its recursion
+    dict=
+    [ -f "tests/fuzz/dicts/$t.dict" ] && dict="-dict=tests/fuzz/dicts/$t.dict"
+    "$B/fuzz/fuzz-$t" $dict -max_total_time="$secs" -print_final_stats=1 -max_len=1048576 \
         -artifact_prefix="$B/crash-$t-" -timeout=20 -rss_limit_mb=4096 "$corpus" >"$log" 2>&1
     r=$?
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
