@@ -696,12 +696,55 @@ static bool link_target(const char *path, char *out, size_t n)
     return false;
 }
 
+/* A symbolic link another user planted in a shared sticky folder (/tmp): following it would
+ * let them choose which of our files gets replaced. Linux's fs.protected_symlinks rule: follow
+ * a link there only when we own it or the folder's owner does. */
+static bool foreign_link(const char *path, const struct stat *link)
+{
+    char dir[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    struct stat ds;
+    if (!slash)
+        snprintf(dir, sizeof(dir), ".");
+    else if (slash == path)
+        snprintf(dir, sizeof(dir), "/");
+    else
+        snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+    if (stat(dir, &ds) || !(ds.st_mode & S_ISVTX) || !(ds.st_mode & S_IWOTH))
+        return false;
+    return link->st_uid != geteuid() && link->st_uid != ds.st_uid;
+}
+
+static int write_file(const char *path, const void *data, size_t len, bool follow);
+
 int cli_write_file(const char *path, const void *data, size_t len)
+{
+    return write_file(path, data, len, true);
+}
+
+int cli_write_file_here(const char *path, const void *data, size_t len)
+{
+    return write_file(path, data, len, false);
+}
+
+static int write_file(const char *path, const void *data, size_t len, bool follow)
 {
     struct stat st;
     char resolved[PATH_MAX];
     const char *target = path, *tmp;
     FILE *f;
+
+    if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+        if (!follow)
+            return cli_error("cannot write '%s': it is a symbolic link, and cgscope writes no "
+                             "file through a link in a folder it fills (remove the link)",
+                             path), -1;
+        if (foreign_link(path, &st))
+            return cli_error("cannot write '%s': a symbolic link another user (uid %lu) made in "
+                             "a shared sticky folder; cgscope does not follow it (name the file "
+                             "it points at, or write elsewhere)",
+                             path, (unsigned long)st.st_uid), -1;
+    }
 
     if (!stat(path, &st) && S_ISDIR(st.st_mode))
         return cli_error("cannot write '%s': it is a folder", path), -1;

@@ -68,7 +68,7 @@ static int write_graph(struct cgs_graphs *gs, uint32_t i, const char *dir, char 
     int rc = 0;
     cgs_graphs_file_name(gs, i, name, sizeof(name));
     snprintf(file, n, "%s/%s", dir, name);
-    if (!text || cli_write_file(file, text, strlen(text)))
+    if (!text || cli_write_file_here(file, text, strlen(text)))
         rc = CGS_EXIT_BAD_INPUT, file[0] = '\0';
     free(text);
     cJSON_Delete(doc);

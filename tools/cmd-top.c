@@ -373,7 +373,8 @@ static pid_t spawn(char **cmd, const char *dir, const char *log)
         return -1;
     }
     if (pid == 0) {
-        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        /* a folder cgscope fills: a link planted at the log's name is not followed */
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
         int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
         if (fd >= 0) {
             dup2(fd, 1);

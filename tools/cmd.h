@@ -233,8 +233,12 @@ _Noreturn void cli_out_of_memory(size_t size);
 /* A truncated mapped input (SIGBUS) becomes a message and exit 2. */
 void cli_catch_sigbus(void);
 
-/* Write len bytes to path atomically (through the temporary); 0 or -1 (reported). */
+/* Write len bytes to path atomically (through the temporary); 0 or -1 (reported). A symbolic
+ * link at path is followed (the file it points at is replaced), except one another user made
+ * in a shared sticky folder such as /tmp, which is refused (fs.protected_symlinks' rule). */
 int cli_write_file(const char *path, const void *data, size_t len);
+/* The same, refusing a symbolic link at path (files written into a folder cgscope fills). */
+int cli_write_file_here(const char *path, const void *data, size_t len);
 
 /*
  * Names from comma-separated option values ("--split-ops a,b --split-ops c"),

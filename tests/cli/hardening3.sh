@@ -25,4 +25,37 @@ for cmd in info shapes split; do
 done
 check "graphs of a log with a power chain: every graph unread is bad input" 2 "$CGSCOPE" graphs "$T/pow.log.xz"
 has "the graph is said not read" "$err" "nested deeper than 64 levels"
+# -o PATH through a symbolic link another user planted in a shared sticky folder (/tmp): refused,
+# the file it points at untouched (as root, the link made by another user with setpriv)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+    chmod 711 "$T"
+    mkdir -m 1777 "$T/shared"
+    echo precious >"$T/victim"
+    setpriv --reuid=65534 --regid=65534 --clear-groups ln -s "$T/victim" "$T/shared/report.html" ||
+        fail "setpriv: no link made as another user"
+    check "a link another user planted" 2 "$CGSCOPE" html samples/llama_tiny.dynamo.json \
+        -o "$T/shared/report.html"
+    has "says why" "$err" "a symbolic link another user (uid 65534) made in a shared sticky folder"
+    [ "$(cat "$T/victim")" = precious ] || fail "the file the link points at was replaced"
+    [ -L "$T/shared/report.html" ] || fail "the link was removed"
+    # a link of one's own there is followed, as before
+    echo mine >"$T/mine"
+    ln -s "$T/mine" "$T/shared/own.html"
+    check "one's own link" 0 "$CGSCOPE" html samples/llama_tiny.dynamo.json -o "$T/shared/own.html"
+    grep -q "<html" "$T/mine" || fail "one's own link: the file it points at not written"
+    chmod 700 "$T"
+else
+    echo "skipped: the planted-link check needs root and setpriv"
+fi
+# graphs --write DIR never writes through a link inside DIR
+mkdir "$T/out"
+echo precious >"$T/victim2"
+ln -s "$T/victim2" "$T/out/graph_break.torch_trace.0_0.dynamo.json"
+"$CGSCOPE" graphs tests/data/tracegraphs/attn_train/trace --write "$T/out" --json >"$out" 2>"$err"
+[ "$(cat "$T/victim2")" = precious ] || fail "--write: a file written through a link in DIR"
+ln -sf "$T/victim2" "$T/out/$(python3 -c "
+import json,sys,os; d=json.load(open(sys.argv[1])); print(os.path.basename(d['graphs'][0]['file']))" "$out")"
+check "--write over a link in DIR" 2 "$CGSCOPE" graphs tests/data/tracegraphs/attn_train/trace --write "$T/out"
+has "--write says why" "$err" "it is a symbolic link, and cgscope writes no file through a link"
+[ "$(cat "$T/victim2")" = precious ] || fail "--write: a file written through a link in DIR"
 finish
