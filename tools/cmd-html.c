@@ -1545,6 +1545,14 @@ static int run(int argc, char **argv)
         goto out;
     for (uint32_t i = 0; i < pg.n_graphs; i++)
         draw_finish(&pg.graphs[i], tmpdir, i);
+    if (!job.n_graphs && !(job.have_dash && (job.dash.n_rows || job.dash.n_breaks)) && !set.n) {
+        /* an empty folder, a log with no compile: a page of nothing would look like a run
+           that went well */
+        rc = cli_error("nothing to show: no graph, compile record or profile in %s (the page "
+                       "is not written)",
+                       argc - optind == 1 ? argv[optind] : "the sources given");
+        goto out;
+    }
     if (job.have_follow) {
         pg.top = cli_top_doc(&job.follow);
         if (job.have_dash)

@@ -1212,7 +1212,8 @@ static bool lex_code(struct lex *x, const char *s, size_t *i)
     return true;
 }
 
-/* Split a logical line at the ';' that are outside strings and brackets. */
+/* Split a logical line at the ';' that are outside strings and brackets: the number of
+ * segments, of which the first max are stored. */
 static size_t segments(const char *s, size_t n, size_t *starts, size_t *lens, size_t max)
 {
     size_t k = 0, start = 0;
@@ -1232,8 +1233,8 @@ static size_t segments(const char *s, size_t n, size_t *starts, size_t *lens, si
             if (k < max) {
                 starts[k] = start;
                 lens[k] = i - start;
-                k++;
             }
+            k++;
             start = i + 1;
             if (i >= n)
                 break;
@@ -1759,10 +1760,19 @@ static int forward_body(struct fx *F, struct gst *G, size_t i, size_t end)
             continue;
         }
         size_t last = logical(F, i, end, &lg, true);
-        size_t st[256], ln[256];
+        size_t st0[256], ln0[256], *st = st0, *ln = ln0;
         size_t k = segments(lg.buf, lg.len, st, ln, 256);
+        if (k > 256) { /* a line of more statements: every one is read */
+            st = cgs_xmalloc(k * sizeof(*st));
+            ln = cgs_xmalloc(k * sizeof(*ln));
+            segments(lg.buf, lg.len, st, ln, k);
+        }
         for (size_t j = 0; j < k && !err; j++)
             err = statement(F, G, L, lg.buf, lg.buf + st[j], ln[j], &pend);
+        if (st != st0) {
+            free(st);
+            free(ln);
+        }
         if (!err && pend) {
             err = fail(F, L->no, 1, CGS_E_SCHEMA,
                        "an augmented assignment ('a += b') or a store ('a[i] = b') without the "

@@ -770,7 +770,15 @@ static void keep_graph(struct cgs_dash *d, struct cgs_feed *f, const cJSON *o, c
     int64_t attempt = 0;
     struct cgs_dash_graph *g = NULL;
     char at[32];
-    if (!f->payload || f->payload_over)
+    if (f->payload_over) { /* said, never dropped in silence */
+        if (!d->bad_lines++)
+            snprintf(d->first_bad, sizeof(d->first_bad),
+                     "%.100s:%llu: a %s graph whose payload passes %zu MiB (not read)",
+                     f->name ? f->name : "input", (unsigned long long)f->pending_line, stage,
+                     CGS_DASH_MAX_PAYLOAD >> 20);
+        return;
+    }
+    if (!f->payload)
         return;
     if (!cid[0]) { /* export and AOTInductor compile no frame: the record's line tells */
         snprintf(at, sizeof(at), "@%llu", (unsigned long long)f->pending_line);

@@ -25,6 +25,37 @@ for cmd in info shapes split; do
 done
 check "graphs of a log with a power chain: every graph unread is bad input" 2 "$CGSCOPE" graphs "$T/pow.log.xz"
 has "the graph is said not read" "$err" "nested deeper than 64 levels"
+# silent wrong answers: statements past a line's 256th ';' were dropped and the names they
+# defined read as constants; a graph record past 64 MiB vanished without a word; html of an
+# empty folder wrote a page of nothing with exit 0
+python3 - "$T" <<'PY'
+import lzma, sys
+stmts = "; ".join("a%d = x + %d" % (i, i) for i in range(300))
+open(sys.argv[1] + "/semi.py", "w").write(
+    'class GraphModule(torch.nn.Module):\n    def forward(self, x: "f32[4]"):\n'
+    '        %s\n        return (a299,)\n' % stmts)
+hdr = ('V1205 00:00:00.000000 1 torch/_dynamo/output_graph.py:1] {"dynamo_output_graph": '
+       '{"sizes": {}}, "frame_id": %d, "frame_compile_id": 0, "attempt": 0, "has_payload": "x"}\n')
+def body(py):
+    return "".join("\t" + l + "\n" for l in py.rstrip("\n").split("\n"))
+small = ('class GraphModule(torch.nn.Module):\n    def forward(self, x: "f32[4]"):\n'
+         '        y = x + 1\n        return (y,)\n')
+big = small.replace("        y =", "".join("        # %s\n" % ("c" * 1000) for _ in range(70000)) + "        y =")
+with lzma.open(sys.argv[1] + "/bigpay.log.xz", "wt", preset=1) as f:
+    f.write(hdr % 0 + body(small) + hdr % 1 + body(big))
+PY
+check "300 statements on one line" 0 "$CGSCOPE" info "$T/semi.py" --json
+python3 -c "
+import json,sys; d=json.load(open(sys.argv[1]))
+assert d['nodes'] == 302, d['nodes']" "$out" || fail "300 statements on one line: every one read"
+check "a graph past 64 MiB" 0 "$CGSCOPE" graphs "$T/bigpay.log.xz"
+has "the small one listed" "$out" "1 graph"
+has "the big one said" "$err" "bigpay.log.xz:6: a dynamo graph whose payload passes 64 MiB (not read)"
+mkdir "$T/empty"
+check "html of an empty folder" 2 "$CGSCOPE" html "$T/empty" -o "$T/empty.html"
+has "says so" "$err" "nothing to show: no graph, compile record or profile in $T/empty"
+nofile "no page of nothing" "$T/empty.html"
+
 # -o PATH through a symbolic link another user planted in a shared sticky folder (/tmp): refused,
 # the file it points at untouched (as root, the link made by another user with setpriv)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
