@@ -256,7 +256,7 @@ int main(int argc, char **argv)
     int status;
 
     cgs_set_oom_handler(cli_out_of_memory);
-    cli_catch_sigbus();
+    cli_catch_signals();
     cgs_json_init();
     {
         /* CGSCOPE_THREADS=N: threads that read a graph's nodes (1: one; default: by cores) */

@@ -567,13 +567,34 @@ static void on_sigbus(int sig)
     _exit(CGS_EXIT_BAD_INPUT);
 }
 
-void cli_catch_sigbus(void)
+/* SIGTERM, SIGINT, SIGHUP: the half-written output goes with the process (the temporary file
+ * removed), then the signal takes its course; children that draw die with their parent. */
+static void on_stop(int sig)
+{
+    if (tmp_path)
+        unlink(tmp_path);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void cli_catch_signals(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_sigbus;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGBUS, &sa, NULL);
+    sa.sa_handler = on_stop;
+    for (size_t i = 0; i < 3; i++) {
+        static const int stop[] = {SIGTERM, SIGINT, SIGHUP};
+        struct sigaction old;
+        /* a signal the caller ignores (nohup) stays ignored */
+        if (!sigaction(stop[i], NULL, &old) && old.sa_handler != SIG_IGN)
+            sigaction(stop[i], &sa, NULL);
+    }
+    /* a file past the size limit (ulimit -f): the write fails with EFBIG and is reported, the
+       temporary output removed, instead of SIGXFSZ killing the process mid-write */
+    signal(SIGXFSZ, SIG_IGN);
 }
 
 static bool cleanup_registered;

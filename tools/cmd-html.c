@@ -10,6 +10,7 @@
  * rows) is written as HTML here; tools/html/report.js makes the tables whole, sortable and
  * filterable (node rows rendered as they scroll), and the picture zoomable.
  */
+#define _GNU_SOURCE /* memfd_create: the pictures are drawn into in-memory files */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -114,7 +118,7 @@ struct page_graph {
     char *svg;           /* the picture, or NULL */
     pid_t pid;           /* the child drawing it, while it draws */
     bool profiled;       /* ... with the profile's colours */
-    char svg_path[PATH_MAX];
+    int svg_fd;          /* the child writes its picture here (an in-memory file), -1 none */
 };
 
 struct page {
@@ -174,37 +178,55 @@ static void graph_changes(const struct page *pg, const char *graph, struct cgs_b
     }
 }
 
-static void draw_start(struct page_graph *x, const char *profile_dir, const char *tmpdir,
-                       uint32_t idx);
+static void draw_start(struct page_graph *x, const char *profile_dir);
 
 /* The picture: what `cgscope dot REF --collapse pieces` draws, drawn in a forked child from the
  * graph and split already in memory (no second read of the graph or its log; a Graphviz crash
- * stays in the child), collected by draw_finish. */
-static void draw_start(struct page_graph *x, const char *profile_dir, const char *tmpdir,
-                       uint32_t idx)
+ * stays in the child), collected by draw_finish. The child writes into an in-memory file (no
+ * name anywhere: nothing is left behind whatever stops the job) and dies with its parent. */
+static void draw_start(struct page_graph *x, const char *profile_dir)
 {
-    pid_t pid;
+    pid_t pid, parent = getpid();
 
     x->pid = 0;
-    snprintf(x->svg_path, sizeof(x->svg_path), "%s/g%u.svg", tmpdir, idx);
+    x->svg_fd = memfd_create("cgscope-picture", MFD_CLOEXEC);
+    if (x->svg_fd < 0)
+        return;
     fflush(stdout);
     fflush(stderr);
     pid = fork();
-    if (pid < 0)
+    if (pid < 0) {
+        close(x->svg_fd);
+        x->svg_fd = -1;
         return;
+    }
     if (pid == 0) {
         char *svg = NULL;
         size_t len = 0;
         int rc, nul = open("/dev/null", O_WRONLY);
-        FILE *f;
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* the page is not wanted any more */
+        if (getppid() != parent)
+            _exit(CGS_EXIT_BAD_INPUT);
         if (nul >= 0) { /* the page says what did not draw; the child says nothing */
             dup2(nul, 1);
             dup2(nul, 2);
         }
         rc = cli_dot_pieces_svg(x->j->g, x->j->s, x->j->layout, profile_dir, x->j->label, &svg, &len);
-        if (!rc && (!(f = fopen(x->svg_path, "wb")) || fwrite(svg, 1, len, f) != len ||
-                    fclose(f)))
-            rc = CGS_EXIT_BAD_INPUT;
+        if (!rc) {
+            const char *p = svg;
+            size_t left = len;
+            while (left) {
+                ssize_t n = write(x->svg_fd, p, left);
+                if (n < 0 && errno == EINTR)
+                    continue;
+                if (n <= 0) {
+                    rc = CGS_EXIT_BAD_INPUT;
+                    break;
+                }
+                p += n;
+                left -= (size_t)n;
+            }
+        }
         _exit(rc);
     }
     x->pid = pid;
@@ -213,27 +235,44 @@ static void draw_start(struct page_graph *x, const char *profile_dir, const char
 
 /* The child's picture; a profile that is not this graph's (its pieces are another split's:
  * dot refuses it) draws the picture again without it. */
-static void draw_finish(struct page_graph *x, const char *tmpdir, uint32_t idx)
+static void draw_finish(struct page_graph *x)
 {
     int status;
-    size_t len;
-    struct cgs_diag d = CGS_DIAG_INIT;
+    struct stat st;
 
     if (x->pid <= 0)
         return;
     if (waitpid(x->pid, &status, 0) != x->pid || !WIFEXITED(status) || WEXITSTATUS(status)) {
-        unlink(x->svg_path);
+        close(x->svg_fd);
+        x->svg_fd = -1;
         x->pid = 0;
         if (x->profiled) {
-            draw_start(x, NULL, tmpdir, idx);
-            draw_finish(x, tmpdir, idx);
+            draw_start(x, NULL);
+            draw_finish(x);
         }
         return;
     }
     x->pid = 0;
-    if (cgs_read_file(x->svg_path, &x->svg, &len, (size_t)256 << 20, &d))
-        x->svg = NULL;
-    unlink(x->svg_path);
+    if (!fstat(x->svg_fd, &st) && st.st_size > 0 && st.st_size < ((off_t)256 << 20)) {
+        size_t len = (size_t)st.st_size, got = 0;
+        x->svg = cgs_xmalloc(len + 1);
+        while (got < len) {
+            ssize_t n = pread(x->svg_fd, x->svg + got, len - got, (off_t)got);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                break;
+            got += (size_t)n;
+        }
+        if (got < len) {
+            free(x->svg);
+            x->svg = NULL;
+        } else {
+            x->svg[len] = '\0';
+        }
+    }
+    close(x->svg_fd);
+    x->svg_fd = -1;
 }
 
 /* A value as the table shows it: "f32[s0, 512] [512, 1]". */
@@ -1337,7 +1376,6 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
  * DRAWING graphs back collected, so a few draw at once). */
 struct draw_ctx {
     struct page *pg;
-    const char *tmpdir;
 };
 
 static void analysed(struct cli_job *j, uint32_t i, void *ctx)
@@ -1352,9 +1390,9 @@ static void analysed(struct cli_job *j, uint32_t i, void *ctx)
     x->j = &j->graphs[i];
     if (x->j->error || !x->j->g)
         return;
-    draw_start(x, j->n_profiles == 1 ? j->profiles[0] : NULL, c->tmpdir, i);
+    draw_start(x, j->n_profiles == 1 ? j->profiles[0] : NULL);
     if (i >= DRAWING)
-        draw_finish(&pg->graphs[i - DRAWING], c->tmpdir, i - DRAWING);
+        draw_finish(&pg->graphs[i - DRAWING]);
 }
 
 struct html_args {
@@ -1440,9 +1478,11 @@ static void page_release(struct page *pg)
         struct page_graph *x = &pg->graphs[i];
         if (x->pid > 0) {
             int st;
+            kill(x->pid, SIGKILL); /* a page that is not written wants no picture */
             waitpid(x->pid, &st, 0);
-            unlink(x->svg_path);
         }
+        if (x->pid > 0 || x->svg_fd > 0)
+            close(x->svg_fd);
         free(x->svg);
     }
     free(pg->graphs);
@@ -1495,23 +1535,18 @@ static int run(int argc, char **argv)
     struct cgs_prof_report rep;
     struct cli_job job = {0};
     struct draw_ctx draw = {0};
-    char tmpdir[] = "/tmp/cgscope-html-XXXXXX";
     struct cgs_buf page = CGS_BUF_INIT;
     struct cgs_jbump region;
     cJSON *data_copy = NULL;
     struct cli_job base = {0};
     struct cgs_diff_input din_a = {0}, din_b = {0};
     struct cgs_diff diff = {0};
-    bool have_rep = false, have_tmp = false;
+    bool have_rep = false;
     int rc;
 
     if ((rc = parse_args(argc, argv, &ops, &a)))
         goto out;
     pg.title = a.title ? a.title : argv[optind];
-    if (!(have_tmp = mkdtemp(tmpdir) != NULL)) {
-        rc = cli_error("cannot make a temporary folder: %s", strerror(errno));
-        goto out;
-    }
     /* the job reads the sources and analyses each graph (tools/job.h); each picture is drawn
      * in a child as soon as its graph is analysed, a few at once */
     job.progress = job.layout = job.texts = true;
@@ -1519,7 +1554,6 @@ static int run(int argc, char **argv)
     job.analysed = analysed;
     job.ctx = &draw;
     draw.pg = &pg;
-    draw.tmpdir = tmpdir;
     job.lookups = a.baseline != NULL;
     if ((rc = cli_job_run_read(&job, argv + optind, argc - optind, &ops, NULL)))
         goto out;
@@ -1544,7 +1578,7 @@ static int run(int argc, char **argv)
     if ((rc = page_profile(&pg, &job, &set, &rep, &have_rep)))
         goto out;
     for (uint32_t i = 0; i < pg.n_graphs; i++)
-        draw_finish(&pg.graphs[i], tmpdir, i);
+        draw_finish(&pg.graphs[i]);
     if (!job.n_graphs && !(job.have_dash && (job.dash.n_rows || job.dash.n_breaks)) && !set.n) {
         /* an empty folder, a log with no compile: a page of nothing would look like a run
            that went well */
@@ -1596,8 +1630,6 @@ out:
     cJSON_Delete(data_copy);
     cgs_buf_release(&page);
     page_release(&pg);
-    if (have_tmp)
-        rmdir(tmpdir);
     if (have_rep)
         cgs_prof_report_release(&rep);
     cli_prof_release(&set);

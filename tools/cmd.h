@@ -230,8 +230,10 @@ void cli_tmp_notify(int fd);
 
 /* Out of memory: a clear message, the temporary output removed, exit 2 (no allocation). */
 _Noreturn void cli_out_of_memory(size_t size);
-/* A truncated mapped input (SIGBUS) becomes a message and exit 2. */
-void cli_catch_sigbus(void);
+/* A truncated mapped input (SIGBUS) becomes a message and exit 2; SIGTERM, SIGINT and SIGHUP
+ * remove the temporary output before the signal takes its course; SIGXFSZ is ignored (a write
+ * past ulimit -f fails with EFBIG and is reported). */
+void cli_catch_signals(void);
 
 /* Write len bytes to path atomically (through the temporary); 0 or -1 (reported). A symbolic
  * link at path is followed (the file it points at is replaced), except one another user made

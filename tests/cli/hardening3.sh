@@ -56,6 +56,37 @@ check "html of an empty folder" 2 "$CGSCOPE" html "$T/empty" -o "$T/empty.html"
 has "says so" "$err" "nothing to show: no graph, compile record or profile in $T/empty"
 nofile "no page of nothing" "$T/empty.html"
 
+# signals and leftovers: past ulimit -f the write fails with EFBIG, said, nothing left behind
+# (SIGXFSZ killed the process before, leaving x.html.tmp-* and a cgscope-html-* folder)
+(ulimit -f 20; "$CGSCOPE" html samples/llama_tiny.dynamo.json -o "$T/limited.html" >"$out" 2>"$err")
+[ $? = 2 ] || fail "ulimit -f: exit status, expected 2"
+has "ulimit -f: says why" "$err" "cannot write '$T/limited.html': File too large"
+nofile "ulimit -f: no page, no temporary" "$T/limited.html"
+# SIGTERM while html works: the temporary output removed, the drawing children gone with it
+python3 - "$T/big.json" <<'PY'
+import json, sys
+t = {"dtype": "float32", "shape": [8, 8], "stride": [8, 1], "storage_offset": 0, "device": "cuda:0"}
+nodes = [{"name": "x", "op": "placeholder", "target": "x", "args": [], "kwargs": {}, "val": t}]
+for i in range(60000):
+    nodes.append({"name": "n%d" % i, "op": "call_function", "target": "aten.relu.default",
+                  "args": [{"node": nodes[-1]["name"]}], "kwargs": {}, "val": t})
+nodes.append({"name": "output", "op": "output", "target": "output",
+              "args": [[{"node": nodes[-1]["name"]}]], "kwargs": {}, "val": None})
+json.dump({"format": "cgscope.graph", "version": 1, "name": "big", "producer": {"tool": "torch",
+           "version": "2.11.0", "stage": "dynamo"}, "symbols": {}, "nodes": nodes}, open(sys.argv[1], "w"))
+PY
+"$CGSCOPE" html "$T/big.json" -o "$T/term.html" >/dev/null 2>&1 &
+pid=$!
+sleep 0.3
+kill -TERM $pid 2>/dev/null
+wait $pid
+rc=$?
+sleep 0.2
+[ "$rc" = 143 ] || [ "$rc" = 0 ] || fail "SIGTERM: exit status $rc"
+[ "$rc" = 0 ] || nofile "SIGTERM: no page" "$T/term.html"
+[ "$(ls "$T" | grep -c 'term.html.tmp-')" = 0 ] || fail "SIGTERM: a temporary output left"
+pgrep -f "html $T/big.json" >/dev/null && fail "SIGTERM: a child still runs"
+
 # -o PATH through a symbolic link another user planted in a shared sticky folder (/tmp): refused,
 # the file it points at untouched (as root, the link made by another user with setpriv)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
