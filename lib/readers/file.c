@@ -1,5 +1,6 @@
 /* Reading inputs whole, and positions in them (lib/readers/file.h). */
 #include "lib/readers/file.h"
+#include "lib/base/arena.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -157,8 +158,31 @@ int cgs_file_tail(const char *path, char lines[][256], int max)
     return count;
 }
 
+/* The folders a walk has entered, by device and inode: a link back up (a loop) or a second
+ * link to one folder is not walked again, so each file is found once. */
+struct seen_dirs {
+    struct {
+        dev_t dev;
+        ino_t ino;
+    } *v;
+    size_t n, alloc;
+};
+
+static bool enter(struct seen_dirs *s, const struct stat *st)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->v[i].dev == st->st_dev && s->v[i].ino == st->st_ino)
+            return false;
+    CGS_ALLOC_GROW(s->v, s->n + 1, s->alloc);
+    s->v[s->n].dev = st->st_dev;
+    s->v[s->n].ino = st->st_ino;
+    s->n++;
+    return true;
+}
+
 static int find_named(const char *dir, const char *const *names, unsigned n_names, int depth,
-                      int (*fn)(const char *, void *), void *ctx, int *found)
+                      int (*fn)(const char *, void *), void *ctx, int *found,
+                      struct seen_dirs *seen)
 {
     char p[4096];
     struct stat st;
@@ -178,8 +202,8 @@ static int find_named(const char *dir, const char *const *names, unsigned n_name
     for (int i = 0; i < k; i++) {
         if (!rc && ents[i]->d_name[0] != '.' &&
             (size_t)snprintf(p, sizeof(p), "%s/%s", dir, ents[i]->d_name) < sizeof(p) &&
-            stat(p, &st) == 0 && S_ISDIR(st.st_mode))
-            rc = find_named(p, names, n_names, depth - 1, fn, ctx, found);
+            stat(p, &st) == 0 && S_ISDIR(st.st_mode) && enter(seen, &st))
+            rc = find_named(p, names, n_names, depth - 1, fn, ctx, found, seen);
         free(ents[i]);
     }
     free(ents);
@@ -189,6 +213,12 @@ static int find_named(const char *dir, const char *const *names, unsigned n_name
 int cgs_find_named(const char *dir, const char *const *names, unsigned n_names, int depth,
                    int (*fn)(const char *path, void *ctx), void *ctx)
 {
-    int found = 0, rc = find_named(dir, names, n_names, depth, fn, ctx, &found);
+    struct seen_dirs seen = {NULL, 0, 0};
+    struct stat st;
+    int found = 0, rc;
+    if (!stat(dir, &st))
+        enter(&seen, &st);
+    rc = find_named(dir, names, n_names, depth, fn, ctx, &found, &seen);
+    free(seen.v);
     return rc ? rc : found;
 }

@@ -87,6 +87,19 @@ sleep 0.2
 [ "$(ls "$T" | grep -c 'term.html.tmp-')" = 0 ] || fail "SIGTERM: a temporary output left"
 pgrep -f "html $T/big.json" >/dev/null && fail "SIGTERM: a child still runs"
 
+# a cache folder's walk with links back up (30 links to '.'): each folder walked once, each
+# file found once (27,931 graphs and 19 s before); an index and a loop link: one index, not 3
+mkdir -p "$T/loop/rank_0_0/backbone"
+cp tests/data/fxtext/vllm_cache/rank_0_0/backbone/computation_graph.py "$T/loop/rank_0_0/backbone/"
+for i in $(seq 1 30); do ln -s . "$T/loop/l$i"; ln -s .. "$T/loop/rank_0_0/up$i"; done
+check "a cache folder with link loops" 0 "$CGSCOPE" graphs "$T/loop"
+has "one graph" "$out" "1 graph"
+mkdir "$T/loop2"
+cp samples/magi_compile_cache.py "$T/loop2/"
+ln -s . "$T/loop2/again"
+check "an index and a loop link" 0 "$CGSCOPE" cache "$T/loop2"
+has "the one index read" "$out" "magi_compile_cache.py: 9 entries"
+
 # -o PATH through a symbolic link another user planted in a shared sticky folder (/tmp): refused,
 # the file it points at untouched (as root, the link made by another user with setpriv)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
