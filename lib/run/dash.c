@@ -105,6 +105,8 @@ static void free_rows(struct cgs_dash *d)
         free(d->graphs[i].compile_id);
         free(d->graphs[i].text);
     }
+    for (uint32_t i = 0; i < d->n_graph_keys; i++)
+        free(d->graph_keys[i]);
     for (uint32_t i = 0; i < d->n_symbols; i++) {
         free(d->symbols[i].compile_id);
         free(d->symbols[i].name);
@@ -123,6 +125,8 @@ void cgs_dash_release(struct cgs_dash *d)
     free(d->breaks);
     free(d->lookups);
     free(d->graphs);
+    free(d->graph_keys);
+    cgs_strmap_free(d->graph_index);
     free(d->symbols);
     free(d->entries);
     free(d->keys);
@@ -133,11 +137,12 @@ void cgs_dash_release(struct cgs_dash *d)
 
 void cgs_dash_reset(struct cgs_dash *d)
 {
-    bool keep = d->keep_lookups, graphs = d->keep_graphs;
+    bool keep = d->keep_lookups, graphs = d->keep_graphs, texts = d->keep_texts;
     cgs_dash_release(d);
     cgs_dash_init(d);
     d->keep_lookups = keep;
     d->keep_graphs = graphs;
+    d->keep_texts = texts;
 }
 
 static void bad_line(struct cgs_dash *d, struct cgs_feed *f, const char *why)
@@ -763,6 +768,17 @@ static const char *graph_stage(const cJSON *o)
     return NULL;
 }
 
+static void index_graph(struct cgs_dash *d, const char *key, uint32_t at)
+{
+    if (cgs_strmap_get(d->graph_index, key)) {
+        cgs_strmap_set(d->graph_index, key, (void *)(uintptr_t)at);
+        return;
+    }
+    CGS_ALLOC_GROW(d->graph_keys, d->n_graph_keys + 1, d->alloc_graph_keys);
+    d->graph_keys[d->n_graph_keys] = cgs_xstrdup(key);
+    cgs_strmap_put(d->graph_index, d->graph_keys[d->n_graph_keys++], (void *)(uintptr_t)at);
+}
+
 /* A graph record's payload kept (a restarted analysis replaces its earlier attempt). */
 static void keep_graph(struct cgs_dash *d, struct cgs_feed *f, const cJSON *o, const char *cid,
                        const char *stage)
@@ -792,26 +808,29 @@ static void keep_graph(struct cgs_dash *d, struct cgs_feed *f, const cJSON *o, c
      * which the compile's other stages then join */
     bool second = false;
     int occ = 1;
-    for (uint32_t i = d->n_graphs; i-- > 0;)
-        if (d->graphs[i].rank == f->rank && !strcmp(d->graphs[i].compile_id, cid) &&
-            d->graphs[i].source == source_of(d, f)) {
-            occ = d->graphs[i].occurrence;
-            break;
-        }
-    for (uint32_t i = d->n_graphs; i-- > 0 && !g;)
-        if (d->graphs[i].rank == f->rank && d->graphs[i].stage == stage &&
-            !strcmp(d->graphs[i].compile_id, cid) && d->graphs[i].source == source_of(d, f) &&
-            d->graphs[i].occurrence == occ) {
-            if (attempt > d->graphs[i].attempt)
-                g = &d->graphs[i];
-            else if (!strcmp(stage, "dynamo"))
-                occ++; /* the id again: a new occurrence */
-            else if (!strcmp(stage, "post_grad") && !d->graphs[i].backward)
-                second = true;
-            else
-                g = &d->graphs[i];
-            break;
-        }
+    uintptr_t at_id, at_stage;
+    char key[400];
+    /* the latest graph of this compile id (any stage), then of this stage and occurrence:
+       found in graph_index (a scan of every graph per record was quadratic in records) */
+    if (!d->graph_index)
+        d->graph_index = cgs_strmap_new();
+    snprintf(key, sizeof(key), "c|%u|%d|%.300s", source_of(d, f), f->rank, cid);
+    at_id = (uintptr_t)cgs_strmap_get(d->graph_index, key);
+    if (at_id)
+        occ = d->graphs[at_id - 1].occurrence;
+    snprintf(key, sizeof(key), "s|%u|%d|%s|%d|%.300s", source_of(d, f), f->rank, stage, occ, cid);
+    at_stage = (uintptr_t)cgs_strmap_get(d->graph_index, key);
+    if (at_stage) {
+        uint32_t i = (uint32_t)(at_stage - 1);
+        if (attempt > d->graphs[i].attempt)
+            g = &d->graphs[i];
+        else if (!strcmp(stage, "dynamo"))
+            occ++; /* the id again: a new occurrence */
+        else if (!strcmp(stage, "post_grad") && !d->graphs[i].backward)
+            second = true;
+        else
+            g = &d->graphs[i];
+    }
     if (!g) {
         CGS_ALLOC_GROW(d->graphs, d->n_graphs + 1, d->alloc_graphs);
         g = &d->graphs[d->n_graphs++];
@@ -822,6 +841,11 @@ static void keep_graph(struct cgs_dash *d, struct cgs_feed *f, const cJSON *o, c
         g->source = source_of(d, f);
         g->backward = second;
         g->occurrence = occ;
+        /* this graph is now the latest of its compile id, and of its stage and occurrence */
+        snprintf(key, sizeof(key), "c|%u|%d|%.300s", g->source, g->rank, cid);
+        index_graph(d, key, d->n_graphs);
+        snprintf(key, sizeof(key), "s|%u|%d|%s|%d|%.300s", g->source, g->rank, stage, occ, cid);
+        index_graph(d, key, d->n_graphs);
     } else if (attempt < g->attempt) {
         return;
     }

@@ -185,6 +185,9 @@ struct cgs_dash {
     uint32_t n_breaks, alloc_breaks;
     struct cgs_dash_graph *graphs; /* kept only with keep_graphs, in order of first record */
     uint32_t n_graphs, alloc_graphs;
+    struct cgs_strmap *graph_index; /* private: a compile's (and stage's) latest graph */
+    char **graph_keys;              /* private: graph_index's keys */
+    uint32_t n_graph_keys, alloc_graph_keys;
     struct cgs_dash_symbol *symbols; /* kept only with keep_graphs */
     uint32_t n_symbols, alloc_symbols;
     bool keep_graphs;

@@ -142,13 +142,23 @@ int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t
         cgs_follow_verdict(&f, 1u << CGS_SRC_TRACE, "TORCH_TRACE logs", warn ? warn : on_warn,
                            ctx);
         cgs_follow_release(&f);
-        /* a ref names the rank only when one file holds graphs of several */
+        /* a ref names the rank only when one file holds graphs of several: each source's
+           first rank, then whether any graph of it has another (two passes, not a scan of
+           every graph for each) */
+        uint32_t ns = gs->dash.n_sources + 1;
+        int *first_rank = cgs_xmalloc(ns * sizeof(*first_rank));
+        bool *mixed = cgs_xcalloc(ns, sizeof(*mixed)), *seen_src = cgs_xcalloc(ns, sizeof(*seen_src));
         for (uint32_t i = 0; i < gs->dash.n_graphs; i++) {
             const struct cgs_dash_graph *g = &gs->dash.graphs[i];
-            bool several_ranks = false;
-            for (uint32_t k = 0; k < gs->dash.n_graphs; k++)
-                several_ranks = several_ranks || (gs->dash.graphs[k].source == g->source &&
-                                                  gs->dash.graphs[k].rank != g->rank);
+            uint32_t sx = g->source < ns ? g->source : ns - 1;
+            if (!seen_src[sx])
+                seen_src[sx] = true, first_rank[sx] = g->rank;
+            else if (first_rank[sx] != g->rank)
+                mixed[sx] = true;
+        }
+        for (uint32_t i = 0; i < gs->dash.n_graphs; i++) {
+            const struct cgs_dash_graph *g = &gs->dash.graphs[i];
+            bool several_ranks = mixed[g->source < ns ? g->source : ns - 1];
             struct cgs_graphs_item *it = new_item(gs);
             it->source = cgs_xstrdup(g->source < gs->dash.n_sources
                                          ? gs->dash.sources[g->source]
@@ -164,6 +174,9 @@ int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t
             it->ref = make_ref(it->source, g->rank, several_ranks, g->compile_id, g->stage,
                                g->backward, g->occurrence);
         }
+        free(first_rank);
+        free(mixed);
+        free(seen_src);
         gs->bad_lines = gs->dash.bad_lines;
         snprintf(gs->first_bad, sizeof(gs->first_bad), "%s", gs->dash.first_bad);
     }
