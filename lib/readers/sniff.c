@@ -141,8 +141,16 @@ enum cgs_input_kind cgs_sniff(const void *head, size_t len, const char *name)
             nul = true;
             break;
         }
-    if (nul)
+    if (nul) {
+        /* a log whose first block was zero-filled (a crash, a preallocated file): NUL bytes,
+           then a TORCH_TRACE line; the reader skips them */
+        size_t z = 0;
+        while (z < len && !h[z])
+            z++;
+        if (z < len && !memchr(h + z, 0, len - z) && glog_line(h + z, len - z))
+            return CGS_IN_TRACE_LOG;
         return CGS_IN_BINARY;
+    }
     if (starts(h, len, "\xEF\xBB\xBF", 3))
         i = 3;
     while (i < len && (h[i] == ' ' || h[i] == '\n' || h[i] == '\r' || h[i] == '\t'))

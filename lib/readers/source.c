@@ -156,6 +156,23 @@ static bool line_starts(const unsigned char *h, size_t n, const char *w)
     return false;
 }
 
+/* Only comments, blank lines and imports in the whole head: a file whose first lines are a
+ * long header (a licence, depyf's notes) before the class; the reader says if it is not one. */
+static bool head_is_preamble(const unsigned char *h, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        const unsigned char *nl = memchr(h + i, '\n', n - i);
+        size_t e = nl ? (size_t)(nl - h) : n, k = i;
+        while (k < e && (h[k] == ' ' || h[k] == '\t' || h[k] == '\r'))
+            k++;
+        if (k < e && h[k] != '#' && !(e - k >= 7 && !memcmp(h + k, "import ", 7)) &&
+            !(e - k >= 5 && !memcmp(h + k, "from ", 5)))
+            return false;
+        i = e + 1;
+    }
+    return n > 0;
+}
+
 bool cgs_source_head_is_printed(const unsigned char *h, size_t n)
 {
     const char *needle = "(torch.nn.Module):";
@@ -163,7 +180,7 @@ bool cgs_source_head_is_printed(const unsigned char *h, size_t n)
     for (size_t i = 0; i + m <= n; i++)
         if (!memcmp(h + i, needle, m))
             return true;
-    return line_starts(h, n, "def forward(self");
+    return line_starts(h, n, "def forward(self") || (n >= CGS_SNIFF_HEAD && head_is_preamble(h, n));
 }
 
 /* ---- the rows whose sniff is a line or two -------------------------------------------- */

@@ -1266,6 +1266,8 @@ static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
 static void trace_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, size_t n)
 {
     size_t at;
+    while (n && !*s) /* NUL bytes before a line (a zero-filled block): skipped */
+        s++, n--;
     if (n && s[0] == '\t') {
         if (!f->pending)
             return; /* the rest of a record whose header this reader did not keep */

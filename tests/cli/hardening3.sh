@@ -100,6 +100,22 @@ ln -s . "$T/loop2/again"
 check "an index and a loop link" 0 "$CGSCOPE" cache "$T/loop2"
 has "the one index read" "$out" "magi_compile_cache.py: 9 entries"
 
+# wrong words: a printed graph after a header longer than the probe (5,000 bytes of comment)
+# is a printed graph, not JSON or an index; a log whose first block is NUL bytes is a log, not
+# "a binary file"; the folder top --dir made is read through its trace folder
+(python3 -c "print('# ' + 'x' * 5000)"; cat tests/data/fxtext/vllm_cache/rank_0_0/backbone/computation_graph.py) >"$T/header.py"
+check "a printed graph after a long header" 0 "$CGSCOPE" info "$T/header.py"
+has "read as one" "$out" "nodes:    10"
+(printf '\000\000\000\000'; cat samples/graph_break.torch_trace.log) >"$T/zeros.log"
+check "a log after NUL bytes" 0 "$CGSCOPE" check "$T/zeros.log"
+has "its compiles read" "$out" "4 compiles (4 made a graph"
+mkdir -p "$T/topdir/trace"
+cp samples/graph_break.torch_trace.log "$T/topdir/trace/dedicated_log_torch_trace_0.log"
+echo "the command's own output" >"$T/topdir/cmd.log"
+check "top --once on top --dir's folder" 0 "$CGSCOPE" top --once "$T/topdir"
+has "its log read" "$out" "compiled again 1 time"
+hasnt "cmd.log is not a log" "$out" "cmd.log"
+
 # -o PATH through a symbolic link another user planted in a shared sticky folder (/tmp): refused,
 # the file it points at untouched (as root, the link made by another user with setpriv)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
