@@ -11,6 +11,7 @@
 #include "lib/base/arena.h"
 #include "lib/ops/ops.h"
 #include "lib/readers/load.h"
+#include "lib/run/follow.h"
 #include "tools/cmd.h"
 
 #define CMD(n) extern const struct cmd cmd_##n;
@@ -267,6 +268,18 @@ int main(int argc, char **argv)
                 return cli_error("CGSCOPE_THREADS='%s': expected a number of threads from 1 to "
                                  "64 (1 reads graphs on one thread)", t);
             cgs_load_set_threads((int)n, CGS_LOAD_THREADS_MIN);
+        }
+    }
+    {
+        /* CGSCOPE_MAX_UNPACK_RATIO=N: how far a compressed log may unpack per byte (0: any) */
+        const char *t = getenv("CGSCOPE_MAX_UNPACK_RATIO");
+        unsigned long n;
+        if (t && *t) {
+            if (!cli_parse_uint(t, &n))
+                return cli_error("CGSCOPE_MAX_UNPACK_RATIO='%s': expected a whole number (the "
+                                 "bytes a compressed log may unpack to per byte; 0: no bound)",
+                                 t);
+            cgs_follow_set_unpack_ratio((double)n);
         }
     }
     if (argc < 2) {

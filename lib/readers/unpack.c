@@ -81,6 +81,14 @@ static int give(struct cgs_unpack *u, const char *buf, size_t n, cgs_unpack_sink
     if (u->out + n > u->max_out)
         return cgs_diag_set(d, CGS_E_LIMIT, "unpacks to more than the limit of %llu bytes",
                             (unsigned long long)u->max_out), -1;
+    /* the bytes taken so far, and the chunk being decoded (counted after it) */
+    if (u->max_ratio > 0 && u->out + n > CGS_UNPACK_RATIO_FLOOR &&
+        (double)(u->out + n) > u->max_ratio * (double)(u->in + ((uint64_t)1 << 16)))
+        return cgs_diag_set(d, CGS_E_LIMIT,
+                            "unpacks to more than %.0f times its compressed size (%llu MiB so "
+                            "far): a decompression bomb? (CGSCOPE_MAX_UNPACK_RATIO=N reads it "
+                            "anyway)",
+                            u->max_ratio, (unsigned long long)((u->out + n) >> 20)), -1;
     u->out += n;
     sink(ctx, buf, n);
     return 0;

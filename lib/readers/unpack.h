@@ -24,6 +24,8 @@ struct cgs_unpack {
     bool at_end;              /* the last member/stream/frame is complete */
     uint64_t in, out;         /* bytes taken and given */
     uint64_t max_out;         /* refuse to give more (a decompression bomb) */
+    double max_ratio;         /* and, past CGS_UNPACK_RATIO_FLOOR given, more than this many
+                                 bytes per byte taken (0: no such bound; set after init) */
     uint64_t max_mem;         /* the decoder's memory (an xz dictionary, a zstd window) */
 };
 
@@ -31,6 +33,8 @@ struct cgs_unpack {
    `zstd --ultra -22` (128 MiB window), as `zstd -d` allows by default; a few header bytes
    cannot make cgscope allocate gigabytes. */
 #define CGS_UNPACK_MAX_MEM ((uint64_t)256 << 20)
+/* max_ratio applies once this much was given: small inputs may unpack as far as they like */
+#define CGS_UNPACK_RATIO_FLOOR ((uint64_t)256 << 20)
 
 /* Open the library for kind and start a stream that gives at most max_out bytes and whose
  * decoder holds at most max_mem bytes (0: CGS_UNPACK_MAX_MEM): 0, or -1 with d saying what is

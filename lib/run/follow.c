@@ -17,6 +17,14 @@
 /* What a compressed source may unpack to (a bomb stops there, with its error). */
 #define UNPACK_MAX ((uint64_t)64 << 30)
 
+/* How many bytes a compressed log may unpack to per byte of it (0: no bound). */
+static double unpack_ratio = CGS_FOLLOW_UNPACK_RATIO;
+
+void cgs_follow_set_unpack_ratio(double ratio)
+{
+    unpack_ratio = ratio;
+}
+
 void cgs_follow_init(struct cgs_follow *f, const char *const *roots, uint32_t n,
                      struct cgs_dash *dash)
 {
@@ -94,10 +102,17 @@ static void scan_dir(struct cgs_follow *f, const char *dir)
     size_t n = 0, alloc = 0;
     if (!dp)
         return;
+    char sub[4096];
+    struct stat sst;
+    /* the folder `top --dir DIR -- CMD` makes: its run's TORCH_TRACE folder is DIR/trace,
+       and DIR/cmd.log is the command's own output, not a log of compiles */
+    bool top_dir = (size_t)snprintf(sub, sizeof(sub), "%s/trace", dir) < sizeof(sub) &&
+                   !stat(sub, &sst) && S_ISDIR(sst.st_mode);
     while ((e = readdir(dp))) {
         char path[4096];
         struct stat st;
-        if (e->d_name[0] == '.' || strstr(e->d_name, ".tmp-") || !is_run_log(e->d_name))
+        if (e->d_name[0] == '.' || strstr(e->d_name, ".tmp-") || !is_run_log(e->d_name) ||
+            (top_dir && !strcmp(e->d_name, "cmd.log")))
             continue;
         snprintf(path, sizeof(path), "%s%s%s", dir, dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/",
                  e->d_name);
@@ -109,6 +124,8 @@ static void scan_dir(struct cgs_follow *f, const char *dir)
     closedir(dp);
     if (n > 1)
         qsort(names, n, sizeof(*names), by_name);
+    if (top_dir)
+        scan_dir(f, sub);
     for (size_t i = 0; i < n; i++) {
         file_for(f, names[i]);
         free(names[i]);
@@ -183,6 +200,7 @@ static void take(struct cgs_follow *f, struct cgs_follow_file *x, const char *bu
                 snprintf(x->error, sizeof(x->error), "%s", d.msg);
                 return;
             }
+            x->unpack.max_ratio = unpack_ratio;
             x->unpacking = true;
             c.first = true;
         } else if (!feedable(x->sniffed)) {

@@ -48,6 +48,12 @@ struct cgs_follow {
     bool blocking;     /* set by the caller (one-shot commands): a stream is read to its end */
 };
 
+/* A compressed log may unpack to at most this many times its size once past 256 MiB (a real
+ * TORCH_TRACE log compresses 10-50x; a decompression bomb, 1,000x and far more). */
+#define CGS_FOLLOW_UNPACK_RATIO 1000.0
+/* Raise (or, 0, lift) that bound for the process (CGSCOPE_MAX_UNPACK_RATIO). */
+void cgs_follow_set_unpack_ratio(double ratio);
+
 void cgs_follow_init(struct cgs_follow *f, const char *const *roots, uint32_t n,
                      struct cgs_dash *dash);
 void cgs_follow_release(struct cgs_follow *f);

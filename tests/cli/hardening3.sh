@@ -116,6 +116,20 @@ check "top --once on top --dir's folder" 0 "$CGSCOPE" top --once "$T/topdir"
 has "its log read" "$out" "compiled again 1 time"
 hasnt "cmd.log is not a log" "$out" "cmd.log"
 
+# a compressed log that unpacks past 256 MiB at more than 1,000 times its size (a 10 KB zstd
+# file of empty lines): read up to there and said, not unpacked for minutes toward 64 GiB;
+# CGSCOPE_MAX_UNPACK_RATIO lifts the bound
+if command -v zstd >/dev/null 2>&1; then
+    (head -n 5 samples/graph_break.torch_trace.log; head -c 300M /dev/zero | tr '\0' '\n') |
+        zstd -q -3 >"$T/bomb.log.zst"
+    check "a decompression bomb" 0 "$CGSCOPE" check "$T/bomb.log.zst"
+    has "said" "$err" "unpacks to more than 1000 times its compressed size"
+    check "CGSCOPE_MAX_UNPACK_RATIO=x" 2 env CGSCOPE_MAX_UNPACK_RATIO=x "$CGSCOPE" check "$T/bomb.log.zst"
+    rm -f "$T/bomb.log.zst"
+else
+    echo "skipped: no zstd to make the bomb"
+fi
+
 # -o PATH through a symbolic link another user planted in a shared sticky folder (/tmp): refused,
 # the file it points at untouched (as root, the link made by another user with setpriv)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
