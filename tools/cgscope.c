@@ -163,7 +163,9 @@ static void print_man(FILE *f, const struct cmd *c)
           "operator declaration files (docs/custom-ops.md)\n.TP\nNO_COLOR, CGSCOPE_COLOR\nno "
           "colour; always or never\n.TP\nCGSCOPE_THREADS\nthreads that read a graph's "
           "nodes (1 to 64; 1 reads on one thread; default: by the cores and the graph's "
-          "size)\n.SH SEE ALSO\n",
+          "size)\n.TP\nCGSCOPE_MAX_UNPACK_RATIO\nhow many bytes a compressed log may unpack "
+          "to per byte of it once past 256 MiB (default 1000: past it, a decompression bomb is "
+          "refused; 0: no bound)\n.SH SEE ALSO\n",
           f);
     for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(f, "\\fBcgscope\\-%s\\fR(1)%s\n", commands[i]->name,
