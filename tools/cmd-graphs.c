@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -14,8 +15,8 @@ static int run(int argc, char **argv);
 static const struct cli_opt options[] = {
     CLI_OPT("json", 'j', NULL, "write one JSON document to stdout"),
     CLI_OPT("write", 'w', "DIR",
-            "also write each graph into DIR as graph JSON, named as the\n"
-            "bridge names its dumps (0_0.dynamo.json, 1_0.post_grad.backward.json)"),
+            "also write each graph into DIR (made if missing) as graph JSON, named\n"
+            "as the bridge names its dumps (0_0.dynamo.json, 1_0.post_grad.backward.json)"),
     CLI_OPT_END,
 };
 
@@ -129,8 +130,12 @@ static int parse_args(int argc, char **argv, bool *json, const char **write_dir)
     for (int i = optind; i < argc; i++)
         if (!cgs_path_is_stdin(argv[i]) && stat(argv[i], &st))
             return cli_file_error(argv[i], "cannot open: no such file or folder");
+    /* --write DIR: made when it does not exist (its parent must) */
+    if (*write_dir && stat(*write_dir, &st) && errno == ENOENT && mkdir(*write_dir, 0777))
+        return cli_file_error(*write_dir, "--write: cannot make the folder: %s",
+                              strerror(errno));
     if (*write_dir && (stat(*write_dir, &st) || !S_ISDIR(st.st_mode)))
-        return cli_file_error(*write_dir, "--write: not a folder (create it first)");
+        return cli_file_error(*write_dir, "--write: not a folder");
     return 0;
 }
 

@@ -128,7 +128,13 @@ printf 'class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        
 check "a name no node has" 0 "$CGSCOPE" info "$T/unknown.py"
 check "no graph in a log" 2 "$CGSCOPE" graphs samples/graph_break.torch_trace.log
 has "says why" "$err" "no graph in it"
-check "--write into no folder" 2 "$CGSCOPE" graphs "$L" --write "$T/nope"
+check "--write makes its folder" 0 "$CGSCOPE" graphs "$L" --write "$T/made"
+[ -d "$T/made" ] && [ -n "$(ls "$T/made")" ] || fail "--write: the folder made and filled"
+check "--write under a missing parent" 2 "$CGSCOPE" graphs "$L" --write "$T/nope/deeper"
+has "says why" "$err" "--write: cannot make the folder: No such file or directory"
+echo x >"$T/afile"
+check "--write onto a file" 2 "$CGSCOPE" graphs "$L" --write "$T/afile"
+has "not a folder" "$err" "--write: not a folder"
 
 # the recorded logs: the graphs the bridge dumped of the same compiles, node for node
 python3 tests/trace-graphs.py "$CGSCOPE" $D/tracegraphs >"$T/cmp" 2>&1 || {
