@@ -189,7 +189,7 @@ static int run(int argc, char **argv)
     for (int i = optind; i < argc; i++) {
         struct stat st;
         if (!cgs_path_is_stdin(argv[i]) && stat(argv[i], &st))
-            return cli_file_error(argv[i], "cannot open: no such file or folder");
+            return cli_file_error(argv[i], "cannot open: No such file or directory");
     }
     cgs_dash_init(&dash);
     cgs_follow_init(&f, (const char *const *)argv + optind, (uint32_t)(argc - optind), &dash);

@@ -129,7 +129,7 @@ static int parse_args(int argc, char **argv, bool *json, const char **write_dir)
                                             "compile-cache folder or a depyf dump)");
     for (int i = optind; i < argc; i++)
         if (!cgs_path_is_stdin(argv[i]) && stat(argv[i], &st))
-            return cli_file_error(argv[i], "cannot open: no such file or folder");
+            return cli_file_error(argv[i], "cannot open: No such file or directory");
     /* --write DIR: made when it does not exist (its parent must) */
     if (*write_dir && stat(*write_dir, &st) && errno == ENOENT && mkdir(*write_dir, 0777))
         return cli_file_error(*write_dir, "--write: cannot make the folder: %s",

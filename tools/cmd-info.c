@@ -278,8 +278,9 @@ static void info_text(const struct cgs_graph *g, struct op_count *h, size_t nh,
     printf("graph:    %s\n", g->name ? g->name : "(unnamed)");
     printf("file:     %s\n", g->file ? g->file : "-");
     if (g->producer.tool || g->producer.stage)
-        printf("producer: %s %s, stage %s%s%s\n", g->producer.tool ? g->producer.tool : "?",
-               g->producer.version ? g->producer.version : "", cgs_stage_names[g->producer.stage],
+        printf("producer: %s%s%s, stage %s%s%s\n", g->producer.tool ? g->producer.tool : "?",
+               g->producer.version ? " " : "", g->producer.version ? g->producer.version : "",
+               cgs_stage_names[g->producer.stage],
                g->producer.is_inference == 1 ? ", inference" : "",
                g->producer.is_backward == 1 ? ", backward" : "");
     for (uint32_t i = 0; i < g->n_nodes; i++)

@@ -24,7 +24,7 @@ static int run(int argc, char **argv);
 /* the options run() accepts: --help, the man page, completion and "did you mean" list them */
 static const struct cli_opt options[] = {
     CLI_OPT("once", 'o', NULL, "print the table once as text and exit (no terminal needed)"),
-    CLI_OPT("json", 'j', NULL, "with --once: one JSON document (DESIGN.md's keys)"),
+    CLI_OPT("json", 'j', NULL, "with --once: one JSON document (docs/json.md)"),
     CLI_OPT("interval", 'i', "MS", "how often sources are read (default 100)"),
     CLI_OPT("dir", 'd', "DIR", "with -- CMD: the folder (default: a new one under $TMPDIR)"),
     CLI_OPT("log", 'l', "FILE", "with -- CMD: CMD's output (default DIR/cmd.log)"),

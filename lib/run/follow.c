@@ -397,7 +397,7 @@ uint64_t cgs_follow_verdict(const struct cgs_follow *f, unsigned want, const cha
     for (uint32_t r = 0; r < f->n_roots; r++) {
         struct stat st;
         if (!cgs_path_is_stdin(f->roots[r]) && stat(f->roots[r], &st)) {
-            warn(f->roots[r], "cannot open: no such file or folder", ctx);
+            warn(f->roots[r], "cannot open: No such file or directory", ctx);
         } else if (!cgs_path_is_stdin(f->roots[r]) && S_ISDIR(st.st_mode) &&
                    !root_has_files(f, f->roots[r])) {
             snprintf(msg, sizeof(msg), "a folder without %s in it (looked for *.log, "

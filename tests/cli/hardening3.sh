@@ -130,6 +130,18 @@ else
     echo "skipped: no zstd to make the bomb"
 fi
 
+# small cuts: graphs of a picture says what it is (not "was the log filtered?"); a missing
+# file is said in one wording by every command; info prints no stray space after "torch"
+check "graphs of a PNG" 2 "$CGSCOPE" graphs docs/html/summary.png
+has "what it is" "$err" "is a PNG image, not a TORCH_TRACE log"
+hasnt "no log advice" "$err" "filtered"
+for c in "graphs" "breaks" "info" "top --once" "check"; do
+    check "$c of a missing file" 2 "$CGSCOPE" $c "$T/missing.log"
+    has "$c: the same words" "$err" "No such file or directory"
+done
+check "info of a printed graph" 0 "$CGSCOPE" info "$T/semi.py"
+has "producer without a version" "$out" "producer: torch, stage dynamo"
+
 # -o PATH through a symbolic link another user planted in a shared sticky folder (/tmp): refused,
 # the file it points at untouched (as root, the link made by another user with setpriv)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then

@@ -12,7 +12,7 @@ One module, torch its only dependency. Three things:
   who have neither MagiCompiler nor vLLM: it splits the Dynamo graph at the splitting ops
   (``torch.fx.passes.split_module(keep_original_order=True)``), compiles the other pieces,
   keeps a per-piece cache keyed by ``(runtime_shape, graph_index, backend)``, appends cache
-  events as JSON lines (DESIGN.md, "Events") and wraps each piece's call in an NVTX range
+  events as JSON lines (docs/dashboard.md, "The events it reads") and wraps each piece's call in an NVTX range
   named ``cgscope:<compile id>/submod_N`` (``cgscope:0/0/submod_1``).
 
 Helpers used by the checks: ``split_graph``/``split_report`` (the split and its description
@@ -971,7 +971,7 @@ def load(source):
 
 
 # ---------------------------------------------------------------------------------------------
-# Events (DESIGN.md "Events")
+# Events (docs/dashboard.md, "The events it reads")
 # ---------------------------------------------------------------------------------------------
 
 class EventLog:
