@@ -347,6 +347,12 @@ install: $(BIN) $(LIBCGS) $(LIBCGS_SO) $(MAN_PAGES)
 	$(INSTALL) -m 644 tools/completion/cgscope.bash \
 		$(DESTDIR)$(DATADIR)/bash-completion/completions/cgscope
 	$(INSTALL) -m 644 tools/completion/_cgscope $(DESTDIR)$(DATADIR)/zsh/site-functions/_cgscope
+	@# a program linked with `pkg-config --libs cgscope` starts only once the loader knows the
+	@# library: the cache refreshed where we may, else said
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null 2>&1; then \
+		ldconfig && echo "install: ran ldconfig (libcgscope.so.$(SOVERSION) in $(LIBDIR))"; \
+	else echo "install: before a program linked with pkg-config --libs cgscope can start, run" \
+		"ldconfig as root (or set LD_LIBRARY_PATH=$(LIBDIR))"; fi
 	@if [ -n "$(PYSITE)" ]; then $(INSTALL) -d $(DESTDIR)$(PYSITE) && \
 		echo "$(DATADIR)/cgscope/python" > $(DESTDIR)$(PYSITE)/cgscope_torch.pth && \
 		echo "install: the Python bridge: $(PYSITE)/cgscope_torch.pth puts $(DATADIR)/cgscope/python on sys.path" && \

@@ -8,6 +8,8 @@ command -v pkg-config >/dev/null || { echo "skipped: no pkg-config"; exit 77; }
 D=$T/root
 check "make install" 0 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s install B=build DESTDIR="$D" PREFIX=/usr
 [ -x "$D/usr/bin/cgscope" ] || fail "no installed binary"
+# a DESTDIR install leaves the loader's cache alone, and says what a linked program needs
+has "install says ldconfig" "$out" "run ldconfig as root (or set LD_LIBRARY_PATH=/usr/lib"
 check "installed binary runs" 0 "$D/usr/bin/cgscope" split samples/cgs_transformer_dyn.json --split-ops cgs.attention --summary
 has "installed split" "$out" "9 pieces"
 # the shipped ops/samples.ops declares cgs.attention: found beside the installed binary
