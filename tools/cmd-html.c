@@ -138,21 +138,11 @@ struct page {
 
 /* --baseline: whether a change concerns compile cid of rank (a row of the compiles), piece
  * of graph label, or graph label at all (kinds into out, ", "-separated). */
-static bool in_list(const char *list, const char *item)
-{
-    size_t n = strlen(item);
-    for (const char *p = list; p && (p = strstr(p, item)); p += n)
-        if ((p == list || (p - list >= 2 && p[-2] == ',' && p[-1] == ' ')) &&
-            (p[n] == ',' || !p[n]))
-            return true;
-    return false;
-}
-
 static bool compile_changed(const struct page *pg, int rank, const char *cid)
 {
     for (uint32_t i = 0; pg->diff && cid && i < pg->diff->n_changes; i++) {
         const struct cgs_diff_change *c = &pg->diff->changes[i];
-        if (c->rank == rank && in_list(c->compile_ids, cid))
+        if (c->rank == rank && cgs_diff_listed(c->compile_ids, cid))
             return true;
     }
     return false;
@@ -162,7 +152,7 @@ static bool piece_changed(const struct page *pg, const char *graph, const char *
 {
     for (uint32_t i = 0; pg->diff && i < pg->diff->n_changes; i++) {
         const struct cgs_diff_change *c = &pg->diff->changes[i];
-        if (c->graph && !strcmp(c->graph, graph) && in_list(c->pieces, piece))
+        if (c->graph && !strcmp(c->graph, graph) && cgs_diff_listed(c->pieces, piece))
             return true;
     }
     return false;
@@ -173,7 +163,7 @@ static void graph_changes(const struct page *pg, const char *graph, struct cgs_b
     for (uint32_t i = 0; pg->diff && i < pg->diff->n_changes; i++) {
         const struct cgs_diff_change *c = &pg->diff->changes[i];
         const char *k = cgs_diff_kind_names[c->kind];
-        if (c->graph && !strcmp(c->graph, graph) && !in_list(out->buf, k))
+        if (c->graph && !strcmp(c->graph, graph) && !cgs_diff_listed(out->buf, k))
             cgs_buf_addf(out, "%s%s", out->len ? ", " : "", k);
     }
 }

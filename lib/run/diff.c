@@ -817,11 +817,10 @@ static void graph_ops(const struct cgs_diff_graph *xa, const struct cgs_diff_gra
     free(targets);
 }
 
-/* Whether item is one of list's ", "-separated items. */
-static bool listed(const char *list, const char *item)
+bool cgs_diff_listed(const char *list, const char *item)
 {
     size_t n = strlen(item);
-    for (const char *p = list; (p = strstr(p, item)); p += n)
+    for (const char *p = list; p && (p = strstr(p, item)); p += n)
         if ((p == list || (p - list >= 2 && p[-2] == ',' && p[-1] == ' ')) &&
             (p[n] == ',' || !p[n]))
             return true;
@@ -875,7 +874,7 @@ static void graph_pieces(const struct cgs_diff_graph *xa, const struct cgs_diff_
             const struct cgs_split_piece *p =
                 j ? cgs_split_piece_of(xb->split, xb->g->nodes[j - 1]) : NULL;
             cgs_buf_addf(&gone, "%s%s", gone.len ? ", " : "", n->name);
-            if (p && !listed(names.buf, p->name))
+            if (p && !cgs_diff_listed(names.buf, p->name))
                 cgs_buf_addf(&names, "%s%s", names.len ? ", " : "", p->name);
         }
     }

@@ -102,6 +102,9 @@ struct cgs_diff {
     uint32_t n_changes, alloc_changes;
 };
 
+/* Whether item is one of list's ", "-separated items (a change's pieces or compile ids). */
+bool cgs_diff_listed(const char *list, const char *item);
+
 void cgs_diff_build(const struct cgs_diff_input *a, const struct cgs_diff_input *b,
                     const struct cgs_diff_opts *opts, struct cgs_diff *out);
 void cgs_diff_release(struct cgs_diff *d);
