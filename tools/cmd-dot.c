@@ -695,8 +695,9 @@ static int write_picture(const char *out, const char *data, size_t len)
     struct stat ost;
     mode_t mask;
     if (!out)
-        return fwrite(data, 1, len, stdout) != len
-                   ? cli_error("cannot write to standard output") : 0;
+        return fwrite(data, 1, len, stdout) != len || fflush(stdout)
+                   ? cli_error("cannot write to standard output: %s", strerror(errno))
+                   : 0;
     if (cli_write_file(out, data, len) < 0)
         return CGS_EXIT_BAD_INPUT;
     /* the temporary was made 0600 by mkstemp; a picture is for sharing (a FIFO or a device

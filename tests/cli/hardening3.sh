@@ -139,6 +139,9 @@ for c in "graphs" "breaks" "info" "top --once" "check"; do
     check "$c of a missing file" 2 "$CGSCOPE" $c "$T/missing.log"
     has "$c: the same words" "$err" "No such file or directory"
 done
+"$CGSCOPE" dot samples/llama_tiny.dynamo.json --collapse pieces --split-ops @sdpa -o - >/dev/full 2>"$err"
+[ $? = 2 ] || fail "dot > /dev/full: exit status, expected 2"
+has "dot > /dev/full keeps the errno" "$err" "cannot write to standard output: No space left on device"
 check "info of a printed graph" 0 "$CGSCOPE" info "$T/semi.py"
 has "producer without a version" "$out" "producer: torch, stage dynamo"
 
