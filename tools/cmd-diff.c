@@ -91,23 +91,25 @@ static int parse_gate(const char *arg, struct gate *g)
         if (!strncmp(t, "compile-time:", 13)) {
             g->compile_pct = strtod(t + 13, &end);
             if (end == t + 13 || (*end && strcmp(end, "%")) || g->compile_pct <= 0) {
-                free(copy);
-                return cli_usage_error(&cmd_diff, "--fail-on %s: expected compile-time:N%% "
-                                                  "with N a percentage above 0",
-                                       t);
+                int rc = cli_usage_error(&cmd_diff, "--fail-on %s: expected compile-time:N%% "
+                                                    "with N a percentage above 0",
+                                         t);
+                free(copy); /* t points into it: said first */
+                return rc;
             }
             g->kind[CGS_DIFF_COMPILE_TIME] = true;
             continue;
         }
         k = cgs_diff_kind_from_name(t);
         if (k < 0 || k == CGS_DIFF_COMPILE_TIME || k == CGS_DIFF_GPU_TIME) {
-            free(copy);
-            return cli_usage_error(&cmd_diff, "--fail-on: '%s' is not a change diff gates on "
-                                              "(compile_failure, graph_break, recompiles, "
-                                              "pieces, cache_key, graph, ops, symbols, "
-                                              "shapes, dtypes, strides, layout, "
-                                              "compile-time:N%%, none)",
-                                   t);
+            int rc = cli_usage_error(&cmd_diff, "--fail-on: '%s' is not a change diff gates on "
+                                                "(compile_failure, graph_break, recompiles, "
+                                                "pieces, cache_key, graph, ops, symbols, "
+                                                "shapes, dtypes, strides, layout, "
+                                                "compile-time:N%%, none)",
+                                     t);
+            free(copy); /* t points into it: said first */
+            return rc;
         }
         g->kind[k] = true;
     }
