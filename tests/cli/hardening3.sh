@@ -79,7 +79,7 @@ PY
 pid=$!
 sleep 0.3
 kill -TERM $pid 2>/dev/null
-wait $pid
+{ wait $pid; } 2>/dev/null
 rc=$?
 sleep 0.2
 [ "$rc" = 143 ] || [ "$rc" = 0 ] || fail "SIGTERM: exit status $rc"
