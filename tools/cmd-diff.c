@@ -218,8 +218,10 @@ static void print_text(const struct side *a, const struct side *b, const struct 
     printf("A: %s\nB: %s\n", a->in.name, b->in.name);
     for (uint32_t i = 0; i < d->n_changes; i++) {
         const struct cgs_diff_change *c = &d->changes[i];
-        printf("%s%s: %s\n", is_regression(g, c) ? "regression: " : "",
-               cgs_diff_kind_names[c->kind], c->message);
+        printf("%s%s: ", is_regression(g, c) ? "regression: " : "", cgs_diff_kind_names[c->kind]);
+        for (const char *p = c->message; *p; p++) /* a change a line: torch's reasons have more */
+            putchar(*p == '\n' ? ' ' : *p);
+        putchar('\n');
     }
     printf("%s%u change%s, %u regression%s (--fail-on %s); %u frame%s and %u graph%s paired\n",
            d->n_changes ? "\n" : "", d->n_changes, PLURAL(d->n_changes), bad, PLURAL(bad),

@@ -214,6 +214,7 @@ sed 's/"fail_type": "BackendCompilerFailed", "fail_reason": "[^"]*"/"fail_type":
 check "a new compile failure" 1 "$CGSCOPE" diff "$T/compiles.log" "$T/fails.log"
 has "the failure, with torch's reason" "$out" "regression: compile_failure: compile 0/0 of fn (fault_logs.py) fails in B: BackendCompilerFailed: backend='broken' raised:"
 has "one change" "$out" "1 change, 1 regression"
+has "torch's two-line reason on the change's one line" "$out" "raised: RuntimeError: broken backend on purpose"
 check "a compile failure gone" 0 "$CGSCOPE" diff "$T/fails.log" "$T/compiles.log"
 has "gone" "$out" "compile_failure: compile 0/0 of fn (fault_logs.py) failed in A, compiles in B"
 # the forward's first compile 3x slower (entire_frame_compile_time_s 3.285236 -> 9.855708):
