@@ -164,6 +164,35 @@ static bool in_split(const struct cgs_split *s, const char *graph_id, const char
     return lo < s->n_pieces && s->pieces[lo].graph_id == id && !strcmp(s->pieces[lo].name, name);
 }
 
+/* A piece of another graph of the run ("1/0/submod_2" while graph_id is "0/0"): a run with
+ * graph breaks profiles every graph's pieces; --graph lists one graph's. */
+static bool other_graph(const char *graph_id, const char *name)
+{
+    size_t part = cgs_prof_graph_part(name);
+    return graph_id && part && (strlen(graph_id) != part || strncmp(name, graph_id, part));
+}
+
+/* The graphs other_graph() leaves out, ", "-separated, and how many pieces they hold. */
+static uint32_t other_graphs(const struct cgs_prof_report *r, const char *graph_id, char *ids,
+                             size_t n)
+{
+    uint32_t k = 0;
+    size_t len = 0;
+    ids[0] = '\0';
+    for (uint32_t i = 0; i < r->n_groups; i++) {
+        const char *nm = r->groups[i].name;
+        size_t part = cgs_prof_graph_part(nm);
+        char id[64];
+        if (!other_graph(graph_id, nm))
+            continue;
+        k++;
+        snprintf(id, sizeof(id), "%.*s", (int)(part < 63 ? part : 63), nm);
+        if (!strstr(ids, id) && len + strlen(id) + 3 < n)
+            len += (size_t)snprintf(ids + len, n - len, "%s%s", len ? ", " : "", id);
+    }
+    return k;
+}
+
 void cli_prof_warn(const struct cli_prof_set *set, const struct cgs_prof_report *r,
                    const struct cgs_split *s, const char *graph_id)
 {
@@ -193,7 +222,8 @@ void cli_prof_warn(const struct cli_prof_set *set, const struct cgs_prof_report 
                  r->no_launch, PLURAL(r->no_launch));
     if (s) {
         for (uint32_t i = 0; i < r->n_groups; i++) {
-            if (!in_split(s, graph_id, r->groups[i].name))
+            if (!in_split(s, graph_id, r->groups[i].name) &&
+                !other_graph(graph_id, r->groups[i].name))
                 cli_warn("'%s' ran (%s) but is not a piece of %s's split", r->groups[i].name,
                          r->groups[i].range, s->g && s->g->file ? s->g->file : "the graph");
         }
@@ -323,7 +353,8 @@ void cli_prof_print(FILE *f, const struct cli_prof_set *set, const struct cgs_pr
             row(f, r, name, width, g, nodes, per_rank);
         }
         for (uint32_t i = 0; i < r->n_groups; i++) {
-            if (!in_split(s, o->graph_id, r->groups[i].name))
+            if (!in_split(s, o->graph_id, r->groups[i].name) &&
+                !other_graph(o->graph_id, r->groups[i].name))
                 row(f, r, r->groups[i].name, width, &r->groups[i], "?", per_rank);
         }
     } else {
@@ -341,11 +372,21 @@ void cli_prof_print(FILE *f, const struct cli_prof_set *set, const struct cgs_pr
     if (never)
         fprintf(f, "%u piece%s of the split never ran (no range of %s)\n", never, PLURAL(never),
                 never == 1 ? "its name" : "their names");
+    if (s) {
+        char ids[256];
+        uint32_t k = other_graphs(r, o->graph_id, ids, sizeof(ids));
+        if (k)
+            fprintf(f, "%u piece%s of the run's other graph%s (%s) left out: --graph lists %s's "
+                       "(cgscope report without --graph lists them all)\n",
+                    k, PLURAL(k), strchr(ids, ',') ? "s" : "", ids, o->graph_id);
+    }
 
     if (!o->brief && r->n_groups) {
         fprintf(f, "\ntop kernels of each %s (share of its GPU time):\n", unit);
         for (uint32_t i = 0; i < r->n_groups && i < 64; i++) {
             const struct cgs_prof_group *g = &r->groups[i];
+            if (s && other_graph(o->graph_id, g->name))
+                continue; /* --graph: another graph's piece */
             fprintf(f, "%s\n", g->name);
             for (uint32_t k = 0; k < g->n_top && k < 3; k++) {
                 fprintf(f, "  %5.1f%% %6" PRIu64 "x  ", share(g->top[k].stat.ns, g->kernels.ns),

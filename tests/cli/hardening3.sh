@@ -145,6 +145,14 @@ has "dot > /dev/full keeps the errno" "$err" "cannot write to standard output: N
 check "info of a printed graph" 0 "$CGSCOPE" info "$T/semi.py"
 has "producer without a version" "$out" "producer: torch, stage dynamo"
 
+# report DIR --graph G of a run with graph breaks: G's pieces, the other graph's left out in
+# one line (not listed with nodes '?' and a warning each for correct input)
+check "report --graph of one graph of two" 0 "$CGSCOPE" report tests/data/prof/breaks \
+    --graph tests/data/prof/breaks/0_0.dynamo.json --split-ops @sdpa
+hasnt "no warning for the other graph" "$err" "is not a piece of"
+hasnt "no row of the other graph" "$out" "1/0/submod_0"
+has "said in one line" "$out" "3 pieces of the run's other graph (1/0) left out"
+
 # -o PATH through a symbolic link another user planted in a shared sticky folder (/tmp): refused,
 # the file it points at untouched (as root, the link made by another user with setpriv)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
