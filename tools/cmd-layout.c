@@ -6,6 +6,7 @@
 #include "lib/base/buf.h"
 #include "lib/base/json-alloc.h"
 #include "lib/passes/layout.h"
+#include "lib/readers/source.h"
 #include "tools/cmd.h"
 #include "tools/session.h"
 
@@ -409,10 +410,24 @@ static int parse_args(int argc, char **argv, struct cli_session *ss, struct layo
 static int check_stage(const struct cgs_graph *g, const char *path)
 {
     enum cgs_stage st = g->producer.stage;
+    bool log = !strchr(path, '#') && (cgs_source_kind_of(path) == CGS_SRCK_TRACE ||
+                                      cgs_source_kind_of(path) == CGS_SRCK_TRACE_DIR);
+    if ((st == CGS_STAGE_DYNAMO || st == CGS_STAGE_EXPORT || st == CGS_STAGE_AOT_JOINT) &&
+        strchr(path, '#'))
+        return cli_file_error(path, "a %s graph: Inductor decides layout on the post-grad graph; "
+                                    "give the log's post_grad ref (cgscope graphs LOG lists them)",
+                              cgs_stage_names[st]);
+    if ((st == CGS_STAGE_DYNAMO || st == CGS_STAGE_EXPORT || st == CGS_STAGE_AOT_JOINT) && log)
+        return cli_file_error(path, "a %s graph, and the log holds no post-grad graph, where "
+                                    "Inductor decides layout: torch logs one per compile that "
+                                    "Inductor lowers (inductor_post_grad_graph); this run's "
+                                    "backend was not Inductor, or the log was filtered",
+                              cgs_stage_names[st]);
     if (st == CGS_STAGE_DYNAMO || st == CGS_STAGE_EXPORT || st == CGS_STAGE_AOT_JOINT)
         return cli_file_error(path, "a %s graph: Inductor decides layout on the post-grad graph; "
                                     "dump one with the bridge "
-                                    "(cgscope_torch.dump_backend(dir, post_grad=True))",
+                                    "(cgscope_torch.dump_backend(dir, post_grad=True)), or run "
+                                    "with TORCH_TRACE and give the log",
                               cgs_stage_names[st]);
     if (st != CGS_STAGE_POST_GRAD)
         cli_file_warn(path, "a graph of stage '%s': layout decisions are Inductor's on "

@@ -153,6 +153,12 @@ hasnt "no warning for the other graph" "$err" "is not a piece of"
 hasnt "no row of the other graph" "$out" "1/0/submod_0"
 has "said in one line" "$out" "3 pieces of the run's other graph (1/0) left out"
 
+# layout of a log without a post-grad graph says so (not "dump one with the bridge")
+xz -dc tests/data/tracegraphs/breaks/trace/*.xz | grep -v inductor_post_grad_graph >"$T/nopg.log"
+check "layout of a log without a post-grad graph" 2 "$CGSCOPE" layout "$T/nopg.log"
+has "says the log lacks it" "$err" "the log holds no post-grad graph"
+hasnt "not the bridge" "$err" "dump_backend"
+
 # -o PATH through a symbolic link another user planted in a shared sticky folder (/tmp): refused,
 # the file it points at untouched (as root, the link made by another user with setpriv)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
