@@ -788,6 +788,17 @@ static int run(int argc, char **argv)
     view_reason = auto_view(&a, ss.g, s, reason, sizeof(reason));
     if (prof && s && a.view == CGS_DOT_VIEW_MODULE)
         cli_warn("--profile colours pieces: the module view leaves it out");
+    if (a.view == CGS_DOT_VIEW_MODULE) {
+        /* graphs printed in TORCH_TRACE logs carry no module paths: one box, said */
+        bool any = false;
+        for (uint32_t i = 0; i < ss.g->n_nodes && !any; i++)
+            any = ss.g->nodes[i]->module_path && *ss.g->nodes[i]->module_path;
+        if (!any)
+            cli_file_warn(ss.path, "no node has a module path (a graph printed in a TORCH_TRACE "
+                                   "log has none; the bridge's graph JSON does): the module view "
+                                   "draws one box; --collapse pieces with --split-ops groups "
+                                   "instead");
+    }
     dot_marks(&ss, &a, &o);
     /* Graphviz runs in a child process: a crash or an out-of-memory inside it (cgraph, gvc,
      * cairo, fontconfig) becomes a message and exit 2 here, with no output file left */

@@ -159,6 +159,14 @@ check "layout of a log without a post-grad graph" 2 "$CGSCOPE" layout "$T/nopg.l
 has "says the log lacks it" "$err" "the log holds no post-grad graph"
 hasnt "not the bridge" "$err" "dump_backend"
 
+# the module view of a graph from a log (no module paths) says it draws one box
+check "dot --collapse module of a log's graph" 0 "$CGSCOPE" dot \
+    "samples/two_graphs.torch_trace.log.xz#0/0:dynamo" --collapse module -o "$T/mod.svg"
+has "says why one box" "$err" "no node has a module path"
+check "dot --collapse module of the bridge's graph" 0 "$CGSCOPE" dot samples/resnet18.dynamo.json \
+    --collapse module -o "$T/mod2.svg"
+hasnt "no such word there" "$err" "no node has a module path"
+
 # -o PATH through a symbolic link another user planted in a shared sticky folder (/tmp): refused,
 # the file it points at untouched (as root, the link made by another user with setpriv)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
