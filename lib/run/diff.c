@@ -87,6 +87,42 @@ static void add_pair(struct cgs_diff *d, const char *what, const char *a, const 
     p->b = b ? cgs_xstrdup(b) : NULL;
 }
 
+/* ---- ranks ---------------------------------------------------------------------------------- */
+
+/* Two runs of one rank each, different ranks (rank 0's log against rank 3's: why does one
+ * rank compile differently?): B's rank is taken for A's in every pairing. Set for the length of
+ * one cgs_diff_build (the library builds one diff at a time). */
+static struct {
+    int from, to;
+} rank_map = {-2, -2};
+
+static int brank(int r)
+{
+    return r == rank_map.from ? rank_map.to : r;
+}
+
+/* The one rank of a run, -1 when it has none or several. */
+static int only_rank(const struct cgs_diff_input *in)
+{
+    int r = -2;
+    for (uint32_t i = 0; in->dash && i < in->dash->n_rows; i++) {
+        const struct cgs_dash_row *x = in->dash->rows[i];
+        if (!x->trace)
+            continue;
+        if (x->rank < 0 || (r != -2 && r != x->rank))
+            return -1;
+        r = x->rank;
+    }
+    for (uint32_t i = 0; i < in->n_graphs; i++) {
+        if (!in->graphs[i].compile_id)
+            continue;
+        if (in->graphs[i].rank < 0 || (r != -2 && r != in->graphs[i].rank))
+            return -1;
+        r = in->graphs[i].rank;
+    }
+    return r < 0 ? -1 : r;
+}
+
 /* ---- frames and compiles ------------------------------------------------------------------ */
 
 /* A frame of one process: its compiles (rows) in the order the log made them. */
@@ -113,7 +149,7 @@ static long frame_id_of(const char *cid)
     return p && *p ? strtol(p, NULL, 10) : -1;
 }
 
-static void frames_of(const struct cgs_dash *d, struct frames *out)
+static void frames_of(const struct cgs_dash *d, struct frames *out, bool b_side)
 {
     memset(out, 0, sizeof(*out));
     for (uint32_t i = 0; d && i < d->n_rows; i++) {
@@ -123,16 +159,16 @@ static void frames_of(const struct cgs_dash *d, struct frames *out)
         if (!r->trace || !r->compile_id)
             continue;
         fid = frame_id_of(r->compile_id);
+        int rr = b_side ? brank(r->rank) : r->rank;
         for (k = 0; k < out->n; k++)
-            if (out->v[k].rank == r->rank && out->v[k].run == r->run &&
-                out->v[k].frame_id == fid)
+            if (out->v[k].rank == rr && out->v[k].run == r->run && out->v[k].frame_id == fid)
                 break;
         if (k == out->n) {
             struct frame *f;
             CGS_ALLOC_GROW(out->v, out->n + 1, out->alloc);
             f = &out->v[out->n++];
             memset(f, 0, sizeof(*f));
-            f->rank = r->rank;
+            f->rank = rr;
             f->run = r->run;
             f->frame_id = fid;
         }
@@ -182,6 +218,8 @@ static bool failed(const struct cgs_dash_row *r)
 
 static char *rank_prefix(int rank)
 {
+    if (rank_map.from >= 0 && (rank == rank_map.to || rank == rank_map.from))
+        return fmt("rank %d (A) against rank %d (B): ", rank_map.to, rank_map.from);
     return rank >= 0 ? fmt("rank %d: ", rank) : cgs_xstrdup("");
 }
 
@@ -397,12 +435,16 @@ static void cache_changes(const struct cgs_dash *da, const struct cgs_dash *db,
             if (fa->v[k].rank == x->rank)
                 cid = partner_cid(fa, x->rank, fa->v[k].run, x->compile_id, &paired_frame);
         for (uint32_t k = 0; cid && k < nb && !y; k++)
-            if (!used[k] && db->lookups[k].rank == x->rank &&
+            if (!used[k] && brank(db->lookups[k].rank) == x->rank &&
                 !strcmp(db->lookups[k].compile_id, cid) && !strcmp(db->lookups[k].cache, x->cache))
                 y = &db->lookups[k], used[k] = true;
         if (!y)
             continue; /* a compile only one run made: its frame's or recompiles' change says it */
         if (x->status == y->status && !(x->key && y->key && strcmp(x->key, y->key)))
+            continue;
+        /* two ranks' runs: their inputs live on different devices, so keys always differ; only
+           a change of status says something there */
+        if (x->status == y->status && rank_map.from >= 0)
             continue;
         key_differs(x, y, &why);
         what = fmt("%d|%s|%d|%d|%s", y->rank, y->cache, (int)x->status, (int)y->status, why.buf);
@@ -456,8 +498,9 @@ static void cache_changes(const struct cgs_dash *da, const struct cgs_dash *db,
 /* ---- graph breaks ------------------------------------------------------------------------- */
 
 static char *break_key(const struct cgs_dash_break *b, const struct cgs_dash_break *all,
-                       uint32_t upto)
+                       uint32_t upto, bool b_side)
 {
+    int rank = b_side ? brank(b->rank) : b->rank;
     char what[256];
     int nth = 0;
     const char *r = b->title ? b->title : b->reason ? b->reason : "?";
@@ -470,7 +513,7 @@ static char *break_key(const struct cgs_dash_break *b, const struct cgs_dash_bre
             !strncmp(q, what, strlen(what)))
             nth++;
     }
-    return fmt("%d|%s|%s#%d", b->rank, base_name(b->user_file ? b->user_file : b->file), what,
+    return fmt("%d|%s|%s#%d", rank, base_name(b->user_file ? b->user_file : b->file), what,
                nth);
 }
 
@@ -487,9 +530,9 @@ static void break_changes(const struct cgs_dash *da, const struct cgs_dash *db, 
     char **ka = cgs_xcalloc(na + 1, sizeof(*ka)), **kb = cgs_xcalloc(nb + 1, sizeof(*kb));
     bool *used = cgs_xcalloc(nb + 1, 1);
     for (uint32_t i = 0; i < na; i++)
-        ka[i] = break_key(&da->breaks[i], da->breaks, i);
+        ka[i] = break_key(&da->breaks[i], da->breaks, i, false);
     for (uint32_t i = 0; i < nb; i++)
-        kb[i] = break_key(&db->breaks[i], db->breaks, i);
+        kb[i] = break_key(&db->breaks[i], db->breaks, i, true);
     for (uint32_t i = 0; i < na; i++) {
         const struct cgs_dash_break *x = &da->breaks[i];
         uint32_t k = 0;
@@ -985,7 +1028,7 @@ static void graph_changes(const struct cgs_diff_input *a, const struct cgs_diff_
             for (uint32_t k = 0; cid && k < b->n_graphs && !y; k++) {
                 const struct cgs_diff_graph *z = &b->graphs[k];
                 if (!used[k] && z->compile_id && !strcmp(z->compile_id, cid) &&
-                    z->rank == x->rank && z->occurrence == x->occurrence &&
+                    brank(z->rank) == x->rank && z->occurrence == x->occurrence &&
                     z->backward == x->backward && z->stage && x->stage &&
                     !strcmp(z->stage, x->stage))
                     y = z, used[k] = true;
@@ -1020,7 +1063,7 @@ static void graph_changes(const struct cgs_diff_input *a, const struct cgs_diff_
             /* its compile has a partner in A (whose graph of this stage A lacks), or none */
             for (uint32_t i = 0; i < fb->n && !in_a; i++) {
                 const struct frame *f = &fb->v[i];
-                if (f->rank != y->rank || f->run != y->occurrence)
+                if (f->rank != brank(y->rank) || f->run != y->occurrence)
                     continue;
                 for (uint32_t j = 0; j < f->n; j++)
                     if (!strcmp(f->rows[j]->compile_id, y->compile_id)) {
@@ -1078,14 +1121,27 @@ void cgs_diff_build(const struct cgs_diff_input *a, const struct cgs_diff_input 
     if (opts)
         o = *opts;
     memset(out, 0, sizeof(*out));
-    frames_of(a->dash, &fa);
-    frames_of(b->dash, &fb);
+    {
+        int ra = only_rank(a), rb = only_rank(b);
+        rank_map.from = rank_map.to = -2;
+        if (ra >= 0 && rb >= 0 && ra != rb) {
+            char x[16], y[16];
+            rank_map.from = rb;
+            rank_map.to = ra;
+            snprintf(x, sizeof(x), "%d", ra);
+            snprintf(y, sizeof(y), "%d", rb);
+            add_pair(out, "rank", x, y);
+        }
+    }
+    frames_of(a->dash, &fa, false);
+    frames_of(b->dash, &fb, true);
     frame_changes(&fa, &fb, &o, out);
     break_changes(a->dash, b->dash, out);
     cache_changes(a->dash, b->dash, &fa, out);
     graph_changes(a, b, &fa, &fb, out);
     frames_release(&fa);
     frames_release(&fb);
+    rank_map.from = rank_map.to = -2;
     if (out->n_changes > 1)
         qsort(out->changes, out->n_changes, sizeof(*out->changes), by_cost);
 }

@@ -205,6 +205,24 @@ check "--fail-on cache_key gates it" 1 "$CGSCOPE" diff "$T/warm.log" "$T/changed
 check "cold -> warm: hits, no regression" 0 "$CGSCOPE" diff "$T/cold.log" "$T/warm.log" --fail-on cache_key
 has "the warm run hits" "$out" "cache_key: the fx_graph cache: miss in A, hit in B"
 
+# two ranks of one torch-made run (tests/data/faultlogs/ranks_diverge: rank 1 was fed another
+# size and recompiled, rank 0 was not): rank 1's log against rank 0's pairs the ranks and names
+# rank 1's recompile, its dynamic graph and its cache hit on what rank 0 compiled first
+F=tests/data/faultlogs/ranks_diverge
+check "rank 0 against rank 1" 1 "$CGSCOPE" diff $F/*rank_0.log.xz $F/*rank_1.log.xz --json
+python3 - "$out" <<'PY' || fail "two ranks: the recompile of rank 1, nothing else but its cache"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["pairs"][0] == {"what": "rank", "a": "0", "b": "1"}, d["pairs"][0]
+kinds = sorted(c["kind"] for c in d["changes"])
+assert kinds == ["cache_key", "recompiles", "symbols"], [c["message"] for c in d["changes"]]
+r = [c for c in d["changes"] if c["kind"] == "recompiles"][0]
+assert (r["a"], r["b"]) == ("1 compile", "2 compiles") and "expected 4, actual 6" in r["message"], r
+assert r["message"].startswith("rank 0 (A) against rank 1 (B): "), r["message"]
+c = [c for c in d["changes"] if c["kind"] == "cache_key"][0]
+assert (c["a"], c["b"]) == ("miss", "hit"), c
+PY
+
 # edits of recorded logs, each one fact changed here, nothing else:
 # a compile that fails in B (the fault log's BackendCompilerFailed) and not in A (its metrics'
 # fail_type and fail_reason set to null): a new compile failure, the gate's first default
