@@ -198,22 +198,6 @@ static int list_index(int argc, char **argv, bool json)
 
 static const char *const status_names[] = {"hit", "miss", "bypass"};
 
-/* "[hash] name: value" -> the name's extent and the hash's. */
-static bool component_parts(const char *c, const char **name, size_t *name_len, const char **hash,
-                            size_t *hash_len, const char **value)
-{
-    const char *close, *colon;
-    if (c[0] != '[' || !(close = strchr(c, ']')))
-        return false;
-    *hash = c + 1;
-    *hash_len = (size_t)(close - c - 1);
-    *name = close + 1 + (close[1] == ' ');
-    colon = strstr(*name, ": ");
-    *name_len = colon ? (size_t)(colon - *name) : strcspn(*name, "\n");
-    *value = colon ? colon + 2 : "";
-    return true;
-}
-
 static void short_value(const char *v, char *out, size_t n)
 {
     size_t k = strcspn(v, "\n");
@@ -223,54 +207,35 @@ static void short_value(const char *v, char *out, size_t n)
         snprintf(out, n, "%.*s", (int)k, v);
 }
 
+struct differing_ctx {
+    cJSON *arr;
+    bool print;
+};
+
+static void one_differing(void *ctx, const char *nm, size_t nl, const char *a, const char *b)
+{
+    struct differing_ctx *c = ctx;
+    char va[128], vb[128], name[256];
+    snprintf(name, sizeof(name), "%.*s", (int)(nl < 250 ? nl : 250), nm);
+    short_value(a ? a : "(absent)", va, sizeof(va));
+    short_value(b ? b : "(absent)", vb, sizeof(vb));
+    if (c->print)
+        printf("    %s: %s  ->  %s\n", name, va, vb);
+    if (c->arr) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "component", name);
+        cJSON_AddStringToObject(o, "a", va);
+        cJSON_AddStringToObject(o, "b", vb);
+        cJSON_AddItemToArray(c->arr, o);
+    }
+}
+
 /* The components of a and b that differ, as (name, a value, b value) into arr. */
 static uint32_t differing(const struct cgs_dash_lookup *a, const struct cgs_dash_lookup *b,
                           cJSON *arr, bool print)
 {
-    uint32_t n = 0;
-    for (int side = 0; side < 2; side++) {
-        const struct cgs_dash_lookup *x = side ? b : a, *y = side ? a : b;
-        for (uint32_t i = 0; i < x->n_components; i++) {
-            const char *nm, *hs, *val, *nm2, *hs2, *val2 = NULL;
-            size_t nl, hl, nl2, hl2;
-            bool found = false, same = false;
-            if (!component_parts(x->components[i], &nm, &nl, &hs, &hl, &val))
-                continue;
-            for (uint32_t k = 0; k < y->n_components && !found; k++) {
-                const char *v2;
-                if (!component_parts(y->components[k], &nm2, &nl2, &hs2, &hl2, &v2))
-                    continue;
-                if (nl == nl2 && !strncmp(nm, nm2, nl)) {
-                    found = true;
-                    same = hl == hl2 && !strncmp(hs, hs2, hl);
-                    val2 = v2;
-                }
-            }
-            if (same || (found && side == 1))
-                continue; /* a differing pair is reported once, from a's side */
-            {
-                char va[128], vb[128], name[256];
-                snprintf(name, sizeof(name), "%.*s", (int)(nl < 250 ? nl : 250), nm);
-                short_value(side ? (found ? val2 : "(absent)") : val, va, sizeof(va));
-                short_value(side ? val : (found ? val2 : "(absent)"), vb, sizeof(vb));
-                if (side) {
-                    snprintf(va, sizeof(va), "(absent)");
-                    short_value(val, vb, sizeof(vb));
-                }
-                if (print)
-                    printf("    %s: %s  ->  %s\n", name, va, vb);
-                if (arr) {
-                    cJSON *o = cJSON_CreateObject();
-                    cJSON_AddStringToObject(o, "component", name);
-                    cJSON_AddStringToObject(o, "a", va);
-                    cJSON_AddStringToObject(o, "b", vb);
-                    cJSON_AddItemToArray(arr, o);
-                }
-                n++;
-            }
-        }
-    }
-    return n;
+    struct differing_ctx c = {arr, print};
+    return cgs_lookup_differs(a, b, one_differing, &c);
 }
 
 static int read_trace(struct cgs_dash *d, const char *path)

@@ -1826,3 +1826,54 @@ uint32_t cgs_dash_view(const struct cgs_dash *d, enum cgs_dash_col sort, const c
     *out = v;
     return n;
 }
+
+/* "[hash] name: value" -> the name's extent, the hash's and the value. */
+static bool component(const char *c, const char **name, size_t *name_len, const char **hash,
+                      size_t *hash_len, const char **value)
+{
+    const char *close, *colon;
+    if (c[0] != '[' || !(close = strchr(c, ']')))
+        return false;
+    *hash = c + 1;
+    *hash_len = (size_t)(close - c - 1);
+    *name = close + 1 + (close[1] == ' ');
+    colon = strstr(*name, ": ");
+    *name_len = colon ? (size_t)(colon - *name) : strcspn(*name, "\n");
+    *value = colon ? colon + 2 : "";
+    return true;
+}
+
+uint32_t cgs_lookup_differs(const struct cgs_dash_lookup *a, const struct cgs_dash_lookup *b,
+                            void (*fn)(void *ctx, const char *name, size_t name_len,
+                                       const char *a_value, const char *b_value),
+                            void *ctx)
+{
+    uint32_t n = 0;
+    for (int side = 0; side < 2; side++) {
+        const struct cgs_dash_lookup *x = side ? b : a, *y = side ? a : b;
+        for (uint32_t i = 0; i < x->n_components; i++) {
+            const char *nm, *hs, *val, *nm2, *hs2, *val2 = NULL;
+            size_t nl, hl, nl2, hl2;
+            bool found = false, same = false;
+            if (!component(x->components[i], &nm, &nl, &hs, &hl, &val))
+                continue;
+            for (uint32_t k = 0; k < y->n_components && !found; k++) {
+                const char *v2;
+                if (component(y->components[k], &nm2, &nl2, &hs2, &hl2, &v2) && nl == nl2 &&
+                    !strncmp(nm, nm2, nl)) {
+                    found = true;
+                    same = hl == hl2 && !strncmp(hs, hs2, hl);
+                    val2 = v2;
+                }
+            }
+            if (same || (found && side))
+                continue; /* a component in both is reported once, from a's side */
+            if (side)
+                fn(ctx, nm, nl, NULL, val);
+            else
+                fn(ctx, nm, nl, val, found ? val2 : NULL);
+            n++;
+        }
+    }
+    return n;
+}

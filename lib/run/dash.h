@@ -147,6 +147,14 @@ struct cgs_dash_lookup {
     int rank;
 };
 
+/* The components of a's key and b's that differ: fn(ctx, name, its length, a's value, b's
+ * value) for each whose hash differs, or that one key lacks (its value NULL there), a's
+ * components first and each once. Returns how many. (cache diff, and diff's cache changes.) */
+uint32_t cgs_lookup_differs(const struct cgs_dash_lookup *a, const struct cgs_dash_lookup *b,
+                            void (*fn)(void *ctx, const char *name, size_t name_len,
+                                       const char *a_value, const char *b_value),
+                            void *ctx);
+
 /* A graph a TORCH_TRACE record carries (kept only with keep_graphs): its printed Python. */
 struct cgs_dash_graph {
     char *compile_id; /* "0/0", "!0/1/0" */

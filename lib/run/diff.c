@@ -365,44 +365,11 @@ static const char *partner_cid(const struct frames *fa, int rank, int run, const
 
 static const char *const lookup_names[] = {"hit", "miss", "bypass"};
 
-/* The name of a key component "[hash] name: value" (its extent), and its hash's. */
-static bool component(const char *c, const char **name, size_t *nl, const char **hash, size_t *hl)
+static void name_differing(void *ctx, const char *name, size_t nl, const char *a, const char *b)
 {
-    const char *close, *colon;
-    if (c[0] != '[' || !(close = strchr(c, ']')))
-        return false;
-    *hash = c + 1;
-    *hl = (size_t)(close - c - 1);
-    *name = close + 1 + (close[1] == ' ');
-    colon = strstr(*name, ": ");
-    *nl = colon ? (size_t)(colon - *name) : strcspn(*name, "\n");
-    return true;
-}
-
-/* The components whose hash differs (or that one key lacks), named into out. */
-static void key_differs(const struct cgs_dash_lookup *a, const struct cgs_dash_lookup *b,
-                        struct cgs_buf *out)
-{
-    for (int side = 0; side < 2; side++) {
-        const struct cgs_dash_lookup *x = side ? b : a, *y = side ? a : b;
-        for (uint32_t i = 0; i < x->n_components; i++) {
-            const char *n1, *h1, *n2, *h2;
-            size_t l1, k1, l2, k2;
-            bool found = false, same = false;
-            if (!component(x->components[i], &n1, &l1, &h1, &k1))
-                continue;
-            for (uint32_t k = 0; k < y->n_components && !found; k++)
-                if (component(y->components[k], &n2, &l2, &h2, &k2) && l1 == l2 &&
-                    !strncmp(n1, n2, l1)) {
-                    found = true;
-                    same = k1 == k2 && !strncmp(h1, h2, k1);
-                }
-            if (same || (found && side))
-                continue; /* a component in both is named once, from A's side */
-            cgs_buf_addf(out, "%s%.*s%s", out->len ? ", " : "", (int)(l1 < 200 ? l1 : 200), n1,
-                         found ? "" : side ? " (only in B)" : " (only in A)");
-        }
-    }
+    struct cgs_buf *out = ctx;
+    cgs_buf_addf(out, "%s%.*s%s", out->len ? ", " : "", (int)(nl < 200 ? nl : 200), name,
+                 a && b ? "" : a ? " (only in A)" : " (only in B)");
 }
 
 /* Each cache lookup of a compile paired with B's of the paired compile and the same cache, in
@@ -446,7 +413,7 @@ static void cache_changes(const struct cgs_dash *da, const struct cgs_dash *db,
            a change of status says something there */
         if (x->status == y->status && rank_map.from >= 0)
             continue;
-        key_differs(x, y, &why);
+        cgs_lookup_differs(x, y, name_differing, &why);
         what = fmt("%d|%s|%d|%d|%s", y->rank, y->cache, (int)x->status, (int)y->status, why.buf);
         for (g = 0; g < ng && strcmp(gs[g].what, what); g++)
             ;
