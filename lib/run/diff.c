@@ -343,19 +343,25 @@ static void frame_changes(const struct frames *fa, const struct frames *fb,
     }
 }
 
-/* The compile of side B paired with compile cid of rank/run on side A, or NULL. */
+/* The compile of side B paired with compile cid of rank/run on side A (run < 0: in the first
+ * run where it has a partner), or NULL. */
 static const char *partner_cid(const struct frames *fa, int rank, int run, const char *cid,
                                bool *frame_paired)
 {
     *frame_paired = false;
     for (uint32_t i = 0; i < fa->n; i++) {
         const struct frame *f = &fa->v[i];
-        if (f->rank != rank || f->run != run)
+        if (f->rank != rank || (run >= 0 && f->run != run))
             continue;
         for (uint32_t j = 0; j < f->n; j++)
             if (!strcmp(f->rows[j]->compile_id, cid)) {
+                const char *b = f->partner && j < f->partner->n
+                                    ? f->partner->rows[j]->compile_id
+                                    : NULL;
                 *frame_paired = f->partner != NULL;
-                return f->partner && j < f->partner->n ? f->partner->rows[j]->compile_id : NULL;
+                if (b || run >= 0)
+                    return b;
+                break; /* a compile id is one frame's in a run: on to the next run */
             }
     }
     return NULL;
@@ -393,14 +399,11 @@ static void cache_changes(const struct cgs_dash *da, const struct cgs_dash *db,
     struct cache_group *gs = NULL;
     for (uint32_t i = 0; da && i < da->n_lookups; i++) {
         const struct cgs_dash_lookup *x = &da->lookups[i], *y = NULL;
-        const char *cid = NULL;
-        bool paired_frame = false;
+        bool paired_frame;
+        const char *cid = partner_cid(fa, x->rank, -1, x->compile_id, &paired_frame);
         struct cgs_buf why = CGS_BUF_INIT;
         char *what;
         uint32_t g;
-        for (uint32_t k = 0; k < fa->n && !cid; k++) /* the compile, in whichever run */
-            if (fa->v[k].rank == x->rank)
-                cid = partner_cid(fa, x->rank, fa->v[k].run, x->compile_id, &paired_frame);
         for (uint32_t k = 0; cid && k < nb && !y; k++)
             if (!used[k] && brank(db->lookups[k].rank) == x->rank &&
                 !strcmp(db->lookups[k].compile_id, cid) && !strcmp(db->lookups[k].cache, x->cache))
@@ -706,21 +709,19 @@ static void vc_add(struct vchange *v, const char *name, const char *x, const cha
 static const char *const value_words[] = {"symbols", "shapes", "dtypes", "strides"};
 
 static void graph_values(const struct cgs_diff_graph *xa, const struct cgs_diff_graph *xb,
-                         char **ka, char **kb, const char *subject, struct cgs_diff *d)
+                         char **ka, const struct cgs_strmap *bmap, const char *subject,
+                         struct cgs_diff *d)
 {
     /* index 0 symbols, 1 shapes, 2 dtypes, 3 strides */
     static const enum cgs_diff_kind kinds[4] = {CGS_DIFF_SYMBOLS, CGS_DIFF_SHAPES,
                                                 CGS_DIFF_DTYPES, CGS_DIFF_STRIDES};
     struct vchange vc[4];
-    struct cgs_strmap *bmap = cgs_strmap_new();
     for (int k = 0; k < 4; k++) {
         vc[k].n = 0;
         cgs_buf_init(&vc[k].examples);
         cgs_buf_init(&vc[k].a);
         cgs_buf_init(&vc[k].b);
     }
-    for (uint32_t i = 0; i < xb->g->n_nodes; i++)
-        cgs_strmap_put(bmap, kb[i], (void *)(uintptr_t)(i + 1));
     for (uint32_t i = 0; i < xa->g->n_nodes; i++) {
         uintptr_t j = (uintptr_t)cgs_strmap_get(bmap, ka[i]);
         const struct cgs_node *na = xa->g->nodes[i];
@@ -762,7 +763,6 @@ static void graph_values(const struct cgs_diff_graph *xa, const struct cgs_diff_
         cgs_buf_release(&vc[k].a);
         cgs_buf_release(&vc[k].b);
     }
-    cgs_strmap_free(bmap);
 }
 
 /* Operators by count: what B has more of and what it has less of, with the nodes. */
@@ -846,24 +846,22 @@ static uint32_t compiled_pieces(const struct cgs_split *s)
 }
 
 static void graph_pieces(const struct cgs_diff_graph *xa, const struct cgs_diff_graph *xb,
-                         char **ka, char **kb, const char *subject, struct cgs_diff *d)
+                         char **ka, char **kb, const struct cgs_strmap *node_b,
+                         const char *subject, struct cgs_diff *d)
 {
     struct cgs_buf cuts = CGS_BUF_INIT, gone = CGS_BUF_INIT, names = CGS_BUF_INIT;
     struct cgs_strmap *starts_a = cgs_strmap_new(), *starts_b = cgs_strmap_new();
-    struct cgs_strmap *node_b = cgs_strmap_new();
     uint32_t pa, pb;
     if (!(xa->piecewise || xb->piecewise) || !xa->split || !xb->split)
         goto out;
     /* a piece starts at its first node: the cuts, by the nodes' structural keys */
     for (int side = 0; side < 2; side++) {
         const struct cgs_split *s = side ? xb->split : xa->split;
-        const struct cgs_graph *g = side ? xb->g : xa->g;
         char **k = side ? kb : ka;
         for (uint32_t i = 1; i < s->n_pieces; i++)
             if (s->pieces[i].n_nodes)
                 cgs_strmap_put(side ? starts_b : starts_a, k[s->pieces[i].nodes[0]->index],
                                (void *)s->pieces[i].nodes[0]->name);
-        (void)g;
     }
     for (uint32_t i = 1; i < xb->split->n_pieces; i++) {
         const struct cgs_node *n = xb->split->pieces[i].n_nodes ? xb->split->pieces[i].nodes[0]
@@ -873,8 +871,6 @@ static void graph_pieces(const struct cgs_diff_graph *xa, const struct cgs_diff_
             cgs_buf_addf(&names, "%s%s", names.len ? ", " : "", xb->split->pieces[i].name);
         }
     }
-    for (uint32_t i = 0; i < xb->g->n_nodes; i++)
-        cgs_strmap_put(node_b, kb[i], (void *)(uintptr_t)(i + 1));
     for (uint32_t i = 1; i < xa->split->n_pieces; i++) {
         const struct cgs_node *n = xa->split->pieces[i].n_nodes ? xa->split->pieces[i].nodes[0]
                                                                 : NULL;
@@ -905,7 +901,6 @@ static void graph_pieces(const struct cgs_diff_graph *xa, const struct cgs_diff_
             c->pieces = cgs_xstrdup(names.buf);
     }
 out:
-    cgs_strmap_free(node_b);
     cgs_buf_release(&names);
     cgs_strmap_free(starts_a);
     cgs_strmap_free(starts_b);
@@ -948,13 +943,18 @@ static void compare_graphs(const struct cgs_diff_graph *xa, const struct cgs_dif
     subject = graph_subject(xb);
     ka = node_keys(xa->g);
     kb = node_keys(xb->g);
+    /* B's nodes by structural key (index + 1): A's node pairs with the one of its key */
+    struct cgs_strmap *node_b = cgs_strmap_new();
+    for (uint32_t i = 0; i < xb->g->n_nodes; i++)
+        cgs_strmap_put(node_b, kb[i], (void *)(uintptr_t)(i + 1));
     uint32_t first = d->n_changes;
     graph_ops(xa, xb, subject, d);
-    graph_values(xa, xb, ka, kb, subject, d);
-    graph_pieces(xa, xb, ka, kb, subject, d);
+    graph_values(xa, xb, ka, node_b, subject, d);
+    graph_pieces(xa, xb, ka, kb, node_b, subject, d);
     graph_layout(xa, xb, subject, d);
     for (uint32_t i = first; i < d->n_changes; i++)
         where(&d->changes[i], xb->rank, xb->compile_id, xb->label);
+    cgs_strmap_free(node_b);
     free_keys(ka, xa->g->n_nodes);
     free_keys(kb, xb->g->n_nodes);
     free(subject);
