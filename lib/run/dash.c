@@ -145,11 +145,17 @@ void cgs_dash_reset(struct cgs_dash *d)
     d->keep_texts = texts;
 }
 
-static void bad_line(struct cgs_dash *d, struct cgs_feed *f, const char *why)
+/* A line (or a record, at its first line) not read: counted, the first one kept. */
+static void bad_line_at(struct cgs_dash *d, struct cgs_feed *f, uint64_t line, const char *why)
 {
     if (!d->bad_lines++)
         snprintf(d->first_bad, sizeof(d->first_bad), "%.100s:%llu: %.140s",
-                 f->name ? f->name : "input", (unsigned long long)f->line_no, why);
+                 f->name ? f->name : "input", (unsigned long long)line, why);
+}
+
+static void bad_line(struct cgs_dash *d, struct cgs_feed *f, const char *why)
+{
+    bad_line_at(d, f, f->line_no, why);
 }
 
 static void seen_ts(struct cgs_dash *d, double ts)
@@ -787,11 +793,10 @@ static void keep_graph(struct cgs_dash *d, struct cgs_feed *f, const cJSON *o, c
     struct cgs_dash_graph *g = NULL;
     char at[32];
     if (f->payload_over) { /* said, never dropped in silence */
-        if (!d->bad_lines++)
-            snprintf(d->first_bad, sizeof(d->first_bad),
-                     "%.100s:%llu: a %s graph whose payload passes %zu MiB (not read)",
-                     f->name ? f->name : "input", (unsigned long long)f->pending_line, stage,
-                     CGS_DASH_MAX_PAYLOAD >> 20);
+        char why[96];
+        snprintf(why, sizeof(why), "a %s graph whose payload passes %zu MiB (not read)", stage,
+                 CGS_DASH_MAX_PAYLOAD >> 20);
+        bad_line_at(d, f, f->pending_line, why);
         return;
     }
     if (!f->payload)
