@@ -159,8 +159,7 @@ static int parse_args(int argc, char **argv, struct cli_list *ops, bool *json, s
 /* One side's run: its job, and the graphs as the diff reads them. */
 struct side {
     struct cli_job job;
-    struct cgs_diff_graph *graphs;
-    struct cgs_diff_input in;
+    struct cgs_diff_input in; /* in.graphs is ours to free */
 };
 
 static int read_side(struct side *s, char *path, const struct cli_list *ops)
@@ -173,13 +172,12 @@ static int read_side(struct side *s, char *path, const struct cli_list *ops)
     if ((rc = cli_job_run(&s->job, &path, 1, ops)))
         return rc;
     cli_job_diff_input(&s->job, path, &s->in);
-    s->graphs = (struct cgs_diff_graph *)s->in.graphs;
     return 0;
 }
 
 static void side_release(struct side *s)
 {
-    free(s->graphs);
+    free((void *)s->in.graphs);
     cli_job_release(&s->job);
 }
 

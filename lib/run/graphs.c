@@ -102,9 +102,9 @@ static void on_warn(const char *file, const char *msg, void *ctx)
 }
 
 /* A file of a kind nothing in graphs reads and no log can be (an image, a program, ...). */
-static bool foreign_kind(const char *path)
+static bool foreign_kind(enum cgs_input_kind k)
 {
-    switch (cgs_sniff_path(path)) {
+    switch (k) {
     case CGS_IN_PNG: case CGS_IN_JPEG: case CGS_IN_GIF: case CGS_IN_PDF: case CGS_IN_SVG:
     case CGS_IN_HTML: case CGS_IN_DOT: case CGS_IN_ELF: case CGS_IN_PICKLE: case CGS_IN_BINARY:
     case CGS_IN_CUPTI_TRACE: case CGS_IN_PROFILE_REPORT: case CGS_IN_WIDE_TEXT: case CGS_IN_BZIP2:
@@ -125,13 +125,14 @@ int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t
     memset(gs, 0, sizeof(*gs));
     cgs_dash_init(&gs->dash);
     gs->dash.keep_graphs = true;
-    if (n == 1 && foreign_kind(paths[0])) {
+    enum cgs_input_kind only = n == 1 ? cgs_sniff_path(paths[0]) : CGS_IN_UNKNOWN;
+    if (foreign_kind(only)) {
         /* a picture, a program, a pickle: say what it is, not how a log may lack graphs */
         cgs_diag_at(d, paths[0], 0, 0);
         cgs_diag_set(d, CGS_E_FORMAT,
                      "is %s, not a TORCH_TRACE log, a cache folder, a depyf dump or a printed "
                      "graph: nothing here holds graphs",
-                     cgs_input_kind_what(cgs_sniff_path(paths[0])));
+                     cgs_input_kind_what(only));
         free(trace_roots);
         return -1;
     }
