@@ -742,29 +742,46 @@ static void collectives(const struct cgs_dash *d, struct cgs_findings *out)
     struct cgs_buf m = CGS_BUF_INIT;
     const struct cgs_dash_row *ev = NULL;
     uint32_t n_ids = 0;
+    /* the rows with a schedule, one bucket per compile id and run, in order of first row (one
+       pass: a scan of every row for every row was quadratic in a many-rank job's rows) */
+    struct bucket {
+        const struct cgs_dash_row **rows;
+        uint32_t n, alloc;
+    } *bk = NULL;
+    uint32_t n_bk = 0, alloc_bk = 0;
+    struct cgs_strmap *bucket_of = cgs_strmap_new();
+    char **keys = NULL;
     for (uint32_t i = 0; i < d->n_rows; i++) {
-        const struct cgs_dash_row *a = d->rows[i];
+        const struct cgs_dash_row *r = d->rows[i];
+        char *key;
+        uintptr_t b;
+        if (!r->trace || r->rank < 0 || !r->collectives_line)
+            continue;
+        key = fmt("%d|%s", r->run, r->compile_id);
+        if (!(b = (uintptr_t)cgs_strmap_get(bucket_of, key))) {
+            uint32_t alloc = alloc_bk;
+            CGS_ALLOC_GROW(bk, n_bk + 1, alloc_bk);
+            if (alloc_bk != alloc)
+                keys = cgs_xrealloc(keys, alloc_bk * sizeof(*keys));
+            memset(&bk[n_bk], 0, sizeof(bk[n_bk]));
+            keys[n_bk] = key;
+            cgs_strmap_put(bucket_of, key, (void *)(uintptr_t)(n_bk + 1));
+            b = ++n_bk;
+        } else {
+            free(key);
+        }
+        CGS_ALLOC_GROW(bk[b - 1].rows, bk[b - 1].n + 1, bk[b - 1].alloc);
+        bk[b - 1].rows[bk[b - 1].n++] = r;
+    }
+    for (uint32_t i = 0; i < n_bk; i++) {
+        const struct cgs_dash_row *a = bk[i].rows[0];
         const struct cgs_dash_row *rep[MAX_GROUPS]; /* each group's first row */
         struct cgs_buf who[MAX_GROUPS];
         uint32_t size[MAX_GROUPS], n_groups = 0, big = 0;
-        bool first = true;
-        if (!a->trace || a->rank < 0 || !a->collectives_line)
-            continue;
-        /* each compile id once, at its first row with a schedule */
-        for (uint32_t j = 0; j < i && first; j++) {
-            const struct cgs_dash_row *o = d->rows[j];
-            first = !(o->trace && o->rank >= 0 && o->collectives_line && o->run == a->run &&
-                      !strcmp(o->compile_id, a->compile_id));
-        }
-        if (!first)
-            continue;
         /* the ranks grouped by the schedule they logged for it */
-        for (uint32_t j = i; j < d->n_rows; j++) {
-            const struct cgs_dash_row *o = d->rows[j];
+        for (uint32_t j = 0; j < bk[i].n; j++) {
+            const struct cgs_dash_row *o = bk[i].rows[j];
             uint32_t g = 0;
-            if (!o->trace || o->rank < 0 || !o->collectives_line || o->run != a->run ||
-                strcmp(o->compile_id, a->compile_id))
-                continue;
             while (g < n_groups && strcmp(rep[g]->collectives.buf, o->collectives.buf))
                 g++;
             if (g == n_groups) {
@@ -832,6 +849,13 @@ static void collectives(const struct cgs_dash *d, struct cgs_findings *out)
         for (uint32_t g = 0; g < n_groups; g++)
             cgs_buf_release(&who[g]);
     }
+    for (uint32_t i = 0; i < n_bk; i++) {
+        free(bk[i].rows);
+        free(keys[i]);
+    }
+    free(bk);
+    free(keys);
+    cgs_strmap_free(bucket_of);
     if (n_ids) {
         struct cgs_finding *f = add(out, CGS_FINDING_COLLECTIVES, CGS_SEV_ERROR);
         f->compile_ids = list_done(&ids);
