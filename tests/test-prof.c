@@ -157,11 +157,70 @@ static void test_cudagraph(void **state)
     cgs_prof_report_release(&r);
 }
 
+/* Per-call samples (the diff's GPU time): a call is a piece's range instance or a CUDA graph
+ * replay, so a piece has as many samples as calls (eager; with CUDA graphs the warm-up call plus
+ * one replay a call after it), and the samples add up to the piece's kernel time; a kernel's
+ * samples add up to its time in the piece; work in no piece is a sample a record. */
+static void samples_of(const char *mode, uint32_t max)
+{
+    struct cgs_prof_trace t[2];
+    uint32_t n = 0;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_prof_opts o = {NULL, CGS_PROF_BY_PIECE, true};
+    struct cgs_prof_report r, plain;
+    char dir[128];
+    snprintf(dir, sizeof(dir), DATA "%s", mode);
+    read_dir(dir, t, max, &n);
+    assert_int_equal(cgs_prof_report_build(t, n, &o, &r, &d), 0);
+    assert_int_equal(cgs_prof_report_build(t, n, NULL, &plain, &d), 0);
+    assert_int_equal(r.n_groups, plain.n_groups);
+    for (uint32_t i = 0; i <= r.n_groups; i++) {
+        const struct cgs_prof_group *g = i < r.n_groups ? &r.groups[i] : &r.none;
+        const struct cgs_prof_group *p = i < r.n_groups ? &plain.groups[i] : &plain.none;
+        uint64_t sum = 0;
+        assert_null(p->per_call.ns); /* kept only when asked */
+        assert_int_equal(g->kernels.ns, p->kernels.ns);
+        if (i < r.n_groups)
+            assert_int_equal(g->per_call.n, g->calls);
+        else
+            assert_int_equal(g->per_call.n, g->kernels.count);
+        for (uint32_t c = 0; c < g->per_call.n; c++) {
+            sum += g->per_call.ns[c];
+            if (c)
+                assert_true(g->per_call.ns[c - 1] <= g->per_call.ns[c]);
+        }
+        assert_int_equal(sum, g->kernels.ns);
+        for (uint32_t k = 0; k < g->n_top; k++) {
+            const struct cgs_prof_pk *pk = &g->top[k];
+            uint64_t ks = 0;
+            assert_true(pk->per_call.n >= 1 && pk->per_call.n <= g->per_call.n);
+            assert_true(pk->per_call.n <= pk->stat.count);
+            for (uint32_t c = 0; c < pk->per_call.n; c++)
+                ks += pk->per_call.ns[c];
+            assert_int_equal(ks, pk->stat.ns);
+        }
+    }
+    cgs_prof_report_release(&r);
+    cgs_prof_report_release(&plain);
+    for (uint32_t i = 0; i < n; i++)
+        cgs_prof_trace_release(&t[i]);
+}
+
+static void test_samples(void **state)
+{
+    (void)state;
+    samples_of("eager", 1);
+    samples_of("cudagraph", 1);
+    samples_of("train", 1);
+    samples_of("ranks", 2);
+    samples_of("breaks", 1);
+}
+
 static void test_train(void **state)
 {
     struct cgs_prof_report r;
     struct cgs_prof_trace t;
-    struct cgs_prof_opts o = {NULL, CGS_PROF_BY_RANGE};
+    struct cgs_prof_opts o = {NULL, CGS_PROF_BY_RANGE, false};
     struct cgs_diag d = CGS_DIAG_INIT;
     uint32_t n = 0;
     const struct cgs_prof_group *step;
@@ -544,7 +603,7 @@ static void test_attribution_rules(void **state)
 
     /* by range: the innermost range names; the replay's uncaptured node is in "replay" */
     {
-        struct cgs_prof_opts o = {NULL, CGS_PROF_BY_RANGE};
+        struct cgs_prof_opts o = {NULL, CGS_PROF_BY_RANGE, false};
         assert_int_equal(cgs_prof_report_build(&t, 1, &o, &r, &d), 0);
         assert_int_equal(cgs_prof_find(&r, "inner")->kernels.ns, 10);
         assert_int_equal(cgs_prof_find(&r, "replay")->kernels.ns, 60);
@@ -556,7 +615,7 @@ static void test_attribution_rules(void **state)
     }
     /* another prefix: nothing is a piece */
     {
-        struct cgs_prof_opts o = {"vllm:", CGS_PROF_BY_PIECE};
+        struct cgs_prof_opts o = {"vllm:", CGS_PROF_BY_PIECE, false};
         assert_int_equal(cgs_prof_report_build(&t, 1, &o, &r, &d), 0);
         assert_int_equal(r.n_groups, 0);
         assert_int_equal(r.none.kernels.ns, 280);
@@ -678,7 +737,7 @@ int main(void)
         cmocka_unit_test(test_attribution_rules),
         cmocka_unit_test(test_pieces_of_several_graphs),
         cmocka_unit_test(test_any_thread_rule_random), cmocka_unit_test(test_bad_traces),
-        cmocka_unit_test(test_demangle),
+        cmocka_unit_test(test_demangle),   cmocka_unit_test(test_samples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

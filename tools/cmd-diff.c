@@ -6,6 +6,7 @@
 #include "lib/run/diff.h"
 #include "tools/cmd.h"
 #include "tools/job.h"
+#include "tools/prof-out.h"
 
 static int run(int argc, char **argv);
 
@@ -14,7 +15,8 @@ static const struct cli_opt options[] = {
             "exit 1 when a change of these kinds goes the wrong way, a comma list of:\n"
             "compile_failure, graph_break, recompiles, pieces (more), cache_key (a hit\n"
             "that became a miss), graph, ops, symbols, shapes, dtypes, strides, layout\n"
-            "(any change), compile-time:N% (a compile N% slower); default\n"
+            "(any change), compile-time:N% (a compile N% slower), gpu-time:N% (a\n"
+            "piece or kernel N% slower a call, past the noise); default\n"
             "compile_failure,graph_break,recompiles,pieces; none: never"),
     CLI_OPT_SUGGEST("split-ops", 's', "OP[,OP...]", cli_presets_values,
             "splitting ops (presets @vllm, @magi, @sdpa): both runs' graphs are split\n"
@@ -26,37 +28,43 @@ static const struct cli_opt options[] = {
 const struct cmd cmd_diff = {
     .name = "diff",
     .usage = "cgscope diff A B [--fail-on LIST] [--split-ops OPS] [--json]",
-    .summary = "what changed between two runs (graph breaks, recompiles, operators, shapes, ...): a CI gate",
+    .summary = "what changed between two runs (graph breaks, recompiles, operators, shapes, "
+               "GPU time, ...): a CI gate",
     .help =
         "A and B are two runs of one program: TORCH_TRACE logs or folders, graphs or refs,\n"
-        "cache folders. diff pairs what belongs together (frames by code object, compile\n"
-        "ids in order within a frame, graphs by compile id and stage, nodes by operator\n"
-        "and use, never by name alone) and prints every change, most costly first, with\n"
-        "where it is and both runs' values: compile failures new or gone, graph breaks\n"
-        "added or removed (site, reason, hits), recompiles per frame (with the guards that\n"
-        "failed), frames and graphs only one run has, operators added or removed per\n"
-        "graph (with the nodes), nodes whose symbols (static <-> dynamic), shapes, dtypes\n"
-        "or strides changed, pieces under the split (count and the cuts that moved),\n"
-        "Inductor's layout decision, cache lookups whose status changed or whose key\n"
-        "differs (with the key's components that differ, as cache diff names them), and\n"
-        "compile time per compile past 20% and 100 ms (a run against itself, or two runs\n"
-        "of one program, prints no change). Two runs of one rank each, different ranks\n"
-        "(rank 0's log against rank 3's), are compared rank against rank: why one rank\n"
-        "compiled differently.\n\n",
+        "cache folders, profile folders (cgscope profile's, with the graphs the bridge\n"
+        "dumped there). diff pairs what belongs together (frames by code object, compile\n"
+        "ids in order within a frame, graphs by compile id and stage, nodes by operator and\n"
+        "use, never by name alone; profiled pieces by name) and prints every change, most\n"
+        "costly first, with where it is and both runs' values: compile failures new or\n"
+        "gone, graph breaks added or removed (site, reason, hits), recompiles per frame\n"
+        "(with the guards that failed), frames and graphs only one run has, operators added\n"
+        "or removed per graph (with the nodes), nodes whose symbols (static <-> dynamic),\n"
+        "shapes, dtypes or strides changed, pieces under the split (count and the cuts that\n"
+        "moved), Inductor's layout decision, cache lookups whose status changed or whose\n"
+        "key differs (with the key's components that differ, as cache diff names them),\n"
+        "compile time per compile past 20% and 100 ms, and, where both runs have a profile,\n"
+        "GPU time a call of each piece and of each kernel within it: the medians of the\n"
+        "calls, past 5% of A's, past the larger interquartile range of the two runs' calls\n"
+        "(the noise) and past 1 us. A run against itself, or two runs of one program,\n"
+        "prints no change. Two runs of one rank each, different ranks (rank 0's log against\n"
+        "rank 3's), are compared rank against rank: why one rank compiled differently.\n\n",
     .more =
         "Exit status: 1 when a change in --fail-on went the wrong way (a new compile\n"
-        "failure or graph break, more recompiles, more pieces, a cache hit become a miss;\n"
-        "any change of graph, ops, symbols, shapes, dtypes, strides, layout), 0 otherwise,\n"
-        "2 on bad input.\n\n"
-        "JSON keys: format, version, a, b, pairs [{what (rank, frame, compile, graph), a,\n"
-        "b}], changes [{kind, subject, a, b, message, worse, graph, pieces, compile_ids,\n"
-        "rank}], regressions (the changes that fail the gate), fail_on, failed (bool).\n"
-        "kind is one of compile_failure, graph_break, recompiles, graph, pieces, ops,\n"
-        "symbols, shapes, dtypes, strides, layout, cache_key, compile_time.\n\n"
+        "failure or graph break, more recompiles, more pieces, a cache hit become a miss,\n"
+        "a compile or piece slower past compile-time:N% or gpu-time:N%; any change of\n"
+        "graph, ops, symbols, shapes, dtypes, strides, layout), 0 otherwise, 2 on bad input.\n\n"
+        "JSON keys: format, version, a, b, pairs [{what (rank, frame, compile, graph,\n"
+        "piece), a, b}], changes [{kind, subject, a, b, message, worse, graph, pieces,\n"
+        "compile_ids, rank, pct}], regressions (the changes that fail the gate), fail_on,\n"
+        "failed (bool). kind is one of compile_failure, graph_break, recompiles, graph,\n"
+        "pieces, ops, symbols, shapes, dtypes, strides, layout, cache_key, compile_time,\n"
+        "gpu_time.\n\n"
         "examples:\n"
         "  cgscope diff samples/resnet18.dynamo.json samples/resnet18_dyn.dynamo.json\n"
         "  cgscope diff samples/graph_break.torch_trace.log samples/graph_break.torch_trace.log\n"
-        "  cgscope diff samples/cgs_transformer.dynamo.json samples/cgs_transformer_dyn.dynamo.json --json\n",
+        "  cgscope diff samples/cgs_transformer.dynamo.json samples/cgs_transformer_dyn.dynamo.json --json\n"
+        "  cgscope diff samples/profile samples/profile --fail-on gpu-time:5%\n",
     .run = run,
     .options = options,
 };
@@ -64,6 +72,7 @@ const struct cmd cmd_diff = {
 struct gate {
     bool kind[CGS_DIFF_KIND_COUNT];
     double compile_pct; /* compile-time:N% (0: not gated) */
+    double gpu_pct;     /* gpu-time:N% (0: not gated) */
     char text[256];
 };
 
@@ -90,16 +99,19 @@ static int parse_gate(const char *arg, struct gate *g)
         char *end;
         if (!strcmp(t, "none"))
             continue;
-        if (!strncmp(t, "compile-time:", 13)) {
-            g->compile_pct = strtod(t + 13, &end);
-            if (end == t + 13 || (*end && strcmp(end, "%")) || g->compile_pct <= 0) {
-                int rc = cli_usage_error(&cmd_diff, "--fail-on %s: expected compile-time:N%% "
-                                                    "with N a percentage above 0",
-                                         t);
+        if (!strncmp(t, "compile-time:", 13) || !strncmp(t, "gpu-time:", 9)) {
+            bool gpu = t[0] == 'g';
+            size_t at = gpu ? 9 : 13;
+            double pct = strtod(t + at, &end);
+            if (end == t + at || (*end && strcmp(end, "%")) || !(pct > 0 && pct < 1e6)) {
+                int rc = cli_usage_error(&cmd_diff, "--fail-on %s: expected %.*sN%% with N a "
+                                                    "percentage above 0",
+                                         t, (int)at, t);
                 free(copy); /* t points into it: said first */
                 return rc;
             }
-            g->kind[CGS_DIFF_COMPILE_TIME] = true;
+            *(gpu ? &g->gpu_pct : &g->compile_pct) = pct;
+            g->kind[gpu ? CGS_DIFF_GPU_TIME : CGS_DIFF_COMPILE_TIME] = true;
             continue;
         }
         k = cgs_diff_kind_from_name(t);
@@ -108,7 +120,7 @@ static int parse_gate(const char *arg, struct gate *g)
                                                 "(compile_failure, graph_break, recompiles, "
                                                 "pieces, cache_key, graph, ops, symbols, "
                                                 "shapes, dtypes, strides, layout, "
-                                                "compile-time:N%%, none)",
+                                                "compile-time:N%%, gpu-time:N%%, none)",
                                      t);
             free(copy); /* t points into it: said first */
             return rc;
@@ -125,6 +137,8 @@ static bool is_regression(const struct gate *g, const struct cgs_diff_change *c)
         return false;
     if (c->kind == CGS_DIFF_COMPILE_TIME)
         return c->worse && c->pct >= g->compile_pct;
+    if (c->kind == CGS_DIFF_GPU_TIME)
+        return c->worse && c->pct >= g->gpu_pct;
     return has_direction(c->kind) ? c->worse : true;
 }
 
@@ -156,10 +170,13 @@ static int parse_args(int argc, char **argv, struct cli_list *ops, bool *json, s
     return 0;
 }
 
-/* One side's run: its job, and the graphs as the diff reads them. */
+/* One side's run: its job, the graphs as the diff reads them, and its profile. */
 struct side {
     struct cli_job job;
     struct cgs_diff_input in; /* in.graphs is ours to free */
+    struct cli_prof_set set;
+    struct cgs_prof_report rep;
+    bool have_rep;
 };
 
 static int read_side(struct side *s, char *path, const struct cli_list *ops)
@@ -169,15 +186,20 @@ static int read_side(struct side *s, char *path, const struct cli_list *ops)
     s->job.progress = true;
     s->job.layout = true;
     s->job.lookups = true;
-    if ((rc = cli_job_run(&s->job, &path, 1, ops)))
+    if ((rc = cli_job_run(&s->job, &path, 1, ops)) ||
+        (rc = cli_job_profile(&s->job, true, &s->set, &s->rep, &s->have_rep)))
         return rc;
     cli_job_diff_input(&s->job, path, &s->in);
+    s->in.prof = s->have_rep ? &s->rep : NULL;
     return 0;
 }
 
 static void side_release(struct side *s)
 {
     free((void *)s->in.graphs);
+    if (s->have_rep)
+        cgs_prof_report_release(&s->rep);
+    cli_prof_release(&s->set);
     cli_job_release(&s->job);
 }
 
@@ -210,10 +232,11 @@ static void print_json(const struct side *a, const struct side *b, const struct 
 static void print_text(const struct side *a, const struct side *b, const struct cgs_diff *d,
                        const struct gate *g, uint32_t bad)
 {
-    uint32_t frames = 0, graphs = 0;
+    uint32_t frames = 0, graphs = 0, pieces = 0;
     for (uint32_t i = 0; i < d->n_pairs; i++) {
         frames += !strcmp(d->pairs[i].what, "frame") && d->pairs[i].a && d->pairs[i].b;
         graphs += !strcmp(d->pairs[i].what, "graph") && d->pairs[i].a && d->pairs[i].b;
+        pieces += !strcmp(d->pairs[i].what, "piece") && d->pairs[i].a && d->pairs[i].b;
     }
     printf("A: %s\nB: %s\n", a->in.name, b->in.name);
     for (uint32_t i = 0; i < d->n_changes; i++) {
@@ -223,9 +246,14 @@ static void print_text(const struct side *a, const struct side *b, const struct 
             putchar(*p == '\n' ? ' ' : *p);
         putchar('\n');
     }
-    printf("%s%u change%s, %u regression%s (--fail-on %s); %u frame%s and %u graph%s paired\n",
+    printf("%s%u change%s, %u regression%s (--fail-on %s); %u frame%s and %u graph%s paired",
            d->n_changes ? "\n" : "", d->n_changes, PLURAL(d->n_changes), bad, PLURAL(bad),
            g->text, frames, PLURAL(frames), graphs, PLURAL(graphs));
+    if (a->in.prof && b->in.prof)
+        printf(", %u profiled piece%s", pieces, PLURAL(pieces));
+    else if (a->in.prof || b->in.prof)
+        printf("; only %s has a profile (no GPU time compared)", a->in.prof ? "A" : "B");
+    putchar('\n');
 }
 
 static int run(int argc, char **argv)
@@ -236,7 +264,7 @@ static int run(int argc, char **argv)
     struct gate gate;
     struct side a, b;
     struct cgs_diff d = {0};
-    struct cgs_diff_opts o = {20, 100};
+    struct cgs_diff_opts o = CGS_DIFF_OPTS_DEFAULT;
     uint32_t bad = 0;
 
     memset(&a, 0, sizeof(a));
@@ -247,6 +275,8 @@ static int run(int argc, char **argv)
         goto out;
     if (gate.compile_pct > 0 && gate.compile_pct < o.compile_time_pct)
         o.compile_time_pct = gate.compile_pct;
+    if (gate.gpu_pct > 0 && gate.gpu_pct < o.gpu_time_pct)
+        o.gpu_time_pct = gate.gpu_pct;
     cgs_diff_build(&a.in, &b.in, &o, &d);
     for (uint32_t i = 0; i < d.n_changes; i++)
         bad += is_regression(&gate, &d.changes[i]);

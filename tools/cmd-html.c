@@ -1442,17 +1442,11 @@ static cJSON *sources_json(char **paths, int n, const struct cli_job *job)
 static int page_profile(struct page *pg, const struct cli_job *job, struct cli_prof_set *set,
                         struct cgs_prof_report *rep, bool *have_rep)
 {
-    struct cgs_diag d = CGS_DIAG_INIT;
-    struct cgs_prof_opts po = {NULL, CGS_PROF_BY_PIECE};
     struct cli_prof_out po_out = {0};
     int rc;
-    if (!job->n_profiles)
-        return 0;
-    if ((rc = cli_prof_load((const char **)job->profiles, job->n_profiles, set)))
+    /* each call's time kept for the baseline's GPU time changes */
+    if ((rc = cli_job_profile(job, pg->baseline != NULL, set, rep, have_rep)) || !*have_rep)
         return rc;
-    if (cgs_prof_report_build(set->traces, (uint32_t)set->n, &po, rep, &d) < 0)
-        return cli_report_diag(&d);
-    *have_rep = true;
     po_out.kernels = 20;
     pg->profile = cli_prof_json(set, rep, &po_out);
     return 0;
@@ -1531,7 +1525,9 @@ static int run(int argc, char **argv)
     struct cli_job base = {0};
     struct cgs_diff_input din_a = {0}, din_b = {0};
     struct cgs_diff diff = {0};
-    bool have_rep = false;
+    struct cli_prof_set base_set = {0};
+    struct cgs_prof_report base_rep;
+    bool have_rep = false, have_base_rep = false;
     int rc;
 
     if ((rc = parse_args(argc, argv, &ops, &a)))
@@ -1547,17 +1543,6 @@ static int run(int argc, char **argv)
     job.lookups = a.baseline != NULL;
     if ((rc = cli_job_run_read(&job, argv + optind, argc - optind, &ops, NULL)))
         goto out;
-    if (a.baseline) { /* what changed since it: cgscope diff BASELINE SOURCE */
-        char *bp = (char *)a.baseline;
-        base.progress = base.layout = base.lookups = true;
-        if ((rc = cli_job_run(&base, &bp, 1, &ops)))
-            goto out;
-        cli_job_diff_input(&base, a.baseline, &din_a);
-        cli_job_diff_input(&job, argv[optind], &din_b);
-        cgs_diff_build(&din_a, &din_b, NULL, &diff);
-        pg.diff = &diff;
-        pg.baseline = a.baseline;
-    }
     pg.skipped = job.skipped;
     pg.findings = &job.findings;
     if (!pg.graphs) /* no graph reached the analysis (none loaded): the entries still */
@@ -1565,8 +1550,22 @@ static int run(int argc, char **argv)
     pg.n_graphs = job.n_graphs;
     for (uint32_t i = 0; i < pg.n_graphs; i++)
         pg.graphs[i].j = &job.graphs[i];
+    pg.baseline = a.baseline;
     if ((rc = page_profile(&pg, &job, &set, &rep, &have_rep)))
         goto out;
+    if (a.baseline) { /* what changed since it: cgscope diff BASELINE SOURCE */
+        char *bp = (char *)a.baseline;
+        base.progress = base.layout = base.lookups = true;
+        if ((rc = cli_job_run(&base, &bp, 1, &ops)) ||
+            (rc = cli_job_profile(&base, true, &base_set, &base_rep, &have_base_rep)))
+            goto out;
+        cli_job_diff_input(&base, a.baseline, &din_a);
+        cli_job_diff_input(&job, argv[optind], &din_b);
+        din_a.prof = have_base_rep ? &base_rep : NULL;
+        din_b.prof = have_rep ? &rep : NULL;
+        cgs_diff_build(&din_a, &din_b, NULL, &diff);
+        pg.diff = &diff;
+    }
     for (uint32_t i = 0; i < pg.n_graphs; i++)
         draw_finish(&pg.graphs[i]);
     if (!job.n_graphs && !(job.have_dash && (job.dash.n_rows || job.dash.n_breaks)) && !set.n) {
@@ -1617,6 +1616,9 @@ out:
     free((void *)din_a.graphs);
     free((void *)din_b.graphs);
     cli_job_release(&base);
+    if (have_base_rep)
+        cgs_prof_report_release(&base_rep);
+    cli_prof_release(&base_set);
     cJSON_Delete(data_copy);
     cgs_buf_release(&page);
     page_release(&pg);

@@ -307,7 +307,7 @@ static bool any_trace(const char *dir)
 static bool summarise(const struct profile_args *a)
 {
     const char *paths[1] = {a->dir};
-    struct cgs_prof_opts po = {a->prefix, CGS_PROF_BY_PIECE};
+    struct cgs_prof_opts po = {a->prefix, CGS_PROF_BY_PIECE, false};
     struct cli_prof_out out = {.kernels = 15, .brief = true};
     struct cli_prof_set set;
     struct cgs_prof_report rep;

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,6 +16,7 @@
 #include "lib/readers/file.h"
 #include "lib/readers/sniff.h"
 #include "lib/run/follow.h"
+#include "tools/prof-out.h"
 #include "tools/session.h"
 
 const char *const cli_role_names[4] = {"graph", "torch_trace_or_cache_folder", "compiles",
@@ -110,6 +112,57 @@ static bool stream(const char *path)
     return cgs_path_is_stdin(path) || (!stat(path, &st) && !S_ISREG(st.st_mode) &&
                                        !S_ISDIR(st.st_mode));
 }
+/* Whether a JSON file says it is a cgscope graph in its first 4 KB (the bridge writes the format
+ * first; another JSON of the folder, a split or a report, is not one). */
+static bool says_graph(const char *path)
+{
+    char head[4097];
+    size_t n = 0;
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        n = fread(head, 1, sizeof(head) - 1, f);
+        fclose(f);
+    }
+    head[n] = '\0';
+    return memchr(head, '\0', n) == NULL && strstr(head, "\"cgscope.graph\"") != NULL;
+}
+
+/* A profile folder's graphs (the bridge's dump_dir pointed at it: one folder for a run), in
+ * name order, unless the user named the same file too. */
+static void add_profile_graphs(struct cli_job *j, const char *dir)
+{
+    struct dirent **list = NULL;
+    int n = scandir(dir, &list, NULL, alphasort);
+    for (int i = 0; i < n; i++) {
+        const char *name = list[i]->d_name;
+        size_t len = strlen(name);
+        char *path, *real, *other;
+        bool named = false;
+        enum cgs_source_kind k;
+        if (name[0] == '.' || !((len > 5 && !strcmp(name + len - 5, ".json")) ||
+                                (len > 4 && !strcmp(name + len - 4, ".pt2")))) {
+            free(list[i]);
+            continue;
+        }
+        path = cgs_xmalloc(strlen(dir) + len + 2);
+        sprintf(path, "%s/%s", dir, name);
+        k = cgs_source_kind_of(path);
+        real = (k == CGS_SRCK_PT2 || (k == CGS_SRCK_GRAPH_JSON && says_graph(path)))
+                   ? realpath(path, NULL)
+                   : NULL;
+        for (uint32_t g = 0; real && g < j->n_graphs && !named; g++) {
+            other = realpath(j->graphs[g].ref, NULL);
+            named = other && !strcmp(other, real);
+            free(other);
+        }
+        if (real && !named)
+            add_graph(j, path, NULL);
+        free(real);
+        free(path);
+        free(list[i]);
+    }
+    free(list);
+}
 
 int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct cli_list *ops,
                      const struct cgs_dash *read)
@@ -154,6 +207,8 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
             j->profiles[j->n_profiles++] = dir;
         }
     }
+    for (uint32_t i = 0; i < j->n_profiles; i++)
+        add_profile_graphs(j, j->profiles[i]);
     if (n_logs) {
         struct cgs_diag d = CGS_DIAG_INIT;
         if (cgs_graphs_collect(&j->gs, logs, n_logs, warn_source, NULL, &d) == 0) {
@@ -371,6 +426,23 @@ void cli_job_diff_input(const struct cli_job *j, const char *name, struct cgs_di
     in->n_graphs = j->n_graphs;
 }
 
+int cli_job_profile(const struct cli_job *j, bool samples, struct cli_prof_set *set,
+                    struct cgs_prof_report *rep, bool *have)
+{
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_prof_opts po = {NULL, CGS_PROF_BY_PIECE, samples};
+    int rc;
+    *have = false;
+    if (!j->n_profiles)
+        return CGS_EXIT_OK;
+    if ((rc = cli_prof_load((const char **)j->profiles, j->n_profiles, set)))
+        return rc;
+    if (cgs_prof_report_build(set->traces, (uint32_t)set->n, &po, rep, &d) < 0)
+        return cli_report_diag(&d);
+    *have = true;
+    return CGS_EXIT_OK;
+}
+
 cJSON *cli_diff_change_json(const struct cgs_diff_change *c)
 {
     cJSON *o = cJSON_CreateObject();
@@ -387,5 +459,9 @@ cJSON *cli_diff_change_json(const struct cgs_diff_change *c)
         cJSON_AddNumberToObject(o, "rank", c->rank);
     else
         cJSON_AddNullToObject(o, "rank");
+    if (c->kind == CGS_DIFF_COMPILE_TIME || c->kind == CGS_DIFF_GPU_TIME)
+        cJSON_AddNumberToObject(o, "pct", round(c->pct * 100) / 100);
+    else
+        cJSON_AddNullToObject(o, "pct");
     return o;
 }

@@ -1,7 +1,8 @@
 /*
  * A job over the sources a user gives (graphs, TORCH_TRACE logs or folders, cache folders,
- * events, indexes): read once, every graph analysed (split where a piecewise backend splits,
- * shapes), and the findings model built over all of it. `check` and `top --once` print its
+ * events, indexes, profile folders with the graphs the bridge dumped there): read once, every
+ * graph analysed (split where a piecewise backend splits, shapes), and the findings model built
+ * over all of it. `check` and `top --once` print its
  * findings; `html` reads its sources the same way (cli_source_role) and builds the same model.
  */
 #ifndef CGS_TOOLS_JOB_H
@@ -85,8 +86,15 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
 void cli_job_release(struct cli_job *j);
 
 /* The job's compile records and graphs as the diff reads them (lib/run/diff.h): in->graphs is
- * the caller's to free. */
+ * the caller's to free; in->prof is left NULL (cli_job_profile builds it). */
 void cli_job_diff_input(const struct cli_job *j, const char *name, struct cgs_diff_input *in);
+
+/* The job's profile sources read (set) and reported as `cgscope report` does (rep), each call's
+ * kernel time kept when samples (the diff's GPU time). *have says whether rep was built (false:
+ * the job has no profile). CGS_EXIT_OK, or CGS_EXIT_BAD_INPUT (said). */
+struct cli_prof_set;
+int cli_job_profile(const struct cli_job *j, bool samples, struct cli_prof_set *set,
+                    struct cgs_prof_report *rep, bool *have);
 /* A change as JSON: {kind, subject, a, b, message, worse, graph, pieces, compile_ids}. */
 cJSON *cli_diff_change_json(const struct cgs_diff_change *c);
 

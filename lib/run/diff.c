@@ -1066,6 +1066,211 @@ static void graph_changes(const struct cgs_diff_input *a, const struct cgs_diff_
     free(used);
 }
 
+/* ---- GPU time ------------------------------------------------------------------------------- */
+
+/* A side's calls: the median and quartiles of its samples (ascending), linearly interpolated. */
+struct calls {
+    double median, q1, q3;
+    uint32_t n;
+};
+
+static double quantile(const struct cgs_prof_samples *s, double q)
+{
+    double at = q * (s->n - 1);
+    uint32_t lo = (uint32_t)at;
+    if (lo + 1 >= s->n)
+        return (double)s->ns[s->n - 1];
+    return s->ns[lo] + (at - lo) * ((double)s->ns[lo + 1] - (double)s->ns[lo]);
+}
+
+static struct calls calls_of(const struct cgs_prof_samples *s)
+{
+    struct calls c = {0, 0, 0, s->n};
+    if (s->n) {
+        c.median = quantile(s, 0.5);
+        c.q1 = quantile(s, 0.25);
+        c.q3 = quantile(s, 0.75);
+    }
+    return c;
+}
+
+#define GPU_FLOOR_NS 1000.0 /* a change under a microsecond a call is not reported */
+
+/* Whether B's calls differ from A's past pct% of A's median, past the noise (the larger of the
+ * two interquartile ranges) and past the floor. */
+static bool timing_changed(const struct calls *a, const struct calls *b, double pct)
+{
+    double delta = fabs(b->median - a->median);
+    double noise = fmax(a->q3 - a->q1, b->q3 - b->q1);
+    return a->n && b->n && a->median > 0 && delta * 100 / a->median >= pct && delta > noise &&
+           delta >= GPU_FLOOR_NS;
+}
+
+static void fmt_ns(char *out, size_t n, double ns)
+{
+    if (ns >= 1e6)
+        snprintf(out, n, "%.2f ms", ns / 1e6);
+    else if (ns >= 1e3)
+        snprintf(out, n, "%.1f us", ns / 1e3);
+    else
+        snprintf(out, n, "%.0f ns", ns);
+}
+
+/* "noise +-0.4% / +-0.5% of the medians" for a message */
+static void fmt_noise(char *out, size_t n, const struct calls *a, const struct calls *b)
+{
+    snprintf(out, n, "medians of %u and %u call%s, spread (IQR) %.1f%% and %.1f%%", a->n, b->n,
+             b->n == 1 ? "" : "s", a->median > 0 ? (a->q3 - a->q1) * 100 / a->median : 0,
+             b->median > 0 ? (b->q3 - b->q1) * 100 / b->median : 0);
+}
+
+/* A kernel's name, cut for a message (C++ templates run to a thousand characters). */
+static void short_name(char *out, size_t n, const char *name)
+{
+    if (strlen(name) < n)
+        snprintf(out, n, "%s", name);
+    else
+        snprintf(out, n, "%.*s...", (int)(n - 4), name);
+}
+
+/* The graph of B a piece of the profile belongs to: the one whose compile id (a log's, or the
+ * one a graph file records) is the piece name's graph part, its Dynamo graph first; for a
+ * piece name without one, B's one graph file. NULL when not known. */
+static const char *piece_graph(const struct cgs_diff_input *b, const char *group)
+{
+    size_t k = cgs_prof_graph_part(group);
+    const struct cgs_diff_graph *found = NULL;
+    uint32_t files = 0;
+    for (uint32_t i = 0; i < b->n_graphs; i++) {
+        const struct cgs_diff_graph *x = &b->graphs[i];
+        const char *cid = x->compile_id ? x->compile_id
+                          : x->g        ? x->g->producer.compile_id
+                                        : NULL;
+        bool dynamo = x->compile_id ? x->stage && !strcmp(x->stage, "dynamo")
+                                    : x->g && x->g->producer.stage == CGS_STAGE_DYNAMO;
+        if (!x->compile_id) {
+            files++;
+            if (!k)
+                found = x;
+        }
+        if (k && cid && strlen(cid) == k && !strncmp(cid, group, k) && (!found || dynamo))
+            found = x;
+    }
+    return found && (k || files == 1) ? found->label : NULL;
+}
+
+/* A group's kernels by name. */
+static struct cgs_strmap *kernels_by_name(const struct cgs_prof_report *r,
+                                          const struct cgs_prof_group *g)
+{
+    struct cgs_strmap *m = cgs_strmap_new();
+    for (uint32_t i = 0; i < g->n_top; i++)
+        cgs_strmap_put(m, r->kernels[g->top[i].kernel].name, (void *)&g->top[i]);
+    return m;
+}
+
+/* One change of GPU time a call: a piece's, or a kernel's within a piece. */
+static struct cgs_diff_change *gpu_change(struct cgs_diff *d, const struct calls *ca,
+                                          const struct calls *cb, char *subject, const char *what,
+                                          const char *extra)
+{
+    char ta[32], tb[32], noise[128];
+    double pct = (cb->median - ca->median) * 100 / ca->median;
+    struct cgs_diff_change *c;
+    fmt_ns(ta, sizeof(ta), ca->median);
+    fmt_ns(tb, sizeof(tb), cb->median);
+    fmt_noise(noise, sizeof(noise), ca, cb);
+    c = add(d, CGS_DIFF_GPU_TIME, subject, fmt("%s a call", ta), fmt("%s a call", tb),
+            fmt("%s: GPU time a call %s in A, %s in B (%+.1f%%; %s)%s", what, ta, tb, pct, noise,
+                extra ? extra : ""),
+            cb->median > ca->median);
+    c->pct = pct;
+    c->cost = fabs(cb->median - ca->median) * cb->n; /* the time it costs the run */
+    return c;
+}
+
+static void gpu_changes(const struct cgs_diff_input *a, const struct cgs_diff_input *b,
+                        const struct cgs_diff_opts *o, struct cgs_diff *d)
+{
+    const struct cgs_prof_report *ra = a->prof, *rb = b->prof;
+    if (!ra || !rb)
+        return;
+    for (uint32_t i = 0; i <= rb->n_groups; i++) {
+        const struct cgs_prof_group *gb = i < rb->n_groups ? &rb->groups[i] : &rb->none;
+        const struct cgs_prof_group *ga = i < rb->n_groups ? cgs_prof_find(ra, gb->name)
+                                                           : &ra->none;
+        const char *piece = gb->name + cgs_prof_graph_part(gb->name);
+        const char *graph = i < rb->n_groups ? piece_graph(b, gb->name) : NULL;
+        char label[512], kname[72];
+        struct cgs_buf slower = CGS_BUF_INIT, only = CGS_BUF_INIT;
+        struct calls ca, cb;
+        struct cgs_strmap *in_a, *in_b;
+        uint32_t first = d->n_changes;
+        if (*piece == '/')
+            piece++;
+        if (i < rb->n_groups)
+            snprintf(label, sizeof(label), "piece %s", gb->name);
+        else
+            snprintf(label, sizeof(label), "work in no piece");
+        if (i < rb->n_groups)
+            add_pair(d, "piece", ga ? ga->name : NULL, gb->name);
+        if (!ga)
+            continue; /* a piece only B ran: its graph's changes say why */
+        in_a = kernels_by_name(ra, ga);
+        in_b = kernels_by_name(rb, gb);
+        /* its kernels, by name: each one's time a call (each launch outside every piece) */
+        for (uint32_t k = 0; k < gb->n_top; k++) {
+            const char *name = rb->kernels[gb->top[k].kernel].name;
+            const struct cgs_prof_pk *pa = cgs_strmap_get(in_a, name);
+            struct calls ka, kb;
+            short_name(kname, sizeof(kname), *name ? name : "(unnamed)");
+            if (!pa) {
+                cgs_buf_addf(&only, "%s%s", only.len ? ", " : "", kname);
+                continue;
+            }
+            ka = calls_of(&pa->per_call);
+            kb = calls_of(&gb->top[k].per_call);
+            if (timing_changed(&ka, &kb, o->gpu_time_pct)) {
+                char *what = fmt("kernel %s in %s", kname, label);
+                gpu_change(d, &ka, &kb, fmt("kernel %s in %s", name, label), what, NULL);
+                cgs_buf_addf(&slower, "%s%s %+.0f%%", slower.len ? ", " : "", kname,
+                             (kb.median - ka.median) * 100 / ka.median);
+                free(what);
+            }
+        }
+        ca = calls_of(&ga->per_call);
+        cb = calls_of(&gb->per_call);
+        if (i < rb->n_groups && timing_changed(&ca, &cb, o->gpu_time_pct)) {
+            struct cgs_buf extra = CGS_BUF_INIT;
+            bool first_a = true;
+            for (uint32_t k = 0; k < ga->n_top; k++) {
+                const char *name = ra->kernels[ga->top[k].kernel].name;
+                if (!cgs_strmap_get(in_b, name)) {
+                    short_name(kname, sizeof(kname), *name ? name : "(unnamed)");
+                    cgs_buf_addf(&extra, "%s%s", first_a ? "; kernels only in A: " : ", ", kname);
+                    first_a = false;
+                }
+            }
+            if (slower.len)
+                cgs_buf_addf(&extra, "; kernels that changed: %s", slower.buf);
+            if (only.len)
+                cgs_buf_addf(&extra, "; kernels only in B: %s", only.buf);
+            /* a nanosecond more than its kernels' cost: the piece is said first */
+            gpu_change(d, &ca, &cb, cgs_xstrdup(label), label, extra.buf)->cost += 1;
+            cgs_buf_release(&extra);
+        }
+        for (uint32_t c = first; c < d->n_changes; c++) {
+            where(&d->changes[c], -1, NULL, graph);
+            if (graph && i < rb->n_groups)
+                d->changes[c].pieces = cgs_xstrdup(piece);
+        }
+        cgs_buf_release(&slower);
+        cgs_buf_release(&only);
+        cgs_strmap_free(in_a);
+        cgs_strmap_free(in_b);
+    }
+}
+
 /* ---- the whole ------------------------------------------------------------------------------ */
 
 static int by_cost(const void *x, const void *y)
@@ -1083,7 +1288,7 @@ static int by_cost(const void *x, const void *y)
 void cgs_diff_build(const struct cgs_diff_input *a, const struct cgs_diff_input *b,
                     const struct cgs_diff_opts *opts, struct cgs_diff *out)
 {
-    struct cgs_diff_opts o = {20, 100};
+    struct cgs_diff_opts o = CGS_DIFF_OPTS_DEFAULT;
     struct frames fa, fb;
     if (opts)
         o = *opts;
@@ -1106,6 +1311,7 @@ void cgs_diff_build(const struct cgs_diff_input *a, const struct cgs_diff_input 
     break_changes(a->dash, b->dash, out);
     cache_changes(a->dash, b->dash, &fa, out);
     graph_changes(a, b, &fa, &fb, out);
+    gpu_changes(a, b, &o, out);
     frames_release(&fa);
     frames_release(&fb);
     rank_map.from = rank_map.to = -2;

@@ -9,9 +9,13 @@
  *   graphs       by paired compile id, stage and rank; graph files by file name, or the one
  *                graph of each side;
  *   nodes        structurally, within a paired graph: placeholders by argument name, every other
- *                node by (operator, its nth use of that operator), never by name alone.
+ *                node by (operator, its nth use of that operator), never by name alone;
+ *   GPU time     pieces by name ("0/0/submod_1"), kernels by name within a paired piece.
  * and reports every change, most costly first, with both sides' values. Timing is reported only
- * past a threshold, so that two runs of one program report nothing.
+ * past a threshold, so that two runs of one program report nothing: compile time past a share
+ * and a floor; GPU time when the medians of the calls differ past a share of A's median, past
+ * the larger interquartile range of the two sides' calls (the noise: a wobble within the
+ * calls' own spread is no change) and by a microsecond a call at least.
  *
  * Everything in a struct cgs_diff is owned by it (cgs_diff_release frees it all).
  */
@@ -25,6 +29,7 @@
 #include "lib/passes/shapes.h"
 #include "lib/passes/split.h"
 #include "lib/run/dash.h"
+#include "lib/run/prof.h"
 
 /* X(ID, "json kind"): in the order a change costs a user, most first. */
 #define CGS_DIFF_KINDS(X)                                                                          \
@@ -68,12 +73,19 @@ struct cgs_diff_input {
     const struct cgs_dash *dash; /* compile records, or NULL */
     const struct cgs_diff_graph *graphs;
     uint32_t n_graphs;
+    /* the run's CUPTI profile, built with per-call samples (cgs_prof_opts.samples), or NULL */
+    const struct cgs_prof_report *prof;
 };
 
 struct cgs_diff_opts {
     double compile_time_pct; /* a compile slower or faster by more than this is a change (20) */
     double compile_time_ms;  /* ... and by at least this much (100) */
+    double gpu_time_pct;     /* a piece's or kernel's GPU time a call past this, and past the
+                                noise across calls, is a change (5) */
 };
+
+/* The defaults (a run against itself, or two runs of one program, report nothing). */
+#define CGS_DIFF_OPTS_DEFAULT {20, 100, 5}
 
 /* What was paired: a frame, a compile or a graph; a or b NULL when it has no partner. */
 struct cgs_diff_pair {

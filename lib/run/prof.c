@@ -450,6 +450,18 @@ struct build {
     uint32_t *pk_group;
     size_t n_pks, a_pks, a_pk_group;
     size_t a_groups, a_kernels;
+    /* per-call samples (opts.samples): each call's kernel time and group (+ 1, 0 none), and
+       each kernel's time within a call: (call << 24 | kernel + 1) -> index + 1 into pkc */
+    bool samples;
+    uint64_t *call_ns;
+    uint32_t *call_group;
+    size_t n_calls, a_call_ns, a_call_group;
+    struct cgs_keymap pkcall;
+    struct pkc {
+        uint32_t pk; /* index into pks */
+        uint64_t ns;
+    } *pkc;
+    size_t n_pkc, a_pkc;
 };
 
 static uint32_t group_of(struct build *b, const char *name, const char *range)
@@ -496,16 +508,19 @@ static void add(struct cgs_prof_stat *s, uint64_t ns, uint64_t bytes)
     s->bytes += bytes;
 }
 
-/* The group of a range (index into t->ranges), -1 for none (-> r->none). */
+/* The group of a range (index into t->ranges), -1 for none (-> r->none); *at is the range that
+ * is the group's instance (ri itself, or the enclosing piece). */
 static int64_t range_group(struct build *b, const struct cgs_prof_trace *t, struct cgs_keymap *by_uid,
-                           size_t ri, const char *prefix)
+                           size_t ri, const char *prefix, size_t *at)
 {
     size_t plen = strlen(prefix);
+    *at = ri;
     if (b->r->by == CGS_PROF_BY_RANGE)
         return group_of(b, t->ranges[ri].name, t->ranges[ri].name);
     for (unsigned hops = 0; hops < 4096; hops++) {
         const struct cgs_prof_range *rg = &t->ranges[ri];
         uint64_t *slot;
+        *at = ri;
         if (strncmp(rg->name, prefix, plen) == 0)
             return group_of(b, rg->name + plen, rg->name);
         if (!rg->parent || !(slot = cgs_keymap_slot(by_uid, rg->parent, false)))
@@ -576,20 +591,53 @@ static int kord_cmp(const void *a, const void *b)
     return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/* The call (1-based) that key names in m, a new one when it has none (key 0: always new). */
+static uint64_t call_of(struct build *b, struct cgs_keymap *m, uint64_t key, int64_t gi)
+{
+    uint64_t *slot = key ? cgs_keymap_slot(m, key, true) : NULL;
+    if (slot && *slot)
+        return *slot;
+    CGS_ALLOC_GROW(b->call_ns, b->n_calls + 1, b->a_call_ns);
+    CGS_ALLOC_GROW(b->call_group, b->n_calls + 1, b->a_call_group);
+    b->call_ns[b->n_calls] = 0;
+    b->call_group[b->n_calls] = (uint32_t)(gi + 1);
+    if (slot)
+        *slot = b->n_calls + 1;
+    return ++b->n_calls;
+}
+
+/* One kernel record's time into its call's sample and its kernel's sample of that call. */
+static void sample_add(struct build *b, uint64_t call, uint32_t k, uint32_t pk, uint64_t ns)
+{
+    uint64_t *slot;
+    b->call_ns[call - 1] += ns;
+    if (k >= (1u << 24) || call >= ((uint64_t)1 << 40))
+        return; /* past what a key holds: the call's sample has it, the kernel's not */
+    slot = cgs_keymap_slot(&b->pkcall, call << 24 | k, true);
+    if (!*slot) {
+        CGS_ALLOC_GROW(b->pkc, b->n_pkc + 1, b->a_pkc);
+        b->pkc[b->n_pkc] = (struct pkc){pk, 0};
+        *slot = ++b->n_pkc;
+    }
+    b->pkc[*slot - 1].ns += ns;
+}
+
 static void trace_into(struct build *b, const struct cgs_prof_trace *t, uint32_t ti,
                        const char *prefix)
 {
     struct cgs_prof_report *r = b->r;
     struct cgs_keymap by_uid = {0}, by_corr = {0}, node_uid = {0}, clone = {0}, replay = {0};
+    struct cgs_keymap call_uid = {0}, call_replay = {0};
     uint32_t *fallback = any_thread_ranges(t);
     int64_t *rgroup = cgs_xmalloc(cgs_array_bytes(t->n_ranges + 1, sizeof(*rgroup)));
+    size_t *rat = cgs_xmalloc(cgs_array_bytes(t->n_ranges + 1, sizeof(*rat)));
     uint32_t *kname = cgs_xcalloc(t->n_names + 1, sizeof(*kname));
 
     for (size_t i = 0; i < t->n_ranges; i++)
         if (t->ranges[i].uid)
             *cgs_keymap_slot(&by_uid, t->ranges[i].uid, true) = i + 1;
     for (size_t i = 0; i < t->n_ranges; i++) {
-        rgroup[i] = range_group(b, t, &by_uid, i, prefix);
+        rgroup[i] = range_group(b, t, &by_uid, i, prefix, &rat[i]);
         /* a piece's calls and CPU time: the ranges that are the piece itself */
         if (rgroup[i] >= 0 && strcmp(r->groups[rgroup[i]].range, t->ranges[i].name) == 0) {
             struct cgs_prof_group *g = &r->groups[rgroup[i]];
@@ -616,6 +664,7 @@ static void trace_into(struct build *b, const struct cgs_prof_trace *t, uint32_t
         uint64_t uid = 0, ns = w->end > w->start ? w->end - w->start : 0;
         bool captured = false, other = false;
         int64_t gi = -1;
+        size_t ri = SIZE_MAX; /* the record's range */
         struct cgs_prof_group *g;
         uint64_t *slot;
 
@@ -648,8 +697,10 @@ static void trace_into(struct build *b, const struct cgs_prof_trace *t, uint32_t
                 }
             }
         }
-        if (uid && (slot = cgs_keymap_slot(&by_uid, uid, false)))
-            gi = rgroup[*slot - 1];
+        if (uid && (slot = cgs_keymap_slot(&by_uid, uid, false))) {
+            ri = (size_t)*slot - 1;
+            gi = rgroup[ri];
+        }
         g = gi >= 0 ? &r->groups[gi] : &r->none;
         if (other)
             g->any_thread++;
@@ -678,12 +729,35 @@ static void trace_into(struct build *b, const struct cgs_prof_trace *t, uint32_t
             if (!*slot) {
                 CGS_ALLOC_GROW(b->pks, b->n_pks + 1, b->a_pks);
                 CGS_ALLOC_GROW(b->pk_group, b->n_pks + 1, b->a_pk_group);
-                b->pks[b->n_pks] = (struct cgs_prof_pk){k - 1, {0, 0, 0}};
+                b->pks[b->n_pks] = (struct cgs_prof_pk){k - 1, {0, 0, 0}, {NULL, 0}};
                 b->pk_group[b->n_pks] = (uint32_t)(gi + 1);
                 *slot = ++b->n_pks;
                 kk->groups++;
             }
             add(&b->pks[*slot - 1].stat, ns, 0);
+            if (b->samples) {
+                uint32_t pk = (uint32_t)(*slot - 1);
+                uint64_t call;
+                size_t li = SIZE_MAX; /* a replay: the range its graph launch was made in */
+                if (w->graph_id) {
+                    uint64_t *ls = cgs_keymap_slot(&by_corr, (uint64_t)w->corr + 1, false);
+                    uint64_t *rs = ls && t->launches[*ls - 1].uid
+                                       ? cgs_keymap_slot(&by_uid, t->launches[*ls - 1].uid, false)
+                                       : NULL;
+                    if (rs && rgroup[*rs - 1] == gi)
+                        li = (size_t)*rs - 1;
+                }
+                /* no piece: each record is a call; a replay launched outside the piece's
+                   range (a whole-model graph): each launch; else the piece's range instance
+                   (a replay launched inside it is part of that call) */
+                if (gi < 0)
+                    call = call_of(b, NULL, 0, gi);
+                else if (w->graph_id && li == SIZE_MAX)
+                    call = call_of(b, &call_replay, ((uint64_t)(gi + 1) << 32) | w->corr, gi);
+                else
+                    call = call_of(b, &call_uid, t->ranges[rat[w->graph_id ? li : ri]].uid, gi);
+                sample_add(b, call, k, pk, ns);
+            }
         } else if (w->kind == CGS_PROF_MEMCPY) {
             add(&g->memcpy, ns, w->bytes);
             add(&r->memcpy_total, ns, w->bytes);
@@ -703,12 +777,56 @@ static void trace_into(struct build *b, const struct cgs_prof_trace *t, uint32_t
     }
     free(kname);
     free(rgroup);
+    free(rat);
     free(fallback);
+    cgs_keymap_release(&call_uid);
+    cgs_keymap_release(&call_replay);
     cgs_keymap_release(&by_uid);
     cgs_keymap_release(&by_corr);
     cgs_keymap_release(&node_uid);
     cgs_keymap_release(&clone);
     cgs_keymap_release(&replay);
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Count, allocate, fill and sort: every group's calls and every group kernel's calls. */
+static void samples_into(struct build *b)
+{
+    struct cgs_prof_report *r = b->r;
+    uint32_t *fill = cgs_xcalloc(b->n_pks + r->n_groups + 2, sizeof(*fill));
+    for (size_t c = 0; c < b->n_calls; c++) {
+        uint32_t gi = b->call_group[c];
+        struct cgs_prof_group *g = gi ? &r->groups[gi - 1] : &r->none;
+        g->per_call.n++;
+    }
+    for (uint32_t i = 0; i <= r->n_groups; i++) {
+        struct cgs_prof_group *g = i < r->n_groups ? &r->groups[i] : &r->none;
+        g->per_call.ns = cgs_xcalloc((size_t)g->per_call.n + 1, sizeof(uint64_t));
+    }
+    for (size_t c = 0; c < b->n_calls; c++) {
+        uint32_t gi = b->call_group[c];
+        struct cgs_prof_group *g = gi ? &r->groups[gi - 1] : &r->none;
+        g->per_call.ns[fill[gi ? gi - 1 : r->n_groups]++] = b->call_ns[c];
+    }
+    for (size_t i = 0; i < b->n_pkc; i++)
+        b->pks[b->pkc[i].pk].per_call.n++;
+    for (size_t i = 0; i < b->n_pks; i++)
+        b->pks[i].per_call.ns = cgs_xcalloc((size_t)b->pks[i].per_call.n + 1, sizeof(uint64_t));
+    memset(fill, 0, (b->n_pks + r->n_groups + 2) * sizeof(*fill));
+    for (size_t i = 0; i < b->n_pkc; i++)
+        b->pks[b->pkc[i].pk].per_call.ns[fill[b->pkc[i].pk]++] = b->pkc[i].ns;
+    for (uint32_t i = 0; i <= r->n_groups; i++) {
+        struct cgs_prof_group *g = i < r->n_groups ? &r->groups[i] : &r->none;
+        qsort(g->per_call.ns, g->per_call.n, sizeof(uint64_t), u64_cmp);
+    }
+    for (size_t i = 0; i < b->n_pks; i++)
+        qsort(b->pks[i].per_call.ns, b->pks[i].per_call.n, sizeof(uint64_t), u64_cmp);
+    free(fill);
 }
 
 int cgs_prof_report_build(const struct cgs_prof_trace *traces, uint32_t n,
@@ -722,6 +840,7 @@ int cgs_prof_report_build(const struct cgs_prof_trace *traces, uint32_t n,
     memset(r, 0, sizeof(*r));
     memset(&b, 0, sizeof(b));
     b.r = r;
+    b.samples = o && o->samples;
     r->by = o ? o->by : CGS_PROF_BY_PIECE;
     r->prefix = o && o->prefix ? o->prefix : NULL;
     for (uint32_t i = 0; !r->prefix && i < n; i++)
@@ -738,6 +857,8 @@ int cgs_prof_report_build(const struct cgs_prof_trace *traces, uint32_t n,
     for (uint32_t i = 0; i < n; i++)
         trace_into(&b, &traces[i], i, r->prefix);
 
+    if (b.samples)
+        samples_into(&b);
     /* each group's kernels, by GPU time */
     for (size_t i = 0; i < b.n_pks; i++) {
         struct cgs_prof_group *g = b.pk_group[i] ? &r->groups[b.pk_group[i] - 1] : &r->none;
@@ -792,8 +913,12 @@ int cgs_prof_report_build(const struct cgs_prof_trace *traces, uint32_t n,
     cgs_strmap_free(b.groups);
     cgs_strmap_free(b.kernels);
     cgs_keymap_release(&b.pk);
+    cgs_keymap_release(&b.pkcall);
     free(b.pks);
     free(b.pk_group);
+    free(b.call_ns);
+    free(b.call_group);
+    free(b.pkc);
     return 0;
 }
 
@@ -802,7 +927,10 @@ static void group_release(struct cgs_prof_group *g)
     free(g->name);
     free(g->range);
     free(g->per_trace);
+    for (uint32_t k = 0; g->top && k < g->n_top; k++)
+        free(g->top[k].per_call.ns);
     free(g->top);
+    free(g->per_call.ns);
 }
 
 void cgs_prof_report_release(struct cgs_prof_report *r)

@@ -99,9 +99,19 @@ struct cgs_prof_stat {
     uint64_t count, ns, bytes;
 };
 
+/* Per-call samples (with cgs_prof_opts.samples): a call is one instance of a piece's range
+ * (with the CUDA graph replays launched inside it), or one replay launched outside every
+ * instance (a whole-model graph) whose work landed in the piece; work in no piece or range
+ * counts each record as a call. Each sample is the kernel time of one call, ascending. */
+struct cgs_prof_samples {
+    uint64_t *ns;
+    uint32_t n;
+};
+
 struct cgs_prof_pk { /* one kernel within a group */
     uint32_t kernel;  /* index into report.kernels */
     struct cgs_prof_stat stat;
+    struct cgs_prof_samples per_call; /* this kernel's time in each call of the group */
 };
 
 struct cgs_prof_group {
@@ -117,6 +127,7 @@ struct cgs_prof_group {
     struct cgs_prof_stat *per_trace; /* [n_traces]: kernels */
     struct cgs_prof_pk *top;         /* kernels by GPU time, all of them */
     uint32_t n_top;
+    struct cgs_prof_samples per_call; /* the kernel time of each call (opts.samples) */
 };
 
 struct cgs_prof_kernel {
@@ -131,6 +142,7 @@ enum cgs_prof_by { CGS_PROF_BY_PIECE, CGS_PROF_BY_RANGE };
 struct cgs_prof_opts {
     const char *prefix; /* NULL: the trace's own, else CGS_PROF_DEFAULT_PREFIX */
     enum cgs_prof_by by;
+    bool samples; /* keep each call's kernel time, per group and per kernel of a group */
 };
 
 struct cgs_prof_report {

@@ -264,6 +264,90 @@ assert g[0]["a"] is None and g[0]["b"] == "compiled (1/0, 1/1)", g
 assert {"what": "frame", "a": None, "b": "torch_dynamo_resume_in_forward_at_12 (model.py)"} in d["pairs"]
 PY
 
+# GPU time per piece and per kernel, where both runs have a profile. A recorded profile (the
+# forward of tests/gpu/prof_workload.py, eager) against copies whose kernel times
+# tests/trace-edit.py changed on purpose, so the answer is known:
+#   attention's kernel 30% longer: the pieces that run it and that kernel in each, +30%;
+#   every kernel +-2% at random, every kernel +3%, one call's attention 3x: no change;
+#   the two ranks of tests/data/prof/ranks (two processes of one program): no change.
+E=tests/data/prof/eager/cgscope-1107.cgstrace
+for d in a slow jitter all3 outlier r0 r1; do mkdir -p "$T/prof-$d"; done
+cp "$E" "$T/prof-a/"
+python3 tests/trace-edit.py "$E" "$T/prof-slow/x.cgstrace" slow fmha 1.3
+python3 tests/trace-edit.py "$E" "$T/prof-jitter/x.cgstrace" jitter 2 11
+python3 tests/trace-edit.py "$E" "$T/prof-all3/x.cgstrace" all 1.03
+python3 tests/trace-edit.py "$E" "$T/prof-outlier/x.cgstrace" outlier fmha 3
+cp tests/data/prof/ranks/*rank0* "$T/prof-r0/"
+cp tests/data/prof/ranks/*rank1* "$T/prof-r1/"
+check "profile against itself" 0 "$CGSCOPE" diff "$T/prof-a" "$T/prof-a"
+has "no change" "$out" "0 changes, 0 regressions"
+has "pieces paired" "$out" "5 profiled pieces"
+for d in jitter all3 outlier r1; do
+    a=a
+    [ $d = r1 ] && a=r0
+    check "profile $d: within noise" 0 "$CGSCOPE" diff "$T/prof-$a" "$T/prof-$d" \
+        --fail-on gpu-time:5%
+    has "profile $d: no change" "$out" "0 changes, 0 regressions"
+done
+check "attention 30% slower, gated at 5%" 1 "$CGSCOPE" diff "$T/prof-a" "$T/prof-slow" \
+    --fail-on gpu-time:5% --json
+"$CGSCOPE" report "$T/prof-a" --json >"$T/prof-a.json" 2>/dev/null
+python3 - "$out" "$T/prof-a.json" "$E" "$T/prof-slow/x.cgstrace" <<'PY' || fail "attention 30% slower: its pieces and kernel, +30%"
+import json, statistics, subprocess, sys
+d = json.load(open(sys.argv[1]))
+rep = json.load(open(sys.argv[2]))
+# the pieces that run the attention kernel, as the report attributes them (tested against
+# torch.profiler in tests/cli/profile.sh)
+fmha = {p["name"] for p in rep["pieces"] for k in p["top_kernels"] if "fmha" in k["name"]}
+assert fmha == {"submod_1", "submod_3"}, fmha
+assert all(c["kind"] == "gpu_time" and c["worse"] for c in d["changes"]), d["changes"]
+pieces = {c["subject"] for c in d["changes"] if c["subject"].startswith("piece ")}
+kernels = [c for c in d["changes"] if c["subject"].startswith("kernel ")]
+assert pieces == {"piece " + p for p in fmha}, pieces
+assert len(kernels) == 2 and all("fmha_cutlassF" in c["subject"] for c in kernels), kernels
+assert d["regressions"] == d["changes"] and d["failed"]
+# the percentage from the durations themselves: attention's launches, before and after
+def durs(f):
+    return [int(x) for x in subprocess.check_output(
+        [sys.executable, "tests/trace-edit.py", f, "durations", "fmha"], text=True).split()]
+a, b = durs(sys.argv[3]), durs(sys.argv[4])
+want = (statistics.median(b) / statistics.median(a) - 1) * 100
+assert abs(want - 30) < 0.1, want
+for c in d["changes"]:
+    assert abs(c["pct"] - 30) < 0.2, (c["pct"], c["message"])
+    assert "medians of 13 and 13 calls" in c["message"], c["message"]
+PY
+check "attention 30% slower, not gated by default" 0 "$CGSCOPE" diff "$T/prof-a" "$T/prof-slow"
+has "said" "$out" "4 changes, 0 regressions"
+check "gated at 40%: said, not failed" 0 "$CGSCOPE" diff "$T/prof-a" "$T/prof-slow" \
+    --fail-on gpu-time:40%
+has "said" "$out" "4 changes, 0 regressions"
+check "faster is no regression" 0 "$CGSCOPE" diff "$T/prof-slow" "$T/prof-a" --fail-on gpu-time:5%
+has "said faster" "$out" "(-23.1%;"
+# +3% is under the default 5%, and past the noise: a gate at 2% takes it
+check "every kernel +3%, gated at 2%" 1 "$CGSCOPE" diff "$T/prof-a" "$T/prof-all3" \
+    --fail-on gpu-time:2%
+check "a bad gpu-time" 2 "$CGSCOPE" diff "$T/prof-a" "$T/prof-a" --fail-on gpu-time:0%
+has "says the form" "$err" "expected gpu-time:N%"
+check "one side profiled" 0 "$CGSCOPE" diff "$T/prof-a" samples/llama_tiny.dynamo.json
+has "says so" "$out" "only A has a profile"
+# the page: the changed pieces of the profile's graph marked against the baseline
+mkdir -p "$T/page-a" "$T/page-b"
+cp samples/profile/transformer.dynamo.json samples/profile/*.cgstrace "$T/page-a/"
+cp samples/profile/transformer.dynamo.json "$T/page-b/"
+python3 tests/trace-edit.py samples/profile/*.cgstrace "$T/page-b/x.cgstrace" slow fmha 1.3
+check "html --baseline with profiles" 0 "$CGSCOPE" html "$T/page-b/transformer.dynamo.json" \
+    "$T/page-b" --baseline "$T/page-a" --split-ops @sdpa -o "$T/page.html" --json
+python3 - "$out" <<'PY' || fail "the page's baseline: GPU time of the attention pieces, on the graph"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ch = d["baseline"]["changes"]
+assert ch and all(c["kind"] == "gpu_time" for c in ch), [c["message"] for c in ch]
+pieces = {c["pieces"] for c in ch}
+assert pieces == {"submod_1", "submod_3"}, pieces
+assert all(c["graph"] and c["graph"].endswith("transformer.dynamo.json") for c in ch), ch
+PY
+
 # bad input: exit 2 and a message
 check "one run" 2 "$CGSCOPE" diff samples/llama_tiny.dynamo.json
 has "says two" "$err" "expected two runs"
