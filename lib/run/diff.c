@@ -89,16 +89,12 @@ static void add_pair(struct cgs_diff *d, const char *what, const char *a, const 
 
 /* ---- ranks ---------------------------------------------------------------------------------- */
 
-/* Two runs of one rank each, different ranks (rank 0's log against rank 3's: why does one
- * rank compile differently?): B's rank is taken for A's in every pairing. Set for the length of
- * one cgs_diff_build (the library builds one diff at a time). */
-static struct {
-    int from, to;
-} rank_map = {-2, -2};
-
-static int brank(int r)
+/* B's rank as A's (d NULL: a rank of A's, as it is): two runs of one rank each, different ranks
+ * (rank 0's log against rank 3's: why does one rank compile differently?), pair rank with
+ * rank (d->rank_a, d->rank_b); otherwise ranks pair with themselves. */
+static int brank(const struct cgs_diff *d, int r)
 {
-    return r == rank_map.from ? rank_map.to : r;
+    return d && d->rank_b >= 0 && r == d->rank_b ? d->rank_a : r;
 }
 
 /* The one rank of a run, -1 when it has none or several. */
@@ -136,9 +132,18 @@ struct frame {
     struct frame *partner;
 };
 
+/* Where a compile id is among a side's frames: a chain, in frame order, per "rank|cid". */
+struct cid_at {
+    uint32_t frame, row, next; /* next: index + 1 into at, 0 at the end */
+};
+
 struct frames {
     struct frame *v;
     uint32_t n, alloc;
+    struct cgs_arena keys;      /* the maps' keys */
+    struct cgs_strmap *by_key;  /* frame key -> index + 1 */
+    struct cgs_strmap *by_cid;  /* "rank|cid" -> index + 1 into at, its chain's head */
+    struct cid_at *at;
 };
 
 static long frame_id_of(const char *cid)
@@ -149,28 +154,47 @@ static long frame_id_of(const char *cid)
     return p && *p ? strtol(p, NULL, 10) : -1;
 }
 
-static void frames_of(const struct cgs_dash *d, struct frames *out, bool b_side)
+/* A map key built in a side's arena. */
+static const char *key_of(struct frames *fs, const char *f, ...) __attribute__((format(printf, 2, 3)));
+static const char *key_of(struct frames *fs, const char *f, ...)
 {
+    char buf[640];
+    va_list ap;
+    va_start(ap, f);
+    vsnprintf(buf, sizeof(buf), f, ap);
+    va_end(ap);
+    return cgs_arena_strdup(&fs->keys, buf);
+}
+
+static void frames_of(const struct cgs_dash *d, struct frames *out, const struct cgs_diff *b_side)
+{
+    struct cgs_strmap *by_id, *nth_of;
     memset(out, 0, sizeof(*out));
+    cgs_arena_init(&out->keys);
+    by_id = cgs_strmap_new();
     for (uint32_t i = 0; d && i < d->n_rows; i++) {
         const struct cgs_dash_row *r = d->rows[i];
         long fid;
         uint32_t k;
+        const char *id;
         if (!r->trace || !r->compile_id)
             continue;
         fid = frame_id_of(r->compile_id);
-        int rr = b_side ? brank(r->rank) : r->rank;
-        for (k = 0; k < out->n; k++)
-            if (out->v[k].rank == rr && out->v[k].run == r->run && out->v[k].frame_id == fid)
-                break;
-        if (k == out->n) {
+        int rr = brank(b_side, r->rank);
+        id = key_of(out, "%d|%d|%ld", rr, r->run, fid);
+        k = (uint32_t)(uintptr_t)cgs_strmap_get(by_id, id);
+        if (k) {
+            k--;
+        } else {
             struct frame *f;
             CGS_ALLOC_GROW(out->v, out->n + 1, out->alloc);
+            k = out->n;
             f = &out->v[out->n++];
             memset(f, 0, sizeof(*f));
             f->rank = rr;
             f->run = r->run;
             f->frame_id = fid;
+            cgs_strmap_put(by_id, id, (void *)(uintptr_t)out->n);
         }
         {
             struct frame *f = &out->v[k];
@@ -178,7 +202,10 @@ static void frames_of(const struct cgs_dash *d, struct frames *out, bool b_side)
             f->rows[f->n++] = r;
         }
     }
+    cgs_strmap_free(by_id);
     /* each frame's key: its code object, numbered where one process has it twice */
+    nth_of = cgs_strmap_new();
+    out->by_key = cgs_strmap_new();
     for (uint32_t k = 0; k < out->n; k++) {
         struct frame *f = &out->v[k];
         const struct cgs_dash_row *named = NULL;
@@ -193,11 +220,30 @@ static void frames_of(const struct cgs_dash *d, struct frames *out, bool b_side)
             snprintf(base, sizeof(base), "frame %ld", f->frame_id);
         f->label = named ? fmt("%s (%s)", named->co_name, base_name(named->co_filename))
                          : fmt("frame %ld", f->frame_id);
-        for (uint32_t j = 0; j < k; j++)
-            if (out->v[j].rank == f->rank && out->v[j].run == f->run &&
-                !strcmp(out->v[j].label, f->label))
-                nth++;
+        {
+            const char *same = key_of(out, "%d|%d|%s", f->rank, f->run, f->label);
+            nth = (int)(uintptr_t)cgs_strmap_get(nth_of, same);
+            cgs_strmap_set(nth_of, same, (void *)(uintptr_t)(nth + 1));
+        }
         f->key = fmt("%d|%d|%s#%d", f->rank, f->run, base, nth);
+        cgs_strmap_put(out->by_key, f->key, (void *)(uintptr_t)(k + 1));
+    }
+    cgs_strmap_free(nth_of);
+    /* each compile id's places, frames in order (chains built back to front) */
+    {
+        uint32_t n_at = 0;
+        for (uint32_t k = 0; k < out->n; k++)
+            n_at += out->v[k].n;
+        out->at = cgs_xcalloc((size_t)n_at + 1, sizeof(*out->at));
+        out->by_cid = cgs_strmap_new();
+        for (uint32_t k = out->n; k-- > 0;)
+            for (uint32_t j = out->v[k].n; j-- > 0;) {
+                const char *id = key_of(out, "%d|%s", out->v[k].rank,
+                                        out->v[k].rows[j]->compile_id);
+                uint32_t head = (uint32_t)(uintptr_t)cgs_strmap_get(out->by_cid, id);
+                out->at[--n_at] = (struct cid_at){k, j, head};
+                cgs_strmap_set(out->by_cid, id, (void *)(uintptr_t)(n_at + 1));
+            }
     }
 }
 
@@ -209,6 +255,10 @@ static void frames_release(struct frames *fs)
         free(fs->v[k].rows);
     }
     free(fs->v);
+    free(fs->at);
+    cgs_strmap_free(fs->by_key);
+    cgs_strmap_free(fs->by_cid);
+    cgs_arena_release(&fs->keys);
 }
 
 static bool failed(const struct cgs_dash_row *r)
@@ -216,10 +266,10 @@ static bool failed(const struct cgs_dash_row *r)
     return r->fail_type && !r->limit_hit;
 }
 
-static char *rank_prefix(int rank)
+static char *rank_prefix(const struct cgs_diff *d, int rank)
 {
-    if (rank_map.from >= 0 && (rank == rank_map.to || rank == rank_map.from))
-        return fmt("rank %d (A) against rank %d (B): ", rank_map.to, rank_map.from);
+    if (d->rank_b >= 0 && (rank == d->rank_a || rank == d->rank_b))
+        return fmt("rank %d (A) against rank %d (B): ", d->rank_a, d->rank_b);
     return rank >= 0 ? fmt("rank %d: ", rank) : cgs_xstrdup("");
 }
 
@@ -232,19 +282,19 @@ static void compile_ids(const struct frame *f, uint32_t from, struct cgs_buf *b)
 static void frame_changes(const struct frames *fa, const struct frames *fb,
                           const struct cgs_diff_opts *o, struct cgs_diff *d)
 {
-    /* pair by key */
-    for (uint32_t i = 0; i < fa->n; i++)
-        for (uint32_t k = 0; k < fb->n; k++)
-            if (!fb->v[k].partner && !strcmp(fa->v[i].key, fb->v[k].key)) {
-                fa->v[i].partner = &fb->v[k];
-                fb->v[k].partner = &fa->v[i];
-                break;
-            }
+    /* pair by key (unique within a side) */
+    for (uint32_t i = 0; i < fa->n; i++) {
+        uint32_t k = (uint32_t)(uintptr_t)cgs_strmap_get(fb->by_key, fa->v[i].key);
+        if (k && !fb->v[k - 1].partner) {
+            fa->v[i].partner = &fb->v[k - 1];
+            fb->v[k - 1].partner = &fa->v[i];
+        }
+    }
     for (int side = 0; side < 2; side++) {
         const struct frames *fs = side ? fb : fa;
         for (uint32_t i = 0; i < fs->n; i++) {
             const struct frame *f = &fs->v[i];
-            char *rp = rank_prefix(f->rank);
+            char *rp = rank_prefix(d, f->rank);
             if (!f->partner) {
                 struct cgs_buf ids = CGS_BUF_INIT;
                 compile_ids(f, 0, &ids);
@@ -348,21 +398,24 @@ static void frame_changes(const struct frames *fa, const struct frames *fb,
 static const char *partner_cid(const struct frames *fa, int rank, int run, const char *cid,
                                bool *frame_paired)
 {
+    char id[640];
+    uint32_t at, seen = UINT32_MAX;
     *frame_paired = false;
-    for (uint32_t i = 0; i < fa->n; i++) {
-        const struct frame *f = &fa->v[i];
-        if (f->rank != rank || (run >= 0 && f->run != run))
-            continue;
-        for (uint32_t j = 0; j < f->n; j++)
-            if (!strcmp(f->rows[j]->compile_id, cid)) {
-                const char *b = f->partner && j < f->partner->n
-                                    ? f->partner->rows[j]->compile_id
-                                    : NULL;
-                *frame_paired = f->partner != NULL;
-                if (b || run >= 0)
-                    return b;
-                break; /* a compile id is one frame's in a run: on to the next run */
-            }
+    if (!fa->by_cid)
+        return NULL;
+    snprintf(id, sizeof(id), "%d|%s", rank, cid);
+    /* the frames that hold it, in order (a compile id is one frame's in a run) */
+    for (at = (uint32_t)(uintptr_t)cgs_strmap_get(fa->by_cid, id); at; at = fa->at[at - 1].next) {
+        const struct frame *f = &fa->v[fa->at[at - 1].frame];
+        uint32_t j = fa->at[at - 1].row;
+        const char *b;
+        if ((run >= 0 && f->run != run) || fa->at[at - 1].frame == seen)
+            continue; /* another run's, or its frame's first row said it */
+        seen = fa->at[at - 1].frame;
+        b = f->partner && j < f->partner->n ? f->partner->rows[j]->compile_id : NULL;
+        *frame_paired = f->partner != NULL;
+        if (b || run >= 0)
+            return b;
     }
     return NULL;
 }
@@ -405,7 +458,7 @@ static void cache_changes(const struct cgs_dash *da, const struct cgs_dash *db,
         char *what;
         uint32_t g;
         for (uint32_t k = 0; cid && k < nb && !y; k++)
-            if (!used[k] && brank(db->lookups[k].rank) == x->rank &&
+            if (!used[k] && brank(d, db->lookups[k].rank) == x->rank &&
                 !strcmp(db->lookups[k].compile_id, cid) && !strcmp(db->lookups[k].cache, x->cache))
                 y = &db->lookups[k], used[k] = true;
         if (!y)
@@ -414,7 +467,7 @@ static void cache_changes(const struct cgs_dash *da, const struct cgs_dash *db,
             continue;
         /* two ranks' runs: their inputs live on different devices, so keys always differ; only
            a change of status says something there */
-        if (x->status == y->status && rank_map.from >= 0)
+        if (x->status == y->status && d->rank_b >= 0)
             continue;
         cgs_lookup_differs(x, y, name_differing, &why);
         what = fmt("%d|%s|%d|%d|%s", y->rank, y->cache, (int)x->status, (int)y->status, why.buf);
@@ -444,7 +497,7 @@ static void cache_changes(const struct cgs_dash *da, const struct cgs_dash *db,
     }
     for (uint32_t g = 0; g < ng; g++) {
         struct cache_group *c = &gs[g];
-        char *rp = rank_prefix(c->rank);
+        char *rp = rank_prefix(d, c->rank);
         struct cgs_diff_change *ch = add(
             d, CGS_DIFF_CACHE_KEY, fmt("%scache %s", rp, c->cache),
             fmt("%s", lookup_names[c->sa]), fmt("%s", lookup_names[c->sb]),
@@ -468,9 +521,9 @@ static void cache_changes(const struct cgs_dash *da, const struct cgs_dash *db,
 /* ---- graph breaks ------------------------------------------------------------------------- */
 
 static char *break_key(const struct cgs_dash_break *b, const struct cgs_dash_break *all,
-                       uint32_t upto, bool b_side)
+                       uint32_t upto, const struct cgs_diff *b_side)
 {
-    int rank = b_side ? brank(b->rank) : b->rank;
+    int rank = brank(b_side, b->rank);
     char what[256];
     int nth = 0;
     const char *r = b->title ? b->title : b->reason ? b->reason : "?";
@@ -500,13 +553,13 @@ static void break_changes(const struct cgs_dash *da, const struct cgs_dash *db, 
     char **ka = cgs_xcalloc(na + 1, sizeof(*ka)), **kb = cgs_xcalloc(nb + 1, sizeof(*kb));
     bool *used = cgs_xcalloc(nb + 1, 1);
     for (uint32_t i = 0; i < na; i++)
-        ka[i] = break_key(&da->breaks[i], da->breaks, i, false);
+        ka[i] = break_key(&da->breaks[i], da->breaks, i, NULL);
     for (uint32_t i = 0; i < nb; i++)
-        kb[i] = break_key(&db->breaks[i], db->breaks, i, true);
+        kb[i] = break_key(&db->breaks[i], db->breaks, i, d);
     for (uint32_t i = 0; i < na; i++) {
         const struct cgs_dash_break *x = &da->breaks[i];
         uint32_t k = 0;
-        char *site = break_site(x), *rp = rank_prefix(x->rank);
+        char *site = break_site(x), *rp = rank_prefix(d, x->rank);
         while (k < nb && (used[k] || strcmp(ka[i], kb[k])))
             k++;
         if (k == nb) {
@@ -538,7 +591,7 @@ static void break_changes(const struct cgs_dash *da, const struct cgs_dash *db, 
         if (used[k])
             continue;
         site = break_site(y);
-        rp = rank_prefix(y->rank);
+        rp = rank_prefix(d, y->rank);
         where(add(d, CGS_DIFF_GRAPH_BREAK, fmt("%s%s", rp, site), NULL,
             fmt("%llu hit%s", (unsigned long long)y->hits, y->hits == 1 ? "" : "s"),
             fmt("%sgraph break added: %s (in B: %s)%s%s", rp, site,
@@ -976,15 +1029,46 @@ static void input_symbols(const struct cgs_diff_graph *x, struct cgs_buf *out)
     }
 }
 
+/* What pairs a graph: a log's by rank (B's as A's), run, compile id, stage and direction; a
+ * graph file by its file name. */
+static void graph_key(const struct cgs_diff_graph *x, const struct cgs_diff *b_side,
+                      const char *cid, struct cgs_buf *out)
+{
+    cgs_buf_reset(out);
+    if (x->compile_id)
+        cgs_buf_addf(out, "%d|%d|%d|%s|%s", brank(b_side, x->rank), x->occurrence, x->backward,
+                     x->stage ? x->stage : "", cid);
+    else
+        cgs_buf_addf(out, "file|%s", base_name(x->label));
+}
+
 static void graph_changes(const struct cgs_diff_input *a, const struct cgs_diff_input *b,
                           const struct frames *fa, const struct frames *fb, struct cgs_diff *d)
 {
     bool *used = cgs_xcalloc((size_t)b->n_graphs + 1, 1);
-    uint32_t files_a = 0, files_b = 0;
+    uint32_t files_a = 0, files_b = 0, first_file = 0;
+    /* B's graphs by what pairs them: the first unpaired one of each key, then the next */
+    uint32_t *next = cgs_xcalloc((size_t)b->n_graphs + 1, sizeof(*next));
+    struct cgs_strmap *first = cgs_strmap_new();
+    struct cgs_arena keys;
+    struct cgs_buf key = CGS_BUF_INIT;
+    cgs_arena_init(&keys);
     for (uint32_t i = 0; i < a->n_graphs; i++)
         files_a += !a->graphs[i].compile_id;
-    for (uint32_t i = 0; i < b->n_graphs; i++)
-        files_b += !b->graphs[i].compile_id;
+    for (uint32_t i = b->n_graphs; i-- > 0;) {
+        const struct cgs_diff_graph *z = &b->graphs[i];
+        const char *k;
+        if (!z->compile_id) {
+            files_b++;
+            first_file = i + 1;
+        } else if (!z->stage) {
+            continue; /* pairs with nothing */
+        }
+        graph_key(z, d, z->compile_id, &key);
+        k = cgs_arena_strdup(&keys, key.buf);
+        next[i] = (uint32_t)(uintptr_t)cgs_strmap_get(first, k);
+        cgs_strmap_set(first, k, (void *)(uintptr_t)(i + 1));
+    }
     for (uint32_t i = 0; i < a->n_graphs; i++) {
         const struct cgs_diff_graph *x = &a->graphs[i];
         const struct cgs_diff_graph *y = NULL;
@@ -992,25 +1076,29 @@ static void graph_changes(const struct cgs_diff_input *a, const struct cgs_diff_
         if (x->compile_id) {
             const char *cid = partner_cid(fa, x->rank, x->occurrence, x->compile_id,
                                           &frame_paired);
-            for (uint32_t k = 0; cid && k < b->n_graphs && !y; k++) {
-                const struct cgs_diff_graph *z = &b->graphs[k];
-                if (!used[k] && z->compile_id && !strcmp(z->compile_id, cid) &&
-                    brank(z->rank) == x->rank && z->occurrence == x->occurrence &&
-                    z->backward == x->backward && z->stage && x->stage &&
-                    !strcmp(z->stage, x->stage))
-                    y = z, used[k] = true;
+            if (cid && x->stage) {
+                uint32_t k;
+                graph_key(x, NULL, cid, &key);
+                if ((k = (uint32_t)(uintptr_t)cgs_strmap_get(first, key.buf)) != 0) {
+                    y = &b->graphs[k - 1];
+                    used[k - 1] = true;
+                    cgs_strmap_set(first, key.buf, (void *)(uintptr_t)next[k - 1]);
+                }
             }
             if (!y && !frame_paired)
                 continue; /* its frame's change says it */
             if (!y && !cid)
                 continue; /* a compile the other run did not make: its recompiles say it */
+        } else if (files_a == 1 && files_b == 1) {
+            y = &b->graphs[first_file - 1]; /* the one graph of each side */
+            used[first_file - 1] = true;
         } else {
-            for (uint32_t k = 0; k < b->n_graphs && !y; k++) {
-                const struct cgs_diff_graph *z = &b->graphs[k];
-                if (!used[k] && !z->compile_id &&
-                    ((files_a == 1 && files_b == 1) ||
-                     !strcmp(base_name(z->label), base_name(x->label))))
-                    y = z, used[k] = true;
+            uint32_t k;
+            graph_key(x, NULL, NULL, &key);
+            if ((k = (uint32_t)(uintptr_t)cgs_strmap_get(first, key.buf)) != 0) {
+                y = &b->graphs[k - 1];
+                used[k - 1] = true;
+                cgs_strmap_set(first, key.buf, (void *)(uintptr_t)next[k - 1]);
             }
         }
         add_pair(d, "graph", x->label, y ? y->label : NULL);
@@ -1028,16 +1116,19 @@ static void graph_changes(const struct cgs_diff_input *a, const struct cgs_diff_
             continue;
         if (y->compile_id) {
             /* its compile has a partner in A (whose graph of this stage A lacks), or none */
-            for (uint32_t i = 0; i < fb->n && !in_a; i++) {
-                const struct frame *f = &fb->v[i];
-                if (f->rank != brank(y->rank) || f->run != y->occurrence)
-                    continue;
-                for (uint32_t j = 0; j < f->n; j++)
-                    if (!strcmp(f->rows[j]->compile_id, y->compile_id)) {
-                        frame_paired = f->partner != NULL;
-                        in_a = f->partner && j < f->partner->n;
-                        break;
-                    }
+            char id[640];
+            uint32_t seen = UINT32_MAX;
+            snprintf(id, sizeof(id), "%d|%s", brank(d, y->rank), y->compile_id);
+            for (uint32_t at = fb->by_cid ? (uint32_t)(uintptr_t)cgs_strmap_get(fb->by_cid, id)
+                                          : 0;
+                 at && !in_a; at = fb->at[at - 1].next) {
+                const struct frame *f = &fb->v[fb->at[at - 1].frame];
+                uint32_t j = fb->at[at - 1].row;
+                if (f->run != y->occurrence || fb->at[at - 1].frame == seen)
+                    continue; /* another run's, or its frame's first row said it */
+                seen = fb->at[at - 1].frame;
+                frame_paired = f->partner != NULL;
+                in_a = f->partner && j < f->partner->n;
             }
             if (!frame_paired)
                 continue; /* its frame's change says it */
@@ -1064,6 +1155,10 @@ static void graph_changes(const struct cgs_diff_input *a, const struct cgs_diff_
               y->rank, y->compile_id, y->label);
     }
     free(used);
+    free(next);
+    cgs_strmap_free(first);
+    cgs_arena_release(&keys);
+    cgs_buf_release(&key);
 }
 
 /* ---- GPU time ------------------------------------------------------------------------------- */
@@ -1293,20 +1388,20 @@ void cgs_diff_build(const struct cgs_diff_input *a, const struct cgs_diff_input 
     if (opts)
         o = *opts;
     memset(out, 0, sizeof(*out));
+    out->rank_a = out->rank_b = -1;
     {
         int ra = only_rank(a), rb = only_rank(b);
-        rank_map.from = rank_map.to = -2;
         if (ra >= 0 && rb >= 0 && ra != rb) {
             char x[16], y[16];
-            rank_map.from = rb;
-            rank_map.to = ra;
+            out->rank_a = ra;
+            out->rank_b = rb;
             snprintf(x, sizeof(x), "%d", ra);
             snprintf(y, sizeof(y), "%d", rb);
             add_pair(out, "rank", x, y);
         }
     }
-    frames_of(a->dash, &fa, false);
-    frames_of(b->dash, &fb, true);
+    frames_of(a->dash, &fa, NULL);
+    frames_of(b->dash, &fb, out);
     frame_changes(&fa, &fb, &o, out);
     break_changes(a->dash, b->dash, out);
     cache_changes(a->dash, b->dash, &fa, out);
@@ -1314,7 +1409,6 @@ void cgs_diff_build(const struct cgs_diff_input *a, const struct cgs_diff_input 
     gpu_changes(a, b, &o, out);
     frames_release(&fa);
     frames_release(&fb);
-    rank_map.from = rank_map.to = -2;
     if (out->n_changes > 1)
         qsort(out->changes, out->n_changes, sizeof(*out->changes), by_cost);
 }

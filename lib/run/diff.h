@@ -112,6 +112,9 @@ struct cgs_diff {
     uint32_t n_pairs, alloc_pairs;
     struct cgs_diff_change *changes; /* sorted: worse first, then by kind, then cost */
     uint32_t n_changes, alloc_changes;
+    /* two runs of one rank each, different ranks (rank 0's log against rank 3's): those ranks,
+       paired with each other in every pairing; -1 otherwise (ranks pair with themselves) */
+    int rank_a, rank_b;
 };
 
 /* Whether item is one of list's ", "-separated items (a change's pieces or compile ids). */
