@@ -155,7 +155,8 @@ static long frame_id_of(const char *cid)
 }
 
 /* A map key built in a side's arena. */
-static const char *key_of(struct frames *fs, const char *f, ...) __attribute__((format(printf, 2, 3)));
+static const char *key_of(struct frames *fs, const char *f, ...)
+    __attribute__((format(printf, 2, 3)));
 static const char *key_of(struct frames *fs, const char *f, ...)
 {
     char buf[640];
