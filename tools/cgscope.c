@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "lib/base/arena.h"
 #include "lib/ops/ops.h"
@@ -165,7 +167,9 @@ static void print_man(FILE *f, const struct cmd *c)
           "nodes (1 to 64; 1 reads on one thread; default: by the cores and the graph's "
           "size)\n.TP\nCGSCOPE_MAX_UNPACK_RATIO\nhow many bytes a compressed log may unpack "
           "to per byte of it once past 256 MiB (default 1000: past it, a decompression bomb is "
-          "refused; 0: no bound)\n.SH SEE ALSO\n",
+          "refused; 0: no bound)\n.TP\nCGSCOPE_PROGRESS\nhow far a long read of a log has got: "
+          "said on a terminal after a second (0: never); 1: always, a line every five seconds "
+          "off a terminal\n.SH SEE ALSO\n",
           f);
     for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(f, "\\fBcgscope\\-%s\\fR(1)%s\n", commands[i]->name,
@@ -215,6 +219,65 @@ static int help_tool(int argc, char **argv)
 }
 
 /* --json anywhere before "--": errors also as a JSON object. */
+/* ---- how far a long read has got ------------------------------------------------------------ */
+
+struct read_progress {
+    char path[512];
+    double start, last; /* seconds */
+    bool shown, tty, always;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void fmt_bytes(char *out, size_t n, uint64_t b)
+{
+    if (b >= (uint64_t)1 << 30)
+        snprintf(out, n, "%.2f GB", b / 1073741824.0);
+    else
+        snprintf(out, n, "%.1f MB", b / 1048576.0);
+}
+
+/* A file read for more than a second: "reading PATH: 1.2 GB of 3.4 GB (35%)" on the terminal's
+ * stderr, rewritten in place four times a second and erased at the end; CGSCOPE_PROGRESS=1
+ * says it in any case, a line every five seconds off a terminal, and the time the read took. */
+static void on_read_progress(void *ctx, const char *path, uint64_t done, uint64_t size, bool end)
+{
+    struct read_progress *p = ctx;
+    double t = now_s();
+    char d[32], z[48];
+    if (strncmp(p->path, path, sizeof(p->path) - 1)) {
+        snprintf(p->path, sizeof(p->path), "%s", path);
+        p->start = t;
+        p->last = 0;
+        p->shown = false;
+    }
+    if (end) {
+        if (p->shown && p->tty)
+            fprintf(stderr, "\r%*s\r", 78, "");
+        else if (p->shown || p->always)
+            fmt_bytes(d, sizeof(d), done),
+                fprintf(stderr, "cgscope: read %s (%s%s) in %.1f s\n", path, d,
+                        size ? "" : " unpacked", t - p->start);
+        p->path[0] = '\0';
+        return;
+    }
+    if ((!p->always && t - p->start < 1.0) || t - p->last < (p->tty ? 0.25 : 5.0))
+        return;
+    p->last = t;
+    p->shown = true;
+    fmt_bytes(d, sizeof(d), done);
+    fmt_bytes(z, sizeof(z), size);
+    if (size)
+        snprintf(z + strlen(z), sizeof(z) - strlen(z), " (%.0f%%)", done * 100.0 / size);
+    fprintf(stderr, "%scgscope: reading %.*s: %s%s%s%s", p->tty ? "\r" : "", p->tty ? 40 : 400,
+            path, d, size ? " of " : " unpacked", size ? z : "", p->tty ? "   " : "\n");
+}
+
 static bool wants_json(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -283,6 +346,15 @@ int main(int argc, char **argv)
                                  t);
             cgs_follow_set_unpack_ratio((double)n);
         }
+    }
+    {
+        /* how far a long read has got: on a terminal, or always with CGSCOPE_PROGRESS=1 */
+        static struct read_progress progress;
+        const char *t = getenv("CGSCOPE_PROGRESS");
+        progress.tty = isatty(2);
+        progress.always = t && !strcmp(t, "1");
+        if ((progress.tty && !(t && !strcmp(t, "0"))) || progress.always)
+            cgs_follow_set_progress(on_read_progress, &progress);
     }
     if (argc < 2) {
         print_usage(stderr);

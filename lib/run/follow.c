@@ -25,6 +25,15 @@ void cgs_follow_set_unpack_ratio(double ratio)
     unpack_ratio = ratio;
 }
 
+static cgs_follow_progress_fn progress_fn;
+static void *progress_ctx;
+
+void cgs_follow_set_progress(cgs_follow_progress_fn fn, void *ctx)
+{
+    progress_fn = fn;
+    progress_ctx = ctx;
+}
+
 void cgs_follow_init(struct cgs_follow *f, const char *const *roots, uint32_t n,
                      struct cgs_dash *dash)
 {
@@ -184,6 +193,9 @@ static void to_feed(void *ctx, const char *data, size_t len)
     }
     c->first = false;
     cgs_feed_data(c->f->dash, &c->x->feed, data, len);
+    c->x->unpacked += len;
+    if (progress_fn && c->f->blocking)
+        progress_fn(progress_ctx, c->x->path, c->x->unpacked, 0, false);
 }
 
 /* Bytes of x as read: sniffed first, unpacked when compressed, fed. */
@@ -297,8 +309,13 @@ static int read_new(struct cgs_follow *f, struct cgs_follow_file *x, bool *chang
         x->off += n;
         f->bytes += (uint64_t)n;
         *changed = true;
+        if (progress_fn && f->blocking && !x->unpacking)
+            progress_fn(progress_ctx, x->path, (uint64_t)x->off, (uint64_t)st.st_size, false);
     }
     close(fd);
+    if (progress_fn && f->blocking && *changed)
+        progress_fn(progress_ctx, x->path, x->unpacking ? x->unpacked : (uint64_t)x->off,
+                    x->unpacking ? 0 : (uint64_t)st.st_size, true);
     if (*changed && !x->unpacking)
         cgs_feed_idle(f->dash, &x->feed);
     return 0;

@@ -31,6 +31,7 @@ struct cgs_follow_file {
     dev_t dev;
     ino_t ino;
     off_t off;         /* bytes read */
+    uint64_t unpacked; /* bytes unpacked from it (a compressed file) */
     struct timespec mtime; /* cache index: re-read when it changes */
     struct cgs_feed feed;
 };
@@ -53,6 +54,13 @@ struct cgs_follow {
 #define CGS_FOLLOW_UNPACK_RATIO 1000.0
 /* Raise (or, 0, lift) that bound for the process (CGSCOPE_MAX_UNPACK_RATIO). */
 void cgs_follow_set_unpack_ratio(double ratio);
+
+/* How far a one-shot read (blocking) of a file has got, for the process: fn hears of each chunk
+ * read (done bytes of size on disk; for a compressed file, done bytes unpacked and size 0) and,
+ * with end set, of the file's end. The CLI prints it on a terminal; NULL: nothing is said. */
+typedef void (*cgs_follow_progress_fn)(void *ctx, const char *path, uint64_t done, uint64_t size,
+                                       bool end);
+void cgs_follow_set_progress(cgs_follow_progress_fn fn, void *ctx);
 
 void cgs_follow_init(struct cgs_follow *f, const char *const *roots, uint32_t n,
                      struct cgs_dash *dash);

@@ -203,4 +203,20 @@ import json,sys,os; d=json.load(open(sys.argv[1])); print(os.path.basename(d['gr
 check "--write over a link in DIR" 2 "$CGSCOPE" graphs tests/data/tracegraphs/attn_train/trace --write "$T/out"
 has "--write says why" "$err" "it is a symbolic link, and cgscope writes no file through a link"
 [ "$(cat "$T/victim2")" = precious ] || fail "--write: a file written through a link in DIR"
+
+# 5. how far a long read has got: CGSCOPE_PROGRESS=1 says it off a terminal too, with the bytes
+# the log holds (counted here); a compressed log in bytes unpacked
+xz -dc tests/data/tracegraphs/attn_train/trace/*.xz >"$T/attn.log"
+bytes=$(wc -c <"$T/attn.log")
+mb=$(python3 -c "print('%.1f MB' % ($bytes / 1048576))")
+CGSCOPE_PROGRESS=1 "$CGSCOPE" graphs "$T/attn.log" >/dev/null 2>"$T/progress.err" ||
+    fail "graphs with CGSCOPE_PROGRESS=1"
+has "progress: the read and its size" "$T/progress.err" "cgscope: read $T/attn.log ($mb) in "
+has "progress: how far" "$T/progress.err" "cgscope: reading $T/attn.log: "
+CGSCOPE_PROGRESS=1 "$CGSCOPE" graphs tests/data/tracegraphs/attn_train/trace >/dev/null \
+    2>"$T/progress.err" || fail "graphs of a compressed log with CGSCOPE_PROGRESS=1"
+has "progress: unpacked bytes" "$T/progress.err" "($mb unpacked) in "
+# off a terminal, and not asked: nothing said
+"$CGSCOPE" graphs "$T/attn.log" >/dev/null 2>"$T/progress.err"
+[ -s "$T/progress.err" ] && fail "progress said off a terminal: $(head -c 200 "$T/progress.err")"
 finish
