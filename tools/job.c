@@ -169,7 +169,7 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
 {
     const char **logs = cgs_xcalloc((size_t)n + 1, sizeof(*logs));
     const char **compiles = cgs_xcalloc((size_t)n + 1, sizeof(*compiles));
-    uint32_t n_logs = 0, n_compiles = 0, named = 0;
+    uint32_t n_logs = 0, n_compiles = 0, named = 0, n_traces = 0;
     int rc = CGS_EXIT_OK;
     struct cgs_findings_graph *fg = NULL;
 
@@ -194,6 +194,8 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
         } else if (role == CLI_ROLE_LOG) {
             logs[n_logs++] = paths[i];
             compiles[n_compiles++] = paths[i];
+            /* TORCH_TRACE logs (a file, a folder of them), not a folder of graph files */
+            n_traces += kind == CGS_SRCK_TRACE || kind == CGS_SRCK_TRACE_DIR;
         } else if (role == CLI_ROLE_COMPILES) {
             compiles[n_compiles++] = paths[i];
         } else { /* a profile (no verdict of its own yet): a report.json stands for its folder */
@@ -209,9 +211,33 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
     }
     for (uint32_t i = 0; i < j->n_profiles; i++)
         add_profile_graphs(j, j->profiles[i]);
+    /* the compile records; when TORCH_TRACE logs are all there is to them, read once for the
+       records and the graphs both (the graphs borrowed from the model) */
+    if (n_compiles && !read) {
+        cgs_dash_init(&j->dash);
+        j->dash.keep_texts = j->texts;
+        j->dash.keep_graphs = j->texts || n_compiles == n_traces;
+        j->dash.keep_lookups = j->lookups;
+        j->have_dash = true;
+        cgs_follow_init(&j->follow, compiles, n_compiles, &j->dash);
+        j->have_follow = true;
+        j->follow.blocking = true;
+        cgs_follow_poll(&j->follow);
+        cgs_follow_finish(&j->follow);
+    }
     if (n_logs) {
         struct cgs_diag d = CGS_DIAG_INIT;
-        if (cgs_graphs_collect(&j->gs, logs, n_logs, warn_source, NULL, &d) == 0) {
+        bool once = j->have_dash && n_compiles == n_traces;
+        int got;
+        if (once) {
+            got = cgs_graphs_collect_read(&j->gs, logs, n_logs, &j->dash, warn_source, NULL, &d);
+            /* what collecting would have said of a log that gave nothing */
+            cgs_follow_verdict(&j->follow, 1u << CGS_SRC_TRACE, "TORCH_TRACE logs", warn_source,
+                               NULL);
+        } else {
+            got = cgs_graphs_collect(&j->gs, logs, n_logs, warn_source, NULL, &d);
+        }
+        if (got == 0) {
             j->have_gs = true;
             for (uint32_t i = 0; i < j->gs.n_items; i++) {
                 add_graph(j, j->gs.items[i].ref, j->gs.items[i].ref);
@@ -257,17 +283,6 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
     }
     if (j->progress && j->n_graphs > 1 && isatty(2))
         fputc('\n', stderr);
-    if (n_compiles && !read) {
-        cgs_dash_init(&j->dash);
-        j->dash.keep_texts = j->dash.keep_graphs = j->texts;
-        j->dash.keep_lookups = j->lookups;
-        j->have_dash = true;
-        cgs_follow_init(&j->follow, compiles, n_compiles, &j->dash);
-        j->have_follow = true;
-        j->follow.blocking = true;
-        cgs_follow_poll(&j->follow);
-        cgs_follow_finish(&j->follow);
-    }
     fg = cgs_xcalloc(j->n_graphs + 1, sizeof(*fg));
     for (uint32_t i = 0; i < j->n_graphs; i++) {
         const struct cli_job_graph *x = &j->graphs[i];

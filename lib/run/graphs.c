@@ -114,10 +114,12 @@ static bool foreign_kind(enum cgs_input_kind k)
     }
 }
 
-int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
-                       void (*warn)(const char *file, const char *msg, void *ctx), void *ctx,
-                       struct cgs_diag *d)
+static int collect(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
+                   const struct cgs_dash *read,
+                   void (*warn)(const char *file, const char *msg, void *ctx), void *ctx,
+                   struct cgs_diag *d)
 {
+    const struct cgs_dash *m;
     const char **trace_roots = cgs_xcalloc(n ? n : 1, sizeof(*trace_roots));
     uint32_t n_trace = 0;
     int rc = 0;
@@ -125,6 +127,7 @@ int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t
     memset(gs, 0, sizeof(*gs));
     cgs_dash_init(&gs->dash);
     gs->dash.keep_graphs = true;
+    gs->model = m = read ? read : &gs->dash;
     enum cgs_input_kind only = n == 1 ? cgs_sniff_path(paths[0]) : CGS_IN_UNKNOWN;
     if (foreign_kind(only)) {
         /* a picture, a program, a pickle: say what it is, not how a log may lack graphs */
@@ -158,34 +161,36 @@ int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t
         }
     }
     if (n_trace) {
-        struct cgs_follow f;
-        cgs_follow_init(&f, trace_roots, n_trace, &gs->dash);
-        f.blocking = true;
-        cgs_follow_poll(&f);
-        cgs_follow_finish(&f);
-        cgs_follow_verdict(&f, 1u << CGS_SRC_TRACE, "TORCH_TRACE logs", warn ? warn : on_warn,
-                           ctx);
-        cgs_follow_release(&f);
+        if (!read) {
+            struct cgs_follow f;
+            cgs_follow_init(&f, trace_roots, n_trace, &gs->dash);
+            f.blocking = true;
+            cgs_follow_poll(&f);
+            cgs_follow_finish(&f);
+            cgs_follow_verdict(&f, 1u << CGS_SRC_TRACE, "TORCH_TRACE logs",
+                               warn ? warn : on_warn, ctx);
+            cgs_follow_release(&f);
+        }
         /* a ref names the rank only when one file holds graphs of several: each source's
            first rank, then whether any graph of it has another (two passes, not a scan of
            every graph for each) */
-        uint32_t ns = gs->dash.n_sources + 1;
+        uint32_t ns = m->n_sources + 1;
         int *first_rank = cgs_xmalloc(ns * sizeof(*first_rank));
         bool *mixed = cgs_xcalloc(ns, sizeof(*mixed)), *seen_src = cgs_xcalloc(ns, sizeof(*seen_src));
-        for (uint32_t i = 0; i < gs->dash.n_graphs; i++) {
-            const struct cgs_dash_graph *g = &gs->dash.graphs[i];
+        for (uint32_t i = 0; i < m->n_graphs; i++) {
+            const struct cgs_dash_graph *g = &m->graphs[i];
             uint32_t sx = g->source < ns ? g->source : ns - 1;
             if (!seen_src[sx])
                 seen_src[sx] = true, first_rank[sx] = g->rank;
             else if (first_rank[sx] != g->rank)
                 mixed[sx] = true;
         }
-        for (uint32_t i = 0; i < gs->dash.n_graphs; i++) {
-            const struct cgs_dash_graph *g = &gs->dash.graphs[i];
+        for (uint32_t i = 0; i < m->n_graphs; i++) {
+            const struct cgs_dash_graph *g = &m->graphs[i];
             bool several_ranks = mixed[g->source < ns ? g->source : ns - 1];
             struct cgs_graphs_item *it = new_item(gs);
-            it->source = cgs_xstrdup(g->source < gs->dash.n_sources
-                                         ? gs->dash.sources[g->source]
+            it->source = cgs_xstrdup(g->source < m->n_sources
+                                         ? m->sources[g->source]
                                          : "?");
             it->compile_id = cgs_xstrdup(g->compile_id);
             it->stage = g->stage;
@@ -201,8 +206,8 @@ int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t
         free(first_rank);
         free(mixed);
         free(seen_src);
-        gs->bad_lines = gs->dash.bad_lines;
-        snprintf(gs->first_bad, sizeof(gs->first_bad), "%s", gs->dash.first_bad);
+        gs->bad_lines = m->bad_lines;
+        snprintf(gs->first_bad, sizeof(gs->first_bad), "%s", m->first_bad);
     }
     if (!gs->n_items && n == 1 && cgs_source_kind_of(paths[0]) == CGS_SRCK_TRACE_DIR) {
         cgs_diag_at(d, paths[0], 0, 0);
@@ -218,13 +223,28 @@ int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t
                      "was the log filtered? `cgscope breaks`, `top` and `cache diff` read the "
                      "rest); a graph JSON, a .pt2 or a cache folder's computation_graph.py is "
                      "read too",
-                     gs->dash.events ? "is a TORCH_TRACE log" : "holds no TORCH_TRACE record",
+                     m->events ? "is a TORCH_TRACE log" : "holds no TORCH_TRACE record",
                      n == 1 ? "it" : "the sources");
         rc = -1;
     }
 out:
     free(trace_roots);
     return rc;
+}
+
+int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
+                       void (*warn)(const char *file, const char *msg, void *ctx), void *ctx,
+                       struct cgs_diag *d)
+{
+    return collect(gs, paths, n, NULL, warn, ctx, d);
+}
+
+int cgs_graphs_collect_read(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
+                            const struct cgs_dash *read,
+                            void (*warn)(const char *file, const char *msg, void *ctx), void *ctx,
+                            struct cgs_diag *d)
+{
+    return collect(gs, paths, n, read, warn, ctx, d);
 }
 
 void cgs_graphs_release(struct cgs_graphs *gs)
@@ -248,8 +268,8 @@ void cgs_graphs_release(struct cgs_graphs *gs)
 static cJSON *symbols_of(const struct cgs_graphs *gs, const struct cgs_graphs_item *it)
 {
     cJSON *o = cJSON_CreateObject();
-    for (uint32_t i = 0; it->compile_id && i < gs->dash.n_symbols; i++) {
-        const struct cgs_dash_symbol *s = &gs->dash.symbols[i];
+    for (uint32_t i = 0; it->compile_id && gs->model && i < gs->model->n_symbols; i++) {
+        const struct cgs_dash_symbol *s = &gs->model->symbols[i];
         if (s->rank != it->rank || strcmp(s->compile_id, it->compile_id))
             continue;
         cJSON *e = cJSON_CreateObject();

@@ -40,6 +40,8 @@ struct cgs_graphs_item {
 
 struct cgs_graphs {
     struct cgs_dash dash; /* the trace reader's model (graphs and symbols kept) */
+    const struct cgs_dash *model; /* where the logs' graphs and symbols are: &dash, or the
+                                     model given to cgs_graphs_collect_read */
     struct cgs_graphs_item *items;
     uint32_t n_items, alloc_items;
     uint64_t bad_lines;
@@ -59,6 +61,16 @@ bool cgs_graphs_is_source(const char *path);
 int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
                        void (*warn)(const char *file, const char *msg, void *ctx), void *ctx,
                        struct cgs_diag *d);
+/*
+ * The same over TORCH_TRACE logs already read: read is the model a follower read from exactly
+ * the logs among paths (cgs_dash.keep_graphs set); their graphs and symbols are borrowed from it
+ * (it outlives gs), not read a second time. Sources that gave nothing are the caller's to say
+ * (cgs_follow_verdict); warn hears of the others only.
+ */
+int cgs_graphs_collect_read(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
+                            const struct cgs_dash *read,
+                            void (*warn)(const char *file, const char *msg, void *ctx), void *ctx,
+                            struct cgs_diag *d);
 void cgs_graphs_release(struct cgs_graphs *gs);
 
 /* The graph of item i as a graph JSON document (cJSON_Delete it); NULL with d filled. */
