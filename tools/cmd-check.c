@@ -133,6 +133,7 @@ static int run(int argc, char **argv)
     if ((rc = parse_args(argc, argv, &ops, &json, &fail_on)))
         goto out;
     job.progress = true;
+    job.drop_graphs = true; /* findings and counts only: one graph in memory at a time */
     if ((rc = cli_job_run(&job, argv + optind, argc - optind, &ops)))
         goto out;
     bad = cgs_findings_at_least(&job.findings, (enum cgs_severity)fail_on);

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <math.h>
 #include <pthread.h>
 #include <time.h>
 #include <unistd.h>
@@ -176,7 +177,7 @@ static pid_t drawing_fork(int *fd)
     return pid;
 }
 
-static int drawing_wait(pid_t pid, int fd, const char *graph)
+static int drawing_wait(pid_t pid, int fd, const char *graph, bool to_stdout)
 {
     char tmp[4096];
     size_t len = 0;
@@ -191,7 +192,10 @@ static int drawing_wait(pid_t pid, int fd, const char *graph)
         ;
     if (WIFEXITED(st))
         return WEXITSTATUS(st);
-    // the temporary files the child began and did not finish
+    if (to_stdout && WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE)
+        return CGS_EXIT_BAD_INPUT; /* standard output's reader went away (`| head`): nothing
+                                      to say, as for every command's output */
+    /* the temporary files the child began and did not finish */
     for (char *p = tmp, *nl; *p; p = nl + 1) {
         nl = strchr(p, '\n');
         if (!nl)
@@ -211,6 +215,8 @@ static int drawing_wait(pid_t pid, int fd, const char *graph)
 /* Views chosen automatically stay below these (the user's --collapse none goes past them). */
 #define MAX_AUTO_SECONDS 10.0 /* estimated layout time */
 #define MAX_BITMAP_SIDE  16384 /* pixels on a side of a PNG (cairo itself stops at 32767) */
+#define MAX_BITMAP_PIXELS 64e6 /* pixels of a PNG: past them it is drawn at a lower dpi */
+#define PNG_SECONDS_PER_PIXEL 5e-8 /* cairo's rendering and the PNG's compression */
 #define PROGRESS_SECONDS 3.0  /* layouts estimated longer than this say so and show time */
 
 enum { RENDER_OK = 0, RENDER_FAILED = 1, RENDER_TOO_LARGE = 2 };
@@ -262,9 +268,23 @@ struct progress {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     bool done, started, tty, shown;
+    bool rendering; /* the layout is done: the picture is drawn */
+    double png;     /* 1 for a PNG (its rendering costs by the pixel), else 0 */
     int fd;
-    double est;
+    double est, layout_est; /* the estimate shown; the layout's alone */
 };
+
+/* The layout is done: a PNG's rendering adds its time (by its pixels) to the estimate. */
+static void on_laid_out(void *ctx, const struct cgs_dot_render_info *info)
+{
+    struct progress *p = ctx;
+    if (!p->started)
+        return;
+    pthread_mutex_lock(&p->lock);
+    p->rendering = true;
+    p->est = p->layout_est + info->width_px * info->height_px * PNG_SECONDS_PER_PIXEL * p->png;
+    pthread_mutex_unlock(&p->lock);
+}
 
 static void *progress_main(void *arg)
 {
@@ -300,11 +320,11 @@ static void *progress_main(void *arg)
         char est[32];
         duration_text(p->est, est, sizeof(est));
         if (p->tty)
-            n = snprintf(line, sizeof(line), "\rcgscope dot: laying out... %.0f s (%s estimated) ",
-                         el, est);
+            n = snprintf(line, sizeof(line), "\rcgscope dot: %s... %.0f s (%s estimated) ",
+                         p->rendering ? "rendering" : "laying out", el, est);
         else if (el >= next_plain) {
-            n = snprintf(line, sizeof(line), "cgscope dot: still laying out after %.0f s (%s "
-                         "estimated)\n", el, est);
+            n = snprintf(line, sizeof(line), "cgscope dot: still %s after %.0f s (%s "
+                         "estimated)\n", p->rendering ? "rendering" : "laying out", el, est);
             next_plain = el + 30;
         }
         if (n > 0 && write(p->fd, line, (size_t)n) < 0)
@@ -317,10 +337,11 @@ static void *progress_main(void *arg)
     return NULL;
 }
 
-static void progress_start(struct progress *p, double est)
+static void progress_start(struct progress *p, double est, bool png)
 {
     memset(p, 0, sizeof(*p));
-    p->est = est;
+    p->est = p->layout_est = est;
+    p->png = png;
     p->tty = isatty(2);
     if ((p->fd = dup(2)) < 0)
         return;
@@ -354,8 +375,8 @@ static int render(Agraph_t *dg, const char *format, const struct cgs_dot_cost *c
                   bool scale_to_fit, char **data, size_t *len, struct cgs_dot_render_info *info)
 {
     struct cgs_diag d = CGS_DIAG_INIT;
-    struct cgs_dot_render_opts ro = {MAX_BITMAP_SIDE};
     struct progress pr;
+    struct cgs_dot_render_opts ro = {MAX_BITMAP_SIDE, MAX_BITMAP_PIXELS, on_laid_out, &pr};
     int r;
 
     if (strcmp(format, "dot") && cost->est_seconds > PROGRESS_SECONDS) {
@@ -364,17 +385,24 @@ static int render(Agraph_t *dg, const char *format, const struct cgs_dot_cost *c
                 cost->edges, duration_text(cost->est_seconds, est, sizeof(est)));
     }
     memset(&pr, 0, sizeof(pr));
-    if (strcmp(format, "dot"))
-        progress_start(&pr, cost->est_seconds); /* silent unless the layout passes 3 s */
+    if (strcmp(format, "dot")) /* silent unless the layout passes 3 s */
+        progress_start(&pr, cost->est_seconds, !strcmp(format, "png"));
+    else
+        memset(&pr, 0, sizeof(pr));
     r = cgs_dot_render_ex(dg, format, &ro, data, len, info, &d);
-    if (!r && info->too_large && scale_to_fit) {
+    if (!r && ((info->too_large && scale_to_fit) || info->too_many_pixels)) {
+        /* drawn smaller: within the side, and within the pixels (whose rendering takes
+           seconds past them: 131 M pixels, 7 s here) */
         double side = info->width_px > info->height_px ? info->width_px : info->height_px;
+        double scale = fmin((MAX_BITMAP_SIDE - 64) / side,
+                            sqrt(MAX_BITMAP_PIXELS / (info->width_px * info->height_px)) * 0.99);
         char dpi[32];
-        snprintf(dpi, sizeof(dpi), "%.2f", 96.0 * (MAX_BITMAP_SIDE - 64) / side);
+        snprintf(dpi, sizeof(dpi), "%.2f", 96.0 * scale);
         fprintf(stderr, "cgscope dot: the PNG would be %.0f x %.0f px: drawn at %s dpi to stay "
-                "within %d px a side (SVG keeps every detail)\n", info->width_px,
-                info->height_px, dpi, MAX_BITMAP_SIDE);
+                "within %d px a side and %.0f M pixels (SVG keeps every detail)\n",
+                info->width_px, info->height_px, dpi, MAX_BITMAP_SIDE, MAX_BITMAP_PIXELS / 1e6);
         gv_set(dg, "dpi", dpi);
+        info->too_large = info->too_many_pixels = false;
         r = cgs_dot_render_ex(dg, format, &ro, data, len, info, &d);
     }
     progress_stop(&pr);
@@ -803,7 +831,7 @@ static int run(int argc, char **argv)
     /* Graphviz runs in a child process: a crash or an out-of-memory inside it (cgraph, gvc,
      * cairo, fontconfig) becomes a message and exit 2 here, with no output file left */
     if ((child = drawing_fork(&notify_fd)) > 0) {
-        rc = drawing_wait(child, notify_fd, ss.path);
+        rc = drawing_wait(child, notify_fd, ss.path, !a.out || !strcmp(a.out, "-"));
         goto out;
     }
     o.view = (enum cgs_dot_view)a.view;

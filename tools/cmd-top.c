@@ -593,6 +593,7 @@ static int run_once(const struct top_args *a, struct cgs_follow *follow, struct 
                                "a TORCH_TRACE log, the bridge's events or a cache index")))
         return rc;
     memset(&job, 0, sizeof(job));
+    job.drop_graphs = true; /* the findings only */
     if (!(rc = cli_job_run_read(&job, a->sources, a->n_sources, NULL, dash))) {
         if (a->json) {
             cJSON *doc = top_json(follow);

@@ -100,6 +100,33 @@ static void analyse(struct cli_job *j, struct cli_job_graph *x, const struct cli
     cgs_diag_clear(&s->diag);
 }
 
+/* A graph as the findings read it. */
+static void findings_graph(const struct cli_job_graph *x, struct cgs_findings_graph *out)
+{
+    out->label = x->label;
+    out->error = x->error;
+    out->g = x->error ? NULL : x->g;
+    out->split = x->ops.n ? x->s : NULL; /* split ops given or recorded: pieces are CUDA-graph
+                                            candidates */
+    out->shapes = x->shapes;
+}
+
+/* Its findings into fed, then the graph and its analysis freed (label and error kept). */
+static void drop_graph(struct cli_job_graph *x, struct cgs_findings_graphs *fed)
+{
+    struct cgs_findings_graph fg;
+    findings_graph(x, &fg);
+    cgs_findings_graphs_add(fed, &fg);
+    if (x->session.g == x->g)
+        cli_session_close(&x->session); /* the graph, its split, shapes and layout */
+    else
+        cgs_graph_free(x->g);
+    x->g = NULL;
+    x->s = NULL;
+    x->shapes = NULL;
+    x->layout = NULL;
+}
+
 int cli_job_run(struct cli_job *j, char *const *paths, int n, const struct cli_list *ops)
 {
     return cli_job_run_read(j, paths, n, ops, NULL);
@@ -172,6 +199,7 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
     uint32_t n_logs = 0, n_compiles = 0, named = 0, n_traces = 0;
     int rc = CGS_EXIT_OK;
     struct cgs_findings_graph *fg = NULL;
+    struct cgs_findings_graphs *fed = j->drop_graphs ? cgs_findings_graphs_new() : NULL;
 
     j->roles = cgs_xcalloc((size_t)n + 1, sizeof(*j->roles));
     j->profiles = cgs_xcalloc((size_t)n + 1, sizeof(*j->profiles));
@@ -275,30 +303,28 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
                 goto out;
             }
             x->error = cgs_xstrdup("does not load (see the warning above)");
+            if (fed)
+                drop_graph(x, fed);
             continue;
         }
         analyse(j, x, ops);
         if (j->analysed)
             j->analysed(j, i, j->ctx);
+        if (fed) /* its findings taken, the graph goes */
+            drop_graph(x, fed);
     }
     if (j->progress && j->n_graphs > 1 && isatty(2))
         fputc('\n', stderr);
     fg = cgs_xcalloc(j->n_graphs + 1, sizeof(*fg));
-    for (uint32_t i = 0; i < j->n_graphs; i++) {
-        const struct cli_job_graph *x = &j->graphs[i];
-        fg[i].label = x->label;
-        fg[i].error = x->error;
-        fg[i].g = x->error ? NULL : x->g;
-        fg[i].split = x->ops.n ? x->s : NULL; /* split ops given or recorded: pieces are
-                                                CUDA-graph candidates */
-        fg[i].shapes = x->shapes;
-    }
+    for (uint32_t i = 0; !fed && i < j->n_graphs; i++)
+        findings_graph(&j->graphs[i], &fg[i]);
     {
         struct cgs_findings_input in = {read ? read : j->have_dash ? &j->dash : NULL, fg,
-                                        j->n_graphs};
+                                        fed ? 0 : j->n_graphs, fed};
         cgs_findings_build(&in, &j->findings);
     }
 out:
+    cgs_findings_graphs_free(fed);
     free(fg);
     free(logs);
     free(compiles);

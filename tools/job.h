@@ -70,6 +70,8 @@ struct cli_job {
     bool texts;               /* each compile's guards, generated code and specializations */
     bool lookups;             /* each cache lookup with its key's components (diff's) */
     uint32_t max_graphs;      /* 0: all */
+    bool drop_graphs;         /* free each graph once its findings are taken (check, top:
+                                 nothing after needs it; memory then holds one graph at a time) */
     /* called after each graph's analysis (html draws it while the next are analysed) */
     void (*analysed)(struct cli_job *j, uint32_t i, void *ctx);
     void *ctx;

@@ -2306,6 +2306,15 @@ int cgs_dot_render_ex(Agraph_t *dg, const char *format, const struct cgs_dot_ren
         capture_end(&cap);
         return 0;
     }
+    if (o && o->max_bitmap_pixels && !strcmp(format, "png") &&
+        info->width_px * info->height_px > o->max_bitmap_pixels) {
+        info->too_many_pixels = true;
+        gvFreeLayout(gvc, dg);
+        capture_end(&cap);
+        return 0;
+    }
+    if (o && o->laid_out)
+        o->laid_out(o->ctx, info);
     if (gvRenderData(gvc, dg, format, &res, &rlen) || !res) {
         rc = 1;
     } else {

@@ -122,15 +122,21 @@ const char *cgs_dot_format_from_path(const char *path);
 int cgs_dot_render(Agraph_t *dg, const char *format, char **data, size_t *len,
                    struct cgs_diag *d) CGS_WUR;
 
+struct cgs_dot_render_info;
 struct cgs_dot_render_opts {
-    double max_bitmap_side; /* png: pixels on a side past which nothing is rendered (the
-                               layout's size is reported, too_large set); 0 = no limit */
+    double max_bitmap_side;   /* png: pixels on a side past which nothing is rendered (the
+                                 layout's size is reported, too_large set); 0 = no limit */
+    double max_bitmap_pixels; /* png: the same for width x height (too_many_pixels set) */
+    /* called once the layout is done, before rendering, with its size (NULL: not called) */
+    void (*laid_out)(void *ctx, const struct cgs_dot_render_info *info);
+    void *ctx;
 };
 
 struct cgs_dot_render_info {
     double width_pt, height_pt; /* the layout's size (72 points per inch) */
     double width_px, height_px; /* at the graph's dpi (96 unless set) */
     bool too_large;             /* past max_bitmap_side: no data */
+    bool too_many_pixels;       /* past max_bitmap_pixels (and within the side): no data */
     char messages[512];         /* what Graphviz said (its warnings), one per line */
 };
 

@@ -128,7 +128,7 @@ static const struct cgs_findings *screen_findings(struct screen *s)
 {
     const struct cgs_dash *d = s->o->follow->dash;
     if (!s->findings_made || s->findings_events != d->events + d->bad_lines) {
-        struct cgs_findings_input in = {d, NULL, 0};
+        struct cgs_findings_input in = {d, NULL, 0, NULL};
         if (s->findings_made)
             cgs_findings_release(&s->findings);
         cgs_findings_build(&in, &s->findings);

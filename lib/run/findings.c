@@ -967,133 +967,167 @@ static void empties(const struct cgs_dash *d, struct cgs_findings *out)
 
 /* ---- graphs ------------------------------------------------------------------------------ */
 
-static void graph_findings(const struct cgs_findings_input *in, struct cgs_findings *out)
-{
-    struct list unread = {CGS_BUF_INIT, 0}, mism = {CGS_BUF_INIT, 0}, amism = {CGS_BUF_INIT, 0};
-    uint64_t n_mism = 0, n_amism = 0;
-    char *first_mism = NULL, *first_unread = NULL, *first_amism = NULL;
-    /* unknown operators: target -> index into ops */
-    struct op {
-        const char *target;
-        uint64_t nodes;
-        struct list graphs;
-    } *ops = NULL;
-    uint32_t n_ops = 0, alloc_ops = 0;
-    struct cgs_strmap *opmap = cgs_strmap_new();
-    /* not capturable: one finding per cause (lint kind) */
-    struct cap {
-        struct list pieces;
-        const char *reason;
-        uint64_t n;
-    } caps[CGS_LINT_KIND_COUNT];
-    memset(caps, 0, sizeof(caps));
+/* What the graphs' findings gather, a graph at a time: every string copied (a graph may be freed
+ * once added). */
+struct op_use { /* an operator without a shape rule */
+    const char *target;
+    uint64_t nodes;
+    struct list graphs;
+};
 
-    for (uint32_t i = 0; i < in->n_graphs; i++) {
-        const struct cgs_findings_graph *x = &in->graphs[i];
-        if (x->error || !x->g) {
-            list_add(&unread, x->label);
-            if (!first_unread)
-                first_unread = fmt("%s: %s", x->label, x->error ? x->error : "not read");
-            continue;
-        }
-        if (x->shapes) {
-            uint64_t here = 0, here_autocast = 0;
-            int autocast = 0; /* inside torch.autocast regions (Dynamo's enter/exit nodes) */
-            for (uint32_t k = 0; k < x->shapes->n_nodes && k < x->g->n_nodes; k++) {
-                const struct cgs_shape_node *sn = &x->shapes->nodes[k];
-                const struct cgs_node *nd = x->g->nodes[k];
-                autocast += autocast_mark(nd);
-                if (autocast > 0 && only_dtype_differs(sn->val, nd->val)) {
-                    /* torch.autocast picks the dtype there, which cgscope does not model: the
-                     * record's dtype stands (shapes reports it), not cgscope's */
-                    here_autocast++;
-                    if (!first_amism)
-                        first_amism = fmt("'%s' in %s: %s", nd->name, x->label,
-                                          sn->reason ? sn->reason : "differs");
-                } else if (sn->cmp == CGS_SHAPE_CMP_STRIDES || sn->cmp == CGS_SHAPE_CMP_MISMATCH) {
-                    here++;
-                    if (!first_mism)
-                        first_mism = fmt("'%s' in %s: %s", nd->name, x->label,
+struct cap { /* compiled pieces not capturable, of one cause (lint kind) */
+    struct list pieces;
+    const char *reason;
+    uint64_t n;
+};
+
+struct cgs_findings_graphs {
+    struct cgs_arena strings; /* operator targets, reasons */
+    struct list unread, mism, amism;
+    uint64_t n_mism, n_amism;
+    char *first_mism, *first_unread, *first_amism;
+    struct op_use *ops;
+    uint32_t n_ops, alloc_ops;
+    struct cgs_strmap *opmap; /* target -> index + 1 into ops */
+    struct cap caps[CGS_LINT_KIND_COUNT];
+};
+
+struct cgs_findings_graphs *cgs_findings_graphs_new(void)
+{
+    struct cgs_findings_graphs *a = cgs_xcalloc(1, sizeof(*a));
+    cgs_arena_init(&a->strings);
+    a->opmap = cgs_strmap_new();
+    return a;
+}
+
+void cgs_findings_graphs_add(struct cgs_findings_graphs *a, const struct cgs_findings_graph *x)
+{
+    if (x->error || !x->g) {
+        list_add(&a->unread, x->label);
+        if (!a->first_unread)
+            a->first_unread = fmt("%s: %s", x->label, x->error ? x->error : "not read");
+        return;
+    }
+    if (x->shapes) {
+        uint64_t here = 0, here_autocast = 0;
+        int autocast = 0; /* inside torch.autocast regions (Dynamo's enter/exit nodes) */
+        for (uint32_t k = 0; k < x->shapes->n_nodes && k < x->g->n_nodes; k++) {
+            const struct cgs_shape_node *sn = &x->shapes->nodes[k];
+            const struct cgs_node *nd = x->g->nodes[k];
+            autocast += autocast_mark(nd);
+            if (autocast > 0 && only_dtype_differs(sn->val, nd->val)) {
+                /* torch.autocast picks the dtype there, which cgscope does not model: the
+                 * record's dtype stands (shapes reports it), not cgscope's */
+                here_autocast++;
+                if (!a->first_amism)
+                    a->first_amism = fmt("'%s' in %s: %s", nd->name, x->label,
                                          sn->reason ? sn->reason : "differs");
-                }
-                if (sn->status == CGS_SHAPE_UNKNOWN_OP && nd->target) {
-                    uintptr_t at = (uintptr_t)cgs_strmap_get(opmap, nd->target);
-                    struct op *o;
-                    if (!at) {
-                        CGS_ALLOC_GROW(ops, n_ops + 1, alloc_ops);
-                        memset(&ops[n_ops], 0, sizeof(ops[0]));
-                        ops[n_ops].target = nd->target;
-                        at = ++n_ops;
-                        cgs_strmap_put(opmap, nd->target, (void *)at);
-                    }
-                    o = &ops[at - 1];
-                    o->nodes++;
-                    if (!list_has(&o->graphs, x->label))
-                        list_add(&o->graphs, x->label);
-                }
+            } else if (sn->cmp == CGS_SHAPE_CMP_STRIDES || sn->cmp == CGS_SHAPE_CMP_MISMATCH) {
+                here++;
+                if (!a->first_mism)
+                    a->first_mism = fmt("'%s' in %s: %s", nd->name, x->label,
+                                        sn->reason ? sn->reason : "differs");
             }
-            if (here) {
-                n_mism += here;
-                list_add(&mism, x->label);
-            }
-            if (here_autocast) {
-                n_amism += here_autocast;
-                list_add(&amism, x->label);
+            if (sn->status == CGS_SHAPE_UNKNOWN_OP && nd->target) {
+                uintptr_t at = (uintptr_t)cgs_strmap_get(a->opmap, nd->target);
+                struct op_use *o;
+                if (!at) {
+                    CGS_ALLOC_GROW(a->ops, a->n_ops + 1, a->alloc_ops);
+                    memset(&a->ops[a->n_ops], 0, sizeof(a->ops[0]));
+                    a->ops[a->n_ops].target = cgs_arena_strdup(&a->strings, nd->target);
+                    at = ++a->n_ops;
+                    cgs_strmap_put(a->opmap, a->ops[at - 1].target, (void *)at);
+                }
+                o = &a->ops[at - 1];
+                o->nodes++;
+                if (!list_has(&o->graphs, x->label))
+                    list_add(&o->graphs, x->label);
             }
         }
-        if (x->split) {
-            for (uint32_t k = 0; k < x->split->n_pieces; k++) {
-                const struct cgs_split_piece *p = &x->split->pieces[k];
-                if (p->is_splitting_graph || p->capturable)
+        if (here) {
+            a->n_mism += here;
+            list_add(&a->mism, x->label);
+        }
+        if (here_autocast) {
+            a->n_amism += here_autocast;
+            list_add(&a->amism, x->label);
+        }
+    }
+    if (x->split) {
+        for (uint32_t k = 0; k < x->split->n_pieces; k++) {
+            const struct cgs_split_piece *p = &x->split->pieces[k];
+            if (p->is_splitting_graph || p->capturable)
+                continue;
+            for (uint32_t j = 0; j < x->split->n_findings; j++) {
+                const struct cgs_split_finding *sf = &x->split->findings[j];
+                if (sf->piece != k || sf->level != CGS_NOTE_ERROR)
                     continue;
-                for (uint32_t j = 0; j < x->split->n_findings; j++) {
-                    const struct cgs_split_finding *sf = &x->split->findings[j];
-                    if (sf->piece != k || sf->level != CGS_NOTE_ERROR)
-                        continue;
-                    struct cap *c = &caps[sf->kind];
-                    char *pn = fmt("%s of %s", p->name, x->label);
-                    list_add(&c->pieces, pn);
-                    free(pn);
-                    c->n++;
-                    if (!c->reason)
-                        c->reason = sf->reason;
-                    break;
-                }
+                struct cap *c = &a->caps[sf->kind];
+                char *pn = fmt("%s of %s", p->name, x->label);
+                list_add(&c->pieces, pn);
+                free(pn);
+                c->n++;
+                if (!c->reason && sf->reason)
+                    c->reason = cgs_arena_strdup(&a->strings, sf->reason);
+                break;
             }
         }
     }
-    if (n_mism) {
+}
+
+void cgs_findings_graphs_free(struct cgs_findings_graphs *a)
+{
+    if (!a)
+        return;
+    free(list_done(&a->unread));
+    free(list_done(&a->mism));
+    free(list_done(&a->amism));
+    for (uint32_t k = 0; k < a->n_ops; k++)
+        free(list_done(&a->ops[k].graphs));
+    for (int k = 0; k < CGS_LINT_KIND_COUNT; k++)
+        free(list_done(&a->caps[k].pieces));
+    free(a->first_mism);
+    free(a->first_amism);
+    free(a->first_unread);
+    free(a->ops);
+    cgs_strmap_free(a->opmap);
+    cgs_arena_release(&a->strings);
+    free(a);
+}
+
+/* The findings of what a holds (its lists taken: a is only to be freed after). */
+static void graph_findings_of(struct cgs_findings_graphs *a, struct cgs_findings *out)
+{
+    uint32_t n_ops = a->n_ops;
+    struct op_use *ops = a->ops;
+    if (a->n_mism) {
         struct cgs_finding *f = add(out, CGS_FINDING_SHAPE_MISMATCH, CGS_SEV_WARNING);
-        f->count = n_mism;
-        f->graphs = list_done(&mism);
+        f->count = a->n_mism;
+        f->graphs = list_done(&a->mism);
         f->message = fmt("%llu value%s that cgscope infers differ from what torch recorded; the "
                          "first: %s",
-                         (unsigned long long)n_mism, n_mism == 1 ? "" : "s", first_mism);
+                         (unsigned long long)a->n_mism, a->n_mism == 1 ? "" : "s", a->first_mism);
         f->hint = cgs_xstrdup("`cgscope shapes GRAPH --reinfer --check` lists each; a declared "
                               "operator (--ops) whose declaration is wrong shows here first");
-        f->cost = (double)n_mism;
-    } else {
-        free(list_done(&mism));
+        f->cost = (double)a->n_mism;
     }
-    if (n_amism) {
+    if (a->n_amism) {
         struct cgs_finding *f = add(out, CGS_FINDING_SHAPE_MISMATCH, CGS_SEV_NOTE);
-        f->count = n_amism;
-        f->graphs = list_done(&amism);
+        f->count = a->n_amism;
+        f->graphs = list_done(&a->amism);
         f->message = fmt("%llu value%s inside torch.autocast regions %s the dtype torch "
                          "recorded, not the one cgscope infers: cgscope models the casts of CUDA "
                          "regions by torch 2.11's autocast lists, not those of other devices or of "
                          "operators outside the lists, so torch's dtype is the one reported; the "
                          "first: %s",
-                         (unsigned long long)n_amism, n_amism == 1 ? "" : "s",
-                         n_amism == 1 ? "has" : "have", first_amism);
+                         (unsigned long long)a->n_amism, a->n_amism == 1 ? "" : "s",
+                         a->n_amism == 1 ? "has" : "have", a->first_amism);
         f->hint = cgs_xstrdup("nothing to fix in the model; `cgscope shapes GRAPH` gives each "
                               "node torch's value");
         f->cost = 0;
-    } else {
-        free(list_done(&amism));
     }
     for (int k = 0; k < CGS_LINT_KIND_COUNT; k++) {
-        struct cap *c = &caps[k];
+        struct cap *c = &a->caps[k];
         struct cgs_finding *f;
         if (!c->n)
             continue;
@@ -1149,20 +1183,26 @@ static void graph_findings(const struct cgs_findings_input *in, struct cgs_findi
         f->cost = (double)f->count;
         free(used);
     }
-    if (unread.n) {
+    if (a->unread.n) {
         struct cgs_finding *f = add(out, CGS_FINDING_UNREAD, CGS_SEV_NOTE);
-        f->count = unread.n;
-        f->graphs = list_done(&unread);
+        f->count = a->unread.n;
+        f->graphs = list_done(&a->unread);
         f->message = fmt("%llu graph%s not read: %s", (unsigned long long)f->count,
-                         f->count == 1 ? "" : "s", first_unread);
-    } else {
-        free(list_done(&unread));
+                         f->count == 1 ? "" : "s", a->first_unread);
     }
-    free(first_mism);
-    free(first_amism);
-    free(first_unread);
-    free(ops);
-    cgs_strmap_free(opmap);
+}
+
+static void graph_findings(const struct cgs_findings_input *in, struct cgs_findings *out)
+{
+    if (in->fed) {
+        graph_findings_of(in->fed, out);
+        return;
+    }
+    struct cgs_findings_graphs *a = cgs_findings_graphs_new();
+    for (uint32_t i = 0; i < in->n_graphs; i++)
+        cgs_findings_graphs_add(a, &in->graphs[i]);
+    graph_findings_of(a, out);
+    cgs_findings_graphs_free(a);
 }
 
 /* ---- the model ----------------------------------------------------------------------------- */

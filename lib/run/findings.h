@@ -77,10 +77,20 @@ struct cgs_findings_graph {
     const struct cgs_shapes *shapes; /* NULL when not inferred */
 };
 
+/* The graphs' findings gathered a graph at a time, for a job that frees each graph once it has
+ * been added (every string the findings need is copied). */
+struct cgs_findings_graphs;
+struct cgs_findings_graphs *cgs_findings_graphs_new(void);
+void cgs_findings_graphs_add(struct cgs_findings_graphs *acc, const struct cgs_findings_graph *x);
+void cgs_findings_graphs_free(struct cgs_findings_graphs *acc);
+
 struct cgs_findings_input {
     const struct cgs_dash *dash; /* compile records, or NULL */
     const struct cgs_findings_graph *graphs;
     uint32_t n_graphs;
+    /* or the graphs fed already (graphs is then not read); cgs_findings_build takes what it
+       gathered, and the caller frees it after */
+    struct cgs_findings_graphs *fed;
 };
 
 /* The findings of everything in in, sorted; out is initialised here. */
