@@ -110,6 +110,23 @@ if [ -f "$F" ]; then
     w=$(sed -n 's/.*"height_px":	\([0-9]*\).*/\1/p' $out)
     [ "${w:-99999}" -le 16384 ] || { echo "FAIL scaled png is $w px high"; fails=$((fails + 1)); }
 fi
+# a PNG of every node within the side but of too many pixels (ResNet-18's post-grad graph:
+# 10332 x 12684 px at 96 dpi, 131 M pixels that took 7 s to render) keeps every node, drawn at
+# a lower dpi within 64 M pixels; the file's own header says its size
+check "many-pixel png" 0 "$CGSCOPE" dot samples/resnet18.post_grad.json -o $dir/r18.png --json
+has "many-pixel png: every node" $out '"view":	"full"'
+has "many-pixel png: says so" $err "and 64 M pixels (SVG keeps every detail)"
+python3 - $dir/r18.png <<'PY' || { echo "FAIL many-pixel png: not within 64 M pixels"; fails=$((fails + 1)); }
+import struct, sys
+head = open(sys.argv[1], "rb").read(24)
+assert head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR"
+w, h = struct.unpack(">II", head[16:24])
+assert w * h <= 64e6 and w > 5000, (w, h)
+PY
+# standard output's reader going away (| head) is no drawing failure
+"$CGSCOPE" dot samples/resnet18.post_grad.json --format dot -o - 2>$dir/pipe.err | head -c 8 >/dev/null
+"$CGSCOPE" dot samples/resnet18.post_grad.json --format svg -o - 2>>$dir/pipe.err | head -c 8 >/dev/null
+[ -s $dir/pipe.err ] && { echo "FAIL a closed pipe said: $(head -c 300 $dir/pipe.err)"; fails=$((fails + 1)); }
 # a layout that would take long (mobilenet_v2's training backward graph: a full SVG took
 # 34 s on the development machine) is collapsed by default, saying so
 F=${FIXTURES:-../shared/fixtures}/post_grad/mobilenet_v2_train.bwd.json

@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         {
             /* the verdicts over whatever was read (the findings model's every kind of record) */
-            struct cgs_findings_input in = {&d, NULL, 0};
+            struct cgs_findings_input in = {&d, NULL, 0, NULL};
             struct cgs_findings fs;
             struct cgs_compile_counts cc;
             cgs_findings_build(&in, &fs);
