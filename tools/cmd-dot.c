@@ -110,7 +110,8 @@ const struct cmd cmd_dot = {
             "view_reason, graph_nodes, nodes_drawn, edges_drawn, clusters, boxes, flagged,\n"
             "pieces [a piece as split --json writes it: {name, graph_id, is_splitting_graph,\n"
             "nodes [names], n_nodes, inputs, outputs, compile_index}], layout {width_pt, height_pt,\n"
-            "width_px, height_px, long_edges, virtual_nodes, estimated_seconds}.\n\n"
+            "width_px, height_px, long_edges, virtual_nodes, estimated_seconds (the layout),\n"
+            "estimated_render_seconds (a PNG's pixels; 0 otherwise)}.\n\n"
             "examples:\n"
             "  cgscope dot samples/cgs_transformer_dyn.json --split-ops cgs.attention -o t.svg\n"
             "  cgscope dot samples/llama_tiny.dynamo.json --collapse pieces -o llama.svg \\\n"
@@ -216,7 +217,9 @@ static int drawing_wait(pid_t pid, int fd, const char *graph, bool to_stdout)
 #define MAX_AUTO_SECONDS 10.0 /* estimated layout time */
 #define MAX_BITMAP_SIDE  16384 /* pixels on a side of a PNG (cairo itself stops at 32767) */
 #define MAX_BITMAP_PIXELS 64e6 /* pixels of a PNG: past them it is drawn at a lower dpi */
-#define PNG_SECONDS_PER_PIXEL 5e-8 /* cairo's rendering and the PNG's compression */
+/* cairo's rendering and the PNG's compression: 5.4-6.0e-8 s a pixel on 4.5 to 63 M pixels here
+   (docs/pictures.md) */
+#define PNG_SECONDS_PER_PIXEL 5.5e-8
 #define PROGRESS_SECONDS 3.0  /* layouts estimated longer than this say so and show time */
 
 enum { RENDER_OK = 0, RENDER_FAILED = 1, RENDER_TOO_LARGE = 2 };
@@ -781,6 +784,9 @@ static void print_dot_json(const char *graph, const struct dot_args *a, size_t l
         cJSON_AddNumberToObject(l, "max_rank_width", (double)cost->max_width);
         cJSON_AddNumberToObject(l, "rank_width_squares", cost->width_sq);
         cJSON_AddNumberToObject(l, "estimated_seconds", cost->est_seconds);
+        cJSON_AddNumberToObject(l, "estimated_render_seconds",
+                                strcmp(a->format, "png") ? 0
+                                : info->width_px * info->height_px * PNG_SECONDS_PER_PIXEL);
     }
     cli_print_json(doc);
 }
