@@ -280,6 +280,13 @@ static void compile_ids(const struct frame *f, uint32_t from, struct cgs_buf *b)
         cgs_buf_addf(b, "%s%s", j > from ? ", " : "", f->rows[j]->compile_id);
 }
 
+/* A time that moved past the bounds of a change: a share of A's and a floor (ms). */
+static bool past(double ma, double mb, const struct cgs_diff_opts *o)
+{
+    return ma > 0 && mb >= 0 && fabs(mb - ma) >= o->compile_time_ms &&
+           fabs(mb - ma) * 100 / ma >= o->compile_time_pct;
+}
+
 static void frame_changes(const struct frames *fa, const struct frames *fb,
                           const struct cgs_diff_opts *o, struct cgs_diff *d)
 {
@@ -374,19 +381,31 @@ static void frame_changes(const struct frames *fa, const struct frames *fb,
                     const struct cgs_dash_row *ra = f->rows[j], *rb = g->rows[j];
                     double ma = ra->has_compile_ms ? ra->compile_ms : -1;
                     double mb = rb->has_compile_ms ? rb->compile_ms : -1;
-                    if (ma > 0 && mb >= 0 && fabs(mb - ma) >= o->compile_time_ms &&
-                        fabs(mb - ma) * 100 / ma >= o->compile_time_pct) {
+                    bool total = past(ma, mb, o);
+                    struct cgs_buf phases = CGS_BUF_INIT;
+                    /* the phases under Dynamo's (which is the whole compile) past the same
+                       bounds: where the time went, or a phase that moved alone */
+                    for (int p = CGS_DASH_PHASE_DYNAMO + 1; p < CGS_DASH_PHASE_COUNT; p++)
+                        if (past(ra->phase_ms[p], rb->phase_ms[p], o))
+                            cgs_buf_addf(&phases, "%s%s %.0f -> %.0f ms (%+.0f%%)",
+                                         phases.len ? ", " : "", cgs_dash_phase_names[p],
+                                         ra->phase_ms[p], rb->phase_ms[p],
+                                         (rb->phase_ms[p] - ra->phase_ms[p]) * 100 /
+                                             ra->phase_ms[p]);
+                    if (ma > 0 && mb >= 0 && (total || phases.len)) {
                         struct cgs_diff_change *c = add(
                             d, CGS_DIFF_COMPILE_TIME,
                             fmt("%scompile %s %s", rp, rb->compile_id, g->label),
                             fmt("%.0f ms", ma), fmt("%.0f ms", mb),
-                            fmt("%scompile %s of %s took %.0f ms in A, %.0f ms in B (%+.0f%%)",
-                                rp, rb->compile_id, g->label, ma, mb, (mb - ma) * 100 / ma),
-                            mb > ma);
+                            fmt("%scompile %s of %s took %.0f ms in A, %.0f ms in B (%+.0f%%)%s%s",
+                                rp, rb->compile_id, g->label, ma, mb, (mb - ma) * 100 / ma,
+                                phases.len ? "; by phase: " : "", phases.buf),
+                            total && mb > ma);
                         c->pct = (mb - ma) * 100 / ma;
                         c->cost = fabs(mb - ma);
                         where(c, g->rank, rb->compile_id, NULL);
                     }
+                    cgs_buf_release(&phases);
                 }
             }
             free(rp);

@@ -207,15 +207,24 @@ has "the warm run hits" "$out" "cache_key: the fx_graph cache: miss in A, hit in
 
 # two ranks of one torch-made run (tests/data/faultlogs/ranks_diverge: rank 1 was fed another
 # size and recompiled, rank 0 was not): rank 1's log against rank 0's pairs the ranks and names
-# rank 1's recompile, its dynamic graph and its cache hit on what rank 0 compiled first
+# rank 1's recompile, its dynamic graph and its cache hit on what rank 0 compiled first, with
+# Inductor's phase of that compile faster for the hit (the two logs' compilation_metrics)
 F=tests/data/faultlogs/ranks_diverge
 check "rank 0 against rank 1" 1 "$CGSCOPE" diff $F/*rank_0.log.xz $F/*rank_1.log.xz --json
-python3 - "$out" <<'PY' || fail "two ranks: the recompile of rank 1, nothing else but its cache"
-import json, sys
+python3 - "$out" $F/*rank_0.log.xz $F/*rank_1.log.xz <<'PY' || fail "two ranks: the recompile of rank 1, nothing else but its cache"
+import json, lzma, re, sys
 d = json.load(open(sys.argv[1]))
 assert d["pairs"][0] == {"what": "rank", "a": "0", "b": "1"}, d["pairs"][0]
 kinds = sorted(c["kind"] for c in d["changes"])
-assert kinds == ["cache_key", "recompiles", "symbols"], [c["message"] for c in d["changes"]]
+assert kinds == ["cache_key", "compile_time", "recompiles", "symbols"], [c["message"] for c in d["changes"]]
+t = [c for c in d["changes"] if c["kind"] == "compile_time"][0]
+def inductor_ms(path):
+    for line in lzma.open(path, "rt"):
+        if '"compilation_metrics"' in line and '"compile_id": "0/0"' in line:
+            return int(re.search(r'"inductor_cumulative_compile_time_us": (\d+)', line).group(1)) / 1e3
+ia, ib = inductor_ms(sys.argv[2]), inductor_ms(sys.argv[3])
+assert "by phase: inductor %.0f -> %.0f ms" % (ia, ib) in t["message"] and ib < ia, (ia, ib, t)
+assert not t["worse"] and t["compile_ids"] == "0/0", t
 r = [c for c in d["changes"] if c["kind"] == "recompiles"][0]
 assert (r["a"], r["b"]) == ("1 compile", "2 compiles") and "expected 4, actual 6" in r["message"], r
 assert r["message"].startswith("rank 0 (A) against rank 1 (B): "), r["message"]
@@ -246,6 +255,14 @@ check "compile-time:150% gates it" 1 "$CGSCOPE" diff samples/graph_break.torch_t
     "$T/slow.log" --fail-on compile-time:150%
 check "compile-time:250% does not" 0 "$CGSCOPE" diff samples/graph_break.torch_trace.log \
     "$T/slow.log" --fail-on compile-time:250%
+# one phase slower, the whole compile not (Inductor's time, as compilation_metrics records it,
+# up 1600 ms): said by phase, no regression even under a 10% gate
+sed 's/"inductor_cumulative_compile_time_us": 1304494/"inductor_cumulative_compile_time_us": 2904494/' \
+    samples/graph_break.torch_trace.log >"$T/phase.log"
+check "a slower phase" 0 "$CGSCOPE" diff samples/graph_break.torch_trace.log "$T/phase.log" \
+    --fail-on compile-time:10%
+has "the phase" "$out" "took 3285 ms in A, 3285 ms in B (+0%); by phase: inductor 1304 -> 2904 ms (+123%)"
+has "only it" "$out" "1 change, 0 regressions"
 # a 10% slower compile is no change (two runs of one program differ that much)
 sed 's/"entire_frame_compile_time_s": 3.285236/"entire_frame_compile_time_s": 3.613760/' \
     samples/graph_break.torch_trace.log >"$T/noise.log"
