@@ -21,13 +21,15 @@ static const struct cli_opt options[] = {
     CLI_OPT_SUGGEST("split-ops", 's', "OP[,OP...]", cli_presets_values,
             "splitting ops (presets @vllm, @magi, @sdpa): both runs' graphs are split\n"
             "and their pieces compared"),
+    CLI_OPT("html", 'H', "FILE", "also write B's page with every change marked (what `cgscope\n"
+            "html B --baseline A -o FILE` writes)"),
     CLI_OPT("json", 'j', NULL, "write one JSON document to stdout"),
     CLI_OPT_END,
 };
 
 const struct cmd cmd_diff = {
     .name = "diff",
-    .usage = "cgscope diff A B [--fail-on LIST] [--split-ops OPS] [--json]",
+    .usage = "cgscope diff A B [--fail-on LIST] [--split-ops OPS] [--html FILE] [--json]",
     .summary = "what changed between two runs (graph breaks, recompiles, operators, shapes, "
                "GPU time, ...): a CI gate",
     .help =
@@ -143,7 +145,8 @@ static bool is_regression(const struct gate *g, const struct cgs_diff_change *c)
     return has_direction(c->kind) ? c->worse : true;
 }
 
-static int parse_args(int argc, char **argv, struct cli_list *ops, bool *json, struct gate *g)
+static int parse_args(int argc, char **argv, struct cli_list *ops, bool *json, struct gate *g,
+                      const char **html)
 {
     int c, rc;
     optind = 0;
@@ -153,6 +156,7 @@ static int parse_args(int argc, char **argv, struct cli_list *ops, bool *json, s
     while ((c = cli_getopt(&cmd_diff, argc, argv)) != -1) {
         switch (c) {
         case 'j': *json = true; break;
+        case 'H': *html = optarg; break;
         case 'f':
             if ((rc = parse_gate(optarg, g)))
                 return rc;
@@ -257,9 +261,32 @@ static void print_text(const struct side *a, const struct side *b, const struct 
     putchar('\n');
 }
 
+/* --html FILE: B's page against A, as `cgscope html B --baseline A -o FILE` writes it. */
+extern const struct cmd cmd_html;
+static int write_page(const char *a, const char *b, const char *file, const struct cli_list *ops)
+{
+    char **hv = cgs_xcalloc(8 + 2 * ops->n, sizeof(*hv));
+    int hc = 0, rc;
+    hv[hc++] = (char *)"html";
+    hv[hc++] = (char *)b;
+    hv[hc++] = (char *)"--baseline";
+    hv[hc++] = (char *)a;
+    for (size_t i = 0; i < ops->n; i++) {
+        hv[hc++] = (char *)"--split-ops";
+        hv[hc++] = ops->items[i];
+    }
+    hv[hc++] = (char *)"-o";
+    hv[hc++] = (char *)file;
+    hv[hc] = NULL;
+    rc = cmd_html.run(hc, hv);
+    free(hv);
+    return rc;
+}
+
 static int run(int argc, char **argv)
 {
     bool json = false;
+    const char *html = NULL;
     int rc;
     struct cli_list ops = CLI_LIST_INIT;
     struct gate gate;
@@ -270,7 +297,7 @@ static int run(int argc, char **argv)
 
     memset(&a, 0, sizeof(a));
     memset(&b, 0, sizeof(b));
-    if ((rc = parse_args(argc, argv, &ops, &json, &gate)))
+    if ((rc = parse_args(argc, argv, &ops, &json, &gate, &html)))
         goto out;
     if ((rc = read_side(&a, argv[optind], &ops)) || (rc = read_side(&b, argv[optind + 1], &ops)))
         goto out;
@@ -286,6 +313,8 @@ static int run(int argc, char **argv)
     else
         print_text(&a, &b, &d, &gate, bad);
     rc = bad ? CGS_EXIT_CHECK : CGS_EXIT_OK;
+    if (html && write_page(argv[optind], argv[optind + 1], html, &ops))
+        rc = CGS_EXIT_BAD_INPUT; /* said by html */
 out:
     cgs_diff_release(&d);
     side_release(&a);

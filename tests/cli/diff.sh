@@ -365,6 +365,17 @@ assert pieces == {"submod_1", "submod_3"}, pieces
 assert all(c["graph"] and c["graph"].endswith("transformer.dynamo.json") for c in ch), ch
 PY
 
+# --html FILE: B's page against A besides the verdict (what html B --baseline A writes)
+check "diff --html" 0 "$CGSCOPE" diff samples/resnet18.dynamo.json samples/resnet18_dyn.dynamo.json \
+    --html "$T/diff.html"
+has "the verdict still" "$out" "1 change, 0 regressions"
+has "the page" "$T/diff.html" "Changed since the baseline"
+"$CGSCOPE" html samples/resnet18_dyn.dynamo.json --baseline samples/resnet18.dynamo.json \
+    -o "$T/html.html" 2>/dev/null
+cmp -s "$T/diff.html" "$T/html.html" || fail "diff --html: not the page html --baseline writes"
+check "diff --html into no folder" 2 "$CGSCOPE" diff samples/resnet18.dynamo.json \
+    samples/resnet18_dyn.dynamo.json --html "$T/no/such/dir/p.html"
+
 # bad input: exit 2 and a message
 check "one run" 2 "$CGSCOPE" diff samples/llama_tiny.dynamo.json
 has "says two" "$err" "expected two runs"
