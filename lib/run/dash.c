@@ -1682,17 +1682,41 @@ static void age_text(double now, double ts, char *out, size_t n)
         snprintf(out, n, "%.0fd", a / 86400);
 }
 
+/* Whether path ends with the components tail ("a/x.log" ends "x.log", "a/x.log"). */
+static bool ends_with_components(const char *path, const char *tail)
+{
+    size_t lp = strlen(path), lt = strlen(tail);
+    return lp == lt ? !strcmp(path, tail)
+                    : lp > lt && path[lp - lt - 1] == '/' && !strcmp(path + lp - lt, tail);
+}
+
+/* A source as the source column names it: its file name, or as many of its last components as
+ * tell it from every other source (two runs' folders each with rank_0.log: "main/rank_0.log",
+ * "pr/rank_0.log"). */
+static const char *source_label(const struct cgs_dash *d, uint32_t i)
+{
+    const char *name = d->sources[i], *end = name + strlen(name), *at = end;
+    for (;;) {
+        bool shared = false;
+        if (at > name && at < end)
+            at--; /* over the '/' before the last candidate: one component more */
+        while (at > name && at[-1] != '/')
+            at--;
+        for (uint32_t k = 0; k < d->n_sources && !shared; k++)
+            shared = k != i && ends_with_components(d->sources[k], at);
+        if (!shared || at == name)
+            return at;
+    }
+}
+
 void cgs_dash_row_cell(const struct cgs_dash *d, const struct cgs_dash_row *r, enum cgs_dash_col c,
                        double now, char *out, size_t n)
 {
     double rate = cgs_dash_row_rate(r);
     switch (c) {
-    case CGS_DASH_COL_SOURCE: {
-        const char *name = r->source < d->n_sources ? d->sources[r->source] : "-";
-        const char *base = strrchr(name, '/');
-        snprintf(out, n, "%s", base && base[1] ? base + 1 : name);
+    case CGS_DASH_COL_SOURCE:
+        snprintf(out, n, "%s", r->source < d->n_sources ? source_label(d, r->source) : "-");
         break;
-    }
     case CGS_DASH_COL_RANK:
         if (r->rank >= 0)
             snprintf(out, n, "%d", r->rank);

@@ -289,4 +289,15 @@ if ! cmp -s "$CGSCOPE" "$T/cgs-nocurses"; then
     has "no ncursesw: what to do" "$T/nocurses.err" "--once prints the table as text"
     tm kill-server 2>/dev/null
 fi
+# the source column tells two runs' folders apart where their logs share a name (two folders
+# of rank_0.log: each row names its folder), and keeps the bare file name where it is enough
+mkdir -p "$T/main" "$T/pr"
+cp samples/graph_break.torch_trace.log "$T/main/rank_0.log"
+cp samples/graph_break.torch_trace.log "$T/pr/rank_0.log"
+check "two runs' folders" 0 "$CGSCOPE" top --once "$T/main" "$T/pr"
+[ "$(grep -c '^main/rank_0.log ' "$out")" = 4 ] || fail "main's four compiles named main/rank_0.log"
+[ "$(grep -c '^pr/rank_0.log ' "$out")" = 4 ] || fail "pr's four compiles named pr/rank_0.log"
+cp samples/graph_break.torch_trace.log "$T/pr/other.log"
+check "a name of its own" 0 "$CGSCOPE" top --once "$T/main" "$T/pr/other.log"
+has "bare name" "$out" "other.log "
 finish
