@@ -237,11 +237,14 @@ static void print_json(const struct side *a, const struct side *b, const struct 
 static void print_text(const struct side *a, const struct side *b, const struct cgs_diff *d,
                        const struct gate *g, uint32_t bad)
 {
-    uint32_t frames = 0, graphs = 0, pieces = 0;
+    uint32_t frames = 0, graphs = 0, pieces = 0, only_a = 0, only_b = 0;
     for (uint32_t i = 0; i < d->n_pairs; i++) {
+        bool piece = !strcmp(d->pairs[i].what, "piece");
         frames += !strcmp(d->pairs[i].what, "frame") && d->pairs[i].a && d->pairs[i].b;
         graphs += !strcmp(d->pairs[i].what, "graph") && d->pairs[i].a && d->pairs[i].b;
-        pieces += !strcmp(d->pairs[i].what, "piece") && d->pairs[i].a && d->pairs[i].b;
+        pieces += piece && d->pairs[i].a && d->pairs[i].b;
+        only_a += piece && !d->pairs[i].b;
+        only_b += piece && !d->pairs[i].a;
     }
     printf("A: %s\nB: %s\n", a->in.name, b->in.name);
     for (uint32_t i = 0; i < d->n_changes; i++) {
@@ -256,6 +259,8 @@ static void print_text(const struct side *a, const struct side *b, const struct 
            g->text, frames, PLURAL(frames), graphs, PLURAL(graphs));
     if (a->in.prof && b->in.prof)
         printf(", %u profiled piece%s", pieces, PLURAL(pieces));
+    if (only_a || only_b) /* their GPU time is not compared: say so */
+        printf(" (%u only in A, %u only in B: not compared)", only_a, only_b);
     else if (a->in.prof || b->in.prof)
         printf("; only %s has a profile (no GPU time compared)", a->in.prof ? "A" : "B");
     putchar('\n');

@@ -1304,15 +1304,33 @@ static struct cgs_diff_change *gpu_change(struct cgs_diff *d, const struct calls
     return c;
 }
 
+/* A's piece of B's piece name: the same name, or, where one run names pieces with their graph
+ * ("0/0/submod_1", the bridge's names) and the other without (older runs), the same piece of
+ * the one graph that has it. */
+static const struct cgs_prof_group *partner_group(const struct cgs_prof_report *ra,
+                                                  const char *name)
+{
+    const struct cgs_prof_group *g = cgs_prof_find(ra, name);
+    size_t k = cgs_prof_graph_part(name);
+    bool ambiguous;
+    if (g)
+        return g;
+    if (k)
+        return cgs_prof_find(ra, name + k + 1);
+    return cgs_prof_find_piece(ra, NULL, name, &ambiguous);
+}
+
 static void gpu_changes(const struct cgs_diff_input *a, const struct cgs_diff_input *b,
                         const struct cgs_diff_opts *o, struct cgs_diff *d)
 {
     const struct cgs_prof_report *ra = a->prof, *rb = b->prof;
+    bool *paired_a;
     if (!ra || !rb)
         return;
+    paired_a = cgs_xcalloc((size_t)ra->n_groups + 1, 1);
     for (uint32_t i = 0; i <= rb->n_groups; i++) {
         const struct cgs_prof_group *gb = i < rb->n_groups ? &rb->groups[i] : &rb->none;
-        const struct cgs_prof_group *ga = i < rb->n_groups ? cgs_prof_find(ra, gb->name)
+        const struct cgs_prof_group *ga = i < rb->n_groups ? partner_group(ra, gb->name)
                                                            : &ra->none;
         const char *piece = gb->name + cgs_prof_graph_part(gb->name);
         const char *graph = i < rb->n_groups ? piece_graph(b, gb->name) : NULL;
@@ -1329,6 +1347,8 @@ static void gpu_changes(const struct cgs_diff_input *a, const struct cgs_diff_in
             snprintf(label, sizeof(label), "work in no piece");
         if (i < rb->n_groups)
             add_pair(d, "piece", ga ? ga->name : NULL, gb->name);
+        if (ga && i < rb->n_groups)
+            paired_a[ga - ra->groups] = true;
         if (!ga)
             continue; /* a piece only B ran: its graph's changes say why */
         in_a = kernels_by_name(ra, ga);
@@ -1384,6 +1404,10 @@ static void gpu_changes(const struct cgs_diff_input *a, const struct cgs_diff_in
         cgs_strmap_free(in_a);
         cgs_strmap_free(in_b);
     }
+    for (uint32_t i = 0; i < ra->n_groups; i++) /* pieces only A ran: said as unpaired */
+        if (!paired_a[i])
+            add_pair(d, "piece", ra->groups[i].name, NULL);
+    free(paired_a);
 }
 
 /* ---- the whole ------------------------------------------------------------------------------ */

@@ -346,6 +346,20 @@ check "every kernel +3%, gated at 2%" 1 "$CGSCOPE" diff "$T/prof-a" "$T/prof-all
     --fail-on gpu-time:2%
 check "a bad gpu-time" 2 "$CGSCOPE" diff "$T/prof-a" "$T/prof-a" --fail-on gpu-time:0%
 has "says the form" "$err" "expected gpu-time:N%"
+# pieces that pair with nothing (two graphs' 0/0/submod_N and 1/0/submod_N against one graph's
+# submod_N: which graph's is not known) are listed and said not compared, never guessed
+check "pieces without partners" 0 "$CGSCOPE" diff tests/data/prof/breaks "$T/prof-a" --json
+python3 - "$out" <<'PY' || fail "pieces without partners: listed, no GPU time change"
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = [x for x in d["pairs"] if x["what"] == "piece"]
+assert sorted(x["a"] for x in p if x["a"]) == ["0/0/submod_%d" % i for i in range(3)] + ["1/0/submod_%d" % i for i in range(3)], p
+assert sorted(x["b"] for x in p if x["b"]) == ["submod_%d" % i for i in range(5)], p
+assert not any(x["a"] and x["b"] for x in p), p
+assert not [c for c in d["changes"] if c["kind"] == "gpu_time"], d["changes"]
+PY
+check "pieces without partners, said" 0 "$CGSCOPE" diff tests/data/prof/breaks "$T/prof-a"
+has "said" "$out" "(6 only in A, 5 only in B: not compared)"
 check "one side profiled" 0 "$CGSCOPE" diff "$T/prof-a" samples/llama_tiny.dynamo.json
 has "says so" "$out" "only A has a profile"
 # the page: the changed pieces of the profile's graph marked against the baseline
