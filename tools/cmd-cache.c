@@ -10,6 +10,8 @@
 
 #include "lib/base/arena.h"
 #include "lib/run/cachesim.h"
+#include "lib/base/buf.h"
+#include "lib/base/strmap.h"
 #include "lib/run/dash.h"
 #include "lib/readers/file.h"
 #include "lib/run/follow.h"
@@ -58,7 +60,8 @@ const struct cmd cmd_cache = {
         "read as a Python literal, never run. INDEX may be the cache folder: the index in it\n"
         "or up to three levels down (vLLM's <hash>/rank_0_0/backbone/vllm_compile_cache.py).\n\n"
         "cgscope cache diff TRACE_A TRACE_B pairs the cache lookups of two TORCH_TRACE runs\n"
-        "(same compile id and cache, in order) and, for each pair whose key differs, names\n"
+        "(same rank, compile id and cache, in order; two logs of one rank each, different\n"
+        "ranks, pair rank with rank) and, for each pair whose key differs, names\n"
         "the hashed components of the key that differ (a config value, the graph, an input's\n"
         "shape, the torch version), one line each: why the warm run was not warm.\n\n"
         "cgscope cache simulate replays a compile-cache policy over runtime shapes (the\n"
@@ -258,10 +261,33 @@ static int read_trace(struct cgs_dash *d, const char *path)
     return rc;
 }
 
+/* The one rank of a log's lookups, -1 when it has none or several. */
+static int only_rank(const struct cgs_dash *d)
+{
+    int r = -2;
+    for (uint32_t i = 0; i < d->n_lookups; i++) {
+        if (d->lookups[i].rank < 0 || (r != -2 && r != d->lookups[i].rank))
+            return -1;
+        r = d->lookups[i].rank;
+    }
+    return r < 0 ? -1 : r;
+}
+
+/* What pairs a lookup: "rank|compile id|cache" (heap). */
+static char *lookup_key(int rank, const struct cgs_dash_lookup *l)
+{
+    struct cgs_buf b = CGS_BUF_INIT;
+    char *s;
+    cgs_buf_addf(&b, "%d|%s|%s", rank, l->compile_id, l->cache);
+    s = cgs_buf_detach(&b);
+    cgs_buf_release(&b);
+    return s;
+}
+
 static int diff(int argc, char **argv, bool json, bool all)
 {
     struct cgs_dash A, B;
-    int rc;
+    int rc, ra, rb;
     uint32_t shown = 0, n_differ = 0, unpaired = 0;
     cJSON *doc = NULL, *pairs = NULL;
     bool *used;
@@ -277,18 +303,41 @@ static int diff(int argc, char **argv, bool json, bool all)
         return rc;
     }
     /* pair each lookup of A with the first free one of B of the same rank, compile id and
-       cache, once: the summary and the blocks both read the pairing */
+       cache, once: the summary and the blocks both read the pairing. Two logs of one rank
+       each, different ranks (rank 0's against rank 3's), pair rank with rank. */
+    ra = only_rank(&A);
+    rb = only_rank(&B);
+    if (ra >= 0 && rb >= 0 && ra != rb && !json)
+        printf("rank %d (A) against rank %d (B): lookups paired rank with rank\n", ra, rb);
     used = cgs_xcalloc(B.n_lookups + 1, 1);
     partner = cgs_xcalloc(A.n_lookups + 1, sizeof(*partner));
-    for (uint32_t i = 0; i < A.n_lookups; i++) {
-        partner[i] = UINT32_MAX;
-        for (uint32_t k = 0; k < B.n_lookups && partner[i] == UINT32_MAX; k++)
-            if (!used[k] && B.lookups[k].rank == A.lookups[i].rank &&
-                !strcmp(B.lookups[k].compile_id, A.lookups[i].compile_id) &&
-                !strcmp(B.lookups[k].cache, A.lookups[i].cache)) {
-                used[k] = true;
-                partner[i] = k;
+    {
+        /* B's lookups by rank (as A's), compile id and cache: the first free one, then on */
+        struct cgs_strmap *first = cgs_strmap_new();
+        uint32_t *next = cgs_xcalloc(B.n_lookups + 1, sizeof(*next));
+        char **keys = cgs_xcalloc(B.n_lookups + 1, sizeof(*keys));
+        for (uint32_t k = B.n_lookups; k-- > 0;) {
+            int r = ra >= 0 && rb >= 0 && B.lookups[k].rank == rb ? ra : B.lookups[k].rank;
+            keys[k] = lookup_key(r, &B.lookups[k]);
+            next[k] = (uint32_t)(uintptr_t)cgs_strmap_get(first, keys[k]);
+            cgs_strmap_set(first, keys[k], (void *)(uintptr_t)(k + 1));
+        }
+        for (uint32_t i = 0; i < A.n_lookups; i++) {
+            char *key = lookup_key(A.lookups[i].rank, &A.lookups[i]);
+            uint32_t k = (uint32_t)(uintptr_t)cgs_strmap_get(first, key);
+            partner[i] = UINT32_MAX;
+            if (k) {
+                used[k - 1] = true;
+                partner[i] = k - 1;
+                cgs_strmap_set(first, keys[k - 1], (void *)(uintptr_t)next[k - 1]);
             }
+            free(key);
+        }
+        cgs_strmap_free(first);
+        for (uint32_t k = 0; k < B.n_lookups; k++)
+            free(keys[k]);
+        free(keys);
+        free(next);
     }
     if (!json) { /* the summary first: how many pairs, how many differ, how many alone */
         uint32_t paired = 0, differ = 0;
@@ -356,8 +405,9 @@ static int diff(int argc, char **argv, bool json, bool all)
             printf("every paired lookup has the same key in both runs (%u lookup%s in A, %u in "
                    "B)\n", A.n_lookups, PLURAL(A.n_lookups), B.n_lookups);
         if (unpaired)
-            printf("%u lookup%s without a partner in the other run (different compile ids: "
-                   "the runs compiled different frames)\n", unpaired, PLURAL(unpaired));
+            printf("%u lookup%s without a partner in the other run (a compile id or a cache only "
+                   "one run has: the runs compiled different frames, or one more often)\n",
+                   unpaired, PLURAL(unpaired));
     }
     free(used);
     free(partner);

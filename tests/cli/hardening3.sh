@@ -219,4 +219,31 @@ has "progress: unpacked bytes" "$T/progress.err" "($mb unpacked) in "
 # off a terminal, and not asked: nothing said
 "$CGSCOPE" graphs "$T/attn.log" >/dev/null 2>"$T/progress.err"
 [ -s "$T/progress.err" ] && fail "progress said off a terminal: $(head -c 200 "$T/progress.err")"
+# cache diff of two ranks' logs (torch's two-rank run, tests/data/faultlogs/ranks_diverge) pairs
+# rank with rank: both lookups of rank 0's compile 0/0 pair with rank 1's (the logs' own lookup
+# records: rank 1 hit what rank 0 compiled), instead of "0 paired, different frames"
+F=tests/data/faultlogs/ranks_diverge
+check "cache diff across ranks" 0 "$CGSCOPE" cache diff $F/*rank_0.log.xz $F/*rank_1.log.xz
+has "says the ranks" "$out" "rank 0 (A) against rank 1 (B): lookups paired rank with rank"
+has "pairs them" "$out" "2 lookups in A, 4 in B: 2 paired"
+check "cache diff across ranks, --json" 0 "$CGSCOPE" cache diff $F/*rank_0.log.xz \
+    $F/*rank_1.log.xz --all --json
+python3 - "$out" $F/*rank_0.log.xz $F/*rank_1.log.xz <<'PY' || fail "cache diff across ranks: the pairs"
+import json, lzma, re, sys
+d = json.load(open(sys.argv[1]))
+def lookups(path):
+    out = []
+    for line in lzma.open(path, "rt"):
+        m = re.search(r'\{"artifact": \{"name": "(fx_graph|aotautograd)_cache_(hit|miss)"', line)
+        if m and not line.startswith("\t"):
+            cid = "%s/%s" % (re.search(r'"frame_id": (\d+)', line).group(1),
+                             re.search(r'"frame_compile_id": (\d+)', line).group(1))
+            out.append((cid, m.group(1), m.group(2)))
+    return out
+a, b = lookups(sys.argv[2]), lookups(sys.argv[3])
+want = sorted((c, k, sa, sb) for c, k, sa in a for c2, k2, sb in b if (c, k) == (c2, k2))
+got = sorted((p["compile_id"], p["cache"], p["a"]["status"], p["b"]["status"]) for p in d["pairs"])
+assert got == want and len(got) == 2, (got, want)
+assert d["unpaired"] == len(a) + len(b) - 2 * len(got), d["unpaired"]
+PY
 finish
