@@ -20,6 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct cgs_feed f;
         cgs_dash_init(&d);
         d.keep_lookups = true;
+        /* graph records, their symbols and texts too, every other input (their limits) */
+        d.keep_graphs = d.keep_texts = (data[0] & 0x80) != 0;
         cgs_feed_init(&f, "fuzz", kinds[k]);
         for (size_t i = 1; i < size; i += chunk) {
             cgs_feed_data(&d, &f, (const char *)data + i, size - i < chunk ? size - i : chunk);
