@@ -191,6 +191,7 @@ static int read_side(struct side *s, char *path, const struct cli_list *ops)
     s->job.progress = true;
     s->job.layout = true;
     s->job.lookups = true;
+    s->job.lazy = true; /* each graph read when its pair is compared: two in memory at a time */
     if ((rc = cli_job_run(&s->job, &path, 1, ops)) ||
         (rc = cli_job_profile(&s->job, true, &s->set, &s->rep, &s->have_rep)))
         return rc;

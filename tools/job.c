@@ -286,8 +286,11 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
     }
     if (j->n_graphs && cli_load_opdecls(&j->decls, NULL, 0))
         cli_warn("operator declarations not loaded");
+    j->split_ops = ops;
     for (uint32_t i = 0; i < j->n_graphs; i++) {
         struct cli_job_graph *x = &j->graphs[i];
+        if (j->lazy && x->item >= 0)
+            continue; /* read when asked (cli_job_diff_input's load) */
         if (j->progress && j->n_graphs > 1 && isatty(2))
             fprintf(stderr, "\rcgscope: graph %u of %u", i + 1, j->n_graphs);
         if (x->item >= 0) { /* from the logs already read: not read again */
@@ -318,6 +321,8 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
     fg = cgs_xcalloc(j->n_graphs + 1, sizeof(*fg));
     for (uint32_t i = 0; !fed && i < j->n_graphs; i++)
         findings_graph(&j->graphs[i], &fg[i]);
+    if (j->lazy) /* graphs not read: no graph findings (the diff has none) */
+        fed = cgs_findings_graphs_new();
     {
         struct cgs_findings_input in = {read ? read : j->have_dash ? &j->dash : NULL, fg,
                                         fed ? 0 : j->n_graphs, fed};
@@ -439,6 +444,44 @@ void cli_findings_tally(const struct cgs_findings *f, char *out, size_t n)
              c[1] == 1 ? "" : "s", c[2], c[2] == 1 ? "" : "s");
 }
 
+/* The diff's on-demand reading of a lazy job's graph of a log. */
+static bool load_graph(void *ctx, uint32_t i, struct cgs_diff_graph *y)
+{
+    struct cli_job *j = ctx;
+    struct cli_job_graph *x = &j->graphs[i];
+    struct cgs_diag d = CGS_DIAG_INIT;
+    if (x->item < 0 || !j->have_gs)
+        return false;
+    if (!(x->g = cgs_graphs_load(&j->gs, (uint32_t)x->item, &d))) {
+        cli_report_diag(&d);
+        return false;
+    }
+    analyse(j, x, j->split_ops);
+    y->g = x->error ? NULL : x->g;
+    y->split = x->s;
+    y->shapes = x->shapes;
+    y->layout = x->layout;
+    y->piecewise = x->ops.n > 0;
+    return y->g != NULL;
+}
+
+static void unload_graph(void *ctx, uint32_t i)
+{
+    struct cli_job *j = ctx;
+    struct cli_job_graph *x = &j->graphs[i];
+    if (x->session.g == x->g)
+        cli_session_close(&x->session);
+    else
+        cgs_graph_free(x->g);
+    x->g = NULL;
+    x->s = NULL;
+    x->shapes = NULL;
+    x->layout = NULL;
+    cli_list_release(&x->ops);
+    free(x->error);
+    x->error = NULL;
+}
+
 void cli_job_diff_input(const struct cli_job *j, const char *name, struct cgs_diff_input *in)
 {
     struct cgs_diff_graph *graphs = cgs_xcalloc((size_t)j->n_graphs + 1, sizeof(*graphs));
@@ -465,6 +508,11 @@ void cli_job_diff_input(const struct cli_job *j, const char *name, struct cgs_di
     in->dash = j->have_dash ? &j->dash : NULL;
     in->graphs = graphs;
     in->n_graphs = j->n_graphs;
+    if (j->lazy) {
+        in->load = load_graph;
+        in->unload = unload_graph;
+        in->ctx = (void *)j; /* the job's graphs are read into it */
+    }
 }
 
 int cli_job_profile(const struct cli_job *j, bool samples, struct cli_prof_set *set,

@@ -72,6 +72,9 @@ struct cli_job {
     uint32_t max_graphs;      /* 0: all */
     bool drop_graphs;         /* free each graph once its findings are taken (check, top:
                                  nothing after needs it; memory then holds one graph at a time) */
+    bool lazy;                /* the logs' graphs are listed, not read: cli_job_diff_input's
+                                 load reads one when the diff needs it (no graph findings) */
+    const struct cli_list *split_ops; /* the ops the run was given (lazy loads use them) */
     /* called after each graph's analysis (html draws it while the next are analysed) */
     void (*analysed)(struct cli_job *j, uint32_t i, void *ctx);
     void *ctx;

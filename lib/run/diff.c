@@ -1062,6 +1062,24 @@ static void graph_key(const struct cgs_diff_graph *x, const struct cgs_diff *b_s
         cgs_buf_addf(out, "file|%s", base_name(x->label));
 }
 
+/* x with its graph read, into *tmp when the run reads graphs on demand (give it back with
+ * give_back); x itself when it is read already or does not load. */
+static const struct cgs_diff_graph *take(const struct cgs_diff_input *in,
+                                         const struct cgs_diff_graph *x, struct cgs_diff_graph *tmp)
+{
+    if (x->g || !in->load)
+        return x;
+    *tmp = *x;
+    return in->load(in->ctx, (uint32_t)(x - in->graphs), tmp) ? tmp : x;
+}
+
+static void give_back(const struct cgs_diff_input *in, const struct cgs_diff_graph *x,
+                      const struct cgs_diff_graph *got)
+{
+    if (got != x && in->unload)
+        in->unload(in->ctx, (uint32_t)(x - in->graphs));
+}
+
 static void graph_changes(const struct cgs_diff_input *a, const struct cgs_diff_input *b,
                           const struct frames *fa, const struct frames *fb, struct cgs_diff *d)
 {
@@ -1122,12 +1140,19 @@ static void graph_changes(const struct cgs_diff_input *a, const struct cgs_diff_
             }
         }
         add_pair(d, "graph", x->label, y ? y->label : NULL);
-        if (!y) {
-            add(d, CGS_DIFF_GRAPH, graph_subject(x), fmt("%u nodes", x->g ? x->g->n_nodes : 0),
-                NULL, fmt("graph %s only in A", x->label), false);
-            continue;
+        {
+            struct cgs_diff_graph ta, tb;
+            const struct cgs_diff_graph *ga = take(a, x, &ta), *gb = y ? take(b, y, &tb) : NULL;
+            if (!y)
+                add(d, CGS_DIFF_GRAPH, graph_subject(x),
+                    fmt("%u nodes", ga->g ? ga->g->n_nodes : 0), NULL,
+                    fmt("graph %s only in A", x->label), false);
+            else
+                compare_graphs(ga, gb, d);
+            give_back(a, x, ga);
+            if (y)
+                give_back(b, y, gb);
         }
-        compare_graphs(x, y, d);
     }
     for (uint32_t k = 0; k < b->n_graphs; k++) {
         const struct cgs_diff_graph *y = &b->graphs[k];
@@ -1155,8 +1180,12 @@ static void graph_changes(const struct cgs_diff_input *a, const struct cgs_diff_
             if (!in_a) {
                 /* a recompile only B made: whether its graph went dynamic */
                 struct cgs_buf syms = CGS_BUF_INIT;
-                if (y->stage && !strcmp(y->stage, "dynamo"))
-                    input_symbols(y, &syms);
+                if (y->stage && !strcmp(y->stage, "dynamo")) {
+                    struct cgs_diff_graph tb;
+                    const struct cgs_diff_graph *gb = take(b, y, &tb);
+                    input_symbols(gb, &syms);
+                    give_back(b, y, gb);
+                }
                 if (syms.len)
                     where(add(d, CGS_DIFF_SYMBOLS, graph_subject(y), NULL, cgs_xstrdup(syms.buf),
                               fmt("graph %s (a recompile only B made) takes symbolic inputs: %s",
@@ -1169,10 +1198,15 @@ static void graph_changes(const struct cgs_diff_input *a, const struct cgs_diff_
             }
         }
         add_pair(d, "graph", NULL, y->label);
-        where(add(d, CGS_DIFF_GRAPH, graph_subject(y), NULL,
-                  fmt("%u nodes", y->g ? y->g->n_nodes : 0), fmt("graph %s only in B", y->label),
-                  false),
-              y->rank, y->compile_id, y->label);
+        {
+            struct cgs_diff_graph tb;
+            const struct cgs_diff_graph *gb = take(b, y, &tb);
+            where(add(d, CGS_DIFF_GRAPH, graph_subject(y), NULL,
+                      fmt("%u nodes", gb->g ? gb->g->n_nodes : 0),
+                      fmt("graph %s only in B", y->label), false),
+                  y->rank, y->compile_id, y->label);
+            give_back(b, y, gb);
+        }
     }
     free(used);
     free(next);

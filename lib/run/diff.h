@@ -75,6 +75,12 @@ struct cgs_diff_input {
     uint32_t n_graphs;
     /* the run's CUPTI profile, built with per-call samples (cgs_prof_opts.samples), or NULL */
     const struct cgs_prof_report *prof;
+    /* graphs read when the diff needs them (their g NULL until then; NULL: every graph read):
+       load fills graph i's g, split, shapes and layout into x (false: it does not load), unload
+       frees them; the diff holds one graph of each run at a time */
+    bool (*load)(void *ctx, uint32_t i, struct cgs_diff_graph *x);
+    void (*unload)(void *ctx, uint32_t i);
+    void *ctx;
 };
 
 struct cgs_diff_opts {
