@@ -258,11 +258,11 @@ static void print_text(const struct side *a, const struct side *b, const struct 
     printf("%s%u change%s, %u regression%s (--fail-on %s); %u frame%s and %u graph%s paired",
            d->n_changes ? "\n" : "", d->n_changes, PLURAL(d->n_changes), bad, PLURAL(bad),
            g->text, frames, PLURAL(frames), graphs, PLURAL(graphs));
-    if (a->in.prof && b->in.prof)
+    if (a->in.prof && b->in.prof) {
         printf(", %u profiled piece%s", pieces, PLURAL(pieces));
-    if (only_a || only_b) /* their GPU time is not compared: say so */
-        printf(" (%u only in A, %u only in B: not compared)", only_a, only_b);
-    else if (a->in.prof || b->in.prof)
+        if (only_a || only_b) /* their GPU time is not compared: say so */
+            printf(" (%u only in A, %u only in B: not compared)", only_a, only_b);
+    } else if (a->in.prof || b->in.prof)
         printf("; only %s has a profile (no GPU time compared)", a->in.prof ? "A" : "B");
     putchar('\n');
 }

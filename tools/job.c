@@ -529,6 +529,7 @@ int cli_job_profile(const struct cli_job *j, bool samples, struct cli_prof_set *
     if (cgs_prof_report_build(set->traces, (uint32_t)set->n, &po, rep, &d) < 0)
         return cli_report_diag(&d);
     *have = true;
+    cli_prof_warn(set, rep, NULL, NULL); /* a trace cut short, dropped records: said */
     return CGS_EXIT_OK;
 }
 

@@ -299,6 +299,7 @@ cp tests/data/prof/ranks/*rank1* "$T/prof-r1/"
 check "profile against itself" 0 "$CGSCOPE" diff "$T/prof-a" "$T/prof-a"
 has "no change" "$out" "0 changes, 0 regressions"
 has "pieces paired" "$out" "5 profiled pieces"
+hasnt "both have one" "$out" "has a profile"
 for d in jitter all3 outlier r1; do
     a=a
     [ $d = r1 ] && a=r0
@@ -360,6 +361,11 @@ assert not [c for c in d["changes"] if c["kind"] == "gpu_time"], d["changes"]
 PY
 check "pieces without partners, said" 0 "$CGSCOPE" diff tests/data/prof/breaks "$T/prof-a"
 has "said" "$out" "(6 only in A, 5 only in B: not compared)"
+# a run whose trace was cut short (a process killed: its .part) is said, not taken as whole
+mkdir -p "$T/prof-cut"
+head -c 3000 "$E" >"$T/prof-cut/x.cgstrace.part"
+check "a cut trace" 0 "$CGSCOPE" diff "$T/prof-a" "$T/prof-cut"
+has "said" "$err" "x.cgstrace.part: warning: incomplete: the file ends inside a record"
 check "one side profiled" 0 "$CGSCOPE" diff "$T/prof-a" samples/llama_tiny.dynamo.json
 has "says so" "$out" "only A has a profile"
 # the page: the changed pieces of the profile's graph marked against the baseline
