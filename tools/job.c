@@ -112,11 +112,9 @@ static void findings_graph(const struct cli_job_graph *x, struct cgs_findings_gr
 }
 
 /* Its findings into fed, then the graph and its analysis freed (label and error kept). */
-static void drop_graph(struct cli_job_graph *x, struct cgs_findings_graphs *fed)
+/* The graph and its analysis freed (its label, error and split ops kept). */
+static void free_analysis(struct cli_job_graph *x)
 {
-    struct cgs_findings_graph fg;
-    findings_graph(x, &fg);
-    cgs_findings_graphs_add(fed, &fg);
     if (x->session.g == x->g)
         cli_session_close(&x->session); /* the graph, its split, shapes and layout */
     else
@@ -125,6 +123,14 @@ static void drop_graph(struct cli_job_graph *x, struct cgs_findings_graphs *fed)
     x->s = NULL;
     x->shapes = NULL;
     x->layout = NULL;
+}
+
+static void drop_graph(struct cli_job_graph *x, struct cgs_findings_graphs *fed)
+{
+    struct cgs_findings_graph fg;
+    findings_graph(x, &fg);
+    cgs_findings_graphs_add(fed, &fg);
+    free_analysis(x);
 }
 
 int cli_job_run(struct cli_job *j, char *const *paths, int n, const struct cli_list *ops)
@@ -469,15 +475,8 @@ static void unload_graph(void *ctx, uint32_t i)
 {
     struct cli_job *j = ctx;
     struct cli_job_graph *x = &j->graphs[i];
-    if (x->session.g == x->g)
-        cli_session_close(&x->session);
-    else
-        cgs_graph_free(x->g);
-    x->g = NULL;
-    x->s = NULL;
-    x->shapes = NULL;
-    x->layout = NULL;
-    cli_list_release(&x->ops);
+    free_analysis(x);
+    cli_list_release(&x->ops); /* the next load analyses it again */
     free(x->error);
     x->error = NULL;
 }
