@@ -232,6 +232,19 @@ c = [c for c in d["changes"] if c["kind"] == "cache_key"][0]
 assert (c["a"], c["b"]) == ("miss", "hit"), c
 PY
 
+# the same program in several processes (tlparse's multi_rank_runtime: seven ranks of one run,
+# written by torch; ranks 1 to 4 compiled what rank 0 did, as their records say): each against
+# rank 0, no change, compile times and their phases within the bounds
+mkdir -p "$T/tl"
+tar -xJf tests/data/tlparse/inputs.tar.xz -C "$T/tl"
+M="$T/tl/inputs/multi_rank_runtime"
+for r in 1 2 3 4; do
+    check "rank 0 against rank $r of one run" 0 "$CGSCOPE" diff $M/*rank_0.log $M/*rank_$r.log
+    has "rank $r: no change" "$out" "0 changes, 0 regressions"
+    [ "$(grep -c '"compilation_metrics"' $M/*rank_0.log)" = "$(grep -c '"compilation_metrics"' $M/*rank_$r.log)" ] ||
+        fail "rank $r: not the same compiles as rank 0"
+done
+
 # edits of recorded logs, each one fact changed here, nothing else:
 # a compile that fails in B (the fault log's BackendCompilerFailed) and not in A (its metrics'
 # fail_type and fail_reason set to null): a new compile failure, the gate's first default
