@@ -1556,6 +1556,7 @@ static int run(int argc, char **argv)
     if (a.baseline) { /* what changed since it: cgscope diff BASELINE SOURCE */
         char *bp = (char *)a.baseline;
         base.progress = base.layout = base.lookups = true;
+        base.lazy = true; /* its graphs read one at a time, as the diff compares them */
         if ((rc = cli_job_run(&base, &bp, 1, &ops)) ||
             (rc = cli_job_profile(&base, true, &base_set, &base_rep, &have_base_rep)))
             goto out;
