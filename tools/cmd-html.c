@@ -63,9 +63,9 @@ static const struct cli_opt options[] = {
     CLI_OPT("json", 'j', NULL, "also print the page's data (one JSON document) to stdout"),
     CLI_OPT("redact", 'r', NULL, "leave out where the run happened: absolute paths cut to their\n"
             "last part (.../model.py), command lines left out"),
-    CLI_OPT("baseline", 'b', "RUN", "mark what changed since another run (a log, folder or graph:\n"
-            "cgscope diff RUN SOURCE): a \"changed since the baseline\" section first,\n"
-            "changed compiles, pieces and graphs marked"),
+    CLI_OPT("baseline", 'b', "RUN", "mark what changed since another run (a log, folder, graph or\n"
+            "profile folder: cgscope diff RUN SOURCE): a \"changed since the baseline\"\n"
+            "section first, changed compiles, pieces (GPU time too) and graphs marked"),
     CLI_OPT_END,
 };
 
