@@ -10,8 +10,6 @@
 
 #include "lib/base/arena.h"
 #include "lib/run/cachesim.h"
-#include "lib/base/buf.h"
-#include "lib/base/strmap.h"
 #include "lib/run/dash.h"
 #include "lib/readers/file.h"
 #include "lib/run/follow.h"
@@ -273,17 +271,6 @@ static int only_rank(const struct cgs_dash *d)
     return r < 0 ? -1 : r;
 }
 
-/* What pairs a lookup: "rank|compile id|cache" (heap). */
-static char *lookup_key(int rank, const struct cgs_dash_lookup *l)
-{
-    struct cgs_buf b = CGS_BUF_INIT;
-    char *s;
-    cgs_buf_addf(&b, "%d|%s|%s", rank, l->compile_id, l->cache);
-    s = cgs_buf_detach(&b);
-    cgs_buf_release(&b);
-    return s;
-}
-
 static int diff(int argc, char **argv, bool json, bool all)
 {
     struct cgs_dash A, B;
@@ -311,34 +298,7 @@ static int diff(int argc, char **argv, bool json, bool all)
         printf("rank %d (A) against rank %d (B): lookups paired rank with rank\n", ra, rb);
     used = cgs_xcalloc(B.n_lookups + 1, 1);
     partner = cgs_xcalloc(A.n_lookups + 1, sizeof(*partner));
-    {
-        /* B's lookups by rank (as A's), compile id and cache: the first free one, then on */
-        struct cgs_strmap *first = cgs_strmap_new();
-        uint32_t *next = cgs_xcalloc(B.n_lookups + 1, sizeof(*next));
-        char **keys = cgs_xcalloc(B.n_lookups + 1, sizeof(*keys));
-        for (uint32_t k = B.n_lookups; k-- > 0;) {
-            int r = ra >= 0 && rb >= 0 && B.lookups[k].rank == rb ? ra : B.lookups[k].rank;
-            keys[k] = lookup_key(r, &B.lookups[k]);
-            next[k] = (uint32_t)(uintptr_t)cgs_strmap_get(first, keys[k]);
-            cgs_strmap_set(first, keys[k], (void *)(uintptr_t)(k + 1));
-        }
-        for (uint32_t i = 0; i < A.n_lookups; i++) {
-            char *key = lookup_key(A.lookups[i].rank, &A.lookups[i]);
-            uint32_t k = (uint32_t)(uintptr_t)cgs_strmap_get(first, key);
-            partner[i] = UINT32_MAX;
-            if (k) {
-                used[k - 1] = true;
-                partner[i] = k - 1;
-                cgs_strmap_set(first, keys[k - 1], (void *)(uintptr_t)next[k - 1]);
-            }
-            free(key);
-        }
-        cgs_strmap_free(first);
-        for (uint32_t k = 0; k < B.n_lookups; k++)
-            free(keys[k]);
-        free(keys);
-        free(next);
-    }
+    cgs_lookups_pair(&A, &B, ra, ra >= 0 && ra != rb ? rb : -1, NULL, NULL, partner, used);
     if (!json) { /* the summary first: how many pairs, how many differ, how many alone */
         uint32_t paired = 0, differ = 0;
         for (uint32_t i = 0; i < A.n_lookups; i++) {

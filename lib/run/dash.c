@@ -1906,3 +1906,52 @@ uint32_t cgs_lookup_differs(const struct cgs_dash_lookup *a, const struct cgs_da
     }
     return n;
 }
+
+/* "rank|compile id|cache", the lookups' pairing key, into the arena. */
+static const char *lookup_key(struct cgs_arena *keys, int rank, const char *cid, const char *cache)
+{
+    struct cgs_buf b = CGS_BUF_INIT;
+    const char *k;
+    cgs_buf_addf(&b, "%d|%s|%s", rank, cid, cache);
+    k = cgs_arena_strdup(keys, b.buf);
+    cgs_buf_release(&b);
+    return k;
+}
+
+void cgs_lookups_pair(const struct cgs_dash *a, const struct cgs_dash *b, int rank_a, int rank_b,
+                      const char *(*cid)(void *ctx, const struct cgs_dash_lookup *x), void *ctx,
+                      uint32_t *partner, bool *used)
+{
+    uint32_t na = a ? a->n_lookups : 0, nb = b ? b->n_lookups : 0;
+    /* b's lookups by key: the first unpaired one of each, then the next (chains built back to
+       front, so in order) */
+    struct cgs_strmap *first = cgs_strmap_new();
+    uint32_t *next = cgs_xcalloc((size_t)nb + 1, sizeof(*next));
+    const char **keys = cgs_xcalloc((size_t)nb + 1, sizeof(*keys));
+    struct cgs_arena arena;
+    cgs_arena_init(&arena);
+    for (uint32_t k = nb; k-- > 0;) {
+        const struct cgs_dash_lookup *y = &b->lookups[k];
+        keys[k] = lookup_key(&arena, rank_b >= 0 && y->rank == rank_b ? rank_a : y->rank,
+                             y->compile_id, y->cache);
+        next[k] = (uint32_t)(uintptr_t)cgs_strmap_get(first, keys[k]);
+        cgs_strmap_set(first, keys[k], (void *)(uintptr_t)(k + 1));
+        used[k] = false;
+    }
+    for (uint32_t i = 0; i < na; i++) {
+        const struct cgs_dash_lookup *x = &a->lookups[i];
+        const char *c = cid ? cid(ctx, x) : x->compile_id;
+        uint32_t k = c ? (uint32_t)(uintptr_t)cgs_strmap_get(
+                             first, lookup_key(&arena, x->rank, c, x->cache))
+                       : 0;
+        partner[i] = k ? k - 1 : UINT32_MAX;
+        if (k) {
+            used[k - 1] = true;
+            cgs_strmap_set(first, keys[k - 1], (void *)(uintptr_t)next[k - 1]);
+        }
+    }
+    cgs_strmap_free(first);
+    cgs_arena_release(&arena);
+    free(keys);
+    free(next);
+}

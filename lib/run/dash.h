@@ -155,6 +155,20 @@ uint32_t cgs_lookup_differs(const struct cgs_dash_lookup *a, const struct cgs_da
                                        const char *a_value, const char *b_value),
                             void *ctx);
 
+struct cgs_dash;
+/*
+ * Pair each lookup of a with the first lookup of b not yet paired that has the same rank,
+ * compile id and cache, in order, in time linear in the lookups: partner[i] (a's n_lookups) is
+ * the index into b->lookups or UINT32_MAX, used[k] (b's n_lookups) whether b's k-th is paired.
+ * b's lookups of rank rank_b count as rank rank_a's (two logs of one rank each, different
+ * ranks; rank_b -1: none). cid, when given, names the compile of b that a's lookup pairs with
+ * (NULL back: it stays unpaired); else a's own compile id. a or b may be NULL (no lookup).
+ * (cache diff, and diff's cache changes.)
+ */
+void cgs_lookups_pair(const struct cgs_dash *a, const struct cgs_dash *b, int rank_a, int rank_b,
+                      const char *(*cid)(void *ctx, const struct cgs_dash_lookup *x), void *ctx,
+                      uint32_t *partner, bool *used);
+
 /* A graph a TORCH_TRACE record carries (kept only with keep_graphs): its printed Python. */
 struct cgs_dash_graph {
     char *compile_id; /* "0/0", "!0/1/0" */

@@ -464,23 +464,28 @@ struct cache_group {
     uint32_t n;
 };
 
+/* The compile of B a lookup of A pairs with: its compile's partner, in whichever run. */
+static const char *lookup_partner(void *ctx, const struct cgs_dash_lookup *x)
+{
+    bool paired_frame;
+    return partner_cid(ctx, x->rank, -1, x->compile_id, &paired_frame);
+}
+
 static void cache_changes(const struct cgs_dash *da, const struct cgs_dash *db,
                           const struct frames *fa, struct cgs_diff *d)
 {
-    uint32_t nb = db ? db->n_lookups : 0, ng = 0, alloc_g = 0;
+    uint32_t na = da ? da->n_lookups : 0, nb = db ? db->n_lookups : 0, ng = 0, alloc_g = 0;
     bool *used = cgs_xcalloc(nb + 1, 1);
+    uint32_t *partner = cgs_xcalloc(na + 1, sizeof(*partner));
     struct cache_group *gs = NULL;
-    for (uint32_t i = 0; da && i < da->n_lookups; i++) {
-        const struct cgs_dash_lookup *x = &da->lookups[i], *y = NULL;
-        bool paired_frame;
-        const char *cid = partner_cid(fa, x->rank, -1, x->compile_id, &paired_frame);
+    cgs_lookups_pair(da, db, d->rank_a, d->rank_b, lookup_partner, (void *)fa, partner, used);
+    for (uint32_t i = 0; i < na; i++) {
+        const struct cgs_dash_lookup *x = &da->lookups[i];
+        const struct cgs_dash_lookup *y =
+            partner[i] == UINT32_MAX ? NULL : &db->lookups[partner[i]];
         struct cgs_buf why = CGS_BUF_INIT;
         char *what;
         uint32_t g;
-        for (uint32_t k = 0; cid && k < nb && !y; k++)
-            if (!used[k] && brank(d, db->lookups[k].rank) == x->rank &&
-                !strcmp(db->lookups[k].compile_id, cid) && !strcmp(db->lookups[k].cache, x->cache))
-                y = &db->lookups[k], used[k] = true;
         if (!y)
             continue; /* a compile only one run made: its frame's or recompiles' change says it */
         if (x->status == y->status && !(x->key && y->key && strcmp(x->key, y->key)))
@@ -536,6 +541,7 @@ static void cache_changes(const struct cgs_dash *da, const struct cgs_dash *db,
     }
     free(gs);
     free(used);
+    free(partner);
 }
 
 /* ---- graph breaks ------------------------------------------------------------------------- */
