@@ -218,7 +218,6 @@ static int help_tool(int argc, char **argv)
     return finish_stdout(CGS_EXIT_OK);
 }
 
-/* --json anywhere before "--": errors also as a JSON object. */
 /* ---- how far a long read has got ------------------------------------------------------------ */
 
 struct read_progress {
@@ -257,12 +256,13 @@ static void on_read_progress(void *ctx, const char *path, uint64_t done, uint64_
         p->shown = false;
     }
     if (end) {
-        if (p->shown && p->tty)
+        if (p->shown && p->tty) {
             fprintf(stderr, "\r%*s\r", 78, "");
-        else if (p->shown || p->always)
-            fmt_bytes(d, sizeof(d), done),
-                fprintf(stderr, "cgscope: read %s (%s%s) in %.1f s\n", path, d,
-                        size ? "" : " unpacked", t - p->start);
+        } else if (p->shown || p->always) {
+            fmt_bytes(d, sizeof(d), done);
+            fprintf(stderr, "cgscope: read %s (%s%s) in %.1f s\n", path, d,
+                    size ? "" : " unpacked", t - p->start);
+        }
         p->path[0] = '\0';
         return;
     }
@@ -278,6 +278,7 @@ static void on_read_progress(void *ctx, const char *path, uint64_t done, uint64_
             path, d, size ? " of " : " unpacked", size ? z : "", p->tty ? "   " : "\n");
 }
 
+/* --json anywhere before "--": errors also as a JSON object. */
 static bool wants_json(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {

@@ -111,7 +111,6 @@ static void findings_graph(const struct cli_job_graph *x, struct cgs_findings_gr
     out->shapes = x->shapes;
 }
 
-/* Its findings into fed, then the graph and its analysis freed (label and error kept). */
 /* The graph and its analysis freed (its label, error and split ops kept). */
 static void free_analysis(struct cli_job_graph *x)
 {
@@ -125,6 +124,7 @@ static void free_analysis(struct cli_job_graph *x)
     x->layout = NULL;
 }
 
+/* Its findings into fed, then the graph and its analysis freed. */
 static void drop_graph(struct cli_job_graph *x, struct cgs_findings_graphs *fed)
 {
     struct cgs_findings_graph fg;
@@ -145,6 +145,7 @@ static bool stream(const char *path)
     return cgs_path_is_stdin(path) || (!stat(path, &st) && !S_ISREG(st.st_mode) &&
                                        !S_ISDIR(st.st_mode));
 }
+
 /* Whether a JSON file says it is a cgscope graph in its first 4 KB (the bridge writes the format
  * first; another JSON of the folder, a split or a report, is not one). */
 static bool says_graph(const char *path)
@@ -327,11 +328,10 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
     fg = cgs_xcalloc(j->n_graphs + 1, sizeof(*fg));
     for (uint32_t i = 0; !fed && i < j->n_graphs; i++)
         findings_graph(&j->graphs[i], &fg[i]);
-    if (j->lazy) /* graphs not read: no graph findings (the diff has none) */
-        fed = cgs_findings_graphs_new();
     {
+        /* a lazy job's graphs are not read: no graph findings (the diff has none) */
         struct cgs_findings_input in = {read ? read : j->have_dash ? &j->dash : NULL, fg,
-                                        fed ? 0 : j->n_graphs, fed};
+                                        fed || j->lazy ? 0 : j->n_graphs, fed};
         cgs_findings_build(&in, &j->findings);
     }
 out:
