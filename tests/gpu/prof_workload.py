@@ -9,7 +9,9 @@ run.py would be. What runs it decides how it is observed:
   python3 prof_workload.py ...                                nothing (the overhead baseline)
 
 modes: eager (pieces run eagerly), cudagraph (each piece a CUDA graph, replayed), train
-(forward and backward: backward kernels come from autograd's own thread).
+(forward and backward: backward kernels come from autograd's own thread). --slow-attention runs
+attention by PyTorch's math backend: the same graphs, the attention pieces slower on purpose
+(what `cgscope diff` must name, tests/gpu/diff_pairs.py's profile pair).
 
 Prints one JSON line on stdout: {"mode", "batch", "iters", "reps", "rep_ms": [...],
 "pieces": N, "kernels_hint": ...}. --forever loops until killed (the SIGTERM test) and prints
@@ -97,6 +99,9 @@ def main():
     ap.add_argument("--torch-profiler", metavar="TRACE_JSON")
     ap.add_argument("--forever", action="store_true")
     ap.add_argument("--fork", action="store_true")
+    ap.add_argument("--slow-attention", action="store_true",
+                    help="attention by PyTorch's math backend (the same graphs, slower attention "
+                         "pieces: the ground truth of `cgscope diff`'s GPU time)")
     a = ap.parse_args()
 
     torch.manual_seed(0)
@@ -114,6 +119,13 @@ def main():
     opt = torch.optim.SGD(model.parameters(), lr=1e-4) if a.mode == "train" else None
 
     def step():
+        if a.slow_attention:
+            from torch.nn.attention import SDPBackend, sdpa_kernel
+            with sdpa_kernel(SDPBackend.MATH):
+                return plain_step()
+        return plain_step()
+
+    def plain_step():
         if opt is None:
             with torch.no_grad():
                 return cm(x)
