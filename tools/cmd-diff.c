@@ -36,8 +36,9 @@ const struct cmd cmd_diff = {
         "A and B are two runs of one program: TORCH_TRACE logs or folders, graphs or refs,\n"
         "cache folders, profile folders (cgscope profile's, with the graphs the bridge\n"
         "dumped there). diff pairs what belongs together (frames by code object, compile\n"
-        "ids in order within a frame, graphs by compile id and stage, nodes by operator and\n"
-        "use, never by name alone; profiled pieces by name) and prints every change, most\n"
+        "ids in order within a frame, graphs by compile id and stage, nodes by operator,\n"
+        "the program's code they come from and use, never by name alone; profiled pieces\n"
+        "by name) and prints every change, most\n"
         "costly first, with where it is and both runs' values: compile failures new or\n"
         "gone, graph breaks added or removed (site, reason, hits), recompiles per frame\n"
         "(with the guards that failed), frames and graphs only one run has, operators added\n"
@@ -46,7 +47,9 @@ const struct cmd cmd_diff = {
         "moved), Inductor's layout decision, cache lookups whose status changed or whose\n"
         "key differs (with the key's components that differ, as cache diff names them),\n"
         "compile time per compile and per phase (aot_autograd, backend, inductor,\n"
-        "inductor_codegen) past 20% and 100 ms, and, where both runs have a profile,\n"
+        "inductor_codegen) twice as slow or fast and by 1 s (one compile of one program\n"
+        "varies by 1.7x between a machine's first process and its second; --fail-on\n"
+        "compile-time:N% sets N% and 100 ms), and, where both runs have a profile,\n"
         "GPU time a call of each piece and of each kernel within it: the medians of the\n"
         "calls, past 5% of A's, past the larger interquartile range of the two runs' calls\n"
         "(the noise) and past 1 us. A run against itself, or two runs of one program,\n"
@@ -307,8 +310,11 @@ static int run(int argc, char **argv)
         goto out;
     if ((rc = read_side(&a, argv[optind], &ops)) || (rc = read_side(&b, argv[optind + 1], &ops)))
         goto out;
-    if (gate.compile_pct > 0 && gate.compile_pct < o.compile_time_pct)
+    /* a gate on compile time asks for finer bounds than the noise the defaults leave out */
+    if (gate.compile_pct > 0 && gate.compile_pct < o.compile_time_pct) {
         o.compile_time_pct = gate.compile_pct;
+        o.compile_time_ms = 100;
+    }
     if (gate.gpu_pct > 0 && gate.gpu_pct < o.gpu_time_pct)
         o.gpu_time_pct = gate.gpu_pct;
     cgs_diff_build(&a.in, &b.in, &o, &d);

@@ -1,6 +1,7 @@
 /* What changed between two runs (see diff.h). */
 #include "lib/run/diff.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -280,11 +281,13 @@ static void compile_ids(const struct frame *f, uint32_t from, struct cgs_buf *b)
         cgs_buf_addf(b, "%s%s", j > from ? ", " : "", f->rows[j]->compile_id);
 }
 
-/* A time that moved past the bounds of a change: a share of A's and a floor (ms). */
+/* A time that moved past the bounds of a change: the larger of the two past the smaller by a
+ * share of it (slower or faster alike), and by a floor (ms). */
 static bool past(double ma, double mb, const struct cgs_diff_opts *o)
 {
-    return ma > 0 && mb >= 0 && fabs(mb - ma) >= o->compile_time_ms &&
-           fabs(mb - ma) * 100 / ma >= o->compile_time_pct;
+    double lo = ma < mb ? ma : mb, hi = ma < mb ? mb : ma;
+    return ma > 0 && mb > 0 && hi - lo >= o->compile_time_ms &&
+           (hi - lo) * 100 / lo >= o->compile_time_pct;
 }
 
 static void frame_changes(const struct frames *fa, const struct frames *fb,
@@ -376,9 +379,11 @@ static void frame_changes(const struct frames *fa, const struct frames *fb,
                     cgs_buf_release(&ids);
                 }
                 /* compile time, compile by compile (a recompile's own time is not the
-                   paired compile's) */
+                   paired compile's; a compile that failed on either side is that change) */
                 for (uint32_t j = 0; j < f->n && j < g->n; j++) {
                     const struct cgs_dash_row *ra = f->rows[j], *rb = g->rows[j];
+                    if (failed(ra) || failed(rb))
+                        continue;
                     double ma = ra->has_compile_ms ? ra->compile_ms : -1;
                     double mb = rb->has_compile_ms ? rb->compile_ms : -1;
                     bool total = past(ma, mb, o);
@@ -416,11 +421,11 @@ static void frame_changes(const struct frames *fa, const struct frames *fb,
 /* The compile of side B paired with compile cid of rank/run on side A (run < 0: in the first
  * run where it has a partner), or NULL. */
 static const char *partner_cid(const struct frames *fa, int rank, int run, const char *cid,
-                               bool *frame_paired)
+                               bool *frame_paired, bool *failed_pair)
 {
     char id[640];
     uint32_t at, seen = UINT32_MAX;
-    *frame_paired = false;
+    *frame_paired = *failed_pair = false;
     if (!fa->by_cid)
         return NULL;
     snprintf(id, sizeof(id), "%d|%s", rank, cid);
@@ -434,6 +439,7 @@ static const char *partner_cid(const struct frames *fa, int rank, int run, const
         seen = fa->at[at - 1].frame;
         b = f->partner && j < f->partner->n ? f->partner->rows[j]->compile_id : NULL;
         *frame_paired = f->partner != NULL;
+        *failed_pair = b && (failed(f->rows[j]) || failed(f->partner->rows[j]));
         if (b || run >= 0)
             return b;
     }
@@ -468,7 +474,8 @@ struct cache_group {
 static const char *lookup_partner(void *ctx, const struct cgs_dash_lookup *x)
 {
     bool paired_frame;
-    return partner_cid(ctx, x->rank, -1, x->compile_id, &paired_frame);
+    bool failed_pair;
+    return partner_cid(ctx, x->rank, -1, x->compile_id, &paired_frame, &failed_pair);
 }
 
 static void cache_changes(const struct cgs_dash *da, const struct cgs_dash *db,
@@ -723,44 +730,153 @@ static void parts_release(struct parts *p)
     cgs_buf_release(&p->stride);
 }
 
-/* The structural key of node i: placeholders by name (the program's argument names; a symbolic
- * size's placeholder by its position among those), every other node by its operator and its
- * nth use of it. */
+/* A placeholder named by its position (AOTAutograd's and Inductor's arg0_1, primals_1,
+ * tangents_1): its prefix ("arg"), else NULL (a name the program chose, like Dynamo's l_x_). */
+static const char *positional(const char *name, size_t *len)
+{
+    static const char *const prefixes[] = {"arg", "primals_", "tangents_"};
+    for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+        size_t n = strlen(prefixes[i]);
+        const char *p = name + n;
+        if (strncmp(name, prefixes[i], n) || !isdigit((unsigned char)*p))
+            continue;
+        while (isdigit((unsigned char)*p))
+            p++;
+        if (i == 0 && *p == '_' && isdigit((unsigned char)p[1]))
+            for (p++; isdigit((unsigned char)*p);)
+                p++;
+        if (*p)
+            continue;
+        *len = n;
+        return prefixes[i];
+    }
+    return NULL;
+}
+
+/* Where a node comes from in the program: each frame of its stack trace as "function: code",
+ * without files and line numbers (an edit above it moves those), "" without a stack trace. */
+static void code_context(const struct cgs_graph *g, const struct cgs_node *n, struct cgs_buf *out)
+{
+    const char *st = cgs_node_stack_trace(g, n), *p;
+    cgs_buf_reset(out);
+    for (p = st; p && (p = strstr(p, "File \"")); ) {
+        const char *in = strstr(p, ", in "), *eol = strchr(p, '\n'), *code, *end;
+        if (!in || (eol && in > eol))
+            break;
+        in += 5;
+        cgs_buf_addf(out, "%s%.*s:", out->len ? " | " : "",
+                     (int)(eol ? (size_t)(eol - in) : strlen(in)), in);
+        if (!eol)
+            break;
+        for (code = eol + 1; *code == ' '; code++)
+            ;
+        end = strchr(code, '\n');
+        if (strncmp(code, "File \"", 6))
+            cgs_buf_addf(out, " %.*s", (int)(end ? (size_t)(end - code) : strlen(code)), code);
+        p = end ? end : code + strlen(code);
+    }
+}
+
+/* The structural key of node i: a placeholder by its name (the program's argument names), or
+ * by its position among the inputs of its kind where the name is only a position (so that a
+ * symbolic size put before them moves nothing); every other node by its operator, where it
+ * comes from in the program (code_context) and its nth use of both. */
 static char **node_keys(const struct cgs_graph *g)
 {
     char **k = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*k));
     struct cgs_strmap *seen = cgs_strmap_new();
-    char **owned = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*owned));
-    uint32_t n_owned = 0, ph = 0;
+    struct cgs_arena owned;
+    struct cgs_buf ctx = CGS_BUF_INIT, key = CGS_BUF_INIT;
+    uint32_t ph = 0, pos[3] = {0, 0, 0};
+    cgs_arena_init(&owned);
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         const struct cgs_node *n = g->nodes[i];
-        const char *t = n->target ? n->target : "";
+        const char *t = n->target ? n->target : "", *pre;
         uintptr_t nth;
+        size_t len;
         if (n->op == CGS_NODE_PLACEHOLDER) {
+            const char *name = n->target ? n->target : n->name;
             if (n->val && n->val->kind == CGS_VAL_SYMINT)
                 k[i] = fmt("placeholder:symint#%u", ph++);
+            else if ((pre = positional(name, &len)))
+                k[i] = fmt("placeholder:%.*s#%u", (int)len, pre,
+                           pos[pre[0] == 'a' ? 0 : pre[0] == 'p' ? 1 : 2]++);
             else
-                k[i] = fmt("placeholder:%s", n->target ? n->target : n->name);
+                k[i] = fmt("placeholder:%s", name);
             continue;
         }
         if (n->op == CGS_NODE_OUTPUT) {
             k[i] = cgs_xstrdup("output");
             continue;
         }
-        nth = (uintptr_t)cgs_strmap_get(seen, t);
-        if (!nth) {
-            owned[n_owned] = cgs_xstrdup(t);
-            cgs_strmap_put(seen, owned[n_owned++], (void *)(uintptr_t)1);
-        } else {
-            cgs_strmap_set(seen, t, (void *)(nth + 1));
-        }
-        k[i] = fmt("%s:%s#%lu", cgs_node_op_names[n->op], t, (unsigned long)(nth ? nth : 0));
+        code_context(g, n, &ctx);
+        cgs_buf_reset(&key);
+        cgs_buf_addf(&key, "%s:%s@%s", cgs_node_op_names[n->op], t, ctx.buf);
+        nth = (uintptr_t)cgs_strmap_get(seen, key.buf);
+        if (!nth)
+            cgs_strmap_put(seen, cgs_arena_strdup(&owned, key.buf), (void *)(uintptr_t)1);
+        else
+            cgs_strmap_set(seen, key.buf, (void *)(nth + 1));
+        k[i] = fmt("%s#%lu", key.buf, (unsigned long)(nth ? nth : 0));
     }
     cgs_strmap_free(seen);
-    for (uint32_t i = 0; i < n_owned; i++)
-        free(owned[i]);
-    free(owned);
+    cgs_arena_release(&owned);
+    cgs_buf_release(&ctx);
+    cgs_buf_release(&key);
     return k;
+}
+
+/* A node whose key the other graph does not have (its code moved, or the program reached it
+ * another way) is keyed again by its operator and its nth use among the nodes of that operator
+ * left without a partner, on both sides: what pairs is first where both come from, then the
+ * order of what is left. */
+static void unpaired_by_use(const struct cgs_graph *g, char **k, const bool *paired)
+{
+    struct cgs_strmap *seen = cgs_strmap_new();
+    struct cgs_arena owned;
+    cgs_arena_init(&owned);
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const struct cgs_node *n = g->nodes[i];
+        const char *t = n->target ? n->target : "";
+        char *key;
+        uintptr_t nth;
+        if (n->op == CGS_NODE_PLACEHOLDER || n->op == CGS_NODE_OUTPUT || paired[i])
+            continue;
+        key = fmt("%s:%s", cgs_node_op_names[n->op], t);
+        nth = (uintptr_t)cgs_strmap_get(seen, key);
+        if (!nth)
+            cgs_strmap_put(seen, cgs_arena_strdup(&owned, key), (void *)(uintptr_t)1);
+        else
+            cgs_strmap_set(seen, key, (void *)(nth + 1));
+        free(k[i]);
+        k[i] = fmt("%s#~%lu", key, (unsigned long)(nth ? nth : 0));
+        free(key);
+    }
+    cgs_strmap_free(seen);
+    cgs_arena_release(&owned);
+}
+
+static void pair_keys(const struct cgs_graph *ga, const struct cgs_graph *gb, char ***ka,
+                      char ***kb)
+{
+    struct cgs_strmap *in_a = cgs_strmap_new(), *in_b = cgs_strmap_new();
+    bool *pa = cgs_xcalloc((size_t)ga->n_nodes + 1, 1), *pb = cgs_xcalloc((size_t)gb->n_nodes + 1, 1);
+    *ka = node_keys(ga);
+    *kb = node_keys(gb);
+    for (uint32_t i = 0; i < ga->n_nodes; i++)
+        cgs_strmap_put(in_a, (*ka)[i], (void *)(uintptr_t)1);
+    for (uint32_t i = 0; i < gb->n_nodes; i++)
+        cgs_strmap_put(in_b, (*kb)[i], (void *)(uintptr_t)1);
+    for (uint32_t i = 0; i < ga->n_nodes; i++)
+        pa[i] = cgs_strmap_get(in_b, (*ka)[i]) != NULL;
+    for (uint32_t i = 0; i < gb->n_nodes; i++)
+        pb[i] = cgs_strmap_get(in_a, (*kb)[i]) != NULL;
+    cgs_strmap_free(in_a);
+    cgs_strmap_free(in_b);
+    unpaired_by_use(ga, *ka, pa);
+    unpaired_by_use(gb, *kb, pb);
+    free(pa);
+    free(pb);
 }
 
 static void free_keys(char **k, uint32_t n)
@@ -845,8 +961,15 @@ static void graph_values(const struct cgs_diff_graph *xa, const struct cgs_diff_
 }
 
 /* Operators by count: what B has more of and what it has less of, with the nodes. */
+/* Whether node i of a side with keys k has a partner on the other side (keyed in other). */
+static bool has_partner(char **k, uint32_t i, const struct cgs_strmap *other)
+{
+    return cgs_strmap_get(other, k[i]) != NULL;
+}
+
 static void graph_ops(const struct cgs_diff_graph *xa, const struct cgs_diff_graph *xb,
-                      const char *subject, struct cgs_diff *d)
+                      char **ka, char **kb, const struct cgs_strmap *node_a,
+                      const struct cgs_strmap *node_b, const char *subject, struct cgs_diff *d)
 {
     struct cgs_strmap *ca = cgs_strmap_new(), *cb = cgs_strmap_new();
     const char **targets = NULL;
@@ -877,18 +1000,24 @@ static void graph_ops(const struct cgs_diff_graph *xa, const struct cgs_diff_gra
         uintptr_t x = (uintptr_t)cgs_strmap_get(ca, targets[t]);
         uintptr_t y = (uintptr_t)cgs_strmap_get(cb, targets[t]);
         const struct cgs_graph *g = y > x ? xb->g : xa->g;
+        char **k = y > x ? kb : ka;
+        const struct cgs_strmap *other = y > x ? node_a : node_b;
         int shown = 0;
         if (x == y)
             continue;
         cgs_buf_addf(&a, "%s%s: %lu", changed ? ", " : "", targets[t], (unsigned long)x);
         cgs_buf_addf(&b, "%s%s: %lu", changed ? ", " : "", targets[t], (unsigned long)y);
         cgs_buf_addf(&m, "%s%+ld %s (", changed ? ", " : "", (long)y - (long)x, targets[t]);
-        /* where: the side with more of it, its last uses (the ones the other side lacks) */
-        for (uint32_t i = g->n_nodes; i-- > 0 && shown < EXAMPLES && shown < labs((long)y - (long)x);)
-            if (g->nodes[i]->target && !strcmp(g->nodes[i]->target, targets[t]) &&
-                g->nodes[i]->op != CGS_NODE_PLACEHOLDER && g->nodes[i]->op != CGS_NODE_OUTPUT &&
-                g->nodes[i]->op != CGS_NODE_GET_ATTR)
-                cgs_buf_addf(&m, "%s%s", shown++ ? ", " : "", g->nodes[i]->name);
+        /* where: on the side with more of it, its uses without a partner on the other side,
+           then its last uses */
+        for (int pass = 0; pass < 2; pass++)
+            for (uint32_t i = g->n_nodes;
+                 i-- > 0 && shown < EXAMPLES && shown < labs((long)y - (long)x);)
+                if (g->nodes[i]->target && !strcmp(g->nodes[i]->target, targets[t]) &&
+                    g->nodes[i]->op != CGS_NODE_PLACEHOLDER &&
+                    g->nodes[i]->op != CGS_NODE_OUTPUT && g->nodes[i]->op != CGS_NODE_GET_ATTR &&
+                    has_partner(k, i, other) == (pass == 1))
+                    cgs_buf_addf(&m, "%s%s", shown++ ? ", " : "", g->nodes[i]->name);
         cgs_buf_addf(&m, " in %s)", y > x ? "B" : "A");
         changed++;
     }
@@ -1020,20 +1149,22 @@ static void compare_graphs(const struct cgs_diff_graph *xa, const struct cgs_dif
     if (!xa->g || !xb->g)
         return;
     subject = graph_subject(xb);
-    ka = node_keys(xa->g);
-    kb = node_keys(xb->g);
+    pair_keys(xa->g, xb->g, &ka, &kb);
     /* B's nodes by structural key (index + 1): A's node pairs with the one of its key */
-    struct cgs_strmap *node_b = cgs_strmap_new();
+    struct cgs_strmap *node_b = cgs_strmap_new(), *node_a = cgs_strmap_new();
     for (uint32_t i = 0; i < xb->g->n_nodes; i++)
         cgs_strmap_put(node_b, kb[i], (void *)(uintptr_t)(i + 1));
+    for (uint32_t i = 0; i < xa->g->n_nodes; i++)
+        cgs_strmap_put(node_a, ka[i], (void *)(uintptr_t)(i + 1));
     uint32_t first = d->n_changes;
-    graph_ops(xa, xb, subject, d);
+    graph_ops(xa, xb, ka, kb, node_a, node_b, subject, d);
     graph_values(xa, xb, ka, node_b, subject, d);
     graph_pieces(xa, xb, ka, kb, node_b, subject, d);
     graph_layout(xa, xb, subject, d);
     for (uint32_t i = first; i < d->n_changes; i++)
         where(&d->changes[i], xb->rank, xb->compile_id, xb->label);
     cgs_strmap_free(node_b);
+    cgs_strmap_free(node_a);
     free_keys(ka, xa->g->n_nodes);
     free_keys(kb, xb->g->n_nodes);
     free(subject);
@@ -1116,10 +1247,10 @@ static void graph_changes(const struct cgs_diff_input *a, const struct cgs_diff_
     for (uint32_t i = 0; i < a->n_graphs; i++) {
         const struct cgs_diff_graph *x = &a->graphs[i];
         const struct cgs_diff_graph *y = NULL;
-        bool frame_paired = false;
+        bool frame_paired = false, failed_pair = false;
         if (x->compile_id) {
             const char *cid = partner_cid(fa, x->rank, x->occurrence, x->compile_id,
-                                          &frame_paired);
+                                          &frame_paired, &failed_pair);
             if (cid && x->stage) {
                 uint32_t k;
                 graph_key(x, NULL, cid, &key);
@@ -1133,6 +1264,8 @@ static void graph_changes(const struct cgs_diff_input *a, const struct cgs_diff_
                 continue; /* its frame's change says it */
             if (!y && !cid)
                 continue; /* a compile the other run did not make: its recompiles say it */
+            if (!y && failed_pair)
+                continue; /* a stage the compile failed before in B: the failure says it */
         } else if (files_a == 1 && files_b == 1) {
             y = &b->graphs[first_file - 1]; /* the one graph of each side */
             used[first_file - 1] = true;
@@ -1162,7 +1295,7 @@ static void graph_changes(const struct cgs_diff_input *a, const struct cgs_diff_
     }
     for (uint32_t k = 0; k < b->n_graphs; k++) {
         const struct cgs_diff_graph *y = &b->graphs[k];
-        bool frame_paired = false, in_a = false;
+        bool frame_paired = false, in_a = false, failed_pair = false;
         if (used[k])
             continue;
         if (y->compile_id) {
@@ -1180,9 +1313,12 @@ static void graph_changes(const struct cgs_diff_input *a, const struct cgs_diff_
                 seen = fb->at[at - 1].frame;
                 frame_paired = f->partner != NULL;
                 in_a = f->partner && j < f->partner->n;
+                failed_pair = in_a && (failed(f->rows[j]) || failed(f->partner->rows[j]));
             }
             if (!frame_paired)
                 continue; /* its frame's change says it */
+            if (failed_pair)
+                continue; /* a stage the compile failed before in A: the failure says it */
             if (!in_a) {
                 /* a recompile only B made: whether its graph went dynamic */
                 struct cgs_buf syms = CGS_BUF_INIT;

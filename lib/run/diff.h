@@ -84,14 +84,17 @@ struct cgs_diff_input {
 };
 
 struct cgs_diff_opts {
-    double compile_time_pct; /* a compile slower or faster by more than this is a change (20) */
-    double compile_time_ms;  /* ... and by at least this much (100) */
+    double compile_time_pct; /* a compile slower by this share of A's time, or faster by the
+                                same factor, is a change (100: twice as slow or fast) */
+    double compile_time_ms;  /* ... and by at least this much (1000) */
     double gpu_time_pct;     /* a piece's or kernel's GPU time a call past this, and past the
                                 noise across calls, is a change (5) */
 };
 
-/* The defaults (a run against itself, or two runs of one program, report nothing). */
-#define CGS_DIFF_OPTS_DEFAULT {20, 100, 5}
+/* The defaults (a run against itself, or two runs of one program, report nothing: one compile
+ * of one program took 3.2 s in a machine's first process and 1.9 s in its second, a phase of it
+ * 2.4x less, tests/data/diffpairs/same). */
+#define CGS_DIFF_OPTS_DEFAULT {100, 1000, 5}
 
 /* What was paired: a frame, a compile or a graph; a or b NULL when it has no partner. */
 struct cgs_diff_pair {

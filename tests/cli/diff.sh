@@ -207,30 +207,42 @@ has "the warm run hits" "$out" "cache_key: the fx_graph cache: miss in A, hit in
 
 # two ranks of one torch-made run (tests/data/faultlogs/ranks_diverge: rank 1 was fed another
 # size and recompiled, rank 0 was not): rank 1's log against rank 0's pairs the ranks and names
-# rank 1's recompile, its dynamic graph and its cache hit on what rank 0 compiled first, with
-# Inductor's phase of that compile faster for the hit (the two logs' compilation_metrics)
+# rank 1's recompile, its dynamic graph and its cache hit on what rank 0 compiled first; its
+# compile time moved within the noise of two processes (no change by default), and under a gate
+# on compile time Inductor's phase of that compile is faster for the hit (the two logs'
+# compilation_metrics)
 F=tests/data/faultlogs/ranks_diverge
-check "rank 0 against rank 1" 1 "$CGSCOPE" diff $F/*rank_0.log.xz $F/*rank_1.log.xz --json
-python3 - "$out" $F/*rank_0.log.xz $F/*rank_1.log.xz <<'PY' || fail "two ranks: the recompile of rank 1, nothing else but its cache"
+for gate in "" "recompiles,compile-time:20%"; do
+check "rank 0 against rank 1 ${gate:-(default gate)}" 1 "$CGSCOPE" diff $F/*rank_0.log.xz \
+    $F/*rank_1.log.xz --json ${gate:+--fail-on "$gate"}
+python3 - "$out" "$gate" $F/*rank_0.log.xz $F/*rank_1.log.xz <<'PY' || fail "two ranks: the recompile of rank 1, nothing else but its cache"
 import json, lzma, re, sys
 d = json.load(open(sys.argv[1]))
+gated = bool(sys.argv[2])
 assert d["pairs"][0] == {"what": "rank", "a": "0", "b": "1"}, d["pairs"][0]
 kinds = sorted(c["kind"] for c in d["changes"])
-assert kinds == ["cache_key", "compile_time", "recompiles", "symbols"], [c["message"] for c in d["changes"]]
-t = [c for c in d["changes"] if c["kind"] == "compile_time"][0]
+want = ["cache_key", "compile_time", "recompiles", "symbols"] if gated else \
+    ["cache_key", "recompiles", "symbols"]
+assert kinds == want, [c["message"] for c in d["changes"]]
 def inductor_ms(path):
     for line in lzma.open(path, "rt"):
         if '"compilation_metrics"' in line and '"compile_id": "0/0"' in line:
             return int(re.search(r'"inductor_cumulative_compile_time_us": (\d+)', line).group(1)) / 1e3
-ia, ib = inductor_ms(sys.argv[2]), inductor_ms(sys.argv[3])
-assert "by phase: inductor %.0f -> %.0f ms" % (ia, ib) in t["message"] and ib < ia, (ia, ib, t)
-assert not t["worse"] and t["compile_ids"] == "0/0", t
+ia, ib = inductor_ms(sys.argv[3]), inductor_ms(sys.argv[4])
+if gated:
+    t = [c for c in d["changes"] if c["kind"] == "compile_time"][0]
+    assert "by phase: inductor %.0f -> %.0f ms" % (ia, ib) in t["message"] and ib < ia, (ia, ib, t)
+    assert not t["worse"] and t["compile_ids"] == "0/0", t
+else:
+    # within the default bounds: less than twice as fast, or by less than a second
+    assert ia < 2 * ib or ia - ib < 1000, (ia, ib)
 r = [c for c in d["changes"] if c["kind"] == "recompiles"][0]
 assert (r["a"], r["b"]) == ("1 compile", "2 compiles") and "expected 4, actual 6" in r["message"], r
 assert r["message"].startswith("rank 0 (A) against rank 1 (B): "), r["message"]
 c = [c for c in d["changes"] if c["kind"] == "cache_key"][0]
 assert (c["a"], c["b"]) == ("miss", "hit"), c
 PY
+done
 
 # the same program in several processes (tlparse's multi_rank_runtime: seven ranks of one run,
 # written by torch; ranks 1 to 4 compiled what rank 0 did, as their records say): each against
