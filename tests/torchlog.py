@@ -7,6 +7,7 @@ cgscope's answers against torch's own records (tests/cli/diff-torch.sh).
   records(path)  [(kind, record dict, payload text)] in order
 Graph.values   {node name: (dtype, shape, stride)} from the annotations torch prints
                ("f32[8, 32][32, 1]cuda:0"; a SymInt input as ("sym", name, None))
+Graph.calls    [(node name, target)] in order; Graph.pieces(splitting) the piecewise split's count
 Graph.ops      Counter of the targets of the calls ("aten.mm.default", "torch._C._nn.linear",
                a method by its name: "sum"; a tuple's item, x[0], as "operator.getitem")
 """
@@ -71,7 +72,7 @@ def value(ann):
 
 class Graph:
     def __init__(self, text):
-        self.values, self.ops = {}, collections.Counter()
+        self.values, self.ops, self.calls = {}, collections.Counter(), []
         signature = False
         for line in text.split("\n"):
             if "def forward(" in line:
@@ -88,11 +89,27 @@ class Graph:
                 continue  # not a node, or Dynamo's renaming of an input (l_x_ = L_x_)
             self.values[m.group(1)] = value(m.group(2)) if m.group(2) else None
             c = CALL.match(m.group(3))
+            t = None
             if re.match(r"^\w+\[\d+\]", m.group(3)):
-                self.ops["operator.getitem"] += 1  # a tuple's item: torch prints x[0]
+                t = "operator.getitem"  # a tuple's item: torch prints x[0]
             elif c:
                 t = c.group(2) or c.group(1)
-                self.ops[t[len("torch.ops."):] if t.startswith("torch.ops.") else t] += 1
+                t = t[len("torch.ops."):] if t.startswith("torch.ops.") else t
+            if t:
+                self.ops[t] += 1
+                self.calls.append((m.group(1), t))
+
+    def pieces(self, splitting):
+        """Pieces of torch.fx.passes.split_module as the piecewise backends cut: each call
+        whose target splitting(target) says is a splitting op alone, the calls between them
+        together."""
+        n, run = 0, False
+        for _, t in self.calls:
+            if splitting(t):
+                n, run = n + 1, False
+            elif not run:
+                n, run = n + 1, True
+        return n
 
 
 def graphs(path):

@@ -111,6 +111,19 @@ for stage in ("dynamo", "aot_inference", "post_grad"):
 assert T.counts(of("ops", "dynamo")["b"]) == {"torch._C._nn.scaled_dot_product_attention": 2}
 PY
 
+# ... and under a split at attention, the pieces: the dynamo graph's count of split_module's
+# pieces (each attention call alone) from the calls the log prints
+pair second_attn --split-ops @sdpa
+[ $rc = 1 ] || fail "second_attn split: exit $rc, expected 1 (more pieces)"
+truth second_attn "more pieces under a split at attention" <<'PY'
+kinds("ops", "ops", "ops", "pieces", "pieces", "pieces")
+sdpa = lambda t: "scaled_dot_product" in t
+na, nb = ga[("0/0", "dynamo")].pieces(sdpa), gb[("0/0", "dynamo")].pieces(sdpa)
+c = of("pieces", "dynamo")
+assert (na, nb) == (3, 4) and c["message"].startswith("graph 0/0:dynamo: %d pieces in A, %d in B; new cuts before y_1" % (na, nb)), c
+assert c["worse"]
+PY
+
 # channels-last input: strides, on the nodes whose annotation says so; shapes the same
 pair channels_last
 [ $rc = 0 ] || fail "channels_last: exit $rc"
