@@ -232,4 +232,27 @@ PY
 check "prof: slower attention, gated" 1 "$CGSCOPE" diff $Q/a $Q/slow --fail-on gpu-time:5%
 has "prof: gated" "$out" "2 regressions"
 
+# Inductor's layout decision: ResNet-18's post-grad graph torch made static and with
+# dynamic=True (the fixtures, beside PyTorch's own decision for each): the layout optimisation
+# on in one, off in the other, as PyTorch decided, and the symbols; nothing else
+if [ -d "$FIXTURES/post_grad" ]; then
+    G=$FIXTURES/post_grad
+    check "layout: resnet18 static against dynamic" 0 "$CGSCOPE" diff $G/resnet18_eval.json \
+        $G/resnet18_dyn.json --json
+    python3 - "$out" $G/resnet18_eval.layout.json $G/resnet18_dyn.layout.json <<'PY' || fail "layout: PyTorch's decisions, on in A, off in B"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ta, tb = (json.load(open(p))["layout_opt"] for p in sys.argv[2:4])
+assert (ta, tb) == (True, False), (ta, tb)
+assert sorted(c["kind"] for c in d["changes"]) == ["layout", "symbols"], [c["message"] for c in d["changes"]]
+c = [c for c in d["changes"] if c["kind"] == "layout"][0]
+onoff = lambda v: "on" if v else "off"
+assert c["a"].startswith("layout optimisation " + onoff(ta)) and c["b"].startswith("layout optimisation " + onoff(tb)), c
+assert "symbolic shapes" in c["message"], c
+PY
+    check "layout: gated" 1 "$CGSCOPE" diff $G/resnet18_eval.json $G/resnet18_dyn.json --fail-on layout
+else
+    echo "skipped: the layout pair (no fixtures at $FIXTURES)"
+fi
+
 finish
