@@ -2191,18 +2191,10 @@ struct cgs_graph *cgs_graph_load_fxtext(const char *text, size_t len, const char
 {
     cJSON *doc = cgs_fxtext_to_json(text, len, file, first_line, o, d);
     struct cgs_graph *g;
-    char *json;
 
     if (!doc)
         return NULL;
-    json = cJSON_PrintUnformatted(doc);
+    g = cgs_graph_load_json_tree(doc, file, first_line, d);
     cJSON_Delete(doc);
-    if (!json) {
-        cgs_diag_set(d, CGS_E_NOMEM, "out of memory printing the graph read from %s",
-                     file ? file : "a printed graph");
-        return NULL;
-    }
-    g = cgs_graph_load_json_buf(json, strlen(json), file, d);
-    free(json);
     return g;
 }

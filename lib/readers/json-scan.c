@@ -360,12 +360,9 @@ static char *decode_string(const struct cgs_jscan *S, size_t p, size_t end, bool
     return out;
 }
 
-/* A number item for the checked number text [s, e): its value as cJSON's parser gives it (the
- * correctly rounded double), and its text (valuestring, a reference into the buffer). */
-static cJSON *make_number(const struct cgs_jscan *S, size_t s, size_t e)
+double cgs_json_number_value(const char *t, size_t n)
 {
-    const char *t = S->buf + s;
-    size_t n = e - s, i = t[0] == '-';
+    size_t i = n && t[0] == '-';
     double d;
     bool digits = n - i <= 18;
     for (size_t k = i; k < n && digits; k++)
@@ -379,7 +376,7 @@ static cJSON *make_number(const struct cgs_jscan *S, size_t s, size_t e)
         char tmp[128], *copy = n < sizeof(tmp) ? tmp : malloc(n + 1);
         const char *dp = localeconv()->decimal_point; /* strtod reads the locale's point */
         if (!copy)
-            return NULL;
+            return 0;
         memcpy(copy, t, n);
         copy[n] = 0;
         if (dp && dp[0] && dp[0] != '.' && !dp[1]) {
@@ -391,6 +388,16 @@ static cJSON *make_number(const struct cgs_jscan *S, size_t s, size_t e)
         if (copy != tmp)
             free(copy);
     }
+    return d;
+}
+
+/* A number item for the checked number text [s, e): its value as cJSON's parser gives it (the
+ * correctly rounded double), and its text (valuestring, a reference into the buffer). */
+static cJSON *make_number(const struct cgs_jscan *S, size_t s, size_t e)
+{
+    const char *t = S->buf + s;
+    size_t n = e - s;
+    double d = cgs_json_number_value(t, n);
     cJSON *x = cJSON_CreateNumber(d);
     if (x && S->own_numbers) {
         char *own = cJSON_malloc(n + 1);

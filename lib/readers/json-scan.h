@@ -97,6 +97,10 @@ const char *cgs_json_type(const cJSON *x);
  * source text too: valuestring points into the text (flagged a reference, so cJSON_Delete
  * leaves it; it is not terminated at the number's end: read it with the functions below).
  */
+/* The value of the JSON number text t[0..n) as cJSON's parser gives it (correctly rounded, in
+ * any locale). */
+double cgs_json_number_value(const char *t, size_t n);
+
 /* A number written as an integer ("-?[0-9]+", no fraction or exponent); false for others and
  * for numbers without text. */
 bool cgs_json_number_is_int(const cJSON *x);

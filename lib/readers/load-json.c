@@ -20,6 +20,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #ifdef __SSE2__
@@ -90,6 +91,9 @@ struct loader {
     /* the buffer outlives the graph (a mapped file): each node's stack trace is checked by
      * the scanner, left out of what cJSON parses and decoded only when asked for */
     bool lazy_stack;
+
+    /* a graph given as a tree (no text: buf is NULL): where its text starts in the file */
+    uint32_t tree_line;
 };
 
 static int fail_at(struct loader *L, size_t off, int code, const char *fmt, ...) CGS_PRINTF(4, 5);
@@ -119,8 +123,12 @@ static int fail_at(struct loader *L, size_t off, int code, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(L->d->msg, sizeof(L->d->msg), fmt, ap);
         va_end(ap);
-        cgs_text_position(L->buf, L->len, off, &line, &col);
-        cgs_diag_at(L->d, L->file, line, col);
+        if (L->buf) {
+            cgs_text_position(L->buf, L->len, off, &line, &col);
+            cgs_diag_at(L->d, L->file, line, col);
+        } else {
+            cgs_diag_at(L->d, L->file, L->tree_line, 0);
+        }
         format_path(L, L->d->path, sizeof(L->d->path));
     }
     return -code;
@@ -1714,6 +1722,28 @@ static int top_member(struct loader *L, struct member *m, void *ud)
 static struct cgs_graph *load_json_buf(const char *buf, size_t len, const char *file,
                                        bool lazy_stack, struct cgs_diag *d);
 
+/* A graph whose nodes are read: references resolved, linked, one output node. */
+static int finish_graph(struct loader *L, struct cgs_graph *g)
+{
+    int err;
+    if (L->n_unres && (err = resolve_refs(L)))
+        return err;
+    cgs_graph_link(g);
+    for (uint32_t i = 0; i < g->n_subgraphs; i++)
+        cgs_graph_link(g->subgraphs[i]);
+    uint32_t outputs = 0;
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        if (g->nodes[i]->op == CGS_NODE_OUTPUT && ++outputs == 2) {
+            set_path(L, "nodes[%u]", i);
+            return fail_at(L, g->nodes[i]->src_offset, CGS_E_SCHEMA,
+                           "second output node '%s': a graph has one output node",
+                           g->nodes[i]->name);
+        }
+    if (!outputs)
+        cgs_graph_note(g, CGS_NOTE_WARNING, CGS_E_SCHEMA, NULL, "graph has no output node");
+    return 0;
+}
+
 /*
  * Numbers keep their source text, read up to the first byte that is not part of a number: a
  * buffer that ends inside a number (a truncated file) is copied with a NUL after it first, so
@@ -1877,23 +1907,8 @@ static struct cgs_graph *load_json_buf(const char *buf, size_t len, const char *
         goto fail;
     if (m_subgraphs && load_subgraphs(&L, g, m_subgraphs))
         goto fail;
-    if (L.n_unres && resolve_refs(&L))
+    if (finish_graph(&L, g))
         goto fail;
-    cgs_graph_link(g);
-    for (uint32_t i = 0; i < g->n_subgraphs; i++)
-        cgs_graph_link(g->subgraphs[i]);
-    {
-        uint32_t outputs = 0;
-        for (uint32_t i = 0; i < g->n_nodes; i++)
-            if (g->nodes[i]->op == CGS_NODE_OUTPUT && ++outputs == 2) {
-                set_path(&L, "nodes[%u]", i);
-                fail_at(&L, g->nodes[i]->src_offset, CGS_E_SCHEMA,
-                        "second output node '%s': a graph has one output node", g->nodes[i]->name);
-                goto fail;
-            }
-        if (!outputs)
-            cgs_graph_note(g, CGS_NOTE_WARNING, CGS_E_SCHEMA, NULL, "graph has no output node");
-    }
     free(top);
     cgs_jscan_release(&L.js);
     free(L.unres);
@@ -1910,6 +1925,125 @@ fail:
     cgs_jbump_end(&bump);
     cgs_graph_free(st.g);
     return NULL;
+}
+
+/* ---- a graph given as a tree (the printed-graph reader's) ---------------------------- */
+
+/* A number item without text (one cJSON made) given the text cJSON prints for it, as the tree
+ * printed and read again would have; a number cJSON prints as null (NaN, infinities) is null. */
+static void number_text(cJSON *x)
+{
+    char buf[32];
+    double d = x->valuedouble, back;
+    if (isnan(d) || isinf(d)) {
+        x->type = (x->type & ~0xFF) | cJSON_NULL;
+        return;
+    }
+    if (d == (double)x->valueint) {
+        snprintf(buf, sizeof(buf), "%d", x->valueint);
+    } else {
+        snprintf(buf, sizeof(buf), "%1.15g", d);
+        if (sscanf(buf, "%lg", &back) != 1 || back != d)
+            snprintf(buf, sizeof(buf), "%1.17g", d);
+    }
+    x->valuestring = cJSON_malloc(strlen(buf) + 1);
+    if (x->valuestring)
+        strcpy(x->valuestring, buf);
+}
+
+/* Numbers as the scanner makes them: a raw item's text (a JSON number: what the printed-graph
+ * reader writes raw) becomes a number item with that text and its value; a number item
+ * without text gets cJSON's print of it (number_text). */
+static void raw_numbers(cJSON *x)
+{
+    for (; x; x = x->next) {
+        if (cJSON_IsRaw(x) && x->valuestring) {
+            double v = cgs_json_number_value(x->valuestring, strlen(x->valuestring));
+            x->type = (x->type & ~0xFF) | cJSON_Number;
+            x->valuedouble = v;
+            x->valueint = v >= INT_MAX ? INT_MAX : v <= (double)INT_MIN ? INT_MIN : (int)v;
+        } else if (cJSON_IsNumber(x) && !x->valuestring) {
+            number_text(x);
+        }
+        if (x->child)
+            raw_numbers(x->child);
+    }
+}
+
+static int tree_nodes(struct loader *L, struct cgs_graph *g, const cJSON *nodes, const char *prefix)
+{
+    long i = 0;
+    int err;
+    if (!cJSON_IsArray(nodes)) {
+        snprintf(L->path, sizeof(L->path), "%snodes", prefix);
+        L->node_at = -1;
+        L->n_segs = 0;
+        return fail_at(L, 0, CGS_E_SCHEMA, "expected an array for 'nodes'");
+    }
+    for (cJSON *x = nodes->child; x; x = x->next, i++) {
+        at_node(L, prefix, i);
+        L->elem = x;
+        L->elem_base = 0;
+        err = convert_node(L, g, x);
+        L->elem = NULL;
+        if (err)
+            return err;
+    }
+    L->node_at = -1;
+    return 0;
+}
+
+struct cgs_graph *cgs_graph_load_json_tree(cJSON *doc, const char *file, uint32_t first_line,
+                                           struct cgs_diag *d)
+{
+    struct loader L = {0};
+    struct cgs_graph *g = cgs_graph_new(file, NULL);
+    const cJSON *x, *subs;
+    struct cgs_jbump bump;
+    int err = 0;
+
+    raw_numbers(doc); /* before the bump region: its texts are freed with the tree */
+    cgs_jbump_begin(&bump);
+    L.bump = &bump;
+    cgs_diag_clear(d);
+    L.file = file;
+    L.d = d;
+    L.node_at = -1;
+    L.tree_line = first_line ? first_line : 1;
+    L.dims = cgs_strmap_new();
+    cgs_jscan_init(&L.js, "", 0, "end of file");
+    set_path(&L, "%s", "name");
+    x = cJSON_GetObjectItemCaseSensitive(doc, "name");
+    if (cJSON_IsString(x))
+        g->name = cgs_arena_strdup(g->arena, x->valuestring);
+    if (!err && (x = cJSON_GetObjectItemCaseSensitive(doc, "producer"))) {
+        set_path(&L, "%s", "producer");
+        err = load_producer(&L, g, x);
+    }
+    if (!err && (x = cJSON_GetObjectItemCaseSensitive(doc, "symbols"))) {
+        set_path(&L, "%s", "symbols");
+        err = load_symbols(&L, g, x);
+    }
+    if (!err)
+        err = tree_nodes(&L, g, cJSON_GetObjectItemCaseSensitive(doc, "nodes"), "");
+    subs = cJSON_GetObjectItemCaseSensitive(doc, "subgraphs");
+    for (const cJSON *s = subs ? subs->child : NULL; s && !err; s = s->next) {
+        char prefix[300];
+        struct cgs_graph *sg = cgs_graph_new_subgraph(g, s->string);
+        snprintf(prefix, sizeof(prefix), "subgraphs.%s.", s->string);
+        err = tree_nodes(&L, sg, cJSON_GetObjectItemCaseSensitive(s, "nodes"), prefix);
+    }
+    if (!err)
+        err = finish_graph(&L, g);
+    cgs_jscan_release(&L.js);
+    free(L.unres);
+    cgs_strmap_free(L.dims);
+    cgs_jbump_end(&bump);
+    if (err) {
+        cgs_graph_free(g);
+        return NULL;
+    }
+    return g;
 }
 
 struct cgs_graph *cgs_graph_load_json(const char *path, struct cgs_diag *d)
