@@ -600,6 +600,33 @@ static void note_symbols(struct fx *F, const char *s, size_t n)
     }
 }
 
+/* Whether t is a number in JSON's grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static bool json_number(const char *t)
+{
+    const char *p = t + (*t == '-');
+    if (*p == '0')
+        p++;
+    else if (*p >= '1' && *p <= '9')
+        while (isdigit((unsigned char)*p))
+            p++;
+    else
+        return false;
+    if (*p == '.') {
+        if (!isdigit((unsigned char)*++p))
+            return false;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p += p[1] == '+' || p[1] == '-';
+        if (!isdigit((unsigned char)*++p))
+            return false;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    return !*p;
+}
+
 /* One DIM: an integer, or the expression's text. */
 static cJSON *dim_json(struct fx *F, const char *s, size_t n)
 {
@@ -617,7 +644,8 @@ static cJSON *dim_json(struct fx *F, const char *s, size_t n)
         if (i == n && n > (size_t)(s[0] == '-')) {
             memcpy(buf, s, n);
             buf[n] = '\0';
-            return cJSON_CreateRaw(buf);
+            if (json_number(buf)) /* not "01" */
+                return cJSON_CreateRaw(buf);
         }
     }
     note_symbols(F, s, n);
@@ -686,7 +714,7 @@ static cJSON *annotation_val(struct fx *F, const char *s, size_t n)
             size_t k = t[0] == '-';
             while (t[k] && isdigit((unsigned char)t[k]))
                 k++;
-            if (!t[k] && k > (size_t)(t[0] == '-') && k < 19)
+            if (!t[k] && k > (size_t)(t[0] == '-') && k < 19 && json_number(t))
                 return cJSON_CreateRaw(t);
             if (!strcmp(t, "True") || !strcmp(t, "False"))
                 return cJSON_CreateBool(t[0] == 'T');
@@ -876,13 +904,7 @@ static cJSON *to_arg(struct fx *F, struct gst *G, const struct ex *e, bool list_
         {
             /* JSON's number grammar: Python's 1e-05 and 0.5 are JSON; "1." or "01" are not */
             char *t = cgs_arena_strndup(&F->arena, e->s, e->n);
-            cJSON *chk = cJSON_Parse(t);
-            bool ok = chk && cJSON_IsNumber(chk);
-            cJSON_Delete(chk);
-            for (size_t i = 0; ok && i < e->n; i++)
-                ok = isdigit((unsigned char)t[i]) || t[i] == '.' || t[i] == 'e' || t[i] == 'E' ||
-                     t[i] == '-' || t[i] == '+';
-            return ok ? cJSON_CreateRaw(t) : repr_arg(F, e);
+            return json_number(t) ? cJSON_CreateRaw(t) : repr_arg(F, e);
         }
     case E_STR:
         return cJSON_CreateString(e->str);

@@ -16,6 +16,7 @@
 
 #include "lib/base/json-alloc.h"
 #include "lib/readers/json-scan.h"
+#include "lib/base/utf8.h"
 #include "lib/base/strmap.h"
 
 #include <cjson/cJSON.h>
@@ -1970,6 +1971,36 @@ static void raw_numbers(cJSON *x)
     }
 }
 
+/* What the scanner refuses in a string or key of the printed tree: invalid UTF-8, a string past
+ * the limit (the same words, at the node being read). */
+static int tree_text(struct loader *L, const char *t)
+{
+    const unsigned char *b = (const unsigned char *)t;
+    size_t n = b ? strlen(t) : 0;
+    if (n > CGS_LOAD_MAX_STRING)
+        return fail_at(L, 0, CGS_E_LIMIT, "string longer than %zu bytes",
+                       (size_t)CGS_LOAD_MAX_STRING);
+    for (size_t p = 0; p < n;) {
+        size_t u = b[p] < 0x80 ? 1 : cgs_utf8_len(b, p, n);
+        if (!u)
+            return fail_at(L, 0, CGS_E_PARSE, "invalid UTF-8 in a string (byte 0x%02X): "
+                           "graph JSON is UTF-8 text", b[p]);
+        p += u;
+    }
+    return 0;
+}
+
+/* tree_text of x's key and string, and of all it holds */
+static int tree_item_strings(struct loader *L, const cJSON *x)
+{
+    int err = tree_text(L, x->string);
+    if (!err && cJSON_IsString(x))
+        err = tree_text(L, x->valuestring);
+    for (const cJSON *c = x->child; c && !err; c = c->next)
+        err = tree_item_strings(L, c);
+    return err;
+}
+
 static int tree_nodes(struct loader *L, struct cgs_graph *g, const cJSON *nodes, const char *prefix)
 {
     long i = 0;
@@ -1982,6 +2013,8 @@ static int tree_nodes(struct loader *L, struct cgs_graph *g, const cJSON *nodes,
     }
     for (cJSON *x = nodes->child; x; x = x->next, i++) {
         at_node(L, prefix, i);
+        if ((err = tree_item_strings(L, x)))
+            return err;
         L->elem = x;
         L->elem_base = 0;
         err = convert_node(L, g, x);
@@ -2012,9 +2045,19 @@ struct cgs_graph *cgs_graph_load_json_tree(cJSON *doc, const char *file, uint32_
     L.tree_line = first_line ? first_line : 1;
     L.dims = cgs_strmap_new();
     cgs_jscan_init(&L.js, "", 0, "end of file");
+    /* in the order the text's loader goes: the top level's members checked as they come, the
+       nodes read where they stand; then name, producer and symbols; then the subgraphs */
+    for (const cJSON *m = doc->child; m && !err; m = m->next) {
+        set_path(&L, "%s", "");
+        if (!strcmp(m->string, "nodes"))
+            err = tree_nodes(&L, g, m, "");
+        else
+            err = tree_item_strings(&L, m);
+    }
+    subs = cJSON_GetObjectItemCaseSensitive(doc, "subgraphs");
     set_path(&L, "%s", "name");
     x = cJSON_GetObjectItemCaseSensitive(doc, "name");
-    if (cJSON_IsString(x))
+    if (!err && cJSON_IsString(x))
         g->name = cgs_arena_strdup(g->arena, x->valuestring);
     if (!err && (x = cJSON_GetObjectItemCaseSensitive(doc, "producer"))) {
         set_path(&L, "%s", "producer");
@@ -2024,9 +2067,6 @@ struct cgs_graph *cgs_graph_load_json_tree(cJSON *doc, const char *file, uint32_
         set_path(&L, "%s", "symbols");
         err = load_symbols(&L, g, x);
     }
-    if (!err)
-        err = tree_nodes(&L, g, cJSON_GetObjectItemCaseSensitive(doc, "nodes"), "");
-    subs = cJSON_GetObjectItemCaseSensitive(doc, "subgraphs");
     for (const cJSON *s = subs ? subs->child : NULL; s && !err; s = s->next) {
         char prefix[300];
         struct cgs_graph *sg = cgs_graph_new_subgraph(g, s->string);
