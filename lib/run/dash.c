@@ -1261,7 +1261,7 @@ static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
             f->strs[i] = cgs_xstrdup(cJSON_GetArrayItem(x, 0)->valuestring);
         }
     }
-    cJSON_Delete(o);
+    cgs_jbump_reset(&f->rec); /* o and all it held */
     f->payload_len = 0;
     f->payload_over = false;
     if (f->payload)
@@ -1305,10 +1305,12 @@ static void trace_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, si
         bad_line(d, f, "not a TORCH_TRACE line (expected a glog prefix and a JSON object)");
         return;
     }
+    cgs_jbump_enter(&f->rec);
     f->pending = parse_text(s + at, n - at);
+    cgs_jbump_leave(&f->rec);
     f->pending_line = f->line_no;
     if (!f->pending || !cJSON_IsObject(f->pending)) {
-        cJSON_Delete(f->pending);
+        cgs_jbump_reset(&f->rec);
         f->pending = NULL;
         bad_line(d, f, "the TORCH_TRACE record is not a JSON object");
         return;
@@ -1472,12 +1474,13 @@ void cgs_feed_init(struct cgs_feed *f, const char *name, enum cgs_src_kind kind)
     f->kind = kind;
     f->rank = name ? cgs_rank_from_name(name) : -1;
     f->run = 1;
+    f->rec.block = (size_t)64 << 10; /* most records are a few hundred bytes */
 }
 
 void cgs_feed_release(struct cgs_feed *f)
 {
     free(f->line);
-    cJSON_Delete(f->pending);
+    cgs_jbump_release(&f->rec); /* the pending record's tree, if any */
     free(f->payload);
     free(f->text);
     for (size_t i = 0; i < f->n_strs; i++)

@@ -24,6 +24,8 @@
 #define CGS_STR(x) CGS_STR_(x)
 
 #include <cjson/cJSON.h>
+
+#include "lib/base/json-alloc.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -253,8 +255,10 @@ struct cgs_feed {
     size_t line_len, line_alloc;
     bool skipping;          /* inside an over-long line */
     bool too_big;           /* an index past CGS_DASH_MAX_PAYLOAD: none of it is read */
-    /* trace: the record waiting for its payload lines */
+    /* trace: the record waiting for its payload lines, its tree made in rec (a record's
+       region, dropped whole when the record is read: no cJSON_Delete walk, no free an item) */
     cJSON *pending;
+    struct cgs_jbump rec;
     uint64_t pending_line; /* the pending record's line */
     char *payload;
     size_t payload_len, payload_alloc;
