@@ -1,5 +1,7 @@
 /* The run model behind `cgscope top`, `breaks` and `cache` (lib/run/dash.h). */
 #include "lib/run/dash.h"
+
+#include "lib/base/json-alloc.h"
 #include "lib/readers/json-scan.h"
 
 #include "lib/readers/pyframe.h"
@@ -1261,7 +1263,7 @@ static void trace_record(struct cgs_dash *d, struct cgs_feed *f)
             f->strs[i] = cgs_xstrdup(cJSON_GetArrayItem(x, 0)->valuestring);
         }
     }
-    cgs_jbump_reset(&f->rec); /* o and all it held */
+    cgs_jbump_reset(f->rec); /* o and all it held */
     f->payload_len = 0;
     f->payload_over = false;
     if (f->payload)
@@ -1325,12 +1327,16 @@ static void trace_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, si
         f->records++;
         return;
     }
-    cgs_jbump_enter(&f->rec);
+    if (!f->rec) {
+        f->rec = cgs_xcalloc(1, sizeof(*f->rec));
+        f->rec->block = (size_t)64 << 10; /* most records are a few hundred bytes */
+    }
+    cgs_jbump_enter(f->rec);
     f->pending = parse_text(s + at, n - at);
-    cgs_jbump_leave(&f->rec);
+    cgs_jbump_leave(f->rec);
     f->pending_line = f->line_no;
     if (!f->pending || !cJSON_IsObject(f->pending)) {
-        cgs_jbump_reset(&f->rec);
+        cgs_jbump_reset(f->rec);
         f->pending = NULL;
         bad_line(d, f, "the TORCH_TRACE record is not a JSON object");
         return;
@@ -1494,13 +1500,15 @@ void cgs_feed_init(struct cgs_feed *f, const char *name, enum cgs_src_kind kind)
     f->kind = kind;
     f->rank = name ? cgs_rank_from_name(name) : -1;
     f->run = 1;
-    f->rec.block = (size_t)64 << 10; /* most records are a few hundred bytes */
 }
 
 void cgs_feed_release(struct cgs_feed *f)
 {
     free(f->line);
-    cgs_jbump_release(&f->rec); /* the pending record's tree, if any */
+    if (f->rec) { /* the pending record's tree, if any */
+        cgs_jbump_release(f->rec);
+        free(f->rec);
+    }
     free(f->payload);
     free(f->text);
     for (size_t i = 0; i < f->n_strs; i++)

@@ -24,8 +24,6 @@
 #define CGS_STR(x) CGS_STR_(x)
 
 #include <cjson/cJSON.h>
-
-#include "lib/base/json-alloc.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -243,6 +241,7 @@ void cgs_dash_release(struct cgs_dash *d);
 void cgs_dash_reset(struct cgs_dash *d);
 
 /* The per-source reading state. */
+struct cgs_jbump;
 struct cgs_feed {
     enum cgs_src_kind kind; /* UNKNOWN until the first line tells */
     const char *name;       /* the source's name in messages (borrowed) */
@@ -258,7 +257,7 @@ struct cgs_feed {
     /* trace: the record waiting for its payload lines, its tree made in rec (a record's
        region, dropped whole when the record is read: no cJSON_Delete walk, no free an item) */
     cJSON *pending;
-    struct cgs_jbump rec;
+    struct cgs_jbump *rec;
     uint64_t pending_line; /* the pending record's line */
     char *payload;
     size_t payload_len, payload_alloc;
