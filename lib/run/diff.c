@@ -860,7 +860,8 @@ static void pair_keys(const struct cgs_graph *ga, const struct cgs_graph *gb, ch
                       char ***kb)
 {
     struct cgs_strmap *in_a = cgs_strmap_new(), *in_b = cgs_strmap_new();
-    bool *pa = cgs_xcalloc((size_t)ga->n_nodes + 1, 1), *pb = cgs_xcalloc((size_t)gb->n_nodes + 1, 1);
+    bool *pa = cgs_xcalloc((size_t)ga->n_nodes + 1, 1);
+    bool *pb = cgs_xcalloc((size_t)gb->n_nodes + 1, 1);
     *ka = node_keys(ga);
     *kb = node_keys(gb);
     for (uint32_t i = 0; i < ga->n_nodes; i++)

@@ -39,12 +39,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     g ? "" : td.msg);
             abort();
         }
-        for (uint32_t i = 0; p && i < p->n_nodes; i++)
-            if (strcmp(p->nodes[i]->name, g->nodes[i]->name) || p->nodes[i]->op != g->nodes[i]->op ||
-                !p->nodes[i]->target != !g->nodes[i]->target ||
-                (p->nodes[i]->target && strcmp(p->nodes[i]->target, g->nodes[i]->target)) ||
-                p->nodes[i]->n_args != g->nodes[i]->n_args)
+        for (uint32_t i = 0; p && i < p->n_nodes; i++) {
+            const struct cgs_node *x = p->nodes[i], *y = g->nodes[i];
+            if (strcmp(x->name, y->name) || x->op != y->op || !x->target != !y->target ||
+                (x->target && strcmp(x->target, y->target)) || x->n_args != y->n_args)
                 abort();
+        }
         cgs_graph_free(p);
     }
     if (!g)
