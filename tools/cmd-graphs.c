@@ -168,20 +168,30 @@ static int run(int argc, char **argv)
                 width = (int)strlen(gs.items[i].ref);
         printf("%-*s  %-9s %-13s %4s %6s\n", width, "ref", "compile", "stage", "rank", "nodes");
     }
-    for (uint32_t i = 0; i < gs.n_items; i++) {
-        struct cgs_diag ld = CGS_DIAG_INIT;
-        struct cgs_graph *g = cgs_graphs_load(&gs, i, &ld);
-        char file[4096] = "";
-        if (!g) {
-            bad++;
-            cli_report_diag(&ld);
-        } else if (write_dir && write_graph(&gs, i, write_dir, file, sizeof(file)))
-            rc = CGS_EXIT_BAD_INPUT;
-        if (json)
-            cJSON_AddItemToArray(arr, item_json(&gs.items[i], g, ld.msg, file));
-        else
-            item_text(&gs.items[i], g, width);
-        cgs_graph_free(g);
+    /* read a batch at a time on several threads, listed in order */
+    enum { BATCH = 32 };
+    struct cgs_graph *loaded[BATCH];
+    struct cgs_diag ds[BATCH];
+    for (uint32_t from = 0; from < gs.n_items; from += BATCH) {
+        uint32_t n = gs.n_items - from < BATCH ? gs.n_items - from : BATCH;
+        for (uint32_t k = 0; k < n; k++)
+            ds[k] = (struct cgs_diag)CGS_DIAG_INIT;
+        cgs_graphs_load_many(&gs, from, n, loaded, ds);
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t i = from + k;
+            struct cgs_graph *g = loaded[k];
+            char file[4096] = "";
+            if (!g) {
+                bad++;
+                cli_report_diag(&ds[k]);
+            } else if (write_dir && write_graph(&gs, i, write_dir, file, sizeof(file)))
+                rc = CGS_EXIT_BAD_INPUT;
+            if (json)
+                cJSON_AddItemToArray(arr, item_json(&gs.items[i], g, ds[k].msg, file));
+            else
+                item_text(&gs.items[i], g, width);
+            cgs_graph_free(g);
+        }
     }
     if (json) {
         cJSON_AddNumberToObject(doc, "bad_lines", (double)gs.bad_lines);

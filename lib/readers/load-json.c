@@ -1167,6 +1167,27 @@ static int report_kept(struct loader *L, const struct scan_error *e)
     return fail_at(L, e->off, -e->code, "%s", e->msg);
 }
 
+/* The cores this process may run on. */
+static long usable_cpus(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef CPU_COUNT
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) < cpus)
+        cpus = CPU_COUNT(&set);
+#endif
+    return cpus < 1 ? 1 : cpus;
+}
+
+int cgs_load_threads(void)
+{
+    long cpus;
+    if (load_threads >= 1)
+        return load_threads;
+    cpus = usable_cpus();
+    return cpus > 8 ? 8 : (int)cpus;
+}
+
 static int pipe_workers_wanted(size_t text)
 {
     long cpus;
@@ -1174,14 +1195,7 @@ static int pipe_workers_wanted(size_t text)
         return 0;
     if (load_threads > 1)
         return load_threads - 1 < PIPE_MAX_WORKERS ? load_threads - 1 : PIPE_MAX_WORKERS;
-    cpus = sysconf(_SC_NPROCESSORS_ONLN);
-#ifdef CPU_COUNT
-    {
-        cpu_set_t set;
-        if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) < cpus)
-            cpus = CPU_COUNT(&set);
-    }
-#endif
+    cpus = usable_cpus();
     if (cpus < 2)
         return 0;
     /* the scanner and the converter take a core each; a worker for each MB of text, at least

@@ -48,6 +48,9 @@ void cgs_json_init(void);
  * are the same either way (tests and fuzzing compare them). */
 void cgs_load_set_threads(int threads, size_t min_bytes);
 #define CGS_LOAD_THREADS_MIN ((size_t)512 << 10) /* the default min_bytes */
+/* Threads that may read graphs at once: the setting above (1: one), else the cores this process
+ * may run on, at most 8. */
+int cgs_load_threads(void);
 
 /* Load graph JSON from memory; `file` names it in messages (borrowed). */
 struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const char *file,

@@ -4,6 +4,7 @@
 #include "lib/run/graphs.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "lib/base/strmap.h"
 #include "lib/readers/file.h"
 #include "lib/readers/fxtext.h"
+#include "lib/readers/load.h"
 #include "lib/readers/source.h"
 #include "lib/run/follow.h"
 
@@ -350,6 +352,44 @@ static void *graph_of(const struct cgs_graphs *gs, uint32_t i, bool as_json, str
 struct cgs_graph *cgs_graphs_load(const struct cgs_graphs *gs, uint32_t i, struct cgs_diag *d)
 {
     return graph_of(gs, i, false, d);
+}
+
+struct load_share {
+    const struct cgs_graphs *gs;
+    uint32_t from, n, step, first;
+    struct cgs_graph **g;
+    struct cgs_diag *d;
+};
+
+static void *load_share(void *arg)
+{
+    struct load_share *w = arg;
+    for (uint32_t k = w->first; k < w->n; k += w->step)
+        w->g[k] = graph_of(w->gs, w->from + k, false, &w->d[k]);
+    return NULL;
+}
+
+void cgs_graphs_load_many(const struct cgs_graphs *gs, uint32_t from, uint32_t n,
+                          struct cgs_graph **g, struct cgs_diag *d)
+{
+    /* graph_of reads gs and the items' texts only; each graph is made in its own memory */
+    uint32_t threads = (uint32_t)cgs_load_threads();
+    pthread_t tid[8];
+    struct load_share w[8];
+    bool started[8] = {false};
+    if (!n)
+        return;
+    threads = threads > n ? n : threads > 8 ? 8 : threads;
+    for (uint32_t t = 0; t < threads; t++)
+        w[t] = (struct load_share){gs, from, n, threads, t, g, d};
+    for (uint32_t t = 1; t < threads; t++)
+        started[t] = pthread_create(&tid[t], NULL, load_share, &w[t]) == 0;
+    load_share(&w[0]);
+    for (uint32_t t = 1; t < threads; t++)
+        if (started[t])
+            pthread_join(tid[t], NULL);
+        else
+            load_share(&w[t]); /* no thread for it: here */
 }
 
 cJSON *cgs_graphs_json(const struct cgs_graphs *gs, uint32_t i, struct cgs_diag *d)

@@ -83,6 +83,11 @@ void cgs_graphs_file_name(struct cgs_graphs *gs, uint32_t i, char *out, size_t n
 
 /* The graph of item i, built and checked by the graph loader; NULL with d filled. */
 struct cgs_graph *cgs_graphs_load(const struct cgs_graphs *gs, uint32_t i, struct cgs_diag *d);
+/* Items from .. from + n - 1 loaded at once on up to cgs_load_threads() threads: g[k] the graph
+ * of item from + k (NULL, with d[k] saying why, where it does not load); each as
+ * cgs_graphs_load gives it. */
+void cgs_graphs_load_many(const struct cgs_graphs *gs, uint32_t from, uint32_t n,
+                          struct cgs_graph **g, struct cgs_diag *d);
 
 /*
  * The graph a GRAPH argument names: a ref, or a source whose graph of stage prefer (else the
