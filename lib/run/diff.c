@@ -777,6 +777,18 @@ static void code_context(const struct cgs_graph *g, const struct cgs_node *n, st
     }
 }
 
+/* How many times key was met before in seen (0 the first time), this time counted; a key met
+ * first is copied into owned. */
+static unsigned long uses_before(struct cgs_strmap *seen, struct cgs_arena *owned, const char *key)
+{
+    uintptr_t n = (uintptr_t)cgs_strmap_get(seen, key);
+    if (!n)
+        cgs_strmap_put(seen, cgs_arena_strdup(owned, key), (void *)(uintptr_t)1);
+    else
+        cgs_strmap_set(seen, key, (void *)(n + 1));
+    return (unsigned long)n;
+}
+
 /* The structural key of node i: a placeholder by its name (the program's argument names), or
  * by its position among the inputs of its kind where the name is only a position (so that a
  * symbolic size put before them moves nothing); every other node by its operator, where it
@@ -792,7 +804,6 @@ static char **node_keys(const struct cgs_graph *g)
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         const struct cgs_node *n = g->nodes[i];
         const char *t = n->target ? n->target : "", *pre;
-        uintptr_t nth;
         size_t len;
         if (n->op == CGS_NODE_PLACEHOLDER) {
             const char *name = n->target ? n->target : n->name;
@@ -812,12 +823,7 @@ static char **node_keys(const struct cgs_graph *g)
         code_context(g, n, &ctx);
         cgs_buf_reset(&key);
         cgs_buf_addf(&key, "%s:%s@%s", cgs_node_op_names[n->op], t, ctx.buf);
-        nth = (uintptr_t)cgs_strmap_get(seen, key.buf);
-        if (!nth)
-            cgs_strmap_put(seen, cgs_arena_strdup(&owned, key.buf), (void *)(uintptr_t)1);
-        else
-            cgs_strmap_set(seen, key.buf, (void *)(nth + 1));
-        k[i] = fmt("%s#%lu", key.buf, (unsigned long)(nth ? nth : 0));
+        k[i] = fmt("%s#%lu", key.buf, uses_before(seen, &owned, key.buf));
     }
     cgs_strmap_free(seen);
     cgs_arena_release(&owned);
@@ -839,17 +845,11 @@ static void unpaired_by_use(const struct cgs_graph *g, char **k, const bool *pai
         const struct cgs_node *n = g->nodes[i];
         const char *t = n->target ? n->target : "";
         char *key;
-        uintptr_t nth;
         if (n->op == CGS_NODE_PLACEHOLDER || n->op == CGS_NODE_OUTPUT || paired[i])
             continue;
         key = fmt("%s:%s", cgs_node_op_names[n->op], t);
-        nth = (uintptr_t)cgs_strmap_get(seen, key);
-        if (!nth)
-            cgs_strmap_put(seen, cgs_arena_strdup(&owned, key), (void *)(uintptr_t)1);
-        else
-            cgs_strmap_set(seen, key, (void *)(nth + 1));
         free(k[i]);
-        k[i] = fmt("%s#~%lu", key, (unsigned long)(nth ? nth : 0));
+        k[i] = fmt("%s#~%lu", key, uses_before(seen, &owned, key));
         free(key);
     }
     cgs_strmap_free(seen);
