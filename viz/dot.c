@@ -6,8 +6,10 @@
  *   the collapsed views (groups, signatures, folding, ranges, boxes)
  *   rendering (gvc into memory; Graphviz messages captured, never printed)
  */
+#define _GNU_SOURCE /* dladdr: where libgvc, and so Graphviz's plugin folder, is */
 #include "viz/dot.h"
 
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2137,6 +2139,54 @@ static GVC_t *gvc_get(void)
 }
 
 /*
+ * SVG's context: Graphviz's own two plugins (the dot layout, the core renderers), taken from its
+ * plugin folder beside libgvc and named to it, so that no configuration is read and no other
+ * plugin is opened. Without the pango plugin Graphviz sizes text by its built-in metrics of
+ * Helvetica (Arial's widths) rather than by measuring it with the fonts fontconfig finds here:
+ * SVG text is drawn by the viewer's fonts anyway (a browser's Helvetica or its Arial-metric
+ * stand-in), and pango's start-up (fontconfig reading its configuration and font caches) was
+ * the larger part of drawing a picture of a hundred boxes. NULL where the plugins are not
+ * found: the full context then draws SVG too.
+ */
+static GVC_t *gvc_svg_get(void)
+{
+    static GVC_t *gvc;
+    static bool tried;
+    static lt_symlist_t builtins[3];
+    static const char *const libs[2][2] = {
+        {"libgvplugin_dot_layout.so.6", "gvplugin_dot_layout_LTX_library"},
+        {"libgvplugin_core.so.6", "gvplugin_core_LTX_library"},
+    };
+    Dl_info where;
+    char dir[4096], path[4200];
+    const char *slash;
+    GVC_t *(*start)(void) = &gvContext;
+    void *in_libgvc;
+
+    if (tried)
+        return gvc;
+    tried = true;
+    memcpy(&in_libgvc, &start, sizeof(in_libgvc)); /* an address inside libgvc, for dladdr */
+    if (!dladdr(in_libgvc, &where) || !where.dli_fname ||
+        !(slash = strrchr(where.dli_fname, '/')) ||
+        (size_t)(slash - where.dli_fname) >= sizeof(dir) - 16)
+        return NULL;
+    snprintf(dir, sizeof(dir), "%.*s/graphviz", (int)(slash - where.dli_fname), where.dli_fname);
+    for (int i = 0; i < 2; i++) {
+        void *h, *sym;
+        snprintf(path, sizeof(path), "%s/%s", dir, libs[i][0]);
+        if (!(h = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
+            return NULL;
+        if (!(sym = dlsym(h, libs[i][1])))
+            return NULL; /* the library stays open: dlclose of a half-bound plugin helps nothing */
+        builtins[i].name = libs[i][1];
+        builtins[i].address = sym;
+    }
+    gvc = gvContextPlugins(builtins, 0);
+    return gvc;
+}
+
+/*
  * Graphviz's plugins print some messages straight to standard error ("(null): graph is too
  * large for cairo-renderer bitmaps. Scaling by 0.62 to fit"), past agseterrf. While Graphviz
  * works, fd 2 goes to a temporary file; what it said is read back into gv_msg afterwards.
@@ -2277,7 +2327,9 @@ int cgs_dot_render_ex(Agraph_t *dg, const char *format, const struct cgs_dot_ren
         *len = n;
         return 0;
     }
-    gvc = gvc_get();
+    gvc = strcmp(format, "svg") ? NULL : gvc_svg_get();
+    if (!gvc)
+        gvc = gvc_get();
     if (!gvc)
         return cgs_diag_set(d, CGS_E_NOMEM, "graphviz could not start");
     if (!strcmp(format, "png"))

@@ -17,7 +17,7 @@
     X(agfstnode) X(agfstout) X(agfstsubg) X(agget) X(agmemread) X(agnameof) X(agnedges)          \
     X(agnnodes) X(agnode) X(agnxtin) X(agnxtnode) X(agnxtout) X(agnxtsubg) X(agopen)             \
     X(aghtmlstr) X(agraphof) X(agsafeset) X(agseterrf) X(agstrdup) X(agstrdup_html) X(agstrfree) X(agsubg)    \
-    X(agwrite) X(gvContext) X(gvFreeLayout) X(gvFreeRenderData) X(gvLayout) X(gvRenderData)
+    X(agwrite) X(gvContext) X(gvContextPlugins) X(gvFreeLayout) X(gvFreeRenderData) X(gvLayout) X(gvRenderData)
 
 /* the table, and cgs_gv_load(): open Graphviz (once) and fill it */
 CGS_DYNLIB_DECLARE(cgs_gv_api, cgs_gv_api, CGS_GV_SYMBOLS, cgs_gv_load)
@@ -54,6 +54,7 @@ CGS_DYNLIB_DECLARE(cgs_gv_api, cgs_gv_api, CGS_GV_SYMBOLS, cgs_gv_load)
 #define agsubg (*cgs_gv_api.agsubg)
 #define agwrite (*cgs_gv_api.agwrite)
 #define gvContext (*cgs_gv_api.gvContext)
+#define gvContextPlugins (*cgs_gv_api.gvContextPlugins)
 #define gvFreeLayout (*cgs_gv_api.gvFreeLayout)
 #define gvFreeRenderData (*cgs_gv_api.gvFreeRenderData)
 #define gvLayout (*cgs_gv_api.gvLayout)
