@@ -30,6 +30,7 @@
 
 #include "lib/base/buf.h"
 #include "lib/base/json-alloc.h"
+#include "lib/base/keymap.h"
 #include "lib/base/strmap.h"
 #include "lib/ir/symexpr.h"
 #include "lib/passes/layout.h"
@@ -285,62 +286,117 @@ static void value_text(const struct cgs_val *v, struct cgs_buf *b)
 
 /* The node table, by columns of small integers into string tables where values repeat:
  * {"targets": [..], "sources": [..], "rows": [[name, op, target#, value, status, piece#,
- * source#], ...]} (piece# and source# -1 when none). */
+ * source#], ...]} (piece# and source# -1 when none), written straight to JSON text (the
+ * compact form jsonw_compact would write of the same tree) and put in the page's data as a
+ * raw item. A node's source line is found once per distinct stack trace (the graph interns
+ * them: nodes of one line of the model share one pointer). */
+#define JSONW_LIT(w, lit) jsonw_raw(w, lit, sizeof(lit) - 1)
+
+static bool buf_sink(void *ctx, const char *p, size_t n)
+{
+    cgs_buf_add(ctx, p, n);
+    return true;
+}
+
 static cJSON *node_table(const struct page_graph *x)
 {
-    cJSON *t = cJSON_CreateObject(), *targets, *sources, *rows;
+    const struct cgs_graph *g = x->j->g;
     struct cgs_strmap *tmap = cgs_strmap_new(), *smap = cgs_strmap_new();
-    char **owned = cgs_xcalloc((size_t)x->j->g->n_nodes + 1, sizeof(*owned));
+    struct cgs_keymap by_trace = {0}; /* stack trace -> source# + 2 (1: none) */
+    uint32_t *tcol = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*tcol));
+    int64_t *scol = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*scol));
+    const char **tnames = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*tnames));
+    char **snames = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*snames));
     uint32_t n_t = 0, n_s = 0;
-    struct cgs_buf b = CGS_BUF_INIT;
+    struct cgs_buf b = CGS_BUF_INIT, out = CGS_BUF_INIT;
+    struct jsonw w;
+    cJSON *raw;
 
-    targets = cJSON_AddArrayToObject(t, "targets");
-    sources = cJSON_AddArrayToObject(t, "sources");
-    rows = cJSON_AddArrayToObject(t, "rows");
-    for (uint32_t i = 0; i < x->j->g->n_nodes; i++) {
-        const struct cgs_node *n = x->j->g->nodes[i];
-        const struct cgs_shape_node *r = x->j->shapes ? &x->j->shapes->nodes[i] : NULL;
-        const struct cgs_split_piece *p = cgs_split_piece_of(x->j->s, n);
+    /* the string tables first: they come before the rows */
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const struct cgs_node *n = g->nodes[i];
         const char *tg = n->target ? n->target : "";
-        struct cgs_pyframe f;
-        cJSON *row = cJSON_CreateArray();
+        const char *st = cgs_node_stack_trace(g, n);
         void *ti = cgs_strmap_get(tmap, tg);
-        int64_t src = -1;
+        uintptr_t si;
         if (!ti) {
+            tnames[n_t] = tg;
             ti = (void *)(uintptr_t)(++n_t);
             cgs_strmap_put(tmap, tg, ti);
-            cJSON_AddItemToArray(targets, cJSON_CreateString(tg));
         }
-        if (cgs_pyframe_last(cgs_node_stack_trace(x->j->g, n), NULL, &f)) {
-            cgs_buf_reset(&b);
-            cgs_pyframe_format(&f, true, &b);
-            void *si = cgs_strmap_get(smap, b.buf);
-            if (!si) {
-                owned[n_s] = cgs_xstrdup(b.buf);
-                si = (void *)(uintptr_t)(++n_s);
-                cgs_strmap_put(smap, owned[n_s - 1], si);
-                cJSON_AddItemToArray(sources, cJSON_CreateString(b.buf));
+        tcol[i] = (uint32_t)((uintptr_t)ti - 1);
+        si = st ? (uintptr_t)cgs_keymap_get(&by_trace, CGS_KEY(st)) : 1;
+        if (!si) {
+            struct cgs_pyframe f;
+            si = 1;
+            if (cgs_pyframe_last(st, NULL, &f)) {
+                void *known;
+                cgs_buf_reset(&b);
+                cgs_pyframe_format(&f, true, &b);
+                if (!(known = cgs_strmap_get(smap, b.buf))) {
+                    snames[n_s] = cgs_xstrdup(b.buf);
+                    known = (void *)(uintptr_t)(++n_s);
+                    cgs_strmap_put(smap, snames[n_s - 1], known);
+                }
+                si = (uintptr_t)known + 1;
             }
-            src = (int64_t)(uintptr_t)si - 1;
+            *cgs_keymap_slot(&by_trace, CGS_KEY(st), true) = si;
         }
+        scol[i] = (int64_t)si - 2;
+    }
+    jsonw_init(&w, buf_sink, &out);
+    JSONW_LIT(&w, "{\"targets\":[");
+    for (uint32_t k = 0; k < n_t; k++) {
+        if (k)
+            JSONW_LIT(&w, ",");
+        jsonw_string(&w, tnames[k]);
+    }
+    JSONW_LIT(&w, "],\"sources\":[");
+    for (uint32_t k = 0; k < n_s; k++) {
+        if (k)
+            JSONW_LIT(&w, ",");
+        jsonw_string(&w, snames[k]);
+    }
+    JSONW_LIT(&w, "],\"rows\":[");
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const struct cgs_node *n = g->nodes[i];
+        const struct cgs_shape_node *r = x->j->shapes ? &x->j->shapes->nodes[i] : NULL;
+        const struct cgs_split_piece *p = cgs_split_piece_of(x->j->s, n);
+        if (i)
+            JSONW_LIT(&w, ",");
+        JSONW_LIT(&w, "[");
+        jsonw_string(&w, n->name);
+        JSONW_LIT(&w, ",");
+        jsonw_string(&w, cgs_node_op_names[n->op]);
+        JSONW_LIT(&w, ",");
+        jsonw_int(&w, tcol[i]);
+        JSONW_LIT(&w, ",");
         cgs_buf_reset(&b);
         value_text(r && r->reported ? r->reported : n->val, &b);
-        cJSON_AddItemToArray(row, cJSON_CreateString(n->name));
-        cJSON_AddItemToArray(row, cJSON_CreateString(cgs_node_op_names[n->op]));
-        cJSON_AddItemToArray(row, cJSON_CreateNumber((double)((uintptr_t)ti - 1)));
-        cJSON_AddItemToArray(row, cJSON_CreateString(b.buf));
-        cJSON_AddItemToArray(row, cJSON_CreateString(r ? cgs_shape_status_names[r->status] : ""));
-        cJSON_AddItemToArray(row, cJSON_CreateNumber(p ? (double)(p - x->j->s->pieces) : -1));
-        cJSON_AddItemToArray(row, cJSON_CreateNumber((double)src));
-        cJSON_AddItemToArray(rows, row);
+        jsonw_string(&w, b.buf);
+        JSONW_LIT(&w, ",");
+        jsonw_string(&w, r ? cgs_shape_status_names[r->status] : "");
+        JSONW_LIT(&w, ",");
+        jsonw_int(&w, p ? (int64_t)(p - x->j->s->pieces) : -1);
+        JSONW_LIT(&w, ",");
+        jsonw_int(&w, scol[i]);
+        JSONW_LIT(&w, "]");
     }
+    JSONW_LIT(&w, "]}");
+    jsonw_finish(&w); /* the sink is memory: it cannot fail */
+    raw = cJSON_CreateRaw(out.buf);
+    cgs_buf_release(&out);
     cgs_buf_release(&b);
     cgs_strmap_free(tmap);
     cgs_strmap_free(smap);
-    for (uint32_t i = 0; i < n_s; i++)
-        free(owned[i]);
-    free(owned);
-    return t;
+    cgs_keymap_release(&by_trace);
+    for (uint32_t k = 0; k < n_s; k++)
+        free(snames[k]);
+    free(snames);
+    free(tnames);
+    free(scol);
+    free(tcol);
+    return raw;
 }
 
 static double num(const cJSON *o, const char *k)

@@ -82,6 +82,20 @@ void cgs_buf_addf(struct cgs_buf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
+void cgs_buf_addint(struct cgs_buf *b, long long v)
+{
+    char tmp[24];
+    size_t n = sizeof(tmp);
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do {
+        tmp[--n] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        tmp[--n] = '-';
+    cgs_buf_add(b, tmp + n, sizeof(tmp) - n);
+}
+
 char *cgs_buf_detach(struct cgs_buf *b)
 {
     char *s;

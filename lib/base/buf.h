@@ -29,6 +29,7 @@ void cgs_buf_add(struct cgs_buf *b, const void *data, size_t n);
 void cgs_buf_addstr(struct cgs_buf *b, const char *s);
 void cgs_buf_addch(struct cgs_buf *b, char c);
 void cgs_buf_addf(struct cgs_buf *b, const char *fmt, ...) CGS_PRINTF(2, 3);
+void cgs_buf_addint(struct cgs_buf *b, long long v); /* what "%lld" writes, without printf */
 char *cgs_buf_detach(struct cgs_buf *b); /* caller frees */
 
 #endif

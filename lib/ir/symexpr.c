@@ -923,13 +923,14 @@ static void print_rec(const struct cgs_sym *e, struct cgs_buf *out)
         if (e->v == INT64_MIN)
             cgs_buf_addf(out, "%lld - 1", (long long)(INT64_MIN + 1)); /* parses back */
         else
-            cgs_buf_addf(out, "%lld", (long long)e->v);
+            cgs_buf_addint(out, (long long)e->v);
         break;
     case CGS_SYM_VAR:
     case CGS_SYM_FUNC: cgs_buf_addstr(out, e->name); break;
     case CGS_SYM_POW:
         print_wrapped(e->op[0], out);
-        cgs_buf_addf(out, "**%lld", (long long)e->v);
+        cgs_buf_addstr(out, "**");
+        cgs_buf_addint(out, (long long)e->v);
         break;
     case CGS_SYM_MUL:
         if (e->v < 0)

@@ -48,8 +48,10 @@ void cgs_pyframe_format(const struct cgs_pyframe *f, bool with_code, struct cgs_
         if (*x == '/' || *x == '\\')
             base = x + 1;
     cgs_buf_add(b, base, (size_t)(f->file + f->file_len - base));
-    if (f->line)
-        cgs_buf_addf(b, ":%ld", f->line);
+    if (f->line) {
+        cgs_buf_addch(b, ':');
+        cgs_buf_addint(b, f->line);
+    }
     if (with_code && f->code) {
         cgs_buf_addstr(b, ": ");
         cgs_buf_add(b, f->code, f->code_len);

@@ -280,6 +280,16 @@ void jsonw_compact(struct jsonw *w, const cJSON *item)
     }
 }
 
+void jsonw_string(struct jsonw *w, const char *s)
+{
+    string(w, s);
+}
+
+void jsonw_int(struct jsonw *w, int64_t v)
+{
+    integer(w, v);
+}
+
 void jsonw_key(struct jsonw *w, const char *key, int depth)
 {
     tabs(w, depth);

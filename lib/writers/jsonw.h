@@ -39,6 +39,10 @@ void jsonw_value(struct jsonw *w, const cJSON *item, int depth);
 void jsonw_raw(struct jsonw *w, const char *s, size_t n);
 /* Write item as cJSON_PrintUnformatted would (bytes that are not UTF-8 as U+FFFD). */
 void jsonw_compact(struct jsonw *w, const cJSON *item);
+/* A string and an integer as either form writes them (a string's bytes that are not UTF-8 as
+ * U+FFFD), for documents written straight from a model rather than from a tree. */
+void jsonw_string(struct jsonw *w, const char *s);
+void jsonw_int(struct jsonw *w, int64_t v);
 /* An object member's head as cJSON_Print writes it at depth: tabs, "key":<tab>. */
 void jsonw_key(struct jsonw *w, const char *key, int depth);
 

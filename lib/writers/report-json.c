@@ -180,7 +180,7 @@ void cgs_val_describe(const struct cgs_val *v, struct cgs_buf *out)
     switch (v->kind) {
     case CGS_VAL_NONE: cgs_buf_addstr(out, "None"); break;
     case CGS_VAL_BOOL: cgs_buf_addstr(out, v->u.b ? "True" : "False"); break;
-    case CGS_VAL_INT: cgs_buf_addf(out, "%lld", (long long)v->u.i); break;
+    case CGS_VAL_INT: cgs_buf_addint(out, (long long)v->u.i); break;
     case CGS_VAL_FLOAT: cgs_buf_addf(out, "%g", v->u.f); break;
     case CGS_VAL_SYMINT:
         cgs_buf_addstr(out, "symint ");
