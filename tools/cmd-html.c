@@ -284,6 +284,37 @@ static void value_text(const struct cgs_val *v, struct cgs_buf *b)
     }
 }
 
+/* --redact: the page leaves out where the run happened: every absolute path is cut to its
+ * last component (".../model.py:12"), and command lines are left out. */
+static bool redacting;
+
+static bool path_boundary(const char *start, const char *p)
+{
+    return p == start || strchr(" \t\n\"'(=[,", p[-1]) != NULL;
+}
+
+static void redact_into(struct cgs_buf *b, const char *s)
+{
+    const char *start = s;
+    while (s && *s) {
+        if (*s == '/' && path_boundary(start, s) && s[1] && s[1] != '/' && s[1] != ' ') {
+            const char *end = s, *last = s;
+            while (*end && !strchr(" \t\n\"'),]:;", *end)) {
+                if (*end == '/')
+                    last = end;
+                end++;
+            }
+            if (last > s) { /* a path of two parts or more: keep its last one */
+                cgs_buf_addstr(b, ".../");
+                cgs_buf_add(b, last + 1, (size_t)(end - last - 1));
+                s = end;
+                continue;
+            }
+        }
+        cgs_buf_addch(b, *s++);
+    }
+}
+
 /* The node table, by columns of small integers into string tables where values repeat:
  * {"targets": [..], "sources": [..], "rows": [[name, op, target#, value, status, piece#,
  * source#], ...]} (piece# and source# -1 when none), written straight to JSON text (the
@@ -298,6 +329,17 @@ static bool buf_sink(void *ctx, const char *p, size_t n)
     return true;
 }
 
+/* A string of the table, cut by --redact as redact_json cuts the rest of the data. */
+static void table_string(struct jsonw *w, const char *s, struct cgs_buf *tmp)
+{
+    if (redacting && s && strchr(s, '/')) {
+        cgs_buf_reset(tmp);
+        redact_into(tmp, s);
+        s = tmp->buf;
+    }
+    jsonw_string(w, s);
+}
+
 static cJSON *node_table(const struct page_graph *x)
 {
     const struct cgs_graph *g = x->j->g;
@@ -308,7 +350,7 @@ static cJSON *node_table(const struct page_graph *x)
     const char **tnames = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*tnames));
     char **snames = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*snames));
     uint32_t n_t = 0, n_s = 0;
-    struct cgs_buf b = CGS_BUF_INIT, out = CGS_BUF_INIT;
+    struct cgs_buf b = CGS_BUF_INIT, out = CGS_BUF_INIT, tmp = CGS_BUF_INIT;
     struct jsonw w;
     cJSON *raw;
 
@@ -349,13 +391,13 @@ static cJSON *node_table(const struct page_graph *x)
     for (uint32_t k = 0; k < n_t; k++) {
         if (k)
             JSONW_LIT(&w, ",");
-        jsonw_string(&w, tnames[k]);
+        table_string(&w, tnames[k], &tmp);
     }
     JSONW_LIT(&w, "],\"sources\":[");
     for (uint32_t k = 0; k < n_s; k++) {
         if (k)
             JSONW_LIT(&w, ",");
-        jsonw_string(&w, snames[k]);
+        table_string(&w, snames[k], &tmp);
     }
     JSONW_LIT(&w, "],\"rows\":[");
     for (uint32_t i = 0; i < g->n_nodes; i++) {
@@ -365,7 +407,7 @@ static cJSON *node_table(const struct page_graph *x)
         if (i)
             JSONW_LIT(&w, ",");
         JSONW_LIT(&w, "[");
-        jsonw_string(&w, n->name);
+        table_string(&w, n->name, &tmp);
         JSONW_LIT(&w, ",");
         jsonw_string(&w, cgs_node_op_names[n->op]);
         JSONW_LIT(&w, ",");
@@ -373,7 +415,7 @@ static cJSON *node_table(const struct page_graph *x)
         JSONW_LIT(&w, ",");
         cgs_buf_reset(&b);
         value_text(r && r->reported ? r->reported : n->val, &b);
-        jsonw_string(&w, b.buf);
+        table_string(&w, b.buf, &tmp);
         JSONW_LIT(&w, ",");
         jsonw_string(&w, r ? cgs_shape_status_names[r->status] : "");
         JSONW_LIT(&w, ",");
@@ -387,6 +429,7 @@ static cJSON *node_table(const struct page_graph *x)
     raw = cJSON_CreateRaw(out.buf);
     cgs_buf_release(&out);
     cgs_buf_release(&b);
+    cgs_buf_release(&tmp);
     cgs_strmap_free(tmap);
     cgs_strmap_free(smap);
     cgs_keymap_release(&by_trace);
@@ -397,6 +440,23 @@ static cJSON *node_table(const struct page_graph *x)
     free(scol);
     free(tcol);
     return raw;
+}
+
+/* --json prints the data as cJSON_Print would: each graph's table, a raw item of compact text
+ * in the page, parsed back to the tree it was written from. */
+static void tables_as_trees(cJSON *data)
+{
+    cJSON *g;
+    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(data, "graphs"))
+    {
+        cJSON *t = cJSON_GetObjectItemCaseSensitive(g, "table");
+        if (cJSON_IsRaw(t)) {
+            cJSON *tree = cJSON_Parse(t->valuestring);
+            if (!tree)
+                CGS_BUG("a node table written is not JSON");
+            cJSON_ReplaceItemInObjectCaseSensitive(g, "table", tree);
+        }
+    }
 }
 
 static double num(const cJSON *o, const char *k)
@@ -520,37 +580,6 @@ static void build_data(struct page *pg)
 }
 
 /* ---- writing ------------------------------------------------------------------------------ */
-
-/* --redact: the page leaves out where the run happened: every absolute path is cut to its
- * last component (".../model.py:12"), and command lines are left out. */
-static bool redacting;
-
-static bool path_boundary(const char *start, const char *p)
-{
-    return p == start || strchr(" \t\n\"'(=[,", p[-1]) != NULL;
-}
-
-static void redact_into(struct cgs_buf *b, const char *s)
-{
-    const char *start = s;
-    while (s && *s) {
-        if (*s == '/' && path_boundary(start, s) && s[1] && s[1] != '/' && s[1] != ' ') {
-            const char *end = s, *last = s;
-            while (*end && !strchr(" \t\n\"'),]:;", *end)) {
-                if (*end == '/')
-                    last = end;
-                end++;
-            }
-            if (last > s) { /* a path of two parts or more: keep its last one */
-                cgs_buf_addstr(b, ".../");
-                cgs_buf_add(b, last + 1, (size_t)(end - last - 1));
-                s = end;
-                continue;
-            }
-        }
-        cgs_buf_addch(b, *s++);
-    }
-}
 
 static void redact_json(cJSON *x)
 {
@@ -1643,15 +1672,17 @@ static int run(int argc, char **argv)
     /* the page's data is a tree made, printed and dropped at once: it lives in a bump region
      * (no free per item); --json gets a copy made outside it */
     cgs_jbump_begin(&region);
+    redacting = a.redact; /* the node tables are written cut already */
     build_data(&pg);
     cJSON_AddItemToObject(pg.data, "sources", sources_json(argv + optind, argc - optind, &job));
-    redacting = a.redact;
     if (redacting)
         redact_json(pg.data);
     page_html(&page, &pg);
     cgs_jbump_leave(&region);
-    if (a.json)
+    if (a.json) {
         data_copy = cJSON_Duplicate(pg.data, 1);
+        tables_as_trees(data_copy);
+    }
     /* the documents the data refers to may hold strings --redact made in the region: they are
      * dropped inside it (what was malloc'd is freed, the region's is not) */
     cgs_jbump_enter(&region);
