@@ -774,10 +774,12 @@ static void print_dot_json(const char *graph, const struct dot_args *a, size_t l
     }
     if (strcmp(a->format, "dot")) {
         cJSON *l = cJSON_AddObjectToObject(doc, "layout");
-        cJSON_AddNumberToObject(l, "width_pt", info->width_pt);
-        cJSON_AddNumberToObject(l, "height_pt", info->height_pt);
-        cJSON_AddNumberToObject(l, "width_px", info->width_px);
-        cJSON_AddNumberToObject(l, "height_px", info->height_px);
+        /* whole points and pixels, as docs/json.md has them (the layout's own size is
+           fractional where Graphviz sizes text by its metrics, as it does for SVG) */
+        cJSON_AddNumberToObject(l, "width_pt", round(info->width_pt));
+        cJSON_AddNumberToObject(l, "height_pt", round(info->height_pt));
+        cJSON_AddNumberToObject(l, "width_px", round(info->width_px));
+        cJSON_AddNumberToObject(l, "height_px", round(info->height_px));
         cJSON_AddNumberToObject(l, "long_edges", cost->long_edges);
         cJSON_AddNumberToObject(l, "virtual_nodes", (double)cost->virtual_nodes);
         cJSON_AddNumberToObject(l, "ranks", cost->ranks);
