@@ -199,6 +199,15 @@ $(B)/bench/%: tests/bench/%.c $(LIBVIZ) $(LIBCGS)
 	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(VIZ_CFLAGS) $(LDFLAGS) -o $@ $< \
 		$(LIBVIZ) $(LIBCGS) $(LIB_LIBS)
 
+# simdjson's parse of the same files, the loader's yardstick in ratios.py (issue 37): built
+# where Debian's libsimdjson-dev is (tools/deps.sh --test installs it), else not measured
+HAVE_SIMDJSON := $(shell pkg-config --exists simdjson 2>/dev/null && echo yes)
+SIMDJSON_BIN  = $(if $(HAVE_SIMDJSON),$(B)/bench/simdjson-parse)
+$(B)/bench/simdjson-parse: tests/bench/simdjson-parse.cc
+	@mkdir -p $(dir $@)
+	$(QUIET_LD)$(CXX) -std=c++17 -O2 $$(pkg-config --cflags simdjson) -o $@ $< \
+		$$(pkg-config --libs simdjson)
+
 # the registry is generated from torch's own operator data (tools/ops/, docs/ops.md)
 op-list:
 	@python3 tools/gen-op-list.py
@@ -261,8 +270,8 @@ $(BENCH_DIR)/tlparse/inputs: tests/data/tlparse/inputs.tar.xz
 	@mkdir -p $(BENCH_DIR)/tlparse && tar -xJf $< -C $(BENCH_DIR)/tlparse && touch $@
 
 # every benchmark runs, and the target fails at the end if any missed its target
-bench: $(BIN) $(BENCH_BIN) $(BENCH_GRAPHS) $(BENCH_DIR)/models/gpt2_48.dynamo.json \
-	$(BENCH_DIR)/tlparse/inputs
+bench: $(BIN) $(BENCH_BIN) $(SIMDJSON_BIN) $(BENCH_GRAPHS) \
+	$(BENCH_DIR)/models/gpt2_48.dynamo.json $(BENCH_DIR)/tlparse/inputs
 	@rc=0; for b in $(BENCH_BIN); do case $$b in *gen-graph|*bench-scale) continue;; esac; \
 		$$b $(BENCH_GRAPHS) || rc=1; done; \
 		$(B)/bench/bench-scale $(abspath $(BIN)) $(GEN_BIN) $(BENCH_DIR) || rc=1; \
@@ -270,6 +279,7 @@ bench: $(BIN) $(BENCH_BIN) $(BENCH_GRAPHS) $(BENCH_DIR)/models/gpt2_48.dynamo.js
 		python3 tests/bench/ratios.py $(BIN) --graph $(BENCH_DIR)/models/gpt2_48.dynamo.json \
 			--graph $(BENCH_DIR)/g100k.json --logs $(BENCH_DIR)/tlparse/inputs \
 			--logs tests/data/tracegraphs --html-graph $(BENCH_DIR)/models/gpt2_48.dynamo.json \
+			--bench-load $(B)/bench/bench-load $(if $(SIMDJSON_BIN),--simdjson $(SIMDJSON_BIN)) \
 			|| rc=1; exit $$rc
 
 check-layering: $(LIBCGS)

@@ -4,11 +4,12 @@
 #   sh tools/deps.sh          what building and running cgscope needs
 #   sh tools/deps.sh --test   that, and what the tests need (cmocka, xz-utils, python3 with pip and
 #                             setuptools, valgrind, tmux, clang for make fuzz,
-#                             chromium: the page cgscope html writes, loaded headless)
+#                             chromium: the page cgscope html writes, loaded headless,
+#                             libsimdjson-dev: make bench's yardstick for the loader)
 set -eu
 PKGS="make gcc g++ libc6-dev pkg-config libcjson-dev libzip-dev libgraphviz-dev libncurses-dev graphviz zlib1g-dev liblzma-dev libzstd-dev"
 case "${1:-}" in
---test) PKGS="$PKGS libcmocka-dev xz-utils python3 python3-pip python3-setuptools python3-wheel valgrind tmux clang chromium" ;;
+--test) PKGS="$PKGS libcmocka-dev xz-utils python3 python3-pip python3-setuptools python3-wheel valgrind tmux clang chromium libsimdjson-dev" ;;
 "") ;;
 *) echo "usage: sh tools/deps.sh [--test]" >&2; exit 2 ;;
 esac

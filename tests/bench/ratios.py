@@ -8,9 +8,13 @@ one run (issue 37's targets).
           and counts each graph payload's assignment lines (target: 3x or faster)
   html    instructions of `cgscope html GRAPH` (every process it starts) against `cgscope info
           GRAPH`, counted by callgrind where valgrind is installed (target: 2x or fewer)
+  loader  the graph loader in process (tests/bench/bench-load --best) against simdjson's DOM
+          parse of the same file (tests/bench/simdjson-parse), both reading the file each time
+          (target: within 1.5x)
 
 Times are the best of five runs. Prints one line a comparison and exits 1 when a target is missed.
 usage: ratios.py CGSCOPE --graph G [--graph G...] --logs PATH [--logs PATH...] [--html-graph G]
+                 [--bench-load BENCH_LOAD [--simdjson SIMDJSON_PARSE]]
 """
 import argparse
 import glob
@@ -114,6 +118,8 @@ def main():
     ap.add_argument("--graph", action="append", default=[])
     ap.add_argument("--logs", action="append", default=[])
     ap.add_argument("--html-graph")
+    ap.add_argument("--bench-load", help="build/bench/bench-load: the loader in process")
+    ap.add_argument("--simdjson", help="build/bench/simdjson-parse (absent: not measured)")
     a = ap.parse_args()
     rc = 0
     for g in a.graph:
@@ -125,6 +131,26 @@ def main():
         rc |= not ok
         print(f"ratios: info {os.path.basename(g)} ({mb:.1f} MB): cgscope {tc * 1e3:.1f} ms, "
               f"json.load {tp * 1e3:.1f} ms: {r:.2f}x (target 3x){'' if ok else '  MISSED'}")
+    for g in a.graph if a.bench_load else []:
+        if not a.simdjson:
+            print(f"ratios: loader {os.path.basename(g)} against simdjson: simdjson-parse not "
+                  "built (Debian: apt-get install libsimdjson-dev), not measured")
+            continue
+        # both in process, best of 9, the file read each time: the loader (its threads as the
+        # CLI runs it, and one thread) against simdjson's DOM parse
+        out = subprocess.run([a.bench_load, "--best", "9", g], capture_output=True, text=True,
+                             check=True).stdout.split()
+        one = subprocess.run([a.bench_load, "--best", "9", g], capture_output=True, text=True,
+                             check=True, env=dict(os.environ, CGSCOPE_THREADS="1")).stdout.split()
+        sj = subprocess.run([a.simdjson, g, "9"], capture_output=True, text=True,
+                            check=True).stdout.split()
+        tl, t1, ts = float(out[0]), float(one[0]), float(sj[0])
+        r = tl / ts
+        ok = r <= 1.5
+        rc |= not ok
+        print(f"ratios: loader {os.path.basename(g)}: {tl * 1e3:.1f} ms ({t1 * 1e3:.1f} ms on one "
+              f"thread), simdjson {ts * 1e3:.1f} ms ({sj[1]}): {r:.2f}x (target 1.5x)"
+              f"{'' if ok else '  MISSED'}")
     if a.logs:
         files = log_files(a.logs)
         mb = sum(os.path.getsize(f) for f in files) / 1e6
