@@ -329,15 +329,20 @@ static bool buf_sink(void *ctx, const char *p, size_t n)
     return true;
 }
 
+/* s as --redact has it: s itself, or its cut copy in tmp (strings without a '/' hold no path) */
+static const char *redacted(const char *s, struct cgs_buf *tmp)
+{
+    if (!redacting || !s || !strchr(s, '/'))
+        return s;
+    cgs_buf_reset(tmp);
+    redact_into(tmp, s);
+    return tmp->buf;
+}
+
 /* A string of the table, cut by --redact as redact_json cuts the rest of the data. */
 static void table_string(struct jsonw *w, const char *s, struct cgs_buf *tmp)
 {
-    if (redacting && s && strchr(s, '/')) {
-        cgs_buf_reset(tmp);
-        redact_into(tmp, s);
-        s = tmp->buf;
-    }
-    jsonw_string(w, s);
+    jsonw_string(w, redacted(s, tmp));
 }
 
 static cJSON *node_table(const struct page_graph *x)
@@ -593,10 +598,11 @@ static void redact_json(cJSON *x)
                     cJSON_DeleteItemFromArray(c, 0);
             continue;
         }
-        if (cJSON_IsString(c) && c->valuestring && strchr(c->valuestring, '/')) {
+        if (cJSON_IsString(c)) {
             struct cgs_buf r = CGS_BUF_INIT;
-            redact_into(&r, c->valuestring);
-            cJSON_SetValuestring(c, r.buf);
+            const char *cut = redacted(c->valuestring, &r);
+            if (cut != c->valuestring)
+                cJSON_SetValuestring(c, cut);
             cgs_buf_release(&r);
         } else {
             redact_json(c);
@@ -607,11 +613,7 @@ static void redact_json(cJSON *x)
 static void esc(struct cgs_buf *b, const char *s)
 {
     struct cgs_buf r = CGS_BUF_INIT;
-    if (redacting && s && strchr(s, '/')) {
-        redact_into(&r, s);
-        s = r.buf;
-    }
-    for (; s && *s; s++) {
+    for (s = redacted(s, &r); s && *s; s++) {
         switch (*s) {
         case '<': cgs_buf_addstr(b, "&lt;"); break;
         case '>': cgs_buf_addstr(b, "&gt;"); break;

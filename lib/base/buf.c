@@ -82,18 +82,24 @@ void cgs_buf_addf(struct cgs_buf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
-void cgs_buf_addint(struct cgs_buf *b, long long v)
+char *cgs_int_text(char *out, long long v)
 {
-    char tmp[24];
-    size_t n = sizeof(tmp);
+    char *p = out + CGS_INT_TEXT_MAX;
     unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
     do {
-        tmp[--n] = (char)('0' + u % 10);
+        *--p = (char)('0' + u % 10);
         u /= 10;
     } while (u);
     if (v < 0)
-        tmp[--n] = '-';
-    cgs_buf_add(b, tmp + n, sizeof(tmp) - n);
+        *--p = '-';
+    return p;
+}
+
+void cgs_buf_addint(struct cgs_buf *b, long long v)
+{
+    char tmp[CGS_INT_TEXT_MAX];
+    const char *p = cgs_int_text(tmp, v);
+    cgs_buf_add(b, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 char *cgs_buf_detach(struct cgs_buf *b)

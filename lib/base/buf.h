@@ -30,6 +30,10 @@ void cgs_buf_addstr(struct cgs_buf *b, const char *s);
 void cgs_buf_addch(struct cgs_buf *b, char c);
 void cgs_buf_addf(struct cgs_buf *b, const char *fmt, ...) CGS_PRINTF(2, 3);
 void cgs_buf_addint(struct cgs_buf *b, long long v); /* what "%lld" writes, without printf */
+/* v's decimal text ("%lld"'s) at the end of out[CGS_INT_TEXT_MAX]; returns where it starts
+ * (no NUL): the one integer formatter of the paths that avoid printf. */
+#define CGS_INT_TEXT_MAX 24
+char *cgs_int_text(char *out, long long v);
 char *cgs_buf_detach(struct cgs_buf *b); /* caller frees */
 
 #endif

@@ -952,20 +952,14 @@ static bool is_module_attr(const struct cgs_graph *g, const struct cgs_node *n)
 /* "submod_<id>" in the arena (one per piece: no printf on this path). */
 static const char *piece_name(struct cgs_graph *g, int64_t id)
 {
-    char digits[24], *out;
-    size_t n = 0;
-    uint64_t v = id < 0 ? (uint64_t)0 - (uint64_t)id : (uint64_t)id;
+    char digits[CGS_INT_TEXT_MAX], *out;
+    const char *p = cgs_int_text(digits, (long long)id);
+    size_t n = (size_t)(digits + sizeof(digits) - p);
 
-    do {
-        digits[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    out = cgs_arena_alloc(g->arena, 7 + n + 2);
+    out = cgs_arena_alloc(g->arena, 7 + n + 1);
     memcpy(out, "submod_", 7);
-    if (id < 0)
-        out[7] = '-';
-    for (size_t i = 0; i < n; i++)
-        out[7 + (id < 0) + i] = digits[n - 1 - i];
+    memcpy(out + 7, p, n);
+    out[7 + n] = '\0';
     return out;
 }
 

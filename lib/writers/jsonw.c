@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lib/base/arena.h"
+#include "lib/base/buf.h"
 #include "lib/base/json-alloc.h"
 
 #define JSONW_BUF ((size_t)1 << 20)
@@ -160,18 +161,9 @@ static void string(struct jsonw *w, const char *s)
 
 static void integer(struct jsonw *w, int64_t v)
 {
-    char tmp[24];
-    int n = 0;
-    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-    do {
-        tmp[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    room(w, (size_t)n + 1);
-    if (v < 0)
-        w->buf[w->len++] = '-';
-    while (n)
-        w->buf[w->len++] = tmp[--n];
+    char tmp[CGS_INT_TEXT_MAX];
+    const char *p = cgs_int_text(tmp, (long long)v);
+    jsonw_raw(w, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 /* cJSON's print_number: %1.15g when it reads back equal, else %1.17g; NaN and infinities as
