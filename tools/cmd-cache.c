@@ -433,18 +433,136 @@ static int write_events(const char *path, const struct cgs_cachesim *s, const ch
     return rc;
 }
 
+/* cache simulate's arguments. */
+struct sim_args {
+    struct cli_list ops;
+    struct cgs_cachesim_opts o;
+    const char *index_path, *events, *model;
+    int64_t *shapes, *sizes;
+    size_t n_shapes, n_sizes;
+    bool json, allow_missing;
+};
+
+static int simulate_args(int argc, char **argv, struct sim_args *a)
+{
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = cli_getopt(&cmd_cache, argc, argv)) != -1) {
+        switch (c) {
+        case 's':
+            if (cli_split_ops_add(&a->ops, optarg))
+                return CGS_EXIT_BAD_INPUT;
+            break;
+        case 'S':
+            free(a->shapes);
+            a->shapes = NULL;
+            if (parse_ints(optarg, &a->shapes, &a->n_shapes) || !a->n_shapes)
+                return cli_usage_error(&cmd_cache, "--shapes wants sizes like 1,2,4,8, got '%s'",
+                                       optarg);
+            break;
+        case 'c':
+            free(a->sizes);
+            a->sizes = NULL;
+            if (parse_ints(optarg, &a->sizes, &a->n_sizes))
+                return cli_usage_error(&cmd_cache, "--compile-sizes wants sizes like 1,2, got "
+                                       "'%s'", optarg);
+            break;
+        case 'p':
+            /* one of the names: cli_getopt refused another */
+            a->o.policy = (enum cgs_cachesim_policy)cgs_cachesim_policy_from_name(optarg);
+            break;
+        case 'y': a->o.symbol = optarg; break;
+        case 'e': a->events = optarg; break;
+        case 'j': a->json = true; break;
+        case 'A': a->allow_missing = true; break;
+        case 'm': a->model = optarg; break;
+        case 'I': a->index_path = optarg; break;
+        case 'a': return cli_usage_error(&cmd_cache, "'--all' is an option of 'cgscope cache diff'");
+        default: return CGS_EXIT_BAD_INPUT; /* cli_getopt said why */
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage_error(&cmd_cache, "simulate wants one GRAPH");
+    if (!a->n_shapes)
+        return cli_usage_error(&cmd_cache, "simulate needs --shapes (the runtime shapes, in call "
+                               "order)");
+    if (a->o.policy == CGS_CACHESIM_MAGI && !a->ops.n)
+        return cli_usage_error(&cmd_cache, "the magi policy needs --split-ops");
+    a->o.shapes = a->shapes;
+    a->o.n_shapes = a->n_shapes;
+    a->o.compile_sizes = a->sizes;
+    a->o.n_compile_sizes = a->n_sizes;
+    return 0;
+}
+
+/* A compile-cache index read into *index: its entries start the simulation warm. */
+static int warm_index(const char *path, struct cgs_dash *index, struct cgs_cachesim_opts *o)
+{
+    struct cgs_diag e = CGS_DIAG_INIT;
+    if (cgs_dash_read_file(index, path, CGS_SRC_CACHE_INDEX, &e))
+        return cli_report_diag(&e);
+    if (index->bad_lines)
+        return cli_error("%s (expected a compile-cache index)", index->first_bad);
+    o->warm = index->entries;
+    o->n_warm = index->n_entries;
+    return 0;
+}
+
+static void simulate_json(const struct sim_args *a, const struct cgs_cachesim *sim)
+{
+    cJSON *doc = cli_json_doc("cache-simulate");
+    cJSON_AddStringToObject(doc, "policy", cgs_cachesim_policy_names[a->o.policy]);
+    if (sim->symbol)
+        cJSON_AddStringToObject(doc, "symbol", sim->symbol);
+    else
+        cJSON_AddNullToObject(doc, "symbol");
+    cJSON_AddNumberToObject(doc, "lookups", (double)sim->lookups);
+    cJSON_AddNumberToObject(doc, "hits", (double)sim->hits);
+    cJSON_AddNumberToObject(doc, "misses", (double)sim->misses);
+    cJSON_AddNumberToObject(doc, "compiles", (double)sim->compiles);
+    if (sim->lookups)
+        cJSON_AddNumberToObject(doc, "hit_rate", (double)sim->hits / (double)sim->lookups);
+    else
+        cJSON_AddNullToObject(doc, "hit_rate");
+    cJSON_AddNumberToObject(doc, "value_dependent_keys", (double)sim->value_dependent_keys);
+    cJSON_AddNumberToObject(doc, "restart_skips", (double)sim->restart_skips);
+    if (a->events)
+        cJSON_AddStringToObject(doc, "events", a->events);
+    cli_print_json(doc);
+}
+
+static void simulate_text(const struct sim_args *a, const struct cgs_cachesim *sim)
+{
+    printf("%s policy over %zu call%s (%s = ", a->o.policy == CGS_CACHESIM_MAGI ? "MagiCompiler's"
+           : "MegEngine's CompiledOp", a->n_shapes, PLURAL(a->n_shapes),
+           sim->symbol ? sim->symbol : "no symbol");
+    for (size_t i = 0; i < a->n_shapes; i++)
+        printf("%s%lld", i ? "," : "", (long long)a->shapes[i]);
+    printf("): %llu lookup%s, %llu hit%s, %llu miss%s, %llu compile%s; hit rate %.1f%%\n",
+           (unsigned long long)sim->lookups, PLURAL(sim->lookups), (unsigned long long)sim->hits,
+           PLURAL(sim->hits), (unsigned long long)sim->misses, sim->misses == 1 ? "" : "es",
+           (unsigned long long)sim->compiles, PLURAL(sim->compiles),
+           sim->lookups ? 100.0 * (double)sim->hits / (double)sim->lookups : 0.0);
+    if (sim->restart_skips)
+        printf("%llu of the misses are restart-analysis skips of a warm start (the index's "
+               "restart_analysis_count)\n", (unsigned long long)sim->restart_skips);
+    if (sim->value_dependent_keys)
+        printf("%llu op key%s hold inputs of at most 7 elements, keyed by value in MegEngine: "
+               "counted as if the values repeat\n",
+               (unsigned long long)sim->value_dependent_keys, PLURAL(sim->value_dependent_keys));
+    if (a->events)
+        printf("events written to %s ('cgscope top %s --once' shows them)\n", a->events,
+               a->events);
+}
+
 static int simulate(int argc, char **argv)
 {
-    struct cli_list ops = CLI_LIST_INIT;
-    struct cgs_cachesim_opts o = {CGS_CACHESIM_MAGI, NULL, 0, NULL, 0, NULL, "inductor", NULL, 0};
+    struct sim_args a = {.ops = CLI_LIST_INIT,
+                         .o = {CGS_CACHESIM_MAGI, NULL, 0, NULL, 0, NULL, "inductor", NULL, 0}};
     struct cgs_dash index;
     bool have_index = false;
-    const char *index_path = NULL;
-    int64_t *shapes = NULL, *sizes = NULL;
-    size_t n_shapes = 0, n_sizes = 0;
-    const char *events = NULL, *model = NULL;
-    bool json = false, allow_missing = false;
-    int c, rc = CGS_EXIT_OK;
+    int rc;
     struct cgs_graph *g = NULL;
     struct cgs_split *sp = NULL;
     struct cgs_shapes *sh = NULL;
@@ -453,64 +571,13 @@ static int simulate(int argc, char **argv)
     struct cli_session ss;
 
     cli_session_init(&ss, NULL);
-    optind = 0;
-    opterr = 0;
-    while ((c = cli_getopt(&cmd_cache, argc, argv)) != -1) {
-        switch (c) {
-        case 's':
-            if (cli_split_ops_add(&ops, optarg)) {
-                rc = CGS_EXIT_BAD_INPUT;
-                goto out;
-            }
-            break;
-        case 'S':
-            free(shapes);
-            if (parse_ints(optarg, &shapes, &n_shapes) || !n_shapes) {
-                rc = cli_usage_error(&cmd_cache, "--shapes wants sizes like 1,2,4,8, got '%s'",
-                                     optarg);
-                goto out;
-            }
-            break;
-        case 'c':
-            free(sizes);
-            if (parse_ints(optarg, &sizes, &n_sizes)) {
-                rc = cli_usage_error(&cmd_cache, "--compile-sizes wants sizes like 1,2, got "
-                                     "'%s'", optarg);
-                goto out;
-            }
-            break;
-        case 'p':
-            /* one of the names: cli_getopt refused another */
-            o.policy = (enum cgs_cachesim_policy)cgs_cachesim_policy_from_name(optarg);
-            break;
-        case 'y': o.symbol = optarg; break;
-        case 'e': events = optarg; break;
-        case 'j': json = true; break;
-        case 'A': allow_missing = true; break;
-        case 'm': model = optarg; break;
-        case 'I': index_path = optarg; break;
-        case 'a': rc = cli_usage_error(&cmd_cache, "'--all' is an option of 'cgscope cache diff'"); goto out;
-        default: rc = CGS_EXIT_BAD_INPUT; goto out; /* cli_getopt said why */
-        }
-    }
-    if (optind != argc - 1) {
-        rc = cli_usage_error(&cmd_cache, "simulate wants one GRAPH");
+    if ((rc = simulate_args(argc, argv, &a)))
         goto out;
-    }
-    if (!n_shapes) {
-        rc = cli_usage_error(&cmd_cache, "simulate needs --shapes (the runtime shapes, in call "
-                             "order)");
-        goto out;
-    }
-    if (o.policy == CGS_CACHESIM_MAGI && !ops.n) {
-        rc = cli_usage_error(&cmd_cache, "the magi policy needs --split-ops");
-        goto out;
-    }
     ss.path = argv[optind];
-    ss.model = model;
-    ss.ops = ops; /* the session's now */
-    ops = (struct cli_list)CLI_LIST_INIT;
-    ss.allow_missing_ops = allow_missing;
+    ss.model = a.model;
+    ss.ops = a.ops; /* the session's now */
+    a.ops = (struct cli_list)CLI_LIST_INIT;
+    ss.allow_missing_ops = a.allow_missing;
     ss.reinfer = true;
     if (!(g = cli_session_graph(&ss))) {
         rc = CGS_EXIT_BAD_INPUT;
@@ -519,88 +586,36 @@ static int simulate(int argc, char **argv)
     if (!g->n_symbols)
         cli_warn("%s has no size symbol (a static graph): every runtime shape runs the same "
                  "artifacts", argv[optind]);
-    if (o.policy == CGS_CACHESIM_MAGI ? !(sp = cli_session_split(&ss))
-                                      : !(sh = cli_session_shapes(&ss))) {
+    if (a.o.policy == CGS_CACHESIM_MAGI ? !(sp = cli_session_split(&ss))
+                                        : !(sh = cli_session_shapes(&ss))) {
         rc = cli_session_fail(&ss);
         goto out;
     }
-    if (index_path) {
-        struct cgs_diag e = CGS_DIAG_INIT;
+    if (a.index_path) {
         cgs_dash_init(&index);
         have_index = true;
-        if (cgs_dash_read_file(&index, index_path, CGS_SRC_CACHE_INDEX, &e)) {
-            rc = cli_report_diag(&e);
+        if ((rc = warm_index(a.index_path, &index, &a.o)))
             goto out;
-        }
-        if (index.bad_lines) {
-            rc = cli_error("%s (expected a compile-cache index)", index.first_bad);
-            goto out;
-        }
-        o.warm = index.entries;
-        o.n_warm = index.n_entries;
     }
-    o.shapes = shapes;
-    o.n_shapes = n_shapes;
-    o.compile_sizes = sizes;
-    o.n_compile_sizes = n_sizes;
-    if (cgs_cachesim_run(g, sp, sh, &o, &sim, &d) < 0) {
+    if (cgs_cachesim_run(g, sp, sh, &a.o, &sim, &d) < 0) {
         cgs_diag_at(&d, argv[optind], 0, 0);
         rc = cli_report_diag(&d);
         goto out;
     }
-    if (events && write_events(events, &sim, o.policy == CGS_CACHESIM_MAGI ? "inductor"
-                                                                        : "megengine") < 0) {
+    if (a.events && write_events(a.events, &sim, a.o.policy == CGS_CACHESIM_MAGI ? "inductor"
+                                                                              : "megengine") < 0)
         rc = CGS_EXIT_BAD_INPUT;
-        goto out;
-    }
-    if (json) {
-        cJSON *doc = cli_json_doc("cache-simulate");
-        cJSON_AddStringToObject(doc, "policy", cgs_cachesim_policy_names[o.policy]);
-        if (sim.symbol)
-            cJSON_AddStringToObject(doc, "symbol", sim.symbol);
-        else
-            cJSON_AddNullToObject(doc, "symbol");
-        cJSON_AddNumberToObject(doc, "lookups", (double)sim.lookups);
-        cJSON_AddNumberToObject(doc, "hits", (double)sim.hits);
-        cJSON_AddNumberToObject(doc, "misses", (double)sim.misses);
-        cJSON_AddNumberToObject(doc, "compiles", (double)sim.compiles);
-        if (sim.lookups)
-            cJSON_AddNumberToObject(doc, "hit_rate", (double)sim.hits / (double)sim.lookups);
-        else
-            cJSON_AddNullToObject(doc, "hit_rate");
-        cJSON_AddNumberToObject(doc, "value_dependent_keys", (double)sim.value_dependent_keys);
-        cJSON_AddNumberToObject(doc, "restart_skips", (double)sim.restart_skips);
-        if (events)
-            cJSON_AddStringToObject(doc, "events", events);
-        cli_print_json(doc);
-    } else {
-        printf("%s policy over %zu call%s (%s = ", o.policy == CGS_CACHESIM_MAGI ? "MagiCompiler's"
-               : "MegEngine's CompiledOp", n_shapes, PLURAL(n_shapes),
-               sim.symbol ? sim.symbol : "no symbol");
-        for (size_t i = 0; i < n_shapes; i++)
-            printf("%s%lld", i ? "," : "", (long long)shapes[i]);
-        printf("): %llu lookup%s, %llu hit%s, %llu miss%s, %llu compile%s; hit rate %.1f%%\n",
-               (unsigned long long)sim.lookups, PLURAL(sim.lookups), (unsigned long long)sim.hits,
-               PLURAL(sim.hits), (unsigned long long)sim.misses, sim.misses == 1 ? "" : "es",
-               (unsigned long long)sim.compiles, PLURAL(sim.compiles),
-               sim.lookups ? 100.0 * (double)sim.hits / (double)sim.lookups : 0.0);
-        if (sim.restart_skips)
-            printf("%llu of the misses are restart-analysis skips of a warm start (the index's "
-                   "restart_analysis_count)\n", (unsigned long long)sim.restart_skips);
-        if (sim.value_dependent_keys)
-            printf("%llu op key%s hold inputs of at most 7 elements, keyed by value in MegEngine: "
-                   "counted as if the values repeat\n",
-                   (unsigned long long)sim.value_dependent_keys, PLURAL(sim.value_dependent_keys));
-        if (events)
-            printf("events written to %s ('cgscope top %s --once' shows them)\n", events, events);
-    }
+    else if (a.json)
+        simulate_json(&a, &sim);
+    else
+        simulate_text(&a, &sim);
 out:
     if (have_index)
         cgs_dash_release(&index);
     cgs_cachesim_release(&sim);
-    free(shapes);
-    free(sizes);
-    cli_list_release(&ops);
+    free(a.shapes);
+    free(a.sizes);
+    cli_list_release(&a.ops);
     cli_session_close(&ss); /* the graph, its split and shapes */
     return rc;
 }

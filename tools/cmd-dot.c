@@ -793,6 +793,36 @@ static void print_dot_json(const char *graph, const struct dot_args *a, size_t l
     cli_print_json(doc);
 }
 
+/* What the module view leaves out, said: the profile's colours, and every box when no node
+ * has a module path. */
+static void module_view_warnings(const struct cli_session *ss, bool profiled_pieces)
+{
+    bool any = false;
+    if (profiled_pieces)
+        cli_warn("--profile colours pieces: the module view leaves it out");
+    /* graphs printed in TORCH_TRACE logs carry no module paths: one box, said */
+    for (uint32_t i = 0; i < ss->g->n_nodes && !any; i++)
+        any = ss->g->nodes[i]->module_path && *ss->g->nodes[i]->module_path;
+    if (!any)
+        cli_file_warn(ss->path, "no node has a module path (a graph printed in a TORCH_TRACE "
+                                "log has none; the bridge's graph JSON does): the module view "
+                                "draws one box; --collapse pieces with --split-ops groups "
+                                "instead");
+}
+
+/* The drawing's options from the command's (the marks are dot_marks'). */
+static void dot_opts(const struct dot_args *a, const struct cgs_split *s,
+                     const struct cgs_prof_summary *prof, struct cgs_dot_opts *o)
+{
+    o->view = (enum cgs_dot_view)a->view;
+    o->module_depth = a->depth;
+    o->no_fold = a->no_fold;
+    o->max_boxes = (uint32_t)(a->max_boxes > UINT32_MAX ? UINT32_MAX : a->max_boxes);
+    o->rankdir = a->rankdir;
+    o->split = s;
+    o->profile = prof;
+}
+
 static int run(int argc, char **argv)
 {
     struct cli_session ss;
@@ -822,19 +852,8 @@ static int run(int argc, char **argv)
     if ((rc = dot_split(&ss, &a, prof, &s)))
         goto out;
     view_reason = auto_view(&a, ss.g, s, reason, sizeof(reason));
-    if (prof && s && a.view == CGS_DOT_VIEW_MODULE)
-        cli_warn("--profile colours pieces: the module view leaves it out");
-    if (a.view == CGS_DOT_VIEW_MODULE) {
-        /* graphs printed in TORCH_TRACE logs carry no module paths: one box, said */
-        bool any = false;
-        for (uint32_t i = 0; i < ss.g->n_nodes && !any; i++)
-            any = ss.g->nodes[i]->module_path && *ss.g->nodes[i]->module_path;
-        if (!any)
-            cli_file_warn(ss.path, "no node has a module path (a graph printed in a TORCH_TRACE "
-                                   "log has none; the bridge's graph JSON does): the module view "
-                                   "draws one box; --collapse pieces with --split-ops groups "
-                                   "instead");
-    }
+    if (a.view == CGS_DOT_VIEW_MODULE)
+        module_view_warnings(&ss, prof && s);
     dot_marks(&ss, &a, &o);
     /* Graphviz runs in a child process: a crash or an out-of-memory inside it (cgraph, gvc,
      * cairo, fontconfig) becomes a message and exit 2 here, with no output file left */
@@ -842,13 +861,7 @@ static int run(int argc, char **argv)
         rc = drawing_wait(child, notify_fd, ss.path, !a.out || !strcmp(a.out, "-"));
         goto out;
     }
-    o.view = (enum cgs_dot_view)a.view;
-    o.module_depth = a.depth;
-    o.no_fold = a.no_fold;
-    o.max_boxes = (uint32_t)(a.max_boxes > UINT32_MAX ? UINT32_MAX : a.max_boxes);
-    o.rankdir = a.rankdir;
-    o.split = s;
-    o.profile = prof;
+    dot_opts(&a, s, prof, &o);
     if (!(dg = cgs_dot_build(ss.g, &o, &st, &d))) {
         rc = cli_report_diag(&d);
         goto out;

@@ -139,6 +139,29 @@ static int parse_args(int argc, char **argv, bool *json, const char **write_dir)
     return 0;
 }
 
+/* The table's head, its first column as wide as the longest ref (returned). */
+static int table_head(const struct cgs_graphs *gs)
+{
+    int width = 3;
+    for (uint32_t i = 0; i < gs->n_items; i++)
+        if ((int)strlen(gs->items[i].ref) > width)
+            width = (int)strlen(gs->items[i].ref);
+    printf("%-*s  %-9s %-13s %4s %6s\n", width, "ref", "compile", "stage", "rank", "nodes");
+    return width;
+}
+
+/* The count under the table, and the lines of the logs that were not read. */
+static void table_foot(const struct cgs_graphs *gs, uint32_t bad)
+{
+    printf("%u graph%s", gs->n_items, PLURAL(gs->n_items));
+    if (bad)
+        printf(", %u not read (see above)", bad);
+    printf("\n");
+    if (gs->bad_lines)
+        cli_warn("%llu line%s not read, the first: %s", (unsigned long long)gs->bad_lines,
+                 PLURAL(gs->bad_lines), gs->first_bad);
+}
+
 static int run(int argc, char **argv)
 {
     bool json = false;
@@ -162,12 +185,8 @@ static int run(int argc, char **argv)
         cJSON_AddStringToObject(doc, "format", "cgscope-graphs");
         cJSON_AddNumberToObject(doc, "version", 1);
         arr = cJSON_AddArrayToObject(doc, "graphs");
-    } else {
-        for (uint32_t i = 0; i < gs.n_items; i++)
-            if ((int)strlen(gs.items[i].ref) > width)
-                width = (int)strlen(gs.items[i].ref);
-        printf("%-*s  %-9s %-13s %4s %6s\n", width, "ref", "compile", "stage", "rank", "nodes");
-    }
+    } else
+        width = table_head(&gs);
     /* read a batch at a time on several threads, listed in order */
     enum { BATCH = 32 };
     struct cgs_graph *loaded[BATCH];
@@ -196,15 +215,8 @@ static int run(int argc, char **argv)
     if (json) {
         cJSON_AddNumberToObject(doc, "bad_lines", (double)gs.bad_lines);
         cli_print_json(doc);
-    } else {
-        printf("%u graph%s", gs.n_items, PLURAL(gs.n_items));
-        if (bad)
-            printf(", %u not read (see above)", bad);
-        printf("\n");
-        if (gs.bad_lines)
-            cli_warn("%llu line%s not read, the first: %s", (unsigned long long)gs.bad_lines,
-                     PLURAL(gs.bad_lines), gs.first_bad);
-    }
+    } else
+        table_foot(&gs, bad);
     /* nothing could be read: the input is bad, whatever was listed */
     if (!rc && gs.n_items && bad == gs.n_items)
         rc = CGS_EXIT_BAD_INPUT;

@@ -1597,6 +1597,98 @@ static void attach_graph_texts(cJSON *top, const struct cgs_dash *d)
     }
 }
 
+/* What changed since a baseline run (cgscope diff BASELINE SOURCE): its job, profile and the
+ * diff the page marks. */
+struct baseline {
+    struct cli_job job;
+    struct cli_prof_set set;
+    struct cgs_prof_report rep;
+    bool have_rep;
+    struct cgs_diff_input din_a, din_b;
+    struct cgs_diff diff;
+};
+
+static int baseline_read(struct baseline *b, const char *path, struct cli_list *ops,
+                         struct cli_job *job, const char *source,
+                         const struct cgs_prof_report *rep)
+{
+    char *bp = (char *)path;
+    int rc;
+    b->job.progress = b->job.layout = b->job.lookups = true;
+    b->job.lazy = true; /* its graphs read one at a time, as the diff compares them */
+    if ((rc = cli_job_run(&b->job, &bp, 1, ops)) ||
+        (rc = cli_job_profile(&b->job, true, &b->set, &b->rep, &b->have_rep)))
+        return rc;
+    cli_job_diff_input(&b->job, path, &b->din_a);
+    cli_job_diff_input(job, source, &b->din_b);
+    b->din_a.prof = b->have_rep ? &b->rep : NULL;
+    b->din_b.prof = rep;
+    cgs_diff_build(&b->din_a, &b->din_b, NULL, &b->diff);
+    return 0;
+}
+
+static void baseline_release(struct baseline *b)
+{
+    cgs_diff_release(&b->diff);
+    free((void *)b->din_a.graphs);
+    free((void *)b->din_b.graphs);
+    cli_job_release(&b->job);
+    if (b->have_rep)
+        cgs_prof_report_release(&b->rep);
+    cli_prof_release(&b->set);
+}
+
+/* The page's data built, the page written to a.out_path, and with --json the data printed. */
+static int page_write(struct page *pg, const struct html_args *a, char **sources, int n_sources,
+                      struct cli_job *job)
+{
+    struct cgs_buf page = CGS_BUF_INIT;
+    struct cgs_jbump region;
+    cJSON *data_copy = NULL;
+    int rc = 0;
+
+    if (job->have_follow) {
+        pg->top = cli_top_doc(&job->follow);
+        if (job->have_dash)
+            attach_graph_texts(pg->top, &job->dash);
+        if (job->dash.n_breaks)
+            pg->breaks = cli_breaks_doc(&job->dash);
+    }
+    /* the page's data is a tree made, printed and dropped at once: it lives in a bump region
+     * (no free per item); --json gets a copy made outside it */
+    cgs_jbump_begin(&region);
+    redacting = a->redact; /* the node tables are written cut already */
+    build_data(pg);
+    cJSON_AddItemToObject(pg->data, "sources", sources_json(sources, n_sources, job));
+    if (redacting)
+        redact_json(pg->data);
+    page_html(&page, pg);
+    cgs_jbump_leave(&region);
+    if (a->json) {
+        data_copy = cJSON_Duplicate(pg->data, 1);
+        tables_as_trees(data_copy);
+    }
+    /* the documents the data refers to may hold strings --redact made in the region: they are
+     * dropped inside it (what was malloc'd is freed, the region's is not) */
+    cgs_jbump_enter(&region);
+    cJSON_Delete(pg->top);
+    cJSON_Delete(pg->breaks);
+    cJSON_Delete(pg->profile);
+    pg->top = pg->breaks = pg->profile = pg->data = pg->summary = NULL;
+    cgs_jbump_end(&region);
+    if (cli_write_file(a->out_path, page.buf, page.len))
+        rc = CGS_EXIT_BAD_INPUT;
+    else if (a->json) {
+        cli_print_json(data_copy);
+        data_copy = NULL;
+    } else
+        fprintf(stderr, "cgscope html: wrote %s (%zu KB): %u graph%s, open it in a browser\n",
+                a->out_path, page.len / 1024, pg->n_graphs, PLURAL(pg->n_graphs));
+    cJSON_Delete(data_copy);
+    cgs_buf_release(&page);
+    return rc;
+}
+
 static int run(int argc, char **argv)
 {
     struct html_args a = {.out_path = "report.html", .max_graphs = 64};
@@ -1606,15 +1698,8 @@ static int run(int argc, char **argv)
     struct cgs_prof_report rep;
     struct cli_job job = {0};
     struct draw_ctx draw = {0};
-    struct cgs_buf page = CGS_BUF_INIT;
-    struct cgs_jbump region;
-    cJSON *data_copy = NULL;
-    struct cli_job base = {0};
-    struct cgs_diff_input din_a = {0}, din_b = {0};
-    struct cgs_diff diff = {0};
-    struct cli_prof_set base_set = {0};
-    struct cgs_prof_report base_rep;
-    bool have_rep = false, have_base_rep = false;
+    struct baseline base = {0};
+    bool have_rep = false;
     int rc;
 
     if ((rc = parse_args(argc, argv, &ops, &a)))
@@ -1640,19 +1725,11 @@ static int run(int argc, char **argv)
     pg.baseline = a.baseline;
     if ((rc = page_profile(&pg, &job, &set, &rep, &have_rep)))
         goto out;
-    if (a.baseline) { /* what changed since it: cgscope diff BASELINE SOURCE */
-        char *bp = (char *)a.baseline;
-        base.progress = base.layout = base.lookups = true;
-        base.lazy = true; /* its graphs read one at a time, as the diff compares them */
-        if ((rc = cli_job_run(&base, &bp, 1, &ops)) ||
-            (rc = cli_job_profile(&base, true, &base_set, &base_rep, &have_base_rep)))
+    if (a.baseline) {
+        if ((rc = baseline_read(&base, a.baseline, &ops, &job, argv[optind],
+                                have_rep ? &rep : NULL)))
             goto out;
-        cli_job_diff_input(&base, a.baseline, &din_a);
-        cli_job_diff_input(&job, argv[optind], &din_b);
-        din_a.prof = have_base_rep ? &base_rep : NULL;
-        din_b.prof = have_rep ? &rep : NULL;
-        cgs_diff_build(&din_a, &din_b, NULL, &diff);
-        pg.diff = &diff;
+        pg.diff = &base.diff;
     }
     for (uint32_t i = 0; i < pg.n_graphs; i++)
         draw_finish(&pg.graphs[i]);
@@ -1664,53 +1741,9 @@ static int run(int argc, char **argv)
                        argc - optind == 1 ? argv[optind] : "the sources given");
         goto out;
     }
-    if (job.have_follow) {
-        pg.top = cli_top_doc(&job.follow);
-        if (job.have_dash)
-            attach_graph_texts(pg.top, &job.dash);
-        if (job.dash.n_breaks)
-            pg.breaks = cli_breaks_doc(&job.dash);
-    }
-    /* the page's data is a tree made, printed and dropped at once: it lives in a bump region
-     * (no free per item); --json gets a copy made outside it */
-    cgs_jbump_begin(&region);
-    redacting = a.redact; /* the node tables are written cut already */
-    build_data(&pg);
-    cJSON_AddItemToObject(pg.data, "sources", sources_json(argv + optind, argc - optind, &job));
-    if (redacting)
-        redact_json(pg.data);
-    page_html(&page, &pg);
-    cgs_jbump_leave(&region);
-    if (a.json) {
-        data_copy = cJSON_Duplicate(pg.data, 1);
-        tables_as_trees(data_copy);
-    }
-    /* the documents the data refers to may hold strings --redact made in the region: they are
-     * dropped inside it (what was malloc'd is freed, the region's is not) */
-    cgs_jbump_enter(&region);
-    cJSON_Delete(pg.top);
-    cJSON_Delete(pg.breaks);
-    cJSON_Delete(pg.profile);
-    pg.top = pg.breaks = pg.profile = pg.data = pg.summary = NULL;
-    cgs_jbump_end(&region);
-    if (cli_write_file(a.out_path, page.buf, page.len))
-        rc = CGS_EXIT_BAD_INPUT;
-    else if (a.json) {
-        cli_print_json(data_copy);
-        data_copy = NULL;
-    } else
-        fprintf(stderr, "cgscope html: wrote %s (%zu KB): %u graph%s, open it in a browser\n",
-                a.out_path, page.len / 1024, pg.n_graphs, PLURAL(pg.n_graphs));
+    rc = page_write(&pg, &a, argv + optind, argc - optind, &job);
 out:
-    cgs_diff_release(&diff);
-    free((void *)din_a.graphs);
-    free((void *)din_b.graphs);
-    cli_job_release(&base);
-    if (have_base_rep)
-        cgs_prof_report_release(&base_rep);
-    cli_prof_release(&base_set);
-    cJSON_Delete(data_copy);
-    cgs_buf_release(&page);
+    baseline_release(&base);
     page_release(&pg);
     if (have_rep)
         cgs_prof_report_release(&rep);
