@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/run/dash.h"
+#include "lib/readers/json-scan.h"
 #include "lib/readers/pylit.h"
 
 static cJSON *lit(const char *s, struct cgs_diag *d)
@@ -227,6 +228,61 @@ static void test_two_sources(void **state)
     cgs_dash_release(&d);
 }
 
+/* the configurations compilation_metrics carries are checked, not decoded, unless the texts
+ * are kept (the page shows every field) */
+static void test_unread_configs(void **state)
+{
+    const char *rec = "{\"compilation_metrics\": {\"compile_id\": \"0/0\", \"inductor_config\": "
+                      "\"{\\\"max_autotune\\\": true}\", \"dynamo_config\": 7, "
+                      "\"entire_frame_compile_time_s\": 1.5}}";
+    static const char *const unread[] = {"inductor_config", "dynamo_config", NULL};
+    struct cgs_json_error e = {.unread_keys = unread};
+    const cJSON *m;
+    cJSON *o = cgs_json_parse(rec, strlen(rec), &e);
+    char *bad;
+    (void)state;
+    assert_non_null(o);
+    m = cJSON_GetObjectItemCaseSensitive(o, "compilation_metrics");
+    /* a string under an unread key stands as ""; another type is read as it is */
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(m, "inductor_config")->valuestring, "");
+    assert_int_equal((int)cJSON_GetObjectItemCaseSensitive(m, "dynamo_config")->valuedouble, 7);
+    assert_true(cJSON_GetObjectItemCaseSensitive(m, "entire_frame_compile_time_s")->valuedouble ==
+                1.5);
+    cJSON_Delete(o);
+    e = (struct cgs_json_error){0};
+    o = cgs_json_parse(rec, strlen(rec), &e);
+    m = cJSON_GetObjectItemCaseSensitive(o, "compilation_metrics");
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(m, "inductor_config")->valuestring,
+                        "{\"max_autotune\": true}");
+    cJSON_Delete(o);
+    /* unread is not unchecked: a bad escape in it is an error at its place */
+    bad = strdup(rec);
+    *strstr(bad, "\\\"max") = '\\', strstr(bad, "\\\"max")[1] = 'q';
+    e = (struct cgs_json_error){.unread_keys = unread};
+    assert_null(cgs_json_parse(bad, strlen(bad), &e));
+    assert_int_equal(e.off, (size_t)(strstr(bad, "\\qmax") - bad + 1));
+    free(bad);
+
+    /* in the model: the compile's time read either way; the page's text has the config */
+    const char *log = "V1201 13:44:15.000000 1 torch/x.py:4] {\"compilation_metrics\": "
+                      "{\"compile_id\": \"0/0\", \"co_name\": \"forward\", \"inductor_config\": "
+                      "\"{\\\"max_autotune\\\": true}\", \"entire_frame_compile_time_s\": 1.5}, "
+                      "\"frame_id\": 0, \"frame_compile_id\": 0, \"attempt\": 0}\n";
+    for (int keep = 0; keep < 2; keep++) {
+        struct cgs_dash d;
+        cgs_dash_init(&d);
+        d.keep_texts = keep;
+        feed(&d, "t.log", log, 16);
+        assert_int_equal(d.n_rows, 1);
+        assert_true(d.rows[0]->compile_ms == 1500);
+        if (keep) {
+            assert_non_null(d.rows[0]->metrics_text);
+            assert_non_null(strstr(d.rows[0]->metrics_text, "max_autotune"));
+        }
+        cgs_dash_release(&d);
+    }
+}
+
 static void test_kind_and_rank(void **state)
 {
     (void)state;
@@ -245,7 +301,7 @@ int main(void)
         cmocka_unit_test(test_pylit_values),   cmocka_unit_test(test_pylit_hostile),
         cmocka_unit_test(test_recompile_reasons), cmocka_unit_test(test_two_sources),
         cmocka_unit_test(test_events_chunks),  cmocka_unit_test(test_trace_records),
-        cmocka_unit_test(test_kind_and_rank),
+        cmocka_unit_test(test_kind_and_rank), cmocka_unit_test(test_unread_configs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

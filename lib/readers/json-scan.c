@@ -234,6 +234,15 @@ static int string_end(struct cgs_jscan *S, size_t p, size_t *end)
     }
 }
 
+/* Whether the (decoded) key is one of S->unread_keys. */
+static bool unread_key(const struct cgs_jscan *S, const char *key)
+{
+    for (const char *const *k = S->unread_keys; *k; k++)
+        if (!strcmp(*k, key))
+            return true;
+    return false;
+}
+
 static int scan_number(struct cgs_jscan *S, size_t p, size_t *end)
 {
     size_t s = p;
@@ -585,6 +594,16 @@ static int scan_value(struct cgs_jscan *S, size_t p, size_t *end, cJSON **out)
             goto fail;
         }
         p++;
+        if (out && S->unread_keys && unread_key(S, key)) {
+            size_t v = cgs_jscan_ws(S, p);
+            if (v < S->len && S->buf[v] == '"') {
+                record(S, v);
+                if ((err = cgs_jscan_string(S, v, &p)))
+                    goto fail;
+                ATTACH(cJSON_CreateString(""));
+                goto after_value;
+            }
+        }
     }
 #undef ATTACH
 nomem:
@@ -616,6 +635,7 @@ cJSON *cgs_json_parse(const char *text, size_t len, struct cgs_json_error *e)
     cgs_jscan_init(&S, text, len, "end of the text");
     S.lenient = e && e->lenient;
     S.own_numbers = e && e->own_numbers;
+    S.unread_keys = e ? e->unread_keys : NULL;
     err = cgs_jscan_tree(&S, 0, &end, &tree);
     if (!err && (end = cgs_jscan_ws(&S, end)) < len)
         err = cgs_jscan_fail(&S, end, CGS_E_PARSE, "malformed JSON: %s after the value",

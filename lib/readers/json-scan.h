@@ -42,6 +42,9 @@ struct cgs_jscan {
     /* numbers get a copy of their text (freed with the tree), for a text that does not outlive
      * the tree (a line buffer); else valuestring points into the text */
     bool own_numbers;
+    /* string values of these keys (NULL-terminated; at any depth) are checked, not decoded:
+     * they stand in the tree as "" (fields nobody reads, 13 KB of escaped text each) */
+    const char *const *unread_keys;
     /* the last error */
     size_t err_off;
     char err_msg[256];
@@ -75,6 +78,7 @@ int cgs_jscan_tree(struct cgs_jscan *S, size_t p, size_t *end, cJSON **out) CGS_
 struct cgs_json_error {
     bool lenient;
     bool own_numbers;
+    const char *const *unread_keys; /* as the scanner's */
     int code;      /* CGS_E_PARSE, CGS_E_LIMIT, CGS_E_NOMEM */
     size_t off;    /* where, in bytes from text */
     char msg[256]; /* "malformed JSON: expected ',' or '}', got ']'" */

@@ -361,6 +361,17 @@ static cJSON *parse_text(const char *s, size_t n)
     return cgs_json_parse(s, n, &e);
 }
 
+/* A TORCH_TRACE record's JSON. Without keep_texts the configurations compilation_metrics
+ * carries (13 KB of escaped text each in torch 2.x, a tenth of reading a log) are checked and
+ * not decoded: only the page's metrics text shows them. */
+static cJSON *parse_record(const char *s, size_t n, bool keep_texts)
+{
+    static const char *const unread[] = {"inductor_config", "dynamo_config", NULL};
+    struct cgs_json_error e = {.lenient = true, .own_numbers = true,
+                               .unread_keys = keep_texts ? NULL : unread};
+    return cgs_json_parse(s, n, &e);
+}
+
 static void event_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, size_t n)
 {
     cJSON *o = parse_text(s, n);
@@ -1332,7 +1343,7 @@ static void trace_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, si
         f->rec->block = (size_t)64 << 10; /* most records are a few hundred bytes */
     }
     cgs_jbump_enter(f->rec);
-    f->pending = parse_text(s + at, n - at);
+    f->pending = parse_record(s + at, n - at, d->keep_texts);
     cgs_jbump_leave(f->rec);
     f->pending_line = f->line_no;
     if (!f->pending || !cJSON_IsObject(f->pending)) {
@@ -1591,8 +1602,8 @@ static void one_line(struct cgs_dash *d, struct cgs_feed *f, const char *s, size
 
 void cgs_feed_data(struct cgs_dash *d, struct cgs_feed *f, const char *data, size_t len)
 {
-    if (f->kind == CGS_SRC_UNKNOWN && !f->line_len && len)
-        f->kind = cgs_src_kind_guess(f->name, data, len);
+    if (f->kind == CGS_SRC_UNKNOWN && !f->line_len && len) /* by its head, as a file's */
+        f->kind = cgs_src_kind_guess(f->name, data, len < CGS_SNIFF_HEAD ? len : CGS_SNIFF_HEAD);
     if (f->kind == CGS_SRC_CACHE_INDEX) {
         if (f->too_big || f->text_len + len + 1 > CGS_DASH_MAX_PAYLOAD) {
             f->too_big = true; /* nothing more is kept; said when the text is read */
