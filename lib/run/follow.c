@@ -182,8 +182,8 @@ static void to_feed(void *ctx, const char *data, size_t len)
     if (c->x->refused)
         return;
     if (c->first && !c->x->feed.line_no && !c->x->feed.text_len && !c->x->feed.line_len) {
-        /* the first unpacked bytes: what the compressed file holds */
-        enum cgs_input_kind k = cgs_sniff(data, len, NULL);
+        /* the first unpacked bytes: what the compressed file holds (its head, as a file's) */
+        enum cgs_input_kind k = cgs_sniff(data, len < CGS_SNIFF_HEAD ? len : CGS_SNIFF_HEAD, NULL);
         c->first = false;
         if (!feedable(k)) {
             c->x->sniffed = k;
