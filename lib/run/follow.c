@@ -363,7 +363,7 @@ void cgs_follow_finish(struct cgs_follow *f)
 {
     for (uint32_t i = 0; i < f->n_files; i++) {
         struct cgs_follow_file *x = &f->files[i];
-        if (x->unpacking && !x->error[0]) {
+        if (x->unpacking && !x->error[0] && !x->refused) { /* a refused file was not read on */
             struct sink_ctx c = {f, x, false};
             struct cgs_diag d = CGS_DIAG_INIT;
             if (cgs_unpack_finish(&x->unpack, to_feed, &c, &d))

@@ -116,6 +116,14 @@ static bool foreign_kind(enum cgs_input_kind k)
     }
 }
 
+/* Kinds another command reads, which hold no graph record: a graph itself (JSON, .pt2), the
+ * bridge's events, a compile-cache index. */
+static bool other_reader_kind(enum cgs_input_kind k)
+{
+    return k == CGS_IN_GRAPH_JSON || k == CGS_IN_ZIP || k == CGS_IN_EVENTS ||
+           k == CGS_IN_CACHE_INDEX;
+}
+
 static int collect(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
                    const struct cgs_dash *read,
                    void (*warn)(const char *file, const char *msg, void *ctx), void *ctx,
@@ -130,14 +138,40 @@ static int collect(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
     cgs_dash_init(&gs->dash);
     gs->dash.keep_graphs = true;
     gs->model = m = read ? read : &gs->dash;
-    enum cgs_input_kind only = n == 1 ? cgs_sniff_path(paths[0]) : CGS_IN_UNKNOWN;
-    if (foreign_kind(only)) {
+    enum cgs_input_kind only = n == 1 ? cgs_sniff_path(paths[0]) : CGS_IN_UNKNOWN, inner;
+    struct cgs_probe pr;
+    /* a compressed file: what it holds (an xz-compressed PNG is a PNG, not a log cut short) */
+    inner = cgs_input_kind_compressed(only) && !cgs_source_probe(&pr, paths[0]) ? pr.inner
+                                                                               : CGS_IN_UNKNOWN;
+    if (foreign_kind(only) || foreign_kind(inner)) {
         /* a picture, a program, a pickle: say what it is, not how a log may lack graphs */
         cgs_diag_at(d, paths[0], 0, 0);
-        cgs_diag_set(d, CGS_E_FORMAT,
-                     "is %s, not a TORCH_TRACE log, a cache folder, a depyf dump or a printed "
-                     "graph: nothing here holds graphs",
-                     cgs_input_kind_what(only));
+        if (foreign_kind(only))
+            cgs_diag_set(d, CGS_E_FORMAT,
+                         "is %s, not a TORCH_TRACE log, a cache folder, a depyf dump or a "
+                         "printed graph: nothing here holds graphs",
+                         cgs_input_kind_what(only));
+        else
+            cgs_diag_set(d, CGS_E_FORMAT,
+                         "is %s holding %s, not a TORCH_TRACE log: nothing here holds graphs",
+                         cgs_input_kind_what(only), cgs_input_kind_what(inner));
+        free(trace_roots);
+        return -1;
+    }
+    if (n == 1 && other_reader_kind(inner != CGS_IN_UNKNOWN ? inner : only)) {
+        /* read by other commands (a graph, events, an index): said once, with who reads it,
+           not followed by how a log may lack graphs */
+        enum cgs_input_kind k = inner != CGS_IN_UNKNOWN ? inner : only;
+        cgs_diag_at(d, paths[0], 0, 0);
+        if (inner != CGS_IN_UNKNOWN)
+            cgs_diag_set(d, CGS_E_FORMAT, "is %s holding %s, not a TORCH_TRACE log: decompress "
+                         "it (%s), then %s", cgs_input_kind_what(only), cgs_input_kind_what(k),
+                         only == CGS_IN_GZIP ? "gunzip -k FILE"
+                         : only == CGS_IN_XZ ? "xz -dk FILE" : "zstd -d FILE",
+                         cgs_input_kind_hint(k));
+        else
+            cgs_diag_set(d, CGS_E_FORMAT, "is %s, not a TORCH_TRACE log or a folder of graphs: %s",
+                         cgs_input_kind_what(k), cgs_input_kind_hint(k));
         free(trace_roots);
         return -1;
     }
@@ -220,13 +254,19 @@ static int collect(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
         rc = -1;
     } else if (!gs->n_items) {
         cgs_diag_at(d, n == 1 ? paths[0] : NULL, 0, 0);
-        cgs_diag_set(d, CGS_E_FORMAT,
-                     "%s, with no graph in %s (no dynamo_output_graph or post-grad graph record: "
-                     "was the log filtered? `cgscope breaks`, `top` and `cache diff` read the "
-                     "rest); a graph JSON, a .pt2 or a cache folder's computation_graph.py is "
-                     "read too",
-                     m->events ? "is a TORCH_TRACE log" : "holds no TORCH_TRACE record",
-                     n == 1 ? "it" : "the sources");
+        if (n == 1)
+            cgs_diag_set(d, CGS_E_FORMAT,
+                         "%s, with no graph in it (no dynamo_output_graph or post-grad graph "
+                         "record: was the log filtered? `cgscope breaks`, `top` and `cache diff` "
+                         "read the rest); a graph JSON, a .pt2 or a cache folder's "
+                         "computation_graph.py is read too",
+                         m->events ? "is a TORCH_TRACE log" : "holds no TORCH_TRACE record");
+        else
+            cgs_diag_set(d, CGS_E_FORMAT,
+                         "no graph in the %u sources: no dynamo_output_graph or post-grad graph "
+                         "record in %s (was a log filtered? `cgscope breaks`, `top` and `cache "
+                         "diff` read the rest)",
+                         n, m->events ? "their TORCH_TRACE records" : "them");
         rc = -1;
     }
 out:

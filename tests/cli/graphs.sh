@@ -203,4 +203,27 @@ has "differs from the record" "$err" "not in the piece the compiler recorded for
 check "top of a cache folder" 0 "$CGSCOPE" top --once --json "$VC"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["rows"]) == 3, d' "$out" ||
     fail "top of a cache folder: the index's three entries"
+# what holds no graph record is said once, with who reads it, never as a log that lost its
+# graphs (a graph JSON, a .pt2, the bridge's events, a cache index; compressed, what it holds)
+xz -c samples/resnet18.dynamo.json > "$T/model.json.xz"
+printf '\211PNG\r\n\032\n%02000d' 0 | xz -c > "$T/picture.png.xz"
+for src in samples/resnet18.dynamo.json:"a graph JSON":"cgscope info" \
+           $D/pt2/qwen2_tiny.export.pt2:"a zip archive":"on a .pt2" \
+           samples/llama_tiny.events.jsonl:"the bridge's events":"cgscope top" \
+           samples/magi_compile_cache.py:"a compile-cache index":"cgscope cache" \
+           "$T/model.json.xz":"an xz-compressed file holding a graph JSON":"xz -dk FILE" \
+           "$T/picture.png.xz":"an xz-compressed file holding a PNG image":"nothing here holds graphs"; do
+    f=${src%%:*} rest=${src#*:}
+    check "graphs $f" 2 "$CGSCOPE" graphs "$f"
+    has "graphs $f: what it is" "$err" "is ${rest%%:*}"
+    has "graphs $f: who reads it" "$err" "${rest#*:}"
+    hasnt "graphs $f: no lost graphs" "$err" "was the log filtered"
+    hasnt "graphs $f: no TORCH_TRACE log" "$err" "is a TORCH_TRACE log"
+    hasnt "graphs $f: not cut short" "$err" "ends early"
+    [ "$(grep -c . "$err")" = 1 ] || fail "graphs $f: said once: $(cat "$err")"
+done
+# several sources without a graph: the sources are the subject
+check "graphs of two sources without a graph" 2 "$CGSCOPE" graphs samples/resnet18.dynamo.json \
+    samples/graph_break.torch_trace.log
+has "no graph in the sources" "$err" "error: no graph in the 2 sources"
 finish
