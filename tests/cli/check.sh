@@ -44,4 +44,12 @@ assert '\"compilation_metrics\"' in l and '\"frame_compile_id\": 1' in l, l[:200
 check "a missing source" 2 "$CGSCOPE" check "$T/nothing.log"
 has "named" "$err" "nothing.log"
 check "no source" 2 "$CGSCOPE" check
+# nothing read is no verdict: an empty folder (a wrong path in a CI gate) fails, named
+mkdir "$T/empty"
+check "check of an empty folder" 2 "$CGSCOPE" check "$T/empty"
+has "nothing to check" "$err" "$T/empty: error: nothing to check"
+hasnt "no verdict on nothing" "$out" "0 errors"
+check "check of an empty folder, --json" 2 "$CGSCOPE" check "$T/empty" --json
+python3 -c 'import json,sys; e=json.loads(open(sys.argv[1]).read().splitlines()[-1])["error"]; assert e["file"] == sys.argv[2] and e["exit"] == 2, e' "$err" "$T/empty" ||
+    fail "check of an empty folder: the JSON error names it"
 finish
