@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "lib/readers/sniff.h"
+#include "lib/readers/source.h"
 
 static bool is_zip_magic(const unsigned char *m, size_t n)
 {
@@ -23,18 +24,33 @@ static bool is_zip_magic(const unsigned char *m, size_t n)
  * (a PNG, a TORCH_TRACE log, a CUPTI trace) instead of the byte the JSON reader stops at.
  * Empty files, wide text, unnamed binary and JSON go on to the reader, whose messages have
  * positions and limits. */
-static bool refuse_kind(const void *head, size_t n, const char *name, struct cgs_diag *d)
+static bool refuse_kind(const void *head, size_t n, const char *name, const char *path,
+                        struct cgs_diag *d)
 {
-    enum cgs_input_kind k = cgs_sniff(head, n, name);
+    enum cgs_input_kind k = cgs_sniff(head, n, name), inner = CGS_IN_UNKNOWN;
+    struct cgs_probe p;
     switch (k) {
     case CGS_IN_GRAPH_JSON: case CGS_IN_ZIP: case CGS_IN_JSON: case CGS_IN_TEXT:
     case CGS_IN_UNKNOWN: case CGS_IN_EMPTY: case CGS_IN_WIDE_TEXT: case CGS_IN_BINARY:
         return false;
     case CGS_IN_GZIP: case CGS_IN_XZ: case CGS_IN_ZSTD:
+        /* a file: what it holds (a compressed picture is no graph once decompressed) */
+        if (path && !cgs_source_probe(&p, path))
+            inner = p.inner;
         cgs_diag_at(d, name, 0, 0);
-        cgs_diag_set(d, CGS_E_FORMAT, "is %s, not a graph: decompress it first (%s)",
-                     cgs_input_kind_what(k), k == CGS_IN_GZIP ? "gunzip -k FILE"
-                                             : k == CGS_IN_XZ ? "xz -dk FILE" : "zstd -d FILE");
+        if (inner != CGS_IN_UNKNOWN && inner != CGS_IN_GRAPH_JSON && inner != CGS_IN_ZIP &&
+            inner != CGS_IN_JSON)
+            cgs_diag_set(d, CGS_E_FORMAT, "is %s holding %s, not a graph%s%s",
+                         cgs_input_kind_what(k), cgs_input_kind_what(inner),
+                         cgs_input_kind_hint(inner) ? ": " : "",
+                         cgs_input_kind_hint(inner) ? cgs_input_kind_hint(inner) : "");
+        else
+            cgs_diag_set(d, CGS_E_FORMAT, "is %s%s%s: graphs are read uncompressed; decompress "
+                         "it first (%s)",
+                         cgs_input_kind_what(k), inner != CGS_IN_UNKNOWN ? " holding " : "",
+                         inner != CGS_IN_UNKNOWN ? cgs_input_kind_what(inner) : "",
+                         k == CGS_IN_GZIP ? "gunzip -k FILE"
+                         : k == CGS_IN_XZ ? "xz -dk FILE" : "zstd -d FILE");
         return true;
     default:
         cgs_sniff_refuse(d, name, k, "a graph (a graph JSON or a torch.export .pt2)");
@@ -54,7 +70,7 @@ static struct cgs_graph *load_stream(const char *path, const char *name,
 
     if (cgs_read_file(path, &buf, &len, CGS_LOAD_MAX_FILE, d))
         return NULL;
-    if (refuse_kind(buf, len < CGS_SNIFF_HEAD ? len : CGS_SNIFF_HEAD, name, d)) {
+    if (refuse_kind(buf, len < CGS_SNIFF_HEAD ? len : CGS_SNIFF_HEAD, name, NULL, d)) {
         free(buf);
         return NULL;
     }
@@ -95,7 +111,7 @@ struct cgs_graph *cgs_graph_load(const char *path, const struct cgs_load_opts *o
     }
     n = fread(magic, 1, sizeof(magic), f);
     fclose(f);
-    if (refuse_kind(magic, n, path, d))
+    if (refuse_kind(magic, n, path, path, d))
         return NULL;
     if (is_zip_magic(magic, n))
         return cgs_graph_load_pt2(path, opts ? opts->model : NULL, d);

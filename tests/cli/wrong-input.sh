@@ -121,4 +121,13 @@ check "report graph" 2 "$CGSCOPE" report samples/resnet18.dynamo.json
 has "report graph" "$err" "it is a graph JSON"
 check "cache index graph" 2 "$CGSCOPE" cache samples/resnet18.dynamo.json
 has "cache graph" "$err" "is a graph JSON, not a compile-cache index"
+# a compressed file given as a graph: what it holds decides the words (a compressed picture is
+# no graph once decompressed; a compressed graph JSON is, once decompressed)
+xz -c samples/resnet18.dynamo.json > "$T/model.json.xz"
+printf '\211PNG\r\n\032\n%02000d' 0 | xz -c > "$T/picture.png.xz"
+check "info of a compressed graph JSON" 2 "$CGSCOPE" info "$T/model.json.xz"
+has "what it holds, how to read it" "$err" "holding a graph JSON: graphs are read uncompressed; decompress it first (xz -dk FILE)"
+check "info of a compressed PNG" 2 "$CGSCOPE" info "$T/picture.png.xz"
+has "what it holds" "$err" "is an xz-compressed file holding a PNG image, not a graph"
+hasnt "no decompress hint" "$err" "decompress"
 finish
