@@ -46,7 +46,8 @@ const struct cmd cmd_check = {
         "(a graph of the log not read), bad_lines.\n\n"
 
         "Exit status: 1 when a finding is at or above --fail-on (default error), 0 otherwise,\n"
-        "2 on bad input (docs/ci.md gates a job's TORCH_TRACE log with it).\n\n"
+        "2 on bad input or when nothing was read (an empty folder: no verdict on nothing;\n"
+        "docs/ci.md gates a job's TORCH_TRACE log with it).\n\n"
         "JSON keys: format, version, findings [{kind, severity, subject {frame, compile_ids,\n"
         "ranks, graphs, pieces}, message, hint, url, evidence {file, line}, count}] (sorted:\n"
         "severity, then cost), compiles {compiles, graphs, empty, failed, refused, recompiles,\n"
