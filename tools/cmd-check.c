@@ -137,8 +137,7 @@ static int run(int argc, char **argv)
     job.drop_graphs = true; /* findings and counts only: one graph in memory at a time */
     if ((rc = cli_job_run(&job, argv + optind, argc - optind, &ops)))
         goto out;
-    if (!job.n_graphs && !job.n_profiles &&
-        !(job.have_dash && (job.dash.events || job.dash.n_rows || job.dash.n_entries))) {
+    if (cli_job_read_nothing(&job)) {
         /* an empty folder, a wrong path's folder: "0 errors" would pass a CI gate on nothing */
         rc = argc - optind == 1
                  ? cli_file_error(argv[optind], "nothing to check: no graph, compile record or "

@@ -58,7 +58,8 @@ const struct cmd cmd_diff = {
         "Exit status: 1 when a change in --fail-on went the wrong way (a new compile\n"
         "failure or graph break, more recompiles, more pieces, a cache hit become a miss,\n"
         "a compile or piece slower past compile-time:N% or gpu-time:N%; any change of\n"
-        "graph, ops, symbols, shapes, dtypes, strides, layout), 0 otherwise, 2 on bad input.\n\n"
+        "graph, ops, symbols, shapes, dtypes, strides, layout), 0 otherwise, 2 on bad input\n"
+        "or a run with nothing read (an empty folder: a gate does not pass on nothing).\n\n"
         "JSON keys: format, version, a, b, pairs [{what (rank, frame, compile, graph,\n"
         "piece), a, b}], changes [{kind, subject, a, b, message, worse, graph, pieces,\n"
         "compile_ids, rank, pct}], regressions (the changes that fail the gate), fail_on,\n"
@@ -197,6 +198,9 @@ static int read_side(struct side *s, char *path, const struct cli_list *ops)
     if ((rc = cli_job_run(&s->job, &path, 1, ops)) ||
         (rc = cli_job_profile(&s->job, true, &s->set, &s->rep, &s->have_rep)))
         return rc;
+    if (cli_job_read_nothing(&s->job)) /* a run against nothing: every break "gone", exit 0 */
+        return cli_file_error(path, "nothing to compare: no graph, compile record or profile in "
+                                    "it");
     cli_job_diff_input(&s->job, path, &s->in);
     s->in.prof = s->have_rep ? &s->rep : NULL;
     return 0;

@@ -133,6 +133,12 @@ static void drop_graph(struct cli_job_graph *x, struct cgs_findings_graphs *fed)
     free_analysis(x);
 }
 
+bool cli_job_read_nothing(const struct cli_job *j)
+{
+    return !j->n_graphs && !j->n_profiles &&
+           !(j->have_dash && (j->dash.events || j->dash.n_rows || j->dash.n_entries));
+}
+
 int cli_job_run(struct cli_job *j, char *const *paths, int n, const struct cli_list *ops)
 {
     return cli_job_run_read(j, paths, n, ops, NULL);

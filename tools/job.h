@@ -88,6 +88,10 @@ int cli_job_run(struct cli_job *j, char *const *paths, int n, const struct cli_l
  * stream among paths (standard input, a pipe) is not read again. */
 int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct cli_list *ops,
                      const struct cgs_dash *read);
+/* Whether the job read nothing a verdict could rest on: no graph, no profile, no compile record,
+ * event or cache entry (an empty folder, a folder of other files). */
+bool cli_job_read_nothing(const struct cli_job *j);
+
 void cli_job_release(struct cli_job *j);
 
 /* The job's compile records and graphs as the diff reads them (lib/run/diff.h): in->graphs is

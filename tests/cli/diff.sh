@@ -432,4 +432,12 @@ check "a bad percentage" 2 "$CGSCOPE" diff samples/llama_tiny.dynamo.json \
     samples/llama_tiny.dynamo.json --fail-on compile-time:fast
 check "--fail-on none" 0 "$CGSCOPE" diff "$T/first-call.log" samples/graph_break.torch_trace.log \
     --fail-on none
+# a run with nothing in it (an empty folder, a wrong path's) is no run to compare: every break
+# of the other would read "gone" and the gate pass
+mkdir "$T/empty-run"
+check "diff against an empty folder" 2 "$CGSCOPE" diff samples/graph_break.torch_trace.log "$T/empty-run"
+has "nothing to compare, named" "$err" "$T/empty-run: error: nothing to compare"
+hasnt "no verdict" "$out" "gone"
+check "diff from an empty folder" 2 "$CGSCOPE" diff "$T/empty-run" samples/graph_break.torch_trace.log
+hasnt "no verdict" "$out" "added"
 finish
