@@ -74,6 +74,13 @@ static void warn_source(const char *file, const char *msg, void *ctx)
     cli_file_warn(file, "%s", msg);
 }
 
+/* The caller read the logs' records already and said what the follower found (top --once):
+ * collecting the graphs finds the same, unsaid a second time. */
+static void warn_none(const char *file, const char *msg, void *ctx)
+{
+    (void)file, (void)msg, (void)ctx;
+}
+
 /* Split (piecewise only where split ops apply: those given or recorded that match a node),
  * infer shapes, and Inductor's layout of a post-grad graph when asked. */
 static void analyse(struct cli_job *j, struct cli_job_graph *x, const struct cli_list *ops)
@@ -276,7 +283,8 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
             cgs_follow_verdict(&j->follow, 1u << CGS_SRC_TRACE, "TORCH_TRACE logs", warn_source,
                                NULL);
         } else {
-            got = cgs_graphs_collect(&j->gs, logs, n_logs, warn_source, NULL, &d);
+            got = cgs_graphs_collect(&j->gs, logs, n_logs, read ? warn_none : warn_source, NULL,
+                                     &d);
         }
         if (got == 0) {
             j->have_gs = true;

@@ -300,4 +300,8 @@ check "two runs' folders" 0 "$CGSCOPE" top --once "$T/main" "$T/pr"
 cp samples/graph_break.torch_trace.log "$T/pr/other.log"
 check "a name of its own" 0 "$CGSCOPE" top --once "$T/main" "$T/pr/other.log"
 has "bare name" "$out" "other.log "
+# a truncated compressed log: what the follower found is said once
+head -c 3000 samples/two_graphs.torch_trace.log.xz > "$T/cut.log.xz"
+check "top --once of a cut log" 0 "$CGSCOPE" top --once "$T/cut.log.xz"
+[ "$(grep -c 'ends early' "$err")" = 1 ] || fail "top --once of a cut log: said once: $(cat "$err")"
 finish
