@@ -283,6 +283,31 @@ static void test_unread_configs(void **state)
     }
 }
 
+/* a log's last line cut mid-record (a truncated log) is said to be cut; a bad line that a
+ * newline ends is not */
+static void test_cut_last_line(void **state)
+{
+    const char *head = "V1201 13:44:14.000000 1 torch/x.py:1] {\"dynamo_start\": {\"stack\": []}, "
+                       "\"frame_id\": 0, \"frame_compile_id\": 0, \"attempt\": 0}\n";
+    char text[512];
+    (void)state;
+    for (int newline = 0; newline < 2; newline++) {
+        struct cgs_dash d;
+        snprintf(text, sizeof(text), "%sV1201 13:44:15.000000 1 torch/x.py:4] "
+                 "{\"compilation_metrics\": {\"compile_id\": \"0/0\", \"co_na%s", head,
+                 newline ? "\n" : "");
+        cgs_dash_init(&d);
+        feed(&d, "t.log", text, 7);
+        assert_int_equal(d.bad_lines, 1);
+        assert_non_null(strstr(d.first_bad, "t.log:2: the TORCH_TRACE record is not a JSON"));
+        if (newline)
+            assert_null(strstr(d.first_bad, "cut short"));
+        else
+            assert_non_null(strstr(d.first_bad, "its last line, cut short"));
+        cgs_dash_release(&d);
+    }
+}
+
 static void test_kind_and_rank(void **state)
 {
     (void)state;
@@ -302,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_recompile_reasons), cmocka_unit_test(test_two_sources),
         cmocka_unit_test(test_events_chunks),  cmocka_unit_test(test_trace_records),
         cmocka_unit_test(test_kind_and_rank), cmocka_unit_test(test_unread_configs),
+        cmocka_unit_test(test_cut_last_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -157,6 +157,11 @@ static void bad_line_at(struct cgs_dash *d, struct cgs_feed *f, uint64_t line, c
 
 static void bad_line(struct cgs_dash *d, struct cgs_feed *f, const char *why)
 {
+    char cut[200];
+    if (f->cut_end) { /* what a log cut short (or still being written) ends with */
+        snprintf(cut, sizeof(cut), "%s (its last line, cut short: no newline ends it)", why);
+        why = cut;
+    }
     bad_line_at(d, f, f->line_no, why);
 }
 
@@ -1652,7 +1657,9 @@ void cgs_feed_flush(struct cgs_dash *d, struct cgs_feed *f)
         return;
     }
     if (f->line_len && !f->skipping) {
+        f->cut_end = true;
         one_line(d, f, f->line, f->line_len);
+        f->cut_end = false;
         f->line_len = 0;
     }
     if (f->pending)

@@ -253,6 +253,7 @@ struct cgs_feed {
     char *line;             /* a line not yet ended by '\n' */
     size_t line_len, line_alloc;
     bool skipping;          /* inside an over-long line */
+    bool cut_end;           /* reading the file's last line, which no newline ends */
     bool too_big;           /* an index past CGS_DASH_MAX_PAYLOAD: none of it is read */
     /* trace: the record waiting for its payload lines, its tree made in rec (a record's
        region, dropped whole when the record is read: no cJSON_Delete walk, no free an item) */
