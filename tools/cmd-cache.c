@@ -478,7 +478,8 @@ static int simulate_args(int argc, char **argv, struct sim_args *a)
         case 'A': a->allow_missing = true; break;
         case 'm': a->model = optarg; break;
         case 'I': a->index_path = optarg; break;
-        case 'a': return cli_usage_error(&cmd_cache, "'--all' is an option of 'cgscope cache diff'");
+        case 'a':
+            return cli_usage_error(&cmd_cache, "'--all' is an option of 'cgscope cache diff'");
         default: return CGS_EXIT_BAD_INPUT; /* cli_getopt said why */
         }
     }
