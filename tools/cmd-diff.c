@@ -59,7 +59,8 @@ const struct cmd cmd_diff = {
         "failure or graph break, more recompiles, more pieces, a cache hit become a miss,\n"
         "a compile or piece slower past compile-time:N% or gpu-time:N%; any change of\n"
         "graph, ops, symbols, shapes, dtypes, strides, layout), 0 otherwise, 2 on bad input\n"
-        "or a run with nothing read (an empty folder: a gate does not pass on nothing).\n\n"
+        "or a run with nothing read (an empty folder: a gate does not pass on nothing), or\n"
+        "two runs with nothing this diff compares (events only).\n\n"
         "JSON keys: format, version, a, b, pairs [{what (rank, frame, compile, graph,\n"
         "piece), a, b}], changes [{kind, subject, a, b, message, worse, graph, pieces,\n"
         "compile_ids, rank, pct}], regressions (the changes that fail the gate), fail_on,\n"
@@ -321,6 +322,15 @@ static int run(int argc, char **argv)
     if (gate.gpu_pct > 0 && gate.gpu_pct < o.gpu_time_pct)
         o.gpu_time_pct = gate.gpu_pct;
     cgs_diff_build(&a.in, &b.in, &o, &d);
+    if (!d.n_pairs && !d.n_changes && !(a.in.prof && b.in.prof)) {
+        /* the bridge's events against events: nothing this diff compares ("0 changes" would
+           pass a gate on what it cannot see) */
+        rc = cli_error("nothing to compare: neither %s nor %s has a compile frame, a graph or a "
+                       "profile (`cgscope top` reads the bridge's events, `cgscope cache` a "
+                       "compile-cache index)",
+                       argv[optind], argv[optind + 1]);
+        goto out;
+    }
     for (uint32_t i = 0; i < d.n_changes; i++)
         bad += is_regression(&gate, &d.changes[i]);
     if (json)

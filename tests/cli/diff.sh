@@ -440,4 +440,10 @@ has "nothing to compare, named" "$err" "$T/empty-run: error: nothing to compare"
 hasnt "no verdict" "$out" "gone"
 check "diff from an empty folder" 2 "$CGSCOPE" diff "$T/empty-run" samples/graph_break.torch_trace.log
 hasnt "no verdict" "$out" "added"
+# two runs of the bridge's events only: nothing this diff compares, said, not "0 changes"
+check "diff of two event files" 2 "$CGSCOPE" diff samples/llama_tiny.events.jsonl \
+    samples/cgs_transformer.events.jsonl
+has "nothing to compare" "$err" \
+    "error: nothing to compare: neither samples/llama_tiny.events.jsonl"
+hasnt "no verdict" "$out" "0 changes"
 finish
