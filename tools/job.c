@@ -44,9 +44,7 @@ int cli_source_role(const char *path, enum cgs_source_kind *kind)
         return cli_file_error(path, "is %s holding %s: cgscope reads compressed TORCH_TRACE "
                                     "logs only; decompress it first (%s)",
                               cgs_input_kind_what(p.kind), cgs_input_kind_what(p.inner),
-                              p.kind == CGS_IN_GZIP ? "gunzip -k FILE"
-                              : p.kind == CGS_IN_XZ ? "xz -dk FILE"
-                                                    : "zstd -d FILE"),
+                              cgs_input_kind_unpack(p.kind)),
                -1;
     {
         struct cgs_diag d = CGS_DIAG_INIT;

@@ -49,8 +49,7 @@ static bool refuse_kind(const void *head, size_t n, const char *name, const char
                          "it first (%s)",
                          cgs_input_kind_what(k), inner != CGS_IN_UNKNOWN ? " holding " : "",
                          inner != CGS_IN_UNKNOWN ? cgs_input_kind_what(inner) : "",
-                         k == CGS_IN_GZIP ? "gunzip -k FILE"
-                         : k == CGS_IN_XZ ? "xz -dk FILE" : "zstd -d FILE");
+                         cgs_input_kind_unpack(k));
         return true;
     default:
         cgs_sniff_refuse(d, name, k, "a graph (a graph JSON or a torch.export .pt2)");

@@ -26,6 +26,14 @@ const char *cgs_input_kind_hint(enum cgs_input_kind k)
     return (unsigned)k < CGS_IN_COUNT ? kind_hint[k] : NULL;
 }
 
+const char *cgs_input_kind_unpack(enum cgs_input_kind k)
+{
+    return k == CGS_IN_GZIP ? "gunzip -k FILE"
+           : k == CGS_IN_XZ ? "xz -dk FILE"
+           : k == CGS_IN_ZSTD ? "zstd -d FILE"
+                              : NULL;
+}
+
 bool cgs_input_kind_compressed(enum cgs_input_kind k)
 {
     return k == CGS_IN_GZIP || k == CGS_IN_XZ || k == CGS_IN_ZSTD;

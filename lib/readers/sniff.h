@@ -67,6 +67,10 @@ const char *cgs_input_kind_what(enum cgs_input_kind k);
 /* "use `cgscope report`", or NULL when no command reads it */
 const char *cgs_input_kind_hint(enum cgs_input_kind k);
 
+/* The command that decompresses a file of kind k, keeping it ("xz -dk FILE"); NULL for a kind
+ * that is not gzip, xz or zstd. */
+const char *cgs_input_kind_unpack(enum cgs_input_kind k);
+
 /* True for the kinds lib/readers/unpack.h reads through (gzip, xz, zstd). */
 bool cgs_input_kind_compressed(enum cgs_input_kind k);
 

@@ -138,11 +138,12 @@ static int collect(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
     cgs_dash_init(&gs->dash);
     gs->dash.keep_graphs = true;
     gs->model = m = read ? read : &gs->dash;
-    enum cgs_input_kind only = n == 1 ? cgs_sniff_path(paths[0]) : CGS_IN_UNKNOWN, inner;
+    /* one source: what it is and, compressed, what it holds (an xz-compressed PNG is a PNG,
+       not a log cut short) */
     struct cgs_probe pr;
-    /* a compressed file: what it holds (an xz-compressed PNG is a PNG, not a log cut short) */
-    inner = cgs_input_kind_compressed(only) && !cgs_source_probe(&pr, paths[0]) ? pr.inner
-                                                                               : CGS_IN_UNKNOWN;
+    bool probed = n == 1 && !cgs_source_probe(&pr, paths[0]);
+    enum cgs_input_kind only = probed ? pr.kind : CGS_IN_UNKNOWN,
+                        inner = probed ? pr.inner : CGS_IN_UNKNOWN;
     if (foreign_kind(only) || foreign_kind(inner)) {
         /* a picture, a program, a pickle: say what it is, not how a log may lack graphs */
         cgs_diag_at(d, paths[0], 0, 0);
@@ -166,9 +167,7 @@ static int collect(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
         if (inner != CGS_IN_UNKNOWN)
             cgs_diag_set(d, CGS_E_FORMAT, "is %s holding %s, not a TORCH_TRACE log: decompress "
                          "it (%s), then %s", cgs_input_kind_what(only), cgs_input_kind_what(k),
-                         only == CGS_IN_GZIP ? "gunzip -k FILE"
-                         : only == CGS_IN_XZ ? "xz -dk FILE" : "zstd -d FILE",
-                         cgs_input_kind_hint(k));
+                         cgs_input_kind_unpack(only), cgs_input_kind_hint(k));
         else
             cgs_diag_set(d, CGS_E_FORMAT, "is %s, not a TORCH_TRACE log or a folder of graphs: %s",
                          cgs_input_kind_what(k), cgs_input_kind_hint(k));
