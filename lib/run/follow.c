@@ -5,14 +5,17 @@
 #include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/base/arena.h"
 #include "lib/readers/file.h"
+#include "lib/readers/load.h"
 
 /* What a compressed source may unpack to (a bomb stops there, with its error). */
 #define UNPACK_MAX ((uint64_t)64 << 30)
@@ -34,6 +37,8 @@ void cgs_follow_set_progress(cgs_follow_progress_fn fn, void *ctx)
     progress_ctx = ctx;
 }
 
+static void ahead_free(struct cgs_ahead *a);
+
 void cgs_follow_init(struct cgs_follow *f, const char *const *roots, uint32_t n,
                      struct cgs_dash *dash)
 {
@@ -49,6 +54,7 @@ void cgs_follow_release(struct cgs_follow *f)
     for (uint32_t i = 0; i < f->n_files; i++) {
         cgs_feed_release(&f->files[i].feed);
         cgs_unpack_release(&f->files[i].unpack);
+        ahead_free(f->files[i].ahead);
         if (f->files[i].fd >= 0)
             close(f->files[i].fd);
         free(f->files[i].path);
@@ -154,6 +160,8 @@ static void reset_all(struct cgs_follow *f)
         cgs_feed_release(&x->feed);
         cgs_feed_init(&x->feed, x->path, CGS_SRC_UNKNOWN);
         cgs_unpack_release(&x->unpack);
+        ahead_free(x->ahead);
+        x->ahead = NULL;
         x->unpacking = x->refused = x->ended = false;
         x->sniffed = CGS_IN_UNKNOWN;
         x->error[0] = '\0';
@@ -227,6 +235,340 @@ static void take(struct cgs_follow *f, struct cgs_follow_file *x, const char *bu
         return;
     }
     cgs_feed_data(f->dash, &x->feed, buf, n);
+}
+
+/*
+ * Reading ahead. A one-shot read of several files (graphs, breaks, check on a folder of logs)
+ * spends a third of its time in liblzma, on one core, while the records wait. With a second
+ * core, helper threads read and unpack the files after the first one into memory while this
+ * thread feeds the dashboard, file after file, as before. What a helper did is recorded, not
+ * interpreted: the size of each read, the first bytes' kind, each piece the unpacker gave and
+ * after which read, and where it failed; the feeding thread replays that through the same steps
+ * as take() and cgs_follow_finish(), so the model, errors and verdicts are those of reading the
+ * file here. A file nobody has started yet is read here when its turn comes; one a helper is
+ * reading is waited for; one a helper gave up on (too big to hold, not a plain file) is read
+ * here from its start.
+ */
+#define AHEAD_CHUNK (1u << 16)             /* as read_new reads */
+#define AHEAD_MAX_FILE ((uint64_t)64 << 20) /* a file or its unpacked bytes past this: read here */
+#define AHEAD_MAX_HELD ((size_t)256 << 20)  /* helpers wait while this much waits to be fed */
+#define AHEAD_MAX_HELPERS 3
+#define AHEAD_FINISH UINT32_MAX            /* a piece given at the end of the input */
+
+enum ahead_state { AHEAD_WAITING, AHEAD_BUSY, AHEAD_DONE, AHEAD_HERE };
+
+struct ahead_piece {
+    uint32_t chunk; /* after which read (AHEAD_FINISH: at the end) */
+    uint32_t len;
+};
+
+struct cgs_ahead {
+    enum ahead_state state;
+    struct stat st;
+    enum cgs_input_kind sniffed;
+    char *raw;                 /* the file, mapped (unmapped once unpacked or fed) */
+    size_t raw_len;
+    uint32_t *chunk;           /* the reads' sizes */
+    uint32_t n_chunks, alloc_chunks;
+    char *out;                 /* unpacked bytes, piece after piece */
+    size_t out_len, out_alloc;
+    struct ahead_piece *pieces;
+    uint32_t n_pieces, alloc_pieces;
+    uint32_t cur_chunk;        /* the read whose pieces the unpacker gives now */
+    uint32_t fed_pieces;       /* pieces fed, and their bytes: the rest is the end's */
+    size_t fed_out;
+    bool too_big;
+    bool init_failed;          /* the unpacker did not start: error says why */
+    uint32_t error_chunk;      /* the read that failed to unpack (AHEAD_FINISH: none) */
+    char error[512];
+    char finish_error[512];    /* the stream cut short */
+    size_t held;               /* bytes it holds */
+};
+
+struct ahead_pool {
+    struct cgs_follow *f;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t held;
+    bool stop;
+};
+
+static void ahead_unmap(struct cgs_ahead *a)
+{
+    if (a->raw)
+        munmap(a->raw, a->raw_len);
+    a->raw = NULL;
+}
+
+static void ahead_free(struct cgs_ahead *a)
+{
+    if (!a)
+        return;
+    ahead_unmap(a);
+    free(a->chunk);
+    free(a->out);
+    free(a->pieces);
+    free(a);
+}
+
+static void ahead_sink(void *ctx, const char *data, size_t len)
+{
+    struct cgs_ahead *a = ctx;
+    if (a->too_big || !len)
+        return;
+    if (a->out_len + len > AHEAD_MAX_FILE) {
+        a->too_big = true;
+        return;
+    }
+    CGS_ALLOC_GROW(a->out, a->out_len + len, a->out_alloc);
+    memcpy(a->out + a->out_len, data, len);
+    a->out_len += len;
+    CGS_ALLOC_GROW(a->pieces, a->n_pieces + 1, a->alloc_pieces);
+    a->pieces[a->n_pieces++] = (struct ahead_piece){a->cur_chunk, (uint32_t)len};
+}
+
+/* Unpack what a read whole; false when it is too big to hold. */
+static bool ahead_unpack(struct cgs_ahead *a)
+{
+    struct cgs_unpack u;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    size_t at = 0;
+    a->error_chunk = AHEAD_FINISH;
+    if (cgs_unpack_init(&u, a->sniffed, UNPACK_MAX, 0, &d)) {
+        a->init_failed = true;
+        snprintf(a->error, sizeof(a->error), "%s", d.msg);
+        return true;
+    }
+    u.max_ratio = unpack_ratio;
+    for (uint32_t k = 0; k < a->n_chunks && !a->too_big; at += a->chunk[k++]) {
+        a->cur_chunk = k;
+        if (cgs_unpack_feed(&u, a->raw + at, a->chunk[k], ahead_sink, a, &d)) {
+            a->error_chunk = k;
+            snprintf(a->error, sizeof(a->error), "%s", d.msg);
+            break;
+        }
+    }
+    if (a->error_chunk == AHEAD_FINISH && !a->too_big) {
+        a->cur_chunk = AHEAD_FINISH;
+        if (cgs_unpack_finish(&u, ahead_sink, a, &d))
+            snprintf(a->finish_error, sizeof(a->finish_error), "%s", d.msg);
+    }
+    cgs_unpack_release(&u);
+    return !a->too_big;
+}
+
+/* A helper's read of one file: false when it is left to the feeding thread. The file is
+ * mapped (no copy, no page zeroed for it), its reads cut as read() cuts a plain file's. */
+static bool ahead_read(struct cgs_ahead *a, const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    size_t len;
+    void *map;
+    if (fd < 0)
+        return false;
+    if (fstat(fd, &a->st) || !S_ISREG(a->st.st_mode) ||
+        (uint64_t)a->st.st_size > AHEAD_MAX_FILE) {
+        close(fd);
+        return false;
+    }
+    len = (size_t)a->st.st_size;
+    if (!len) {
+        close(fd);
+        return true;
+    }
+    map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED)
+        return false;
+    a->raw = map;
+    a->raw_len = len;
+    a->n_chunks = (uint32_t)((len + AHEAD_CHUNK - 1) / AHEAD_CHUNK);
+    a->chunk = cgs_xmalloc(a->n_chunks * sizeof(*a->chunk));
+    for (uint32_t k = 0; k < a->n_chunks; k++)
+        a->chunk[k] = k + 1 < a->n_chunks ? AHEAD_CHUNK : (uint32_t)(len - (size_t)k * AHEAD_CHUNK);
+    a->sniffed = cgs_sniff(a->raw, len < CGS_SNIFF_HEAD ? len : CGS_SNIFF_HEAD, path);
+    if (cgs_input_kind_compressed(a->sniffed)) {
+        /* a log compresses 10-50x: room for most at once */
+        a->out_alloc = len * 16 < AHEAD_MAX_FILE ? len * 16 : AHEAD_MAX_FILE;
+        a->out = cgs_xmalloc(a->out_alloc);
+        bool ok = ahead_unpack(a);
+        ahead_unmap(a);
+        if (!ok)
+            return false;
+    }
+    a->held = (a->raw ? len : 0) + a->out_len;
+    return true;
+}
+
+/* Read the first waiting file from `from` on (the lock held, and held again after): false
+ * when none waits. */
+static bool ahead_one(struct ahead_pool *p, uint32_t from)
+{
+    struct cgs_follow *f = p->f;
+    for (uint32_t i = from; i < f->n_files; i++) {
+        struct cgs_ahead *a = f->files[i].ahead;
+        if (!a || a->state != AHEAD_WAITING)
+            continue;
+        a->state = AHEAD_BUSY;
+        pthread_mutex_unlock(&p->mu);
+        bool ok = ahead_read(a, f->files[i].path);
+        pthread_mutex_lock(&p->mu);
+        if (!ok) {
+            ahead_unmap(a);
+            free(a->chunk), free(a->out), free(a->pieces);
+            memset(a, 0, sizeof(*a));
+            a->state = AHEAD_HERE;
+        } else {
+            a->state = AHEAD_DONE;
+            p->held += a->held;
+        }
+        pthread_cond_broadcast(&p->cv);
+        return true;
+    }
+    return false;
+}
+
+static void *ahead_helper(void *arg)
+{
+    struct ahead_pool *p = arg;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (p->held > AHEAD_MAX_HELD && !p->stop)
+            pthread_cond_wait(&p->cv, &p->mu);
+        if (p->stop || !ahead_one(p, 0))
+            break;
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* take() for the k-th read of a file a helper read: the same steps, the unpacking replayed. */
+static void ahead_take(struct cgs_follow *f, struct cgs_follow_file *x, uint32_t k, size_t at,
+                       uint32_t *piece, size_t *out_at)
+{
+    struct cgs_ahead *a = x->ahead;
+    struct sink_ctx c = {f, x, false};
+    if (x->refused || x->error[0])
+        return;
+    if (k == 0) {
+        x->sniffed = a->sniffed;
+        if (cgs_input_kind_compressed(x->sniffed)) {
+            if (a->init_failed) {
+                snprintf(x->error, sizeof(x->error), "%s", a->error);
+                return;
+            }
+            x->unpacking = true;
+            c.first = true;
+        } else if (!feedable(x->sniffed)) {
+            x->refused = true;
+            return;
+        }
+    }
+    if (x->unpacking) {
+        for (; *piece < a->n_pieces && a->pieces[*piece].chunk == k; (*piece)++) {
+            to_feed(&c, a->out + *out_at, a->pieces[*piece].len);
+            *out_at += a->pieces[*piece].len;
+        }
+        if (a->error_chunk == k)
+            snprintf(x->error, sizeof(x->error), "%s", a->error);
+        return;
+    }
+    cgs_feed_data(f->dash, &x->feed, a->raw + at, a->chunk[k]);
+}
+
+/* read_new() for a file a helper read (first poll of a blocking read: no progress told). */
+static void ahead_replay(struct cgs_follow *f, struct cgs_follow_file *x, bool *changed)
+{
+    struct cgs_ahead *a = x->ahead;
+    uint32_t piece = 0;
+    size_t at = 0, out_at = 0;
+    x->seen = true;
+    x->dev = a->st.st_dev;
+    x->ino = a->st.st_ino;
+    x->mtime = a->st.st_mtim;
+    for (uint32_t k = 0; k < a->n_chunks; at += a->chunk[k++]) {
+        ahead_take(f, x, k, at, &piece, &out_at);
+        x->off += a->chunk[k];
+        f->bytes += a->chunk[k];
+        *changed = true;
+    }
+    /* what the end gives waits for cgs_follow_finish */
+    a->fed_pieces = piece;
+    a->fed_out = out_at;
+    ahead_unmap(a);
+    if (*changed && !x->unpacking)
+        cgs_feed_idle(f->dash, &x->feed);
+}
+
+/* Helpers for the files after the first, when a one-shot read has several and cores to spare. */
+static int ahead_start(struct cgs_follow *f, struct ahead_pool *p, pthread_t *tid)
+{
+    uint32_t files = 0;
+    int want = cgs_load_threads() - 1, n = 0;
+    if (!f->blocking || f->polled || progress_fn || want < 1)
+        return 0;
+    for (uint32_t i = 0; i < f->n_files; i++)
+        files += !f->files[i].stream;
+    if (files < 2)
+        return 0;
+    for (uint32_t i = 0; i < f->n_files; i++) {
+        f->files[i].ahead = cgs_xcalloc(1, sizeof(struct cgs_ahead));
+        f->files[i].ahead->state = f->files[i].stream ? AHEAD_HERE : AHEAD_WAITING;
+    }
+    memset(p, 0, sizeof(*p));
+    p->f = f;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
+    if (want > AHEAD_MAX_HELPERS)
+        want = AHEAD_MAX_HELPERS;
+    for (; n < want; n++)
+        if (pthread_create(&tid[n], NULL, ahead_helper, p))
+            break;
+    if (!n) {
+        pthread_mutex_destroy(&p->mu);
+        pthread_cond_destroy(&p->cv);
+        for (uint32_t i = 0; i < f->n_files; i++)
+            ahead_free(f->files[i].ahead), f->files[i].ahead = NULL;
+    }
+    return n;
+}
+
+/* Before reading x here: wait for a helper reading it; true when a helper's read is there. */
+static bool ahead_claim(struct ahead_pool *p, uint32_t i)
+{
+    struct cgs_follow_file *x = &p->f->files[i];
+    bool done;
+    pthread_mutex_lock(&p->mu);
+    if (x->ahead->state == AHEAD_WAITING)
+        x->ahead->state = AHEAD_HERE;
+    /* while a helper reads it, read one of the files after it as a helper would */
+    while (x->ahead->state == AHEAD_BUSY)
+        if (p->held > AHEAD_MAX_HELD || !ahead_one(p, i + 1))
+            pthread_cond_wait(&p->cv, &p->mu);
+    done = x->ahead->state == AHEAD_DONE;
+    pthread_mutex_unlock(&p->mu);
+    return done;
+}
+
+static void ahead_fed(struct ahead_pool *p, struct cgs_follow_file *x)
+{
+    pthread_mutex_lock(&p->mu);
+    p->held -= x->ahead->held;
+    x->ahead->held = 0;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void ahead_stop(struct ahead_pool *p, pthread_t *tid, int n)
+{
+    pthread_mutex_lock(&p->mu);
+    p->stop = true;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    for (int i = 0; i < n; i++)
+        pthread_join(tid[i], NULL);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->cv);
 }
 
 /* A pipe, FIFO or standard input: what is there now (all of it, to its end, when blocking). */
@@ -347,15 +689,30 @@ bool cgs_follow_poll(struct cgs_follow *f)
     }
     if (f->any_root && present)
         f->status[0] = '\0';
-    for (uint32_t i = 0; i < f->n_files; i++)
-        if (read_new(f, &f->files[i], &changed) < 0) {
+    struct ahead_pool pool;
+    pthread_t helpers[AHEAD_MAX_HELPERS];
+    int n_helpers = ahead_start(f, &pool, helpers);
+    f->polled = true;
+    for (uint32_t i = 0; i < f->n_files; i++) {
+        struct cgs_follow_file *x = &f->files[i];
+        if (n_helpers && ahead_claim(&pool, i)) {
+            ahead_replay(f, x, &changed);
+            ahead_fed(&pool, x);
+            continue;
+        }
+        if (read_new(f, x, &changed) < 0) {
             // a new run: everything is read again from the start, once
+            if (n_helpers)
+                ahead_stop(&pool, helpers, n_helpers), n_helpers = 0;
             reset_all(f);
             changed = true;
             for (uint32_t k = 0; k < f->n_files; k++)
                 read_new(f, &f->files[k], &changed);
             break;
         }
+    }
+    if (n_helpers)
+        ahead_stop(&pool, helpers, n_helpers);
     return changed;
 }
 
@@ -363,12 +720,26 @@ void cgs_follow_finish(struct cgs_follow *f)
 {
     for (uint32_t i = 0; i < f->n_files; i++) {
         struct cgs_follow_file *x = &f->files[i];
-        if (x->unpacking && !x->error[0] && !x->refused) { /* a refused file was not read on */
+        if (x->ahead && x->ahead->state == AHEAD_DONE) {
+            /* what the end gave a helper's unpacker */
+            struct cgs_ahead *a = x->ahead;
+            struct sink_ctx c = {f, x, false};
+            size_t at = a->fed_out;
+            for (uint32_t k = a->fed_pieces;
+                 x->unpacking && !x->error[0] && !x->refused && k < a->n_pieces;
+                 at += a->pieces[k++].len)
+                if (a->pieces[k].chunk == AHEAD_FINISH)
+                    to_feed(&c, a->out + at, a->pieces[k].len);
+            if (x->unpacking && !x->error[0] && !x->refused && a->finish_error[0])
+                snprintf(x->error, sizeof(x->error), "%s", a->finish_error);
+        } else if (x->unpacking && !x->error[0] && !x->refused) { /* a refused file was not read on */
             struct sink_ctx c = {f, x, false};
             struct cgs_diag d = CGS_DIAG_INIT;
             if (cgs_unpack_finish(&x->unpack, to_feed, &c, &d))
                 snprintf(x->error, sizeof(x->error), "%s", d.msg);
         }
+        ahead_free(x->ahead);
+        x->ahead = NULL;
         cgs_feed_flush(f->dash, &x->feed);
     }
 }

@@ -34,6 +34,7 @@ struct cgs_follow_file {
     uint64_t unpacked; /* bytes unpacked from it (a compressed file) */
     struct timespec mtime; /* cache index: re-read when it changes */
     struct cgs_feed feed;
+    struct cgs_ahead *ahead; /* read (and unpacked) ahead by a helper thread: see follow.c */
 };
 
 struct cgs_follow {
@@ -47,6 +48,7 @@ struct cgs_follow {
     char status[256];  /* "waiting for trace/ to appear", "" when all is there */
     bool any_root;     /* set by the caller: wait quietly while at least one root exists */
     bool blocking;     /* set by the caller (one-shot commands): a stream is read to its end */
+    bool polled;       /* polled once */
 };
 
 /* A compressed log may unpack to at most this many times its size once past 256 MiB (a real

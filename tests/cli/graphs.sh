@@ -222,6 +222,44 @@ for src in samples/resnet18.dynamo.json:"a graph JSON":"cgscope info" \
     hasnt "graphs $f: not cut short" "$err" "ends early"
     [ "$(grep -c . "$err")" = 1 ] || fail "graphs $f: said once: $(cat "$err")"
 done
+# several files read at once: a helper thread reads and unpacks the files after the first while
+# the first is fed, and its reads are replayed here; each way a file ends (clean, cut short,
+# corrupt, holding a picture, empty, concatenated members) reads as on one thread
+L=$D/tracegraphs
+mkdir "$T/many"
+cp $L/attn_train/trace/*.log.xz "$T/many/a.log.xz"
+xz -dc $L/hf_t5/trace/*.log.xz >"$T/many/b.log"
+cut_at=$(($(cat $L/hf_gpt2/trace/*.log.xz | wc -c) / 2))
+head -c $cut_at $L/hf_gpt2/trace/*.log.xz >"$T/many/c_cut.log.xz"
+xz -dc $L/cnn_infer/trace/*.log.xz | gzip -c >"$T/many/d_bad.log.gz"
+python3 - "$T/many/d_bad.log.gz" <<'PY'
+import sys
+p = sys.argv[1]; b = bytearray(open(p, "rb").read())
+for i in range(len(b) // 2, len(b) // 2 + 64):
+    b[i] ^= 0x5A
+open(p, "wb").write(bytes(b))
+PY
+cp "$T/picture.png.xz" "$T/many/e_pic.log.xz"
+: >"$T/many/f_empty.log"
+{ xz -dc $L/mlp_train/trace/*.log.xz | head -n 40 | gzip -c
+  xz -dc $L/mlp_train/trace/*.log.xz | tail -n +41 | gzip -c; } >"$T/many/g_two.log.gz"
+if command -v zstd >/dev/null; then
+    xz -dc $L/dyn_attn/trace/*.log.xz | zstd -q -c >"$T/many/h.log.zst"
+fi
+for c in "graphs" "graphs --json" "breaks" "check --json" "top --once"; do
+    for src in "$T/many" "$T/many/*"; do
+        CGSCOPE_THREADS=1 "$CGSCOPE" $c $src >"$T/one.out" 2>&1; echo "rc $?" >>"$T/one.out"
+        CGSCOPE_THREADS=4 "$CGSCOPE" $c $src >"$T/four.out" 2>&1; echo "rc $?" >>"$T/four.out"
+        cmp -s "$T/one.out" "$T/four.out" ||
+            fail "$c $src: read ahead differs from one thread: $(diff "$T/one.out" "$T/four.out" | head -5)"
+    done
+done
+CGSCOPE_THREADS=4 "$CGSCOPE" graphs "$T"/many/* >"$out" 2>"$err"
+has "read ahead: the cut file said" "$err" "c_cut.log.xz: warning: the xz data ends early"
+has "read ahead: the corrupt file said" "$err" "d_bad.log.gz: warning:"
+has "read ahead: the picture said" "$err" "e_pic.log.xz: warning: not read: it holds a PNG image"
+has "read ahead: both members read" "$out" "g_two.log.gz#"
+has "read ahead: the first file read" "$out" "a.log.xz#"
 # several sources without a graph: the sources are the subject
 check "graphs of two sources without a graph" 2 "$CGSCOPE" graphs samples/resnet18.dynamo.json \
     samples/graph_break.torch_trace.log
