@@ -249,11 +249,11 @@ static void take(struct cgs_follow *f, struct cgs_follow_file *x, const char *bu
  * reading is waited for; one a helper gave up on (too big to hold, not a plain file) is read
  * here from its start.
  */
-#define AHEAD_CHUNK (1u << 16)             /* as read_new reads */
-#define AHEAD_MAX_FILE ((uint64_t)64 << 20) /* a file or its unpacked bytes past this: read here */
-#define AHEAD_MAX_HELD ((size_t)256 << 20)  /* helpers wait while this much waits to be fed */
+#define AHEAD_CHUNK (1u << 16)              /* as read_new reads */
+#define AHEAD_MAX_FILE ((uint64_t)32 << 20) /* a file or its unpacked bytes past this: read here */
+#define AHEAD_MAX_HELD ((size_t)32 << 20)   /* helpers wait while this much waits to be fed */
 #define AHEAD_MAX_HELPERS 3
-#define AHEAD_FINISH UINT32_MAX            /* a piece given at the end of the input */
+#define AHEAD_FINISH UINT32_MAX             /* a piece given at the end of the input */
 
 enum ahead_state { AHEAD_WAITING, AHEAD_BUSY, AHEAD_DONE, AHEAD_HERE };
 

@@ -395,7 +395,8 @@ struct cgs_graph *cgs_graphs_load(const struct cgs_graphs *gs, uint32_t i, struc
 
 struct load_share {
     const struct cgs_graphs *gs;
-    uint32_t from, n, step, first;
+    uint32_t from, n;
+    unsigned *next; /* the next item to take, shared (graphs differ in size: no fixed share) */
     struct cgs_graph **g;
     struct cgs_diag *d;
 };
@@ -403,7 +404,7 @@ struct load_share {
 static void *load_share(void *arg)
 {
     struct load_share *w = arg;
-    for (uint32_t k = w->first; k < w->n; k += w->step)
+    for (uint32_t k; (k = __atomic_fetch_add(w->next, 1u, __ATOMIC_RELAXED)) < w->n;)
         w->g[k] = graph_of(w->gs, w->from + k, false, &w->d[k]);
     return NULL;
 }
@@ -414,21 +415,18 @@ void cgs_graphs_load_many(const struct cgs_graphs *gs, uint32_t from, uint32_t n
     /* graph_of reads gs and the items' texts only; each graph is made in its own memory */
     uint32_t threads = (uint32_t)cgs_load_threads();
     pthread_t tid[8];
-    struct load_share w[8];
     bool started[8] = {false};
+    unsigned next = 0;
+    struct load_share w = {gs, from, n, &next, g, d};
     if (!n)
         return;
     threads = threads > n ? n : threads > 8 ? 8 : threads;
-    for (uint32_t t = 0; t < threads; t++)
-        w[t] = (struct load_share){gs, from, n, threads, t, g, d};
     for (uint32_t t = 1; t < threads; t++)
-        started[t] = pthread_create(&tid[t], NULL, load_share, &w[t]) == 0;
-    load_share(&w[0]);
+        started[t] = pthread_create(&tid[t], NULL, load_share, &w) == 0;
+    load_share(&w); /* here too, until every item is taken */
     for (uint32_t t = 1; t < threads; t++)
         if (started[t])
             pthread_join(tid[t], NULL);
-        else
-            load_share(&w[t]); /* no thread for it: here */
 }
 
 cJSON *cgs_graphs_json(const struct cgs_graphs *gs, uint32_t i, struct cgs_diag *d)
