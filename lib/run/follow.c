@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -266,8 +265,7 @@ struct cgs_ahead {
     enum ahead_state state;
     struct stat st;
     enum cgs_input_kind sniffed;
-    char *raw;                 /* the file, mapped (unmapped once unpacked or fed) */
-    size_t raw_len;
+    char *raw;                 /* the file as read (freed once unpacked or fed) */
     uint32_t *chunk;           /* the reads' sizes */
     uint32_t n_chunks, alloc_chunks;
     char *out;                 /* unpacked bytes, piece after piece */
@@ -293,10 +291,9 @@ struct ahead_pool {
     bool stop;
 };
 
-static void ahead_unmap(struct cgs_ahead *a)
+static void ahead_drop_raw(struct cgs_ahead *a)
 {
-    if (a->raw)
-        munmap(a->raw, a->raw_len);
+    free(a->raw);
     a->raw = NULL;
 }
 
@@ -304,7 +301,7 @@ static void ahead_free(struct cgs_ahead *a)
 {
     if (!a)
         return;
-    ahead_unmap(a);
+    ahead_drop_raw(a);
     free(a->chunk);
     free(a->out);
     free(a->pieces);
@@ -357,13 +354,12 @@ static bool ahead_unpack(struct cgs_ahead *a)
     return !a->too_big;
 }
 
-/* A helper's read of one file: false when it is left to the feeding thread. The file is
- * mapped (no copy, no page zeroed for it), its reads cut as read() cuts a plain file's. */
+/* A helper's read of one file: false when it is left to the feeding thread. Read, not mapped:
+ * a file cut short while it waits to be fed cannot fault (SIGBUS) in the feeding thread. */
 static bool ahead_read(struct cgs_ahead *a, const char *path)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    size_t len;
-    void *map;
+    size_t len = 0, room;
     if (fd < 0)
         return false;
     if (fstat(fd, &a->st) || !S_ISREG(a->st.st_mode) ||
@@ -371,28 +367,33 @@ static bool ahead_read(struct cgs_ahead *a, const char *path)
         close(fd);
         return false;
     }
-    len = (size_t)a->st.st_size;
-    if (!len) {
-        close(fd);
-        return true;
+    room = (size_t)a->st.st_size + AHEAD_CHUNK;
+    a->raw = cgs_xmalloc(room);
+    for (;;) {
+        ssize_t n;
+        if (room - len < AHEAD_CHUNK) {
+            close(fd);
+            return false; /* it grows as it is read: read here, as it comes */
+        }
+        n = read(fd, a->raw + len, AHEAD_CHUNK);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        CGS_ALLOC_GROW(a->chunk, a->n_chunks + 1, a->alloc_chunks);
+        a->chunk[a->n_chunks++] = (uint32_t)n;
+        len += (size_t)n;
     }
-    map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     close(fd);
-    if (map == MAP_FAILED)
-        return false;
-    a->raw = map;
-    a->raw_len = len;
-    a->n_chunks = (uint32_t)((len + AHEAD_CHUNK - 1) / AHEAD_CHUNK);
-    a->chunk = cgs_xmalloc(a->n_chunks * sizeof(*a->chunk));
-    for (uint32_t k = 0; k < a->n_chunks; k++)
-        a->chunk[k] = k + 1 < a->n_chunks ? AHEAD_CHUNK : (uint32_t)(len - (size_t)k * AHEAD_CHUNK);
+    if (!len)
+        return true;
     a->sniffed = cgs_sniff(a->raw, len < CGS_SNIFF_HEAD ? len : CGS_SNIFF_HEAD, path);
     if (cgs_input_kind_compressed(a->sniffed)) {
         /* a log compresses 10-50x: room for most at once */
         a->out_alloc = len * 16 < AHEAD_MAX_FILE ? len * 16 : AHEAD_MAX_FILE;
         a->out = cgs_xmalloc(a->out_alloc);
         bool ok = ahead_unpack(a);
-        ahead_unmap(a);
+        ahead_drop_raw(a);
         if (!ok)
             return false;
     }
@@ -414,7 +415,7 @@ static bool ahead_one(struct ahead_pool *p, uint32_t from)
         bool ok = ahead_read(a, f->files[i].path);
         pthread_mutex_lock(&p->mu);
         if (!ok) {
-            ahead_unmap(a);
+            ahead_drop_raw(a);
             free(a->chunk), free(a->out), free(a->pieces);
             memset(a, 0, sizeof(*a));
             a->state = AHEAD_HERE;
@@ -495,7 +496,7 @@ static void ahead_replay(struct cgs_follow *f, struct cgs_follow_file *x, bool *
     /* what the end gives waits for cgs_follow_finish */
     a->fed_pieces = piece;
     a->fed_out = out_at;
-    ahead_unmap(a);
+    ahead_drop_raw(a);
     if (*changed && !x->unpacking)
         cgs_feed_idle(f->dash, &x->feed);
 }
