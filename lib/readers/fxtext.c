@@ -1214,6 +1214,32 @@ struct lex {
     char q;
 };
 
+/* Bytes that are code to every reader of lex_code below and that none of them looks at: printable
+ * ASCII but quotes, brackets, backslash, '#', ';' and '='. Outside strings they are passed
+ * over in a run. A bit per byte: 0x00-0x3f, then 0x40-0x7f. */
+#define LEX_BIT(c) (1ull << ((unsigned)(c) & 63))
+static const uint64_t lex_plain_lo =
+    0xffffffff00000000ull & ~(LEX_BIT('"') | LEX_BIT('#') | LEX_BIT('\'') | LEX_BIT('(') |
+                              LEX_BIT(')') | LEX_BIT(';') | LEX_BIT('='));
+static const uint64_t lex_plain_hi =
+    0x7fffffffffffffffull & ~(LEX_BIT('[') | LEX_BIT('\\') | LEX_BIT(']') | LEX_BIT('{') |
+                              LEX_BIT('}'));
+#undef LEX_BIT
+
+static inline bool lex_plain(unsigned char c)
+{
+    return c < 64 ? lex_plain_lo >> c & 1 : c < 128 ? lex_plain_hi >> (c - 64) & 1 : false;
+}
+
+/* From i, past the bytes lex_code would call code and the reader would not look at. */
+static inline size_t lex_skip(const struct lex *x, const char *s, size_t i, size_t n)
+{
+    if (!x->q)
+        while (i < n && lex_plain((unsigned char)s[i]))
+            i++;
+    return i;
+}
+
 static bool lex_code(struct lex *x, const char *s, size_t *i)
 {
     char ch = s[*i];
@@ -1243,6 +1269,7 @@ static size_t segments(const char *s, size_t n, size_t *starts, size_t *lens, si
     struct lex x = {0, 0};
     for (size_t i = 0; i <= n; i++) {
         char ch = ';'; /* the end ends the last segment */
+        i = lex_skip(&x, s, i, n);
         if (i < n) {
             if (!lex_code(&x, s, &i))
                 continue;
@@ -1273,6 +1300,8 @@ static long assign_at(const char *s, size_t n, size_t *aug)
     struct lex x = {0, 0};
     *aug = 0;
     for (size_t i = 0; i < n; i++) {
+        if ((i = lex_skip(&x, s, i, n)) >= n)
+            break;
         if (!lex_code(&x, s, &i))
             continue;
         if (s[i] == '=' && x.depth == 0) {
@@ -1737,7 +1766,7 @@ static size_t logical(struct fx *F, size_t i, size_t end, struct cgs_buf *out, b
     for (;;) {
         const struct line *L = &F->lines[i];
         size_t n = L->n;
-        for (size_t k = 0; k < L->n; k++)
+        for (size_t k = 0; (k = lex_skip(&x, L->s, k, L->n)) < L->n; k++)
             if (lex_code(&x, L->s, &k) && L->s[k] == '#' && strip_comments) {
                 n = k;
                 break;
