@@ -477,7 +477,8 @@ static void ahead_take(struct cgs_follow *f, struct cgs_follow_file *x, uint32_t
     cgs_feed_data(f->dash, &x->feed, a->raw + at, a->chunk[k]);
 }
 
-/* read_new() for a file a helper read (first poll of a blocking read: no progress told). */
+/* read_new() for a file a helper read (the first poll of a blocking read), progress told as
+ * read_new tells it. */
 static void ahead_replay(struct cgs_follow *f, struct cgs_follow_file *x, bool *changed)
 {
     struct cgs_ahead *a = x->ahead;
@@ -492,7 +493,12 @@ static void ahead_replay(struct cgs_follow *f, struct cgs_follow_file *x, bool *
         x->off += a->chunk[k];
         f->bytes += a->chunk[k];
         *changed = true;
+        if (progress_fn && !x->unpacking)
+            progress_fn(progress_ctx, x->path, (uint64_t)x->off, (uint64_t)a->st.st_size, false);
     }
+    if (progress_fn && *changed)
+        progress_fn(progress_ctx, x->path, x->unpacking ? x->unpacked : (uint64_t)x->off,
+                    x->unpacking ? 0 : (uint64_t)a->st.st_size, true);
     /* what the end gives waits for cgs_follow_finish */
     a->fed_pieces = piece;
     a->fed_out = out_at;
@@ -506,7 +512,7 @@ static int ahead_start(struct cgs_follow *f, struct ahead_pool *p, pthread_t *ti
 {
     uint32_t files = 0;
     int want = cgs_load_threads() - 1, n = 0;
-    if (!f->blocking || f->polled || progress_fn || want < 1)
+    if (!f->blocking || f->polled || want < 1)
         return 0;
     for (uint32_t i = 0; i < f->n_files; i++)
         files += !f->files[i].stream;
