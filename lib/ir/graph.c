@@ -327,7 +327,10 @@ static void resolve_ops(struct cgs_graph *g)
         uint32_t op;
     } cache[SLOTS];
 
-    memset(cache, 0, sizeof(cache));
+    size_t slots = 16; /* a small graph clears a small cache (most of a log's are small) */
+    while (slots < SLOTS && slots < 2 * (size_t)g->n_nodes)
+        slots *= 2;
+    memset(cache, 0, slots * sizeof(cache[0]));
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         struct cgs_node *n = g->nodes[i];
         size_t h;
@@ -335,7 +338,7 @@ static void resolve_ops(struct cgs_graph *g)
             n->op_id = CGS_OP_UNKNOWN;
             continue;
         }
-        h = ((uintptr_t)n->target >> 3) & (SLOTS - 1);
+        h = ((uintptr_t)n->target >> 3) & (slots - 1);
         if (cache[h].target != n->target) {
             cache[h].target = n->target;
             cache[h].op = (uint32_t)cgs_op_lookup(n->target);

@@ -1998,6 +1998,11 @@ static int tree_text(struct loader *L, const char *t)
         return fail_at(L, 0, CGS_E_LIMIT, "string longer than %zu bytes",
                        (size_t)CGS_LOAD_MAX_STRING);
     for (size_t p = 0; p < n;) {
+        uint64_t w;
+        if (n - p >= 8 && (memcpy(&w, b + p, 8), !(w & 0x8080808080808080ull))) {
+            p += 8; /* eight ASCII bytes */
+            continue;
+        }
         size_t u = b[p] < 0x80 ? 1 : cgs_utf8_len(b, p, n);
         if (!u)
             return fail_at(L, 0, CGS_E_PARSE, "invalid UTF-8 in a string (byte 0x%02X): "
