@@ -237,22 +237,28 @@ static void take(struct cgs_follow *f, struct cgs_follow_file *x, const char *bu
 }
 
 /*
- * Reading ahead. A one-shot read of several files (graphs, breaks, check on a folder of logs)
- * spends a third of its time in liblzma, on one core, while the records wait. With a second
- * core, helper threads read and unpack the files after the first one into memory while this
- * thread feeds the dashboard, file after file, as before. What a helper did is recorded, not
- * interpreted: the size of each read, the first bytes' kind, each piece the unpacker gave and
- * after which read, and where it failed; the feeding thread replays that through the same steps
- * as take() and cgs_follow_finish(), so the model, errors and verdicts are those of reading the
- * file here. A file nobody has started yet is read here when its turn comes; one a helper is
- * reading is waited for; one a helper gave up on (too big to hold, not a plain file) is read
- * here from its start.
+ * Reading ahead. A one-shot read of logs (graphs, breaks, check on a folder of ranks or on one
+ * big compressed log) spends a third of its time in liblzma, on one core, while the records
+ * wait. With a second core, helper threads read the files after the first one and unpack them
+ * while this thread feeds the dashboard, file after file, as before; one big compressed file
+ * alone is unpacked by a helper a segment ahead of the feeding. What a helper did is recorded,
+ * not interpreted: the size of each read, the first bytes' kind, each piece the unpacker gave
+ * and after which read, and where it failed; the feeding thread replays that through the same
+ * steps as take() and cgs_follow_finish(), so the model, errors and verdicts are those of
+ * reading the file here. A file nobody has started yet is read here when its turn comes; one a
+ * helper reads is fed as its segments come; one a helper gave up on before starting (not a
+ * plain file, too big to hold) is read here from its start. While this thread waits, it reads
+ * and unpacks a later small file itself, as a helper would, whole.
  */
-#define AHEAD_CHUNK (1u << 16)              /* as read_new reads */
-#define AHEAD_MAX_FILE ((uint64_t)32 << 20) /* a file or its unpacked bytes past this: read here */
-#define AHEAD_MAX_HELD ((size_t)32 << 20)   /* helpers wait while this much waits to be fed */
+#define AHEAD_CHUNK (1u << 16)               /* as read_new reads */
+#define AHEAD_SEG_CHUNKS 16u                 /* reads unpacked between two publications */
+#define AHEAD_MAX_RAW ((uint64_t)256 << 20)  /* a compressed file past this: read here */
+#define AHEAD_MAX_WHOLE ((uint64_t)32 << 20) /* a plain file, or unpacked whole, past this: here */
+#define AHEAD_MAX_HELD ((size_t)32 << 20)    /* no file is started while this much waits */
+#define AHEAD_FILE_HELD ((size_t)16 << 20)   /* a file unpacks on while less of it waits */
+#define AHEAD_ALONE_MIN ((off_t)1 << 20)     /* one file alone: read ahead from this size */
 #define AHEAD_MAX_HELPERS 3
-#define AHEAD_FINISH UINT32_MAX             /* a piece given at the end of the input */
+#define AHEAD_FINISH UINT32_MAX              /* a piece given at the end of the input */
 
 enum ahead_state { AHEAD_WAITING, AHEAD_BUSY, AHEAD_DONE, AHEAD_HERE };
 
@@ -261,26 +267,38 @@ struct ahead_piece {
     uint32_t len;
 };
 
-struct cgs_ahead {
-    enum ahead_state state;
-    struct stat st;
-    enum cgs_input_kind sniffed;
-    char *raw;                 /* the file as read (freed once unpacked or fed) */
-    uint32_t *chunk;           /* the reads' sizes */
-    uint32_t n_chunks, alloc_chunks;
-    char *out;                 /* unpacked bytes, piece after piece */
+/* The pieces the unpacker gave for some reads, published together. */
+struct ahead_seg {
+    struct ahead_seg *next;
+    char *out;
     size_t out_len, out_alloc;
     struct ahead_piece *pieces;
     uint32_t n_pieces, alloc_pieces;
-    uint32_t cur_chunk;        /* the read whose pieces the unpacker gives now */
-    uint32_t fed_pieces;       /* pieces fed, and their bytes: the rest is the end's */
-    size_t fed_out;
-    bool too_big;
-    bool init_failed;          /* the unpacker did not start: error says why */
-    uint32_t error_chunk;      /* the read that failed to unpack (AHEAD_FINISH: none) */
+    uint32_t fed;   /* pieces fed */
+    size_t fed_out; /* and their bytes */
+};
+
+struct cgs_ahead {
+    enum ahead_state state;   /* the rest under the pool's lock once started */
+    bool started;             /* read and sniffed: its reader takes it to its end */
+    bool stop;                /* the feeding thread needs no more of it (refused, failed) */
+    bool whole;               /* unpacked whole by the feeding thread (no waiting for room) */
+    off_t size;               /* its size when the read began (0: unknown) */
+    struct stat st;
+    enum cgs_input_kind sniffed;
+    char *raw;                /* the file as read (freed once unpacked or fed) */
+    uint32_t *chunk;          /* the reads' sizes */
+    uint32_t n_chunks, alloc_chunks;
+    uint32_t ready;           /* reads whose pieces are published */
+    struct ahead_seg *segs, *last; /* published, not fed */
+    struct ahead_seg *cur;    /* being filled by its reader */
+    uint32_t cur_chunk;       /* the read whose pieces the unpacker gives now */
+    bool too_big;             /* unpacked whole past AHEAD_MAX_WHOLE */
+    bool init_failed;         /* the unpacker did not start: error says why */
+    uint32_t error_chunk;     /* the read that failed to unpack (AHEAD_FINISH: none) */
     char error[512];
-    char finish_error[512];    /* the stream cut short */
-    size_t held;               /* bytes it holds */
+    char finish_error[512];   /* the stream cut short */
+    size_t held;              /* bytes published and not fed */
 };
 
 struct ahead_pool {
@@ -289,81 +307,149 @@ struct ahead_pool {
     pthread_cond_t cv;
     size_t held;
     bool stop;
+    bool alone;     /* one big file: a helper reads it, the feeding thread waits for it */
 };
 
-static void ahead_drop_raw(struct cgs_ahead *a)
+static void seg_free(struct ahead_seg *s)
 {
-    free(a->raw);
-    a->raw = NULL;
+    if (s) {
+        free(s->out);
+        free(s->pieces);
+        free(s);
+    }
 }
 
 static void ahead_free(struct cgs_ahead *a)
 {
     if (!a)
         return;
-    ahead_drop_raw(a);
+    free(a->raw);
     free(a->chunk);
-    free(a->out);
-    free(a->pieces);
+    for (struct ahead_seg *s = a->segs, *n; s; s = n)
+        n = s->next, seg_free(s);
+    seg_free(a->cur);
     free(a);
+}
+
+/* Back to nothing read (a reader gave up before starting it): read here. */
+static void ahead_clear(struct cgs_ahead *a)
+{
+    free(a->raw);
+    free(a->chunk);
+    for (struct ahead_seg *s = a->segs, *n; s; s = n)
+        n = s->next, seg_free(s);
+    seg_free(a->cur);
+    memset(a, 0, sizeof(*a));
+    a->state = AHEAD_HERE;
 }
 
 static void ahead_sink(void *ctx, const char *data, size_t len)
 {
     struct cgs_ahead *a = ctx;
+    struct ahead_seg *s;
     if (a->too_big || !len)
         return;
-    if (a->out_len + len > AHEAD_MAX_FILE) {
+    if (!a->cur)
+        a->cur = cgs_xcalloc(1, sizeof(*a->cur));
+    s = a->cur;
+    if (a->whole && s->out_len + len > AHEAD_MAX_WHOLE) {
         a->too_big = true;
         return;
     }
-    CGS_ALLOC_GROW(a->out, a->out_len + len, a->out_alloc);
-    memcpy(a->out + a->out_len, data, len);
-    a->out_len += len;
-    CGS_ALLOC_GROW(a->pieces, a->n_pieces + 1, a->alloc_pieces);
-    a->pieces[a->n_pieces++] = (struct ahead_piece){a->cur_chunk, (uint32_t)len};
+    if (!s->out) { /* room for a few reads' worth: a log compresses 10-50x */
+        s->out_alloc = len > ((size_t)4 << 20) ? len : (size_t)4 << 20;
+        s->out = cgs_xmalloc(s->out_alloc);
+    }
+    CGS_ALLOC_GROW(s->out, s->out_len + len, s->out_alloc);
+    memcpy(s->out + s->out_len, data, len);
+    s->out_len += len;
+    CGS_ALLOC_GROW(s->pieces, s->n_pieces + 1, s->alloc_pieces);
+    s->pieces[s->n_pieces++] = (struct ahead_piece){a->cur_chunk, (uint32_t)len};
 }
 
-/* Unpack what a read whole; false when it is too big to hold. */
-static bool ahead_unpack(struct cgs_ahead *a)
+/* Publish what the reader unpacked so far, the reads before `ready` complete; with done, the
+ * file is. Then, for a file a helper unpacks in segments, wait while enough of it waits to be
+ * fed: true when the feeding thread needs no more. */
+static bool ahead_publish(struct ahead_pool *p, struct cgs_ahead *a, uint32_t ready, bool done)
+{
+    bool stop;
+    pthread_mutex_lock(&p->mu);
+    if (a->cur) {
+        a->cur->next = NULL;
+        if (a->last)
+            a->last->next = a->cur;
+        else
+            a->segs = a->cur;
+        a->last = a->cur;
+        a->held += a->cur->out_len;
+        p->held += a->cur->out_len;
+        a->cur = NULL;
+    }
+    a->ready = ready;
+    if (done)
+        a->state = AHEAD_DONE;
+    pthread_cond_broadcast(&p->cv);
+    while (!done && !a->whole && a->held > AHEAD_FILE_HELD && !a->stop && !p->stop)
+        pthread_cond_wait(&p->cv, &p->mu);
+    stop = a->stop || p->stop;
+    pthread_mutex_unlock(&p->mu);
+    return stop;
+}
+
+/* Unpack what a read, publishing a segment every AHEAD_SEG_CHUNKS reads (whole: at the end);
+ * false when, whole, it is too big to hold (nothing was published). */
+static bool ahead_unpack(struct ahead_pool *p, struct cgs_ahead *a)
 {
     struct cgs_unpack u;
     struct cgs_diag d = CGS_DIAG_INIT;
     size_t at = 0;
-    a->error_chunk = AHEAD_FINISH;
+    bool stopped = false;
     if (cgs_unpack_init(&u, a->sniffed, UNPACK_MAX, 0, &d)) {
         a->init_failed = true;
         snprintf(a->error, sizeof(a->error), "%s", d.msg);
+        ahead_publish(p, a, a->n_chunks, true);
         return true;
     }
     u.max_ratio = unpack_ratio;
-    for (uint32_t k = 0; k < a->n_chunks && !a->too_big; at += a->chunk[k++]) {
+    for (uint32_t k = 0; k < a->n_chunks; at += a->chunk[k++]) {
+        if (k && k % AHEAD_SEG_CHUNKS == 0 && !a->whole && ahead_publish(p, a, k, false)) {
+            stopped = true;
+            break;
+        }
         a->cur_chunk = k;
         if (cgs_unpack_feed(&u, a->raw + at, a->chunk[k], ahead_sink, a, &d)) {
             a->error_chunk = k;
             snprintf(a->error, sizeof(a->error), "%s", d.msg);
             break;
         }
+        if (a->too_big)
+            break;
     }
-    if (a->error_chunk == AHEAD_FINISH && !a->too_big) {
+    if (a->error_chunk == AHEAD_FINISH && !stopped && !a->too_big) {
         a->cur_chunk = AHEAD_FINISH;
         if (cgs_unpack_finish(&u, ahead_sink, a, &d))
             snprintf(a->finish_error, sizeof(a->finish_error), "%s", d.msg);
     }
     cgs_unpack_release(&u);
-    return !a->too_big;
+    free(a->raw);
+    a->raw = NULL;
+    if (a->too_big)
+        return false;
+    ahead_publish(p, a, a->n_chunks, true);
+    return true;
 }
 
-/* A helper's read of one file: false when it is left to the feeding thread. Read, not mapped:
- * a file cut short while it waits to be fed cannot fault (SIGBUS) in the feeding thread. */
-static bool ahead_read(struct cgs_ahead *a, const char *path)
+/* A reader's read of one file: false when it is left to the feeding thread (nothing of it was
+ * published). Read, not mapped: a file cut short while it waits to be fed cannot fault
+ * (SIGBUS) in the feeding thread. */
+static bool ahead_read(struct ahead_pool *p, struct cgs_ahead *a, const char *path)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     size_t len = 0, room;
     if (fd < 0)
         return false;
     if (fstat(fd, &a->st) || !S_ISREG(a->st.st_mode) ||
-        (uint64_t)a->st.st_size > AHEAD_MAX_FILE) {
+        (uint64_t)a->st.st_size > (a->whole ? AHEAD_MAX_WHOLE : AHEAD_MAX_RAW)) {
         close(fd);
         return false;
     }
@@ -383,47 +469,57 @@ static bool ahead_read(struct cgs_ahead *a, const char *path)
         CGS_ALLOC_GROW(a->chunk, a->n_chunks + 1, a->alloc_chunks);
         a->chunk[a->n_chunks++] = (uint32_t)n;
         len += (size_t)n;
+        if (len == (size_t)n && p->alone &&
+            !cgs_input_kind_compressed(cgs_sniff(a->raw, len < CGS_SNIFF_HEAD ? len : CGS_SNIFF_HEAD,
+                                                 path))) {
+            close(fd);
+            return false; /* one plain file: nothing to unpack, read here as it comes */
+        }
     }
     close(fd);
-    if (!len)
-        return true;
-    a->sniffed = cgs_sniff(a->raw, len < CGS_SNIFF_HEAD ? len : CGS_SNIFF_HEAD, path);
-    if (cgs_input_kind_compressed(a->sniffed)) {
-        /* a log compresses 10-50x: room for most at once */
-        a->out_alloc = len * 16 < AHEAD_MAX_FILE ? len * 16 : AHEAD_MAX_FILE;
-        a->out = cgs_xmalloc(a->out_alloc);
-        bool ok = ahead_unpack(a);
-        ahead_drop_raw(a);
-        if (!ok)
-            return false;
+    a->error_chunk = AHEAD_FINISH;
+    if (len)
+        a->sniffed = cgs_sniff(a->raw, len < CGS_SNIFF_HEAD ? len : CGS_SNIFF_HEAD, path);
+    if (len && cgs_input_kind_compressed(a->sniffed)) {
+        if (!a->whole) { /* its reads and kind are known: from here the feeding may start */
+            pthread_mutex_lock(&p->mu);
+            a->started = true;
+            pthread_cond_broadcast(&p->cv);
+            pthread_mutex_unlock(&p->mu);
+        }
+        return ahead_unpack(p, a);
     }
-    a->held = (a->raw ? len : 0) + a->out_len;
+    if ((uint64_t)len > AHEAD_MAX_WHOLE)
+        return false;
+    pthread_mutex_lock(&p->mu);
+    a->started = true;
+    a->held = len;
+    p->held += len;
+    pthread_mutex_unlock(&p->mu);
+    ahead_publish(p, a, a->n_chunks, true);
     return true;
 }
 
-/* Read the first waiting file from `from` on (the lock held, and held again after): false
- * when none waits. */
-static bool ahead_one(struct ahead_pool *p, uint32_t from)
+/* Read the first waiting file from `from` on (the lock held, and held again after), as a
+ * helper (whole: as the feeding thread does while it waits): false when none waits. */
+static bool ahead_one(struct ahead_pool *p, uint32_t from, bool whole)
 {
     struct cgs_follow *f = p->f;
     for (uint32_t i = from; i < f->n_files; i++) {
         struct cgs_ahead *a = f->files[i].ahead;
         if (!a || a->state != AHEAD_WAITING)
             continue;
+        if (whole && (!a->size || (uint64_t)a->size > AHEAD_MAX_WHOLE / 16))
+            continue; /* unpacked whole, it could be large: a helper takes it */
         a->state = AHEAD_BUSY;
+        a->whole = whole;
         pthread_mutex_unlock(&p->mu);
-        bool ok = ahead_read(a, f->files[i].path);
+        bool ok = ahead_read(p, a, f->files[i].path);
         pthread_mutex_lock(&p->mu);
         if (!ok) {
-            ahead_drop_raw(a);
-            free(a->chunk), free(a->out), free(a->pieces);
-            memset(a, 0, sizeof(*a));
-            a->state = AHEAD_HERE;
-        } else {
-            a->state = AHEAD_DONE;
-            p->held += a->held;
+            ahead_clear(a);
+            pthread_cond_broadcast(&p->cv);
         }
-        pthread_cond_broadcast(&p->cv);
         return true;
     }
     return false;
@@ -436,16 +532,84 @@ static void *ahead_helper(void *arg)
     for (;;) {
         while (p->held > AHEAD_MAX_HELD && !p->stop)
             pthread_cond_wait(&p->cv, &p->mu);
-        if (p->stop || !ahead_one(p, 0))
+        if (p->stop || !ahead_one(p, 0, false))
             break;
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
 }
 
-/* take() for the k-th read of a file a helper read: the same steps, the unpacking replayed. */
-static void ahead_take(struct cgs_follow *f, struct cgs_follow_file *x, uint32_t k, size_t at,
-                       uint32_t *piece, size_t *out_at)
+/* The feeding thread's turn at x (file i): false when it reads x itself; true when a reader
+ * has started it (its reads and kind known), waiting for that meanwhile and unpacking a later
+ * small file as it waits. */
+static bool ahead_claim(struct ahead_pool *p, uint32_t i)
+{
+    struct cgs_ahead *a = p->f->files[i].ahead;
+    bool theirs;
+    pthread_mutex_lock(&p->mu);
+    if (a->state == AHEAD_WAITING && !p->alone)
+        a->state = AHEAD_HERE;
+    while ((a->state == AHEAD_BUSY && !a->started) || a->state == AHEAD_WAITING)
+        if (p->held > AHEAD_MAX_HELD || !ahead_one(p, i + 1, true))
+            pthread_cond_wait(&p->cv, &p->mu);
+    theirs = a->state != AHEAD_HERE;
+    pthread_mutex_unlock(&p->mu);
+    return theirs;
+}
+
+/* Wait until read k's pieces of file i are published (unpacking a later small file as this
+ * thread waits); the read that failed to unpack, once known. */
+static void ahead_wait(struct ahead_pool *p, uint32_t i, uint32_t k, uint32_t *ready,
+                       uint32_t *error_chunk)
+{
+    struct cgs_ahead *a = p->f->files[i].ahead;
+    pthread_mutex_lock(&p->mu);
+    while (a->ready <= k && a->state != AHEAD_DONE)
+        if (p->held > AHEAD_MAX_HELD || !ahead_one(p, i + 1, true))
+            pthread_cond_wait(&p->cv, &p->mu);
+    *ready = a->state == AHEAD_DONE ? a->n_chunks : a->ready;
+    *error_chunk = a->state == AHEAD_DONE ? a->error_chunk : AHEAD_FINISH;
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* The first published segment, fed: freed, its room given back. */
+static void ahead_pop(struct ahead_pool *p, struct cgs_ahead *a)
+{
+    struct ahead_seg *s;
+    pthread_mutex_lock(&p->mu);
+    s = a->segs;
+    a->segs = s->next;
+    if (!a->segs)
+        a->last = NULL;
+    a->held -= s->out_len;
+    p->held -= s->out_len;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    seg_free(s);
+}
+
+/* The first published segment not fed (its reader appends under the lock). */
+static struct ahead_seg *ahead_head(struct ahead_pool *p, struct cgs_ahead *a)
+{
+    struct ahead_seg *s;
+    pthread_mutex_lock(&p->mu);
+    s = a->segs;
+    pthread_mutex_unlock(&p->mu);
+    return s;
+}
+
+/* No more of x is needed (refused, failed): its reader may stop. */
+static void ahead_enough(struct ahead_pool *p, struct cgs_ahead *a)
+{
+    pthread_mutex_lock(&p->mu);
+    a->stop = true;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* take() for the k-th read of a file a reader read: the same steps, the unpacking replayed. */
+static void ahead_take(struct ahead_pool *p, struct cgs_follow *f, struct cgs_follow_file *x,
+                       uint32_t k, size_t at, uint32_t error_chunk)
 {
     struct cgs_ahead *a = x->ahead;
     struct sink_ctx c = {f, x, false};
@@ -465,31 +629,43 @@ static void ahead_take(struct cgs_follow *f, struct cgs_follow_file *x, uint32_t
             return;
         }
     }
-    if (x->unpacking) {
-        for (; *piece < a->n_pieces && a->pieces[*piece].chunk == k; (*piece)++) {
-            to_feed(&c, a->out + *out_at, a->pieces[*piece].len);
-            *out_at += a->pieces[*piece].len;
-        }
-        if (a->error_chunk == k)
-            snprintf(x->error, sizeof(x->error), "%s", a->error);
+    if (!x->unpacking) {
+        cgs_feed_data(f->dash, &x->feed, a->raw + at, a->chunk[k]);
         return;
     }
-    cgs_feed_data(f->dash, &x->feed, a->raw + at, a->chunk[k]);
+    /* a read's pieces are in one segment; a segment fed to its end goes */
+    for (struct ahead_seg *s; (s = ahead_head(p, a));) {
+        for (; s->fed < s->n_pieces && s->pieces[s->fed].chunk == k; s->fed++) {
+            to_feed(&c, s->out + s->fed_out, s->pieces[s->fed].len);
+            s->fed_out += s->pieces[s->fed].len;
+        }
+        if (s->fed < s->n_pieces)
+            break;
+        ahead_pop(p, a);
+    }
+    if (error_chunk == k)
+        snprintf(x->error, sizeof(x->error), "%s", a->error);
 }
 
-/* read_new() for a file a helper read (the first poll of a blocking read), progress told as
+/* read_new() for a file a reader read (the first poll of a blocking read), progress told as
  * read_new tells it. */
-static void ahead_replay(struct cgs_follow *f, struct cgs_follow_file *x, bool *changed)
+static void ahead_replay(struct ahead_pool *p, struct cgs_follow *f, uint32_t i, bool *changed)
 {
+    struct cgs_follow_file *x = &f->files[i];
     struct cgs_ahead *a = x->ahead;
-    uint32_t piece = 0;
-    size_t at = 0, out_at = 0;
+    uint32_t ready = 0, error_chunk = AHEAD_FINISH;
+    size_t at = 0;
     x->seen = true;
     x->dev = a->st.st_dev;
     x->ino = a->st.st_ino;
     x->mtime = a->st.st_mtim;
     for (uint32_t k = 0; k < a->n_chunks; at += a->chunk[k++]) {
-        ahead_take(f, x, k, at, &piece, &out_at);
+        bool needed = !x->refused && !x->error[0];
+        if (k >= ready)
+            ahead_wait(p, i, k, &ready, &error_chunk);
+        ahead_take(p, f, x, k, at, error_chunk);
+        if (needed && (x->refused || x->error[0]))
+            ahead_enough(p, a);
         x->off += a->chunk[k];
         f->bytes += a->chunk[k];
         *changed = true;
@@ -499,35 +675,68 @@ static void ahead_replay(struct cgs_follow *f, struct cgs_follow_file *x, bool *
     if (progress_fn && *changed)
         progress_fn(progress_ctx, x->path, x->unpacking ? x->unpacked : (uint64_t)x->off,
                     x->unpacking ? 0 : (uint64_t)a->st.st_size, true);
-    /* what the end gives waits for cgs_follow_finish */
-    a->fed_pieces = piece;
-    a->fed_out = out_at;
-    ahead_drop_raw(a);
     if (*changed && !x->unpacking)
         cgs_feed_idle(f->dash, &x->feed);
+    /* what is left is the end's pieces, or nothing wanted (refused, failed) */
+    while ((x->refused || x->error[0]) && ahead_head(p, a))
+        ahead_pop(p, a);
+    if (a->raw) { /* a plain file, fed */
+        pthread_mutex_lock(&p->mu);
+        p->held -= a->held;
+        a->held = 0;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+        free(a->raw);
+        a->raw = NULL;
+    }
 }
 
-/* Helpers for the files after the first, when a one-shot read has several and cores to spare. */
+/* cgs_follow_finish's step for a file a reader read: what the end gave its unpacker. */
+static void ahead_finish(struct cgs_follow *f, struct cgs_follow_file *x)
+{
+    struct cgs_ahead *a = x->ahead;
+    struct sink_ctx c = {f, x, false};
+    if (!x->unpacking || x->error[0] || x->refused)
+        return;
+    for (struct ahead_seg *s = a->segs; s; s = s->next)
+        for (; s->fed < s->n_pieces; s->fed_out += s->pieces[s->fed++].len)
+            if (s->pieces[s->fed].chunk == AHEAD_FINISH)
+                to_feed(&c, s->out + s->fed_out, s->pieces[s->fed].len);
+    if (a->finish_error[0])
+        snprintf(x->error, sizeof(x->error), "%s", a->finish_error);
+}
+
+/* Helpers for a one-shot read of several files, or of one big one, with cores to spare. */
 static int ahead_start(struct cgs_follow *f, struct ahead_pool *p, pthread_t *tid)
 {
     uint32_t files = 0;
     int want = cgs_load_threads() - 1, n = 0;
+    struct stat st;
     if (!f->blocking || f->polled || want < 1)
         return 0;
     for (uint32_t i = 0; i < f->n_files; i++)
         files += !f->files[i].stream;
-    if (files < 2)
+    if (!files || (files == 1 && (f->n_files != 1 || stat(f->files[0].path, &st) ||
+                                   !S_ISREG(st.st_mode) || st.st_size < AHEAD_ALONE_MIN)))
         return 0;
     for (uint32_t i = 0; i < f->n_files; i++) {
-        f->files[i].ahead = cgs_xcalloc(1, sizeof(struct cgs_ahead));
-        f->files[i].ahead->state = f->files[i].stream ? AHEAD_HERE : AHEAD_WAITING;
+        struct cgs_ahead *a = f->files[i].ahead = cgs_xcalloc(1, sizeof(struct cgs_ahead));
+        a->state = f->files[i].stream ? AHEAD_HERE : AHEAD_WAITING;
+        if (!f->files[i].stream && !stat(f->files[i].path, &st) && S_ISREG(st.st_mode))
+            a->size = st.st_size;
     }
     memset(p, 0, sizeof(*p));
     p->f = f;
+    p->alone = files == 1;
+    if (p->alone)
+        want = 1;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
     if (want > AHEAD_MAX_HELPERS)
         want = AHEAD_MAX_HELPERS;
+    /* the first file is this thread's, unless it is all there is */
+    if (files > 1)
+        f->files[0].ahead->state = AHEAD_HERE;
     for (; n < want; n++)
         if (pthread_create(&tid[n], NULL, ahead_helper, p))
             break;
@@ -538,32 +747,6 @@ static int ahead_start(struct cgs_follow *f, struct ahead_pool *p, pthread_t *ti
             ahead_free(f->files[i].ahead), f->files[i].ahead = NULL;
     }
     return n;
-}
-
-/* Before reading x here: wait for a helper reading it; true when a helper's read is there. */
-static bool ahead_claim(struct ahead_pool *p, uint32_t i)
-{
-    struct cgs_follow_file *x = &p->f->files[i];
-    bool done;
-    pthread_mutex_lock(&p->mu);
-    if (x->ahead->state == AHEAD_WAITING)
-        x->ahead->state = AHEAD_HERE;
-    /* while a helper reads it, read one of the files after it as a helper would */
-    while (x->ahead->state == AHEAD_BUSY)
-        if (p->held > AHEAD_MAX_HELD || !ahead_one(p, i + 1))
-            pthread_cond_wait(&p->cv, &p->mu);
-    done = x->ahead->state == AHEAD_DONE;
-    pthread_mutex_unlock(&p->mu);
-    return done;
-}
-
-static void ahead_fed(struct ahead_pool *p, struct cgs_follow_file *x)
-{
-    pthread_mutex_lock(&p->mu);
-    p->held -= x->ahead->held;
-    x->ahead->held = 0;
-    pthread_cond_broadcast(&p->cv);
-    pthread_mutex_unlock(&p->mu);
 }
 
 static void ahead_stop(struct ahead_pool *p, pthread_t *tid, int n)
@@ -703,8 +886,7 @@ bool cgs_follow_poll(struct cgs_follow *f)
     for (uint32_t i = 0; i < f->n_files; i++) {
         struct cgs_follow_file *x = &f->files[i];
         if (n_helpers && ahead_claim(&pool, i)) {
-            ahead_replay(f, x, &changed);
-            ahead_fed(&pool, x);
+            ahead_replay(&pool, f, i, &changed);
             continue;
         }
         if (read_new(f, x, &changed) < 0) {
@@ -728,17 +910,7 @@ void cgs_follow_finish(struct cgs_follow *f)
     for (uint32_t i = 0; i < f->n_files; i++) {
         struct cgs_follow_file *x = &f->files[i];
         if (x->ahead && x->ahead->state == AHEAD_DONE) {
-            /* what the end gave a helper's unpacker */
-            struct cgs_ahead *a = x->ahead;
-            struct sink_ctx c = {f, x, false};
-            size_t at = a->fed_out;
-            for (uint32_t k = a->fed_pieces;
-                 x->unpacking && !x->error[0] && !x->refused && k < a->n_pieces;
-                 at += a->pieces[k++].len)
-                if (a->pieces[k].chunk == AHEAD_FINISH)
-                    to_feed(&c, a->out + at, a->pieces[k].len);
-            if (x->unpacking && !x->error[0] && !x->refused && a->finish_error[0])
-                snprintf(x->error, sizeof(x->error), "%s", a->finish_error);
+            ahead_finish(f, x);
         } else if (x->unpacking && !x->error[0] && !x->refused) { /* a refused file was not read on */
             struct sink_ctx c = {f, x, false};
             struct cgs_diag d = CGS_DIAG_INIT;

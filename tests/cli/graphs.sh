@@ -254,6 +254,35 @@ for c in "graphs" "graphs --json" "breaks" "check --json" "top --once"; do
             fail "$c $src: read ahead differs from one thread: $(diff "$T/one.out" "$T/four.out" | head -5)"
     done
 done
+# one big compressed log alone is unpacked a segment (1 MB of it) ahead of the feeding: the
+# training logs in one, gzip -1 (2 MB, two segments and more), whole, cut in its second
+# segment, corrupt there, and beside a small one
+mkdir "$T/big"
+for f in $L/*/trace/*.log.xz; do xz -dc "$f"; done | gzip -1 -c >"$T/big/all.log.gz"
+size=$(wc -c <"$T/big/all.log.gz")
+[ "$size" -gt 1200000 ] || fail "the big log is too small for segments: $size bytes"
+head -c $((size * 3 / 4)) "$T/big/all.log.gz" >"$T/big/cut.log.gz"
+python3 - "$T/big/all.log.gz" "$T/big/bad.log.gz" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+for i in range(len(b) * 3 // 4, len(b) * 3 // 4 + 64):
+    b[i] ^= 0x5A
+open(sys.argv[2], "wb").write(bytes(b))
+PY
+for src in "$T/big/all.log.gz" "$T/big/cut.log.gz" "$T/big/bad.log.gz" \
+           "$T/big/bad.log.gz $T/many/a.log.xz"; do
+    for c in "graphs" "breaks" "check --json"; do
+        CGSCOPE_THREADS=1 "$CGSCOPE" $c $src >"$T/one.out" 2>&1; echo "rc $?" >>"$T/one.out"
+        CGSCOPE_THREADS=4 "$CGSCOPE" $c $src >"$T/four.out" 2>&1; echo "rc $?" >>"$T/four.out"
+        cmp -s "$T/one.out" "$T/four.out" ||
+            fail "$c $src: read ahead differs from one thread: $(diff "$T/one.out" "$T/four.out" | head -5)"
+    done
+done
+CGSCOPE_THREADS=4 "$CGSCOPE" graphs "$T/big/cut.log.gz" >"$out" 2>"$err"
+has "read ahead alone: the cut log said" "$err" "cut.log.gz: warning: the gzip data ends early"
+has "read ahead alone: what came before it listed" "$out" "cut.log.gz#"
+CGSCOPE_THREADS=4 "$CGSCOPE" graphs "$T/big/bad.log.gz" >"$out" 2>"$err"
+has "read ahead alone: the corrupt log said" "$err" "bad.log.gz: warning: corrupt gzip data"
 CGSCOPE_THREADS=4 "$CGSCOPE" graphs "$T"/many/* >"$out" 2>"$err"
 has "read ahead: the cut file said" "$err" "c_cut.log.xz: warning: the xz data ends early"
 has "read ahead: the corrupt file said" "$err" "d_bad.log.gz: warning:"
