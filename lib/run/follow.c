@@ -251,11 +251,12 @@ static void take(struct cgs_follow *f, struct cgs_follow_file *x, const char *bu
  * and unpacks a later small file itself, as a helper would, whole.
  */
 #define AHEAD_CHUNK (1u << 16)               /* as read_new reads */
-#define AHEAD_SEG_CHUNKS 16u                 /* reads unpacked between two publications */
+#define AHEAD_SEG_BYTES ((size_t)2 << 20)    /* unpacked between two publications, about */
 #define AHEAD_MAX_RAW ((uint64_t)256 << 20)  /* a compressed file past this: read here */
 #define AHEAD_MAX_WHOLE ((uint64_t)32 << 20) /* a plain file, or unpacked whole, past this: here */
 #define AHEAD_MAX_HELD ((size_t)32 << 20)    /* no file is started while this much waits */
-#define AHEAD_FILE_HELD ((size_t)16 << 20)   /* a file unpacks on while less of it waits */
+#define AHEAD_FILE_HELD ((size_t)8 << 20)    /* a file unpacks on while less of it waits */
+#define AHEAD_SPARE 8                        /* segments kept for reuse (their pages touched) */
 #define AHEAD_ALONE_MIN ((off_t)1 << 20)     /* one file alone: read ahead from this size */
 #define AHEAD_MAX_HELPERS 3
 #define AHEAD_FINISH UINT32_MAX              /* a piece given at the end of the input */
@@ -292,6 +293,7 @@ struct cgs_ahead {
     uint32_t ready;           /* reads whose pieces are published */
     struct ahead_seg *segs, *last; /* published, not fed */
     struct ahead_seg *cur;    /* being filled by its reader */
+    struct ahead_pool *pool;
     uint32_t cur_chunk;       /* the read whose pieces the unpacker gives now */
     bool too_big;             /* unpacked whole past AHEAD_MAX_WHOLE */
     bool init_failed;         /* the unpacker did not start: error says why */
@@ -308,6 +310,8 @@ struct ahead_pool {
     size_t held;
     bool stop;
     bool alone;     /* one big file: a helper reads it, the feeding thread waits for it */
+    struct ahead_seg *spare; /* fed segments, for reuse */
+    int n_spare;
 };
 
 static void seg_free(struct ahead_seg *s)
@@ -339,7 +343,9 @@ static void ahead_clear(struct cgs_ahead *a)
     for (struct ahead_seg *s = a->segs, *n; s; s = n)
         n = s->next, seg_free(s);
     seg_free(a->cur);
+    struct ahead_pool *p = a->pool;
     memset(a, 0, sizeof(*a));
+    a->pool = p;
     a->state = AHEAD_HERE;
 }
 
@@ -349,8 +355,17 @@ static void ahead_sink(void *ctx, const char *data, size_t len)
     struct ahead_seg *s;
     if (a->too_big || !len)
         return;
-    if (!a->cur)
-        a->cur = cgs_xcalloc(1, sizeof(*a->cur));
+    if (!a->cur) { /* a fed segment's memory, already touched, when there is one */
+        struct ahead_pool *p = a->pool;
+        pthread_mutex_lock(&p->mu);
+        if ((a->cur = p->spare)) {
+            p->spare = a->cur->next;
+            p->n_spare--;
+        }
+        pthread_mutex_unlock(&p->mu);
+        if (!a->cur)
+            a->cur = cgs_xcalloc(1, sizeof(*a->cur));
+    }
     s = a->cur;
     if (a->whole && s->out_len + len > AHEAD_MAX_WHOLE) {
         a->too_big = true;
@@ -396,7 +411,8 @@ static bool ahead_publish(struct ahead_pool *p, struct cgs_ahead *a, uint32_t re
     return stop;
 }
 
-/* Unpack what a read, publishing a segment every AHEAD_SEG_CHUNKS reads (whole: at the end);
+/* Unpack what a read, publishing a segment at the first read's end past AHEAD_SEG_BYTES
+ * (whole: at the end);
  * false when, whole, it is too big to hold (nothing was published). */
 static bool ahead_unpack(struct ahead_pool *p, struct cgs_ahead *a)
 {
@@ -412,7 +428,8 @@ static bool ahead_unpack(struct ahead_pool *p, struct cgs_ahead *a)
     }
     u.max_ratio = unpack_ratio;
     for (uint32_t k = 0; k < a->n_chunks; at += a->chunk[k++]) {
-        if (k && k % AHEAD_SEG_CHUNKS == 0 && !a->whole && ahead_publish(p, a, k, false)) {
+        if (!a->whole && a->cur && a->cur->out_len >= AHEAD_SEG_BYTES &&
+            ahead_publish(p, a, k, false)) {
             stopped = true;
             break;
         }
@@ -583,6 +600,14 @@ static void ahead_pop(struct ahead_pool *p, struct cgs_ahead *a)
         a->last = NULL;
     a->held -= s->out_len;
     p->held -= s->out_len;
+    if (p->n_spare < AHEAD_SPARE) {
+        s->out_len = s->fed_out = 0;
+        s->n_pieces = s->fed = 0;
+        s->next = p->spare;
+        p->spare = s;
+        p->n_spare++;
+        s = NULL;
+    }
     pthread_cond_broadcast(&p->cv);
     pthread_mutex_unlock(&p->mu);
     seg_free(s);
@@ -728,6 +753,8 @@ static int ahead_start(struct cgs_follow *f, struct ahead_pool *p, pthread_t *ti
     memset(p, 0, sizeof(*p));
     p->f = f;
     p->alone = files == 1;
+    for (uint32_t i = 0; i < f->n_files; i++)
+        f->files[i].ahead->pool = p;
     if (p->alone)
         want = 1;
     pthread_mutex_init(&p->mu, NULL);
@@ -757,6 +784,9 @@ static void ahead_stop(struct ahead_pool *p, pthread_t *tid, int n)
     pthread_mutex_unlock(&p->mu);
     for (int i = 0; i < n; i++)
         pthread_join(tid[i], NULL);
+    for (struct ahead_seg *s = p->spare, *next; s; s = next)
+        next = s->next, seg_free(s);
+    p->spare = NULL;
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);
 }

@@ -117,8 +117,9 @@ def main():
     ap.add_argument("cgscope")
     ap.add_argument("--graph", action="append", default=[])
     ap.add_argument("--logs", action="append", default=[])
-    ap.add_argument("--log-folder", action="append", default=[],
-                    help="a folder of logs, given to graphs as it is (a run's ranks)")
+    ap.add_argument("--log-source", action="append", default=[],
+                    help="a log, or a folder of logs (a run's ranks), given to graphs as it is "
+                         "and compared on its own")
     ap.add_argument("--html-graph")
     ap.add_argument("--bench-load", help="build/bench/bench-load: the loader in process")
     ap.add_argument("--simdjson", help="build/bench/simdjson-parse (absent: not measured)")
@@ -153,11 +154,14 @@ def main():
         print(f"ratios: loader {os.path.basename(g)}: {tl * 1e3:.1f} ms ({t1 * 1e3:.1f} ms on one "
               f"thread), simdjson {ts * 1e3:.1f} ms ({sj[1]}): {r:.2f}x (target 1.5x)"
               f"{'' if ok else '  MISSED'}")
-    # the logs named by --logs as one set of files, then each --log-folder as the folder
+    # the logs named by --logs as one set of files, then each --log-source as it is
+    def source_name(d):
+        n = len(log_files([d]))
+        return (f"{os.path.basename(d.rstrip('/'))}/ ({n} logs)" if os.path.isdir(d)
+                else os.path.basename(d))
     for what, files, argv in ([(f"{len(log_files(a.logs))} logs", log_files(a.logs),
                                 log_files(a.logs))] if a.logs else []) + \
-            [(f"{os.path.basename(d.rstrip('/'))}/ ({len(log_files([d]))} logs)", log_files([d]),
-              [d]) for d in a.log_folder]:
+            [(source_name(d), log_files([d]), [d]) for d in a.log_source]:
         mb = sum(os.path.getsize(f) for f in files) / 1e6
         tc = proc([a.cgscope, "graphs"] + argv)
         tp = best(lambda: [count_log(f) for f in files])
