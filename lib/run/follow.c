@@ -487,8 +487,8 @@ static bool ahead_read(struct ahead_pool *p, struct cgs_ahead *a, const char *pa
         a->chunk[a->n_chunks++] = (uint32_t)n;
         len += (size_t)n;
         if (len == (size_t)n && p->alone &&
-            !cgs_input_kind_compressed(cgs_sniff(a->raw, len < CGS_SNIFF_HEAD ? len : CGS_SNIFF_HEAD,
-                                                 path))) {
+            !cgs_input_kind_compressed(
+                cgs_sniff(a->raw, len < CGS_SNIFF_HEAD ? len : CGS_SNIFF_HEAD, path))) {
             close(fd);
             return false; /* one plain file: nothing to unpack, read here as it comes */
         }
@@ -941,7 +941,8 @@ void cgs_follow_finish(struct cgs_follow *f)
         struct cgs_follow_file *x = &f->files[i];
         if (x->ahead && x->ahead->state == AHEAD_DONE) {
             ahead_finish(f, x);
-        } else if (x->unpacking && !x->error[0] && !x->refused) { /* a refused file was not read on */
+        } else if (x->unpacking && !x->error[0] && !x->refused) {
+            /* a refused file was not read on */
             struct sink_ctx c = {f, x, false};
             struct cgs_diag d = CGS_DIAG_INIT;
             if (cgs_unpack_finish(&x->unpack, to_feed, &c, &d))
