@@ -5,7 +5,8 @@ one run (issue 37's targets).
   info    whole `cgscope info GRAPH` process against CPython's json.load of the same file in
           process (target: 3x or faster)
   graphs  `cgscope graphs LOGS...` against a Python loop that json.loads every TORCH_TRACE record
-          and counts each graph payload's assignment lines (target: 3x or faster)
+          and counts each graph payload's assignment lines (target: 3x or faster); the --logs
+          as one list of files, then each --log-source (a log, or a run's folder) as it is
   html    instructions of `cgscope html GRAPH` (every process it starts) against `cgscope info
           GRAPH`, counted by callgrind where valgrind is installed (target: 2x or fewer)
   loader  the graph loader in process (tests/bench/bench-load --best) against simdjson's DOM
@@ -13,7 +14,8 @@ one run (issue 37's targets).
           (target: within 1.5x)
 
 Times are the best of five runs. Prints one line a comparison and exits 1 when a target is missed.
-usage: ratios.py CGSCOPE --graph G [--graph G...] --logs PATH [--logs PATH...] [--html-graph G]
+usage: ratios.py CGSCOPE --graph G [--graph G...] --logs PATH [--logs PATH...]
+                 [--log-source PATH...] [--html-graph G]
                  [--bench-load BENCH_LOAD [--simdjson SIMDJSON_PARSE]]
 """
 import argparse
