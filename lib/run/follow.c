@@ -411,9 +411,9 @@ static bool ahead_publish(struct ahead_pool *p, struct cgs_ahead *a, uint32_t re
     return stop;
 }
 
-/* Unpack what a read, publishing a segment at the first read's end past AHEAD_SEG_BYTES
- * (whole: at the end);
- * false when, whole, it is too big to hold (nothing was published). */
+/* Unpack what a read, publishing what it gave at the end of the first read past
+ * AHEAD_SEG_BYTES of it (whole: all at the end); false when, whole, it is too big to hold
+ * (nothing was published). */
 static bool ahead_unpack(struct ahead_pool *p, struct cgs_ahead *a)
 {
     struct cgs_unpack u;
