@@ -205,6 +205,26 @@ static void to_feed(void *ctx, const char *data, size_t len)
         progress_fn(progress_ctx, c->x->path, c->x->unpacked, 0, false);
 }
 
+/* What x's first bytes are (k) decides how it is read: unpacked (unless its unpacker did not
+ * start: init_error), refused, or fed as it is. false when nothing of it is to be fed. */
+static bool first_kind(struct cgs_follow_file *x, enum cgs_input_kind k, const char *init_error,
+                       struct sink_ctx *c)
+{
+    x->sniffed = k;
+    if (cgs_input_kind_compressed(k)) {
+        if (init_error) {
+            snprintf(x->error, sizeof(x->error), "%s", init_error);
+            return false;
+        }
+        x->unpacking = true;
+        c->first = true;
+    } else if (!feedable(k)) {
+        x->refused = true;
+        return false;
+    }
+    return true;
+}
+
 /* Bytes of x as read: sniffed first, unpacked when compressed, fed. */
 static void take(struct cgs_follow *f, struct cgs_follow_file *x, const char *buf, size_t n)
 {
@@ -212,20 +232,15 @@ static void take(struct cgs_follow *f, struct cgs_follow_file *x, const char *bu
     if (x->refused || x->error[0])
         return;
     if (x->sniffed == CGS_IN_UNKNOWN && x->off == 0 && n) {
-        x->sniffed = cgs_sniff(buf, n < CGS_SNIFF_HEAD ? n : CGS_SNIFF_HEAD, x->path);
-        if (cgs_input_kind_compressed(x->sniffed)) {
-            struct cgs_diag d = CGS_DIAG_INIT;
-            if (cgs_unpack_init(&x->unpack, x->sniffed, UNPACK_MAX, 0, &d)) {
-                snprintf(x->error, sizeof(x->error), "%s", d.msg);
-                return;
-            }
+        enum cgs_input_kind k = cgs_sniff(buf, n < CGS_SNIFF_HEAD ? n : CGS_SNIFF_HEAD, x->path);
+        struct cgs_diag d = CGS_DIAG_INIT;
+        bool failed = false;
+        if (cgs_input_kind_compressed(k)) {
+            failed = cgs_unpack_init(&x->unpack, k, UNPACK_MAX, 0, &d) != 0;
             x->unpack.max_ratio = unpack_ratio;
-            x->unpacking = true;
-            c.first = true;
-        } else if (!feedable(x->sniffed)) {
-            x->refused = true;
-            return;
         }
+        if (!first_kind(x, k, failed ? d.msg : NULL, &c))
+            return;
     }
     if (x->unpacking) {
         struct cgs_diag d = CGS_DIAG_INIT;
@@ -314,36 +329,38 @@ struct ahead_pool {
     int n_spare;
 };
 
-static void seg_free(struct ahead_seg *s)
+/* Free the segments of the list s (linked by next). */
+static void segs_free(struct ahead_seg *s)
 {
-    if (s) {
+    for (struct ahead_seg *next; s; s = next) {
+        next = s->next;
         free(s->out);
         free(s->pieces);
         free(s);
     }
 }
 
-static void ahead_free(struct cgs_ahead *a)
+/* What a reader holds of a file: freed. */
+static void ahead_drop(struct cgs_ahead *a)
 {
-    if (!a)
-        return;
     free(a->raw);
     free(a->chunk);
-    for (struct ahead_seg *s = a->segs, *n; s; s = n)
-        n = s->next, seg_free(s);
-    seg_free(a->cur);
+    segs_free(a->segs);
+    segs_free(a->cur);
+}
+
+static void ahead_free(struct cgs_ahead *a)
+{
+    if (a)
+        ahead_drop(a);
     free(a);
 }
 
 /* Back to nothing read (a reader gave up before starting it): read here. */
 static void ahead_clear(struct cgs_ahead *a)
 {
-    free(a->raw);
-    free(a->chunk);
-    for (struct ahead_seg *s = a->segs, *n; s; s = n)
-        n = s->next, seg_free(s);
-    seg_free(a->cur);
     struct ahead_pool *p = a->pool;
+    ahead_drop(a);
     memset(a, 0, sizeof(*a));
     a->pool = p;
     a->state = AHEAD_HERE;
@@ -486,18 +503,18 @@ static bool ahead_read(struct ahead_pool *p, struct cgs_ahead *a, const char *pa
         CGS_ALLOC_GROW(a->chunk, a->n_chunks + 1, a->alloc_chunks);
         a->chunk[a->n_chunks++] = (uint32_t)n;
         len += (size_t)n;
-        if (len == (size_t)n && p->alone &&
-            !cgs_input_kind_compressed(
-                cgs_sniff(a->raw, len < CGS_SNIFF_HEAD ? len : CGS_SNIFF_HEAD, path))) {
+        if (a->n_chunks > 1)
+            continue;
+        /* the first read's kind, as take() sniffs it */
+        a->sniffed = cgs_sniff(a->raw, len < CGS_SNIFF_HEAD ? len : CGS_SNIFF_HEAD, path);
+        if (p->alone && !cgs_input_kind_compressed(a->sniffed)) {
             close(fd);
             return false; /* one plain file: nothing to unpack, read here as it comes */
         }
     }
     close(fd);
     a->error_chunk = AHEAD_FINISH;
-    if (len)
-        a->sniffed = cgs_sniff(a->raw, len < CGS_SNIFF_HEAD ? len : CGS_SNIFF_HEAD, path);
-    if (len && cgs_input_kind_compressed(a->sniffed)) {
+    if (cgs_input_kind_compressed(a->sniffed)) {
         if (!a->whole) { /* its reads and kind are known: from here the feeding may start */
             pthread_mutex_lock(&p->mu);
             a->started = true;
@@ -589,7 +606,15 @@ static void ahead_wait(struct ahead_pool *p, uint32_t i, uint32_t k, uint32_t *r
     pthread_mutex_unlock(&p->mu);
 }
 
-/* The first published segment, fed: freed, its room given back. */
+/* Bytes of a a reader published, fed: their room given back (the lock held). */
+static void ahead_fed(struct ahead_pool *p, struct cgs_ahead *a, size_t bytes)
+{
+    a->held -= bytes;
+    p->held -= bytes;
+    pthread_cond_broadcast(&p->cv);
+}
+
+/* The first published segment, fed: freed (or kept for reuse), its room given back. */
 static void ahead_pop(struct ahead_pool *p, struct cgs_ahead *a)
 {
     struct ahead_seg *s;
@@ -598,8 +623,7 @@ static void ahead_pop(struct ahead_pool *p, struct cgs_ahead *a)
     a->segs = s->next;
     if (!a->segs)
         a->last = NULL;
-    a->held -= s->out_len;
-    p->held -= s->out_len;
+    ahead_fed(p, a, s->out_len);
     if (p->n_spare < AHEAD_SPARE) {
         s->out_len = s->fed_out = 0;
         s->n_pieces = s->fed = 0;
@@ -607,10 +631,11 @@ static void ahead_pop(struct ahead_pool *p, struct cgs_ahead *a)
         p->spare = s;
         p->n_spare++;
         s = NULL;
+    } else {
+        s->next = NULL;
     }
-    pthread_cond_broadcast(&p->cv);
     pthread_mutex_unlock(&p->mu);
-    seg_free(s);
+    segs_free(s);
 }
 
 /* The first published segment not fed (its reader appends under the lock). */
@@ -640,20 +665,8 @@ static void ahead_take(struct ahead_pool *p, struct cgs_follow *f, struct cgs_fo
     struct sink_ctx c = {f, x, false};
     if (x->refused || x->error[0])
         return;
-    if (k == 0) {
-        x->sniffed = a->sniffed;
-        if (cgs_input_kind_compressed(x->sniffed)) {
-            if (a->init_failed) {
-                snprintf(x->error, sizeof(x->error), "%s", a->error);
-                return;
-            }
-            x->unpacking = true;
-            c.first = true;
-        } else if (!feedable(x->sniffed)) {
-            x->refused = true;
-            return;
-        }
-    }
+    if (k == 0 && !first_kind(x, a->sniffed, a->init_failed ? a->error : NULL, &c))
+        return;
     if (!x->unpacking) {
         cgs_feed_data(f->dash, &x->feed, a->raw + at, a->chunk[k]);
         return;
@@ -707,9 +720,7 @@ static void ahead_replay(struct ahead_pool *p, struct cgs_follow *f, uint32_t i,
         ahead_pop(p, a);
     if (a->raw) { /* a plain file, fed */
         pthread_mutex_lock(&p->mu);
-        p->held -= a->held;
-        a->held = 0;
-        pthread_cond_broadcast(&p->cv);
+        ahead_fed(p, a, a->held);
         pthread_mutex_unlock(&p->mu);
         free(a->raw);
         a->raw = NULL;
@@ -741,14 +752,18 @@ static int ahead_start(struct cgs_follow *f, struct ahead_pool *p, pthread_t *ti
         return 0;
     for (uint32_t i = 0; i < f->n_files; i++)
         files += !f->files[i].stream;
-    if (!files || (files == 1 && (f->n_files != 1 || stat(f->files[0].path, &st) ||
-                                   !S_ISREG(st.st_mode) || st.st_size < AHEAD_ALONE_MIN)))
+    if (!files || (files == 1 && f->n_files != 1))
         return 0;
     for (uint32_t i = 0; i < f->n_files; i++) {
         struct cgs_ahead *a = f->files[i].ahead = cgs_xcalloc(1, sizeof(struct cgs_ahead));
         a->state = f->files[i].stream ? AHEAD_HERE : AHEAD_WAITING;
         if (!f->files[i].stream && !stat(f->files[i].path, &st) && S_ISREG(st.st_mode))
             a->size = st.st_size;
+    }
+    if (files == 1 && f->files[0].ahead->size < AHEAD_ALONE_MIN) {
+        ahead_free(f->files[0].ahead); /* one small file: read here as it comes */
+        f->files[0].ahead = NULL;
+        return 0;
     }
     memset(p, 0, sizeof(*p));
     p->f = f;
@@ -784,8 +799,7 @@ static void ahead_stop(struct ahead_pool *p, pthread_t *tid, int n)
     pthread_mutex_unlock(&p->mu);
     for (int i = 0; i < n; i++)
         pthread_join(tid[i], NULL);
-    for (struct ahead_seg *s = p->spare, *next; s; s = next)
-        next = s->next, seg_free(s);
+    segs_free(p->spare);
     p->spare = NULL;
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);
