@@ -255,6 +255,15 @@ int cgs_opdecls_parse(struct cgs_opdecls *ds, const char *text, const char *name
                       struct cgs_diag *d)
 {
     struct cur c = {.p = text, .line_start = text, .name = name, .line = 1, .d = d};
+    char **files = realloc(ds->files, (ds->n_files + 1) * sizeof(*files));
+
+    /* the declarations keep the name: a copy that lives as long as they do */
+    if (!files)
+        return cgs_diag_set(d, CGS_E_NOMEM, "no memory");
+    ds->files = files;
+    if (!(name = files[ds->n_files] = strdup(name ? name : "")))
+        return cgs_diag_set(d, CGS_E_NOMEM, "no memory");
+    ds->n_files++;
 
     while (*c.p) {
         struct cgs_decl dc;
@@ -373,5 +382,8 @@ void cgs_opdecls_free(struct cgs_opdecls *ds)
     for (uint32_t i = 0; i < ds->n; i++)
         free_decl(&ds->items[i]);
     free(ds->items);
+    for (uint32_t i = 0; i < ds->n_files; i++)
+        free(ds->files[i]);
+    free(ds->files);
     memset(ds, 0, sizeof(*ds));
 }

@@ -85,6 +85,8 @@ struct cgs_decl {
 struct cgs_opdecls {
     struct cgs_decl *items;
     uint32_t n, alloc;
+    char **files; /* the names the declarations were read under (their 'file' points here) */
+    uint32_t n_files;
 };
 
 /* Parse the text of a declaration file (name for messages). 0, or -CGS_E_* with d set. */

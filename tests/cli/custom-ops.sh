@@ -100,6 +100,9 @@ assert n["lse"]["val"]["shape"] == [2, 8, 128] and n["lse"]["val"]["dtype"] == "
 # p hangs on return_softmax: unknown, never claimed (so never a mismatch)
 assert n["p"]["status"] == "partial" and n["p"].get("match") is not False, n["p"]
 assert n["fa"]["status"] == "partial" and "declared unknown" in n["fa"]["reason"], n["fa"]
+# the reason names the declaration's file and line (it named a freed buffer: "(:11)")
+import re
+assert re.search(r"\(/\S*/flash_attn\.ops:[0-9]+\)$", n["fa"]["reason"]), n["fa"]["reason"]
 assert doc["summary"]["mismatched"] == 0, doc["summary"]
 PY
 # a dim past the like-argument's rank that the declaration does not give is not made up
