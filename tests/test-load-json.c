@@ -323,18 +323,33 @@ static void test_error_place(void **state)
 
 /* ---- the nodes read by several threads give what one thread gives ---------------- */
 
-/* One load of a file's text, one thread or several (the pipeline from the first byte on). */
+/* One load of a file's text, one thread or several (the pipeline from the first byte on);
+ * threads 0: one thread, every node through its tree (no node read straight from its text). */
 static char *digest_of(const char *buf, size_t len, const char *file, int threads)
 {
     struct cgs_diag d = CGS_DIAG_INIT;
     struct cgs_graph *g;
     char *s;
-    cgs_load_set_threads(threads, 0);
+    cgs_load_set_threads(threads ? threads : 1, 0);
+    cgs_load_set_direct(threads != 0);
     g = cgs_graph_load_json_lasting(buf, len, file, &d);
     s = load_digest(g, &d);
     cgs_graph_free(g);
+    cgs_load_set_direct(true);
     cgs_load_set_threads(0, CGS_LOAD_THREADS_MIN);
     return s;
+}
+
+/* The same text read with and without the nodes straight from their text: the same digest. */
+static void assert_direct_agrees(const char *buf, size_t len, const char *file)
+{
+    char *direct = digest_of(buf, len, file, 1), *tree = digest_of(buf, len, file, 0);
+    if (strcmp(direct, tree))
+        print_error("%s: read straight from the text:\n%s\nthrough trees:\n%s\n", file, direct,
+                    tree);
+    assert_string_equal(direct, tree);
+    free(direct);
+    free(tree);
 }
 
 static int threads_files, threads_failed;
@@ -348,6 +363,7 @@ static void check_threads_agree(const char *path, void *ud)
     if (cgs_read_file(path, &buf, &len, (size_t)1 << 30, &d) < 0)
         return;
     one = digest_of(buf, len, path, 1);
+    assert_direct_agrees(buf, len, path);
     for (int t = 2; t <= 4; t++) {
         many = digest_of(buf, len, path, t);
         if (strcmp(one, many)) {
@@ -402,6 +418,7 @@ static void check_fault(int n, int at, const char *fault, const char *want_msg, 
     one = digest_of(b.buf, b.len, "long.json", 1);
     many = digest_of(b.buf, b.len, "long.json", 4);
     assert_string_equal(one, many);
+    assert_direct_agrees(b.buf, b.len, "long.json");
     if (want_msg) {
         char line[32];
         snprintf(line, sizeof(line), "long.json:%d:", want_line);
@@ -457,6 +474,146 @@ static void test_threads_agree_on_faults(void **state)
                 "control character", 2 + 19990); /* the line's end, inside the string */
 }
 
+/* ---- nodes read straight from their text give what their trees give ------------- */
+
+/* Nodes (the text inside "nodes": [...]) after a placeholder x and a node y that refers on. */
+static void check_direct(const char *nodes)
+{
+    struct cgs_buf b = CGS_BUF_INIT;
+    cgs_buf_addf(&b, HEAD "\"nodes\": [\n{\"name\": \"x\", \"op\": \"placeholder\", \"target\": "
+                          "\"x\", \"val\": {\"dtype\": \"float32\", \"shape\": [\"s0\", 4]}},\n%s]}\n",
+                 nodes);
+    assert_direct_agrees(b.buf, b.len, "direct.json");
+    cgs_buf_release(&b);
+}
+
+static void test_direct_agrees(void **state)
+{
+    static const char *const cases[] = {
+        /* the usual node, every field */
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"aten.add.Tensor\", \"args\": "
+        "[{\"node\": \"x\"}, 2.5], \"kwargs\": {\"alpha\": 1}, \"val\": {\"dtype\": \"float32\", "
+        "\"shape\": [\"s0\", 4], \"stride\": [4, 1], \"storage_offset\": 0, \"device\": \"cpu\", "
+        "\"requires_grad\": false}, \"stack_trace\": \"  File \\\"m.py\\\", line 1\\n\", "
+        "\"module_path\": \"L['self'].fc\", \"module_type\": \"Linear\", \"piece\": \"p0\"}",
+        /* a key twice: the first wins */
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"name\": \"z\"}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"val\": {\"dtype\": "
+        "\"float32\", \"shape\": [1], \"shape\": [\"s9\"]}}",
+        /* args, kwargs and val out of order; shape, stride, storage_offset out of order */
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"val\": {\"dtype\": "
+        "\"float32\", \"shape\": [\"s1\"]}, \"args\": [{\"node\": \"w\"}], \"kwargs\": {\"k\": "
+        "{\"node\": \"v\"}}}, {\"name\": \"w\", \"op\": \"placeholder\", \"target\": \"w\"}, "
+        "{\"name\": \"v\", \"op\": \"placeholder\", \"target\": \"v\"}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"val\": {\"stride\": "
+        "[\"s5\", 1], \"dtype\": \"int64\", \"storage_offset\": \"s6\", \"shape\": [\"s7\", 2]}}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"val\": {\"shape\": "
+        "[\"s7\", 2], \"storage_offset\": \"s6\", \"stride\": [\"s5\", 1], \"dtype\": \"int64\"}}",
+        /* value objects: symint (with and without a hint), a symint that is a tensor after
+         * all, symfloat, symbool, lists of values short and long */
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"val\": {\"symint\": "
+        "\"s0 + 1\", \"hint\": 5}}, {\"name\": \"z\", \"op\": \"call_function\", \"target\": "
+        "\"t\", \"val\": {\"symint\": 3, \"hint\": null, \"other\": [1]}}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"val\": {\"symint\": "
+        "\"s11\", \"dtype\": \"float32\", \"shape\": [\"s12\"]}}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"val\": [{\"symfloat\": "
+        "\"zf0\", \"hint\": 0.5}, {\"symbool\": \"Eq(s0, 2)\", \"hint\": true}, null, true, 7, "
+        "1.5e3, -0, [1, [2, []]]]}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"val\": [1, 2, 3, 4, 5, "
+        "6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, {\"dtype\": \"bool\", \"shape\": [\"s20\"]}, "
+        "{\"dtype\": \"bool\", \"shape\": [\"s21\"]}]}",
+        /* arguments of every kind; lists past the short ones, with forward references */
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"args\": [{\"slice\": "
+        "[null, 4, null]}, {\"ellipsis\": null}, {\"float\": \"-inf\"}, {\"dtype\": \"bfloat16\"},"
+        " {\"device\": \"cuda:0\"}, {\"memory_format\": \"torch.channels_last\"}, {\"layout\": "
+        "\"torch.strided\"}, {\"repr\": \"<object>\"}, {\"list\": [1, {\"node\": \"x\"}]}, "
+        "{\"dict\": [[\"a\", {\"node\": \"x\"}], [\"b\", 2]]}, \"text\", true, false, null]}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"args\": [[{\"node\": "
+        "\"f0\"}, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, {\"node\": \"x\"}, {\"node\": "
+        "\"f1\"}, {\"node\": \"y\"}], {\"node\": \"f0\"}, {\"list\": [{\"node\": \"f1\"}]}], "
+        "\"kwargs\": {\"a\": [{\"node\": \"f1\"}], \"b\\u0062\": {\"node\": \"x\"}}}, "
+        "{\"name\": \"f0\", \"op\": \"placeholder\", \"target\": \"f0\"}, {\"name\": \"f1\", "
+        "\"op\": \"placeholder\", \"target\": \"f1\"}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"kwargs\": {\"k\": "
+        "{\"node\": \"nowhere1\"}}, \"args\": [{\"node\": \"nowhere2\"}]}",
+        /* names, targets and strings with escapes; null and empty fields */
+        "{\"name\": \"y\\u00e9\\n\", \"op\": \"call_function\", \"target\": \"a\\\"b\", "
+        "\"stack_trace\": \"\", \"module_path\": null, \"piece\": \"p\\/1\"}, {\"name\": \"o\", "
+        "\"op\": \"output\", \"target\": null, \"args\": [[{\"node\": \"y\\u00e9\\n\"}]], "
+        "\"stack_trace\": null, \"val\": null}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"val\": {\"dtype\": "
+        "\"float32\", \"shape\": [2], \"stride\": null, \"storage_offset\": null, \"device\": "
+        "null, \"requires_grad\": null}}",
+        /* numbers at int64's edges and past them; a leading zero */
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"args\": "
+        "[9223372036854775807, -9223372036854775808, 123456789012345678, 01, -0, 1e400, "
+        "0.1e-2, 1234567890123456789012.5]}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"args\": "
+        "[9223372036854775808]}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"args\": "
+        "[-9223372036854775809]}",
+        /* dimensions torch writes that the parser does not model; bad ones */
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"val\": {\"dtype\": "
+        "\"float32\", \"shape\": [\"Piecewise((s0, s0 > 2), (2, True))\", 3]}}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"val\": {\"dtype\": "
+        "\"float32\", \"shape\": [-1]}}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"val\": {\"dtype\": "
+        "\"float32\", \"shape\": [\"s0 **\"]}}",
+        /* unknown keys, any value */
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"meta\": {\"a\": [1, "
+        "{\"b\": null}]}, \"x\" : \t\"\\u00e9\" }",
+        /* errors: every one the tree path's */
+        "{}", "[1]", "{\"name\": \"\", \"op\": \"placeholder\"}",
+        "{\"name\": \"y\", \"op\": \"call_function\"}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": 7}",
+        "{\"name\": \"y\", \"op\": \"nope\", \"target\": \"t\"}",
+        "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\"}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"args\": [{\"node\": "
+        "\"x\", \"extra\": 1}]}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"args\": [{\"node\": "
+        "\"nowhere\"}]}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"args\": [1,]}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"val\": \"str\"}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"val\": {\"dtype\": "
+        "\"float99\", \"shape\": []}}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"val\": {\"dtype\": "
+        "\"float32\", \"shape\": [1], \"stride\": [1, 1]}}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"stack_trace\": \"\\x\"}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"stack_trace\": 5}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"args\": [{\"slice\": "
+        "[1, 2]}]}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"args\": [-]}",
+        "{\"name\": \"y\" \"op\": \"call_function\"}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"na\\u006de\": \"z\"}",
+    };
+    (void)state;
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+        check_direct(cases[k]);
+    /* values nested to the limit and past it, under an unknown key, in args and in val (the
+     * limit counts the node's own containers) */
+    for (int depth = CGS_LOAD_MAX_DEPTH - 3; depth <= CGS_LOAD_MAX_DEPTH + 1; depth++) {
+        static const char *const at[] = {"\"deep\": ", "\"args\": ", "\"val\": "};
+        for (size_t w = 0; w < sizeof(at) / sizeof(at[0]); w++) {
+            struct cgs_buf b = CGS_BUF_INIT;
+            cgs_buf_addf(&b, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", %s",
+                         at[w]);
+            for (int i = 0; i < depth; i++)
+                cgs_buf_addch(&b, '[');
+            for (int i = 0; i < depth; i++)
+                cgs_buf_addch(&b, ']');
+            cgs_buf_addch(&b, '}');
+            check_direct(b.buf);
+            cgs_buf_release(&b);
+        }
+    }
+
+    /* and the usual nodes are read straight from their text (a walk that gave every node back
+     * would agree too) */
+    uint64_t before = cgs_load_direct_count();
+    check_direct(cases[0]);
+    assert_true(cgs_load_direct_count() - before == 2); /* x and y */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -468,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_error_place),
         cmocka_unit_test(test_threads_agree_on_files),
         cmocka_unit_test(test_threads_agree_on_faults),
+        cmocka_unit_test(test_direct_agrees),
     };
     return cmocka_run_group_tests_name("load-json", tests, NULL, NULL);
 }

@@ -243,7 +243,7 @@ static bool unread_key(const struct cgs_jscan *S, const char *key)
     return false;
 }
 
-static int scan_number(struct cgs_jscan *S, size_t p, size_t *end)
+int cgs_jscan_number(struct cgs_jscan *S, size_t p, size_t *end)
 {
     size_t s = p;
     if (p < S->len && S->buf[p] == '-')
@@ -308,20 +308,15 @@ static size_t put_utf8(char *o, unsigned v)
     return 4;
 }
 
-/* The content of the checked string [p, end) (quotes included), decoded, in cJSON's
- * allocator (what cJSON_Delete frees); NULL when out of memory. special: it holds an escape
- * (or, lenient, a byte that is not UTF-8, which becomes U+FFFD). */
-static char *decode_string(const struct cgs_jscan *S, size_t p, size_t end, bool special)
+size_t cgs_jscan_decode(const struct cgs_jscan *S, size_t p, size_t end, bool special, char *out)
 {
     const unsigned char *s = (const unsigned char *)S->buf + p + 1;
     size_t n = end - p - 2, i = 0;
-    char *out = cJSON_malloc(special && S->lenient ? 3 * n + 1 : n + 1), *o = out;
-    if (!out)
-        return NULL;
+    char *o = out;
     if (!special) {
         memcpy(out, s, n);
         out[n] = 0;
-        return out;
+        return n;
     }
     while (i < n) {
         unsigned char c = s[i];
@@ -366,6 +361,18 @@ static char *decode_string(const struct cgs_jscan *S, size_t p, size_t end, bool
         i += 2;
     }
     *o = 0;
+    return (size_t)(o - out);
+}
+
+/* The content of the checked string [p, end) (quotes included), decoded, in cJSON's
+ * allocator (what cJSON_Delete frees); NULL when out of memory. special: it holds an escape
+ * (or, lenient, a byte that is not UTF-8, which becomes U+FFFD). */
+static char *decode_string(const struct cgs_jscan *S, size_t p, size_t end, bool special)
+{
+    size_t n = end - p - 2;
+    char *out = cJSON_malloc(special && S->lenient ? 3 * n + 1 : n + 1);
+    if (out)
+        cgs_jscan_decode(S, p, end, special, out);
     return out;
 }
 
@@ -473,7 +480,7 @@ static int scan_value(struct cgs_jscan *S, size_t p, size_t *end, cJSON **out)
         record(S, p);
         char c = S->buf[p];
         if (c == '{' || c == '[') {
-            if (sp == CGS_LOAD_MAX_DEPTH) {
+            if (sp + S->depth_base >= CGS_LOAD_MAX_DEPTH) {
                 err = cgs_jscan_fail(S, p, CGS_E_LIMIT, "nesting too deep (more than %d levels)",
                                      CGS_LOAD_MAX_DEPTH);
                 goto fail;
@@ -527,7 +534,7 @@ static int scan_value(struct cgs_jscan *S, size_t p, size_t *end, cJSON **out)
                 ATTACH(cJSON_CreateNull());
         } else {
             size_t s0 = p;
-            if ((err = scan_number(S, p, &p)))
+            if ((err = cgs_jscan_number(S, p, &p)))
                 goto fail;
             if (out)
                 ATTACH(make_number(S, s0, p));

@@ -45,6 +45,8 @@ struct cgs_jscan {
     /* string values of these keys (NULL-terminated; at any depth) are checked, not decoded:
      * they stand in the tree as "" (fields nobody reads, 13 KB of escaped text each) */
     const char *const *unread_keys;
+    /* containers around where the scan starts (the limit on nesting counts them too) */
+    int depth_base;
     /* the last error */
     size_t err_off;
     char err_msg[256];
@@ -59,6 +61,14 @@ size_t cgs_jscan_ws(const struct cgs_jscan *s, size_t p);
 
 /* Scan the string whose quote is at p; *end is just past the closing quote. */
 int cgs_jscan_string(struct cgs_jscan *s, size_t p, size_t *end) CGS_WUR;
+
+/* Scan the number at p (JSON's grammar; a leading zero taken); *end is just past it. */
+int cgs_jscan_number(struct cgs_jscan *s, size_t p, size_t *end) CGS_WUR;
+
+/* The content of the string [p, end) (quotes included) that cgs_jscan_string checked, decoded
+ * into out and terminated (room: end - p - 1 bytes, three times that when s->lenient and
+ * special); special: what that scan left in s->str_special. Returns the decoded length. */
+size_t cgs_jscan_decode(const struct cgs_jscan *s, size_t p, size_t end, bool special, char *out);
 
 /* Scan the value starting at p (whitespace allowed); *end is just past it. Iterative. */
 int cgs_jscan_value(struct cgs_jscan *s, size_t p, size_t *end) CGS_WUR;

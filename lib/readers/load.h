@@ -10,7 +10,9 @@
 #ifndef CGS_LOAD_H
 #define CGS_LOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/base/diag.h"
 #include "lib/readers/file.h"
@@ -48,6 +50,14 @@ void cgs_json_init(void);
  * are the same either way (tests and fuzzing compare them). */
 void cgs_load_set_threads(int threads, size_t min_bytes);
 #define CGS_LOAD_THREADS_MIN ((size_t)512 << 10) /* the default min_bytes */
+
+/* Whether the calling thread reads a graph JSON's usual nodes straight from their text (on, the
+ * default) or every node through its tree, as the pipeline's threads do. Process-wide; the
+ * answers and errors are the same either way (tests and fuzzing compare them). */
+void cgs_load_set_direct(bool on);
+/* How many nodes were read straight from their text since the process started (for tests and
+ * benchmarks: that the usual node is). */
+uint64_t cgs_load_direct_count(void);
 /* Threads that may read graphs at once: the setting above (1: one), else the cores this process
  * may run on, at most 8. */
 int cgs_load_threads(void);

@@ -1,6 +1,8 @@
 /* The graph JSON loader (stack traces decoded on demand), then every pass: shapes, split (each
  * policy), layout, DOT building. Inputs whose first byte is 1 modulo 4 are also read by the
- * loader's pipeline (several threads), which must give exactly what one thread gives. */
+ * loader's pipeline (several threads), which must give exactly what one thread gives; every
+ * input is read again with each node through its tree (no node straight from its text), which
+ * must give exactly the same too. */
 #include "tests/fuzz/fuzz.h"
 
 #include <stdio.h>
@@ -20,6 +22,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* the input outlives the graph, as a mapped file does: stack traces are read lazily */
     struct cgs_graph *g = cgs_graph_load_json_lasting((const char *)data, size, "fuzz.json", &d);
     const char *ops[2] = {NULL, "aten.mm"};
+    {
+        struct cgs_diag d2 = CGS_DIAG_INIT;
+        struct cgs_graph *g2;
+        char *direct = load_digest(g, &d), *tree;
+        cgs_load_set_direct(false);
+        g2 = cgs_graph_load_json_lasting((const char *)data, size, "fuzz.json", &d2);
+        cgs_load_set_direct(true);
+        tree = load_digest(g2, &d2);
+        if (strcmp(direct, tree)) {
+            fprintf(stderr, "read straight from the text:\n%s\nthrough trees:\n%s\n", direct,
+                    tree);
+            abort();
+        }
+        free(direct);
+        free(tree);
+        cgs_graph_free(g2);
+    }
     if (size && (data[0] & 3) == 1) {
         struct cgs_diag d2 = CGS_DIAG_INIT;
         struct cgs_graph *g2;
