@@ -82,8 +82,10 @@ static void tensor_text(const struct cgs_tensor *t, struct cgs_buf *b)
         }
         cgs_buf_addch(b, ']');
     }
-    if (t->device && strncmp(t->device, "cuda", 4))
-        cgs_buf_addf(b, "@%s", t->device);
+    if (t->device && strncmp(t->device, "cuda", 4)) {
+        cgs_buf_addch(b, '@');
+        cgs_buf_addstr(b, t->device);
+    }
 }
 
 /* A value in one short line; lists show their first items (one level deep). */
@@ -110,7 +112,7 @@ static void val_text(const struct cgs_val *v, struct cgs_buf *b)
         cgs_buf_addf(b, "SymBool %s", v->u.s.text ? v->u.s.text : "?");
         break;
     case CGS_VAL_INT:
-        cgs_buf_addf(b, "%lld", (long long)v->u.i);
+        cgs_buf_addint(b, (long long)v->u.i);
         break;
     case CGS_VAL_FLOAT:
         cgs_buf_addf(b, "%g", v->u.f);
@@ -748,8 +750,11 @@ static void full_node(struct full *f, const struct cgs_node *n)
     cgs_buf_reset(&f->tmp);
 
     // tooltip: what it is, where it came from, why it looks as it does
-    cgs_buf_addf(&f->tmp, "%s = %s %s", n->name, cgs_node_op_names[n->op],
-                 n->target ? n->target : "");
+    cgs_buf_addstr(&f->tmp, n->name);
+    cgs_buf_addstr(&f->tmp, " = ");
+    cgs_buf_addstr(&f->tmp, cgs_node_op_names[n->op]);
+    cgs_buf_addch(&f->tmp, ' ');
+    cgs_buf_addstr(&f->tmp, n->target ? n->target : "");
     tip_line(&f->tip, f->tmp.buf);
     if (val) {
         cgs_buf_reset(&f->tmp);
@@ -762,15 +767,21 @@ static void full_node(struct full *f, const struct cgs_node *n)
         tip_line(&f->tip, f->tmp.buf);
     if (n->module_path) {
         cgs_buf_reset(&f->tmp);
-        cgs_buf_addf(&f->tmp, "module: %s%s%s%s", n->module_path, n->module_type ? " (" : "",
-                     n->module_type ? n->module_type : "", n->module_type ? ")" : "");
+        cgs_buf_addstr(&f->tmp, "module: ");
+        cgs_buf_addstr(&f->tmp, n->module_path);
+        if (n->module_type) {
+            cgs_buf_addstr(&f->tmp, " (");
+            cgs_buf_addstr(&f->tmp, n->module_type);
+            cgs_buf_addch(&f->tmp, ')');
+        }
         tip_line(&f->tip, f->tmp.buf);
     }
     if (s && s->piece_of[n->index] >= 0) {
         const struct cgs_split_piece *p = &s->pieces[s->piece_of[n->index]];
         cgs_buf_reset(&f->tmp);
-        cgs_buf_addf(&f->tmp, "piece: %s (%s)", p->name,
-                     p->is_splitting_graph ? "splitting" : "compiled");
+        cgs_buf_addstr(&f->tmp, "piece: ");
+        cgs_buf_addstr(&f->tmp, p->name);
+        cgs_buf_addstr(&f->tmp, p->is_splitting_graph ? " (splitting)" : " (compiled)");
         tip_line(&f->tip, f->tmp.buf);
     }
     if (split_op) {
@@ -838,7 +849,8 @@ static void full_node(struct full *f, const struct cgs_node *n)
     gv_set_html(v, "label", f->lbl.buf);
     gv_set(v, "tooltip", f->tip.buf);
     cgs_buf_reset(&f->tmp);
-    cgs_buf_addf(&f->tmp, "n:%s", n->name);
+    cgs_buf_addstr(&f->tmp, "n:");
+    cgs_buf_addstr(&f->tmp, n->name);
     gv_set(v, "id", f->tmp.buf);
 
     // style by kind, then marks on the border
@@ -1272,16 +1284,21 @@ static void signatures(struct col *c)
     for (uint32_t q = 0; q < c->n_groups; q++) {
         struct group *gr = &c->groups[q];
         cgs_buf_reset(b);
-        cgs_buf_addf(b, "%d|", (int)gr->kind);
+        cgs_buf_addint(b, (int)gr->kind);
+        cgs_buf_addch(b, '|');
         for (uint32_t k = 0; k < gr->n; k++) {
             const struct cgs_node *n = c->members[gr->off + k];
-            cgs_buf_addf(b, "%d %s ", (int)n->op, n->target ? n->target : "");
+            cgs_buf_addint(b, (int)n->op);
+            cgs_buf_addch(b, ' ');
+            cgs_buf_addstr(b, n->target ? n->target : "");
+            cgs_buf_addch(b, ' ');
             val_text(n->val, b);
             for (uint32_t j = 0; j < n->n_inputs; j++) {
                 const struct cgs_node *u = n->inputs[j];
-                if (c->group_of[u->index] == (int32_t)q)
-                    cgs_buf_addf(b, " @%u", c->local[u->index]);
-                else {
+                if (c->group_of[u->index] == (int32_t)q) {
+                    cgs_buf_addstr(b, " @");
+                    cgs_buf_addint(b, c->local[u->index]);
+                } else {
                     cgs_buf_addstr(b, is_param(u) ? " P" : " X");
                     val_text(u->val, b);
                 }

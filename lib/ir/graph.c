@@ -166,6 +166,14 @@ void cgs_graph_free(struct cgs_graph *g)
  * node. */
 const char *cgs_node_stack_trace(const struct cgs_graph *g, const struct cgs_node *n)
 {
+    if (!n->stack_trace && n->stack_raw && n->index > 0 && n->index < g->n_nodes &&
+        g->nodes[n->index] == n) {
+        /* the node before, often from the same line of code, read already */
+        const struct cgs_node *prev = g->nodes[n->index - 1];
+        if (prev->stack_trace && prev->stack_raw && prev->stack_raw_len == n->stack_raw_len &&
+            !memcmp(prev->stack_raw, n->stack_raw, n->stack_raw_len))
+            ((struct cgs_node *)n)->stack_trace = prev->stack_trace;
+    }
     if (!n->stack_trace && n->stack_raw) {
         struct cgs_graph *root = (struct cgs_graph *)g;
         char small[512], *key = small;

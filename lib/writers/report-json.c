@@ -206,8 +206,10 @@ void cgs_val_describe(const struct cgs_val *v, struct cgs_buf *out)
             cgs_buf_addstr(out, "[...]");
         else
             describe_dims(v->u.t.shape, v->u.t.ndim, out);
-        if (v->u.t.device && strcmp(v->u.t.device, "cuda:0"))
-            cgs_buf_addf(out, "@%s", v->u.t.device);
+        if (v->u.t.device && strcmp(v->u.t.device, "cuda:0")) {
+            cgs_buf_addch(out, '@');
+            cgs_buf_addstr(out, v->u.t.device);
+        }
         break;
     }
 }
