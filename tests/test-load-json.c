@@ -607,6 +607,22 @@ static void test_direct_agrees(void **state)
         }
     }
 
+    /* every prefix of a graph of usual nodes: a text that ends anywhere inside a node */
+    {
+        struct cgs_buf b = CGS_BUF_INIT;
+        cgs_buf_addf(&b, HEAD "\"nodes\": [\n{\"name\": \"x\", \"op\": \"placeholder\", "
+                              "\"target\": \"x\"},\n%s, %s]}\n",
+                     cases[0], "{\"name\": \"z\", \"op\": \"output\", \"args\": [[{\"node\": "
+                               "\"y\"}, {\"slice\": [1, -2, null]}, [1.5, \"s\"]]]}");
+        for (size_t len = 0; len <= b.len; len++) {
+            char *cut = malloc(len ? len : 1); /* exactly len bytes: a read past them is seen */
+            memcpy(cut, b.buf, len);
+            assert_direct_agrees(cut, len, "cut.json");
+            free(cut);
+        }
+        cgs_buf_release(&b);
+    }
+
     /* and the usual nodes are read straight from their text (a walk that gave every node back
      * would agree too) */
     uint64_t before = cgs_load_direct_count();

@@ -1015,6 +1015,8 @@ static int d_dim(struct loader *L, struct cgs_graph *g, size_t p, bool is_size, 
                  const struct cgs_sym **out)
 {
     int64_t v;
+    if (p >= L->len)
+        return D_NO;
     if (L->buf[p] == '"') {
         const char *t = d_string_text(L, p, end);
         const struct cgs_sym *cached;
@@ -1048,7 +1050,7 @@ static int d_dims(struct loader *L, struct cgs_graph *g, size_t p, bool is_size,
     const struct cgs_sym *d[CGS_MAX_NDIM];
     uint32_t count = 0;
     bool more = true;
-    if (L->buf[p] != '[')
+    if (p >= L->len || L->buf[p] != '[')
         return D_NO;
     p = d_ws(L, p + 1);
     if (p < L->len && L->buf[p] == ']') {
@@ -1192,6 +1194,8 @@ static int d_val_object(struct loader *L, struct cgs_graph *g, size_t p, int nes
 static int d_val(struct loader *L, struct cgs_graph *g, size_t p, int nest, struct cgs_val *v,
                  size_t *end)
 {
+    if (p >= L->len)
+        return D_NO;
     char c = L->buf[p], lit;
     if (c == '{' || c == '[') {
         if (nest + 1 > D_NEST)
@@ -1263,7 +1267,7 @@ static int d_arg_list(struct loader *L, struct cgs_graph *g, uint32_t node_index
     long n = 0;
     bool more;
 
-    if (L->buf[p] != '[' || nest + 1 > D_NEST)
+    if (p >= L->len || L->buf[p] != '[' || nest + 1 > D_NEST)
         return D_NO;
     q = d_ws(L, p + 1);
     more = q < L->len && L->buf[q] != ']';
@@ -1299,6 +1303,8 @@ static int d_arg_list(struct loader *L, struct cgs_graph *g, uint32_t node_index
 static int d_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, size_t p, int nest,
                  struct cgs_arg *a, size_t *end)
 {
+    if (p >= L->len)
+        return D_NO;
     char c = L->buf[p], lit;
     if (c == '"') {
         const char *s = d_string_text(L, p, end);
