@@ -518,6 +518,9 @@ static struct ex *parse_level(struct cur *c, int level)
     while (e && !c->err) {
         const struct binop *hit = NULL;
         ws(c);
+        /* most atoms end at ',', ')' or the statement's end: no operator starts there */
+        if (c->p >= c->end || !strchr("=!<>|^&+-/*%@", *c->p) || !*c->p)
+            break;
         for (int i = 0; i < 6 && levels[level][i].tok; i++) {
             const char *t = levels[level][i].tok;
             size_t n = strlen(t);
