@@ -174,8 +174,9 @@ static int run(int argc, char **argv)
 
     if ((rc = parse_args(argc, argv, &json, &write_dir)))
         return rc;
-    if (cgs_graphs_collect(&gs, (const char *const *)argv + optind, (uint32_t)(argc - optind),
-                           warn_line, NULL, &d)) {
+    /* every graph is loaded: they are read while the logs are, as far as a core is free */
+    if (cgs_graphs_collect_every(&gs, (const char *const *)argv + optind,
+                                 (uint32_t)(argc - optind), warn_line, NULL, &d)) {
         rc = cli_report_diag(&d);
         cgs_graphs_release(&gs);
         return rc;

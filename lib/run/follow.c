@@ -183,6 +183,21 @@ struct sink_ctx {
     bool first;
 };
 
+static bool idle_always; /* tests: the idle work after every piece fed */
+
+void cgs_follow_set_idle_always(bool on)
+{
+    idle_always = on;
+}
+
+/* A piece of x's records to the model (and, for tests, the caller's idle work after it). */
+static void feed(struct cgs_follow *f, struct cgs_follow_file *x, const char *data, size_t len)
+{
+    cgs_feed_data(f->dash, &x->feed, data, len);
+    while (idle_always && f->idle && f->idle(f->idle_ctx))
+        ;
+}
+
 static void to_feed(void *ctx, const char *data, size_t len)
 {
     struct sink_ctx *c = ctx;
@@ -199,7 +214,7 @@ static void to_feed(void *ctx, const char *data, size_t len)
         }
     }
     c->first = false;
-    cgs_feed_data(c->f->dash, &c->x->feed, data, len);
+    feed(c->f, c->x, data, len);
     c->x->unpacked += len;
     if (progress_fn && c->f->blocking)
         progress_fn(progress_ctx, c->x->path, c->x->unpacked, 0, false);
@@ -248,7 +263,7 @@ static void take(struct cgs_follow *f, struct cgs_follow_file *x, const char *bu
             snprintf(x->error, sizeof(x->error), "%s", d.msg);
         return;
     }
-    cgs_feed_data(f->dash, &x->feed, buf, n);
+    feed(f, x, buf, n);
 }
 
 /*
@@ -573,6 +588,19 @@ static void *ahead_helper(void *arg)
     return NULL;
 }
 
+/* The caller's work for the feeding thread while it would wait (the lock held, and held again
+ * after): whether it did some. */
+static bool ahead_idle(struct ahead_pool *p)
+{
+    bool did;
+    if (!p->f->idle)
+        return false;
+    pthread_mutex_unlock(&p->mu);
+    did = p->f->idle(p->f->idle_ctx);
+    pthread_mutex_lock(&p->mu);
+    return did;
+}
+
 /* The feeding thread's turn at x (file i): false when it reads x itself; true when a reader
  * has started it (its reads and kind known), waiting for that meanwhile and unpacking a later
  * small file as it waits. */
@@ -584,7 +612,7 @@ static bool ahead_claim(struct ahead_pool *p, uint32_t i)
     if (a->state == AHEAD_WAITING && !p->alone)
         a->state = AHEAD_HERE;
     while ((a->state == AHEAD_BUSY && !a->started) || a->state == AHEAD_WAITING)
-        if (p->held > AHEAD_MAX_HELD || !ahead_one(p, i + 1, true))
+        if ((p->held > AHEAD_MAX_HELD || !ahead_one(p, i + 1, true)) && !ahead_idle(p))
             pthread_cond_wait(&p->cv, &p->mu);
     theirs = a->state != AHEAD_HERE;
     pthread_mutex_unlock(&p->mu);
@@ -599,7 +627,7 @@ static void ahead_wait(struct ahead_pool *p, uint32_t i, uint32_t k, uint32_t *r
     struct cgs_ahead *a = p->f->files[i].ahead;
     pthread_mutex_lock(&p->mu);
     while (a->ready <= k && a->state != AHEAD_DONE)
-        if (p->held > AHEAD_MAX_HELD || !ahead_one(p, i + 1, true))
+        if ((p->held > AHEAD_MAX_HELD || !ahead_one(p, i + 1, true)) && !ahead_idle(p))
             pthread_cond_wait(&p->cv, &p->mu);
     *ready = a->state == AHEAD_DONE ? a->n_chunks : a->ready;
     *error_chunk = a->state == AHEAD_DONE ? a->error_chunk : AHEAD_FINISH;
@@ -668,7 +696,7 @@ static void ahead_take(struct ahead_pool *p, struct cgs_follow *f, struct cgs_fo
     if (k == 0 && !first_kind(x, a->sniffed, a->init_failed ? a->error : NULL, &c))
         return;
     if (!x->unpacking) {
-        cgs_feed_data(f->dash, &x->feed, a->raw + at, a->chunk[k]);
+        feed(f, x, a->raw + at, a->chunk[k]);
         return;
     }
     /* a read's pieces are in one segment; a segment fed to its end goes */

@@ -49,6 +49,12 @@ struct cgs_follow {
     bool any_root;     /* set by the caller: wait quietly while at least one root exists */
     bool blocking;     /* set by the caller (one-shot commands): a stream is read to its end */
     bool polled;       /* polled once */
+    /* set by the caller (one-shot reads), or NULL: work for the feeding thread while it would
+     * wait for a helper that reads ahead (the model as fed so far is its to read, not to
+     * change); true when it did some (it is asked again before any wait), false when it has
+     * none left for now */
+    bool (*idle)(void *ctx);
+    void *idle_ctx;
 };
 
 /* A compressed log may unpack to at most this many times its size once past 256 MiB (a real
@@ -63,6 +69,11 @@ void cgs_follow_set_unpack_ratio(double ratio);
 typedef void (*cgs_follow_progress_fn)(void *ctx, const char *path, uint64_t done, uint64_t size,
                                        bool end);
 void cgs_follow_set_progress(cgs_follow_progress_fn fn, void *ctx);
+
+/* For tests: the caller's idle work (cgs_follow.idle) is also done after every piece fed, as
+ * much of it as there is, not only while the feeding thread would wait for a helper: what it
+ * does is then seen on any input, at every point of the read. Process-wide. */
+void cgs_follow_set_idle_always(bool on);
 
 void cgs_follow_init(struct cgs_follow *f, const char *const *roots, uint32_t n,
                      struct cgs_dash *dash);

@@ -4,6 +4,7 @@
 #include "lib/run/graphs.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +61,25 @@ static struct cgs_graphs_item *new_item(struct cgs_graphs *gs)
     memset(it, 0, sizeof(*it));
     it->rank = -1;
     it->inference = -1;
+    it->model_graph = UINT32_MAX;
     return it;
+}
+
+/* What item it takes of the model's graph j (its strings borrowed: the caller copies those it
+ * keeps). */
+static void trace_item(struct cgs_graphs_item *it, const struct cgs_dash *m, uint32_t j)
+{
+    const struct cgs_dash_graph *g = &m->graphs[j];
+    it->source = (char *)(g->source < m->n_sources ? m->sources[g->source] : "?");
+    it->compile_id = g->compile_id;
+    it->stage = g->stage;
+    it->rank = g->rank;
+    it->attempt = g->attempt;
+    it->backward = g->backward;
+    it->occurrence = g->occurrence;
+    it->line = g->line;
+    it->text = g->text;
+    it->model_graph = j;
 }
 
 /* A printed-graph file (a cache folder's computation_graph.py, a depyf dump's graph, a file
@@ -124,8 +143,11 @@ static bool other_reader_kind(enum cgs_input_kind k)
            k == CGS_IN_CACHE_INDEX;
 }
 
+static bool read_early(void *ctx);
+static void early_start(struct cgs_graphs *gs);
+
 static int collect(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
-                   const struct cgs_dash *read,
+                   const struct cgs_dash *read, bool every,
                    void (*warn)(const char *file, const char *msg, void *ctx), void *ctx,
                    struct cgs_diag *d)
 {
@@ -200,6 +222,11 @@ static int collect(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
             struct cgs_follow f;
             cgs_follow_init(&f, trace_roots, n_trace, &gs->dash);
             f.blocking = true;
+            if (every) { /* the graphs read while the feeding would wait */
+                early_start(gs);
+                f.idle = read_early;
+                f.idle_ctx = gs;
+            }
             cgs_follow_poll(&f);
             cgs_follow_finish(&f);
             cgs_follow_verdict(&f, 1u << CGS_SRC_TRACE, "TORCH_TRACE logs",
@@ -224,17 +251,9 @@ static int collect(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
             const struct cgs_dash_graph *g = &m->graphs[i];
             bool several_ranks = mixed[g->source < ns ? g->source : ns - 1];
             struct cgs_graphs_item *it = new_item(gs);
-            it->source = cgs_xstrdup(g->source < m->n_sources
-                                         ? m->sources[g->source]
-                                         : "?");
-            it->compile_id = cgs_xstrdup(g->compile_id);
-            it->stage = g->stage;
-            it->rank = g->rank;
-            it->attempt = g->attempt;
-            it->backward = g->backward;
-            it->occurrence = g->occurrence;
-            it->line = g->line;
-            it->text = g->text;
+            trace_item(it, m, i);
+            it->source = cgs_xstrdup(it->source);
+            it->compile_id = cgs_xstrdup(it->compile_id);
             it->ref = make_ref(it->source, g->rank, several_ranks, g->compile_id, g->stage,
                                g->backward, g->occurrence);
         }
@@ -277,7 +296,14 @@ int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t
                        void (*warn)(const char *file, const char *msg, void *ctx), void *ctx,
                        struct cgs_diag *d)
 {
-    return collect(gs, paths, n, NULL, warn, ctx, d);
+    return collect(gs, paths, n, NULL, false, warn, ctx, d);
+}
+
+int cgs_graphs_collect_every(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
+                             void (*warn)(const char *file, const char *msg, void *ctx),
+                             void *ctx, struct cgs_diag *d)
+{
+    return collect(gs, paths, n, NULL, true, warn, ctx, d);
 }
 
 int cgs_graphs_collect_read(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
@@ -285,11 +311,14 @@ int cgs_graphs_collect_read(struct cgs_graphs *gs, const char *const *paths, uin
                             void (*warn)(const char *file, const char *msg, void *ctx), void *ctx,
                             struct cgs_diag *d)
 {
-    return collect(gs, paths, n, read, warn, ctx, d);
+    return collect(gs, paths, n, read, false, warn, ctx, d);
 }
+
+static void early_release(struct cgs_graphs_early *e);
 
 void cgs_graphs_release(struct cgs_graphs *gs)
 {
+    early_release(gs->early);
     for (uint32_t i = 0; i < gs->n_items; i++) {
         free(gs->items[i].source);
         free(gs->items[i].compile_id);
@@ -306,11 +335,11 @@ void cgs_graphs_release(struct cgs_graphs *gs)
 }
 
 /* The symbols create_symbol records gave the item's compile, as graph JSON's "symbols". */
-static cJSON *symbols_of(const struct cgs_graphs *gs, const struct cgs_graphs_item *it)
+static cJSON *symbols_of(const struct cgs_dash *model, const struct cgs_graphs_item *it)
 {
     cJSON *o = cJSON_CreateObject();
-    for (uint32_t i = 0; it->compile_id && gs->model && i < gs->model->n_symbols; i++) {
-        const struct cgs_dash_symbol *s = &gs->model->symbols[i];
+    for (uint32_t i = 0; it->compile_id && model && i < model->n_symbols; i++) {
+        const struct cgs_dash_symbol *s = &model->symbols[i];
         if (s->rank != it->rank || strcmp(s->compile_id, it->compile_id))
             continue;
         cJSON *e = cJSON_CreateObject();
@@ -339,29 +368,37 @@ static bool same_group(const struct cgs_graphs_item *a, const struct cgs_graphs_
            !strncmp(a->source, b->source, da);
 }
 
-static void *graph_of(const struct cgs_graphs *gs, uint32_t i, bool as_json, struct cgs_diag *d)
-{
-    const struct cgs_graphs_item *it = &gs->items[i];
-    struct cgs_fxtext_opts o = {0};
-    cJSON *syms = symbols_of(gs, it);
-    void *g;
+/* Everything a graph is read from besides its text's bytes: the printed-graph reader's options
+ * (their strings in name[] and *syms, the caller's to delete) and the first line. items: the
+ * list it is in (whether its compile is an inference one is read from the others). */
+struct graph_in {
+    struct cgs_fxtext_opts o;
     char name[512];
+    cJSON *syms;
+    uint32_t first_line;
+};
 
+static void graph_in(const struct cgs_dash *model, const struct cgs_graphs_item *items,
+                     uint32_t n_items, const struct cgs_graphs_item *it, struct graph_in *in)
+{
+    struct cgs_fxtext_opts *o = &in->o;
+    memset(o, 0, sizeof(*o));
+    in->syms = symbols_of(model, it);
     if (it->compile_id)
-        snprintf(name, sizeof(name), "%s %s", it->compile_id, it->stage);
+        snprintf(in->name, sizeof(in->name), "%s %s", it->compile_id, it->stage);
     else
-        snprintf(name, sizeof(name), "%s", it->source);
-    o.name = name;
+        snprintf(in->name, sizeof(in->name), "%s", it->source);
+    o->name = in->name;
     /* aot_inference, a pass between stages: the spec has no such stage */
-    o.stage = cgs_stage_from_name(it->stage) == CGS_STAGE_UNKNOWN ? "other" : it->stage;
-    o.compile_id = it->compile_id;
-    o.symbols = syms;
-    o.is_inference = o.is_backward = -1;
+    o->stage = cgs_stage_from_name(it->stage) == CGS_STAGE_UNKNOWN ? "other" : it->stage;
+    o->compile_id = it->compile_id;
+    o->symbols = in->syms;
+    o->is_inference = o->is_backward = -1;
     if (!strcmp(it->stage, "post_grad") && (it->compile_id || it->group)) {
         /* inference when the compile logged an inference graph, else a training step's */
         bool inference = false, training = false;
-        for (uint32_t k = 0; k < gs->n_items; k++) {
-            const struct cgs_graphs_item *o2 = &gs->items[k];
+        for (uint32_t k = 0; k < n_items; k++) {
+            const struct cgs_graphs_item *o2 = &items[k];
             if (it->group ? !same_group(o2, it)
                           : (o2->rank != it->rank || !o2->compile_id ||
                              strcmp(o2->compile_id, it->compile_id) ||
@@ -373,18 +410,169 @@ static void *graph_of(const struct cgs_graphs *gs, uint32_t i, bool as_json, str
         if (it->inference >= 0) /* the folder's reader knew */
             inference = it->inference, training = !it->inference;
         if (inference || training) {
-            o.is_inference = inference && !training;
-            o.is_backward = it->backward;
+            o->is_inference = inference && !training;
+            o->is_backward = it->backward;
         }
     }
     /* the payload's first line is the record's next one */
+    in->first_line = (uint32_t)(it->compile_id ? it->line + 1 : 1);
+}
+
+/* All of in that the graph is read from, and where its text comes from, as one string (the
+ * caller frees). A record's source and line name its text: a graph read again from the same
+ * record is the same. Of the symbols, those the text holds (the reader looks up no other:
+ * the symbols a size mentions, a Sym()'s whole expression), in their order. */
+static char *graph_key(const struct cgs_graphs_item *it, const struct graph_in *in)
+{
+    struct cgs_buf b = CGS_BUF_INIT;
+    cgs_buf_addf(&b, "%s\n%" PRIu32 "\n%zu\n%s\n%s\n%s\n%d %d\n", it->source,
+                 in->first_line, strlen(it->text), in->name, in->o.stage,
+                 in->o.compile_id ? in->o.compile_id : "-", in->o.is_inference,
+                 in->o.is_backward);
+    for (const cJSON *x = in->syms ? in->syms->child : NULL; x; x = x->next) {
+        if (!strstr(it->text, x->string))
+            continue;
+        char *v = cJSON_PrintUnformatted(x);
+        cgs_buf_addstr(&b, x->string);
+        cgs_buf_addch(&b, '=');
+        cgs_buf_addstr(&b, v ? v : "-");
+        cgs_buf_addch(&b, '\n');
+        cJSON_free(v);
+    }
+    return cgs_buf_detach(&b);
+}
+
+static void *graph_read(const struct cgs_graphs_item *it, const struct graph_in *in,
+                        bool as_json, struct cgs_diag *d)
+{
     if (as_json)
-        g = cgs_fxtext_to_json(it->text, strlen(it->text), it->source,
-                               (uint32_t)(it->compile_id ? it->line + 1 : 1), &o, d);
-    else
-        g = cgs_graph_load_fxtext(it->text, strlen(it->text), it->source,
-                                  (uint32_t)(it->compile_id ? it->line + 1 : 1), &o, d);
-    cJSON_Delete(syms);
+        return cgs_fxtext_to_json(it->text, strlen(it->text), it->source, in->first_line,
+                                  &in->o, d);
+    return cgs_graph_load_fxtext(it->text, strlen(it->text), it->source, in->first_line, &in->o,
+                                 d);
+}
+
+/* ---- graphs read while the logs are ---------------------------------------------------- */
+
+/*
+ * cgs_graphs_collect_every: while the thread feeding the logs' records would wait for a helper
+ * (lib/run/follow.c), it reads the next graph the model holds, with what the logs have said so
+ * far (its compile's symbols, the compile's other graphs), and keeps it with its key
+ * (graph_key). At the load, the key is made again from everything read; the graph read early
+ * is taken only when the two are equal, else it is dropped and read again: the answers are
+ * those of a load after the read.
+ */
+#define EARLY_HELD ((size_t)16 << 20) /* printed text of graphs read early and not yet taken */
+
+struct early {
+    struct cgs_graph *g;
+    struct cgs_diag d;
+    char *key;
+};
+
+struct cgs_graphs_early {
+    struct cgs_graphs_item *items; /* the files' items, then one per model graph (borrowed) */
+    uint32_t n_files, n_items, alloc_items;
+    struct early *graphs; /* by model graph; the first n_read were read */
+    uint32_t n_read, alloc_graphs;
+    uint32_t taken; /* by the load (atomic) */
+    size_t held;
+};
+
+void cgs_graphs_early_counts(const struct cgs_graphs *gs, uint32_t *read, uint32_t *taken)
+{
+    *read = gs->early ? gs->early->n_read : 0;
+    *taken = gs->early ? __atomic_load_n(&gs->early->taken, __ATOMIC_RELAXED) : 0;
+}
+
+static void early_start(struct cgs_graphs *gs)
+{
+    struct cgs_graphs_early *e = cgs_xcalloc(1, sizeof(*e));
+    e->n_files = e->n_items = e->alloc_items = gs->n_items;
+    e->items = cgs_xcalloc(gs->n_items ? gs->n_items : 1, sizeof(*e->items));
+    if (gs->n_items)
+        memcpy(e->items, gs->items, gs->n_items * sizeof(*e->items));
+    gs->early = e;
+}
+
+static bool read_early(void *ctx)
+{
+    struct cgs_graphs *gs = ctx;
+    struct cgs_graphs_early *e = gs->early;
+    const struct cgs_dash *m = &gs->dash;
+    struct graph_in in;
+    struct early *x;
+
+    if (e->n_read >= m->n_graphs || e->held > EARLY_HELD)
+        return false;
+    /* the model's graphs as items, as the collect after the read makes them (a later attempt
+       replaces a graph's text and line in place: taken again each time) */
+    CGS_ALLOC_GROW(e->items, e->n_files + m->n_graphs, e->alloc_items);
+    for (uint32_t j = 0; j < m->n_graphs; j++) {
+        struct cgs_graphs_item *it = &e->items[e->n_files + j];
+        memset(it, 0, sizeof(*it));
+        it->inference = -1;
+        trace_item(it, m, j);
+    }
+    e->n_items = e->n_files + m->n_graphs;
+    CGS_ALLOC_GROW(e->graphs, e->n_read + 1, e->alloc_graphs);
+    x = &e->graphs[e->n_read];
+    const struct cgs_graphs_item *it = &e->items[e->n_files + e->n_read];
+    graph_in(m, e->items, e->n_items, it, &in);
+    x->d = (struct cgs_diag)CGS_DIAG_INIT;
+    x->key = graph_key(it, &in);
+    x->g = graph_read(it, &in, false, &x->d);
+    cJSON_Delete(in.syms);
+    e->held += strlen(it->text);
+    e->n_read++;
+    return true;
+}
+
+static void early_release(struct cgs_graphs_early *e)
+{
+    if (!e)
+        return;
+
+    for (uint32_t j = 0; j < e->n_read; j++) {
+        cgs_graph_free(e->graphs[j].g);
+        free(e->graphs[j].key);
+    }
+    free(e->graphs);
+    free(e->items);
+    free(e);
+}
+
+static void *graph_of(const struct cgs_graphs *gs, uint32_t i, bool as_json, struct cgs_diag *d)
+{
+    const struct cgs_graphs_item *it = &gs->items[i];
+    struct graph_in in;
+    void *g = NULL;
+
+    graph_in(gs->model, gs->items, gs->n_items, it, &in);
+    if (!as_json && gs->early && it->model_graph < gs->early->n_read) {
+        /* read while the logs were: taken when nothing read since changed what it is read
+           from (each item is one thread's: no lock) */
+        struct early *x = &gs->early->graphs[it->model_graph];
+        char *key = graph_key(it, &in);
+        if (x->key && !strcmp(key, x->key)) {
+            g = x->g;
+            *d = x->d;
+            x->g = NULL;
+            __atomic_fetch_add(&gs->early->taken, 1u, __ATOMIC_RELAXED);
+        } else {
+            cgs_graph_free(x->g);
+            x->g = NULL;
+        }
+        free(x->key);
+        x->key = NULL;
+        free(key);
+        if (g || d->code) {
+            cJSON_Delete(in.syms);
+            return g;
+        }
+    }
+    g = graph_read(it, &in, as_json, d);
+    cJSON_Delete(in.syms);
     return g;
 }
 

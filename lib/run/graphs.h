@@ -36,7 +36,10 @@ struct cgs_graphs_item {
     const char *text; /* the printed graph (borrowed from the reader's model) */
     char *owned_text; /* or owned, for a file read whole */
     char *ref;
+    uint32_t model_graph; /* a log's graph: its index in the model; UINT32_MAX for a file */
 };
+
+struct cgs_graphs_early; /* graphs read while the logs were (cgs_graphs_collect_every) */
 
 struct cgs_graphs {
     struct cgs_dash dash; /* the trace reader's model (graphs and symbols kept) */
@@ -47,6 +50,7 @@ struct cgs_graphs {
     uint64_t bad_lines;
     char first_bad[256];
     char **file_names; /* cgs_graphs_file_name's, made on first use */
+    struct cgs_graphs_early *early;
 };
 
 /* Whether path names a graph source of this module (a ref, a TORCH_TRACE log, compressed or
@@ -61,6 +65,18 @@ bool cgs_graphs_is_source(const char *path);
 int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
                        void (*warn)(const char *file, const char *msg, void *ctx), void *ctx,
                        struct cgs_diag *d);
+/*
+ * The same, for a caller that then loads every graph (cgs_graphs_load_many): while the thread
+ * that feeds the logs' records would wait for a helper reading ahead, it reads the graphs the
+ * logs have given so far; one that nothing read later changes is handed to the load as it is.
+ * The answers are cgs_graphs_collect's and cgs_graphs_load's.
+ */
+int cgs_graphs_collect_every(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
+                             void (*warn)(const char *file, const char *msg, void *ctx),
+                             void *ctx, struct cgs_diag *d);
+/* How many graphs cgs_graphs_collect_every read while the logs were, and how many of them the
+ * load took (for tests and benchmarks). */
+void cgs_graphs_early_counts(const struct cgs_graphs *gs, uint32_t *read, uint32_t *taken);
 /*
  * The same over TORCH_TRACE logs already read: read is the model a follower read from exactly
  * the logs among paths (cgs_dash.keep_graphs set); their graphs and symbols are borrowed from it

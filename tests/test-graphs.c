@@ -1,0 +1,240 @@
+/* lib/run/graphs: the graphs read while the logs are (cgs_graphs_collect_every) are the graphs a
+ * load after the read gives, on every log of the tests and on logs whose later records change
+ * what an earlier graph is read from (a later attempt, symbols created after the graph). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/base/buf.h"
+#include "lib/readers/file.h"
+#include "lib/readers/unpack.h"
+#include "lib/run/follow.h"
+#include "lib/run/graphs.h"
+#include "tests/graph-digest.h"
+
+static void quiet(const char *file, const char *msg, void *ctx)
+{
+    (void)file, (void)msg, (void)ctx;
+}
+
+/* Every graph of the sources, each as its digest after its ref; every: read while the logs
+ * are (the counts of that, when asked for). */
+static char *digest_all(const char *const *paths, uint32_t n, bool every, uint32_t *read,
+                        uint32_t *taken)
+{
+    struct cgs_graphs gs;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    struct cgs_buf b = CGS_BUF_INIT;
+    int rc = every ? cgs_graphs_collect_every(&gs, paths, n, quiet, NULL, &d)
+                   : cgs_graphs_collect(&gs, paths, n, quiet, NULL, &d);
+    if (rc) {
+        cgs_buf_addf(&b, "collect: %s\n", d.msg);
+    } else {
+        enum { BATCH = 8 };
+        for (uint32_t from = 0; from < gs.n_items; from += BATCH) {
+            uint32_t k, m = gs.n_items - from < BATCH ? gs.n_items - from : BATCH;
+            struct cgs_graph *g[BATCH];
+            struct cgs_diag ds[BATCH];
+            for (k = 0; k < m; k++)
+                ds[k] = (struct cgs_diag)CGS_DIAG_INIT;
+            cgs_graphs_load_many(&gs, from, m, g, ds);
+            for (k = 0; k < m; k++) {
+                char *one = load_digest(g[k], &ds[k]);
+                cgs_buf_addf(&b, "== %s\n%s", gs.items[from + k].ref, one);
+                free(one);
+                cgs_graph_free(g[k]);
+            }
+        }
+    }
+    if (read)
+        cgs_graphs_early_counts(&gs, read, taken);
+    cgs_graphs_release(&gs);
+    return cgs_buf_detach(&b);
+}
+
+static uint32_t total_read, total_taken;
+
+/* The sources read both ways, the graphs read early at every record fed: the same. */
+static void check_same(const char *const *paths, uint32_t n)
+{
+    uint32_t read = 0, taken = 0;
+    char *after = digest_all(paths, n, false, NULL, NULL), *early;
+    cgs_follow_set_idle_always(true);
+    early = digest_all(paths, n, true, &read, &taken);
+    cgs_follow_set_idle_always(false);
+    if (strcmp(after, early))
+        print_error("%s: the graphs read while the log was differ\n", paths[0]);
+    assert_string_equal(after, early);
+    assert_true(taken <= read);
+    total_read += read;
+    total_taken += taken;
+    free(after);
+    free(early);
+}
+
+static void sink(void *ctx, const char *data, size_t len)
+{
+    cgs_buf_add(ctx, data, len);
+}
+
+/* An xz log's text. */
+static void unpack_into(const char *path, struct cgs_buf *out)
+{
+    char *buf;
+    size_t len;
+    struct cgs_unpack u;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    assert_int_equal(cgs_read_file(path, &buf, &len, (size_t)64 << 20, &d), 0);
+    assert_int_equal(cgs_unpack_init(&u, CGS_IN_XZ, (uint64_t)1 << 30, CGS_UNPACK_MAX_MEM, &d), 0);
+    assert_int_equal(cgs_unpack_feed(&u, buf, len, sink, out, &d), 0);
+    assert_int_equal(cgs_unpack_finish(&u, sink, out, &d), 0);
+    cgs_unpack_release(&u);
+    free(buf);
+}
+
+static void write_text(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void test_every_log(void **state)
+{
+    static const char *const pats[] = {"tests/data/tracegraphs/*/trace/*", "samples/*.log",
+                                       "tests/data/faultlogs/*", "tests/data/gpu-logs/*"};
+    glob_t all[4];
+    const char *paths[512];
+    uint32_t n = 0;
+    (void)state;
+    total_read = total_taken = 0;
+    for (size_t k = 0; k < 4; k++) {
+        if (glob(pats[k], 0, NULL, &all[k]) != 0)
+            all[k].gl_pathc = 0;
+        for (size_t i = 0; i < all[k].gl_pathc; i++) {
+            const char *one[1] = {all[k].gl_pathv[i]};
+            check_same(one, 1);
+            if (n < 512)
+                paths[n++] = all[k].gl_pathv[i];
+        }
+    }
+    check_same(paths, n); /* all at once: a helper reads the later files ahead */
+    print_message("%u logs: %u graphs read while the logs were, %u of them taken\n", n,
+                  total_read, total_taken);
+    assert_true(n >= 20);
+    assert_true(total_taken > 100); /* read early, and used */
+    for (size_t k = 0; k < 4; k++)
+        if (all[k].gl_pathc)
+            globfree(&all[k]);
+}
+
+/* One log holding a run's records twice over (the compile ids used again, as after
+ * torch._dynamo.reset()): the second run's symbols of a compile and its later graphs change
+ * what some graphs read early were read from; they are read again. */
+static void test_later_records(void **state)
+{
+    char dir[] = "/tmp/cgs-early.XXXXXX", path[64];
+    glob_t gl;
+    struct cgs_buf twice = CGS_BUF_INIT;
+    uint32_t read = 0, taken = 0;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(glob("tests/data/tracegraphs/dyn*/trace/*.log.xz", 0, NULL, &gl), 0);
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < gl.gl_pathc; i++)
+            unpack_into(gl.gl_pathv[i], &twice);
+    snprintf(path, sizeof(path), "%s/twice.log", dir);
+    write_text(path, twice.buf, twice.len);
+    {
+        const char *one[1] = {path};
+        char *after = digest_all(one, 1, false, NULL, NULL), *early;
+        cgs_follow_set_idle_always(true);
+        early = digest_all(one, 1, true, &read, &taken);
+        cgs_follow_set_idle_always(false);
+        assert_string_equal(after, early);
+        free(after);
+        free(early);
+    }
+    print_message("twice: %u graphs read early, %u taken\n", read, taken);
+    assert_true(taken > 0);
+    assert_true(taken < read); /* some were read again: what they were read from changed */
+    unlink(path);
+    rmdir(dir);
+    globfree(&gl);
+    cgs_buf_release(&twice);
+}
+
+/* A log whose first Dynamo graph is logged again at the end by a later attempt, its text the
+ * same length (f32 made f64): the graph read early from the first record is read again. */
+static void test_later_attempt(void **state)
+{
+    char dir[] = "/tmp/cgs-early.XXXXXX", path[64];
+    glob_t gl;
+    struct cgs_buf log = CGS_BUF_INIT, again = CGS_BUF_INIT;
+    uint32_t read = 0, taken = 0;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    /* a log with no symbol: nothing else read later changes what its graphs are read from */
+    assert_int_equal(glob("tests/data/tracegraphs/cnn_infer/trace/*.log.xz", 0, NULL, &gl), 0);
+    unpack_into(gl.gl_pathv[0], &log);
+    cgs_buf_addch(&log, '\0');
+    {
+        /* the record and its payload (the lines after it that start with a tab) */
+        const char *rec = strstr(log.buf, "{\"dynamo_output_graph\"");
+        assert_non_null(rec);
+        while (rec > log.buf && rec[-1] != '\n')
+            rec--;
+        const char *end = strchr(rec, '\n');
+        while (end && end[1] == '\t')
+            end = strchr(end + 1, '\n');
+        assert_non_null(end);
+        cgs_buf_add(&again, rec, (size_t)(end + 1 - rec));
+        cgs_buf_addch(&again, '\0');
+        char *at = strstr(again.buf, "\"attempt\": 0"), *dt = strstr(again.buf, "\n\t");
+        dt = dt ? strstr(dt, "f32[") : NULL; /* in the payload */
+        assert_non_null(at);
+        assert_non_null(dt);
+        at[11] = '1'; /* "attempt": 1 */
+        dt[1] = '6'; /* f32 -> f64 */
+        dt[2] = '4';
+    }
+    log.len--; /* the NUL */
+    cgs_buf_add(&log, again.buf, strlen(again.buf));
+    snprintf(path, sizeof(path), "%s/again.log", dir);
+    write_text(path, log.buf, log.len);
+    {
+        const char *one[1] = {path};
+        char *after = digest_all(one, 1, false, NULL, NULL), *early;
+        cgs_follow_set_idle_always(true);
+        early = digest_all(one, 1, true, &read, &taken);
+        cgs_follow_set_idle_always(false);
+        assert_non_null(strstr(after, "float64")); /* the later attempt's graph is the one */
+        assert_string_equal(after, early);
+        free(after);
+        free(early);
+    }
+    print_message("again: %u graphs read early, %u taken\n", read, taken);
+    assert_true(taken + 1 == read); /* all but the one logged again */
+    unlink(path);
+    rmdir(dir);
+    globfree(&gl);
+    cgs_buf_release(&log);
+    cgs_buf_release(&again);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_log),
+        cmocka_unit_test(test_later_records),
+        cmocka_unit_test(test_later_attempt),
+    };
+    return cmocka_run_group_tests_name("graphs", tests, NULL, NULL);
+}
