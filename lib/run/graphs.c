@@ -462,7 +462,8 @@ static void *graph_read(const struct cgs_graphs_item *it, const struct graph_in 
  * is taken only when the two are equal, else it is dropped and read again: the answers are
  * those of a load after the read.
  */
-#define EARLY_HELD ((size_t)16 << 20) /* printed text of graphs read early and not yet taken */
+#define EARLY_HELD ((size_t)4 << 20) /* printed text of graphs read early, not yet taken (their
+                                          graphs take about seven times as much) */
 
 struct early {
     struct cgs_graph *g;
