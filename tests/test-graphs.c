@@ -224,12 +224,54 @@ static void test_later_attempt(void **state)
     cgs_buf_release(&again);
 }
 
+/* A run logged twice, the second run's s77 created with another value (7 for 5): each run's
+ * graphs carry their own run's hint (the first run's graph took the second's before). */
+static void test_symbols_by_run(void **state)
+{
+    char dir[] = "/tmp/cgs-early.XXXXXX", path[64];
+    glob_t gl;
+    struct cgs_buf one = CGS_BUF_INIT, log = CGS_BUF_INIT;
+    static const char sym5[] = "\"create_symbol\": {\"symbol\": \"s77\", \"val\": \"5\"";
+    uint32_t read = 0, taken = 0;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(glob("tests/data/tracegraphs/dyn_recompile/trace/*.log.xz", 0, NULL, &gl), 0);
+    unpack_into(gl.gl_pathv[0], &one);
+    cgs_buf_addch(&one, '\0');
+    cgs_buf_add(&log, one.buf, one.len - 1);
+    char *at = strstr(one.buf, sym5);
+    assert_non_null(at);
+    at[sizeof(sym5) - 3] = '7'; /* the 5 */
+    cgs_buf_add(&log, one.buf, one.len - 1);
+    snprintf(path, sizeof(path), "%s/runs.log", dir);
+    write_text(path, log.buf, log.len);
+    {
+        const char *paths[1] = {path};
+        char *all = both_ways(paths, 1, &read, &taken), *first, *second;
+        first = strstr(all, "#0/0:dynamo\n");
+        second = strstr(all, "#0/0:dynamo@2\n");
+        assert_non_null(first);
+        assert_non_null(second);
+        assert_true(first < second);
+        second[0] = '\0'; /* the first run's graph ends where the second's starts */
+        assert_non_null(strstr(first, "sym s77 1:5 "));
+        assert_non_null(strstr(second + 1, "sym s77 1:7 "));
+        free(all);
+    }
+    unlink(path);
+    rmdir(dir);
+    globfree(&gl);
+    cgs_buf_release(&one);
+    cgs_buf_release(&log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_log),
         cmocka_unit_test(test_later_records),
         cmocka_unit_test(test_later_attempt),
+        cmocka_unit_test(test_symbols_by_run),
     };
     return cmocka_run_group_tests_name("graphs", tests, NULL, NULL);
 }

@@ -876,6 +876,7 @@ static void keep_graph(struct cgs_dash *d, struct cgs_feed *f, const cJSON *o, c
     g->text = cgs_xstrdup(f->payload);
     g->attempt = (int)attempt;
     g->line = f->pending_line;
+    g->run = f->run;
 }
 
 /* create_symbol: {"symbol": "s77", "val": "4", "vr": "[2, int_oo]", ...} */
@@ -892,6 +893,8 @@ static void keep_symbol(struct cgs_dash *d, struct cgs_feed *f, const cJSON *x, 
     s->compile_id = cgs_xstrdup(cid);
     s->name = cgs_xstrdup(nm);
     s->rank = f->rank;
+    s->source = source_of(d, f);
+    s->run = f->run;
     if (val) {
         long long v = strtoll(val, &end, 10);
         if (end != val && !*end)

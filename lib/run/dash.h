@@ -182,12 +182,15 @@ struct cgs_dash_graph {
     char *text;        /* the payload, tabs stripped */
     uint32_t source;   /* into cgs_dash.sources */
     uint64_t line;     /* the record's line in its file */
+    int run;           /* the source's run of compile ids (cgs_feed.run) the record was in */
 };
 
 /* What create_symbol records said of a size symbol, for one compile. */
 struct cgs_dash_symbol {
     char *compile_id, *name;
     int rank;
+    uint32_t source; /* into cgs_dash.sources */
+    int run;         /* the source's run of compile ids: a reset's compile 0/0 is another's */
     bool has_hint, has_min, has_max;
     int64_t hint, min, max;
 };

@@ -334,13 +334,18 @@ void cgs_graphs_release(struct cgs_graphs *gs)
     memset(gs, 0, sizeof(*gs));
 }
 
-/* The symbols create_symbol records gave the item's compile, as graph JSON's "symbols". */
+/* The symbols create_symbol records gave the item's compile, as graph JSON's "symbols": of its
+ * source and its run of compile ids (after a torch._dynamo.reset(), compile 0/0 is another
+ * compile, its s77 another symbol). */
 static cJSON *symbols_of(const struct cgs_dash *model, const struct cgs_graphs_item *it)
 {
     cJSON *o = cJSON_CreateObject();
+    const struct cgs_dash_graph *g =
+        model && it->model_graph < model->n_graphs ? &model->graphs[it->model_graph] : NULL;
     for (uint32_t i = 0; it->compile_id && model && i < model->n_symbols; i++) {
         const struct cgs_dash_symbol *s = &model->symbols[i];
-        if (s->rank != it->rank || strcmp(s->compile_id, it->compile_id))
+        if (s->rank != it->rank || strcmp(s->compile_id, it->compile_id) ||
+            (g && (s->source != g->source || s->run != g->run)))
             continue;
         cJSON *e = cJSON_CreateObject();
         if (s->has_hint)
