@@ -536,6 +536,17 @@ static void test_direct_agrees(void **state)
         "\"op\": \"placeholder\", \"target\": \"f1\"}",
         "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"kwargs\": {\"k\": "
         "{\"node\": \"nowhere1\"}}, \"args\": [{\"node\": \"nowhere2\"}]}",
+        /* stack traces repeated (read once, then known by their bytes), one of the same length
+         * that differs, one that starts as another and goes on to a bad byte */
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"stack_trace\": "
+        "\"  File \\\"m.py\\\", line 1\\n\"}, {\"name\": \"z\", \"op\": \"call_function\", "
+        "\"target\": \"t\", \"stack_trace\": \"  File \\\"m.py\\\", line 1\\n\"}, {\"name\": \"w\", "
+        "\"op\": \"call_function\", \"target\": \"t\", \"stack_trace\": \"  File \\\"m.py\\\", line "
+        "2\\n\"}, {\"name\": \"v\", \"op\": \"call_function\", \"target\": \"t\", \"stack_trace\": "
+        "\"  File \\\"m.py\\\", line 1\\n\"}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"stack_trace\": "
+        "\"  File \\\"m.py\\\", line 1\\n\"}, {\"name\": \"z\", \"op\": \"call_function\", "
+        "\"target\": \"t\", \"stack_trace\": \"  File \\\"m.py\\\", line 1\\n\\q\"}",
         /* names, targets and strings with escapes; null and empty fields */
         "{\"name\": \"y\\u00e9\\n\", \"op\": \"call_function\", \"target\": \"a\\\"b\", "
         "\"stack_trace\": \"\", \"module_path\": null, \"piece\": \"p\\/1\"}, {\"name\": \"o\", "

@@ -95,6 +95,12 @@ struct loader {
 
     /* a graph given as a tree (no text: buf is NULL): where its text starts in the file */
     uint32_t tree_line;
+
+    /* the direct walk's stack traces checked last ([at, at + len) with quotes, newest first) */
+    struct {
+        size_t at, len;
+    } stacks[8];
+    int n_stacks;
 };
 
 static int fail_at(struct loader *L, size_t off, int code, const char *fmt, ...) CGS_PRINTF(4, 5);
@@ -836,6 +842,7 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x)
 #define D_NO     1  /* not taken: the tree path reads the node */
 #define D_NEST   20 /* containers the walk goes into, at most (the tree path's limit is 64) */
 #define D_SHORT  16 /* items of a list read before it is copied into the graph */
+#define D_STACKS 8  /* stack traces kept as checked (d_seen_stack) */
 
 static inline size_t d_ws(const struct loader *L, size_t p)
 {
@@ -993,6 +1000,20 @@ static int d_key(struct loader *L, size_t p, const char **key, size_t *klen, siz
     if (p >= L->len || b[p] != '"')
         return D_NO;
     /* a key of printable ASCII up to its quote (every key cgscope reads); else the scanner */
+#ifdef __SSE2__
+    while (L->len - e >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(b + e));
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                         _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
+            _mm_cmplt_epi8(x, _mm_set1_epi8(0x20)))); /* signed: below 0x20 or from 0x80 */
+        if (m) {
+            e += (size_t)__builtin_ctz(m);
+            break;
+        }
+        e += 16;
+    }
+#endif
     while (e < L->len && b[e] >= 0x20 && b[e] < 0x80 && b[e] != '"' && b[e] != '\\')
         e++;
     if (e < L->len && b[e] == '"' && e - p <= CGS_LOAD_MAX_STRING)
@@ -1383,6 +1404,36 @@ static int d_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, siz
     return 0;
 }
 
+/* Stack traces repeat (GPT-2-48's 2,763 nodes hold 45 distinct ones): the string at p is one
+ * checked before when its bytes are those of one, its end included; then its end is known and
+ * nothing in it needs checking again. The last D_STACKS distinct ones are kept. */
+static bool d_seen_stack(const struct loader *L, size_t p, size_t *end)
+{
+    for (int k = 0; k < L->n_stacks; k++) {
+        size_t at = L->stacks[k].at, n = L->stacks[k].len;
+        if (n <= L->len - p && L->buf[p + n - 1] == '"' && L->buf[p + n / 2] == L->buf[at + n / 2] &&
+            !memcmp(L->buf + p, L->buf + at, n)) {
+            *end = p + n;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The checked string [p, end) among the kept ones (the oldest dropped for it). */
+static void d_keep_stack(struct loader *L, size_t p, size_t end)
+{
+    size_t n = end - p;
+    for (int k = 0; k < L->n_stacks; k++)
+        if (L->stacks[k].len == n && !memcmp(L->buf + p, L->buf + L->stacks[k].at, n))
+            return;
+    if (L->n_stacks < D_STACKS)
+        L->n_stacks++;
+    memmove(L->stacks + 1, L->stacks, (size_t)(L->n_stacks - 1) * sizeof(L->stacks[0]));
+    L->stacks[0].at = p;
+    L->stacks[0].len = n;
+}
+
 /* The node object at p read straight from its text: 0 (the node added, *end past it) or D_NO
  * (nothing of it kept: the tree path reads it). */
 static int d_node(struct loader *L, struct cgs_graph *g, size_t p, size_t *end)
@@ -1473,8 +1524,9 @@ static int d_node(struct loader *L, struct cgs_graph *g, size_t p, size_t *end)
             int k = id == STACK ? 0 : id == MPATH ? 1 : id == MTYPE ? 2 : 3;
             if (id == STACK && L->lazy_stack) {
                 bool special;
-                if (d_string(L, v, &p, &special))
+                if (!d_seen_stack(L, v, &p) && d_string(L, v, &p, &special))
                     return D_NO;
+                d_keep_stack(L, v, p);
                 if (p - v > 2) {
                     raw_start = v;
                     raw_len = p - v;
