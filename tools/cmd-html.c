@@ -17,6 +17,9 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <limits.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1181,6 +1184,20 @@ static bool script_json_sink(void *ctx, const char *p, size_t n)
     const char *end = p + n;
     while (p < end) {
         const char *q = p;
+#ifdef __SSE2__
+        while (end - q >= 16) { /* sixteen bytes at a time while none of them is <, > or & */
+            __m128i v = _mm_loadu_si128((const __m128i *)q);
+            unsigned m = (unsigned)_mm_movemask_epi8(
+                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')),
+                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('>'))),
+                             _mm_cmpeq_epi8(v, _mm_set1_epi8('&'))));
+            if (m) {
+                q += __builtin_ctz(m);
+                break;
+            }
+            q += 16;
+        }
+#endif
         while (q < end && *q != '<' && *q != '>' && *q != '&')
             q++;
         cgs_buf_add(b, p, (size_t)(q - p));

@@ -46,7 +46,8 @@ void cgs_buf_grow(struct cgs_buf *b, size_t extra)
 
 void cgs_buf_add(struct cgs_buf *b, const void *data, size_t n)
 {
-    cgs_buf_grow(b, n);
+    if (n >= b->alloc - b->len) /* no room for n bytes and the terminator */
+        cgs_buf_grow(b, n);
     memcpy(b->buf + b->len, data, n);
     b->len += n;
     b->buf[b->len] = '\0';
@@ -59,7 +60,10 @@ void cgs_buf_addstr(struct cgs_buf *b, const char *s)
 
 void cgs_buf_addch(struct cgs_buf *b, char c)
 {
-    cgs_buf_add(b, &c, 1);
+    if (b->alloc - b->len < 2)
+        cgs_buf_grow(b, 1);
+    b->buf[b->len++] = c;
+    b->buf[b->len] = '\0';
 }
 
 void cgs_buf_addf(struct cgs_buf *b, const char *fmt, ...)

@@ -166,20 +166,17 @@ void cgs_graph_free(struct cgs_graph *g)
  * node. */
 const char *cgs_node_stack_trace(const struct cgs_graph *g, const struct cgs_node *n)
 {
-    if (!n->stack_trace && n->stack_raw && n->index > 0 && n->index < g->n_nodes &&
-        g->nodes[n->index] == n) {
-        /* the node before, often from the same line of code, read already */
-        const struct cgs_node *prev = g->nodes[n->index - 1];
-        if (prev->stack_trace && prev->stack_raw && prev->stack_raw_len == n->stack_raw_len &&
-            !memcmp(prev->stack_raw, n->stack_raw, n->stack_raw_len))
-            ((struct cgs_node *)n)->stack_trace = prev->stack_trace;
-    }
     if (!n->stack_trace && n->stack_raw) {
         struct cgs_graph *root = (struct cgs_graph *)g;
         char small[512], *key = small;
         const char *got;
+        const size_t n_recent = sizeof(root->stack_recent) / sizeof(root->stack_recent[0]);
         while (root->parent)
             root = root->parent;
+        /* the loader gives nodes with equal traces one text, mostly: known by its address */
+        for (size_t k = 0; k < n_recent && root->stack_recent[k].raw; k++)
+            if (root->stack_recent[k].raw == n->stack_raw)
+                return ((struct cgs_node *)n)->stack_trace = root->stack_recent[k].text;
         if (n->stack_raw_len >= sizeof(small))
             key = cgs_xmalloc((size_t)n->stack_raw_len + 1);
         memcpy(key, n->stack_raw, n->stack_raw_len);
@@ -200,6 +197,10 @@ const char *cgs_node_stack_trace(const struct cgs_graph *g, const struct cgs_nod
         if (key != small)
             free(key);
         ((struct cgs_node *)n)->stack_trace = got;
+        memmove(root->stack_recent + 1, root->stack_recent,
+                (n_recent - 1) * sizeof(root->stack_recent[0]));
+        root->stack_recent[0].raw = n->stack_raw;
+        root->stack_recent[0].text = got;
     }
     return n->stack_trace;
 }

@@ -304,6 +304,9 @@ struct cgs_graph {
     struct cgs_strmap *by_name;     /* private: node lookup */
     struct cgs_strmap *strings;     /* private: interned strings */
     struct cgs_strmap *stack_texts; /* private, root: a stack trace's JSON text -> its text */
+    struct {                        /* private, root: the last JSON texts read, by address */
+        const char *raw, *text;
+    } stack_recent[64];
     struct cgs_arena arena_storage; /* root only */
     struct cgs_symctx syms_storage; /* root only */
 

@@ -47,6 +47,8 @@
 
 /* ---- the loader's state ------------------------------------------------------ */
 
+#define D_STACKS 64 /* stack traces the direct walk keeps as checked (d_seen_stack) */
+
 struct unresolved {
     struct cgs_arg *arg;
     struct cgs_graph *g;
@@ -99,7 +101,7 @@ struct loader {
     /* the direct walk's stack traces checked last ([at, at + len) with quotes, newest first) */
     struct {
         size_t at, len;
-    } stacks[8];
+    } stacks[D_STACKS];
     int n_stacks;
 };
 
@@ -842,7 +844,6 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x)
 #define D_NO     1  /* not taken: the tree path reads the node */
 #define D_NEST   20 /* containers the walk goes into, at most (the tree path's limit is 64) */
 #define D_SHORT  16 /* items of a list read before it is copied into the graph */
-#define D_STACKS 8  /* stack traces kept as checked (d_seen_stack) */
 
 static inline size_t d_ws(const struct loader *L, size_t p)
 {
@@ -1407,13 +1408,14 @@ static int d_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, siz
 /* Stack traces repeat (GPT-2-48's 2,763 nodes hold 45 distinct ones): the string at p is one
  * checked before when its bytes are those of one, its end included; then its end is known and
  * nothing in it needs checking again. The last D_STACKS distinct ones are kept. */
-static bool d_seen_stack(const struct loader *L, size_t p, size_t *end)
+static bool d_seen_stack(const struct loader *L, size_t p, size_t *end, size_t *same)
 {
     for (int k = 0; k < L->n_stacks; k++) {
         size_t at = L->stacks[k].at, n = L->stacks[k].len;
         if (n <= L->len - p && L->buf[p + n - 1] == '"' && L->buf[p + n / 2] == L->buf[at + n / 2] &&
             !memcmp(L->buf + p, L->buf + at, n)) {
             *end = p + n;
+            *same = at;
             return true;
         }
     }
@@ -1524,11 +1526,12 @@ static int d_node(struct loader *L, struct cgs_graph *g, size_t p, size_t *end)
             int k = id == STACK ? 0 : id == MPATH ? 1 : id == MTYPE ? 2 : 3;
             if (id == STACK && L->lazy_stack) {
                 bool special;
-                if (!d_seen_stack(L, v, &p) && d_string(L, v, &p, &special))
+                size_t same = v; /* an equal trace's text, read once for both */
+                if (!d_seen_stack(L, v, &p, &same) && d_string(L, v, &p, &special))
                     return D_NO;
                 d_keep_stack(L, v, p);
                 if (p - v > 2) {
-                    raw_start = v;
+                    raw_start = same;
                     raw_len = p - v;
                 } else {
                     strs[0] = "";
