@@ -1405,6 +1405,39 @@ static int d_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, siz
     return 0;
 }
 
+/* The kwargs object at p (convert_node's reading: every member, a key given twice too). */
+static int d_kwargs(struct loader *L, struct cgs_graph *g, uint32_t node_index, size_t p,
+                    size_t *end, struct cgs_kwarg **out, uint32_t *n_out)
+{
+    struct cgs_kwarg *kwargs;
+    long cnt;
+    bool more;
+    if (L->buf[p] != '{' || (cnt = d_count(L, p)) < 0)
+        return D_NO;
+    kwargs = cnt ? cgs_arena_calloc(g->arena, (size_t)cnt, sizeof(*kwargs)) : NULL;
+    p = d_ws(L, p + 1);
+    more = p < L->len && L->buf[p] != '}';
+    if (!more)
+        p++;
+    for (long i = 0; more; i++) {
+        const char *k;
+        size_t kl, kv;
+        char *kt;
+        if (i == cnt || d_key(L, d_ws(L, p), &k, &kl, &kv) || !(kt = cJSON_malloc(kl + 1)))
+            return D_NO;
+        memcpy(kt, k, kl);
+        kt[kl] = 0;
+        kwargs[i].key = cgs_graph_intern(g, kt);
+        if (d_arg(L, g, node_index, kv, 2, &kwargs[i].val, &p) || d_next(L, &p, '}', &more) ||
+            (!more && i + 1 != cnt))
+            return D_NO;
+    }
+    *out = kwargs;
+    *n_out = (uint32_t)cnt;
+    *end = p;
+    return 0;
+}
+
 /* Stack traces repeat (GPT-2-48's 2,763 nodes hold 45 distinct ones): the string at p is one
  * checked before when its bytes are those of one, its end included; then its end is known and
  * nothing in it needs checking again. The last D_STACKS distinct ones are kept. */
@@ -1490,32 +1523,8 @@ static int d_node(struct loader *L, struct cgs_graph *g, size_t p, size_t *end)
             if (lit != 'n' && d_arg_list(L, g, index, v, 1, &args, &p))
                 return D_NO;
         } else if (id == KWARGS) {
-            long cnt;
-            if (lit != 'n') {
-                if (L->buf[v] != '{' || (cnt = d_count(L, v)) < 0)
-                    return D_NO;
-                kwargs = cnt ? cgs_arena_calloc(g->arena, (size_t)cnt, sizeof(*kwargs)) : NULL;
-                p = d_ws(L, v + 1);
-                bool kmore = p < L->len && L->buf[p] != '}';
-                if (!kmore)
-                    p++;
-                for (long i = 0; kmore; i++) {
-                    const char *k;
-                    size_t kl, kv;
-                    if (i == cnt || d_key(L, d_ws(L, p), &k, &kl, &kv))
-                        return D_NO;
-                    char *kt = cJSON_malloc(kl + 1);
-                    if (!kt)
-                        return D_NO;
-                    memcpy(kt, k, kl);
-                    kt[kl] = 0;
-                    kwargs[i].key = cgs_graph_intern(g, kt);
-                    if (d_arg(L, g, index, kv, 2, &kwargs[i].val, &p) ||
-                        d_next(L, &p, '}', &kmore) || (!kmore && i + 1 != cnt))
-                        return D_NO;
-                }
-                n_kwargs = (uint32_t)cnt;
-            }
+            if (lit != 'n' && d_kwargs(L, g, index, v, &p, &kwargs, &n_kwargs))
+                return D_NO;
         } else if (id == VAL) {
             if (lit != 'n') {
                 val = cgs_arena_alloc(g->arena, sizeof(*val));
