@@ -931,8 +931,8 @@ static int d_number(struct loader *L, size_t p, size_t *end, bool *is_int, int64
     return 0;
 }
 
-/* After a value inside a container closed by `close`: 1 at ',' (*p past it), 0 at the close
- * (*p past it), D_NO otherwise. */
+/* After a value inside a container closed by `close`: *more set at ',' and cleared at the close
+ * (*p past either); D_NO at anything else. */
 static int d_next(const struct loader *L, size_t *p, char close, bool *more)
 {
     size_t q = d_ws(L, *p);
