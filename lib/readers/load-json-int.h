@@ -1,0 +1,86 @@
+/*
+ * The graph JSON reader's state, shared by its two node readers: the tree path
+ * (lib/readers/load-json.c, the reference: every error is its) and the direct walk
+ * (lib/readers/load-json-direct.c, the usual node straight from its text). Internal to
+ * lib/readers.
+ */
+#ifndef CGS_LOAD_JSON_INT_H
+#define CGS_LOAD_JSON_INT_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/base/diag.h"
+#include "lib/base/json-alloc.h"
+#include "lib/ir/graph.h"
+#include "lib/readers/json-scan.h"
+#include "lib/readers/load.h"
+
+#define D_STACKS 64 /* stack traces the direct walk keeps as checked (d_seen_stack) */
+
+struct unresolved {
+    struct cgs_arg *arg;
+    struct cgs_graph *g;
+    uint32_t node_index;
+    const char *name; /* the missing node's name (arena) */
+    char path[256];
+    size_t off;
+};
+
+struct loader {
+    const char *file;
+    const char *buf;
+    size_t len;
+    struct cgs_diag *d;
+    struct cgs_graph *root;
+
+    struct cgs_jscan js; /* the scanner, with value start offsets in preorder */
+    struct cgs_jbump *bump; /* where the cJSON trees are made (lib/base/json-alloc.h) */
+
+    /* the current element */
+    cJSON *elem;
+    size_t elem_base; /* offset of the element's first byte */
+
+    /* the JSON path of what is being read: a prefix ("nodes[12]") and a stack
+     * of segments, formatted only when an error needs it */
+    char path[256];
+    /* while reading nodes: the path is prefix "nodes[" node_at "]", formatted only when a
+     * message needs it (node_at < 0: the path is path[]) */
+    const char *node_prefix;
+    long node_at;
+    struct path_seg {
+        const char *key; /* NULL: an array index */
+        long index;
+    } segs[2 * CGS_LOAD_MAX_DEPTH + 16];
+    size_t n_segs;
+
+    struct unresolved *unres;
+    size_t n_unres, alloc_unres;
+
+    /* dimension text -> expression: the same strings recur on every node */
+    struct cgs_strmap *dims;
+
+    /* the buffer outlives the graph (a mapped file): each node's stack trace is checked by
+     * the scanner, left out of what cJSON parses and decoded only when asked for */
+    bool lazy_stack;
+
+    /* a graph given as a tree (no text: buf is NULL): where its text starts in the file */
+    uint32_t tree_line;
+
+    /* the direct walk's stack traces checked last ([at, at + len) with quotes, newest first) */
+    struct {
+        size_t at, len;
+    } stacks[D_STACKS];
+    int n_stacks;
+};
+
+/*
+ * The node object at p read straight from its text (lib/readers/load-json-direct.c): 0, the node
+ * added and *end past it; 1, nothing of it kept (the tree path reads it). Its cJSON allocations
+ * are the caller's bump region's (L->bump): reset after each node.
+ */
+int cgs_load_direct_node(struct loader *L, struct cgs_graph *g, size_t p, size_t *end);
+
+#endif
