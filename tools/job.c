@@ -218,6 +218,7 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
     int rc = CGS_EXIT_OK;
     struct cgs_findings_graph *fg = NULL;
     struct cgs_findings_graphs *fed = j->drop_graphs ? cgs_findings_graphs_new() : NULL;
+    struct cgs_graphs_early *early = NULL; /* the logs' graphs read while they were */
 
     j->roles = cgs_xcalloc((size_t)n + 1, sizeof(*j->roles));
     j->profiles = cgs_xcalloc((size_t)n + 1, sizeof(*j->profiles));
@@ -268,8 +269,15 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
         cgs_follow_init(&j->follow, compiles, n_compiles, &j->dash);
         j->have_follow = true;
         j->follow.blocking = true;
+        if (n_logs && n_compiles == n_traces && !j->lazy) {
+            /* every graph of the logs is loaded below: read while the feeding would wait */
+            early = cgs_graphs_early_new(&j->dash);
+            j->follow.idle = cgs_graphs_early_idle;
+            j->follow.idle_ctx = early;
+        }
         cgs_follow_poll(&j->follow);
         cgs_follow_finish(&j->follow);
+        j->follow.idle = NULL;
     }
     if (n_logs) {
         struct cgs_diag d = CGS_DIAG_INIT;
@@ -277,6 +285,10 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
         int got;
         if (once) {
             got = cgs_graphs_collect_read(&j->gs, logs, n_logs, &j->dash, warn_source, NULL, &d);
+            if (got == 0 && early) {
+                cgs_graphs_use_early(&j->gs, early);
+                early = NULL;
+            }
             /* what collecting would have said of a log that gave nothing */
             cgs_follow_verdict(&j->follow, 1u << CGS_SRC_TRACE, "TORCH_TRACE logs", warn_source,
                                NULL);
@@ -347,6 +359,7 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
         cgs_findings_build(&in, &j->findings);
     }
 out:
+    cgs_graphs_early_free(early);
     cgs_findings_graphs_free(fed);
     free(fg);
     free(logs);

@@ -144,7 +144,9 @@ static bool other_reader_kind(enum cgs_input_kind k)
 }
 
 static bool read_early(void *ctx);
+static bool read_early_one(struct cgs_graphs_early *e);
 static void early_start(struct cgs_graphs *gs);
+static void early_release(struct cgs_graphs_early *e);
 
 static int collect(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
                    const struct cgs_dash *read, bool every,
@@ -314,8 +316,6 @@ int cgs_graphs_collect_read(struct cgs_graphs *gs, const char *const *paths, uin
     return collect(gs, paths, n, read, false, warn, ctx, d);
 }
 
-static void early_release(struct cgs_graphs_early *e);
-
 void cgs_graphs_release(struct cgs_graphs *gs)
 {
     early_release(gs->early);
@@ -477,6 +477,7 @@ struct early {
 };
 
 struct cgs_graphs_early {
+    const struct cgs_dash *model;  /* where the logs' graphs are, as they are fed */
     struct cgs_graphs_item *items; /* the files' items, then one per model graph (borrowed) */
     uint32_t n_files, n_items, alloc_items;
     struct early *graphs; /* by model graph; the first n_read were read */
@@ -491,21 +492,55 @@ void cgs_graphs_early_counts(const struct cgs_graphs *gs, uint32_t *read, uint32
     *taken = gs->early ? __atomic_load_n(&gs->early->taken, __ATOMIC_RELAXED) : 0;
 }
 
-static void early_start(struct cgs_graphs *gs)
+/* Early reading over model, the graph files' items (n of them) first, as collect lists them
+ * (a file's graph has no compile id: whether a log's compile is an inference one never looks
+ * at it, so a caller that lists the files after the read may give none). */
+static struct cgs_graphs_early *early_new(const struct cgs_dash *model,
+                                          const struct cgs_graphs_item *files, uint32_t n)
 {
     struct cgs_graphs_early *e = cgs_xcalloc(1, sizeof(*e));
-    e->n_files = e->n_items = e->alloc_items = gs->n_items;
-    e->items = cgs_xcalloc(gs->n_items ? gs->n_items : 1, sizeof(*e->items));
-    if (gs->n_items)
-        memcpy(e->items, gs->items, gs->n_items * sizeof(*e->items));
+    e->model = model;
+    e->n_files = e->n_items = e->alloc_items = n;
+    e->items = cgs_xcalloc(n ? n : 1, sizeof(*e->items));
+    if (n)
+        memcpy(e->items, files, n * sizeof(*e->items));
+    return e;
+}
+
+static void early_start(struct cgs_graphs *gs)
+{
+    gs->early = early_new(&gs->dash, gs->items, gs->n_items);
+}
+
+struct cgs_graphs_early *cgs_graphs_early_new(const struct cgs_dash *model)
+{
+    return early_new(model, NULL, 0);
+}
+
+bool cgs_graphs_early_idle(void *early)
+{
+    return read_early_one(early);
+}
+
+void cgs_graphs_use_early(struct cgs_graphs *gs, struct cgs_graphs_early *e)
+{
+    early_release(gs->early);
     gs->early = e;
+}
+
+void cgs_graphs_early_free(struct cgs_graphs_early *e)
+{
+    early_release(e);
 }
 
 static bool read_early(void *ctx)
 {
-    struct cgs_graphs *gs = ctx;
-    struct cgs_graphs_early *e = gs->early;
-    const struct cgs_dash *m = &gs->dash;
+    return read_early_one(((struct cgs_graphs *)ctx)->early);
+}
+
+static bool read_early_one(struct cgs_graphs_early *e)
+{
+    const struct cgs_dash *m = e->model;
     struct graph_in in;
     struct early *x;
 

@@ -74,8 +74,18 @@ int cgs_graphs_collect(struct cgs_graphs *gs, const char *const *paths, uint32_t
 int cgs_graphs_collect_every(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
                              void (*warn)(const char *file, const char *msg, void *ctx),
                              void *ctx, struct cgs_diag *d);
-/* How many graphs cgs_graphs_collect_every read while the logs were, and how many of them the
- * load took (for tests and benchmarks). */
+/*
+ * The same for a caller that reads the logs itself and then collects with
+ * cgs_graphs_collect_read and loads every graph: cgs_graphs_early_new over the model it feeds,
+ * cgs_graphs_early_idle as its follower's idle work (the early state its ctx) during the read,
+ * then cgs_graphs_use_early hands the graphs read to gs (which frees them); _free when unused.
+ */
+struct cgs_graphs_early *cgs_graphs_early_new(const struct cgs_dash *model);
+bool cgs_graphs_early_idle(void *early);
+void cgs_graphs_use_early(struct cgs_graphs *gs, struct cgs_graphs_early *e);
+void cgs_graphs_early_free(struct cgs_graphs_early *e);
+/* How many graphs were read while the logs were, and how many of them the load took (for tests
+ * and benchmarks). */
 void cgs_graphs_early_counts(const struct cgs_graphs *gs, uint32_t *read, uint32_t *taken);
 /*
  * The same over TORCH_TRACE logs already read: read is the model a follower read from exactly
