@@ -143,10 +143,8 @@ static bool other_reader_kind(enum cgs_input_kind k)
            k == CGS_IN_CACHE_INDEX;
 }
 
-static bool read_early(void *ctx);
-static bool read_early_one(struct cgs_graphs_early *e);
-static void early_start(struct cgs_graphs *gs);
-static void early_release(struct cgs_graphs_early *e);
+static struct cgs_graphs_early *early_new(const struct cgs_dash *model,
+                                          const struct cgs_graphs_item *files, uint32_t n);
 
 static int collect(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
                    const struct cgs_dash *read, bool every,
@@ -225,9 +223,9 @@ static int collect(struct cgs_graphs *gs, const char *const *paths, uint32_t n,
             cgs_follow_init(&f, trace_roots, n_trace, &gs->dash);
             f.blocking = true;
             if (every) { /* the graphs read while the feeding would wait */
-                early_start(gs);
-                f.idle = read_early;
-                f.idle_ctx = gs;
+                gs->early = early_new(&gs->dash, gs->items, gs->n_items);
+                f.idle = cgs_graphs_early_idle;
+                f.idle_ctx = gs->early;
             }
             cgs_follow_poll(&f);
             cgs_follow_finish(&f);
@@ -318,7 +316,7 @@ int cgs_graphs_collect_read(struct cgs_graphs *gs, const char *const *paths, uin
 
 void cgs_graphs_release(struct cgs_graphs *gs)
 {
-    early_release(gs->early);
+    cgs_graphs_early_free(gs->early);
     for (uint32_t i = 0; i < gs->n_items; i++) {
         free(gs->items[i].source);
         free(gs->items[i].compile_id);
@@ -507,39 +505,20 @@ static struct cgs_graphs_early *early_new(const struct cgs_dash *model,
     return e;
 }
 
-static void early_start(struct cgs_graphs *gs)
-{
-    gs->early = early_new(&gs->dash, gs->items, gs->n_items);
-}
-
 struct cgs_graphs_early *cgs_graphs_early_new(const struct cgs_dash *model)
 {
     return early_new(model, NULL, 0);
 }
 
-bool cgs_graphs_early_idle(void *early)
-{
-    return read_early_one(early);
-}
-
 void cgs_graphs_use_early(struct cgs_graphs *gs, struct cgs_graphs_early *e)
 {
-    early_release(gs->early);
+    cgs_graphs_early_free(gs->early);
     gs->early = e;
 }
 
-void cgs_graphs_early_free(struct cgs_graphs_early *e)
+bool cgs_graphs_early_idle(void *early)
 {
-    early_release(e);
-}
-
-static bool read_early(void *ctx)
-{
-    return read_early_one(((struct cgs_graphs *)ctx)->early);
-}
-
-static bool read_early_one(struct cgs_graphs_early *e)
-{
+    struct cgs_graphs_early *e = early;
     const struct cgs_dash *m = e->model;
     struct graph_in in;
     struct early *x;
@@ -569,7 +548,7 @@ static bool read_early_one(struct cgs_graphs_early *e)
     return true;
 }
 
-static void early_release(struct cgs_graphs_early *e)
+void cgs_graphs_early_free(struct cgs_graphs_early *e)
 {
     if (!e)
         return;
