@@ -104,12 +104,33 @@ static void unpack_into(const char *path, struct cgs_buf *out)
     free(buf);
 }
 
-static void write_text(const char *path, const char *text, size_t len)
+/* The text of every xz log the pattern matches, one after the other, appended to out. */
+static void unpack_glob(const char *pattern, struct cgs_buf *out)
 {
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(text, 1, len, f), len);
+    glob_t gl;
+    assert_int_equal(glob(pattern, 0, NULL, &gl), 0);
+    for (size_t i = 0; i < gl.gl_pathc; i++)
+        unpack_into(gl.gl_pathv[i], out);
+    globfree(&gl);
+}
+
+/* A log made of text, written to a file of its own (name) and read both ways: both_ways'. */
+static char *text_both_ways(const char *name, const struct cgs_buf *text, uint32_t *read,
+                            uint32_t *taken)
+{
+    char dir[] = "/tmp/cgs-early.XXXXXX", path[64];
+    const char *one[1] = {path};
+    char *all;
+    FILE *f;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    assert_non_null(f = fopen(path, "wb"));
+    assert_int_equal(fwrite(text->buf, 1, text->len, f), text->len);
     assert_int_equal(fclose(f), 0);
+    all = both_ways(one, 1, read, taken);
+    unlink(path);
+    rmdir(dir);
+    return all;
 }
 
 static void test_every_log(void **state)
@@ -146,28 +167,15 @@ static void test_every_log(void **state)
  * what some graphs read early were read from; they are read again. */
 static void test_later_records(void **state)
 {
-    char dir[] = "/tmp/cgs-early.XXXXXX", path[64];
-    glob_t gl;
     struct cgs_buf twice = CGS_BUF_INIT;
     uint32_t read = 0, taken = 0;
     (void)state;
-    assert_non_null(mkdtemp(dir));
-    assert_int_equal(glob("tests/data/tracegraphs/dyn*/trace/*.log.xz", 0, NULL, &gl), 0);
     for (int round = 0; round < 2; round++)
-        for (size_t i = 0; i < gl.gl_pathc; i++)
-            unpack_into(gl.gl_pathv[i], &twice);
-    snprintf(path, sizeof(path), "%s/twice.log", dir);
-    write_text(path, twice.buf, twice.len);
-    {
-        const char *one[1] = {path};
-        free(both_ways(one, 1, &read, &taken));
-    }
+        unpack_glob("tests/data/tracegraphs/dyn*/trace/*.log.xz", &twice);
+    free(text_both_ways("twice.log", &twice, &read, &taken));
     print_message("twice: %u graphs read early, %u taken\n", read, taken);
     assert_true(taken > 0);
     assert_true(taken < read); /* some were read again: what they were read from changed */
-    unlink(path);
-    rmdir(dir);
-    globfree(&gl);
     cgs_buf_release(&twice);
 }
 
@@ -175,15 +183,11 @@ static void test_later_records(void **state)
  * same length (f32 made f64): the graph read early from the first record is read again. */
 static void test_later_attempt(void **state)
 {
-    char dir[] = "/tmp/cgs-early.XXXXXX", path[64];
-    glob_t gl;
     struct cgs_buf log = CGS_BUF_INIT, again = CGS_BUF_INIT;
     uint32_t read = 0, taken = 0;
     (void)state;
-    assert_non_null(mkdtemp(dir));
     /* a log with no symbol: nothing else read later changes what its graphs are read from */
-    assert_int_equal(glob("tests/data/tracegraphs/cnn_infer/trace/*.log.xz", 0, NULL, &gl), 0);
-    unpack_into(gl.gl_pathv[0], &log);
+    unpack_glob("tests/data/tracegraphs/cnn_infer/trace/*.log.xz", &log);
     cgs_buf_addch(&log, '\0');
     {
         /* the record and its payload (the lines after it that start with a tab) */
@@ -207,19 +211,11 @@ static void test_later_attempt(void **state)
     }
     log.len--; /* the NUL */
     cgs_buf_add(&log, again.buf, strlen(again.buf));
-    snprintf(path, sizeof(path), "%s/again.log", dir);
-    write_text(path, log.buf, log.len);
-    {
-        const char *one[1] = {path};
-        char *after = both_ways(one, 1, &read, &taken);
-        assert_non_null(strstr(after, "float64")); /* the later attempt's graph is the one */
-        free(after);
-    }
+    char *after = text_both_ways("again.log", &log, &read, &taken);
+    assert_non_null(strstr(after, "float64")); /* the later attempt's graph is the one */
+    free(after);
     print_message("again: %u graphs read early, %u taken\n", read, taken);
     assert_true(taken + 1 == read); /* all but the one logged again */
-    unlink(path);
-    rmdir(dir);
-    globfree(&gl);
     cgs_buf_release(&log);
     cgs_buf_release(&again);
 }
@@ -228,40 +224,58 @@ static void test_later_attempt(void **state)
  * graphs carry their own run's hint (the first run's graph took the second's before). */
 static void test_symbols_by_run(void **state)
 {
-    char dir[] = "/tmp/cgs-early.XXXXXX", path[64];
-    glob_t gl;
     struct cgs_buf one = CGS_BUF_INIT, log = CGS_BUF_INIT;
     static const char sym5[] = "\"create_symbol\": {\"symbol\": \"s77\", \"val\": \"5\"";
     uint32_t read = 0, taken = 0;
+    char *at, *all, *first, *second;
     (void)state;
-    assert_non_null(mkdtemp(dir));
-    assert_int_equal(glob("tests/data/tracegraphs/dyn_recompile/trace/*.log.xz", 0, NULL, &gl), 0);
-    unpack_into(gl.gl_pathv[0], &one);
+    unpack_glob("tests/data/tracegraphs/dyn_recompile/trace/*.log.xz", &one);
     cgs_buf_addch(&one, '\0');
     cgs_buf_add(&log, one.buf, one.len - 1);
-    char *at = strstr(one.buf, sym5);
+    at = strstr(one.buf, sym5);
     assert_non_null(at);
     at[sizeof(sym5) - 3] = '7'; /* the 5 */
     cgs_buf_add(&log, one.buf, one.len - 1);
-    snprintf(path, sizeof(path), "%s/runs.log", dir);
-    write_text(path, log.buf, log.len);
-    {
-        const char *paths[1] = {path};
-        char *all = both_ways(paths, 1, &read, &taken), *first, *second;
-        first = strstr(all, "#0/0:dynamo\n");
-        second = strstr(all, "#0/0:dynamo@2\n");
-        assert_non_null(first);
-        assert_non_null(second);
-        assert_true(first < second);
-        second[0] = '\0'; /* the first run's graph ends where the second's starts */
-        assert_non_null(strstr(first, "sym s77 1:5 "));
-        assert_non_null(strstr(second + 1, "sym s77 1:7 "));
-        free(all);
-    }
-    unlink(path);
-    rmdir(dir);
-    globfree(&gl);
+    all = text_both_ways("runs.log", &log, &read, &taken);
+    first = strstr(all, "#0/0:dynamo\n");
+    second = strstr(all, "#0/0:dynamo@2\n");
+    assert_non_null(first);
+    assert_non_null(second);
+    assert_true(first < second);
+    second[0] = '\0'; /* the first run's graph ends where the second's starts */
+    assert_non_null(strstr(first, "sym s77 1:5 "));
+    assert_non_null(strstr(second + 1, "sym s77 1:7 "));
+    free(all);
     cgs_buf_release(&one);
+    cgs_buf_release(&log);
+}
+
+/* A symbol created again after its compile's graphs were logged (s77 of compile 0/0, another
+ * value, at the log's end): the graphs read early with the first value are read again. */
+static void test_later_symbol(void **state)
+{
+    struct cgs_buf log = CGS_BUF_INIT;
+    static const char sym5[] = "\"create_symbol\": {\"symbol\": \"s77\", \"val\": \"5\"";
+    uint32_t read = 0, taken = 0;
+    const char *rec, *end;
+    char *all, *line;
+    (void)state;
+    unpack_glob("tests/data/tracegraphs/dyn_recompile/trace/*.log.xz", &log);
+    cgs_buf_addch(&log, '\0');
+    assert_non_null(rec = strstr(log.buf, sym5));
+    while (rec > log.buf && rec[-1] != '\n')
+        rec--;
+    assert_non_null(end = strchr(rec, '\n'));
+    line = strndup(rec, (size_t)(end + 1 - rec));
+    strstr(line, sym5)[sizeof(sym5) - 3] = '9'; /* the 5 */
+    log.len--; /* the NUL */
+    cgs_buf_addstr(&log, line);
+    all = text_both_ways("late.log", &log, &read, &taken);
+    assert_non_null(strstr(strstr(all, "#0/0:dynamo\n"), "sym s77 1:9 "));
+    print_message("late symbol: %u graphs read early, %u taken\n", read, taken);
+    assert_true(taken < read);
+    free(all);
+    free(line);
     cgs_buf_release(&log);
 }
 
@@ -272,6 +286,7 @@ int main(void)
         cmocka_unit_test(test_later_records),
         cmocka_unit_test(test_later_attempt),
         cmocka_unit_test(test_symbols_by_run),
+        cmocka_unit_test(test_later_symbol),
     };
     return cmocka_run_group_tests_name("graphs", tests, NULL, NULL);
 }
