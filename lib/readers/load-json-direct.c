@@ -227,19 +227,11 @@ static int d_dim(struct loader *L, struct cgs_graph *g, size_t p, bool is_size, 
         return D_NO;
     if (L->buf[p] == '"') {
         const char *t = d_string_text(L, p, end);
-        const struct cgs_sym *cached;
         struct cgs_diag pd = CGS_DIAG_INIT;
-        if (!t)
+        int got;
+        if (!t || (got = cgs_load_dim_text(L, g, t, is_size, out, &pd)) < 0 ||
+            (!got && is_size && cgs_sym_is_int(*out, &v) && v < 0))
             return D_NO;
-        if ((cached = cgs_strmap_get(L->dims, t))) {
-            *out = cached;
-            return 0;
-        }
-        if (cgs_sym_parse(g->syms, t, out, &pd) || (is_size && cgs_sym_is_int(*out, &v) && v < 0))
-            return D_NO;
-        char *kept = cgs_arena_strdup(g->arena, t);
-        cgs_strmap_put(L->dims, kept, (void *)*out);
-        cgs_sym_note_spelling(g->syms, *out, kept);
         return 0;
     }
     bool is_int;

@@ -76,6 +76,11 @@ struct loader {
     int n_stacks;
 };
 
+/* A dimension's text (its value already read): the one that text gave before (1), or parsed
+ * (0, or -CGS_E_* with pd filled) and, but for a negative size, kept for the next. */
+int cgs_load_dim_text(struct loader *L, struct cgs_graph *g, const char *t, bool is_size,
+                      const struct cgs_sym **out, struct cgs_diag *pd);
+
 /*
  * The node object at p read straight from its text (lib/readers/load-json-direct.c): 0, the node
  * added and *end past it; 1, nothing of it kept (the tree path reads it). Its cJSON allocations

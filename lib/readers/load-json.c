@@ -201,6 +201,25 @@ static double get_double(const cJSON *x)
 
 /* ---- DIMs and VALs ---------------------------------------------------------------- */
 
+int cgs_load_dim_text(struct loader *L, struct cgs_graph *g, const char *t, bool is_size,
+                      const struct cgs_sym **out, struct cgs_diag *pd)
+{
+    int64_t v;
+    int err;
+    const struct cgs_sym *cached = cgs_strmap_get(L->dims, t);
+    if (cached) {
+        *out = cached;
+        return 1;
+    }
+    err = cgs_sym_parse(g->syms, t, out, pd);
+    if (!err && !(is_size && cgs_sym_is_int(*out, &v) && v < 0)) {
+        char *kept = cgs_arena_strdup(g->arena, t);
+        cgs_strmap_put(L->dims, kept, (void *)*out);
+        cgs_sym_note_spelling(g->syms, *out, kept); /* reported as torch wrote it */
+    }
+    return err;
+}
+
 static int get_dim(struct loader *L, struct cgs_graph *g, const cJSON *x, bool is_size,
                    const struct cgs_sym **out)
 {
@@ -219,17 +238,8 @@ static int get_dim(struct loader *L, struct cgs_graph *g, const cJSON *x, bool i
     }
     if (cJSON_IsString(x)) {
         struct cgs_diag pd = CGS_DIAG_INIT;
-        const struct cgs_sym *cached = cgs_strmap_get(L->dims, x->valuestring);
-        if (cached) {
-            *out = cached;
-            return 0;
-        }
-        err = cgs_sym_parse(g->syms, x->valuestring, out, &pd);
-        if (!err && !(is_size && cgs_sym_is_int(*out, &v) && v < 0)) {
-            char *kept = cgs_arena_strdup(g->arena, x->valuestring);
-            cgs_strmap_put(L->dims, kept, (void *)*out);
-            cgs_sym_note_spelling(g->syms, *out, kept); /* reported as torch wrote it */
-        }
+        if ((err = cgs_load_dim_text(L, g, x->valuestring, is_size, out, &pd)) > 0)
+            return 0; /* known */
         if (err && g->syms->unknown_fn && cgs_sym_mentions_torch_function(x->valuestring) &&
             strlen(x->valuestring) < 4096) {
             // torch's sympy vocabulary the parser does not take: an unknown dim (partial
