@@ -633,13 +633,11 @@ static bool d_seen_stack(const struct loader *L, size_t p, size_t *end, size_t *
     return false;
 }
 
-/* The checked string [p, end) among the kept ones (the oldest dropped for it). */
+/* The checked string [p, end), which d_seen_stack did not know, among the kept ones (the
+ * oldest dropped for it). */
 static void d_keep_stack(struct loader *L, size_t p, size_t end)
 {
     size_t n = end - p;
-    for (int k = 0; k < L->n_stacks; k++)
-        if (L->stacks[k].len == n && !memcmp(L->buf + p, L->buf + L->stacks[k].at, n))
-            return;
     if (L->n_stacks < D_STACKS)
         L->n_stacks++;
     memmove(L->stacks + 1, L->stacks, (size_t)(L->n_stacks - 1) * sizeof(L->stacks[0]));
@@ -714,9 +712,11 @@ int cgs_load_direct_node(struct loader *L, struct cgs_graph *g, size_t p, size_t
             if (id == STACK && L->lazy_stack) {
                 bool special;
                 size_t same = v; /* an equal trace's text, read once for both */
-                if (!d_seen_stack(L, v, &p, &same) && d_string(L, v, &p, &special))
-                    return D_NO;
-                d_keep_stack(L, v, p);
+                if (!d_seen_stack(L, v, &p, &same)) {
+                    if (d_string(L, v, &p, &special))
+                        return D_NO;
+                    d_keep_stack(L, v, p);
+                }
                 if (p - v > 2) {
                     raw_start = same;
                     raw_len = p - v;
