@@ -547,6 +547,24 @@ static void test_direct_agrees(void **state)
         "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"stack_trace\": "
         "\"  File \\\"m.py\\\", line 1\\n\"}, {\"name\": \"z\", \"op\": \"call_function\", "
         "\"target\": \"t\", \"stack_trace\": \"  File \\\"m.py\\\", line 1\\n\\q\"}",
+        /* values repeated (read once, then known by their bytes): one that ends as another,
+         * one that starts as another, a repeat followed by a bad byte, a symbolic one made
+         * once, a list of tensors */
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"val\": {\"dtype\": "
+        "\"float32\", \"shape\": [\"s30\", 4], \"stride\": [4, 1]}}, {\"name\": \"z\", \"op\": "
+        "\"call_function\", \"target\": \"t\", \"val\": {\"dtype\": \"float32\", \"shape\": "
+        "[\"s30\", 4], \"stride\": [4, 1]}}, {\"name\": \"w\", \"op\": \"call_function\", "
+        "\"target\": \"t\", \"val\": {\"dtype\": \"float16\", \"shape\": [\"s30\", 4], "
+        "\"stride\": [4, 1]}}, {\"name\": \"v\", \"op\": \"call_function\", \"target\": \"t\", "
+        "\"val\": {\"dtype\": \"float32\", \"shape\": [\"s30\", 4], \"stride\": [4, 2]}}, "
+        "{\"name\": \"u\", \"op\": \"call_function\", \"target\": \"t\", \"val\": {\"dtype\": "
+        "\"float32\", \"shape\": [\"s30\", 4], \"stride\": [4, 1]}}",
+        "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"t\", \"val\": [{\"dtype\": "
+        "\"int8\", \"shape\": [\"s31 + 1\"]}, {\"symint\": \"s32\", \"hint\": 3}]}, {\"name\": "
+        "\"z\", \"op\": \"call_function\", \"target\": \"t\", \"val\": [{\"dtype\": \"int8\", "
+        "\"shape\": [\"s31 + 1\"]}, {\"symint\": \"s32\", \"hint\": 3}]}, {\"name\": \"w\", "
+        "\"op\": \"call_function\", \"target\": \"t\", \"val\": [{\"dtype\": \"int8\", "
+        "\"shape\": [\"s31 + 1\"]}, {\"symint\": \"s32\", \"hint\": 3}]x}",
         /* names, targets and strings with escapes; null and empty fields */
         "{\"name\": \"y\\u00e9\\n\", \"op\": \"call_function\", \"target\": \"a\\\"b\", "
         "\"stack_trace\": \"\", \"module_path\": null, \"piece\": \"p\\/1\"}, {\"name\": \"o\", "
@@ -616,6 +634,25 @@ static void test_direct_agrees(void **state)
             check_direct(b.buf);
             cgs_buf_release(&b);
         }
+    }
+
+    /* many values, each once (past the tries after which repeats are no longer looked for),
+     * then repeated; the same value in the graph and in a subgraph */
+    {
+        struct cgs_buf b = CGS_BUF_INIT;
+        cgs_buf_addf(&b, HEAD "\"nodes\": [\n{\"name\": \"x\", \"op\": \"placeholder\", "
+                              "\"target\": \"x\"}");
+        for (int i = 0; i < 600; i++)
+            cgs_buf_addf(&b, ",\n{\"name\": \"n%d\", \"op\": \"call_function\", \"target\": "
+                             "\"t\", \"val\": {\"dtype\": \"float32\", \"shape\": [%d, \"s%d\"]}}",
+                         i, i < 300 ? i : i % 7, i < 300 ? i % 5 : 2);
+        cgs_buf_addstr(&b, "], \"subgraphs\": {\"body\": {\"nodes\": [{\"name\": \"a\", \"op\": "
+                           "\"placeholder\", \"target\": \"a\", \"val\": {\"dtype\": "
+                           "\"float32\", \"shape\": [3, \"s2\"]}}, {\"name\": \"b\", \"op\": "
+                           "\"placeholder\", \"target\": \"b\", \"val\": {\"dtype\": "
+                           "\"float32\", \"shape\": [3, \"s2\"]}}]}}}\n");
+        assert_direct_agrees(b.buf, b.len, "many.json");
+        cgs_buf_release(&b);
     }
 
     /* every prefix of a graph of usual nodes: a text that ends anywhere inside a node */

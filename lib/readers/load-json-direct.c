@@ -645,6 +645,56 @@ static void d_keep_stack(struct loader *L, size_t p, size_t end)
     L->stacks[0].len = n;
 }
 
+/* Node values repeat (GPT-2-48's 2,763 nodes hold 36 distinct texts, the 100k-node graph 11):
+ * the value at p is one read before into g when its bytes are those of one, its end included;
+ * what that read gave is what this one gives (the same dimension texts give the same
+ * expressions, the same device its interned text, and no read adds a symbol the first did not),
+ * so it is copied (the struct, its arrays shared: nothing changes a value once read). The last
+ * D_VALS distinct ones are kept, the one met moved first; past 256 tries with fewer than one hit
+ * in eight, no more are tried (the answers are the same either way). */
+static const struct cgs_val *d_seen_val(struct loader *L, const struct cgs_graph *g, size_t p,
+                                        size_t *end)
+{
+    const char *b = L->buf;
+    if (L->val_tries >= 256 && L->val_hits < L->val_tries / 8)
+        return NULL;
+    L->val_tries++;
+    for (int k = 0; k < L->n_vals; k++) {
+        size_t at = L->vals[k].at, n = L->vals[k].len;
+        uint64_t w1, w2;
+        if (n > L->len - p || n < 8 || L->vals[k].g != g)
+            continue;
+        memcpy(&w1, b + p + n - 8, 8); /* the end first: the starts are alike */
+        memcpy(&w2, b + at + n - 8, 8);
+        if (w1 != w2 || memcmp(b + p, b + at, n - 8))
+            continue;
+        const struct cgs_val *v = L->vals[k].v;
+        if (k) { /* met again: first */
+            struct kept_val x = L->vals[k];
+            memmove(L->vals + 1, L->vals, (size_t)k * sizeof(L->vals[0]));
+            L->vals[0] = x;
+        }
+        L->val_hits++;
+        *end = p + n;
+        return v;
+    }
+    return NULL;
+}
+
+/* The value [p, end) read into v, which d_seen_val did not know, kept first (the oldest
+ * dropped for it). */
+static void d_keep_val(struct loader *L, const struct cgs_graph *g, size_t p, size_t end,
+                       const struct cgs_val *v)
+{
+    if (L->n_vals < D_VALS)
+        L->n_vals++;
+    memmove(L->vals + 1, L->vals, (size_t)(L->n_vals - 1) * sizeof(L->vals[0]));
+    L->vals[0].at = p;
+    L->vals[0].len = end - p;
+    L->vals[0].v = v;
+    L->vals[0].g = g;
+}
+
 /* The node object at p read straight from its text: 0 (the node added, *end past it) or D_NO
  * (nothing of it kept: the tree path reads it). */
 int cgs_load_direct_node(struct loader *L, struct cgs_graph *g, size_t p, size_t *end)
@@ -703,9 +753,15 @@ int cgs_load_direct_node(struct loader *L, struct cgs_graph *g, size_t p, size_t
                 return D_NO;
         } else if (id == VAL) {
             if (lit != 'n') {
+                const struct cgs_val *same = d_seen_val(L, g, v, &p);
                 val = cgs_arena_alloc(g->arena, sizeof(*val));
-                if (d_val(L, g, v, 1, val, &p))
-                    return D_NO;
+                if (same) {
+                    *val = *same;
+                } else {
+                    if (d_val(L, g, v, 1, val, &p))
+                        return D_NO;
+                    d_keep_val(L, g, v, p, val);
+                }
             }
         } else if (lit != 'n') { /* the strings */
             int k = id == STACK ? 0 : id == MPATH ? 1 : id == MTYPE ? 2 : 3;

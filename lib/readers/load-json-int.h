@@ -19,6 +19,7 @@
 #include "lib/readers/load.h"
 
 #define D_STACKS 64 /* stack traces the direct walk keeps as checked (d_seen_stack) */
+#define D_VALS   32 /* node values the direct walk keeps as read (d_seen_val) */
 
 struct unresolved {
     struct cgs_arg *arg;
@@ -74,6 +75,16 @@ struct loader {
         size_t at, len;
     } stacks[D_STACKS];
     int n_stacks;
+
+    /* the direct walk's node values read last ([at, at + len) of the text, what they gave, the
+       graph they were read into; newest or last met first), and how often one was met again */
+    struct kept_val {
+        size_t at, len;
+        const struct cgs_val *v;
+        const struct cgs_graph *g;
+    } vals[D_VALS];
+    int n_vals;
+    uint32_t val_tries, val_hits;
 };
 
 /* A dimension's text (its value already read): the one that text gave before (1), or parsed
