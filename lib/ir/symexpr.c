@@ -125,7 +125,9 @@ static const struct cgs_sym *fail(struct cgs_symctx *ctx, int err)
 
 const struct cgs_sym *cgs_sym_int(struct cgs_symctx *ctx, int64_t v)
 {
-    const struct cgs_sym **slot = &ctx->ints[(uint64_t)v % 256];
+    /* a multiplicative hash: shapes and strides are mostly multiples of 256 (768, 3072,
+       786432), which v % 256 would put in one slot */
+    const struct cgs_sym **slot = &ctx->ints[((uint64_t)v * 0x9E3779B97F4A7C15ull) >> 56];
     if (!*slot || (*slot)->v != v)
         *slot = intern(ctx, CGS_SYM_INT, v, NULL, 0, NULL);
     return *slot;
