@@ -321,29 +321,27 @@ static void test_error_place(void **state)
     assert_non_null(strstr(msg, "bad dimension"));
 }
 
-/* ---- the nodes read by several threads give what one thread gives ---------------- */
+/* ---- the nodes read straight from their text give what their trees give ----------- */
 
-/* One load of a file's text, one thread or several (the pipeline from the first byte on);
- * threads 0: one thread, every node through its tree (no node read straight from its text). */
-static char *digest_of(const char *buf, size_t len, const char *file, int threads)
+/* One load of a file's text: direct, the usual node read straight from its text (else every
+ * node through its tree). */
+static char *digest_of(const char *buf, size_t len, const char *file, bool direct)
 {
     struct cgs_diag d = CGS_DIAG_INIT;
     struct cgs_graph *g;
     char *s;
-    cgs_load_set_threads(threads ? threads : 1, 0);
-    cgs_load_set_direct(threads != 0);
+    cgs_load_set_direct(direct);
     g = cgs_graph_load_json_lasting(buf, len, file, &d);
     s = load_digest(g, &d);
     cgs_graph_free(g);
     cgs_load_set_direct(true);
-    cgs_load_set_threads(0, CGS_LOAD_THREADS_MIN);
     return s;
 }
 
 /* The same text read with and without the nodes straight from their text: the same digest. */
 static void assert_direct_agrees(const char *buf, size_t len, const char *file)
 {
-    char *direct = digest_of(buf, len, file, 1), *tree = digest_of(buf, len, file, 0);
+    char *direct = digest_of(buf, len, file, true), *tree = digest_of(buf, len, file, false);
     if (strcmp(direct, tree))
         print_error("%s: read straight from the text:\n%s\nthrough trees:\n%s\n", file, direct,
                     tree);
@@ -352,33 +350,25 @@ static void assert_direct_agrees(const char *buf, size_t len, const char *file)
     free(tree);
 }
 
-static int threads_files, threads_failed;
+static int agree_files, agree_failed;
 
-static void check_threads_agree(const char *path, void *ud)
+static void check_file_agrees(const char *path, void *ud)
 {
-    char *buf = NULL, *one, *many;
+    char *buf = NULL, *one;
     size_t len = 0;
     struct cgs_diag d = CGS_DIAG_INIT;
     (void)ud;
     if (cgs_read_file(path, &buf, &len, (size_t)1 << 30, &d) < 0)
         return;
-    one = digest_of(buf, len, path, 1);
+    one = digest_of(buf, len, path, true);
     assert_direct_agrees(buf, len, path);
-    for (int t = 2; t <= 4; t++) {
-        many = digest_of(buf, len, path, t);
-        if (strcmp(one, many)) {
-            print_error("%s: %d threads read it differently\n", path, t);
-            assert_string_equal(one, many);
-        }
-        free(many);
-    }
-    threads_files++;
-    threads_failed += strncmp(one, "error ", 6) == 0;
+    agree_files++;
+    agree_failed += strncmp(one, "error ", 6) == 0;
     free(one);
     free(buf);
 }
 
-static void test_threads_agree_on_files(void **state)
+static void test_direct_agrees_on_files(void **state)
 {
     static const char *const pats[] = {"samples/*.json", "tests/data/*.json", "tests/data/*/*.json",
                                        "tests/bad/*.json"};
@@ -387,21 +377,21 @@ static void test_threads_agree_on_files(void **state)
         glob_t gl;
         if (glob(pats[k], 0, NULL, &gl) == 0)
             for (size_t i = 0; i < gl.gl_pathc; i++)
-                check_threads_agree(gl.gl_pathv[i], NULL);
+                check_file_agrees(gl.gl_pathv[i], NULL);
         globfree(&gl);
     }
-    fixture_graphs_foreach(check_threads_agree, NULL);
-    print_message("%d graph files, %d of them refused, read alike by 1-4 threads\n",
-                  threads_files, threads_failed);
-    assert_true(threads_files >= 100);
-    assert_true(threads_failed >= 40); /* the hostile files: their errors agree too */
+    fixture_graphs_foreach(check_file_agrees, NULL);
+    print_message("%d graph files, %d of them refused, read alike straight and through trees\n",
+                  agree_files, agree_failed);
+    assert_true(agree_files >= 100);
+    assert_true(agree_failed >= 40); /* the hostile files: their errors agree too */
 }
 
-/* A long graph (many batches) with one fault at node `at`: the error both ways, and where. */
+/* A long graph with one fault at node `at`: the same error both ways, and where. */
 static void check_fault(int n, int at, const char *fault, const char *want_msg, int want_line)
 {
     struct cgs_buf b = CGS_BUF_INIT;
-    char *one, *many;
+    char *one;
     cgs_buf_addstr(&b, HEAD "\"nodes\": [\n"
                             "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\"}");
     for (int i = 1; i < n; i++) {
@@ -415,9 +405,7 @@ static void check_fault(int n, int at, const char *fault, const char *want_msg, 
                          i, i);
     }
     cgs_buf_addstr(&b, "]}\n");
-    one = digest_of(b.buf, b.len, "long.json", 1);
-    many = digest_of(b.buf, b.len, "long.json", 4);
-    assert_string_equal(one, many);
+    one = digest_of(b.buf, b.len, "long.json", true);
     assert_direct_agrees(b.buf, b.len, "long.json");
     if (want_msg) {
         char line[32];
@@ -430,11 +418,10 @@ static void check_fault(int n, int at, const char *fault, const char *want_msg, 
         assert_non_null(strstr(one, "graph "));
     }
     free(one);
-    free(many);
     cgs_buf_release(&b);
 }
 
-static void test_threads_agree_on_faults(void **state)
+static void test_direct_agrees_on_faults(void **state)
 {
     (void)state;
     /* HEAD and "nodes" are line 1; node i is on line 2 + i */
@@ -453,8 +440,8 @@ static void test_threads_agree_on_faults(void **state)
                           "[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"
                           "]]]]]]]]]]]}",
                 "deep", 3);
-    /* stack traces the pipeline's scanner passes over unchecked, checked by its workers: their
-     * errors come first, as they come first in the text */
+    /* an error in a stack trace before a later one in the same node: it is the one reported,
+     * as it comes first in the text */
     check_fault(20000, 7000, "{\"name\": \"bad\", \"op\": 5, \"stack_trace\": \"\\x\"}",
                 "bad escape", 2 + 7000);
     check_fault(20000, 7001, "{\"name\": \"bad\", \"op\": \"call_function\", \"stack_trace\": "
@@ -687,8 +674,8 @@ int main(void)
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_symbols_subgraphs_producer),
         cmocka_unit_test(test_error_place),
-        cmocka_unit_test(test_threads_agree_on_files),
-        cmocka_unit_test(test_threads_agree_on_faults),
+        cmocka_unit_test(test_direct_agrees_on_files),
+        cmocka_unit_test(test_direct_agrees_on_faults),
         cmocka_unit_test(test_direct_agrees),
     };
     return cmocka_run_group_tests_name("load-json", tests, NULL, NULL);

@@ -163,10 +163,10 @@ static void print_man(FILE *f, const struct cmd *c)
           "command fails with status 2, naming it and the package to install.\n.SH EXIT STATUS\n0 success, 1 a check failed (a CI "
           "gate), 2 bad input or usage.\n.SH ENVIRONMENT\n.TP\nCGSCOPE_OPS\n\\&':'\\-separated "
           "operator declaration files (docs/custom-ops.md)\n.TP\nNO_COLOR, CGSCOPE_COLOR\nno "
-          "colour; always or never\n.TP\nCGSCOPE_THREADS\nthreads that read a graph's "
-          "nodes, the logs read ahead (at most three: the files after the first when several "
+          "colour; always or never\n.TP\nCGSCOPE_THREADS\nthreads that read "
+          "the logs ahead (at most three: the files after the first when several "
           "are read, one big compressed log alone), and the graphs `graphs' lists (1 to 64, the latter at most 8; 1 reads on "
-          "one thread; default: by the cores and the graph's size)\n.TP\nCGSCOPE_MAX_UNPACK_RATIO\nhow many bytes a compressed log may unpack "
+          "one thread; default: by the cores)\n.TP\nCGSCOPE_MAX_UNPACK_RATIO\nhow many bytes a compressed log may unpack "
           "to per byte of it once past 256 MiB (default 1000: past it, a decompression bomb is "
           "refused; 0: no bound)\n.TP\nCGSCOPE_PROGRESS\nhow far a long read of a log has got: "
           "said on a terminal after a second (0: never); 1: always, a line every five seconds "
@@ -327,14 +327,14 @@ int main(int argc, char **argv)
     cli_catch_signals();
     cgs_json_init();
     {
-        /* CGSCOPE_THREADS=N: threads that read a graph's nodes (1: one; default: by cores) */
+        /* CGSCOPE_THREADS=N: threads that read logs and graphs (1: one; default: by cores) */
         const char *t = getenv("CGSCOPE_THREADS");
         unsigned long n;
         if (t && *t) {
             if (!cli_parse_uint(t, &n) || n < 1 || n > 64)
                 return cli_error("CGSCOPE_THREADS='%s': expected a number of threads from 1 to "
                                  "64 (1 reads graphs on one thread)", t);
-            cgs_load_set_threads((int)n, CGS_LOAD_THREADS_MIN);
+            cgs_load_set_threads((int)n);
         }
     }
     {

@@ -24,12 +24,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <pthread.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 #include <sched.h>
-#include <stdalign.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -790,23 +785,8 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x)
  * of what cJSON reads ([cut_start, cut_end) with its quotes; both 0 when none is). */
 struct scanned {
     size_t p, end, cut_start, cut_end;
-    size_t off0, n_offs; /* its value offsets (preorder), where the reader keeps them */
-    int32_t err;         /* the pipeline: its error (batch->errs), or -1 */
+    size_t n_offs; /* its value offsets (preorder), in the scanner's S->offs */
 };
-
-/* An error a pipeline worker found in a node, kept for the converter to report in its turn. */
-struct scan_error {
-    int code; /* negative, as the scanner returns it; 0: none */
-    size_t off;
-    char msg[256];
-};
-
-static void keep_error(struct scan_error *e, int code, size_t off, const char *msg)
-{
-    e->code = code;
-    e->off = off;
-    snprintf(e->msg, sizeof(e->msg), "%s", msg);
-}
 
 /* Scan the node at p with its value offsets recorded in S (from S->offs[0]); with tree, build
  * its cJSON tree in the same walk. */
@@ -828,9 +808,7 @@ static int scan_node(struct cgs_jscan *S, bool lazy_stack, size_t p, struct scan
         out->cut_start = S->cut_start;
         out->cut_end = S->cut_end;
     }
-    out->off0 = 0;
     out->n_offs = S->n_offs;
-    out->err = -1;
     return err;
 }
 
@@ -865,21 +843,6 @@ static void at_node(struct loader *L, const char *prefix, long i)
     L->n_segs = 0;
 }
 
-/*
- * With several cores, a long nodes array is read by a pipeline: one thread finds where each
- * node starts and ends (brackets and string ends only: memchr, nothing decoded), a few scan
- * and build the nodes' trees in one walk each (cgs_jscan_tree, exactly as the one-thread loop
- * does: the same errors at the same offsets), in batches, each batch's trees in its own
- * allocation region, and the calling thread converts them in order, as the one-thread loop
- * does. Where the finder meets anything but a clean "{...}," it stops, and the one-thread
- * loop reads on from that node: every answer and every error is the one-thread loop's.
- */
-#define PIPE_SLOTS       8           /* batches found and not yet converted, at most */
-#define PIPE_BLOCK       ((size_t)64 << 10) /* a batch region's blocks */
-#define PIPE_BATCH_BYTES (16u << 10) /* text of one batch, about */
-#define PIPE_BATCH_NODES 1024u
-#define PIPE_MAX_WORKERS 6
-
 static bool load_direct = true;                    /* nodes straight from their text */
 static uint64_t direct_nodes;                      /* how many were (atomic) */
 
@@ -893,255 +856,13 @@ uint64_t cgs_load_direct_count(void)
     return __atomic_load_n(&direct_nodes, __ATOMIC_RELAXED);
 }
 
-static int load_threads;                           /* 0: as many as help, 1: one thread */
-static size_t load_threads_min = CGS_LOAD_THREADS_MIN; /* text left from the array's start */
+static int load_threads; /* 0: by the cores, else as many */
 
-void cgs_load_set_threads(int threads, size_t min_bytes)
+void cgs_load_set_threads(int threads)
 {
     load_threads = threads;
-    load_threads_min = min_bytes;
 }
 
-struct batch {
-    struct scanned *nodes;
-    uint32_t n, alloc;
-    size_t *offs;
-    size_t n_offs, alloc_offs;
-    cJSON **trees;
-    struct scan_error *errs; /* of the nodes the workers could not read */
-    uint32_t n_errs, alloc_errs;
-    struct cgs_jbump region;
-    bool parsed;
-};
-
-struct pipe {
-    const char *buf;
-    size_t len, start;
-    bool lazy_stack;
-    pthread_mutex_t mu;
-    pthread_cond_t cv_work; /* workers wait for a batch */
-    pthread_cond_t cv_slot; /* the finder waits for a free slot */
-    pthread_cond_t cv_done; /* the converter waits for a parsed batch */
-    /* regions of converted batches, emptied, for the next batches (their pages are warm) */
-    struct cgs_jbump pool[PIPE_SLOTS + PIPE_MAX_WORKERS];
-    int n_pool;
-    struct batch *slot[PIPE_SLOTS];
-    uint64_t n_slots; /* batches in flight, at most: the workers' count and two */
-    uint64_t made, claimed, consumed;
-    bool scan_over, cancel;
-    /* how the finding ended: past the array's ']' (end_out), or at node resume_node starting
-     * at resume_at, which the one-thread loop reads on from */
-    size_t end_out, resume_at;
-    long resume_node;
-};
-
-static void batch_free(struct batch *b)
-{
-    if (!b)
-        return;
-    cgs_jbump_release(&b->region);
-    free(b->nodes);
-    free(b->offs);
-    free(b->trees);
-    free(b->errs);
-    free(b);
-}
-
-static bool pipe_push(struct pipe *P, struct batch *b)
-{
-    pthread_mutex_lock(&P->mu);
-    while (P->made - P->consumed >= P->n_slots && !P->cancel)
-        pthread_cond_wait(&P->cv_slot, &P->mu);
-    bool ok = !P->cancel;
-    if (ok) {
-        P->slot[P->made % PIPE_SLOTS] = b;
-        P->made++;
-        pthread_cond_signal(&P->cv_work);
-    }
-    pthread_mutex_unlock(&P->mu);
-    return ok;
-}
-
-/* The end of the object at p ('{'), by its brackets and the ends of its strings (a quote not
- * escaped by an odd run of backslashes); false when it has none in the text. Exact for valid
- * JSON; for the rest the worker's scan finds the error. */
-static bool object_extent(const char *b, size_t len, size_t p, size_t *end)
-{
-    static const unsigned char structural[256] = {['"'] = 1, ['{'] = 2, ['['] = 2,
-                                                  ['}'] = 3, [']'] = 3};
-    size_t depth = 0;
-    if (p >= len || b[p] != '{')
-        return false;
-    while (p < len) {
-#ifdef __SSE2__
-        /* sixteen bytes at a time to the next quote or bracket */
-        while (len - p >= 16) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(b + p));
-            __m128i br = _mm_or_si128(v, _mm_set1_epi8(0x20)); /* '[' -> '{', ']' -> '}' */
-            __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                                                    _mm_cmpeq_epi8(br, _mm_set1_epi8('{'))),
-                                       _mm_cmpeq_epi8(br, _mm_set1_epi8('}')));
-            unsigned m = (unsigned)_mm_movemask_epi8(hit);
-            if (m) {
-                p += (size_t)__builtin_ctz(m);
-                break;
-            }
-            p += 16;
-        }
-        if (p >= len)
-            break;
-#endif
-        unsigned char k = structural[(unsigned char)b[p]];
-        if (!k) {
-            p++;
-            continue;
-        }
-        if (k == 1) {
-            size_t q = p + 1;
-            for (;;) {
-                const char *hit = q < len ? memchr(b + q, '"', len - q) : NULL;
-                size_t bs = 0;
-                if (!hit)
-                    return false;
-                q = (size_t)(hit - b);
-                while (q - bs > p + 1 && b[q - bs - 1] == '\\')
-                    bs++;
-                if (!(bs & 1))
-                    break;
-                q++;
-            }
-            p = q + 1;
-            continue;
-        }
-        if (k == 2) {
-            if (++depth > CGS_LOAD_MAX_DEPTH)
-                return false;
-        } else if (--depth == 0) {
-            *end = p + 1;
-            return true;
-        }
-        p++;
-    }
-    return false;
-}
-
-static size_t ws_at(const char *b, size_t len, size_t p)
-{
-    while (p < len && (b[p] == ' ' || b[p] == '\t' || b[p] == '\n' || b[p] == '\r'))
-        p++;
-    return p;
-}
-
-static void *pipe_finder(void *arg)
-{
-    struct pipe *P = arg;
-    struct batch *b = NULL;
-    size_t p = P->start, text = 0;
-    long i = 0;
-
-    for (;;) {
-        size_t e, after;
-        if (!b) {
-            b = cgs_xcalloc(1, sizeof(*b));
-            text = 0;
-        }
-        p = ws_at(P->buf, P->len, p);
-        if (!object_extent(P->buf, P->len, p, &e) ||
-            ((after = ws_at(P->buf, P->len, e)) < P->len && P->buf[after] != ',' &&
-             P->buf[after] != ']') ||
-            after >= P->len) {
-            P->resume_at = p; /* the one-thread loop reads on from this node */
-            P->resume_node = i;
-            break;
-        }
-        CGS_ALLOC_GROW(b->nodes, b->n + 1, b->alloc);
-        b->nodes[b->n++] = (struct scanned){.p = p, .end = e, .err = -1};
-        text += e - p;
-        i++;
-        if (P->buf[after] == ']') {
-            P->end_out = after + 1;
-            break;
-        }
-        p = after + 1;
-        if (text >= PIPE_BATCH_BYTES || b->n >= PIPE_BATCH_NODES) {
-            if (!pipe_push(P, b)) {
-                batch_free(b);
-                b = NULL;
-                break;
-            }
-            b = NULL;
-        }
-    }
-    if (b && (!b->n || !pipe_push(P, b)))
-        batch_free(b);
-    pthread_mutex_lock(&P->mu);
-    P->scan_over = true;
-    pthread_cond_broadcast(&P->cv_work);
-    pthread_cond_signal(&P->cv_done);
-    pthread_mutex_unlock(&P->mu);
-    return NULL;
-}
-
-static void *pipe_worker(void *arg)
-{
-    struct pipe *P = arg;
-    struct cgs_jscan S;
-    cgs_jscan_init(&S, P->buf, P->len, "end of file");
-    for (;;) {
-        struct batch *b;
-        pthread_mutex_lock(&P->mu);
-        while (P->claimed == P->made && !P->scan_over && !P->cancel)
-            pthread_cond_wait(&P->cv_work, &P->mu);
-        if (P->cancel || P->claimed == P->made) {
-            pthread_mutex_unlock(&P->mu);
-            break;
-        }
-        b = P->slot[P->claimed % PIPE_SLOTS];
-        P->claimed++;
-        b->region.head = P->n_pool ? P->pool[--P->n_pool].head : NULL;
-        b->region.block = PIPE_BLOCK;
-        pthread_mutex_unlock(&P->mu);
-
-        b->trees = cgs_xcalloc(b->n, sizeof(*b->trees));
-        cgs_jbump_enter(&b->region);
-        for (uint32_t k = 0; k < b->n; k++) {
-            struct scanned *sn = &b->nodes[k], got;
-            int err = scan_node(&S, P->lazy_stack, sn->p, &got, &b->trees[k]);
-            if (err) {
-                CGS_ALLOC_GROW(b->errs, b->n_errs + 1, b->alloc_errs);
-                keep_error(&b->errs[b->n_errs], err, S.err_off, S.err_msg);
-                sn->err = (int32_t)b->n_errs++;
-                continue; /* reported in its turn; the nodes after it are never converted */
-            }
-            if (got.end != sn->end)
-                CGS_BUG("a node read ends elsewhere than its brackets");
-            if (b->n_offs + got.n_offs > b->alloc_offs) {
-                b->alloc_offs = 2 * (b->n_offs + got.n_offs);
-                b->offs = cgs_xrealloc(b->offs, cgs_array_bytes(b->alloc_offs, sizeof(*b->offs)));
-            }
-            memcpy(b->offs + b->n_offs, S.offs, got.n_offs * sizeof(*S.offs));
-            got.off0 = b->n_offs;
-            b->n_offs += got.n_offs;
-            *sn = got;
-        }
-        cgs_jbump_leave(&b->region);
-
-        pthread_mutex_lock(&P->mu);
-        b->parsed = true;
-        pthread_cond_signal(&P->cv_done);
-        pthread_mutex_unlock(&P->mu);
-    }
-    cgs_jscan_release(&S);
-    return NULL;
-}
-
-/* The converter reports a kept error as the one-thread loop would have, at its node. */
-static int report_kept(struct loader *L, const struct scan_error *e)
-{
-    return fail_at(L, e->off, -e->code, "%s", e->msg);
-}
-
-/* The cores this process may run on. */
 static long usable_cpus(void)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -1162,140 +883,13 @@ int cgs_load_threads(void)
     return cpus > 8 ? 8 : (int)cpus;
 }
 
-static int pipe_workers_wanted(size_t text)
-{
-    long cpus;
-    if (load_threads == 1 || text < load_threads_min)
-        return 0;
-    if (load_threads > 1)
-        return load_threads - 1 < PIPE_MAX_WORKERS ? load_threads - 1 : PIPE_MAX_WORKERS;
-    cpus = usable_cpus();
-    /* the scanner and the converter take a core each, and a worker needs one more: on two
-     * cores the three share two and the pipeline loses what it gains (GPT-2-48's 4.1 MB: 9.0 ms
-     * against 7.7 ms on one thread; the 100k-node graph 243-264 ms against 238-255 ms) */
-    if (cpus < 3)
-        return 0;
-    /* a worker for each MB of text, at least one (each costs a region or two of memory, which
-     * small graphs would feel per node) */
-    long w = cpus - 2 < PIPE_MAX_WORKERS ? cpus - 2 : PIPE_MAX_WORKERS;
-    long by_size = (long)(text >> 20) < 1 ? 1 : (long)(text >> 20);
-    return (int)(w < by_size ? w : by_size);
-}
-
-/* The pipeline over the array's nodes from p (its first node); 1 when the caller is to read
- * on itself from node *resume_node at *resume_at (from the first, when no thread could be
- * made). */
-static int load_nodes_piped(struct loader *L, struct cgs_graph *g, size_t p, const char *prefix,
-                            size_t *end_out, int n_workers, size_t *resume_at, long *resume_node)
-{
-    struct pipe P = {0};
-    pthread_t workers[PIPE_MAX_WORKERS], finder;
-    int started = 0, err = 0;
-    long i = 0;
-    size_t *own_offs = L->js.offs, own_n = L->js.n_offs;
-
-    P.buf = L->buf;
-    P.len = L->len;
-    P.n_slots = (uint64_t)n_workers + 2 < PIPE_SLOTS ? (uint64_t)n_workers + 2 : PIPE_SLOTS;
-    P.start = p;
-    P.lazy_stack = L->lazy_stack;
-    pthread_mutex_init(&P.mu, NULL);
-    pthread_cond_init(&P.cv_work, NULL);
-    pthread_cond_init(&P.cv_slot, NULL);
-    pthread_cond_init(&P.cv_done, NULL);
-    cgs_json_init(); /* the hooks, before any thread parses */
-    for (int k = 0; k < n_workers; k++)
-        if (pthread_create(&workers[started], NULL, pipe_worker, &P) == 0)
-            started++;
-    *resume_at = p;
-    *resume_node = 0;
-    if (!started || pthread_create(&finder, NULL, pipe_finder, &P) != 0) {
-        pthread_mutex_lock(&P.mu);
-        P.cancel = true;
-        pthread_cond_broadcast(&P.cv_work);
-        pthread_mutex_unlock(&P.mu);
-        for (int k = 0; k < started; k++)
-            pthread_join(workers[k], NULL);
-        err = 1;
-        goto out;
-    }
-    for (uint64_t seq = 0;; seq++) {
-        struct batch *b;
-        pthread_mutex_lock(&P.mu);
-        while (!(seq < P.made && P.slot[seq % PIPE_SLOTS]->parsed) &&
-               !(P.scan_over && seq == P.made))
-            pthread_cond_wait(&P.cv_done, &P.mu);
-        b = seq < P.made ? P.slot[seq % PIPE_SLOTS] : NULL;
-        pthread_mutex_unlock(&P.mu);
-        if (!b)
-            break;
-        cgs_jbump_enter(&b->region); /* what convert frees of a tree is the region's */
-        for (uint32_t k = 0; k < b->n && !err; k++, i++) {
-            const struct scanned *sn = &b->nodes[k];
-            at_node(L, prefix, i);
-            if (sn->err >= 0) {
-                err = report_kept(L, &b->errs[sn->err]);
-                break;
-            }
-            L->js.offs = b->offs + sn->off0;
-            L->js.n_offs = sn->n_offs;
-            err = convert_scanned(L, g, sn, b->trees[k]);
-        }
-        cgs_jbump_leave(&b->region);
-        cgs_jbump_reset(&b->region);
-        pthread_mutex_lock(&P.mu);
-        P.slot[seq % PIPE_SLOTS] = NULL;
-        P.consumed++;
-        if (P.n_pool < (int)(sizeof(P.pool) / sizeof(P.pool[0]))) {
-            P.pool[P.n_pool++].head = b->region.head;
-            b->region.head = NULL;
-        }
-        if (err) {
-            P.cancel = true;
-            pthread_cond_broadcast(&P.cv_work);
-            pthread_cond_broadcast(&P.cv_slot);
-        }
-        pthread_cond_signal(&P.cv_slot);
-        pthread_mutex_unlock(&P.mu);
-        batch_free(b);
-        if (err)
-            break;
-    }
-    pthread_join(finder, NULL);
-    for (int k = 0; k < started; k++)
-        pthread_join(workers[k], NULL);
-    for (uint64_t seq = P.consumed; seq < P.made; seq++)
-        batch_free(P.slot[seq % PIPE_SLOTS]);
-    for (int k = 0; k < P.n_pool; k++)
-        cgs_jbump_release(&P.pool[k]);
-    if (!err) {
-        if (P.end_out) {
-            if (end_out)
-                *end_out = P.end_out;
-            L->node_at = -1;
-        } else {
-            *resume_at = P.resume_at;
-            *resume_node = P.resume_node;
-            err = 1;
-        }
-    }
-out:
-    L->js.offs = own_offs;
-    L->js.n_offs = own_n;
-    pthread_cond_destroy(&P.cv_done);
-    pthread_cond_destroy(&P.cv_slot);
-    pthread_cond_destroy(&P.cv_work);
-    pthread_mutex_destroy(&P.mu);
-    return err;
-}
-
 /* Load the elements of the "nodes" array at start; *end_out is past its ']'. */
 static int load_nodes(struct loader *L, struct cgs_graph *g, size_t start, const char *prefix,
                       size_t *end_out)
 {
     size_t p = skip_ws(L, start);
     uint32_t i = 0;
-    int err, workers;
+    int err;
 
     if (p >= L->len || L->buf[p] != '[') {
         snprintf(L->path, sizeof(L->path), "%snodes", prefix);
@@ -1308,14 +902,6 @@ static int load_nodes(struct loader *L, struct cgs_graph *g, size_t start, const
         if (end_out)
             *end_out = p + 1;
         return 0;
-    }
-    if ((workers = pipe_workers_wanted(L->len - p)) > 0) {
-        size_t at;
-        long node;
-        if ((err = load_nodes_piped(L, g, p, prefix, end_out, workers, &at, &node)) != 1)
-            return err;
-        p = at; /* read on here, one node at a time */
-        i = (uint32_t)node;
     }
     uint32_t direct = 0;
     for (;;) {

@@ -44,15 +44,14 @@ struct cgs_graph *cgs_graph_load_json(const char *path, struct cgs_diag *d) CGS_
  * calls this so that JSON it builds or parses without a graph fails the same way. */
 void cgs_json_init(void);
 
-/* How many threads read a graph JSON's nodes: 0 (the default) as many as help on this
- * machine's cores (up to 8), 1 the calling thread alone; arrays with less than min_bytes of
- * text after their start are read by the calling thread. Process-wide; the answers and errors
- * are the same either way (tests and fuzzing compare them). */
-void cgs_load_set_threads(int threads, size_t min_bytes);
-#define CGS_LOAD_THREADS_MIN ((size_t)512 << 10) /* the default min_bytes */
+/* How many threads read graphs at once (the graphs of a log, the logs read ahead; cgs_load_threads
+ * below): 0 (the default) by this machine's cores, else as many. A graph's nodes are read by the
+ * calling thread: the walk straight from the text does fewer instructions in all than the
+ * converting thread alone did in the pipeline of threads that read them as trees (removed). */
+void cgs_load_set_threads(int threads);
 
 /* Whether the calling thread reads a graph JSON's usual nodes straight from their text (on, the
- * default) or every node through its tree, as the pipeline's threads do. Process-wide; the
+ * default) or every node through its tree (what the walk gives back always is). Process-wide; the
  * answers and errors are the same either way (tests and fuzzing compare them). */
 void cgs_load_set_direct(bool on);
 /* How many nodes were read straight from their text since the process started (for tests and

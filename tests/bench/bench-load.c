@@ -101,9 +101,6 @@ static int best_of(int n, const char *path)
 int main(int argc, char **argv)
 {
     int rc = 0;
-    const char *t = getenv("CGSCOPE_THREADS"); /* as the CLI reads it: 1 is one thread */
-    if (t && *t)
-        cgs_load_set_threads(atoi(t), CGS_LOAD_THREADS_MIN);
     if (argc == 4 && !strcmp(argv[1], "--best"))
         return best_of(atoi(argv[2]), argv[3]);
     for (int i = 1; i < argc; i++) {

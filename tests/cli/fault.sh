@@ -17,7 +17,7 @@ ${CC:-cc} -O1 -fPIC -shared -o "$SHIM" tests/fault/failshim.c -ldl || { fail "sh
 G=samples/cgs_transformer_dyn.json
 O=$T/out
 mkdir -p "$O"
-# a graph the loader reads with threads (its pipeline), failed in each thread in turn
+# a 1.2 MB graph too, and the commands with four threads where they use them
 python3 tests/cli/wide-graph.py $G "$T/wide.json" || fail "wide graph"
 export CGSCOPE_THREADS=4
 runs=0

@@ -70,9 +70,8 @@ if [ -w /dev/full ]; then
     [ $? = 2 ] || { echo "FAIL writing to /dev/full did not fail"; fails=$((fails + 1)); }
     has "stdout full message" "$err" "write failure on standard output"
 fi
-# CGSCOPE_THREADS: a bad count is refused; a graph read on one thread and on the pipeline (a
-# 1.2 MB graph: twelve renamed copies of the sample's nodes, past the 512 KB the pipeline
-# takes) is the same graph to every command
+# CGSCOPE_THREADS: a bad count is refused; a 1.2 MB graph (twelve renamed copies of the sample's
+# nodes) is the same graph to every command with one thread and with four
 check "CGSCOPE_THREADS bad" 2 env CGSCOPE_THREADS=0 "$CGSCOPE" info samples/cgs_transformer_dyn.json
 has "CGSCOPE_THREADS message" "$err" "CGSCOPE_THREADS='0': expected a number of threads from 1 to 64"
 python3 tests/cli/wide-graph.py samples/cgs_transformer_dyn.json "$T/wide.json"

@@ -39,22 +39,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(tree);
         cgs_graph_free(g2);
     }
-    if (size && (data[0] & 3) == 1) {
-        struct cgs_diag d2 = CGS_DIAG_INIT;
-        struct cgs_graph *g2;
-        char *one = load_digest(g, &d), *many;
-        cgs_load_set_threads(3, 0);
-        g2 = cgs_graph_load_json_lasting((const char *)data, size, "fuzz.json", &d2);
-        cgs_load_set_threads(1, 0);
-        many = load_digest(g2, &d2);
-        if (strcmp(one, many)) {
-            fprintf(stderr, "one thread read:\n%s\nthree threads read:\n%s\n", one, many);
-            abort();
-        }
-        free(one);
-        free(many);
-        cgs_graph_free(g2);
-    }
     if (!g)
         return 0;
     for (uint32_t i = 0; i < g->n_nodes; i++)
