@@ -416,12 +416,18 @@ static cJSON *node_names(struct cgs_node *const *nodes, uint32_t n)
 
 cJSON *cli_piece_json(const struct cgs_split *s, uint32_t i)
 {
+    return cli_piece_json_ex(s, i, true);
+}
+
+cJSON *cli_piece_json_ex(const struct cgs_split *s, uint32_t i, bool with_nodes)
+{
     const struct cgs_split_piece *p = &s->pieces[i];
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", p->name);
     cJSON_AddNumberToObject(o, "graph_id", (double)p->graph_id);
     cJSON_AddBoolToObject(o, "is_splitting_graph", p->is_splitting_graph);
-    cJSON_AddItemToObject(o, "nodes", node_names(p->nodes, p->n_nodes));
+    if (with_nodes)
+        cJSON_AddItemToObject(o, "nodes", node_names(p->nodes, p->n_nodes));
     cJSON_AddNumberToObject(o, "n_nodes", p->n_nodes);
     cJSON_AddItemToObject(o, "inputs", node_names(p->inputs, p->n_inputs));
     cJSON_AddItemToObject(o, "outputs", node_names(p->outputs, p->n_outputs));

@@ -3,8 +3,9 @@
  * TORCH_TRACE log or folder, the bridge's events, a compile-cache index or folder, a profile).
  *
  * The page's numbers are the commands' own: each graph's split, shapes and layout documents,
- * top's and report's, built by the same functions their --json prints with (cli_split_doc,
- * cli_shapes_doc, cli_layout_doc, cli_top_doc, cli_prof_json), are put in the page as one JSON
+ * top's and report's, built by the same functions their --json prints with (split's pieces
+ * without their node lists: cli_split_doc_brief; cli_shapes_doc, cli_layout_doc, cli_top_doc,
+ * cli_prof_json), are put in the page as one JSON
  * document; the picture is the SVG `cgscope dot --collapse pieces` draws (run as a child, as
  * dot runs Graphviz). What a person reads without JavaScript (the summary, the tables' first
  * rows) is written as HTML here; tools/html/report.js makes the tables whole, sortable and
@@ -351,30 +352,31 @@ static void table_string(struct jsonw *w, const char *s, struct cgs_buf *tmp)
 static cJSON *node_table(const struct page_graph *x)
 {
     const struct cgs_graph *g = x->j->g;
-    struct cgs_strmap *tmap = cgs_strmap_new(), *smap = cgs_strmap_new();
-    struct cgs_keymap by_trace = {0}; /* stack trace -> source# + 2 (1: none) */
+    struct cgs_strmap *smap = cgs_strmap_new();
+    struct cgs_keymap by_target = {0}; /* target (interned: one pointer a text) -> target# + 1 */
+    struct cgs_keymap by_trace = {0};  /* stack trace -> source# + 2 (1: none) */
     uint32_t *tcol = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*tcol));
     int64_t *scol = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*scol));
     const char **tnames = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*tnames));
     char **snames = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*snames));
     uint32_t n_t = 0, n_s = 0;
     struct cgs_buf b = CGS_BUF_INIT, out = CGS_BUF_INIT, tmp = CGS_BUF_INIT;
+    struct cgs_val_texts texts = {0};
     struct jsonw w;
     cJSON *raw;
 
     /* the string tables first: they come before the rows */
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         const struct cgs_node *n = g->nodes[i];
-        const char *tg = n->target ? n->target : "";
+        const char *tg = n->target && n->target[0] ? n->target : ""; /* one empty text */
         const char *st = cgs_node_stack_trace(g, n);
-        void *ti = cgs_strmap_get(tmap, tg);
+        uint64_t *ti = cgs_keymap_slot(&by_target, CGS_KEY(tg), true);
         uintptr_t si;
-        if (!ti) {
+        if (!*ti) {
             tnames[n_t] = tg;
-            ti = (void *)(uintptr_t)(++n_t);
-            cgs_strmap_put(tmap, tg, ti);
+            *ti = ++n_t;
         }
-        tcol[i] = (uint32_t)((uintptr_t)ti - 1);
+        tcol[i] = (uint32_t)(*ti - 1);
         si = st ? (uintptr_t)cgs_keymap_get(&by_trace, CGS_KEY(st)) : 1;
         if (!si) {
             struct cgs_pyframe f;
@@ -394,6 +396,14 @@ static cJSON *node_table(const struct page_graph *x)
         }
         scol[i] = (int64_t)si - 2;
     }
+    /* the op and status columns' few texts, quoted once (plain ASCII: nothing to escape) */
+    char opq[CGS_NODE_OP_COUNT][32], stq[CGS_SHAPE_STATUS_COUNT + 1][32];
+    int opn[CGS_NODE_OP_COUNT], stn[CGS_SHAPE_STATUS_COUNT + 1];
+    for (int k = 0; k < CGS_NODE_OP_COUNT; k++)
+        opn[k] = snprintf(opq[k], sizeof(opq[k]), "\"%s\"", cgs_node_op_names[k]);
+    for (int k = 0; k <= CGS_SHAPE_STATUS_COUNT; k++)
+        stn[k] = snprintf(stq[k], sizeof(stq[k]), "\"%s\"",
+                          k < CGS_SHAPE_STATUS_COUNT ? cgs_shape_status_names[k] : "");
     jsonw_init(&w, buf_sink, &out);
     JSONW_LIT(&w, "{\"targets\":[");
     for (uint32_t k = 0; k < n_t; k++) {
@@ -417,15 +427,18 @@ static cJSON *node_table(const struct page_graph *x)
         JSONW_LIT(&w, "[");
         table_string(&w, n->name, &tmp);
         JSONW_LIT(&w, ",");
-        jsonw_string(&w, cgs_node_op_names[n->op]);
+        jsonw_raw(&w, opq[n->op], (size_t)opn[n->op]);
         JSONW_LIT(&w, ",");
         jsonw_int(&w, tcol[i]);
         JSONW_LIT(&w, ",");
         cgs_buf_reset(&b);
-        value_text(r && r->reported ? r->reported : n->val, &b);
+        cgs_val_text(&texts, r && r->reported ? r->reported : n->val, value_text, &b);
         table_string(&w, b.buf, &tmp);
         JSONW_LIT(&w, ",");
-        jsonw_string(&w, r ? cgs_shape_status_names[r->status] : "");
+        {
+            int k = r ? (int)r->status : CGS_SHAPE_STATUS_COUNT;
+            jsonw_raw(&w, stq[k], (size_t)stn[k]);
+        }
         JSONW_LIT(&w, ",");
         jsonw_int(&w, p ? (int64_t)(p - x->j->s->pieces) : -1);
         JSONW_LIT(&w, ",");
@@ -435,12 +448,13 @@ static cJSON *node_table(const struct page_graph *x)
     JSONW_LIT(&w, "]}");
     jsonw_finish(&w); /* the sink is memory: it cannot fail */
     raw = cJSON_CreateRaw(out.buf);
+    cgs_val_texts_release(&texts);
     cgs_buf_release(&out);
     cgs_buf_release(&b);
     cgs_buf_release(&tmp);
-    cgs_strmap_free(tmap);
     cgs_strmap_free(smap);
     cgs_keymap_release(&by_trace);
+    cgs_keymap_release(&by_target);
     for (uint32_t k = 0; k < n_s; k++)
         free(snames[k]);
     free(snames);
@@ -499,16 +513,8 @@ static void build_data(struct page *pg)
         cJSON_AddNumberToObject(o, "nodes", x->j->g->n_nodes);
         cJSON_AddStringToObject(o, "stage", cgs_stage_names[x->j->g->producer.stage]);
         {
-            cJSON *split = cli_split_doc(x->j->g, x->j->s), *ps = cJSON_GetObjectItem(split, "pieces"),
-                  *p;
             /* the node table says which node is in which piece; the pieces keep their counts */
-            cJSON_ArrayForEach(p, ps)
-            {
-                cJSON_DeleteItemFromObject(p, "nodes");
-                cJSON_DeleteItemFromObject(p, "input_vals");
-                cJSON_DeleteItemFromObject(p, "output_vals");
-            }
-            cJSON_AddItemToObject(o, "split", split);
+            cJSON_AddItemToObject(o, "split", cli_split_doc_brief(x->j->g, x->j->s));
         }
         if (x->j->shapes)
             cJSON_AddItemToObject(o, "shapes", cli_shapes_doc(x->j->g, x->j->shapes));
@@ -689,6 +695,7 @@ static void pieces_html(struct cgs_buf *b, const struct page_graph *x, const cha
 static void nodes_html(struct cgs_buf *b, const struct page_graph *x, const char *id)
 {
     struct cgs_buf v = CGS_BUF_INIT;
+    struct cgs_val_texts texts = {0};
     cgs_buf_addf(b, "<div class=\"tools\"><input type=\"search\" placeholder=\"filter nodes "
                     "(name, target, shape, piece)\" data-table=\"%s\" aria-label=\"filter\"> "
                     "<span class=\"count\" id=\"%s-count\">%u nodes</span></div>\n"
@@ -707,7 +714,7 @@ static void nodes_html(struct cgs_buf *b, const struct page_graph *x, const char
         esc(b, n->target);
         cgs_buf_addstr(b, "</td><td>");
         cgs_buf_reset(&v);
-        value_text(r && r->reported ? r->reported : n->val, &v);
+        cgs_val_text(&texts, r && r->reported ? r->reported : n->val, value_text, &v);
         esc(b, v.buf);
         cgs_buf_addf(b, "</td><td>%s</td><td>", r ? cgs_shape_status_names[r->status] : "");
         esc(b, p ? p->name : "");
@@ -720,6 +727,7 @@ static void nodes_html(struct cgs_buf *b, const struct page_graph *x, const char
         cgs_buf_addstr(b, "</td></tr>\n");
     }
     cgs_buf_release(&v);
+    cgs_val_texts_release(&texts);
     if (x->j->g->n_nodes > FIRST_ROWS)
         cgs_buf_addf(b, "<tr class=\"more\"><td colspan=\"7\">%u more nodes (the page's "
                         "JavaScript lists them)</td></tr>\n",

@@ -233,6 +233,7 @@ static const struct cgs_dash *split_index; /* the index beside the graph, or NUL
 struct piece_ctx {
     const struct cgs_split *s;
     uint32_t *first, *blocking;
+    bool brief; /* the page's: no nodes, input_vals, output_vals */
 };
 
 static cJSON *piece_json(void *ctx, size_t idx)
@@ -242,12 +243,14 @@ static cJSON *piece_json(void *ctx, size_t idx)
     const uint32_t *first = pc->first, *blocking = pc->blocking;
     uint32_t i = (uint32_t)idx;
     const struct cgs_split_piece *p = &s->pieces[i];
-    cJSON *o = cli_piece_json(s, i), *a;
+    cJSON *o = cli_piece_json_ex(s, i, !pc->brief), *a;
     a = cJSON_AddArrayToObject(o, "sym_shape_indices");
     for (uint32_t k = 0; k < p->n_sym_shape_indices; k++)
         cJSON_AddItemToArray(a, cJSON_CreateNumber(p->sym_shape_indices[k]));
-    cJSON_AddItemToObject(o, "input_vals", vals_json(p->inputs, p->n_inputs));
-    cJSON_AddItemToObject(o, "output_vals", vals_json(p->outputs, p->n_outputs));
+    if (!pc->brief) {
+        cJSON_AddItemToObject(o, "input_vals", vals_json(p->inputs, p->n_inputs));
+        cJSON_AddItemToObject(o, "output_vals", vals_json(p->outputs, p->n_outputs));
+    }
     if (split_index) {
         const struct cgs_dash_entry *e[256];
         uint32_t ne = piece_entries(split_index, p, e, 256);
@@ -299,6 +302,7 @@ static cJSON *split_json(const struct cgs_graph *g, const struct cgs_split *s,
     pc->s = s;
     pc->first = first;
     pc->blocking = blocking;
+    pc->brief = false;
     arr = cJSON_AddArrayToObject(doc, "boundaries");
     for (uint32_t i = 0; i < s->n_boundaries; i++) {
         const struct cgs_split_boundary *b = &s->boundaries[i];
@@ -449,10 +453,11 @@ static cJSON *why_json(const struct cgs_split *s, const struct cgs_node *n)
     return o;
 }
 
-cJSON *cli_split_doc(const struct cgs_graph *g, const struct cgs_split *s)
+cJSON *cli_split_doc_brief(const struct cgs_graph *g, const struct cgs_split *s)
 {
     struct piece_ctx pc;
     cJSON *doc = split_json(g, s, NULL, &pc), *arr = cJSON_GetObjectItem(doc, "pieces");
+    pc.brief = true;
     for (uint32_t i = 0; i < s->n_pieces; i++)
         cJSON_AddItemToArray(arr, piece_json(&pc, i));
     free(pc.first);

@@ -123,6 +123,9 @@ extern enum cgs_stage cli_graph_stage;
  */
 struct cgs_split;
 cJSON *cli_piece_json(const struct cgs_split *s, uint32_t i);
+/* The same without "nodes" (with_nodes false): the page's, whose node table names each node's
+ * piece. */
+cJSON *cli_piece_json_ex(const struct cgs_split *s, uint32_t i, bool with_nodes);
 
 struct cgs_follow;
 int cli_sources_read(const struct cgs_follow *f, unsigned want, const char *wanted);
@@ -154,7 +157,9 @@ int cli_check_split_ops(const struct cgs_split *s, const struct cli_list *ops, c
 struct cgs_shapes;
 struct cgs_layout;
 struct cgs_follow;
-cJSON *cli_split_doc(const struct cgs_graph *g, const struct cgs_split *s);
+/* split's: each piece without its nodes, input_vals and output_vals (the page's node table
+ * says which node is in which piece) */
+cJSON *cli_split_doc_brief(const struct cgs_graph *g, const struct cgs_split *s);
 cJSON *cli_shapes_doc(const struct cgs_graph *g, const struct cgs_shapes *s);
 cJSON *cli_layout_doc(const struct cgs_layout *l);
 cJSON *cli_top_doc(const struct cgs_follow *f);

@@ -23,6 +23,7 @@
 #include "lib/readers/load.h"
 #include "lib/readers/pyframe.h"
 #include "lib/ops/ops.h"
+#include "lib/writers/report-json.h"
 
 /* ---- palette ------------------------------------------------------------------------------ */
 
@@ -554,6 +555,7 @@ struct full {
     uint8_t *level; /* per node: 0, or 1 + enum cgs_note_level of the worst finding */
     const struct cgs_prof_summary_piece **prof_of;
     struct cgs_buf lbl, tip, tmp;
+    struct cgs_val_texts texts; /* values' texts, met again */
     struct cgs_dot_stats *st;
     bool edge_labels;
 };
@@ -759,7 +761,7 @@ static void full_node(struct full *f, const struct cgs_node *n)
     if (val) {
         cgs_buf_reset(&f->tmp);
         cgs_buf_addstr(&f->tmp, "value: ");
-        val_text(val, &f->tmp);
+        cgs_val_text(&f->texts, val, val_text, &f->tmp);
         tip_line(&f->tip, f->tmp.buf);
     }
     cgs_buf_reset(&f->tmp);
@@ -813,7 +815,7 @@ static void full_node(struct full *f, const struct cgs_node *n)
     }
     if (val && n->op != CGS_NODE_OUTPUT) {
         cgs_buf_reset(&f->tmp);
-        val_text(val, &f->tmp);
+        cgs_val_text(&f->texts, val, val_text, &f->tmp);
         cgs_buf_addstr(&f->lbl, "<BR/><FONT POINT-SIZE=\"10\" COLOR=\"" COL_SHAPE_TEXT "\">");
         html_add(&f->lbl, f->tmp.buf, 64);
         cgs_buf_addstr(&f->lbl, "</FONT>");
@@ -827,7 +829,7 @@ static void full_node(struct full *f, const struct cgs_node *n)
             cgs_buf_reset(&f->tmp);
             param_role(u, &f->tmp);
             cgs_buf_addch(&f->tmp, ' ');
-            val_text(u->val, &f->tmp);
+            cgs_val_text(&f->texts, u->val, val_text, &f->tmp);
             cgs_buf_addstr(&f->lbl,
                            first ? "<BR/><FONT POINT-SIZE=\"9\" COLOR=\"" COL_MUTED "\">+ " : ", ");
             if (!first && i % 2 == 0)
@@ -838,7 +840,7 @@ static void full_node(struct full *f, const struct cgs_node *n)
             cgs_buf_addstr(&f->tmp, "parameter ");
             param_name(u, &f->tmp);
             cgs_buf_addf(&f->tmp, " (%s) ", u->name);
-            val_text(u->val, &f->tmp);
+            cgs_val_text(&f->texts, u->val, val_text, &f->tmp);
             tip_line(&f->tip, f->tmp.buf);
         }
         if (!first)
@@ -932,7 +934,7 @@ static void full_edges(struct full *f)
             cgs_buf_addf(&f->tmp, "e:%s:%s", u->name, n->name);
             gv_set(e, "id", f->tmp.buf);
             cgs_buf_reset(&f->lbl);
-            val_text(v, &f->lbl);
+            cgs_val_text(&f->texts, v, val_text, &f->lbl);
             cgs_buf_reset(&f->tip);
             cgs_buf_reset(&f->tmp);
             cgs_buf_addf(&f->tmp, "%s -> %s: %s", u->name, n->name, f->lbl.buf);
@@ -1082,6 +1084,7 @@ static Agraph_t *build_full(const struct cgs_graph *g, const struct cgs_dot_opts
     cgs_buf_release(&facts);
     cgs_buf_release(&l.b);
     cgs_buf_release(&f.lbl);
+    cgs_val_texts_release(&f.texts);
     cgs_buf_release(&f.tip);
     cgs_buf_release(&f.tmp);
     free(f.gn);
@@ -1133,6 +1136,7 @@ struct col {
     unsigned depth;
     const struct cgs_prof_summary_piece **prof_of;
     struct cgs_buf a, b, c;
+    struct cgs_val_texts texts; /* values' texts, met again */
 };
 
 /* Module key of a node at depth: the first `depth` dotted components of its module_path. */
@@ -1292,7 +1296,7 @@ static void signatures(struct col *c)
             cgs_buf_addch(b, ' ');
             cgs_buf_addstr(b, n->target ? n->target : "");
             cgs_buf_addch(b, ' ');
-            val_text(n->val, b);
+            cgs_val_text(&c->texts, n->val, val_text, b);
             for (uint32_t j = 0; j < n->n_inputs; j++) {
                 const struct cgs_node *u = n->inputs[j];
                 if (c->group_of[u->index] == (int32_t)q) {
@@ -1300,7 +1304,7 @@ static void signatures(struct col *c)
                     cgs_buf_addint(b, c->local[u->index]);
                 } else {
                     cgs_buf_addstr(b, is_param(u) ? " P" : " X");
-                    val_text(u->val, b);
+                    cgs_val_text(&c->texts, u->val, val_text, b);
                 }
             }
             cgs_buf_addch(b, ';');
@@ -1891,7 +1895,7 @@ static Agraph_t *build_collapsed(const struct cgs_graph *g, const struct cgs_dot
         cgs_buf_reset(&c.a);
         for (uint32_t k = 0; k < be->n_vals && k < 2; k++) {
             cgs_buf_addf(&c.a, "%s%s ", k ? "\\n" : "", be->vals[k]->name);
-            val_text(be->vals[k]->val, &c.a);
+            cgs_val_text(&c.texts, be->vals[k]->val, val_text, &c.a);
         }
         if (be->n_vals > 2)
             cgs_buf_addf(&c.a, "\\n+%u more", be->n_vals - 2);
@@ -1913,7 +1917,7 @@ static Agraph_t *build_collapsed(const struct cgs_graph *g, const struct cgs_dot
         for (uint32_t k = 0; k < be->n_vals && k < 2; k++) {
             cgs_buf_reset(&c.b);
             cgs_buf_addf(&c.b, "%s ", be->vals[k]->name);
-            val_text(be->vals[k]->val, &c.b);
+            cgs_val_text(&c.texts, be->vals[k]->val, val_text, &c.b);
             tip_line(&c.c, c.b.buf);
         }
         gv_set(e, "tooltip", c.c.buf);
@@ -1978,6 +1982,7 @@ static Agraph_t *build_collapsed(const struct cgs_graph *g, const struct cgs_dot
     free(c.box_of);
     free(c.prof_of);
     cgs_buf_release(&c.a);
+    cgs_val_texts_release(&c.texts);
     cgs_buf_release(&c.b);
     cgs_buf_release(&c.c);
     cgs_arena_release(&c.arena);

@@ -1,6 +1,5 @@
 #include "lib/ir/graph.h"
 
-#include <cjson/cJSON.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,12 +170,14 @@ const char *cgs_node_stack_trace(const struct cgs_graph *g, const struct cgs_nod
         char small[512], *key = small;
         const char *got;
         const size_t n_recent = sizeof(root->stack_recent) / sizeof(root->stack_recent[0]);
+        /* the loader gives nodes with equal traces one text, mostly: known by its address, in
+           the slot its address hashes to */
+        const size_t slot =
+            (size_t)(((uint64_t)(uintptr_t)n->stack_raw * 0x9E3779B97F4A7C15ull) >> 58) % n_recent;
         while (root->parent)
             root = root->parent;
-        /* the loader gives nodes with equal traces one text, mostly: known by its address */
-        for (size_t k = 0; k < n_recent && root->stack_recent[k].raw; k++)
-            if (root->stack_recent[k].raw == n->stack_raw)
-                return ((struct cgs_node *)n)->stack_trace = root->stack_recent[k].text;
+        if (root->stack_recent[slot].raw == n->stack_raw)
+            return ((struct cgs_node *)n)->stack_trace = root->stack_recent[slot].text;
         if (n->stack_raw_len >= sizeof(small))
             key = cgs_xmalloc((size_t)n->stack_raw_len + 1);
         memcpy(key, n->stack_raw, n->stack_raw_len);
@@ -185,11 +186,12 @@ const char *cgs_node_stack_trace(const struct cgs_graph *g, const struct cgs_nod
             root->stack_texts = cgs_strmap_new();
         got = cgs_strmap_get(root->stack_texts, key);
         if (!got) {
-            cJSON *x = cJSON_ParseWithLength(n->stack_raw, n->stack_raw_len);
-            if (!cJSON_IsString(x))
-                CGS_BUG("a stack trace the loader checked does not parse");
-            got = cgs_graph_intern(root, x->valuestring);
-            cJSON_Delete(x);
+            char *t = root->stack_decode ? root->stack_decode(n->stack_raw, n->stack_raw_len)
+                                         : NULL;
+            if (!t)
+                CGS_BUG("a stack trace the loader checked does not decode");
+            got = cgs_graph_intern(root, t);
+            free(t);
             cgs_strmap_put(root->stack_texts,
                            cgs_arena_strndup(root->arena, key, n->stack_raw_len),
                            (void *)got);
@@ -197,10 +199,8 @@ const char *cgs_node_stack_trace(const struct cgs_graph *g, const struct cgs_nod
         if (key != small)
             free(key);
         ((struct cgs_node *)n)->stack_trace = got;
-        memmove(root->stack_recent + 1, root->stack_recent,
-                (n_recent - 1) * sizeof(root->stack_recent[0]));
-        root->stack_recent[0].raw = n->stack_raw;
-        root->stack_recent[0].text = got;
+        root->stack_recent[slot].raw = n->stack_raw;
+        root->stack_recent[slot].text = got;
     }
     return n->stack_trace;
 }

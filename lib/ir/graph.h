@@ -304,9 +304,12 @@ struct cgs_graph {
     struct cgs_strmap *by_name;     /* private: node lookup */
     struct cgs_strmap *strings;     /* private: interned strings */
     struct cgs_strmap *stack_texts; /* private, root: a stack trace's JSON text -> its text */
-    struct {                        /* private, root: the last JSON texts read, by address */
+    struct {                        /* private, root: JSON texts read, by address (hashed) */
         const char *raw, *text;
     } stack_recent[64];
+    /* private, root: a stack trace's JSON text (quotes included, checked by the loader that
+       kept it) decoded into a malloc'd text, or NULL; given by that loader */
+    char *(*stack_decode)(const char *raw, size_t len);
     struct cgs_arena arena_storage; /* root only */
     struct cgs_symctx syms_storage; /* root only */
 

@@ -116,6 +116,10 @@ bool cgs_op_name_matches(const char *name, const char *target)
 
     if (!name || !target)
         return false;
+    /* each way below has one of the two start the other (a "::" spelling keeps its first
+       byte): most declarations are told apart at once */
+    if (name[0] != target[0] && name[0] != ':')
+        return false;
     if (strstr(name, "::")) {
         // torch's own spelling "vllm::unified_attention" (torch.ops.vllm.unified_attention)
         size_t k = 0;

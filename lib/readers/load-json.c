@@ -1380,6 +1380,23 @@ struct cgs_graph *cgs_graph_load_json_lasting(const char *buf, size_t len, const
     return load_json_front(buf, len, file, true, d);
 }
 
+/* A stack trace kept as its JSON text (its quotes included; checked when the graph was loaded)
+ * decoded, for cgs_node_stack_trace; NULL when it is not one string after all. */
+static char *stack_decode(const char *raw, size_t len)
+{
+    struct cgs_jscan S;
+    size_t end;
+    char *out = NULL;
+    cgs_jscan_init(&S, raw, len, "end of text");
+    S.str_special = false;
+    if (len >= 2 && !cgs_jscan_string(&S, 0, &end) && end == len) {
+        out = cgs_xmalloc(len - 1);
+        cgs_jscan_decode(&S, 0, end, S.str_special, out);
+    }
+    cgs_jscan_release(&S);
+    return out;
+}
+
 static struct cgs_graph *load_json_buf(const char *buf, size_t len, const char *file,
                                        bool lazy_stack, struct cgs_diag *d)
 {
@@ -1405,6 +1422,7 @@ static struct cgs_graph *load_json_buf(const char *buf, size_t len, const char *
     L.dims = cgs_strmap_new();
     cgs_jscan_init(&L.js, buf, len, "end of file");
     st.g = cgs_graph_new(file, NULL);
+    st.g->stack_decode = stack_decode;
 
     set_path(&L, "%s", "");
     p = skip_ws(&L, 0);

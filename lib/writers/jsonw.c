@@ -45,7 +45,7 @@ static inline void room(struct jsonw *w, size_t n)
     }
 }
 
-void jsonw_raw(struct jsonw *w, const char *s, size_t n)
+void jsonw_raw_slow(struct jsonw *w, const char *s, size_t n)
 {
     room(w, n);
     memcpy(w->buf + w->len, s, n);

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* A JSON number for an int64 read from an input: a cJSON number while a double holds it
  * exactly (|v| <= 2^53), else its exact decimal text as a raw item (cJSON would print
@@ -36,7 +37,17 @@ struct jsonw {
 void jsonw_init(struct jsonw *w, cgs_jsonw_sink sink, void *ctx);
 /* Write item (at nesting depth `depth`, 0 for a document) as cJSON_Print would. */
 void jsonw_value(struct jsonw *w, const cJSON *item, int depth);
-void jsonw_raw(struct jsonw *w, const char *s, size_t n);
+/* Write n bytes as they are (inline where they fit: a literal's few bytes are a store or two). */
+void jsonw_raw_slow(struct jsonw *w, const char *s, size_t n);
+static inline void jsonw_raw(struct jsonw *w, const char *s, size_t n)
+{
+    if (w->len + n <= w->cap) {
+        memcpy(w->buf + w->len, s, n);
+        w->len += n;
+    } else {
+        jsonw_raw_slow(w, s, n);
+    }
+}
 /* Write item as cJSON_PrintUnformatted would (bytes that are not UTF-8 as U+FFFD). */
 void jsonw_compact(struct jsonw *w, const cJSON *item);
 /* A string and an integer as either form writes them (a string's bytes that are not UTF-8 as

@@ -1,6 +1,9 @@
 #include "lib/writers/report-json.h"
 
+#include "lib/base/arena.h"
+
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,4 +215,72 @@ void cgs_val_describe(const struct cgs_val *v, struct cgs_buf *out)
         }
         break;
     }
+}
+
+/* ---- texts of values met again --------------------------------------------------------- */
+
+static bool known_tensor(const struct cgs_val *v)
+{
+    return v && v->kind == CGS_VAL_TENSOR && v->u.t.ndim != CGS_NDIM_UNKNOWN &&
+           v->u.t.ndim <= CGS_MAX_NDIM;
+}
+
+static uint64_t tensor_hash(const struct cgs_tensor *t)
+{
+    uint64_t h = (uint64_t)t->dtype * 0x9E3779B97F4A7C15ull ^ t->ndim;
+    for (uint32_t i = 0; i < t->ndim; i++)
+        h = (h ^ (uintptr_t)t->shape[i]) * 0x100000001b3ull;
+    for (uint32_t i = 0; t->stride && i < t->ndim; i++)
+        h = (h ^ (uintptr_t)t->stride[i]) * 0x100000001b3ull;
+    h ^= (uintptr_t)t->storage_offset;
+    return h ^ (h >> 29);
+}
+
+static bool same_dims(const struct cgs_sym *const *a, const struct cgs_sym *const *b, uint32_t n)
+{
+    if (a == b)
+        return true;
+    if (!a || !b)
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+static bool same_tensor(const struct cgs_tensor *a, const struct cgs_tensor *b)
+{
+    return a->dtype == b->dtype && a->ndim == b->ndim && a->requires_grad == b->requires_grad &&
+           a->storage_offset == b->storage_offset &&
+           (a->device == b->device || (a->device && b->device && !strcmp(a->device, b->device))) &&
+           same_dims(a->shape, b->shape, a->ndim) && same_dims(a->stride, b->stride, a->ndim);
+}
+
+void cgs_val_text(struct cgs_val_texts *m, const struct cgs_val *v,
+                  void (*fn)(const struct cgs_val *v, struct cgs_buf *b), struct cgs_buf *b)
+{
+    size_t start = b->len;
+    if (!known_tensor(v)) {
+        fn(v, b);
+        return;
+    }
+    uint64_t h = tensor_hash(&v->u.t);
+    size_t k = (size_t)(h % CGS_VAL_TEXTS);
+    if (m->slot[k].v && (m->slot[k].v == v || same_tensor(&m->slot[k].v->u.t, &v->u.t))) {
+        cgs_buf_add(b, m->slot[k].text, m->slot[k].len);
+        return;
+    }
+    fn(v, b);
+    free(m->slot[k].text);
+    m->slot[k].v = v;
+    m->slot[k].len = b->len - start;
+    m->slot[k].text = cgs_xmalloc(m->slot[k].len + 1);
+    memcpy(m->slot[k].text, b->buf + start, m->slot[k].len);
+}
+
+void cgs_val_texts_release(struct cgs_val_texts *m)
+{
+    for (size_t k = 0; k < CGS_VAL_TEXTS; k++)
+        free(m->slot[k].text);
+    memset(m, 0, sizeof(*m));
 }

@@ -20,4 +20,24 @@ cJSON *cgs_json_arg(const struct cgs_arg *a);
 /* Short human text of a value: "float32[s0, 64, 112, 112]", "(f32[2,3], i64[])", "symint s0". */
 void cgs_val_describe(const struct cgs_val *v, struct cgs_buf *out);
 
+/*
+ * Texts of tensor values written before, kept by what the tensor is (dtype, dimensions,
+ * strides, storage offset, device, requires_grad; expressions are interned, so their pointers
+ * say which they are): a graph's values repeat (GPT-2-48's 2,763 nodes hold 36 distinct), and
+ * one met again gets its text without being written again. Zero-initialised; the values must
+ * outlive it.
+ */
+#define CGS_VAL_TEXTS 256
+struct cgs_val_texts {
+    struct {
+        const struct cgs_val *v;
+        char *text;
+        size_t len;
+    } slot[CGS_VAL_TEXTS];
+};
+/* Append to b the text fn writes of v (kept, or written and kept when v is a tensor). */
+void cgs_val_text(struct cgs_val_texts *m, const struct cgs_val *v,
+                  void (*fn)(const struct cgs_val *v, struct cgs_buf *b), struct cgs_buf *b);
+void cgs_val_texts_release(struct cgs_val_texts *m);
+
 #endif
