@@ -117,10 +117,101 @@ static void test_values(void **state)
     cgs_graph_free(g);
 }
 
+/* Every field a tensor's text may show, so that a text kept for another tensor is seen. */
+static int val_text_calls;
+static void full_text(const struct cgs_val *v, struct cgs_buf *b)
+{
+    val_text_calls++;
+    cgs_val_describe(v, b);
+    if (v && v->kind == CGS_VAL_TENSOR) {
+        cgs_buf_addf(b, " stride=");
+        for (uint32_t i = 0; v->u.t.stride && i < v->u.t.ndim; i++)
+            cgs_sym_print(v->u.t.stride[i], b), cgs_buf_addch(b, ',');
+        cgs_buf_addf(b, " off=");
+        if (v->u.t.storage_offset)
+            cgs_sym_print(v->u.t.storage_offset, b);
+        cgs_buf_addf(b, " dev=%s rg=%d", v->u.t.device ? v->u.t.device : "-",
+                     v->u.t.requires_grad);
+    }
+}
+
+/* Texts of values met again (cgs_val_text) are those written of them: tensors that differ in
+ * one field each, a device spelled by two pointers, lists (never kept), many more values than
+ * slots; and a value met again is not written again. */
+static void test_val_texts(void **state)
+{
+    struct cgs_graph *g = cgs_graph_new("t.json", "t");
+    static char cuda_copy[] = "cuda:0";
+    const char *devices[] = {"cuda:0", cuda_copy, "cpu", NULL};
+    enum { N = 700 };
+    struct cgs_val *vals = calloc(N, sizeof(*vals));
+    struct cgs_val_texts texts = {0};
+    struct cgs_buf a = CGS_BUF_INIT, b = CGS_BUF_INIT;
+    (void)state;
+    for (int i = 0; i < N; i++) {
+        struct cgs_val *v = &vals[i];
+        const struct cgs_sym **shape, **stride;
+        if (i % 50 == 49) { /* a list: written each time */
+            v->kind = CGS_VAL_LIST;
+            v->n = 1;
+            v->u.items = &vals[i - 1];
+            continue;
+        }
+        shape = calloc(2, sizeof(*shape));
+        stride = calloc(2, sizeof(*stride));
+        v->kind = CGS_VAL_TENSOR;
+        v->u.t.dtype = i % 3 ? CGS_DTYPE_FLOAT32 : CGS_DTYPE_BFLOAT16;
+        v->u.t.ndim = 2;
+        shape[0] = i % 7 ? cgs_sym_int(g->syms, i % 11) : cgs_sym_var(g->syms, "s0");
+        shape[1] = cgs_sym_int(g->syms, 4);
+        stride[0] = cgs_sym_int(g->syms, 4);
+        stride[1] = cgs_sym_int(g->syms, i % 5 ? 1 : 2);
+        v->u.t.shape = shape;
+        v->u.t.stride = i % 13 ? stride : NULL;
+        v->u.t.storage_offset = i % 17 ? cgs_sym_int(g->syms, 0) : NULL;
+        v->u.t.device = devices[i % 4];
+        v->u.t.requires_grad = i % 19 == 0;
+        if (!v->u.t.stride)
+            free(stride);
+    }
+    /* three passes in a scrambled order: every text the one written directly */
+    for (int pass = 0; pass < 3; pass++)
+        for (int k = 0; k < N; k++) {
+            const struct cgs_val *v = &vals[(k * 389 + pass * 97) % N];
+            cgs_buf_reset(&a);
+            cgs_buf_reset(&b);
+            cgs_buf_addstr(&a, "> ");
+            cgs_val_text(&texts, v, full_text, &a);
+            cgs_buf_addstr(&b, "> ");
+            full_text(v, &b);
+            assert_string_equal(a.buf, b.buf);
+        }
+    cgs_val_texts_release(&texts);
+    /* a few values met many times: each written about once */
+    val_text_calls = 0;
+    for (int pass = 0; pass < 20; pass++)
+        for (int k = 0; k < 8; k++) {
+            cgs_buf_reset(&a);
+            cgs_val_text(&texts, &vals[k], full_text, &a);
+        }
+    assert_true(val_text_calls <= 16);
+    cgs_val_texts_release(&texts);
+    for (int i = 0; i < N; i++)
+        if (vals[i].kind == CGS_VAL_TENSOR) {
+            free((void *)vals[i].u.t.shape);
+            free((void *)vals[i].u.t.stride);
+        }
+    free(vals);
+    cgs_buf_release(&a);
+    cgs_buf_release(&b);
+    cgs_graph_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_links_and_interning),
                                        cmocka_unit_test(test_module_state),
-                                       cmocka_unit_test(test_values)};
+                                       cmocka_unit_test(test_values),
+                                       cmocka_unit_test(test_val_texts)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

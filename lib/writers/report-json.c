@@ -225,14 +225,16 @@ static bool known_tensor(const struct cgs_val *v)
            v->u.t.ndim <= CGS_MAX_NDIM;
 }
 
+/* From the expressions' structural hashes (not their addresses: the same slots every run). */
 static uint64_t tensor_hash(const struct cgs_tensor *t)
 {
     uint64_t h = (uint64_t)t->dtype * 0x9E3779B97F4A7C15ull ^ t->ndim;
     for (uint32_t i = 0; i < t->ndim; i++)
-        h = (h ^ (uintptr_t)t->shape[i]) * 0x100000001b3ull;
+        h = (h ^ (t->shape[i] ? t->shape[i]->hash : 1u)) * 0x100000001b3ull;
     for (uint32_t i = 0; t->stride && i < t->ndim; i++)
-        h = (h ^ (uintptr_t)t->stride[i]) * 0x100000001b3ull;
-    h ^= (uintptr_t)t->storage_offset;
+        h = (h ^ (t->stride[i] ? t->stride[i]->hash : 1u)) * 0x100000001b3ull;
+    h ^= t->storage_offset ? t->storage_offset->hash : 1u;
+    h *= 0x9E3779B97F4A7C15ull;
     return h ^ (h >> 29);
 }
 
@@ -264,14 +266,16 @@ void cgs_val_text(struct cgs_val_texts *m, const struct cgs_val *v,
         fn(v, b);
         return;
     }
-    uint64_t h = tensor_hash(&v->u.t);
-    size_t k = (size_t)(h % CGS_VAL_TEXTS);
-    if (m->slot[k].v && (m->slot[k].v == v || same_tensor(&m->slot[k].v->u.t, &v->u.t))) {
-        cgs_buf_add(b, m->slot[k].text, m->slot[k].len);
-        return;
-    }
+    /* two ways a set: the newer first, the older dropped for a third */
+    size_t k = (size_t)(tensor_hash(&v->u.t) % (CGS_VAL_TEXTS / 2)) * 2;
+    for (size_t w = k; w < k + 2; w++)
+        if (m->slot[w].v && (m->slot[w].v == v || same_tensor(&m->slot[w].v->u.t, &v->u.t))) {
+            cgs_buf_add(b, m->slot[w].text, m->slot[w].len);
+            return;
+        }
     fn(v, b);
-    free(m->slot[k].text);
+    free(m->slot[k + 1].text);
+    m->slot[k + 1] = m->slot[k];
     m->slot[k].v = v;
     m->slot[k].len = b->len - start;
     m->slot[k].text = cgs_xmalloc(m->slot[k].len + 1);
