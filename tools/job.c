@@ -14,6 +14,7 @@
 #include "lib/passes/shapes.h"
 #include "lib/passes/split.h"
 #include "lib/readers/file.h"
+#include "lib/readers/load.h"
 #include "lib/readers/sniff.h"
 #include "lib/run/follow.h"
 #include "tools/prof-out.h"
@@ -209,6 +210,11 @@ static void add_profile_graphs(struct cli_job *j, const char *dir)
     free(list);
 }
 
+/* The logs' graphs loaded at once, at most: two for each load thread (cgs_load_threads), so
+ * that the threads stay busy while graphs differ in size; one thread (CGSCOPE_THREADS=1) loads
+ * one at a time, as before (tests/cli/graphs.sh compares the two). */
+#define JOB_WINDOW 16
+
 int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct cli_list *ops,
                      const struct cgs_dash *read)
 {
@@ -219,7 +225,14 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
     struct cgs_findings_graph *fg = NULL;
     struct cgs_findings_graphs *fed = j->drop_graphs ? cgs_findings_graphs_new() : NULL;
     struct cgs_graphs_early *early = NULL; /* the logs' graphs read while they were */
+    struct {                               /* the logs' graphs loaded ahead, a window at a time */
+        struct cgs_graph *g[JOB_WINDOW];
+        struct cgs_diag d[JOB_WINDOW];
+        uint32_t from, n, size;
+    } win = {.size = cgs_load_threads() > 1 ? 2 * (uint32_t)cgs_load_threads() : 1};
 
+    if (win.size > JOB_WINDOW)
+        win.size = JOB_WINDOW;
     j->roles = cgs_xcalloc((size_t)n + 1, sizeof(*j->roles));
     j->profiles = cgs_xcalloc((size_t)n + 1, sizeof(*j->profiles));
     for (int i = 0; i < n; i++) {
@@ -326,7 +339,27 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
             fprintf(stderr, "\rcgscope: graph %u of %u", i + 1, j->n_graphs);
         if (x->item >= 0) { /* from the logs already read: not read again */
             struct cgs_diag d = CGS_DIAG_INIT;
-            if (!(x->g = cgs_graphs_load(&j->gs, (uint32_t)x->item, &d)))
+            if (win.n && (uint32_t)x->item >= win.from && (uint32_t)x->item < win.from + win.n) {
+                d = win.d[x->item - win.from];
+                x->g = win.g[x->item - win.from];
+                win.g[x->item - win.from] = NULL;
+            } else if (win.size > 1) {
+                /* this graph and the logs' next ones loaded at once on the load threads (each
+                   in its own memory), then analysed here one by one, in order, as before */
+                uint32_t k = 1;
+                while (k < win.size && i + k < j->n_graphs &&
+                       j->graphs[i + k].item == x->item + (int32_t)k)
+                    k++;
+                win.from = (uint32_t)x->item;
+                win.n = k;
+                cgs_graphs_load_many(&j->gs, win.from, k, win.g, win.d);
+                d = win.d[0];
+                x->g = win.g[0];
+                win.g[0] = NULL;
+            } else {
+                x->g = cgs_graphs_load(&j->gs, (uint32_t)x->item, &d);
+            }
+            if (!x->g)
                 cli_report_diag(&d);
         } else {
             x->g = cli_load_graph(x->ref, NULL);
@@ -359,6 +392,8 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
         cgs_findings_build(&in, &j->findings);
     }
 out:
+    for (uint32_t k = 0; k < win.n; k++)
+        cgs_graph_free(win.g[k]);
     cgs_graphs_early_free(early);
     cgs_findings_graphs_free(fed);
     free(fg);
