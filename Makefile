@@ -285,8 +285,8 @@ bench: $(BIN) $(BENCH_BIN) $(SIMDJSON_BIN) $(BENCH_GRAPHS) \
 	@rc=0; for b in $(BENCH_BIN); do case $$b in *gen-graph|*bench-scale) continue;; esac; \
 		$$b $(BENCH_GRAPHS) || rc=1; done; \
 		$(B)/bench/bench-scale $(abspath $(BIN)) $(GEN_BIN) $(BENCH_DIR) || rc=1; \
-		sh tests/bench/html.sh $(BIN) $(BENCH_DIR)/g100k.json || rc=1; \
-		python3 tests/bench/ratios.py $(BIN) --graph $(BENCH_DIR)/models/gpt2_48.dynamo.json \
+		sh tests/bench/html.sh $(abspath $(BIN)) $(BENCH_DIR)/g100k.json || rc=1; \
+		python3 tests/bench/ratios.py $(abspath $(BIN)) --graph $(BENCH_DIR)/models/gpt2_48.dynamo.json \
 			--graph $(BENCH_DIR)/g100k.json --logs $(BENCH_DIR)/tlparse/inputs \
 			--logs tests/data/tracegraphs --log-source $(BENCH_DIR)/training-logs \
 			--log-source $(BENCH_DIR)/one-run.log.xz \

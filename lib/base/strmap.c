@@ -37,46 +37,43 @@ struct cgs_strmap *cgs_strmap_new(void)
     return cgs_xcalloc(1, sizeof(struct cgs_strmap));
 }
 
+void cgs_strmap_release(struct cgs_strmap *m)
+{
+    free(m->slots);
+    m->slots = NULL;
+    m->cap = m->count = 0;
+}
+
 void cgs_strmap_free(struct cgs_strmap *m)
 {
     if (!m)
         return;
-    free(m->keys);
-    free(m->vals);
-    free(m->hashes);
+    free(m->slots);
     free(m);
 }
 
 static void strmap_grow(struct cgs_strmap *m)
 {
     size_t ncap = m->cap ? m->cap * 2 : 64;
-    const char **k = cgs_xcalloc(ncap, sizeof(*k));
-    void **v = cgs_xcalloc(ncap, sizeof(*v));
-    uint32_t *h = cgs_xcalloc(ncap, sizeof(*h));
+    struct cgs_strmap_slot *n = cgs_xcalloc(ncap, sizeof(*n));
     for (size_t i = 0; i < m->cap; i++) {
-        if (!m->hashes[i])
+        if (!m->slots[i].hash)
             continue;
-        size_t j = m->hashes[i] & (ncap - 1);
-        while (h[j])
+        size_t j = m->slots[i].hash & (ncap - 1);
+        while (n[j].hash)
             j = (j + 1) & (ncap - 1);
-        k[j] = m->keys[i];
-        v[j] = m->vals[i];
-        h[j] = m->hashes[i];
+        n[j] = m->slots[i];
     }
-    free(m->keys);
-    free(m->vals);
-    free(m->hashes);
-    m->keys = k;
-    m->vals = v;
-    m->hashes = h;
+    free(m->slots);
+    m->slots = n;
     m->cap = ncap;
 }
 
-/* The slot for key: found (hashes[slot] != 0) or where it would go. */
+/* The slot for key: found (its hash != 0) or where it would go. */
 static size_t strmap_slot(const struct cgs_strmap *m, const char *key, uint32_t h)
 {
     size_t j = h & (m->cap - 1);
-    while (m->hashes[j] && (m->hashes[j] != h || strcmp(m->keys[j], key)))
+    while (m->slots[j].hash && (m->slots[j].hash != h || strcmp(m->slots[j].key, key)))
         j = (j + 1) & (m->cap - 1);
     return j;
 }
@@ -86,7 +83,7 @@ void *cgs_strmap_get(const struct cgs_strmap *m, const char *key)
     if (!m || !m->cap)
         return NULL;
     size_t j = strmap_slot(m, key, hash_str(key));
-    return m->hashes[j] ? m->vals[j] : NULL;
+    return m->slots[j].hash ? m->slots[j].val : NULL;
 }
 
 void *cgs_strmap_put(struct cgs_strmap *m, const char *key, void *val)
@@ -96,11 +93,9 @@ void *cgs_strmap_put(struct cgs_strmap *m, const char *key, void *val)
     if ((m->count + 1) * 4 >= m->cap * 3)
         strmap_grow(m);
     j = strmap_slot(m, key, h);
-    if (m->hashes[j])
-        return m->vals[j];
-    m->keys[j] = key;
-    m->vals[j] = val;
-    m->hashes[j] = h;
+    if (m->slots[j].hash)
+        return m->slots[j].val;
+    m->slots[j] = (struct cgs_strmap_slot){h, key, val};
     m->count++;
     return val;
 }
@@ -112,10 +107,10 @@ void cgs_strmap_set(struct cgs_strmap *m, const char *key, void *val)
     if ((m->count + 1) * 4 >= m->cap * 3)
         strmap_grow(m);
     j = strmap_slot(m, key, h);
-    if (!m->hashes[j]) {
-        m->keys[j] = key;
-        m->hashes[j] = h;
+    if (!m->slots[j].hash) {
+        m->slots[j].key = key;
+        m->slots[j].hash = h;
         m->count++;
     }
-    m->vals[j] = val;
+    m->slots[j].val = val;
 }

@@ -10,14 +10,19 @@
 #include <stdint.h>
 
 struct cgs_strmap {
-    const char **keys;
-    void **vals;
-    uint32_t *hashes; /* 0 = empty slot */
+    struct cgs_strmap_slot {
+        uint32_t hash; /* 0 = empty slot */
+        const char *key;
+        void *val;
+    } *slots; /* a slot's hash, key and value side by side: one cache line a probe */
     size_t cap, count;
 };
 
 struct cgs_strmap *cgs_strmap_new(void);
 void cgs_strmap_free(struct cgs_strmap *m);
+/* Release the arrays of a map that is not cgs_strmap_new's (one inside another struct, zeroed
+ * to begin with); it is empty after. */
+void cgs_strmap_release(struct cgs_strmap *m);
 /* The value stored for key, or NULL. */
 void *cgs_strmap_get(const struct cgs_strmap *m, const char *key);
 /* Insert key -> val unless key is present; returns the value now stored for key. */

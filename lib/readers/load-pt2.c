@@ -1582,9 +1582,7 @@ static int load_graph(struct pt2 *P, struct cgs_graph *g, const struct gsrc *s,
         goto out;
     err = load_outputs(P, &G, s);
 out:
-    free(G.vals.keys);
-    free(G.vals.vals);
-    free(G.vals.hashes);
+    cgs_strmap_release(&G.vals);
     if (!err)
         path_pop(P, base);
     return err;
