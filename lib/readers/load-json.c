@@ -778,18 +778,17 @@ static int convert_node(struct loader *L, struct cgs_graph *g, const cJSON *x)
 
 /* ---- the nodes array ------------------------------------------------------------ */
 
-/* What a nodes array with something else than ',' or ']' after a node is told (both readers). */
+/* What a nodes array with something else than ',' or ']' after a node is told. */
 #define AFTER_NODE "malformed JSON: expected ',' or ']' after a node, got %s"
 
 /* A node the scanner has read: its extent, and its stack trace's place when one is left out
  * of what cJSON reads ([cut_start, cut_end) with its quotes; both 0 when none is). */
 struct scanned {
     size_t p, end, cut_start, cut_end;
-    size_t n_offs; /* its value offsets (preorder), in the scanner's S->offs */
 };
 
-/* Scan the node at p with its value offsets recorded in S (from S->offs[0]); with tree, build
- * its cJSON tree in the same walk. */
+/* Scan the node at p with its value offsets recorded in S (from S->offs[0]), building its cJSON
+ * tree in the same walk. */
 static int scan_node(struct cgs_jscan *S, bool lazy_stack, size_t p, struct scanned *out,
                      cJSON **tree)
 {
@@ -799,7 +798,7 @@ static int scan_node(struct cgs_jscan *S, bool lazy_stack, size_t p, struct scan
     S->cut_found = false;
     S->cut_key = lazy_stack ? "stack_trace" : NULL;
     S->cut_key_len = sizeof("stack_trace") - 1;
-    err = tree ? cgs_jscan_tree(S, p, &out->end, tree) : cgs_jscan_value(S, p, &out->end);
+    err = cgs_jscan_tree(S, p, &out->end, tree);
     S->record = false;
     S->cut_key = NULL;
     out->p = p;
@@ -808,7 +807,6 @@ static int scan_node(struct cgs_jscan *S, bool lazy_stack, size_t p, struct scan
         out->cut_start = S->cut_start;
         out->cut_end = S->cut_end;
     }
-    out->n_offs = S->n_offs;
     return err;
 }
 
