@@ -338,29 +338,25 @@ int cli_job_run_read(struct cli_job *j, char *const *paths, int n, const struct 
         if (j->progress && j->n_graphs > 1 && isatty(2))
             fprintf(stderr, "\rcgscope: graph %u of %u", i + 1, j->n_graphs);
         if (x->item >= 0) { /* from the logs already read: not read again */
-            struct cgs_diag d = CGS_DIAG_INIT;
-            if (win.n && (uint32_t)x->item >= win.from && (uint32_t)x->item < win.from + win.n) {
-                d = win.d[x->item - win.from];
-                x->g = win.g[x->item - win.from];
-                win.g[x->item - win.from] = NULL;
-            } else if (win.size > 1) {
+            uint32_t at = (uint32_t)x->item;
+            if (!(win.n && at >= win.from && at < win.from + win.n)) {
                 /* this graph and the logs' next ones loaded at once on the load threads (each
-                   in its own memory), then analysed here one by one, in order, as before */
+                   in its own memory; one, on the calling thread, when one thread loads), then
+                   analysed here one by one, in order, as before */
                 uint32_t k = 1;
                 while (k < win.size && i + k < j->n_graphs &&
                        j->graphs[i + k].item == x->item + (int32_t)k)
                     k++;
-                win.from = (uint32_t)x->item;
+                win.from = at;
                 win.n = k;
-                cgs_graphs_load_many(&j->gs, win.from, k, win.g, win.d);
-                d = win.d[0];
-                x->g = win.g[0];
-                win.g[0] = NULL;
-            } else {
-                x->g = cgs_graphs_load(&j->gs, (uint32_t)x->item, &d);
+                for (uint32_t q = 0; q < k; q++)
+                    win.d[q] = (struct cgs_diag)CGS_DIAG_INIT;
+                cgs_graphs_load_many(&j->gs, at, k, win.g, win.d);
             }
+            x->g = win.g[at - win.from];
+            win.g[at - win.from] = NULL;
             if (!x->g)
-                cli_report_diag(&d);
+                cli_report_diag(&win.d[at - win.from]);
         } else {
             x->g = cli_load_graph(x->ref, NULL);
         }
