@@ -21,6 +21,22 @@ static inline void digest_json(struct cgs_buf *b, cJSON *x)
     cJSON_Delete(x);
 }
 
+/* An ARG: its JSON, and which of its lists are Python lists (which the JSON writer leaves out). */
+static inline void digest_arg(struct cgs_buf *b, const struct cgs_arg *a)
+{
+    if (a->kind == CGS_ARG_LIST && a->pylist)
+        cgs_buf_addstr(b, "pylist:");
+    if (a->kind == CGS_ARG_LIST || a->kind == CGS_ARG_SLICE || a->kind == CGS_ARG_DICT) {
+        cgs_buf_addch(b, '[');
+        for (uint32_t i = 0; i < a->n; i++) {
+            digest_arg(b, &a->u.items[i]);
+            cgs_buf_addch(b, ',');
+        }
+        cgs_buf_addch(b, ']');
+    }
+    digest_json(b, cgs_json_arg(a));
+}
+
 static inline void graph_digest(struct cgs_buf *b, const struct cgs_graph *g)
 {
     cgs_buf_addf(b, "graph %s nodes %u symbols %u notes %u subgraphs %u\n",
@@ -43,13 +59,13 @@ static inline void graph_digest(struct cgs_buf *b, const struct cgs_graph *g)
         cgs_buf_addf(b, " module %s %s\n stack %s\n args ", n->module_path ? n->module_path : "-",
                      n->module_type ? n->module_type : "-", st ? st : "-");
         for (uint32_t k = 0; k < n->n_args; k++) {
-            digest_json(b, cgs_json_arg(&n->args[k]));
+            digest_arg(b, &n->args[k]);
             cgs_buf_addch(b, ' ');
         }
         cgs_buf_addstr(b, "\n kwargs ");
         for (uint32_t k = 0; k < n->n_kwargs; k++) {
             cgs_buf_addf(b, "%s=", n->kwargs[k].key);
-            digest_json(b, cgs_json_arg(&n->kwargs[k].val));
+            digest_arg(b, &n->kwargs[k].val);
             cgs_buf_addch(b, ' ');
         }
         cgs_buf_addstr(b, "\n val ");

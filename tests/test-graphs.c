@@ -13,6 +13,8 @@
 
 #include "lib/base/buf.h"
 #include "lib/readers/file.h"
+#include "lib/readers/fxtext.h"
+#include "lib/readers/load.h"
 #include "lib/readers/unpack.h"
 #include "lib/run/follow.h"
 #include "lib/run/graphs.h"
@@ -279,10 +281,114 @@ static void test_later_symbol(void **state)
     cgs_buf_release(&log);
 }
 
+/* A printed graph read straight into the IR (cgs_graphs_load_many, through
+ * cgs_graph_load_fxtext) is the graph its document (`graphs --write`'s) loads as: the same
+ * digest, or both refused with one code. Every graph of the tests' logs, cache folders, depyf
+ * dumps and printed files, each with its compile's symbols; and texts cut short. */
+static uint32_t direct_vs_document(const char *const *paths, uint32_t n)
+{
+    struct cgs_graphs gs;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    uint32_t checked = 0;
+    int rc = cgs_graphs_collect(&gs, paths, n, quiet, NULL, &d);
+    for (uint32_t i = 0; !rc && i < gs.n_items; i++) {
+        struct cgs_graph *g = NULL, *t = NULL;
+        struct cgs_diag gd = CGS_DIAG_INIT, jd = CGS_DIAG_INIT, td = CGS_DIAG_INIT;
+        cgs_graphs_load_many(&gs, i, 1, &g, &gd);
+        cJSON *doc = cgs_graphs_json(&gs, i, &jd);
+        if (doc)
+            t = cgs_graph_load_json_tree(doc, gs.items[i].source, 1, &td);
+        char *a = load_digest(g, &gd), *b = doc ? load_digest(t, &td) : load_digest(NULL, &jd);
+        if (g && t && strcmp(a, b))
+            print_error("%s: the direct graph and the document's differ\n", gs.items[i].ref);
+        if (g && t)
+            assert_string_equal(a, b);
+        else
+            assert_int_equal(g ? 0 : gd.code, t ? 0 : doc ? td.code : jd.code);
+        checked++;
+        free(a);
+        free(b);
+        cJSON_Delete(doc);
+        cgs_graph_free(g);
+        cgs_graph_free(t);
+    }
+    cgs_graphs_release(&gs);
+    return checked;
+}
+
+/* The file's first cut bytes (all: SIZE_MAX) read straight into the IR and through the
+ * document: the same graph, or refused with one code. */
+static void both_roads(const char *path, size_t cut)
+{
+    char *buf;
+    size_t len;
+    struct cgs_diag d = CGS_DIAG_INIT, gd = CGS_DIAG_INIT, jd = CGS_DIAG_INIT, td = CGS_DIAG_INIT;
+    assert_int_equal(cgs_read_file(path, &buf, &len, 1 << 24, &d), 0);
+    if (cut < len)
+        len = cut;
+    struct cgs_graph *g = cgs_graph_load_fxtext(buf, len, "in.py", 1, NULL, &gd), *t = NULL;
+    cJSON *doc = cgs_fxtext_to_json(buf, len, "in.py", 1, NULL, &jd);
+    if (doc)
+        t = cgs_graph_load_json_tree(doc, "in.py", 1, &td);
+    char *a = load_digest(g, &gd), *b = load_digest(t, doc ? &td : &jd);
+    if (g && t)
+        assert_string_equal(a, b);
+    else
+        assert_int_equal(g ? 0 : gd.code, t ? 0 : doc ? td.code : jd.code);
+    free(a);
+    free(b);
+    free(buf);
+    cJSON_Delete(doc);
+    cgs_graph_free(g);
+    cgs_graph_free(t);
+}
+
+static void test_direct_is_document(void **state)
+{
+    static const char *const pats[] = {
+        "tests/data/tracegraphs/*/trace/*", "samples/*.log", "tests/data/faultlogs/*",
+        "tests/data/gpu-logs/*", "tests/data/fxtext/*.py", "tests/data/fxtext/vllm_cache",
+        "tests/data/depyf/*", "tests/data/traces/*"};
+    uint32_t checked = 0, files = 0;
+    (void)state;
+    for (size_t k = 0; k < sizeof(pats) / sizeof(pats[0]); k++) {
+        glob_t gl;
+        if (glob(pats[k], 0, NULL, &gl) != 0)
+            continue;
+        for (size_t i = 0; i < gl.gl_pathc; i++) {
+            const char *one[1] = {gl.gl_pathv[i]};
+            checked += direct_vs_document(one, 1);
+            files++;
+        }
+        globfree(&gl);
+    }
+    print_message("%u sources: %u graphs read both ways\n", files, checked);
+    assert_true(checked > 200);
+
+    /* the inputs the fuzz target once failed on, then a printed file cut at every tenth byte:
+       each reads the same both ways */
+    glob_t gl;
+    if (glob("tests/fuzz/regress/fxtext/*", 0, NULL, &gl) == 0) {
+        for (size_t i = 0; i < gl.gl_pathc; i++)
+            both_roads(gl.gl_pathv[i], SIZE_MAX);
+        print_message("%zu inputs the fuzz target kept\n", gl.gl_pathc);
+        assert_true(gl.gl_pathc >= 10);
+        globfree(&gl);
+    }
+    char *buf;
+    size_t len;
+    struct cgs_diag d = CGS_DIAG_INIT;
+    assert_int_equal(cgs_read_file("tests/data/fxtext/forms.py", &buf, &len, 1 << 20, &d), 0);
+    free(buf);
+    for (size_t cut = 0; cut < len; cut += 10)
+        both_roads("tests/data/fxtext/forms.py", cut);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_log),
+        cmocka_unit_test(test_direct_is_document),
         cmocka_unit_test(test_later_records),
         cmocka_unit_test(test_later_attempt),
         cmocka_unit_test(test_symbols_by_run),

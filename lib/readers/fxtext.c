@@ -1,6 +1,7 @@
 /*
- * print_readable() text to graph JSON (lib/readers/fxtext.h): lines, then statements, then
- * expressions, read as the shapes torch.fx's code generator writes and nothing else.
+ * print_readable() text read (lib/readers/fxtext.h): lines, then statements, then expressions,
+ * read as the shapes torch.fx's code generator writes and nothing else, into the model of
+ * lib/readers/fxtext-int.h; lib/readers/fxtext-out.c writes it out.
  */
 #include "lib/readers/fxtext.h"
 
@@ -16,6 +17,7 @@
 #include "lib/base/json-alloc.h"
 #include "lib/base/strmap.h"
 #include "lib/ir/graph.h"
+#include "lib/readers/fxtext-int.h"
 #include "lib/readers/load.h"
 
 /* ---- lines ------------------------------------------------------------------------------ */
@@ -34,13 +36,18 @@ struct fx {
     struct line *lines;
     size_t n_lines;
     struct cgs_arena arena;
-    cJSON *subgraphs;         /* name -> {"nodes": [...]} */
+    struct fsub *subs;        /* the nested classes' graphs, in order (their names distinct) */
+    size_t n_subs, alloc_subs;
     struct cgs_strmap *syms;  /* symbol names seen (keys in the arena) */
     const char **sym_order;   /* the same, in order of first mention */
     size_t n_syms, alloc_syms;
     const cJSON *hints;       /* the caller's symbols object, or NULL */
     size_t n_classes;
     struct cgs_buf scratch;
+    /* the lines of the last logical line (logical()): where each starts in it, and its number */
+    size_t *part_off;
+    uint32_t *part_no;
+    size_t n_parts, alloc_parts, alloc_part_no;
 };
 
 static int fail(struct fx *F, uint32_t line, uint32_t col, int code, const char *fmt, ...)
@@ -56,6 +63,22 @@ static int fail(struct fx *F, uint32_t line, uint32_t col, int code, const char 
     cgs_diag_set(F->d, code, "%s", msg);
     cgs_diag_at(F->d, F->file, line, col);
     return -code;
+}
+
+/* The line of the text at off in the last logical line. */
+static uint32_t line_at(const struct fx *F, size_t off)
+{
+    size_t lo = 0, hi = F->n_parts; /* the last part starting at or before off */
+    if (!hi)
+        return 0;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (F->part_off[mid] <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return F->part_no[lo];
 }
 
 static void split_lines(struct fx *F, const char *text, size_t len, uint32_t first)
@@ -631,8 +654,29 @@ static bool json_number(const char *t)
     return !*p;
 }
 
+/* ---- the graph as read (the model: lib/readers/fxtext-int.h) ----------------------------- */
+
+static void fg_push(struct fgraph *G, struct fn *n)
+{
+    CGS_ALLOC_GROW(G->v, G->n + 1, G->cap);
+    G->v[G->n++] = n;
+}
+
+static struct fsub *find_sub(struct fx *F, const char *name)
+{
+    for (size_t i = 0; i < F->n_subs; i++)
+        if (!strcmp(F->subs[i].name, name))
+            return &F->subs[i];
+    return NULL;
+}
+
+static bool is_op(const struct fn *n, const char *op)
+{
+    return !strcmp(n->op, op);
+}
+
 /* One DIM: an integer, or the expression's text. */
-static cJSON *dim_json(struct fx *F, const char *s, size_t n)
+static void dim_of(struct fx *F, const char *s, size_t n, struct fdim *d)
 {
     size_t i = 0;
     char buf[32];
@@ -648,29 +692,43 @@ static cJSON *dim_json(struct fx *F, const char *s, size_t n)
         if (i == n && n > (size_t)(s[0] == '-')) {
             memcpy(buf, s, n);
             buf[n] = '\0';
-            if (json_number(buf)) /* not "01" */
-                return cJSON_CreateRaw(buf);
+            if (json_number(buf)) { /* not "01" */
+                d->t = cgs_arena_strdup(&F->arena, buf);
+                d->num = true;
+                return;
+            }
         }
     }
     note_symbols(F, s, n);
-    char *t = cgs_arena_strndup(&F->arena, s, n);
-    return cJSON_CreateString(t);
+    d->t = cgs_arena_strndup(&F->arena, s, n);
+    d->num = false;
 }
 
-/* "2, s0*3, Max(s1, 1)" -> [DIM, ...] (commas inside parentheses belong to the dim) */
-static cJSON *dims_json(struct fx *F, const char *s, size_t n)
+/* "2, s0*3, Max(s1, 1)" -> DIMs (commas inside parentheses belong to the dim) */
+static struct fdim *dims_of(struct fx *F, const char *s, size_t n, uint32_t *count)
 {
-    cJSON *arr = cJSON_CreateArray();
-    size_t i = 0, start = 0;
+    size_t i, start = 0, k = 0, total = 1;
     int depth = 0;
+    struct fdim *d;
 
+    *count = 0;
     while (n && s[0] == ' ')
         s++, n--;
     if (!n)
-        return arr;
+        return NULL;
+    for (i = 0; i < n; i++) {
+        if (s[i] == ',' && depth == 0)
+            total++;
+        else if (s[i] == '(' || s[i] == '[')
+            depth++;
+        else if (s[i] == ')' || s[i] == ']')
+            depth--;
+    }
+    d = cgs_arena_calloc(&F->arena, total, sizeof(*d));
+    depth = 0;
     for (i = 0; i <= n; i++) {
         if (i == n || (s[i] == ',' && depth == 0)) {
-            cJSON_AddItemToArray(arr, dim_json(F, s + start, i - start));
+            dim_of(F, s + start, i - start, &d[k++]);
             start = i + 1;
         } else if (s[i] == '(' || s[i] == '[') {
             depth++;
@@ -678,7 +736,8 @@ static cJSON *dims_json(struct fx *F, const char *s, size_t n)
             depth--;
         }
     }
-    return arr;
+    *count = (uint32_t)k;
+    return d;
 }
 
 /* The bracketed list starting at s[*i] ('['), its content's span. */
@@ -705,40 +764,47 @@ static bool bracket(const char *s, size_t n, size_t *i, size_t *a, size_t *b)
  * "Sym(s0 + 1)" (a SymInt; SymFloat and SymBool by their text). NULL when it is none of
  * them (the value stays unknown).
  */
-static cJSON *annotation_val(struct fx *F, const char *s, size_t n)
+static struct fv *annotation_val(struct fx *F, const char *s, size_t n)
 {
+    struct fv *v;
     if (n > 5 && !memcmp(s, "Sym(", 4) && s[n - 1] == ')') {
         const char *e = s + 4;
         size_t en = n - 5;
         char *t = cgs_arena_strndup(&F->arena, e, en);
         const char *kind = "symint";
-        cJSON *v;
+        v = cgs_arena_calloc(&F->arena, 1, sizeof(*v));
+        v->text = t;
         /* a SymInt that is a constant by now ("Sym(32)") is the plain number */
         {
             size_t k = t[0] == '-';
             while (t[k] && isdigit((unsigned char)t[k]))
                 k++;
-            if (!t[k] && k > (size_t)(t[0] == '-') && k < 19 && json_number(t))
-                return cJSON_CreateRaw(t);
-            if (!strcmp(t, "True") || !strcmp(t, "False"))
-                return cJSON_CreateBool(t[0] == 'T');
+            if (!t[k] && k > (size_t)(t[0] == '-') && k < 19 && json_number(t)) {
+                v->k = FV_NUM;
+                return v;
+            }
+            if (!strcmp(t, "True") || !strcmp(t, "False")) {
+                v->k = FV_BOOL;
+                v->b = t[0] == 'T';
+                return v;
+            }
         }
-        v = cJSON_CreateObject();
         if (!strncmp(t, "Eq(", 3) || !strncmp(t, "Ne(", 3) || strstr(t, "<") || strstr(t, ">") ||
-            strstr(t, "==") || !strcmp(t, "True") || !strcmp(t, "False") ||
-            !strncmp(t, "Not(", 4) || !strncmp(t, "And(", 4) || !strncmp(t, "Or(", 3))
+            strstr(t, "==") || !strncmp(t, "Not(", 4) || !strncmp(t, "And(", 4) ||
+            !strncmp(t, "Or(", 3))
             kind = "symbool";
         else if (strstr(t, "zf") || strchr(t, '.') || strstr(t, "ToFloat") ||
                  strstr(t, "FloatTrueDiv"))
             kind = "symfloat";
         note_symbols(F, e, en);
-        cJSON_AddStringToObject(v, kind, t);
+        v->k = FV_SYM;
+        v->kind = kind;
         /* a plain symbol's hint, from the trace */
         if (!strcmp(kind, "symint") && F->hints) {
             const cJSON *h = cJSON_GetObjectItemCaseSensitive(F->hints, t);
             const cJSON *hv = h ? cJSON_GetObjectItemCaseSensitive(h, "hint") : NULL;
             if (hv && cJSON_IsNumber(hv))
-                cJSON_AddItemToObject(v, "hint", cJSON_Duplicate(hv, 1));
+                v->hint = hv;
         }
         return v;
     }
@@ -766,36 +832,36 @@ static cJSON *annotation_val(struct fx *F, const char *s, size_t n)
     size_t a, b;
     if (!dtype || !bracket(s, n, &i, &a, &b))
         return NULL;
-    cJSON *v = cJSON_CreateObject();
-    cJSON_AddStringToObject(v, "dtype", dtype);
-    cJSON_AddItemToObject(v, "shape", dims_json(F, s + a, b - a));
+    v = cgs_arena_calloc(&F->arena, 1, sizeof(*v));
+    v->k = FV_TENSOR;
+    v->dtype = dtype;
+    v->shape = dims_of(F, s + a, b - a, &v->n_shape);
     {
-        size_t sa = a, sb = b;
         bool scalar = true; /* "f32[]": a 0-dim tensor, whose strides are () */
-        for (size_t k = sa; k < sb; k++)
+        for (size_t k = a; k < b; k++)
             scalar = scalar && isspace((unsigned char)s[k]);
-        if (bracket(s, n, &i, &a, &b))
-            cJSON_AddItemToObject(v, "stride", dims_json(F, s + a, b - a));
-        else if (scalar)
-            cJSON_AddItemToObject(v, "stride", cJSON_CreateArray());
+        if (bracket(s, n, &i, &a, &b)) {
+            v->has_stride = true;
+            v->stride = dims_of(F, s + a, b - a, &v->n_stride);
+        } else if (scalar) {
+            v->has_stride = true;
+        }
     }
     /* a printed graph records no storage offset: unknown, never taken for 0 */
-    cJSON_AddNullToObject(v, "storage_offset");
-    if (i < n) {
-        char *dev = cgs_arena_strndup(&F->arena, s + i, n - i);
-        cJSON_AddStringToObject(v, "device", dev);
-    }
+    if (i < n)
+        v->device = cgs_arena_strndup(&F->arena, s + i, n - i);
     return v;
 }
 
 /* ---- a graph: nodes from statements -------------------------------------------------------- */
 
 struct gst {
-    cJSON *nodes;
-    struct cgs_strmap *names;  /* node name -> its cJSON object */
-    struct cgs_strmap *params; /* placeholder target -> its cJSON object, until renamed */
+    struct fgraph *nodes;
+    struct cgs_strmap *names;  /* node name -> its struct fn */
+    struct cgs_strmap *params; /* placeholder target -> its struct fn, until renamed */
     struct cgs_strmap *decls;  /* `name: "annotation"` without a value -> the annotation */
     const char *stack;         /* the current source line (arena), or NULL */
+    uint32_t line;             /* the statement's line */
     bool returned;
 };
 
@@ -823,41 +889,52 @@ static bool dotted_prefix(const struct ex *e, const char *pre)
     return e->n > n && !memcmp(e->s, pre, n);
 }
 
-static cJSON *to_arg(struct fx *F, struct gst *G, const struct ex *e, bool list_marked);
+static void to_arg(struct fx *F, struct gst *G, const struct ex *e, bool list_marked,
+                   struct fa *o);
 
-static cJSON *repr_arg(struct fx *F, const struct ex *e)
+static void set_arg(struct fa *o, enum fak k, const char *s)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "repr", text_of(F, e->src, e->src_n ? e->src_n : e->n));
-    return o;
+    memset(o, 0, sizeof(*o));
+    o->k = (uint8_t)k;
+    o->s = s;
 }
 
-static cJSON *name_arg(struct fx *F, struct gst *G, const struct ex *e)
+static void repr_arg(struct fx *F, const struct ex *e, struct fa *o)
+{
+    set_arg(o, FA_REPR, text_of(F, e->src, e->src_n ? e->src_n : e->n));
+}
+
+static void name_arg(struct fx *F, struct gst *G, const struct ex *e, struct fa *o)
 {
     char nm[256];
-    if (e->n >= sizeof(nm))
-        return repr_arg(F, e);
+    if (e->n >= sizeof(nm)) {
+        repr_arg(F, e, o);
+        return;
+    }
     memcpy(nm, e->s, e->n);
     nm[e->n] = '\0';
-    if (!strcmp(nm, "None"))
-        return cJSON_CreateNull();
-    if (!strcmp(nm, "True") || !strcmp(nm, "False"))
-        return cJSON_CreateBool(nm[0] == 'T');
+    if (!strcmp(nm, "None")) {
+        set_arg(o, FA_NULL, NULL);
+        return;
+    }
+    if (!strcmp(nm, "True") || !strcmp(nm, "False")) {
+        set_arg(o, FA_BOOL, NULL);
+        o->b = nm[0] == 'T';
+        return;
+    }
     if (!strcmp(nm, "inf") || !strcmp(nm, "nan") || !strcmp(nm, "math.inf") ||
         !strcmp(nm, "math.nan")) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "float", strchr(nm, '.') ? strchr(nm, '.') + 1 : nm);
-        return o;
+        const char *w = strchr(nm, '.') ? strchr(nm, '.') + 1 : nm;
+        set_arg(o, FA_FLOAT, cgs_arena_strdup(&F->arena, w));
+        return;
     }
     if (!strcmp(nm, "Ellipsis")) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddBoolToObject(o, "ellipsis", 1);
-        return o;
+        set_arg(o, FA_ELLIPSIS, NULL);
+        return;
     }
     if (cgs_strmap_get(G->names, nm)) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "node", nm);
-        return o;
+        set_arg(o, FA_NODE, text_of(F, nm, e->n));
+        return;
     }
     if (!strncmp(nm, "torch.", 6)) {
         const char *w = nm + 6;
@@ -865,99 +942,106 @@ static cJSON *name_arg(struct fx *F, struct gst *G, const struct ex *e)
                                            "channels_last_3d", "preserve_format"};
         static const char *const layouts[] = {"strided", "sparse_coo", "sparse_csr", "sparse_csc",
                                               "sparse_bsr", "sparse_bsc", "_mkldnn", "jagged"};
-        cJSON *o = cJSON_CreateObject();
         if (cgs_dtype_from_name(w) != CGS_DTYPE_UNKNOWN) {
-            cJSON_AddStringToObject(o, "dtype", w);
-            return o;
+            set_arg(o, FA_DTYPE, text_of(F, w, strlen(w)));
+            return;
         }
         for (size_t i = 0; i < 4; i++)
             if (!strcmp(w, fmts[i])) {
-                cJSON_AddStringToObject(o, "memory_format", w);
-                return o;
+                set_arg(o, FA_MEMFMT, fmts[i]);
+                return;
             }
         for (size_t i = 0; i < 8; i++)
             if (!strcmp(w, layouts[i])) {
-                cJSON_AddStringToObject(o, "layout", w);
-                return o;
+                set_arg(o, FA_LAYOUT, layouts[i]);
+                return;
             }
-        cJSON_Delete(o);
     }
-    return repr_arg(F, e);
+    repr_arg(F, e, o);
 }
 
-static cJSON *items_arg(struct fx *F, struct gst *G, const struct ex *e)
+static struct fa *new_args(struct fx *F, size_t n)
 {
-    cJSON *a = cJSON_CreateArray();
+    return n ? cgs_arena_calloc(&F->arena, n, sizeof(struct fa)) : NULL;
+}
+
+static void items_arg(struct fx *F, struct gst *G, const struct ex *e, struct fa *o)
+{
+    set_arg(o, FA_TUPLE, NULL);
+    o->n = (uint32_t)e->n_items;
+    o->items = new_args(F, e->n_items);
     for (size_t i = 0; i < e->n_items; i++)
-        cJSON_AddItemToArray(a, to_arg(F, G, e->items[i], false));
-    return a;
+        to_arg(F, G, e->items[i], false, &o->items[i]);
 }
 
-static cJSON *to_arg(struct fx *F, struct gst *G, const struct ex *e, bool list_marked)
+static void to_arg(struct fx *F, struct gst *G, const struct ex *e, bool list_marked,
+                   struct fa *o)
 {
-    cJSON *o;
     switch (e->k) {
     case E_NAME:
-        return name_arg(F, G, e);
+        name_arg(F, G, e, o);
+        return;
     case E_NUM:
-        if (e->n && (e->s[e->n - 1] == 'j' || e->s[e->n - 1] == 'J'))
-            return repr_arg(F, e);
+        if (e->n && (e->s[e->n - 1] == 'j' || e->s[e->n - 1] == 'J')) {
+            repr_arg(F, e, o);
+            return;
+        }
         if (e->n > 1 && e->s[0] == '0' && (e->s[1] == 'x' || e->s[1] == 'o' || e->s[1] == 'b' ||
-                                            e->s[1] == 'X' || e->s[1] == 'O' || e->s[1] == 'B'))
-            return repr_arg(F, e); /* not FX's repr of an int */
+                                            e->s[1] == 'X' || e->s[1] == 'O' || e->s[1] == 'B')) {
+            repr_arg(F, e, o); /* not FX's repr of an int */
+            return;
+        }
         {
             /* JSON's number grammar: Python's 1e-05 and 0.5 are JSON; "1." or "01" are not */
-            char *t = cgs_arena_strndup(&F->arena, e->s, e->n);
-            return json_number(t) ? cJSON_CreateRaw(t) : repr_arg(F, e);
+            const char *t = text_of(F, e->s, e->n);
+            if (json_number(t))
+                set_arg(o, FA_NUM, t);
+            else
+                repr_arg(F, e, o);
         }
+        return;
     case E_STR:
-        return cJSON_CreateString(e->str);
+        set_arg(o, FA_STR, e->str);
+        return;
     case E_ELLIPSIS:
-        o = cJSON_CreateObject();
-        cJSON_AddBoolToObject(o, "ellipsis", 1);
-        return o;
+        set_arg(o, FA_ELLIPSIS, NULL);
+        return;
     case E_TUPLE:
-        return items_arg(F, G, e);
+        items_arg(F, G, e, o);
+        return;
     case E_LIST:
-        if (list_marked) {
-            o = cJSON_CreateObject();
-            cJSON_AddItemToObject(o, "list", items_arg(F, G, e));
-            return o;
-        }
-        return items_arg(F, G, e);
-    case E_DICT:
-        o = cJSON_CreateObject();
-        {
-            cJSON *pairs = cJSON_CreateArray();
-            for (size_t i = 0; i + 1 < e->n_items; i += 2) {
-                cJSON *pr = cJSON_CreateArray();
-                cJSON_AddItemToArray(pr, to_arg(F, G, e->items[i], false));
-                cJSON_AddItemToArray(pr, to_arg(F, G, e->items[i + 1], false));
-                cJSON_AddItemToArray(pairs, pr);
-            }
-            cJSON_AddItemToObject(o, "dict", pairs);
-        }
-        return o;
+        items_arg(F, G, e, o);
+        if (list_marked)
+            o->k = FA_LIST;
+        return;
+    case E_DICT: {
+        size_t pairs = e->n_items / 2;
+        set_arg(o, FA_DICT, NULL);
+        o->n = (uint32_t)(2 * pairs);
+        o->items = new_args(F, 2 * pairs);
+        for (size_t i = 0; i < 2 * pairs; i++)
+            to_arg(F, G, e->items[i], false, &o->items[i]);
+        return;
+    }
     case E_UN:
         /* a negative literal: -1, -0.5, -inf */
         if (!strcmp(e->op, "neg") && e->a->k == E_NUM) {
-            cJSON *v = to_arg(F, G, e->a, false);
-            if (cJSON_IsRaw(v)) {
-                char *t = cgs_xmalloc(strlen(v->valuestring) + 2);
+            to_arg(F, G, e->a, false, o);
+            if (o->k == FA_NUM) {
+                size_t n = strlen(o->s);
+                char *t = cgs_arena_alloc(&F->arena, n + 2);
                 t[0] = '-';
-                strcpy(t + 1, v->valuestring);
-                cJSON_Delete(v);
-                v = cJSON_CreateRaw(t);
-                free(t);
+                memcpy(t + 1, o->s, n + 1);
+                o->s = t;
             }
-            return v;
+            return;
         }
         if (!strcmp(e->op, "neg") && e->a->k == E_NAME && span_is(e->a, "inf")) {
-            o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "float", "-inf");
-            return o;
+            set_arg(o, FA_FLOAT, "-inf");
+            return;
         }
-        return repr_arg(F, e);
+        repr_arg(F, e, o);
+        return;
     case E_CALL:
         if (e->a->k == E_NAME && (span_is(e->a, "device") || span_is(e->a, "torch.device"))) {
             /* device(type='cuda', index=0), torch.device('cuda', 0) */
@@ -978,9 +1062,8 @@ static cJSON *to_arg(struct fx *F, struct gst *G, const struct ex *e, bool list_
                     snprintf(dev, sizeof(dev), "%.64s:%lld", type, index);
                 else
                     snprintf(dev, sizeof(dev), "%.64s", type);
-                o = cJSON_CreateObject();
-                cJSON_AddStringToObject(o, "device", dev);
-                return o;
+                set_arg(o, FA_DEVICE, cgs_arena_strdup(&F->arena, dev));
+                return;
             }
         }
         if (e->a->k == E_NAME && span_is(e->a, "slice") && e->n_items <= 3) {
@@ -991,19 +1074,26 @@ static cJSON *to_arg(struct fx *F, struct gst *G, const struct ex *e, bool list_
             else
                 for (size_t i = 0; i < e->n_items; i++)
                     parts[i] = e->items[i];
-            cJSON *arr = cJSON_CreateArray();
-            for (size_t i = 0; i < 3; i++)
-                cJSON_AddItemToArray(arr, parts[i] ? to_arg(F, G, parts[i], false)
-                                                   : cJSON_CreateNull());
-            o = cJSON_CreateObject();
-            cJSON_AddItemToObject(o, "slice", arr);
-            return o;
+            set_arg(o, FA_SLICE, NULL);
+            o->n = 3;
+            o->items = new_args(F, 3);
+            for (size_t i = 0; i < 3; i++) {
+                if (parts[i])
+                    to_arg(F, G, parts[i], false, &o->items[i]);
+                else
+                    set_arg(&o->items[i], FA_NULL, NULL);
+            }
+            return;
         }
-        if (e->a->k == E_NAME && span_is(e->a, "torch.Size") && e->n_items == 1)
-            return to_arg(F, G, e->items[0], false);
-        return repr_arg(F, e);
+        if (e->a->k == E_NAME && span_is(e->a, "torch.Size") && e->n_items == 1) {
+            to_arg(F, G, e->items[0], false, o);
+            return;
+        }
+        repr_arg(F, e, o);
+        return;
     default:
-        return repr_arg(F, e);
+        repr_arg(F, e, o);
+        return;
     }
 }
 
@@ -1023,34 +1113,44 @@ static const char *target_of(struct fx *F, const struct ex *callee)
     return text_of(F, callee->s, callee->n);
 }
 
-static cJSON *new_node(struct gst *G, const char *name, const char *op, const char *target)
+/* A node added to the graph, with room for n_args arguments (set by the caller). */
+static struct fn *new_node(struct fx *F, struct gst *G, const char *name, const char *op,
+                           const char *target, size_t n_args)
 {
-    cJSON *n = cJSON_CreateObject();
-    cJSON_AddStringToObject(n, "name", name);
-    cJSON_AddStringToObject(n, "op", op);
-    cJSON_AddStringToObject(n, "target", target);
-    cJSON_AddItemToObject(n, "args", cJSON_CreateArray());
-    cJSON_AddItemToObject(n, "kwargs", cJSON_CreateObject());
-    cJSON_AddItemToArray(G->nodes, n);
+    struct fn *n = cgs_arena_calloc(&F->arena, 1, sizeof(*n));
+    n->name = name;
+    n->op = op;
+    n->target = target;
+    n->n_args = (uint32_t)n_args;
+    n->args = new_args(F, n_args);
+    n->line = G->line;
+    fg_push(G->nodes, n);
     return n;
 }
 
-static void add_call_args(struct fx *F, struct gst *G, cJSON *node, const struct ex *call,
-                          const struct ex *self_arg)
+/* A node calling call (self_arg first, when given), its positional and keyword arguments. */
+static struct fn *call_node(struct fx *F, struct gst *G, const char *name, const char *op,
+                            const char *target, const struct ex *call, const struct ex *self_arg)
 {
-    cJSON *args = cJSON_GetObjectItemCaseSensitive(node, "args");
-    cJSON *kwargs = cJSON_GetObjectItemCaseSensitive(node, "kwargs");
+    size_t n_kw = 0, n_pos = self_arg != NULL, a = 0, k = 0;
+    for (size_t i = 0; i < call->n_items; i++)
+        n_kw += call->items[i]->k == E_KW;
+    n_pos += call->n_items - n_kw;
+    struct fn *n = new_node(F, G, name, op, target, n_pos);
+    n->n_kw = (uint32_t)n_kw;
+    n->kw = n_kw ? cgs_arena_calloc(&F->arena, n_kw, sizeof(*n->kw)) : NULL;
     if (self_arg)
-        cJSON_AddItemToArray(args, to_arg(F, G, self_arg, false));
+        to_arg(F, G, self_arg, false, &n->args[a++]);
     for (size_t i = 0; i < call->n_items; i++) {
         const struct ex *it = call->items[i];
         if (it->k == E_KW) {
-            char *k = cgs_arena_strndup(&F->arena, it->s, it->n);
-            cJSON_AddItemToObject(kwargs, k, to_arg(F, G, it->a, false));
+            n->kw[k].key = cgs_arena_strndup(&F->arena, it->s, it->n);
+            to_arg(F, G, it->a, false, &n->kw[k++].v);
         } else {
-            cJSON_AddItemToArray(args, to_arg(F, G, it, false));
+            to_arg(F, G, it, false, &n->args[a++]);
         }
     }
+    return n;
 }
 
 static bool name_in(struct gst *G, const struct ex *e)
@@ -1102,23 +1202,20 @@ static bool self_path(const struct ex *e, char *buf, size_t size)
  * The node an assignment's right-hand side makes, named name; NULL with the error set when it
  * is no shape FX writes.
  */
-static cJSON *node_from(struct fx *F, struct gst *G, struct cur *c, const char *name,
-                        const struct ex *e)
+static struct fn *node_from(struct fx *F, struct gst *G, struct cur *c, const char *name,
+                            const struct ex *e)
 {
-    cJSON *n;
+    struct fn *n;
     const char *dot;
     char path[512];
 
     if (self_path(e, path, sizeof(path))) /* self.a, getattr(self.layers, "0").weight */
-        return new_node(G, name, "get_attr", text_of(F, path, strlen(path)));
+        return new_node(F, G, name, "get_attr", text_of(F, path, strlen(path)), 0);
     switch (e->k) {
     case E_CALL: {
         const struct ex *callee = e->a;
-        if (self_path(callee, path, sizeof(path))) {
-            n = new_node(G, name, "call_module", text_of(F, path, strlen(path)));
-            add_call_args(F, G, n, e, NULL);
-            return n;
-        }
+        if (self_path(callee, path, sizeof(path)))
+            return call_node(F, G, name, "call_module", text_of(F, path, strlen(path)), e, NULL);
         /* obj.method(...) on a node: call_method */
         if (callee->k == E_NAME && (dot = memchr(callee->s, '.', callee->n))) {
             struct ex head = *callee;
@@ -1128,55 +1225,40 @@ static cJSON *node_from(struct fx *F, struct gst *G, struct cur *c, const char *
                 const char *last = callee->s + callee->n;
                 while (last > callee->s && last[-1] != '.')
                     last--;
-                n = new_node(G, name, "call_method",
-                             text_of(F, last, (size_t)(callee->s + callee->n - last)));
-                add_call_args(F, G, n, e, &head);
-                return n;
+                return call_node(F, G, name, "call_method",
+                                 text_of(F, last, (size_t)(callee->s + callee->n - last)), e,
+                                 &head);
             }
         }
-        if (callee->k == E_ATTR && callee->a) { /* (expr).method(...) */
-            n = new_node(G, name, "call_method", text_of(F, callee->s, callee->n));
-            add_call_args(F, G, n, e, callee->a);
-            return n;
-        }
+        if (callee->k == E_ATTR && callee->a) /* (expr).method(...) */
+            return call_node(F, G, name, "call_method", text_of(F, callee->s, callee->n), e,
+                             callee->a);
         if (callee->k != E_NAME) {
             cfail(c, "expected a function, a method or a module to call");
             return NULL;
         }
-        n = new_node(G, name, "call_function", target_of(F, callee));
-        add_call_args(F, G, n, e, NULL);
-        return n;
+        return call_node(F, G, name, "call_function", target_of(F, callee), e, NULL);
     }
-    case E_BIN: {
-        char t[32];
-        snprintf(t, sizeof(t), "operator.%s", e->op);
-        n = new_node(G, name, "call_function", t);
-        cJSON *args = cJSON_GetObjectItemCaseSensitive(n, "args");
-        cJSON_AddItemToArray(args, to_arg(F, G, e->a, false));
-        cJSON_AddItemToArray(args, to_arg(F, G, e->b, false));
-        return n;
-    }
+    case E_BIN:
     case E_UN: {
         char t[32];
         snprintf(t, sizeof(t), "operator.%s", e->op);
-        n = new_node(G, name, "call_function", t);
-        cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(n, "args"),
-                             to_arg(F, G, e->a, false));
+        n = new_node(F, G, name, "call_function", text_of(F, t, strlen(t)), e->k == E_BIN ? 2 : 1);
+        to_arg(F, G, e->a, false, &n->args[0]);
+        if (e->k == E_BIN)
+            to_arg(F, G, e->b, false, &n->args[1]);
         return n;
     }
     case E_SUB: {
-        n = new_node(G, name, "call_function", "operator.getitem");
-        cJSON *args = cJSON_GetObjectItemCaseSensitive(n, "args");
-        cJSON_AddItemToArray(args, to_arg(F, G, e->a, false));
+        n = new_node(F, G, name, "call_function", "operator.getitem", 2);
+        to_arg(F, G, e->a, false, &n->args[0]);
         /* an index that is a list is advanced indexing: say so ({"list": ...}) */
-        cJSON_AddItemToArray(args, to_arg(F, G, e->b, true));
+        to_arg(F, G, e->b, true, &n->args[1]);
         return n;
     }
     case E_NAME: {
-        if (dotted_prefix(e, "self.")) {
-            n = new_node(G, name, "get_attr", text_of(F, e->s + 5, e->n - 5));
-            return n;
-        }
+        if (dotted_prefix(e, "self."))
+            return new_node(F, G, name, "get_attr", text_of(F, e->s + 5, e->n - 5), 0);
         /* x.shape: builtins.getattr with a name, as FX prints a two-argument getattr */
         size_t last = e->n;
         while (last && e->s[last - 1] != '.')
@@ -1185,11 +1267,9 @@ static cJSON *node_from(struct fx *F, struct gst *G, struct cur *c, const char *
             struct ex obj = *e;
             obj.n = last - 1;
             if (name_in(G, &obj)) {
-                n = new_node(G, name, "call_function", "builtins.getattr");
-                cJSON *args = cJSON_GetObjectItemCaseSensitive(n, "args");
-                cJSON_AddItemToArray(args, to_arg(F, G, &obj, false));
-                cJSON_AddItemToArray(args, cJSON_CreateString(text_of(F, e->s + last,
-                                                                      e->n - last)));
+                n = new_node(F, G, name, "call_function", "builtins.getattr", 2);
+                to_arg(F, G, &obj, false, &n->args[0]);
+                set_arg(&n->args[1], FA_STR, text_of(F, e->s + last, e->n - last));
                 return n;
             }
         }
@@ -1197,10 +1277,9 @@ static cJSON *node_from(struct fx *F, struct gst *G, struct cur *c, const char *
         return NULL;
     }
     case E_ATTR: { /* (expr).attr: the same, on a value that is no plain name */
-        n = new_node(G, name, "call_function", "builtins.getattr");
-        cJSON *args = cJSON_GetObjectItemCaseSensitive(n, "args");
-        cJSON_AddItemToArray(args, to_arg(F, G, e->a, false));
-        cJSON_AddItemToArray(args, cJSON_CreateString(text_of(F, e->s, e->n)));
+        n = new_node(F, G, name, "call_function", "builtins.getattr", 2);
+        to_arg(F, G, e->a, false, &n->args[0]);
+        set_arg(&n->args[1], FA_STR, text_of(F, e->s, e->n));
         return n;
     }
     default:
@@ -1405,16 +1484,8 @@ static const char *stack_from_comment(struct fx *F, const char *s, size_t n)
     return cgs_arena_strdup(&F->arena, F->scratch.buf);
 }
 
-static void set_val(cJSON *node, cJSON *val, const char *stack)
-{
-    if (val)
-        cJSON_AddItemToObject(node, "val", val);
-    if (stack)
-        cJSON_AddStringToObject(node, "stack_trace", stack);
-}
-
 /* The annotation of "name: \"...\" = ..." as a VAL, or NULL. */
-static cJSON *lhs_val(struct fx *F, const char *s, size_t n)
+static struct fv *lhs_val(struct fx *F, const char *s, size_t n)
 {
     const char *q1 = memchr(s, '"', n);
     const char *q2 = q1 ? memchr(q1 + 1, '"', (size_t)(s + n - q1 - 1)) : NULL;
@@ -1435,24 +1506,27 @@ static int statement(struct fx *F, struct gst *G, const struct line *L, const ch
     trim(&s, &n);
     if (!n || (n == 4 && !memcmp(s, "pass", 4)))
         return 0;
+    G->line = line_at(F, (size_t)(s - base));
+    if (!G->line)
+        G->line = L->no;
     if (n >= 6 && !memcmp(s, "return", 6) && (n == 6 || !is_ident(s[6]))) {
-        cJSON *out = new_node(G, "output", "output", "output");
-        cJSON *args = cJSON_GetObjectItemCaseSensitive(out, "args");
         const char *r = s + 6;
         size_t rn = n - 6;
+        struct ex *e = NULL;
         trim(&r, &rn);
-        if (!rn) {
-            cJSON_AddItemToArray(args, cJSON_CreateNull());
-        } else {
-            struct ex *e = parse_whole(F, r, rn, L->no, base, &err);
-            if (!e)
+        if (rn) {
+            if (!(e = parse_whole(F, r, rn, L->no, base, &err)))
                 return err;
             /* export's `return pytree.tree_unflatten((a, b), self._out_spec)`: the values */
             if (e->k == E_CALL && e->a->k == E_NAME && e->n_items >= 1 &&
                 (span_is(e->a, "pytree.tree_unflatten") || span_is(e->a, "tree_unflatten")))
                 e = e->items[0];
-            cJSON_AddItemToArray(args, to_arg(F, G, e, false));
         }
+        struct fn *out = new_node(F, G, "output", "output", "output", 1);
+        if (e)
+            to_arg(F, G, e, false, &out->args[0]);
+        else
+            set_arg(&out->args[0], FA_NULL, NULL);
         G->returned = true;
         return 0;
     }
@@ -1537,12 +1611,12 @@ static int statement(struct fx *F, struct gst *G, const struct line *L, const ch
             return fail(F, L->no, (uint32_t)(lhs - base) + 1, CGS_E_SCHEMA,
                         "expected one name before '=' (a tuple is unpacked only from "
                         "tree_flatten_spec)");
-        int first = -1;
-        for (int k = cJSON_GetArraySize(G->nodes) - 1; k >= 0; k--) {
-            cJSON *nd = cJSON_GetArrayItem(G->nodes, k);
-            const cJSON *op = cJSON_GetObjectItemCaseSensitive(nd, "op");
-            if (cJSON_IsString(op) && !strcmp(op->valuestring, "placeholder")) {
-                const char *nm = cJSON_GetObjectItemCaseSensitive(nd, "name")->valuestring;
+        struct fgraph *nodes = G->nodes;
+        size_t first = SIZE_MAX;
+        for (size_t k = nodes->n; k-- > 0;) {
+            const struct fn *nd = nodes->v[k];
+            if (is_op(nd, "placeholder")) {
+                const char *nm = nd->name;
                 bool flattened = false;
                 const struct ex *arg0 = e->n_items ? e->items[0] : NULL;
                 for (size_t q = 0; arg0 && q < arg0->n_items; q++)
@@ -1551,17 +1625,20 @@ static int statement(struct fx *F, struct gst *G, const struct line *L, const ch
                 if (flattened) {
                     map_clear(G->names, nm);
                     map_clear(G->params, nm);
-                    cJSON_DeleteItemFromArray(G->nodes, k);
+                    memmove(&nodes->v[k], &nodes->v[k + 1], (nodes->n - k - 1) * sizeof(*nodes->v));
+                    nodes->n--;
                     first = k;
                 }
             }
         }
-        if (first < 0)
+        if (first == SIZE_MAX)
             first = 0;
         /* the nodes after the pytree parameters wait while the flattened ones go in */
-        cJSON *rest = cJSON_CreateArray();
-        while (cJSON_GetArraySize(G->nodes) > first)
-            cJSON_AddItemToArray(rest, cJSON_DetachItemFromArray(G->nodes, first));
+        size_t n_rest = nodes->n - first;
+        struct fn **rest = cgs_xmalloc((n_rest ? n_rest : 1) * sizeof(*rest));
+        if (n_rest)
+            memcpy(rest, nodes->v + first, n_rest * sizeof(*rest));
+        nodes->n = first;
         const char *p = lhs, *pe = lhs + lhs_n;
         while (p < pe) {
             while (p < pe && (*p == ',' || isspace((unsigned char)*p)))
@@ -1577,17 +1654,15 @@ static int statement(struct fx *F, struct gst *G, const struct line *L, const ch
                            "node '%s' is defined twice", nm);
                 break;
             }
-            cJSON *ph = new_node(G, nm, "placeholder", nm);
+            struct fn *ph = new_node(F, G, nm, "placeholder", nm, 0);
             const char *ann = cgs_strmap_get(G->decls, nm);
-            cJSON *val = ann ? lhs_val(F, ann, strlen(ann)) : NULL;
-            if (val)
-                cJSON_AddItemToObject(ph, "val", val);
+            ph->val = ann ? lhs_val(F, ann, strlen(ann)) : NULL;
             cgs_strmap_put(G->names, nm, ph);
             p = q;
         }
-        while (cJSON_GetArraySize(rest))
-            cJSON_AddItemToArray(G->nodes, cJSON_DetachItemFromArray(rest, 0));
-        cJSON_Delete(rest);
+        for (size_t k = 0; k < n_rest; k++)
+            fg_push(nodes, rest[k]);
+        free(rest);
         return err;
     }
     /* the name, and its annotation */
@@ -1599,29 +1674,28 @@ static int statement(struct fx *F, struct gst *G, const struct line *L, const ch
         return fail(F, L->no, (uint32_t)(lhs - base) + 1, CGS_E_SCHEMA,
                     "expected a node's name before '='");
     const char *name = text_of(F, lhs, name_n);
-    cJSON *val = colon ? lhs_val(F, colon, lhs_n - (size_t)(colon - lhs)) : NULL;
-    cJSON *node;
+    struct fv *val = colon ? lhs_val(F, colon, lhs_n - (size_t)(colon - lhs)) : NULL;
+    struct fn *node;
     if (*pend_aug_e) {
         /* out_4 += x_3;  out_5: "..." = out_4 */
         const struct ex *bin = *pend_aug_e;
         *pend_aug_e = NULL;
-        if (cgs_strmap_get(G->names, name)) {
-            cJSON_Delete(val);
+        if (cgs_strmap_get(G->names, name))
             return fail(F, L->no, (uint32_t)(lhs - base) + 1, CGS_E_SCHEMA,
                         "node '%s' is defined twice", name);
-        }
         char t[32];
+        bool store = !strcmp(bin->op, "setitem");
         snprintf(t, sizeof(t), "operator.%s", bin->op);
-        node = new_node(G, name, "call_function", t);
-        cJSON *args = cJSON_GetObjectItemCaseSensitive(node, "args");
-        if (!strcmp(bin->op, "setitem")) { /* (object, index, value) */
-            cJSON_AddItemToArray(args, to_arg(F, G, bin->a->a, false));
-            cJSON_AddItemToArray(args, to_arg(F, G, bin->a->b, true));
+        node = new_node(F, G, name, "call_function", text_of(F, t, strlen(t)), store ? 3 : 2);
+        if (store) { /* (object, index, value) */
+            to_arg(F, G, bin->a->a, false, &node->args[0]);
+            to_arg(F, G, bin->a->b, true, &node->args[1]);
         } else {
-            cJSON_AddItemToArray(args, to_arg(F, G, bin->a, false));
+            to_arg(F, G, bin->a, false, &node->args[0]);
         }
-        cJSON_AddItemToArray(args, to_arg(F, G, bin->b, false));
-        set_val(node, val, G->stack);
+        to_arg(F, G, bin->b, false, &node->args[store ? 2 : 1]);
+        node->val = val;
+        node->stack = G->stack;
         cgs_strmap_put(G->names, name, node);
         return 0;
     }
@@ -1629,32 +1703,26 @@ static int statement(struct fx *F, struct gst *G, const struct line *L, const ch
     if (all_ident(rhs, rhs_n)) {
         char pn[256];
         snprintf(pn, sizeof(pn), "%.*s", (int)(rhs_n < 255 ? rhs_n : 255), rhs);
-        cJSON *ph = cgs_strmap_get(G->params, pn);
+        struct fn *ph = cgs_strmap_get(G->params, pn);
         if (ph && !cgs_strmap_get(G->names, name)) {
-            cJSON_ReplaceItemInObjectCaseSensitive(ph, "name", cJSON_CreateString(name));
+            ph->name = name;
             map_clear(G->params, pn);
             map_clear(G->names, pn); /* the node is called name now */
             cgs_strmap_put(G->names, name, ph);
-            cJSON_Delete(val);
             return 0;
         }
     }
-    if (cgs_strmap_get(G->names, name)) {
-        cJSON_Delete(val);
+    if (cgs_strmap_get(G->names, name))
         return fail(F, L->no, (uint32_t)(lhs - base) + 1, CGS_E_SCHEMA,
                     "node '%s' is defined twice", name);
-    }
     struct ex *e = parse_whole(F, rhs, rhs_n, L->no, base, &err);
-    if (!e) {
-        cJSON_Delete(val);
+    if (!e)
         return err;
-    }
     struct cur c = {F, rhs, rhs + rhs_n, base, L->no, 0, 0};
-    if (!(node = node_from(F, G, &c, name, e))) {
-        cJSON_Delete(val);
+    if (!(node = node_from(F, G, &c, name, e)))
         return c.err;
-    }
-    set_val(node, val, G->stack);
+    node->val = val;
+    node->stack = G->stack;
     cgs_strmap_put(G->names, name, node);
     return 0;
 }
@@ -1667,6 +1735,7 @@ static int signature(struct fx *F, struct gst *G, const struct line *L, const ch
     int depth = 0;
     char q = 0;
 
+    G->line = L->no;
     if (!open)
         return fail(F, L->no, 1, CGS_E_SCHEMA, "expected 'def forward(self, ...):'");
     start = (size_t)(open - s) + 1;
@@ -1730,25 +1799,29 @@ static int signature(struct fx *F, struct gst *G, const struct line *L, const ch
                                 "expected a parameter name in forward's signature, got '%.*s'",
                                 (int)(pn < 60 ? pn : 60), p);
                 const char *nm = text_of(F, p, nn);
+                G->line = line_at(F, (size_t)(p - s));
+                if (!G->line)
+                    G->line = L->no;
                 if (strcmp(nm, "self")) {
                     if (cgs_strmap_get(G->names, nm))
                         return fail(F, L->no, 1, CGS_E_SCHEMA,
                                     "parameter '%s' appears twice", nm);
                     /* *args keeps its star in the target, as FX's placeholder does */
-                    cJSON *ph = new_node(G, nm, "placeholder",
-                                         p > stars ? text_of(F, stars, (size_t)(p - stars) + nn)
-                                                   : nm);
-                    cJSON *val = colon ? lhs_val(F, colon, pn - (size_t)(colon - p)) : NULL;
-                    set_val(ph, val, NULL);
+                    struct ex *e = NULL;
                     if (dflt) {
                         int err = 0;
                         trim(&dflt, &dn);
-                        struct ex *e = parse_whole(F, dflt, dn, L->no, s, &err);
-                        if (!e)
+                        if (!(e = parse_whole(F, dflt, dn, L->no, s, &err)))
                             return err;
-                        cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(ph, "args"),
-                                             to_arg(F, G, e, false));
                     }
+                    struct fn *ph = new_node(F, G, nm, "placeholder",
+                                             p > stars ? text_of(F, stars,
+                                                                 (size_t)(p - stars) + nn)
+                                                       : nm,
+                                             e != NULL);
+                    ph->val = colon ? lhs_val(F, colon, pn - (size_t)(colon - p)) : NULL;
+                    if (e)
+                        to_arg(F, G, e, false, &ph->args[0]);
                     cgs_strmap_put(G->names, nm, ph);
                     cgs_strmap_put(G->params, nm, ph);
                 }
@@ -1766,6 +1839,7 @@ static size_t logical(struct fx *F, size_t i, size_t end, struct cgs_buf *out, b
 {
     struct lex x = {0, 0};
     cgs_buf_reset(out);
+    F->n_parts = 0;
     for (;;) {
         const struct line *L = &F->lines[i];
         size_t n = L->n;
@@ -1776,6 +1850,10 @@ static size_t logical(struct fx *F, size_t i, size_t end, struct cgs_buf *out, b
             }
         if (out->len)
             cgs_buf_addch(out, ' ');
+        CGS_ALLOC_GROW(F->part_off, F->n_parts + 1, F->alloc_parts);
+        CGS_ALLOC_GROW(F->part_no, F->n_parts + 1, F->alloc_part_no);
+        F->part_off[F->n_parts] = out->len;
+        F->part_no[F->n_parts++] = L->no;
         cgs_buf_add(out, L->s, n);
         x.q = 0; /* a string does not go on past its line */
         if (x.depth <= 0 || i + 1 >= end || out->len > CGS_FXTEXT_MAX_STMT)
@@ -1784,7 +1862,7 @@ static size_t logical(struct fx *F, size_t i, size_t end, struct cgs_buf *out, b
     }
 }
 
-static int parse_class(struct fx *F, size_t i, size_t end, cJSON *nodes);
+static int parse_class(struct fx *F, size_t i, size_t end, struct fgraph *nodes);
 
 /* The end (exclusive) of the block of lines indented deeper than indent, from i. */
 static size_t block_end(struct fx *F, size_t i, size_t end, int indent)
@@ -1842,9 +1920,9 @@ static int forward_body(struct fx *F, struct gst *G, size_t i, size_t end)
 
 /* The body of a class whose line is line no, lines[i..end): its forward is the graph. Nested
  * classes go into F->subgraphs. */
-static int class_body(struct fx *F, uint32_t no, size_t i, size_t end, cJSON *nodes)
+static int class_body(struct fx *F, uint32_t no, size_t i, size_t end, struct fgraph *nodes)
 {
-    struct gst G = {nodes, cgs_strmap_new(), cgs_strmap_new(), cgs_strmap_new(), NULL, false};
+    struct gst G = {nodes, cgs_strmap_new(), cgs_strmap_new(), cgs_strmap_new(), NULL, 0, false};
     bool had_forward = false;
     int err = 0;
     struct cgs_buf lg = CGS_BUF_INIT;
@@ -1871,13 +1949,14 @@ static int class_body(struct fx *F, uint32_t no, size_t i, size_t end, cJSON *no
                 break;
             }
             const char *cname = text_of(F, nm, nn);
-            cJSON *body = cJSON_CreateObject();
-            cJSON *bn = cJSON_AddArrayToObject(body, "nodes");
-            err = parse_class(F, i, be, bn);
-            if (!err && !cJSON_GetObjectItemCaseSensitive(F->subgraphs, cname))
-                cJSON_AddItemToObject(F->subgraphs, cname, body);
-            else
-                cJSON_Delete(body);
+            struct fgraph body = {0};
+            err = parse_class(F, i, be, &body);
+            if (!err && !find_sub(F, cname)) {
+                CGS_ALLOC_GROW(F->subs, F->n_subs + 1, F->alloc_subs);
+                F->subs[F->n_subs++] = (struct fsub){cname, body, false};
+            } else {
+                free(body.v);
+            }
             i = be;
             continue;
         }
@@ -1914,199 +1993,56 @@ out:
 }
 
 /* class NAME(...): at lines[i]; its body up to end. */
-static int parse_class(struct fx *F, size_t i, size_t end, cJSON *nodes)
+static int parse_class(struct fx *F, size_t i, size_t end, struct fgraph *nodes)
 {
     return class_body(F, F->lines[i].no, i + 1, end, nodes);
 }
 
-static int inline_pieces(cJSON *doc);
-
-/* The graph's inputs (placeholders, get_attr) start at storage offset 0, as every cgscope graph
- * input does: inference has somewhere to start; the offsets of other nodes stay unknown (null:
- * not compared with what cgscope infers). */
-static void offset_zero(cJSON *val)
-{
-    cJSON *it;
-    if (cJSON_IsArray(val)) {
-        cJSON_ArrayForEach(it, val)
-            offset_zero(it);
-    } else if (cJSON_IsObject(val) && cJSON_GetObjectItemCaseSensitive(val, "storage_offset")) {
-        cJSON_DeleteItemFromObjectCaseSensitive(val, "storage_offset");
-    }
-}
-
-static void inputs_at_offset_zero(cJSON *nodes)
-{
-    cJSON *n;
-    cJSON_ArrayForEach(n, nodes)
-    {
-        const cJSON *op = cJSON_GetObjectItemCaseSensitive(n, "op");
-        if (cJSON_IsString(op) &&
-            (!strcmp(op->valuestring, "placeholder") || !strcmp(op->valuestring, "get_attr")))
-            offset_zero(cJSON_GetObjectItemCaseSensitive(n, "val"));
-    }
-}
-
-cJSON *cgs_fxtext_to_json(const char *text, size_t len, const char *file, uint32_t first_line,
-                          const struct cgs_fxtext_opts *o, struct cgs_diag *d)
-{
-    struct fx F;
-    cJSON *doc = NULL, *nodes, *prod, *syms;
-    size_t i, top_def;
-    int err = 0;
-
-    memset(&F, 0, sizeof(F));
-    F.file = file ? file : "graph";
-    F.d = d;
-    if (len > CGS_FXTEXT_MAX_BYTES) {
-        fail(&F, first_line, 0, CGS_E_LIMIT, "a printed graph of more than 256 MiB");
-        return NULL;
-    }
-    cgs_arena_init(&F.arena);
-    F.syms = cgs_strmap_new();
-    F.hints = o ? o->symbols : NULL;
-    split_lines(&F, text, len, first_line ? first_line : 1);
-    /* the graph's class; what comes before it (a file's imports, a header comment) and after
-     * it is not the graph. Older depyf wrote the forward alone, at the top level. */
-    for (i = 0; i < F.n_lines && !starts(&F.lines[i], "class "); i++)
-        ;
-    for (top_def = 0; i == F.n_lines && top_def < F.n_lines; top_def++)
-        if (F.lines[top_def].indent == 0 && starts(&F.lines[top_def], "def forward("))
-            break;
-    if (i == F.n_lines && top_def == F.n_lines) {
-        fail(&F, i < F.n_lines ? F.lines[i].no : first_line, 1, CGS_E_FORMAT,
-             "expected 'class NAME(torch.nn.Module):', the first line of a graph printed by "
-             "torch.fx (print_readable)");
-        goto out;
-    }
-    doc = cJSON_CreateObject();
-    cJSON_AddStringToObject(doc, "format", "cgscope.graph");
-    cJSON_AddNumberToObject(doc, "version", 1);
-    cJSON_AddStringToObject(doc, "name", o && o->name ? o->name : F.file);
-    prod = cJSON_AddObjectToObject(doc, "producer");
-    cJSON_AddStringToObject(prod, "tool", "torch");
-    if (o && o->stage)
-        cJSON_AddStringToObject(prod, "stage", o->stage);
-    if (o && o->compile_id)
-        cJSON_AddStringToObject(prod, "compile_id", o->compile_id);
-    if (o && o->is_inference >= 0)
-        cJSON_AddBoolToObject(prod, "is_inference", o->is_inference);
-    if (o && o->is_backward >= 0)
-        cJSON_AddBoolToObject(prod, "is_backward", o->is_backward);
-    syms = cJSON_AddObjectToObject(doc, "symbols");
-    nodes = cJSON_AddArrayToObject(doc, "nodes");
-    F.subgraphs = cJSON_CreateObject();
-    if (i < F.n_lines) {
-        const struct line *C = &F.lines[i];
-        size_t end = block_end(&F, i + 1, F.n_lines, C->indent);
-        err = parse_class(&F, i, end, nodes);
-    } else {
-        size_t end = block_end(&F, top_def + 1, F.n_lines, 0);
-        err = class_body(&F, F.lines[top_def].no, top_def, end, nodes);
-    }
-    if (err) {
-        cJSON_Delete(doc);
-        cJSON_Delete(F.subgraphs);
-        doc = NULL;
-        goto out;
-    }
-    inputs_at_offset_zero(nodes);
-    if (cJSON_GetArraySize(F.subgraphs)) {
-        const cJSON *sg;
-        cJSON_ArrayForEach(sg, F.subgraphs)
-            inputs_at_offset_zero(cJSON_GetObjectItemCaseSensitive(sg, "nodes"));
-        cJSON_AddItemToObject(doc, "subgraphs", F.subgraphs);
-    }
-    else
-        cJSON_Delete(F.subgraphs);
-    if (inline_pieces(doc)) {
-        fail(&F, first_line, 1, CGS_E_NOMEM, "out of memory putting a split graph's pieces "
-             "back together");
-        cJSON_Delete(doc);
-        doc = NULL;
-        goto out;
-    }
-    /* the symbols the sizes mention, with what the trace knew of them */
-    for (size_t k = 0; k < F.n_syms; k++) {
-        const char *nm = F.sym_order[k];
-        const cJSON *h = F.hints ? cJSON_GetObjectItemCaseSensitive(F.hints, nm) : NULL;
-        cJSON_AddItemToObject(syms, nm, h ? cJSON_Duplicate(h, 1) : cJSON_CreateObject());
-    }
-out:
-    cgs_buf_release(&F.scratch);
-    cgs_strmap_free(F.syms);
-    free(F.sym_order);
-    cgs_arena_release(&F.arena);
-    free(F.lines);
-    return doc;
-}
-
-
 /* ---- split graphs: vLLM's and MagiCompiler's computation_graph.py ----------------------- */
 
-/* A copy of ARG a with every {"node": NAME} that m maps replaced by what it maps to (a node
- * reference, or a list for a piece that returns several values); NULL when out of memory. */
-static cJSON *remap_arg(const cJSON *a, const struct cgs_strmap *m)
+/* ARG a with every node reference that m maps replaced by what it maps to (a node reference, or
+ * a list for a piece that returns several values); what it holds is shared with a. */
+static struct fa remap_arg(struct fx *F, const struct fa *a, const struct cgs_strmap *m)
 {
-    cJSON *o;
-
-    if (cJSON_IsObject(a)) {
-        const cJSON *n = cJSON_GetObjectItemCaseSensitive(a, "node");
-        if (cJSON_IsString(n) && !a->child->next) {
-            const cJSON *to = cgs_strmap_get(m, n->valuestring);
-            return cJSON_Duplicate(to ? to : a, 1);
-        }
-    } else if (!cJSON_IsArray(a)) {
-        return cJSON_Duplicate(a, 1);
+    struct fa o = *a;
+    if (a->k == FA_NODE) {
+        const struct fa *to = cgs_strmap_get(m, a->s);
+        return to ? *to : *a;
     }
-    /* a list or a dict: each item remapped */
-    if (!(o = cJSON_IsObject(a) ? cJSON_CreateObject() : cJSON_CreateArray()))
-        return NULL;
-    for (const cJSON *it = a->child; it; it = it->next) {
-        cJSON *c = remap_arg(it, m);
-        if (!c) {
-            cJSON_Delete(o);
-            return NULL;
-        }
-        if (cJSON_IsObject(a))
-            cJSON_AddItemToObject(o, it->string, c);
-        else
-            cJSON_AddItemToArray(o, c);
+    if (a->n && a->items) {
+        o.items = new_args(F, a->n);
+        for (uint32_t i = 0; i < a->n; i++)
+            o.items[i] = remap_arg(F, &a->items[i], m);
     }
     return o;
 }
 
-/* node's "args" and "kwargs" remapped in place */
-static bool remap_node(cJSON *node, const struct cgs_strmap *m)
+/* A copy of node n, its args and kwargs remapped. */
+static struct fn *remap_node(struct fx *F, const struct fn *n, const struct cgs_strmap *m)
 {
-    static const char *const keys[] = {"args", "kwargs"};
-    for (int k = 0; k < 2; k++) {
-        cJSON *a = cJSON_GetObjectItemCaseSensitive(node, keys[k]), *c;
-        if (!a)
-            continue;
-        if (!(c = remap_arg(a, m)))
-            return false;
-        cJSON_ReplaceItemInObjectCaseSensitive(node, keys[k], c);
+    struct fn *c = cgs_arena_alloc(&F->arena, sizeof(*c));
+    *c = *n;
+    c->args = new_args(F, n->n_args);
+    for (uint32_t i = 0; i < n->n_args; i++)
+        c->args[i] = remap_arg(F, &n->args[i], m);
+    c->kw = n->n_kw ? cgs_arena_calloc(&F->arena, n->n_kw, sizeof(*c->kw)) : NULL;
+    for (uint32_t i = 0; i < n->n_kw; i++) {
+        c->kw[i].key = n->kw[i].key;
+        c->kw[i].v = remap_arg(F, &n->kw[i].v, m);
     }
-    return true;
-}
-
-static const char *str_field(const cJSON *node, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(node, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
+    return c;
 }
 
 /* Is this graph what torch.fx's split_module made (vLLM's and MagiCompiler's split graph)?
  * Every call_module calls a printed class named submod_N, and there is one. */
-static bool is_split_graph(const cJSON *nodes, const cJSON *subgraphs)
+static bool is_split_graph(struct fx *F, const struct fgraph *nodes)
 {
     int calls = 0;
-    for (const cJSON *n = nodes->child; n; n = n->next) {
-        const char *op = str_field(n, "op"), *t = str_field(n, "target");
-        if (!op || strcmp(op, "call_module"))
+    for (size_t i = 0; i < nodes->n; i++) {
+        const struct fn *n = nodes->v[i];
+        if (!is_op(n, "call_module"))
             continue;
-        if (!t || strncmp(t, "submod_", 7) || !cJSON_GetObjectItemCaseSensitive(subgraphs, t))
+        if (strncmp(n->target, "submod_", 7) || !find_sub(F, n->target))
             return false;
         calls++;
     }
@@ -2117,142 +2053,177 @@ static bool is_split_graph(const cJSON *nodes, const cJSON *subgraphs)
  * The pieces of a split graph put back into one graph, as it was before split_module: each
  * call of submod_N is replaced by the piece's nodes, its inputs bound to the call's arguments,
  * and what reads the piece's results (the call itself, or getitem of it) reads the piece's
- * returned values. Each inlined node keeps the piece it came from ("piece": "submod_N"), so the
+ * returned values. Each inlined node keeps the piece it came from (piece "submod_N"), so the
  * split the compiler made can be set beside cgscope's. A name the flat graph already has gets
- * the piece's name appended. The pieces leave `subgraphs`; other nested graphs stay. 0, or -1
- * when out of memory (the graph left as it was).
+ * the piece's name appended. The pieces leave the subgraphs; other nested graphs stay.
  */
-static int inline_pieces(cJSON *doc)
+static void inline_pieces(struct fx *F, struct fgraph *nodes)
 {
-    cJSON *nodes = cJSON_GetObjectItemCaseSensitive(doc, "nodes");
-    cJSON *subgraphs = cJSON_GetObjectItemCaseSensitive(doc, "subgraphs");
-    cJSON *flat, *keep = NULL;
-    struct cgs_strmap *top = NULL, *used = NULL;
-    int rc = -1;
+    struct fgraph flat = {0};
+    struct cgs_strmap *top, *used;
 
-    if (!nodes || !subgraphs || !is_split_graph(nodes, subgraphs))
-        return 0;
-    flat = cJSON_CreateArray();
-    keep = cJSON_CreateArray(); /* what the maps point to: alive until the end */
-    top = cgs_strmap_new();
-    used = cgs_strmap_new();
-    if (!flat || !keep || !top || !used)
-        goto out;
-    for (const cJSON *n = nodes->child; n; n = n->next) {
-        const char *op = str_field(n, "op"), *name = str_field(n, "name");
-        cJSON *copy;
-        if (!op || !name)
-            goto out;
-        if (!strcmp(op, "call_function") && !strcmp(str_field(n, "target") ? str_field(n, "target") : "", "operator.getitem")) {
+    if (!F->n_subs || !is_split_graph(F, nodes))
+        return;
+    top = cgs_strmap_new();  /* a node of the graph -> the ARG that reads its value */
+    used = cgs_strmap_new(); /* the flat graph's names */
+    for (size_t i = 0; i < nodes->n; i++) {
+        const struct fn *n = nodes->v[i];
+        if (is_op(n, "call_function") && !strcmp(n->target, "operator.getitem")) {
             /* getitem of a piece's results: the result itself */
-            const cJSON *args = cJSON_GetObjectItemCaseSensitive(n, "args");
-            const cJSON *src = args ? cJSON_GetArrayItem(args, 0) : NULL;
-            const cJSON *idx = args ? cJSON_GetArrayItem(args, 1) : NULL;
-            const char *sn = src ? str_field(src, "node") : NULL;
-            const cJSON *res = sn ? cgs_strmap_get(top, sn) : NULL;
-            /* integers are written raw (exact past 2^53) */
-            long k = cJSON_IsRaw(idx) ? strtol(idx->valuestring, NULL, 10)
-                     : cJSON_IsNumber(idx) ? (long)idx->valuedouble : -1;
-            if (res && cJSON_IsArray(res) && k >= 0 && k < cJSON_GetArraySize(res)) {
-                cgs_strmap_set(top, name, cJSON_GetArrayItem(res, (int)k));
+            const struct fa *src = n->n_args > 0 ? &n->args[0] : NULL;
+            const struct fa *idx = n->n_args > 1 ? &n->args[1] : NULL;
+            const struct fa *res = src && src->k == FA_NODE ? cgs_strmap_get(top, src->s) : NULL;
+            long k = idx && idx->k == FA_NUM ? strtol(idx->s, NULL, 10) : -1;
+            if (res && res->k == FA_TUPLE && k >= 0 && k < (long)res->n) {
+                cgs_strmap_set(top, n->name, &res->items[k]);
                 continue;
             }
         }
-        if (!strcmp(op, "call_module")) {
-            const char *piece = str_field(n, "target");
-            const cJSON *body = cJSON_GetObjectItemCaseSensitive(
-                cJSON_GetObjectItemCaseSensitive(subgraphs, piece), "nodes");
-            const cJSON *args = cJSON_GetObjectItemCaseSensitive(n, "args");
-            struct cgs_strmap *local = cgs_strmap_new();
-            const cJSON *arg = args ? args->child : NULL;
-            cJSON *result = NULL;
-            bool ok = local && body;
-            for (const cJSON *b = body ? body->child : NULL; ok && b; b = b->next) {
-                const char *bop = str_field(b, "op"), *bname = str_field(b, "name");
-                if (!bop || !bname) {
-                    ok = false;
-                } else if (!strcmp(bop, "placeholder")) {
+        if (is_op(n, "call_module")) {
+            struct fsub *sub = find_sub(F, n->target);
+            const char *piece = n->target;
+            struct cgs_strmap *local = cgs_strmap_new(); /* the piece's names -> ARGs */
+            struct fa *result = NULL;
+            uint32_t arg = 0;
+            for (size_t j = 0; j < sub->g.n; j++) {
+                const struct fn *b = sub->g.v[j];
+                struct fa *bound = cgs_arena_calloc(&F->arena, 1, sizeof(*bound));
+                if (is_op(b, "placeholder")) {
                     /* the piece's input: the call's argument in its place */
-                    cJSON *bound = arg ? remap_arg(arg, top) : cJSON_CreateNull();
-                    ok = bound != NULL;
-                    if (ok) {
-                        cJSON_AddItemToArray(keep, bound);
-                        cgs_strmap_set(local, bname, bound);
-                    }
-                    arg = arg ? arg->next : NULL;
-                } else if (!strcmp(bop, "output")) {
-                    const cJSON *oa = cJSON_GetObjectItemCaseSensitive(b, "args");
-                    result = oa && oa->child ? remap_arg(oa->child, local) : NULL;
-                    ok = result != NULL;
-                    if (ok)
-                        cJSON_AddItemToArray(keep, result);
+                    if (arg < n->n_args)
+                        *bound = remap_arg(F, &n->args[arg++], top);
+                    cgs_strmap_set(local, b->name, bound);
+                } else if (is_op(b, "output")) {
+                    if (b->n_args)
+                        *(result = bound) = remap_arg(F, &b->args[0], local);
                 } else {
-                    cJSON *c = cJSON_Duplicate(b, 1), *ref;
-                    const char *nn;
-                    ok = c && remap_node(c, local);
-                    if (ok && cgs_strmap_get(used, bname)) {
+                    struct fn *c = remap_node(F, b, local);
+                    if (cgs_strmap_get(used, b->name)) {
                         char fresh[512];
-                        snprintf(fresh, sizeof(fresh), "%s_%s", bname, piece);
-                        cJSON_ReplaceItemInObjectCaseSensitive(c, "name", cJSON_CreateString(fresh));
+                        snprintf(fresh, sizeof(fresh), "%s_%s", b->name, piece);
+                        c->name = cgs_arena_strdup(&F->arena, fresh);
                     }
-                    if (ok) {
-                        cJSON_AddStringToObject(c, "piece", piece);
-                        cJSON_AddItemToArray(flat, c);
-                        nn = str_field(c, "name");
-                        cgs_strmap_set(used, nn, (void *)nn);
-                        ref = cJSON_CreateObject();
-                        ok = ref && cJSON_AddStringToObject(ref, "node", nn);
-                        if (ok) {
-                            cJSON_AddItemToArray(keep, ref);
-                            cgs_strmap_set(local, bname, ref);
-                        }
-                    } else {
-                        cJSON_Delete(c);
-                    }
+                    c->piece = piece;
+                    fg_push(&flat, c);
+                    cgs_strmap_set(used, c->name, (void *)c->name);
+                    set_arg(bound, FA_NODE, c->name);
+                    cgs_strmap_set(local, b->name, bound);
                 }
             }
             cgs_strmap_free(local);
-            if (!ok || !result)
-                goto out;
-            cgs_strmap_set(top, name, result);
+            if (result) /* a piece returns: its output node has its one argument */
+                cgs_strmap_set(top, n->name, result);
             continue;
         }
-        if (!(copy = cJSON_Duplicate(n, 1)) || !remap_node(copy, top)) {
-            cJSON_Delete(copy);
-            goto out;
-        }
-        cJSON_AddItemToArray(flat, copy);
-        cgs_strmap_set(used, str_field(copy, "name"), (void *)str_field(copy, "name"));
+        struct fn *c = remap_node(F, n, top);
+        fg_push(&flat, c);
+        cgs_strmap_set(used, c->name, (void *)c->name);
     }
-    for (const cJSON *n = nodes->child; n; n = n->next)
-        if (str_field(n, "op") && !strcmp(str_field(n, "op"), "call_module"))
-            cJSON_DeleteItemFromObjectCaseSensitive(subgraphs, str_field(n, "target"));
-    cJSON_ReplaceItemInObjectCaseSensitive(doc, "nodes", flat);
-    flat = NULL;
-    if (!cJSON_GetArraySize(subgraphs))
-        cJSON_DeleteItemFromObjectCaseSensitive(doc, "subgraphs");
-    rc = 0;
-out:
-    cJSON_Delete(flat);
+    for (size_t i = 0; i < nodes->n; i++)
+        if (is_op(nodes->v[i], "call_module"))
+            find_sub(F, nodes->v[i]->target)->inlined = true;
+    free(nodes->v);
+    *nodes = flat;
     cgs_strmap_free(top);
     cgs_strmap_free(used);
-    cJSON_Delete(keep);
-    return rc;
 }
 
-struct cgs_graph *cgs_graph_load_fxtext(const char *text, size_t len, const char *file,
-                                        uint32_t first_line, const struct cgs_fxtext_opts *o,
-                                        struct cgs_diag *d)
-{
-    struct cgs_jbump region;
-    struct cgs_graph *g = NULL;
-    cJSON *doc;
+/* ---- reading: the model ------------------------------------------------------------------- */
 
-    /* the document is made, read and dropped here: in a bump region, no free per item (a
-     * fifth of `graphs` on TORCH_TRACE logs was cJSON_Delete's walk) */
-    cgs_jbump_begin(&region);
-    if ((doc = cgs_fxtext_to_json(text, len, file, first_line, o, d)))
-        g = cgs_graph_load_json_tree(doc, file, first_line, d);
-    cgs_jbump_end(&region);
-    return g;
+/* The graph's inputs (placeholders, get_attr) start at storage offset 0, as every cgscope graph
+ * input does: inference has somewhere to start; the offsets of other nodes stay unknown (not
+ * compared with what cgscope infers). */
+static void inputs_at_offset_zero(struct fgraph *nodes)
+{
+    for (size_t i = 0; i < nodes->n; i++) {
+        struct fn *n = nodes->v[i];
+        if ((is_op(n, "placeholder") || is_op(n, "get_attr")) && n->val &&
+            n->val->k == FV_TENSOR)
+            n->val->offset_zero = true;
+    }
+}
+
+/* The text read into F (its top graph in *top): 0, or -CGS_E_* with the error set. */
+static int read_model(struct fx *F, const char *text, size_t len, const char *file,
+                      uint32_t first_line, const struct cgs_fxtext_opts *o, struct cgs_diag *d,
+                      struct fgraph *top)
+{
+    size_t i, top_def;
+    int err;
+
+    memset(F, 0, sizeof(*F));
+    memset(top, 0, sizeof(*top));
+    F->file = file ? file : "graph";
+    F->d = d;
+    if (len > CGS_FXTEXT_MAX_BYTES)
+        return fail(F, first_line, 0, CGS_E_LIMIT, "a printed graph of more than 256 MiB");
+    cgs_arena_init(&F->arena);
+    F->syms = cgs_strmap_new();
+    F->hints = o ? o->symbols : NULL;
+    split_lines(F, text, len, first_line ? first_line : 1);
+    /* the graph's class; what comes before it (a file's imports, a header comment) and after
+     * it is not the graph. Older depyf wrote the forward alone, at the top level. */
+    for (i = 0; i < F->n_lines && !starts(&F->lines[i], "class "); i++)
+        ;
+    for (top_def = 0; i == F->n_lines && top_def < F->n_lines; top_def++)
+        if (F->lines[top_def].indent == 0 && starts(&F->lines[top_def], "def forward("))
+            break;
+    if (i == F->n_lines && top_def == F->n_lines)
+        return fail(F, i < F->n_lines ? F->lines[i].no : first_line, 1, CGS_E_FORMAT,
+                    "expected 'class NAME(torch.nn.Module):', the first line of a graph "
+                    "printed by torch.fx (print_readable)");
+    if (i < F->n_lines) {
+        const struct line *C = &F->lines[i];
+        size_t end = block_end(F, i + 1, F->n_lines, C->indent);
+        err = parse_class(F, i, end, top);
+    } else {
+        size_t end = block_end(F, top_def + 1, F->n_lines, 0);
+        err = class_body(F, F->lines[top_def].no, top_def, end, top);
+    }
+    if (err)
+        return err;
+    inputs_at_offset_zero(top);
+    for (size_t k = 0; k < F->n_subs; k++)
+        inputs_at_offset_zero(&F->subs[k].g);
+    inline_pieces(F, top);
+    return 0;
+}
+
+static void release_model(struct fx *F, struct fgraph *top)
+{
+    for (size_t k = 0; k < F->n_subs; k++)
+        free(F->subs[k].g.v);
+    free(F->subs);
+    free(top->v);
+    cgs_buf_release(&F->scratch);
+    cgs_strmap_free(F->syms);
+    free(F->sym_order);
+    free(F->part_off);
+    free(F->part_no);
+    cgs_arena_release(&F->arena);
+    free(F->lines);
+}
+
+int cgs_fx_read(struct fx_model *m, const char *text, size_t len, const char *file,
+                uint32_t first_line, const struct cgs_fxtext_opts *o, struct cgs_diag *d)
+{
+    struct fx *F = cgs_xcalloc(1, sizeof(*F));
+    int err = read_model(F, text, len, file, first_line, o, d, &m->top);
+    m->file = F->file;
+    m->d = d;
+    m->subs = F->subs;
+    m->n_subs = F->n_subs;
+    m->syms = F->sym_order;
+    m->n_syms = F->n_syms;
+    m->hints = F->hints;
+    m->reader = F;
+    return err;
+}
+
+void cgs_fx_release(struct fx_model *m)
+{
+    if (m->reader)
+        release_model(m->reader, &m->top);
+    free(m->reader);
+    memset(m, 0, sizeof(*m));
 }

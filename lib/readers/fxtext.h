@@ -19,10 +19,15 @@
  *           w = self.weight / c = self.conv(y)        get_attr / call_module
  *           return (y, v)                             the output node
  *
- * The result is a graph JSON document (../shared/spec/graph-json.md): the graph loader reads
- * it, so a graph read from a trace is checked and built exactly like one the bridge dumped.
- * Values come from the annotations ("f32[2, 3][3, 1]cuda:0", "Sym(s0 + 1)"): dtype, shape,
- * strides and device; the storage offset is not printed, so it stays unknown.
+ * The statements are read into the reader's own model of the graph (nodes, their arguments and
+ * values in the kinds graph JSON has, ../shared/spec/graph-json.md), which is then written out
+ * either as the IR, directly (cgs_graph_load_fxtext), or as a graph JSON document
+ * (cgs_fxtext_to_json: `graphs --write`). The IR is made with the graph JSON loader's rules and
+ * words (lib/readers/load-json-int.h), so a graph read from a trace is checked and built exactly
+ * as its document would be loaded, and as one the bridge dumped; its refusals name the line of
+ * the statement that made the node. Values come from the annotations ("f32[2, 3][3, 1]cuda:0",
+ * "Sym(s0 + 1)"): dtype, shape, strides and device; the storage offset is not printed, so it
+ * stays unknown (a graph input's is 0).
  */
 #ifndef CGS_FXTEXT_H
 #define CGS_FXTEXT_H
@@ -55,7 +60,8 @@ struct cgs_fxtext_opts {
 cJSON *cgs_fxtext_to_json(const char *text, size_t len, const char *file, uint32_t first_line,
                           const struct cgs_fxtext_opts *o, struct cgs_diag *d);
 
-/* The same, loaded: the graph JSON document read by the graph loader (lib/readers/load.h). */
+/* The same text read straight into the IR: the graph that document loads as (tests/test-graphs.c
+ * and the fxtext fuzz target check that), with no document made; NULL with d filled. */
 struct cgs_graph;
 struct cgs_graph *cgs_graph_load_fxtext(const char *text, size_t len, const char *file,
                                         uint32_t first_line, const struct cgs_fxtext_opts *o,

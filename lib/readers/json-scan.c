@@ -677,11 +677,8 @@ const char *cgs_json_type(const cJSON *x)
     return "an object";
 }
 
-bool cgs_json_number_is_int(const cJSON *x)
+bool cgs_json_text_is_int(const char *s)
 {
-    const char *s = x && (x->type & 0xFF) == cJSON_Number ? x->valuestring : NULL;
-    if (!s)
-        return false;
     if (*s == '-')
         s++;
     if (*s < '0' || *s > '9')
@@ -691,14 +688,12 @@ bool cgs_json_number_is_int(const cJSON *x)
     return *s != '.' && *s != 'e' && *s != 'E';
 }
 
-bool cgs_json_number_int(const cJSON *x, int64_t *v)
+bool cgs_json_text_int(const char *s, int64_t *v)
 {
-    const char *s;
     bool neg;
     uint64_t u = 0, lim;
-    if (!cgs_json_number_is_int(x))
+    if (!cgs_json_text_is_int(s))
         return false;
-    s = x->valuestring;
     neg = *s == '-';
     lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
     s += neg;
@@ -710,4 +705,15 @@ bool cgs_json_number_int(const cJSON *x, int64_t *v)
     }
     *v = neg ? (int64_t)(0 - u) : (int64_t)u;
     return true;
+}
+
+bool cgs_json_number_is_int(const cJSON *x)
+{
+    const char *s = x && (x->type & 0xFF) == cJSON_Number ? x->valuestring : NULL;
+    return s && cgs_json_text_is_int(s);
+}
+
+bool cgs_json_number_int(const cJSON *x, int64_t *v)
+{
+    return cgs_json_number_is_int(x) && cgs_json_text_int(x->valuestring, v);
 }

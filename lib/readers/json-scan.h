@@ -120,5 +120,8 @@ double cgs_json_number_value(const char *t, size_t n);
 bool cgs_json_number_is_int(const cJSON *x);
 /* That integer, read exactly from its text; false when x is not one or it passes int64. */
 bool cgs_json_number_int(const cJSON *x, int64_t *v);
+/* The same of a number's text (read up to its first byte that is no digit). */
+bool cgs_json_text_is_int(const char *s);
+bool cgs_json_text_int(const char *s, int64_t *v);
 
 #endif

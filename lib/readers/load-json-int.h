@@ -93,10 +93,37 @@ int cgs_load_dim_text(struct loader *L, struct cgs_graph *g, const char *t, bool
                       const struct cgs_sym **out, struct cgs_diag *pd);
 
 /*
+ * A DIM: an integer's text (num; NULL when the number has none) or an expression's, read as a
+ * size (is_size: >= 0) or not. 0 with *out set (NULL: unknown, a graph note says why), or
+ * -CGS_E_* with pd's message; *col is then the 1-based column in the expression's text where
+ * it went wrong (0: the whole DIM).
+ */
+int cgs_load_dim(struct loader *L, struct cgs_graph *g, const char *t, bool num, bool is_size,
+                 const struct cgs_sym **out, struct cgs_diag *pd, uint32_t *col);
+
+/*
  * The node object at p read straight from its text (lib/readers/load-json-direct.c): 0, the node
  * added and *end past it; 1, nothing of it kept (the tree path reads it). Its cJSON allocations
  * are the caller's bump region's (L->bump): reset after each node.
  */
 int cgs_load_direct_node(struct loader *L, struct cgs_graph *g, size_t p, size_t *end);
+
+/*
+ * For a reader that builds the IR itself from another text (the printed-graph reader,
+ * lib/readers/fxtext.c), with this loader's rules and words: a loader without text, its
+ * messages at first_line of file (cgs_load_stop releases it); a symbol of a "symbols" object
+ * (s NULL: none said);
+ * a reference to a node not read yet (or none), decided by cgs_load_finish, which then links
+ * the graph and its subgraphs and checks its one output node.
+ */
+void cgs_load_start(struct loader *L, const char *file, uint32_t first_line, struct cgs_diag *d);
+void cgs_load_stop(struct loader *L);
+int cgs_load_symbol(struct loader *L, struct cgs_graph *g, const char *name, const cJSON *s);
+/* A number's text as the document's loader reads it (cJSON's print for one made without text,
+ * in buf), or NULL for no number or one not finite (which the document holds as null). */
+const char *cgs_load_number_text(const cJSON *v, char buf[32]);
+void cgs_load_defer_ref(struct loader *L, struct cgs_graph *g, uint32_t node_index,
+                        const char *name, struct cgs_arg *a);
+int cgs_load_finish(struct loader *L, struct cgs_graph *g);
 
 #endif

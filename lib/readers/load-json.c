@@ -215,49 +215,64 @@ int cgs_load_dim_text(struct loader *L, struct cgs_graph *g, const char *t, bool
     return err;
 }
 
-static int get_dim(struct loader *L, struct cgs_graph *g, const cJSON *x, bool is_size,
-                   const struct cgs_sym **out)
+int cgs_load_dim(struct loader *L, struct cgs_graph *g, const char *t, bool num, bool is_size,
+                 const struct cgs_sym **out, struct cgs_diag *pd, uint32_t *col)
 {
     int64_t v;
     int err;
-    if (cJSON_IsNumber(x)) {
-        if ((err = get_int(L, x, &v)))
-            return err;
+    *col = 0;
+    if (num) {
+        if (!t || !cgs_json_text_is_int(t))
+            return cgs_diag_set(pd, CGS_E_SCHEMA, "expected an integer, got a number");
+        if (!cgs_json_text_int(t, &v))
+            return cgs_diag_set(pd, CGS_E_LIMIT, "integer out of the 64-bit range");
         if (is_size && v < 0)
-            return fail_item(L, x, CGS_E_SCHEMA, "expected a size >= 0, got %lld", (long long)v);
+            return cgs_diag_set(pd, CGS_E_SCHEMA, "expected a size >= 0, got %lld", (long long)v);
         if (v > CGS_LOAD_MAX_DIM || v < -CGS_LOAD_MAX_DIM)
-            return fail_item(L, x, CGS_E_LIMIT, "size %lld is past the limit of 2^62",
-                             (long long)v);
+            return cgs_diag_set(pd, CGS_E_LIMIT, "size %lld is past the limit of 2^62",
+                                (long long)v);
         *out = cgs_sym_int(g->syms, v);
         return 0;
     }
-    if (cJSON_IsString(x)) {
-        struct cgs_diag pd = CGS_DIAG_INIT;
-        if ((err = cgs_load_dim_text(L, g, x->valuestring, is_size, out, &pd)) > 0)
-            return 0; /* known */
-        if (err && g->syms->unknown_fn && cgs_sym_mentions_torch_function(x->valuestring) &&
-            strlen(x->valuestring) < 4096) {
-            // torch's sympy vocabulary the parser does not take: an unknown dim (partial
-            // knowledge, a warning), so the graph still loads and everything around it is
-            // analysed; a malformed call stays a format error
-            cgs_graph_note(g, CGS_NOTE_WARNING, CGS_E_UNKNOWN, NULL,
-                           "dimension '%.200s' uses a sympy function cgscope does not model "
-                           "(%s): loaded as unknown",
-                           x->valuestring, pd.msg);
-            *out = NULL;
-            return 0;
-        }
-        if (err) {
-            size_t off = item_offset(L, x) + 1 + (pd.col ? pd.col - 1 : 0);
-            return fail_at(L, off, -err, "bad dimension: %s", pd.msg);
-        }
-        if (is_size && cgs_sym_is_int(*out, &v) && v < 0)
-            return fail_item(L, x, CGS_E_SCHEMA, "expected a size >= 0, got %lld", (long long)v);
+    if ((err = cgs_load_dim_text(L, g, t, is_size, out, pd)) > 0)
+        return 0; /* known */
+    if (err && g->syms->unknown_fn && cgs_sym_mentions_torch_function(t) && strlen(t) < 4096) {
+        // torch's sympy vocabulary the parser does not take: an unknown dim (partial
+        // knowledge, a warning), so the graph still loads and everything around it is
+        // analysed; a malformed call stays a format error
+        cgs_graph_note(g, CGS_NOTE_WARNING, CGS_E_UNKNOWN, NULL,
+                       "dimension '%.200s' uses a sympy function cgscope does not model "
+                       "(%s): loaded as unknown",
+                       t, pd->msg);
+        *out = NULL;
         return 0;
     }
-    return fail_item(L, x, CGS_E_SCHEMA,
-                     "expected a dimension (an integer or an expression string), got %s",
-                     cgs_json_type(x));
+    if (err) {
+        char msg[sizeof(pd->msg)];
+        snprintf(msg, sizeof(msg), "%s", pd->msg);
+        *col = pd->col ? pd->col : 1;
+        return cgs_diag_set(pd, -err, "bad dimension: %s", msg);
+    }
+    if (is_size && cgs_sym_is_int(*out, &v) && v < 0)
+        return cgs_diag_set(pd, CGS_E_SCHEMA, "expected a size >= 0, got %lld", (long long)v);
+    return 0;
+}
+
+static int get_dim(struct loader *L, struct cgs_graph *g, const cJSON *x, bool is_size,
+                   const struct cgs_sym **out)
+{
+    struct cgs_diag pd = CGS_DIAG_INIT;
+    uint32_t col;
+    int err;
+    if (!cJSON_IsNumber(x) && !cJSON_IsString(x))
+        return fail_item(L, x, CGS_E_SCHEMA,
+                         "expected a dimension (an integer or an expression string), got %s",
+                         cgs_json_type(x));
+    if (!(err = cgs_load_dim(L, g, x->valuestring, cJSON_IsNumber(x), is_size, out, &pd, &col)))
+        return 0;
+    if (col) /* at the place in the expression's text */
+        return fail_at(L, item_offset(L, x) + col, -err, "%s", pd.msg);
+    return fail_item(L, x, -err, "%s", pd.msg);
 }
 
 static int get_dims(struct loader *L, struct cgs_graph *g, const cJSON *arr, const char *key,
@@ -479,6 +494,20 @@ static int get_arg_list(struct loader *L, struct cgs_graph *g, uint32_t node_ind
     return 0;
 }
 
+void cgs_load_defer_ref(struct loader *L, struct cgs_graph *g, uint32_t node_index,
+                        const char *name, struct cgs_arg *a)
+{
+    struct unresolved *u;
+    CGS_ALLOC_GROW(L->unres, L->n_unres + 1, L->alloc_unres);
+    u = &L->unres[L->n_unres++];
+    u->arg = a;
+    u->g = g;
+    u->node_index = node_index;
+    u->name = cgs_arena_strdup(g->arena, name);
+    format_path(L, u->path, sizeof(u->path));
+    u->off = L->elem_base;
+}
+
 static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, const cJSON *x,
                    struct cgs_arg *a, int depth)
 {
@@ -522,15 +551,8 @@ static int get_arg(struct loader *L, struct cgs_graph *g, uint32_t node_index, c
                 a->u.node = n;
             } else {
                 /* unknown, later or self: decided once every node is in */
-                struct unresolved *u;
-                CGS_ALLOC_GROW(L->unres, L->n_unres + 1, L->alloc_unres);
-                u = &L->unres[L->n_unres++];
-                u->arg = a;
-                u->g = g;
-                u->node_index = node_index;
-                u->name = cgs_arena_strdup(g->arena, k->valuestring);
-                format_path(L, u->path, sizeof(u->path));
-                u->off = item_offset(L, k);
+                cgs_load_defer_ref(L, g, node_index, k->valuestring, a);
+                L->unres[L->n_unres - 1].off = item_offset(L, k);
             }
         } else if (!strcmp(key, "dtype")) {
             if (!cJSON_IsString(k) ||
@@ -1115,6 +1137,79 @@ static void set_path(struct loader *L, const char *fmt, ...)
     L->n_segs = 0;
 }
 
+const char *cgs_load_number_text(const cJSON *v, char buf[32])
+{
+    if (!cJSON_IsNumber(v) || v->valuestring)
+        return cJSON_IsNumber(v) ? v->valuestring : NULL;
+    double d = v->valuedouble, back;
+    if (isnan(d) || isinf(d))
+        return NULL;
+    if (d == (double)v->valueint) {
+        snprintf(buf, 32, "%d", v->valueint);
+    } else {
+        snprintf(buf, 32, "%1.15g", d);
+        if (sscanf(buf, "%lg", &back) != 1 || back != d)
+            snprintf(buf, 32, "%1.17g", d);
+    }
+    return buf;
+}
+
+int cgs_load_symbol(struct loader *L, struct cgs_graph *g, const char *name, const cJSON *s)
+{
+    struct cgs_symbol *sym;
+    static const char *const keys[3] = {"hint", "min", "max"};
+    set_path(L, "symbols.%s", name);
+    if (s && !cJSON_IsObject(s))
+        return fail_item(L, s, CGS_E_SCHEMA,
+                         "expected an object with hint, min, max, "
+                         "got %s",
+                         cgs_json_type(s));
+    const char *p = name;
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_'))
+        return fail_item(L, s, CGS_E_SCHEMA, "bad symbol name '%s'", name);
+    sym = cgs_graph_add_symbol(g, name);
+    for (int k = 0; k < 3; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(s, keys[k]);
+        char buf[32];
+        const char *t = cgs_load_number_text(v, buf);
+        int64_t iv;
+        if (!v || cJSON_IsNull(v) || (cJSON_IsNumber(v) && !t))
+            continue;
+        set_path(L, "symbols.%s.%s", name, keys[k]);
+        if (t && !cgs_json_text_is_int(t)) {
+            /* ShapeEnv prints unbounded ranges as floats (inf) */
+            double dv = strtod(t, NULL);
+            if (isinf(dv))
+                continue;
+            /* a SymFloat's hint and range are floats */
+            if (isfinite(dv) && (k == 0 || sym->is_float)) {
+                sym->is_float = true;
+                if (k == 0) {
+                    sym->fhint = dv;
+                    sym->has_fhint = true;
+                }
+                continue;
+            }
+        }
+        if (!t || !cgs_json_text_is_int(t))
+            return fail_item(L, v, CGS_E_SCHEMA, "expected an integer, got %s",
+                             cgs_json_type(v));
+        if (!cgs_json_text_int(t, &iv))
+            return fail_item(L, v, CGS_E_LIMIT, "integer out of the 64-bit range");
+        if (k == 0) {
+            sym->hint = iv;
+            sym->has_hint = true;
+        } else if (k == 1) {
+            sym->min = iv;
+            sym->has_min = true;
+        } else {
+            sym->max = iv;
+            sym->has_max = true;
+        }
+    }
+    return 0;
+}
+
 static int load_symbols(struct loader *L, struct cgs_graph *g, const cJSON *x)
 {
     const cJSON *s;
@@ -1126,52 +1221,8 @@ static int load_symbols(struct loader *L, struct cgs_graph *g, const cJSON *x)
                          cgs_json_type(x));
     cJSON_ArrayForEach(s, x)
     {
-        struct cgs_symbol *sym;
-        static const char *const keys[3] = {"hint", "min", "max"};
-        set_path(L, "symbols.%s", s->string);
-        if (!cJSON_IsObject(s))
-            return fail_item(L, s, CGS_E_SCHEMA,
-                             "expected an object with hint, min, max, "
-                             "got %s",
-                             cgs_json_type(s));
-        const char *p = s->string;
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_'))
-            return fail_item(L, s, CGS_E_SCHEMA, "bad symbol name '%s'", s->string);
-        sym = cgs_graph_add_symbol(g, s->string);
-        for (int k = 0; k < 3; k++) {
-            const cJSON *v = cJSON_GetObjectItemCaseSensitive(s, keys[k]);
-            int64_t iv;
-            if (!v || cJSON_IsNull(v))
-                continue;
-            set_path(L, "symbols.%s.%s", s->string, keys[k]);
-            if (cJSON_IsNumber(v) && !cgs_json_number_is_int(v)) {
-                /* ShapeEnv prints unbounded ranges as floats (inf) */
-                double dv = get_double(v);
-                if (isinf(dv))
-                    continue;
-                /* a SymFloat's hint and range are floats */
-                if (isfinite(dv) && (k == 0 || sym->is_float)) {
-                    sym->is_float = true;
-                    if (k == 0) {
-                        sym->fhint = dv;
-                        sym->has_fhint = true;
-                    }
-                    continue;
-                }
-            }
-            if ((err = get_int(L, v, &iv)))
-                return err;
-            if (k == 0) {
-                sym->hint = iv;
-                sym->has_hint = true;
-            } else if (k == 1) {
-                sym->min = iv;
-                sym->has_min = true;
-            } else {
-                sym->max = iv;
-                sym->has_max = true;
-            }
-        }
+        if ((err = cgs_load_symbol(L, g, s->string, s)))
+            return err;
     }
     return 0;
 }
@@ -1306,8 +1357,27 @@ static int top_member(struct loader *L, struct member *m, void *ud)
 static struct cgs_graph *load_json_buf(const char *buf, size_t len, const char *file,
                                        bool lazy_stack, struct cgs_diag *d);
 
+void cgs_load_start(struct loader *L, const char *file, uint32_t first_line, struct cgs_diag *d)
+{
+    memset(L, 0, sizeof(*L));
+    cgs_diag_clear(d);
+    L->file = file;
+    L->d = d;
+    L->node_at = -1;
+    L->tree_line = first_line ? first_line : 1;
+    L->dims = cgs_strmap_new();
+    cgs_jscan_init(&L->js, "", 0, "end of file");
+}
+
+void cgs_load_stop(struct loader *L)
+{
+    cgs_jscan_release(&L->js);
+    free(L->unres);
+    cgs_strmap_free(L->dims);
+}
+
 /* A graph whose nodes are read: references resolved, linked, one output node. */
-static int finish_graph(struct loader *L, struct cgs_graph *g)
+int cgs_load_finish(struct loader *L, struct cgs_graph *g)
 {
     int err;
     if (L->n_unres && (err = resolve_refs(L)))
@@ -1509,7 +1579,7 @@ static struct cgs_graph *load_json_buf(const char *buf, size_t len, const char *
         goto fail;
     if (m_subgraphs && load_subgraphs(&L, g, m_subgraphs))
         goto fail;
-    if (finish_graph(&L, g))
+    if (cgs_load_finish(&L, g))
         goto fail;
     free(top);
     cgs_jscan_release(&L.js);
@@ -1643,14 +1713,8 @@ struct cgs_graph *cgs_graph_load_json_tree(cJSON *doc, const char *file, uint32_
 
     raw_numbers(doc); /* before the bump region: its texts are freed with the tree */
     cgs_jbump_begin(&bump);
+    cgs_load_start(&L, file, first_line, d);
     L.bump = &bump;
-    cgs_diag_clear(d);
-    L.file = file;
-    L.d = d;
-    L.node_at = -1;
-    L.tree_line = first_line ? first_line : 1;
-    L.dims = cgs_strmap_new();
-    cgs_jscan_init(&L.js, "", 0, "end of file");
     /* in the order the text's loader goes: the top level's members checked as they come, the
        nodes read where they stand; then name, producer and symbols; then the subgraphs */
     for (const cJSON *m = doc->child; m && !err; m = m->next) {
@@ -1680,10 +1744,8 @@ struct cgs_graph *cgs_graph_load_json_tree(cJSON *doc, const char *file, uint32_
         err = tree_nodes(&L, sg, cJSON_GetObjectItemCaseSensitive(s, "nodes"), prefix);
     }
     if (!err)
-        err = finish_graph(&L, g);
-    cgs_jscan_release(&L.js);
-    free(L.unres);
-    cgs_strmap_free(L.dims);
+        err = cgs_load_finish(&L, g);
+    cgs_load_stop(&L);
     cgs_jbump_end(&bump);
     if (err) {
         cgs_graph_free(g);

@@ -124,6 +124,16 @@ printf 'class GraphModule(torch.nn.Module):\n    def forward(self, x: "f32[2][1]
 check "a statement cut short" 2 "$CGSCOPE" info "$T/bad.py"
 has "file:line:col" "$err" "bad.py:3:"
 has "what was expected" "$err" "expected a value"
+# a size the graph cannot hold, on the signature's fourth line and on a statement: the line
+# that has it (the graph is read straight into the IR: no document path in the message)
+printf 'class GraphModule(torch.nn.Module):\n    def forward(\n        self,\n        x: "f32[2][1]cpu",\n        w: "f32[2, s0+][1, 2]cpu",\n    ):\n        y = x + 1\n        return (y,)\n' >"$T/badsize.py"
+check "a bad size in the signature" 2 "$CGSCOPE" info "$T/badsize.py"
+has "its line" "$err" "badsize.py:5:1: error: bad dimension"
+has "its node" "$err" "(node 'w')"
+hasnt "no document path" "$err" "nodes["
+printf 'class GraphModule(torch.nn.Module):\n    def forward(self, x: "f32[2][1]cpu"):\n        y: "f32[2][1]cpu" = x + 1\n        z: "f32[2, 2][1]cpu" = y * 2\n        return (z,)\n' >"$T/badstride.py"
+check "strides not one a dimension" 2 "$CGSCOPE" info "$T/badstride.py"
+has "its line" "$err" "badstride.py:4:1: error: expected 2 entries in 'stride'"
 printf 'class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = torch.relu(z)\n        return (y,)\n' >"$T/unknown.py"
 check "a name no node has" 0 "$CGSCOPE" info "$T/unknown.py"
 check "no graph in a log" 2 "$CGSCOPE" graphs samples/graph_break.torch_trace.log
