@@ -3,12 +3,15 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <glob.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/base/buf.h"
 #include "lib/ir/graph.h"
 #include "lib/readers/load.h"
+#include "lib/writers/jsonw.h"
 #include "lib/writers/report-json.h"
 
 static const char graph[] =
@@ -207,11 +210,97 @@ static void test_val_texts(void **state)
     cgs_graph_free(g);
 }
 
+static bool to_buf(void *ctx, const char *p, size_t n)
+{
+    cgs_buf_add(ctx, p, n);
+    return true;
+}
+
+/* v written straight (cgs_jsonw_val) and through its tree (cgs_json_val, jsonw_value) at
+ * every depth a document puts values: the same text. */
+static void same_val_text(const struct cgs_val *v)
+{
+    for (int depth = 0; depth < 4; depth++) {
+        struct cgs_buf a = CGS_BUF_INIT, b = CGS_BUF_INIT;
+        struct jsonw w;
+        cJSON *t = cgs_json_val(v);
+        jsonw_init(&w, to_buf, &a);
+        cgs_jsonw_val(&w, v, depth);
+        assert_true(jsonw_finish(&w));
+        jsonw_init(&w, to_buf, &b);
+        jsonw_value(&w, t, depth);
+        assert_true(jsonw_finish(&w));
+        cgs_buf_addch(&a, 0);
+        cgs_buf_addch(&b, 0);
+        assert_string_equal(a.buf, b.buf);
+        cJSON_Delete(t);
+        cgs_buf_release(&a);
+        cgs_buf_release(&b);
+    }
+}
+
+/* Values written straight from the IR are those the trees print: every value of the tests'
+ * graph files, and one of each kind and corner (unknown dtype, rank, strides and offset;
+ * integers past 2^53; hints; nested lists). */
+static void test_val_written(void **state)
+{
+    struct cgs_graph *g = cgs_graph_new("t.json", "t");
+    const struct cgs_sym *dims[3], *big = cgs_sym_int(g->syms, ((int64_t)1 << 60) + 1);
+    struct cgs_val v[12], list[3], nested;
+    glob_t gl;
+    size_t vals = 0;
+    (void)state;
+    memset(v, 0, sizeof(v));
+    dims[0] = cgs_sym_var(g->syms, "s0");
+    dims[1] = big;
+    dims[2] = cgs_sym_int(g->syms, -3);
+    v[0].kind = CGS_VAL_NONE;
+    v[1].kind = CGS_VAL_BOOL, v[1].u.b = true;
+    v[2].kind = CGS_VAL_INT, v[2].u.i = ((int64_t)1 << 62) + 7;
+    v[3].kind = CGS_VAL_FLOAT, v[3].u.f = 1.0 / 3;
+    v[4].kind = CGS_VAL_FLOAT, v[4].u.f = NAN;
+    v[5].kind = CGS_VAL_SYMINT, v[5].u.s.sym = dims[0], v[5].has_hint = true, v[5].u.s.hint = 8;
+    v[6].kind = CGS_VAL_SYMFLOAT, v[6].u.s.text = "zf0", v[6].has_hint = true,
+    v[6].u.s.fhint = 0.25;
+    v[7].kind = CGS_VAL_SYMBOOL, v[7].u.s.text = "Eq(s0, 1)", v[7].has_hint = true;
+    v[8].kind = CGS_VAL_TENSOR, v[8].u.t.ndim = CGS_NDIM_UNKNOWN;
+    v[9].kind = CGS_VAL_TENSOR, v[9].u.t.dtype = CGS_DTYPE_FLOAT16, v[9].u.t.ndim = 3,
+    v[9].u.t.shape = dims, v[9].u.t.device = "cuda:0", v[9].u.t.requires_grad = true;
+    v[10] = v[9], v[10].u.t.stride = dims, v[10].u.t.storage_offset = big;
+    v[11].kind = CGS_VAL_TENSOR, v[11].u.t.dtype = CGS_DTYPE_BOOL, v[11].u.t.ndim = 0,
+    v[11].u.t.shape = dims, v[11].u.t.stride = dims;
+    list[0] = v[10], list[1] = v[5], list[2] = v[0];
+    nested.kind = CGS_VAL_LIST, nested.n = 3, nested.u.items = list;
+    for (size_t i = 0; i < 12; i++)
+        same_val_text(&v[i]);
+    same_val_text(&nested);
+    same_val_text(NULL);
+    struct cgs_val outer_items[2] = {nested, v[3]}, outer = {.kind = CGS_VAL_LIST, .n = 2};
+    outer.u.items = outer_items;
+    same_val_text(&outer); /* a list in a list */
+    cgs_graph_free(g);
+
+    assert_int_equal(glob("tests/data/*.json", 0, NULL, &gl), 0);
+    assert_int_equal(glob("tests/data/*/*.json", GLOB_APPEND, NULL, &gl), 0);
+    assert_int_equal(glob("samples/*.json", GLOB_APPEND, NULL, &gl), 0);
+    for (size_t f = 0; f < gl.gl_pathc; f++) {
+        struct cgs_diag d = CGS_DIAG_INIT;
+        struct cgs_graph *x = cgs_graph_load_json(gl.gl_pathv[f], &d);
+        for (uint32_t i = 0; x && i < x->n_nodes; i++, vals++)
+            same_val_text(x->nodes[i]->val);
+        cgs_graph_free(x);
+    }
+    globfree(&gl);
+    print_message("%zu values of the tests' and samples' graphs\n", vals);
+    assert_true(vals > 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_links_and_interning),
                                        cmocka_unit_test(test_module_state),
                                        cmocka_unit_test(test_values),
-                                       cmocka_unit_test(test_val_texts)};
+                                       cmocka_unit_test(test_val_texts),
+                                       cmocka_unit_test(test_val_written)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -108,12 +108,76 @@ static void test_long_text_and_failure(void **state)
     same_as_cjson(doc);
 }
 
+/* Objects written straight (jsonw_open, jsonw_field, jsonw_close) are those cJSON_Print writes:
+ * empty, nested in an object and in an array, keys to escape, at each depth. */
+static void test_objects_written(void **state)
+{
+    (void)state;
+    for (int depth = 0; depth < 3; depth++) {
+        struct cgs_buf a = CGS_BUF_INIT;
+        struct jsonw w;
+        struct jsonw_obj o, in, empty;
+        cJSON *t = cJSON_CreateObject(), *x, *arr;
+        char *want;
+
+        jsonw_init(&w, to_buf, &a);
+        jsonw_open(&w, &o, depth);
+        jsonw_field(&w, &o, "plain");
+        jsonw_number(&w, 2.5);
+        cJSON_AddNumberToObject(t, "plain", 2.5);
+        jsonw_field(&w, &o, "quote\"d\tkey");
+        jsonw_string(&w, "v");
+        cJSON_AddStringToObject(t, "quote\"d\tkey", "v");
+        jsonw_field(&w, &o, "empty");
+        jsonw_open(&w, &empty, o.depth);
+        jsonw_close(&w, &empty);
+        cJSON_AddObjectToObject(t, "empty");
+        jsonw_field(&w, &o, "in");
+        jsonw_open(&w, &in, o.depth);
+        jsonw_field(&w, &in, "n");
+        jsonw_number(&w, 1e300);
+        jsonw_close(&w, &in);
+        x = cJSON_AddObjectToObject(t, "in");
+        cJSON_AddNumberToObject(x, "n", 1e300);
+        jsonw_field(&w, &o, "list");
+        jsonw_raw(&w, "[", 1);
+        jsonw_open(&w, &in, o.depth + 1); /* an array is a level too */
+        jsonw_field(&w, &in, "k");
+        jsonw_raw(&w, "null", 4);
+        jsonw_close(&w, &in);
+        jsonw_raw(&w, "]", 1);
+        arr = cJSON_AddArrayToObject(t, "list");
+        x = cJSON_CreateObject();
+        cJSON_AddNullToObject(x, "k");
+        cJSON_AddItemToArray(arr, x);
+        jsonw_close(&w, &o);
+        assert_true(jsonw_finish(&w));
+
+        struct cgs_buf b = CGS_BUF_INIT;
+        jsonw_init(&w, to_buf, &b);
+        jsonw_value(&w, t, depth);
+        assert_true(jsonw_finish(&w));
+        cgs_buf_addch(&a, 0);
+        cgs_buf_addch(&b, 0);
+        assert_string_equal(a.buf, b.buf);
+        if (depth == 0) { /* and jsonw_value is cJSON_Print */
+            want = cJSON_Print(t);
+            assert_string_equal(a.buf, want);
+            free(want);
+        }
+        cJSON_Delete(t);
+        cgs_buf_release(&a);
+        cgs_buf_release(&b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_strings_and_nesting),
         cmocka_unit_test(test_long_text_and_failure),
+        cmocka_unit_test(test_objects_written),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

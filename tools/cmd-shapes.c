@@ -146,58 +146,76 @@ static uint32_t root_causes(const struct cgs_shapes *s, uint32_t **out)
     return n;
 }
 
-/* One node's entry of shapes --json (streamed: cli_print_json_streamed). */
+/* One node's entry of shapes --json (written straight: cli_print_json_written). */
 struct node_ctx {
     const struct cgs_graph *g;
     const struct cgs_shapes *s;
     const struct cgs_sym_bindings *bind;
 };
 
-static cJSON *node_json(void *ctx, size_t idx)
+static void str_field(struct jsonw *w, struct jsonw_obj *o, const char *key, const char *v)
+{
+    jsonw_field(w, o, key);
+    if (v)
+        jsonw_string(w, v);
+    else
+        jsonw_raw(w, "null", 4);
+}
+
+static bool node_write(void *ctx, size_t idx, struct jsonw *w, int depth)
 {
     const struct node_ctx *nc = ctx;
     const struct cgs_graph *g = nc->g;
     const struct cgs_shapes *s = nc->s;
     const struct cgs_sym_bindings *bind = nc->bind;
     uint32_t i = (uint32_t)idx;
-    cJSON *o;
     const struct cgs_node *n = g->nodes[i];
     const struct cgs_shape_node *r = &s->nodes[i];
-    o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", n->name);
-    cJSON_AddStringToObject(o, "op", cgs_node_op_names[n->op]);
-    cJSON_AddStringToObject(o, "target", n->target ? n->target : "");
-    cJSON_AddItemToObject(o, "val", cgs_json_val(r->reported));
-    cli_json_add_str(o, "val_source", !r->reported ? NULL : r->from_record ? "recorded"
-                                                                           : "inferred");
-    if (r->from_record && r->val && r->cmp != CGS_SHAPE_CMP_MATCH && r->cmp != CGS_SHAPE_CMP_NONE)
-        cJSON_AddItemToObject(o, "inferred", cgs_json_val(r->val));
-    cJSON_AddStringToObject(o, "status", cgs_shape_status_names[r->status]);
+    struct jsonw_obj o;
+
+    jsonw_open(w, &o, depth);
+    str_field(w, &o, "name", n->name);
+    str_field(w, &o, "op", cgs_node_op_names[n->op]);
+    str_field(w, &o, "target", n->target ? n->target : "");
+    jsonw_field(w, &o, "val");
+    cgs_jsonw_val(w, r->reported, o.depth);
+    str_field(w, &o, "val_source", !r->reported ? NULL : r->from_record ? "recorded" : "inferred");
+    if (r->from_record && r->val && r->cmp != CGS_SHAPE_CMP_MATCH && r->cmp != CGS_SHAPE_CMP_NONE) {
+        jsonw_field(w, &o, "inferred");
+        cgs_jsonw_val(w, r->val, o.depth);
+    }
+    str_field(w, &o, "status", cgs_shape_status_names[r->status]);
     if (r->reason)
-        cJSON_AddStringToObject(o, "reason", r->reason);
+        str_field(w, &o, "reason", r->reason);
     if (r->root >= 0)
-        cJSON_AddStringToObject(o, "root_cause", g->nodes[r->root]->name);
-    if (r->cmp == CGS_SHAPE_CMP_MATCH)
-        cJSON_AddBoolToObject(o, "match", 1);
-    else if (r->cmp == CGS_SHAPE_CMP_STRIDES)
-        cJSON_AddStringToObject(o, "match", "strides");
-    else if (r->cmp == CGS_SHAPE_CMP_MISMATCH)
-        cJSON_AddBoolToObject(o, "match", 0);
-    if (r->cmp == CGS_SHAPE_CMP_STRIDES || r->cmp == CGS_SHAPE_CMP_MISMATCH)
-        cJSON_AddItemToObject(o, "recorded", cgs_json_val(n->val));
+        str_field(w, &o, "root_cause", g->nodes[r->root]->name);
+    if (r->cmp == CGS_SHAPE_CMP_MATCH || r->cmp == CGS_SHAPE_CMP_MISMATCH) {
+        jsonw_field(w, &o, "match");
+        jsonw_raw(w, r->cmp == CGS_SHAPE_CMP_MATCH ? "true" : "false",
+                  r->cmp == CGS_SHAPE_CMP_MATCH ? 4 : 5);
+    } else if (r->cmp == CGS_SHAPE_CMP_STRIDES) {
+        str_field(w, &o, "match", "strides");
+    }
+    if (r->cmp == CGS_SHAPE_CMP_STRIDES || r->cmp == CGS_SHAPE_CMP_MISMATCH) {
+        jsonw_field(w, &o, "recorded");
+        cgs_jsonw_val(w, n->val, o.depth);
+    }
     if (bind->n) {
         int64_t bytes;
-        cJSON_AddItemToObject(
-            o, "bound",
-            cgs_json_val(cgs_val_bind(r->reported, g->syms, g->arena, cgs_sym_bindings_lookup,
-                                      (void *)bind)));
+        jsonw_field(w, &o, "bound");
+        cgs_jsonw_val(w,
+                      cgs_val_bind(r->reported, g->syms, g->arena, cgs_sym_bindings_lookup,
+                                   (void *)bind),
+                      o.depth);
+        jsonw_field(w, &o, "bytes");
         if (r->reported &&
             cgs_val_bytes(r->reported, cgs_sym_bindings_lookup, (void *)bind, &bytes) == 0)
-            cJSON_AddNumberToObject(o, "bytes", (double)bytes);
+            jsonw_number(w, (double)bytes);
         else
-            cJSON_AddNullToObject(o, "bytes");
+            jsonw_raw(w, "null", 4);
     }
-    return o;
+    jsonw_close(w, &o);
+    return true;
 }
 
 /* Recorded values the comparison could not check in full: tensors whose record holds no
@@ -646,7 +664,7 @@ static int run(int argc, char **argv)
             cJSON_Delete(doc);
             goto out;
         }
-        cli_print_json_streamed(doc, "nodes", node_json, &nc, g->n_nodes);
+        cli_print_json_written(doc, "nodes", node_write, &nc, g->n_nodes);
     } else {
         shapes_text(g, s, &a.bind, a.all, total, total_known);
         if (a.split_ops)

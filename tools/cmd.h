@@ -210,6 +210,9 @@ void cli_print_json(cJSON *doc);
  * for i in [0, n), each made, written and freed in turn (lib/writers/jsonw.h): large lists stream. */
 void cli_print_json_streamed(cJSON *doc, const char *key, cgs_jsonw_item_fn item, void *ctx,
                              size_t n);
+/* The same, each item written straight from the model by write(ctx, i, w, depth): no tree. */
+void cli_print_json_written(cJSON *doc, const char *key, cgs_jsonw_write_fn write, void *ctx,
+                            size_t n);
 
 /*
  * --json was given (set by main before the command runs): the first error is then also

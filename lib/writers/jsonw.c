@@ -171,7 +171,11 @@ static void integer(struct jsonw *w, int64_t v)
  * takes the direct path (but -0 keeps its sign, as %g writes it). */
 static void number(struct jsonw *w, const cJSON *item)
 {
-    double d = item->valuedouble;
+    jsonw_number(w, item->valuedouble);
+}
+
+void jsonw_number(struct jsonw *w, double d)
+{
     char tmp[32];
     int n;
     if (isnan(d) || isinf(d)) {
@@ -289,31 +293,64 @@ void jsonw_key(struct jsonw *w, const char *key, int depth)
     jsonw_raw(w, ":\t", 2);
 }
 
-void jsonw_doc_streamed(struct jsonw *w, const cJSON *doc, const char *key, cgs_jsonw_item_fn item,
-                        void *ctx, size_t n)
+void jsonw_open(struct jsonw *w, struct jsonw_obj *o, int depth)
+{
+    jsonw_raw(w, "{\n", 2);
+    o->depth = depth + 1;
+    o->any = false;
+}
+
+void jsonw_field(struct jsonw *w, struct jsonw_obj *o, const char *key)
+{
+    size_t n = 0, d = (size_t)o->depth;
+    while (key[n] && !stop[(unsigned char)key[n]])
+        n++;
+    if (key[n]) { /* a key to escape: the general way */
+        if (o->any)
+            jsonw_raw(w, ",\n", 2);
+        o->any = true;
+        jsonw_key(w, key, o->depth);
+        return;
+    }
+    /* a plain key (the usual): ",\n", the tabs, "key":<tab> in one go */
+    room(w, n + d + 6);
+    char *p = w->buf + w->len;
+    if (o->any) {
+        *p++ = ',';
+        *p++ = '\n';
+    }
+    o->any = true;
+    memset(p, '\t', d);
+    p += d;
+    *p++ = '"';
+    memcpy(p, key, n);
+    p += n;
+    *p++ = '"';
+    *p++ = ':';
+    *p++ = '\t';
+    w->len = (size_t)(p - w->buf);
+}
+
+void jsonw_close(struct jsonw *w, struct jsonw_obj *o)
+{
+    if (o->any)
+        ch(w, '\n');
+    tabs(w, o->depth - 1);
+    ch(w, '}');
+}
+
+/* doc's members but `key`, written as cJSON_Print would; `key`'s array by fill(). */
+static void doc_with(struct jsonw *w, const cJSON *doc, const char *key,
+                     void (*fill)(struct jsonw *w, void *arg), void *arg)
 {
     const cJSON *c;
     jsonw_raw(w, "{\n", 2);
     for (c = doc->child; c; c = c->next) {
         jsonw_key(w, c->string, 1);
         if (c->string && strcmp(c->string, key) == 0 && cJSON_IsArray(c)) {
-            /* each item is made in a bump region and dropped whole once written */
-            struct cgs_jbump bump;
-            cgs_jbump_begin(&bump);
             ch(w, '[');
-            for (size_t i = 0; i < n; i++) {
-                cJSON *x = item(ctx, i);
-                if (!x) {
-                    w->failed = true; /* the item could not be made: the text would be wrong */
-                    break;
-                }
-                jsonw_value(w, x, 2);
-                cgs_jbump_reset(&bump);
-                if (i + 1 < n)
-                    jsonw_raw(w, ", ", 2);
-            }
+            fill(w, arg);
             ch(w, ']');
-            cgs_jbump_end(&bump);
         } else {
             jsonw_value(w, c, 1);
         }
@@ -322,6 +359,65 @@ void jsonw_doc_streamed(struct jsonw *w, const cJSON *doc, const char *key, cgs_
         ch(w, '\n');
     }
     ch(w, '}');
+}
+
+struct written {
+    cgs_jsonw_write_fn write;
+    void *ctx;
+    size_t n;
+};
+
+static void fill_written(struct jsonw *w, void *arg)
+{
+    const struct written *x = arg;
+    for (size_t i = 0; i < x->n; i++) {
+        if (!x->write(x->ctx, i, w, 2)) {
+            w->failed = true; /* the item could not be written: the text would be wrong */
+            break;
+        }
+        if (i + 1 < x->n)
+            jsonw_raw(w, ", ", 2);
+    }
+}
+
+void jsonw_doc_written(struct jsonw *w, const cJSON *doc, const char *key, cgs_jsonw_write_fn write,
+                       void *ctx, size_t n)
+{
+    struct written x = {write, ctx, n};
+    doc_with(w, doc, key, fill_written, &x);
+}
+
+struct streamed {
+    cgs_jsonw_item_fn item;
+    void *ctx;
+    size_t n;
+};
+
+static void fill_streamed(struct jsonw *w, void *arg)
+{
+    const struct streamed *x = arg;
+    /* each item is made in a bump region and dropped whole once written */
+    struct cgs_jbump bump;
+    cgs_jbump_begin(&bump);
+    for (size_t i = 0; i < x->n; i++) {
+        cJSON *it = x->item(x->ctx, i);
+        if (!it) {
+            w->failed = true; /* the item could not be made: the text would be wrong */
+            break;
+        }
+        jsonw_value(w, it, 2);
+        cgs_jbump_reset(&bump);
+        if (i + 1 < x->n)
+            jsonw_raw(w, ", ", 2);
+    }
+    cgs_jbump_end(&bump);
+}
+
+void jsonw_doc_streamed(struct jsonw *w, const cJSON *doc, const char *key, cgs_jsonw_item_fn item,
+                        void *ctx, size_t n)
+{
+    struct streamed x = {item, ctx, n};
+    doc_with(w, doc, key, fill_streamed, &x);
 }
 
 bool jsonw_finish(struct jsonw *w)

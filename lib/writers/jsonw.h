@@ -56,6 +56,22 @@ void jsonw_string(struct jsonw *w, const char *s);
 void jsonw_int(struct jsonw *w, int64_t v);
 /* An object member's head as cJSON_Print writes it at depth: tabs, "key":<tab>. */
 void jsonw_key(struct jsonw *w, const char *key, int depth);
+/* A number as cJSON_Print writes a cJSON number holding d (an int64 made a double too: what
+ * cJSON_CreateNumber((double)v) prints). */
+void jsonw_number(struct jsonw *w, double d);
+
+/*
+ * An object written straight from a model, as cJSON_Print writes one holding the same members:
+ * jsonw_open at the object's depth (that of jsonw_value), then for each member jsonw_field and
+ * its value (a nested value at the object's o.depth), then jsonw_close.
+ */
+struct jsonw_obj {
+    int depth; /* its members' */
+    bool any;
+};
+void jsonw_open(struct jsonw *w, struct jsonw_obj *o, int depth);
+void jsonw_field(struct jsonw *w, struct jsonw_obj *o, const char *key);
+void jsonw_close(struct jsonw *w, struct jsonw_obj *o);
 
 /*
  * A document whose one long array is made an item at a time: doc is written as
@@ -68,6 +84,11 @@ void jsonw_key(struct jsonw *w, const char *key, int depth);
 typedef cJSON *(*cgs_jsonw_item_fn)(void *ctx, size_t i);
 void jsonw_doc_streamed(struct jsonw *w, const cJSON *doc, const char *key, cgs_jsonw_item_fn item,
                         void *ctx, size_t n);
+/* The same, each item written straight into w at depth by write(ctx, i, w, depth), with no
+ * tree (false: it could not be written, the text would be wrong). */
+typedef bool (*cgs_jsonw_write_fn)(void *ctx, size_t i, struct jsonw *w, int depth);
+void jsonw_doc_written(struct jsonw *w, const cJSON *doc, const char *key, cgs_jsonw_write_fn write,
+                       void *ctx, size_t n);
 /* Flush and release the buffer; false when any write failed. */
 bool jsonw_finish(struct jsonw *w);
 

@@ -1,6 +1,7 @@
 #include "lib/writers/report-json.h"
 
 #include "lib/base/arena.h"
+#include "lib/writers/jsonw.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -88,6 +89,114 @@ cJSON *cgs_json_val(const struct cgs_val *v)
     }
     }
     return cJSON_CreateNull();
+}
+
+void cgs_jsonw_dim(struct jsonw *w, const struct cgs_sym *e)
+{
+    int64_t v;
+    if (!e) {
+        jsonw_raw(w, "null", 4);
+    } else if (cgs_sym_is_int(e, &v) && v > -((int64_t)1 << 53) && v < ((int64_t)1 << 53)) {
+        jsonw_number(w, (double)v);
+    } else {
+        char *s = cgs_sym_spelling(e);
+        jsonw_string(w, s);
+        free(s);
+    }
+}
+
+static void jsonw_dims(struct jsonw *w, const struct cgs_sym *const *d, uint32_t n)
+{
+    jsonw_raw(w, "[", 1);
+    for (uint32_t i = 0; i < n; i++) {
+        if (i)
+            jsonw_raw(w, ", ", 2);
+        cgs_jsonw_dim(w, d[i]);
+    }
+    jsonw_raw(w, "]", 1);
+}
+
+static void jsonw_bool(struct jsonw *w, bool b)
+{
+    jsonw_raw(w, b ? "true" : "false", b ? 4 : 5);
+}
+
+void cgs_jsonw_val(struct jsonw *w, const struct cgs_val *v, int depth)
+{
+    struct jsonw_obj o;
+    if (!v || v->kind == CGS_VAL_NONE) {
+        jsonw_raw(w, "null", 4);
+        return;
+    }
+    switch (v->kind) {
+    case CGS_VAL_BOOL: jsonw_bool(w, v->u.b); return;
+    case CGS_VAL_INT: jsonw_number(w, (double)v->u.i); return;
+    case CGS_VAL_FLOAT: jsonw_number(w, v->u.f); return;
+    case CGS_VAL_LIST:
+        jsonw_raw(w, "[", 1);
+        for (uint32_t i = 0; i < v->n; i++) {
+            if (i)
+                jsonw_raw(w, ", ", 2);
+            cgs_jsonw_val(w, &v->u.items[i], depth + 1); /* an array is a level too */
+        }
+        jsonw_raw(w, "]", 1);
+        return;
+    case CGS_VAL_SYMINT:
+        jsonw_open(w, &o, depth);
+        jsonw_field(w, &o, "symint");
+        cgs_jsonw_dim(w, v->u.s.sym);
+        if (v->has_hint) {
+            jsonw_field(w, &o, "hint");
+            jsonw_number(w, (double)v->u.s.hint);
+        }
+        jsonw_close(w, &o);
+        return;
+    case CGS_VAL_SYMFLOAT:
+    case CGS_VAL_SYMBOOL:
+        jsonw_open(w, &o, depth);
+        jsonw_field(w, &o, v->kind == CGS_VAL_SYMFLOAT ? "symfloat" : "symbool");
+        jsonw_string(w, v->u.s.text ? v->u.s.text : "");
+        if (v->has_hint) {
+            jsonw_field(w, &o, "hint");
+            if (v->kind == CGS_VAL_SYMFLOAT)
+                jsonw_number(w, v->u.s.fhint);
+            else
+                jsonw_bool(w, v->u.s.hint != 0);
+        }
+        jsonw_close(w, &o);
+        return;
+    case CGS_VAL_TENSOR: {
+        const struct cgs_tensor *t = &v->u.t;
+        jsonw_open(w, &o, depth);
+        jsonw_field(w, &o, "dtype");
+        if (t->dtype == CGS_DTYPE_UNKNOWN)
+            jsonw_raw(w, "null", 4);
+        else
+            jsonw_string(w, cgs_dtypes[t->dtype].name);
+        jsonw_field(w, &o, "shape");
+        if (t->ndim == CGS_NDIM_UNKNOWN)
+            jsonw_raw(w, "null", 4);
+        else
+            jsonw_dims(w, t->shape, t->ndim);
+        jsonw_field(w, &o, "stride");
+        if (t->ndim == CGS_NDIM_UNKNOWN || !t->stride)
+            jsonw_raw(w, "null", 4);
+        else
+            jsonw_dims(w, t->stride, t->ndim);
+        jsonw_field(w, &o, "storage_offset");
+        cgs_jsonw_dim(w, t->storage_offset);
+        jsonw_field(w, &o, "device");
+        if (t->device)
+            jsonw_string(w, t->device);
+        else
+            jsonw_raw(w, "null", 4);
+        jsonw_field(w, &o, "requires_grad");
+        jsonw_bool(w, t->requires_grad);
+        jsonw_close(w, &o);
+        return;
+    }
+    default: jsonw_raw(w, "null", 4); return;
+    }
 }
 
 cJSON *cgs_json_arg(const struct cgs_arg *a)

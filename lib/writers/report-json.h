@@ -17,6 +17,11 @@ cJSON *cgs_json_dim(const struct cgs_sym *e);
 cJSON *cgs_json_val(const struct cgs_val *v);
 /* An ARG in the spec's syntax. */
 cJSON *cgs_json_arg(const struct cgs_arg *a);
+/* The same written straight into w as cJSON_Print writes those items (depth: jsonw_value's),
+ * with no tree made. */
+struct jsonw;
+void cgs_jsonw_dim(struct jsonw *w, const struct cgs_sym *e);
+void cgs_jsonw_val(struct jsonw *w, const struct cgs_val *v, int depth);
 /* Short human text of a value: "float32[s0, 64, 112, 112]", "(f32[2,3], i64[])", "symint s0". */
 void cgs_val_describe(const struct cgs_val *v, struct cgs_buf *out);
 
