@@ -217,19 +217,27 @@ static bool to_buf(void *ctx, const char *p, size_t n)
 }
 
 /* v written straight (cgs_jsonw_val) and through its tree (cgs_json_val, jsonw_value) at
- * every depth a document puts values: the same text. */
+ * every depth a document puts values, and compact (as cJSON_PrintUnformatted): the same text. */
 static void same_val_text(const struct cgs_val *v)
 {
-    for (int depth = 0; depth < 4; depth++) {
+    for (int depth = 0; depth < 5; depth++) {
         struct cgs_buf a = CGS_BUF_INIT, b = CGS_BUF_INIT;
         struct jsonw w;
         cJSON *t = cgs_json_val(v);
+        bool compact = depth == 4;
         jsonw_init(&w, to_buf, &a);
+        w.compact = compact;
         cgs_jsonw_val(&w, v, depth);
         assert_true(jsonw_finish(&w));
-        jsonw_init(&w, to_buf, &b);
-        jsonw_value(&w, t, depth);
-        assert_true(jsonw_finish(&w));
+        if (compact) {
+            char *c = cJSON_PrintUnformatted(t);
+            cgs_buf_addstr(&b, c);
+            free(c);
+        } else {
+            jsonw_init(&w, to_buf, &b);
+            jsonw_value(&w, t, depth);
+            assert_true(jsonw_finish(&w));
+        }
         cgs_buf_addch(&a, 0);
         cgs_buf_addch(&b, 0);
         assert_string_equal(a.buf, b.buf);

@@ -113,14 +113,16 @@ static void test_long_text_and_failure(void **state)
 static void test_objects_written(void **state)
 {
     (void)state;
-    for (int depth = 0; depth < 3; depth++) {
+    for (int depth = 0; depth < 4; depth++) {
         struct cgs_buf a = CGS_BUF_INIT;
         struct jsonw w;
         struct jsonw_obj o, in, empty;
         cJSON *t = cJSON_CreateObject(), *x, *arr;
         char *want;
+        bool compact = depth == 3; /* and as cJSON_PrintUnformatted writes it */
 
         jsonw_init(&w, to_buf, &a);
+        w.compact = compact;
         jsonw_open(&w, &o, depth);
         jsonw_field(&w, &o, "plain");
         jsonw_number(&w, 2.5);
@@ -155,11 +157,17 @@ static void test_objects_written(void **state)
 
         struct cgs_buf b = CGS_BUF_INIT;
         jsonw_init(&w, to_buf, &b);
-        jsonw_value(&w, t, depth);
+        w.compact = compact;
+        jsonw_tree(&w, t, depth);
         assert_true(jsonw_finish(&w));
         cgs_buf_addch(&a, 0);
         cgs_buf_addch(&b, 0);
         assert_string_equal(a.buf, b.buf);
+        if (compact) {
+            want = cJSON_PrintUnformatted(t);
+            assert_string_equal(a.buf, want);
+            free(want);
+        }
         if (depth == 0) { /* and jsonw_value is cJSON_Print */
             want = cJSON_Print(t);
             assert_string_equal(a.buf, want);

@@ -503,6 +503,17 @@ static bool to_file(void *ctx, const char *p, size_t n)
     return fwrite(p, 1, n, ctx) == n;
 }
 
+void cli_print_written(void (*write)(struct jsonw *w, void *ctx), void *ctx)
+{
+    struct jsonw w;
+    fflush(stdout);
+    jsonw_init(&w, to_file, stdout);
+    write(&w, ctx);
+    jsonw_raw(&w, "\n", 1);
+    jsonw_finish(&w);
+    fflush(stdout);
+}
+
 void cli_print_json_written(cJSON *doc, const char *key, cgs_jsonw_write_fn write, void *ctx,
                             size_t n)
 {

@@ -4,7 +4,7 @@
  *
  * The page's numbers are the commands' own: each graph's split, shapes and layout documents,
  * top's and report's, built by the same functions their --json prints with (split's pieces
- * without their node lists: cli_split_doc_brief; cli_shapes_doc, cli_layout_doc, cli_top_doc,
+ * without their node lists: cli_split_doc_brief; cli_shapes_doc, cli_layout_write, cli_top_doc,
  * cli_prof_json), are put in the page as one JSON
  * document; the picture is the SVG `cgscope dot --collapse pieces` draws (run as a child, as
  * dot runs Graphviz). What a person reads without JavaScript (the summary, the tables' first
@@ -464,19 +464,49 @@ static cJSON *node_table(const struct page_graph *x)
     return raw;
 }
 
-/* --json prints the data as cJSON_Print would: each graph's table, a raw item of compact text
- * in the page, parsed back to the tree it was written from. */
+/* The redaction filter of a writer (jsonw's filter): --redact's cut of a string value. */
+static const char *redact_filter(void *tmp, const char *s)
+{
+    return redacted(s, tmp);
+}
+
+/* A document write(w, ctx) writes straight from the model, as a raw item of its compact text
+ * (the text jsonw_compact writes of the document's tree), cut by --redact as redact_json cuts
+ * the rest of the data. */
+static cJSON *raw_written(void (*write)(struct jsonw *w, void *ctx), void *ctx)
+{
+    struct cgs_buf out = CGS_BUF_INIT, tmp = CGS_BUF_INIT;
+    struct jsonw w;
+    cJSON *raw;
+    jsonw_init(&w, buf_sink, &out);
+    w.compact = true;
+    w.filter = redact_filter;
+    w.fctx = &tmp;
+    write(&w, ctx);
+    jsonw_finish(&w); /* the sink is memory: it cannot fail */
+    cgs_buf_addch(&out, 0);
+    raw = cJSON_CreateRaw(out.buf);
+    cgs_buf_release(&out);
+    cgs_buf_release(&tmp);
+    return raw;
+}
+
+/* --json prints the data as cJSON_Print would: each graph's documents written as raw items of
+ * compact text in the page (its node table, its layout), parsed back to the trees they were
+ * written from. */
 static void tables_as_trees(cJSON *data)
 {
     cJSON *g;
     cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(data, "graphs"))
     {
-        cJSON *t = cJSON_GetObjectItemCaseSensitive(g, "table");
-        if (cJSON_IsRaw(t)) {
+        for (cJSON *t = g->child, *next; t; t = next) {
+            next = t->next;
+            if (!cJSON_IsRaw(t))
+                continue;
             cJSON *tree = cJSON_Parse(t->valuestring);
             if (!tree)
-                CGS_BUG("a node table written is not JSON");
-            cJSON_ReplaceItemInObjectCaseSensitive(g, "table", tree);
+                CGS_BUG("a document written for the page is not JSON");
+            cJSON_ReplaceItemInObjectCaseSensitive(g, t->string, tree);
         }
     }
 }
@@ -521,7 +551,7 @@ static void build_data(struct page *pg)
         else
             cJSON_AddNullToObject(o, "shapes");
         if (x->j->layout)
-            cJSON_AddItemToObject(o, "layout", cli_layout_doc(x->j->layout));
+            cJSON_AddItemToObject(o, "layout", raw_written(cli_layout_write, x->j->layout));
         else
             cJSON_AddNullToObject(o, "layout");
         cJSON_AddItemToObject(o, "table", node_table(x));

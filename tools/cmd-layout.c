@@ -62,20 +62,26 @@ const struct cmd cmd_layout = {
     .options = options,
 };
 
-static cJSON *names_json(const struct cgs_node *const *nodes, uint32_t n)
+static void names_write(struct jsonw *w, const struct cgs_node *const *nodes, uint32_t n)
 {
-    cJSON *a = cJSON_CreateArray();
-    for (uint32_t i = 0; i < n; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateString(nodes[i]->name));
-    return a;
+    jsonw_raw(w, "[", 1);
+    for (uint32_t i = 0; i < n; i++) {
+        if (i)
+            jsonw_sep(w);
+        jsonw_string(w, nodes[i]->name);
+    }
+    jsonw_raw(w, "]", 1);
 }
 
-static cJSON *order_json(const uint8_t *order, uint32_t n)
+static void order_write(struct jsonw *w, const uint8_t *order, uint32_t n)
 {
-    cJSON *a = cJSON_CreateArray();
-    for (uint32_t i = 0; i < n; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(order[i]));
-    return a;
+    jsonw_raw(w, "[", 1);
+    for (uint32_t i = 0; i < n; i++) {
+        if (i)
+            jsonw_sep(w);
+        jsonw_int(w, order[i]);
+    }
+    jsonw_raw(w, "]", 1);
 }
 
 static const char *req_name(enum cgs_stride_req r)
@@ -92,124 +98,181 @@ static const char *req_name(enum cgs_stride_req r)
     }
 }
 
-static cJSON *layout_json(const struct cgs_layout *l)
+/* The per-node lists of the document, one a pass over the nodes (which list: k). */
+enum { L_STRIDE, L_FIXED, L_REALIZE, L_CL_REALIZED, L_CONSTRAINT, L_FALLBACK, L_CPP, L_LISTS };
+static const char *const list_keys[L_LISTS] = {
+    "stride_orders", "fixed_layout", "realize_hints", "channels_last_if_realized",
+    "input_constraints", "fallbacks", "cpp_wrapper_unsupported"};
+
+/* Node i's entry of list k, when it has one (an item of an array at depth). */
+static bool list_item(struct jsonw *w, const struct cgs_layout *l, uint32_t i, int k, bool first,
+                      int depth)
+{
+    const struct cgs_node *n = l->graph->nodes[i];
+    const struct cgs_layout_node *ln = &l->nodes[i];
+    const struct cgs_tensor *t;
+    struct jsonw_obj o;
+    switch (k) {
+    case L_STRIDE:
+        if (ln->req == CGS_STRIDE_FREE)
+            return false;
+        break;
+    case L_FIXED:
+        if (!ln->pinned_by && !ln->pinned_cl_by)
+            return false;
+        break;
+    case L_REALIZE:
+    case L_CL_REALIZED:
+        if (!(k == L_REALIZE ? ln->realize_hint : ln->cl_if_realized))
+            return false;
+        if (!first)
+            jsonw_sep(w);
+        jsonw_string(w, n->name);
+        return true;
+    case L_CONSTRAINT:
+        if (ln->constraint == CGS_CONSTRAINT_NONE)
+            return false;
+        break;
+    case L_FALLBACK:
+        if (ln->fallback == CGS_FALLBACK_NONE)
+            return false;
+        break;
+    default:
+        t = cgs_node_tensor(n);
+        if (!t || t->dtype == CGS_DTYPE_UNKNOWN || cgs_inductor_cpp_wrapper_supports(t->dtype))
+            return false;
+        break;
+    }
+    if (!first)
+        jsonw_sep(w);
+    jsonw_open(w, &o, depth);
+    jsonw_field_str(w, &o, "name", n->name);
+    switch (k) {
+    case L_STRIDE:
+        jsonw_field_str(w, &o, "requirement", req_name(ln->req));
+        jsonw_field(w, &o, "order");
+        order_write(w, ln->order, ln->ndim);
+        jsonw_field_bool(w, &o, "dense", ln->dense);
+        jsonw_field_bool(w, &o, "as_strided_input", ln->as_strided_input);
+        break;
+    case L_FIXED:
+        jsonw_field_str(w, &o, "user", (ln->pinned_cl_by ? ln->pinned_cl_by : ln->pinned_by)->name);
+        jsonw_field(w, &o, "order");
+        order_write(w, ln->pin_order, ln->ndim);
+        jsonw_field_bool(w, &o, "channels_last", ln->pinned_cl_by != NULL);
+        break;
+    case L_CONSTRAINT:
+        jsonw_field_str(w, &o, "target", n->target);
+        jsonw_field_str(w, &o, "constraint", cgs_input_constraint_name(ln->constraint));
+        break;
+    case L_FALLBACK:
+        jsonw_field_str(w, &o, "target", n->target ? n->target : "");
+        jsonw_field_str(w, &o, "kind", cgs_fallback_kind_name(ln->fallback));
+        break;
+    default:
+        jsonw_field_str(w, &o, "dtype", cgs_dtypes[cgs_node_tensor(n)->dtype].name);
+        break;
+    }
+    jsonw_close(w, &o);
+    return true;
+}
+
+/* layout --json's document (and the page's layout), written straight from the decisions at
+ * depth (0: a document of its own). */
+static void layout_write(struct jsonw *w, const struct cgs_layout *l, int depth)
 {
     const struct cgs_graph *g = l->graph;
-    cJSON *doc = cli_json_doc("layout"), *a, *o;
+    struct jsonw_obj doc, o, by;
+    char format[64];
 
-    cJSON_AddBoolToObject(doc, "layout_opt", l->layout_opt);
-    cJSON_AddStringToObject(doc, "reason", l->reason);
-    cJSON_AddItemToObject(doc, "prefer_channels_last", names_json(l->prefer_cl, l->n_prefer_cl));
-    cJSON_AddStringToObject(doc, "rule", cgs_layout_rule_id(l->rule));
-    cJSON_AddItemToObject(doc, "rule_nodes", names_json(l->rule_nodes, l->n_rule_nodes));
-    cJSON_AddStringToObject(doc, "rules", cgs_layout_rules_name(l->opts.rules));
-    cJSON_AddStringToObject(doc, "graph", g->file ? g->file : "");
-    cJSON_AddBoolToObject(doc, "is_inference", l->is_inference);
-    cJSON_AddBoolToObject(doc, "is_backward", l->is_backward);
-    cJSON_AddStringToObject(doc, "mode_reason", l->mode_reason ? l->mode_reason : "");
-    cJSON_AddNumberToObject(doc, "nodes", l->n_nodes);
-    cJSON_AddNumberToObject(doc, "nconv", l->n_convs);
+    snprintf(format, sizeof(format), "cgscope-%s", "layout");
+    jsonw_open(w, &doc, depth);
+    jsonw_field_str(w, &doc, "format", format);
+    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
+    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    jsonw_field_bool(w, &doc, "layout_opt", l->layout_opt);
+    jsonw_field_str(w, &doc, "reason", l->reason);
+    jsonw_field(w, &doc, "prefer_channels_last");
+    names_write(w, l->prefer_cl, l->n_prefer_cl);
+    jsonw_field_str(w, &doc, "rule", cgs_layout_rule_id(l->rule));
+    jsonw_field(w, &doc, "rule_nodes");
+    names_write(w, l->rule_nodes, l->n_rule_nodes);
+    jsonw_field_str(w, &doc, "rules", cgs_layout_rules_name(l->opts.rules));
+    jsonw_field_str(w, &doc, "graph", g->file ? g->file : "");
+    jsonw_field_bool(w, &doc, "is_inference", l->is_inference);
+    jsonw_field_bool(w, &doc, "is_backward", l->is_backward);
+    jsonw_field_str(w, &doc, "mode_reason", l->mode_reason ? l->mode_reason : "");
+    jsonw_field_num(w, &doc, "nodes", l->n_nodes);
+    jsonw_field_num(w, &doc, "nconv", l->n_convs);
 
-    a = cJSON_AddArrayToObject(doc, "convolutions");
+    jsonw_field(w, &doc, "convolutions");
+    jsonw_raw(w, "[", 1);
     for (uint32_t i = 0; i < l->n_convs; i++) {
         const struct cgs_layout_conv *cv = &l->convs[i];
-        o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", cv->node->name);
-        cJSON_AddStringToObject(o, "class", cgs_conv_class_name(cv->cls));
-        cJSON_AddBoolToObject(o, "known", cv->known);
-        cJSON_AddBoolToObject(o, "mkldnn", cv->mkldnn);
-        cJSON *w = cJSON_AddArrayToObject(o, "weight");
-        for (uint32_t k = 0; k < cv->weight_ndim && k < 5; k++)
-            cJSON_AddItemToArray(w, cJSON_CreateNumber((double)cv->weight[k]));
-        cJSON_AddNumberToObject(o, "groups", (double)cv->groups);
-        cJSON_AddBoolToObject(o, "transposed", cv->transposed);
-        cJSON_AddBoolToObject(o, "free_symbols", cv->free_symbols);
-        cJSON_AddBoolToObject(o, "from_hints", cv->hinted);
-        cJSON_AddBoolToObject(o, "is_grouped", cv->grouped);
-        cJSON_AddBoolToObject(o, "is_small_channel", cv->small);
-        cJSON_AddBoolToObject(o, "is_in_out_channel", cv->in_out);
+        if (i)
+            jsonw_sep(w);
+        jsonw_open(w, &o, doc.depth + 1);
+        jsonw_field_str(w, &o, "name", cv->node->name);
+        jsonw_field_str(w, &o, "class", cgs_conv_class_name(cv->cls));
+        jsonw_field_bool(w, &o, "known", cv->known);
+        jsonw_field_bool(w, &o, "mkldnn", cv->mkldnn);
+        jsonw_field(w, &o, "weight");
+        jsonw_raw(w, "[", 1);
+        for (uint32_t k = 0; k < cv->weight_ndim && k < 5; k++) {
+            if (k)
+                jsonw_sep(w);
+            jsonw_number(w, (double)cv->weight[k]);
+        }
+        jsonw_raw(w, "]", 1);
+        jsonw_field_num(w, &o, "groups", (double)cv->groups);
+        jsonw_field_bool(w, &o, "transposed", cv->transposed);
+        jsonw_field_bool(w, &o, "free_symbols", cv->free_symbols);
+        jsonw_field_bool(w, &o, "from_hints", cv->hinted);
+        jsonw_field_bool(w, &o, "is_grouped", cv->grouped);
+        jsonw_field_bool(w, &o, "is_small_channel", cv->small);
+        jsonw_field_bool(w, &o, "is_in_out_channel", cv->in_out);
+        jsonw_field(w, &o, "flops");
         if (cv->has_flops)
-            cJSON_AddNumberToObject(o, "flops", (double)cv->flops);
+            jsonw_number(w, (double)cv->flops);
         else
-            cJSON_AddNullToObject(o, "flops");
-        cJSON_AddBoolToObject(o, "counted", cv->counted);
-        cJSON_AddItemToArray(a, o);
+            jsonw_raw(w, "null", 4);
+        jsonw_field_bool(w, &o, "counted", cv->counted);
+        jsonw_close(w, &o);
     }
+    jsonw_raw(w, "]", 1);
+    jsonw_field(w, &doc, "flop_vote");
     if (l->voted) {
-        o = cJSON_AddObjectToObject(doc, "flop_vote");
-        cJSON *by = cJSON_AddObjectToObject(o, "flops_by_class");
+        jsonw_open(w, &o, doc.depth);
+        jsonw_field(w, &o, "flops_by_class");
+        jsonw_open(w, &by, o.depth);
         for (int k = 0; k < CGS_CONV_CLASS_COUNT; k++)
             if (l->class_seen[k])
-                cJSON_AddNumberToObject(by, cgs_conv_class_name(k), l->flops_by_class[k]);
-        cJSON_AddNumberToObject(o, "total_flops", l->total_flops);
-        cJSON_AddNumberToObject(o, "weighted_flops", l->weighted_flops);
+                jsonw_field_num(w, &by, cgs_conv_class_name(k), l->flops_by_class[k]);
+        jsonw_close(w, &by);
+        jsonw_field_num(w, &o, "total_flops", l->total_flops);
+        jsonw_field_num(w, &o, "weighted_flops", l->weighted_flops);
+        jsonw_close(w, &o);
     } else {
-        cJSON_AddNullToObject(doc, "flop_vote");
+        jsonw_raw(w, "null", 4);
     }
-
-    cJSON *so = cJSON_AddArrayToObject(doc, "stride_orders");
-    cJSON *fx = cJSON_AddArrayToObject(doc, "fixed_layout");
-    cJSON *rh = cJSON_AddArrayToObject(doc, "realize_hints");
-    cJSON *cr = cJSON_AddArrayToObject(doc, "channels_last_if_realized");
-    cJSON *ic = cJSON_AddArrayToObject(doc, "input_constraints");
-    cJSON *fb = cJSON_AddArrayToObject(doc, "fallbacks");
-    cJSON *cw = cJSON_AddArrayToObject(doc, "cpp_wrapper_unsupported");
-    for (uint32_t i = 0; i < g->n_nodes; i++) {
-        const struct cgs_node *n = g->nodes[i];
-        const struct cgs_layout_node *ln = &l->nodes[i];
-        if (ln->req != CGS_STRIDE_FREE) {
-            o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "name", n->name);
-            cJSON_AddStringToObject(o, "requirement", req_name(ln->req));
-            cJSON_AddItemToObject(o, "order", order_json(ln->order, ln->ndim));
-            cJSON_AddBoolToObject(o, "dense", ln->dense);
-            cJSON_AddBoolToObject(o, "as_strided_input", ln->as_strided_input);
-            cJSON_AddItemToArray(so, o);
-        }
-        if (ln->pinned_by || ln->pinned_cl_by) {
-            o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "name", n->name);
-            cJSON_AddStringToObject(o, "user",
-                                    (ln->pinned_cl_by ? ln->pinned_cl_by : ln->pinned_by)->name);
-            cJSON_AddItemToObject(o, "order", order_json(ln->pin_order, ln->ndim));
-            cJSON_AddBoolToObject(o, "channels_last", ln->pinned_cl_by != NULL);
-            cJSON_AddItemToArray(fx, o);
-        }
-        if (ln->realize_hint)
-            cJSON_AddItemToArray(rh, cJSON_CreateString(n->name));
-        if (ln->cl_if_realized)
-            cJSON_AddItemToArray(cr, cJSON_CreateString(n->name));
-        if (ln->constraint != CGS_CONSTRAINT_NONE) {
-            o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "name", n->name);
-            cJSON_AddStringToObject(o, "target", n->target);
-            cJSON_AddStringToObject(o, "constraint", cgs_input_constraint_name(ln->constraint));
-            cJSON_AddItemToArray(ic, o);
-        }
-        if (ln->fallback != CGS_FALLBACK_NONE) {
-            o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "name", n->name);
-            cJSON_AddStringToObject(o, "target", n->target ? n->target : "");
-            cJSON_AddStringToObject(o, "kind", cgs_fallback_kind_name(ln->fallback));
-            cJSON_AddItemToArray(fb, o);
-        }
-        const struct cgs_tensor *t = cgs_node_tensor(n);
-        if (t && t->dtype != CGS_DTYPE_UNKNOWN && !cgs_inductor_cpp_wrapper_supports(t->dtype)) {
-            o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "name", n->name);
-            cJSON_AddStringToObject(o, "dtype", cgs_dtypes[t->dtype].name);
-            cJSON_AddItemToArray(cw, o);
-        }
+    for (int k = 0; k < L_LISTS; k++) {
+        bool first = true;
+        jsonw_field(w, &doc, list_keys[k]);
+        jsonw_raw(w, "[", 1);
+        for (uint32_t i = 0; i < g->n_nodes; i++)
+            if (list_item(w, l, i, k, first, doc.depth + 1))
+                first = false;
+        jsonw_raw(w, "]", 1);
     }
-    cJSON_AddStringToObject(doc, "lowering_table", cgs_inductor_table_version());
-    cJSON_AddNumberToObject(doc, "inferred_values", l->n_inferred);
-    return doc;
+    jsonw_field_str(w, &doc, "lowering_table", cgs_inductor_table_version());
+    jsonw_field_num(w, &doc, "inferred_values", l->n_inferred);
+    jsonw_close(w, &doc);
 }
 
 /* A titled list of names in columns (as ls lays them out), at most 12 without --all. */
-cJSON *cli_layout_doc(const struct cgs_layout *l)
+void cli_layout_write(struct jsonw *w, void *l)
 {
-    return layout_json(l);
+    layout_write(w, l, 0);
 }
 
 static void print_names(const char *title, const struct cgs_node *const *nodes, uint32_t n,
@@ -462,7 +525,7 @@ static int run(int argc, char **argv)
            region and dropped with it, not one allocation and one free per item */
         struct cgs_jbump region;
         cgs_jbump_begin(&region);
-        cli_print_json(layout_json(l));
+        cli_print_written(cli_layout_write, (void *)l);
         cgs_jbump_end(&region);
     } else {
         layout_text(l, a.all);

@@ -153,15 +153,6 @@ struct node_ctx {
     const struct cgs_sym_bindings *bind;
 };
 
-static void str_field(struct jsonw *w, struct jsonw_obj *o, const char *key, const char *v)
-{
-    jsonw_field(w, o, key);
-    if (v)
-        jsonw_string(w, v);
-    else
-        jsonw_raw(w, "null", 4);
-}
-
 static bool node_write(void *ctx, size_t idx, struct jsonw *w, int depth)
 {
     const struct node_ctx *nc = ctx;
@@ -174,28 +165,25 @@ static bool node_write(void *ctx, size_t idx, struct jsonw *w, int depth)
     struct jsonw_obj o;
 
     jsonw_open(w, &o, depth);
-    str_field(w, &o, "name", n->name);
-    str_field(w, &o, "op", cgs_node_op_names[n->op]);
-    str_field(w, &o, "target", n->target ? n->target : "");
+    jsonw_field_str(w, &o, "name", n->name);
+    jsonw_field_str(w, &o, "op", cgs_node_op_names[n->op]);
+    jsonw_field_str(w, &o, "target", n->target ? n->target : "");
     jsonw_field(w, &o, "val");
     cgs_jsonw_val(w, r->reported, o.depth);
-    str_field(w, &o, "val_source", !r->reported ? NULL : r->from_record ? "recorded" : "inferred");
+    jsonw_field_str(w, &o, "val_source", !r->reported ? NULL : r->from_record ? "recorded" : "inferred");
     if (r->from_record && r->val && r->cmp != CGS_SHAPE_CMP_MATCH && r->cmp != CGS_SHAPE_CMP_NONE) {
         jsonw_field(w, &o, "inferred");
         cgs_jsonw_val(w, r->val, o.depth);
     }
-    str_field(w, &o, "status", cgs_shape_status_names[r->status]);
+    jsonw_field_str(w, &o, "status", cgs_shape_status_names[r->status]);
     if (r->reason)
-        str_field(w, &o, "reason", r->reason);
+        jsonw_field_str(w, &o, "reason", r->reason);
     if (r->root >= 0)
-        str_field(w, &o, "root_cause", g->nodes[r->root]->name);
-    if (r->cmp == CGS_SHAPE_CMP_MATCH || r->cmp == CGS_SHAPE_CMP_MISMATCH) {
-        jsonw_field(w, &o, "match");
-        jsonw_raw(w, r->cmp == CGS_SHAPE_CMP_MATCH ? "true" : "false",
-                  r->cmp == CGS_SHAPE_CMP_MATCH ? 4 : 5);
-    } else if (r->cmp == CGS_SHAPE_CMP_STRIDES) {
-        str_field(w, &o, "match", "strides");
-    }
+        jsonw_field_str(w, &o, "root_cause", g->nodes[r->root]->name);
+    if (r->cmp == CGS_SHAPE_CMP_MATCH || r->cmp == CGS_SHAPE_CMP_MISMATCH)
+        jsonw_field_bool(w, &o, "match", r->cmp == CGS_SHAPE_CMP_MATCH);
+    else if (r->cmp == CGS_SHAPE_CMP_STRIDES)
+        jsonw_field_str(w, &o, "match", "strides");
     if (r->cmp == CGS_SHAPE_CMP_STRIDES || r->cmp == CGS_SHAPE_CMP_MISMATCH) {
         jsonw_field(w, &o, "recorded");
         cgs_jsonw_val(w, n->val, o.depth);

@@ -161,7 +161,8 @@ struct cgs_follow;
  * says which node is in which piece) */
 cJSON *cli_split_doc_brief(const struct cgs_graph *g, const struct cgs_split *s);
 cJSON *cli_shapes_doc(const struct cgs_graph *g, const struct cgs_shapes *s);
-cJSON *cli_layout_doc(const struct cgs_layout *l);
+/* layout's, written straight into w (its form, cJSON_Print's or compact) */
+void cli_layout_write(struct jsonw *w, void *layout);
 cJSON *cli_top_doc(const struct cgs_follow *f);
 /* The pieces picture cgscope dot --collapse pieces [--profile P] draws, as SVG (caller frees
  * *svg), from a graph already loaded and split (html draws its pages' pictures with it). */
@@ -210,6 +211,8 @@ void cli_print_json(cJSON *doc);
  * for i in [0, n), each made, written and freed in turn (lib/writers/jsonw.h): large lists stream. */
 void cli_print_json_streamed(cJSON *doc, const char *key, cgs_jsonw_item_fn item, void *ctx,
                              size_t n);
+/* A document written straight from the model by write(w, ctx) (at depth 0), with no tree. */
+void cli_print_written(void (*write)(struct jsonw *w, void *ctx), void *ctx);
 /* The same, each item written straight from the model by write(ctx, i, w, depth): no tree. */
 void cli_print_json_written(cJSON *doc, const char *key, cgs_jsonw_write_fn write, void *ctx,
                             size_t n);

@@ -23,6 +23,9 @@ void jsonw_init(struct jsonw *w, cgs_jsonw_sink sink, void *ctx)
     w->cap = JSONW_BUF;
     w->len = 0;
     w->failed = false;
+    w->compact = false;
+    w->filter = NULL;
+    w->fctx = NULL;
     w->buf = cgs_xmalloc(w->cap);
 }
 
@@ -159,6 +162,12 @@ static void string(struct jsonw *w, const char *s)
     ch(w, '"');
 }
 
+/* A string value, through the writer's filter when it has one. */
+static void value_string(struct jsonw *w, const char *s)
+{
+    string(w, w->filter ? w->filter(w->fctx, s) : s);
+}
+
 static void integer(struct jsonw *w, int64_t v)
 {
     char tmp[CGS_INT_TEXT_MAX];
@@ -216,7 +225,7 @@ void jsonw_value(struct jsonw *w, const cJSON *item, int depth)
             jsonw_raw(w, item->valuestring, strlen(item->valuestring));
         break;
     case cJSON_String:
-        string(w, item->valuestring);
+        value_string(w, item->valuestring);
         break;
     case cJSON_Array:
         ch(w, '[');
@@ -278,7 +287,15 @@ void jsonw_compact(struct jsonw *w, const cJSON *item)
 
 void jsonw_string(struct jsonw *w, const char *s)
 {
-    string(w, s);
+    value_string(w, s);
+}
+
+void jsonw_tree(struct jsonw *w, const cJSON *item, int depth)
+{
+    if (w->compact)
+        jsonw_compact(w, item);
+    else
+        jsonw_value(w, item, depth);
 }
 
 void jsonw_int(struct jsonw *w, int64_t v)
@@ -295,7 +312,7 @@ void jsonw_key(struct jsonw *w, const char *key, int depth)
 
 void jsonw_open(struct jsonw *w, struct jsonw_obj *o, int depth)
 {
-    jsonw_raw(w, "{\n", 2);
+    jsonw_raw(w, "{\n", w->compact ? 1 : 2);
     o->depth = depth + 1;
     o->any = false;
 }
@@ -305,6 +322,14 @@ void jsonw_field(struct jsonw *w, struct jsonw_obj *o, const char *key)
     size_t n = 0, d = (size_t)o->depth;
     while (key[n] && !stop[(unsigned char)key[n]])
         n++;
+    if (w->compact) {
+        if (o->any)
+            ch(w, ',');
+        o->any = true;
+        string(w, key);
+        ch(w, ':');
+        return;
+    }
     if (key[n]) { /* a key to escape: the general way */
         if (o->any)
             jsonw_raw(w, ",\n", 2);
@@ -333,10 +358,41 @@ void jsonw_field(struct jsonw *w, struct jsonw_obj *o, const char *key)
 
 void jsonw_close(struct jsonw *w, struct jsonw_obj *o)
 {
+    if (w->compact) {
+        ch(w, '}');
+        return;
+    }
     if (o->any)
         ch(w, '\n');
     tabs(w, o->depth - 1);
     ch(w, '}');
+}
+
+void jsonw_field_str(struct jsonw *w, struct jsonw_obj *o, const char *key, const char *v)
+{
+    jsonw_field(w, o, key);
+    if (v)
+        value_string(w, v);
+    else
+        jsonw_raw(w, "null", 4);
+}
+
+void jsonw_field_num(struct jsonw *w, struct jsonw_obj *o, const char *key, double v)
+{
+    jsonw_field(w, o, key);
+    jsonw_number(w, v);
+}
+
+void jsonw_field_bool(struct jsonw *w, struct jsonw_obj *o, const char *key, bool v)
+{
+    jsonw_field(w, o, key);
+    jsonw_bool(w, v);
+}
+
+void jsonw_field_null(struct jsonw *w, struct jsonw_obj *o, const char *key)
+{
+    jsonw_field(w, o, key);
+    jsonw_raw(w, "null", 4);
 }
 
 /* doc's members but `key`, written as cJSON_Print would; `key`'s array by fill(). */

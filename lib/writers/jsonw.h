@@ -32,6 +32,13 @@ struct jsonw {
     char *buf;
     size_t len, cap;
     bool failed; /* the sink failed */
+    /* what the writers straight from a model (jsonw_open ... jsonw_tree) write: the compact
+     * form (cJSON_PrintUnformatted's) rather than cJSON_Print's; false after jsonw_init */
+    bool compact;
+    /* when set, each string value (not a key) is written as filter(fctx, s) gives it (the
+     * text it returns is copied before the next call) */
+    const char *(*filter)(void *fctx, const char *s);
+    void *fctx;
 };
 
 void jsonw_init(struct jsonw *w, cgs_jsonw_sink sink, void *ctx);
@@ -72,6 +79,23 @@ struct jsonw_obj {
 void jsonw_open(struct jsonw *w, struct jsonw_obj *o, int depth);
 void jsonw_field(struct jsonw *w, struct jsonw_obj *o, const char *key);
 void jsonw_close(struct jsonw *w, struct jsonw_obj *o);
+/* Members of the usual kinds: a string (null when v is NULL), a number as cJSON holds one, a
+ * boolean, null. */
+void jsonw_field_str(struct jsonw *w, struct jsonw_obj *o, const char *key, const char *v);
+void jsonw_field_num(struct jsonw *w, struct jsonw_obj *o, const char *key, double v);
+void jsonw_field_bool(struct jsonw *w, struct jsonw_obj *o, const char *key, bool v);
+void jsonw_field_null(struct jsonw *w, struct jsonw_obj *o, const char *key);
+static inline void jsonw_bool(struct jsonw *w, bool v)
+{
+    jsonw_raw(w, v ? "true" : "false", v ? 4 : 5);
+}
+/* Between two items of an array: ", " (",": compact). */
+static inline void jsonw_sep(struct jsonw *w)
+{
+    jsonw_raw(w, ", ", w->compact ? 1 : 2);
+}
+/* A tree at depth in w's form (jsonw_value, or jsonw_compact). */
+void jsonw_tree(struct jsonw *w, const cJSON *item, int depth);
 
 /*
  * A document whose one long array is made an item at a time: doc is written as

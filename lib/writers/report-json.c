@@ -110,15 +110,10 @@ static void jsonw_dims(struct jsonw *w, const struct cgs_sym *const *d, uint32_t
     jsonw_raw(w, "[", 1);
     for (uint32_t i = 0; i < n; i++) {
         if (i)
-            jsonw_raw(w, ", ", 2);
+            jsonw_sep(w);
         cgs_jsonw_dim(w, d[i]);
     }
     jsonw_raw(w, "]", 1);
-}
-
-static void jsonw_bool(struct jsonw *w, bool b)
-{
-    jsonw_raw(w, b ? "true" : "false", b ? 4 : 5);
 }
 
 void cgs_jsonw_val(struct jsonw *w, const struct cgs_val *v, int depth)
@@ -136,7 +131,7 @@ void cgs_jsonw_val(struct jsonw *w, const struct cgs_val *v, int depth)
         jsonw_raw(w, "[", 1);
         for (uint32_t i = 0; i < v->n; i++) {
             if (i)
-                jsonw_raw(w, ", ", 2);
+                jsonw_sep(w);
             cgs_jsonw_val(w, &v->u.items[i], depth + 1); /* an array is a level too */
         }
         jsonw_raw(w, "]", 1);
