@@ -406,36 +406,64 @@ int cli_load_opdecls(struct cgs_opdecls *ds, const char *const *files, size_t n_
     return rc;
 }
 
-static cJSON *node_names(struct cgs_node *const *nodes, uint32_t n)
+static void node_names(struct jsonw *w, struct cgs_node *const *nodes, uint32_t n)
 {
-    cJSON *a = cJSON_CreateArray();
-    for (uint32_t i = 0; i < n; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateString(nodes[i]->name));
-    return a;
+    jsonw_raw(w, "[", 1);
+    for (uint32_t i = 0; i < n; i++) {
+        if (i)
+            jsonw_sep(w);
+        jsonw_string(w, nodes[i]->name);
+    }
+    jsonw_raw(w, "]", 1);
+}
+
+void cli_piece_fields(struct jsonw *w, struct jsonw_obj *o, const struct cgs_split *s, uint32_t i,
+                      bool with_nodes)
+{
+    const struct cgs_split_piece *p = &s->pieces[i];
+    jsonw_field_str(w, o, "name", p->name);
+    jsonw_field_num(w, o, "graph_id", (double)p->graph_id);
+    jsonw_field_bool(w, o, "is_splitting_graph", p->is_splitting_graph);
+    if (with_nodes) {
+        jsonw_field(w, o, "nodes");
+        node_names(w, p->nodes, p->n_nodes);
+    }
+    jsonw_field_num(w, o, "n_nodes", p->n_nodes);
+    jsonw_field(w, o, "inputs");
+    node_names(w, p->inputs, p->n_inputs);
+    jsonw_field(w, o, "outputs");
+    node_names(w, p->outputs, p->n_outputs);
+    if (p->compile_index >= 0)
+        jsonw_field_num(w, o, "compile_index", p->compile_index);
+    else
+        jsonw_field_null(w, o, "compile_index");
+}
+
+static bool mem_sink(void *ctx, const char *p, size_t n)
+{
+    cgs_buf_add(ctx, p, n);
+    return true;
 }
 
 cJSON *cli_piece_json(const struct cgs_split *s, uint32_t i)
 {
-    return cli_piece_json_ex(s, i, true);
-}
-
-cJSON *cli_piece_json_ex(const struct cgs_split *s, uint32_t i, bool with_nodes)
-{
-    const struct cgs_split_piece *p = &s->pieces[i];
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", p->name);
-    cJSON_AddNumberToObject(o, "graph_id", (double)p->graph_id);
-    cJSON_AddBoolToObject(o, "is_splitting_graph", p->is_splitting_graph);
-    if (with_nodes)
-        cJSON_AddItemToObject(o, "nodes", node_names(p->nodes, p->n_nodes));
-    cJSON_AddNumberToObject(o, "n_nodes", p->n_nodes);
-    cJSON_AddItemToObject(o, "inputs", node_names(p->inputs, p->n_inputs));
-    cJSON_AddItemToObject(o, "outputs", node_names(p->outputs, p->n_outputs));
-    if (p->compile_index >= 0)
-        cJSON_AddNumberToObject(o, "compile_index", p->compile_index);
-    else
-        cJSON_AddNullToObject(o, "compile_index");
-    return o;
+    /* the fields written once (cli_piece_fields), read back into a tree for the documents
+       that are still made as trees (dot's, shapes') */
+    struct cgs_buf b = CGS_BUF_INIT;
+    struct jsonw w;
+    struct jsonw_obj o;
+    cJSON *t;
+    jsonw_init(&w, mem_sink, &b);
+    w.compact = true;
+    jsonw_open(&w, &o, 0);
+    cli_piece_fields(&w, &o, s, i, true);
+    jsonw_close(&w, &o);
+    jsonw_finish(&w);
+    cgs_buf_addch(&b, 0);
+    if (!(t = cJSON_Parse(b.buf)))
+        CGS_BUG("a piece written is not JSON");
+    cgs_buf_release(&b);
+    return t;
 }
 
 static void warn_line(const char *file, const char *msg, void *ctx)

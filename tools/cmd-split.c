@@ -159,26 +159,25 @@ static void describe_node_val(const struct cgs_node *n, struct cgs_buf *b)
 
 /* ---- JSON ----------------------------------------------------------------------------- */
 
-static cJSON *vals_json(struct cgs_node *const *nodes, uint32_t n)
+static void vals_write(struct jsonw *w, struct cgs_node *const *nodes, uint32_t n, int depth)
 {
-    cJSON *a = cJSON_CreateArray();
-    for (uint32_t i = 0; i < n; i++)
-        cJSON_AddItemToArray(a, cgs_json_val(nodes[i]->val));
-    return a;
+    jsonw_raw(w, "[", 1);
+    for (uint32_t i = 0; i < n; i++) {
+        if (i)
+            jsonw_sep(w);
+        cgs_jsonw_val(w, nodes[i]->val, depth + 1); /* an array is a level too */
+    }
+    jsonw_raw(w, "]", 1);
 }
 
-static void add_source(const struct cgs_split *s, cJSON *o, const char *key,
-                       const struct cgs_node *n)
+/* key: the source line of n (file:line), or null. */
+static void source_field(struct jsonw *w, struct jsonw_obj *o, const struct cgs_split *s,
+                         const char *key, const struct cgs_node *n)
 {
     struct cgs_buf b = CGS_BUF_INIT;
-    if (source_line(s->g, n, &b, false))
-        cJSON_AddStringToObject(o, key, b.buf);
-    else
-        cJSON_AddNullToObject(o, key);
+    jsonw_field_str(w, o, key, source_line(s->g, n, &b, false) ? b.buf : NULL);
     cgs_buf_release(&b);
 }
-
-static cJSON *why_json(const struct cgs_split *s, const struct cgs_node *n);
 
 /*
  * The compile-cache index beside a cache folder's split graph (vllm_compile_cache.py or
@@ -227,137 +226,214 @@ static uint32_t piece_entries(const struct cgs_dash *idx, const struct cgs_split
 
 static const struct cgs_dash *split_index; /* the index beside the graph, or NULL */
 
-/* What making one piece's JSON needs: the split, and each piece's blocking findings, in
- * finding order, from an index built once (a scan of every finding for every piece was
- * quadratic on graphs of many pieces). */
-struct piece_ctx {
+/* What split's document is written from: the split, each piece's blocking findings in finding
+ * order from an index built once (a scan of every finding for every piece was quadratic on
+ * graphs of many pieces), and what the command adds. */
+struct split_out {
     const struct cgs_split *s;
-    uint32_t *first, *blocking;
-    bool brief; /* the page's: no nodes, input_vals, output_vals */
+    uint32_t *first, *blocking; /* piece i's blocking findings: blocking[first[i] .. first[i+1]) */
+    bool brief;                 /* the page's: no nodes, input_vals, output_vals */
+    const struct cgs_node *why; /* --why NODE, or NULL */
+    bool command;               /* split --json's: cache_index and recorded_pieces too */
+    const char *index_path;
+    uint32_t recorded_diff;
 };
 
-static cJSON *piece_json(void *ctx, size_t idx)
+static void split_out_init(struct split_out *so, const struct cgs_split *s)
 {
-    const struct piece_ctx *pc = ctx;
-    const struct cgs_split *s = pc->s;
-    const uint32_t *first = pc->first, *blocking = pc->blocking;
-    uint32_t i = (uint32_t)idx;
+    memset(so, 0, sizeof(*so));
+    so->s = s;
+    so->first = cgs_xcalloc((size_t)s->n_pieces + 2, sizeof(*so->first));
+    so->blocking = cgs_xcalloc((size_t)s->n_findings + 1, sizeof(*so->blocking));
+    /* a counting sort of the blocking findings by piece */
+    for (uint32_t k = 0; k < s->n_findings; k++)
+        if (s->findings[k].level == CGS_NOTE_ERROR)
+            so->first[s->findings[k].piece + 2]++;
+    for (uint32_t i = 2; i <= s->n_pieces + 1; i++)
+        so->first[i] += so->first[i - 1];
+    for (uint32_t k = 0; k < s->n_findings; k++)
+        if (s->findings[k].level == CGS_NOTE_ERROR)
+            so->blocking[so->first[s->findings[k].piece + 1]++] = k;
+}
+
+static void split_out_release(struct split_out *so)
+{
+    free(so->first);
+    free(so->blocking);
+}
+
+static void piece_write(struct jsonw *w, const struct split_out *so, uint32_t i, int depth)
+{
+    const struct cgs_split *s = so->s;
     const struct cgs_split_piece *p = &s->pieces[i];
-    cJSON *o = cli_piece_json_ex(s, i, !pc->brief), *a;
-    a = cJSON_AddArrayToObject(o, "sym_shape_indices");
-    for (uint32_t k = 0; k < p->n_sym_shape_indices; k++)
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(p->sym_shape_indices[k]));
-    if (!pc->brief) {
-        cJSON_AddItemToObject(o, "input_vals", vals_json(p->inputs, p->n_inputs));
-        cJSON_AddItemToObject(o, "output_vals", vals_json(p->outputs, p->n_outputs));
+    struct jsonw_obj o;
+
+    jsonw_open(w, &o, depth);
+    cli_piece_fields(w, &o, s, i, !so->brief);
+    jsonw_field(w, &o, "sym_shape_indices");
+    jsonw_raw(w, "[", 1);
+    for (uint32_t k = 0; k < p->n_sym_shape_indices; k++) {
+        if (k)
+            jsonw_sep(w);
+        jsonw_number(w, p->sym_shape_indices[k]);
+    }
+    jsonw_raw(w, "]", 1);
+    if (!so->brief) {
+        jsonw_field(w, &o, "input_vals");
+        vals_write(w, p->inputs, p->n_inputs, o.depth);
+        jsonw_field(w, &o, "output_vals");
+        vals_write(w, p->outputs, p->n_outputs, o.depth);
     }
     if (split_index) {
         const struct cgs_dash_entry *e[256];
         uint32_t ne = piece_entries(split_index, p, e, 256);
-        a = cJSON_AddArrayToObject(o, "cache_entries");
-        for (uint32_t k = 0; k < ne; k++)
-            cJSON_AddItemToArray(a, cli_cache_entry_json(e[k]));
+        jsonw_field(w, &o, "cache_entries");
+        jsonw_raw(w, "[", 1);
+        for (uint32_t k = 0; k < ne; k++) {
+            cJSON *t = cli_cache_entry_json(e[k]); /* the cache command's entry */
+            if (k)
+                jsonw_sep(w);
+            jsonw_tree(w, t, o.depth + 1);
+            cJSON_Delete(t);
+        }
+        jsonw_raw(w, "]", 1);
     }
-    add_source(s, o, "first_line", p->n_nodes ? p->nodes[0] : NULL);
-    add_source(s, o, "last_line", p->n_nodes ? p->nodes[p->n_nodes - 1] : NULL);
+    source_field(w, &o, s, "first_line", p->n_nodes ? p->nodes[0] : NULL);
+    source_field(w, &o, s, "last_line", p->n_nodes ? p->nodes[p->n_nodes - 1] : NULL);
     if (s->policy == CGS_SPLIT_MAGI) {
-        cJSON_AddBoolToObject(o, "capturable", p->capturable);
-        a = cJSON_AddArrayToObject(o, "capturable_reasons");
-        if (p->is_splitting_graph)
-            cJSON_AddItemToArray(a, cJSON_CreateString(
-                                        "splitting piece: runs eagerly, never captured"));
-        for (uint32_t k = first[i]; k < first[i + 1]; k++)
-            cJSON_AddItemToArray(a, cJSON_CreateString(s->findings[blocking[k]].reason));
+        bool first = true;
+        jsonw_field_bool(w, &o, "capturable", p->capturable);
+        jsonw_field(w, &o, "capturable_reasons");
+        jsonw_raw(w, "[", 1);
+        if (p->is_splitting_graph) {
+            jsonw_string(w, "splitting piece: runs eagerly, never captured");
+            first = false;
+        }
+        for (uint32_t k = so->first[i]; k < so->first[i + 1]; k++, first = false) {
+            if (!first)
+                jsonw_sep(w);
+            jsonw_string(w, s->findings[so->blocking[k]].reason);
+        }
+        jsonw_raw(w, "]", 1);
     }
-    return o;
+    jsonw_close(w, &o);
 }
 
-/* The document without its pieces (an empty "pieces" array where they go: cli_print_json_
- * pieces fills it one piece at a time); *pc is what piece_json needs, freed by the caller. */
-static cJSON *split_json(const struct cgs_graph *g, const struct cgs_split *s,
-                         const struct cgs_node *why, struct piece_ctx *pc)
+static void why_write(struct jsonw *w, const struct cgs_split *s, const struct cgs_node *n,
+                      int depth);
+
+/* split --json's document (and the page's split, brief), written straight from the split. */
+static void split_write(struct jsonw *w, void *ctx)
 {
-    cJSON *doc = cli_json_doc("split"), *arr;
-    uint32_t *first = cgs_xcalloc((size_t)s->n_pieces + 2, sizeof(*first));
-    uint32_t *blocking = cgs_xcalloc((size_t)s->n_findings + 1, sizeof(*blocking));
+    const struct split_out *so = ctx;
+    const struct cgs_split *s = so->s;
+    const struct cgs_graph *g = s->g;
+    struct jsonw_obj doc, o, c;
+    int d;
 
-    /* a counting sort of the blocking findings by piece: piece i's are
-     * blocking[first[i] .. first[i + 1]), in finding order */
-    for (uint32_t k = 0; k < s->n_findings; k++)
-        if (s->findings[k].level == CGS_NOTE_ERROR)
-            first[s->findings[k].piece + 2]++;
-    for (uint32_t i = 2; i <= s->n_pieces + 1; i++)
-        first[i] += first[i - 1];
-    for (uint32_t k = 0; k < s->n_findings; k++)
-        if (s->findings[k].level == CGS_NOTE_ERROR)
-            blocking[first[s->findings[k].piece + 1]++] = k;
-
-    cJSON_AddStringToObject(doc, "graph", g->file ? g->file : "");
-    cJSON_AddStringToObject(doc, "name", g->name ? g->name : "");
-    cJSON_AddStringToObject(doc, "policy", cgs_split_policy_names[s->policy]);
-    arr = cJSON_AddArrayToObject(doc, "splitting_ops");
-    for (uint32_t i = 0; i < s->n_ops; i++)
-        cJSON_AddItemToArray(arr, cJSON_CreateString(s->ops[i].op));
-    cJSON_AddArrayToObject(doc, "pieces"); /* filled as it is written */
-    pc->s = s;
-    pc->first = first;
-    pc->blocking = blocking;
-    pc->brief = false;
-    arr = cJSON_AddArrayToObject(doc, "boundaries");
+    jsonw_open(w, &doc, 0);
+    jsonw_field_str(w, &doc, "format", "cgscope-split");
+    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
+    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    jsonw_field_str(w, &doc, "graph", g->file ? g->file : "");
+    jsonw_field_str(w, &doc, "name", g->name ? g->name : "");
+    jsonw_field_str(w, &doc, "policy", cgs_split_policy_names[s->policy]);
+    jsonw_field(w, &doc, "splitting_ops");
+    jsonw_raw(w, "[", 1);
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        if (i)
+            jsonw_sep(w);
+        jsonw_string(w, s->ops[i].op);
+    }
+    jsonw_raw(w, "]", 1);
+    d = doc.depth + 1; /* an item of one of the document's arrays */
+    jsonw_field(w, &doc, "pieces");
+    jsonw_raw(w, "[", 1);
+    for (uint32_t i = 0; i < s->n_pieces; i++) {
+        if (i)
+            jsonw_sep(w);
+        piece_write(w, so, i, d);
+    }
+    jsonw_raw(w, "]", 1);
+    jsonw_field(w, &doc, "boundaries");
+    jsonw_raw(w, "[", 1);
     for (uint32_t i = 0; i < s->n_boundaries; i++) {
         const struct cgs_split_boundary *b = &s->boundaries[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "after", s->pieces[b->piece - 1].name);
-        cJSON_AddStringToObject(o, "before", s->pieces[b->piece].name);
-        if (b->node)
-            cJSON_AddStringToObject(o, "node", b->node->name);
-        else
-            cJSON_AddNullToObject(o, "node");
-        cJSON_AddStringToObject(o, "rule", cgs_split_rule_names[b->rule]);
-        if (b->op)
-            cJSON_AddStringToObject(o, "op", b->op);
-        else
-            cJSON_AddNullToObject(o, "op");
-        cJSON_AddStringToObject(o, "reason", b->reason ? b->reason : "");
-        add_source(s, o, "source", b->node);
-        cJSON_AddItemToArray(arr, o);
+        if (i)
+            jsonw_sep(w);
+        jsonw_open(w, &o, d);
+        jsonw_field_str(w, &o, "after", s->pieces[b->piece - 1].name);
+        jsonw_field_str(w, &o, "before", s->pieces[b->piece].name);
+        jsonw_field_str(w, &o, "node", b->node ? b->node->name : NULL);
+        jsonw_field_str(w, &o, "rule", cgs_split_rule_names[b->rule]);
+        jsonw_field_str(w, &o, "op", b->op);
+        jsonw_field_str(w, &o, "reason", b->reason ? b->reason : "");
+        source_field(w, &o, s, "source", b->node);
+        jsonw_close(w, &o);
     }
-    arr = cJSON_AddArrayToObject(doc, "lint");
+    jsonw_raw(w, "]", 1);
+    jsonw_field(w, &doc, "lint");
+    jsonw_raw(w, "[", 1);
     for (uint32_t i = 0; i < s->n_findings; i++) {
         const struct cgs_split_finding *f = &s->findings[i];
         static const char *const levels[] = {"info", "warning", "error"};
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "piece", s->pieces[f->piece].name);
-        cJSON_AddStringToObject(o, "node", f->node ? f->node->name : "");
-        cJSON_AddStringToObject(o, "kind", cgs_lint_kind_names[f->kind]);
-        cJSON_AddStringToObject(o, "level", levels[f->level]);
-        cJSON_AddStringToObject(o, "reason", f->reason);
-        cJSON_AddItemToArray(arr, o);
+        if (i)
+            jsonw_sep(w);
+        jsonw_open(w, &o, d);
+        jsonw_field_str(w, &o, "piece", s->pieces[f->piece].name);
+        jsonw_field_str(w, &o, "node", f->node ? f->node->name : "");
+        jsonw_field_str(w, &o, "kind", cgs_lint_kind_names[f->kind]);
+        jsonw_field_str(w, &o, "level", levels[f->level]);
+        jsonw_field_str(w, &o, "reason", f->reason);
+        jsonw_close(w, &o);
     }
-    arr = cJSON_AddArrayToObject(doc, "unmatched_ops");
-    for (uint32_t i = 0; i < s->n_ops; i++) {
-        cJSON *o, *a;
+    jsonw_raw(w, "]", 1);
+    jsonw_field(w, &doc, "unmatched_ops");
+    jsonw_raw(w, "[", 1);
+    for (uint32_t i = 0, k = 0; i < s->n_ops; i++) {
         if (s->ops[i].n_matched)
             continue;
-        o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "op", s->ops[i].op);
-        a = cJSON_AddArrayToObject(o, "suggestions");
-        for (uint32_t k = 0; k < s->ops[i].n_suggestions; k++)
-            cJSON_AddItemToArray(a, cJSON_CreateString(s->ops[i].suggestions[k]));
-        cJSON_AddItemToArray(arr, o);
+        if (k++)
+            jsonw_sep(w);
+        jsonw_open(w, &o, d);
+        jsonw_field_str(w, &o, "op", s->ops[i].op);
+        jsonw_field(w, &o, "suggestions");
+        jsonw_raw(w, "[", 1);
+        for (uint32_t j = 0; j < s->ops[i].n_suggestions; j++) {
+            if (j)
+                jsonw_sep(w);
+            jsonw_string(w, s->ops[i].suggestions[j]);
+        }
+        jsonw_raw(w, "]", 1);
+        jsonw_close(w, &o);
     }
-    {
-        cJSON *c = cJSON_AddObjectToObject(doc, "counters");
-        cJSON_AddNumberToObject(c, "graphs_seen", s->counters.graphs_seen);
-        cJSON_AddNumberToObject(c, "piecewise_graphs", s->counters.piecewise_graphs);
-        cJSON_AddNumberToObject(c, "compiled_graphs", s->counters.compiled_graphs);
-        cJSON_AddNumberToObject(c, "capturable_graphs", s->counters.capturable_graphs);
-        cJSON_AddNumberToObject(c, "not_capturable_graphs",
-                                s->counters.compiled_graphs - s->counters.capturable_graphs);
+    jsonw_raw(w, "]", 1);
+    jsonw_field(w, &doc, "counters");
+    jsonw_open(w, &c, doc.depth);
+    jsonw_field_num(w, &c, "graphs_seen", s->counters.graphs_seen);
+    jsonw_field_num(w, &c, "piecewise_graphs", s->counters.piecewise_graphs);
+    jsonw_field_num(w, &c, "compiled_graphs", s->counters.compiled_graphs);
+    jsonw_field_num(w, &c, "capturable_graphs", s->counters.capturable_graphs);
+    jsonw_field_num(w, &c, "not_capturable_graphs",
+                    s->counters.compiled_graphs - s->counters.capturable_graphs);
+    jsonw_close(w, &c);
+    if (so->why) {
+        jsonw_field(w, &doc, "why");
+        why_write(w, s, so->why, doc.depth);
     }
-    if (why)
-        cJSON_AddItemToObject(doc, "why", why_json(s, why));
-    return doc;
+    if (so->command) {
+        jsonw_field_str(w, &doc, "cache_index", so->index_path);
+        for (uint32_t i = 0; i < g->n_nodes; i++)
+            if (g->nodes[i]->piece) {
+                jsonw_field(w, &doc, "recorded_pieces");
+                jsonw_open(w, &c, doc.depth);
+                jsonw_field_bool(w, &c, "match", so->recorded_diff == 0);
+                jsonw_field_num(w, &c, "differences", so->recorded_diff);
+                jsonw_close(w, &c);
+                break;
+            }
+    }
+    jsonw_close(w, &doc);
 }
 
 /* ---- --why ------------------------------------------------------------------------------ */
@@ -434,35 +510,31 @@ static void why_text(const struct cgs_split *s, const struct cgs_node *n, struct
     cgs_buf_release(&c);
 }
 
-static cJSON *why_json(const struct cgs_split *s, const struct cgs_node *n)
+static void why_write(struct jsonw *w, const struct cgs_split *s, const struct cgs_node *n,
+                      int depth)
 {
-    cJSON *o = cJSON_CreateObject();
     const struct cgs_split_piece *p = cgs_split_piece_of(s, n);
     struct cgs_buf b = CGS_BUF_INIT;
+    struct jsonw_obj o;
 
-    cJSON_AddStringToObject(o, "node", n->name);
-    if (p)
-        cJSON_AddStringToObject(o, "piece", p->name);
-    else
-        cJSON_AddNullToObject(o, "piece");
+    jsonw_open(w, &o, depth);
+    jsonw_field_str(w, &o, "node", n->name);
+    jsonw_field_str(w, &o, "piece", p ? p->name : NULL);
     if (s->split_op_of[n->index])
-        cJSON_AddStringToObject(o, "split_op", s->split_op_of[n->index]);
+        jsonw_field_str(w, &o, "split_op", s->split_op_of[n->index]);
     why_text(s, n, &b);
-    cJSON_AddStringToObject(o, "text", b.buf);
+    jsonw_field_str(w, &o, "text", b.buf);
     cgs_buf_release(&b);
-    return o;
+    jsonw_close(w, &o);
 }
 
-cJSON *cli_split_doc_brief(const struct cgs_graph *g, const struct cgs_split *s)
+void cli_split_write_brief(struct jsonw *w, void *split)
 {
-    struct piece_ctx pc;
-    cJSON *doc = split_json(g, s, NULL, &pc), *arr = cJSON_GetObjectItem(doc, "pieces");
-    pc.brief = true;
-    for (uint32_t i = 0; i < s->n_pieces; i++)
-        cJSON_AddItemToArray(arr, piece_json(&pc, i));
-    free(pc.first);
-    free(pc.blocking);
-    return doc;
+    struct split_out so;
+    split_out_init(&so, split);
+    so.brief = true;
+    split_write(w, &so);
+    split_out_release(&so);
 }
 
 /* ---- text ------------------------------------------------------------------------------- */
@@ -631,26 +703,17 @@ static const struct cgs_node *why_node_of(const struct cgs_graph *g, const char 
 }
 
 /* The split as JSON, with the cache index beside the graph and the recorded pieces. */
-static void print_split_json(const struct cgs_graph *g, const struct cgs_split *s,
-                             const struct cgs_node *why_node, const char *index_path,
-                             uint32_t recorded_diff)
+static void print_split_json(const struct cgs_split *s, const struct cgs_node *why_node,
+                             const char *index_path, uint32_t recorded_diff)
 {
-    struct piece_ctx pc;
-    cJSON *doc = split_json(g, s, why_node, &pc);
-    if (index_path)
-        cJSON_AddStringToObject(doc, "cache_index", index_path);
-    else
-        cJSON_AddNullToObject(doc, "cache_index");
-    for (uint32_t i = 0; i < g->n_nodes; i++)
-        if (g->nodes[i]->piece) {
-            cJSON *rp = cJSON_AddObjectToObject(doc, "recorded_pieces");
-            cJSON_AddBoolToObject(rp, "match", recorded_diff == 0);
-            cJSON_AddNumberToObject(rp, "differences", recorded_diff);
-            break;
-        }
-    cli_print_json_streamed(doc, "pieces", piece_json, &pc, s->n_pieces);
-    free(pc.first);
-    free(pc.blocking);
+    struct split_out so;
+    split_out_init(&so, s);
+    so.why = why_node;
+    so.command = true;
+    so.index_path = index_path;
+    so.recorded_diff = recorded_diff;
+    cli_print_written(split_write, &so);
+    split_out_release(&so);
 }
 
 struct split_args {
@@ -736,7 +799,7 @@ static int run(int argc, char **argv)
         split_index = index_path ? &idx : NULL;
     }
     if (a.json) {
-        print_split_json(g, s, why_node, index_path, recorded_diff);
+        print_split_json(s, why_node, index_path, recorded_diff);
     } else if (why_node) {
         struct cgs_buf b = CGS_BUF_INIT;
         why_text(s, why_node, &b);

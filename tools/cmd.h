@@ -123,9 +123,12 @@ extern enum cgs_stage cli_graph_stage;
  */
 struct cgs_split;
 cJSON *cli_piece_json(const struct cgs_split *s, uint32_t i);
-/* The same without "nodes" (with_nodes false): the page's, whose node table names each node's
- * piece. */
-cJSON *cli_piece_json_ex(const struct cgs_split *s, uint32_t i, bool with_nodes);
+/* Those members written into the open object o (without "nodes" when with_nodes is false: the
+ * page's, whose node table names each node's piece). */
+struct jsonw;
+struct jsonw_obj;
+void cli_piece_fields(struct jsonw *w, struct jsonw_obj *o, const struct cgs_split *s, uint32_t i,
+                      bool with_nodes);
 
 struct cgs_follow;
 int cli_sources_read(const struct cgs_follow *f, unsigned want, const char *wanted);
@@ -157,9 +160,9 @@ int cli_check_split_ops(const struct cgs_split *s, const struct cli_list *ops, c
 struct cgs_shapes;
 struct cgs_layout;
 struct cgs_follow;
-/* split's: each piece without its nodes, input_vals and output_vals (the page's node table
- * says which node is in which piece) */
-cJSON *cli_split_doc_brief(const struct cgs_graph *g, const struct cgs_split *s);
+/* split's, written straight into w: each piece without its nodes, input_vals and output_vals
+ * (the page's node table says which node is in which piece) */
+void cli_split_write_brief(struct jsonw *w, void *split);
 cJSON *cli_shapes_doc(const struct cgs_graph *g, const struct cgs_shapes *s);
 /* layout's, written straight into w (its form, cJSON_Print's or compact) */
 void cli_layout_write(struct jsonw *w, void *layout);
