@@ -542,32 +542,6 @@ void cli_print_written(void (*write)(struct jsonw *w, void *ctx), void *ctx)
     fflush(stdout);
 }
 
-void cli_print_json_written(cJSON *doc, const char *key, cgs_jsonw_write_fn write, void *ctx,
-                            size_t n)
-{
-    struct jsonw w;
-    fflush(stdout);
-    jsonw_init(&w, to_file, stdout);
-    jsonw_doc_written(&w, doc, key, write, ctx, n);
-    jsonw_raw(&w, "\n", 1);
-    jsonw_finish(&w);
-    fflush(stdout);
-    cJSON_Delete(doc);
-}
-
-void cli_print_json_streamed(cJSON *doc, const char *key, cgs_jsonw_item_fn item, void *ctx,
-                             size_t n)
-{
-    struct jsonw w;
-    fflush(stdout);
-    jsonw_init(&w, to_file, stdout);
-    jsonw_doc_streamed(&w, doc, key, item, ctx, n);
-    jsonw_raw(&w, "\n", 1);
-    jsonw_finish(&w);
-    fflush(stdout);
-    cJSON_Delete(doc);
-}
-
 void cli_print_json(cJSON *doc)
 {
     struct jsonw w;

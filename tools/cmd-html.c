@@ -4,7 +4,7 @@
  *
  * The page's numbers are the commands' own: each graph's split, shapes and layout documents,
  * top's and report's, built by the same functions their --json prints with (split's pieces
- * without their node lists: cli_split_write_brief; cli_shapes_doc, cli_layout_write, cli_top_doc,
+ * without their node lists: cli_split_write_brief; cli_shapes_write, cli_layout_write, cli_top_doc,
  * cli_prof_json), are put in the page as one JSON
  * document; the picture is the SVG `cgscope dot --collapse pieces` draws (run as a child, as
  * dot runs Graphviz). What a person reads without JavaScript (the summary, the tables' first
@@ -547,7 +547,7 @@ static void build_data(struct page *pg)
             cJSON_AddItemToObject(o, "split", raw_written(cli_split_write_brief, x->j->s));
         }
         if (x->j->shapes)
-            cJSON_AddItemToObject(o, "shapes", cli_shapes_doc(x->j->g, x->j->shapes));
+            cJSON_AddItemToObject(o, "shapes", raw_written(cli_shapes_write, x->j));
         else
             cJSON_AddNullToObject(o, "shapes");
         if (x->j->layout)

@@ -11,6 +11,7 @@
 #include "lib/passes/shapes.h"
 #include "lib/passes/split.h"
 #include "tools/cmd.h"
+#include "tools/job.h"
 #include "tools/session.h"
 
 static int run(int argc, char **argv);
@@ -146,20 +147,19 @@ static uint32_t root_causes(const struct cgs_shapes *s, uint32_t **out)
     return n;
 }
 
-/* One node's entry of shapes --json (written straight: cli_print_json_written). */
+/* One node's entry of shapes --json (written straight). */
 struct node_ctx {
     const struct cgs_graph *g;
     const struct cgs_shapes *s;
     const struct cgs_sym_bindings *bind;
 };
 
-static bool node_write(void *ctx, size_t idx, struct jsonw *w, int depth)
+static void node_write(const struct node_ctx *nc, uint32_t idx, struct jsonw *w, int depth)
 {
-    const struct node_ctx *nc = ctx;
     const struct cgs_graph *g = nc->g;
     const struct cgs_shapes *s = nc->s;
     const struct cgs_sym_bindings *bind = nc->bind;
-    uint32_t i = (uint32_t)idx;
+    uint32_t i = idx;
     const struct cgs_node *n = g->nodes[i];
     const struct cgs_shape_node *r = &s->nodes[i];
     struct jsonw_obj o;
@@ -203,7 +203,6 @@ static bool node_write(void *ctx, size_t idx, struct jsonw *w, int depth)
             jsonw_raw(w, "null", 4);
     }
     jsonw_close(w, &o);
-    return true;
 }
 
 /* Recorded values the comparison could not check in full: tensors whose record holds no
@@ -236,86 +235,163 @@ static uint32_t unrecorded(const struct cgs_graph *g, const struct cgs_shapes *s
     return n;
 }
 
-static cJSON *shapes_json(const struct cgs_graph *g, const struct cgs_shapes *s,
-                          const struct cgs_sym_bindings *bind, int64_t total, bool total_known)
-{
-    cJSON *doc = cli_json_doc("shapes"), *o;
-    const struct cgs_shapes_summary *sm = &s->summary;
+/* What shapes' document is written from: the graph, its shapes, the bindings, and the pieces
+ * with their bytes when --split-ops split it (sp). */
+struct shapes_out {
+    const struct cgs_graph *g;
+    const struct cgs_shapes *s;
+    const struct cgs_sym_bindings *bind;
+    int64_t total;
+    bool total_known;
+    bool nodes; /* each node's entry (the page's document leaves them out) */
+    const struct cgs_split *sp;
+};
 
-    cJSON_AddStringToObject(doc, "graph", g->name ? g->name : "");
-    cJSON_AddArrayToObject(doc, "nodes"); /* filled as it is written (node_json) */
+static bool owned_bytes(const struct cgs_shapes *s, const struct cgs_node *n,
+                        const struct cgs_sym_bindings *bind, int64_t *bytes);
+
+/* shapes --json's document (and the page's shapes, without nodes), written straight. */
+static void shapes_write(struct jsonw *w, void *ctx)
+{
+    const struct shapes_out *so = ctx;
+    const struct cgs_graph *g = so->g;
+    const struct cgs_shapes *s = so->s;
+    const struct cgs_sym_bindings *bind = so->bind;
+    const struct cgs_shapes_summary *sm = &s->summary;
+    struct jsonw_obj doc, o, x;
+    struct node_ctx nc = {g, s, bind};
+    int d;
+
+    jsonw_open(w, &doc, 0);
+    jsonw_field_str(w, &doc, "format", "cgscope-shapes");
+    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
+    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    jsonw_field_str(w, &doc, "graph", g->name ? g->name : "");
+    d = doc.depth + 1; /* an item of one of the document's arrays */
+    jsonw_field(w, &doc, "nodes");
+    jsonw_raw(w, "[", 1);
+    for (uint32_t i = 0; so->nodes && i < g->n_nodes; i++) {
+        if (i)
+            jsonw_sep(w);
+        node_write(&nc, i, w, d);
+    }
+    jsonw_raw(w, "]", 1);
     {
         uint32_t *idx, k = root_causes(s, &idx);
-        cJSON *rc = cJSON_AddArrayToObject(doc, "root_causes");
+        jsonw_field(w, &doc, "root_causes");
+        jsonw_raw(w, "[", 1);
         for (uint32_t i = 0; i < k; i++) {
             const struct cgs_node *n = g->nodes[idx[i]];
             const struct cgs_shape_node *r = &s->nodes[idx[i]];
-            o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "node", n->name);
-            cJSON_AddStringToObject(o, "target", n->target ? n->target : "");
-            cJSON_AddStringToObject(o, "status", cgs_shape_status_names[r->status]);
-            cJSON_AddStringToObject(o, "reason", r->reason ? r->reason : "");
-            cJSON_AddNumberToObject(o, "blocks", r->blocks);
-            cJSON_AddItemToArray(rc, o);
+            if (i)
+                jsonw_sep(w);
+            jsonw_open(w, &o, d);
+            jsonw_field_str(w, &o, "node", n->name);
+            jsonw_field_str(w, &o, "target", n->target ? n->target : "");
+            jsonw_field_str(w, &o, "status", cgs_shape_status_names[r->status]);
+            jsonw_field_str(w, &o, "reason", r->reason ? r->reason : "");
+            jsonw_field_num(w, &o, "blocks", r->blocks);
+            jsonw_close(w, &o);
         }
+        jsonw_raw(w, "]", 1);
         free(idx);
     }
-    o = cJSON_AddObjectToObject(doc, "summary");
-    cJSON_AddNumberToObject(o, "nodes", sm->nodes);
-    cJSON_AddNumberToObject(o, "inferred", sm->inferred);
-    cJSON_AddNumberToObject(o, "matched", sm->matched);
-    cJSON_AddNumberToObject(o, "mismatched", sm->mismatched);
-    cJSON_AddNumberToObject(o, "recorded", sm->recorded);
-    cJSON_AddNumberToObject(o, "unknown", sm->unknown);
-    cJSON_AddNumberToObject(o, "partial", sm->partial);
-    cJSON_AddNumberToObject(o, "errors", sm->errors);
-    cJSON_AddBoolToObject(o, "validated", sm->validated);
+    jsonw_field(w, &doc, "summary");
+    jsonw_open(w, &o, doc.depth);
+    jsonw_field_num(w, &o, "nodes", sm->nodes);
+    jsonw_field_num(w, &o, "inferred", sm->inferred);
+    jsonw_field_num(w, &o, "matched", sm->matched);
+    jsonw_field_num(w, &o, "mismatched", sm->mismatched);
+    jsonw_field_num(w, &o, "recorded", sm->recorded);
+    jsonw_field_num(w, &o, "unknown", sm->unknown);
+    jsonw_field_num(w, &o, "partial", sm->partial);
+    jsonw_field_num(w, &o, "errors", sm->errors);
+    jsonw_field_bool(w, &o, "validated", sm->validated);
     {
         /* what the comparison could not check: keys of the record it lacked */
-        cJSON *nc = cJSON_AddArrayToObject(o, "not_checked");
+        bool first = true;
+        jsonw_field(w, &o, "not_checked");
+        jsonw_raw(w, "[", 1);
         for (int strides = 0; strides < 2; strides++) {
             uint32_t k = unrecorded(g, s, strides);
-            if (k) {
-                cJSON *x = cJSON_CreateObject();
-                cJSON_AddStringToObject(x, "field", strides ? "stride" : "storage_offset");
-                cJSON_AddNumberToObject(x, "nodes", k);
-                cJSON_AddStringToObject(x, "why", "the record holds none (a printed graph)");
-                cJSON_AddItemToArray(nc, x);
-            }
+            if (!k)
+                continue;
+            if (!first)
+                jsonw_sep(w);
+            first = false;
+            jsonw_open(w, &x, o.depth + 1);
+            jsonw_field_str(w, &x, "field", strides ? "stride" : "storage_offset");
+            jsonw_field_num(w, &x, "nodes", k);
+            jsonw_field_str(w, &x, "why", "the record holds none (a printed graph)");
+            jsonw_close(w, &x);
         }
+        jsonw_raw(w, "]", 1);
     }
+    jsonw_close(w, &o);
     {
         struct cgs_op_suggestion *sg;
         size_t ns = cgs_shapes_suggest_decls(g, s, &sg);
-        cJSON *arr = cJSON_AddArrayToObject(doc, "suggested_ops");
+        jsonw_field(w, &doc, "suggested_ops");
+        jsonw_raw(w, "[", 1);
         for (size_t i = 0; i < ns; i++) {
-            cJSON *x = cJSON_CreateObject();
-            cJSON_AddStringToObject(x, "op", sg[i].name);
-            cJSON_AddStringToObject(x, "target", sg[i].target);
-            cJSON_AddStringToObject(x, "declaration", sg[i].decl);
-            cJSON_AddNumberToObject(x, "recorded", sg[i].confirmed);
-            cJSON_AddItemToArray(arr, x);
+            if (i)
+                jsonw_sep(w);
+            jsonw_open(w, &o, d);
+            jsonw_field_str(w, &o, "op", sg[i].name);
+            jsonw_field_str(w, &o, "target", sg[i].target);
+            jsonw_field_str(w, &o, "declaration", sg[i].decl);
+            jsonw_field_num(w, &o, "recorded", sg[i].confirmed);
+            jsonw_close(w, &o);
         }
+        jsonw_raw(w, "]", 1);
         free(sg);
     }
     if (bind->n) {
-        o = cJSON_AddObjectToObject(doc, "bindings");
+        jsonw_field(w, &doc, "bindings");
+        jsonw_open(w, &o, doc.depth);
         for (size_t i = 0; i < bind->n; i++)
-            cJSON_AddNumberToObject(o, bind->items[i].name, bind->items[i].is_float
-                                                                ? bind->items[i].fvalue
-                                                                : (double)bind->items[i].value);
-        if (total_known)
-            cJSON_AddNumberToObject(doc, "total_bytes", (double)total);
+            jsonw_field_num(w, &o, bind->items[i].name,
+                            bind->items[i].is_float ? bind->items[i].fvalue
+                                                    : (double)bind->items[i].value);
+        jsonw_close(w, &o);
+        if (so->total_known)
+            jsonw_field_num(w, &doc, "total_bytes", (double)so->total);
         else
-            cJSON_AddNullToObject(doc, "total_bytes");
+            jsonw_field_null(w, &doc, "total_bytes");
     }
-    return doc;
+    if (so->sp) {
+        /* each piece's bytes: the values its nodes own */
+        jsonw_field(w, &doc, "pieces");
+        jsonw_raw(w, "[", 1);
+        for (uint32_t p = 0; p < so->sp->n_pieces; p++) {
+            const struct cgs_split_piece *pc = &so->sp->pieces[p];
+            int64_t sum = 0, b;
+            bool known = true;
+            for (uint32_t k = 0; k < pc->n_nodes && known; k++) {
+                known = owned_bytes(s, pc->nodes[k], bind, &b);
+                sum += known ? b : 0;
+            }
+            if (p)
+                jsonw_sep(w);
+            jsonw_open(w, &o, d);
+            cli_piece_fields(w, &o, so->sp, p, true);
+            if (known)
+                jsonw_field_num(w, &o, "bytes", (double)sum);
+            else
+                jsonw_field_null(w, &o, "bytes");
+            jsonw_close(w, &o);
+        }
+        jsonw_raw(w, "]", 1);
+    }
+    jsonw_close(w, &doc);
 }
 
-cJSON *cli_shapes_doc(const struct cgs_graph *g, const struct cgs_shapes *s)
+void cli_shapes_write(struct jsonw *w, void *job)
 {
+    const struct cli_job_graph *j = job;
     struct cgs_sym_bindings none = {0};
-    return shapes_json(g, s, &none, 0, false);
+    struct shapes_out so = {j->g, j->shapes, &none, 0, false, false, NULL};
+    shapes_write(w, &so);
 }
 
 #define NAME_COL_MAX 40
@@ -492,17 +568,14 @@ static bool total_bytes(const struct cgs_graph *g, const struct cgs_shapes *s,
 
 /* Per-piece bytes of the session's split: into doc (JSON) or printed. */
 static int piece_bytes(struct cli_session *ss, const char *ops_arg,
-                       const struct cgs_sym_bindings *bind, cJSON *doc)
+                       const struct cgs_sym_bindings *bind)
 {
     const struct cgs_shapes *s = ss->shapes;
     struct cgs_split *sp = cli_session_split(ss);
-    cJSON *arr;
 
     if (!sp)
         return cli_session_fail(ss);
-    arr = doc ? cJSON_AddArrayToObject(doc, "pieces") : NULL;
-    if (!doc)
-        printf("\npieces (split at %s):\n", ops_arg);
+    printf("\npieces (split at %s):\n", ops_arg);
     for (uint32_t p = 0; p < sp->n_pieces; p++) {
         const struct cgs_split_piece *pc = &sp->pieces[p];
         int64_t sum = 0, b;
@@ -511,14 +584,7 @@ static int piece_bytes(struct cli_session *ss, const char *ops_arg,
             known = owned_bytes(s, pc->nodes[k], bind, &b);
             sum += known ? b : 0;
         }
-        if (doc) {
-            cJSON *o = cli_piece_json(sp, p);
-            if (known)
-                cJSON_AddNumberToObject(o, "bytes", (double)sum);
-            else
-                cJSON_AddNullToObject(o, "bytes");
-            cJSON_AddItemToArray(arr, o);
-        } else if (known) {
+        if (known) {
             char hb[32];
             printf("  %-12s %6u node%s  %12s%s\n", pc->name, pc->n_nodes, PLURAL(pc->n_nodes),
                    cli_human_bytes(sum, hb, sizeof(hb)),
@@ -646,17 +712,16 @@ static int run(int argc, char **argv)
     if (a.bind.n)
         total_known = total_bytes(g, s, &a.bind, &total);
     if (a.json) {
-        cJSON *doc = shapes_json(g, s, &a.bind, total, total_known);
-        struct node_ctx nc = {g, s, &a.bind};
-        if (a.split_ops && (rc = piece_bytes(&ss, a.split_ops, &a.bind, doc)) != 0) {
-            cJSON_Delete(doc);
+        struct shapes_out so = {g, s, &a.bind, total, total_known, true, NULL};
+        if (a.split_ops && !(so.sp = cli_session_split(&ss))) {
+            rc = cli_session_fail(&ss);
             goto out;
         }
-        cli_print_json_written(doc, "nodes", node_write, &nc, g->n_nodes);
+        cli_print_written(shapes_write, &so);
     } else {
         shapes_text(g, s, &a.bind, a.all, total, total_known);
         if (a.split_ops)
-            rc = piece_bytes(&ss, a.split_ops, &a.bind, NULL);
+            rc = piece_bytes(&ss, a.split_ops, &a.bind);
     }
     if (a.check && rc == CGS_EXIT_OK && (!s->summary.validated || s->summary.mismatched)) {
         fprintf(stderr,

@@ -163,7 +163,9 @@ struct cgs_follow;
 /* split's, written straight into w: each piece without its nodes, input_vals and output_vals
  * (the page's node table says which node is in which piece) */
 void cli_split_write_brief(struct jsonw *w, void *split);
-cJSON *cli_shapes_doc(const struct cgs_graph *g, const struct cgs_shapes *s);
+/* shapes' (its nodes array left empty) of a job's graph (struct cli_job_graph), written
+ * straight into w */
+void cli_shapes_write(struct jsonw *w, void *job_graph);
 /* layout's, written straight into w (its form, cJSON_Print's or compact) */
 void cli_layout_write(struct jsonw *w, void *layout);
 cJSON *cli_top_doc(const struct cgs_follow *f);
@@ -209,16 +211,9 @@ void cli_json_add_str(cJSON *o, const char *key, const char *v);
 
 /* Print a JSON document (pretty) to stdout and delete it. */
 void cli_print_json(cJSON *doc);
-
-/* The same, with the array member `key` of doc (an empty placeholder) filled by item(ctx, i)
- * for i in [0, n), each made, written and freed in turn (lib/writers/jsonw.h): large lists stream. */
-void cli_print_json_streamed(cJSON *doc, const char *key, cgs_jsonw_item_fn item, void *ctx,
-                             size_t n);
-/* A document written straight from the model by write(w, ctx) (at depth 0), with no tree. */
+/* Print the document write(w, ctx) writes straight from the model (at depth 0, cJSON_Print's
+ * text), with no tree. */
 void cli_print_written(void (*write)(struct jsonw *w, void *ctx), void *ctx);
-/* The same, each item written straight from the model by write(ctx, i, w, depth): no tree. */
-void cli_print_json_written(cJSON *doc, const char *key, cgs_jsonw_write_fn write, void *ctx,
-                            size_t n);
 
 /*
  * --json was given (set by main before the command runs): the first error is then also

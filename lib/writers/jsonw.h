@@ -1,11 +1,11 @@
 /*
- * Writing a cJSON document to a sink (a write function: the CLI's is stdout) through one
- * large buffer, in exactly the text
- * cJSON_Print makes (tabs, "key":<tab>value, arrays on one line, cJSON's number formats), but
- * without building the whole text in memory first, and with integers formatted directly
- * (cJSON_Print grows one buffer by doubling and checks every number by reading it back with
- * sscanf: most of the time of a large --json). Items can be written one at a time inside an
- * open array, then freed, so a long list never exists as a tree all at once.
+ * JSON written to a sink (a write function: the CLI's is stdout) through one large buffer, in
+ * exactly the text cJSON_Print makes (tabs, "key":<tab>value, arrays on one line, cJSON's
+ * number formats) or, compact, cJSON_PrintUnformatted's: either of a cJSON tree
+ * (jsonw_value, jsonw_compact), or straight from a model with no tree at all (jsonw_open,
+ * jsonw_field..., jsonw_close; the commands' documents are written so). Integers are formatted
+ * directly (cJSON_Print grows one buffer by doubling and checks every number by reading it back
+ * with sscanf: most of the time of a large --json).
  */
 #ifndef CGS_JSONW_H
 #define CGS_JSONW_H
@@ -97,22 +97,6 @@ static inline void jsonw_sep(struct jsonw *w)
 /* A tree at depth in w's form (jsonw_value, or jsonw_compact). */
 void jsonw_tree(struct jsonw *w, const cJSON *item, int depth);
 
-/*
- * A document whose one long array is made an item at a time: doc is written as
- * cJSON_Print would, except that its member `key` (an empty array placeholder) is filled with
- * item(ctx, i) for i in [0, n), each written and then dropped, so the array never exists as a
- * tree. The text equals cJSON_Print of the document with the array filled in. item runs in a
- * cJSON bump region (lib/base/json-alloc.h): what it returns is the region's, and it must not keep
- * cJSON made there past its return.
- */
-typedef cJSON *(*cgs_jsonw_item_fn)(void *ctx, size_t i);
-void jsonw_doc_streamed(struct jsonw *w, const cJSON *doc, const char *key, cgs_jsonw_item_fn item,
-                        void *ctx, size_t n);
-/* The same, each item written straight into w at depth by write(ctx, i, w, depth), with no
- * tree (false: it could not be written, the text would be wrong). */
-typedef bool (*cgs_jsonw_write_fn)(void *ctx, size_t i, struct jsonw *w, int depth);
-void jsonw_doc_written(struct jsonw *w, const cJSON *doc, const char *key, cgs_jsonw_write_fn write,
-                       void *ctx, size_t n);
 /* Flush and release the buffer; false when any write failed. */
 bool jsonw_finish(struct jsonw *w);
 
