@@ -145,13 +145,13 @@ static void symbol_range(const struct cgs_symbol *s, struct cgs_buf *b)
 }
 
 /* A .pt2 signature entry: "kind" (parameter, buffer_mutation, ...) and "fqn". */
-static void add_sig(cJSON *o, const struct cgs_sig_spec *sp)
+static void sig_fields(struct jsonw *w, struct jsonw_obj *o, const struct cgs_sig_spec *sp)
 {
     if (!sp || sp->kind == CGS_PT2_NONE)
         return;
-    cJSON_AddStringToObject(o, "kind", cgs_pt2_kind_name(sp->kind));
+    jsonw_field_str(w, o, "kind", cgs_pt2_kind_name(sp->kind));
     if (sp->target)
-        cJSON_AddStringToObject(o, "fqn", sp->target);
+        jsonw_field_str(w, o, "fqn", sp->target);
 }
 
 static void describe_sig(const struct cgs_sig_spec *sp, struct cgs_buf *b)
@@ -162,102 +162,147 @@ static void describe_sig(const struct cgs_sig_spec *sp, struct cgs_buf *b)
                  sp->target ? sp->target : "");
 }
 
-static cJSON *info_json(const struct cgs_graph *g, struct op_count *h, size_t nh,
-                        const struct cgs_node **outs, size_t nouts)
-{
-    cJSON *doc = cli_json_doc("info"), *o, *arr;
-    uint32_t kinds[CGS_NODE_OP_COUNT] = {0};
+struct info_out {
+    const struct cgs_graph *g;
+    const struct op_count *h;
+    size_t nh;
+    const struct cgs_node **outs;
+    size_t nouts;
+};
 
-    cJSON_AddStringToObject(doc, "name", g->name ? g->name : "");
-    cJSON_AddStringToObject(doc, "file", g->file ? g->file : "");
-    o = cJSON_AddObjectToObject(doc, "producer");
+/* info --json's document, written straight from the graph. */
+static void info_write(struct jsonw *w, void *ctx)
+{
+    const struct info_out *io = ctx;
+    const struct cgs_graph *g = io->g;
+    uint32_t kinds[CGS_NODE_OP_COUNT] = {0};
+    struct jsonw_obj doc, o, so;
+    int d;
+
+    jsonw_open(w, &doc, 0);
+    jsonw_field_str(w, &doc, "format", "cgscope-info");
+    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
+    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    jsonw_field_str(w, &doc, "name", g->name ? g->name : "");
+    jsonw_field_str(w, &doc, "file", g->file ? g->file : "");
+    jsonw_field(w, &doc, "producer");
+    jsonw_open(w, &o, doc.depth);
     if (g->producer.tool)
-        cJSON_AddStringToObject(o, "tool", g->producer.tool);
+        jsonw_field_str(w, &o, "tool", g->producer.tool);
     if (g->producer.version)
-        cJSON_AddStringToObject(o, "version", g->producer.version);
-    cJSON_AddStringToObject(o, "stage", cgs_stage_names[g->producer.stage]);
+        jsonw_field_str(w, &o, "version", g->producer.version);
+    jsonw_field_str(w, &o, "stage", cgs_stage_names[g->producer.stage]);
     if (g->producer.is_inference >= 0)
-        cJSON_AddBoolToObject(o, "is_inference", g->producer.is_inference);
+        jsonw_field_bool(w, &o, "is_inference", g->producer.is_inference);
     if (g->producer.is_backward >= 0)
-        cJSON_AddBoolToObject(o, "is_backward", g->producer.is_backward);
-    cJSON_AddNumberToObject(doc, "nodes", g->n_nodes);
+        jsonw_field_bool(w, &o, "is_backward", g->producer.is_backward);
+    jsonw_close(w, &o);
+    jsonw_field_num(w, &doc, "nodes", g->n_nodes);
     for (uint32_t i = 0; i < g->n_nodes; i++)
         kinds[g->nodes[i]->op]++;
-    o = cJSON_AddObjectToObject(doc, "node_kinds");
+    jsonw_field(w, &doc, "node_kinds");
+    jsonw_open(w, &o, doc.depth);
     for (int k = 0; k < CGS_NODE_OP_COUNT; k++)
         if (kinds[k])
-            cJSON_AddNumberToObject(o, cgs_node_op_names[k], kinds[k]);
-    o = cJSON_AddObjectToObject(doc, "ops");
-    for (size_t i = 0; i < nh; i++)
-        cJSON_AddNumberToObject(o, h[i].target, h[i].count);
-    arr = cJSON_AddArrayToObject(doc, "inputs");
+            jsonw_field_num(w, &o, cgs_node_op_names[k], kinds[k]);
+    jsonw_close(w, &o);
+    jsonw_field(w, &doc, "ops");
+    jsonw_open(w, &o, doc.depth);
+    for (size_t i = 0; i < io->nh; i++)
+        jsonw_field_num(w, &o, io->h[i].target, io->h[i].count);
+    jsonw_close(w, &o);
+    d = doc.depth + 1; /* an item of one of the document's arrays */
+    jsonw_field(w, &doc, "inputs");
+    jsonw_raw(w, "[", 1);
     for (uint32_t i = 0, k = 0; i < g->n_nodes; i++) {
         const struct cgs_node *n = g->nodes[i];
         if (n->op != CGS_NODE_PLACEHOLDER)
             continue;
-        o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", n->name);
-        cJSON_AddStringToObject(o, "target", n->target);
-        cJSON_AddItemToObject(o, "val", cgs_json_val(n->val));
-        add_sig(o, k < g->n_sig_inputs ? &g->sig_inputs[k] : NULL); /* .pt2 signature */
+        if (k)
+            jsonw_sep(w);
+        jsonw_open(w, &o, d);
+        jsonw_field_str(w, &o, "name", n->name);
+        jsonw_field_str(w, &o, "target", n->target);
+        jsonw_field(w, &o, "val");
+        cgs_jsonw_val(w, n->val, o.depth);
+        sig_fields(w, &o, k < g->n_sig_inputs ? &g->sig_inputs[k] : NULL); /* .pt2 signature */
         k++;
-        cJSON_AddItemToArray(arr, o);
+        jsonw_close(w, &o);
     }
-    arr = cJSON_AddArrayToObject(doc, "outputs");
-    for (size_t i = 0; i < nouts; i++) {
-        o = cJSON_CreateObject();
-        if (outs[i]) {
-            cJSON_AddStringToObject(o, "name", outs[i]->name);
-            cJSON_AddItemToObject(o, "val", cgs_json_val(outs[i]->val));
-            add_sig(o, i < g->n_sig_outputs ? &g->sig_outputs[i] : NULL);
+    jsonw_raw(w, "]", 1);
+    jsonw_field(w, &doc, "outputs");
+    jsonw_raw(w, "[", 1);
+    for (size_t i = 0; i < io->nouts; i++) {
+        const struct cgs_node *out = io->outs[i];
+        if (i)
+            jsonw_sep(w);
+        jsonw_open(w, &o, d);
+        if (out) {
+            jsonw_field_str(w, &o, "name", out->name);
+            jsonw_field(w, &o, "val");
+            cgs_jsonw_val(w, out->val, o.depth);
+            sig_fields(w, &o, i < g->n_sig_outputs ? &g->sig_outputs[i] : NULL);
         } else {
-            cJSON_AddNullToObject(o, "name");
-            cJSON_AddNullToObject(o, "val");
+            jsonw_field_null(w, &o, "name");
+            jsonw_field_null(w, &o, "val");
         }
-        cJSON_AddItemToArray(arr, o);
+        jsonw_close(w, &o);
     }
-    o = cJSON_AddObjectToObject(doc, "symbols");
+    jsonw_raw(w, "]", 1);
+    jsonw_field(w, &doc, "symbols");
+    jsonw_open(w, &o, doc.depth);
     for (uint32_t i = 0; i < g->n_symbols; i++) {
         const struct cgs_symbol *s = &g->symbols[i];
-        cJSON *so = cJSON_AddObjectToObject(o, s->name);
+        jsonw_field(w, &o, s->name);
+        jsonw_open(w, &so, o.depth);
         if (s->is_float && s->has_fhint)
-            cJSON_AddNumberToObject(so, "hint", s->fhint);
+            jsonw_field_num(w, &so, "hint", s->fhint);
         else if (s->has_hint)
-            cgs_json_add_int(so, "hint", s->hint);
+            jsonw_field_int(w, &so, "hint", s->hint);
         else
-            cJSON_AddNullToObject(so, "hint");
+            jsonw_field_null(w, &so, "hint");
         if (s->is_float)
-            cJSON_AddBoolToObject(so, "float", true);
+            jsonw_field_bool(w, &so, "float", true);
         if (s->has_min)
-            cJSON_AddNumberToObject(so, "min", (double)s->min);
+            jsonw_field_num(w, &so, "min", (double)s->min);
         else
-            cJSON_AddNullToObject(so, "min");
+            jsonw_field_null(w, &so, "min");
         if (s->has_max)
-            cJSON_AddNumberToObject(so, "max", (double)s->max);
+            jsonw_field_num(w, &so, "max", (double)s->max);
         else
-            cJSON_AddNullToObject(so, "max");
+            jsonw_field_null(w, &so, "max");
+        jsonw_close(w, &so);
     }
-    arr = cJSON_AddArrayToObject(doc, "subgraphs");
+    jsonw_close(w, &o);
+    jsonw_field(w, &doc, "subgraphs");
+    jsonw_raw(w, "[", 1);
     for (uint32_t i = 0; i < g->n_subgraphs; i++) {
-        o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", g->subgraph_names[i]);
-        cJSON_AddNumberToObject(o, "nodes", g->subgraphs[i]->n_nodes);
-        cJSON_AddItemToArray(arr, o);
+        if (i)
+            jsonw_sep(w);
+        jsonw_open(w, &o, d);
+        jsonw_field_str(w, &o, "name", g->subgraph_names[i]);
+        jsonw_field_num(w, &o, "nodes", g->subgraphs[i]->n_nodes);
+        jsonw_close(w, &o);
     }
-    arr = cJSON_AddArrayToObject(doc, "notes");
+    jsonw_raw(w, "]", 1);
+    jsonw_field(w, &doc, "notes");
+    jsonw_raw(w, "[", 1);
     for (uint32_t i = 0; i < g->n_notes; i++) {
         const struct cgs_note *nt = &g->notes[i];
-        o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "level",
-                                nt->level == CGS_NOTE_ERROR     ? "error"
-                                : nt->level == CGS_NOTE_WARNING ? "warning"
-                                                                : "info");
+        if (i)
+            jsonw_sep(w);
+        jsonw_open(w, &o, d);
+        jsonw_field_str(w, &o, "level",
+                        nt->level == CGS_NOTE_ERROR     ? "error"
+                        : nt->level == CGS_NOTE_WARNING ? "warning"
+                                                        : "info");
         if (nt->node)
-            cJSON_AddStringToObject(o, "node", nt->node->name);
-        cJSON_AddStringToObject(o, "message", nt->msg);
-        cJSON_AddItemToArray(arr, o);
+            jsonw_field_str(w, &o, "node", nt->node->name);
+        jsonw_field_str(w, &o, "message", nt->msg);
+        jsonw_close(w, &o);
     }
-    return doc;
+    jsonw_raw(w, "]", 1);
+    jsonw_close(w, &doc);
 }
 
 /* "  name   value", a name too long for the column on a line of its own. */
@@ -364,12 +409,8 @@ static int run(int argc, char **argv)
         for (size_t i = 0; i < nh; i++)
             printf("%s\n", h[i].target);
     } else if (json) {
-        /* the document (every input's shape: 0.2 MB on GPT-2) is made in a bump region and
-           dropped with it: no allocation per item, no cJSON_Delete walk */
-        struct cgs_jbump region;
-        cgs_jbump_begin(&region);
-        cli_print_json(info_json(g, h, nh, outs, nouts));
-        cgs_jbump_end(&region);
+        struct info_out io = {g, h, nh, outs, nouts};
+        cli_print_written(info_write, &io);
     } else {
         info_text(g, h, nh, outs, nouts);
         cli_print_notes(g, 20);

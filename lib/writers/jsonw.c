@@ -389,6 +389,15 @@ void jsonw_field_bool(struct jsonw *w, struct jsonw_obj *o, const char *key, boo
     jsonw_bool(w, v);
 }
 
+void jsonw_field_int(struct jsonw *w, struct jsonw_obj *o, const char *key, int64_t v)
+{
+    jsonw_field(w, o, key);
+    if (v >= -9007199254740992LL && v <= 9007199254740992LL)
+        jsonw_number(w, (double)v);
+    else
+        integer(w, v);
+}
+
 void jsonw_field_null(struct jsonw *w, struct jsonw_obj *o, const char *key)
 {
     jsonw_field(w, o, key);

@@ -85,6 +85,8 @@ void jsonw_field_str(struct jsonw *w, struct jsonw_obj *o, const char *key, cons
 void jsonw_field_num(struct jsonw *w, struct jsonw_obj *o, const char *key, double v);
 void jsonw_field_bool(struct jsonw *w, struct jsonw_obj *o, const char *key, bool v);
 void jsonw_field_null(struct jsonw *w, struct jsonw_obj *o, const char *key);
+/* An int64 read from an input as cgs_json_int holds it: a number to 2^53, its exact text past. */
+void jsonw_field_int(struct jsonw *w, struct jsonw_obj *o, const char *key, int64_t v);
 static inline void jsonw_bool(struct jsonw *w, bool v)
 {
     jsonw_raw(w, v ? "true" : "false", v ? 4 : 5);
