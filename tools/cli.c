@@ -531,15 +531,25 @@ static bool to_file(void *ctx, const char *p, size_t n)
     return fwrite(p, 1, n, ctx) == n;
 }
 
+void cli_json_out_begin(struct jsonw *w)
+{
+    fflush(stdout);
+    jsonw_init(w, to_file, stdout);
+}
+
+void cli_json_out_end(struct jsonw *w)
+{
+    jsonw_raw(w, "\n", 1);
+    jsonw_finish(w);
+    fflush(stdout);
+}
+
 void cli_print_written(void (*write)(struct jsonw *w, void *ctx), void *ctx)
 {
     struct jsonw w;
-    fflush(stdout);
-    jsonw_init(&w, to_file, stdout);
+    cli_json_out_begin(&w);
     write(&w, ctx);
-    jsonw_raw(&w, "\n", 1);
-    jsonw_finish(&w);
-    fflush(stdout);
+    cli_json_out_end(&w);
 }
 
 void cli_print_json(cJSON *doc)

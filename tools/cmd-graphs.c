@@ -76,27 +76,29 @@ static int write_graph(struct cgs_graphs *gs, uint32_t i, const char *dir, char 
     return rc;
 }
 
-static cJSON *item_json(const struct cgs_graphs_item *it, const struct cgs_graph *g,
-                        const char *err, const char *file)
+/* One graph's entry of graphs --json, an item of its "graphs" array. */
+static void item_write(struct jsonw *w, const struct cgs_graphs_item *it,
+                       const struct cgs_graph *g, const char *err, const char *file)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "ref", it->ref);
-    cJSON_AddStringToObject(o, "source", it->source);
-    cli_json_add_str(o, "compile_id", it->compile_id);
-    cJSON_AddStringToObject(o, "stage", it->stage);
+    struct jsonw_obj o;
+    jsonw_open(w, &o, 2);
+    jsonw_field_str(w, &o, "ref", it->ref);
+    jsonw_field_str(w, &o, "source", it->source);
+    jsonw_field_str(w, &o, "compile_id", it->compile_id);
+    jsonw_field_str(w, &o, "stage", it->stage);
     if (it->rank >= 0)
-        cJSON_AddNumberToObject(o, "rank", it->rank);
+        jsonw_field_num(w, &o, "rank", it->rank);
     else
-        cJSON_AddNullToObject(o, "rank");
-    cJSON_AddNumberToObject(o, "attempt", it->attempt);
-    cJSON_AddNumberToObject(o, "line", (double)it->line);
+        jsonw_field_null(w, &o, "rank");
+    jsonw_field_num(w, &o, "attempt", it->attempt);
+    jsonw_field_num(w, &o, "line", (double)it->line);
     if (g)
-        cJSON_AddNumberToObject(o, "nodes", g->n_nodes);
+        jsonw_field_num(w, &o, "nodes", g->n_nodes);
     else
-        cJSON_AddNullToObject(o, "nodes");
-    cli_json_add_str(o, "error", g ? NULL : err);
-    cli_json_add_str(o, "file", file[0] ? file : NULL);
-    return o;
+        jsonw_field_null(w, &o, "nodes");
+    jsonw_field_str(w, &o, "error", g ? NULL : err);
+    jsonw_field_str(w, &o, "file", file[0] ? file : NULL);
+    jsonw_close(w, &o);
 }
 
 static void item_text(const struct cgs_graphs_item *it, const struct cgs_graph *g, int width)
@@ -169,7 +171,8 @@ static int run(int argc, char **argv)
     int rc, width = 3;
     struct cgs_graphs gs;
     struct cgs_diag d = CGS_DIAG_INIT;
-    cJSON *doc = NULL, *arr = NULL;
+    struct jsonw w;
+    struct jsonw_obj doc;
     uint32_t bad = 0;
 
     if ((rc = parse_args(argc, argv, &json, &write_dir)))
@@ -181,11 +184,13 @@ static int run(int argc, char **argv)
         cgs_graphs_release(&gs);
         return rc;
     }
-    if (json) {
-        doc = cJSON_CreateObject();
-        cJSON_AddStringToObject(doc, "format", "cgscope-graphs");
-        cJSON_AddNumberToObject(doc, "version", 1);
-        arr = cJSON_AddArrayToObject(doc, "graphs");
+    if (json) { /* the document written as the graphs are read */
+        cli_json_out_begin(&w);
+        jsonw_open(&w, &doc, 0);
+        jsonw_field_str(&w, &doc, "format", "cgscope-graphs");
+        jsonw_field_num(&w, &doc, "version", 1);
+        jsonw_field(&w, &doc, "graphs");
+        jsonw_raw(&w, "[", 1);
     } else
         width = table_head(&gs);
     /* read a batch at a time on several threads, listed in order */
@@ -206,16 +211,20 @@ static int run(int argc, char **argv)
                 cli_report_diag(&ds[k]);
             } else if (write_dir && write_graph(&gs, i, write_dir, file, sizeof(file)))
                 rc = CGS_EXIT_BAD_INPUT;
-            if (json)
-                cJSON_AddItemToArray(arr, item_json(&gs.items[i], g, ds[k].msg, file));
-            else
+            if (json) {
+                if (i)
+                    jsonw_sep(&w);
+                item_write(&w, &gs.items[i], g, ds[k].msg, file);
+            } else
                 item_text(&gs.items[i], g, width);
             cgs_graph_free(g);
         }
     }
     if (json) {
-        cJSON_AddNumberToObject(doc, "bad_lines", (double)gs.bad_lines);
-        cli_print_json(doc);
+        jsonw_raw(&w, "]", 1);
+        jsonw_field_num(&w, &doc, "bad_lines", (double)gs.bad_lines);
+        jsonw_close(&w, &doc);
+        cli_json_out_end(&w);
     } else
         table_foot(&gs, bad);
     /* nothing could be read: the input is bad, whatever was listed */

@@ -214,6 +214,10 @@ void cli_print_json(cJSON *doc);
 /* Print the document write(w, ctx) writes straight from the model (at depth 0, cJSON_Print's
  * text), with no tree. */
 void cli_print_written(void (*write)(struct jsonw *w, void *ctx), void *ctx);
+/* The same for a command that writes its document as it goes: a writer onto stdout, and the
+ * document's end (its newline, the buffer flushed). */
+void cli_json_out_begin(struct jsonw *w);
+void cli_json_out_end(struct jsonw *w);
 
 /*
  * --json was given (set by main before the command runs): the first error is then also
