@@ -59,23 +59,46 @@ const struct cmd cmd_check = {
     .options = options,
 };
 
+struct check_out {
+    const struct cli_job *job;
+    const struct cgs_compile_counts *cc;
+    int fail_on;
+    uint32_t bad;
+};
+
+/* check --json's document, written straight from the findings. */
+static void check_write(struct jsonw *w, void *ctx)
+{
+    const struct check_out *c = ctx;
+    const struct cgs_compile_counts *cc = c->cc;
+    struct jsonw_obj doc, co;
+    jsonw_open(w, &doc, 0);
+    jsonw_field_str(w, &doc, "format", "cgscope-check");
+    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
+    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    jsonw_field(w, &doc, "findings");
+    cli_findings_write(w, &c->job->findings, doc.depth);
+    jsonw_field(w, &doc, "compiles");
+    jsonw_open(w, &co, doc.depth);
+    jsonw_field_num(w, &co, "compiles", (double)cc->compiles);
+    jsonw_field_num(w, &co, "graphs", (double)cc->graphs);
+    jsonw_field_num(w, &co, "empty", (double)cc->empty);
+    jsonw_field_num(w, &co, "failed", (double)cc->failed);
+    jsonw_field_num(w, &co, "refused", (double)cc->refused);
+    jsonw_field_num(w, &co, "recompiles", (double)cc->recompiles);
+    jsonw_field_num(w, &co, "runs", (double)cc->runs);
+    jsonw_close(w, &co);
+    jsonw_field_num(w, &doc, "graphs", c->job->n_graphs);
+    jsonw_field_str(w, &doc, "fail_on", cgs_severity_names[c->fail_on]);
+    jsonw_field_bool(w, &doc, "failed", c->bad > 0);
+    jsonw_close(w, &doc);
+}
+
 static void print_check_json(const struct cli_job *job, const struct cgs_compile_counts *cc,
                              int fail_on, uint32_t bad)
 {
-    cJSON *doc = cli_json_doc("check"), *co;
-    cJSON_AddItemToObject(doc, "findings", cli_findings_json(&job->findings));
-    co = cJSON_AddObjectToObject(doc, "compiles");
-    cJSON_AddNumberToObject(co, "compiles", (double)cc->compiles);
-    cJSON_AddNumberToObject(co, "graphs", (double)cc->graphs);
-    cJSON_AddNumberToObject(co, "empty", (double)cc->empty);
-    cJSON_AddNumberToObject(co, "failed", (double)cc->failed);
-    cJSON_AddNumberToObject(co, "refused", (double)cc->refused);
-    cJSON_AddNumberToObject(co, "recompiles", (double)cc->recompiles);
-    cJSON_AddNumberToObject(co, "runs", (double)cc->runs);
-    cJSON_AddNumberToObject(doc, "graphs", job->n_graphs);
-    cJSON_AddStringToObject(doc, "fail_on", cgs_severity_names[fail_on]);
-    cJSON_AddBoolToObject(doc, "failed", bad > 0);
-    cli_print_json(doc);
+    struct check_out c = {job, cc, fail_on, bad};
+    cli_print_written(check_write, &c);
 }
 
 static void print_check_text(const struct cli_job *job, const struct cgs_compile_counts *cc,

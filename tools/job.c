@@ -426,38 +426,68 @@ void cli_job_release(struct cli_job *j)
     memset(j, 0, sizeof(*j));
 }
 
+void cli_findings_write(struct jsonw *w, const struct cgs_findings *f, int depth)
+{
+    struct jsonw_obj o, x;
+    jsonw_raw(w, "[", 1);
+    for (uint32_t i = 0; i < f->n; i++) {
+        const struct cgs_finding *fi = &f->v[i];
+        if (i)
+            jsonw_sep(w);
+        jsonw_open(w, &o, depth + 1);
+        jsonw_field_str(w, &o, "kind", cgs_finding_kind_names[fi->kind]);
+        jsonw_field_str(w, &o, "severity", cgs_severity_names[fi->severity]);
+        jsonw_field(w, &o, "subject");
+        jsonw_open(w, &x, o.depth);
+        jsonw_field_str(w, &x, "frame", fi->frame);
+        jsonw_field_str(w, &x, "compile_ids", fi->compile_ids);
+        jsonw_field_str(w, &x, "ranks", fi->ranks);
+        jsonw_field_str(w, &x, "graphs", fi->graphs);
+        jsonw_field_str(w, &x, "pieces", fi->pieces);
+        jsonw_close(w, &x);
+        jsonw_field_str(w, &o, "message", fi->message ? fi->message : "");
+        jsonw_field_str(w, &o, "hint", fi->hint);
+        jsonw_field_str(w, &o, "url", fi->url);
+        if (fi->evidence_file) {
+            jsonw_field(w, &o, "evidence");
+            jsonw_open(w, &x, o.depth);
+            jsonw_field_str(w, &x, "file", fi->evidence_file);
+            if (fi->evidence_line)
+                jsonw_field_num(w, &x, "line", (double)fi->evidence_line);
+            else
+                jsonw_field_null(w, &x, "line");
+            jsonw_close(w, &x);
+        } else {
+            jsonw_field_null(w, &o, "evidence");
+        }
+        jsonw_field_num(w, &o, "count", (double)fi->count);
+        jsonw_field_str(w, &o, "href", cgs_finding_kind_anchors[fi->kind]);
+        jsonw_close(w, &o);
+    }
+    jsonw_raw(w, "]", 1);
+}
+
+static bool mem_sink(void *ctx, const char *p, size_t n)
+{
+    cgs_buf_add(ctx, p, n);
+    return true;
+}
+
 cJSON *cli_findings_json(const struct cgs_findings *f)
 {
-    cJSON *a = cJSON_CreateArray();
-    for (uint32_t i = 0; i < f->n; i++) {
-        const struct cgs_finding *x = &f->v[i];
-        cJSON *o = cJSON_CreateObject(), *s, *e;
-        cJSON_AddStringToObject(o, "kind", cgs_finding_kind_names[x->kind]);
-        cJSON_AddStringToObject(o, "severity", cgs_severity_names[x->severity]);
-        s = cJSON_AddObjectToObject(o, "subject");
-        cli_json_add_str(s, "frame", x->frame);
-        cli_json_add_str(s, "compile_ids", x->compile_ids);
-        cli_json_add_str(s, "ranks", x->ranks);
-        cli_json_add_str(s, "graphs", x->graphs);
-        cli_json_add_str(s, "pieces", x->pieces);
-        cJSON_AddStringToObject(o, "message", x->message ? x->message : "");
-        cli_json_add_str(o, "hint", x->hint);
-        cli_json_add_str(o, "url", x->url);
-        if (x->evidence_file) {
-            e = cJSON_AddObjectToObject(o, "evidence");
-            cJSON_AddStringToObject(e, "file", x->evidence_file);
-            if (x->evidence_line)
-                cJSON_AddNumberToObject(e, "line", (double)x->evidence_line);
-            else
-                cJSON_AddNullToObject(e, "line");
-        } else {
-            cJSON_AddNullToObject(o, "evidence");
-        }
-        cJSON_AddNumberToObject(o, "count", (double)x->count);
-        cJSON_AddStringToObject(o, "href", cgs_finding_kind_anchors[x->kind]);
-        cJSON_AddItemToArray(a, o);
-    }
-    return a;
+    /* written once (cli_findings_write), read back for the documents still made as trees */
+    struct cgs_buf b = CGS_BUF_INIT;
+    struct jsonw w;
+    cJSON *t;
+    jsonw_init(&w, mem_sink, &b);
+    w.compact = true;
+    cli_findings_write(&w, f, 0);
+    jsonw_finish(&w);
+    cgs_buf_addch(&b, 0);
+    if (!(t = cJSON_Parse(b.buf)))
+        CGS_BUG("findings written are not JSON");
+    cgs_buf_release(&b);
+    return t;
 }
 
 static void print_lines(FILE *out, const char *label, const char *text)

@@ -110,6 +110,9 @@ cJSON *cli_diff_change_json(const struct cgs_diff_change *c);
 /* The findings as JSON (an array of {kind, severity, subject, message, hint, url, evidence,
  * count}) and as text (a line each, then its hint, subject and evidence indented). */
 cJSON *cli_findings_json(const struct cgs_findings *f);
+/* The same array written straight into w at depth (that of the member holding it). */
+struct jsonw;
+void cli_findings_write(struct jsonw *w, const struct cgs_findings *f, int depth);
 void cli_findings_print(const struct cgs_findings *f, FILE *out, bool details);
 /* "2 errors, 1 warning, 3 notes" */
 void cli_findings_tally(const struct cgs_findings *f, char *out, size_t n);
