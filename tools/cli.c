@@ -445,25 +445,42 @@ static bool mem_sink(void *ctx, const char *p, size_t n)
     return true;
 }
 
-cJSON *cli_piece_json(const struct cgs_split *s, uint32_t i)
+cJSON *cli_written_tree(void (*write)(struct jsonw *w, void *ctx), void *ctx)
 {
-    /* the fields written once (cli_piece_fields), read back into a tree for the documents
-       that are still made as trees (dot's, shapes') */
     struct cgs_buf b = CGS_BUF_INIT;
     struct jsonw w;
-    struct jsonw_obj o;
     cJSON *t;
     jsonw_init(&w, mem_sink, &b);
     w.compact = true;
-    jsonw_open(&w, &o, 0);
-    cli_piece_fields(&w, &o, s, i, true);
-    jsonw_close(&w, &o);
+    write(&w, ctx);
     jsonw_finish(&w);
     cgs_buf_addch(&b, 0);
     if (!(t = cJSON_Parse(b.buf)))
-        CGS_BUG("a piece written is not JSON");
+        CGS_BUG("a document written is not JSON");
     cgs_buf_release(&b);
     return t;
+}
+
+struct piece_ref {
+    const struct cgs_split *s;
+    uint32_t i;
+};
+
+static void piece_fields_write(struct jsonw *w, void *ctx)
+{
+    const struct piece_ref *p = ctx;
+    struct jsonw_obj o;
+    jsonw_open(w, &o, 0);
+    cli_piece_fields(w, &o, p->s, p->i, true);
+    jsonw_close(w, &o);
+}
+
+cJSON *cli_piece_json(const struct cgs_split *s, uint32_t i)
+{
+    /* the fields written once (cli_piece_fields), read back into a tree for the documents
+       that are still made as trees (dot's) */
+    struct piece_ref p = {s, i};
+    return cli_written_tree(piece_fields_write, &p);
 }
 
 static void warn_line(const char *file, const char *msg, void *ctx)

@@ -44,82 +44,106 @@ const struct cmd cmd_breaks = {
     .options = options,
 };
 
-cJSON *cli_breaks_doc(const struct cgs_dash *d)
+/* A list of its text's parts (split at any of sep; ...), as strings. */
+static void parts_write(struct jsonw *w, const char *text, const char *sep, bool skip_dots)
 {
+    bool first = true;
+    jsonw_raw(w, "[", 1);
+    for (const char *p = text; p && *p;) {
+        size_t k = strcspn(p, sep);
+        char id[128];
+        char *t = skip_dots ? id : cgs_xmalloc(k + 1);
+        if (skip_dots) {
+            snprintf(id, sizeof(id), "%.*s", (int)(k < 120 ? k : 120), p);
+        } else {
+            memcpy(t, p, k);
+            t[k] = '\0';
+        }
+        if (!skip_dots || strcmp(id, "...")) {
+            if (!first)
+                jsonw_sep(w);
+            first = false;
+            jsonw_string(w, t);
+        }
+        if (!skip_dots)
+            free(t);
+        p += k;
+        p += skip_dots ? strspn(p, ", ") : (size_t)(*p == '\n');
+    }
+    jsonw_raw(w, "]", 1);
+}
+
+/* breaks --json's document, written straight from the records' model. */
+void cli_breaks_write(struct jsonw *w, void *dash)
+{
+    const struct cgs_dash *d = dash;
     struct cgs_compile_counts cc;
-    cJSON *doc = cli_json_doc("breaks"), *a = cJSON_AddArrayToObject(doc, "breaks");
+    struct jsonw_obj doc, o, fr;
+    jsonw_open(w, &doc, 0);
+    jsonw_field_str(w, &doc, "format", "cgscope-breaks");
+    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
+    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    jsonw_field(w, &doc, "breaks");
+    jsonw_raw(w, "[", 1);
     for (uint32_t i = 0; i < d->n_breaks; i++) {
         const struct cgs_dash_break *b = &d->breaks[i];
-        cJSON *o = cJSON_CreateObject(), *fr;
-        cJSON_AddStringToObject(o, "compile_id", b->compile_id ? b->compile_id : "");
-        cJSON_AddNumberToObject(o, "hits", (double)b->hits);
-        {
-            cJSON *ids = cJSON_AddArrayToObject(o, "compile_ids");
-            for (const char *p = b->compile_ids; p && *p;) {
-                size_t k = strcspn(p, ",");
-                char id[128];
-                snprintf(id, sizeof(id), "%.*s", (int)(k < 120 ? k : 120), p);
-                if (strcmp(id, "..."))
-                    cJSON_AddItemToArray(ids, cJSON_CreateString(id));
-                p += k;
-                p += strspn(p, ", ");
-            }
-        }
-        cJSON_AddStringToObject(o, "reason", b->reason ? b->reason : "");
-        fr = cJSON_AddObjectToObject(o, "frame");
-        if (b->file)
-            cJSON_AddStringToObject(fr, "file", b->file);
-        else
-            cJSON_AddNullToObject(fr, "file");
-        cJSON_AddNumberToObject(fr, "line", (double)b->line);
-        if (b->name)
-            cJSON_AddStringToObject(fr, "name", b->name);
-        else
-            cJSON_AddNullToObject(fr, "name");
+        if (i)
+            jsonw_sep(w);
+        jsonw_open(w, &o, doc.depth + 1);
+        jsonw_field_str(w, &o, "compile_id", b->compile_id ? b->compile_id : "");
+        jsonw_field_num(w, &o, "hits", (double)b->hits);
+        jsonw_field(w, &o, "compile_ids");
+        parts_write(w, b->compile_ids, ",", true);
+        jsonw_field_str(w, &o, "reason", b->reason ? b->reason : "");
+        jsonw_field(w, &o, "frame");
+        jsonw_open(w, &fr, o.depth);
+        jsonw_field_str(w, &fr, "file", b->file);
+        jsonw_field_num(w, &fr, "line", (double)b->line);
+        jsonw_field_str(w, &fr, "name", b->name);
+        jsonw_close(w, &fr);
         if (b->rank >= 0)
-            cJSON_AddNumberToObject(o, "rank", b->rank);
+            jsonw_field_num(w, &o, "rank", b->rank);
         else
-            cJSON_AddNullToObject(o, "rank");
-        cli_json_add_str(o, "title", b->title);
-        cli_json_add_str(o, "explanation", b->explanation);
-        {
-            cJSON *h = cJSON_AddArrayToObject(o, "hints");
-            for (const char *p = b->hints; p && *p;) {
-                size_t k = strcspn(p, "\n");
-                char *t = cgs_xmalloc(k + 1);
-                memcpy(t, p, k);
-                t[k] = '\0';
-                cJSON_AddItemToArray(h, cJSON_CreateString(t));
-                free(t);
-                p += k;
-                p += *p == '\n';
-            }
-        }
-        cli_json_add_str(o, "url", b->url);
-        cli_json_add_str(o, "gb_id", b->gb_id);
-        fr = cJSON_AddObjectToObject(o, "user_frame");
+            jsonw_field_null(w, &o, "rank");
+        jsonw_field_str(w, &o, "title", b->title);
+        jsonw_field_str(w, &o, "explanation", b->explanation);
+        jsonw_field(w, &o, "hints");
+        parts_write(w, b->hints, "\n", false);
+        jsonw_field_str(w, &o, "url", b->url);
+        jsonw_field_str(w, &o, "gb_id", b->gb_id);
+        jsonw_field(w, &o, "user_frame");
         /* the user's own frame: the break's frame when that is the user's code */
-        cli_json_add_str(fr, "file", b->user_file ? b->user_file : b->file);
-        cJSON_AddNumberToObject(fr, "line", (double)(b->user_file ? b->user_line : b->line));
-        cli_json_add_str(fr, "name", b->user_file ? b->user_name : b->name);
-        cJSON_AddBoolToObject(o, "from_restart_reasons", b->from_restart);
+        jsonw_open(w, &fr, o.depth);
+        jsonw_field_str(w, &fr, "file", b->user_file ? b->user_file : b->file);
+        jsonw_field_num(w, &fr, "line", (double)(b->user_file ? b->user_line : b->line));
+        jsonw_field_str(w, &fr, "name", b->user_file ? b->user_name : b->name);
+        jsonw_close(w, &fr);
+        jsonw_field_bool(w, &o, "from_restart_reasons", b->from_restart);
         if (b->source < d->n_sources) {
-            cJSON *ev = cJSON_AddObjectToObject(o, "evidence");
-            cJSON_AddStringToObject(ev, "file", d->sources[b->source]);
-            cJSON_AddNumberToObject(ev, "line", (double)b->line_no);
+            jsonw_field(w, &o, "evidence");
+            jsonw_open(w, &fr, o.depth);
+            jsonw_field_str(w, &fr, "file", d->sources[b->source]);
+            jsonw_field_num(w, &fr, "line", (double)b->line_no);
+            jsonw_close(w, &fr);
         }
-        cJSON_AddItemToArray(a, o);
+        jsonw_close(w, &o);
     }
+    jsonw_raw(w, "]", 1);
     cgs_findings_compile_counts(d, &cc);
-    cJSON_AddNumberToObject(doc, "hits", (double)d->graph_breaks);
+    jsonw_field_num(w, &doc, "hits", (double)d->graph_breaks);
     /* compile ids that made a graph; the compiles, empty ones and failures apart */
-    cJSON_AddNumberToObject(doc, "graphs", (double)cc.graphs);
-    cJSON_AddNumberToObject(doc, "compiles", (double)cc.compiles);
-    cJSON_AddNumberToObject(doc, "empty", (double)cc.empty);
-    cJSON_AddNumberToObject(doc, "failed", (double)cc.failed);
-    cJSON_AddNumberToObject(doc, "recompiles", (double)d->recompiles);
-    cJSON_AddNumberToObject(doc, "bad_lines", (double)d->bad_lines);
-    return doc;
+    jsonw_field_num(w, &doc, "graphs", (double)cc.graphs);
+    jsonw_field_num(w, &doc, "compiles", (double)cc.compiles);
+    jsonw_field_num(w, &doc, "empty", (double)cc.empty);
+    jsonw_field_num(w, &doc, "failed", (double)cc.failed);
+    jsonw_field_num(w, &doc, "recompiles", (double)d->recompiles);
+    jsonw_field_num(w, &doc, "bad_lines", (double)d->bad_lines);
+    jsonw_close(w, &doc);
+}
+
+cJSON *cli_breaks_doc(const struct cgs_dash *d)
+{
+    return cli_written_tree(cli_breaks_write, (void *)d);
 }
 
 static void break_text(const struct cgs_dash_break *b)
@@ -198,7 +222,7 @@ static int run(int argc, char **argv)
     cgs_follow_finish(&f);
     if (!(rc = cli_sources_read(&f, 1u << CGS_SRC_TRACE, "a TORCH_TRACE log"))) {
         if (json)
-            cli_print_json(cli_breaks_doc(&dash));
+            cli_print_written(cli_breaks_write, &dash);
         else
             breaks_text(&dash);
     }

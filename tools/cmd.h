@@ -175,7 +175,8 @@ int cli_dot_pieces_svg(const struct cgs_graph *g, const struct cgs_split *s,
                        const struct cgs_layout *lay, const char *profile_path, const char *label,
                        char **svg, size_t *len);
 struct cgs_dash;
-cJSON *cli_breaks_doc(const struct cgs_dash *d); /* breaks --json */
+cJSON *cli_breaks_doc(const struct cgs_dash *d); /* breaks --json's, read back as a tree */
+void cli_breaks_write(struct jsonw *w, void *dash); /* the same written straight */
 struct cgs_dash_entry;
 /* One compile-cache index entry as `cache --json` writes it (split's cache_entries too). */
 cJSON *cli_cache_entry_json(const struct cgs_dash_entry *en);
@@ -218,6 +219,10 @@ void cli_print_written(void (*write)(struct jsonw *w, void *ctx), void *ctx);
  * document's end (its newline, the buffer flushed). */
 void cli_json_out_begin(struct jsonw *w);
 void cli_json_out_end(struct jsonw *w);
+/* The document write(w, ctx) writes, read back into a tree (for a document that holds it and
+ * is still made as a tree, and for the page, which reads some of its documents back): one
+ * writer for both. */
+cJSON *cli_written_tree(void (*write)(struct jsonw *w, void *ctx), void *ctx);
 
 /*
  * --json was given (set by main before the command runs): the first error is then also

@@ -467,27 +467,15 @@ void cli_findings_write(struct jsonw *w, const struct cgs_findings *f, int depth
     jsonw_raw(w, "]", 1);
 }
 
-static bool mem_sink(void *ctx, const char *p, size_t n)
+static void findings_array(struct jsonw *w, void *f)
 {
-    cgs_buf_add(ctx, p, n);
-    return true;
+    cli_findings_write(w, f, 0);
 }
 
 cJSON *cli_findings_json(const struct cgs_findings *f)
 {
     /* written once (cli_findings_write), read back for the documents still made as trees */
-    struct cgs_buf b = CGS_BUF_INIT;
-    struct jsonw w;
-    cJSON *t;
-    jsonw_init(&w, mem_sink, &b);
-    w.compact = true;
-    cli_findings_write(&w, f, 0);
-    jsonw_finish(&w);
-    cgs_buf_addch(&b, 0);
-    if (!(t = cJSON_Parse(b.buf)))
-        CGS_BUG("findings written are not JSON");
-    cgs_buf_release(&b);
-    return t;
+    return cli_written_tree(findings_array, (void *)f);
 }
 
 static void print_lines(FILE *out, const char *label, const char *text)
