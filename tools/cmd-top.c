@@ -187,129 +187,168 @@ static void print_text(const struct cgs_follow *f)
 }
 
 /* text's lines (each cut at 1,000 characters) as an array under key. */
-static void add_lines(cJSON *o, const char *key, const char *text)
+/* key: the text's lines, each cut at 1,000 bytes. */
+static void lines_field(struct jsonw *w, struct jsonw_obj *o, const char *key, const char *text)
 {
-    cJSON *a = cJSON_AddArrayToObject(o, key);
+    bool first = true;
+    jsonw_field(w, o, key);
+    jsonw_raw(w, "[", 1);
     for (const char *p = text; p && *p;) {
         size_t k = strcspn(p, "\n");
         char line[1024];
         snprintf(line, sizeof(line), "%.*s", (int)(k < 1000 ? k : 1000), p);
-        cJSON_AddItemToArray(a, cJSON_CreateString(line));
+        if (!first)
+            jsonw_sep(w);
+        first = false;
+        jsonw_string(w, line);
         p += k;
         if (*p)
             p++;
     }
+    jsonw_raw(w, "]", 1);
 }
 
-static cJSON *top_json(const struct cgs_follow *f)
+static void counts_field(struct jsonw *w, struct jsonw_obj *c, const char *name, double hit,
+                         double miss, double bypass)
 {
-    const struct cgs_dash *d = f->dash;
-    cJSON *doc = cli_json_doc("top"), *a, *c;
-    double hr = cgs_dash_hit_rate(d);
+    struct jsonw_obj o;
+    jsonw_field(w, c, name);
+    jsonw_open(w, &o, c->depth);
+    jsonw_field_num(w, &o, "hit", hit);
+    jsonw_field_num(w, &o, "miss", miss);
+    jsonw_field_num(w, &o, "bypass", bypass);
+    jsonw_close(w, &o);
+}
 
-    a = cJSON_AddArrayToObject(doc, "sources");
+struct top_out {
+    const struct cgs_follow *f;
+    const struct cgs_findings *findings; /* top --json's; NULL for the page's document */
+};
+
+/* top --json's document (and the page's), written straight from the records' model. */
+static void top_write(struct jsonw *w, void *ctx)
+{
+    const struct top_out *to = ctx;
+    const struct cgs_follow *f = to->f;
+    const struct cgs_dash *d = f->dash;
+    struct jsonw_obj doc, o, c;
+    double hr = cgs_dash_hit_rate(d);
+    int dd;
+
+    jsonw_open(w, &doc, 0);
+    jsonw_field_str(w, &doc, "format", "cgscope-top");
+    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
+    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    dd = doc.depth + 1; /* an item of one of the document's arrays */
+    jsonw_field(w, &doc, "sources");
+    jsonw_raw(w, "[", 1);
     for (uint32_t i = 0; i < f->n_files; i++) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "path", f->files[i].path);
-        cJSON_AddStringToObject(o, "kind", cgs_src_kind_names[f->files[i].feed.kind]);
-        cJSON_AddNumberToObject(o, "bytes", (double)f->files[i].off);
-        cJSON_AddItemToArray(a, o);
+        if (i)
+            jsonw_sep(w);
+        jsonw_open(w, &o, dd);
+        jsonw_field_str(w, &o, "path", f->files[i].path);
+        jsonw_field_str(w, &o, "kind", cgs_src_kind_names[f->files[i].feed.kind]);
+        jsonw_field_num(w, &o, "bytes", (double)f->files[i].off);
+        jsonw_close(w, &o);
     }
-    a = cJSON_AddArrayToObject(doc, "rows");
+    jsonw_raw(w, "]", 1);
+    jsonw_field(w, &doc, "rows");
+    jsonw_raw(w, "[", 1);
     for (uint32_t i = 0; i < d->n_rows; i++) {
         const struct cgs_dash_row *r = d->rows[i];
-        cJSON *o = cJSON_CreateObject();
+        if (i)
+            jsonw_sep(w);
+        jsonw_open(w, &o, dd);
         if (r->has_graph_index)
-            cgs_json_add_int(o, "graph_index", r->graph_index);
+            jsonw_field_int(w, &o, "graph_index", r->graph_index);
         else
-            cJSON_AddNullToObject(o, "graph_index");
+            jsonw_field_null(w, &o, "graph_index");
         if (r->trace || r->dynamic)
-            cJSON_AddNullToObject(o, "runtime_shape");
+            jsonw_field_null(w, &o, "runtime_shape");
         else
-            cgs_json_add_int(o, "runtime_shape", r->runtime_shape);
-        cli_json_add_str(o, "backend", r->backend);
-        cli_json_add_str(o, "compile_id", r->compile_id);
-        cJSON_AddStringToObject(o, "source", r->source < d->n_sources ? d->sources[r->source] : "");
+            jsonw_field_int(w, &o, "runtime_shape", r->runtime_shape);
+        jsonw_field_str(w, &o, "backend", r->backend);
+        jsonw_field_str(w, &o, "compile_id", r->compile_id);
+        jsonw_field_str(w, &o, "source", r->source < d->n_sources ? d->sources[r->source] : "");
         if (r->rank >= 0)
-            cJSON_AddNumberToObject(o, "rank", r->rank);
+            jsonw_field_num(w, &o, "rank", r->rank);
         else
-            cJSON_AddNullToObject(o, "rank");
-        cli_json_add_str(o, "frame", r->frame);
-        cJSON_AddNumberToObject(o, "hits", (double)r->hits);
-        cJSON_AddNumberToObject(o, "misses", (double)r->misses);
-        cJSON_AddNumberToObject(o, "bypasses", (double)r->bypasses);
-        cJSON_AddNumberToObject(o, "compiles", (double)r->compiles);
+            jsonw_field_null(w, &o, "rank");
+        jsonw_field_str(w, &o, "frame", r->frame);
+        jsonw_field_num(w, &o, "hits", (double)r->hits);
+        jsonw_field_num(w, &o, "misses", (double)r->misses);
+        jsonw_field_num(w, &o, "bypasses", (double)r->bypasses);
+        jsonw_field_num(w, &o, "compiles", (double)r->compiles);
         if (r->trace && !r->has_compile_ms) { /* the log does not say: unknown, not 0 */
-            cJSON_AddNullToObject(o, "compile_ms");
-            cJSON_AddNullToObject(o, "last_compile_ms");
+            jsonw_field_null(w, &o, "compile_ms");
+            jsonw_field_null(w, &o, "last_compile_ms");
         } else {
-            cJSON_AddNumberToObject(o, "compile_ms", r->compile_ms);
-            cJSON_AddNumberToObject(o, "last_compile_ms", r->last_compile_ms);
+            jsonw_field_num(w, &o, "compile_ms", r->compile_ms);
+            jsonw_field_num(w, &o, "last_compile_ms", r->last_compile_ms);
         }
         if (r->trace) {
-            cJSON *ph = cJSON_AddObjectToObject(o, "compile_ms_phases");
+            jsonw_field(w, &o, "compile_ms_phases");
+            jsonw_open(w, &c, o.depth);
             for (int k = 0; k < CGS_DASH_PHASE_COUNT; k++)
                 if (r->phase_ms[k] >= 0)
-                    cJSON_AddNumberToObject(ph, cgs_dash_phase_names[k], r->phase_ms[k]);
+                    jsonw_field_num(w, &c, cgs_dash_phase_names[k], r->phase_ms[k]);
                 else
-                    cJSON_AddNullToObject(ph, cgs_dash_phase_names[k]);
-            cJSON_AddNumberToObject(o, "run", r->run);
-            cli_json_add_str(o, "fail_type", r->limit_hit ? NULL : r->fail_type);
-            cli_json_add_str(o, "fail_reason", r->limit_hit ? NULL : r->fail_reason);
-            cJSON_AddBoolToObject(o, "recompile_limit", r->limit_hit);
+                    jsonw_field_null(w, &c, cgs_dash_phase_names[k]);
+            jsonw_close(w, &c);
+            jsonw_field_num(w, &o, "run", r->run);
+            jsonw_field_str(w, &o, "fail_type", r->limit_hit ? NULL : r->fail_type);
+            jsonw_field_str(w, &o, "fail_reason", r->limit_hit ? NULL : r->fail_reason);
+            jsonw_field_bool(w, &o, "recompile_limit", r->limit_hit);
             /* where the compile came from: dynamo_start's stack, the outermost frame first */
-            add_lines(o, "stack", r->stack);
+            lines_field(w, &o, "stack", r->stack);
             /* the page's (keep_texts): guards, shape specializations, generated code */
             if (r->guards)
-                cJSON_AddStringToObject(o, "guards", r->guards);
+                jsonw_field_str(w, &o, "guards", r->guards);
             if (r->specializations.len)
-                cJSON_AddStringToObject(o, "specializations", r->specializations.buf);
+                jsonw_field_str(w, &o, "specializations", r->specializations.buf);
             if (r->output_code)
-                cJSON_AddStringToObject(o, "output_code", r->output_code);
+                jsonw_field_str(w, &o, "output_code", r->output_code);
             if (r->metrics_text)
-                cJSON_AddStringToObject(o, "metrics", r->metrics_text);
+                jsonw_field_str(w, &o, "metrics", r->metrics_text);
             /* the collectives Inductor scheduled, in order (a log that says) */
             if (r->collectives.len)
-                add_lines(o, "collectives", r->collectives.buf);
+                lines_field(w, &o, "collectives", r->collectives.buf);
             /* why Dynamo restarted the frame's analysis (a graph break), as torch wrote it */
-            cli_json_add_str(o, "restart_reasons",
-                             r->restart_reasons && *r->restart_reasons ? r->restart_reasons : NULL);
+            jsonw_field_str(w, &o, "restart_reasons",
+                            r->restart_reasons && *r->restart_reasons ? r->restart_reasons
+                                                                      : NULL);
             if (r->graph_op_count >= 0)
-                cJSON_AddNumberToObject(o, "graph_op_count", (double)r->graph_op_count);
+                jsonw_field_num(w, &o, "graph_op_count", (double)r->graph_op_count);
             else
-                cJSON_AddNullToObject(o, "graph_op_count");
+                jsonw_field_null(w, &o, "graph_op_count");
         }
         if (r->last_ts > 0)
-            cJSON_AddNumberToObject(o, "last_ts", r->last_ts);
+            jsonw_field_num(w, &o, "last_ts", r->last_ts);
         else
-            cJSON_AddNullToObject(o, "last_ts");
-        cJSON_AddNumberToObject(o, "runs", (double)r->runs);
-        cJSON_AddNumberToObject(o, "run_ms", r->run_ms);
-        cJSON_AddNumberToObject(o, "recompiles", (double)r->recompiles);
-        cJSON_AddNumberToObject(o, "captures", (double)r->captures);
-        cli_json_add_str(o, "reason", r->reason);
-        add_lines(o, "reasons", r->reason);
-        cJSON_AddBoolToObject(o, "indexed", r->indexed);
-        cJSON_AddItemToArray(a, o);
+            jsonw_field_null(w, &o, "last_ts");
+        jsonw_field_num(w, &o, "runs", (double)r->runs);
+        jsonw_field_num(w, &o, "run_ms", r->run_ms);
+        jsonw_field_num(w, &o, "recompiles", (double)r->recompiles);
+        jsonw_field_num(w, &o, "captures", (double)r->captures);
+        jsonw_field_str(w, &o, "reason", r->reason);
+        lines_field(w, &o, "reasons", r->reason);
+        jsonw_field_bool(w, &o, "indexed", r->indexed);
+        jsonw_close(w, &o);
     }
-    c = cJSON_AddObjectToObject(doc, "caches");
+    jsonw_raw(w, "]", 1);
+    jsonw_field(w, &doc, "caches");
+    jsonw_open(w, &c, doc.depth);
     {
         static const char *const always[] = {"fx_graph", "aotautograd"};
         for (size_t k = 0; k < 2; k++)
-            if (!cgs_dash_cache(d, always[k])) {
-                cJSON *o = cJSON_AddObjectToObject(c, always[k]);
-                cJSON_AddNumberToObject(o, "hit", 0);
-                cJSON_AddNumberToObject(o, "miss", 0);
-                cJSON_AddNumberToObject(o, "bypass", 0);
-            }
+            if (!cgs_dash_cache(d, always[k]))
+                counts_field(w, &c, always[k], 0, 0, 0);
     }
-    for (uint32_t i = 0; i < d->n_caches; i++) {
-        cJSON *o = cJSON_AddObjectToObject(c, d->caches[i].name);
-        cJSON_AddNumberToObject(o, "hit", (double)d->caches[i].hit);
-        cJSON_AddNumberToObject(o, "miss", (double)d->caches[i].miss);
-        cJSON_AddNumberToObject(o, "bypass", (double)d->caches[i].bypass);
-    }
-    cJSON_AddNumberToObject(doc, "compiles", (double)d->compiles);
+    for (uint32_t i = 0; i < d->n_caches; i++)
+        counts_field(w, &c, d->caches[i].name, (double)d->caches[i].hit,
+                     (double)d->caches[i].miss, (double)d->caches[i].bypass);
+    jsonw_close(w, &c);
+    jsonw_field_num(w, &doc, "compiles", (double)d->compiles);
     {
         /* distinct compile ids (per rank): what "compiles" counted before it counted
            compilations (DESIGN.md's contract keeps both) */
@@ -322,38 +361,45 @@ static cJSON *top_json(const struct cgs_follow *f)
                 snprintf(keys[i], n, "%d %s", d->rows[i]->rank, d->rows[i]->compile_id);
                 cgs_strmap_put(ids, keys[i], (void *)1);
             }
-        cJSON_AddNumberToObject(doc, "compile_ids", (double)ids->count);
+        jsonw_field_num(w, &doc, "compile_ids", (double)ids->count);
         cgs_strmap_free(ids);
         for (uint32_t i = 0; i < d->n_rows; i++)
             free(keys[i]);
         free(keys);
     }
-    cJSON_AddNumberToObject(doc, "recompiles", (double)d->recompiles);
+    jsonw_field_num(w, &doc, "recompiles", (double)d->recompiles);
     {
         struct cgs_compile_counts cc;
-        cJSON *o = cJSON_AddObjectToObject(doc, "compile_counts");
         cgs_findings_compile_counts(d, &cc);
-        cJSON_AddNumberToObject(o, "graphs", (double)cc.graphs);
-        cJSON_AddNumberToObject(o, "empty", (double)cc.empty);
-        cJSON_AddNumberToObject(o, "failed", (double)cc.failed);
-        cJSON_AddNumberToObject(o, "refused", (double)cc.refused);
-        cJSON_AddNumberToObject(o, "runs", (double)cc.runs);
+        jsonw_field(w, &doc, "compile_counts");
+        jsonw_open(w, &o, doc.depth);
+        jsonw_field_num(w, &o, "graphs", (double)cc.graphs);
+        jsonw_field_num(w, &o, "empty", (double)cc.empty);
+        jsonw_field_num(w, &o, "failed", (double)cc.failed);
+        jsonw_field_num(w, &o, "refused", (double)cc.refused);
+        jsonw_field_num(w, &o, "runs", (double)cc.runs);
+        jsonw_close(w, &o);
     }
-    cJSON_AddNumberToObject(doc, "graph_breaks", (double)d->graph_breaks);
-    cJSON_AddNumberToObject(doc, "captures", (double)d->captures);
-    cJSON_AddNumberToObject(doc, "events", (double)d->events);
+    jsonw_field_num(w, &doc, "graph_breaks", (double)d->graph_breaks);
+    jsonw_field_num(w, &doc, "captures", (double)d->captures);
+    jsonw_field_num(w, &doc, "events", (double)d->events);
     if (hr < 0)
-        cJSON_AddNullToObject(doc, "hit_rate");
+        jsonw_field_null(w, &doc, "hit_rate");
     else
-        cJSON_AddNumberToObject(doc, "hit_rate", hr);
-    cJSON_AddNumberToObject(doc, "bad_lines", (double)d->bad_lines);
-    cli_json_add_str(doc, "first_bad_line", d->bad_lines ? d->first_bad : NULL);
-    return doc;
+        jsonw_field_num(w, &doc, "hit_rate", hr);
+    jsonw_field_num(w, &doc, "bad_lines", (double)d->bad_lines);
+    jsonw_field_str(w, &doc, "first_bad_line", d->bad_lines ? d->first_bad : NULL);
+    if (to->findings) {
+        jsonw_field(w, &doc, "findings");
+        cli_findings_write(w, to->findings, doc.depth);
+    }
+    jsonw_close(w, &doc);
 }
 
 cJSON *cli_top_doc(const struct cgs_follow *f)
 {
-    return top_json(f);
+    struct top_out to = {f, NULL};
+    return cli_written_tree(top_write, &to);
 }
 
 /* ---- -- CMD ---------------------------------------------------------------------------- */
@@ -597,9 +643,8 @@ static int run_once(const struct top_args *a, struct cgs_follow *follow, struct 
     job.drop_graphs = true; /* the findings only */
     if (!(rc = cli_job_run_read(&job, a->sources, a->n_sources, NULL, dash))) {
         if (a->json) {
-            cJSON *doc = top_json(follow);
-            cJSON_AddItemToObject(doc, "findings", cli_findings_json(&job.findings));
-            cli_print_json(doc);
+            struct top_out to = {follow, &job.findings};
+            cli_print_written(top_write, &to);
         } else {
             char tally[96];
             print_text(follow);
