@@ -216,30 +216,63 @@ static void side_release(struct side *s)
     cli_job_release(&s->job);
 }
 
+struct diff_out {
+    const struct side *a, *b;
+    const struct cgs_diff *d;
+    const struct gate *g;
+    uint32_t bad;
+};
+
+/* diff --json's document, written straight from the comparison. */
+static void diff_write(struct jsonw *w, void *ctx)
+{
+    const struct diff_out *x = ctx;
+    const struct cgs_diff *d = x->d;
+    struct jsonw_obj doc, o;
+    int dd;
+    jsonw_open(w, &doc, 0);
+    jsonw_field_str(w, &doc, "format", "cgscope-diff");
+    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
+    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    jsonw_field_str(w, &doc, "a", x->a->in.name);
+    jsonw_field_str(w, &doc, "b", x->b->in.name);
+    dd = doc.depth + 1; /* an item of one of the document's arrays */
+    jsonw_field(w, &doc, "pairs");
+    jsonw_raw(w, "[", 1);
+    for (uint32_t i = 0; i < d->n_pairs; i++) {
+        if (i)
+            jsonw_sep(w);
+        jsonw_open(w, &o, dd);
+        jsonw_field_str(w, &o, "what", d->pairs[i].what);
+        jsonw_field_str(w, &o, "a", d->pairs[i].a);
+        jsonw_field_str(w, &o, "b", d->pairs[i].b);
+        jsonw_close(w, &o);
+    }
+    jsonw_raw(w, "]", 1);
+    for (int regressions = 0; regressions < 2; regressions++) {
+        bool first = true;
+        jsonw_field(w, &doc, regressions ? "regressions" : "changes");
+        jsonw_raw(w, "[", 1);
+        for (uint32_t i = 0; i < d->n_changes; i++) {
+            if (regressions && !is_regression(x->g, &d->changes[i]))
+                continue;
+            if (!first)
+                jsonw_sep(w);
+            first = false;
+            cli_diff_change_write(w, &d->changes[i], dd);
+        }
+        jsonw_raw(w, "]", 1);
+    }
+    jsonw_field_str(w, &doc, "fail_on", x->g->text);
+    jsonw_field_bool(w, &doc, "failed", x->bad > 0);
+    jsonw_close(w, &doc);
+}
+
 static void print_json(const struct side *a, const struct side *b, const struct cgs_diff *d,
                        const struct gate *g, uint32_t bad)
 {
-    cJSON *doc = cli_json_doc("diff"), *pairs, *changes, *regs;
-    cJSON_AddStringToObject(doc, "a", a->in.name);
-    cJSON_AddStringToObject(doc, "b", b->in.name);
-    pairs = cJSON_AddArrayToObject(doc, "pairs");
-    for (uint32_t i = 0; i < d->n_pairs; i++) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "what", d->pairs[i].what);
-        cli_json_add_str(o, "a", d->pairs[i].a);
-        cli_json_add_str(o, "b", d->pairs[i].b);
-        cJSON_AddItemToArray(pairs, o);
-    }
-    changes = cJSON_AddArrayToObject(doc, "changes");
-    regs = cJSON_AddArrayToObject(doc, "regressions");
-    for (uint32_t i = 0; i < d->n_changes; i++) {
-        cJSON_AddItemToArray(changes, cli_diff_change_json(&d->changes[i]));
-        if (is_regression(g, &d->changes[i]))
-            cJSON_AddItemToArray(regs, cli_diff_change_json(&d->changes[i]));
-    }
-    cJSON_AddStringToObject(doc, "fail_on", g->text);
-    cJSON_AddBoolToObject(doc, "failed", bad > 0);
-    cli_print_json(doc);
+    struct diff_out x = {a, b, d, g, bad};
+    cli_print_written(diff_write, &x);
 }
 
 static void print_text(const struct side *a, const struct side *b, const struct cgs_diff *d,

@@ -606,25 +606,36 @@ int cli_job_profile(const struct cli_job *j, bool samples, struct cli_prof_set *
     return CGS_EXIT_OK;
 }
 
+void cli_diff_change_write(struct jsonw *w, const struct cgs_diff_change *c, int depth)
+{
+    struct jsonw_obj o;
+    jsonw_open(w, &o, depth);
+    jsonw_field_str(w, &o, "kind", cgs_diff_kind_names[c->kind]);
+    jsonw_field_str(w, &o, "subject", c->subject);
+    jsonw_field_str(w, &o, "a", *c->a ? c->a : NULL);
+    jsonw_field_str(w, &o, "b", *c->b ? c->b : NULL);
+    jsonw_field_str(w, &o, "message", c->message);
+    jsonw_field_bool(w, &o, "worse", c->worse);
+    jsonw_field_str(w, &o, "graph", c->graph);
+    jsonw_field_str(w, &o, "pieces", c->pieces);
+    jsonw_field_str(w, &o, "compile_ids", c->compile_ids);
+    if (c->rank >= 0)
+        jsonw_field_num(w, &o, "rank", c->rank);
+    else
+        jsonw_field_null(w, &o, "rank");
+    if (c->kind == CGS_DIFF_COMPILE_TIME || c->kind == CGS_DIFF_GPU_TIME)
+        jsonw_field_num(w, &o, "pct", round(c->pct * 100) / 100);
+    else
+        jsonw_field_null(w, &o, "pct");
+    jsonw_close(w, &o);
+}
+
+static void change_doc(struct jsonw *w, void *c)
+{
+    cli_diff_change_write(w, c, 0);
+}
+
 cJSON *cli_diff_change_json(const struct cgs_diff_change *c)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "kind", cgs_diff_kind_names[c->kind]);
-    cJSON_AddStringToObject(o, "subject", c->subject);
-    cli_json_add_str(o, "a", *c->a ? c->a : NULL);
-    cli_json_add_str(o, "b", *c->b ? c->b : NULL);
-    cJSON_AddStringToObject(o, "message", c->message);
-    cJSON_AddBoolToObject(o, "worse", c->worse);
-    cli_json_add_str(o, "graph", c->graph);
-    cli_json_add_str(o, "pieces", c->pieces);
-    cli_json_add_str(o, "compile_ids", c->compile_ids);
-    if (c->rank >= 0)
-        cJSON_AddNumberToObject(o, "rank", c->rank);
-    else
-        cJSON_AddNullToObject(o, "rank");
-    if (c->kind == CGS_DIFF_COMPILE_TIME || c->kind == CGS_DIFF_GPU_TIME)
-        cJSON_AddNumberToObject(o, "pct", round(c->pct * 100) / 100);
-    else
-        cJSON_AddNullToObject(o, "pct");
-    return o;
+    return cli_written_tree(change_doc, (void *)c);
 }

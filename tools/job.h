@@ -106,6 +106,8 @@ int cli_job_profile(const struct cli_job *j, bool samples, struct cli_prof_set *
                     struct cgs_prof_report *rep, bool *have);
 /* A change as JSON: {kind, subject, a, b, message, worse, graph, pieces, compile_ids}. */
 cJSON *cli_diff_change_json(const struct cgs_diff_change *c);
+struct jsonw;
+void cli_diff_change_write(struct jsonw *w, const struct cgs_diff_change *c, int depth);
 
 /* The findings as JSON (an array of {kind, severity, subject, message, hint, url, evidence,
  * count}) and as text (a line each, then its hint, subject and evidence indented). */
