@@ -461,28 +461,6 @@ cJSON *cli_written_tree(void (*write)(struct jsonw *w, void *ctx), void *ctx)
     return t;
 }
 
-struct piece_ref {
-    const struct cgs_split *s;
-    uint32_t i;
-};
-
-static void piece_fields_write(struct jsonw *w, void *ctx)
-{
-    const struct piece_ref *p = ctx;
-    struct jsonw_obj o;
-    jsonw_open(w, &o, 0);
-    cli_piece_fields(w, &o, p->s, p->i, true);
-    jsonw_close(w, &o);
-}
-
-cJSON *cli_piece_json(const struct cgs_split *s, uint32_t i)
-{
-    /* the fields written once (cli_piece_fields), read back into a tree for the documents
-       that are still made as trees (dot's) */
-    struct piece_ref p = {s, i};
-    return cli_written_tree(piece_fields_write, &p);
-}
-
 static void warn_line(const char *file, const char *msg, void *ctx)
 {
     (void)ctx;

@@ -740,57 +740,93 @@ static int write_picture(const char *out, const char *data, size_t len)
     return 0;
 }
 
-/* --json: what was drawn, and how big its layout was. */
+struct dot_out {
+    const char *graph;
+    const struct dot_args *a;
+    size_t len;
+    const char *view_reason;
+    const struct cgs_graph *g;
+    const struct cgs_split *s;
+    const struct cgs_dot_stats *st;
+    const struct cgs_dot_cost *cost;
+    const struct cgs_dot_render_info *info;
+};
+
+/* --json: what was drawn, and how big its layout was (written straight). */
+static void dot_write(struct jsonw *w, void *ctx)
+{
+    const struct dot_out *x = ctx;
+    const struct dot_args *a = x->a;
+    const struct cgs_dot_stats *st = x->st;
+    const struct cgs_dot_cost *cost = x->cost;
+    const struct cgs_dot_render_info *info = x->info;
+    struct jsonw_obj doc, o;
+    jsonw_open(w, &doc, 0);
+    jsonw_field_str(w, &doc, "format", "cgscope-dot");
+    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
+    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    jsonw_field_str(w, &doc, "graph", x->graph);
+    jsonw_field_str(w, &doc, "output", a->out);
+    jsonw_field_str(w, &doc, "image_format", a->format);
+    jsonw_field_num(w, &doc, "bytes", (double)x->len);
+    jsonw_field_str(w, &doc, "view", a->view == CGS_DOT_VIEW_FULL     ? "full"
+                                     : a->view == CGS_DOT_VIEW_PIECES ? "pieces"
+                                                                      : "module");
+    jsonw_field_str(w, &doc, "view_reason", x->view_reason);
+    if (a->view == CGS_DOT_VIEW_MODULE)
+        jsonw_field_num(w, &doc, "module_depth", st->module_depth);
+    jsonw_field_num(w, &doc, "graph_nodes", x->g->n_nodes);
+    jsonw_field_num(w, &doc, "nodes_drawn", st->nodes);
+    jsonw_field_num(w, &doc, "edges_drawn", st->edges);
+    jsonw_field_num(w, &doc, "clusters", st->clusters);
+    if (a->view != CGS_DOT_VIEW_FULL)
+        jsonw_field_num(w, &doc, "boxes", st->boxes);
+    jsonw_field_num(w, &doc, "flagged", st->flagged);
+    if (x->s) {
+        jsonw_field(w, &doc, "pieces");
+        jsonw_raw(w, "[", 1);
+        for (uint32_t i = 0; i < x->s->n_pieces; i++) {
+            if (i)
+                jsonw_sep(w);
+            jsonw_open(w, &o, doc.depth + 1);
+            cli_piece_fields(w, &o, x->s, i, true);
+            jsonw_close(w, &o);
+        }
+        jsonw_raw(w, "]", 1);
+    } else {
+        jsonw_field_null(w, &doc, "pieces");
+    }
+    if (strcmp(a->format, "dot")) {
+        jsonw_field(w, &doc, "layout");
+        jsonw_open(w, &o, doc.depth);
+        /* whole points and pixels, as docs/json.md has them (the layout's own size is
+           fractional where Graphviz sizes text by its metrics, as it does for SVG) */
+        jsonw_field_num(w, &o, "width_pt", round(info->width_pt));
+        jsonw_field_num(w, &o, "height_pt", round(info->height_pt));
+        jsonw_field_num(w, &o, "width_px", round(info->width_px));
+        jsonw_field_num(w, &o, "height_px", round(info->height_px));
+        jsonw_field_num(w, &o, "long_edges", cost->long_edges);
+        jsonw_field_num(w, &o, "virtual_nodes", (double)cost->virtual_nodes);
+        jsonw_field_num(w, &o, "ranks", cost->ranks);
+        jsonw_field_num(w, &o, "max_rank_width", (double)cost->max_width);
+        jsonw_field_num(w, &o, "rank_width_squares", cost->width_sq);
+        jsonw_field_num(w, &o, "estimated_seconds", cost->est_seconds);
+        jsonw_field_num(w, &o, "estimated_render_seconds",
+                        strcmp(a->format, "png") ? 0
+                        : info->width_px * info->height_px * PNG_SECONDS_PER_PIXEL);
+        jsonw_close(w, &o);
+    }
+    jsonw_close(w, &doc);
+}
+
 static void print_dot_json(const char *graph, const struct dot_args *a, size_t len,
                            const char *view_reason, const struct cgs_graph *g,
                            const struct cgs_split *s, const struct cgs_dot_stats *st,
                            const struct cgs_dot_cost *cost,
                            const struct cgs_dot_render_info *info)
 {
-    cJSON *doc = cli_json_doc("dot");
-    cJSON_AddStringToObject(doc, "graph", graph);
-    cJSON_AddStringToObject(doc, "output", a->out);
-    cJSON_AddStringToObject(doc, "image_format", a->format);
-    cJSON_AddNumberToObject(doc, "bytes", (double)len);
-    cJSON_AddStringToObject(doc, "view", a->view == CGS_DOT_VIEW_FULL     ? "full"
-                                         : a->view == CGS_DOT_VIEW_PIECES ? "pieces"
-                                                                          : "module");
-    cJSON_AddStringToObject(doc, "view_reason", view_reason);
-    if (a->view == CGS_DOT_VIEW_MODULE)
-        cJSON_AddNumberToObject(doc, "module_depth", st->module_depth);
-    cJSON_AddNumberToObject(doc, "graph_nodes", g->n_nodes);
-    cJSON_AddNumberToObject(doc, "nodes_drawn", st->nodes);
-    cJSON_AddNumberToObject(doc, "edges_drawn", st->edges);
-    cJSON_AddNumberToObject(doc, "clusters", st->clusters);
-    if (a->view != CGS_DOT_VIEW_FULL)
-        cJSON_AddNumberToObject(doc, "boxes", st->boxes);
-    cJSON_AddNumberToObject(doc, "flagged", st->flagged);
-    if (s) {
-        cJSON *arr = cJSON_AddArrayToObject(doc, "pieces");
-        for (uint32_t i = 0; i < s->n_pieces; i++)
-            cJSON_AddItemToArray(arr, cli_piece_json(s, i));
-    } else {
-        cJSON_AddNullToObject(doc, "pieces");
-    }
-    if (strcmp(a->format, "dot")) {
-        cJSON *l = cJSON_AddObjectToObject(doc, "layout");
-        /* whole points and pixels, as docs/json.md has them (the layout's own size is
-           fractional where Graphviz sizes text by its metrics, as it does for SVG) */
-        cJSON_AddNumberToObject(l, "width_pt", round(info->width_pt));
-        cJSON_AddNumberToObject(l, "height_pt", round(info->height_pt));
-        cJSON_AddNumberToObject(l, "width_px", round(info->width_px));
-        cJSON_AddNumberToObject(l, "height_px", round(info->height_px));
-        cJSON_AddNumberToObject(l, "long_edges", cost->long_edges);
-        cJSON_AddNumberToObject(l, "virtual_nodes", (double)cost->virtual_nodes);
-        cJSON_AddNumberToObject(l, "ranks", cost->ranks);
-        cJSON_AddNumberToObject(l, "max_rank_width", (double)cost->max_width);
-        cJSON_AddNumberToObject(l, "rank_width_squares", cost->width_sq);
-        cJSON_AddNumberToObject(l, "estimated_seconds", cost->est_seconds);
-        cJSON_AddNumberToObject(l, "estimated_render_seconds",
-                                strcmp(a->format, "png") ? 0
-                                : info->width_px * info->height_px * PNG_SECONDS_PER_PIXEL);
-    }
-    cli_print_json(doc);
+    struct dot_out x = {graph, a, len, view_reason, g, s, st, cost, info};
+    cli_print_written(dot_write, &x);
 }
 
 /* What the module view leaves out, said: the profile's colours, and every box when no node

@@ -122,8 +122,7 @@ extern enum cgs_stage cli_graph_stage;
  * `split --json` adds its own keys to it; `dot` and `shapes` add theirs.
  */
 struct cgs_split;
-cJSON *cli_piece_json(const struct cgs_split *s, uint32_t i);
-/* Those members written into the open object o (without "nodes" when with_nodes is false: the
+/* They are written into the open object o (without "nodes" when with_nodes is false: the
  * page's, whose node table names each node's piece). */
 struct jsonw;
 struct jsonw_obj;
