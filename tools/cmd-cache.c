@@ -86,24 +86,45 @@ const struct cmd cmd_cache = {
 
 /* ---- cache INDEX -------------------------------------------------------------------------- */
 
+void cli_cache_entry_write(struct jsonw *w, const struct cgs_dash_entry *en, int depth)
+{
+    struct jsonw_obj o;
+    jsonw_open(w, &o, depth);
+    if (en->dynamic)
+        jsonw_field_null(w, &o, "runtime_shape");
+    else
+        jsonw_field_int(w, &o, "runtime_shape", en->runtime_shape);
+    jsonw_field_int(w, &o, "graph_index", en->graph_index);
+    jsonw_field_str(w, &o, "backend", en->backend);
+    jsonw_field_str(w, &o, "key", en->key);
+    jsonw_field_str(w, &o, "path", en->path);
+    jsonw_field_int(w, &o, "restart_analysis_count", en->restart_analysis_count);
+    jsonw_close(w, &o);
+}
+
+/* cache INDEX --json's document. */
+static void index_write(struct jsonw *w, void *dash)
+{
+    const struct cgs_dash *d = dash;
+    struct jsonw_obj doc;
+    jsonw_open(w, &doc, 0);
+    jsonw_field_str(w, &doc, "format", "cgscope-cache");
+    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
+    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    jsonw_field(w, &doc, "entries");
+    jsonw_raw(w, "[", 1);
+    for (uint32_t i = 0; i < d->n_entries; i++) {
+        if (i)
+            jsonw_sep(w);
+        cli_cache_entry_write(w, &d->entries[i], doc.depth + 1);
+    }
+    jsonw_raw(w, "]", 1);
+    jsonw_close(w, &doc);
+}
+
 /* The compile-cache indexes in a cache folder, in it or up to three levels down (vLLM keeps
  * vllm_compile_cache.py in <hash>/rank_0_0/backbone/, MagiCompiler magi_compile_cache.py in
  * its per-model folder), in name order: how many, the first in first (when n > 0). */
-cJSON *cli_cache_entry_json(const struct cgs_dash_entry *en)
-{
-    cJSON *o = cJSON_CreateObject();
-    if (en->dynamic)
-        cJSON_AddNullToObject(o, "runtime_shape");
-    else
-        cgs_json_add_int(o, "runtime_shape", en->runtime_shape);
-    cgs_json_add_int(o, "graph_index", en->graph_index);
-    cJSON_AddStringToObject(o, "backend", en->backend);
-    cJSON_AddStringToObject(o, "key", en->key);
-    cJSON_AddStringToObject(o, "path", en->path);
-    cgs_json_add_int(o, "restart_analysis_count", en->restart_analysis_count);
-    return o;
-}
-
 static int first_index(const char *path, void *ctx)
 {
     char *first = ctx;
@@ -165,10 +186,7 @@ static int list_index(int argc, char **argv, bool json)
         return rc;
     }
     if (json) {
-        cJSON *doc = cli_json_doc("cache"), *a = cJSON_AddArrayToObject(doc, "entries");
-        for (uint32_t i = 0; i < d.n_entries; i++)
-            cJSON_AddItemToArray(a, cli_cache_entry_json(&d.entries[i]));
-        cli_print_json(doc);
+        cli_print_written(index_write, &d);
     } else {
         uint32_t dyn = 0, pieces = 0;
         for (uint32_t i = 0; i < d.n_entries; i++) {
@@ -209,7 +227,9 @@ static void short_value(const char *v, char *out, size_t n)
 }
 
 struct differing_ctx {
-    cJSON *arr;
+    struct jsonw *w; /* --json: the "differs" array's items written here */
+    int depth;
+    bool first;
     bool print;
 };
 
@@ -222,20 +242,25 @@ static void one_differing(void *ctx, const char *nm, size_t nl, const char *a, c
     short_value(b ? b : "(absent)", vb, sizeof(vb));
     if (c->print)
         printf("    %s: %s  ->  %s\n", name, va, vb);
-    if (c->arr) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "component", name);
-        cJSON_AddStringToObject(o, "a", va);
-        cJSON_AddStringToObject(o, "b", vb);
-        cJSON_AddItemToArray(c->arr, o);
+    if (c->w) {
+        struct jsonw_obj o;
+        if (!c->first)
+            jsonw_sep(c->w);
+        c->first = false;
+        jsonw_open(c->w, &o, c->depth);
+        jsonw_field_str(c->w, &o, "component", name);
+        jsonw_field_str(c->w, &o, "a", va);
+        jsonw_field_str(c->w, &o, "b", vb);
+        jsonw_close(c->w, &o);
     }
 }
 
-/* The components of a and b that differ, as (name, a value, b value) into arr. */
+/* The components of a and b that differ, as (name, a value, b value): printed, and written
+ * into w (when given) as the items of an array at depth. */
 static uint32_t differing(const struct cgs_dash_lookup *a, const struct cgs_dash_lookup *b,
-                          cJSON *arr, bool print)
+                          struct jsonw *w, int depth, bool print)
 {
-    struct differing_ctx c = {arr, print};
+    struct differing_ctx c = {w, depth, true, print};
     return cgs_lookup_differs(a, b, one_differing, &c);
 }
 
@@ -276,7 +301,8 @@ static int diff(int argc, char **argv, bool json, bool all)
     struct cgs_dash A, B;
     int rc, ra, rb;
     uint32_t shown = 0, n_differ = 0, unpaired = 0;
-    cJSON *doc = NULL, *pairs = NULL;
+    struct jsonw w;
+    struct jsonw_obj doc, o = {0, false}, x;
     bool *used;
     uint32_t *partner; /* partner[i]: the lookup of B paired with A's i-th, UINT32_MAX none */
 
@@ -315,9 +341,14 @@ static int diff(int argc, char **argv, bool json, bool all)
         if (differ || all)
             printf("\n");
     }
-    if (json) {
-        doc = cli_json_doc("cache-diff");
-        pairs = cJSON_AddArrayToObject(doc, "pairs");
+    if (json) { /* written as the pairs are compared */
+        cli_json_out_begin(&w);
+        jsonw_open(&w, &doc, 0);
+        jsonw_field_str(&w, &doc, "format", "cgscope-cache-diff");
+        jsonw_field_num(&w, &doc, "version", CGS_JSON_VERSION);
+        jsonw_field_str(&w, &doc, "cgscope", CGS_VERSION);
+        jsonw_field(&w, &doc, "pairs");
+        jsonw_raw(&w, "[", 1);
     }
     for (uint32_t i = 0; i < A.n_lookups; i++) {
         const struct cgs_dash_lookup *a = &A.lookups[i];
@@ -334,32 +365,42 @@ static int diff(int argc, char **argv, bool json, bool all)
             printf("%s %s: %s in A, %s in B%s\n", a->compile_id, a->cache, status_names[a->status],
                    status_names[b->status], same ? " (same key)" : "; the key differs in:");
         }
-        cJSON *o = NULL, *arr = NULL;
         if (json) {
-            cJSON *x;
-            o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "compile_id", a->compile_id);
-            cJSON_AddStringToObject(o, "cache", a->cache);
-            x = cJSON_AddObjectToObject(o, "a");
-            cJSON_AddStringToObject(x, "status", status_names[a->status]);
+            if (shown)
+                jsonw_sep(&w);
+            jsonw_open(&w, &o, doc.depth + 1);
+            jsonw_field_str(&w, &o, "compile_id", a->compile_id);
+            jsonw_field_str(&w, &o, "cache", a->cache);
+            jsonw_field(&w, &o, "a");
+            jsonw_open(&w, &x, o.depth);
+            jsonw_field_str(&w, &x, "status", status_names[a->status]);
             if (a->key)
-                cJSON_AddStringToObject(x, "key", a->key);
-            x = cJSON_AddObjectToObject(o, "b");
-            cJSON_AddStringToObject(x, "status", status_names[b->status]);
+                jsonw_field_str(&w, &x, "key", a->key);
+            jsonw_close(&w, &x);
+            jsonw_field(&w, &o, "b");
+            jsonw_open(&w, &x, o.depth);
+            jsonw_field_str(&w, &x, "status", status_names[b->status]);
             if (b->key)
-                cJSON_AddStringToObject(x, "key", b->key);
-            arr = cJSON_AddArrayToObject(o, "differs");
-            cJSON_AddItemToArray(pairs, o);
+                jsonw_field_str(&w, &x, "key", b->key);
+            jsonw_close(&w, &x);
+            jsonw_field(&w, &o, "differs");
+            jsonw_raw(&w, "[", 1);
         }
-        if (!same && !differing(a, b, arr, !json) && !json)
+        if (!same && !differing(a, b, json ? &w : NULL, o.depth + 1, !json) && !json)
             printf("    (no component differs: the keys hash something torch did not log)\n");
+        if (json) {
+            jsonw_raw(&w, "]", 1);
+            jsonw_close(&w, &o);
+        }
         shown++;
     }
     for (uint32_t k = 0; k < B.n_lookups; k++)
         unpaired += !used[k];
     if (json) {
-        cJSON_AddNumberToObject(doc, "unpaired", unpaired);
-        cli_print_json(doc);
+        jsonw_raw(&w, "]", 1);
+        jsonw_field_num(&w, &doc, "unpaired", unpaired);
+        jsonw_close(&w, &doc);
+        cli_json_out_end(&w);
     } else {
         if (!n_differ)
             printf("every paired lookup has the same key in both runs (%u lookup%s in A, %u in "
@@ -396,6 +437,12 @@ static int parse_ints(const char *s, int64_t **out, size_t *n)
     return 0;
 }
 
+static bool buf_sink(void *ctx, const char *p, size_t n)
+{
+    cgs_buf_add(ctx, p, n);
+    return true;
+}
+
 static int write_events(const char *path, const struct cgs_cachesim *s, const char *backend)
 {
     struct cgs_buf b = CGS_BUF_INIT;
@@ -403,31 +450,32 @@ static int write_events(const char *path, const struct cgs_cachesim *s, const ch
     int rc;
     static const char *const names[] = {"cache_miss", "cache_hit", "compile_end", "cache_miss"};
     clock_gettime(CLOCK_REALTIME, &t);
+    struct jsonw w;
+    jsonw_init(&w, buf_sink, &b);
+    w.compact = true; /* one event a line, as the bridge writes them */
     for (size_t i = 0; i < s->n_events; i++) {
         const struct cgs_cachesim_event *e = &s->events[i];
-        cJSON *o = cJSON_CreateObject();
-        char *line;
-        cJSON_AddNumberToObject(o, "ts", (double)t.tv_sec + (double)i * 1e-6);
-        cJSON_AddStringToObject(o, "event", names[e->kind]);
-        cJSON_AddNumberToObject(o, "graph_index", (double)e->graph_index);
+        struct jsonw_obj o;
+        jsonw_open(&w, &o, 0);
+        jsonw_field_num(&w, &o, "ts", (double)t.tv_sec + (double)i * 1e-6);
+        jsonw_field_str(&w, &o, "event", names[e->kind]);
+        jsonw_field_num(&w, &o, "graph_index", (double)e->graph_index);
         if (e->dynamic)
-            cJSON_AddNullToObject(o, "runtime_shape");
+            jsonw_field_null(&w, &o, "runtime_shape");
         else
-            cJSON_AddNumberToObject(o, "runtime_shape", (double)e->runtime_shape);
-        cJSON_AddStringToObject(o, "backend", backend);
-        cJSON_AddStringToObject(o, "key", e->key);
+            jsonw_field_num(&w, &o, "runtime_shape", (double)e->runtime_shape);
+        jsonw_field_str(&w, &o, "backend", backend);
+        jsonw_field_str(&w, &o, "key", e->key);
         if (e->kind == CGS_SIM_COMPILE)
-            cJSON_AddNumberToObject(o, "ms", 0);
-        cJSON_AddStringToObject(o, "piece", e->piece);
-        cJSON_AddBoolToObject(o, "simulated", true);
+            jsonw_field_num(&w, &o, "ms", 0);
+        jsonw_field_str(&w, &o, "piece", e->piece);
+        jsonw_field_bool(&w, &o, "simulated", true);
         if (e->kind == CGS_SIM_SKIP)
-            cJSON_AddBoolToObject(o, "restart_skip", true);
-        line = cJSON_PrintUnformatted(o);
-        cgs_buf_addstr(&b, line);
-        cgs_buf_addch(&b, '\n');
-        free(line);
-        cJSON_Delete(o);
+            jsonw_field_bool(&w, &o, "restart_skip", true);
+        jsonw_close(&w, &o);
+        jsonw_raw(&w, "\n", 1);
     }
+    jsonw_finish(&w); /* the sink is memory: it cannot fail */
     rc = cli_write_file(path, b.buf, b.len);
     cgs_buf_release(&b);
     return rc;
@@ -510,27 +558,41 @@ static int warm_index(const char *path, struct cgs_dash *index, struct cgs_cache
     return 0;
 }
 
+struct sim_out {
+    const struct sim_args *a;
+    const struct cgs_cachesim *sim;
+};
+
+static void simulate_write(struct jsonw *w, void *ctx)
+{
+    const struct sim_out *x = ctx;
+    const struct cgs_cachesim *sim = x->sim;
+    struct jsonw_obj doc;
+    jsonw_open(w, &doc, 0);
+    jsonw_field_str(w, &doc, "format", "cgscope-cache-simulate");
+    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
+    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    jsonw_field_str(w, &doc, "policy", cgs_cachesim_policy_names[x->a->o.policy]);
+    jsonw_field_str(w, &doc, "symbol", sim->symbol);
+    jsonw_field_num(w, &doc, "lookups", (double)sim->lookups);
+    jsonw_field_num(w, &doc, "hits", (double)sim->hits);
+    jsonw_field_num(w, &doc, "misses", (double)sim->misses);
+    jsonw_field_num(w, &doc, "compiles", (double)sim->compiles);
+    if (sim->lookups)
+        jsonw_field_num(w, &doc, "hit_rate", (double)sim->hits / (double)sim->lookups);
+    else
+        jsonw_field_null(w, &doc, "hit_rate");
+    jsonw_field_num(w, &doc, "value_dependent_keys", (double)sim->value_dependent_keys);
+    jsonw_field_num(w, &doc, "restart_skips", (double)sim->restart_skips);
+    if (x->a->events)
+        jsonw_field_str(w, &doc, "events", x->a->events);
+    jsonw_close(w, &doc);
+}
+
 static void simulate_json(const struct sim_args *a, const struct cgs_cachesim *sim)
 {
-    cJSON *doc = cli_json_doc("cache-simulate");
-    cJSON_AddStringToObject(doc, "policy", cgs_cachesim_policy_names[a->o.policy]);
-    if (sim->symbol)
-        cJSON_AddStringToObject(doc, "symbol", sim->symbol);
-    else
-        cJSON_AddNullToObject(doc, "symbol");
-    cJSON_AddNumberToObject(doc, "lookups", (double)sim->lookups);
-    cJSON_AddNumberToObject(doc, "hits", (double)sim->hits);
-    cJSON_AddNumberToObject(doc, "misses", (double)sim->misses);
-    cJSON_AddNumberToObject(doc, "compiles", (double)sim->compiles);
-    if (sim->lookups)
-        cJSON_AddNumberToObject(doc, "hit_rate", (double)sim->hits / (double)sim->lookups);
-    else
-        cJSON_AddNullToObject(doc, "hit_rate");
-    cJSON_AddNumberToObject(doc, "value_dependent_keys", (double)sim->value_dependent_keys);
-    cJSON_AddNumberToObject(doc, "restart_skips", (double)sim->restart_skips);
-    if (a->events)
-        cJSON_AddStringToObject(doc, "events", a->events);
-    cli_print_json(doc);
+    struct sim_out x = {a, sim};
+    cli_print_written(simulate_write, &x);
 }
 
 static void simulate_text(const struct sim_args *a, const struct cgs_cachesim *sim)

@@ -290,11 +290,9 @@ static void piece_write(struct jsonw *w, const struct split_out *so, uint32_t i,
         jsonw_field(w, &o, "cache_entries");
         jsonw_raw(w, "[", 1);
         for (uint32_t k = 0; k < ne; k++) {
-            cJSON *t = cli_cache_entry_json(e[k]); /* the cache command's entry */
             if (k)
                 jsonw_sep(w);
-            jsonw_tree(w, t, o.depth + 1);
-            cJSON_Delete(t);
+            cli_cache_entry_write(w, e[k], o.depth + 1); /* the cache command's entry */
         }
         jsonw_raw(w, "]", 1);
     }

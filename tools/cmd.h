@@ -178,7 +178,7 @@ cJSON *cli_breaks_doc(const struct cgs_dash *d); /* breaks --json's, read back a
 void cli_breaks_write(struct jsonw *w, void *dash); /* the same written straight */
 struct cgs_dash_entry;
 /* One compile-cache index entry as `cache --json` writes it (split's cache_entries too). */
-cJSON *cli_cache_entry_json(const struct cgs_dash_entry *en);
+void cli_cache_entry_write(struct jsonw *w, const struct cgs_dash_entry *en, int depth);
 
 /* A graph that records the pieces its compiler made (a vLLM/MagiCompiler cache folder's split
  * graph) and no --split-ops: the splitting ops those pieces show (cgs_split_recorded_ops) are
