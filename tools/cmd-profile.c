@@ -313,7 +313,6 @@ static bool summarise(const struct profile_args *a)
     struct cgs_prof_report rep;
     struct cgs_diag d = CGS_DIAG_INIT;
     char rp[PATH_MAX + 16], *text;
-    cJSON *doc;
 
     if (cli_prof_load(paths, 1, &set) ||
         (cgs_prof_report_build(set.traces, (uint32_t)set.n, &po, &rep, &d) < 0 &&
@@ -326,15 +325,14 @@ static bool summarise(const struct profile_args *a)
             show_logs(a->dir); /* every process's log, once */
             break;
         }
-    doc = cli_prof_json(&set, &rep, &out);
-    text = cJSON_Print(doc);
+    text = cli_prof_text(&set, &rep, &out);
     snprintf(rp, sizeof(rp), "%s/report.json", a->dir);
-    if (!text || cli_write_file(rp, text, strlen(text)) != 0)
+    if (cli_write_file(rp, text, strlen(text)) != 0)
         cli_warn("could not write %s", rp);
-    if (a->json)
-        cli_print_json(doc);
-    else
-        cJSON_Delete(doc);
+    if (a->json) {
+        fputs(text, stdout);
+        fputc('\n', stdout);
+    }
     free(text);
     if (!a->quiet) {
         cli_prof_warn(&set, &rep, NULL, NULL);

@@ -164,7 +164,7 @@ static int run(int argc, char **argv)
     if (!(rc = check_one_graph(&rep, s, out.graph_id, ss.path))) {
         cli_prof_warn(&set, &rep, s, out.graph_id);
         if (a.json)
-            cli_print_json(cli_prof_json(&set, &rep, &out));
+            cli_print_prof(&set, &rep, &out);
         else
             cli_prof_print(stdout, &set, &rep, &out);
     }

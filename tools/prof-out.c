@@ -419,151 +419,253 @@ void cli_prof_print(FILE *f, const struct cli_prof_set *set, const struct cgs_pr
 
 /* ---- JSON ----------------------------------------------------------------------------------- */
 
-static cJSON *stat_json(const struct cgs_prof_stat *s)
+static bool buf_sink(void *ctx, const char *p, size_t n)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "count", (double)s->count);
-    cJSON_AddNumberToObject(o, "bytes", (double)s->bytes);
-    cJSON_AddNumberToObject(o, "gpu_ns", (double)s->ns);
-    return o;
+    cgs_buf_add(ctx, p, n);
+    return true;
 }
 
-static cJSON *group_json(const struct cli_prof_set *set, const struct cgs_prof_report *r,
-                         const struct cgs_prof_group *g)
+static void stat_field(struct jsonw *w, struct jsonw_obj *o, const char *key,
+                       const struct cgs_prof_stat *s)
 {
-    cJSON *o = cJSON_CreateObject(), *a;
-    cJSON_AddStringToObject(o, "name", g->name);
-    cJSON_AddStringToObject(o, "range", g->range);
-    cJSON_AddNumberToObject(o, "calls", (double)g->calls);
-    cJSON_AddNumberToObject(o, "kernels", (double)g->kernels.count);
-    cJSON_AddNumberToObject(o, "gpu_ns", (double)g->kernels.ns);
-    cJSON_AddNumberToObject(o, "cpu_ns", (double)g->cpu_ns);
-    cJSON_AddItemToObject(o, "memcpy", stat_json(&g->memcpy));
-    cJSON_AddItemToObject(o, "memset", stat_json(&g->memset));
-    cJSON_AddNumberToObject(o, "graph_replays", (double)g->graph_replays);
-    cJSON_AddNumberToObject(o, "graph_kernels", (double)g->graph_kernels);
-    cJSON_AddNumberToObject(o, "captured_kernels", (double)g->captured_kernels);
-    cJSON_AddNumberToObject(o, "any_thread", (double)g->any_thread);
-    a = cJSON_AddArrayToObject(o, "ranks");
+    struct jsonw_obj x;
+    jsonw_field(w, o, key);
+    jsonw_open(w, &x, o->depth);
+    jsonw_field_num(w, &x, "count", (double)s->count);
+    jsonw_field_num(w, &x, "bytes", (double)s->bytes);
+    jsonw_field_num(w, &x, "gpu_ns", (double)s->ns);
+    jsonw_close(w, &x);
+}
+
+/* A group's members (a piece's, a range's) into the open object o, named name. */
+static void group_fields(struct jsonw *w, struct jsonw_obj *o, const struct cli_prof_set *set,
+                         const struct cgs_prof_report *r, const struct cgs_prof_group *g,
+                         const char *name)
+{
+    struct jsonw_obj x;
+    jsonw_field_str(w, o, "name", name);
+    jsonw_field_str(w, o, "range", g->range);
+    jsonw_field_num(w, o, "calls", (double)g->calls);
+    jsonw_field_num(w, o, "kernels", (double)g->kernels.count);
+    jsonw_field_num(w, o, "gpu_ns", (double)g->kernels.ns);
+    jsonw_field_num(w, o, "cpu_ns", (double)g->cpu_ns);
+    stat_field(w, o, "memcpy", &g->memcpy);
+    stat_field(w, o, "memset", &g->memset);
+    jsonw_field_num(w, o, "graph_replays", (double)g->graph_replays);
+    jsonw_field_num(w, o, "graph_kernels", (double)g->graph_kernels);
+    jsonw_field_num(w, o, "captured_kernels", (double)g->captured_kernels);
+    jsonw_field_num(w, o, "any_thread", (double)g->any_thread);
+    jsonw_field(w, o, "ranks");
+    jsonw_raw(w, "[", 1);
     for (uint32_t t = 0; t < r->n_traces; t++) {
-        cJSON *x = cJSON_CreateObject();
+        if (t)
+            jsonw_sep(w);
+        jsonw_open(w, &x, o->depth + 1);
         if (set->traces[t].rank >= 0)
-            cJSON_AddNumberToObject(x, "rank", set->traces[t].rank);
+            jsonw_field_num(w, &x, "rank", set->traces[t].rank);
         else
-            cJSON_AddNullToObject(x, "rank");
-        cJSON_AddNumberToObject(x, "pid", (double)set->traces[t].pid);
-        cJSON_AddNumberToObject(x, "kernels", (double)g->per_trace[t].count);
-        cJSON_AddNumberToObject(x, "gpu_ns", (double)g->per_trace[t].ns);
-        cJSON_AddItemToArray(a, x);
+            jsonw_field_null(w, &x, "rank");
+        jsonw_field_num(w, &x, "pid", (double)set->traces[t].pid);
+        jsonw_field_num(w, &x, "kernels", (double)g->per_trace[t].count);
+        jsonw_field_num(w, &x, "gpu_ns", (double)g->per_trace[t].ns);
+        jsonw_close(w, &x);
     }
-    a = cJSON_AddArrayToObject(o, "top_kernels");
+    jsonw_raw(w, "]", 1);
+    jsonw_field(w, o, "top_kernels");
+    jsonw_raw(w, "[", 1);
     for (uint32_t k = 0; k < g->n_top && k < 10; k++) {
-        cJSON *x = cJSON_CreateObject();
-        cJSON_AddStringToObject(x, "name", r->kernels[g->top[k].kernel].name);
-        cJSON_AddNumberToObject(x, "count", (double)g->top[k].stat.count);
-        cJSON_AddNumberToObject(x, "gpu_ns", (double)g->top[k].stat.ns);
-        cJSON_AddItemToArray(a, x);
+        if (k)
+            jsonw_sep(w);
+        jsonw_open(w, &x, o->depth + 1);
+        jsonw_field_str(w, &x, "name", r->kernels[g->top[k].kernel].name);
+        jsonw_field_num(w, &x, "count", (double)g->top[k].stat.count);
+        jsonw_field_num(w, &x, "gpu_ns", (double)g->top[k].stat.ns);
+        jsonw_close(w, &x);
     }
-    return o;
+    jsonw_raw(w, "]", 1);
+}
+
+struct prof_doc {
+    const struct cli_prof_set *set;
+    const struct cgs_prof_report *r;
+    const struct cli_prof_out *o;
+};
+
+/* report --json's document (profile's report.json, the page's profile), written straight. */
+static void prof_write(struct jsonw *w, void *ctx)
+{
+    const struct prof_doc *pd = ctx;
+    const struct cli_prof_set *set = pd->set;
+    const struct cgs_prof_report *r = pd->r;
+    const struct cli_prof_out *o = pd->o;
+    const struct cgs_split *s = o->split;
+    struct jsonw_obj doc, x;
+    bool first = true;
+    int d;
+
+    jsonw_open(w, &doc, 0);
+    jsonw_field_str(w, &doc, "format", "cgscope-report");
+    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
+    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    jsonw_field_str(w, &doc, "prefix", r->prefix);
+    jsonw_field_str(w, &doc, "by", r->by == CGS_PROF_BY_PIECE ? "piece" : "range");
+    d = doc.depth + 1; /* an item of one of the document's arrays */
+    jsonw_field(w, &doc, "traces");
+    jsonw_raw(w, "[", 1);
+    for (size_t i = 0; i < set->n; i++) {
+        const struct cgs_prof_trace *t = &set->traces[i];
+        if (i)
+            jsonw_sep(w);
+        jsonw_open(w, &x, d);
+        jsonw_field_str(w, &x, "file", t->file);
+        jsonw_field_num(w, &x, "pid", (double)t->pid);
+        if (t->rank >= 0)
+            jsonw_field_num(w, &x, "rank", t->rank);
+        else
+            jsonw_field_null(w, &x, "rank");
+        jsonw_field_bool(w, &x, "complete", t->complete);
+        jsonw_field_bool(w, &x, "truncated", t->truncated);
+        jsonw_field_str(w, &x, "error", t->error);
+        if (t->complete && t->end_reason == 1)
+            jsonw_field_num(w, &x, "signal", t->signo);
+        jsonw_field_num(w, &x, "dropped", (double)t->dropped);
+        jsonw_field_str(w, &x, "cmdline", t->cmdline ? t->cmdline : "");
+        jsonw_field_num(w, &x, "cupti_version", t->cupti_runtime);
+        jsonw_close(w, &x);
+    }
+    jsonw_raw(w, "]", 1);
+    jsonw_field(w, &doc, "pieces");
+    jsonw_raw(w, "[", 1);
+    for (uint32_t i = 0; s && i < s->n_pieces; i++, first = false) {
+        bool amb;
+        const struct cgs_prof_group *g = cgs_prof_find_piece(r, o->graph_id, s->pieces[i].name,
+                                                             &amb);
+        if (!first)
+            jsonw_sep(w);
+        jsonw_open(w, &x, d);
+        if (g) {
+            /* named as the split names it; "range" keeps the graph's compile id */
+            group_fields(w, &x, set, r, g, s->pieces[i].name);
+        } else {
+            jsonw_field_str(w, &x, "name", s->pieces[i].name);
+            jsonw_field_num(w, &x, "calls", 0);
+            jsonw_field_num(w, &x, "kernels", 0);
+            jsonw_field_num(w, &x, "gpu_ns", 0);
+        }
+        jsonw_field_bool(w, &x, "in_split", true);
+        jsonw_field_num(w, &x, "n_nodes", s->pieces[i].n_nodes);
+        jsonw_field_bool(w, &x, "splitting", s->pieces[i].is_splitting_graph);
+        jsonw_close(w, &x);
+    }
+    for (uint32_t i = 0; i < r->n_groups; i++) {
+        if (s && in_split(s, o->graph_id, r->groups[i].name))
+            continue;
+        if (!first)
+            jsonw_sep(w);
+        first = false;
+        jsonw_open(w, &x, d);
+        group_fields(w, &x, set, r, &r->groups[i], r->groups[i].name);
+        if (s)
+            jsonw_field_bool(w, &x, "in_split", false);
+        jsonw_close(w, &x);
+    }
+    jsonw_raw(w, "]", 1);
+    jsonw_field(w, &doc, "unattributed");
+    jsonw_open(w, &x, doc.depth);
+    group_fields(w, &x, set, r, &r->none, r->none.name);
+    jsonw_close(w, &x);
+    jsonw_field_num(w, &doc, "kernels", (double)r->kernels_total.count);
+    jsonw_field_num(w, &doc, "gpu_ns", (double)r->kernels_total.ns);
+    stat_field(w, &doc, "memcpy", &r->memcpy_total);
+    stat_field(w, &doc, "memset", &r->memset_total);
+    jsonw_field_num(w, &doc, "no_launch", (double)r->no_launch);
+    jsonw_field(w, &doc, "kernel_table");
+    jsonw_raw(w, "[", 1);
+    {
+        uint32_t n = o->kernels && o->kernels < r->n_kernels ? o->kernels : r->n_kernels;
+        /* the pieces (or ranges) each kernel ran in, in the report's order: a list a kernel,
+           made first (the groups' top kernels name them) */
+        uint32_t *count = cgs_xcalloc((size_t)n + 1, sizeof(*count)), total = 0;
+        uint32_t *start = cgs_xcalloc((size_t)n + 2, sizeof(*start));
+        const char **names;
+        for (uint32_t g = 0; g <= r->n_groups; g++) {
+            const struct cgs_prof_group *gr = g < r->n_groups ? &r->groups[g] : &r->none;
+            for (uint32_t q = 0; q < gr->n_top; q++)
+                if (gr->top[q].kernel < n)
+                    count[gr->top[q].kernel]++, total++;
+        }
+        for (uint32_t i = 0; i < n; i++)
+            start[i + 1] = start[i] + count[i];
+        names = cgs_xcalloc((size_t)total + 1, sizeof(*names));
+        memset(count, 0, ((size_t)n + 1) * sizeof(*count));
+        for (uint32_t g = 0; g <= r->n_groups; g++) {
+            const struct cgs_prof_group *gr = g < r->n_groups ? &r->groups[g] : &r->none;
+            for (uint32_t q = 0; q < gr->n_top; q++) {
+                uint32_t k = gr->top[q].kernel;
+                if (k < n)
+                    names[start[k] + count[k]++] = gr->name;
+            }
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            const struct cgs_prof_kernel *k = &r->kernels[i];
+            if (i)
+                jsonw_sep(w);
+            jsonw_open(w, &x, d);
+            jsonw_field_str(w, &x, "name", k->name);
+            jsonw_field_num(w, &x, "count", (double)k->stat.count);
+            jsonw_field_num(w, &x, "gpu_ns", (double)k->stat.ns);
+            jsonw_field_num(w, &x, "min_ns", (double)k->min_ns);
+            jsonw_field_num(w, &x, "max_ns", (double)k->max_ns);
+            jsonw_field(w, &x, "pieces");
+            jsonw_raw(w, "[", 1);
+            for (uint32_t q = start[i]; q < start[i + 1]; q++) {
+                if (q > start[i])
+                    jsonw_sep(w);
+                jsonw_string(w, names[q]);
+            }
+            jsonw_raw(w, "]", 1);
+            jsonw_close(w, &x);
+        }
+        free(names);
+        free(start);
+        free(count);
+    }
+    jsonw_raw(w, "]", 1);
+    jsonw_close(w, &doc);
+}
+
+void cli_prof_write(struct jsonw *w, const struct cli_prof_set *set,
+                    const struct cgs_prof_report *r, const struct cli_prof_out *o)
+{
+    struct prof_doc pd = {set, r, o};
+    prof_write(w, &pd);
+}
+
+void cli_print_prof(const struct cli_prof_set *set, const struct cgs_prof_report *r,
+                    const struct cli_prof_out *o)
+{
+    struct prof_doc pd = {set, r, o};
+    cli_print_written(prof_write, &pd);
+}
+
+char *cli_prof_text(const struct cli_prof_set *set, const struct cgs_prof_report *r,
+                    const struct cli_prof_out *o)
+{
+    struct prof_doc pd = {set, r, o};
+    struct cgs_buf b = CGS_BUF_INIT;
+    struct jsonw w;
+    jsonw_init(&w, buf_sink, &b);
+    prof_write(&w, &pd);
+    jsonw_finish(&w); /* the sink is memory: it cannot fail */
+    cgs_buf_addch(&b, 0);
+    return cgs_buf_detach(&b);
 }
 
 cJSON *cli_prof_json(const struct cli_prof_set *set, const struct cgs_prof_report *r,
                      const struct cli_prof_out *o)
 {
-    cJSON *doc = cli_json_doc("report"), *a;
-    const struct cgs_split *s = o->split;
-
-    cJSON_AddStringToObject(doc, "prefix", r->prefix);
-    cJSON_AddStringToObject(doc, "by", r->by == CGS_PROF_BY_PIECE ? "piece" : "range");
-    a = cJSON_AddArrayToObject(doc, "traces");
-    for (size_t i = 0; i < set->n; i++) {
-        const struct cgs_prof_trace *t = &set->traces[i];
-        cJSON *x = cJSON_CreateObject();
-        cJSON_AddStringToObject(x, "file", t->file);
-        cJSON_AddNumberToObject(x, "pid", (double)t->pid);
-        if (t->rank >= 0)
-            cJSON_AddNumberToObject(x, "rank", t->rank);
-        else
-            cJSON_AddNullToObject(x, "rank");
-        cJSON_AddBoolToObject(x, "complete", t->complete);
-        cJSON_AddBoolToObject(x, "truncated", t->truncated);
-        if (t->error)
-            cJSON_AddStringToObject(x, "error", t->error);
-        else
-            cJSON_AddNullToObject(x, "error");
-        if (t->complete && t->end_reason == 1)
-            cJSON_AddNumberToObject(x, "signal", t->signo);
-        cJSON_AddNumberToObject(x, "dropped", (double)t->dropped);
-        cJSON_AddStringToObject(x, "cmdline", t->cmdline ? t->cmdline : "");
-        cJSON_AddNumberToObject(x, "cupti_version", t->cupti_runtime);
-        cJSON_AddItemToArray(a, x);
-    }
-    a = cJSON_AddArrayToObject(doc, "pieces");
-    if (s) {
-        for (uint32_t i = 0; i < s->n_pieces; i++) {
-            bool amb;
-            const struct cgs_prof_group *g =
-                cgs_prof_find_piece(r, o->graph_id, s->pieces[i].name, &amb);
-            cJSON *x;
-            if (g) {
-                x = group_json(set, r, g);
-                /* named as the split names it; "range" keeps the graph's compile id */
-                cJSON_ReplaceItemInObject(x, "name", cJSON_CreateString(s->pieces[i].name));
-            } else {
-                x = cJSON_CreateObject();
-                cJSON_AddStringToObject(x, "name", s->pieces[i].name);
-                cJSON_AddNumberToObject(x, "calls", 0);
-                cJSON_AddNumberToObject(x, "kernels", 0);
-                cJSON_AddNumberToObject(x, "gpu_ns", 0);
-            }
-            cJSON_AddBoolToObject(x, "in_split", true);
-            cJSON_AddNumberToObject(x, "n_nodes", s->pieces[i].n_nodes);
-            cJSON_AddBoolToObject(x, "splitting", s->pieces[i].is_splitting_graph);
-            cJSON_AddItemToArray(a, x);
-        }
-    }
-    for (uint32_t i = 0; i < r->n_groups; i++) {
-        cJSON *x;
-        if (s && in_split(s, o->graph_id, r->groups[i].name))
-            continue;
-        x = group_json(set, r, &r->groups[i]);
-        if (s)
-            cJSON_AddBoolToObject(x, "in_split", false);
-        cJSON_AddItemToArray(a, x);
-    }
-    cJSON_AddItemToObject(doc, "unattributed", group_json(set, r, &r->none));
-    cJSON_AddNumberToObject(doc, "kernels", (double)r->kernels_total.count);
-    cJSON_AddNumberToObject(doc, "gpu_ns", (double)r->kernels_total.ns);
-    cJSON_AddItemToObject(doc, "memcpy", stat_json(&r->memcpy_total));
-    cJSON_AddItemToObject(doc, "memset", stat_json(&r->memset_total));
-    cJSON_AddNumberToObject(doc, "no_launch", (double)r->no_launch);
-    a = cJSON_AddArrayToObject(doc, "kernel_table");
-    {
-        uint32_t n = o->kernels && o->kernels < r->n_kernels ? o->kernels : r->n_kernels;
-        cJSON **where = calloc(n + 1, sizeof(*where));
-        if (!where)
-            cli_out_of_memory((n + 1) * sizeof(*where));
-        for (uint32_t i = 0; i < n; i++) {
-            const struct cgs_prof_kernel *k = &r->kernels[i];
-            cJSON *x = cJSON_CreateObject();
-            cJSON_AddStringToObject(x, "name", k->name);
-            cJSON_AddNumberToObject(x, "count", (double)k->stat.count);
-            cJSON_AddNumberToObject(x, "gpu_ns", (double)k->stat.ns);
-            cJSON_AddNumberToObject(x, "min_ns", (double)k->min_ns);
-            cJSON_AddNumberToObject(x, "max_ns", (double)k->max_ns);
-            where[i] = cJSON_AddArrayToObject(x, "pieces");
-            cJSON_AddItemToArray(a, x);
-        }
-        /* the pieces (or ranges) each kernel ran in, in the report's order */
-        for (uint32_t g = 0; g <= r->n_groups; g++) {
-            const struct cgs_prof_group *gr = g < r->n_groups ? &r->groups[g] : &r->none;
-            for (uint32_t q = 0; q < gr->n_top; q++)
-                if (gr->top[q].kernel < n)
-                    cJSON_AddItemToArray(where[gr->top[q].kernel], cJSON_CreateString(gr->name));
-        }
-        free(where);
-    }
-    return doc;
+    struct prof_doc pd = {set, r, o};
+    return cli_written_tree(prof_write, &pd);
 }
 
 /* ---- Chrome trace events ------------------------------------------------------------------ */
@@ -571,12 +673,10 @@ cJSON *cli_prof_json(const struct cli_prof_set *set, const struct cgs_prof_repor
 /* s as a JSON string (quotes included) into b. */
 static void json_str(struct cgs_buf *b, const char *s)
 {
-    char *t;
-    cJSON *x = cJSON_CreateString(s ? s : "");
-    t = x ? cJSON_PrintUnformatted(x) : NULL;
-    cgs_buf_addstr(b, t ? t : "\"\"");
-    free(t);
-    cJSON_Delete(x);
+    struct jsonw w;
+    jsonw_init(&w, buf_sink, b);
+    jsonw_string(&w, s ? s : "");
+    jsonw_finish(&w); /* the sink is memory: it cannot fail */
 }
 
 static int by_corr(const void *a, const void *b)

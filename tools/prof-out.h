@@ -37,6 +37,15 @@ void cli_prof_print(FILE *f, const struct cli_prof_set *set, const struct cgs_pr
                     const struct cli_prof_out *o);
 cJSON *cli_prof_json(const struct cli_prof_set *set, const struct cgs_prof_report *r,
                      const struct cli_prof_out *o);
+/* report --json's document written straight into w (cli_prof_json reads it back as a tree). */
+struct jsonw;
+void cli_prof_write(struct jsonw *w, const struct cli_prof_set *set,
+                    const struct cgs_prof_report *r, const struct cli_prof_out *o);
+/* The same printed on stdout; and as text (cJSON_Print's form, no newline after; free it). */
+void cli_print_prof(const struct cli_prof_set *set, const struct cgs_prof_report *r,
+                    const struct cli_prof_out *o);
+char *cli_prof_text(const struct cli_prof_set *set, const struct cgs_prof_report *r,
+                    const struct cli_prof_out *o);
 /* The traces as Chrome trace-event JSON (Perfetto, chrome://tracing open it): each process's
  * NVTX ranges (the pieces) on their threads, its kernels, memcpys and memsets on a row per GPU
  * and stream; times in microseconds from the earliest record. 0, or an exit status (said). */
