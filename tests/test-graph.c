@@ -247,6 +247,30 @@ static void same_val_text(const struct cgs_val *v)
     }
 }
 
+/* An ARG written straight (cgs_jsonw_arg), formatted at each depth and compact: the tree's text. */
+static void same_arg_text(const struct cgs_arg *a)
+{
+    for (int depth = 0; depth < 4; depth++) {
+        struct cgs_buf x = CGS_BUF_INIT, y = CGS_BUF_INIT;
+        struct jsonw w;
+        cJSON *t = cgs_json_arg(a);
+        jsonw_init(&w, to_buf, &x);
+        w.compact = depth == 3;
+        cgs_jsonw_arg(&w, a, depth);
+        assert_true(jsonw_finish(&w));
+        jsonw_init(&w, to_buf, &y);
+        w.compact = depth == 3;
+        jsonw_tree(&w, t, depth);
+        assert_true(jsonw_finish(&w));
+        cgs_buf_addch(&x, 0);
+        cgs_buf_addch(&y, 0);
+        assert_string_equal(x.buf, y.buf);
+        cJSON_Delete(t);
+        cgs_buf_release(&x);
+        cgs_buf_release(&y);
+    }
+}
+
 /* Values written straight from the IR are those the trees print: every value of the tests'
  * graph files, and one of each kind and corner (unknown dtype, rank, strides and offset;
  * integers past 2^53; hints; nested lists). */
@@ -256,7 +280,7 @@ static void test_val_written(void **state)
     const struct cgs_sym *dims[3], *big = cgs_sym_int(g->syms, ((int64_t)1 << 60) + 1);
     struct cgs_val v[12], list[3], nested;
     glob_t gl;
-    size_t vals = 0;
+    size_t vals = 0, args = 0;
     (void)state;
     memset(v, 0, sizeof(v));
     dims[0] = cgs_sym_var(g->syms, "s0");
@@ -281,6 +305,30 @@ static void test_val_written(void **state)
     nested.kind = CGS_VAL_LIST, nested.n = 3, nested.u.items = list;
     for (size_t i = 0; i < 12; i++)
         same_val_text(&v[i]);
+    {
+        /* every kind of argument, nested: a dict of a slice and a list holding a node */
+        struct cgs_node nd = {.name = "x"};
+        struct cgs_arg leaf[6], sl[3], li[2], di[4], top;
+        memset(leaf, 0, sizeof(leaf));
+        leaf[0].kind = CGS_ARG_FLOAT, leaf[0].u.f = -INFINITY;
+        leaf[1].kind = CGS_ARG_NODE, leaf[1].u.node = &nd;
+        leaf[2].kind = CGS_ARG_DTYPE, leaf[2].u.dtype = CGS_DTYPE_BFLOAT16;
+        leaf[3].kind = CGS_ARG_MEMFMT, leaf[3].u.s = "channels_last";
+        leaf[4].kind = CGS_ARG_ELLIPSIS;
+        leaf[5].kind = CGS_ARG_SYM, leaf[5].u.sym = dims[0];
+        for (int i = 0; i < 6; i++)
+            same_arg_text(&leaf[i]);
+        memset(sl, 0, sizeof(sl));
+        sl[1].kind = CGS_ARG_INT, sl[1].u.i = ((int64_t)1 << 60) + 3;
+        li[0] = leaf[1], li[1] = leaf[4];
+        di[0].kind = CGS_ARG_STR, di[0].u.s = "k\"ey";
+        di[1].kind = CGS_ARG_SLICE, di[1].n = 3, di[1].u.items = sl;
+        di[2] = leaf[2];
+        di[3].kind = CGS_ARG_LIST, di[3].n = 2, di[3].u.items = li, di[3].pylist = 1;
+        memset(&top, 0, sizeof(top));
+        top.kind = CGS_ARG_DICT, top.n = 4, top.u.items = di;
+        same_arg_text(&top);
+    }
     same_val_text(&nested);
     same_val_text(NULL);
     struct cgs_val outer_items[2] = {nested, v[3]}, outer = {.kind = CGS_VAL_LIST, .n = 2};
@@ -294,13 +342,19 @@ static void test_val_written(void **state)
     for (size_t f = 0; f < gl.gl_pathc; f++) {
         struct cgs_diag d = CGS_DIAG_INIT;
         struct cgs_graph *x = cgs_graph_load_json(gl.gl_pathv[f], &d);
-        for (uint32_t i = 0; x && i < x->n_nodes; i++, vals++)
-            same_val_text(x->nodes[i]->val);
+        for (uint32_t i = 0; x && i < x->n_nodes; i++, vals++) {
+            const struct cgs_node *n = x->nodes[i];
+            same_val_text(n->val);
+            for (uint32_t k = 0; k < n->n_args; k++, args++)
+                same_arg_text(&n->args[k]);
+            for (uint32_t k = 0; k < n->n_kwargs; k++, args++)
+                same_arg_text(&n->kwargs[k].val);
+        }
         cgs_graph_free(x);
     }
     globfree(&gl);
-    print_message("%zu values of the tests' and samples' graphs\n", vals);
-    assert_true(vals > 1000);
+    print_message("%zu values and %zu arguments of the tests' and samples' graphs\n", vals, args);
+    assert_true(vals > 1000 && args > 1000);
 }
 
 int main(void)

@@ -60,43 +60,44 @@ static void keep_errorf(const char *file, uint32_t line, uint32_t col, const cha
     va_end(ap);
 }
 
+static bool to_stderr(void *ctx, const char *p, size_t n)
+{
+    return fwrite(p, 1, n, ctx) == n;
+}
+
 void cli_flush_json_error(int status)
 {
-    cJSON *doc, *e;
-    char *s;
+    struct jsonw w;
+    struct jsonw_obj doc, e;
 
     if (!cli_json_mode || status != CGS_EXIT_BAD_INPUT)
         return;
     if (!first_error.set)
         snprintf(first_error.message, sizeof(first_error.message), "bad input or usage");
-    doc = cJSON_CreateObject();
-    cJSON_AddStringToObject(doc, "format", "cgscope-error");
-    cJSON_AddNumberToObject(doc, "version", CGS_JSON_VERSION);
-    cJSON_AddStringToObject(doc, "cgscope", CGS_VERSION);
-    e = cJSON_AddObjectToObject(doc, "error");
-    cJSON_AddStringToObject(e, "message", first_error.message);
-    if (first_error.file[0])
-        cJSON_AddStringToObject(e, "file", first_error.file);
-    else
-        cJSON_AddNullToObject(e, "file");
+    jsonw_init(&w, to_stderr, stderr);
+    w.compact = true; /* one line */
+    jsonw_open(&w, &doc, 0);
+    jsonw_field_str(&w, &doc, "format", "cgscope-error");
+    jsonw_field_num(&w, &doc, "version", CGS_JSON_VERSION);
+    jsonw_field_str(&w, &doc, "cgscope", CGS_VERSION);
+    jsonw_field(&w, &doc, "error");
+    jsonw_open(&w, &e, doc.depth);
+    jsonw_field_str(&w, &e, "message", first_error.message);
+    jsonw_field_str(&w, &e, "file", first_error.file[0] ? first_error.file : NULL);
     if (first_error.line)
-        cJSON_AddNumberToObject(e, "line", first_error.line);
+        jsonw_field_num(&w, &e, "line", first_error.line);
     else
-        cJSON_AddNullToObject(e, "line");
+        jsonw_field_null(&w, &e, "line");
     if (first_error.col)
-        cJSON_AddNumberToObject(e, "column", first_error.col);
+        jsonw_field_num(&w, &e, "column", first_error.col);
     else
-        cJSON_AddNullToObject(e, "column");
-    if (first_error.path[0])
-        cJSON_AddStringToObject(e, "path", first_error.path);
-    else
-        cJSON_AddNullToObject(e, "path");
-    cJSON_AddNumberToObject(e, "exit", status);
-    s = cJSON_PrintUnformatted(doc);
-    if (s)
-        fprintf(stderr, "%s\n", s);
-    free(s);
-    cJSON_Delete(doc);
+        jsonw_field_null(&w, &e, "column");
+    jsonw_field_str(&w, &e, "path", first_error.path[0] ? first_error.path : NULL);
+    jsonw_field_num(&w, &e, "exit", status);
+    jsonw_close(&w, &e);
+    jsonw_close(&w, &doc);
+    jsonw_raw(&w, "\n", 1);
+    jsonw_finish(&w);
 }
 
 void cli_json_add_str(cJSON *o, const char *key, const char *v)

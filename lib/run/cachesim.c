@@ -7,6 +7,7 @@
 
 #include "lib/base/arena.h"
 #include "lib/base/buf.h"
+#include "lib/writers/jsonw.h"
 #include "lib/writers/report-json.h"
 #include "lib/base/strmap.h"
 #include "lib/ir/symexpr.h"
@@ -207,6 +208,12 @@ static bool op_key(struct cgs_graph *g, const struct cgs_shapes *sh, const struc
     return value_dep;
 }
 
+static bool buf_sink(void *ctx, const char *p, size_t n)
+{
+    cgs_buf_add(ctx, p, n);
+    return true;
+}
+
 static void run_megengine(struct cgs_graph *g, const struct cgs_shapes *sh, const char *sym,
                           const struct cgs_cachesim_opts *o, struct cgs_cachesim *s)
 {
@@ -225,11 +232,15 @@ static void run_megengine(struct cgs_graph *g, const struct cgs_shapes *sh, cons
         for (uint32_t k = 0; k < n->n_args; k++) {
             if (n->args[k].kind == CGS_ARG_NODE)
                 continue;
-            cJSON *j = cgs_json_arg(&n->args[k]);
-            char *t = cJSON_PrintUnformatted(j);
-            consts[i][k] = t ? cgs_arena_strdup(&texts, t) : NULL;
-            free(t);
-            cJSON_Delete(j);
+            struct cgs_buf t = CGS_BUF_INIT;
+            struct jsonw w;
+            jsonw_init(&w, buf_sink, &t);
+            w.compact = true;
+            cgs_jsonw_arg(&w, &n->args[k], 0);
+            jsonw_finish(&w); /* the sink is memory: it cannot fail */
+            cgs_buf_addch(&t, 0);
+            consts[i][k] = cgs_arena_strdup(&texts, t.buf);
+            cgs_buf_release(&t);
         }
     }
     for (size_t c = 0; c < o->n_shapes; c++) {

@@ -262,6 +262,84 @@ cJSON *cgs_json_arg(const struct cgs_arg *a)
     return cJSON_CreateNull();
 }
 
+/* An object of one member key: v (a string). */
+static void one_member(struct jsonw *w, int depth, const char *key, const char *v)
+{
+    struct jsonw_obj o;
+    jsonw_open(w, &o, depth);
+    jsonw_field_str(w, &o, key, v);
+    jsonw_close(w, &o);
+}
+
+void cgs_jsonw_arg(struct jsonw *w, const struct cgs_arg *a, int depth)
+{
+    struct jsonw_obj o;
+    switch (a->kind) {
+    case CGS_ARG_NONE: jsonw_raw(w, "null", 4); return;
+    case CGS_ARG_BOOL: jsonw_bool(w, a->u.b); return;
+    case CGS_ARG_INT: jsonw_number(w, (double)a->u.i); return;
+    case CGS_ARG_FLOAT:
+        if (isnan(a->u.f) || isinf(a->u.f))
+            one_member(w, depth, "float", isnan(a->u.f) ? "nan" : a->u.f > 0 ? "inf" : "-inf");
+        else
+            jsonw_number(w, a->u.f);
+        return;
+    case CGS_ARG_STR: jsonw_string(w, a->u.s); return;
+    case CGS_ARG_LIST:
+    case CGS_ARG_SLICE:
+    case CGS_ARG_DICT: {
+        /* a slice's and a dict's list is one level further down, in their object */
+        int d = a->kind == CGS_ARG_LIST ? depth : depth + 1;
+        if (a->kind != CGS_ARG_LIST) {
+            jsonw_open(w, &o, depth);
+            jsonw_field(w, &o, a->kind == CGS_ARG_SLICE ? "slice" : "dict");
+        }
+        jsonw_raw(w, "[", 1);
+        if (a->kind == CGS_ARG_DICT) {
+            for (uint32_t i = 0; i + 1 < a->n; i += 2) {
+                if (i)
+                    jsonw_sep(w);
+                jsonw_raw(w, "[", 1);
+                cgs_jsonw_arg(w, &a->u.items[i], d + 2);
+                jsonw_sep(w);
+                cgs_jsonw_arg(w, &a->u.items[i + 1], d + 2);
+                jsonw_raw(w, "]", 1);
+            }
+        } else {
+            for (uint32_t i = 0; i < a->n; i++) {
+                if (i)
+                    jsonw_sep(w);
+                cgs_jsonw_arg(w, &a->u.items[i], d + 1); /* an array is a level too */
+            }
+        }
+        jsonw_raw(w, "]", 1);
+        if (a->kind != CGS_ARG_LIST)
+            jsonw_close(w, &o);
+        return;
+    }
+    case CGS_ARG_NODE: one_member(w, depth, "node", a->u.node ? a->u.node->name : "?"); return;
+    case CGS_ARG_DTYPE: one_member(w, depth, "dtype", cgs_dtypes[a->u.dtype].name); return;
+    case CGS_ARG_DEVICE:
+    case CGS_ARG_MEMFMT:
+    case CGS_ARG_LAYOUT:
+    case CGS_ARG_REPR:
+        one_member(w, depth,
+                   a->kind == CGS_ARG_DEVICE   ? "device"
+                   : a->kind == CGS_ARG_MEMFMT ? "memory_format"
+                   : a->kind == CGS_ARG_LAYOUT ? "layout"
+                                               : "repr",
+                   a->u.s);
+        return;
+    case CGS_ARG_ELLIPSIS:
+        jsonw_open(w, &o, depth);
+        jsonw_field_bool(w, &o, "ellipsis", true);
+        jsonw_close(w, &o);
+        return;
+    case CGS_ARG_SYM: cgs_jsonw_dim(w, a->u.sym); return;
+    }
+    jsonw_raw(w, "null", 4);
+}
+
 static void describe_dims(const struct cgs_sym *const *d, uint32_t n, struct cgs_buf *out)
 {
     cgs_buf_addch(out, '[');

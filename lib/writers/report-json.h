@@ -22,6 +22,7 @@ cJSON *cgs_json_arg(const struct cgs_arg *a);
 struct jsonw;
 void cgs_jsonw_dim(struct jsonw *w, const struct cgs_sym *e);
 void cgs_jsonw_val(struct jsonw *w, const struct cgs_val *v, int depth);
+void cgs_jsonw_arg(struct jsonw *w, const struct cgs_arg *a, int depth);
 /* Short human text of a value: "float32[s0, 64, 112, 112]", "(f32[2,3], i64[])", "symint s0". */
 void cgs_val_describe(const struct cgs_val *v, struct cgs_buf *out);
 
