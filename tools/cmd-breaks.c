@@ -73,13 +73,12 @@ static void parts_write(struct jsonw *w, const char *text, const char *sep, bool
     jsonw_raw(w, "]", 1);
 }
 
-/* breaks --json's document, written straight from the records' model. */
-void cli_breaks_write(struct jsonw *w, void *dash)
+/* breaks --json's document, written straight from the records' model at depth. */
+void cli_breaks_write_at(struct jsonw *w, const struct cgs_dash *d, int depth)
 {
-    const struct cgs_dash *d = dash;
     struct cgs_compile_counts cc;
     struct jsonw_obj doc, o, fr;
-    jsonw_open(w, &doc, 0);
+    jsonw_open(w, &doc, depth);
     jsonw_field_str(w, &doc, "format", "cgscope-breaks");
     jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
     jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
@@ -139,6 +138,11 @@ void cli_breaks_write(struct jsonw *w, void *dash)
     jsonw_field_num(w, &doc, "recompiles", (double)d->recompiles);
     jsonw_field_num(w, &doc, "bad_lines", (double)d->bad_lines);
     jsonw_close(w, &doc);
+}
+
+void cli_breaks_write(struct jsonw *w, void *dash)
+{
+    cli_breaks_write_at(w, dash, 0);
 }
 
 cJSON *cli_breaks_doc(const struct cgs_dash *d)

@@ -126,17 +126,36 @@ struct page_graph {
     int svg_fd;          /* the child writes its picture here (an in-memory file), -1 none */
 };
 
+/* The summary's numbers, in the data's order (and whether each is known: null when not). */
+enum { S_GRAPHS, S_PIECES, S_COMPILED, S_NOT_CAP, S_NODES, S_COMPILES, S_RECOMPILES, S_BREAKS,
+       S_HIT_RATE, S_GPU_NS, S_COUNT };
+static const char *const summary_keys[S_COUNT] = {
+    "graphs",   "pieces",     "compiled_pieces", "not_capturable", "nodes",
+    "compiles", "recompiles", "graph_breaks",    "hit_rate",       "gpu_ns"};
+struct page_summary {
+    double v[S_COUNT];
+    bool known[S_COUNT];
+};
+
 struct page {
     const char *title;
     struct page_graph *graphs;
     uint32_t n_graphs, alloc_graphs;
     uint32_t skipped;   /* graphs past --max-graphs */
-    cJSON *top;         /* top --once --json, or NULL */
-    cJSON *breaks;      /* breaks --json, or NULL */
-    cJSON *profile;     /* report --json, or NULL */
-    cJSON *data;        /* everything, as embedded */
+    /* the documents of top --once --json, breaks --json and report --json read back, what the
+     * page's tables are drawn from (NULL when the sources hold none) */
+    cJSON *top;
+    cJSON *breaks;
+    cJSON *profile;
     const struct cgs_findings *findings; /* what looks wrong: the job's (lib/run/findings.h) */
-    cJSON *summary;
+    struct page_summary sum;
+    /* what the page's data is written from, besides the graphs */
+    const struct cli_job *job;
+    char **sources;
+    int n_sources;
+    const struct cli_prof_set *prof_set; /* the profiles, when pg->profile */
+    const struct cgs_prof_report *prof_rep;
+    struct cli_prof_out prof_out;
     const char *baseline;              /* --baseline RUN, or NULL */
     const struct cgs_diff *diff;       /* what changed since it (lib/run/diff.h), or NULL */
 };
@@ -327,12 +346,6 @@ static void redact_into(struct cgs_buf *b, const char *s)
  * them: nodes of one line of the model share one pointer). */
 #define JSONW_LIT(w, lit) jsonw_raw(w, lit, sizeof(lit) - 1)
 
-static bool buf_sink(void *ctx, const char *p, size_t n)
-{
-    cgs_buf_add(ctx, p, n);
-    return true;
-}
-
 /* s as --redact has it: s itself, or its cut copy in tmp (strings without a '/' hold no path) */
 static const char *redacted(const char *s, struct cgs_buf *tmp)
 {
@@ -343,13 +356,7 @@ static const char *redacted(const char *s, struct cgs_buf *tmp)
     return tmp->buf;
 }
 
-/* A string of the table, cut by --redact as redact_json cuts the rest of the data. */
-static void table_string(struct jsonw *w, const char *s, struct cgs_buf *tmp)
-{
-    jsonw_string(w, redacted(s, tmp));
-}
-
-static cJSON *node_table(const struct page_graph *x)
+static void node_table_write(struct jsonw *w, const struct page_graph *x, int depth)
 {
     const struct cgs_graph *g = x->j->g;
     struct cgs_strmap *smap = cgs_strmap_new();
@@ -360,10 +367,9 @@ static cJSON *node_table(const struct page_graph *x)
     const char **tnames = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*tnames));
     char **snames = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*snames));
     uint32_t n_t = 0, n_s = 0;
-    struct cgs_buf b = CGS_BUF_INIT, out = CGS_BUF_INIT, tmp = CGS_BUF_INIT;
+    struct cgs_buf b = CGS_BUF_INIT;
     struct cgs_val_texts texts = {0};
-    struct jsonw w;
-    cJSON *raw;
+    struct jsonw_obj o;
 
     /* the string tables first: they come before the rows */
     for (uint32_t i = 0; i < g->n_nodes; i++) {
@@ -404,54 +410,54 @@ static cJSON *node_table(const struct page_graph *x)
     for (int k = 0; k <= CGS_SHAPE_STATUS_COUNT; k++)
         stn[k] = snprintf(stq[k], sizeof(stq[k]), "\"%s\"",
                           k < CGS_SHAPE_STATUS_COUNT ? cgs_shape_status_names[k] : "");
-    jsonw_init(&w, buf_sink, &out);
-    JSONW_LIT(&w, "{\"targets\":[");
+    jsonw_open(w, &o, depth);
+    jsonw_field(w, &o, "targets");
+    jsonw_raw(w, "[", 1);
     for (uint32_t k = 0; k < n_t; k++) {
         if (k)
-            JSONW_LIT(&w, ",");
-        table_string(&w, tnames[k], &tmp);
+            jsonw_sep(w);
+        jsonw_string(w, tnames[k]);
     }
-    JSONW_LIT(&w, "],\"sources\":[");
+    jsonw_raw(w, "]", 1);
+    jsonw_field(w, &o, "sources");
+    jsonw_raw(w, "[", 1);
     for (uint32_t k = 0; k < n_s; k++) {
         if (k)
-            JSONW_LIT(&w, ",");
-        table_string(&w, snames[k], &tmp);
+            jsonw_sep(w);
+        jsonw_string(w, snames[k]);
     }
-    JSONW_LIT(&w, "],\"rows\":[");
+    jsonw_raw(w, "]", 1);
+    jsonw_field(w, &o, "rows");
+    jsonw_raw(w, "[", 1);
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         const struct cgs_node *n = g->nodes[i];
         const struct cgs_shape_node *r = x->j->shapes ? &x->j->shapes->nodes[i] : NULL;
         const struct cgs_split_piece *p = cgs_split_piece_of(x->j->s, n);
+        int k = r ? (int)r->status : CGS_SHAPE_STATUS_COUNT;
         if (i)
-            JSONW_LIT(&w, ",");
-        JSONW_LIT(&w, "[");
-        table_string(&w, n->name, &tmp);
-        JSONW_LIT(&w, ",");
-        jsonw_raw(&w, opq[n->op], (size_t)opn[n->op]);
-        JSONW_LIT(&w, ",");
-        jsonw_int(&w, tcol[i]);
-        JSONW_LIT(&w, ",");
+            jsonw_sep(w);
+        JSONW_LIT(w, "[");
+        jsonw_string(w, n->name);
+        jsonw_sep(w);
+        jsonw_raw(w, opq[n->op], (size_t)opn[n->op]);
+        jsonw_sep(w);
+        jsonw_int(w, tcol[i]);
+        jsonw_sep(w);
         cgs_buf_reset(&b);
         cgs_val_text(&texts, r && r->reported ? r->reported : n->val, value_text, &b);
-        table_string(&w, b.buf, &tmp);
-        JSONW_LIT(&w, ",");
-        {
-            int k = r ? (int)r->status : CGS_SHAPE_STATUS_COUNT;
-            jsonw_raw(&w, stq[k], (size_t)stn[k]);
-        }
-        JSONW_LIT(&w, ",");
-        jsonw_int(&w, p ? (int64_t)(p - x->j->s->pieces) : -1);
-        JSONW_LIT(&w, ",");
-        jsonw_int(&w, scol[i]);
-        JSONW_LIT(&w, "]");
+        jsonw_string(w, b.buf);
+        jsonw_sep(w);
+        jsonw_raw(w, stq[k], (size_t)stn[k]);
+        jsonw_sep(w);
+        jsonw_int(w, p ? (int64_t)(p - x->j->s->pieces) : -1);
+        jsonw_sep(w);
+        jsonw_int(w, scol[i]);
+        JSONW_LIT(w, "]");
     }
-    JSONW_LIT(&w, "]}");
-    jsonw_finish(&w); /* the sink is memory: it cannot fail */
-    raw = cJSON_CreateRaw(out.buf);
+    JSONW_LIT(w, "]");
+    jsonw_close(w, &o);
     cgs_val_texts_release(&texts);
-    cgs_buf_release(&out);
     cgs_buf_release(&b);
-    cgs_buf_release(&tmp);
     cgs_strmap_free(smap);
     cgs_keymap_release(&by_trace);
     cgs_keymap_release(&by_target);
@@ -461,7 +467,6 @@ static cJSON *node_table(const struct page_graph *x)
     free(tnames);
     free(scol);
     free(tcol);
-    return raw;
 }
 
 /* The redaction filter of a writer (jsonw's filter): --redact's cut of a string value. */
@@ -470,92 +475,23 @@ static const char *redact_filter(void *tmp, const char *s)
     return redacted(s, tmp);
 }
 
-/* A document write(w, ctx) writes straight from the model, as a raw item of its compact text
- * (the text jsonw_compact writes of the document's tree), cut by --redact as redact_json cuts
- * the rest of the data. */
-static cJSON *raw_written(void (*write)(struct jsonw *w, void *ctx), void *ctx)
-{
-    struct cgs_buf out = CGS_BUF_INIT, tmp = CGS_BUF_INIT;
-    struct jsonw w;
-    cJSON *raw;
-    jsonw_init(&w, buf_sink, &out);
-    w.compact = true;
-    w.filter = redact_filter;
-    w.fctx = &tmp;
-    write(&w, ctx);
-    jsonw_finish(&w); /* the sink is memory: it cannot fail */
-    cgs_buf_addch(&out, 0);
-    raw = cJSON_CreateRaw(out.buf);
-    cgs_buf_release(&out);
-    cgs_buf_release(&tmp);
-    return raw;
-}
-
-/* --json prints the data as cJSON_Print would: each graph's documents written as raw items of
- * compact text in the page (its node table, its layout), parsed back to the trees they were
- * written from. */
-static void tables_as_trees(cJSON *data)
-{
-    cJSON *g;
-    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(data, "graphs"))
-    {
-        for (cJSON *t = g->child, *next; t; t = next) {
-            next = t->next;
-            if (!cJSON_IsRaw(t))
-                continue;
-            cJSON *tree = cJSON_Parse(t->valuestring);
-            if (!tree)
-                CGS_BUG("a document written for the page is not JSON");
-            cJSON_ReplaceItemInObjectCaseSensitive(g, t->string, tree);
-        }
-    }
-}
-
 static double num(const cJSON *o, const char *k)
 {
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
     return cJSON_IsNumber(x) ? x->valuedouble : 0;
 }
 
-/* The page's data: the commands' documents, the node tables, the summary and its findings. */
-static void build_data(struct page *pg)
+/* The summary's numbers: the graphs' and pieces' counts, the compiles' and the GPU time. */
+static void page_summarize(struct page *pg)
 {
-    cJSON *data = cli_json_doc("html"), *graphs, *sm;
+    struct page_summary *sm = &pg->sum;
     uint32_t pieces = 0, compiled = 0, not_cap = 0, nodes = 0;
     bool piecewise = false; /* a graph split by a piecewise backend: pieces are CUDA graphs */
-
-    cJSON_AddStringToObject(data, "title", pg->title);
-    sm = cJSON_AddObjectToObject(data, "summary");
-    graphs = cJSON_AddArrayToObject(data, "graphs");
+    memset(sm, 0, sizeof(*sm));
     for (uint32_t i = 0; i < pg->n_graphs; i++) {
-        struct page_graph *x = &pg->graphs[i];
-        cJSON *o = cJSON_CreateObject();
-        char id[32];
-        snprintf(id, sizeof(id), "g%u", i);
-        cJSON_AddStringToObject(o, "id", id);
-        cJSON_AddStringToObject(o, "ref", x->j->label);
-        if (x->j->error || !x->j->g) {
-            cJSON_AddStringToObject(o, "error", x->j->error ? x->j->error : "not read");
-            cJSON_AddItemToArray(graphs, o);
+        const struct page_graph *x = &pg->graphs[i];
+        if (x->j->error || !x->j->g)
             continue;
-        }
-        cJSON_AddStringToObject(o, "name", x->j->g->name ? x->j->g->name : "");
-        cJSON_AddNumberToObject(o, "nodes", x->j->g->n_nodes);
-        cJSON_AddStringToObject(o, "stage", cgs_stage_names[x->j->g->producer.stage]);
-        {
-            /* the node table says which node is in which piece; the pieces keep their counts */
-            cJSON_AddItemToObject(o, "split", raw_written(cli_split_write_brief, x->j->s));
-        }
-        if (x->j->shapes)
-            cJSON_AddItemToObject(o, "shapes", raw_written(cli_shapes_write, x->j));
-        else
-            cJSON_AddNullToObject(o, "shapes");
-        if (x->j->layout)
-            cJSON_AddItemToObject(o, "layout", raw_written(cli_layout_write, x->j->layout));
-        else
-            cJSON_AddNullToObject(o, "layout");
-        cJSON_AddItemToObject(o, "table", node_table(x));
-        cJSON_AddItemToArray(graphs, o);
         nodes += x->j->g->n_nodes;
         pieces += x->j->s->n_pieces;
         piecewise |= x->j->ops.n > 0;
@@ -568,59 +504,134 @@ static void build_data(struct page *pg)
                 not_cap++;
         }
     }
-    cJSON_AddNumberToObject(sm, "graphs", pg->n_graphs + pg->skipped);
-    cJSON_AddNumberToObject(sm, "pieces", pieces);
-    cJSON_AddNumberToObject(sm, "compiled_pieces", compiled);
-    if (piecewise)
-        cJSON_AddNumberToObject(sm, "not_capturable", not_cap);
-    else /* no piecewise backend split: no CUDA-graph verdict to count */
-        cJSON_AddNullToObject(sm, "not_capturable");
-    cJSON_AddNumberToObject(sm, "nodes", nodes);
+    sm->v[S_GRAPHS] = pg->n_graphs + pg->skipped;
+    sm->v[S_PIECES] = pieces;
+    sm->v[S_COMPILED] = compiled;
+    sm->v[S_NOT_CAP] = not_cap; /* no piecewise backend split: no CUDA-graph verdict to count */
+    sm->known[S_NOT_CAP] = piecewise;
+    sm->v[S_NODES] = nodes;
+    sm->known[S_GRAPHS] = sm->known[S_PIECES] = sm->known[S_COMPILED] = sm->known[S_NODES] = true;
     if (pg->top) {
         const cJSON *hr = cJSON_GetObjectItem(pg->top, "hit_rate");
-        cJSON_AddNumberToObject(sm, "compiles", num(pg->top, "compiles"));
-        cJSON_AddNumberToObject(sm, "recompiles", num(pg->top, "recompiles"));
-        cJSON_AddNumberToObject(sm, "graph_breaks", num(pg->top, "graph_breaks"));
-        if (cJSON_IsNumber(hr))
-            cJSON_AddNumberToObject(sm, "hit_rate", hr->valuedouble);
+        sm->v[S_COMPILES] = num(pg->top, "compiles");
+        sm->v[S_RECOMPILES] = num(pg->top, "recompiles");
+        sm->v[S_BREAKS] = num(pg->top, "graph_breaks");
+        sm->known[S_COMPILES] = sm->known[S_RECOMPILES] = sm->known[S_BREAKS] = true;
+        if ((sm->known[S_HIT_RATE] = cJSON_IsNumber(hr)))
+            sm->v[S_HIT_RATE] = hr->valuedouble;
+    }
+    if ((sm->known[S_GPU_NS] = pg->profile != NULL))
+        sm->v[S_GPU_NS] = num(pg->profile, "gpu_ns");
+}
+
+/* The page's data (html --json's document): the commands' documents, the node tables, the
+ * summary and its findings, written straight from the models. */
+static void data_write(struct jsonw *w, void *ctx)
+{
+    const struct page *pg = ctx;
+    struct jsonw_obj doc, o;
+    int d;
+
+    jsonw_open(w, &doc, 0);
+    jsonw_field_str(w, &doc, "format", "cgscope-html");
+    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
+    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    jsonw_field_str(w, &doc, "title", pg->title);
+    jsonw_field(w, &doc, "summary");
+    jsonw_open(w, &o, doc.depth);
+    for (int k = 0; k < S_COUNT; k++)
+        if (pg->sum.known[k])
+            jsonw_field_num(w, &o, summary_keys[k], pg->sum.v[k]);
         else
-            cJSON_AddNullToObject(sm, "hit_rate");
-    } else {
-        cJSON_AddNullToObject(sm, "compiles");
-        cJSON_AddNullToObject(sm, "recompiles");
-        cJSON_AddNullToObject(sm, "graph_breaks");
-        cJSON_AddNullToObject(sm, "hit_rate");
-    }
-    if (pg->profile) {
-        cJSON_AddNumberToObject(sm, "gpu_ns", num(pg->profile, "gpu_ns"));
-    } else {
-        cJSON_AddNullToObject(sm, "gpu_ns");
-    }
-    if (pg->diff) {
-        cJSON *bl = cJSON_AddObjectToObject(data, "baseline"), *ch;
-        cJSON_AddStringToObject(bl, "path", pg->baseline);
-        ch = cJSON_AddArrayToObject(bl, "changes");
-        for (uint32_t i = 0; i < pg->diff->n_changes; i++)
-            cJSON_AddItemToArray(ch, cli_diff_change_json(&pg->diff->changes[i]));
-    } else {
-        cJSON_AddNullToObject(data, "baseline");
-    }
+            jsonw_field_null(w, &o, summary_keys[k]);
     /* the verdicts: the findings model's, as check --json prints them */
-    cJSON_AddItemToObject(sm, "findings", cli_findings_json(pg->findings));
+    jsonw_field(w, &o, "findings");
+    cli_findings_write(w, pg->findings, o.depth);
+    jsonw_close(w, &o);
+    d = doc.depth + 1; /* an item of one of the data's arrays */
+    jsonw_field(w, &doc, "graphs");
+    jsonw_raw(w, "[", 1);
+    for (uint32_t i = 0; i < pg->n_graphs; i++) {
+        const struct page_graph *x = &pg->graphs[i];
+        char id[32];
+        if (i)
+            jsonw_sep(w);
+        snprintf(id, sizeof(id), "g%u", i);
+        jsonw_open(w, &o, d);
+        jsonw_field_str(w, &o, "id", id);
+        jsonw_field_str(w, &o, "ref", x->j->label);
+        if (x->j->error || !x->j->g) {
+            jsonw_field_str(w, &o, "error", x->j->error ? x->j->error : "not read");
+            jsonw_close(w, &o);
+            continue;
+        }
+        jsonw_field_str(w, &o, "name", x->j->g->name ? x->j->g->name : "");
+        jsonw_field_num(w, &o, "nodes", x->j->g->n_nodes);
+        jsonw_field_str(w, &o, "stage", cgs_stage_names[x->j->g->producer.stage]);
+        /* the node table says which node is in which piece; the pieces keep their counts */
+        jsonw_field(w, &o, "split");
+        cli_split_write_brief(w, x->j->s, o.depth);
+        jsonw_field(w, &o, "shapes");
+        if (x->j->shapes)
+            cli_shapes_write(w, x->j, o.depth);
+        else
+            jsonw_raw(w, "null", 4);
+        jsonw_field(w, &o, "layout");
+        if (x->j->layout)
+            cli_layout_write(w, x->j->layout, o.depth);
+        else
+            jsonw_raw(w, "null", 4);
+        jsonw_field(w, &o, "table");
+        node_table_write(w, x, o.depth);
+        jsonw_close(w, &o);
+    }
+    jsonw_raw(w, "]", 1);
+    jsonw_field(w, &doc, "baseline");
+    if (pg->diff) {
+        jsonw_open(w, &o, doc.depth);
+        jsonw_field_str(w, &o, "path", pg->baseline);
+        jsonw_field(w, &o, "changes");
+        jsonw_raw(w, "[", 1);
+        for (uint32_t i = 0; i < pg->diff->n_changes; i++) {
+            if (i)
+                jsonw_sep(w);
+            cli_diff_change_write(w, &pg->diff->changes[i], o.depth + 1);
+        }
+        jsonw_raw(w, "]", 1);
+        jsonw_close(w, &o);
+    } else {
+        jsonw_raw(w, "null", 4);
+    }
+    jsonw_field(w, &doc, "top");
     if (pg->top)
-        cJSON_AddItemReferenceToObject(data, "top", pg->top);
+        cli_top_write(w, &pg->job->follow, pg->job->have_dash ? &pg->job->dash : NULL,
+                      doc.depth);
     else
-        cJSON_AddNullToObject(data, "top");
+        jsonw_raw(w, "null", 4);
+    jsonw_field(w, &doc, "breaks");
     if (pg->breaks)
-        cJSON_AddItemReferenceToObject(data, "breaks", pg->breaks);
+        cli_breaks_write_at(w, &pg->job->dash, doc.depth);
     else
-        cJSON_AddNullToObject(data, "breaks");
+        jsonw_raw(w, "null", 4);
+    jsonw_field(w, &doc, "profile");
     if (pg->profile)
-        cJSON_AddItemReferenceToObject(data, "profile", pg->profile);
+        cli_prof_write(w, pg->prof_set, pg->prof_rep, &pg->prof_out, doc.depth);
     else
-        cJSON_AddNullToObject(data, "profile");
-    pg->data = data;
-    pg->summary = sm;
+        jsonw_raw(w, "null", 4);
+    /* the page's sources: each path given, with the role it played */
+    jsonw_field(w, &doc, "sources");
+    jsonw_raw(w, "[", 1);
+    for (int i = 0; i < pg->n_sources; i++) {
+        int role = pg->job->roles[i];
+        if (i)
+            jsonw_sep(w);
+        jsonw_open(w, &o, d);
+        jsonw_field_str(w, &o, "path", pg->sources[i]);
+        jsonw_field_str(w, &o, "kind", cli_role_names[role < 0 ? CLI_ROLE_COMPILES : role]);
+        jsonw_close(w, &o);
+    }
+    jsonw_raw(w, "]", 1);
+    jsonw_close(w, &doc);
 }
 
 /* ---- writing ------------------------------------------------------------------------------ */
@@ -682,14 +693,17 @@ static void card(struct cgs_buf *b, const char *key, const char *label, const ch
 
 /* A summary number as the card shows it: decimals digits after the point, '%' appended with
  * percent; "-" when the sources say nothing of it. */
-static const char *numtext(const cJSON *o, const char *k, char *buf, size_t n, double scale,
-                           int decimals, bool percent)
+static const char *numtext(const struct page_summary *sm, const char *k, char *buf, size_t n,
+                           double scale, int decimals, bool percent)
 {
-    const cJSON *x = cJSON_GetObjectItem(o, k);
-    if (!cJSON_IsNumber(x))
-        return "-";
-    snprintf(buf, n, "%.*f%s", decimals, x->valuedouble * scale, percent ? "%" : "");
-    return buf;
+    for (int i = 0; i < S_COUNT; i++)
+        if (!strcmp(summary_keys[i], k)) {
+            if (!sm->known[i])
+                return "-";
+            snprintf(buf, n, "%.*f%s", decimals, sm->v[i] * scale, percent ? "%" : "");
+            return buf;
+        }
+    return "-";
 }
 
 #define FIRST_ROWS 50 /* rows written as HTML (the page without JavaScript) */
@@ -1283,7 +1297,7 @@ static void baseline_section(struct cgs_buf *b, const struct page *pg)
 
 static void page_html(struct cgs_buf *b, const struct page *pg)
 {
-    const cJSON *sm = pg->summary;
+    const struct page_summary *sm = &pg->sum;
     char buf[64];
 
     cgs_buf_addstr(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -1493,9 +1507,14 @@ static void page_html(struct cgs_buf *b, const struct page *pg)
                       "<script type=\"application/json\" id=\"cgs-data\">");
     {
         struct jsonw w;
+        struct cgs_buf tmp = CGS_BUF_INIT;
         jsonw_init(&w, script_json_sink, b);
-        jsonw_compact(&w, pg->data);
+        w.compact = true;
+        w.filter = redact_filter; /* --redact's cut (none without it) */
+        w.fctx = &tmp;
+        data_write(&w, (void *)pg);
         jsonw_finish(&w);
+        cgs_buf_release(&tmp);
     }
     cgs_buf_addstr(b, "</script>\n<script>\n");
     asset(b, html_report_js);
@@ -1566,20 +1585,6 @@ static int parse_args(int argc, char **argv, struct cli_list *ops, struct html_a
     return 0;
 }
 
-/* The page's sources: each path given, with the role it played. */
-static cJSON *sources_json(char **paths, int n, const struct cli_job *job)
-{
-    cJSON *arr = cJSON_CreateArray();
-    for (int i = 0; i < n; i++) {
-        cJSON *o = cJSON_CreateObject();
-        int role = job->roles[i];
-        cJSON_AddStringToObject(o, "path", paths[i]);
-        cJSON_AddStringToObject(o, "kind", cli_role_names[role < 0 ? CLI_ROLE_COMPILES : role]);
-        cJSON_AddItemToArray(arr, o);
-    }
-    return arr;
-}
-
 /* The profiles among the sources, reported as `cgscope report` does (its JSON in the page). */
 static int page_profile(struct page *pg, const struct cli_job *job, struct cli_prof_set *set,
                         struct cgs_prof_report *rep, bool *have_rep)
@@ -1590,13 +1595,16 @@ static int page_profile(struct page *pg, const struct cli_job *job, struct cli_p
     if ((rc = cli_job_profile(job, pg->baseline != NULL, set, rep, have_rep)) || !*have_rep)
         return rc;
     po_out.kernels = 20;
+    po_out.cmdline_as = redacting ? "(left out: --redact)" : NULL;
+    pg->prof_set = set;
+    pg->prof_rep = rep;
+    pg->prof_out = po_out;
     pg->profile = cli_prof_json(set, rep, &po_out);
     return 0;
 }
 
 static void page_release(struct page *pg)
 {
-    cJSON_Delete(pg->data);
     cJSON_Delete(pg->top);
     cJSON_Delete(pg->breaks);
     cJSON_Delete(pg->profile);
@@ -1614,43 +1622,6 @@ static void page_release(struct page *pg)
     free(pg->graphs);
 }
 
-/* Each compile's graphs as the log printed them (Dynamo's, AOT's, post-grad), for its folded
- * details on the page: top's rows gain graph_texts [{stage, text}] (each cut at 256 KiB). */
-static void attach_graph_texts(cJSON *top, const struct cgs_dash *d)
-{
-    cJSON *r;
-    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(top, "rows"))
-    {
-        const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "compile_id"));
-        const cJSON *rk = cJSON_GetObjectItemCaseSensitive(r, "rank");
-        int rank = cJSON_IsNumber(rk) ? rk->valueint : -1;
-        cJSON *arr = NULL;
-        if (!id)
-            continue;
-        for (uint32_t i = 0; i < d->n_graphs; i++) {
-            const struct cgs_dash_graph *g = &d->graphs[i];
-            cJSON *o;
-            size_t len;
-            if (strcmp(g->compile_id, id) || g->rank != rank || g->occurrence != 1 || !g->text)
-                continue;
-            if (!arr)
-                arr = cJSON_AddArrayToObject(r, "graph_texts");
-            o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "stage", g->backward ? "post_grad (backward)" : g->stage);
-            len = strlen(g->text);
-            if (len > CGS_DASH_MAX_TEXT) {
-                char *cut = cgs_xmalloc(CGS_DASH_MAX_TEXT + 40);
-                memcpy(cut, g->text, CGS_DASH_MAX_TEXT);
-                strcpy(cut + CGS_DASH_MAX_TEXT, "\n... (cut: the log holds more)");
-                cJSON_AddStringToObject(o, "text", cut);
-                free(cut);
-            } else {
-                cJSON_AddStringToObject(o, "text", g->text);
-            }
-            cJSON_AddItemToArray(arr, o);
-        }
-    }
-}
 
 /* What changed since a baseline run (cgscope diff BASELINE SOURCE): its job, profile and the
  * diff the page marks. */
@@ -1693,53 +1664,46 @@ static void baseline_release(struct baseline *b)
     cli_prof_release(&b->set);
 }
 
-/* The page's data built, the page written to a.out_path, and with --json the data printed. */
+/* The page written to a.out_path, its data (data_write) in it, and with --json the data
+ * printed. */
 static int page_write(struct page *pg, const struct html_args *a, char **sources, int n_sources,
                       struct cli_job *job)
 {
     struct cgs_buf page = CGS_BUF_INIT;
-    struct cgs_jbump region;
-    cJSON *data_copy = NULL;
     int rc = 0;
 
+    /* what the page's tables of compiles, breaks and GPU time are drawn from (top's rows gain
+       each compile's graph texts, as the log printed them, each cut at 256 KiB) */
     if (job->have_follow) {
-        pg->top = cli_top_doc(&job->follow);
-        if (job->have_dash)
-            attach_graph_texts(pg->top, &job->dash);
+        pg->top = cli_top_doc(&job->follow, job->have_dash ? &job->dash : NULL);
         if (job->dash.n_breaks)
             pg->breaks = cli_breaks_doc(&job->dash);
     }
-    /* the page's data is a tree made, printed and dropped at once: it lives in a bump region
-     * (no free per item); --json gets a copy made outside it */
-    cgs_jbump_begin(&region);
-    redacting = a->redact; /* the node tables are written cut already */
-    build_data(pg);
-    cJSON_AddItemToObject(pg->data, "sources", sources_json(sources, n_sources, job));
-    if (redacting)
-        redact_json(pg->data);
-    page_html(&page, pg);
-    cgs_jbump_leave(&region);
-    if (a->json) {
-        data_copy = cJSON_Duplicate(pg->data, 1);
-        tables_as_trees(data_copy);
+    pg->job = job;
+    pg->sources = sources;
+    pg->n_sources = n_sources;
+    if (redacting) { /* the tables drawn from them: cut as the data is */
+        redact_json(pg->top);
+        redact_json(pg->breaks);
+        redact_json(pg->profile);
     }
-    /* the documents the data refers to may hold strings --redact made in the region: they are
-     * dropped inside it (what was malloc'd is freed, the region's is not) */
-    cgs_jbump_enter(&region);
-    cJSON_Delete(pg->top);
-    cJSON_Delete(pg->breaks);
-    cJSON_Delete(pg->profile);
-    pg->top = pg->breaks = pg->profile = pg->data = pg->summary = NULL;
-    cgs_jbump_end(&region);
-    if (cli_write_file(a->out_path, page.buf, page.len))
+    page_summarize(pg);
+    page_html(&page, pg);
+    if (cli_write_file(a->out_path, page.buf, page.len)) {
         rc = CGS_EXIT_BAD_INPUT;
-    else if (a->json) {
-        cli_print_json(data_copy);
-        data_copy = NULL;
-    } else
+    } else if (a->json) {
+        struct jsonw w;
+        struct cgs_buf tmp = CGS_BUF_INIT;
+        cli_json_out_begin(&w);
+        w.filter = redact_filter;
+        w.fctx = &tmp;
+        data_write(&w, pg);
+        cli_json_out_end(&w);
+        cgs_buf_release(&tmp);
+    } else {
         fprintf(stderr, "cgscope html: wrote %s (%zu KB): %u graph%s, open it in a browser\n",
                 a->out_path, page.len / 1024, pg->n_graphs, PLURAL(pg->n_graphs));
-    cJSON_Delete(data_copy);
+    }
     cgs_buf_release(&page);
     return rc;
 }
@@ -1760,6 +1724,7 @@ static int run(int argc, char **argv)
     if ((rc = parse_args(argc, argv, &ops, &a)))
         goto out;
     pg.title = a.title ? a.title : argv[optind];
+    redacting = a.redact; /* every string the page shows or holds is cut */
     /* the job reads the sources and analyses each graph (tools/job.h); each picture is drawn
      * in a child as soon as its graph is analysed, a few at once */
     job.progress = job.layout = job.texts = true;

@@ -270,7 +270,12 @@ static void layout_write(struct jsonw *w, const struct cgs_layout *l, int depth)
 }
 
 /* A titled list of names in columns (as ls lays them out), at most 12 without --all. */
-void cli_layout_write(struct jsonw *w, void *l)
+void cli_layout_write(struct jsonw *w, const struct cgs_layout *l, int depth)
+{
+    layout_write(w, l, depth);
+}
+
+static void layout_doc(struct jsonw *w, void *l)
 {
     layout_write(w, l, 0);
 }
@@ -525,7 +530,7 @@ static int run(int argc, char **argv)
            region and dropped with it, not one allocation and one free per item */
         struct cgs_jbump region;
         cgs_jbump_begin(&region);
-        cli_print_written(cli_layout_write, (void *)l);
+        cli_print_written(layout_doc, (void *)l);
         cgs_jbump_end(&region);
     } else {
         layout_text(l, a.all);

@@ -245,6 +245,7 @@ struct shapes_out {
     bool total_known;
     bool nodes; /* each node's entry (the page's document leaves them out) */
     const struct cgs_split *sp;
+    int depth; /* the document's (0: a document of its own) */
 };
 
 static bool owned_bytes(const struct cgs_shapes *s, const struct cgs_node *n,
@@ -262,7 +263,7 @@ static void shapes_write(struct jsonw *w, void *ctx)
     struct node_ctx nc = {g, s, bind};
     int d;
 
-    jsonw_open(w, &doc, 0);
+    jsonw_open(w, &doc, so->depth);
     jsonw_field_str(w, &doc, "format", "cgscope-shapes");
     jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
     jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
@@ -386,11 +387,10 @@ static void shapes_write(struct jsonw *w, void *ctx)
     jsonw_close(w, &doc);
 }
 
-void cli_shapes_write(struct jsonw *w, void *job)
+void cli_shapes_write(struct jsonw *w, const struct cli_job_graph *j, int depth)
 {
-    const struct cli_job_graph *j = job;
     struct cgs_sym_bindings none = {0};
-    struct shapes_out so = {j->g, j->shapes, &none, 0, false, false, NULL};
+    struct shapes_out so = {j->g, j->shapes, &none, 0, false, false, NULL, depth};
     shapes_write(w, &so);
 }
 
@@ -712,7 +712,7 @@ static int run(int argc, char **argv)
     if (a.bind.n)
         total_known = total_bytes(g, s, &a.bind, &total);
     if (a.json) {
-        struct shapes_out so = {g, s, &a.bind, total, total_known, true, NULL};
+        struct shapes_out so = {g, s, &a.bind, total, total_known, true, NULL, 0};
         if (a.split_ops && !(so.sp = cli_session_split(&ss))) {
             rc = cli_session_fail(&ss);
             goto out;

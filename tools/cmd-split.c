@@ -235,6 +235,7 @@ struct split_out {
     bool brief;                 /* the page's: no nodes, input_vals, output_vals */
     const struct cgs_node *why; /* --why NODE, or NULL */
     bool command;               /* split --json's: cache_index and recorded_pieces too */
+    int depth;                  /* the document's (0: a document of its own) */
     const char *index_path;
     uint32_t recorded_diff;
 };
@@ -329,7 +330,7 @@ static void split_write(struct jsonw *w, void *ctx)
     struct jsonw_obj doc, o, c;
     int d;
 
-    jsonw_open(w, &doc, 0);
+    jsonw_open(w, &doc, so->depth);
     jsonw_field_str(w, &doc, "format", "cgscope-split");
     jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
     jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
@@ -526,11 +527,12 @@ static void why_write(struct jsonw *w, const struct cgs_split *s, const struct c
     jsonw_close(w, &o);
 }
 
-void cli_split_write_brief(struct jsonw *w, void *split)
+void cli_split_write_brief(struct jsonw *w, const struct cgs_split *s, int depth)
 {
     struct split_out so;
-    split_out_init(&so, split);
+    split_out_init(&so, s);
     so.brief = true;
+    so.depth = depth;
     split_write(w, &so);
     split_out_release(&so);
 }

@@ -223,7 +223,45 @@ static void counts_field(struct jsonw *w, struct jsonw_obj *c, const char *name,
 struct top_out {
     const struct cgs_follow *f;
     const struct cgs_findings *findings; /* top --json's; NULL for the page's document */
+    const struct cgs_dash *texts;        /* the page's: each compile's graph texts from it */
+    int depth;                           /* the document's (0: a document of its own) */
 };
+
+/* The graph texts the dash holds of row r's compile (its first occurrence): the page shows
+ * them with the compile. */
+static void graph_texts(struct jsonw *w, struct jsonw_obj *o, const struct cgs_dash *d,
+                        const struct cgs_dash_row *r)
+{
+    bool any = false;
+    for (uint32_t i = 0; r->compile_id && i < d->n_graphs; i++) {
+        const struct cgs_dash_graph *g = &d->graphs[i];
+        struct jsonw_obj x;
+        if (strcmp(g->compile_id, r->compile_id) || g->rank != r->rank || g->occurrence != 1 ||
+            !g->text)
+            continue;
+        if (!any) {
+            jsonw_field(w, o, "graph_texts");
+            jsonw_raw(w, "[", 1);
+        } else {
+            jsonw_sep(w);
+        }
+        any = true;
+        jsonw_open(w, &x, o->depth + 1);
+        jsonw_field_str(w, &x, "stage", g->backward ? "post_grad (backward)" : g->stage);
+        if (strlen(g->text) > CGS_DASH_MAX_TEXT) {
+            char *cut = cgs_xmalloc(CGS_DASH_MAX_TEXT + 40);
+            memcpy(cut, g->text, CGS_DASH_MAX_TEXT);
+            strcpy(cut + CGS_DASH_MAX_TEXT, "\n... (cut: the log holds more)");
+            jsonw_field_str(w, &x, "text", cut);
+            free(cut);
+        } else {
+            jsonw_field_str(w, &x, "text", g->text);
+        }
+        jsonw_close(w, &x);
+    }
+    if (any)
+        jsonw_raw(w, "]", 1);
+}
 
 /* top --json's document (and the page's), written straight from the records' model. */
 static void top_write(struct jsonw *w, void *ctx)
@@ -235,7 +273,7 @@ static void top_write(struct jsonw *w, void *ctx)
     double hr = cgs_dash_hit_rate(d);
     int dd;
 
-    jsonw_open(w, &doc, 0);
+    jsonw_open(w, &doc, to->depth);
     jsonw_field_str(w, &doc, "format", "cgscope-top");
     jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
     jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
@@ -333,6 +371,8 @@ static void top_write(struct jsonw *w, void *ctx)
         jsonw_field_str(w, &o, "reason", r->reason);
         lines_field(w, &o, "reasons", r->reason);
         jsonw_field_bool(w, &o, "indexed", r->indexed);
+        if (to->texts)
+            graph_texts(w, &o, to->texts, r);
         jsonw_close(w, &o);
     }
     jsonw_raw(w, "]", 1);
@@ -396,10 +436,17 @@ static void top_write(struct jsonw *w, void *ctx)
     jsonw_close(w, &doc);
 }
 
-cJSON *cli_top_doc(const struct cgs_follow *f)
+cJSON *cli_top_doc(const struct cgs_follow *f, const struct cgs_dash *texts)
 {
-    struct top_out to = {f, NULL};
+    struct top_out to = {f, NULL, texts, 0};
     return cli_written_tree(top_write, &to);
+}
+
+void cli_top_write(struct jsonw *w, const struct cgs_follow *f, const struct cgs_dash *texts,
+                   int depth)
+{
+    struct top_out to = {f, NULL, texts, depth};
+    top_write(w, &to);
 }
 
 /* ---- -- CMD ---------------------------------------------------------------------------- */
@@ -643,7 +690,7 @@ static int run_once(const struct top_args *a, struct cgs_follow *follow, struct 
     job.drop_graphs = true; /* the findings only */
     if (!(rc = cli_job_run_read(&job, a->sources, a->n_sources, NULL, dash))) {
         if (a->json) {
-            struct top_out to = {follow, &job.findings};
+            struct top_out to = {follow, &job.findings, NULL, 0};
             cli_print_written(top_write, &to);
         } else {
             char tally[96];

@@ -161,13 +161,19 @@ struct cgs_layout;
 struct cgs_follow;
 /* split's, written straight into w: each piece without its nodes, input_vals and output_vals
  * (the page's node table says which node is in which piece) */
-void cli_split_write_brief(struct jsonw *w, void *split);
+void cli_split_write_brief(struct jsonw *w, const struct cgs_split *s, int depth);
 /* shapes' (its nodes array left empty) of a job's graph (struct cli_job_graph), written
  * straight into w */
-void cli_shapes_write(struct jsonw *w, void *job_graph);
+struct cli_job_graph;
+void cli_shapes_write(struct jsonw *w, const struct cli_job_graph *j, int depth);
 /* layout's, written straight into w (its form, cJSON_Print's or compact) */
-void cli_layout_write(struct jsonw *w, void *layout);
-cJSON *cli_top_doc(const struct cgs_follow *f);
+void cli_layout_write(struct jsonw *w, const struct cgs_layout *l, int depth);
+struct cgs_dash;
+/* top's, with each compile's graph texts (the page's) when texts is given: read back as a
+ * tree, and written straight into w at depth */
+cJSON *cli_top_doc(const struct cgs_follow *f, const struct cgs_dash *texts);
+void cli_top_write(struct jsonw *w, const struct cgs_follow *f, const struct cgs_dash *texts,
+                   int depth);
 /* The pieces picture cgscope dot --collapse pieces [--profile P] draws, as SVG (caller frees
  * *svg), from a graph already loaded and split (html draws its pages' pictures with it). */
 int cli_dot_pieces_svg(const struct cgs_graph *g, const struct cgs_split *s,
@@ -176,6 +182,7 @@ int cli_dot_pieces_svg(const struct cgs_graph *g, const struct cgs_split *s,
 struct cgs_dash;
 cJSON *cli_breaks_doc(const struct cgs_dash *d); /* breaks --json's, read back as a tree */
 void cli_breaks_write(struct jsonw *w, void *dash); /* the same written straight */
+void cli_breaks_write_at(struct jsonw *w, const struct cgs_dash *d, int depth);
 struct cgs_dash_entry;
 /* One compile-cache index entry as `cache --json` writes it (split's cache_entries too). */
 void cli_cache_entry_write(struct jsonw *w, const struct cgs_dash_entry *en, int depth);

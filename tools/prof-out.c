@@ -489,6 +489,7 @@ struct prof_doc {
     const struct cli_prof_set *set;
     const struct cgs_prof_report *r;
     const struct cli_prof_out *o;
+    int depth; /* the document's (0: a document of its own) */
 };
 
 /* report --json's document (profile's report.json, the page's profile), written straight. */
@@ -503,7 +504,7 @@ static void prof_write(struct jsonw *w, void *ctx)
     bool first = true;
     int d;
 
-    jsonw_open(w, &doc, 0);
+    jsonw_open(w, &doc, pd->depth);
     jsonw_field_str(w, &doc, "format", "cgscope-report");
     jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
     jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
@@ -529,7 +530,9 @@ static void prof_write(struct jsonw *w, void *ctx)
         if (t->complete && t->end_reason == 1)
             jsonw_field_num(w, &x, "signal", t->signo);
         jsonw_field_num(w, &x, "dropped", (double)t->dropped);
-        jsonw_field_str(w, &x, "cmdline", t->cmdline ? t->cmdline : "");
+        jsonw_field_str(w, &x, "cmdline", o->cmdline_as ? o->cmdline_as
+                                           : t->cmdline  ? t->cmdline
+                                                         : "");
         jsonw_field_num(w, &x, "cupti_version", t->cupti_runtime);
         jsonw_close(w, &x);
     }
@@ -635,23 +638,23 @@ static void prof_write(struct jsonw *w, void *ctx)
 }
 
 void cli_prof_write(struct jsonw *w, const struct cli_prof_set *set,
-                    const struct cgs_prof_report *r, const struct cli_prof_out *o)
+                    const struct cgs_prof_report *r, const struct cli_prof_out *o, int depth)
 {
-    struct prof_doc pd = {set, r, o};
+    struct prof_doc pd = {set, r, o, depth};
     prof_write(w, &pd);
 }
 
 void cli_print_prof(const struct cli_prof_set *set, const struct cgs_prof_report *r,
                     const struct cli_prof_out *o)
 {
-    struct prof_doc pd = {set, r, o};
+    struct prof_doc pd = {set, r, o, 0};
     cli_print_written(prof_write, &pd);
 }
 
 char *cli_prof_text(const struct cli_prof_set *set, const struct cgs_prof_report *r,
                     const struct cli_prof_out *o)
 {
-    struct prof_doc pd = {set, r, o};
+    struct prof_doc pd = {set, r, o, 0};
     struct cgs_buf b = CGS_BUF_INIT;
     struct jsonw w;
     jsonw_init(&w, buf_sink, &b);
@@ -664,7 +667,7 @@ char *cli_prof_text(const struct cli_prof_set *set, const struct cgs_prof_report
 cJSON *cli_prof_json(const struct cli_prof_set *set, const struct cgs_prof_report *r,
                      const struct cli_prof_out *o)
 {
-    struct prof_doc pd = {set, r, o};
+    struct prof_doc pd = {set, r, o, 0};
     return cli_written_tree(prof_write, &pd);
 }
 

@@ -22,6 +22,8 @@ struct cli_prof_out {
     const struct cgs_split *split; /* --graph: list its pieces */
     const char *graph_id;          /* --graph: its compile id ("0/0"), or NULL */
     bool brief;                    /* profile's end-of-run summary: pieces and 5 kernels */
+    const char *cmdline_as;        /* the traces' command lines written as this (--redact's
+                                      page), or NULL: as they are */
 };
 
 /* Read traces from files and folders (their *.cgstrace, and a lone .cgstrace.part of a
@@ -40,7 +42,7 @@ cJSON *cli_prof_json(const struct cli_prof_set *set, const struct cgs_prof_repor
 /* report --json's document written straight into w (cli_prof_json reads it back as a tree). */
 struct jsonw;
 void cli_prof_write(struct jsonw *w, const struct cli_prof_set *set,
-                    const struct cgs_prof_report *r, const struct cli_prof_out *o);
+                    const struct cgs_prof_report *r, const struct cli_prof_out *o, int depth);
 /* The same printed on stdout; and as text (cJSON_Print's form, no newline after; free it). */
 void cli_print_prof(const struct cli_prof_set *set, const struct cgs_prof_report *r,
                     const struct cli_prof_out *o);
