@@ -100,25 +100,6 @@ void cli_flush_json_error(int status)
     jsonw_finish(&w);
 }
 
-void cli_json_add_str(cJSON *o, const char *key, const char *v)
-{
-    if (v)
-        cJSON_AddStringToObject(o, key, v);
-    else
-        cJSON_AddNullToObject(o, key);
-}
-
-cJSON *cli_json_doc(const char *command)
-{
-    cJSON *doc = cJSON_CreateObject();
-    char format[64];
-    snprintf(format, sizeof(format), "cgscope-%s", command);
-    cJSON_AddStringToObject(doc, "format", format);
-    cJSON_AddNumberToObject(doc, "version", CGS_JSON_VERSION);
-    cJSON_AddStringToObject(doc, "cgscope", CGS_VERSION);
-    return doc;
-}
-
 /* "-o, --output FILE" or "--summary, --quiet": an option's heading, its aliases joined */
 static int option_heading(const struct cli_opt *o, char *buf, size_t n)
 {
@@ -546,19 +527,6 @@ void cli_print_written(void (*write)(struct jsonw *w, void *ctx), void *ctx)
     cli_json_out_begin(&w);
     write(&w, ctx);
     cli_json_out_end(&w);
-}
-
-void cli_print_json(cJSON *doc)
-{
-    struct jsonw w;
-    fflush(stdout);
-    jsonw_init(&w, to_file, stdout);
-    jsonw_value(&w, doc, 0);
-    jsonw_raw(&w, "\n", 1);
-    jsonw_finish(&w);
-    fflush(stdout);
-    if (!cgs_jbump_active()) /* a document made in a region goes with the region */
-        cJSON_Delete(doc);
 }
 
 /* ---- atomic output files ------------------------------------------------------ */

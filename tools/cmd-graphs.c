@@ -64,15 +64,13 @@ static int write_graph(struct cgs_graphs *gs, uint32_t i, const char *dir, char 
 {
     struct cgs_diag d = CGS_DIAG_INIT;
     char name[512];
-    cJSON *doc = cgs_graphs_json(gs, i, &d);
-    char *text = doc ? cJSON_Print(doc) : NULL;
+    char *text = cgs_graphs_json(gs, i, &d);
     int rc = 0;
     cgs_graphs_file_name(gs, i, name, sizeof(name));
     snprintf(file, n, "%s/%s", dir, name);
     if (!text || cli_write_file_here(file, text, strlen(text)))
         rc = CGS_EXIT_BAD_INPUT, file[0] = '\0';
     free(text);
-    cJSON_Delete(doc);
     return rc;
 }
 

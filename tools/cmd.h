@@ -208,18 +208,12 @@ void cli_print_notes(const struct cgs_graph *g, unsigned max);
 #define CGS_JSON_VERSION 1
 
 /*
- * A new JSON document for command `command`, carrying the keys every document has
- * (DESIGN.md): "format" ("cgscope-split"), "version" (CGS_JSON_VERSION) and "cgscope"
- * (the program's version).
+ * Every JSON document a command prints is written straight from its model through one writer
+ * (lib/writers/jsonw.h), with no tree, and starts with the keys every document has
+ * (DESIGN.md): "format" ("cgscope-split"), "version" (CGS_JSON_VERSION) and "cgscope" (the
+ * program's version). cli_print_written prints the document write(w, ctx) writes (at depth
+ * 0, cJSON_Print's text).
  */
-cJSON *cli_json_doc(const char *command);
-/* key: v, or null when v is NULL (a value the sources do not give). */
-void cli_json_add_str(cJSON *o, const char *key, const char *v);
-
-/* Print a JSON document (pretty) to stdout and delete it. */
-void cli_print_json(cJSON *doc);
-/* Print the document write(w, ctx) writes straight from the model (at depth 0, cJSON_Print's
- * text), with no tree. */
 void cli_print_written(void (*write)(struct jsonw *w, void *ctx), void *ctx);
 /* The same for a command that writes its document as it goes: a writer onto stdout, and the
  * document's end (its newline, the buffer flushed). */

@@ -1,7 +1,7 @@
 /*
  * The printed-graph reader's model (lib/readers/fxtext.h): what lib/readers/fxtext.c reads a
  * printed graph into, and lib/readers/fxtext-out.c writes out as the IR or as a graph JSON
- * document. Everything is in the reader's arena but the node lists.
+ * document (lib/writers/fxtext-json.c). Everything is in the reader's arena but the node lists.
  */
 #ifndef CGS_FXTEXT_INT_H
 #define CGS_FXTEXT_INT_H
@@ -96,6 +96,12 @@ struct fx_model {
 
 /* text[0..len) read into *m (options and messages as cgs_fxtext_to_json's): 0, or -CGS_E_*
  * with d filled; cgs_fx_release(m) either way. */
+/* The caller's hint object of symbol k, or NULL. */
+static inline const cJSON *cgs_fx_hint(const struct fx_model *M, size_t k)
+{
+    return M->hints ? cJSON_GetObjectItemCaseSensitive(M->hints, M->syms[k]) : NULL;
+}
+
 int cgs_fx_read(struct fx_model *m, const char *text, size_t len, const char *file,
                 uint32_t first_line, const struct cgs_fxtext_opts *o, struct cgs_diag *d);
 void cgs_fx_release(struct fx_model *m);

@@ -1,7 +1,7 @@
 /*
- * A printed graph's model (lib/readers/fxtext-int.h) written out: straight into the IR, with the
- * graph JSON loader's rules and words (lib/readers/load-json-int.h), or as a graph JSON
- * document (lib/readers/fxtext.h).
+ * A printed graph's model (lib/readers/fxtext-int.h) written out straight into the IR, with the
+ * graph JSON loader's rules and words (lib/readers/load-json-int.h). Its graph JSON text is
+ * lib/writers/fxtext-json.c's.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -15,157 +15,6 @@
 #include "lib/readers/fxtext-int.h"
 #include "lib/readers/load-json-int.h"
 
-/* The caller's hint object of symbol k, or NULL. */
-static const cJSON *hint_of(const struct fx_model *M, size_t k)
-{
-    return M->hints ? cJSON_GetObjectItemCaseSensitive(M->hints, M->syms[k]) : NULL;
-}
-
-/* ---- written out: the document ------------------------------------------------------------ */
-
-static cJSON *doc_arg(const struct fa *a)
-{
-    static const char *const keys[] = {
-        [FA_NODE] = "node",          [FA_FLOAT] = "float",   [FA_REPR] = "repr",
-        [FA_DTYPE] = "dtype",        [FA_MEMFMT] = "memory_format", [FA_LAYOUT] = "layout",
-        [FA_DEVICE] = "device",      [FA_SLICE] = "slice",   [FA_LIST] = "list",
-        [FA_DICT] = "dict",          [FA_ELLIPSIS] = "ellipsis",
-    };
-    cJSON *o, *arr;
-    switch (a->k) {
-    case FA_NULL: return cJSON_CreateNull();
-    case FA_BOOL: return cJSON_CreateBool(a->b);
-    case FA_NUM: return cJSON_CreateRaw(a->s);
-    case FA_STR: return cJSON_CreateString(a->s);
-    case FA_TUPLE:
-        arr = cJSON_CreateArray();
-        for (uint32_t i = 0; i < a->n; i++)
-            cJSON_AddItemToArray(arr, doc_arg(&a->items[i]));
-        return arr;
-    default: break;
-    }
-    o = cJSON_CreateObject();
-    if (a->k == FA_ELLIPSIS) {
-        cJSON_AddBoolToObject(o, keys[a->k], 1);
-    } else if (a->k == FA_SLICE || a->k == FA_LIST) {
-        arr = cJSON_AddArrayToObject(o, keys[a->k]);
-        for (uint32_t i = 0; i < a->n; i++)
-            cJSON_AddItemToArray(arr, doc_arg(&a->items[i]));
-    } else if (a->k == FA_DICT) {
-        arr = cJSON_AddArrayToObject(o, keys[a->k]);
-        for (uint32_t i = 0; i + 1 < a->n; i += 2) {
-            cJSON *pr = cJSON_CreateArray();
-            cJSON_AddItemToArray(pr, doc_arg(&a->items[i]));
-            cJSON_AddItemToArray(pr, doc_arg(&a->items[i + 1]));
-            cJSON_AddItemToArray(arr, pr);
-        }
-    } else {
-        cJSON_AddStringToObject(o, keys[a->k], a->s);
-    }
-    return o;
-}
-
-static cJSON *doc_dims(const struct fdim *d, uint32_t n)
-{
-    cJSON *arr = cJSON_CreateArray();
-    for (uint32_t i = 0; i < n; i++)
-        cJSON_AddItemToArray(arr, d[i].num ? cJSON_CreateRaw(d[i].t) : cJSON_CreateString(d[i].t));
-    return arr;
-}
-
-static cJSON *doc_val(const struct fv *v)
-{
-    cJSON *o;
-    if (v->k == FV_NUM)
-        return cJSON_CreateRaw(v->text);
-    if (v->k == FV_BOOL)
-        return cJSON_CreateBool(v->b);
-    o = cJSON_CreateObject();
-    if (v->k == FV_SYM) {
-        cJSON_AddStringToObject(o, v->kind, v->text);
-        if (v->hint)
-            cJSON_AddItemToObject(o, "hint", cJSON_Duplicate(v->hint, 1));
-        return o;
-    }
-    cJSON_AddStringToObject(o, "dtype", v->dtype);
-    cJSON_AddItemToObject(o, "shape", doc_dims(v->shape, v->n_shape));
-    if (v->has_stride)
-        cJSON_AddItemToObject(o, "stride", doc_dims(v->stride, v->n_stride));
-    if (!v->offset_zero)
-        cJSON_AddNullToObject(o, "storage_offset");
-    if (v->device)
-        cJSON_AddStringToObject(o, "device", v->device);
-    return o;
-}
-
-static cJSON *doc_nodes(const struct fgraph *nodes)
-{
-    cJSON *arr = cJSON_CreateArray();
-    for (size_t i = 0; i < nodes->n; i++) {
-        const struct fn *n = nodes->v[i];
-        cJSON *o = cJSON_CreateObject(), *args, *kw;
-        cJSON_AddStringToObject(o, "name", n->name);
-        cJSON_AddStringToObject(o, "op", n->op);
-        cJSON_AddStringToObject(o, "target", n->target);
-        args = cJSON_AddArrayToObject(o, "args");
-        for (uint32_t k = 0; k < n->n_args; k++)
-            cJSON_AddItemToArray(args, doc_arg(&n->args[k]));
-        kw = cJSON_AddObjectToObject(o, "kwargs");
-        for (uint32_t k = 0; k < n->n_kw; k++)
-            cJSON_AddItemToObject(kw, n->kw[k].key, doc_arg(&n->kw[k].v));
-        if (n->val)
-            cJSON_AddItemToObject(o, "val", doc_val(n->val));
-        if (n->stack)
-            cJSON_AddStringToObject(o, "stack_trace", n->stack);
-        if (n->piece)
-            cJSON_AddStringToObject(o, "piece", n->piece);
-        cJSON_AddItemToArray(arr, o);
-    }
-    return arr;
-}
-
-cJSON *cgs_fxtext_to_json(const char *text, size_t len, const char *file, uint32_t first_line,
-                          const struct cgs_fxtext_opts *o, struct cgs_diag *d)
-{
-    struct fx_model M = {0};
-    cJSON *doc = NULL, *prod, *syms, *subs = NULL;
-
-    if (!cgs_fx_read(&M, text, len, file, first_line, o, d)) {
-        doc = cJSON_CreateObject();
-        cJSON_AddStringToObject(doc, "format", "cgscope.graph");
-        cJSON_AddNumberToObject(doc, "version", 1);
-        cJSON_AddStringToObject(doc, "name", o && o->name ? o->name : M.file);
-        prod = cJSON_AddObjectToObject(doc, "producer");
-        cJSON_AddStringToObject(prod, "tool", "torch");
-        if (o && o->stage)
-            cJSON_AddStringToObject(prod, "stage", o->stage);
-        if (o && o->compile_id)
-            cJSON_AddStringToObject(prod, "compile_id", o->compile_id);
-        if (o && o->is_inference >= 0)
-            cJSON_AddBoolToObject(prod, "is_inference", o->is_inference);
-        if (o && o->is_backward >= 0)
-            cJSON_AddBoolToObject(prod, "is_backward", o->is_backward);
-        /* the symbols the sizes mention, with what the trace knew of them */
-        syms = cJSON_AddObjectToObject(doc, "symbols");
-        for (size_t k = 0; k < M.n_syms; k++) {
-            const cJSON *h = hint_of(&M, k);
-            cJSON_AddItemToObject(syms, M.syms[k],
-                                  h ? cJSON_Duplicate(h, 1) : cJSON_CreateObject());
-        }
-        cJSON_AddItemToObject(doc, "nodes", doc_nodes(&M.top));
-        for (size_t k = 0; k < M.n_subs; k++) {
-            if (M.subs[k].inlined)
-                continue;
-            if (!subs)
-                subs = cJSON_AddObjectToObject(doc, "subgraphs");
-            cJSON *body = cJSON_CreateObject();
-            cJSON_AddItemToObject(body, "nodes", doc_nodes(&M.subs[k].g));
-            cJSON_AddItemToObject(subs, M.subs[k].name, body);
-        }
-    }
-    cgs_fx_release(&M);
-    return doc;
-}
 
 /* ---- written out: the IR ------------------------------------------------------------------- */
 
@@ -492,7 +341,7 @@ static int e_graph(struct emit *E, struct cgs_graph *g, const struct fgraph *top
     if (o && o->is_backward >= 0)
         g->producer.is_backward = o->is_backward != 0;
     for (size_t k = 0; k < M->n_syms; k++)
-        if ((err = cgs_load_symbol(&E->L, g, M->syms[k], hint_of(M, k))))
+        if ((err = cgs_load_symbol(&E->L, g, M->syms[k], cgs_fx_hint(M, k))))
             return err;
     for (size_t k = 0; k < M->n_subs; k++) {
         if (M->subs[k].inlined)

@@ -21,8 +21,8 @@
  *
  * The statements are read into the reader's own model of the graph (nodes, their arguments and
  * values in the kinds graph JSON has, ../shared/spec/graph-json.md), which is then written out
- * either as the IR, directly (cgs_graph_load_fxtext), or as a graph JSON document
- * (cgs_fxtext_to_json: `graphs --write`). The IR is made with the graph JSON loader's rules and
+ * either as the IR, directly (cgs_graph_load_fxtext), or as graph JSON text
+ * (lib/writers/fxtext-json.h: `graphs --write`). The IR is made with the graph JSON loader's rules and
  * words (lib/readers/load-json-int.h), so a graph read from a trace is checked and built exactly
  * as its document would be loaded, and as one the bridge dumped; its refusals name the line of
  * the statement that made the node. Values come from the annotations ("f32[2, 3][3, 1]cuda:0",
@@ -53,15 +53,11 @@ struct cgs_fxtext_opts {
 };
 
 /*
- * Read text[0..len) (file names it in messages, line numbers from first_line) into a graph
- * JSON document; NULL with d filled (file:line:col and what was expected). The caller
- * cJSON_Deletes the result.
+ * Read text[0..len) (file names it in messages, line numbers from first_line) straight into the
+ * IR: the graph its graph JSON (lib/writers/fxtext-json.h) loads as (tests/test-graphs.c and
+ * the fxtext fuzz target check that), with no document made; NULL with d filled
+ * (file:line:col and what was expected).
  */
-cJSON *cgs_fxtext_to_json(const char *text, size_t len, const char *file, uint32_t first_line,
-                          const struct cgs_fxtext_opts *o, struct cgs_diag *d);
-
-/* The same text read straight into the IR: the graph that document loads as (tests/test-graphs.c
- * and the fxtext fuzz target check that), with no document made; NULL with d filled. */
 struct cgs_graph;
 struct cgs_graph *cgs_graph_load_fxtext(const char *text, size_t len, const char *file,
                                         uint32_t first_line, const struct cgs_fxtext_opts *o,

@@ -67,7 +67,8 @@ struct loader {
      * the scanner, left out of what cJSON parses and decoded only when asked for */
     bool lazy_stack;
 
-    /* a graph given as a tree (no text: buf is NULL): where its text starts in the file */
+    /* a graph built by another reader (no text: buf is NULL, cgs_load_start): where its text
+       starts in the file, for messages */
     uint32_t tree_line;
 
     /* the direct walk's stack traces checked last ([at, at + len) with quotes, newest first) */

@@ -68,12 +68,6 @@ struct cgs_graph *cgs_graph_load_json_buf(const char *buf, size_t len, const cha
  * undecoded, until cgs_node_stack_trace asks for one. */
 struct cgs_graph *cgs_graph_load_json_lasting(const char *buf, size_t len, const char *file,
                                               struct cgs_diag *d) CGS_WUR;
-/* A graph from its cJSON tree (the printed-graph reader's, whose numbers are raw items holding
- * their text; they are made number items in place): what the buffer's loader makes of the same
- * tree printed, without the text. Errors name file at first_line. */
-struct cJSON;
-struct cgs_graph *cgs_graph_load_json_tree(struct cJSON *doc, const char *file,
-                                           uint32_t first_line, struct cgs_diag *d) CGS_WUR;
 
 /*
  * Load a torch.export .pt2 archive (PyTorch 2.11: archive version 0, schema

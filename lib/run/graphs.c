@@ -15,6 +15,7 @@
 #include "lib/base/strmap.h"
 #include "lib/readers/file.h"
 #include "lib/readers/fxtext.h"
+#include "lib/writers/fxtext-json.h"
 #include "lib/readers/load.h"
 #include "lib/readers/source.h"
 #include "lib/run/follow.h"
@@ -637,7 +638,7 @@ void cgs_graphs_load_many(const struct cgs_graphs *gs, uint32_t from, uint32_t n
             pthread_join(tid[t], NULL);
 }
 
-cJSON *cgs_graphs_json(const struct cgs_graphs *gs, uint32_t i, struct cgs_diag *d)
+char *cgs_graphs_json(const struct cgs_graphs *gs, uint32_t i, struct cgs_diag *d)
 {
     return graph_of(gs, i, true, d);
 }

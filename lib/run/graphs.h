@@ -99,8 +99,8 @@ int cgs_graphs_collect_read(struct cgs_graphs *gs, const char *const *paths, uin
                             struct cgs_diag *d);
 void cgs_graphs_release(struct cgs_graphs *gs);
 
-/* The graph of item i as a graph JSON document (cJSON_Delete it); NULL with d filled. */
-cJSON *cgs_graphs_json(const struct cgs_graphs *gs, uint32_t i, struct cgs_diag *d);
+/* The graph of item i as graph JSON text (free it); NULL with d filled. */
+char *cgs_graphs_json(const struct cgs_graphs *gs, uint32_t i, struct cgs_diag *d);
 /* The file name the bridge gives such a graph: 0_0.dynamo.json, 1_0.post_grad.backward.json; a
  * folder's graph file by its own name (__compiled_fn_3.Forward_graph.0.aot_forward.json); no
  * two graphs of gs get one name (a later one is numbered: 0_0.dynamo.2.json). Into out, n

@@ -26,6 +26,7 @@ void jsonw_init(struct jsonw *w, cgs_jsonw_sink sink, void *ctx)
     w->compact = false;
     w->filter = NULL;
     w->fctx = NULL;
+    w->raw_bytes = false;
     w->buf = cgs_xmalloc(w->cap);
 }
 
@@ -130,7 +131,7 @@ static void string(struct jsonw *w, const char *s)
         if (!*q)
             break;
         if (*q >= 0x80) {
-            size_t k = cgs_utf8_len(q, 0, (size_t)-1);
+            size_t k = w->raw_bytes ? 1 : cgs_utf8_len(q, 0, (size_t)-1);
             if (k) {
                 jsonw_raw(w, (const char *)q, k);
                 p = q + k;

@@ -39,6 +39,9 @@ struct jsonw {
      * text it returns is copied before the next call) */
     const char *(*filter)(void *fctx, const char *s);
     void *fctx;
+    /* strings' bytes past ASCII copied as they are, valid UTF-8 or not (cJSON_Print's way),
+     * rather than U+FFFD for each that is not; false after jsonw_init */
+    bool raw_bytes;
 };
 
 void jsonw_init(struct jsonw *w, cgs_jsonw_sink sink, void *ctx);
