@@ -76,10 +76,7 @@ void cli_flush_json_error(int status)
         snprintf(first_error.message, sizeof(first_error.message), "bad input or usage");
     jsonw_init(&w, to_stderr, stderr);
     w.compact = true; /* one line */
-    jsonw_open(&w, &doc, 0);
-    jsonw_field_str(&w, &doc, "format", "cgscope-error");
-    jsonw_field_num(&w, &doc, "version", CGS_JSON_VERSION);
-    jsonw_field_str(&w, &doc, "cgscope", CGS_VERSION);
+    cli_doc_open(&w, &doc, 0, "error");
     jsonw_field(&w, &doc, "error");
     jsonw_open(&w, &e, doc.depth);
     jsonw_field_str(&w, &e, "message", first_error.message);
@@ -388,7 +385,17 @@ int cli_load_opdecls(struct cgs_opdecls *ds, const char *const *files, size_t n_
     return rc;
 }
 
-static void node_names(struct jsonw *w, struct cgs_node *const *nodes, uint32_t n)
+void cli_doc_open(struct jsonw *w, struct jsonw_obj *doc, int depth, const char *command)
+{
+    char format[64];
+    snprintf(format, sizeof(format), "cgscope-%s", command);
+    jsonw_open(w, doc, depth);
+    jsonw_field_str(w, doc, "format", format);
+    jsonw_field_num(w, doc, "version", CGS_JSON_VERSION);
+    jsonw_field_str(w, doc, "cgscope", CGS_VERSION);
+}
+
+void cli_names_write(struct jsonw *w, const struct cgs_node *const *nodes, uint32_t n)
 {
     jsonw_raw(w, "[", 1);
     for (uint32_t i = 0; i < n; i++) {
@@ -408,13 +415,13 @@ void cli_piece_fields(struct jsonw *w, struct jsonw_obj *o, const struct cgs_spl
     jsonw_field_bool(w, o, "is_splitting_graph", p->is_splitting_graph);
     if (with_nodes) {
         jsonw_field(w, o, "nodes");
-        node_names(w, p->nodes, p->n_nodes);
+        cli_names_write(w, (const struct cgs_node *const *)p->nodes, p->n_nodes);
     }
     jsonw_field_num(w, o, "n_nodes", p->n_nodes);
     jsonw_field(w, o, "inputs");
-    node_names(w, p->inputs, p->n_inputs);
+    cli_names_write(w, (const struct cgs_node *const *)p->inputs, p->n_inputs);
     jsonw_field(w, o, "outputs");
-    node_names(w, p->outputs, p->n_outputs);
+    cli_names_write(w, (const struct cgs_node *const *)p->outputs, p->n_outputs);
     if (p->compile_index >= 0)
         jsonw_field_num(w, o, "compile_index", p->compile_index);
     else

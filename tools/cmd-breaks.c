@@ -78,10 +78,7 @@ void cli_breaks_write_at(struct jsonw *w, const struct cgs_dash *d, int depth)
 {
     struct cgs_compile_counts cc;
     struct jsonw_obj doc, o, fr;
-    jsonw_open(w, &doc, depth);
-    jsonw_field_str(w, &doc, "format", "cgscope-breaks");
-    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
-    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    cli_doc_open(w, &doc, depth, "breaks");
     jsonw_field(w, &doc, "breaks");
     jsonw_raw(w, "[", 1);
     for (uint32_t i = 0; i < d->n_breaks; i++) {

@@ -107,10 +107,7 @@ static void index_write(struct jsonw *w, void *dash)
 {
     const struct cgs_dash *d = dash;
     struct jsonw_obj doc;
-    jsonw_open(w, &doc, 0);
-    jsonw_field_str(w, &doc, "format", "cgscope-cache");
-    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
-    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    cli_doc_open(w, &doc, 0, "cache");
     jsonw_field(w, &doc, "entries");
     jsonw_raw(w, "[", 1);
     for (uint32_t i = 0; i < d->n_entries; i++) {
@@ -343,10 +340,7 @@ static int diff(int argc, char **argv, bool json, bool all)
     }
     if (json) { /* written as the pairs are compared */
         cli_json_out_begin(&w);
-        jsonw_open(&w, &doc, 0);
-        jsonw_field_str(&w, &doc, "format", "cgscope-cache-diff");
-        jsonw_field_num(&w, &doc, "version", CGS_JSON_VERSION);
-        jsonw_field_str(&w, &doc, "cgscope", CGS_VERSION);
+        cli_doc_open(&w, &doc, 0, "cache-diff");
         jsonw_field(&w, &doc, "pairs");
         jsonw_raw(&w, "[", 1);
     }
@@ -568,10 +562,7 @@ static void simulate_write(struct jsonw *w, void *ctx)
     const struct sim_out *x = ctx;
     const struct cgs_cachesim *sim = x->sim;
     struct jsonw_obj doc;
-    jsonw_open(w, &doc, 0);
-    jsonw_field_str(w, &doc, "format", "cgscope-cache-simulate");
-    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
-    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    cli_doc_open(w, &doc, 0, "cache-simulate");
     jsonw_field_str(w, &doc, "policy", cgs_cachesim_policy_names[x->a->o.policy]);
     jsonw_field_str(w, &doc, "symbol", sim->symbol);
     jsonw_field_num(w, &doc, "lookups", (double)sim->lookups);

@@ -72,10 +72,7 @@ static void check_write(struct jsonw *w, void *ctx)
     const struct check_out *c = ctx;
     const struct cgs_compile_counts *cc = c->cc;
     struct jsonw_obj doc, co;
-    jsonw_open(w, &doc, 0);
-    jsonw_field_str(w, &doc, "format", "cgscope-check");
-    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
-    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    cli_doc_open(w, &doc, 0, "check");
     jsonw_field(w, &doc, "findings");
     cli_findings_write(w, &c->job->findings, doc.depth);
     jsonw_field(w, &doc, "compiles");

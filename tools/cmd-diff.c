@@ -230,10 +230,7 @@ static void diff_write(struct jsonw *w, void *ctx)
     const struct cgs_diff *d = x->d;
     struct jsonw_obj doc, o;
     int dd;
-    jsonw_open(w, &doc, 0);
-    jsonw_field_str(w, &doc, "format", "cgscope-diff");
-    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
-    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    cli_doc_open(w, &doc, 0, "diff");
     jsonw_field_str(w, &doc, "a", x->a->in.name);
     jsonw_field_str(w, &doc, "b", x->b->in.name);
     dd = doc.depth + 1; /* an item of one of the document's arrays */

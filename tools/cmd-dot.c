@@ -761,10 +761,7 @@ static void dot_write(struct jsonw *w, void *ctx)
     const struct cgs_dot_cost *cost = x->cost;
     const struct cgs_dot_render_info *info = x->info;
     struct jsonw_obj doc, o;
-    jsonw_open(w, &doc, 0);
-    jsonw_field_str(w, &doc, "format", "cgscope-dot");
-    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
-    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    cli_doc_open(w, &doc, 0, "dot");
     jsonw_field_str(w, &doc, "graph", x->graph);
     jsonw_field_str(w, &doc, "output", a->out);
     jsonw_field_str(w, &doc, "image_format", a->format);

@@ -532,10 +532,7 @@ static void data_write(struct jsonw *w, void *ctx)
     struct jsonw_obj doc, o;
     int d;
 
-    jsonw_open(w, &doc, 0);
-    jsonw_field_str(w, &doc, "format", "cgscope-html");
-    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
-    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    cli_doc_open(w, &doc, 0, "html");
     jsonw_field_str(w, &doc, "title", pg->title);
     jsonw_field(w, &doc, "summary");
     jsonw_open(w, &o, doc.depth);

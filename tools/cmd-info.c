@@ -179,10 +179,7 @@ static void info_write(struct jsonw *w, void *ctx)
     struct jsonw_obj doc, o, so;
     int d;
 
-    jsonw_open(w, &doc, 0);
-    jsonw_field_str(w, &doc, "format", "cgscope-info");
-    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
-    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    cli_doc_open(w, &doc, 0, "info");
     jsonw_field_str(w, &doc, "name", g->name ? g->name : "");
     jsonw_field_str(w, &doc, "file", g->file ? g->file : "");
     jsonw_field(w, &doc, "producer");

@@ -62,17 +62,6 @@ const struct cmd cmd_layout = {
     .options = options,
 };
 
-static void names_write(struct jsonw *w, const struct cgs_node *const *nodes, uint32_t n)
-{
-    jsonw_raw(w, "[", 1);
-    for (uint32_t i = 0; i < n; i++) {
-        if (i)
-            jsonw_sep(w);
-        jsonw_string(w, nodes[i]->name);
-    }
-    jsonw_raw(w, "]", 1);
-}
-
 static void order_write(struct jsonw *w, const uint8_t *order, uint32_t n)
 {
     jsonw_raw(w, "[", 1);
@@ -183,20 +172,15 @@ static void layout_write(struct jsonw *w, const struct cgs_layout *l, int depth)
 {
     const struct cgs_graph *g = l->graph;
     struct jsonw_obj doc, o, by;
-    char format[64];
 
-    snprintf(format, sizeof(format), "cgscope-%s", "layout");
-    jsonw_open(w, &doc, depth);
-    jsonw_field_str(w, &doc, "format", format);
-    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
-    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    cli_doc_open(w, &doc, depth, "layout");
     jsonw_field_bool(w, &doc, "layout_opt", l->layout_opt);
     jsonw_field_str(w, &doc, "reason", l->reason);
     jsonw_field(w, &doc, "prefer_channels_last");
-    names_write(w, l->prefer_cl, l->n_prefer_cl);
+    cli_names_write(w, l->prefer_cl, l->n_prefer_cl);
     jsonw_field_str(w, &doc, "rule", cgs_layout_rule_id(l->rule));
     jsonw_field(w, &doc, "rule_nodes");
-    names_write(w, l->rule_nodes, l->n_rule_nodes);
+    cli_names_write(w, l->rule_nodes, l->n_rule_nodes);
     jsonw_field_str(w, &doc, "rules", cgs_layout_rules_name(l->opts.rules));
     jsonw_field_str(w, &doc, "graph", g->file ? g->file : "");
     jsonw_field_bool(w, &doc, "is_inference", l->is_inference);

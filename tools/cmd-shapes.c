@@ -263,10 +263,7 @@ static void shapes_write(struct jsonw *w, void *ctx)
     struct node_ctx nc = {g, s, bind};
     int d;
 
-    jsonw_open(w, &doc, so->depth);
-    jsonw_field_str(w, &doc, "format", "cgscope-shapes");
-    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
-    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    cli_doc_open(w, &doc, so->depth, "shapes");
     jsonw_field_str(w, &doc, "graph", g->name ? g->name : "");
     d = doc.depth + 1; /* an item of one of the document's arrays */
     jsonw_field(w, &doc, "nodes");

@@ -330,10 +330,7 @@ static void split_write(struct jsonw *w, void *ctx)
     struct jsonw_obj doc, o, c;
     int d;
 
-    jsonw_open(w, &doc, so->depth);
-    jsonw_field_str(w, &doc, "format", "cgscope-split");
-    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
-    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    cli_doc_open(w, &doc, so->depth, "split");
     jsonw_field_str(w, &doc, "graph", g->file ? g->file : "");
     jsonw_field_str(w, &doc, "name", g->name ? g->name : "");
     jsonw_field_str(w, &doc, "policy", cgs_split_policy_names[s->policy]);

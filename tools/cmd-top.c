@@ -273,10 +273,7 @@ static void top_write(struct jsonw *w, void *ctx)
     double hr = cgs_dash_hit_rate(d);
     int dd;
 
-    jsonw_open(w, &doc, to->depth);
-    jsonw_field_str(w, &doc, "format", "cgscope-top");
-    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
-    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    cli_doc_open(w, &doc, to->depth, "top");
     dd = doc.depth + 1; /* an item of one of the document's arrays */
     jsonw_field(w, &doc, "sources");
     jsonw_raw(w, "[", 1);

@@ -215,6 +215,12 @@ void cli_print_notes(const struct cgs_graph *g, unsigned max);
  * 0, cJSON_Print's text).
  */
 void cli_print_written(void (*write)(struct jsonw *w, void *ctx), void *ctx);
+/* A command's document opened at depth with those three keys ("cgscope-" command). */
+struct jsonw_obj;
+void cli_doc_open(struct jsonw *w, struct jsonw_obj *doc, int depth, const char *command);
+/* The names of nodes[0..n), as a JSON array. */
+struct cgs_node;
+void cli_names_write(struct jsonw *w, const struct cgs_node *const *nodes, uint32_t n);
 /* The same for a command that writes its document as it goes: a writer onto stdout, and the
  * document's end (its newline, the buffer flushed). */
 void cli_json_out_begin(struct jsonw *w);

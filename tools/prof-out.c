@@ -504,10 +504,7 @@ static void prof_write(struct jsonw *w, void *ctx)
     bool first = true;
     int d;
 
-    jsonw_open(w, &doc, pd->depth);
-    jsonw_field_str(w, &doc, "format", "cgscope-report");
-    jsonw_field_num(w, &doc, "version", CGS_JSON_VERSION);
-    jsonw_field_str(w, &doc, "cgscope", CGS_VERSION);
+    cli_doc_open(w, &doc, pd->depth, "report");
     jsonw_field_str(w, &doc, "prefix", r->prefix);
     jsonw_field_str(w, &doc, "by", r->by == CGS_PROF_BY_PIECE ? "piece" : "range");
     d = doc.depth + 1; /* an item of one of the document's arrays */
