@@ -12,6 +12,7 @@
 #include "lib/base/buf.h"
 #include "lib/ir/graph.h"
 #include "lib/writers/report-json.h"
+#include "tests/value-tree.h"
 
 static inline void digest_json(struct cgs_buf *b, cJSON *x)
 {

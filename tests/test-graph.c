@@ -13,6 +13,7 @@
 #include "lib/readers/load.h"
 #include "lib/writers/jsonw.h"
 #include "lib/writers/report-json.h"
+#include "tests/value-tree.h"
 
 static const char graph[] =
     "{\"format\": \"cgscope.graph\", \"version\": 1, \"name\": \"t\", \"symbols\": {\"s0\": "

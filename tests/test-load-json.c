@@ -12,6 +12,7 @@
 #include "lib/readers/file.h"
 #include "lib/readers/load.h"
 #include "lib/writers/report-json.h"
+#include "tests/value-tree.h"
 #include "tests/fixtures.h"
 #include "tests/graph-digest.h"
 

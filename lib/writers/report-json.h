@@ -1,27 +1,21 @@
 /*
- * JSON report building blocks shared by the commands: IR values and
- * arguments back into the spec's VAL / ARG / DIM syntax, as cJSON items.
- * Every function returns a new item (never NULL); the caller owns it and
- * frees it with cJSON_Delete, usually by adding it to a document.
+ * JSON report building blocks shared by the commands: IR values and arguments in the spec's
+ * VAL / ARG / DIM syntax, written straight into a writer (lib/writers/jsonw.h) as cJSON_Print
+ * (or, compact, cJSON_PrintUnformatted) would write them, with no tree made; and values'
+ * short texts.
  */
 #ifndef CGS_REPORT_JSON_H
 #define CGS_REPORT_JSON_H
 
-#include <cjson/cJSON.h>
-
 #include "lib/ir/graph.h"
 
-/* A DIM: a number when constant, else the expression string; null when unknown. */
-cJSON *cgs_json_dim(const struct cgs_sym *e);
-/* A VAL in the spec's syntax; null for NULL. */
-cJSON *cgs_json_val(const struct cgs_val *v);
-/* An ARG in the spec's syntax. */
-cJSON *cgs_json_arg(const struct cgs_arg *a);
-/* The same written straight into w as cJSON_Print writes those items (depth: jsonw_value's),
- * with no tree made. */
+struct cgs_buf;
 struct jsonw;
+/* A DIM: a number when constant, else the expression string; null when unknown. */
 void cgs_jsonw_dim(struct jsonw *w, const struct cgs_sym *e);
+/* A VAL (null for NULL), at depth (jsonw_value's). */
 void cgs_jsonw_val(struct jsonw *w, const struct cgs_val *v, int depth);
+/* An ARG, at depth. */
 void cgs_jsonw_arg(struct jsonw *w, const struct cgs_arg *a, int depth);
 /* Short human text of a value: "float32[s0, 64, 112, 112]", "(f32[2,3], i64[])", "symint s0". */
 void cgs_val_describe(const struct cgs_val *v, struct cgs_buf *out);
