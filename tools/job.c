@@ -467,17 +467,6 @@ void cli_findings_write(struct jsonw *w, const struct cgs_findings *f, int depth
     jsonw_raw(w, "]", 1);
 }
 
-static void findings_array(struct jsonw *w, void *f)
-{
-    cli_findings_write(w, f, 0);
-}
-
-cJSON *cli_findings_json(const struct cgs_findings *f)
-{
-    /* written once (cli_findings_write), read back for the documents still made as trees */
-    return cli_written_tree(findings_array, (void *)f);
-}
-
 static void print_lines(FILE *out, const char *label, const char *text)
 {
     bool first = true;
@@ -630,12 +619,3 @@ void cli_diff_change_write(struct jsonw *w, const struct cgs_diff_change *c, int
     jsonw_close(w, &o);
 }
 
-static void change_doc(struct jsonw *w, void *c)
-{
-    cli_diff_change_write(w, c, 0);
-}
-
-cJSON *cli_diff_change_json(const struct cgs_diff_change *c)
-{
-    return cli_written_tree(change_doc, (void *)c);
-}

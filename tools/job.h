@@ -12,7 +12,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <cjson/cJSON.h>
 
 #include "lib/readers/opdecl.h"
 #include "lib/readers/source.h"
@@ -104,16 +103,14 @@ void cli_job_diff_input(const struct cli_job *j, const char *name, struct cgs_di
 struct cli_prof_set;
 int cli_job_profile(const struct cli_job *j, bool samples, struct cli_prof_set *set,
                     struct cgs_prof_report *rep, bool *have);
-/* A change as JSON: {kind, subject, a, b, message, worse, graph, pieces, compile_ids}. */
-cJSON *cli_diff_change_json(const struct cgs_diff_change *c);
+/* A change as JSON, written at depth: {kind, subject, a, b, message, worse, graph, pieces,
+ * compile_ids, rank, pct}. */
 struct jsonw;
 void cli_diff_change_write(struct jsonw *w, const struct cgs_diff_change *c, int depth);
 
 /* The findings as JSON (an array of {kind, severity, subject, message, hint, url, evidence,
- * count}) and as text (a line each, then its hint, subject and evidence indented). */
-cJSON *cli_findings_json(const struct cgs_findings *f);
-/* The same array written straight into w at depth (that of the member holding it). */
-struct jsonw;
+ * count, href}, written at depth: that of the member holding it) and as text (a line each,
+ * then its hint, subject and evidence indented). */
 void cli_findings_write(struct jsonw *w, const struct cgs_findings *f, int depth);
 void cli_findings_print(const struct cgs_findings *f, FILE *out, bool details);
 /* "2 errors, 1 warning, 3 notes" */
