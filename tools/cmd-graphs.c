@@ -99,6 +99,25 @@ static void item_write(struct jsonw *w, const struct cgs_graphs_item *it,
     jsonw_close(w, &o);
 }
 
+/* graphs --json's document up to its "graphs" array's items, and after them. */
+static void json_head(struct jsonw *w, struct jsonw_obj *doc)
+{
+    cli_json_out_begin(w);
+    jsonw_open(w, doc, 0);
+    jsonw_field_str(w, doc, "format", "cgscope-graphs");
+    jsonw_field_num(w, doc, "version", 1);
+    jsonw_field(w, doc, "graphs");
+    jsonw_raw(w, "[", 1);
+}
+
+static void json_foot(struct jsonw *w, struct jsonw_obj *doc, const struct cgs_graphs *gs)
+{
+    jsonw_raw(w, "]", 1);
+    jsonw_field_num(w, doc, "bad_lines", (double)gs->bad_lines);
+    jsonw_close(w, doc);
+    cli_json_out_end(w);
+}
+
 static void item_text(const struct cgs_graphs_item *it, const struct cgs_graph *g, int width)
 {
     char nodes[32] = "error", rank[16] = "-";
@@ -182,14 +201,9 @@ static int run(int argc, char **argv)
         cgs_graphs_release(&gs);
         return rc;
     }
-    if (json) { /* the document written as the graphs are read */
-        cli_json_out_begin(&w);
-        jsonw_open(&w, &doc, 0);
-        jsonw_field_str(&w, &doc, "format", "cgscope-graphs");
-        jsonw_field_num(&w, &doc, "version", 1);
-        jsonw_field(&w, &doc, "graphs");
-        jsonw_raw(&w, "[", 1);
-    } else
+    if (json) /* the document written as the graphs are read */
+        json_head(&w, &doc);
+    else
         width = table_head(&gs);
     /* read a batch at a time on several threads, listed in order */
     enum { BATCH = 32 };
@@ -218,12 +232,9 @@ static int run(int argc, char **argv)
             cgs_graph_free(g);
         }
     }
-    if (json) {
-        jsonw_raw(&w, "]", 1);
-        jsonw_field_num(&w, &doc, "bad_lines", (double)gs.bad_lines);
-        jsonw_close(&w, &doc);
-        cli_json_out_end(&w);
-    } else
+    if (json)
+        json_foot(&w, &doc, &gs);
+    else
         table_foot(&gs, bad);
     /* nothing could be read: the input is bad, whatever was listed */
     if (!rc && gs.n_items && bad == gs.n_items)

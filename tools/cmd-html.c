@@ -356,22 +356,28 @@ static const char *redacted(const char *s, struct cgs_buf *tmp)
     return tmp->buf;
 }
 
-static void node_table_write(struct jsonw *w, const struct page_graph *x, int depth)
+/* The node table's columns of small integers: each node's target# and source# (-1: none),
+ * into the tables of distinct targets and source lines. */
+struct table_cols {
+    uint32_t *tcol;
+    int64_t *scol;
+    const char **tnames;
+    char **snames;
+    uint32_t n_t, n_s;
+};
+
+static void table_cols(const struct cgs_graph *g, struct table_cols *c)
 {
-    const struct cgs_graph *g = x->j->g;
     struct cgs_strmap *smap = cgs_strmap_new();
     struct cgs_keymap by_target = {0}; /* target (interned: one pointer a text) -> target# + 1 */
     struct cgs_keymap by_trace = {0};  /* stack trace -> source# + 2 (1: none) */
-    uint32_t *tcol = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*tcol));
-    int64_t *scol = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*scol));
-    const char **tnames = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*tnames));
-    char **snames = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*snames));
-    uint32_t n_t = 0, n_s = 0;
     struct cgs_buf b = CGS_BUF_INIT;
-    struct cgs_val_texts texts = {0};
-    struct jsonw_obj o;
 
-    /* the string tables first: they come before the rows */
+    c->tcol = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*c->tcol));
+    c->scol = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*c->scol));
+    c->tnames = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*c->tnames));
+    c->snames = cgs_xcalloc((size_t)g->n_nodes + 1, sizeof(*c->snames));
+    c->n_t = c->n_s = 0;
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         const struct cgs_node *n = g->nodes[i];
         const char *tg = n->target && n->target[0] ? n->target : ""; /* one empty text */
@@ -379,10 +385,10 @@ static void node_table_write(struct jsonw *w, const struct page_graph *x, int de
         uint64_t *ti = cgs_keymap_slot(&by_target, CGS_KEY(tg), true);
         uintptr_t si;
         if (!*ti) {
-            tnames[n_t] = tg;
-            *ti = ++n_t;
+            c->tnames[c->n_t] = tg;
+            *ti = ++c->n_t;
         }
-        tcol[i] = (uint32_t)(*ti - 1);
+        c->tcol[i] = (uint32_t)(*ti - 1);
         si = st ? (uintptr_t)cgs_keymap_get(&by_trace, CGS_KEY(st)) : 1;
         if (!si) {
             struct cgs_pyframe f;
@@ -392,16 +398,41 @@ static void node_table_write(struct jsonw *w, const struct page_graph *x, int de
                 cgs_buf_reset(&b);
                 cgs_pyframe_format(&f, true, &b);
                 if (!(known = cgs_strmap_get(smap, b.buf))) {
-                    snames[n_s] = cgs_xstrdup(b.buf);
-                    known = (void *)(uintptr_t)(++n_s);
-                    cgs_strmap_put(smap, snames[n_s - 1], known);
+                    c->snames[c->n_s] = cgs_xstrdup(b.buf);
+                    known = (void *)(uintptr_t)(++c->n_s);
+                    cgs_strmap_put(smap, c->snames[c->n_s - 1], known);
                 }
                 si = (uintptr_t)known + 1;
             }
             *cgs_keymap_slot(&by_trace, CGS_KEY(st), true) = si;
         }
-        scol[i] = (int64_t)si - 2;
+        c->scol[i] = (int64_t)si - 2;
     }
+    cgs_buf_release(&b);
+    cgs_strmap_free(smap);
+    cgs_keymap_release(&by_trace);
+    cgs_keymap_release(&by_target);
+}
+
+static void table_cols_release(struct table_cols *c)
+{
+    for (uint32_t k = 0; k < c->n_s; k++)
+        free(c->snames[k]);
+    free(c->snames);
+    free(c->tnames);
+    free(c->scol);
+    free(c->tcol);
+}
+
+static void node_table_write(struct jsonw *w, const struct page_graph *x, int depth)
+{
+    const struct cgs_graph *g = x->j->g;
+    struct table_cols c;
+    struct cgs_buf b = CGS_BUF_INIT;
+    struct cgs_val_texts texts = {0};
+    struct jsonw_obj o;
+
+    table_cols(g, &c); /* the string tables first: they come before the rows */
     /* the op and status columns' few texts, quoted once (plain ASCII: nothing to escape) */
     char opq[CGS_NODE_OP_COUNT][32], stq[CGS_SHAPE_STATUS_COUNT + 1][32];
     int opn[CGS_NODE_OP_COUNT], stn[CGS_SHAPE_STATUS_COUNT + 1];
@@ -413,18 +444,18 @@ static void node_table_write(struct jsonw *w, const struct page_graph *x, int de
     jsonw_open(w, &o, depth);
     jsonw_field(w, &o, "targets");
     jsonw_raw(w, "[", 1);
-    for (uint32_t k = 0; k < n_t; k++) {
+    for (uint32_t k = 0; k < c.n_t; k++) {
         if (k)
             jsonw_sep(w);
-        jsonw_string(w, tnames[k]);
+        jsonw_string(w, c.tnames[k]);
     }
     jsonw_raw(w, "]", 1);
     jsonw_field(w, &o, "sources");
     jsonw_raw(w, "[", 1);
-    for (uint32_t k = 0; k < n_s; k++) {
+    for (uint32_t k = 0; k < c.n_s; k++) {
         if (k)
             jsonw_sep(w);
-        jsonw_string(w, snames[k]);
+        jsonw_string(w, c.snames[k]);
     }
     jsonw_raw(w, "]", 1);
     jsonw_field(w, &o, "rows");
@@ -441,7 +472,7 @@ static void node_table_write(struct jsonw *w, const struct page_graph *x, int de
         jsonw_sep(w);
         jsonw_raw(w, opq[n->op], (size_t)opn[n->op]);
         jsonw_sep(w);
-        jsonw_int(w, tcol[i]);
+        jsonw_int(w, c.tcol[i]);
         jsonw_sep(w);
         cgs_buf_reset(&b);
         cgs_val_text(&texts, r && r->reported ? r->reported : n->val, value_text, &b);
@@ -451,22 +482,14 @@ static void node_table_write(struct jsonw *w, const struct page_graph *x, int de
         jsonw_sep(w);
         jsonw_int(w, p ? (int64_t)(p - x->j->s->pieces) : -1);
         jsonw_sep(w);
-        jsonw_int(w, scol[i]);
+        jsonw_int(w, c.scol[i]);
         JSONW_LIT(w, "]");
     }
     JSONW_LIT(w, "]");
     jsonw_close(w, &o);
     cgs_val_texts_release(&texts);
     cgs_buf_release(&b);
-    cgs_strmap_free(smap);
-    cgs_keymap_release(&by_trace);
-    cgs_keymap_release(&by_target);
-    for (uint32_t k = 0; k < n_s; k++)
-        free(snames[k]);
-    free(snames);
-    free(tnames);
-    free(scol);
-    free(tcol);
+    table_cols_release(&c);
 }
 
 /* The redaction filter of a writer (jsonw's filter): --redact's cut of a string value. */
@@ -524,6 +547,41 @@ static void page_summarize(struct page *pg)
         sm->v[S_GPU_NS] = num(pg->profile, "gpu_ns");
 }
 
+/* Graph i's entry of the data's "graphs", at depth d. */
+static void graph_entry_write(struct jsonw *w, const struct page_graph *x, uint32_t i, int d)
+{
+    struct jsonw_obj o;
+    char id[32];
+    snprintf(id, sizeof(id), "g%u", i);
+    jsonw_open(w, &o, d);
+    jsonw_field_str(w, &o, "id", id);
+    jsonw_field_str(w, &o, "ref", x->j->label);
+    if (x->j->error || !x->j->g) {
+        jsonw_field_str(w, &o, "error", x->j->error ? x->j->error : "not read");
+        jsonw_close(w, &o);
+        return;
+    }
+    jsonw_field_str(w, &o, "name", x->j->g->name ? x->j->g->name : "");
+    jsonw_field_num(w, &o, "nodes", x->j->g->n_nodes);
+    jsonw_field_str(w, &o, "stage", cgs_stage_names[x->j->g->producer.stage]);
+    /* the node table says which node is in which piece; the pieces keep their counts */
+    jsonw_field(w, &o, "split");
+    cli_split_write_brief(w, x->j->s, o.depth);
+    jsonw_field(w, &o, "shapes");
+    if (x->j->shapes)
+        cli_shapes_write(w, x->j, o.depth);
+    else
+        jsonw_raw(w, "null", 4);
+    jsonw_field(w, &o, "layout");
+    if (x->j->layout)
+        cli_layout_write(w, x->j->layout, o.depth);
+    else
+        jsonw_raw(w, "null", 4);
+    jsonw_field(w, &o, "table");
+    node_table_write(w, x, o.depth);
+    jsonw_close(w, &o);
+}
+
 /* The page's data (html --json's document): the commands' documents, the node tables, the
  * summary and its findings, written straight from the models. */
 static void data_write(struct jsonw *w, void *ctx)
@@ -549,38 +607,9 @@ static void data_write(struct jsonw *w, void *ctx)
     jsonw_field(w, &doc, "graphs");
     jsonw_raw(w, "[", 1);
     for (uint32_t i = 0; i < pg->n_graphs; i++) {
-        const struct page_graph *x = &pg->graphs[i];
-        char id[32];
         if (i)
             jsonw_sep(w);
-        snprintf(id, sizeof(id), "g%u", i);
-        jsonw_open(w, &o, d);
-        jsonw_field_str(w, &o, "id", id);
-        jsonw_field_str(w, &o, "ref", x->j->label);
-        if (x->j->error || !x->j->g) {
-            jsonw_field_str(w, &o, "error", x->j->error ? x->j->error : "not read");
-            jsonw_close(w, &o);
-            continue;
-        }
-        jsonw_field_str(w, &o, "name", x->j->g->name ? x->j->g->name : "");
-        jsonw_field_num(w, &o, "nodes", x->j->g->n_nodes);
-        jsonw_field_str(w, &o, "stage", cgs_stage_names[x->j->g->producer.stage]);
-        /* the node table says which node is in which piece; the pieces keep their counts */
-        jsonw_field(w, &o, "split");
-        cli_split_write_brief(w, x->j->s, o.depth);
-        jsonw_field(w, &o, "shapes");
-        if (x->j->shapes)
-            cli_shapes_write(w, x->j, o.depth);
-        else
-            jsonw_raw(w, "null", 4);
-        jsonw_field(w, &o, "layout");
-        if (x->j->layout)
-            cli_layout_write(w, x->j->layout, o.depth);
-        else
-            jsonw_raw(w, "null", 4);
-        jsonw_field(w, &o, "table");
-        node_table_write(w, x, o.depth);
-        jsonw_close(w, &o);
+        graph_entry_write(w, &pg->graphs[i], i, d);
     }
     jsonw_raw(w, "]", 1);
     jsonw_field(w, &doc, "baseline");

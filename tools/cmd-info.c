@@ -162,6 +162,36 @@ static void describe_sig(const struct cgs_sig_spec *sp, struct cgs_buf *b)
                  sp->target ? sp->target : "");
 }
 
+/* info's "symbols" object, at depth: each symbol's hint and range. */
+static void symbols_write(struct jsonw *w, const struct cgs_graph *g, int depth)
+{
+    struct jsonw_obj o, so;
+    jsonw_open(w, &o, depth);
+    for (uint32_t i = 0; i < g->n_symbols; i++) {
+        const struct cgs_symbol *s = &g->symbols[i];
+        jsonw_field(w, &o, s->name);
+        jsonw_open(w, &so, o.depth);
+        if (s->is_float && s->has_fhint)
+            jsonw_field_num(w, &so, "hint", s->fhint);
+        else if (s->has_hint)
+            jsonw_field_int(w, &so, "hint", s->hint);
+        else
+            jsonw_field_null(w, &so, "hint");
+        if (s->is_float)
+            jsonw_field_bool(w, &so, "float", true);
+        if (s->has_min)
+            jsonw_field_num(w, &so, "min", (double)s->min);
+        else
+            jsonw_field_null(w, &so, "min");
+        if (s->has_max)
+            jsonw_field_num(w, &so, "max", (double)s->max);
+        else
+            jsonw_field_null(w, &so, "max");
+        jsonw_close(w, &so);
+    }
+    jsonw_close(w, &o);
+}
+
 struct info_out {
     const struct cgs_graph *g;
     const struct op_count *h;
@@ -176,7 +206,7 @@ static void info_write(struct jsonw *w, void *ctx)
     const struct info_out *io = ctx;
     const struct cgs_graph *g = io->g;
     uint32_t kinds[CGS_NODE_OP_COUNT] = {0};
-    struct jsonw_obj doc, o, so;
+    struct jsonw_obj doc, o;
     int d;
 
     cli_doc_open(w, &doc, 0, "info");
@@ -247,30 +277,7 @@ static void info_write(struct jsonw *w, void *ctx)
     }
     jsonw_raw(w, "]", 1);
     jsonw_field(w, &doc, "symbols");
-    jsonw_open(w, &o, doc.depth);
-    for (uint32_t i = 0; i < g->n_symbols; i++) {
-        const struct cgs_symbol *s = &g->symbols[i];
-        jsonw_field(w, &o, s->name);
-        jsonw_open(w, &so, o.depth);
-        if (s->is_float && s->has_fhint)
-            jsonw_field_num(w, &so, "hint", s->fhint);
-        else if (s->has_hint)
-            jsonw_field_int(w, &so, "hint", s->hint);
-        else
-            jsonw_field_null(w, &so, "hint");
-        if (s->is_float)
-            jsonw_field_bool(w, &so, "float", true);
-        if (s->has_min)
-            jsonw_field_num(w, &so, "min", (double)s->min);
-        else
-            jsonw_field_null(w, &so, "min");
-        if (s->has_max)
-            jsonw_field_num(w, &so, "max", (double)s->max);
-        else
-            jsonw_field_null(w, &so, "max");
-        jsonw_close(w, &so);
-    }
-    jsonw_close(w, &o);
+    symbols_write(w, g, doc.depth);
     jsonw_field(w, &doc, "subgraphs");
     jsonw_raw(w, "[", 1);
     for (uint32_t i = 0; i < g->n_subgraphs; i++) {

@@ -251,6 +251,45 @@ struct shapes_out {
 static bool owned_bytes(const struct cgs_shapes *s, const struct cgs_node *n,
                         const struct cgs_sym_bindings *bind, int64_t *bytes);
 
+/* shapes' "summary" object, at depth: the counts, and what the comparison could not check. */
+static void summary_write(struct jsonw *w, const struct cgs_graph *g, const struct cgs_shapes *s,
+                          int depth)
+{
+    const struct cgs_shapes_summary *sm = &s->summary;
+    struct jsonw_obj o, x;
+    jsonw_open(w, &o, depth);
+    jsonw_field_num(w, &o, "nodes", sm->nodes);
+    jsonw_field_num(w, &o, "inferred", sm->inferred);
+    jsonw_field_num(w, &o, "matched", sm->matched);
+    jsonw_field_num(w, &o, "mismatched", sm->mismatched);
+    jsonw_field_num(w, &o, "recorded", sm->recorded);
+    jsonw_field_num(w, &o, "unknown", sm->unknown);
+    jsonw_field_num(w, &o, "partial", sm->partial);
+    jsonw_field_num(w, &o, "errors", sm->errors);
+    jsonw_field_bool(w, &o, "validated", sm->validated);
+    {
+        /* what the comparison could not check: keys of the record it lacked */
+        bool first = true;
+        jsonw_field(w, &o, "not_checked");
+        jsonw_raw(w, "[", 1);
+        for (int strides = 0; strides < 2; strides++) {
+            uint32_t k = unrecorded(g, s, strides);
+            if (!k)
+                continue;
+            if (!first)
+                jsonw_sep(w);
+            first = false;
+            jsonw_open(w, &x, o.depth + 1);
+            jsonw_field_str(w, &x, "field", strides ? "stride" : "storage_offset");
+            jsonw_field_num(w, &x, "nodes", k);
+            jsonw_field_str(w, &x, "why", "the record holds none (a printed graph)");
+            jsonw_close(w, &x);
+        }
+        jsonw_raw(w, "]", 1);
+    }
+    jsonw_close(w, &o);
+}
+
 /* shapes --json's document (and the page's shapes, without nodes), written straight. */
 static void shapes_write(struct jsonw *w, void *ctx)
 {
@@ -258,8 +297,7 @@ static void shapes_write(struct jsonw *w, void *ctx)
     const struct cgs_graph *g = so->g;
     const struct cgs_shapes *s = so->s;
     const struct cgs_sym_bindings *bind = so->bind;
-    const struct cgs_shapes_summary *sm = &s->summary;
-    struct jsonw_obj doc, o, x;
+    struct jsonw_obj doc, o;
     struct node_ctx nc = {g, s, bind};
     int d;
 
@@ -295,37 +333,7 @@ static void shapes_write(struct jsonw *w, void *ctx)
         free(idx);
     }
     jsonw_field(w, &doc, "summary");
-    jsonw_open(w, &o, doc.depth);
-    jsonw_field_num(w, &o, "nodes", sm->nodes);
-    jsonw_field_num(w, &o, "inferred", sm->inferred);
-    jsonw_field_num(w, &o, "matched", sm->matched);
-    jsonw_field_num(w, &o, "mismatched", sm->mismatched);
-    jsonw_field_num(w, &o, "recorded", sm->recorded);
-    jsonw_field_num(w, &o, "unknown", sm->unknown);
-    jsonw_field_num(w, &o, "partial", sm->partial);
-    jsonw_field_num(w, &o, "errors", sm->errors);
-    jsonw_field_bool(w, &o, "validated", sm->validated);
-    {
-        /* what the comparison could not check: keys of the record it lacked */
-        bool first = true;
-        jsonw_field(w, &o, "not_checked");
-        jsonw_raw(w, "[", 1);
-        for (int strides = 0; strides < 2; strides++) {
-            uint32_t k = unrecorded(g, s, strides);
-            if (!k)
-                continue;
-            if (!first)
-                jsonw_sep(w);
-            first = false;
-            jsonw_open(w, &x, o.depth + 1);
-            jsonw_field_str(w, &x, "field", strides ? "stride" : "storage_offset");
-            jsonw_field_num(w, &x, "nodes", k);
-            jsonw_field_str(w, &x, "why", "the record holds none (a printed graph)");
-            jsonw_close(w, &x);
-        }
-        jsonw_raw(w, "]", 1);
-    }
-    jsonw_close(w, &o);
+    summary_write(w, g, s, doc.depth);
     {
         struct cgs_op_suggestion *sg;
         size_t ns = cgs_shapes_suggest_decls(g, s, &sg);

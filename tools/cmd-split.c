@@ -321,6 +321,46 @@ static void piece_write(struct jsonw *w, const struct split_out *so, uint32_t i,
 static void why_write(struct jsonw *w, const struct cgs_split *s, const struct cgs_node *n,
                       int depth);
 
+/* split's "boundaries" and "lint" arrays, members of doc (their items at d). */
+static void boundaries_write(struct jsonw *w, struct jsonw_obj *doc, const struct cgs_split *s,
+                             int d)
+{
+    struct jsonw_obj o;
+    jsonw_field(w, doc, "boundaries");
+    jsonw_raw(w, "[", 1);
+    for (uint32_t i = 0; i < s->n_boundaries; i++) {
+        const struct cgs_split_boundary *b = &s->boundaries[i];
+        if (i)
+            jsonw_sep(w);
+        jsonw_open(w, &o, d);
+        jsonw_field_str(w, &o, "after", s->pieces[b->piece - 1].name);
+        jsonw_field_str(w, &o, "before", s->pieces[b->piece].name);
+        jsonw_field_str(w, &o, "node", b->node ? b->node->name : NULL);
+        jsonw_field_str(w, &o, "rule", cgs_split_rule_names[b->rule]);
+        jsonw_field_str(w, &o, "op", b->op);
+        jsonw_field_str(w, &o, "reason", b->reason ? b->reason : "");
+        source_field(w, &o, s, "source", b->node);
+        jsonw_close(w, &o);
+    }
+    jsonw_raw(w, "]", 1);
+    jsonw_field(w, doc, "lint");
+    jsonw_raw(w, "[", 1);
+    for (uint32_t i = 0; i < s->n_findings; i++) {
+        const struct cgs_split_finding *f = &s->findings[i];
+        static const char *const levels[] = {"info", "warning", "error"};
+        if (i)
+            jsonw_sep(w);
+        jsonw_open(w, &o, d);
+        jsonw_field_str(w, &o, "piece", s->pieces[f->piece].name);
+        jsonw_field_str(w, &o, "node", f->node ? f->node->name : "");
+        jsonw_field_str(w, &o, "kind", cgs_lint_kind_names[f->kind]);
+        jsonw_field_str(w, &o, "level", levels[f->level]);
+        jsonw_field_str(w, &o, "reason", f->reason);
+        jsonw_close(w, &o);
+    }
+    jsonw_raw(w, "]", 1);
+}
+
 /* split --json's document (and the page's split, brief), written straight from the split. */
 static void split_write(struct jsonw *w, void *ctx)
 {
@@ -351,39 +391,7 @@ static void split_write(struct jsonw *w, void *ctx)
         piece_write(w, so, i, d);
     }
     jsonw_raw(w, "]", 1);
-    jsonw_field(w, &doc, "boundaries");
-    jsonw_raw(w, "[", 1);
-    for (uint32_t i = 0; i < s->n_boundaries; i++) {
-        const struct cgs_split_boundary *b = &s->boundaries[i];
-        if (i)
-            jsonw_sep(w);
-        jsonw_open(w, &o, d);
-        jsonw_field_str(w, &o, "after", s->pieces[b->piece - 1].name);
-        jsonw_field_str(w, &o, "before", s->pieces[b->piece].name);
-        jsonw_field_str(w, &o, "node", b->node ? b->node->name : NULL);
-        jsonw_field_str(w, &o, "rule", cgs_split_rule_names[b->rule]);
-        jsonw_field_str(w, &o, "op", b->op);
-        jsonw_field_str(w, &o, "reason", b->reason ? b->reason : "");
-        source_field(w, &o, s, "source", b->node);
-        jsonw_close(w, &o);
-    }
-    jsonw_raw(w, "]", 1);
-    jsonw_field(w, &doc, "lint");
-    jsonw_raw(w, "[", 1);
-    for (uint32_t i = 0; i < s->n_findings; i++) {
-        const struct cgs_split_finding *f = &s->findings[i];
-        static const char *const levels[] = {"info", "warning", "error"};
-        if (i)
-            jsonw_sep(w);
-        jsonw_open(w, &o, d);
-        jsonw_field_str(w, &o, "piece", s->pieces[f->piece].name);
-        jsonw_field_str(w, &o, "node", f->node ? f->node->name : "");
-        jsonw_field_str(w, &o, "kind", cgs_lint_kind_names[f->kind]);
-        jsonw_field_str(w, &o, "level", levels[f->level]);
-        jsonw_field_str(w, &o, "reason", f->reason);
-        jsonw_close(w, &o);
-    }
-    jsonw_raw(w, "]", 1);
+    boundaries_write(w, &doc, s, d);
     jsonw_field(w, &doc, "unmatched_ops");
     jsonw_raw(w, "[", 1);
     for (uint32_t i = 0, k = 0; i < s->n_ops; i++) {

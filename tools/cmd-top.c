@@ -263,6 +263,92 @@ static void graph_texts(struct jsonw *w, struct jsonw_obj *o, const struct cgs_d
         jsonw_raw(w, "]", 1);
 }
 
+/* One row of top's document (a compile, a cache entry), an item of "rows" at depth. */
+static void row_write(struct jsonw *w, const struct top_out *to, const struct cgs_dash_row *r,
+                      int depth)
+{
+    const struct cgs_dash *d = to->f->dash;
+    struct jsonw_obj o, c;
+    jsonw_open(w, &o, depth);
+    if (r->has_graph_index)
+        jsonw_field_int(w, &o, "graph_index", r->graph_index);
+    else
+        jsonw_field_null(w, &o, "graph_index");
+    if (r->trace || r->dynamic)
+        jsonw_field_null(w, &o, "runtime_shape");
+    else
+        jsonw_field_int(w, &o, "runtime_shape", r->runtime_shape);
+    jsonw_field_str(w, &o, "backend", r->backend);
+    jsonw_field_str(w, &o, "compile_id", r->compile_id);
+    jsonw_field_str(w, &o, "source", r->source < d->n_sources ? d->sources[r->source] : "");
+    if (r->rank >= 0)
+        jsonw_field_num(w, &o, "rank", r->rank);
+    else
+        jsonw_field_null(w, &o, "rank");
+    jsonw_field_str(w, &o, "frame", r->frame);
+    jsonw_field_num(w, &o, "hits", (double)r->hits);
+    jsonw_field_num(w, &o, "misses", (double)r->misses);
+    jsonw_field_num(w, &o, "bypasses", (double)r->bypasses);
+    jsonw_field_num(w, &o, "compiles", (double)r->compiles);
+    if (r->trace && !r->has_compile_ms) { /* the log does not say: unknown, not 0 */
+        jsonw_field_null(w, &o, "compile_ms");
+        jsonw_field_null(w, &o, "last_compile_ms");
+    } else {
+        jsonw_field_num(w, &o, "compile_ms", r->compile_ms);
+        jsonw_field_num(w, &o, "last_compile_ms", r->last_compile_ms);
+    }
+    if (r->trace) {
+        jsonw_field(w, &o, "compile_ms_phases");
+        jsonw_open(w, &c, o.depth);
+        for (int k = 0; k < CGS_DASH_PHASE_COUNT; k++)
+            if (r->phase_ms[k] >= 0)
+                jsonw_field_num(w, &c, cgs_dash_phase_names[k], r->phase_ms[k]);
+            else
+                jsonw_field_null(w, &c, cgs_dash_phase_names[k]);
+        jsonw_close(w, &c);
+        jsonw_field_num(w, &o, "run", r->run);
+        jsonw_field_str(w, &o, "fail_type", r->limit_hit ? NULL : r->fail_type);
+        jsonw_field_str(w, &o, "fail_reason", r->limit_hit ? NULL : r->fail_reason);
+        jsonw_field_bool(w, &o, "recompile_limit", r->limit_hit);
+        /* where the compile came from: dynamo_start's stack, the outermost frame first */
+        lines_field(w, &o, "stack", r->stack);
+        /* the page's (keep_texts): guards, shape specializations, generated code */
+        if (r->guards)
+            jsonw_field_str(w, &o, "guards", r->guards);
+        if (r->specializations.len)
+            jsonw_field_str(w, &o, "specializations", r->specializations.buf);
+        if (r->output_code)
+            jsonw_field_str(w, &o, "output_code", r->output_code);
+        if (r->metrics_text)
+            jsonw_field_str(w, &o, "metrics", r->metrics_text);
+        /* the collectives Inductor scheduled, in order (a log that says) */
+        if (r->collectives.len)
+            lines_field(w, &o, "collectives", r->collectives.buf);
+        /* why Dynamo restarted the frame's analysis (a graph break), as torch wrote it */
+        jsonw_field_str(w, &o, "restart_reasons",
+                        r->restart_reasons && *r->restart_reasons ? r->restart_reasons
+                                                                  : NULL);
+        if (r->graph_op_count >= 0)
+            jsonw_field_num(w, &o, "graph_op_count", (double)r->graph_op_count);
+        else
+            jsonw_field_null(w, &o, "graph_op_count");
+    }
+    if (r->last_ts > 0)
+        jsonw_field_num(w, &o, "last_ts", r->last_ts);
+    else
+        jsonw_field_null(w, &o, "last_ts");
+    jsonw_field_num(w, &o, "runs", (double)r->runs);
+    jsonw_field_num(w, &o, "run_ms", r->run_ms);
+    jsonw_field_num(w, &o, "recompiles", (double)r->recompiles);
+    jsonw_field_num(w, &o, "captures", (double)r->captures);
+    jsonw_field_str(w, &o, "reason", r->reason);
+    lines_field(w, &o, "reasons", r->reason);
+    jsonw_field_bool(w, &o, "indexed", r->indexed);
+    if (to->texts)
+        graph_texts(w, &o, to->texts, r);
+    jsonw_close(w, &o);
+}
+
 /* top --json's document (and the page's), written straight from the records' model. */
 static void top_write(struct jsonw *w, void *ctx)
 {
@@ -290,87 +376,9 @@ static void top_write(struct jsonw *w, void *ctx)
     jsonw_field(w, &doc, "rows");
     jsonw_raw(w, "[", 1);
     for (uint32_t i = 0; i < d->n_rows; i++) {
-        const struct cgs_dash_row *r = d->rows[i];
         if (i)
             jsonw_sep(w);
-        jsonw_open(w, &o, dd);
-        if (r->has_graph_index)
-            jsonw_field_int(w, &o, "graph_index", r->graph_index);
-        else
-            jsonw_field_null(w, &o, "graph_index");
-        if (r->trace || r->dynamic)
-            jsonw_field_null(w, &o, "runtime_shape");
-        else
-            jsonw_field_int(w, &o, "runtime_shape", r->runtime_shape);
-        jsonw_field_str(w, &o, "backend", r->backend);
-        jsonw_field_str(w, &o, "compile_id", r->compile_id);
-        jsonw_field_str(w, &o, "source", r->source < d->n_sources ? d->sources[r->source] : "");
-        if (r->rank >= 0)
-            jsonw_field_num(w, &o, "rank", r->rank);
-        else
-            jsonw_field_null(w, &o, "rank");
-        jsonw_field_str(w, &o, "frame", r->frame);
-        jsonw_field_num(w, &o, "hits", (double)r->hits);
-        jsonw_field_num(w, &o, "misses", (double)r->misses);
-        jsonw_field_num(w, &o, "bypasses", (double)r->bypasses);
-        jsonw_field_num(w, &o, "compiles", (double)r->compiles);
-        if (r->trace && !r->has_compile_ms) { /* the log does not say: unknown, not 0 */
-            jsonw_field_null(w, &o, "compile_ms");
-            jsonw_field_null(w, &o, "last_compile_ms");
-        } else {
-            jsonw_field_num(w, &o, "compile_ms", r->compile_ms);
-            jsonw_field_num(w, &o, "last_compile_ms", r->last_compile_ms);
-        }
-        if (r->trace) {
-            jsonw_field(w, &o, "compile_ms_phases");
-            jsonw_open(w, &c, o.depth);
-            for (int k = 0; k < CGS_DASH_PHASE_COUNT; k++)
-                if (r->phase_ms[k] >= 0)
-                    jsonw_field_num(w, &c, cgs_dash_phase_names[k], r->phase_ms[k]);
-                else
-                    jsonw_field_null(w, &c, cgs_dash_phase_names[k]);
-            jsonw_close(w, &c);
-            jsonw_field_num(w, &o, "run", r->run);
-            jsonw_field_str(w, &o, "fail_type", r->limit_hit ? NULL : r->fail_type);
-            jsonw_field_str(w, &o, "fail_reason", r->limit_hit ? NULL : r->fail_reason);
-            jsonw_field_bool(w, &o, "recompile_limit", r->limit_hit);
-            /* where the compile came from: dynamo_start's stack, the outermost frame first */
-            lines_field(w, &o, "stack", r->stack);
-            /* the page's (keep_texts): guards, shape specializations, generated code */
-            if (r->guards)
-                jsonw_field_str(w, &o, "guards", r->guards);
-            if (r->specializations.len)
-                jsonw_field_str(w, &o, "specializations", r->specializations.buf);
-            if (r->output_code)
-                jsonw_field_str(w, &o, "output_code", r->output_code);
-            if (r->metrics_text)
-                jsonw_field_str(w, &o, "metrics", r->metrics_text);
-            /* the collectives Inductor scheduled, in order (a log that says) */
-            if (r->collectives.len)
-                lines_field(w, &o, "collectives", r->collectives.buf);
-            /* why Dynamo restarted the frame's analysis (a graph break), as torch wrote it */
-            jsonw_field_str(w, &o, "restart_reasons",
-                            r->restart_reasons && *r->restart_reasons ? r->restart_reasons
-                                                                      : NULL);
-            if (r->graph_op_count >= 0)
-                jsonw_field_num(w, &o, "graph_op_count", (double)r->graph_op_count);
-            else
-                jsonw_field_null(w, &o, "graph_op_count");
-        }
-        if (r->last_ts > 0)
-            jsonw_field_num(w, &o, "last_ts", r->last_ts);
-        else
-            jsonw_field_null(w, &o, "last_ts");
-        jsonw_field_num(w, &o, "runs", (double)r->runs);
-        jsonw_field_num(w, &o, "run_ms", r->run_ms);
-        jsonw_field_num(w, &o, "recompiles", (double)r->recompiles);
-        jsonw_field_num(w, &o, "captures", (double)r->captures);
-        jsonw_field_str(w, &o, "reason", r->reason);
-        lines_field(w, &o, "reasons", r->reason);
-        jsonw_field_bool(w, &o, "indexed", r->indexed);
-        if (to->texts)
-            graph_texts(w, &o, to->texts, r);
-        jsonw_close(w, &o);
+        row_write(w, to, d->rows[i], dd);
     }
     jsonw_raw(w, "]", 1);
     jsonw_field(w, &doc, "caches");

@@ -485,6 +485,62 @@ static void group_fields(struct jsonw *w, struct jsonw_obj *o, const struct cli_
     jsonw_raw(w, "]", 1);
 }
 
+/* The kernel table: o->kernels rows (0: all), each with the pieces (or ranges) it ran in, in
+ * the report's order (a list a kernel, made first: the groups' top kernels name them); its
+ * items at depth. */
+static void kernel_table_write(struct jsonw *w, const struct cgs_prof_report *r,
+                               const struct cli_prof_out *o, int d)
+{
+    struct jsonw_obj x;
+    uint32_t n = o->kernels && o->kernels < r->n_kernels ? o->kernels : r->n_kernels;
+    /* the pieces (or ranges) each kernel ran in, in the report's order: a list a kernel,
+       made first (the groups' top kernels name them) */
+    uint32_t *count = cgs_xcalloc((size_t)n + 1, sizeof(*count)), total = 0;
+    uint32_t *start = cgs_xcalloc((size_t)n + 2, sizeof(*start));
+    const char **names;
+    for (uint32_t g = 0; g <= r->n_groups; g++) {
+        const struct cgs_prof_group *gr = g < r->n_groups ? &r->groups[g] : &r->none;
+        for (uint32_t q = 0; q < gr->n_top; q++)
+            if (gr->top[q].kernel < n)
+                count[gr->top[q].kernel]++, total++;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        start[i + 1] = start[i] + count[i];
+    names = cgs_xcalloc((size_t)total + 1, sizeof(*names));
+    memset(count, 0, ((size_t)n + 1) * sizeof(*count));
+    for (uint32_t g = 0; g <= r->n_groups; g++) {
+        const struct cgs_prof_group *gr = g < r->n_groups ? &r->groups[g] : &r->none;
+        for (uint32_t q = 0; q < gr->n_top; q++) {
+            uint32_t k = gr->top[q].kernel;
+            if (k < n)
+                names[start[k] + count[k]++] = gr->name;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const struct cgs_prof_kernel *k = &r->kernels[i];
+        if (i)
+            jsonw_sep(w);
+        jsonw_open(w, &x, d);
+        jsonw_field_str(w, &x, "name", k->name);
+        jsonw_field_num(w, &x, "count", (double)k->stat.count);
+        jsonw_field_num(w, &x, "gpu_ns", (double)k->stat.ns);
+        jsonw_field_num(w, &x, "min_ns", (double)k->min_ns);
+        jsonw_field_num(w, &x, "max_ns", (double)k->max_ns);
+        jsonw_field(w, &x, "pieces");
+        jsonw_raw(w, "[", 1);
+        for (uint32_t q = start[i]; q < start[i + 1]; q++) {
+            if (q > start[i])
+                jsonw_sep(w);
+            jsonw_string(w, names[q]);
+        }
+        jsonw_raw(w, "]", 1);
+        jsonw_close(w, &x);
+    }
+    free(names);
+    free(start);
+    free(count);
+}
+
 struct prof_doc {
     const struct cli_prof_set *set;
     const struct cgs_prof_report *r;
@@ -581,55 +637,7 @@ static void prof_write(struct jsonw *w, void *ctx)
     jsonw_field_num(w, &doc, "no_launch", (double)r->no_launch);
     jsonw_field(w, &doc, "kernel_table");
     jsonw_raw(w, "[", 1);
-    {
-        uint32_t n = o->kernels && o->kernels < r->n_kernels ? o->kernels : r->n_kernels;
-        /* the pieces (or ranges) each kernel ran in, in the report's order: a list a kernel,
-           made first (the groups' top kernels name them) */
-        uint32_t *count = cgs_xcalloc((size_t)n + 1, sizeof(*count)), total = 0;
-        uint32_t *start = cgs_xcalloc((size_t)n + 2, sizeof(*start));
-        const char **names;
-        for (uint32_t g = 0; g <= r->n_groups; g++) {
-            const struct cgs_prof_group *gr = g < r->n_groups ? &r->groups[g] : &r->none;
-            for (uint32_t q = 0; q < gr->n_top; q++)
-                if (gr->top[q].kernel < n)
-                    count[gr->top[q].kernel]++, total++;
-        }
-        for (uint32_t i = 0; i < n; i++)
-            start[i + 1] = start[i] + count[i];
-        names = cgs_xcalloc((size_t)total + 1, sizeof(*names));
-        memset(count, 0, ((size_t)n + 1) * sizeof(*count));
-        for (uint32_t g = 0; g <= r->n_groups; g++) {
-            const struct cgs_prof_group *gr = g < r->n_groups ? &r->groups[g] : &r->none;
-            for (uint32_t q = 0; q < gr->n_top; q++) {
-                uint32_t k = gr->top[q].kernel;
-                if (k < n)
-                    names[start[k] + count[k]++] = gr->name;
-            }
-        }
-        for (uint32_t i = 0; i < n; i++) {
-            const struct cgs_prof_kernel *k = &r->kernels[i];
-            if (i)
-                jsonw_sep(w);
-            jsonw_open(w, &x, d);
-            jsonw_field_str(w, &x, "name", k->name);
-            jsonw_field_num(w, &x, "count", (double)k->stat.count);
-            jsonw_field_num(w, &x, "gpu_ns", (double)k->stat.ns);
-            jsonw_field_num(w, &x, "min_ns", (double)k->min_ns);
-            jsonw_field_num(w, &x, "max_ns", (double)k->max_ns);
-            jsonw_field(w, &x, "pieces");
-            jsonw_raw(w, "[", 1);
-            for (uint32_t q = start[i]; q < start[i + 1]; q++) {
-                if (q > start[i])
-                    jsonw_sep(w);
-                jsonw_string(w, names[q]);
-            }
-            jsonw_raw(w, "]", 1);
-            jsonw_close(w, &x);
-        }
-        free(names);
-        free(start);
-        free(count);
-    }
+    kernel_table_write(w, r, o, d);
     jsonw_raw(w, "]", 1);
     jsonw_close(w, &doc);
 }
