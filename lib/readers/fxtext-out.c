@@ -317,8 +317,13 @@ static int e_graph(struct emit *E, struct cgs_graph *g, const struct fgraph *top
 
     /* in the order the document is loaded in: its name's and producer's strings, the nodes,
        the subgraphs' strings; then name, producer and symbols; then the subgraphs' nodes */
-    if ((err = e_text(E, o && o->name ? o->name : M->file)) ||
-        (o && ((err = e_text(E, o->stage)) || (err = e_text(E, o->compile_id)))))
+    /* these come from the caller, not the text: checked whatever the text holds */
+    bool check = E->check_text;
+    E->check_text = true;
+    err = e_text(E, o && o->name ? o->name : M->file) ||
+          (o && (e_text(E, o->stage) || e_text(E, o->compile_id)));
+    E->check_text = check;
+    if (err)
         return -M->d->code;
     if ((err = e_nodes(E, g, top)))
         return err;

@@ -13,6 +13,7 @@
 #include "lib/base/arena.h"
 #include "lib/base/buf.h"
 #include "lib/base/strmap.h"
+#include "lib/base/utf8.h"
 #include "lib/readers/file.h"
 #include "lib/readers/fxtext.h"
 #include "lib/writers/fxtext-json.h"
@@ -392,6 +393,16 @@ static void graph_in(const struct cgs_dash *model, const struct cgs_graphs_item 
         snprintf(in->name, sizeof(in->name), "%s %s", it->compile_id, it->stage);
     else
         snprintf(in->name, sizeof(in->name), "%s", it->source);
+    /* a graph's name is UTF-8 text: a path's byte that is not (a Latin-1 folder name) is
+       named '?', and the graph is read (its file keeps the path as it is, for messages) */
+    for (size_t k = 0, n = strlen(in->name); k < n;) {
+        size_t u = (unsigned char)in->name[k] < 0x80
+                       ? 1
+                       : cgs_utf8_len((const unsigned char *)in->name, k, n);
+        if (!u)
+            in->name[k] = '?', u = 1;
+        k += u;
+    }
     o->name = in->name;
     /* aot_inference, a pass between stages: the spec has no such stage */
     o->stage = cgs_stage_from_name(it->stage) == CGS_STAGE_UNKNOWN ? "other" : it->stage;

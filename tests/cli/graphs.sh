@@ -124,6 +124,15 @@ printf 'class GraphModule(torch.nn.Module):\n    def forward(self, x: "f32[2][1]
 check "a statement cut short" 2 "$CGSCOPE" info "$T/bad.py"
 has "file:line:col" "$err" "bad.py:3:"
 has "what was expected" "$err" "expected a value"
+# a printed graph in a folder whose name is not UTF-8 (Latin-1's e-acute): read, its name's odd
+# byte shown as '?' (it was refused: "invalid UTF-8 in a string")
+L1="$T/caf$(printf '\351')"
+mkdir -p "$L1" && cp $D/fxtext/forms.py "$L1/"
+check "a folder named in Latin-1" 0 "$CGSCOPE" info "$L1/forms.py"
+has "the name, cut" "$out" "caf?/forms.py"
+check "and written as graph JSON" 0 "$CGSCOPE" graphs "$L1/forms.py" --write "$T/l1"
+check "which loads" 0 "$CGSCOPE" info "$T/l1/forms.dynamo.json"
+
 # a size the graph cannot hold, on the signature's fourth line and on a statement: the line
 # that has it (the graph is read straight into the IR: no document path in the message)
 printf 'class GraphModule(torch.nn.Module):\n    def forward(\n        self,\n        x: "f32[2][1]cpu",\n        w: "f32[2, s0+][1, 2]cpu",\n    ):\n        y = x + 1\n        return (y,)\n' >"$T/badsize.py"
