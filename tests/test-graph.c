@@ -211,12 +211,6 @@ static void test_val_texts(void **state)
     cgs_graph_free(g);
 }
 
-static bool to_buf(void *ctx, const char *p, size_t n)
-{
-    cgs_buf_add(ctx, p, n);
-    return true;
-}
-
 /* v written straight (cgs_jsonw_val) and through its tree (cgs_json_val, jsonw_value) at
  * every depth a document puts values, and compact (as cJSON_PrintUnformatted): the same text. */
 static void same_val_text(const struct cgs_val *v)
@@ -226,7 +220,7 @@ static void same_val_text(const struct cgs_val *v)
         struct jsonw w;
         cJSON *t = cgs_json_val(v);
         bool compact = depth == 4;
-        jsonw_init(&w, to_buf, &a);
+        jsonw_init(&w, jsonw_to_buf, &a);
         w.compact = compact;
         cgs_jsonw_val(&w, v, depth);
         assert_true(jsonw_finish(&w));
@@ -235,7 +229,7 @@ static void same_val_text(const struct cgs_val *v)
             cgs_buf_addstr(&b, c);
             free(c);
         } else {
-            jsonw_init(&w, to_buf, &b);
+            jsonw_init(&w, jsonw_to_buf, &b);
             jsonw_value(&w, t, depth);
             assert_true(jsonw_finish(&w));
         }
@@ -255,11 +249,11 @@ static void same_arg_text(const struct cgs_arg *a)
         struct cgs_buf x = CGS_BUF_INIT, y = CGS_BUF_INIT;
         struct jsonw w;
         cJSON *t = cgs_json_arg(a);
-        jsonw_init(&w, to_buf, &x);
+        jsonw_init(&w, jsonw_to_buf, &x);
         w.compact = depth == 3;
         cgs_jsonw_arg(&w, a, depth);
         assert_true(jsonw_finish(&w));
-        jsonw_init(&w, to_buf, &y);
+        jsonw_init(&w, jsonw_to_buf, &y);
         w.compact = depth == 3;
         jsonw_tree(&w, t, depth);
         assert_true(jsonw_finish(&w));

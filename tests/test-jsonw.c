@@ -11,12 +11,6 @@
 #include "lib/base/buf.h"
 #include "lib/writers/jsonw.h"
 
-static bool to_buf(void *ctx, const char *p, size_t n)
-{
-    cgs_buf_add(ctx, p, n);
-    return true;
-}
-
 static bool refuse(void *ctx, const char *p, size_t n)
 {
     (void)ctx, (void)p, (void)n;
@@ -31,7 +25,7 @@ static void same_as_cjson(cJSON *doc)
         struct jsonw w;
         char *want = compact ? cJSON_PrintUnformatted(doc) : cJSON_Print(doc);
         cgs_buf_init(&b);
-        jsonw_init(&w, to_buf, &b);
+        jsonw_init(&w, jsonw_to_buf, &b);
         if (compact)
             jsonw_compact(&w, doc);
         else
@@ -121,7 +115,7 @@ static void test_objects_written(void **state)
         char *want;
         bool compact = depth == 3; /* and as cJSON_PrintUnformatted writes it */
 
-        jsonw_init(&w, to_buf, &a);
+        jsonw_init(&w, jsonw_to_buf, &a);
         w.compact = compact;
         jsonw_open(&w, &o, depth);
         jsonw_field(&w, &o, "plain");
@@ -156,7 +150,7 @@ static void test_objects_written(void **state)
         assert_true(jsonw_finish(&w));
 
         struct cgs_buf b = CGS_BUF_INIT;
-        jsonw_init(&w, to_buf, &b);
+        jsonw_init(&w, jsonw_to_buf, &b);
         w.compact = compact;
         jsonw_tree(&w, t, depth);
         assert_true(jsonw_finish(&w));

@@ -428,18 +428,12 @@ void cli_piece_fields(struct jsonw *w, struct jsonw_obj *o, const struct cgs_spl
         jsonw_field_null(w, o, "compile_index");
 }
 
-static bool mem_sink(void *ctx, const char *p, size_t n)
-{
-    cgs_buf_add(ctx, p, n);
-    return true;
-}
-
 cJSON *cli_written_tree(void (*write)(struct jsonw *w, void *ctx), void *ctx)
 {
     struct cgs_buf b = CGS_BUF_INIT;
     struct jsonw w;
     cJSON *t;
-    jsonw_init(&w, mem_sink, &b);
+    jsonw_init(&w, jsonw_to_buf, &b);
     w.compact = true;
     write(&w, ctx);
     jsonw_finish(&w);

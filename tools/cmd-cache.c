@@ -431,12 +431,6 @@ static int parse_ints(const char *s, int64_t **out, size_t *n)
     return 0;
 }
 
-static bool buf_sink(void *ctx, const char *p, size_t n)
-{
-    cgs_buf_add(ctx, p, n);
-    return true;
-}
-
 static int write_events(const char *path, const struct cgs_cachesim *s, const char *backend)
 {
     struct cgs_buf b = CGS_BUF_INIT;
@@ -445,7 +439,7 @@ static int write_events(const char *path, const struct cgs_cachesim *s, const ch
     static const char *const names[] = {"cache_miss", "cache_hit", "compile_end", "cache_miss"};
     clock_gettime(CLOCK_REALTIME, &t);
     struct jsonw w;
-    jsonw_init(&w, buf_sink, &b);
+    jsonw_init(&w, jsonw_to_buf, &b);
     w.compact = true; /* one event a line, as the bridge writes them */
     for (size_t i = 0; i < s->n_events; i++) {
         const struct cgs_cachesim_event *e = &s->events[i];

@@ -419,12 +419,6 @@ void cli_prof_print(FILE *f, const struct cli_prof_set *set, const struct cgs_pr
 
 /* ---- JSON ----------------------------------------------------------------------------------- */
 
-static bool buf_sink(void *ctx, const char *p, size_t n)
-{
-    cgs_buf_add(ctx, p, n);
-    return true;
-}
-
 static void stat_field(struct jsonw *w, struct jsonw_obj *o, const char *key,
                        const struct cgs_prof_stat *s)
 {
@@ -662,7 +656,7 @@ char *cli_prof_text(const struct cli_prof_set *set, const struct cgs_prof_report
     struct prof_doc pd = {set, r, o, 0};
     struct cgs_buf b = CGS_BUF_INIT;
     struct jsonw w;
-    jsonw_init(&w, buf_sink, &b);
+    jsonw_init(&w, jsonw_to_buf, &b);
     prof_write(&w, &pd);
     jsonw_finish(&w); /* the sink is memory: it cannot fail */
     cgs_buf_addch(&b, 0);
@@ -682,7 +676,7 @@ cJSON *cli_prof_json(const struct cli_prof_set *set, const struct cgs_prof_repor
 static void json_str(struct cgs_buf *b, const char *s)
 {
     struct jsonw w;
-    jsonw_init(&w, buf_sink, b);
+    jsonw_init(&w, jsonw_to_buf, b);
     jsonw_string(&w, s ? s : "");
     jsonw_finish(&w); /* the sink is memory: it cannot fail */
 }

@@ -208,12 +208,6 @@ static bool op_key(struct cgs_graph *g, const struct cgs_shapes *sh, const struc
     return value_dep;
 }
 
-static bool buf_sink(void *ctx, const char *p, size_t n)
-{
-    cgs_buf_add(ctx, p, n);
-    return true;
-}
-
 static void run_megengine(struct cgs_graph *g, const struct cgs_shapes *sh, const char *sym,
                           const struct cgs_cachesim_opts *o, struct cgs_cachesim *s)
 {
@@ -234,7 +228,7 @@ static void run_megengine(struct cgs_graph *g, const struct cgs_shapes *sh, cons
                 continue;
             struct cgs_buf t = CGS_BUF_INIT;
             struct jsonw w;
-            jsonw_init(&w, buf_sink, &t);
+            jsonw_init(&w, jsonw_to_buf, &t);
             w.compact = true;
             cgs_jsonw_arg(&w, &n->args[k], 0);
             jsonw_finish(&w); /* the sink is memory: it cannot fail */

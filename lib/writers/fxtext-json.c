@@ -212,12 +212,6 @@ static void doc_write(struct jsonw *w, const struct fx_model *M, const struct cg
     jsonw_close(w, &doc);
 }
 
-static bool buf_sink(void *ctx, const char *p, size_t n)
-{
-    cgs_buf_add(ctx, p, n);
-    return true;
-}
-
 char *cgs_fxtext_to_json(const char *text, size_t len, const char *file, uint32_t first_line,
                          const struct cgs_fxtext_opts *o, struct cgs_diag *d)
 {
@@ -227,7 +221,7 @@ char *cgs_fxtext_to_json(const char *text, size_t len, const char *file, uint32_
     if (!cgs_fx_read(&M, text, len, file, first_line, o, d)) {
         struct cgs_buf b = CGS_BUF_INIT;
         struct jsonw w;
-        jsonw_init(&w, buf_sink, &b);
+        jsonw_init(&w, jsonw_to_buf, &b);
         w.raw_bytes = true; /* what the text holds, as it holds it */
         doc_write(&w, &M, o);
         jsonw_finish(&w); /* the sink is memory: it cannot fail */

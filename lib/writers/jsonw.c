@@ -30,6 +30,12 @@ void jsonw_init(struct jsonw *w, cgs_jsonw_sink sink, void *ctx)
     w->buf = cgs_xmalloc(w->cap);
 }
 
+bool jsonw_to_buf(void *ctx, const char *p, size_t n)
+{
+    cgs_buf_add(ctx, p, n);
+    return true;
+}
+
 static void flush(struct jsonw *w)
 {
     if (w->len && !w->sink(w->ctx, w->buf, w->len))

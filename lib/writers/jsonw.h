@@ -45,6 +45,8 @@ struct jsonw {
 };
 
 void jsonw_init(struct jsonw *w, cgs_jsonw_sink sink, void *ctx);
+/* A sink appending to a struct cgs_buf (ctx): a document written into memory. Never fails. */
+bool jsonw_to_buf(void *ctx, const char *p, size_t n);
 /* Write item (at nesting depth `depth`, 0 for a document) as cJSON_Print would. */
 void jsonw_value(struct jsonw *w, const cJSON *item, int depth);
 /* Write n bytes as they are (inline where they fit: a literal's few bytes are a store or two). */
